@@ -1,0 +1,1 @@
+//! BOD board diagrams (placeholder until the KIF work lands).

@@ -1,0 +1,68 @@
+//! Reader diagnostics: what was wrong, where, and what was expected.
+
+use std::fmt;
+
+/// The kind of a problem found while reading a record. Each kind is one class of mistake.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum DiagKind {
+    /// The bytes were not valid in any supported encoding.
+    Encoding,
+    /// A line that matches nothing the format allows.
+    UnknownLine,
+    /// A header line whose value could not be used (an unknown handicap name, ...).
+    BadHeader,
+    /// A board-diagram row or hand line that could not be read.
+    BadBoard,
+    /// A move whose text could not be read.
+    BadMove,
+    /// A move that can be read but breaks the rules in its position (kept in the record).
+    IllegalMove,
+    /// A move that cannot be played at all (no such piece); it and what follows on the line are dropped.
+    ImpossibleMove,
+    /// A move number that does not fit the moves before it.
+    BadMoveNumber,
+    /// A time field that could not be read.
+    BadTime,
+    /// A variation header or branch that points nowhere.
+    BadBranch,
+    /// Content after the end of a line of play (moves after 投了, ...).
+    AfterEnd,
+    /// Something the format allows but kifview cannot keep.
+    Unsupported,
+}
+
+/// One problem in a file: `LINE: message` (line is 1-based; 0 means the whole file).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Diagnostic {
+    pub line: usize,
+    pub kind: DiagKind,
+    pub message: String,
+}
+
+impl Diagnostic {
+    pub fn new(line: usize, kind: DiagKind, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            line,
+            kind,
+            message: message.into(),
+        }
+    }
+    /// `FILE:LINE: message`.
+    pub fn with_file(&self, file: &str) -> String {
+        if self.line == 0 {
+            format!("{file}: {}", self.message)
+        } else {
+            format!("{file}:{}: {}", self.line, self.message)
+        }
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.line == 0 {
+            f.write_str(&self.message)
+        } else {
+            write!(f, "{}: {}", self.line, self.message)
+        }
+    }
+}

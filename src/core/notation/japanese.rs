@@ -1,0 +1,175 @@
+//! The Japanese vocabulary shared by KIF, KI2 and BOD: digits, numbers, piece names.
+
+use crate::core::rules::{PieceKind, Square};
+
+pub const FULL_DIGITS: [&str; 10] = ["０", "１", "２", "３", "４", "５", "６", "７", "８", "９"];
+pub const KANJI_DIGITS: [&str; 10] = ["〇", "一", "二", "三", "四", "五", "六", "七", "八", "九"];
+
+/// A digit 1..=9 written as ASCII, full-width or kanji.
+pub fn digit(c: char) -> Option<u8> {
+    let d = match c {
+        '1'..='9' => c as u32 - '0' as u32,
+        '１'..='９' => c as u32 - '０' as u32,
+        '一' => 1,
+        '二' => 2,
+        '三' => 3,
+        '四' => 4,
+        '五' => 5,
+        '六' => 6,
+        '七' => 7,
+        '八' => 8,
+        '九' => 9,
+        _ => return None,
+    };
+    Some(d as u8)
+}
+
+/// Reads a square written as two digits in any mix of styles (`７六`, `76`, `７６`, `7六`).
+/// Returns the square and the number of bytes consumed.
+pub fn square_prefix(s: &str) -> Option<(Square, usize)> {
+    let mut it = s.char_indices();
+    let (_, a) = it.next()?;
+    let (i, b) = it.next()?;
+    let sq = Square::new(digit(a)?, digit(b)?)?;
+    Some((sq, i + b.len_utf8()))
+}
+
+/// `７六`: full-width file, kanji rank (the KIF style).
+pub fn square_kif(sq: Square) -> String {
+    format!(
+        "{}{}",
+        FULL_DIGITS[sq.file() as usize], KANJI_DIGITS[sq.rank() as usize]
+    )
+}
+
+/// Reads a count written in kanji (`一`..`十八`) or digits (ASCII or full-width).
+pub fn count(s: &str) -> Option<u32> {
+    let s = s.trim();
+    if s.is_empty() {
+        return None;
+    }
+    if s.chars().all(|c| c.is_ascii_digit() || ('０'..='９').contains(&c)) {
+        let mut n: u32 = 0;
+        for c in s.chars() {
+            let d = if c.is_ascii_digit() {
+                c as u32 - '0' as u32
+            } else {
+                c as u32 - '０' as u32
+            };
+            n = n.checked_mul(10)?.checked_add(d)?;
+        }
+        return Some(n);
+    }
+    let chars: Vec<char> = s.chars().collect();
+    let kd = |c: char| -> Option<u32> {
+        match c {
+            '〇' => Some(0),
+            _ => digit(c).filter(|_| !c.is_ascii_digit()).map(u32::from),
+        }
+    };
+    match chars.as_slice() {
+        [a] if *a == '十' => Some(10),
+        [a] => kd(*a),
+        ['十', b] => Some(10 + kd(*b)?),
+        [a, '十'] => Some(kd(*a)? * 10),
+        [a, '十', b] => Some(kd(*a)? * 10 + kd(*b)?),
+        _ => None,
+    }
+}
+
+/// `二`..`十八` for hand counts (1 is written as nothing by the caller).
+pub fn kanji_count(n: u32) -> String {
+    match n {
+        0..=9 => KANJI_DIGITS[n as usize].to_string(),
+        10 => "十".to_string(),
+        11..=19 => format!("十{}", KANJI_DIGITS[(n - 10) as usize]),
+        _ => n.to_string(),
+    }
+}
+
+/// Piece names as written in moves, boards and hands, longest first.
+const PIECE_NAMES: [(&str, PieceKind); 22] = [
+    ("成銀", PieceKind::ProSilver),
+    ("成桂", PieceKind::ProKnight),
+    ("成香", PieceKind::ProLance),
+    ("歩", PieceKind::Pawn),
+    ("香", PieceKind::Lance),
+    ("桂", PieceKind::Knight),
+    ("銀", PieceKind::Silver),
+    ("金", PieceKind::Gold),
+    ("角", PieceKind::Bishop),
+    ("飛", PieceKind::Rook),
+    ("玉", PieceKind::King),
+    ("王", PieceKind::King),
+    ("と", PieceKind::ProPawn),
+    ("杏", PieceKind::ProLance),
+    ("圭", PieceKind::ProKnight),
+    ("全", PieceKind::ProSilver),
+    ("馬", PieceKind::Horse),
+    ("龍", PieceKind::Dragon),
+    ("竜", PieceKind::Dragon),
+    ("个", PieceKind::ProPawn),
+    ("仝", PieceKind::ProLance),
+    ("今", PieceKind::ProKnight),
+];
+
+/// Reads a piece name at the start of `s`; returns the kind and bytes consumed.
+pub fn piece_prefix(s: &str) -> Option<(PieceKind, usize)> {
+    PIECE_NAMES
+        .iter()
+        .find(|(n, _)| s.starts_with(n))
+        .map(|&(n, k)| (k, n.len()))
+}
+
+/// Reads a piece name that is the whole of `s`.
+pub fn piece_name(s: &str) -> Option<PieceKind> {
+    piece_prefix(s).filter(|&(_, n)| n == s.len()).map(|(k, _)| k)
+}
+
+/// Is `c` a space of any width (ASCII or U+3000)?
+pub fn is_space(c: char) -> bool {
+    c == ' ' || c == '\u{3000}' || c == '\t'
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn digits_and_squares() {
+        for s in ["７六", "76", "７６", "7六"] {
+            let (sq, n) = square_prefix(s).unwrap();
+            assert_eq!((sq.file(), sq.rank(), n), (7, 6, s.len()));
+        }
+        assert!(square_prefix("０六").is_none());
+        assert_eq!(square_kif(Square::new(1, 9).unwrap()), "１九");
+    }
+
+    #[test]
+    fn counts() {
+        for (s, n) in [
+            ("一", 1),
+            ("九", 9),
+            ("十", 10),
+            ("十一", 11),
+            ("十八", 18),
+            ("二十", 20),
+            ("18", 18),
+            ("１８", 18),
+        ] {
+            assert_eq!(count(s), Some(n), "{s}");
+        }
+        assert_eq!(count("歩"), None);
+        assert_eq!(count(""), None);
+        assert_eq!(kanji_count(18), "十八");
+        assert_eq!(kanji_count(2), "二");
+    }
+
+    #[test]
+    fn pieces() {
+        assert_eq!(piece_prefix("成銀(45)"), Some((PieceKind::ProSilver, 6)));
+        assert_eq!(piece_prefix("竜"), Some((PieceKind::Dragon, 3)));
+        assert_eq!(piece_name("王"), Some(PieceKind::King));
+        assert_eq!(piece_name("金将"), None);
+    }
+}

@@ -1,0 +1,148 @@
+//! Notation readers and writers, and the one entry point that turns file bytes into records.
+
+pub mod bod;
+pub mod csa;
+mod diag;
+pub mod encoding;
+pub mod japanese;
+pub mod kif;
+
+pub use diag::{DiagKind, Diagnostic};
+pub use encoding::{Newline, TextEncoding, TextInfo};
+
+use crate::core::record::Record;
+use std::path::Path;
+
+/// A record read from text, with every problem found on the way.
+#[derive(Clone, Debug)]
+pub struct Parsed {
+    pub record: Record,
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// Text produced by a writer, and what the format could not hold.
+#[derive(Clone, Debug, Default)]
+pub struct Written {
+    pub text: String,
+    /// One line per kind of thing lost, e.g. `3 variations (CSA holds only the main line)`.
+    pub losses: Vec<String>,
+}
+
+/// The record formats kifview knows.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum Format {
+    /// KIF / KIFU (Kakinoki), the same grammar in either encoding.
+    Kif,
+    /// CSA V2.2 / V3.0.
+    Csa,
+}
+
+impl Format {
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Kif => "KIF",
+            Format::Csa => "CSA",
+        }
+    }
+    /// The format a file name's extension says, if any.
+    pub fn from_path(path: &Path) -> Option<Format> {
+        let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+        Some(match ext.as_str() {
+            "kif" | "kifu" => Format::Kif,
+            "csa" => Format::Csa,
+            _ => return None,
+        })
+    }
+    /// Guesses the format of text with no (or an unknown) extension.
+    pub fn detect(text: &str) -> Format {
+        let mut csa = 0;
+        let mut kif = 0;
+        for line in text.lines().take(200) {
+            let l = line.trim_start_matches('\u{feff}').trim_end();
+            if l.is_empty() {
+                continue;
+            }
+            let b = l.as_bytes();
+            if l.starts_with("V2")
+                || l.starts_with("V3")
+                || l.starts_with("PI")
+                || l.starts_with("N+")
+                || l.starts_with("N-")
+                || l.starts_with('$')
+                || l.starts_with("'")
+                || l.starts_with('%')
+                || (b.len() >= 2 && b[0] == b'P' && (b'1'..=b'9').contains(&b[1]))
+                || ((b[0] == b'+' || b[0] == b'-')
+                    && b.len() >= 7
+                    && b[1..5].iter().all(u8::is_ascii_digit))
+            {
+                csa += 1;
+            } else if l.contains('：')
+                || l.starts_with('*')
+                || l.starts_with("手数")
+                || l.trim_start().starts_with(|c: char| c.is_ascii_digit())
+            {
+                kif += 1;
+            }
+        }
+        if csa > kif { Format::Csa } else { Format::Kif }
+    }
+}
+
+/// The encoding a file of this name is expected to use when its bytes do not say
+/// (`.kif`/`.ki2` Shift_JIS, everything else UTF-8).
+pub fn default_encoding_for(path: Option<&Path>) -> TextEncoding {
+    match path
+        .and_then(|p| p.extension())
+        .and_then(|e| e.to_str())
+        .map(|e| e.to_ascii_lowercase())
+        .as_deref()
+    {
+        Some("kif") | Some("ki2") => TextEncoding::ShiftJis,
+        _ => TextEncoding::Utf8,
+    }
+}
+
+/// A file read into records.
+#[derive(Clone, Debug)]
+pub struct Loaded {
+    pub format: Format,
+    pub info: TextInfo,
+    /// One per record in the file (CSA files may hold several, separated by `/`). Never empty.
+    pub records: Vec<Parsed>,
+}
+
+/// Reads text in `format` into records (never empty).
+pub fn read_text(text: &str, format: Format) -> Vec<Parsed> {
+    let mut v = match format {
+        Format::Kif => vec![kif::read(text)],
+        Format::Csa => csa::read(text),
+    };
+    if v.is_empty() {
+        v.push(Parsed {
+            record: Record::default(),
+            warnings: vec![Diagnostic::new(0, DiagKind::UnknownLine, "no record found")],
+        });
+    }
+    v
+}
+
+/// Reads a file's bytes: detects the encoding, then the format (extension first, then content).
+pub fn load(bytes: &[u8], path: Option<&Path>) -> Loaded {
+    let decoded = encoding::decode(bytes, default_encoding_for(path));
+    let format = path
+        .and_then(Format::from_path)
+        .unwrap_or_else(|| Format::detect(&decoded.text));
+    let mut records = read_text(&decoded.text, format);
+    if let Some(w) = decoded.warning {
+        for r in &mut records {
+            r.warnings
+                .insert(0, Diagnostic::new(0, DiagKind::Encoding, w.clone()));
+        }
+    }
+    Loaded {
+        format,
+        info: decoded.info,
+        records,
+    }
+}

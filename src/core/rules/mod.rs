@@ -1,0 +1,13 @@
+//! Shogi rules: the only place that talks to the rules crates (`shogi_core`,
+//! `shogi_legality_lite`). Everything else uses the types re-exported here.
+
+mod handicap;
+mod position;
+mod types;
+
+pub use handicap::{HANDICAPS, Handicap, double_king_tsume_position, tsume_position};
+pub use position::{Played, Position, SfenError};
+pub use types::{Color, Illegal, Move, Piece, PieceKind, Square};
+
+#[cfg(test)]
+mod tests;

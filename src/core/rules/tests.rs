@@ -1,0 +1,189 @@
+use super::*;
+
+fn sq(f: u8, r: u8) -> Square {
+    Square::new(f, r).unwrap()
+}
+fn pos(sfen: &str) -> Position {
+    Position::from_sfen(sfen).unwrap()
+}
+fn mv(usi: &str) -> Move {
+    Move::from_usi(usi).unwrap()
+}
+
+#[test]
+fn perft_matches_published_table() {
+    let p = Position::startpos();
+    assert_eq!(p.perft(1), 30);
+    assert_eq!(p.perft(2), 900);
+    assert_eq!(p.perft(3), 25_470);
+}
+
+#[test]
+fn sfen_round_trips() {
+    for s in [
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+        "ln1g1g1nl/1ks2r3/1pppp1bpp/p3spp2/9/P1P1P4/1P1PSPPPP/1BK1GS1R1/LN1G3NL w 2Pp 40",
+        "4k4/9/9/9/9/9/9/9/9 b 2r2b4g4s4n4l18p 1",
+        "8k/9/9/9/9/9/9/9/K8 b RBGSNLP2rbgsnl17p 1",
+        "+R+B+S+N+Lk3/9/9/9/9/9/9/9/8K w - 3",
+    ] {
+        assert_eq!(pos(s).to_sfen(), s);
+    }
+    assert_eq!(
+        pos("sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b -").to_sfen(),
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
+    );
+}
+
+#[test]
+fn bad_sfen_is_an_error_not_a_panic() {
+    for s in [
+        "",
+        "9/9 b - 1",
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNLL b - 1",
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL x - 1",
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b 99P 1",
+        "+k8/9/9/9/9/9/9/9/9 b - 1",
+    ] {
+        assert!(Position::from_sfen(s).is_err(), "{s}");
+    }
+}
+
+#[test]
+fn usi_moves_parse_and_print() {
+    for s in ["7g7f", "8h2b+", "P*5e", "R*1a"] {
+        assert_eq!(mv(s).usi(), s);
+    }
+    for s in ["7g7", "p*5e", "K*5e", "0a1b", "7j7f", "7g7f=", "P*"] {
+        assert!(Move::from_usi(s).is_none(), "{s}");
+    }
+}
+
+#[test]
+fn illegal_moves_say_why() {
+    let start = Position::startpos();
+    assert_eq!(start.check(mv("5e5d")), Err(Illegal::NoPiece));
+    assert_eq!(start.check(mv("3c3d")), Err(Illegal::NotYourPiece));
+    assert_eq!(start.check(mv("7g7e")), Err(Illegal::CannotReach));
+    assert_eq!(start.check(mv("6i7i")), Err(Illegal::OwnPieceOnTarget));
+    assert_eq!(start.check(mv("P*5e")), Err(Illegal::NotInHand));
+    assert_eq!(start.check(mv("7g7f+")), Err(Illegal::CannotPromote));
+    assert_eq!(start.check(mv("7g7f")), Ok(()));
+
+    // 二歩
+    let p = pos("4k4/9/9/9/9/9/4P4/9/4K4 b P 1");
+    assert_eq!(p.check(mv("P*5e")), Err(Illegal::TwoPawns));
+    assert_eq!(p.check(mv("P*4e")), Ok(()));
+    // 行き所のない駒: pawn dropped on the last rank, knight on the last two.
+    assert_eq!(p.check(mv("P*4a")), Err(Illegal::DropStuck));
+    let p = pos("4k4/9/9/9/9/9/9/9/4K4 b N 1");
+    assert_eq!(p.check(mv("N*4b")), Err(Illegal::DropStuck));
+    // a pawn moving to the last rank must promote
+    let p = pos("4k4/P8/9/9/9/9/9/9/4K4 b - 1");
+    assert_eq!(p.check(mv("9b9a")), Err(Illegal::NormalStuck));
+    assert_eq!(p.check(mv("9b9a+")), Ok(()));
+    // 打ち歩詰め
+    let p = pos("kl7/1g7/9/1N7/9/9/9/9/4K4 b P 1");
+    assert_eq!(p.check(mv("P*9b")), Err(Illegal::DropPawnMate));
+    // 王手放置: the pinned gold cannot leave the file
+    let p = pos("4r4/9/9/9/9/9/9/4G4/4K4 b - 1");
+    assert_eq!(p.check(mv("5h4h")), Err(Illegal::IgnoredCheck));
+    assert_eq!(p.check(mv("5h5g")), Ok(()));
+    // Drop onto an occupied square
+    let p = pos("4k4/9/9/9/9/9/9/4G4/4K4 b P 1");
+    assert_eq!(p.check(mv("P*5h")), Err(Illegal::DropOnOccupied));
+}
+
+#[test]
+fn positions_without_a_black_king_still_play() {
+    // A tsume position without a Black king: moves are still generated.
+    let p = tsume_position();
+    assert!(p.king_square(Color::Black).is_none());
+    assert!(p.legal_moves().is_empty()); // Black holds nothing
+    let p = pos("4k4/9/4P4/9/9/9/9/9/9 b G 1");
+    assert!(p.check(mv("G*5b")).is_ok());
+    let mut q = p.clone();
+    q.play(mv("G*5b")).unwrap();
+    assert!(q.in_check());
+}
+
+#[test]
+fn check_and_mate_are_detected() {
+    let mut p = pos("4k4/9/4P4/9/9/9/9/9/4K4 b G 1");
+    p.play(mv("G*5b")).unwrap();
+    assert!(p.in_check());
+    assert!(p.is_checkmate());
+    assert!(!Position::startpos().in_check());
+}
+
+#[test]
+fn play_records_piece_and_capture() {
+    let mut p = Position::startpos();
+    for m in ["7g7f", "3c3d"] {
+        p.play(mv(m)).unwrap();
+    }
+    let played = p.play(mv("8h2b+")).unwrap();
+    assert_eq!(played.piece, PieceKind::Bishop);
+    assert_eq!(played.captured, Some(PieceKind::Bishop));
+    assert_eq!(p.hand_count(Color::Black, PieceKind::Bishop), 1);
+    assert_eq!(p.piece_at(sq(2, 2)).unwrap().kind, PieceKind::Horse);
+    assert_eq!(p.side_to_move(), Color::White);
+    assert_eq!(p.move_number(), 4);
+}
+
+#[test]
+fn illegal_but_possible_moves_can_still_be_replayed() {
+    let mut p = Position::startpos();
+    // A rook jumping over pieces: against the rules, but physically possible.
+    assert!(p.check(mv("2h2c")).is_err());
+    assert!(p.play_unchecked(mv("2h2c")).is_some());
+    // No piece there: impossible.
+    assert!(p.play_unchecked(mv("5e5d")).is_none());
+}
+
+#[test]
+fn handicaps_have_the_expected_positions() {
+    assert_eq!(HANDICAPS.len(), 16);
+    assert_eq!(
+        Handicap::by_name("平手").unwrap().sfen(),
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
+    );
+    assert_eq!(
+        Handicap::by_name("香落ち").unwrap().sfen(),
+        "lnsgkgsn1/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1"
+    );
+    assert_eq!(
+        Handicap::by_name("左七枚落ち　").unwrap().position().to_sfen(),
+        "2sgkg3/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1"
+    );
+    assert_eq!(Handicap::by_name("飛落ち").unwrap().name, "飛車落ち");
+    for h in HANDICAPS {
+        assert_eq!(Handicap::matching(&h.position()), Some(h));
+        assert!(!h.position().legal_moves().is_empty());
+    }
+    assert!(Handicap::by_name("九枚落ち").is_none());
+}
+
+#[test]
+fn promotion_choice() {
+    let p = pos("4k4/9/9/4P4/9/9/9/9/4K4 b - 1");
+    assert_eq!(p.promotion_choice(sq(5, 4), sq(5, 3)), (true, false));
+    let p = pos("4k4/9/P8/9/9/9/9/9/4K4 b - 1");
+    assert_eq!(p.promotion_choice(sq(9, 3), sq(9, 2)), (true, false));
+    let p = pos("4k4/P8/9/9/9/9/9/9/4K4 b - 1");
+    assert_eq!(p.promotion_choice(sq(9, 2), sq(9, 1)), (true, true));
+    let p = Position::startpos();
+    assert_eq!(p.promotion_choice(sq(7, 7), sq(7, 6)), (false, false));
+}
+
+#[test]
+fn repetition_hash_ignores_move_number() {
+    let mut p = Position::startpos();
+    let h0 = p.hash_key();
+    for m in ["2h3h", "8b7b", "3h2h", "7b8b"] {
+        p.play(mv(m)).unwrap();
+    }
+    assert_eq!(p.hash_key(), h0);
+    p.play(mv("7g7f")).unwrap();
+    assert_ne!(p.hash_key(), h0);
+}
