@@ -83,7 +83,7 @@ fn illegal_moves_say_why() {
     assert_eq!(p.check(mv("9b9a")), Err(Illegal::NormalStuck));
     assert_eq!(p.check(mv("9b9a+")), Ok(()));
     // 打ち歩詰め
-    let p = pos("kl7/1g7/9/1N7/9/9/9/9/4K4 b P 1");
+    let p = pos("kn7/1p7/9/1N7/9/9/9/9/4K4 b P 1");
     assert_eq!(p.check(mv("P*9b")), Err(Illegal::DropPawnMate));
     // 王手放置: the pinned gold cannot leave the file
     let p = pos("4r4/9/9/9/9/9/9/4G4/4K4 b - 1");
