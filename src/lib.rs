@@ -1,6 +1,8 @@
 //! kifview: a terminal viewer and editor for shogi game records.
 //!
-//! Layers (see ARCHITECTURE in the shared notes): `core` (rules, record, notation; no terminal),
-//! `app` (state and actions), `tui` (terminal). A layer uses only the layers before it.
+//! Layers: `core` (rules, record, notation; no terminal), `app` (state and actions; no
+//! terminal), `tui` (terminal). A layer uses only the layers before it.
 
+pub mod app;
 pub mod core;
+pub mod tui;

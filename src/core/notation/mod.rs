@@ -5,7 +5,10 @@ pub mod csa;
 mod diag;
 pub mod encoding;
 pub mod japanese;
+pub mod jkf;
+pub mod ki2;
 pub mod kif;
+pub mod usi;
 
 pub use diag::{DiagKind, Diagnostic};
 pub use encoding::{Newline, TextEncoding, TextInfo};

@@ -1,0 +1,20 @@
+//! Application state, actions, keymaps and config. Uses `core`; never the terminal crates.
+
+use std::path::PathBuf;
+
+/// How the viewer was asked to start (from the command line).
+#[derive(Clone, Debug, Default)]
+pub struct LaunchOptions {
+    /// The record to open; `None` starts an empty 平手 record. `-` means standard input.
+    pub file: Option<PathBuf>,
+    /// Open at this ply of the main line (`+N` or `-n N`).
+    pub ply: Option<u32>,
+    /// Which record of a multi-record file (1-based).
+    pub record: usize,
+    /// Start with the board flipped (White at the bottom).
+    pub flip: bool,
+    /// Config file given with `--config`.
+    pub config: Option<PathBuf>,
+    /// Start a new record from this handicap (`--handicap NAME`).
+    pub handicap: Option<String>,
+}

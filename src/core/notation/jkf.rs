@@ -1,0 +1,1 @@
+//! Placeholder: jkf reader/writer lands with the formats work.

@@ -1,0 +1,1 @@
+//! Placeholder: ki2 reader/writer lands with the formats work.

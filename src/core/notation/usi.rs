@@ -1,0 +1,1 @@
+//! Placeholder: usi reader/writer lands with the formats work.
