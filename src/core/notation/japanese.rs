@@ -1,6 +1,7 @@
 //! The Japanese vocabulary shared by KIF, KI2 and BOD: digits, numbers, piece names.
 
-use crate::core::rules::{PieceKind, Square};
+use crate::core::record::MoveData;
+use crate::core::rules::{Move, PieceKind, Square};
 
 pub const FULL_DIGITS: [&str; 10] = ["０", "１", "２", "３", "４", "５", "６", "７", "８", "９"];
 pub const KANJI_DIGITS: [&str; 10] = ["〇", "一", "二", "三", "四", "五", "六", "七", "八", "九"];
@@ -131,9 +132,93 @@ pub fn is_space(c: char) -> bool {
     c == ' ' || c == '\u{3000}' || c == '\t'
 }
 
+/// Could this move have promoted (so that not promoting is written 不成)?
+pub fn could_promote(md: &MoveData) -> bool {
+    match md.mv {
+        Move::Normal { from, to, .. } => {
+            md.piece.can_promote()
+                && (from.in_promotion_zone(md.color) || to.in_promotion_zone(md.color))
+        }
+        Move::Drop { .. } => false,
+    }
+}
+
+/// A move in KIF style, without the side mark: `７六歩(77)`, `同　歩(77)`, `２二角成(88)`,
+/// `２二角不成(88)`, `５五角打`. `prev_to` is the destination of the previous move (for 同).
+pub fn kif_move(md: &MoveData, prev_to: Option<Square>) -> String {
+    let mut s = String::with_capacity(24);
+    let to = md.mv.to();
+    if prev_to == Some(to) {
+        s.push_str("同\u{3000}");
+    } else {
+        s.push_str(&square_kif(to));
+    }
+    s.push_str(md.piece.move_name());
+    match md.mv {
+        Move::Normal { from, promote, .. } => {
+            if promote {
+                s.push('成');
+            } else if could_promote(md) {
+                s.push_str("不成");
+            }
+            s.push('(');
+            s.push((b'0' + from.file()) as char);
+            s.push((b'0' + from.rank()) as char);
+            s.push(')');
+        }
+        Move::Drop { .. } => s.push('打'),
+    }
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::rules::Color;
+
+    #[test]
+    fn kif_move_text() {
+        let sq = |f, r| Square::new(f, r).unwrap();
+        let md = |mv, piece| MoveData {
+            mv,
+            color: Color::Black,
+            piece,
+            captured: None,
+        };
+        let n = |from, to, promote| Move::Normal { from, to, promote };
+        assert_eq!(
+            kif_move(&md(n(sq(7, 7), sq(7, 6), false), PieceKind::Pawn), None),
+            "７六歩(77)"
+        );
+        assert_eq!(
+            kif_move(
+                &md(n(sq(8, 8), sq(2, 2), true), PieceKind::Bishop),
+                Some(sq(2, 2))
+            ),
+            "同　角成(88)"
+        );
+        assert_eq!(
+            kif_move(&md(n(sq(8, 8), sq(2, 2), false), PieceKind::Bishop), None),
+            "２二角不成(88)"
+        );
+        assert_eq!(
+            kif_move(
+                &md(
+                    Move::Drop {
+                        kind: PieceKind::Bishop,
+                        to: sq(5, 5)
+                    },
+                    PieceKind::Bishop
+                ),
+                None
+            ),
+            "５五角打"
+        );
+        assert_eq!(
+            kif_move(&md(n(sq(4, 5), sq(4, 4), false), PieceKind::ProSilver), None),
+            "４四成銀(45)"
+        );
+    }
 
     #[test]
     fn digits_and_squares() {
