@@ -576,6 +576,18 @@ fn is_board_decoration(l: &str) -> bool {
                 .all(|c| japanese::is_space(c) || ('１'..='９').contains(&c) || c.is_ascii_digit()))
 }
 
+/// `Position::check`, except that a pawn drop cannot be 打ち歩詰め when the opponent has no king
+/// (tsume positions): the rules crate reports that case as illegal.
+fn check(pos: &Position, mv: Move) -> Result<(), crate::core::rules::Illegal> {
+    use crate::core::rules::Illegal;
+    match pos.check(mv) {
+        Err(Illegal::DropPawnMate) if pos.king_square(pos.side_to_move().flip()).is_none() => {
+            Ok(())
+        }
+        r => r,
+    }
+}
+
 /// The reader's state in the move section.
 struct Reader {
     record: Record,
@@ -668,7 +680,7 @@ impl Reader {
                     let mut next = self.pos.clone();
                     match next.play_unchecked(md.mv) {
                         Some(played) => {
-                            if let Err(e) = self.pos.check(md.mv) {
+                            if let Err(e) = check(&self.pos, md.mv) {
                                 self.warn(
                                     line_no,
                                     DiagKind::IllegalMove,
