@@ -195,6 +195,11 @@ fn corpus_ki2_files_read_as_expected_and_round_trip() {
     for f in &files {
         let text = read_file(f);
         let parsed = ki2::read(&text);
+        // Generated records are legal throughout: any warning is a reader bug (tsume diagrams
+        // without a black king once produced false 王手放置 warnings).
+        if f.to_string_lossy().contains("generated") && !parsed.warnings.is_empty() {
+            failures.push(format!("{}: warnings {:?}", f.display(), parsed.warnings));
+        }
         if let Some(exp) = expected_for(f) {
             checked += 1;
             if let Err(e) = compare(&parsed.record, &exp, false) {

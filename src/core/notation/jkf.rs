@@ -168,6 +168,8 @@ fn read_initial(v: &Value, warnings: &mut Vec<Diagnostic>) -> Initial {
             }
         }
     }
+    // Rebuilt from its SFEN so that the rules crate's king cache matches the board.
+    let pos = Position::from_sfen(&pos.to_sfen()).unwrap_or(pos);
     let handicap = Handicap::matching(&pos);
     Initial {
         position: pos,

@@ -451,7 +451,10 @@ impl Setup {
         }
     }
     fn initial(&self) -> Initial {
-        let mut position = self.position.clone();
+        // Rebuilt from its SFEN: `Position::set_piece` leaves the rules crate's king cache stale
+        // (a diagram without a black king would still "have" one on 5九 from the start position).
+        let mut position =
+            Position::from_sfen(&self.position.to_sfen()).unwrap_or_else(|_| self.position.clone());
         position.set_move_number(1);
         let handicap = if self.board_rows > 0 {
             Handicap::matching(&position)
