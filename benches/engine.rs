@@ -149,10 +149,7 @@ fn data() -> Data {
     }
 }
 
-fn par_map<T: Send, R: Send>(items: &[T], threads: usize, f: impl Fn(&T) -> R + Sync) -> Vec<R>
-where
-    T: Sync,
-{
+fn par_map<T: Sync, R: Send>(items: &[T], threads: usize, f: impl Fn(&T) -> R + Sync) -> Vec<R> {
     let chunk = items.len().div_ceil(threads.max(1));
     std::thread::scope(|s| {
         let hs: Vec<_> = items
@@ -185,7 +182,11 @@ fn benches(c: &mut Criterion) {
         b.iter(|| {
             d.kif
                 .iter()
-                .map(|k| notation::encoding::decode(k, TextEncoding::ShiftJis).text.len())
+                .map(|k| {
+                    notation::encoding::decode(k, TextEncoding::ShiftJis)
+                        .text
+                        .len()
+                })
                 .sum::<usize>()
         })
     });

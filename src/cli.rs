@@ -56,13 +56,19 @@ pub struct ViewArgs {
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Convert records between formats.
-    #[command(after_help = "Examples:\n  kifview convert game.kif --to csa             CSA on stdout\n  kifview convert game.kif -o game.kifu          format from the extension\n  kifview convert *.kif --to csa --out-dir out/\n  kifview convert game.kifu --to kif --encoding utf-8 -o game.kif")]
+    #[command(
+        after_help = "Examples:\n  kifview convert game.kif --to csa             CSA on stdout\n  kifview convert game.kif -o game.kifu          format from the extension\n  kifview convert *.kif --to csa --out-dir out/\n  kifview convert game.kifu --to kif --encoding utf-8 -o game.kif"
+    )]
     Convert(ConvertArgs),
     /// Print the position after N plies of the main line as a BOD diagram (or SFEN).
-    #[command(after_help = "Examples:\n  kifview show game.kif              the final position\n  kifview show game.kif --ply 0      the start position\n  kifview show game.csa --ply 30 --sfen")]
+    #[command(
+        after_help = "Examples:\n  kifview show game.kif              the final position\n  kifview show game.kif --ply 0      the start position\n  kifview show game.csa --ply 30 --sfen"
+    )]
     Show(ShowArgs),
     /// Read and replay every line of every file; print FILE:LINE: message per problem.
-    #[command(after_help = "Examples:\n  kifview check game.kif\n  kifview check records/*.kif && echo all good")]
+    #[command(
+        after_help = "Examples:\n  kifview check game.kif\n  kifview check records/*.kif && echo all good"
+    )]
     Check(CheckArgs),
 }
 
@@ -80,7 +86,12 @@ pub enum ToFormat {
 pub enum EncodingArg {
     #[value(name = "utf-8", alias = "utf8")]
     Utf8,
-    #[value(name = "shift_jis", alias = "sjis", alias = "cp932", alias = "shift-jis")]
+    #[value(
+        name = "shift_jis",
+        alias = "sjis",
+        alias = "cp932",
+        alias = "shift-jis"
+    )]
     ShiftJis,
 }
 
@@ -93,7 +104,12 @@ pub struct ConvertArgs {
     #[arg(long, value_enum)]
     pub to: Option<ToFormat>,
     /// Output file (one input only); without it and without --out-dir, write to stdout.
-    #[arg(short = 'o', long = "output", value_name = "OUTPUT", conflicts_with = "out_dir")]
+    #[arg(
+        short = 'o',
+        long = "output",
+        value_name = "OUTPUT",
+        conflicts_with = "out_dir"
+    )]
     pub output: Option<PathBuf>,
     /// Directory for the outputs (needed with several inputs).
     #[arg(long, value_name = "DIR")]
@@ -295,9 +311,7 @@ fn convert(a: ConvertArgs) -> ExitCode {
         },
         csa_v3: a.csa_version != "2.2",
     };
-    let results = run_parallel(&jobs, |job| {
-        convert_one(job, target, encoding, a.record)
-    });
+    let results = run_parallel(&jobs, |job| convert_one(job, target, encoding, a.record));
     let mut failed = false;
     let stdout = std::io::stdout();
     let stderr = std::io::stderr();
@@ -351,7 +365,10 @@ fn run_parallel<T: Send>(jobs: &[Job], f: impl Fn(&Job) -> T + Sync) -> Vec<T> {
     for (i, t) in parts.into_iter().flatten() {
         slots[i] = Some(t);
     }
-    slots.into_iter().map(|t| t.expect("every job ran")).collect()
+    slots
+        .into_iter()
+        .map(|t| t.expect("every job ran"))
+        .collect()
 }
 
 fn convert_one(job: &Job, target: Target, encoding: TextEncoding, record: usize) -> JobResult {

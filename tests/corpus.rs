@@ -157,13 +157,8 @@ fn first_diff(path: &str, a: &Value, b: &Value) -> Option<String> {
                     return Some(d);
                 }
             }
-            (x.len() != y.len()).then(|| {
-                format!(
-                    "{path}: length {} (got) vs {} (expected)",
-                    x.len(),
-                    y.len()
-                )
-            })
+            (x.len() != y.len())
+                .then(|| format!("{path}: length {} (got) vs {} (expected)", x.len(), y.len()))
         }
         _ => (a != b).then(|| format!("{path}: got {a} expected {b}")),
     }
