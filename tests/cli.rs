@@ -10,7 +10,9 @@ fn kifview() -> Command {
 }
 
 fn asset(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("assets").join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("assets")
+        .join(name)
 }
 
 fn main_line_usi(path: &Path) -> Vec<String> {
