@@ -5,6 +5,7 @@
 use anyhow::Context;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use kifview::app::LaunchOptions;
+use kifview::app::save::write_atomic;
 use kifview::core::notation::{
     self, Diagnostic, Format, Loaded, Newline, Target, TextEncoding, TextInfo, bod,
 };
@@ -579,12 +580,6 @@ fn convert_one(job: &Job, target: Target, encoding: TextEncoding, record: usize)
     r
 }
 
-/// Writes `bytes` to `path` through a temporary file, fsync and rename.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let mut f = atomic_write_file::AtomicWriteFile::open(path)?;
-    f.write_all(bytes)?;
-    f.commit()
-}
 
 fn show(a: ShowArgs) -> ExitCode {
     let loaded = match load_path(&a.file) {

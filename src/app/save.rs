@@ -98,14 +98,16 @@ pub fn plan(
 /// Writes the plan atomically: a temporary file in the same directory, fsync, rename, fsync of
 /// the directory. A crash or a full disk leaves the old file untouched. Writes through a symlink.
 pub fn commit(plan: &SavePlan) -> std::io::Result<DiskStamp> {
-    let path = match std::fs::canonicalize(&plan.path) {
-        Ok(p) => p,
-        Err(_) => plan.path.clone(), // a new file
-    };
+    write_atomic(&plan.path, &plan.bytes)?;
+    DiskStamp::of(&plan.path).ok_or_else(|| std::io::Error::other("the saved file vanished"))
+}
+
+/// Replaces `path` with `bytes` atomically (temporary file, fsync, rename), through symlinks.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let path = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
     let mut f = atomic_write_file::AtomicWriteFile::open(&path)?;
-    f.write_all(&plan.bytes)?;
-    f.commit()?;
-    DiskStamp::of(&path).ok_or_else(|| std::io::Error::other("the saved file vanished"))
+    f.write_all(bytes)?;
+    f.commit()
 }
 
 #[cfg(test)]
