@@ -722,10 +722,10 @@ pub fn read(text: &str) -> Parsed {
     };
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     for (i, line) in text.split('\n').enumerate() {
-        let line = line.strip_suffix('\r').unwrap_or(line);
-        r.line(i + 1, line);
+        r.line(i + 1, line.trim_end_matches('\r'));
     }
     r.start_moves();
+    fill_missing_times(&mut r.record);
     Parsed {
         record: r.record,
         warnings: r.warnings,
@@ -882,6 +882,24 @@ pub fn write(record: &Record, opts: &KifOptions) -> Written {
         }
     }
     Written { text: out, losses }
+}
+
+/// In a record with times, a line without one (often the special ending) took no time: give
+/// it zero seconds and the side's running total, so that every node reads the same after a
+/// round trip.
+fn fill_missing_times(record: &mut Record) {
+    if !record.nodes.iter().skip(1).any(|n| n.time.is_some()) {
+        return;
+    }
+    let t = totals(record);
+    for (i, n) in record.nodes.iter_mut().enumerate().skip(1) {
+        if n.time.is_none() {
+            n.time = Some(MoveTime {
+                spent_ms: 0,
+                total_ms: Some(t[i]),
+            });
+        }
+    }
 }
 
 /// Running totals per node (ms), from the file's totals when known, else summed per side.
