@@ -6,10 +6,14 @@
 //! (pins ignored, as real records contain illegal moves); writing renders the same rules
 //! (the suffix logic follows tsshogi's `getDirectionModifier`, which the corpus was made with).
 
+use super::bod::{self, BoardBuilder, BodLine};
 use super::japanese::{self, piece_prefix, square_prefix};
 use super::{DiagKind, Diagnostic, Parsed, Written};
 use crate::core::record::{Initial, MoveData, NodeId, Record, Special, Step};
-use crate::core::rules::{Color, HANDICAPS, Handicap, Move, Piece, PieceKind, Position, Square};
+use crate::core::rules::{
+    Color, Handicap, Move, Piece, PieceKind, Position, Square, double_king_tsume_position,
+    tsume_position,
+};
 use std::collections::HashMap;
 
 /// Side marks accepted in front of a move.
@@ -435,103 +439,79 @@ pub fn parse_token(pos: &Position, token: &str, prev_to: Option<Square>) -> Resu
 // Reading
 // ---------------------------------------------------------------------------------------------
 
-/// The header part: board diagram, hands, turn, 手合割.
+/// The header part: board diagram, hands, turn (read by `bod`), and the 手合割 line.
+#[derive(Default)]
 struct Setup {
-    position: Position,
-    handicap: Option<Handicap>,
-    board_rows: u8,
+    board: BoardBuilder,
+    /// The 手合割 value and its line.
+    handicap: Option<(usize, String)>,
 }
 
 impl Setup {
-    fn new() -> Setup {
-        Setup {
-            position: Position::startpos(),
-            handicap: Handicap::by_name("平手"),
-            board_rows: 0,
-        }
-    }
-    fn initial(&self) -> Initial {
-        // Rebuilt from its SFEN: `Position::set_piece` leaves the rules crate's king cache stale
-        // (a diagram without a black king would still "have" one on 5九 from the start position).
-        let mut position =
-            Position::from_sfen(&self.position.to_sfen()).unwrap_or_else(|_| self.position.clone());
-        position.set_move_number(1);
-        let handicap = if self.board_rows > 0 {
-            Handicap::matching(&position)
+    /// The initial position: the diagram if there is one, else the 手合割 preset with any hands
+    /// and turn line applied (as the KIF reader does).
+    fn initial(&self, warnings: &mut Vec<Diagnostic>) -> Initial {
+        let mut initial = if self.board.has_board() {
+            let missing = self.board.missing_ranks();
+            if !missing.is_empty() {
+                warnings.push(Diagnostic::new(
+                    0,
+                    DiagKind::BadBoard,
+                    format!("the board diagram lacks rank(s) {missing:?}; they are read as empty"),
+                ));
+            }
+            Initial {
+                position: self.board.position(),
+                handicap: None,
+            }
         } else {
-            self.handicap
+            let mut initial = Initial::even();
+            if let Some((line, name)) = &self.handicap {
+                let name = name.trim_matches(|c: char| japanese::is_space(c) || c.is_whitespace());
+                if let Some(h) = Handicap::by_name(name) {
+                    initial = Initial {
+                        position: h.position(),
+                        handicap: Some(h),
+                    };
+                } else if name == "詰将棋" {
+                    initial.position = tsume_position();
+                    initial.handicap = None;
+                } else if name == "双玉詰将棋" {
+                    initial.position = double_king_tsume_position();
+                    initial.handicap = None;
+                } else {
+                    warnings.push(Diagnostic::new(
+                        *line,
+                        DiagKind::BadHeader,
+                        format!(
+                            "unknown 手合割 '{name}' with no board diagram (expected 平手, 香落ち, ... 十枚落ち, 詰将棋); read as 平手"
+                        ),
+                    ));
+                }
+            }
+            if self.board.hands_seen || self.board.turn.is_some() {
+                let before = initial.position.clone();
+                self.board.apply_hands_and_turn(&mut initial.position);
+                if initial.position != before {
+                    initial.handicap = None;
+                }
+            }
+            initial
         };
-        Initial { position, handicap }
+        // Rebuilt from its SFEN so that the rules crate's king cache matches the board.
+        let mut position = Position::from_sfen(&initial.position.to_sfen())
+            .unwrap_or_else(|_| initial.position.clone());
+        position.set_move_number(1);
+        if initial.handicap.is_none() {
+            initial.handicap = Handicap::matching(&position);
+        }
+        initial.position = position;
+        initial
     }
-}
-
-fn strip_prefix_any<'a>(s: &'a str, prefixes: &[&str]) -> Option<&'a str> {
-    prefixes.iter().find_map(|p| s.strip_prefix(p))
 }
 
 fn strip_colon(s: &str) -> Option<&str> {
     s.strip_prefix('：').or_else(|| s.strip_prefix(':'))
-}
-
-/// Reads a board row `| ・v桂v銀 ...|一` into `pos`. `row` is the 1-based row count so far.
-fn read_board_row(pos: &mut Position, line: &str, row: u8) -> Result<(), String> {
-    let chars: Vec<char> = line.chars().collect();
-    if chars.len() < 19 {
-        return Err("a board row needs 9 squares between '|' marks".into());
-    }
-    let rank = chars
-        .get(20)
-        .and_then(|&c| japanese::digit(c))
-        .unwrap_or(row);
-    if !(1..=9).contains(&rank) {
-        return Err("too many board rows".into());
-    }
-    for x in 0..9u8 {
-        let file = 9 - x;
-        let sq = Square::new(file, rank).ok_or("bad square")?;
-        let i = x as usize * 2 + 1;
-        let (mark, name) = (chars[i], chars[i + 1]);
-        let mut buf = [0u8; 4];
-        let kind = japanese::piece_name(name.encode_utf8(&mut buf));
-        match kind {
-            Some(k) => {
-                let color = if mark == 'v' || mark == 'V' {
-                    Color::White
-                } else {
-                    Color::Black
-                };
-                pos.set_piece(sq, Some(Piece::new(k, color)));
-            }
-            None if name == '・' || japanese::is_space(name) => pos.set_piece(sq, None),
-            None => return Err(format!("unknown piece '{name}' on the board")),
-        }
-    }
-    Ok(())
-}
-
-/// Reads a hand `飛二　香四　` / `なし` into `pos`.
-fn read_hand(pos: &mut Position, color: Color, data: &str) -> Result<(), String> {
-    for sec in data.split(|c: char| japanese::is_space(c) || c == '\r') {
-        if sec.is_empty() || sec == "なし" {
-            continue;
-        }
-        let (kind, n) =
-            piece_prefix(sec).ok_or_else(|| format!("unknown piece in hand: '{sec}'"))?;
-        if !kind.is_hand_kind() {
-            return Err(format!("'{sec}' cannot be in a hand"));
-        }
-        let count = if n == sec.len() {
-            1
-        } else {
-            japanese::count(&sec[n..]).ok_or_else(|| format!("bad count in hand: '{sec}'"))?
-        };
-        let have = pos.hand_count(color, kind) as u32;
-        let total = u8::try_from(have + count).map_err(|_| "too many pieces in hand")?;
-        if !pos.set_hand_count(color, kind, total) {
-            return Err(format!("too many pieces in hand: '{sec}'"));
-        }
-    }
-    Ok(())
 }
 
 /// How a `まで…` line ends the game (the text after `まで` and the move count).
@@ -566,17 +546,6 @@ fn strip_made(line: &str) -> Option<&str> {
         return Some(r);
     }
     Some(rest)
-}
-
-/// Is this a line of the board diagram's frame or coordinates, or a BOD move-count line?
-fn is_board_decoration(l: &str) -> bool {
-    let t = l.trim_matches(japanese::is_space);
-    t.starts_with('+')
-        || t.starts_with("手数＝")
-        || t.starts_with("手数=")
-        || (!t.is_empty()
-            && t.chars()
-                .all(|c| japanese::is_space(c) || ('１'..='９').contains(&c) || c.is_ascii_digit()))
 }
 
 /// `Position::check`, except that a pawn drop cannot be 打ち歩詰め when the opponent has no king
@@ -756,7 +725,7 @@ impl Reader {
 
 /// Reads KI2 text. Never fails: problems become warnings and the record keeps what was read.
 pub fn read(text: &str) -> Parsed {
-    let mut setup = Setup::new();
+    let mut setup = Setup::default();
     let mut header = crate::core::record::Header::default();
     let mut program_lines = Vec::new();
     let mut pre_comment: Vec<String> = Vec::new();
@@ -781,7 +750,7 @@ pub fn read(text: &str) -> Parsed {
                            pre_bookmark: &mut Option<String>,
                            setup: &Setup| {
             if reader.is_none() {
-                let mut record = Record::new(setup.initial());
+                let mut record = Record::new(setup.initial(warnings));
                 record.node_mut(NodeId::ROOT).bookmark = pre_bookmark.take();
                 let mut comments = HashMap::new();
                 if !pre_comment.is_empty() {
@@ -799,72 +768,39 @@ pub fn read(text: &str) -> Parsed {
             }
         };
 
-        // Position lines (only before the moves).
-        let position_line = line.strip_prefix("手合割").and_then(strip_colon).is_some()
-            || line.starts_with('|')
-            || strip_prefix_any(
-                line,
-                &["先手の持駒", "下手の持駒", "後手の持駒", "上手の持駒"],
-            )
-            .and_then(strip_colon)
-            .is_some()
-            || strip_prefix_any(line, &["先手番", "下手番", "後手番", "上手番"]).is_some();
         if line.starts_with('#') {
             program_lines.push(line.to_string());
             continue;
         }
-        if position_line {
-            if let Some(r) = reader.as_mut() {
-                r.warn(
+        // Position lines (only before the moves).
+        if let Some(rest) = line.strip_prefix("手合割").and_then(strip_colon) {
+            match reader.as_mut() {
+                Some(r) => r.warn(
                     line_no,
                     DiagKind::UnknownLine,
                     "position line after the moves started (ignored)",
-                );
-                continue;
+                ),
+                None => setup.handicap = Some((line_no, rest.to_string())),
             }
-            let res: Result<(), String> = if let Some(rest) = line.strip_prefix("手合割") {
-                let name = strip_colon(rest)
-                    .unwrap_or("")
-                    .trim_matches(japanese::is_space);
-                if let Some(h) = Handicap::by_name(name) {
-                    setup.position = h.position();
-                    setup.handicap = Some(h);
-                    Ok(())
-                } else if name == "その他" {
-                    setup.position = Position::empty();
-                    setup.handicap = None;
-                    Ok(())
-                } else {
-                    setup.handicap = None;
-                    Err(format!(
-                        "unknown handicap '{name}' (expected 平手, 香落ち, ... or a board diagram)"
-                    ))
+            continue;
+        }
+        if let Some(b) = bod::classify(line) {
+            let decoration = matches!(
+                b,
+                BodLine::Border | BodLine::FileLabels | BodLine::MoveCount
+            );
+            match reader.as_mut() {
+                Some(_) if decoration => {}
+                Some(r) => r.warn(
+                    line_no,
+                    DiagKind::UnknownLine,
+                    "position line after the moves started (ignored)",
+                ),
+                None => {
+                    if let Err(m) = setup.board.feed(b) {
+                        warnings.push(Diagnostic::new(line_no, DiagKind::BadBoard, m));
+                    }
                 }
-            } else if line.starts_with('|') {
-                setup.board_rows += 1;
-                read_board_row(&mut setup.position, line, setup.board_rows)
-            } else if let Some(rest) =
-                strip_prefix_any(line, &["先手の持駒", "下手の持駒"]).and_then(strip_colon)
-            {
-                read_hand(&mut setup.position, Color::Black, rest)
-            } else if let Some(rest) =
-                strip_prefix_any(line, &["後手の持駒", "上手の持駒"]).and_then(strip_colon)
-            {
-                read_hand(&mut setup.position, Color::White, rest)
-            } else if line.starts_with("先手番") || line.starts_with("下手番") {
-                setup.position.set_side_to_move(Color::Black);
-                Ok(())
-            } else {
-                setup.position.set_side_to_move(Color::White);
-                Ok(())
-            };
-            if let Err(m) = res {
-                let kind = if line.starts_with("手合割") {
-                    DiagKind::BadHeader
-                } else {
-                    DiagKind::BadBoard
-                };
-                warnings.push(Diagnostic::new(line_no, kind, m));
             }
             continue;
         }
@@ -949,9 +885,6 @@ pub fn read(text: &str) -> Parsed {
                 continue;
             }
         }
-        if is_board_decoration(line) {
-            continue;
-        }
         let w = Diagnostic::new(
             line_no,
             DiagKind::UnknownLine,
@@ -990,7 +923,8 @@ fn start_moves_final(
             (r.record, r.warnings)
         }
         None => {
-            let mut record = Record::new(setup.initial());
+            let mut warnings = warnings;
+            let mut record = Record::new(setup.initial(&mut warnings));
             record.node_mut(NodeId::ROOT).comment = pre_comment.join("\n");
             record.node_mut(NodeId::ROOT).bookmark = pre_bookmark;
             (record, warnings)
@@ -1021,62 +955,16 @@ const WIDELY_KNOWN_HANDICAPS: [&str; 11] = [
     "十枚落ち",
 ];
 
-fn hand_text(pos: &Position, color: Color) -> String {
-    let mut s = String::new();
-    for (k, n) in pos.hand(color) {
-        s.push(k.board_char());
-        if n >= 2 {
-            s.push_str(&japanese::kanji_count(n as u32));
-        }
-        s.push('\u{3000}');
-    }
-    if s.is_empty() {
-        s.push_str("なし");
-    }
-    s
-}
-
 /// The `手合割` line or the board diagram for the initial position.
 fn position_text(initial: &Initial) -> String {
     let pos = &initial.position;
-    let preset = Handicap::matching(pos)
-        .filter(|h| WIDELY_KNOWN_HANDICAPS.contains(&h.name))
-        .filter(|_| {
-            HANDICAPS
-                .iter()
-                .any(|h| h.position().to_sfen() == pos.to_sfen())
-        });
+    let preset = Handicap::matching(pos).filter(|h| WIDELY_KNOWN_HANDICAPS.contains(&h.name));
     if let Some(h) = preset {
         return format!("手合割：{}\n", h.name);
     }
     let handicap = initial.is_handicap_game();
-    let (bn, wn) = if handicap {
-        ("下手", "上手")
-    } else {
-        ("先手", "後手")
-    };
     let mut s = String::new();
-    s.push_str(&format!("{wn}の持駒：{}\n", hand_text(pos, Color::White)));
-    s.push_str("  ９ ８ ７ ６ ５ ４ ３ ２ １\n");
-    s.push_str("+---------------------------+\n");
-    for rank in 1..=9u8 {
-        s.push('|');
-        for file in (1..=9u8).rev() {
-            let sq = Square::new(file, rank).expect("valid square");
-            match pos.piece_at(sq) {
-                None => s.push_str(" ・"),
-                Some(p) => {
-                    s.push(if p.color == Color::White { 'v' } else { ' ' });
-                    s.push(p.kind.board_char());
-                }
-            }
-        }
-        s.push('|');
-        s.push_str(japanese::KANJI_DIGITS[rank as usize]);
-        s.push('\n');
-    }
-    s.push_str("+---------------------------+\n");
-    s.push_str(&format!("{bn}の持駒：{}\n", hand_text(pos, Color::Black)));
+    bod::write_position(pos, &mut s, handicap);
     s.push_str(if pos.side_to_move() == Color::Black {
         if handicap {
             "下手番\n"
