@@ -578,3 +578,43 @@ fn bad_json_and_bad_moves_are_diagnostics() {
     assert!(jkf::looks_like("\u{feff} {\"header\":{}, \"moves\":[]}"));
     assert!(!jkf::looks_like("▲７六歩"));
 }
+
+#[test]
+fn fixture_files() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/jkf");
+    let p = jkf::read(&read_file(&dir.join("valid/forks_times_handicap.jkf")));
+    assert!(p.warnings.is_empty(), "{:?}", p.warnings);
+    let r = &p.record;
+    assert_eq!(
+        r.initial.position.to_sfen(),
+        "lnsgkgsnl/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1"
+    );
+    assert_eq!(
+        (r.header.black_name(), r.header.white_name()),
+        (Some("A"), Some("B"))
+    );
+    let l = r.main_line();
+    let usi: Vec<String> = l
+        .iter()
+        .filter_map(|&i| r.node(i).move_data().map(|m| m.mv.usi()))
+        .collect();
+    assert_eq!(usi, ["3c3d", "7g7f", "2b8h+", "7i8h"]);
+    assert_eq!(r.node(l[5]).special(), Some(&Special::Resign));
+    assert_eq!(r.node(l[2]).time.unwrap().spent_ms, 60_000);
+    let alts = &r.node(l[1]).children;
+    assert_eq!(alts.len(), 3);
+    assert_eq!(r.node(alts[2]).special(), Some(&Special::Resign));
+    assert_eq!(r.node(alts[2]).comment, "早投げ");
+    let back = jkf::read(&jkf::write(r).text);
+    check_tree_equal(r, &back.record).unwrap();
+    check_times_equal(r, &back.record).unwrap();
+
+    for (name, line) in [("truncated.line6.jkf", 6), ("no_piece.line0.jkf", 0)] {
+        let p = jkf::read(&read_file(&dir.join("invalid").join(name)));
+        let d = p
+            .warnings
+            .first()
+            .unwrap_or_else(|| panic!("{name}: no diagnostic"));
+        assert_eq!(d.line, line, "{name}: {d}");
+    }
+}

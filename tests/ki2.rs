@@ -503,3 +503,33 @@ fn garbage_never_panics() {
         let _ = ki2::read(text);
     }
 }
+
+/// The content detectors the lead's format detection calls: each says yes to its own format
+/// only, over the whole corpus.
+#[test]
+fn looks_like_tells_formats_apart() {
+    use kifview::core::notation::{jkf, usi};
+    let Some(root) = corpus() else { return };
+    let mut files = Vec::new();
+    files_with_ext(
+        &root,
+        &["ki2", "ki2u", "kif", "kifu", "csa", "jkf"],
+        &mut files,
+    );
+    let mut wrong = Vec::new();
+    for f in &files {
+        let ext = f.extension().and_then(|e| e.to_str()).unwrap_or("");
+        let text = read_file(f);
+        let is_ki2 = ext.starts_with("ki2");
+        if ki2::looks_like(&text) != is_ki2 {
+            wrong.push(format!("ki2::looks_like {}", f.display()));
+        }
+        if jkf::looks_like(&text) != (ext == "jkf") {
+            wrong.push(format!("jkf::looks_like {}", f.display()));
+        }
+        if usi::looks_like(&text) {
+            wrong.push(format!("usi::looks_like {}", f.display()));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join(" ; "));
+}

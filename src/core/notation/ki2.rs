@@ -34,6 +34,7 @@ fn mark_color(c: char) -> Color {
 /// squares and no numbered KIF move lines)?
 pub fn looks_like(text: &str) -> bool {
     let mut ki2 = 0;
+    let mut made = false;
     for line in text.lines().take(400) {
         let l = line
             .trim_start_matches('\u{feff}')
@@ -49,6 +50,10 @@ pub fn looks_like(text: &str) -> bool {
                 return false;
             }
         }
+        if l.starts_with("まで") {
+            // `まで0手で…`: a KI2 record with no moves (KIF files number their ending line).
+            made = true;
+        }
         let mut chars = l.chars();
         if let Some(c) = chars.next()
             && is_mark(c)
@@ -60,7 +65,7 @@ pub fn looks_like(text: &str) -> bool {
             }
         }
     }
-    ki2 > 0
+    ki2 > 0 || made
 }
 
 fn has_source_square(l: &str) -> bool {
