@@ -150,12 +150,10 @@ impl ColorSpec {
         if let Some((_, n)) = COLOR_NAMES.iter().find(|(n, _)| *n == l) {
             return Ok(ColorSpec::Named(*n));
         }
-        if let Some(hex) = l.strip_prefix('#') {
-            if hex.len() == 6 && hex.is_ascii() {
-                let p = |i: usize| u8::from_str_radix(&hex[i..i + 2], 16);
-                if let (Ok(r), Ok(g), Ok(b)) = (p(0), p(2), p(4)) {
-                    return Ok(ColorSpec::Rgb(r, g, b));
-                }
+        if let Some(hex) = l.strip_prefix('#').filter(|h| h.len() == 6 && h.is_ascii()) {
+            let p = |i: usize| u8::from_str_radix(&hex[i..i + 2], 16);
+            if let (Ok(r), Ok(g), Ok(b)) = (p(0), p(2), p(4)) {
+                return Ok(ColorSpec::Rgb(r, g, b));
             }
         }
         if let Ok(n) = l.parse::<u8>() {
@@ -221,6 +219,9 @@ pub struct Config {
     pub source: Option<PathBuf>,
 }
 
+/// `"KEY" = "command"` of one mode, with positions for error messages.
+type RawKeys = BTreeMap<Spanned<String>, Spanned<String>>;
+
 #[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields)]
 struct RawConfig {
@@ -228,7 +229,7 @@ struct RawConfig {
     save_encoding: Option<Spanned<String>>,
     board: Option<RawBoard>,
     colors: Option<RawColors>,
-    keys: Option<BTreeMap<Spanned<String>, BTreeMap<Spanned<String>, Spanned<String>>>>,
+    keys: Option<BTreeMap<Spanned<String>, RawKeys>>,
 }
 
 #[derive(Deserialize, Default)]
@@ -249,6 +250,7 @@ macro_rules! raw_colors {
             })*
             Ok(())
         }
+        #[cfg(test)]
         fn colors_complete(raw: &RawColors) -> bool { true $(&& raw.$f.is_some())* }
     };
 }

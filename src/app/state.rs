@@ -303,10 +303,11 @@ impl App {
     /// selected one.
     pub fn alternatives(&self) -> Option<(NodeId, usize)> {
         let node = self.record.node(self.cur);
-        if let Some(p) = node.parent {
-            if self.record.node(p).children.len() > 1 {
-                return Some((p, self.record.sibling_index(self.cur)));
-            }
+        if let Some(p) = node
+            .parent
+            .filter(|&p| self.record.node(p).children.len() > 1)
+        {
+            return Some((p, self.record.sibling_index(self.cur)));
         }
         if node.children.len() > 1 {
             let next = self.line.get(self.cur_index() + 1).copied()?;
