@@ -389,12 +389,10 @@ impl App {
 
     /// Moves to `id`, which is on the current line.
     fn go_on_line(&mut self, index: usize) {
-        if let Some(&id) = self.line.get(index) {
-            if id != self.cur {
-                self.cur = id;
-                self.position = self.record.position_at(id);
-                self.comment_scroll = 0;
-            }
+        if let Some(&id) = self.line.get(index).filter(|&&id| id != self.cur) {
+            self.cur = id;
+            self.position = self.record.position_at(id);
+            self.comment_scroll = 0;
         }
     }
 
