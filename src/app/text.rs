@@ -21,6 +21,16 @@ pub fn sanitize(s: &str) -> Cow<'_, str> {
     )
 }
 
+/// Like `sanitize`, but keeps line breaks: `\n`, `\r\n`, NEL, LINE and PARAGRAPH SEPARATOR
+/// all become `\n` (for comments).
+pub fn sanitize_lines(s: &str) -> String {
+    let s = s.replace("\r\n", "\n");
+    s.split(['\n', '\u{85}', '\u{2028}', '\u{2029}'])
+        .map(|l| sanitize(l).into_owned())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -31,5 +41,7 @@ mod tests {
         assert!(!s.chars().any(|c| c.is_control()), "{s:?}");
         assert_eq!(s, "a\u{FFFD}[2Jb\u{FFFD}c\u{FFFD}31md e\u{FFFD}f\u{FFFD}");
         assert!(matches!(sanitize("▲７六歩"), Cow::Borrowed(_)));
+        assert_eq!(sanitize("a\nb"), "a\u{FFFD}b");
+        assert_eq!(sanitize_lines("a\r\nb\u{85}c\x1bd"), "a\nb\nc\u{FFFD}d");
     }
 }

@@ -1,6 +1,6 @@
 //! Display text: sanitizing, ambiguous-width padding, width-exact wrapping and padding.
 
-use crate::app::text::sanitize;
+use crate::app::text::{sanitize, sanitize_lines};
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 /// Pad written after an East Asian Ambiguous character in double-width mode; the cell that
@@ -16,9 +16,17 @@ pub fn is_ambiguous(c: char) -> bool {
 /// double-width mode every ambiguous character followed by its pad cell. All text drawn by
 /// the viewer passes through here.
 pub fn clean(s: &str, double: bool) -> String {
-    let s = sanitize(s);
+    pad(sanitize(s).into_owned(), double)
+}
+
+/// `clean` for text whose line breaks are kept (comments).
+pub fn clean_lines(s: &str, double: bool) -> String {
+    pad(sanitize_lines(s), double)
+}
+
+fn pad(s: String, double: bool) -> String {
     if !double {
-        return s.into_owned();
+        return s;
     }
     let mut out = String::with_capacity(s.len() + 8);
     for c in s.chars() {
@@ -47,7 +55,7 @@ pub fn truncate(s: &str, w: usize) -> String {
         used += cw;
         out.push(c);
     }
-    if out.ends_with(|c| is_ambiguous(c)) && used == w {
+    if out.ends_with(is_ambiguous) && used == w {
         // Never separate an ambiguous character from its pad.
         out.pop();
     }
@@ -76,17 +84,16 @@ pub fn wrap(s: &str, w: usize) -> Vec<String> {
                 // Break at the last space when the line ends inside a Latin word.
                 let latin = |c: char| c.is_ascii_alphanumeric();
                 let mut carry = String::new();
-                if latin(c) && line.ends_with(latin) {
-                    if let Some(sp) = line.rfind(' ') {
-                        carry = line[sp + 1..].to_string();
-                        line.truncate(sp);
-                    }
+                if let Some(sp) = line
+                    .rfind(' ')
+                    .filter(|_| latin(c) && line.ends_with(latin))
+                {
+                    carry = line[sp + 1..].to_string();
+                    line.truncate(sp);
                 }
                 // Keep an ambiguous character with its pad.
-                if c == AMBIGUOUS_PAD {
-                    if let Some(prev) = line.pop() {
-                        carry.insert(0, prev);
-                    }
+                if let Some(prev) = (c == AMBIGUOUS_PAD).then(|| line.pop()).flatten() {
+                    carry.insert(0, prev);
                 }
                 out.push(std::mem::take(&mut line));
                 line = carry;

@@ -1,6 +1,6 @@
 //! Layout and drawing of every pane. Work per frame depends only on what is visible.
 
-use super::text::{clean, fit, truncate, width, wrap};
+use super::text::{clean, clean_lines, fit, truncate, width, wrap};
 use super::theme::Theme;
 use super::widgets::board::{BoardWidget, hand_text, side_name};
 use crate::app::{App, Focus, KeyMode, Level, Mode};
@@ -81,11 +81,11 @@ pub fn render(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut V
         return;
     }
     let [main, status] = Layout::vertical([Constraint::Fill(1), Constraint::Length(1)]).areas(area);
-    let board_w = (BoardWidget::size(theme).0 + 2).max(main.width.min(WIDE) / 2 - 8);
+    let board_w = BoardWidget::size(theme).0 + if main.width >= WIDE { 9 } else { 3 };
     if main.width >= WIDE {
         let [left, mid, right] = Layout::horizontal([
             Constraint::Length(board_w),
-            Constraint::Length(36),
+            Constraint::Length(40),
             Constraint::Fill(1),
         ])
         .areas(main);
@@ -93,8 +93,11 @@ pub fn render(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut V
         let [_, header] =
             Layout::vertical([Constraint::Length(used), Constraint::Fill(1)]).areas(left);
         header_pane(header, buf, app, theme, vs);
-        let [moves, vars] =
-            Layout::vertical([Constraint::Fill(1), Constraint::Length(8)]).areas(mid);
+        let [moves, vars] = Layout::vertical([
+            Constraint::Fill(1),
+            Constraint::Length(variations_height(app, 8)),
+        ])
+        .areas(mid);
         move_list(moves, buf, app, theme, vs);
         variations(vars, buf, app, theme, vs);
         comment_pane(right, buf, app, theme, vs);
@@ -108,7 +111,7 @@ pub fn render(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut V
         let comment_h = (right.height / 3).max(5);
         let [moves, vars, comment] = Layout::vertical([
             Constraint::Fill(1),
-            Constraint::Length(5),
+            Constraint::Length(variations_height(app, 5)),
             Constraint::Length(comment_h),
         ])
         .areas(right);
@@ -126,6 +129,14 @@ pub fn render(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut V
     if theme.double {
         skip_ambiguous_pads(buf);
     }
+}
+
+/// Rows of the variation pane: its list (at most `max - 2`) and borders.
+fn variations_height(app: &App, max: u16) -> u16 {
+    let n = app
+        .alternatives()
+        .map_or(1, |(fork, _)| app.record.node(fork).children.len());
+    (n as u16).clamp(1, max - 2) + 2
 }
 
 /// In double-width mode the terminal draws each ambiguous character over two cells: the pad
@@ -167,7 +178,12 @@ fn fmt_time(t: &MoveTime, long: bool) -> String {
     let mut out = format!("{}:{:02}", s / 60, s % 60);
     if let (true, Some(total)) = (long, t.total_ms) {
         let s = total / 1000;
-        out.push_str(&format!("/{:02}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60));
+        out.push_str(&format!(
+            "/{:02}:{:02}:{:02}",
+            s / 3600,
+            s / 60 % 60,
+            s % 60
+        ));
     }
     out
 }
@@ -260,7 +276,11 @@ fn board_column(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) -> u16 {
     if pos.in_check() && !at_special {
         spans.push(Span::raw("  "));
         spans.push(Span::styled(
-            if pos.is_checkmate() { "詰み" } else { "王手" },
+            if pos.is_checkmate() {
+                "詰み"
+            } else {
+                "王手"
+            },
             theme.check,
         ));
     }
@@ -376,13 +396,7 @@ fn variations(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut V
     }
 }
 
-fn scrolled_text(
-    area: Rect,
-    buf: &mut Buffer,
-    lines: &[String],
-    scroll: u16,
-    style: Style,
-) -> u16 {
+fn scrolled_text(area: Rect, buf: &mut Buffer, lines: &[String], scroll: u16, style: Style) -> u16 {
     let max = lines.len().saturating_sub(area.height as usize) as u16;
     let scroll = scroll.min(max);
     for (row, l) in lines
@@ -391,13 +405,7 @@ fn scrolled_text(
         .take(area.height as usize)
         .enumerate()
     {
-        buf.set_stringn(
-            area.x,
-            area.y + row as u16,
-            l,
-            area.width as usize,
-            style,
-        );
+        buf.set_stringn(area.x, area.y + row as u16, l, area.width as usize, style);
     }
     max
 }
@@ -420,7 +428,10 @@ fn comment_pane(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut
         buf.set_string(inner.x, inner.y, "なし", theme.dim);
         return;
     }
-    let lines = wrap(&clean(&node.comment, theme.double), inner.width as usize);
+    let lines = wrap(
+        &clean_lines(&node.comment, theme.double),
+        inner.width as usize,
+    );
     vs.comment_max = scrolled_text(inner, buf, &lines, app.comment_scroll, Style::new());
 }
 
@@ -439,10 +450,12 @@ fn header_pane(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut 
         .iter()
         .map(|f| format!("{}：{}", f.key, f.value))
         .collect();
-    if rec.header.get("手合割").is_none() {
-        if let Some(h) = rec.initial.handicap {
-            fields.insert(0, format!("手合割：{}", h.name));
-        }
+    if let Some(h) = rec
+        .initial
+        .handicap
+        .filter(|_| rec.header.get("手合割").is_none())
+    {
+        fields.insert(0, format!("手合割：{}", h.name));
     }
     if fields.is_empty() {
         buf.set_string(inner.x, inner.y, "なし", theme.dim);
@@ -460,7 +473,13 @@ fn status_line(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
     buf.set_style(area, Style::new().add_modifier(Modifier::REVERSED));
     if app.mode == Mode::CommandLine {
         let text = format!(":{}", clean(&app.command_line, d));
-        buf.set_stringn(area.x, area.y, fit(&text, area.width as usize), area.width as usize, Style::new());
+        buf.set_stringn(
+            area.x,
+            area.y,
+            fit(&text, area.width as usize),
+            area.width as usize,
+            Style::new(),
+        );
         return;
     }
     let doc = &app.doc;
@@ -506,6 +525,19 @@ fn status_line(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
     buf.set_style(area, Style::new().add_modifier(Modifier::REVERSED));
 }
 
+/// Clears `area` for an overlay, including wide characters cut by its left edge.
+fn clear(area: Rect, buf: &mut Buffer) {
+    Clear.render(area, buf);
+    if area.x > buf.area.x {
+        for y in area.top()..area.bottom() {
+            let left = &mut buf[(area.x - 1, y)];
+            if width(left.symbol()) > 1 {
+                left.set_symbol(" ");
+            }
+        }
+    }
+}
+
 fn overlay_rect(main: Rect, max_w: u16) -> Rect {
     let w = main.width.saturating_sub(4).min(max_w);
     let h = main.height.saturating_sub(2);
@@ -527,7 +559,7 @@ fn text_overlay(
     vs: &mut ViewState,
 ) {
     let area = overlay_rect(main, 96);
-    Clear.render(area, buf);
+    clear(area, buf);
     let b = block(title, true, theme);
     let inner = b.inner(area);
     b.render(area, buf);
@@ -548,7 +580,7 @@ pub fn help_lines(app: &App) -> Vec<String> {
         (KeyMode::Command, "Command line (:)"),
         (KeyMode::Help, "Help and lists"),
     ] {
-        out.push(format!("{title}"));
+        out.push(title.to_string());
         for (cmd, keys) in app.config.keymap.bindings(mode) {
             let keys: Vec<String> = keys.iter().map(|k| k.to_string()).collect();
             out.push(format!("  {}  {}", fit(&keys.join(" "), 22), cmd.doc()));
@@ -565,7 +597,15 @@ fn help_overlay(main: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut
         .into_iter()
         .map(|l| clean(&l, theme.double))
         .collect();
-    text_overlay(main, buf, "Keys (? or Esc closes)".into(), lines, app, theme, vs);
+    text_overlay(
+        main,
+        buf,
+        "Keys (? or Esc closes)".into(),
+        lines,
+        app,
+        theme,
+        vs,
+    );
 }
 
 fn warnings_overlay(main: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut ViewState) {
@@ -581,7 +621,7 @@ fn warnings_overlay(main: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: 
 
 fn tree_overlay(main: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut ViewState) {
     let area = overlay_rect(main, 100);
-    Clear.render(area, buf);
+    clear(area, buf);
     let Some(outline) = app.outline_cached() else {
         return;
     };
@@ -620,12 +660,7 @@ fn tree_overlay(main: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut
         let text = if r.start == NodeId::ROOT {
             format!("本譜 ({}手)", r.len.saturating_sub(1))
         } else {
-            format!(
-                "{}手目 {}  ({}手)",
-                node.ply,
-                app.step_text(r.start),
-                r.len
-            )
+            format!("{}手目 {}  ({}手)", node.ply, app.step_text(r.start), r.len)
         };
         let mark = if i == cur_row { "* " } else { "  " };
         let line = fit(

@@ -19,9 +19,13 @@ pub struct BoardWidget<'a> {
 }
 
 impl BoardWidget<'_> {
-    /// Cells the board needs: 31x11 with coordinates, 29x10 without.
+    /// Cells the board needs: 31x12 with coordinates, 29x11 without.
     pub fn size(theme: &Theme) -> (u16, u16) {
-        if theme.coordinates { (31, 11) } else { (29, 10) }
+        if theme.coordinates {
+            (31, 12)
+        } else {
+            (29, 11)
+        }
     }
     fn square_at(&self, row: u8, col: u8) -> Square {
         let (file, rank) = if self.flipped {
@@ -137,7 +141,7 @@ mod tests {
 
     fn render(pos: &Position, flipped: bool, last: Option<Square>) -> Buffer {
         let theme = Theme::plain();
-        let mut buf = Buffer::empty(Rect::new(0, 0, 31, 11));
+        let mut buf = Buffer::empty(Rect::new(0, 0, 31, 12));
         let w = BoardWidget {
             position: pos,
             last_to: last,
@@ -190,7 +194,11 @@ mod tests {
             // Every piece or dot starts at a column 2 + 3k and is two cells wide.
             for col in 0..9u16 {
                 let s = buf[(2 + 3 * col, y)].symbol();
-                assert_eq!(unicode_width::UnicodeWidthStr::width(s), 2, "{s} at {col},{y}");
+                assert_eq!(
+                    unicode_width::UnicodeWidthStr::width(s),
+                    2,
+                    "{s} at {col},{y}"
+                );
             }
         }
         // Flipped: file 1 on the left, rank 九 at the top, sente's pieces upside up.

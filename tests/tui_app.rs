@@ -1,0 +1,338 @@
+//! Whole-app tests: the viewer drawn into a TestBackend after key sequences.
+
+use kifview::app::testing::push_line;
+use kifview::app::{App, Config, Document, LaunchOptions};
+use kifview::core::record::{MoveTime, NodeId, Record, Special, Step};
+use kifview::tui::Viewer;
+use kifview::tui::theme::Theme;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::crossterm::event::{
+    Event, KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
+};
+use std::path::Path;
+
+fn doc(name: &str) -> Document {
+    Document {
+        path: None,
+        name: name.into(),
+        format: None,
+        info: None,
+        warnings: vec![],
+        record_index: 0,
+        record_count: 1,
+        modified: false,
+    }
+}
+
+/// A game with names, a comment, times, a bookmark and variations at plies 1, 3 and 4.
+fn study() -> Record {
+    let mut r = Record::default();
+    r.header.set("棋戦", "テスト棋戦");
+    r.header.set("先手", "羽生善治");
+    r.header.set("後手", "藤井聡太");
+    r.node_mut(NodeId::ROOT).comment = "初形のコメント".into();
+    let end = push_line(&mut r, NodeId::ROOT, "7g7f 3c3d 8h2b+ 3a2b B*4e");
+    r.push_child(end, Step::Special(Special::Resign));
+    let line = r.main_line();
+    r.node_mut(line[1]).time = Some(MoveTime {
+        spent_ms: 5000,
+        total_ms: Some(5000),
+    });
+    r.node_mut(line[3]).comment = "角交換。\x1b[31m危険な文字\x1b[0mは表示しない".into();
+    r.node_mut(line[3]).bookmark = Some("角換わり".into());
+    push_line(&mut r, NodeId::ROOT, "2g2f 8c8d");
+    push_line(&mut r, line[2], "2g2f 4a3b");
+    push_line(&mut r, line[3], "8c8d 2b3a");
+    push_line(&mut r, line[3], "4a3b 2b1a");
+    r
+}
+
+fn viewer(r: Record) -> Viewer {
+    Viewer::new(
+        App::new(r, doc("study.kif"), Config::defaults()),
+        Theme::plain(),
+    )
+}
+
+fn screen(v: &mut Viewer, w: u16, h: u16) -> Terminal<TestBackend> {
+    let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
+    t.draw(|f| v.draw(f)).unwrap();
+    t
+}
+
+fn text(t: &Terminal<TestBackend>) -> Vec<String> {
+    let buf = t.backend().buffer();
+    (0..buf.area.height)
+        .map(|y| {
+            let mut s = String::new();
+            let mut skip = 0;
+            for x in 0..buf.area.width {
+                if skip > 0 {
+                    skip -= 1;
+                    continue;
+                }
+                let sym = buf[(x, y)].symbol();
+                skip = unicode_width::UnicodeWidthStr::width(sym).saturating_sub(1);
+                s.push_str(sym);
+            }
+            s
+        })
+        .collect()
+}
+
+fn press(v: &mut Viewer, keys: &str) {
+    for c in keys.chars() {
+        let k = match c {
+            '→' => KeyCode::Right,
+            '←' => KeyCode::Left,
+            '↓' => KeyCode::Down,
+            '↑' => KeyCode::Up,
+            '⏎' => KeyCode::Enter,
+            '⇥' => KeyCode::Tab,
+            '⎋' => KeyCode::Esc,
+            c => KeyCode::Char(c),
+        };
+        v.handle(&Event::Key(KeyEvent::new(k, KeyModifiers::NONE)));
+    }
+}
+
+#[test]
+fn start_screen_80x24() {
+    let mut v = viewer(study());
+    let t = screen(&mut v, 80, 24);
+    insta::assert_snapshot!(t.backend());
+}
+
+#[test]
+fn after_moves_and_a_variation_80x24() {
+    let mut v = viewer(study());
+    press(&mut v, "lll");
+    let t = screen(&mut v, 80, 24);
+    let s = text(&t).join("\n");
+    assert!(s.contains("手数＝3  ▲２二角成  まで"), "{s}");
+    assert!(s.contains("&角換わり"), "{s}");
+    assert!(!s.contains('\x1b'));
+    press(&mut v, "j");
+    let t = screen(&mut v, 80, 24);
+    insta::assert_snapshot!(t.backend());
+}
+
+#[test]
+fn large_screen_160x48_with_tree() {
+    let mut v = viewer(study());
+    press(&mut v, "llll");
+    let t = screen(&mut v, 160, 48);
+    insta::assert_snapshot!("large_160x48", t.backend());
+    press(&mut v, "t");
+    let t = screen(&mut v, 160, 48);
+    insta::assert_snapshot!("tree_160x48", t.backend());
+    press(&mut v, "jj⏎");
+    assert_eq!(v.app.cur_index(), 3);
+    assert_eq!(v.app.step_text(v.app.cur()), "▲２六歩(27)");
+    press(&mut v, "l");
+    assert_eq!(v.app.step_text(v.app.cur()), "△３二金(41)");
+}
+
+#[test]
+fn help_is_generated_from_the_keymap() {
+    let mut v = viewer(study());
+    press(&mut v, "?");
+    let t = screen(&mut v, 100, 40);
+    let s = text(&t).join("\n");
+    for &(_, name, doc) in kifview::app::COMMANDS {
+        if name == "none" {
+            continue;
+        }
+        let shown = kifview::tui::ui::help_lines(&v.app).join("\n");
+        assert!(shown.contains(doc), "{name} missing from help");
+    }
+    assert!(s.contains("Next move along the current line"), "{s}");
+    insta::assert_snapshot!(t.backend());
+    // Rebinding changes the help.
+    let cfg = Config::from_toml("u.toml", "[keys.normal]\n\"n\" = \"next_move\"\n").unwrap();
+    let mut v2 = Viewer::new(App::new(study(), doc("x"), cfg), Theme::plain());
+    let lines = kifview::tui::ui::help_lines(&v2.app);
+    let row = lines
+        .iter()
+        .find(|l| l.contains("Next move along"))
+        .unwrap();
+    assert!(
+        row.contains("n ") && row.contains("l ") && row.contains("Right"),
+        "{row}"
+    );
+    press(&mut v2, "n");
+    assert_eq!(v2.app.cur_index(), 1);
+}
+
+#[test]
+fn too_small_terminal_says_how_big() {
+    let mut v = viewer(study());
+    let t = screen(&mut v, 50, 12);
+    let s = text(&t).join("");
+    assert!(s.contains("64x18") && s.contains("50x12"), "{s}");
+}
+
+#[test]
+fn every_board_row_lines_up_in_the_full_screen() {
+    let mut v = viewer(study());
+    press(&mut v, "lll");
+    for (w, h) in [(80, 24), (64, 18), (120, 30), (160, 48)] {
+        let t = screen(&mut v, w, h);
+        let buf = t.backend().buffer();
+        let rows: Vec<u16> = (0..h)
+            .filter(|&y| buf[(0, y)].symbol() == "|" && buf[(28, y)].symbol() == "|")
+            .collect();
+        assert_eq!(rows.len(), 9, "{w}x{h}: {:?}", text(&t));
+        for y in rows {
+            for col in 0..9u16 {
+                let s = buf[(2 + 3 * col, y)].symbol();
+                assert_eq!(unicode_width::UnicodeWidthStr::width(s), 2, "{w}x{h} {y}");
+            }
+        }
+    }
+}
+
+#[test]
+fn double_width_mode_skips_pad_cells_and_uses_ascii_borders() {
+    let cfg = Config::from_toml("u.toml", "ambiguous_width = \"double\"\n").unwrap();
+    let theme = Theme::new(&cfg, false, true);
+    let mut v = Viewer::new(App::new(study(), doc("s.kif"), cfg), theme);
+    press(&mut v, "l");
+    let t = screen(&mut v, 80, 24);
+    // The pad cells are never sent to the terminal.
+    assert!(text(&t)[0].starts_with("△ 後手"), "{}", text(&t)[0]);
+    let mut buf = ratatui::buffer::Buffer::empty(ratatui::layout::Rect::new(0, 0, 80, 24));
+    kifview::tui::ui::render(buf.area, &mut buf, &v.app, &v.theme, &mut v.view);
+    let mut marks = 0;
+    for y in 0..24 {
+        for x in 0..79 {
+            let c = &buf[(x, y)];
+            if c.symbol() == "▲" || c.symbol() == "△" {
+                marks += 1;
+                assert_eq!(buf[(x + 1, y)].symbol(), "\u{a0}", "{x},{y}");
+                assert_eq!(
+                    buf[(x + 1, y)].diff_option,
+                    ratatui::buffer::CellDiffOption::Skip
+                );
+            }
+            assert!(
+                !matches!(c.symbol(), "─" | "│" | "┌" | "┐" | "└" | "┘"),
+                "box drawing at {x},{y}"
+            );
+        }
+    }
+    assert!(marks >= 3, "{marks}");
+}
+
+#[test]
+fn mouse_click_and_wheel() {
+    let mut v = viewer(study());
+    let _ = screen(&mut v, 80, 24);
+    let area = v.view.moves_area;
+    let click = |row: u16| {
+        Event::Mouse(MouseEvent {
+            kind: MouseEventKind::Down(MouseButton::Left),
+            column: area.x + 3,
+            row: area.y + row,
+            modifiers: KeyModifiers::NONE,
+        })
+    };
+    v.handle(&click(4));
+    assert_eq!(v.app.cur_index(), 4);
+    let wheel = Event::Mouse(MouseEvent {
+        kind: MouseEventKind::ScrollUp,
+        column: area.x + 3,
+        row: area.y,
+        modifiers: KeyModifiers::NONE,
+    });
+    v.handle(&wheel);
+    assert_eq!(v.app.cur_index(), 3);
+}
+
+#[test]
+fn flipped_board_puts_gote_at_the_bottom() {
+    let mut v = viewer(study());
+    press(&mut v, "f");
+    let t = screen(&mut v, 80, 24);
+    let lines = text(&t);
+    assert!(lines[0].starts_with("▲先手：羽生善治"), "{}", lines[0]);
+    assert!(lines[2].starts_with("  １ ２ ３"), "{}", lines[2]);
+    assert!(
+        lines[4].starts_with("| 香 桂 銀 金 玉 金 銀 桂 香|九"),
+        "{}",
+        lines[4]
+    );
+}
+
+fn corpus(rel: &str) -> Option<std::path::PathBuf> {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/corpus")
+        .join(rel);
+    if p.exists() {
+        Some(p)
+    } else {
+        eprintln!("skipping: {} not found", p.display());
+        None
+    }
+}
+
+fn open(rel: &str, ply: Option<u32>) -> Option<Viewer> {
+    let file = corpus(rel)?;
+    let opts = LaunchOptions {
+        file: Some(file),
+        ply,
+        ..Default::default()
+    };
+    let app = App::open(&opts, Config::defaults()).unwrap();
+    if app.record.len() <= 1 {
+        eprintln!("skipping: the reader for {rel} is not on this branch yet");
+        return None;
+    }
+    Some(Viewer::new(app, Theme::plain()))
+}
+
+#[test]
+fn real_shift_jis_kif_at_a_ply() {
+    let Some(mut v) = open(
+        "real/json-kifu-format/test/files/kif/ryuou201409020101.kif",
+        Some(30),
+    ) else {
+        return;
+    };
+    assert_eq!(v.app.cur_index(), 30);
+    press(&mut v, "ll");
+    let t = screen(&mut v, 80, 24);
+    let s = text(&t).join("\n");
+    assert!(s.contains("Shift_JIS"), "{s}");
+    assert!(s.contains("糸谷哲郎"), "{s}");
+    insta::assert_snapshot!(t.backend());
+}
+
+#[test]
+fn real_variations_file() {
+    let Some(mut v) = open("generated/g4242_052.kif", None) else {
+        return;
+    };
+    press(&mut v, "lllljjj");
+    let t = screen(&mut v, 80, 24);
+    insta::assert_snapshot!("variations_80x24", t.backend());
+    press(&mut v, "t");
+    let t = screen(&mut v, 80, 24);
+    insta::assert_snapshot!("variations_tree_80x24", t.backend());
+}
+
+#[test]
+fn real_handicap_game() {
+    let Some(mut v) = open(
+        "real/json-kifu-format/test/files/kif/20081220kyoochi.kif",
+        None,
+    ) else {
+        return;
+    };
+    press(&mut v, "l");
+    let t = screen(&mut v, 80, 24);
+    let s = text(&t).join("\n");
+    assert!(s.contains("上手") && s.contains("下手"), "{s}");
+    insta::assert_snapshot!(t.backend());
+}
