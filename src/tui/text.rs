@@ -95,6 +95,8 @@ pub fn wrap(s: &str, w: usize) -> Vec<String> {
                 if let Some(prev) = (c == AMBIGUOUS_PAD).then(|| line.pop()).flatten() {
                     carry.insert(0, prev);
                 }
+                let kept = line.trim_end_matches(' ').len();
+                line.truncate(kept);
                 out.push(std::mem::take(&mut line));
                 line = carry;
                 used = width(&line);
@@ -127,7 +129,8 @@ mod tests {
         assert_eq!(clean("▲７六歩", false), "▲７六歩");
         assert_eq!(clean("▲７六歩", true), "▲\u{a0}７六歩");
         assert_eq!(width(&clean("△", true)), 2);
-        assert_eq!(clean("a\x1b[31m", true), "a\u{fffd}[31m");
+        // U+FFFD is ambiguous too.
+        assert_eq!(clean("a\x1b[31m", true), "a\u{fffd}\u{a0}[31m");
         // The pad never starts a line.
         for l in wrap(&clean("ab▲cd", true), 3) {
             assert!(!l.starts_with(AMBIGUOUS_PAD), "{l:?}");
