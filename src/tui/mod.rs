@@ -94,7 +94,8 @@ pub fn run(opts: LaunchOptions) -> anyhow::Result<()> {
             AmbiguousWidth::Double => true,
             AmbiguousWidth::Auto => probe_ambiguous_width(),
         };
-        terminal.clear()?;
+        // (No `terminal.clear()`: it asks the terminal for the cursor position, which not
+        // every terminal answers; the alternate screen starts blank.)
         let theme = Theme::new(&app.config, !no_color(), double);
         let mut viewer = Viewer::new(app, theme);
         while !viewer.app.should_quit {
