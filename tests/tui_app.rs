@@ -336,3 +336,99 @@ fn real_handicap_game() {
     assert!(s.contains("上手") && s.contains("下手"), "{s}");
     insta::assert_snapshot!(t.backend());
 }
+
+/// A 50,000-node study: a 400-ply main line of king shuffles with a 124-ply branch at every
+/// ply. Built without replaying (the viewer does not need the moves to be legal).
+fn big_study() -> Record {
+    use kifview::core::record::MoveData;
+    use kifview::core::rules::{Color, Move, PieceKind, Square};
+    let sq = |f, r| Square::new(f, r).unwrap();
+    let king = |ply: u32| -> MoveData {
+        // Black 5i5h, White 5a5b, Black 5h5i, White 5b5a, ...
+        let (color, from, to) = match ply % 4 {
+            0 => (Color::Black, sq(5, 9), sq(5, 8)),
+            1 => (Color::White, sq(5, 1), sq(5, 2)),
+            2 => (Color::Black, sq(5, 8), sq(5, 9)),
+            _ => (Color::White, sq(5, 2), sq(5, 1)),
+        };
+        MoveData {
+            mv: Move::Normal {
+                from,
+                to,
+                promote: false,
+            },
+            color,
+            piece: PieceKind::King,
+            captured: None,
+        }
+    };
+    let mut r = Record::default();
+    let mut main = vec![NodeId::ROOT];
+    for ply in 0..400 {
+        let n = r.push_child(*main.last().unwrap(), Step::Move(king(ply)));
+        main.push(n);
+    }
+    for (i, &fork) in main.iter().enumerate().take(400) {
+        // An alternative: the same shuffle one step later in the cycle is illegal but
+        // physically possible; use a distinct edge pawn push as the branch's first move.
+        let color = if i % 2 == 0 {
+            Color::Black
+        } else {
+            Color::White
+        };
+        let (from, to) = match color {
+            Color::Black => (sq(1, 7), sq(1, 6)),
+            Color::White => (sq(9, 3), sq(9, 4)),
+        };
+        let mut p = r.push_child(
+            fork,
+            Step::Move(MoveData {
+                mv: Move::Normal {
+                    from,
+                    to,
+                    promote: false,
+                },
+                color,
+                piece: PieceKind::Pawn,
+                captured: None,
+            }),
+        );
+        for k in 0..123u32 {
+            p = r.push_child(p, Step::Move(king(i as u32 + 1 + k)));
+        }
+    }
+    assert!(r.len() > 50_000, "{}", r.len());
+    r
+}
+
+#[test]
+fn big_study_browses_and_draws() {
+    use std::time::Instant;
+    let t0 = Instant::now();
+    let mut v = viewer(big_study());
+    let open = t0.elapsed();
+    let mut t = Terminal::new(TestBackend::new(80, 24)).unwrap();
+    let mut worst = std::time::Duration::ZERO;
+    let mut step = |v: &mut Viewer, keys: &str| {
+        let s = Instant::now();
+        press(v, keys);
+        t.draw(|f| v.draw(f)).unwrap();
+        worst = worst.max(s.elapsed());
+    };
+    step(&mut v, "G");
+    assert_eq!(v.app.cur_index(), 400);
+    step(&mut v, ":200⏎");
+    assert_eq!(v.app.cur_index(), 200);
+    step(&mut v, "j");
+    assert_eq!(v.app.line().len(), 200 + 124);
+    step(&mut v, "G");
+    assert_eq!(v.app.cur_index(), 323);
+    step(&mut v, "t");
+    assert_eq!(v.app.outline_cached().unwrap().rows.len(), 401);
+    step(&mut v, "G⏎");
+    assert_eq!(v.app.cur_index(), 400);
+    for _ in 0..20 {
+        step(&mut v, "hj");
+    }
+    eprintln!("50k-node study: open {open:?}, slowest key+frame {worst:?} (debug build)");
+}
