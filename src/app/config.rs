@@ -105,6 +105,30 @@ impl Keymap {
     }
 }
 
+impl Keymap {
+    /// The key table as Markdown (for the README), from the command table and this keymap.
+    pub fn markdown_table(&self) -> String {
+        let mut out =
+            String::from("| mode | keys | command | what it does |\n| --- | --- | --- | --- |\n");
+        for mode in KeyMode::ALL {
+            for (cmd, keys) in self.bindings(mode) {
+                let keys: Vec<String> = keys
+                    .iter()
+                    .map(|k| format!("`{}`", k.to_string().replace('|', "\\|")))
+                    .collect();
+                out.push_str(&format!(
+                    "| {} | {} | `{}` | {} |\n",
+                    mode.name(),
+                    keys.join(" "),
+                    cmd.name(),
+                    cmd.doc()
+                ));
+            }
+        }
+        out
+    }
+}
+
 /// A colour as written in the config (converted to terminal colours by the front end).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum ColorSpec {
@@ -504,6 +528,17 @@ mod tests {
             Some(Command::Forward10)
         );
         assert_eq!(c.colors.white_piece, ColorSpec::Named(1));
+    }
+
+    #[test]
+    fn markdown_key_table_lists_every_bound_command() {
+        let t = Config::defaults().keymap.markdown_table();
+        assert!(
+            t.contains("| normal | `l` `Right` | `next_move` | Next move along the current line |"),
+            "{t}"
+        );
+        assert!(t.contains("`toggle_tree`"));
+        assert!(t.contains("| tree |"));
     }
 
     #[test]

@@ -134,6 +134,8 @@ pub struct App {
     pub overlay_scroll: u16,
     /// The selected row of the tree.
     pub tree_selected: usize,
+    /// The mode to go back to when the help closes.
+    help_return: Mode,
     /// Bumped by every edit of the record (caches compare against it).
     pub revision: u64,
     cur: NodeId,
@@ -164,6 +166,7 @@ impl App {
             header_scroll: 0,
             overlay_scroll: 0,
             tree_selected: 0,
+            help_return: Mode::Normal,
             revision: 0,
             cur: NodeId::ROOT,
             chosen: HashMap::new(),
@@ -503,6 +506,9 @@ impl App {
                 }
             }
             Command::Help => {
+                if self.mode != Mode::Help {
+                    self.help_return = self.mode;
+                }
                 self.overlay_scroll = 0;
                 self.mode = Mode::Help;
             }
@@ -517,7 +523,12 @@ impl App {
                 let row = self.tree_selected;
                 self.tree_jump(row);
             }
-            Command::Close => self.mode = Mode::Normal,
+            Command::Close => {
+                self.mode = match self.mode {
+                    Mode::Help => std::mem::replace(&mut self.help_return, Mode::Normal),
+                    _ => Mode::Normal,
+                }
+            }
             Command::Submit => {
                 self.mode = Mode::Normal;
                 let text = std::mem::take(&mut self.command_line);

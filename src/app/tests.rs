@@ -142,6 +142,13 @@ fn flip_focus_help_quit() {
     assert_eq!(a.mode, Mode::Help);
     key(&mut a, "?");
     assert_eq!(a.mode, Mode::Normal);
+    // Help from the tree goes back to the tree.
+    key(&mut a, "t?");
+    assert_eq!(a.mode, Mode::Help);
+    a.handle_key(KeyEvent::plain(KeyCode::Esc));
+    assert_eq!(a.mode, Mode::Tree);
+    a.handle_key(KeyEvent::plain(KeyCode::Esc));
+    assert_eq!(a.mode, Mode::Normal);
     key(&mut a, "x");
     assert!(a.message.as_ref().unwrap().text.contains("not bound"));
     key(&mut a, "q");

@@ -270,7 +270,10 @@ fn board_column(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) -> u16 {
         }
         Step::Special(s) => {
             let side = rec.side_to_move_at(app.cur());
-            spans.push(Span::raw(s.result_line(node.ply - 1, side, handicap)));
+            spans.push(Span::raw(clean(
+                &s.result_line(node.ply.saturating_sub(1), side, handicap),
+                d,
+            )));
         }
     }
     if pos.in_check() && !at_special {
