@@ -4,6 +4,7 @@ pub mod command;
 pub mod config;
 pub mod input;
 pub mod outline;
+pub mod save;
 mod state;
 #[doc(hidden)]
 pub mod testing;

@@ -1,1 +1,287 @@
-//! Placeholder: usi reader/writer lands with the formats work.
+//! SFEN and USI `position` commands: `sfen …`, a bare SFEN, `position startpos moves …`,
+//! `position sfen … moves …`, `startpos moves …`, `startpos`, or `moves …` alone (from the
+//! even-game start). Only the main line can be held.
+
+use super::{DiagKind, Diagnostic, Parsed, Written};
+use crate::core::record::{Initial, MoveData, NodeId, Record, Step};
+use crate::core::rules::{Handicap, Illegal, Move, Position};
+
+/// A line read as a position command: the start, and the moves up to the first bad one.
+struct Line {
+    line_no: usize,
+    initial: Position,
+    moves: Vec<MoveData>,
+    warning: Option<Diagnostic>,
+}
+
+/// Reads the start of a command (`position`, `startpos`, `sfen …`, a bare SFEN, `moves`).
+/// Returns the position and the index of the first token after it.
+fn read_start(tokens: &[&str]) -> Result<(Position, usize), String> {
+    let mut i = 0;
+    if tokens.first() == Some(&"position") {
+        i = 1;
+    }
+    match tokens.get(i).copied() {
+        None => Err("expected startpos or an SFEN after 'position'".into()),
+        Some("startpos") => Ok((Position::startpos(), i + 1)),
+        Some("moves") => Ok((Position::startpos(), i)),
+        Some(t) => {
+            let start = if t == "sfen" { i + 1 } else { i };
+            let board = tokens
+                .get(start)
+                .ok_or("expected an SFEN board after 'sfen'")?;
+            let side = tokens
+                .get(start + 1)
+                .ok_or("expected the side to move (b or w) after the SFEN board")?;
+            let mut n = start + 2;
+            let mut text = format!("{board} {side}");
+            if let Some(h) = tokens.get(n).filter(|h| **h != "moves") {
+                text.push(' ');
+                text.push_str(h);
+                n += 1;
+                if let Some(num) = tokens.get(n).filter(|t| t.parse::<u16>().is_ok()) {
+                    text.push(' ');
+                    text.push_str(num);
+                    n += 1;
+                }
+            }
+            let pos = Position::from_sfen(&text).map_err(|e| e.to_string())?;
+            Ok((pos, n))
+        }
+    }
+}
+
+/// `Position::check`, except that a pawn drop cannot be 打ち歩詰め when the opponent has no king
+/// (tsume positions): the rules crate reports that case as illegal.
+fn check(pos: &Position, mv: Move) -> Result<(), Illegal> {
+    match pos.check(mv) {
+        Err(Illegal::DropPawnMate) if pos.king_square(pos.side_to_move().flip()).is_none() => {
+            Ok(())
+        }
+        r => r,
+    }
+}
+
+fn read_line(line_no: usize, text: &str) -> Result<Line, String> {
+    let tokens: Vec<&str> = text.split_whitespace().collect();
+    let (initial, mut i) = read_start(&tokens)?;
+    let mut moves = Vec::new();
+    let mut warning = None;
+    if i < tokens.len() {
+        if tokens[i] != "moves" {
+            return Err(format!(
+                "expected 'moves' after the position, found '{}'",
+                tokens[i]
+            ));
+        }
+        i += 1;
+    }
+    let mut pos = initial.clone();
+    for (k, tok) in tokens.iter().enumerate().skip(i) {
+        let column = k + 1;
+        let n = moves.len() + 1;
+        let Some(mv) = Move::from_usi(tok) else {
+            warning = Some(Diagnostic::new(
+                line_no,
+                DiagKind::BadMove,
+                format!(
+                    "token {column} (move {n}): '{tok}' is not a USI move (expected e.g. 7g7f, 8h2b+, P*5e)"
+                ),
+            ));
+            break;
+        };
+        if let Err(e) = check(&pos, mv) {
+            warning = Some(Diagnostic::new(
+                line_no,
+                DiagKind::IllegalMove,
+                format!("token {column} (move {n}): illegal move '{tok}': {e}"),
+            ));
+            break;
+        }
+        let color = pos.side_to_move();
+        let Some(played) = pos.play_unchecked(mv) else {
+            warning = Some(Diagnostic::new(
+                line_no,
+                DiagKind::ImpossibleMove,
+                format!("token {column} (move {n}): '{tok}' cannot be played"),
+            ));
+            break;
+        };
+        moves.push(MoveData {
+            mv,
+            color,
+            piece: played.piece,
+            captured: played.captured,
+        });
+    }
+    Ok(Line {
+        line_no,
+        initial,
+        moves,
+        warning,
+    })
+}
+
+/// Does this text look like SFEN or a USI position command?
+pub fn looks_like(text: &str) -> bool {
+    let Some(first) = text
+        .lines()
+        .map(|l| l.trim_start_matches('\u{feff}').trim())
+        .find(|l| !l.is_empty())
+    else {
+        return false;
+    };
+    let t = first.split_whitespace().next().unwrap_or("");
+    matches!(t, "position" | "sfen" | "startpos" | "moves") || read_start(&[t, "b"]).is_ok()
+}
+
+/// Reads SFEN / USI text. Several lines: the first one that reads is taken, or a later line that
+/// continues the same game further. A bad or illegal move stops the line with a warning that
+/// names the token (1-based, counted from the start of the line).
+pub fn read(text: &str) -> Result<Parsed, Diagnostic> {
+    let mut best: Option<Line> = None;
+    let mut first_error: Option<Diagnostic> = None;
+    for (i, raw) in text.lines().enumerate() {
+        let l = raw.trim_start_matches('\u{feff}').trim();
+        if l.is_empty() {
+            continue;
+        }
+        match read_line(i + 1, l) {
+            Ok(line) => match &best {
+                None => best = Some(line),
+                Some(b) => {
+                    let continues = line.initial == b.initial
+                        && line.moves.len() > b.moves.len()
+                        && line.moves[..b.moves.len()] == b.moves[..];
+                    if continues {
+                        best = Some(line);
+                    }
+                }
+            },
+            Err(msg) => {
+                if first_error.is_none() {
+                    first_error = Some(Diagnostic::new(i + 1, DiagKind::UnknownLine, msg));
+                }
+            }
+        }
+    }
+    let Some(line) = best else {
+        return Err(first_error.unwrap_or_else(|| {
+            Diagnostic::new(
+                0,
+                DiagKind::UnknownLine,
+                "no position found (expected an SFEN or 'position startpos moves …')",
+            )
+        }));
+    };
+    let _ = line.line_no;
+    let handicap = Handicap::matching(&line.initial);
+    let mut record = Record::new(Initial {
+        position: line.initial,
+        handicap,
+    });
+    let mut cur = NodeId::ROOT;
+    for md in line.moves {
+        cur = record.push_child(cur, Step::Move(md));
+    }
+    Ok(Parsed {
+        record,
+        warnings: line.warning.into_iter().collect(),
+    })
+}
+
+fn path_moves(record: &Record, node: NodeId) -> Vec<String> {
+    record
+        .path(node)
+        .into_iter()
+        .filter_map(|id| record.node(id).move_data().map(|m| m.mv.usi()))
+        .collect()
+}
+
+/// `position startpos moves …` (even-game start) or `position sfen <initial> moves …`, for the
+/// moves on the path from the root to `node`.
+pub fn position_command(record: &Record, node: NodeId) -> String {
+    let init = &record.initial.position;
+    let mut s = if init.to_sfen() == Position::startpos().to_sfen() {
+        "position startpos".to_string()
+    } else {
+        format!("position sfen {}", init.to_sfen())
+    };
+    let moves = path_moves(record, node);
+    if !moves.is_empty() {
+        s.push_str(" moves ");
+        s.push_str(&moves.join(" "));
+    }
+    s
+}
+
+/// The SFEN of the position at `node` (move number counted from the initial position's).
+pub fn sfen_at(record: &Record, node: NodeId) -> String {
+    let mut pos = record.position_at(node);
+    let plies = record
+        .path(node)
+        .iter()
+        .filter(|&&id| record.node(id).move_data().is_some())
+        .count();
+    let n = (record.initial.position.move_number() as usize + plies).min(u16::MAX as usize);
+    pos.set_move_number(n as u16);
+    pos.to_sfen()
+}
+
+/// Writes the main line as one `position …` command; everything else is listed as lost.
+pub fn write(record: &Record) -> Written {
+    let line = record.main_line();
+    let last = *line.last().unwrap_or(&NodeId::ROOT);
+    let mut losses = Vec::new();
+    let branches = record
+        .nodes
+        .iter()
+        .map(|n| n.children.len().saturating_sub(1))
+        .sum::<usize>();
+    if branches > 0 {
+        losses.push(format!(
+            "{branches} variations (USI holds only the main line)"
+        ));
+    }
+    let comments = record
+        .nodes
+        .iter()
+        .filter(|n| !n.comment.is_empty())
+        .count();
+    if comments > 0 {
+        losses.push(format!("{comments} comments"));
+    }
+    let times = record.nodes.iter().filter(|n| n.time.is_some()).count();
+    if times > 0 {
+        losses.push(format!("times on {times} moves"));
+    }
+    if !record.header.fields.is_empty() {
+        losses.push(format!("{} header fields", record.header.fields.len()));
+    }
+    if let Some(s) = record.node(last).special() {
+        losses.push(format!("the ending ({})", s.kif_word()));
+    }
+    Written {
+        text: format!("{}\n", position_command(record, last)),
+        losses,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn move_number_of_sfen_at() {
+        let p = read("startpos moves 7g7f 3c3d").unwrap();
+        let last = *p.record.main_line().last().unwrap();
+        assert_eq!(
+            sfen_at(&p.record, last),
+            "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3"
+        );
+        assert_eq!(
+            position_command(&p.record, last),
+            "position startpos moves 7g7f 3c3d"
+        );
+    }
+}
