@@ -265,16 +265,17 @@ fn flipped_board_puts_gote_at_the_bottom() {
     );
 }
 
+/// A corpus file: `../shared/corpus` beside the crate (or two levels up, for worktrees).
 fn corpus(rel: &str) -> Option<std::path::PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/corpus")
-        .join(rel);
-    if p.exists() {
-        Some(p)
-    } else {
-        eprintln!("skipping: {} not found", p.display());
-        None
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let found = ["../shared/corpus", "../../shared/corpus"]
+        .iter()
+        .map(|d| root.join(d).join(rel))
+        .find(|p| p.exists());
+    if found.is_none() {
+        eprintln!("skipping: corpus file {rel} not found");
     }
+    found
 }
 
 fn open(rel: &str, ply: Option<u32>) -> Option<Viewer> {
@@ -431,4 +432,48 @@ fn big_study_browses_and_draws() {
         step(&mut v, "hj");
     }
     eprintln!("50k-node study: open {open:?}, slowest key+frame {worst:?} (debug build)");
+}
+
+fn open_asset(name: &str) -> Viewer {
+    let opts = LaunchOptions {
+        file: Some(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("assets")
+                .join(name),
+        ),
+        ..Default::default()
+    };
+    Viewer::new(
+        App::open(&opts, Config::defaults()).unwrap(),
+        Theme::plain(),
+    )
+}
+
+#[test]
+fn sample_study_variation_and_tree() {
+    let mut v = open_asset("study.kif");
+    assert!(v.app.record.len() > 40, "the KIF reader read the sample");
+    press(&mut v, "llllll");
+    let s = text(&screen(&mut v, 80, 24)).join("\n");
+    assert!(s.contains("変化 6手目 1/2"), "{s}");
+    press(&mut v, "j");
+    insta::assert_snapshot!("study_alternative_80x24", screen(&mut v, 80, 24).backend());
+    press(&mut v, "hl");
+    assert!(
+        text(&screen(&mut v, 80, 24))
+            .join("\n")
+            .contains("手数＝6  △８四歩  まで")
+    );
+    press(&mut v, "t");
+    insta::assert_snapshot!("study_tree_120x30", screen(&mut v, 120, 30).backend());
+}
+
+#[test]
+fn sample_handicap_game() {
+    let mut v = open_asset("handicap-nimaiochi.kif");
+    press(&mut v, "ll");
+    let t = screen(&mut v, 80, 24);
+    let s = text(&t).join("\n");
+    assert!(s.contains("上手の持駒") && s.contains("下手の持駒"), "{s}");
+    insta::assert_snapshot!("handicap_80x24", t.backend());
 }

@@ -163,12 +163,15 @@ fn handicap_start_and_too_small_terminal() {
 
 #[test]
 fn real_kif_file_browse_and_jump() {
-    let file =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/generated/g4242_052.kif");
-    if !file.exists() {
-        eprintln!("skipping: {} not found", file.display());
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let Some(file) = ["../shared/corpus", "../../shared/corpus"]
+        .iter()
+        .map(|d| root.join(d).join("generated/g4242_052.kif"))
+        .find(|p| p.exists())
+    else {
+        eprintln!("skipping: the corpus is not beside the crate");
         return;
-    }
+    };
     let loaded = kifview::core::notation::load(&std::fs::read(&file).unwrap(), Some(&file));
     if loaded.records[0].record.len() <= 1 {
         eprintln!("skipping: the KIF reader is not on this branch yet");
