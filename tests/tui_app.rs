@@ -477,3 +477,81 @@ fn sample_handicap_game() {
     assert!(s.contains("上手の持駒") && s.contains("下手の持駒"), "{s}");
     insta::assert_snapshot!("handicap_80x24", t.backend());
 }
+
+#[test]
+fn pane_borders_stay_in_their_columns_with_full_width_text() {
+    use kifview::core::rules::{Color, PieceKind};
+    // Big hands (they wrap), long names, a comment mixing widths.
+    let mut r = study();
+    r.header
+        .set("先手", "とても長い名前の先手さん（九段）ABCDEFGHIJKLMNOP");
+    r.header.set(
+        "備考",
+        "全角ａｂｃと半角abcと▲△と記号★☆が混じる長い備考欄の文字列",
+    );
+    let mut pos = r.initial.position.clone();
+    for (k, n) in [
+        (PieceKind::Rook, 1),
+        (PieceKind::Bishop, 1),
+        (PieceKind::Gold, 2),
+        (PieceKind::Silver, 3),
+        (PieceKind::Knight, 2),
+        (PieceKind::Lance, 3),
+        (PieceKind::Pawn, 15),
+    ] {
+        pos.set_hand_count(Color::Black, k, n);
+        pos.set_hand_count(Color::White, k, n);
+    }
+    r.initial.position = pos;
+    r.node_mut(NodeId::ROOT).comment =
+        "半角と全角が混ざる　コメント mixed width ▲７六歩 △３四歩".into();
+    let mut v = viewer(r);
+    for flip in [false, true] {
+        if flip {
+            press(&mut v, "f");
+        }
+        let t = screen(&mut v, 80, 24);
+        let buf = t.backend().buffer();
+        let lines = text(&t);
+        // The right column's left border is at x = 34 on every row but the status line.
+        for y in 0..23u16 {
+            let s = buf[(34, y)].symbol();
+            assert!(
+                matches!(s, "│" | "┌" | "└"),
+                "row {y}: {:?} at x=34 in {:?}",
+                s,
+                lines[y as usize]
+            );
+        }
+        // The hands wrapped instead of running into the move list.
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("先手の持駒：飛　角　金二")),
+            "{lines:#?}"
+        );
+    }
+}
+
+#[test]
+fn move_list_times_line_up_whatever_the_move_text() {
+    let mut v = open_asset("study.kif");
+    let t = screen(&mut v, 80, 24);
+    let buf = t.backend().buffer();
+    let area = v.view.moves_area;
+    let mut rows = 0;
+    for y in area.y + 1..area.bottom() {
+        // Each time ends at the pane's right edge: `m:ss/hh:mm:ss`.
+        let right = area.right() - 1;
+        let slash = right - 8;
+        assert_eq!(
+            buf[(slash, y)].symbol(),
+            "/",
+            "row {y}: {:?}",
+            text(&t)[y as usize]
+        );
+        assert!(buf[(right, y)].symbol().chars().all(|c| c.is_ascii_digit()));
+        rows += 1;
+    }
+    assert!(rows >= 8);
+}
