@@ -18,7 +18,7 @@ use std::process::ExitCode;
 #[command(
     name = "kifview",
     version,
-    about = "View, study and convert shogi game records (KIF, KIFU, CSA)",
+    about = "View, study and convert shogi game records (KIF, KIFU, KI2, CSA, SFEN/USI, JKF)",
     args_conflicts_with_subcommands = true,
     after_help = "Examples:\n  kifview game.kif            open the viewer\n  kifview game.kif +40        open at move 40 (also: -n 40)\n  kifview convert game.kif --to csa -o game.csa\n  kifview show game.kif --ply 30\n  kifview check *.kif"
 )]
@@ -89,6 +89,18 @@ pub enum ToFormat {
     Kifu,
     /// CSA (V2.2 unless --csa-version 3).
     Csa,
+    /// KI2 (Shift_JIS unless --encoding says otherwise).
+    Ki2,
+    /// KI2 in UTF-8.
+    Ki2u,
+    /// JSON Kifu Format.
+    Jkf,
+    /// `position … moves …` of the main line.
+    Usi,
+    /// SFEN of the last position of the main line.
+    Sfen,
+    /// BOD diagram of the last position of the main line.
+    Bod,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -231,12 +243,11 @@ fn run_viewer(v: ViewArgs) -> ExitCode {
 }
 
 fn ext_format(path: &Path) -> Option<ToFormat> {
-    match path.extension()?.to_str()?.to_ascii_lowercase().as_str() {
-        "kif" => Some(ToFormat::Kif),
-        "kifu" => Some(ToFormat::Kifu),
-        "csa" => Some(ToFormat::Csa),
-        _ => None,
-    }
+    let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+    <ToFormat as ValueEnum>::value_variants()
+        .iter()
+        .copied()
+        .find(|t| t.ext() == ext)
 }
 
 impl ToFormat {
@@ -245,12 +256,29 @@ impl ToFormat {
             ToFormat::Kif => "kif",
             ToFormat::Kifu => "kifu",
             ToFormat::Csa => "csa",
+            ToFormat::Ki2 => "ki2",
+            ToFormat::Ki2u => "ki2u",
+            ToFormat::Jkf => "jkf",
+            ToFormat::Usi => "usi",
+            ToFormat::Sfen => "sfen",
+            ToFormat::Bod => "bod",
         }
     }
     fn default_encoding(self) -> TextEncoding {
         match self {
-            ToFormat::Kif => TextEncoding::ShiftJis,
+            ToFormat::Kif | ToFormat::Ki2 => TextEncoding::ShiftJis,
             _ => TextEncoding::Utf8,
+        }
+    }
+    fn format(self) -> Format {
+        match self {
+            ToFormat::Kif | ToFormat::Kifu => Format::Kif,
+            ToFormat::Ki2 | ToFormat::Ki2u => Format::Ki2,
+            ToFormat::Csa => Format::Csa,
+            ToFormat::Jkf => Format::Jkf,
+            ToFormat::Usi => Format::Usi,
+            ToFormat::Sfen => Format::Sfen,
+            ToFormat::Bod => Format::Bod,
         }
     }
 }
@@ -263,7 +291,7 @@ struct Job {
 }
 
 /// Extensions of the files a recursive conversion picks up.
-const RECORD_EXTENSIONS: &[&str] = &["kif", "kifu", "csa", "ki2", "ki2u", "jkf"];
+const RECORD_EXTENSIONS: &[&str] = &["kif", "kifu", "csa", "ki2", "ki2u", "jkf", "usi", "sfen"];
 
 /// Files to convert: the inputs, with directories walked when `recursive`. Each entry is the
 /// file and the directory its output path is relative to.
@@ -369,12 +397,14 @@ fn convert(a: ConvertArgs) -> ExitCode {
             Some(t) => t,
             None => {
                 return usage(&format!(
-                    "cannot tell the output format from '{}': use --to kif|kifu|csa",
+                    "cannot tell the output format from '{}': use --to FORMAT",
                     o.display()
                 ));
             }
         },
-        (None, None) => return usage("say the output format with --to kif|kifu|csa"),
+        (None, None) => {
+            return usage("say the output format with --to kif|kifu|csa|ki2|ki2u|jkf|usi|sfen|bod");
+        }
     };
     let inputs = match expand_inputs(&a.inputs, a.recursive) {
         Ok(i) => i,
@@ -398,11 +428,7 @@ fn convert(a: ConvertArgs) -> ExitCode {
         })
         .unwrap_or(to.default_encoding());
     let target = Target {
-        format: if to == ToFormat::Csa {
-            Format::Csa
-        } else {
-            Format::Kif
-        },
+        format: to.format(),
         csa_v3: a.csa_version != "2.2",
         // A UTF-8 `.kif` says so, or other programs would read it as Shift_JIS.
         declare_encoding: to == ToFormat::Kif && encoding == TextEncoding::Utf8,

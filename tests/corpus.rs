@@ -362,12 +362,26 @@ fn corpus_reads_and_converts_to_what_expected_json_says() {
             skip_empty_comment_lines: true,
             ..cmp
         };
+        // An ending CSA has no word for (封じ手, 不戦勝, ...) cannot be written: it must be
+        // named in the losses, and the rest must survive.
+        let mut expected_csa = c.expected.clone();
+        if let Some(moves) = expected_csa["tree"]["moves"].as_array_mut()
+            && let Some(last) = moves.last()
+            && last["special"]
+                .as_str()
+                .is_some_and(|k| k.starts_with("other:") || k.ends_with("ByDefault"))
+        {
+            moves.pop();
+            if !w.losses.iter().any(|l| l.contains("ending")) {
+                failures.push(format!("{label} -> CSA: the lost ending is not reported"));
+            }
+        }
         match back.first() {
             Some(p) => {
                 if check_record(
                     &format!("{label} -> CSA"),
                     &p.record,
-                    &c.expected,
+                    &expected_csa,
                     cmp_csa,
                     &mut failures,
                 ) {

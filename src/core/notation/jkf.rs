@@ -306,6 +306,13 @@ pub fn read(text: &str) -> Parsed {
         // Forks are read after their line, in order (the stack pops the last pushed first).
         stack.extend(forks_here.into_iter().rev());
     }
+    // A record that carries times has a time on every move: a move or ending without one
+    // spent zero seconds (as KIF's `( 0:00/…)`).
+    if record.nodes.iter().any(|n| n.time.is_some()) {
+        for n in record.nodes.iter_mut().skip(1) {
+            n.time.get_or_insert_with(MoveTime::default);
+        }
+    }
     Parsed { record, warnings }
 }
 

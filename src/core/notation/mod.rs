@@ -36,15 +36,30 @@ pub struct Written {
 pub enum Format {
     /// KIF / KIFU (Kakinoki), the same grammar in either encoding.
     Kif,
+    /// KI2 / KI2U: moves without source squares.
+    Ki2,
     /// CSA V2.2 / V3.0.
     Csa,
+    /// USI: `position … moves …` of the main line (reads any SFEN/USI form).
+    Usi,
+    /// SFEN of one position (written: the end of the main line; read like `Usi`).
+    Sfen,
+    /// A BOD board diagram of one position (written: the end of the main line).
+    Bod,
+    /// JSON Kifu Format.
+    Jkf,
 }
 
 impl Format {
     pub fn name(self) -> &'static str {
         match self {
             Format::Kif => "KIF",
+            Format::Ki2 => "KI2",
             Format::Csa => "CSA",
+            Format::Usi => "USI",
+            Format::Sfen => "SFEN",
+            Format::Bod => "BOD",
+            Format::Jkf => "JKF",
         }
     }
     /// The format a file name's extension says, if any.
@@ -52,12 +67,48 @@ impl Format {
         let ext = path.extension()?.to_str()?.to_ascii_lowercase();
         Some(match ext.as_str() {
             "kif" | "kifu" => Format::Kif,
+            "ki2" | "ki2u" => Format::Ki2,
             "csa" => Format::Csa,
+            "usi" => Format::Usi,
+            "sfen" => Format::Sfen,
+            "bod" => Format::Bod,
+            "jkf" | "json" => Format::Jkf,
             _ => return None,
         })
     }
-    /// Guesses the format of text with no (or an unknown) extension.
+    /// Can this format hold a whole game (as opposed to one position)?
+    pub fn holds_moves(self) -> bool {
+        !matches!(self, Format::Sfen | Format::Bod)
+    }
+    /// Guesses the format of text with no (or an unknown) extension: pasted text, stdin.
     pub fn detect(text: &str) -> Format {
+        let t = text.trim_start_matches('\u{feff}').trim_start();
+        if jkf::looks_like(t) {
+            return Format::Jkf;
+        }
+        if usi::looks_like(t) {
+            return Format::Usi;
+        }
+        let is_bod_row = |l: &str| {
+            l.starts_with('|')
+                && l.trim_end()
+                    .ends_with(|c: char| "一二三四五六七八九".contains(c))
+        };
+        let has_board = t.lines().filter(|l| is_bod_row(l)).count() >= 9;
+        let has_kif_moves = t.lines().any(|l| {
+            let l = l.trim_start();
+            l.starts_with(|c: char| c.is_ascii_digit()) && !l.starts_with("手数")
+        });
+        if ki2::looks_like(t) && !has_kif_moves {
+            return Format::Ki2;
+        }
+        let fmt = Self::detect_kif_or_csa(t);
+        if fmt == Format::Kif && has_board && !has_kif_moves && !t.contains("手数----") {
+            return Format::Bod;
+        }
+        fmt
+    }
+    fn detect_kif_or_csa(text: &str) -> Format {
         let mut csa = 0;
         let mut kif = 0;
         for line in text.lines().take(200) {
@@ -119,7 +170,26 @@ pub struct Loaded {
 pub fn read_text(text: &str, format: Format) -> Vec<Parsed> {
     let mut v = match format {
         Format::Kif => vec![kif::read(text)],
+        Format::Ki2 => vec![ki2::read(text)],
         Format::Csa => csa::read(text),
+        Format::Jkf => vec![jkf::read(text)],
+        Format::Usi | Format::Sfen => vec![usi::read(text).unwrap_or_else(|d| Parsed {
+            record: Record::default(),
+            warnings: vec![d],
+        })],
+        Format::Bod => vec![match bod::read_bod(text) {
+            Ok(position) => Parsed {
+                record: Record::new(crate::core::record::Initial {
+                    handicap: crate::core::rules::Handicap::matching(&position),
+                    position,
+                }),
+                warnings: Vec::new(),
+            },
+            Err(d) => Parsed {
+                record: Record::default(),
+                warnings: vec![d],
+            },
+        }],
     };
     if v.is_empty() {
         v.push(Parsed {
@@ -197,6 +267,23 @@ pub fn render(record: &Record, target: Target, info: &TextInfo) -> Written {
                 },
             )
         }
+        Format::Ki2 => ki2::write(record),
+        Format::Jkf => jkf::write(record),
+        Format::Usi => {
+            let mut w = usi::write(record);
+            if !w.text.ends_with('\n') {
+                w.text.push('\n');
+            }
+            w
+        }
+        Format::Sfen => Written {
+            text: format!("{}\n", usi::sfen_at(record, last_position(record))),
+            losses: position_only_losses(record),
+        },
+        Format::Bod => Written {
+            text: bod::write_bod(record, last_position(record)),
+            losses: position_only_losses(record),
+        },
         Format::Csa => csa::write(
             record,
             &csa::CsaOptions {
@@ -221,4 +308,25 @@ pub fn to_bytes(
     let w = render(record, target, info);
     let bytes = encoding::encode(&w.text, info)?;
     Ok((bytes, w.losses))
+}
+
+/// The last main-line node that is a position (a special ending is not).
+pub fn last_position(record: &Record) -> crate::core::record::NodeId {
+    let line = record.main_line();
+    line.iter()
+        .rev()
+        .copied()
+        .find(|&id| record.node(id).special().is_none())
+        .unwrap_or(crate::core::record::NodeId::ROOT)
+}
+
+fn position_only_losses(record: &Record) -> Vec<String> {
+    if record.is_empty() {
+        Vec::new()
+    } else {
+        vec![
+            "the moves, comments and headers (it holds one position: the end of the main line)"
+                .into(),
+        ]
+    }
 }

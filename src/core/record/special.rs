@@ -173,9 +173,10 @@ impl Special {
         let mover = name(side);
         let other = name(side.flip());
         match self {
-            Special::Resign | Special::Mate | Special::LossByDefault => {
+            Special::Resign | Special::LossByDefault => {
                 format!("まで{plies}手で{other}の勝ち")
             }
+            Special::Mate => format!("まで{plies}手で詰み"),
             Special::WinByDefault => format!("まで{plies}手で{mover}の勝ち"),
             Special::Timeout => format!("まで{plies}手で時間切れにより{other}の勝ち"),
             Special::FoulWin => format!("まで{plies}手で{mover}の反則勝ち"),

@@ -152,6 +152,28 @@ impl Position {
         })
     }
     pub fn set_piece(&mut self, sq: Square, piece: Option<Piece>) {
+        let old = self.piece_at(sq);
+        if let Some(o) = old
+            && o.kind == PieceKind::King
+            && piece != old
+        {
+            // shogi_core only records where a king is put, never that it left: rebuild the
+            // position without this king so that "no king" (tsume diagrams) stays true.
+            let mut fresh = sc::PartialPosition::empty();
+            for s in Square::all() {
+                if s != sq
+                    && let Some(p) = self.inner.piece_at(to_sc_sq(s))
+                {
+                    fresh.piece_set(to_sc_sq(s), Some(p));
+                }
+            }
+            for c in [sc::Color::Black, sc::Color::White] {
+                *fresh.hand_of_a_player_mut(c) = self.inner.hand_of_a_player(c);
+            }
+            fresh.side_to_move_set(self.inner.side_to_move());
+            let _ = fresh.ply_set(self.inner.ply());
+            self.inner = fresh;
+        }
         self.inner.piece_set(
             to_sc_sq(sq),
             piece.map(|p| sc::Piece::new(to_sc_kind(p.kind), to_sc_color(p.color))),
@@ -241,7 +263,24 @@ impl Position {
                 }
             }
         }
-        lite::is_legal_partial(&self.inner, to_sc_move(mv, side)).map_err(|e| match e {
+        let scm = to_sc_move(mv, side);
+        match lite::is_legal_partial(&self.inner, scm) {
+            // The crate calls any pawn drop in front of an empty king square mate when the
+            // opponent has no king (tsume positions); without a king there is no mate.
+            Err(sc::IllegalMoveKind::DropPawnMate) if self.king_square(side.flip()).is_none() => {
+                let mut next = self.inner.clone();
+                if next.make_move(scm).is_none() {
+                    return Err(Illegal::CannotReach);
+                }
+                return if lite::prelegality::will_king_be_captured(&next) == Some(true) {
+                    Err(Illegal::IgnoredCheck)
+                } else {
+                    Ok(())
+                };
+            }
+            r => r,
+        }
+        .map_err(|e| match e {
             sc::IllegalMoveKind::TwoPawns => Illegal::TwoPawns,
             sc::IllegalMoveKind::IgnoredCheck => Illegal::IgnoredCheck,
             sc::IllegalMoveKind::DropPawnMate => Illegal::DropPawnMate,

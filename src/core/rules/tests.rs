@@ -190,3 +190,26 @@ fn repetition_hash_ignores_move_number() {
     p.play(mv("7g7f")).unwrap();
     assert_ne!(p.hash_key(), h0);
 }
+
+#[test]
+fn removing_a_king_is_remembered() {
+    // A tsume diagram built over the start position: Black's king taken off the board.
+    let mut p = Position::startpos();
+    p.set_piece(sq(5, 9), None);
+    assert_eq!(p.king_square(Color::Black), None);
+    assert_eq!(
+        p.to_sfen(),
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSG1GSNL b - 1"
+    );
+    // With no Black king, nothing Black does can be 王手放置.
+    let mut q = Position::from_sfen("4k4/9/9/9/9/9/9/9/4r4 b G 1").unwrap();
+    q.set_piece(sq(5, 9), None);
+    assert!(q.check(mv("G*5b")).is_ok());
+    // No White king left: a pawn drop in front of where it stood is no 打ち歩詰め.
+    let mut t = Position::from_sfen("4k4/4g4/9/9/9/9/9/9/4K4 b P 1").unwrap();
+    assert_eq!(t.check(mv("P*5c")), Ok(()));
+    t.set_piece(sq(5, 1), None);
+    t.set_piece(sq(5, 2), None);
+    assert_eq!(t.king_square(Color::White), None);
+    assert_eq!(t.check(mv("P*5b")), Ok(()));
+}
