@@ -555,3 +555,42 @@ fn move_list_times_line_up_whatever_the_move_text() {
     }
     assert!(rows >= 8);
 }
+
+#[test]
+fn reader_warnings_in_the_status_line_and_the_list() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("bad.kifu");
+    std::fs::write(
+        &file,
+        "先手：\x1b[31mred\x1b[0m\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ９九飛打\n   4 ぐちゃぐちゃ\n",
+    )
+    .unwrap();
+    let opts = LaunchOptions {
+        file: Some(file),
+        ..Default::default()
+    };
+    let app = App::open(&opts, Config::defaults()).unwrap();
+    assert!(!app.doc.warnings.is_empty());
+    let mut v = Viewer::new(app, Theme::plain());
+    let t = screen(&mut v, 80, 24);
+    let lines = text(&t);
+    let status = &lines[23];
+    assert!(
+        status.contains("bad.kifu") && status.contains("warning"),
+        "{status}"
+    );
+    assert!(
+        status.contains("bad.kifu:"),
+        "first warning with its line: {status}"
+    );
+    assert!(!lines.concat().contains('\x1b'));
+    press(&mut v, "W");
+    let s = text(&screen(&mut v, 80, 24)).join("\n");
+    assert!(s.contains("Problems found while reading"), "{s}");
+    for w in &v.app.doc.warnings {
+        assert!(s.contains(&format!("bad.kifu:{}:", w.line)), "{s}");
+    }
+    press(&mut v, "q");
+    assert_eq!(v.app.mode, kifview::app::Mode::Normal);
+    assert!(!v.app.should_quit);
+}
