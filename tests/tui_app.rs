@@ -594,3 +594,32 @@ fn reader_warnings_in_the_status_line_and_the_list() {
     assert_eq!(v.app.mode, kifview::app::Mode::Normal);
     assert!(!v.app.should_quit);
 }
+
+#[test]
+fn record_option_picks_a_record_of_a_multi_record_csa_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("two.csa");
+    std::fs::write(
+        &file,
+        "V2.2\nN+Alpha\nN-Beta\nPI\n+\n+7776FU\n-3334FU\n%TORYO\n/\nV2.2\nN+Gamma\nN-Delta\nPI\n+\n+2726FU\n%CHUDAN\n",
+    )
+    .unwrap();
+    let open = |record| {
+        App::open(
+            &LaunchOptions {
+                file: Some(file.clone()),
+                record,
+                ..Default::default()
+            },
+            Config::defaults(),
+        )
+    };
+    let app = open(2).unwrap();
+    assert_eq!(app.record.header.black_name(), Some("Gamma"));
+    let mut v = Viewer::new(app, Theme::plain());
+    let status = text(&screen(&mut v, 80, 24))[23].clone();
+    assert!(status.contains("two.csa (2/2) CSA"), "{status}");
+    assert_eq!(open(1).unwrap().record.header.black_name(), Some("Alpha"));
+    let e = open(3).unwrap_err().to_string();
+    assert!(e.contains("--record 3") && e.contains("2 records"), "{e}");
+}
