@@ -1,6 +1,21 @@
 //! Application state, actions, keymaps and config. Uses `core`; never the terminal crates.
 
+pub mod command;
+pub mod config;
+pub mod input;
+pub mod outline;
 pub mod save;
+mod state;
+#[doc(hidden)]
+pub mod testing;
+#[cfg(test)]
+mod tests;
+pub mod text;
+
+pub use command::{COMMANDS, Command};
+pub use config::{Config, ConfigError, KeyMode};
+pub use input::{KeyCode, KeyEvent, Modifiers};
+pub use state::{Action, App, Document, Focus, Level, Message, Mode, Pane, update};
 
 use std::path::PathBuf;
 
@@ -11,7 +26,7 @@ pub struct LaunchOptions {
     pub file: Option<PathBuf>,
     /// Open at this ply of the main line (`+N` or `-n N`).
     pub ply: Option<u32>,
-    /// Which record of a multi-record file (1-based).
+    /// Which record of a multi-record file (1-based; 0 means the first).
     pub record: usize,
     /// Start with the board flipped (White at the bottom).
     pub flip: bool,

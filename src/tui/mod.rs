@@ -1,8 +1,112 @@
-//! The terminal front end (placeholder until the viewer lands).
+//! The terminal front end: run loop, event conversion, layout, widgets, theme.
 
-use crate::app::LaunchOptions;
+pub mod event;
+pub mod text;
+pub mod theme;
+pub mod ui;
+pub mod widgets;
 
-/// Runs the full-screen viewer until the user quits.
-pub fn run(_opts: LaunchOptions) -> anyhow::Result<()> {
-    anyhow::bail!("the viewer is not built yet")
+use crate::app::{App, Config, LaunchOptions, Pane, config::AmbiguousWidth, update};
+use crossterm::event::{DisableMouseCapture, EnableMouseCapture, Event};
+use ratatui::Frame;
+use std::io::Write;
+use theme::Theme;
+use ui::ViewState;
+
+/// The app with what the terminal side needs to draw it.
+pub struct Viewer {
+    pub app: App,
+    pub theme: Theme,
+    pub view: ViewState,
+}
+
+impl Viewer {
+    pub fn new(app: App, theme: Theme) -> Viewer {
+        Viewer {
+            app,
+            theme,
+            view: ViewState::default(),
+        }
+    }
+    /// Draws a frame, then keeps the app's scroll offsets within what could be shown.
+    pub fn draw(&mut self, frame: &mut Frame) {
+        ui::draw(frame, &self.app, &self.theme, &mut self.view);
+        self.app.clamp_scroll(Pane::Comment, self.view.comment_max);
+        self.app.clamp_scroll(Pane::Header, self.view.header_max);
+        self.app.clamp_scroll(Pane::Overlay, self.view.overlay_max);
+    }
+    /// Handles one terminal event.
+    pub fn handle(&mut self, ev: &Event) {
+        match ev {
+            Event::Key(k) => {
+                if let Some(key) = event::to_key_event(k) {
+                    self.app.handle_key(key);
+                }
+            }
+            Event::Mouse(m) => {
+                if let Some(a) = event::mouse_action(&self.app, &self.view, m) {
+                    update(&mut self.app, a);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Is `NO_COLOR` set (to anything non-empty)?
+pub fn no_color() -> bool {
+    std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty())
+}
+
+/// Asks the terminal how wide it draws `▲` (needs raw mode). Falls back to single width.
+fn probe_ambiguous_width() -> bool {
+    let mut out = std::io::stdout();
+    let ok = crossterm::execute!(
+        out,
+        crossterm::cursor::MoveTo(0, 0),
+        crossterm::style::Print("▲")
+    )
+    .is_ok();
+    let double = ok && matches!(crossterm::cursor::position(), Ok((2, _)));
+    let _ = crossterm::execute!(
+        out,
+        crossterm::cursor::MoveTo(0, 0),
+        crossterm::terminal::Clear(crossterm::terminal::ClearType::All)
+    );
+    double
+}
+
+/// Runs the full-screen viewer until the user quits. The terminal is restored on quit, on
+/// error and on panic.
+pub fn run(opts: LaunchOptions) -> anyhow::Result<()> {
+    let config = Config::load(opts.config.as_deref())?;
+    let app = App::open(&opts, config)?;
+    let mut terminal = ratatui::try_init()?;
+    let prev = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let _ = crossterm::execute!(std::io::stdout(), DisableMouseCapture);
+        prev(info);
+    }));
+    let result = (|| -> anyhow::Result<()> {
+        crossterm::execute!(std::io::stdout(), EnableMouseCapture)?;
+        let double = match app.config.ambiguous_width {
+            AmbiguousWidth::Single => false,
+            AmbiguousWidth::Double => true,
+            AmbiguousWidth::Auto => probe_ambiguous_width(),
+        };
+        // (No `terminal.clear()`: it asks the terminal for the cursor position, which not
+        // every terminal answers; the alternate screen starts blank.)
+        let theme = Theme::new(&app.config, !no_color(), double);
+        let mut viewer = Viewer::new(app, theme);
+        while !viewer.app.should_quit {
+            terminal.draw(|f| viewer.draw(f))?;
+            let ev = crossterm::event::read()?;
+            viewer.handle(&ev);
+        }
+        Ok(())
+    })();
+    let _ = crossterm::execute!(std::io::stdout(), DisableMouseCapture);
+    ratatui::restore();
+    let _ = std::io::stdout().flush();
+    result
 }

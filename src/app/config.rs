@@ -1,0 +1,608 @@
+//! Settings: key bindings per mode, colours, ambiguous-width handling, save encoding, board
+//! style. The defaults are `assets/default-config.toml`, read by the same code as the user's
+//! file; the user's file is merged over them key by key.
+
+use super::command::Command;
+use super::input::KeyEvent;
+use crate::core::notation::TextEncoding;
+use serde::Deserialize;
+use std::collections::{BTreeMap, HashMap};
+use std::fmt;
+use std::path::{Path, PathBuf};
+use toml::Spanned;
+
+/// The embedded defaults.
+pub const DEFAULT_CONFIG: &str = include_str!("../../assets/default-config.toml");
+
+/// A config problem: `FILE:LINE: message`.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct ConfigError {
+    pub file: String,
+    pub line: usize,
+    pub message: String,
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.line == 0 {
+            write!(f, "{}: {}", self.file, self.message)
+        } else {
+            write!(f, "{}:{}: {}", self.file, self.line, self.message)
+        }
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+/// The key-binding modes.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub enum KeyMode {
+    /// Browsing the record.
+    Normal,
+    /// The variation tree is open.
+    Tree,
+    /// The help or warning list is open.
+    Help,
+    /// Typing on the `:` command line.
+    Command,
+}
+
+impl KeyMode {
+    pub const ALL: [KeyMode; 4] = [
+        KeyMode::Normal,
+        KeyMode::Tree,
+        KeyMode::Help,
+        KeyMode::Command,
+    ];
+    pub fn name(self) -> &'static str {
+        match self {
+            KeyMode::Normal => "normal",
+            KeyMode::Tree => "tree",
+            KeyMode::Help => "help",
+            KeyMode::Command => "command",
+        }
+    }
+    fn from_name(s: &str) -> Option<KeyMode> {
+        KeyMode::ALL.iter().copied().find(|m| m.name() == s)
+    }
+}
+
+/// Key bindings of every mode.
+#[derive(Clone, Debug, Default)]
+pub struct Keymap {
+    maps: HashMap<KeyMode, HashMap<KeyEvent, Command>>,
+}
+
+impl Keymap {
+    pub fn get(&self, mode: KeyMode, key: &KeyEvent) -> Option<Command> {
+        self.maps.get(&mode)?.get(key).copied()
+    }
+    pub fn bind(&mut self, mode: KeyMode, key: KeyEvent, cmd: Command) {
+        let m = self.maps.entry(mode).or_default();
+        if cmd == Command::NoOp {
+            m.remove(&key);
+        } else {
+            m.insert(key, cmd);
+        }
+    }
+    /// The keys bound to each command of `mode`, in command-table order (for help screens).
+    pub fn bindings(&self, mode: KeyMode) -> Vec<(Command, Vec<KeyEvent>)> {
+        let Some(m) = self.maps.get(&mode) else {
+            return Vec::new();
+        };
+        super::command::COMMANDS
+            .iter()
+            .filter_map(|&(c, _, _)| {
+                let mut keys: Vec<KeyEvent> = m
+                    .iter()
+                    .filter(|(_, v)| **v == c)
+                    .map(|(k, _)| *k)
+                    .collect();
+                keys.sort_by_key(|k| (k.to_string().chars().count() > 1, *k));
+                (!keys.is_empty()).then_some((c, keys))
+            })
+            .collect()
+    }
+}
+
+impl Keymap {
+    /// The key table as Markdown (for the README), from the command table and this keymap.
+    pub fn markdown_table(&self) -> String {
+        let mut out =
+            String::from("| mode | keys | command | what it does |\n| --- | --- | --- | --- |\n");
+        for mode in KeyMode::ALL {
+            for (cmd, keys) in self.bindings(mode) {
+                let keys: Vec<String> = keys
+                    .iter()
+                    .map(|k| format!("`{}`", k.to_string().replace('|', "\\|")))
+                    .collect();
+                out.push_str(&format!(
+                    "| {} | {} | `{}` | {} |\n",
+                    mode.name(),
+                    keys.join(" "),
+                    cmd.name(),
+                    cmd.doc()
+                ));
+            }
+        }
+        out
+    }
+}
+
+/// A colour as written in the config (converted to terminal colours by the front end).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum ColorSpec {
+    /// The terminal's default colour.
+    Reset,
+    /// Swap foreground and background instead of colouring.
+    Reversed,
+    /// One of the 16 named colours (0 black .. 15 white, ANSI order).
+    Named(u8),
+    Indexed(u8),
+    Rgb(u8, u8, u8),
+}
+
+const COLOR_NAMES: [(&str, u8); 17] = [
+    ("black", 0),
+    ("red", 1),
+    ("green", 2),
+    ("yellow", 3),
+    ("blue", 4),
+    ("magenta", 5),
+    ("cyan", 6),
+    ("gray", 7),
+    ("grey", 7),
+    ("darkgray", 8),
+    ("lightred", 9),
+    ("lightgreen", 10),
+    ("lightyellow", 11),
+    ("lightblue", 12),
+    ("lightmagenta", 13),
+    ("lightcyan", 14),
+    ("white", 15),
+];
+
+impl ColorSpec {
+    pub fn parse(s: &str) -> Result<ColorSpec, String> {
+        let l = s.trim().to_ascii_lowercase().replace(['_', '-', ' '], "");
+        if l == "reset" || l == "default" {
+            return Ok(ColorSpec::Reset);
+        }
+        if l == "reversed" || l == "reverse" {
+            return Ok(ColorSpec::Reversed);
+        }
+        if let Some((_, n)) = COLOR_NAMES.iter().find(|(n, _)| *n == l) {
+            return Ok(ColorSpec::Named(*n));
+        }
+        if let Some(hex) = l.strip_prefix('#').filter(|h| h.len() == 6 && h.is_ascii()) {
+            let p = |i: usize| u8::from_str_radix(&hex[i..i + 2], 16);
+            if let (Ok(r), Ok(g), Ok(b)) = (p(0), p(2), p(4)) {
+                return Ok(ColorSpec::Rgb(r, g, b));
+            }
+        }
+        if let Ok(n) = l.parse::<u8>() {
+            return Ok(ColorSpec::Indexed(n));
+        }
+        Err(format!(
+            "unknown colour `{s}` (expected a colour name, \"#rrggbb\", 0-255, \"reset\" or \"reversed\")"
+        ))
+    }
+}
+
+/// The theme colours.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Colors {
+    pub black_piece: ColorSpec,
+    pub white_piece: ColorSpec,
+    pub last_move: ColorSpec,
+    pub check: ColorSpec,
+    pub selection: ColorSpec,
+    pub border: ColorSpec,
+    pub focus_border: ColorSpec,
+    pub dim: ColorSpec,
+    pub variation_mark: ColorSpec,
+    pub warning: ColorSpec,
+    pub error: ColorSpec,
+}
+
+/// How wide East Asian Ambiguous characters (▲ △, box drawing) are in the terminal.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum AmbiguousWidth {
+    Auto,
+    Single,
+    Double,
+}
+
+/// Encoding for saving records.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum SaveEncoding {
+    /// Keep the file's encoding (new records: by extension).
+    Auto,
+    Fixed(TextEncoding),
+}
+
+/// How pieces are drawn.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum BoardStyle {
+    /// Gote's pieces carry a `v`, as in KIF diagrams.
+    Bod,
+    /// No `v`: colour only.
+    Plain,
+}
+
+/// All settings.
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub keymap: Keymap,
+    pub colors: Colors,
+    pub ambiguous_width: AmbiguousWidth,
+    pub save_encoding: SaveEncoding,
+    pub board_style: BoardStyle,
+    pub coordinates: bool,
+    /// Where the user's file came from, if one was read.
+    pub source: Option<PathBuf>,
+}
+
+/// `"KEY" = "command"` of one mode, with positions for error messages.
+type RawKeys = BTreeMap<Spanned<String>, Spanned<String>>;
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct RawConfig {
+    ambiguous_width: Option<Spanned<String>>,
+    save_encoding: Option<Spanned<String>>,
+    board: Option<RawBoard>,
+    colors: Option<RawColors>,
+    keys: Option<BTreeMap<Spanned<String>, RawKeys>>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct RawBoard {
+    style: Option<Spanned<String>>,
+    coordinates: Option<bool>,
+}
+
+macro_rules! raw_colors {
+    ($($f:ident),*) => {
+        #[derive(Deserialize, Default)]
+        #[serde(deny_unknown_fields)]
+        struct RawColors { $($f: Option<Spanned<String>>,)* }
+        fn apply_colors(file: &str, text: &str, c: &mut Colors, raw: RawColors) -> Result<(), ConfigError> {
+            $(if let Some(v) = raw.$f {
+                c.$f = ColorSpec::parse(v.get_ref()).map_err(|m| err_at(file, text, v.span(), format!("colors.{}: {m}", stringify!($f))))?;
+            })*
+            Ok(())
+        }
+        #[cfg(test)]
+        fn colors_complete(raw: &RawColors) -> bool { true $(&& raw.$f.is_some())* }
+    };
+}
+raw_colors!(
+    black_piece,
+    white_piece,
+    last_move,
+    check,
+    selection,
+    border,
+    focus_border,
+    dim,
+    variation_mark,
+    warning,
+    error
+);
+
+fn line_of(text: &str, offset: usize) -> usize {
+    text.get(..offset.min(text.len()))
+        .map(|t| t.bytes().filter(|&b| b == b'\n').count() + 1)
+        .unwrap_or(0)
+}
+
+fn err_at(
+    file: &str,
+    text: &str,
+    span: std::ops::Range<usize>,
+    message: impl Into<String>,
+) -> ConfigError {
+    ConfigError {
+        file: file.to_string(),
+        line: line_of(text, span.start),
+        message: message.into(),
+    }
+}
+
+impl Config {
+    /// Settings before any file is read (every field is then set by the embedded defaults).
+    fn bare() -> Config {
+        let c = ColorSpec::Reset;
+        Config {
+            keymap: Keymap::default(),
+            colors: Colors {
+                black_piece: c,
+                white_piece: c,
+                last_move: c,
+                check: c,
+                selection: ColorSpec::Reversed,
+                border: c,
+                focus_border: c,
+                dim: c,
+                variation_mark: c,
+                warning: c,
+                error: c,
+            },
+            ambiguous_width: AmbiguousWidth::Auto,
+            save_encoding: SaveEncoding::Auto,
+            board_style: BoardStyle::Bod,
+            coordinates: true,
+            source: None,
+        }
+    }
+
+    /// The built-in defaults.
+    pub fn defaults() -> Config {
+        let mut c = Config::bare();
+        c.merge_toml("default-config.toml", DEFAULT_CONFIG)
+            .expect("the embedded default config is valid");
+        c
+    }
+
+    /// Defaults with `text` (a user's config file named `file`) merged over them.
+    pub fn from_toml(file: &str, text: &str) -> Result<Config, ConfigError> {
+        let mut c = Config::defaults();
+        c.merge_toml(file, text)?;
+        Ok(c)
+    }
+
+    /// Reads the config: `explicit` (`--config`), else `$KIFVIEW_CONFIG`, else
+    /// `config.toml` in the platform config directory; a missing default-location file is
+    /// not an error (a missing explicit one is).
+    pub fn load(explicit: Option<&Path>) -> Result<Config, ConfigError> {
+        let env = std::env::var_os("KIFVIEW_CONFIG").filter(|v| !v.is_empty());
+        let (path, required) = match (explicit, env) {
+            (Some(p), _) => (Some(p.to_path_buf()), true),
+            (None, Some(e)) => (Some(PathBuf::from(e)), true),
+            (None, None) => (
+                directories::ProjectDirs::from("", "", "kifview")
+                    .map(|d| d.config_dir().join("config.toml")),
+                false,
+            ),
+        };
+        let Some(path) = path else {
+            return Ok(Config::defaults());
+        };
+        let name = path.display().to_string();
+        match std::fs::read_to_string(&path) {
+            Ok(text) => {
+                let mut c = Config::from_toml(&name, &text)?;
+                c.source = Some(path);
+                Ok(c)
+            }
+            Err(e) if !required && e.kind() == std::io::ErrorKind::NotFound => {
+                Ok(Config::defaults())
+            }
+            Err(e) => Err(ConfigError {
+                file: name,
+                line: 0,
+                message: format!("cannot read the config file: {e}"),
+            }),
+        }
+    }
+
+    fn merge_toml(&mut self, file: &str, text: &str) -> Result<(), ConfigError> {
+        let raw: RawConfig = toml::from_str(text).map_err(|e| ConfigError {
+            file: file.to_string(),
+            line: e.span().map(|s| line_of(text, s.start)).unwrap_or(0),
+            message: e.message().trim().to_string(),
+        })?;
+        self.apply(file, text, raw)
+    }
+
+    fn apply(&mut self, file: &str, text: &str, raw: RawConfig) -> Result<(), ConfigError> {
+        if let Some(v) = raw.ambiguous_width {
+            self.ambiguous_width = match v.get_ref().as_str() {
+                "auto" => AmbiguousWidth::Auto,
+                "single" => AmbiguousWidth::Single,
+                "double" => AmbiguousWidth::Double,
+                other => {
+                    return Err(err_at(
+                        file,
+                        text,
+                        v.span(),
+                        format!(
+                            "ambiguous_width: unknown value `{other}` (expected \"auto\", \"single\" or \"double\")"
+                        ),
+                    ));
+                }
+            };
+        }
+        if let Some(v) = raw.save_encoding {
+            let s = v.get_ref().as_str();
+            self.save_encoding = if s == "auto" {
+                SaveEncoding::Auto
+            } else {
+                match TextEncoding::from_label(s) {
+                    Some(e @ (TextEncoding::Utf8 | TextEncoding::ShiftJis)) => {
+                        SaveEncoding::Fixed(e)
+                    }
+                    _ => {
+                        return Err(err_at(
+                            file,
+                            text,
+                            v.span(),
+                            format!(
+                                "save_encoding: unknown value `{s}` (expected \"auto\", \"utf-8\" or \"shift_jis\")"
+                            ),
+                        ));
+                    }
+                }
+            };
+        }
+        if let Some(b) = raw.board {
+            if let Some(v) = b.style {
+                self.board_style = match v.get_ref().as_str() {
+                    "bod" => BoardStyle::Bod,
+                    "plain" => BoardStyle::Plain,
+                    other => {
+                        return Err(err_at(
+                            file,
+                            text,
+                            v.span(),
+                            format!(
+                                "board.style: unknown value `{other}` (expected \"bod\" or \"plain\")"
+                            ),
+                        ));
+                    }
+                };
+            }
+            if let Some(c) = b.coordinates {
+                self.coordinates = c;
+            }
+        }
+        if let Some(c) = raw.colors {
+            apply_colors(file, text, &mut self.colors, c)?;
+        }
+        if let Some(keys) = raw.keys {
+            for (mode, table) in keys {
+                let Some(m) = KeyMode::from_name(mode.get_ref()) else {
+                    return Err(err_at(
+                        file,
+                        text,
+                        mode.span(),
+                        format!(
+                            "unknown key mode `{}` (expected normal, tree, help or command)",
+                            mode.get_ref()
+                        ),
+                    ));
+                };
+                for (key, cmd) in table {
+                    let k = KeyEvent::parse(key.get_ref()).map_err(|e| {
+                        err_at(file, text, key.span(), format!("keys.{}: {e}", m.name()))
+                    })?;
+                    let c = Command::from_name(cmd.get_ref()).ok_or_else(|| {
+                        err_at(
+                            file,
+                            text,
+                            cmd.span(),
+                            format!(
+                                "keys.{}: unknown command `{}` for key `{}`",
+                                m.name(),
+                                cmd.get_ref(),
+                                key.get_ref()
+                            ),
+                        )
+                    })?;
+                    self.keymap.bind(m, k, c);
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config::defaults()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::input::KeyCode;
+
+    #[test]
+    fn defaults_set_every_option() {
+        let raw: RawConfig = toml::from_str(DEFAULT_CONFIG).unwrap();
+        assert!(raw.ambiguous_width.is_some() && raw.save_encoding.is_some());
+        let b = raw.board.as_ref().unwrap();
+        assert!(b.style.is_some() && b.coordinates.is_some());
+        assert!(colors_complete(raw.colors.as_ref().unwrap()));
+        let c = Config::defaults();
+        assert_eq!(
+            c.keymap.get(KeyMode::Normal, &KeyEvent::char('l')),
+            Some(Command::NextMove)
+        );
+        assert_eq!(
+            c.keymap
+                .get(KeyMode::Normal, &KeyEvent::plain(KeyCode::PageDown)),
+            Some(Command::Forward10)
+        );
+        assert_eq!(c.colors.white_piece, ColorSpec::Named(1));
+    }
+
+    #[test]
+    fn markdown_key_table_lists_every_bound_command() {
+        let t = Config::defaults().keymap.markdown_table();
+        assert!(
+            t.contains("| normal | `l` `Right` | `next_move` | Next move along the current line |"),
+            "{t}"
+        );
+        assert!(t.contains("`toggle_tree`"));
+        assert!(t.contains("| tree |"));
+    }
+
+    #[test]
+    fn user_file_merges_key_by_key() {
+        let c = Config::from_toml(
+            "u.toml",
+            "[keys.normal]\n\"n\" = \"next_move\"\n\"l\" = \"none\"\n[colors]\nwhite_piece = \"#00ff80\"\n",
+        )
+        .unwrap();
+        let n = KeyMode::Normal;
+        assert_eq!(
+            c.keymap.get(n, &KeyEvent::char('n')),
+            Some(Command::NextMove)
+        );
+        assert_eq!(c.keymap.get(n, &KeyEvent::char('l')), None);
+        assert_eq!(
+            c.keymap.get(n, &KeyEvent::char('h')),
+            Some(Command::PrevMove)
+        );
+        assert_eq!(c.colors.white_piece, ColorSpec::Rgb(0, 255, 128));
+    }
+
+    #[test]
+    fn errors_name_the_bad_string_and_line() {
+        let e =
+            Config::from_toml("u.toml", "\n[keys.normal]\n\"x\" = \"jump_around\"\n").unwrap_err();
+        assert_eq!(e.line, 3);
+        assert!(e.message.contains("jump_around"), "{e}");
+        assert!(e.to_string().starts_with("u.toml:3: "), "{e}");
+
+        let e = Config::from_toml("u.toml", "[keys.normal]\n\"ctrl-pagedwn\" = \"quit\"\n")
+            .unwrap_err();
+        assert_eq!(e.line, 2);
+        assert!(e.message.contains("ctrl-pagedwn"), "{e}");
+
+        let e = Config::from_toml("u.toml", "[keys.insert]\n\"x\" = \"quit\"\n").unwrap_err();
+        assert_eq!(e.line, 1);
+        assert!(e.message.contains("insert"), "{e}");
+
+        let e = Config::from_toml("u.toml", "\n\nambigous_width = \"double\"\n").unwrap_err();
+        assert_eq!(e.line, 3);
+        assert!(e.message.contains("ambigous_width"), "{e}");
+
+        let e = Config::from_toml("u.toml", "ambiguous_width = \"wide\"\n").unwrap_err();
+        assert_eq!(e.line, 1);
+        assert!(e.message.contains("wide"), "{e}");
+
+        let e = Config::from_toml("u.toml", "[colors]\n\ncheck = \"purpleish\"\n").unwrap_err();
+        assert_eq!(e.line, 3);
+        assert!(e.message.contains("purpleish"), "{e}");
+
+        let e = Config::from_toml("u.toml", "[board]\nstyle = 3\n").unwrap_err();
+        assert_eq!(e.line, 2);
+    }
+
+    #[test]
+    fn example_config_parses_and_matches_defaults() {
+        let text = include_str!("../../config.example.toml");
+        let c = Config::from_toml("config.example.toml", text).unwrap();
+        let d = Config::defaults();
+        assert_eq!(c.colors, d.colors);
+        assert_eq!(c.ambiguous_width, d.ambiguous_width);
+        for m in KeyMode::ALL {
+            assert_eq!(c.keymap.bindings(m), d.keymap.bindings(m), "{m:?}");
+        }
+    }
+}

@@ -1,0 +1,102 @@
+//! Terminal events converted at the edge into the app's own keys and actions.
+
+use super::ui::ViewState;
+use crate::app::{Action, App, Command, KeyCode, KeyEvent, Mode, Modifiers, Pane};
+use crossterm::event::{
+    self as ct, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
+};
+use ratatui::layout::{Position, Rect};
+
+/// A crossterm key press as the app's key (`None` for releases and keys the app ignores).
+pub fn to_key_event(k: &ct::KeyEvent) -> Option<KeyEvent> {
+    if k.kind == KeyEventKind::Release {
+        return None;
+    }
+    let code = match k.code {
+        ct::KeyCode::Char(c) => KeyCode::Char(c),
+        ct::KeyCode::Enter => KeyCode::Enter,
+        ct::KeyCode::Esc => KeyCode::Esc,
+        ct::KeyCode::Backspace => KeyCode::Backspace,
+        ct::KeyCode::Tab => KeyCode::Tab,
+        ct::KeyCode::BackTab => KeyCode::BackTab,
+        ct::KeyCode::Left => KeyCode::Left,
+        ct::KeyCode::Right => KeyCode::Right,
+        ct::KeyCode::Up => KeyCode::Up,
+        ct::KeyCode::Down => KeyCode::Down,
+        ct::KeyCode::Home => KeyCode::Home,
+        ct::KeyCode::End => KeyCode::End,
+        ct::KeyCode::PageUp => KeyCode::PageUp,
+        ct::KeyCode::PageDown => KeyCode::PageDown,
+        ct::KeyCode::Insert => KeyCode::Insert,
+        ct::KeyCode::Delete => KeyCode::Delete,
+        ct::KeyCode::F(n) => KeyCode::F(n),
+        _ => return None,
+    };
+    let mods = Modifiers {
+        ctrl: k.modifiers.contains(KeyModifiers::CONTROL),
+        alt: k.modifiers.contains(KeyModifiers::ALT),
+        shift: k.modifiers.contains(KeyModifiers::SHIFT),
+    };
+    Some(KeyEvent::new(code, mods))
+}
+
+fn inside(r: Rect, col: u16, row: u16) -> bool {
+    r.contains(Position::new(col, row))
+}
+
+/// What a mouse event means, given where things were last drawn.
+pub fn mouse_action(app: &App, vs: &ViewState, m: &MouseEvent) -> Option<Action> {
+    let (col, row) = (m.column, m.row);
+    let wheel = match m.kind {
+        MouseEventKind::ScrollDown => 1,
+        MouseEventKind::ScrollUp => -1,
+        MouseEventKind::Down(MouseButton::Left) => 0,
+        _ => return None,
+    };
+    match app.mode {
+        Mode::Tree => {
+            if wheel != 0 {
+                let c = if wheel > 0 {
+                    Command::TreeDown
+                } else {
+                    Command::TreeUp
+                };
+                return Some(Action::Run(c));
+            }
+            if inside(vs.tree_area, col, row) {
+                let i = vs.tree_offset + (row - vs.tree_area.y) as usize;
+                let n = app.outline_cached().map_or(0, |o| o.rows.len());
+                return (i < n).then_some(Action::TreeJumpRow(i));
+            }
+            None
+        }
+        Mode::Help | Mode::Warnings => {
+            (wheel != 0).then_some(Action::Scroll(Pane::Overlay, wheel * 3))
+        }
+        Mode::Normal | Mode::CommandLine => {
+            if wheel != 0 {
+                if inside(vs.comment_area, col, row) {
+                    return Some(Action::Scroll(Pane::Comment, wheel * 3));
+                }
+                if inside(vs.header_area, col, row) {
+                    return Some(Action::Scroll(Pane::Header, wheel * 3));
+                }
+                let c = if wheel > 0 {
+                    Command::NextMove
+                } else {
+                    Command::PrevMove
+                };
+                return Some(Action::Run(c));
+            }
+            if inside(vs.moves_area, col, row) {
+                let i = vs.moves_offset + (row - vs.moves_area.y) as usize;
+                return (i < app.line().len()).then_some(Action::GotoPly(i as u32));
+            }
+            if inside(vs.variations_area, col, row) {
+                let i = (row - vs.variations_area.y) as usize;
+                return vs.variation_nodes.get(i).map(|&id| Action::JumpTo(id));
+            }
+            None
+        }
+    }
+}

@@ -1,0 +1,238 @@
+//! The board in BOD style, with hands: exactly the diagrams of KIF files.
+
+use crate::core::notation::japanese::{FULL_DIGITS, KANJI_DIGITS, kanji_count};
+use crate::core::rules::{Color, Position, Square};
+use crate::tui::theme::Theme;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::widgets::Widget;
+
+/// The 9x9 board with its frame (and coordinates when the theme says so).
+pub struct BoardWidget<'a> {
+    pub position: &'a Position,
+    /// Destination and origin of the last move (highlighted).
+    pub last_to: Option<Square>,
+    pub last_from: Option<Square>,
+    /// White at the bottom.
+    pub flipped: bool,
+    pub theme: &'a Theme,
+}
+
+impl BoardWidget<'_> {
+    /// Cells the board needs: 31x12 with coordinates, 29x11 without.
+    pub fn size(theme: &Theme) -> (u16, u16) {
+        if theme.coordinates {
+            (31, 12)
+        } else {
+            (29, 11)
+        }
+    }
+    fn square_at(&self, row: u8, col: u8) -> Square {
+        let (file, rank) = if self.flipped {
+            (col + 1, 9 - row)
+        } else {
+            (9 - col, row + 1)
+        };
+        Square::new(file, rank).expect("row and col are 0..9")
+    }
+}
+
+impl Widget for &BoardWidget<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let t = self.theme;
+        let (w, h) = BoardWidget::size(t);
+        if area.width < w || area.height < h {
+            return;
+        }
+        let (x0, mut y) = (area.x, area.y);
+        if t.coordinates {
+            let mut files = String::from(" ");
+            for col in 0..9u8 {
+                let f = self.square_at(0, col).file();
+                files.push(' ');
+                files.push_str(FULL_DIGITS[f as usize]);
+            }
+            buf.set_string(x0, y, files, t.dim);
+            y += 1;
+        }
+        let rule = format!("+{}+", "-".repeat(27));
+        buf.set_string(x0, y, &rule, t.border);
+        y += 1;
+        let pos = self.position;
+        let checked_king = if pos.in_check() {
+            pos.king_square(pos.side_to_move())
+        } else {
+            None
+        };
+        for row in 0..9u8 {
+            buf.set_string(x0, y, "|", t.border);
+            for col in 0..9u8 {
+                let sq = self.square_at(row, col);
+                let x = x0 + 1 + 3 * col as u16;
+                let (text, mut style) = match pos.piece_at(sq) {
+                    None => (" ・".to_string(), t.dim),
+                    Some(p) => {
+                        let mark = if p.color == Color::White && t.gote_mark {
+                            'v'
+                        } else {
+                            ' '
+                        };
+                        let style = match p.color {
+                            Color::Black => t.black_piece,
+                            Color::White => t.white_piece,
+                        };
+                        (format!("{mark}{}", p.kind.board_char()), style)
+                    }
+                };
+                if Some(sq) == self.last_to {
+                    style = style.patch(t.last_move);
+                } else if Some(sq) == self.last_from && t.color {
+                    style = style.patch(t.dim);
+                }
+                if Some(sq) == checked_king {
+                    style = style.patch(t.check);
+                }
+                buf.set_string(x, y, text, style);
+            }
+            buf.set_string(x0 + 28, y, "|", t.border);
+            if t.coordinates {
+                let rank = self.square_at(row, 0).rank();
+                buf.set_string(x0 + 29, y, KANJI_DIGITS[rank as usize], t.dim);
+            }
+            y += 1;
+        }
+        buf.set_string(x0, y, &rule, t.border);
+    }
+}
+
+/// `先手` / `後手`, or `下手` / `上手` in handicap games.
+pub fn side_name(color: Color, handicap: bool) -> &'static str {
+    match (color, handicap) {
+        (Color::Black, false) => "先手",
+        (Color::White, false) => "後手",
+        (Color::Black, true) => "下手",
+        (Color::White, true) => "上手",
+    }
+}
+
+/// `後手の持駒：飛　角　歩四` or `先手の持駒：なし`.
+pub fn hand_text(pos: &Position, color: Color, handicap: bool) -> String {
+    let mut s = format!("{}の持駒：", side_name(color, handicap));
+    let hand = pos.hand(color);
+    if hand.is_empty() {
+        s.push_str("なし");
+    }
+    for (i, (kind, n)) in hand.into_iter().enumerate() {
+        if i > 0 {
+            s.push('\u{3000}');
+        }
+        s.push(kind.board_char());
+        if n > 1 {
+            s.push_str(&kanji_count(n as u32));
+        }
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::rules::Move;
+
+    fn render(pos: &Position, flipped: bool, last: Option<Square>) -> Buffer {
+        let theme = Theme::plain();
+        let mut buf = Buffer::empty(Rect::new(0, 0, 31, 12));
+        let w = BoardWidget {
+            position: pos,
+            last_to: last,
+            last_from: None,
+            flipped,
+            theme: &theme,
+        };
+        (&w).render(buf.area, &mut buf);
+        buf
+    }
+
+    #[test]
+    fn start_position_is_a_bod_diagram() {
+        let buf = render(&Position::startpos(), false, None);
+        let expected = Buffer::with_lines([
+            "  ９ ８ ７ ６ ５ ４ ３ ２ １",
+            "+---------------------------+",
+            "|v香v桂v銀v金v玉v金v銀v桂v香|一",
+            "| ・v飛 ・ ・ ・ ・ ・v角 ・|二",
+            "|v歩v歩v歩v歩v歩v歩v歩v歩v歩|三",
+            "| ・ ・ ・ ・ ・ ・ ・ ・ ・|四",
+            "| ・ ・ ・ ・ ・ ・ ・ ・ ・|五",
+            "| ・ ・ ・ ・ ・ ・ ・ ・ ・|六",
+            "| 歩 歩 歩 歩 歩 歩 歩 歩 歩|七",
+            "| ・ 角 ・ ・ ・ ・ ・ 飛 ・|八",
+            "| 香 桂 銀 金 玉 金 銀 桂 香|九",
+        ]);
+        // Compare symbols only (styles differ).
+        for y in 0..11 {
+            for x in 0..31 {
+                assert_eq!(
+                    buf[(x, y)].symbol(),
+                    expected[(x, y)].symbol(),
+                    "cell {x},{y}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn every_row_lines_up_column_exactly() {
+        let mut pos = Position::startpos();
+        pos.play(Move::from_usi("7g7f").unwrap()).unwrap();
+        let buf = render(&pos, true, Some(Square::new(7, 6).unwrap()));
+        for y in 2..11u16 {
+            // Frame columns are at 0 and 28, the rank kanji at 29, in every row.
+            assert_eq!(buf[(0, y)].symbol(), "|");
+            assert_eq!(buf[(28, y)].symbol(), "|");
+            assert!(!buf[(29, y)].symbol().trim().is_empty());
+            // Every piece or dot starts at a column 2 + 3k and is two cells wide.
+            for col in 0..9u16 {
+                let s = buf[(2 + 3 * col, y)].symbol();
+                assert_eq!(
+                    unicode_width::UnicodeWidthStr::width(s),
+                    2,
+                    "{s} at {col},{y}"
+                );
+            }
+        }
+        // Flipped: file 1 on the left, rank 九 at the top, sente's pieces upside up.
+        assert_eq!(buf[(2, 0)].symbol(), "１");
+        assert_eq!(buf[(29, 2)].symbol(), "九");
+        assert_eq!(buf[(1, 2)].symbol(), " ");
+        assert_eq!(buf[(2, 2)].symbol(), "香");
+        assert_eq!(buf[(1, 10)].symbol(), "v");
+        // The last move's square is highlighted (underlined without colours).
+        let sq76 = (1 + 3 * 6, 2 + 3);
+        assert_eq!(buf[(sq76.0 + 1, sq76.1)].symbol(), "歩");
+        assert!(
+            buf[(sq76.0 + 1, sq76.1)]
+                .modifier
+                .contains(ratatui::style::Modifier::UNDERLINED)
+        );
+    }
+
+    #[test]
+    fn hands_in_bod_form() {
+        let mut pos = Position::startpos();
+        assert_eq!(hand_text(&pos, Color::White, false), "後手の持駒：なし");
+        let (r, b, p) = (
+            crate::core::rules::PieceKind::Rook,
+            crate::core::rules::PieceKind::Bishop,
+            crate::core::rules::PieceKind::Pawn,
+        );
+        pos.set_hand_count(Color::White, p, 4);
+        pos.set_hand_count(Color::White, b, 1);
+        pos.set_hand_count(Color::White, r, 1);
+        assert_eq!(
+            hand_text(&pos, Color::White, false),
+            "後手の持駒：飛　角　歩四"
+        );
+        assert_eq!(hand_text(&pos, Color::Black, true), "下手の持駒：なし");
+    }
+}

@@ -1,0 +1,3 @@
+//! Widgets that draw parts of the app.
+
+pub mod board;
