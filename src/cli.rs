@@ -52,6 +52,9 @@ pub struct ViewArgs {
     /// Start a new record from this handicap (平手, 香落ち, 角落ち, 飛車落ち, 二枚落ち, ...).
     #[arg(long, value_name = "NAME")]
     pub handicap: Option<String>,
+    /// Follow the file as another program writes it (a live broadcast): reload on change.
+    #[arg(long)]
+    pub watch: bool,
 }
 
 #[derive(Subcommand, Debug)]
@@ -232,6 +235,7 @@ fn run_viewer(v: ViewArgs) -> ExitCode {
         flip: v.flip,
         config: v.config,
         handicap: v.handicap,
+        watch: v.watch,
     };
     match kifview::tui::run(opts) {
         Ok(()) => ExitCode::SUCCESS,

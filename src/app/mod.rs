@@ -34,4 +34,6 @@ pub struct LaunchOptions {
     pub config: Option<PathBuf>,
     /// Start a new record from this handicap (`--handicap NAME`).
     pub handicap: Option<String>,
+    /// Follow the file: reload when another program changes it (`--watch`).
+    pub watch: bool,
 }
