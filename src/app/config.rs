@@ -43,16 +43,25 @@ pub enum KeyMode {
     Tree,
     /// The help or warning list is open.
     Help,
-    /// Typing on the `:` command line.
+    /// Typing on the `:` command line, a prompt, or answering a question.
     Command,
+    /// Entering a move with the board cursor.
+    Board,
+    /// Editing a comment.
+    Editor,
+    /// A list to pick from (bookmarks, endings, header fields).
+    List,
 }
 
 impl KeyMode {
-    pub const ALL: [KeyMode; 4] = [
+    pub const ALL: [KeyMode; 7] = [
         KeyMode::Normal,
         KeyMode::Tree,
         KeyMode::Help,
         KeyMode::Command,
+        KeyMode::Board,
+        KeyMode::Editor,
+        KeyMode::List,
     ];
     pub fn name(self) -> &'static str {
         match self {
@@ -60,6 +69,9 @@ impl KeyMode {
             KeyMode::Tree => "tree",
             KeyMode::Help => "help",
             KeyMode::Command => "command",
+            KeyMode::Board => "board",
+            KeyMode::Editor => "editor",
+            KeyMode::List => "list",
         }
     }
     fn from_name(s: &str) -> Option<KeyMode> {
@@ -469,7 +481,7 @@ impl Config {
                         text,
                         mode.span(),
                         format!(
-                            "unknown key mode `{}` (expected normal, tree, help or command)",
+                            "unknown key mode `{}` (expected normal, tree, help, command, board, editor or list)",
                             mode.get_ref()
                         ),
                     ));

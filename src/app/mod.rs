@@ -2,6 +2,7 @@
 
 pub mod command;
 pub mod config;
+pub mod edit;
 pub mod input;
 pub mod outline;
 pub mod save;
@@ -11,6 +12,7 @@ pub mod testing;
 #[cfg(test)]
 mod tests;
 pub mod text;
+pub mod textedit;
 
 pub use command::{COMMANDS, Command};
 pub use config::{Config, ConfigError, KeyMode};

@@ -24,13 +24,26 @@ pub enum Mode {
     Help,
     /// The reader's warnings are listed.
     Warnings,
+    /// Entering a move with the board cursor.
+    Board,
+    /// Typing into a one-line prompt (`App::edit.prompt`).
+    Prompt,
+    /// Editing the current comment (`App::edit.comment`).
+    Comment,
+    /// A question waits for a one-key answer (`App::edit.confirm`).
+    Confirm,
+    /// A list to pick from (`App::edit.list`).
+    List,
 }
 
 impl Mode {
     pub fn key_mode(self) -> KeyMode {
         match self {
             Mode::Normal => KeyMode::Normal,
-            Mode::CommandLine => KeyMode::Command,
+            Mode::CommandLine | Mode::Prompt | Mode::Confirm => KeyMode::Command,
+            Mode::Board => KeyMode::Board,
+            Mode::Comment => KeyMode::Editor,
+            Mode::List => KeyMode::List,
             Mode::Tree => KeyMode::Tree,
             Mode::Help | Mode::Warnings => KeyMode::Help,
         }
@@ -146,12 +159,15 @@ pub struct App {
     /// The position at `cur`.
     position: Position,
     outline: Option<(u64, Outline)>,
+    /// The editor: undo history, move input, prompts, lists, questions.
+    pub edit: super::edit::EditState,
 }
 
 impl App {
     /// An app showing `record`.
     pub fn new(record: Record, doc: Document, config: Config) -> App {
         let position = record.initial.position.clone();
+        let edit = super::edit::EditState::new(doc.path.as_deref());
         let mut app = App {
             record,
             doc,
@@ -173,6 +189,7 @@ impl App {
             line: Vec::new(),
             position,
             outline: None,
+            edit,
         };
         app.rebuild_line();
         if let Some(w) = app.doc.warnings.first() {
@@ -192,8 +209,13 @@ impl App {
 
     /// Opens what the command line asked for.
     pub fn open(opts: &LaunchOptions, config: Config) -> anyhow::Result<App> {
+        let missing = opts
+            .file
+            .as_ref()
+            .filter(|p| p.as_os_str() != "-" && !p.exists())
+            .filter(|p| p.parent().is_none_or(|d| d.as_os_str().is_empty() || d.is_dir()));
         let (record, doc) = match &opts.file {
-            None => {
+            _ if opts.file.is_none() || missing.is_some() => {
                 let initial = match &opts.handicap {
                     None => Initial::even(),
                     Some(name) => {
@@ -217,8 +239,11 @@ impl App {
                 (
                     record,
                     Document {
-                        path: None,
-                        name: "[new]".into(),
+                        path: missing.cloned(),
+                        name: missing
+                            .and_then(|p| p.file_name())
+                            .map(|n| format!("{} [new]", n.to_string_lossy()))
+                            .unwrap_or_else(|| "[new]".into()),
                         format: None,
                         info: None,
                         warnings: Vec::new(),
@@ -228,6 +253,7 @@ impl App {
                     },
                 )
             }
+            None => unreachable!("handled above"),
             Some(path) => {
                 let stdin = path.as_os_str() == "-";
                 let bytes = if stdin {
@@ -340,9 +366,10 @@ impl App {
             return Some(Action::Run(c));
         }
         match (self.mode, key.code) {
-            (Mode::CommandLine, KeyCode::Char(c)) if !key.mods.ctrl && !key.mods.alt => {
-                Some(Action::Insert(c))
-            }
+            (
+                Mode::CommandLine | Mode::Prompt | Mode::Comment | Mode::Confirm,
+                KeyCode::Char(c),
+            ) if !key.mods.ctrl && !key.mods.alt => Some(Action::Insert(c)),
             _ => None,
         }
     }
@@ -362,10 +389,10 @@ impl App {
         }
     }
 
-    fn info_level(&mut self, text: String, level: Level) {
+    pub(crate) fn info_level(&mut self, text: String, level: Level) {
         self.message = Some(Message { text, level });
     }
-    fn info(&mut self, text: impl Into<String>) {
+    pub(crate) fn info(&mut self, text: impl Into<String>) {
         self.info_level(text.into(), Level::Info);
     }
 
@@ -461,7 +488,12 @@ impl App {
         self.tree_selected = t as usize;
     }
 
+    // The last arm (the editor's commands) makes clippy want `if`s folded into guards.
+    #[allow(clippy::collapsible_match)]
     fn run(&mut self, c: Command) {
+        if self.run_edit(c) {
+            return;
+        }
         match c {
             Command::NextMove => self.step(1),
             Command::PrevMove => self.step(-1),
@@ -544,6 +576,8 @@ impl App {
                 }
             }
             Command::NoOp => {}
+            // The editor's commands are handled in `edit.rs` (`run_edit`).
+            _ => {}
         }
     }
 
@@ -570,7 +604,7 @@ impl App {
                 _ => c,
             })
             .collect();
-        if t.is_empty() {
+        if t.is_empty() || self.ex_command(&t) {
             return;
         }
         match t.parse::<u32>() {
@@ -627,7 +661,10 @@ pub fn update(app: &mut App, action: Action) {
     match action {
         Action::Run(c) => app.run(c),
         Action::Insert(c) => {
-            if app.command_line.chars().count() < 32 {
+            if app.insert_edit(c) {
+                return;
+            }
+            if app.command_line.chars().count() < 1024 {
                 app.command_line.push(c);
             }
         }

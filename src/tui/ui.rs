@@ -3,6 +3,7 @@
 use super::text::{clean, clean_lines, fit, truncate, width, wrap};
 use super::theme::Theme;
 use super::widgets::board::{BoardWidget, hand_text, side_name};
+use super::widgets::edit as edit_widgets;
 use crate::app::{App, Focus, KeyMode, Level, Mode};
 use crate::core::record::{MoveTime, NodeId, Step};
 use crate::core::rules::Color;
@@ -49,6 +50,8 @@ pub struct ViewState {
     pub comment_max: u16,
     pub header_max: u16,
     pub overlay_max: u16,
+    /// Where the terminal cursor goes (prompts and the comment editor), if anywhere.
+    pub cursor: Option<(u16, u16)>,
 }
 
 /// Draws the whole screen.
@@ -59,6 +62,8 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, vs: &mut ViewState) {
     if app.mode == Mode::CommandLine {
         let x = area.x + 1 + width(&app.command_line) as u16;
         frame.set_cursor_position((x.min(area.right().saturating_sub(1)), area.bottom() - 1));
+    } else if let Some(p) = vs.cursor {
+        frame.set_cursor_position(p);
     }
 }
 
@@ -119,12 +124,14 @@ pub fn render(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut V
         variations(vars, buf, app, theme, vs);
         comment_pane(comment, buf, app, theme, vs);
     }
-    status_line(status, buf, app, theme);
+    status_line(status, buf, app, theme, vs);
     match app.mode {
         Mode::Tree => tree_overlay(main, buf, app, theme, vs),
         Mode::Help => help_overlay(main, buf, app, theme, vs),
         Mode::Warnings => warnings_overlay(main, buf, app, theme, vs),
-        Mode::Normal | Mode::CommandLine => {}
+        Mode::List => edit_widgets::list_overlay(main, buf, app, theme, vs),
+        Mode::Confirm => edit_widgets::confirm_overlay(main, buf, app, theme),
+        _ => {}
     }
     if theme.double {
         skip_ambiguous_pads(buf);
@@ -157,7 +164,7 @@ fn skip_ambiguous_pads(buf: &mut Buffer) {
     }
 }
 
-fn block<'a>(title: String, focused: bool, theme: &Theme) -> Block<'a> {
+pub(crate) fn block<'a>(title: String, focused: bool, theme: &Theme) -> Block<'a> {
     let mut b = Block::new()
         .borders(Borders::ALL)
         .title(Span::raw(clean(&title, theme.double)))
@@ -247,6 +254,7 @@ fn board_column(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) -> u16 {
             last_from: last.and_then(|m| m.mv.from()),
             flipped: app.flipped,
             theme,
+            marks: app.board_marks(),
         };
         (&widget).render(Rect::new(area.x, y, bw.min(area.width), bh), buf);
         y += bh;
@@ -399,7 +407,13 @@ fn variations(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut V
     }
 }
 
-fn scrolled_text(area: Rect, buf: &mut Buffer, lines: &[String], scroll: u16, style: Style) -> u16 {
+pub(crate) fn scrolled_text(
+    area: Rect,
+    buf: &mut Buffer,
+    lines: &[String],
+    scroll: u16,
+    style: Style,
+) -> u16 {
     let max = lines.len().saturating_sub(area.height as usize) as u16;
     let scroll = scroll.min(max);
     for (row, l) in lines
@@ -423,10 +437,16 @@ fn comment_pane(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut
     if let Some(bm) = &node.bookmark {
         title.push_str(&format!(" &{bm}"));
     }
+    if app.mode == Mode::Comment {
+        title.push_str(" 編集中  Esc: keep  Ctrl-c: discard");
+    }
     let b = block(title, app.focus == Focus::Comment, theme);
     let inner = b.inner(area);
     b.render(area, buf);
     vs.comment_area = inner;
+    if edit_widgets::comment_editor(inner, buf, app, theme, vs) {
+        return;
+    }
     if node.comment.is_empty() {
         buf.set_string(inner.x, inner.y, "なし", theme.dim);
         return;
@@ -471,9 +491,12 @@ fn header_pane(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut 
     vs.header_max = scrolled_text(inner, buf, &lines, app.header_scroll, Style::new());
 }
 
-fn status_line(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
+fn status_line(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut ViewState) {
     let d = theme.double;
     buf.set_style(area, Style::new().add_modifier(Modifier::REVERSED));
+    if edit_widgets::prompt_line(area, buf, app, theme, vs) {
+        return;
+    }
     if app.mode == Mode::CommandLine {
         let text = format!(":{}", clean(&app.command_line, d));
         buf.set_stringn(
@@ -529,7 +552,7 @@ fn status_line(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
 }
 
 /// Clears `area` for an overlay, including wide characters cut by its left edge.
-fn clear(area: Rect, buf: &mut Buffer) {
+pub(crate) fn clear(area: Rect, buf: &mut Buffer) {
     Clear.render(area, buf);
     if area.x > buf.area.x {
         for y in area.top()..area.bottom() {
@@ -541,7 +564,7 @@ fn clear(area: Rect, buf: &mut Buffer) {
     }
 }
 
-fn overlay_rect(main: Rect, max_w: u16) -> Rect {
+pub(crate) fn overlay_rect(main: Rect, max_w: u16) -> Rect {
     let w = main.width.saturating_sub(4).min(max_w);
     let h = main.height.saturating_sub(2);
     Rect::new(
@@ -580,8 +603,17 @@ pub fn help_lines(app: &App) -> Vec<String> {
     for (mode, title) in [
         (KeyMode::Normal, "Browsing"),
         (KeyMode::Tree, "Variation tree (t)"),
-        (KeyMode::Command, "Command line (:)"),
-        (KeyMode::Help, "Help and lists"),
+        (KeyMode::Board, "Move input on the board (i, Enter)"),
+        (
+            KeyMode::Editor,
+            "Comment editor (c); typed text goes into the comment",
+        ),
+        (
+            KeyMode::List,
+            "Lists: bookmarks ('), endings (r), header fields (e)",
+        ),
+        (KeyMode::Command, "Command line (:), prompts and questions"),
+        (KeyMode::Help, "Help and problem list"),
     ] {
         out.push(title.to_string());
         for (cmd, keys) in app.config.keymap.bindings(mode) {

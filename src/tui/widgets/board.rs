@@ -1,10 +1,12 @@
 //! The board in BOD style, with hands: exactly the diagrams of KIF files.
 
+use crate::app::edit::BoardMarks;
 use crate::core::notation::japanese::{FULL_DIGITS, KANJI_DIGITS, kanji_count};
 use crate::core::rules::{Color, Position, Square};
 use crate::tui::theme::Theme;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
 use ratatui::widgets::Widget;
 
 /// The 9x9 board with its frame (and coordinates when the theme says so).
@@ -16,6 +18,8 @@ pub struct BoardWidget<'a> {
     /// White at the bottom.
     pub flipped: bool,
     pub theme: &'a Theme,
+    /// Move input: the cursor, the picked piece and its legal destinations.
+    pub marks: Option<BoardMarks<'a>>,
 }
 
 impl BoardWidget<'_> {
@@ -92,7 +96,27 @@ impl Widget for &BoardWidget<'_> {
                 if Some(sq) == checked_king {
                     style = style.patch(t.check);
                 }
+                let mut text = text;
+                if let Some(m) = &self.marks {
+                    if m.targets.contains(&sq) {
+                        if pos.piece_at(sq).is_none() {
+                            text = " ＊".to_string();
+                        }
+                        style = style.patch(t.variation_mark).add_modifier(Modifier::BOLD);
+                    }
+                    if Some(sq) == m.picked {
+                        style = style.add_modifier(Modifier::UNDERLINED | Modifier::BOLD);
+                    }
+                }
                 buf.set_string(x, y, text, style);
+                if let Some(m) = &self.marks
+                    && m.cursor == sq
+                {
+                    buf.set_style(
+                        Rect::new(x, y, 3, 1),
+                        Style::new().add_modifier(Modifier::REVERSED),
+                    );
+                }
             }
             buf.set_string(x0 + 28, y, "|", t.border);
             if t.coordinates {
@@ -148,6 +172,7 @@ mod tests {
             last_from: None,
             flipped,
             theme: &theme,
+            marks: None,
         };
         (&w).render(buf.area, &mut buf);
         buf
