@@ -143,6 +143,10 @@ pub struct EditState {
     pub stamp: Option<DiskStamp>,
     /// The mode a prompt, list or question returns to.
     pub return_mode: Option<Mode>,
+    /// Where the cursor was after each undoable edit (parallel to the history's undo stack),
+    /// so redo returns there too.
+    focus_undo: Vec<NodeId>,
+    focus_redo: Vec<NodeId>,
 }
 
 impl EditState {
@@ -352,6 +356,8 @@ impl App {
         self.revision += 1;
         self.sync_modified();
         self.jump_to(focus);
+        self.edit.focus_undo.push(focus);
+        self.edit.focus_redo.clear();
         Ok(focus)
     }
 
@@ -365,10 +371,21 @@ impl App {
         }
     }
 
+    /// Goes to `id` and remembers it as where the last edit left the cursor.
+    fn settle(&mut self, id: NodeId) {
+        self.jump_to(id);
+        if let Some(f) = self.edit.focus_undo.last_mut() {
+            *f = id;
+        }
+    }
+
     fn undo(&mut self) {
         let cur = self.cur();
         match self.edit.history.undo(&mut self.record, cur) {
             Some(to) => {
+                if let Some(f) = self.edit.focus_undo.pop() {
+                    self.edit.focus_redo.push(f);
+                }
                 self.revision += 1;
                 self.sync_modified();
                 self.jump_to(to);
@@ -387,6 +404,13 @@ impl App {
         let cur = self.cur();
         match self.edit.history.redo(&mut self.record, cur) {
             Some(to) => {
+                let to = match self.edit.focus_redo.pop() {
+                    Some(f) => {
+                        self.edit.focus_undo.push(f);
+                        if self.record.is_attached(f) { f } else { to }
+                    }
+                    None => to,
+                };
                 self.revision += 1;
                 self.sync_modified();
                 self.jump_to(to);
@@ -515,7 +539,7 @@ impl App {
         {
             // Stay where we were when reordering the next move's alternatives.
             if fork == cur {
-                self.jump_to(cur);
+                self.settle(cur);
             }
             self.info(format!(
                 "moved to place {}/{}{}",
@@ -547,7 +571,7 @@ impl App {
             .apply_or_say(Edit::PromoteToMain { node: end })
             .is_some()
         {
-            self.jump_to(cur);
+            self.settle(cur);
             self.info("this line is now the main line (u undoes)");
         }
     }
@@ -601,7 +625,7 @@ impl App {
         // On screen, left is towards file 9 and up towards rank 1 (the other way when flipped).
         let s = if self.flipped { -1 } else { 1 };
         let c = self.edit.board.cursor;
-        let file = (c.file() as i8 + dx * s).clamp(1, 9) as u8;
+        let file = (c.file() as i8 - dx * s).clamp(1, 9) as u8;
         let rank = (c.rank() as i8 + dy * s).clamp(1, 9) as u8;
         if let Some(sq) = Square::new(file, rank) {
             self.edit.board.cursor = sq;
@@ -888,7 +912,7 @@ impl App {
         let cur = self.cur();
         if self.apply_or_say(Edit::SetHeader(h)).is_some() {
             // A header edit happens at no particular move: stay put.
-            self.jump_to(cur);
+            self.settle(cur);
             self.refresh_list();
             self.info("header changed (u undoes)");
         }

@@ -213,7 +213,10 @@ impl App {
             .file
             .as_ref()
             .filter(|p| p.as_os_str() != "-" && !p.exists())
-            .filter(|p| p.parent().is_none_or(|d| d.as_os_str().is_empty() || d.is_dir()));
+            .filter(|p| {
+                p.parent()
+                    .is_none_or(|d| d.as_os_str().is_empty() || d.is_dir())
+            });
         let (record, doc) = match &opts.file {
             _ if opts.file.is_none() || missing.is_some() => {
                 let initial = match &opts.handicap {
