@@ -1,0 +1,283 @@
+//! End to end: the editor in the real binary in a pseudo-terminal, driven by keys as a user
+//! would (the Japanese text arrives as UTF-8, as a terminal input method sends it), and the
+//! saved files read back.
+
+use kifview::core::notation::{self, Format, TextEncoding};
+use kifview::core::record::{NodeId, Record, Step};
+use portable_pty::{CommandBuilder, PtySize, native_pty_system};
+use std::io::{Read, Write};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+struct Session {
+    parser: vt100::Parser,
+    rx: mpsc::Receiver<Vec<u8>>,
+    writer: Box<dyn Write + Send>,
+    child: Box<dyn portable_pty::Child + Send + Sync>,
+    raw: Vec<u8>,
+    _dir: tempfile::TempDir,
+}
+
+impl Session {
+    fn start(args: &[&str], rows: u16, cols: u16) -> Session {
+        let dir = tempfile::tempdir().unwrap();
+        // Fixed ambiguous width: the terminal here does not answer the cursor-position probe.
+        let cfg = dir.path().join("config.toml");
+        std::fs::write(&cfg, "ambiguous_width = \"single\"\n").unwrap();
+        let pair = native_pty_system()
+            .openpty(PtySize {
+                rows,
+                cols,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .unwrap();
+        let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_kifview"));
+        cmd.args(args);
+        cmd.env("KIFVIEW_CONFIG", &cfg);
+        cmd.env("TERM", "xterm-256color");
+        cmd.env_remove("NO_COLOR");
+        cmd.cwd(env!("CARGO_MANIFEST_DIR"));
+        let child = pair.slave.spawn_command(cmd).unwrap();
+        drop(pair.slave);
+        let mut reader = pair.master.try_clone_reader().unwrap();
+        let writer = pair.master.take_writer().unwrap();
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            let _master = pair.master;
+            let mut buf = [0u8; 8192];
+            loop {
+                match reader.read(&mut buf) {
+                    Ok(0) | Err(_) => break,
+                    Ok(n) => {
+                        if tx.send(buf[..n].to_vec()).is_err() {
+                            break;
+                        }
+                    }
+                }
+            }
+        });
+        Session {
+            parser: vt100::Parser::new(rows, cols, 0),
+            rx,
+            writer,
+            child,
+            raw: Vec::new(),
+            _dir: dir,
+        }
+    }
+
+    fn pump(&mut self, wait: Duration) {
+        if let Ok(b) = self.rx.recv_timeout(wait) {
+            self.parser.process(&b);
+            self.raw.extend_from_slice(&b);
+        }
+        while let Ok(b) = self.rx.try_recv() {
+            self.parser.process(&b);
+            self.raw.extend_from_slice(&b);
+        }
+    }
+
+    fn screen(&self) -> String {
+        self.parser.screen().contents()
+    }
+
+    /// Waits (up to a generous limit, so a broken build fails instead of hanging) until the
+    /// screen shows `text`.
+    fn wait_for(&mut self, text: &str) -> String {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            self.pump(Duration::from_millis(50));
+            let s = self.screen();
+            if s.contains(text) {
+                return s;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "never saw {text:?}; screen:\n{s}"
+            );
+        }
+    }
+
+    /// Waits until the screen no longer shows `text`.
+    fn wait_gone(&mut self, text: &str) {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            self.pump(Duration::from_millis(50));
+            let s = self.screen();
+            if !s.contains(text) {
+                return;
+            }
+            assert!(Instant::now() < deadline, "{text:?} stayed; screen:\n{s}");
+        }
+    }
+
+    fn send(&mut self, keys: &str) {
+        self.writer.write_all(keys.as_bytes()).unwrap();
+        self.writer.flush().unwrap();
+    }
+
+    fn wait_exit(&mut self) -> portable_pty::ExitStatus {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            self.pump(Duration::from_millis(50));
+            if let Some(st) = self.child.try_wait().unwrap() {
+                self.pump(Duration::from_millis(100));
+                return st;
+            }
+            assert!(Instant::now() < deadline, "kifview did not exit");
+        }
+    }
+}
+
+fn usi_line(r: &Record) -> Vec<String> {
+    r.line_from(NodeId::ROOT)
+        .into_iter()
+        .filter_map(|n| match &r.node(n).step {
+            Step::Move(m) => Some(m.mv.usi()),
+            Step::Special(s) => Some(s.kif_word().to_string()),
+            Step::Root => None,
+        })
+        .collect()
+}
+
+const ESC: &str = "\x1b";
+const CTRL_S: &str = "\x13";
+const CTRL_R: &str = "\x12";
+
+#[test]
+fn build_a_new_record_annotate_and_save_as_kif_and_csa() {
+    let out = tempfile::tempdir().unwrap();
+    let kifu = out.path().join("new.kifu");
+    let mut s = Session::start(&[kifu.to_str().unwrap()], 24, 80);
+    s.wait_for("new.kifu [new]");
+    // Board input: 7七 is two left and two down from 5五; pick it, then 7六.
+    s.send("i");
+    s.wait_for("move input");
+    s.send("hhjj\r");
+    s.wait_for("７七歩: choose the square");
+    s.send("k\r");
+    s.wait_for("手数＝1  ▲７六歩  まで");
+    s.send(ESC);
+    s.wait_for("left move input");
+    // Typed moves in two notations.
+    s.send("m");
+    s.wait_for("move:");
+    s.send("３四歩\r");
+    s.wait_for("手数＝2  △３四歩  まで");
+    s.send("m2g2f\r");
+    s.wait_for("手数＝3  ▲２六歩  まで");
+    // A variation at ply 3: back one and type 6八銀.
+    s.send("hm68銀\r");
+    s.wait_for("variation 2/2");
+    s.wait_for("手数＝3  ▲６八銀  まで");
+    // Japanese comment: the cursor ends after the text (two cells per character).
+    s.send("c");
+    s.wait_for("編集中");
+    s.send("角道を開ける");
+    s.wait_for("角道を開ける");
+    let (row, col) = s.parser.screen().cursor_position();
+    let line = s
+        .screen()
+        .lines()
+        .nth(row as usize)
+        .unwrap_or("")
+        .to_string();
+    assert!(line.contains("角道を開ける"), "cursor row {row}: {line}");
+    let text_col = line
+        .find("角道を開ける")
+        .map(|b| unicode_width::UnicodeWidthStr::width(&line[..b]))
+        .unwrap();
+    assert_eq!(col as usize, text_col + 12, "{line}");
+    s.send(ESC);
+    s.wait_for("comment saved");
+    // A bookmark, then make the variation the main line, undo it, redo it.
+    s.send("b");
+    s.wait_for("bookmark:");
+    s.send("急所\r");
+    s.wait_for("&急所");
+    s.send("P");
+    s.wait_for("now the main line");
+    s.send("u");
+    s.wait_for("undone");
+    s.send(CTRL_R);
+    s.wait_for("redone");
+    // A header field.
+    s.send("e");
+    s.wait_for("対局情報  Enter: edit");
+    s.send("a");
+    s.wait_for("new field name");
+    s.send("先手\r");
+    s.send("羽生善治\r");
+    s.wait_for("先手：羽生善治");
+    s.send(ESC);
+    s.wait_gone("Enter: edit");
+    // Save to the file named on the command line (UTF-8 KIF), then as Shift_JIS .kif and .csa.
+    s.send(CTRL_S);
+    let screen = s.wait_for("saved");
+    assert!(!screen.contains("[+]"), "{screen}");
+    let kif = out.path().join("game.kif");
+    s.send(&format!(":w {}\r", kif.display()));
+    s.wait_for("Shift_JIS");
+    let csa = out.path().join("game.csa");
+    s.send(&format!(":w {}\r", csa.display()));
+    s.wait_for("CSA cannot hold");
+    s.send("y");
+    s.wait_for("game.csa");
+    s.send("q");
+    assert!(s.wait_exit().success());
+
+    let read = |p: &std::path::Path| notation::load(&std::fs::read(p).unwrap(), Some(p));
+    let a = read(&kifu);
+    assert_eq!(a.info.encoding, TextEncoding::Utf8);
+    let b = read(&kif);
+    assert_eq!(b.info.encoding, TextEncoding::ShiftJis);
+    let c = read(&csa);
+    assert_eq!(c.format, Format::Csa);
+    for l in [&a, &b, &c] {
+        let r = &l.records[0].record;
+        assert_eq!(usi_line(r), ["7g7f", "3c3d", "7i6h"]);
+        assert_eq!(r.header.black_name(), Some("羽生善治"));
+    }
+    for l in [&a, &b] {
+        let r = &l.records[0].record;
+        let ply3 = r.main_line()[3];
+        assert_eq!(r.node(ply3).comment, "角道を開ける");
+        assert_eq!(r.node(ply3).bookmark.as_deref(), Some("急所"));
+        assert_eq!(r.node(r.main_line()[2]).children.len(), 2, "variation kept");
+    }
+}
+
+#[test]
+fn quitting_with_unsaved_edits_asks_and_promotion_is_asked() {
+    let out = tempfile::tempdir().unwrap();
+    let path = out.path().join("p.kif");
+    let mut s = Session::start(&[path.to_str().unwrap()], 24, 80);
+    s.wait_for("p.kif [new]");
+    s.send("m7g7f\r");
+    s.wait_for("手数＝1");
+    s.send("m3c3d\r");
+    s.wait_for("手数＝2");
+    // 8八角 to 2二 on the board: asked, answered y.
+    s.send("i");
+    s.wait_for("move input");
+    s.send("hhhhhjjjj\r");
+    s.wait_for("８八角: choose the square");
+    s.send("llllllkkkkkk\r");
+    s.wait_for("成りますか");
+    s.send("y");
+    s.wait_for("手数＝3  ▲２二角成  まで");
+    s.send(ESC);
+    s.wait_for("left move input");
+    s.send("q");
+    s.wait_for("unsaved changes");
+    s.send("c");
+    s.wait_for("not saved");
+    s.send("q");
+    s.wait_for("unsaved changes");
+    s.send("s");
+    assert!(s.wait_exit().success());
+    let l = notation::load(&std::fs::read(&path).unwrap(), Some(&path));
+    assert_eq!(l.info.encoding, TextEncoding::ShiftJis);
+    assert_eq!(usi_line(&l.records[0].record), ["7g7f", "3c3d", "8h2b+"]);
+}
