@@ -733,3 +733,35 @@ fn board_input_snapshot_with_destinations() {
         text(&screen(&mut v, 80, 24))
     );
 }
+
+#[test]
+fn board_cursor_and_picked_piece_are_drawn_and_lists_and_questions_snapshot() {
+    use ratatui::style::Modifier;
+    let mut v = new_viewer();
+    press(&mut v, "i");
+    let t = screen(&mut v, 80, 24);
+    let buf = t.backend().buffer();
+    // 5五 is row 5 of the board (y = 3 + 4 with names and hands above), column 4.
+    let (x, y) = (1 + 3 * 4, 3 + 4 + 1);
+    for dx in 0..2 {
+        assert!(
+            buf[(x + dx, y)].modifier.contains(Modifier::REVERSED),
+            "cursor cell {dx} at {x},{y}:\n{}",
+            text(&t)
+        );
+    }
+    press(&mut v, "jj⏎");
+    let t = screen(&mut v, 80, 24);
+    let buf = t.backend().buffer();
+    let picked = &buf[(x + 1, y + 2)];
+    assert_eq!(picked.symbol(), "歩");
+    assert!(picked.modifier.contains(Modifier::UNDERLINED));
+    press(&mut v, "⎋⎋r");
+    insta::assert_snapshot!("endings_list_80x24", text(&screen(&mut v, 80, 24)));
+    press(&mut v, "⎋e");
+    insta::assert_snapshot!("header_list_80x24", text(&screen(&mut v, 80, 24)));
+    press(&mut v, "⎋");
+    typed(&mut v, "7g7f");
+    press(&mut v, "q");
+    insta::assert_snapshot!("quit_question_80x24", text(&screen(&mut v, 80, 24)));
+}

@@ -209,7 +209,7 @@ fn build_a_new_record_annotate_and_save_as_kif_and_csa() {
     s.wait_for("new field name");
     s.send("先手\r");
     s.send("羽生善治\r");
-    s.wait_for("先手：羽生善治");
+    s.wait_for("header changed");
     s.send(ESC);
     s.wait_gone("Enter: edit");
     // Save to the file named on the command line (UTF-8 KIF), then as Shift_JIS .kif and .csa.

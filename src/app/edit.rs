@@ -955,6 +955,11 @@ impl App {
                 .fields
                 .iter()
                 .map(|f| format!("{}：{}", f.key, f.value))
+                .chain(
+                    self.header_placeholders()
+                        .into_iter()
+                        .map(|k| format!("{k}：（未設定）")),
+                )
                 .collect(),
         };
         if let Some(l) = &mut self.edit.list {
@@ -1030,14 +1035,36 @@ impl App {
                 }
             }
             ListKind::Header => {
+                let n = self.record.header.fields.len();
                 let Some(f) = self.record.header.fields.get(l.selected) else {
-                    self.list_add();
+                    match self.header_placeholders().get(l.selected - n) {
+                        Some(key) => self.open_prompt(
+                            PromptKind::HeaderNewValue(key.to_string()),
+                            &format!("{key}："),
+                            String::new(),
+                        ),
+                        None => self.list_add(),
+                    }
                     return;
                 };
                 let (label, value) = (format!("{}：", f.key), f.value.clone());
                 self.open_prompt(PromptKind::HeaderValue(l.selected), &label, value);
             }
         }
+    }
+
+    /// Usual header fields the record does not have yet (offered in the header list).
+    fn header_placeholders(&self) -> Vec<&'static str> {
+        let players = if self.record.initial.is_handicap_game() {
+            ["下手", "上手"]
+        } else {
+            ["先手", "後手"]
+        };
+        players
+            .into_iter()
+            .chain(["棋戦", "開始日時", "場所", "持ち時間"])
+            .filter(|k| self.record.header.get(k).is_none())
+            .collect()
     }
 
     fn list_add(&mut self) {
@@ -1309,8 +1336,18 @@ impl App {
         let plan = match save::plan(&self.record, &job.path, job.target.target, job.target.info) {
             Ok(p) => p,
             Err(e) => {
-                let mut details: Vec<String> =
-                    e.chars.iter().take(20).map(|u| format!("  {u}")).collect();
+                let mut details: Vec<String> = e
+                    .chars
+                    .iter()
+                    .take(20)
+                    .map(|u| match self.locate_char(u.ch) {
+                        Some(place) => format!(
+                            "  '{}' (U+{:04X}) {place} (line {}, column {} of the file)",
+                            u.ch, u.ch as u32, u.line, u.column
+                        ),
+                        None => format!("  {u}"),
+                    })
+                    .collect();
                 if e.chars.len() > 20 {
                     details.push(format!("  ... and {} more", e.chars.len() - 20));
                 }
@@ -1380,6 +1417,44 @@ impl App {
                 }
             }
         }
+    }
+}
+
+impl App {
+    /// Where in the record a character occurs first, in words.
+    fn locate_char(&self, ch: char) -> Option<String> {
+        let rec = &self.record;
+        if let Some(f) = rec
+            .header
+            .fields
+            .iter()
+            .find(|f| f.key.contains(ch) || f.value.contains(ch))
+        {
+            return Some(format!("in the header field {}", f.key));
+        }
+        let at = |id: NodeId| {
+            if id == NodeId::ROOT {
+                "of the start position".to_string()
+            } else {
+                format!("at move {} ({})", rec.node(id).ply, self.step_text(id))
+            }
+        };
+        for id in rec.preorder() {
+            let n = rec.node(id);
+            if n.comment.contains(ch) {
+                return Some(format!("in the comment {}", at(id)));
+            }
+            if n.bookmark.as_deref().is_some_and(|b| b.contains(ch)) {
+                return Some(format!("in the bookmark {}", at(id)));
+            }
+            if n.special().is_some_and(|s| s.kif_word().contains(ch)) {
+                return Some(format!("in the ending {}", at(id)));
+            }
+        }
+        rec.program_lines
+            .iter()
+            .any(|l| l.contains(ch))
+            .then(|| "in a # line kept from the file".to_string())
     }
 }
 

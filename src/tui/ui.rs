@@ -624,6 +624,15 @@ pub fn help_lines(app: &App) -> Vec<String> {
     }
     out.push("Mouse: click a move or a branch to go there; the wheel steps through moves".into());
     out.push("and scrolls the comment.".into());
+    out.push(String::new());
+    out.push(
+        "On the command line (:): N goes to ply N; w saves; w PATH saves as (.kif Shift_JIS,"
+            .into(),
+    );
+    out.push(
+        ".kifu UTF-8, .csa); wq saves and quits; q quits (asking about unsaved edits);".into(),
+    );
+    out.push("q! quits without saving.".into());
     out
 }
 
