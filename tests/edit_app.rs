@@ -630,7 +630,10 @@ fn save_back_keeps_format_encoding_and_line_endings_and_asks_on_outside_changes(
     press(&mut v, "c!⎋^s");
     assert_eq!(v.app.mode, Mode::Confirm);
     assert!(shown(&mut v).contains("changed on disk"));
-    press(&mut v, "n");
+    press(&mut v, "x");
+    assert_eq!(v.app.mode, Mode::Confirm, "other keys are not an answer");
+    press(&mut v, "⎋");
+    assert_eq!(v.app.mode, Mode::Normal);
     assert_eq!(std::fs::read_to_string(&file).unwrap(), "changed elsewhere");
     press(&mut v, "^sy");
     assert!(std::fs::read(&file).unwrap().len() > 100);
@@ -703,10 +706,11 @@ fn new_record_without_a_file_needs_a_name_and_handicap_records_save() {
         Theme::plain(),
     );
     typed(&mut v, "3c3d");
+    // Ctrl-s with no file asks for a name.
     press(&mut v, "^s");
-    assert!(status(&mut v).contains(":w PATH"), "{}", status(&mut v));
+    assert!(status(&mut v).contains("save as"), "{}", status(&mut v));
     let path = dir.path().join("kakuochi.kif");
-    press(&mut v, &format!(":w {}⏎", path.display()));
+    press(&mut v, &format!("{}⏎", path.display()));
     let r = notation::load(&std::fs::read(&path).unwrap(), Some(&path))
         .records
         .remove(0)
@@ -718,6 +722,20 @@ fn new_record_without_a_file_needs_a_name_and_handicap_records_save() {
         &format!(":w {}⏎", dir.path().join("x.txt").display()),
     );
     assert!(status(&mut v).contains("cannot tell the format"));
+    // Quitting a new record with edits: s asks for a name, then saves and quits.
+    let mut v = new_viewer();
+    typed(&mut v, "7g7f");
+    press(&mut v, "q");
+    // Esc leaves the question without doing anything.
+    press(&mut v, "⎋");
+    assert_eq!(v.app.mode, Mode::Normal);
+    assert!(!v.app.should_quit);
+    press(&mut v, "qs");
+    assert_eq!(v.app.mode, Mode::Prompt);
+    let path = dir.path().join("quit.kifu");
+    press(&mut v, &format!("{}⏎", path.display()));
+    assert!(v.app.should_quit);
+    assert!(path.exists());
 }
 
 #[test]

@@ -272,7 +272,7 @@ fn quitting_with_unsaved_edits_asks_and_promotion_is_asked() {
     s.send("q");
     s.wait_for("unsaved changes");
     s.send("c");
-    s.wait_for("not saved");
+    s.wait_for("still here");
     s.send("q");
     s.wait_for("unsaved changes");
     s.send("s");

@@ -53,6 +53,10 @@ pub enum PromptKind {
     HeaderValue(usize),
     HeaderNewKey,
     HeaderNewValue(String),
+    /// A file name to save a record that has none; then quit if asked.
+    SaveAs {
+        quit_after: bool,
+    },
 }
 
 /// A one-line prompt on the status line.
@@ -223,7 +227,7 @@ impl App {
                     self.close_prompt();
                 }
             }
-            (Mode::Confirm, C::Cancel) => self.answer('c'),
+            (Mode::Confirm, C::Cancel) => self.answer('\u{1b}'),
             (Mode::Confirm, C::Submit | C::DeleteBack) => {}
             (Mode::List, C::Close) => {
                 self.edit.list = None;
@@ -247,7 +251,7 @@ impl App {
             }
             (_, C::ListBookmarks) => self.open_bookmarks(),
             (_, C::EditHeader) => self.open_header(),
-            (_, C::Save) => self.save_to(None, false),
+            (_, C::Save) => self.save_or_ask_name(false),
             (_, C::CursorLeft) => self.move_cursor(-1, 0),
             (_, C::CursorRight) => self.move_cursor(1, 0),
             (_, C::CursorUp) => self.move_cursor(0, -1),
@@ -379,7 +383,15 @@ impl App {
         }
     }
 
+    fn forget_pick(&mut self) {
+        let b = &mut self.edit.board;
+        b.picked = None;
+        b.targets.clear();
+        b.promotion = None;
+    }
+
     fn undo(&mut self) {
+        self.forget_pick();
         let cur = self.cur();
         match self.edit.history.undo(&mut self.record, cur) {
             Some(to) => {
@@ -401,6 +413,7 @@ impl App {
     }
 
     fn redo(&mut self) {
+        self.forget_pick();
         let cur = self.cur();
         match self.edit.history.redo(&mut self.record, cur) {
             Some(to) => {
@@ -840,6 +853,12 @@ impl App {
                     }
                 }
             }
+            PromptKind::SaveAs { quit_after } => {
+                self.close_prompt();
+                if !text.is_empty() {
+                    self.save_to(Some(expand_path(&text)), quit_after);
+                }
+            }
             PromptKind::Bookmark => {
                 self.close_prompt();
                 let node = self.cur();
@@ -1183,7 +1202,7 @@ impl App {
             return;
         };
         let c = c.to_ascii_lowercase();
-        if !q.answers.iter().any(|&(k, _)| k == c) {
+        if c != '\u{1b}' && !q.answers.iter().any(|&(k, _)| k == c) {
             self.edit.confirm = Some(q);
             return;
         }
@@ -1192,8 +1211,9 @@ impl App {
             self.mode = Mode::Normal;
         }
         match (q.pending, c) {
-            (Pending::Quit, 's') => self.save_to(None, true),
+            (Pending::Quit, 's') => self.save_or_ask_name(true),
             (Pending::Quit, 'd') => self.should_quit = true,
+            (Pending::Quit, _) => self.info("still here: nothing was saved or discarded"),
             (Pending::Overwrite(mut job), 'y') => {
                 job.overwrite_ok = true;
                 self.continue_save(job);
@@ -1250,6 +1270,19 @@ impl App {
         true
     }
 
+    /// Saves to the record's file, or asks for a name when it has none.
+    fn save_or_ask_name(&mut self, quit_after: bool) {
+        if self.doc.path.is_some() {
+            self.save_to(None, quit_after);
+        } else {
+            self.open_prompt(
+                PromptKind::SaveAs { quit_after },
+                "save as (.kif Shift_JIS, .kifu UTF-8, .csa): ",
+                String::new(),
+            );
+        }
+    }
+
     /// Saves to `path` (or the file the record came from) and quits afterwards if asked.
     pub fn save_to(&mut self, path: Option<PathBuf>, quit_after: bool) {
         let Some(path) = path.clone().or_else(|| self.doc.path.clone()) else {
@@ -1260,7 +1293,11 @@ impl App {
             );
             return;
         };
-        let same_file = self.doc.path.as_deref() == Some(path.as_path());
+        let same_file = self
+            .doc
+            .path
+            .as_deref()
+            .is_some_and(|p| same_path(p, &path));
         let ext = path
             .extension()
             .and_then(|e| e.to_str())
@@ -1455,6 +1492,17 @@ impl App {
             .iter()
             .any(|l| l.contains(ch))
             .then(|| "in a # line kept from the file".to_string())
+    }
+}
+
+/// Do two paths name the same file (once both exist, by their canonical form)?
+fn same_path(a: &Path, b: &Path) -> bool {
+    if a == b {
+        return true;
+    }
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => false,
     }
 }
 
