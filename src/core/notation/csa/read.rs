@@ -3,13 +3,18 @@
 use super::HEADER_KEYS;
 use crate::core::notation::{DiagKind, Diagnostic, Parsed};
 use crate::core::record::{Initial, MoveData, MoveTime, NodeId, Record, Special, Step};
-use crate::core::rules::{Color, Handicap, Illegal, Move, Piece, PieceKind, Position, Square};
+use crate::core::rules::{
+    Color, HANDICAPS, Handicap, Illegal, Move, Piece, PieceKind, Position, Square,
+};
+use std::sync::OnceLock;
 
 /// Reads CSA text (already decoded) into records: one per `/`-separated record, never empty.
 pub fn read(text: &str) -> Vec<Parsed> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut out = Vec::new();
     let mut r = Reader::new();
+    // About one node per 12 bytes of a typical record (`+7776FU\nT12\n`).
+    r.record.nodes.reserve(text.len() / 12);
     for (i, raw) in text.split('\n').enumerate() {
         let line = raw.strip_suffix('\r').unwrap_or(raw);
         if line.trim() == "/" {
@@ -176,7 +181,7 @@ impl Reader {
                         self.statement(s, no);
                         break;
                     }
-                    match s.find(',') {
+                    match s.bytes().position(|b| b == b',') {
                         Some(i) => {
                             self.statement(&s[..i], no);
                             rest = &s[i + 1..];
@@ -514,15 +519,8 @@ impl Reader {
         }
         self.pos.set_side_to_move(side);
         self.pos.set_move_number(1);
-        let handicap = if self.pos.hash_key() == Position::startpos().hash_key() {
-            Handicap::by_name("平手")
-        } else if PieceKind::HAND.iter().all(|&k| {
-            self.pos.hand_count(Color::Black, k) == 0 && self.pos.hand_count(Color::White, k) == 0
-        }) {
-            Handicap::matching(&self.pos)
-        } else {
-            None
-        };
+        let key = self.pos.hash_key();
+        let handicap = presets().iter().find(|(k, _)| *k == key).map(|&(_, h)| h);
         self.record.initial = Initial {
             position: self.pos.clone(),
             handicap,
@@ -694,12 +692,7 @@ impl Reader {
             };
             Move::Normal { from, to, promote }
         };
-        let mut verdict = self.pos.check(mv);
-        if verdict == Err(Illegal::DropPawnMate) && !pawn_drop_checks(&self.pos, mv) {
-            // The rules crate calls any pawn drop 打ち歩詰め when the opponent has no king
-            // (tsume positions); a drop that gives no check cannot be one.
-            verdict = Ok(());
-        }
+        let verdict = check_move(&self.pos, mv);
         let Some(played) = self.pos.play_unchecked(mv) else {
             let why = verdict
                 .err()
@@ -846,6 +839,53 @@ impl Reader {
             warnings: self.warnings,
         }
     }
+}
+
+/// The handicap presets with their position keys (computed once).
+fn presets() -> &'static [(u64, Handicap)] {
+    static PRESETS: OnceLock<Vec<(u64, Handicap)>> = OnceLock::new();
+    PRESETS.get_or_init(|| {
+        HANDICAPS
+            .iter()
+            .map(|h| (h.position().hash_key(), *h))
+            .collect()
+    })
+}
+
+/// `Position::check`, without the rules crate's 打ち歩詰め search for pawn drops that give no
+/// check. That search generates every reply and dominated reading time; it also called every
+/// pawn drop 打ち歩詰め when the opponent has no king (tsume positions).
+fn check_move(pos: &Position, mv: Move) -> Result<(), Illegal> {
+    let Move::Drop {
+        kind: PieceKind::Pawn,
+        to,
+    } = mv
+    else {
+        return pos.check(mv);
+    };
+    if pawn_drop_checks(pos, mv) {
+        return pos.check(mv);
+    }
+    let side = pos.side_to_move();
+    if pos.hand_count(side, PieceKind::Pawn) == 0 {
+        return Err(Illegal::NotInHand);
+    }
+    // A lance drop on the same square has the same rules apart from 二歩 and 打ち歩詰め.
+    let mut p = pos.clone();
+    if p.hand_count(side, PieceKind::Lance) == 0 {
+        p.set_hand_count(side, PieceKind::Lance, 1);
+    }
+    p.check(Move::Drop {
+        kind: PieceKind::Lance,
+        to,
+    })?;
+    let own_pawn = Piece::new(PieceKind::Pawn, side);
+    if (1..=9u8)
+        .any(|r| Square::new(to.file(), r).and_then(|sq| pos.piece_at(sq)) == Some(own_pawn))
+    {
+        return Err(Illegal::TwoPawns);
+    }
+    Ok(())
 }
 
 /// Does the pawn drop `mv` attack the opponent's king (the only way it can be 打ち歩詰め)?
