@@ -65,6 +65,8 @@ struct Reader {
     content: bool,
     /// Number of move statements skipped after the record stopped.
     skipped: usize,
+    /// The warning that stopped the moves (its message gets the number skipped).
+    stop_warning: Option<usize>,
 }
 
 fn warn(w: &mut Vec<Diagnostic>, line: usize, kind: DiagKind, msg: impl Into<String>) {
@@ -158,6 +160,7 @@ impl Reader {
             any_time: false,
             content: false,
             skipped: 0,
+            stop_warning: None,
         }
     }
 
@@ -558,21 +561,19 @@ impl Reader {
             return false;
         }
         if self.ended {
-            self.warn(
+            self.stop(
                 no,
                 DiagKind::AfterEnd,
-                format!(
-                    "'{}' after the game ended; it and the rest of the moves are skipped",
-                    short(s)
-                ),
+                format!("'{}' after the game ended", short(s)),
             );
-            self.phase = Phase::Stopped;
+            self.skipped = 1;
             return false;
         }
         true
     }
 
     fn stop(&mut self, no: usize, kind: DiagKind, msg: String) {
+        self.stop_warning = Some(self.warnings.len());
         self.warn(
             no,
             kind,
@@ -809,15 +810,12 @@ impl Reader {
                 self.begin_moves(Color::Black, 0);
             }
         }
-        if self.skipped > 0 {
-            self.warn(
-                0,
-                DiagKind::ImpossibleMove,
-                format!(
-                    "{} moves or endings after the stop were skipped",
-                    self.skipped
-                ),
-            );
+        if let Some(w) = self.stop_warning.and_then(|i| self.warnings.get_mut(i)) {
+            match self.skipped {
+                0 => {}
+                1 => w.message.push_str(" (1 skipped)"),
+                n => w.message.push_str(&format!(" ({n} skipped)")),
+            }
         }
         if self.any_time {
             // Running totals per player; moves without a `T` line spent 0 seconds.
