@@ -39,7 +39,8 @@ pub fn square_prefix(s: &str) -> Option<(Square, usize)> {
 pub fn square_kif(sq: Square) -> String {
     format!(
         "{}{}",
-        FULL_DIGITS[sq.file() as usize], KANJI_DIGITS[sq.rank() as usize]
+        FULL_DIGITS[sq.file() as usize],
+        KANJI_DIGITS[sq.rank() as usize]
     )
 }
 
@@ -49,7 +50,9 @@ pub fn count(s: &str) -> Option<u32> {
     if s.is_empty() {
         return None;
     }
-    if s.chars().all(|c| c.is_ascii_digit() || ('０'..='９').contains(&c)) {
+    if s.chars()
+        .all(|c| c.is_ascii_digit() || ('０'..='９').contains(&c))
+    {
         let mut n: u32 = 0;
         for c in s.chars() {
             let d = if c.is_ascii_digit() {
@@ -124,7 +127,9 @@ pub fn piece_prefix(s: &str) -> Option<(PieceKind, usize)> {
 
 /// Reads a piece name that is the whole of `s`.
 pub fn piece_name(s: &str) -> Option<PieceKind> {
-    piece_prefix(s).filter(|&(_, n)| n == s.len()).map(|(k, _)| k)
+    piece_prefix(s)
+        .filter(|&(_, n)| n == s.len())
+        .map(|(k, _)| k)
 }
 
 /// Is `c` a space of any width (ASCII or U+3000)?
@@ -215,7 +220,10 @@ mod tests {
             "５五角打"
         );
         assert_eq!(
-            kif_move(&md(n(sq(4, 5), sq(4, 4), false), PieceKind::ProSilver), None),
+            kif_move(
+                &md(n(sq(4, 5), sq(4, 4), false), PieceKind::ProSilver),
+                None
+            ),
             "４四成銀(45)"
         );
     }

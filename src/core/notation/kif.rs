@@ -1,19 +1,1121 @@
-//! KIF / KIFU reader and writer (placeholder until the KIF work lands).
+//! KIF / KIFU (Kakinoki) reader and writer.
+//!
+//! The reader is a single pass over the lines with no regular expressions: header lines and an
+//! optional board diagram, then move lines (`   1 ７六歩(77)   ( 0:16/00:00:16)`), comments
+//! (`*`), bookmarks (`&`), program lines (`#`) and `変化：N手` blocks. Each move is checked once
+//! against the rules in the position it is played in; positions are replayed from the root only
+//! when a branch starts.
+//!
+//! The writer produces Kifu for Windows style text; see [`write`].
 
-use super::{Parsed, Written};
-use crate::core::record::Record;
+use super::bod::{self, BoardBuilder, BodLine};
+use super::japanese::{self, is_space};
+use super::{DiagKind, Diagnostic, Parsed, Written};
+use crate::core::record::{Initial, MoveData, MoveTime, NodeId, Record, Special, Step};
+use crate::core::rules::{
+    Color, Handicap, Move, PieceKind, Position, Square, double_king_tsume_position, tsume_position,
+};
+
+/// The encoding declaration Kifu for Windows writes at the top of a UTF-8 `.kif`.
+pub const UTF8_DECLARATION: &str = "#KIF version=2.0 encoding=UTF-8";
 
 /// Options for writing KIF.
-#[derive(Clone, Debug, Default)]
-pub struct KifOptions {}
+#[derive(Clone, Debug)]
+pub struct KifOptions {
+    /// A first line declaring the encoding (e.g. [`UTF8_DECLARATION`] when a `.kif` is written
+    /// in UTF-8). Program lines of the record that declare an encoding are never copied.
+    pub encoding_line: Option<String>,
+    /// Write the closing `まで…` line after the main line when it ends in a special ending.
+    pub result_line: bool,
+}
 
-pub fn read(_text: &str) -> Parsed {
-    Parsed {
-        record: Record::default(),
-        warnings: Vec::new(),
+impl Default for KifOptions {
+    fn default() -> Self {
+        KifOptions {
+            encoding_line: None,
+            result_line: true,
+        }
     }
 }
 
-pub fn write(_record: &Record, _opts: &KifOptions) -> Written {
-    Written::default()
+impl KifOptions {
+    /// Options for UTF-8 text in a `.kif` file (adds [`UTF8_DECLARATION`]).
+    pub fn utf8_kif() -> KifOptions {
+        KifOptions {
+            encoding_line: Some(UTF8_DECLARATION.to_string()),
+            ..KifOptions::default()
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading
+
+/// A move as written on a move line, before it is matched with the position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct RawMove {
+    /// `None` for `同`.
+    to: Option<Square>,
+    /// The piece named on the line (before promotion).
+    piece: PieceKind,
+    promote: bool,
+    /// `None` for a drop.
+    from: Option<Square>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Body<'a> {
+    Move(RawMove),
+    Special(&'a str),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct MoveLine<'a> {
+    number: u32,
+    body: Body<'a>,
+    time: Option<MoveTime>,
+    /// Something after the move that could not be read (the move itself is fine).
+    trailing: Option<String>,
+}
+
+fn skip_spaces(s: &str) -> &str {
+    s.trim_start_matches(is_space)
+}
+
+/// If `t` (already trimmed at the start) is a move line, its number and the rest.
+fn move_number(t: &str) -> Option<(u32, &str)> {
+    let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+    if digits == 0 {
+        return None;
+    }
+    let rest = &t[digits..];
+    if !rest.starts_with(is_space) && !rest.is_empty() {
+        return None;
+    }
+    let n: u32 = t[..digits].parse().ok()?;
+    Some((n, rest))
+}
+
+fn parse_uint(s: &str) -> Option<u64> {
+    let s = s.trim_matches(is_space);
+    if s.is_empty() || s.len() > 12 || !s.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    s.parse().ok()
+}
+
+/// Reads `( 0:16/00:00:16)` (the parentheses included). Returns the time and the bytes used.
+fn parse_time(s: &str) -> Result<(MoveTime, usize), String> {
+    let close = s
+        .find(')')
+        .ok_or_else(|| "time field lacks ')' (expected '( m:ss/hh:mm:ss)')".to_string())?;
+    let inner = &s[1..close];
+    let bad = || {
+        format!(
+            "cannot read time '{}' (expected '( m:ss/hh:mm:ss)')",
+            &s[..=close]
+        )
+    };
+    let (spent, total) = match inner.split_once('/') {
+        Some((a, b)) => (a, Some(b)),
+        None => (inner, None),
+    };
+    let (m, sec) = spent.split_once(':').ok_or_else(bad)?;
+    let m = parse_uint(m).ok_or_else(bad)?;
+    let sec = parse_uint(sec).ok_or_else(bad)?;
+    let spent_ms = (m * 60 + sec) * 1000;
+    let total_ms = match total.map(|t| t.trim_matches(is_space)) {
+        None | Some("") => None,
+        Some(t) => {
+            let mut acc = 0u64;
+            let mut parts = 0;
+            for p in t.split(':') {
+                acc = acc * 60 + parse_uint(p).ok_or_else(bad)?;
+                parts += 1;
+            }
+            if !(2..=3).contains(&parts) {
+                return Err(bad());
+            }
+            Some(acc * 1000)
+        }
+    };
+    Ok((MoveTime { spent_ms, total_ms }, close + 1))
+}
+
+/// Does this text (the body of a move line) look like an attempt at a move rather than an
+/// ending word?
+fn looks_like_move(w: &str) -> bool {
+    let Some(c) = w.chars().next() else {
+        return false;
+    };
+    japanese::digit(c).is_some()
+        || matches!(
+            c,
+            '０' | '0' | '〇' | '同' | '▲' | '△' | '▼' | '▽' | '☗' | '☖'
+        )
+        || w.contains('(')
+        || w.contains('打')
+        || japanese::piece_prefix(w).is_some()
+}
+
+/// Parses the part of a move line after its number.
+fn parse_move_body(rest: &str) -> Result<(Body<'_>, &str), String> {
+    let mut s = skip_spaces(rest);
+    for m in ['▲', '△', '▼', '▽', '☗', '☖'] {
+        if let Some(r) = s.strip_prefix(m) {
+            s = r;
+            break;
+        }
+    }
+    let to = if let Some(r) = s.strip_prefix('同') {
+        s = skip_spaces(r);
+        None
+    } else if let Some((sq, n)) = japanese::square_prefix(s) {
+        s = &s[n..];
+        Some(sq)
+    } else {
+        let end = s.find(|c: char| is_space(c) || c == '(').unwrap_or(s.len());
+        let word = &s[..end];
+        if word.is_empty() {
+            return Err("expected a move (e.g. ７六歩(77)) or an ending word (e.g. 投了)".into());
+        }
+        if looks_like_move(word) {
+            return Err(format!(
+                "cannot read move '{word}' (expected a square like ７六, then a piece, then (77) or 打)"
+            ));
+        }
+        return Ok((Body::Special(word), &s[end..]));
+    };
+    let Some((piece, n)) = japanese::piece_prefix(s) else {
+        return Err(format!(
+            "expected a piece name after the square, found '{}'",
+            s.chars().take(4).collect::<String>()
+        ));
+    };
+    s = s[n..].trim_start_matches('\u{3000}');
+    let mut promote = false;
+    if let Some(r) = s.strip_prefix("不成").or_else(|| s.strip_prefix("生")) {
+        s = r;
+    } else if let Some(r) = s.strip_prefix('成') {
+        promote = true;
+        s = r;
+    }
+    s = s.trim_start_matches('\u{3000}');
+    let from = if let Some(r) = s.strip_prefix('打') {
+        s = r.strip_prefix("(00)").unwrap_or(r);
+        None
+    } else if let Some(r) = s.strip_prefix('(') {
+        let mut it = r.char_indices();
+        let a = it.next().map(|(_, c)| c);
+        let b = it.next().map(|(_, c)| c);
+        let close = it.next();
+        match (a, b, close) {
+            (Some('0'), Some('0'), Some((i, ')'))) => {
+                s = &r[i + 1..];
+                None
+            }
+            (Some(a), Some(b), Some((i, ')'))) => {
+                let sq = japanese::digit(a)
+                    .zip(japanese::digit(b))
+                    .and_then(|(f, r)| Square::new(f, r))
+                    .ok_or_else(|| format!("bad source square ({a}{b})"))?;
+                s = &r[i + 1..];
+                Some(sq)
+            }
+            _ => return Err("expected a source square like (77) after the piece".into()),
+        }
+    } else {
+        return Err("expected (77) (the source square) or 打 after the piece".into());
+    };
+    Ok((
+        Body::Move(RawMove {
+            to,
+            piece,
+            promote,
+            from,
+        }),
+        s,
+    ))
+}
+
+/// Parses a whole move line (already known to start with a number).
+fn parse_move_line(number: u32, rest: &str) -> Result<MoveLine<'_>, String> {
+    let rest = rest.trim_end_matches(|c: char| is_space(c) || c == '\r');
+    let rest = rest.strip_suffix('+').unwrap_or(rest);
+    let (body, mut tail) = parse_move_body(rest)?;
+    tail = skip_spaces(tail);
+    let mut time = None;
+    let mut trailing = None;
+    if tail.starts_with('(') {
+        match parse_time(tail) {
+            Ok((t, n)) => {
+                time = Some(t);
+                tail = skip_spaces(&tail[n..]);
+            }
+            Err(e) => {
+                trailing = Some(e);
+                tail = "";
+            }
+        }
+    }
+    if !tail.is_empty() && trailing.is_none() {
+        trailing = Some(format!("unexpected text '{tail}' after the move"));
+    }
+    Ok(MoveLine {
+        number,
+        body,
+        time,
+        trailing,
+    })
+}
+
+struct Reader {
+    record: Record,
+    warnings: Vec<Diagnostic>,
+    in_moves: bool,
+    handicap: Option<(usize, String)>,
+    board: BoardBuilder,
+    pos: Position,
+    cur: NodeId,
+    /// Skipping a broken line of play: resume at a `変化` line or a move numbered at most this.
+    skip: Option<u32>,
+    /// The number announced by the last `変化：N手` line, not yet used.
+    pending_branch: Option<(usize, u32)>,
+    /// The node that received the last comment line.
+    comment_node: Option<NodeId>,
+}
+
+impl Reader {
+    fn warn(&mut self, line: usize, kind: DiagKind, msg: impl Into<String>) {
+        self.warnings.push(Diagnostic::new(line, kind, msg));
+    }
+
+    fn start_moves(&mut self) {
+        if self.in_moves {
+            return;
+        }
+        self.in_moves = true;
+        let board = std::mem::take(&mut self.board);
+        let initial = if board.has_board() {
+            let missing = board.missing_ranks();
+            if !missing.is_empty() {
+                self.warn(
+                    0,
+                    DiagKind::BadBoard,
+                    format!("the board diagram lacks rank(s) {missing:?}; they are read as empty"),
+                );
+            }
+            Initial {
+                position: board.position(),
+                handicap: None,
+            }
+        } else {
+            let mut initial = Initial::even();
+            if let Some((line, name)) = self.handicap.take() {
+                let trimmed = name.trim_matches(|c: char| is_space(c) || c.is_whitespace());
+                if let Some(h) = Handicap::by_name(trimmed) {
+                    initial = Initial {
+                        position: h.position(),
+                        handicap: Some(h),
+                    };
+                } else if trimmed == "詰将棋" {
+                    initial = Initial {
+                        position: tsume_position(),
+                        handicap: None,
+                    };
+                } else if trimmed == "双玉詰将棋" {
+                    initial = Initial {
+                        position: double_king_tsume_position(),
+                        handicap: None,
+                    };
+                } else {
+                    self.warn(
+                        line,
+                        DiagKind::BadHeader,
+                        format!(
+                            "unknown 手合割 '{trimmed}' with no board diagram (expected 平手, 香落ち, ... 十枚落ち, 詰将棋); read as 平手"
+                        ),
+                    );
+                }
+            }
+            if board.hands_seen || board.turn.is_some() {
+                let before = initial.position.clone();
+                board.apply_hands_and_turn(&mut initial.position);
+                if initial.position != before {
+                    initial.handicap = None;
+                }
+            }
+            initial
+        };
+        self.pos = initial.position.clone();
+        self.record.initial = initial;
+    }
+
+    fn add_comment(&mut self, text: &str) {
+        let id = self.cur;
+        let continuing = self.comment_node == Some(id);
+        let c = &mut self.record.node_mut(id).comment;
+        if continuing || !c.is_empty() {
+            c.push('\n');
+        }
+        c.push_str(text);
+        self.comment_node = Some(id);
+    }
+
+    fn line(&mut self, no: usize, l: &str) {
+        if l.trim().is_empty() {
+            return;
+        }
+        if l.starts_with('#') {
+            self.record.program_lines.push(l.to_string());
+            return;
+        }
+        if let Some(c) = l.strip_prefix('*') {
+            if self.skip.is_none() {
+                self.add_comment(c);
+            }
+            return;
+        }
+        if let Some(b) = l.strip_prefix('&') {
+            if self.skip.is_none() {
+                let id = self.cur;
+                if self.record.node(id).bookmark.is_some() {
+                    self.warn(
+                        no,
+                        DiagKind::Unsupported,
+                        "a second bookmark on the same move replaces the first",
+                    );
+                }
+                self.record.node_mut(id).bookmark = Some(b.trim_end().to_string());
+            }
+            return;
+        }
+        let t = l.trim_start_matches(is_space);
+        if let Some((n, rest)) = move_number(t) {
+            self.start_moves();
+            self.move_line(no, n, rest);
+            return;
+        }
+        if let Some(r) = t.strip_prefix("変化") {
+            let Some(r) = r.strip_prefix('：').or_else(|| r.strip_prefix(':')) else {
+                self.warn(no, DiagKind::UnknownLine, "expected '変化：N手'");
+                return;
+            };
+            if !self.in_moves {
+                // Some writers leave a stray 変化 line in the header; it means nothing there.
+                self.warn(
+                    no,
+                    DiagKind::BadBranch,
+                    "変化 line before any move; ignored",
+                );
+                return;
+            }
+            self.variation_line(no, r);
+            return;
+        }
+        if t.starts_with("まで") {
+            return;
+        }
+        if t.starts_with("手数--") || t.starts_with("手数－") {
+            self.start_moves();
+            return;
+        }
+        if let Some(b) = bod::classify(l) {
+            if self.in_moves {
+                self.warn(
+                    no,
+                    DiagKind::BadBoard,
+                    "board diagram line after the moves started; ignored",
+                );
+                return;
+            }
+            if let Err(e) = self.board.feed(b) {
+                self.warn(no, DiagKind::BadBoard, e);
+            }
+            if matches!(b, BodLine::MoveCount) {
+                // A pasted BOD's move count: nothing to keep.
+            }
+            return;
+        }
+        if let Some((key, value)) = header_line(l) {
+            if key == "手合割" {
+                if self.in_moves {
+                    self.warn(
+                        no,
+                        DiagKind::BadHeader,
+                        "手合割 after the moves started; ignored",
+                    );
+                } else {
+                    self.handicap = Some((no, value.to_string()));
+                }
+            } else {
+                self.record
+                    .header
+                    .fields
+                    .push(crate::core::record::HeaderField {
+                        key: key.to_string(),
+                        value: value.to_string(),
+                    });
+            }
+            return;
+        }
+        self.warn(
+            no,
+            DiagKind::UnknownLine,
+            format!(
+                "cannot read line '{}' (expected a header 'key：value', a move line, or a '*' comment)",
+                l.chars().take(40).collect::<String>()
+            ),
+        );
+    }
+
+    fn variation_line(&mut self, no: usize, r: &str) {
+        let r = skip_spaces(r);
+        let digits: String = r
+            .chars()
+            .take_while(|c| c.is_ascii_digit() || ('０'..='９').contains(c))
+            .map(|c| {
+                if c.is_ascii_digit() {
+                    c
+                } else {
+                    char::from(b'0' + (c as u32 - '０' as u32) as u8)
+                }
+            })
+            .collect();
+        let n: Option<u32> = digits.parse().ok();
+        self.skip = None;
+        self.pending_branch = None;
+        match n {
+            Some(n) if n >= 1 && n <= self.record.node(self.cur).ply + 1 => {
+                self.pending_branch = Some((no, n));
+            }
+            _ => {
+                self.warn(
+                    no,
+                    DiagKind::BadBranch,
+                    format!(
+                        "'変化：{r}' does not branch off the line read so far (it has {} moves); its moves are skipped",
+                        self.record.node(self.cur).ply
+                    ),
+                );
+                self.skip = Some(0);
+            }
+        }
+    }
+
+    /// Moves `cur` to its ancestor at `ply` and rebuilds the position there.
+    fn goto_ancestor(&mut self, ply: u32) {
+        let mut id = self.cur;
+        while self.record.node(id).ply > ply {
+            match self.record.node(id).parent {
+                Some(p) => id = p,
+                None => break,
+            }
+        }
+        self.cur = id;
+        self.pos = self.record.position_at(id);
+    }
+
+    fn move_line(&mut self, no: usize, n: u32, rest: &str) {
+        if let Some(limit) = self.skip {
+            if n == 0 || n > limit {
+                return;
+            }
+            self.skip = None;
+        }
+        let parsed = match parse_move_line(n, rest) {
+            Ok(p) => p,
+            Err(e) => {
+                self.warn(
+                    no,
+                    DiagKind::BadMove,
+                    format!("move {n}: {e}; the rest of this line of play is skipped"),
+                );
+                self.skip = Some(n);
+                return;
+            }
+        };
+        if let Some((bline, b)) = self.pending_branch.take()
+            && b != n
+        {
+            self.warn(
+                no,
+                DiagKind::BadBranch,
+                format!("'変化：{b}手' on line {bline} is followed by move {n}"),
+            );
+        }
+        if n == 0 {
+            self.warn(
+                no,
+                DiagKind::BadMoveNumber,
+                "move number 0 (moves start at 1)",
+            );
+            self.skip = Some(0);
+            return;
+        }
+        let cur_ply = self.record.node(self.cur).ply;
+        if n - 1 < cur_ply {
+            self.goto_ancestor(n - 1);
+        } else if n - 1 > cur_ply {
+            self.warn(
+                no,
+                DiagKind::BadMoveNumber,
+                format!(
+                    "move number {n} where {} was expected; read as move {}",
+                    cur_ply + 1,
+                    cur_ply + 1
+                ),
+            );
+        }
+        if self.record.node(self.cur).special().is_some() {
+            self.warn(
+                no,
+                DiagKind::AfterEnd,
+                format!(
+                    "move {n} comes after the special ending '{}'; the rest of this line of play is skipped",
+                    self.record.node(self.cur).special().map(|s| s.kif_word().to_string()).unwrap_or_default()
+                ),
+            );
+            self.skip = Some(n);
+            return;
+        }
+        if let Some(t) = &parsed.trailing {
+            self.warn(no, DiagKind::BadTime, format!("move {n}: {t}"));
+        }
+        let step = match parsed.body {
+            Body::Special(w) => Step::Special(Special::from_kif(w)),
+            Body::Move(raw) => match self.play(no, n, raw) {
+                Some(md) => Step::Move(md),
+                None => {
+                    self.skip = Some(n);
+                    return;
+                }
+            },
+        };
+        let id = self.record.push_child(self.cur, step);
+        self.record.node_mut(id).time = parsed.time;
+        self.cur = id;
+    }
+
+    /// Matches a written move with the position and plays it. `None` when it cannot be played.
+    fn play(&mut self, no: usize, n: u32, raw: RawMove) -> Option<MoveData> {
+        let side = self.pos.side_to_move();
+        let to = match raw.to {
+            Some(t) => t,
+            None => match self.record.node(self.cur).move_data() {
+                Some(m) => m.mv.to(),
+                None => {
+                    self.warn(
+                        no,
+                        DiagKind::BadMove,
+                        format!(
+                            "move {n}: 同 with no previous move; the rest of this line of play is skipped"
+                        ),
+                    );
+                    return None;
+                }
+            },
+        };
+        let mv = match raw.from {
+            Some(from) => {
+                if let Some(p) = self.pos.piece_at(from)
+                    && p.color == side
+                    && p.kind != raw.piece
+                {
+                    self.warn(
+                        no,
+                        DiagKind::BadMove,
+                        format!(
+                            "move {n}: the line names {} but the piece on {}{} is {}",
+                            raw.piece.move_name(),
+                            from.file(),
+                            from.rank(),
+                            p.kind.move_name()
+                        ),
+                    );
+                }
+                Move::Normal {
+                    from,
+                    to,
+                    promote: raw.promote,
+                }
+            }
+            None => {
+                if !raw.piece.is_hand_kind() || raw.promote {
+                    self.warn(
+                        no,
+                        DiagKind::ImpossibleMove,
+                        format!(
+                            "move {n}: cannot drop {}; the rest of this line of play is skipped",
+                            raw.piece.move_name()
+                        ),
+                    );
+                    return None;
+                }
+                Move::Drop {
+                    kind: raw.piece,
+                    to,
+                }
+            }
+        };
+        let verdict = self.pos.check(mv);
+        match self.pos.play_unchecked(mv) {
+            Some(played) => {
+                if let Err(why) = verdict {
+                    self.warn(
+                        no,
+                        DiagKind::IllegalMove,
+                        format!("move {n} ({}) is illegal: {why}", mv.usi()),
+                    );
+                }
+                Some(MoveData {
+                    mv,
+                    color: side,
+                    piece: played.piece,
+                    captured: played.captured,
+                })
+            }
+            None => {
+                let why = verdict.err().map(|w| w.to_string()).unwrap_or_default();
+                self.warn(
+                    no,
+                    DiagKind::ImpossibleMove,
+                    format!(
+                        "move {n} ({}) cannot be played: {why}; the rest of this line of play is skipped",
+                        mv.usi()
+                    ),
+                );
+                None
+            }
+        }
+    }
+}
+
+/// `key：value` or `key:value` (key non-empty, without spaces).
+fn header_line(l: &str) -> Option<(&str, &str)> {
+    let i = l.find(['：', ':'])?;
+    let key = &l[..i];
+    if key.is_empty() || key.contains([' ', '\t']) {
+        return None;
+    }
+    let sep = if l[i..].starts_with('：') {
+        '：'.len_utf8()
+    } else {
+        1
+    };
+    Some((key, &l[i + sep..]))
+}
+
+/// Reads KIF text (already decoded). Never panics; every problem is a warning.
+pub fn read(text: &str) -> Parsed {
+    let mut r = Reader {
+        record: Record::default(),
+        warnings: Vec::new(),
+        in_moves: false,
+        handicap: None,
+        board: BoardBuilder::default(),
+        pos: Position::startpos(),
+        cur: NodeId::ROOT,
+        skip: None,
+        pending_branch: None,
+        comment_node: None,
+    };
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    for (i, line) in text.split('\n').enumerate() {
+        r.line(i + 1, line.trim_end_matches('\r'));
+    }
+    r.start_moves();
+    fill_missing_times(&mut r.record);
+    Parsed {
+        record: r.record,
+        warnings: r.warnings,
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writing
+
+/// Display width of KIF text: ASCII is one column, everything else two.
+fn width(s: &str) -> usize {
+    s.chars().map(|c| if c.is_ascii() { 1 } else { 2 }).sum()
+}
+
+/// The column width of the move field on a move line (Kifu for Windows).
+const MOVE_FIELD: usize = 13;
+
+fn push_time(out: &mut String, spent_ms: u64, total_ms: u64) {
+    use std::fmt::Write;
+    let s = spent_ms / 1000;
+    let t = total_ms / 1000;
+    let _ = write!(
+        out,
+        "({:>2}:{:02}/{:02}:{:02}:{:02})",
+        s / 60,
+        s % 60,
+        t / 3600,
+        (t / 60) % 60,
+        t % 60
+    );
+}
+
+fn is_encoding_declaration(l: &str) -> bool {
+    l.starts_with("#KIF") && l.contains("encoding=")
+}
+
+fn one_line(s: &str, what: &str, losses: &mut Vec<String>) -> String {
+    if s.contains(['\n', '\r']) {
+        losses.push(format!("line breaks in {what} (KIF holds one line)"));
+        s.replace("\r\n", " ").replace(['\n', '\r'], " ")
+    } else {
+        s.to_string()
+    }
+}
+
+/// Writes `record` as KIF in Kifu for Windows style: program lines, header, 手合割 or a board
+/// diagram, move lines with times when the record has any, comments, bookmarks, the closing
+/// `まで…` line, then `変化：N手` blocks depth first (deepest branch point first).
+pub fn write(record: &Record, opts: &KifOptions) -> Written {
+    let mut losses = Vec::new();
+    let mut out = String::with_capacity(256 + record.nodes.len() * 40);
+    if let Some(l) = &opts.encoding_line {
+        out.push_str(l);
+        out.push('\n');
+    }
+    for l in &record.program_lines {
+        if is_encoding_declaration(l) {
+            continue;
+        }
+        if !l.starts_with('#') {
+            out.push('#');
+        }
+        out.push_str(&one_line(l, "a program line", &mut losses));
+        out.push('\n');
+    }
+    for f in &record.header.fields {
+        if f.key == "手合割" {
+            continue;
+        }
+        out.push_str(&one_line(&f.key, "a header key", &mut losses));
+        out.push('：');
+        out.push_str(&one_line(&f.value, "a header value", &mut losses));
+        out.push('\n');
+    }
+    let init = &record.initial;
+    match init.handicap {
+        Some(h) if h.position() == init.position => {
+            out.push_str("手合割：");
+            out.push_str(h.name);
+            out.push('\n');
+        }
+        _ => {
+            bod::write_position(&init.position, &mut out, false);
+            if init.position.side_to_move() == Color::White {
+                out.push_str("後手番\n");
+            }
+        }
+    }
+    out.push_str("手数----指手---------消費時間--\n");
+    write_notes(record, NodeId::ROOT, &mut out, &mut losses);
+
+    let has_times = record.nodes.iter().any(|n| n.time.is_some());
+    let totals = if has_times {
+        totals(record)
+    } else {
+        Vec::new()
+    };
+
+    // Work stack: a line to write, optionally preceded by its 変化 header.
+    let mut stack: Vec<(NodeId, bool)> = Vec::new();
+    if let Some(&first) = record.node(NodeId::ROOT).children.first() {
+        stack.push((first, false));
+    }
+    let mut main = true;
+    while let Some((start, header)) = stack.pop() {
+        if header {
+            out.push('\n');
+            out.push_str(&format!("変化：{}手\n", record.node(start).ply));
+        }
+        let mut line = Vec::new();
+        let mut id = start;
+        loop {
+            line.push(id);
+            write_node(record, id, has_times, &totals, &mut out);
+            write_notes(record, id, &mut out, &mut losses);
+            match record.node(id).children.first() {
+                Some(&c) => id = c,
+                None => break,
+            }
+        }
+        if main {
+            main = false;
+            if opts.result_line
+                && let Step::Special(s) = &record.node(id).step
+            {
+                out.push_str(&s.result_line(
+                    record.node(id).ply.saturating_sub(1),
+                    record.side_to_move_at(id),
+                    init.is_handicap_game(),
+                ));
+                out.push('\n');
+            }
+        }
+        // Alternatives, deepest branch point first; at one point, in sibling order. The
+        // first node's own siblings are handled by whoever wrote its parent's line, except at
+        // the root.
+        let mut todo = Vec::new();
+        for (k, &n) in line.iter().enumerate().rev() {
+            if k == 0 && header {
+                continue;
+            }
+            let Some(p) = record.node(n).parent else {
+                continue;
+            };
+            if k == 0 && p != NodeId::ROOT {
+                continue;
+            }
+            for &sib in &record.node(p).children[1..] {
+                todo.push(sib);
+            }
+        }
+        for sib in todo.into_iter().rev() {
+            stack.push((sib, true));
+        }
+    }
+    Written { text: out, losses }
+}
+
+/// In a record with times, a line without one (often the special ending) took no time: give
+/// it zero seconds and the side's running total, so that every node reads the same after a
+/// round trip.
+fn fill_missing_times(record: &mut Record) {
+    if !record.nodes.iter().skip(1).any(|n| n.time.is_some()) {
+        return;
+    }
+    let t = totals(record);
+    for (i, n) in record.nodes.iter_mut().enumerate().skip(1) {
+        if n.time.is_none() {
+            n.time = Some(MoveTime {
+                spent_ms: 0,
+                total_ms: Some(t[i]),
+            });
+        }
+    }
+}
+
+/// Running totals per node (ms), from the file's totals when known, else summed per side.
+fn totals(record: &Record) -> Vec<u64> {
+    let mut t = vec![0u64; record.nodes.len()];
+    for id in record.preorder() {
+        let n = record.node(id);
+        let Some(time) = n.time else {
+            // No time: carry the side's previous total.
+            t[id.index()] = n
+                .parent
+                .and_then(|p| record.node(p).parent)
+                .map(|g| t[g.index()])
+                .unwrap_or(0);
+            continue;
+        };
+        t[id.index()] = match time.total_ms {
+            Some(x) => x,
+            None => {
+                let g = n
+                    .parent
+                    .and_then(|p| record.node(p).parent)
+                    .map(|g| t[g.index()])
+                    .unwrap_or(0);
+                g + time.spent_ms
+            }
+        };
+    }
+    t
+}
+
+fn write_node(record: &Record, id: NodeId, has_times: bool, totals: &[u64], out: &mut String) {
+    use std::fmt::Write;
+    let n = record.node(id);
+    let _ = write!(out, "{:>4} ", n.ply);
+    let body = match &n.step {
+        Step::Move(md) => {
+            let prev_to = n
+                .parent
+                .and_then(|p| record.node(p).move_data())
+                .map(|m| m.mv.to());
+            japanese::kif_move(md, prev_to)
+        }
+        Step::Special(s) => s.kif_word().to_string(),
+        Step::Root => String::new(),
+    };
+    out.push_str(&body);
+    let plus = match n.parent {
+        Some(p) => {
+            let sibs = &record.node(p).children;
+            sibs.last() != Some(&id)
+        }
+        None => false,
+    };
+    if has_times || plus {
+        let w = width(&body);
+        let pad = if w < MOVE_FIELD { MOVE_FIELD - w } else { 1 };
+        for _ in 0..pad {
+            out.push(' ');
+        }
+    }
+    if has_times {
+        let time = n.time.unwrap_or_default();
+        push_time(out, time.spent_ms, totals[id.index()]);
+    }
+    if plus {
+        out.push('+');
+    }
+    out.push('\n');
+}
+
+fn write_notes(record: &Record, id: NodeId, out: &mut String, losses: &mut Vec<String>) {
+    let n = record.node(id);
+    if !n.comment.is_empty() {
+        for l in n.comment.split('\n') {
+            out.push('*');
+            out.push_str(l.strip_suffix('\r').unwrap_or(l));
+            out.push('\n');
+        }
+    }
+    if let Some(b) = &n.bookmark {
+        out.push('&');
+        out.push_str(&one_line(b, "a bookmark", losses));
+        out.push('\n');
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kinds(p: &Parsed) -> Vec<(usize, DiagKind)> {
+        p.warnings.iter().map(|w| (w.line, w.kind)).collect()
+    }
+
+    fn usi_main(r: &Record) -> Vec<String> {
+        r.main_line()
+            .into_iter()
+            .skip(1)
+            .map(|id| match &r.node(id).step {
+                Step::Move(m) => m.mv.usi(),
+                Step::Special(s) => s.json_name(),
+                Step::Root => String::new(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn move_line_grammar() {
+        let l = parse_move_line(1, " ７六歩(77)   ( 0:16/00:00:16)").unwrap();
+        assert_eq!(l.time.unwrap().spent_ms, 16_000);
+        assert_eq!(l.time.unwrap().total_ms, Some(16_000));
+        let l = parse_move_line(1, " 同　歩(77)").unwrap();
+        assert!(matches!(l.body, Body::Move(RawMove { to: None, .. })));
+        for s in [" 同歩(77)", " 同 歩(77)", " 同　　歩(77)"] {
+            assert!(matches!(
+                parse_move_line(1, s).unwrap().body,
+                Body::Move(RawMove { to: None, .. })
+            ));
+        }
+        let l = parse_move_line(1, " ３三角打(00) ( 0:07/00:01:00)").unwrap();
+        assert!(matches!(l.body, Body::Move(RawMove { from: None, .. })));
+        let l = parse_move_line(1, " 投了   (125:30/02:05:30)+").unwrap();
+        assert_eq!(l.body, Body::Special("投了"));
+        assert_eq!(l.time.unwrap().spent_ms, 7_530_000);
+        let l = parse_move_line(1, " 中断 ( 0:03/ 0:00:19)").unwrap();
+        assert_eq!(l.time.unwrap().total_ms, Some(19_000));
+        assert!(parse_move_line(1, " ０六歩(77)").is_err());
+        assert!(parse_move_line(1, " ７六犬(77)").is_err());
+        assert!(parse_move_line(1, " ７六歩").is_err());
+        let l = parse_move_line(1, " ２二角不成(88)").unwrap();
+        assert!(matches!(l.body, Body::Move(RawMove { promote: false, .. })));
+        let l = parse_move_line(1, " 7六歩(77) junk").unwrap();
+        assert!(l.trailing.is_some());
+    }
+
+    #[test]
+    fn reads_a_simple_game() {
+        let p = read(
+            "手合割：平手　　\n先手：A\n後手:B\n手数----指手---------消費時間--\n*start\n   1 ７六歩(77)   ( 0:16/00:00:16)\n*c1\n**engine\n&mark\n   2 ３四歩(33)   ( 0:01/00:00:01)\n   3 投了\n*after end\nまで2手で後手の勝ち\n",
+        );
+        assert!(p.warnings.is_empty(), "{:?}", p.warnings);
+        let r = &p.record;
+        assert_eq!(r.header.black_name(), Some("A"));
+        assert_eq!(r.header.white_name(), Some("B"));
+        assert_eq!(usi_main(r), ["7g7f", "3c3d", "resign"]);
+        assert_eq!(r.node(NodeId::ROOT).comment, "start");
+        let m = r.main_line();
+        assert_eq!(r.node(m[1]).comment, "c1\n*engine");
+        assert_eq!(r.node(m[1]).bookmark.as_deref(), Some("mark"));
+        assert_eq!(r.node(m[3]).comment, "after end");
+    }
+
+    #[test]
+    fn variations_and_implied_branches() {
+        let text = "   1 ７六歩(77)+\n   2 ３四歩(33)+\n   3 ２六歩(27)\n\n変化：2手\n   2 ８四歩(83)\n\n変化：1手\n   1 ２六歩(27)\n   2 ８四歩(83)\n   1 ５六歩(57)\n";
+        let p = read(text);
+        assert!(p.warnings.is_empty(), "{:?}", p.warnings);
+        let r = &p.record;
+        assert_eq!(r.node(NodeId::ROOT).children.len(), 3);
+        let m1 = r.node(NodeId::ROOT).children[0];
+        assert_eq!(r.node(m1).children.len(), 2);
+    }
+
+    #[test]
+    fn illegal_and_impossible_moves() {
+        // 二歩 is illegal but possible: kept with a warning.
+        let p = read("   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ７五歩打\n");
+        assert_eq!(kinds(&p), [(3, DiagKind::ImpossibleMove)]);
+        let p = read("   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ５五飛(28)\n   4 ８四歩(83)\n");
+        assert_eq!(kinds(&p), [(3, DiagKind::IllegalMove)]);
+        assert_eq!(p.record.main_line().len(), 5);
+        let p = read("   1 ７六歩(55)\n   2 ３四歩(33)\n\n変化：1手\n   1 ２六歩(27)\n");
+        assert_eq!(kinds(&p), [(1, DiagKind::ImpossibleMove)]);
+        assert_eq!(usi_main(&p.record), ["2g2f"]);
+        let p = read("   1 ７六飛(77)\n");
+        assert_eq!(kinds(&p), [(1, DiagKind::BadMove)]);
+        assert_eq!(usi_main(&p.record), ["7g7f"]);
+        let p = read("   1 投了\n   2 ７六歩(77)\n");
+        assert_eq!(kinds(&p), [(2, DiagKind::AfterEnd)]);
+    }
+
+    #[test]
+    fn handicap_and_diagram() {
+        let p = read("手合割：香落ち\n   1 ３四歩(33)\n");
+        assert!(p.warnings.is_empty(), "{:?}", p.warnings);
+        assert_eq!(p.record.initial.handicap.map(|h| h.name), Some("香落ち"));
+        let p = read("手合割：詰将棋\n");
+        assert_eq!(p.record.initial.position, tsume_position());
+        let p = read("手合割：謎落ち\n");
+        assert_eq!(kinds(&p), [(1, DiagKind::BadHeader)]);
+    }
+
+    #[test]
+    fn writes_kifu_for_windows_lines() {
+        let p = read(
+            "   1 ７六歩(77)   ( 0:16/00:00:16)+\n   2 投了   ( 0:05/00:10:00)\n変化：1手\n   1 ２二角成(88)   ( 0:01/00:00:01)\n",
+        );
+        let w = write(&p.record, &KifOptions::default());
+        assert!(
+            w.text.contains("\n   1 ７六歩(77)   ( 0:16/00:00:16)+\n"),
+            "{}",
+            w.text
+        );
+        assert!(
+            w.text
+                .contains("\n   2 投了         ( 0:05/00:10:00)\nまで1手で先手の勝ち\n"),
+            "{}",
+            w.text
+        );
+        assert!(
+            w.text
+                .contains("\n\n変化：1手\n   1 ２二角成(88) ( 0:01/00:00:01)\n"),
+            "{}",
+            w.text
+        );
+        assert!(w.text.starts_with("手合割：平手\n"));
+    }
 }

@@ -149,3 +149,43 @@ pub fn load(bytes: &[u8], path: Option<&Path>) -> Loaded {
         records,
     }
 }
+
+/// What to write: the format and its options.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Target {
+    pub format: Format,
+    /// CSA only: write V3.0 instead of V2.2.
+    pub csa_v3: bool,
+}
+
+impl Target {
+    pub fn new(format: Format) -> Target {
+        Target {
+            format,
+            csa_v3: false,
+        }
+    }
+}
+
+/// Renders `record` as text in `target` format (for a file that will be encoded as `info` says).
+pub fn render(record: &Record, target: Target, info: &TextInfo) -> Written {
+    match target.format {
+        Format::Kif => {
+            let _ = info;
+            kif::write(record, &kif::KifOptions::default())
+        }
+        Format::Csa => csa::write(record, &csa::CsaOptions::default()),
+    }
+}
+
+/// Renders and encodes `record`: the bytes to write and what the format could not hold.
+/// A character the encoding cannot hold is an error that names it and its place.
+pub fn to_bytes(
+    record: &Record,
+    target: Target,
+    info: &TextInfo,
+) -> Result<(Vec<u8>, Vec<String>), encoding::EncodeError> {
+    let w = render(record, target, info);
+    let bytes = encoding::encode(&w.text, info)?;
+    Ok((bytes, w.losses))
+}
