@@ -404,6 +404,8 @@ fn convert(a: ConvertArgs) -> ExitCode {
             Format::Kif
         },
         csa_v3: a.csa_version != "2.2",
+        // A UTF-8 `.kif` says so, or other programs would read it as Shift_JIS.
+        declare_encoding: to == ToFormat::Kif && encoding == TextEncoding::Utf8,
     };
     let progress = if jobs.len() > 1 {
         indicatif::ProgressBar::with_draw_target(
@@ -579,7 +581,6 @@ fn convert_one(job: &Job, target: Target, encoding: TextEncoding, record: usize)
     }
     r
 }
-
 
 fn show(a: ShowArgs) -> ExitCode {
     let loaded = match load_path(&a.file) {

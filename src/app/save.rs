@@ -56,8 +56,12 @@ pub fn target_for(
         "csa" => (Format::Csa, TextEncoding::Utf8),
         _ => return None,
     };
+    let target = Target {
+        declare_encoding: ext == "kif" && encoding != TextEncoding::ShiftJis,
+        ..Target::new(format)
+    };
     Some((
-        Target::new(format),
+        target,
         TextInfo {
             encoding,
             bom: false,
