@@ -412,3 +412,84 @@ proptest! {
         }
     }
 }
+
+fn fixtures(kind: &str) -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/csa")
+        .join(kind);
+    let mut v = Vec::new();
+    csa_files(&dir, &mut v);
+    assert!(!v.is_empty(), "no fixtures in {}", dir.display());
+    v
+}
+
+/// Values of `'KEY: value` lines (plain CSA comments, which the reader ignores).
+fn directives(text: &str, key: &str) -> Vec<String> {
+    let prefix = format!("'{key}: ");
+    text.lines()
+        .filter_map(|l| l.strip_prefix(&prefix).map(|s| s.trim().to_string()))
+        .collect()
+}
+
+#[test]
+fn valid_fixtures_read_without_warnings() {
+    for f in fixtures("valid") {
+        let bytes = std::fs::read(&f).expect("read fixture");
+        let loaded = load(&bytes, Some(&f));
+        let text = String::from_utf8_lossy(&bytes);
+        let want_records: usize = directives(&text, "records")
+            .first()
+            .map_or(1, |n| n.parse().expect("record count"));
+        assert_eq!(loaded.records.len(), want_records, "{}", f.display());
+        for p in &loaded.records {
+            assert!(p.warnings.is_empty(), "{}: {:?}", f.display(), p.warnings);
+            assert!(
+                !p.record.is_empty(),
+                "{}: a record without moves",
+                f.display()
+            );
+        }
+    }
+}
+
+#[test]
+fn invalid_fixtures_report_the_expected_kind_at_the_expected_line() {
+    for f in fixtures("invalid") {
+        let text = std::fs::read_to_string(&f).expect("fixtures are UTF-8");
+        let mut want: Vec<String> = directives(&text, "expect");
+        assert!(!want.is_empty(), "{}: no 'expect: line", f.display());
+        want.sort();
+        let mut got: Vec<String> = csa::read(&text)
+            .iter()
+            .flat_map(|p| {
+                p.warnings
+                    .iter()
+                    .map(|w| format!("{} {:?}", w.line, w.kind))
+            })
+            .collect();
+        got.sort();
+        assert_eq!(got, want, "{}", f.display());
+    }
+}
+
+#[test]
+fn multi_record_files_keep_every_record() {
+    let f = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/csa/valid/multi_record.csa");
+    let text = std::fs::read_to_string(&f).expect("fixture");
+    let v = csa::read(&text);
+    let names: Vec<Option<&str>> = v.iter().map(|p| p.record.header.black_name()).collect();
+    assert_eq!(names, [Some("a"), Some("c"), None]);
+    let ends: Vec<String> = v
+        .iter()
+        .map(|p| {
+            let last = *p.record.main_line().last().expect("root");
+            p.record
+                .node(last)
+                .special()
+                .map(|s| s.json_name())
+                .unwrap_or_default()
+        })
+        .collect();
+    assert_eq!(ends, ["resign", "interrupt", "mate"]);
+    assert_eq!(v[1].record.initial.handicap.map(|h| h.name), Some("香落ち"));
+}

@@ -563,3 +563,21 @@ fn losses_name_what_csa_cannot_hold() {
     );
     assert!(w.text.ends_with("-3334FU\n"));
 }
+
+#[test]
+fn unknown_csa_endings_are_written_back_as_read() {
+    let r = game("PI\n+\n+7776FU\n%MATTA\n");
+    let w = write(&r, &CsaOptions::default());
+    assert!(w.text.ends_with("+7776FU\n%MATTA\n"), "{}", w.text);
+    assert!(w.losses.is_empty());
+    // A KIF word such as 封じ手 has no CSA form: reported, not written.
+    let mut r = game("PI\n+\n+7776FU\n");
+    let last = r.main_line()[1];
+    r.push_child(last, Step::Special(Special::Other("封じ手".into())));
+    let w = write(&r, &CsaOptions::default());
+    assert!(w.text.ends_with("+7776FU\n"), "{}", w.text);
+    assert_eq!(
+        w.losses,
+        ["the ending 封じ手 has no CSA word (not written)"]
+    );
+}

@@ -2,7 +2,7 @@
 
 use super::{CsaOptions, CsaVersion, HEADER_KEYS};
 use crate::core::notation::{TextEncoding, Written};
-use crate::core::record::{Record, Step};
+use crate::core::record::{Record, Special, Step};
 use crate::core::rules::{Color, PieceKind, Position, Square};
 use std::fmt::Write as _;
 
@@ -49,7 +49,13 @@ pub fn write(record: &Record, opts: &CsaOptions) -> Written {
                 out.push_str(m.piece_after().csa());
                 out.push('\n');
             }
-            Step::Special(s) => match s.csa_word(record.side_to_move_at(id)) {
+            Step::Special(s) => match s.csa_word(record.side_to_move_at(id)).or_else(|| {
+                // A CSA-style word read from a CSA file (`%MATTA`) goes back as it was.
+                match s {
+                    Special::Other(w) if csa_style_key(w) => Some(format!("%{w}")),
+                    _ => None,
+                }
+            }) {
                 Some(w) => {
                     out.push_str(&w);
                     out.push('\n');
