@@ -61,10 +61,7 @@ pub fn write(record: &Record, opts: &CsaOptions) -> Written {
                     out.push('\n');
                 }
                 None => {
-                    losses.push(format!(
-                        "the ending {} has no CSA word (not written)",
-                        s.kif_word()
-                    ));
+                    losses.push(format!("the ending {} (no CSA word)", s.kif_word()));
                     break;
                 }
             },
@@ -117,7 +114,7 @@ pub fn write(record: &Record, opts: &CsaOptions) -> Written {
     }
     if ms_lost > 0 {
         losses.push(format!(
-            "fractions of a second in {} (V2.2 holds whole seconds)",
+            "fractions of a second in {} (V2.2 has whole seconds; V3.0 keeps them)",
             plural(ms_lost, "time", "times")
         ));
     }
@@ -243,9 +240,9 @@ fn write_header(record: &Record, v3: bool, out: &mut String, losses: &mut Vec<St
             n => format!("{} and {}", lost[..n - 1].join(", "), lost[n - 1]),
         };
         losses.push(if lost.len() == 1 {
-            format!("header field {list} has no CSA key")
+            format!("header field {list}")
         } else {
-            format!("header fields {list} have no CSA key")
+            format!("header fields {list}")
         });
     }
 }
