@@ -17,7 +17,12 @@ pub fn read(text: &str) -> Vec<Parsed> {
     r.record.nodes.reserve(text.len() / 12);
     for (i, raw) in text.split('\n').enumerate() {
         let line = raw.strip_suffix('\r').unwrap_or(raw);
-        if line.trim() == "/" {
+        if line
+            .as_bytes()
+            .first()
+            .is_some_and(|&b| b == b'/' || b == b' ')
+            && line.trim() == "/"
+        {
             if r.content {
                 out.push(std::mem::replace(&mut r, Reader::new()).finish());
             } else {
@@ -125,22 +130,32 @@ const FULL_SET: [(PieceKind, u8); 7] = [
 
 /// Parses a `T` time: `T12`, `T6.123` (seconds, decimals allowed) into milliseconds.
 fn parse_time(s: &str) -> Option<u64> {
-    let (int, frac) = match s.split_once('.') {
-        Some((i, f)) => (i, f),
-        None => (s, ""),
-    };
-    if int.is_empty() || !int.bytes().all(|b| b.is_ascii_digit()) || int.len() > 12 {
+    let b = s.as_bytes();
+    let mut i = 0;
+    let mut secs = 0u64;
+    while i < b.len() && b[i].is_ascii_digit() {
+        if i >= 12 {
+            return None;
+        }
+        secs = secs * 10 + u64::from(b[i] - b'0');
+        i += 1;
+    }
+    if i == 0 {
         return None;
     }
-    if !frac.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    let secs: u64 = int.parse().ok()?;
     let mut ms = 0u64;
-    let mut scale = 100;
-    for b in frac.bytes().take(3) {
-        ms += u64::from(b - b'0') * scale;
-        scale /= 10;
+    if i < b.len() {
+        if b[i] != b'.' {
+            return None;
+        }
+        let mut scale = 100;
+        for &d in &b[i + 1..] {
+            if !d.is_ascii_digit() {
+                return None;
+            }
+            ms += u64::from(d - b'0') * scale;
+            scale /= 10;
+        }
     }
     Some(secs * 1000 + ms)
 }
@@ -850,9 +865,11 @@ fn presets() -> &'static [(u64, Handicap)] {
     })
 }
 
-/// `Position::check`, without the rules crate's 打ち歩詰め search for pawn drops that give no
-/// check. That search generates every reply and dominated reading time; it also called every
-/// pawn drop 打ち歩詰め when the opponent has no king (tsume positions).
+/// `Position::check`, with a cheaper path for pawn drops. The rules crate looks for
+/// 打ち歩詰め by generating every reply to every pawn drop, which dominated reading time; it
+/// also called every pawn drop 打ち歩詰め when the opponent has no king (tsume positions).
+/// Here a drop that gives no check cannot be 打ち歩詰め, and one the king can step away from
+/// (or take) is not; only the rest go through the full search.
 fn check_move(pos: &Position, mv: Move) -> Result<(), Illegal> {
     let Move::Drop {
         kind: PieceKind::Pawn,
@@ -861,9 +878,6 @@ fn check_move(pos: &Position, mv: Move) -> Result<(), Illegal> {
     else {
         return pos.check(mv);
     };
-    if pawn_drop_checks(pos, mv) {
-        return pos.check(mv);
-    }
     let side = pos.side_to_move();
     if pos.hand_count(side, PieceKind::Pawn) == 0 {
         return Err(Illegal::NotInHand);
@@ -883,7 +897,18 @@ fn check_move(pos: &Position, mv: Move) -> Result<(), Illegal> {
     {
         return Err(Illegal::TwoPawns);
     }
-    Ok(())
+    if !pawn_drop_checks(pos, mv) {
+        return Ok(());
+    }
+    let mut after = pos.clone();
+    if after.play_unchecked(mv).is_some()
+        && after
+            .king_square(side.flip())
+            .is_some_and(|k| !after.destinations_from(k).is_empty())
+    {
+        return Ok(());
+    }
+    pos.check(mv)
 }
 
 /// Does the pawn drop `mv` attack the opponent's king (the only way it can be 打ち歩詰め)?

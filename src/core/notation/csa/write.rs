@@ -70,15 +70,25 @@ pub fn write(record: &Record, opts: &CsaOptions) -> Written {
         if let Some(t) = node.time {
             let secs = t.spent_ms / 1000;
             let ms = t.spent_ms % 1000;
+            out.push('T');
+            push_u64(&mut out, secs);
             if ms != 0 && v3 {
-                let frac = format!("{ms:03}");
-                let _ = writeln!(out, "T{secs}.{}", frac.trim_end_matches('0'));
-            } else {
-                if ms != 0 {
-                    ms_lost += 1;
+                out.push('.');
+                let digits = [ms / 100, ms / 10 % 10, ms % 10];
+                let keep = if ms % 100 == 0 {
+                    1
+                } else if ms % 10 == 0 {
+                    2
+                } else {
+                    3
+                };
+                for d in &digits[..keep] {
+                    out.push(char::from(b'0' + *d as u8));
                 }
-                let _ = writeln!(out, "T{secs}");
+            } else if ms != 0 {
+                ms_lost += 1;
             }
+            out.push('\n');
         }
         write_comment(&node.comment, &mut out, &mut empty_lines);
     }
@@ -133,6 +143,22 @@ fn sign(c: Color) -> char {
     match c {
         Color::Black => '+',
         Color::White => '-',
+    }
+}
+
+fn push_u64(out: &mut String, mut n: u64) {
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &b in &buf[i..] {
+        out.push(char::from(b));
     }
 }
 
