@@ -493,3 +493,45 @@ fn multi_record_files_keep_every_record() {
     assert_eq!(ends, ["resign", "interrupt", "mate"]);
     assert_eq!(v[1].record.initial.handicap.map(|h| h.name), Some("香落ち"));
 }
+
+fn csa_token() -> impl Strategy<Value = String> {
+    prop_oneof![
+        Just("PI".to_string()),
+        Just("+".to_string()),
+        Just("-".to_string()),
+        Just("/".to_string()),
+        Just("P-00AL".to_string()),
+        Just("%TORYO".to_string()),
+        Just("'* c".to_string()),
+        "[+-][0-9]{4}(FU|KY|KE|GI|KI|KA|HI|OU|TO|UM|RY|XX)",
+        "T[0-9.]{0,5}",
+        "P[1-9+\\-I][ *+\\-A-Z0-9]{0,30}",
+        "[$N%V'T,+\\- a-zA-Z0-9:.*]{0,12}",
+        "[^\n]{0,8}",
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+    #[test]
+    fn any_text_reads_without_panic(lines in proptest::collection::vec(csa_token(), 0..40), sep in prop_oneof![Just("\n"), Just("\r\n"), Just(",")]) {
+        let text = lines.join(sep);
+        let v = csa::read(&text);
+        prop_assert!(!v.is_empty());
+        let n_lines = text.split('\n').count();
+        for p in &v {
+            for w in &p.warnings {
+                prop_assert!(w.line <= n_lines, "{w} beyond {n_lines} lines");
+            }
+            // Whatever was read is written and read back the same (warnings included).
+            let written = csa::write(&p.record, &v3(TextEncoding::Utf8));
+            let back = csa::read(&written.text);
+            prop_assert_eq!(back.len(), 1);
+            if written.losses.is_empty()
+                && let Err(e) = same_csa_content(&p.record, &back[0].record, true)
+            {
+                return Err(TestCaseError::fail(format!("{e}\n--- in:\n{text}\n--- out:\n{}", written.text)));
+            }
+        }
+    }
+}

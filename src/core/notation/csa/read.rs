@@ -765,6 +765,20 @@ impl Reader {
             return;
         }
         let sp = Special::from_csa(s, self.pos.side_to_move());
+        if let Special::Other(w) = &sp
+            && !w.bytes().all(|b| {
+                b.is_ascii_uppercase() || b.is_ascii_digit() || matches!(b, b'_' | b'+' | b'-')
+            })
+        {
+            self.warn(
+                no,
+                DiagKind::BadMove,
+                format!(
+                    "unknown ending '{}' (CSA endings are words such as %TORYO); kept as written",
+                    short(s)
+                ),
+            );
+        }
         self.cur = self.record.push_child(self.cur, Step::Special(sp));
         self.ended = true;
     }
