@@ -245,7 +245,7 @@ impl Reader {
                     self.warn(
                         no,
                         DiagKind::Unsupported,
-                        format!("unknown CSA version '{s}' (expected V2, V2.1, V2.2 or V3.0); read as V3.0"),
+                        format!("unknown CSA version '{s}' (expected V2, V2.1, V2.2 or V3.0); read anyway"),
                     );
                 }
             }
