@@ -263,6 +263,13 @@ impl Position {
                 }
             }
         }
+        if let Move::Drop {
+            kind: PieceKind::Pawn,
+            to,
+        } = mv
+        {
+            return self.check_pawn_drop(to);
+        }
         let scm = to_sc_move(mv, side);
         match lite::is_legal_partial(&self.inner, scm) {
             // The crate calls any pawn drop in front of an empty king square mate when the
@@ -288,6 +295,49 @@ impl Position {
             sc::IllegalMoveKind::NormalStuck => Illegal::NormalStuck,
             _ => Illegal::CannotReach,
         })
+    }
+
+    /// A pawn drop on an empty square, from a hand that has a pawn. The rules crate searches
+    /// every reply of every pawn drop for 打ち歩詰め; only a drop that gives check can be one, and
+    /// only when the king cannot step away, so the search runs for those alone.
+    fn check_pawn_drop(&self, to: Square) -> Result<(), Illegal> {
+        let side = self.side_to_move();
+        let last = match side {
+            Color::Black => 1,
+            Color::White => 9,
+        };
+        if to.rank() == last {
+            return Err(Illegal::DropStuck);
+        }
+        let own_pawn = Some(Piece::new(PieceKind::Pawn, side));
+        if (1..=9u8).any(|r| Square::new(to.file(), r).and_then(|sq| self.piece_at(sq)) == own_pawn)
+        {
+            return Err(Illegal::TwoPawns);
+        }
+        let mv = Move::Drop {
+            kind: PieceKind::Pawn,
+            to,
+        };
+        let mut after = self.clone();
+        after.play_unchecked(mv).ok_or(Illegal::NotInHand)?;
+        // Own king left in check?
+        if lite::prelegality::will_king_be_captured(&after.inner) == Some(true) {
+            return Err(Illegal::IgnoredCheck);
+        }
+        let front = match side {
+            Color::Black => Square::new(to.file(), to.rank() - 1),
+            Color::White => Square::new(to.file(), to.rank() + 1),
+        };
+        let gives_check = front.is_some_and(|f| {
+            self.king_square(side.flip()) == Some(f)
+                && self
+                    .piece_at(f)
+                    .is_some_and(|p| p.kind == PieceKind::King && p.color != side)
+        });
+        if gives_check && after.legal_moves().is_empty() {
+            return Err(Illegal::DropPawnMate);
+        }
+        Ok(())
     }
 
     /// Plays `mv` if it is legal; otherwise changes nothing and says why.

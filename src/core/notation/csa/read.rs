@@ -3,9 +3,7 @@
 use super::HEADER_KEYS;
 use crate::core::notation::{DiagKind, Diagnostic, Parsed};
 use crate::core::record::{Initial, MoveData, MoveTime, NodeId, Record, Special, Step};
-use crate::core::rules::{
-    Color, HANDICAPS, Handicap, Illegal, Move, Piece, PieceKind, Position, Square,
-};
+use crate::core::rules::{Color, HANDICAPS, Handicap, Move, Piece, PieceKind, Position, Square};
 use std::sync::OnceLock;
 
 /// Reads CSA text (already decoded) into records: one per `/`-separated record, never empty.
@@ -708,7 +706,7 @@ impl Reader {
             };
             Move::Normal { from, to, promote }
         };
-        let verdict = check_move(&self.pos, mv);
+        let verdict = self.pos.check(mv);
         let Some(played) = self.pos.play_unchecked(mv) else {
             let why = verdict
                 .err()
@@ -877,66 +875,6 @@ fn presets() -> &'static [(u64, Handicap)] {
             .map(|h| (h.position().hash_key(), *h))
             .collect()
     })
-}
-
-/// `Position::check`, with a cheaper path for pawn drops. The rules crate looks for
-/// 打ち歩詰め by generating every reply to every pawn drop, which dominated reading time; it
-/// also called every pawn drop 打ち歩詰め when the opponent has no king (tsume positions).
-/// Here a drop that gives no check cannot be 打ち歩詰め, and one the king can step away from
-/// (or take) is not; only the rest go through the full search.
-fn check_move(pos: &Position, mv: Move) -> Result<(), Illegal> {
-    let Move::Drop {
-        kind: PieceKind::Pawn,
-        to,
-    } = mv
-    else {
-        return pos.check(mv);
-    };
-    let side = pos.side_to_move();
-    if pos.hand_count(side, PieceKind::Pawn) == 0 {
-        return Err(Illegal::NotInHand);
-    }
-    // A lance drop on the same square has the same rules apart from 二歩 and 打ち歩詰め.
-    let mut p = pos.clone();
-    if p.hand_count(side, PieceKind::Lance) == 0 {
-        p.set_hand_count(side, PieceKind::Lance, 1);
-    }
-    p.check(Move::Drop {
-        kind: PieceKind::Lance,
-        to,
-    })?;
-    let own_pawn = Piece::new(PieceKind::Pawn, side);
-    if (1..=9u8)
-        .any(|r| Square::new(to.file(), r).and_then(|sq| pos.piece_at(sq)) == Some(own_pawn))
-    {
-        return Err(Illegal::TwoPawns);
-    }
-    if !pawn_drop_checks(pos, mv) {
-        return Ok(());
-    }
-    let mut after = pos.clone();
-    if after.play_unchecked(mv).is_some()
-        && after
-            .king_square(side.flip())
-            .is_some_and(|k| !after.destinations_from(k).is_empty())
-    {
-        return Ok(());
-    }
-    pos.check(mv)
-}
-
-/// Does the pawn drop `mv` attack the opponent's king (the only way it can be 打ち歩詰め)?
-fn pawn_drop_checks(pos: &Position, mv: Move) -> bool {
-    let side = pos.side_to_move();
-    let to = mv.to();
-    let ahead = match side {
-        Color::Black => to.rank().checked_sub(1),
-        Color::White => Some(to.rank() + 1),
-    };
-    ahead
-        .and_then(|r| Square::new(to.file(), r))
-        .and_then(|sq| pos.piece_at(sq))
-        .is_some_and(|p| p.kind == PieceKind::King && p.color != side)
 }
 
 /// The start of `s`, for messages.
