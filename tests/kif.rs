@@ -60,13 +60,22 @@ fn norm_comment(c: &str) -> String {
 
 /// Compares the line of nodes starting at `id` with an expected JSON line; returns the first
 /// difference.
-fn compare_line(r: &Record, first: Option<NodeId>, exp: &Value, times: bool, path: &str) -> Result<(), String> {
+fn compare_line(
+    r: &Record,
+    first: Option<NodeId>,
+    exp: &Value,
+    times: bool,
+    path: &str,
+) -> Result<(), String> {
     let exp = exp.as_array().cloned().unwrap_or_default();
     let mut cur = first;
     for (i, e) in exp.iter().enumerate() {
         let here = format!("{path}[{i}]");
         let Some(id) = cur else {
-            return Err(format!("{here}: line ends early (expected {} nodes)", exp.len()));
+            return Err(format!(
+                "{here}: line ends early (expected {} nodes)",
+                exp.len()
+            ));
         };
         let n = r.node(id);
         if n.ply as u64 != e["ply"].as_u64().unwrap_or(0) {
@@ -112,7 +121,10 @@ fn compare_line(r: &Record, first: Option<NodeId>, exp: &Value, times: bool, pat
         cur = n.children.first().copied();
     }
     if let Some(id) = cur {
-        return Err(format!("{path}: extra node {:?} after the expected end", r.node(id).step));
+        return Err(format!(
+            "{path}: extra node {:?} after the expected end",
+            r.node(id).step
+        ));
     }
     Ok(())
 }
@@ -151,17 +163,35 @@ enum Quirk {
 }
 
 const KNOWN_WRONG: &[(&str, Quirk)] = &[
-    ("json-kifu-format/test/files/kif/shogidokoro.kifu", Quirk::ShogidokoroTimes),
+    (
+        "json-kifu-format/test/files/kif/shogidokoro.kifu",
+        Quirk::ShogidokoroTimes,
+    ),
     ("Kifuwarabe[shogidokoro].kifu", Quirk::ShogidokoroTimes),
-    ("kif-parser/docs/examples/comment[handmade].kifu", Quirk::ShogidokoroTimes),
-    ("shogi-kifu-converter/data/tests/kif/Shogidokoro.kif", Quirk::ShogidokoroTimes),
-    ("shogi-kifu-converter/data/tests/kif/Shogidokoro.kifu", Quirk::ShogidokoroTimes),
-    ("json-kifu-format/test/files/kif/fork-test.kif", Quirk::OpponentPieceMoved),
+    (
+        "kif-parser/docs/examples/comment[handmade].kifu",
+        Quirk::ShogidokoroTimes,
+    ),
+    (
+        "shogi-kifu-converter/data/tests/kif/Shogidokoro.kif",
+        Quirk::ShogidokoroTimes,
+    ),
+    (
+        "shogi-kifu-converter/data/tests/kif/Shogidokoro.kifu",
+        Quirk::ShogidokoroTimes,
+    ),
+    (
+        "json-kifu-format/test/files/kif/fork-test.kif",
+        Quirk::OpponentPieceMoved,
+    ),
 ];
 
 fn quirk(path: &Path) -> Option<Quirk> {
     let s = path.to_string_lossy();
-    KNOWN_WRONG.iter().find(|(f, _)| s.ends_with(f)).map(|&(_, q)| q)
+    KNOWN_WRONG
+        .iter()
+        .find(|(f, _)| s.ends_with(f))
+        .map(|&(_, q)| q)
 }
 
 struct Case {
@@ -254,7 +284,11 @@ fn corpus_kif_files_read_to_their_expected_json() {
             failures.push(format!("{}: {d}", c.file.display()));
         }
     }
-    eprintln!("corpus KIF: {}/{} files match", cases.len() - failures.len(), cases.len());
+    eprintln!(
+        "corpus KIF: {}/{} files match",
+        cases.len() - failures.len(),
+        cases.len()
+    );
     for f in &failures {
         eprintln!("FAIL {f}");
     }
@@ -274,8 +308,16 @@ fn corpus_kif_files_round_trip_through_the_writer() {
         let first = load(&c.file).record;
         let w = kif::write(&first, &kif::KifOptions::default());
         let back = kif::read(&w.text);
-        if !back.warnings.iter().all(|w| w.kind == DiagKind::IllegalMove || w.kind == DiagKind::BadMove) {
-            failures.push(format!("{}: warnings on re-read {:?}", c.file.display(), back.warnings));
+        if !back
+            .warnings
+            .iter()
+            .all(|w| w.kind == DiagKind::IllegalMove || w.kind == DiagKind::BadMove)
+        {
+            failures.push(format!(
+                "{}: warnings on re-read {:?}",
+                c.file.display(),
+                back.warnings
+            ));
         }
         if let Err(d) = same_record(&first, &back.record) {
             failures.push(format!("{}: {d}", c.file.display()));
@@ -289,5 +331,9 @@ fn corpus_kif_files_round_trip_through_the_writer() {
     for f in &failures {
         eprintln!("FAIL {f}");
     }
-    assert!(failures.is_empty(), "{} round-trip failures", failures.len());
+    assert!(
+        failures.is_empty(),
+        "{} round-trip failures",
+        failures.len()
+    );
 }

@@ -39,7 +39,8 @@ pub fn square_prefix(s: &str) -> Option<(Square, usize)> {
 pub fn square_kif(sq: Square) -> String {
     format!(
         "{}{}",
-        FULL_DIGITS[sq.file() as usize], KANJI_DIGITS[sq.rank() as usize]
+        FULL_DIGITS[sq.file() as usize],
+        KANJI_DIGITS[sq.rank() as usize]
     )
 }
 
@@ -49,7 +50,9 @@ pub fn count(s: &str) -> Option<u32> {
     if s.is_empty() {
         return None;
     }
-    if s.chars().all(|c| c.is_ascii_digit() || ('０'..='９').contains(&c)) {
+    if s.chars()
+        .all(|c| c.is_ascii_digit() || ('０'..='９').contains(&c))
+    {
         let mut n: u32 = 0;
         for c in s.chars() {
             let d = if c.is_ascii_digit() {
@@ -124,7 +127,9 @@ pub fn piece_prefix(s: &str) -> Option<(PieceKind, usize)> {
 
 /// Reads a piece name that is the whole of `s`.
 pub fn piece_name(s: &str) -> Option<PieceKind> {
-    piece_prefix(s).filter(|&(_, n)| n == s.len()).map(|(k, _)| k)
+    piece_prefix(s)
+        .filter(|&(_, n)| n == s.len())
+        .map(|(k, _)| k)
 }
 
 /// Is `c` a space of any width (ASCII or U+3000)?
@@ -171,6 +176,32 @@ pub fn kif_move(md: &MoveData, prev_to: Option<Square>) -> String {
     s
 }
 
+/// Appends [`kif_move`]'s text to `out` without allocating (for writers of long records).
+pub fn push_kif_move(out: &mut String, md: &MoveData, prev_to: Option<Square>) {
+    let to = md.mv.to();
+    if prev_to == Some(to) {
+        out.push_str("同\u{3000}");
+    } else {
+        out.push_str(FULL_DIGITS[to.file() as usize]);
+        out.push_str(KANJI_DIGITS[to.rank() as usize]);
+    }
+    out.push_str(md.piece.move_name());
+    match md.mv {
+        Move::Normal { from, promote, .. } => {
+            if promote {
+                out.push('成');
+            } else if could_promote(md) {
+                out.push_str("不成");
+            }
+            out.push('(');
+            out.push((b'0' + from.file()) as char);
+            out.push((b'0' + from.rank()) as char);
+            out.push(')');
+        }
+        Move::Drop { .. } => out.push('打'),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -215,9 +246,64 @@ mod tests {
             "５五角打"
         );
         assert_eq!(
-            kif_move(&md(n(sq(4, 5), sq(4, 4), false), PieceKind::ProSilver), None),
+            kif_move(
+                &md(n(sq(4, 5), sq(4, 4), false), PieceKind::ProSilver),
+                None
+            ),
             "４四成銀(45)"
         );
+    }
+
+    #[test]
+    fn push_kif_move_matches_kif_move() {
+        let sq = |f, r| Square::new(f, r).unwrap();
+        for (mv, piece, prev) in [
+            (
+                Move::Normal {
+                    from: sq(7, 7),
+                    to: sq(7, 6),
+                    promote: false,
+                },
+                PieceKind::Pawn,
+                None,
+            ),
+            (
+                Move::Normal {
+                    from: sq(8, 8),
+                    to: sq(2, 2),
+                    promote: true,
+                },
+                PieceKind::Bishop,
+                Some(sq(2, 2)),
+            ),
+            (
+                Move::Normal {
+                    from: sq(8, 8),
+                    to: sq(2, 2),
+                    promote: false,
+                },
+                PieceKind::Bishop,
+                None,
+            ),
+            (
+                Move::Drop {
+                    kind: PieceKind::Gold,
+                    to: sq(5, 5),
+                },
+                PieceKind::Gold,
+                None,
+            ),
+        ] {
+            let md = MoveData {
+                mv,
+                color: Color::Black,
+                piece,
+                captured: None,
+            };
+            let mut s = String::from("x");
+            push_kif_move(&mut s, &md, prev);
+            assert_eq!(s, format!("x{}", kif_move(&md, prev)));
+        }
     }
 
     #[test]

@@ -13,7 +13,8 @@ use super::japanese::{self, is_space};
 use super::{DiagKind, Diagnostic, Parsed, Written};
 use crate::core::record::{Initial, MoveData, MoveTime, NodeId, Record, Special, Step};
 use crate::core::rules::{
-    Color, Handicap, Move, PieceKind, Position, Square, double_king_tsume_position, tsume_position,
+    Color, Handicap, Illegal, Move, Piece, PieceKind, Position, Square, double_king_tsume_position,
+    tsume_position,
 };
 
 /// The encoding declaration Kifu for Windows writes at the top of a UTF-8 `.kif`.
@@ -75,7 +76,7 @@ struct MoveLine<'a> {
     body: Body<'a>,
     time: Option<MoveTime>,
     /// Something after the move that could not be read (the move itself is fine).
-    trailing: Option<String>,
+    trailing: Option<(DiagKind, String)>,
 }
 
 fn skip_spaces(s: &str) -> &str {
@@ -96,50 +97,107 @@ fn move_number(t: &str) -> Option<(u32, &str)> {
     Some((n, rest))
 }
 
-fn parse_uint(s: &str) -> Option<u64> {
-    let s = s.trim_matches(is_space);
-    if s.is_empty() || s.len() > 12 || !s.bytes().all(|b| b.is_ascii_digit()) {
+/// Reads `[spaces]digits[spaces]` from `b` at `*i`.
+fn time_number(b: &[u8], i: &mut usize) -> Option<u64> {
+    while *i < b.len() && b[*i] == b' ' {
+        *i += 1;
+    }
+    let start = *i;
+    let mut n: u64 = 0;
+    while *i < b.len() && b[*i].is_ascii_digit() && *i - start < 12 {
+        n = n * 10 + u64::from(b[*i] - b'0');
+        *i += 1;
+    }
+    if *i == start {
         return None;
     }
-    s.parse().ok()
+    while *i < b.len() && b[*i] == b' ' {
+        *i += 1;
+    }
+    Some(n)
 }
 
-/// Reads `( 0:16/00:00:16)` (the parentheses included). Returns the time and the bytes used.
+/// Reads `( 0:16/00:00:16)` (the parentheses included; also `(00:31 / 00:00:31)`, `( 0:16/)`,
+/// `( 0:16)`). Returns the time and the bytes used.
 fn parse_time(s: &str) -> Result<(MoveTime, usize), String> {
-    let close = s
-        .find(')')
-        .ok_or_else(|| "time field lacks ')' (expected '( m:ss/hh:mm:ss)')".to_string())?;
-    let inner = &s[1..close];
+    let b = s.as_bytes();
     let bad = || {
+        let end = s.find(')').map(|i| i + 1).unwrap_or(s.len());
         format!(
             "cannot read time '{}' (expected '( m:ss/hh:mm:ss)')",
-            &s[..=close]
+            &s[..end]
         )
     };
-    let (spent, total) = match inner.split_once('/') {
-        Some((a, b)) => (a, Some(b)),
-        None => (inner, None),
-    };
-    let (m, sec) = spent.split_once(':').ok_or_else(bad)?;
-    let m = parse_uint(m).ok_or_else(bad)?;
-    let sec = parse_uint(sec).ok_or_else(bad)?;
+    let mut i = 1;
+    let m = time_number(b, &mut i).ok_or_else(bad)?;
+    if b.get(i) != Some(&b':') {
+        return Err(bad());
+    }
+    i += 1;
+    let sec = time_number(b, &mut i).ok_or_else(bad)?;
     let spent_ms = (m * 60 + sec) * 1000;
-    let total_ms = match total.map(|t| t.trim_matches(is_space)) {
-        None | Some("") => None,
-        Some(t) => {
+    let mut total_ms = None;
+    if b.get(i) == Some(&b'/') {
+        i += 1;
+        while b.get(i) == Some(&b' ') {
+            i += 1;
+        }
+        if b.get(i) != Some(&b')') {
             let mut acc = 0u64;
             let mut parts = 0;
-            for p in t.split(':') {
-                acc = acc * 60 + parse_uint(p).ok_or_else(bad)?;
+            loop {
+                acc = acc * 60 + time_number(b, &mut i).ok_or_else(bad)?;
                 parts += 1;
+                if b.get(i) == Some(&b':') && parts < 3 {
+                    i += 1;
+                } else {
+                    break;
+                }
             }
-            if !(2..=3).contains(&parts) {
+            if parts < 2 {
                 return Err(bad());
             }
-            Some(acc * 1000)
+            total_ms = Some(acc * 1000);
         }
+    }
+    if b.get(i) != Some(&b')') {
+        return Err(bad());
+    }
+    Ok((MoveTime { spent_ms, total_ms }, i + 1))
+}
+
+/// A piece name at the start of `s` (the names of `japanese::piece_prefix`, matched by first
+/// character instead of trying each name in turn).
+fn piece_prefix(s: &str) -> Option<(PieceKind, usize)> {
+    let mut it = s.chars();
+    let c = it.next()?;
+    let k = match c {
+        '歩' => PieceKind::Pawn,
+        '香' => PieceKind::Lance,
+        '桂' => PieceKind::Knight,
+        '銀' => PieceKind::Silver,
+        '金' => PieceKind::Gold,
+        '角' => PieceKind::Bishop,
+        '飛' => PieceKind::Rook,
+        '玉' | '王' => PieceKind::King,
+        'と' | '个' => PieceKind::ProPawn,
+        '杏' | '仝' => PieceKind::ProLance,
+        '圭' | '今' => PieceKind::ProKnight,
+        '全' => PieceKind::ProSilver,
+        '馬' => PieceKind::Horse,
+        '龍' | '竜' => PieceKind::Dragon,
+        '成' => {
+            let k = match it.next()? {
+                '銀' => PieceKind::ProSilver,
+                '桂' => PieceKind::ProKnight,
+                '香' => PieceKind::ProLance,
+                _ => return None,
+            };
+            return Some((k, 6));
+        }
+        _ => return None,
     };
-    Ok((MoveTime { spent_ms, total_ms }, close + 1))
+    Some((k, c.len_utf8()))
 }
 
 /// Does this text (the body of a move line) look like an attempt at a move rather than an
@@ -155,7 +213,7 @@ fn looks_like_move(w: &str) -> bool {
         )
         || w.contains('(')
         || w.contains('打')
-        || japanese::piece_prefix(w).is_some()
+        || piece_prefix(w).is_some()
 }
 
 /// Parses the part of a move line after its number.
@@ -186,7 +244,7 @@ fn parse_move_body(rest: &str) -> Result<(Body<'_>, &str), String> {
         }
         return Ok((Body::Special(word), &s[end..]));
     };
-    let Some((piece, n)) = japanese::piece_prefix(s) else {
+    let Some((piece, n)) = piece_prefix(s) else {
         return Err(format!(
             "expected a piece name after the square, found '{}'",
             s.chars().take(4).collect::<String>()
@@ -253,13 +311,18 @@ fn parse_move_line(number: u32, rest: &str) -> Result<MoveLine<'_>, String> {
                 tail = skip_spaces(&tail[n..]);
             }
             Err(e) => {
-                trailing = Some(e);
+                trailing = Some((DiagKind::BadTime, e));
                 tail = "";
             }
         }
     }
     if !tail.is_empty() && trailing.is_none() {
-        trailing = Some(format!("unexpected text '{tail}' after the move"));
+        trailing = Some((
+            DiagKind::UnknownLine,
+            format!(
+                "unexpected text '{tail}' after the move (expected a time like '( 0:16/00:00:16)')"
+            ),
+        ));
     }
     Ok(MoveLine {
         number,
@@ -579,8 +642,8 @@ impl Reader {
             self.skip = Some(n);
             return;
         }
-        if let Some(t) = &parsed.trailing {
-            self.warn(no, DiagKind::BadTime, format!("move {n}: {t}"));
+        if let Some((kind, t)) = &parsed.trailing {
+            self.warn(no, *kind, format!("move {n}: {t}"));
         }
         let step = match parsed.body {
             Body::Special(w) => Step::Special(Special::from_kif(w)),
@@ -658,7 +721,7 @@ impl Reader {
                 }
             }
         };
-        let verdict = self.pos.check(mv);
+        let verdict = check_move(&self.pos, mv);
         match self.pos.play_unchecked(mv) {
             Some(played) => {
                 if let Err(why) = verdict {
@@ -688,6 +751,88 @@ impl Reader {
                 None
             }
         }
+    }
+}
+
+/// `Position::check`, with shortcuts for pawn drops, for which `Position::check` runs a full
+/// mate search every time (slow, and it reports 打ち歩詰め when the opponent has no king):
+/// a pawn drop that does not attack the enemy king cannot be 打ち歩詰め, and one that does is
+/// not 打ち歩詰め when the king can step away or take the pawn. Only when neither settles it
+/// does the full check run.
+fn check_move(pos: &Position, mv: Move) -> Result<(), Illegal> {
+    let Move::Drop {
+        kind: PieceKind::Pawn,
+        to,
+    } = mv
+    else {
+        return pos.check(mv);
+    };
+    let side = pos.side_to_move();
+    let ahead = match side {
+        Color::Black => to.rank().checked_sub(1),
+        Color::White => Some(to.rank() + 1),
+    }
+    .and_then(|r| Square::new(to.file(), r));
+    if pos.hand_count(side, PieceKind::Pawn) == 0 {
+        return Err(Illegal::NotInHand);
+    }
+    if pos.piece_at(to).is_some() {
+        return Err(Illegal::DropOnOccupied);
+    }
+    let Some(ahead) = ahead else {
+        return Err(Illegal::DropStuck);
+    };
+    for r in 1..=9 {
+        if let Some(sq) = Square::new(to.file(), r)
+            && pos.piece_at(sq) == Some(Piece::new(PieceKind::Pawn, side))
+        {
+            return Err(Illegal::TwoPawns);
+        }
+    }
+    let mut next = pos.clone();
+    if next.play_unchecked(mv).is_none() {
+        return Err(Illegal::NotInHand);
+    }
+    let attacks_king = next
+        .piece_at(ahead)
+        .is_some_and(|p| p.kind == PieceKind::King && p.color != side);
+    if attacks_king {
+        // The defender has a legal king move (stepping away or taking the pawn): no mate.
+        let king = ahead;
+        for df in -1i8..=1 {
+            for dr in -1i8..=1 {
+                let f = king.file() as i8 + df;
+                let r = king.rank() as i8 + dr;
+                if (df, dr) == (0, 0) || !(1..=9).contains(&f) || !(1..=9).contains(&r) {
+                    continue;
+                }
+                let Some(dest) = Square::new(f as u8, r as u8) else {
+                    continue;
+                };
+                let reply = Move::Normal {
+                    from: king,
+                    to: dest,
+                    promote: false,
+                };
+                if next.check(reply).is_ok() {
+                    // Still the dropper's own king must be safe: checked below.
+                    return own_king_safe(&next, side);
+                }
+            }
+        }
+        return pos.check(mv);
+    }
+    own_king_safe(&next, side)
+}
+
+/// After `side` moved to reach `next`, is `side`'s king out of check?
+fn own_king_safe(next: &Position, side: Color) -> Result<(), Illegal> {
+    let mut p = next.clone();
+    p.set_side_to_move(side);
+    if p.in_check() {
+        Err(Illegal::IgnoredCheck)
+    } else {
+        Ok(())
     }
 }
 
@@ -721,6 +866,8 @@ pub fn read(text: &str) -> Parsed {
         comment_node: None,
     };
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let lines = text.as_bytes().iter().filter(|&&b| b == b'\n').count();
+    r.record.nodes.reserve(lines.min(1 << 20));
     for (i, line) in text.split('\n').enumerate() {
         r.line(i + 1, line.trim_end_matches('\r'));
     }
@@ -743,19 +890,42 @@ fn width(s: &str) -> usize {
 /// The column width of the move field on a move line (Kifu for Windows).
 const MOVE_FIELD: usize = 13;
 
+/// Appends `n` right-aligned in `width` columns (spaces, or zeros with `zero`).
+fn push_num(out: &mut String, n: u64, width: usize, zero: bool) {
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    let mut v = n;
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    let digits = buf.len() - i;
+    for _ in digits..width {
+        out.push(if zero { '0' } else { ' ' });
+    }
+    for &d in &buf[i..] {
+        out.push(d as char);
+    }
+}
+
 fn push_time(out: &mut String, spent_ms: u64, total_ms: u64) {
-    use std::fmt::Write;
     let s = spent_ms / 1000;
     let t = total_ms / 1000;
-    let _ = write!(
-        out,
-        "({:>2}:{:02}/{:02}:{:02}:{:02})",
-        s / 60,
-        s % 60,
-        t / 3600,
-        (t / 60) % 60,
-        t % 60
-    );
+    out.push('(');
+    push_num(out, s / 60, 2, false);
+    out.push(':');
+    push_num(out, s % 60, 2, true);
+    out.push('/');
+    push_num(out, t / 3600, 2, true);
+    out.push(':');
+    push_num(out, (t / 60) % 60, 2, true);
+    out.push(':');
+    push_num(out, t % 60, 2, true);
+    out.push(')');
 }
 
 fn is_encoding_declaration(l: &str) -> bool {
@@ -833,7 +1003,9 @@ pub fn write(record: &Record, opts: &KifOptions) -> Written {
     while let Some((start, header)) = stack.pop() {
         if header {
             out.push('\n');
-            out.push_str(&format!("変化：{}手\n", record.node(start).ply));
+            out.push_str("変化：");
+            push_num(&mut out, u64::from(record.node(start).ply), 0, false);
+            out.push_str("手\n");
         }
         let mut line = Vec::new();
         let mut id = start;
@@ -932,30 +1104,27 @@ fn totals(record: &Record) -> Vec<u64> {
 }
 
 fn write_node(record: &Record, id: NodeId, has_times: bool, totals: &[u64], out: &mut String) {
-    use std::fmt::Write;
     let n = record.node(id);
-    let _ = write!(out, "{:>4} ", n.ply);
-    let body = match &n.step {
+    push_num(out, u64::from(n.ply), 4, false);
+    out.push(' ');
+    let body_start = out.len();
+    match &n.step {
         Step::Move(md) => {
             let prev_to = n
                 .parent
                 .and_then(|p| record.node(p).move_data())
                 .map(|m| m.mv.to());
-            japanese::kif_move(md, prev_to)
+            japanese::push_kif_move(out, md, prev_to);
         }
-        Step::Special(s) => s.kif_word().to_string(),
-        Step::Root => String::new(),
-    };
-    out.push_str(&body);
+        Step::Special(s) => out.push_str(s.kif_word()),
+        Step::Root => {}
+    }
     let plus = match n.parent {
-        Some(p) => {
-            let sibs = &record.node(p).children;
-            sibs.last() != Some(&id)
-        }
+        Some(p) => record.node(p).children.last() != Some(&id),
         None => false,
     };
     if has_times || plus {
-        let w = width(&body);
+        let w = width(&out[body_start..]);
         let pad = if w < MOVE_FIELD { MOVE_FIELD - w } else { 1 };
         for _ in 0..pad {
             out.push(' ');
