@@ -5,6 +5,7 @@
 use anyhow::Context;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use kifview::app::LaunchOptions;
+use kifview::app::save::write_atomic;
 use kifview::core::notation::{
     self, Diagnostic, Format, Loaded, Newline, Target, TextEncoding, TextInfo, bod,
 };
@@ -56,14 +57,28 @@ pub struct ViewArgs {
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Convert records between formats.
-    #[command(after_help = "Examples:\n  kifview convert game.kif --to csa             CSA on stdout\n  kifview convert game.kif -o game.kifu          format from the extension\n  kifview convert *.kif --to csa --out-dir out/\n  kifview convert game.kifu --to kif --encoding utf-8 -o game.kif")]
+    #[command(
+        after_help = "Examples:\n  kifview convert game.kif --to csa             CSA on stdout\n  kifview convert game.kif -o game.kifu          format from the extension\n  kifview convert *.kif --to csa --out-dir out/\n  kifview convert game.kifu --to kif --encoding utf-8 -o game.kif"
+    )]
     Convert(ConvertArgs),
     /// Print the position after N plies of the main line as a BOD diagram (or SFEN).
-    #[command(after_help = "Examples:\n  kifview show game.kif              the final position\n  kifview show game.kif --ply 0      the start position\n  kifview show game.csa --ply 30 --sfen")]
+    #[command(
+        after_help = "Examples:\n  kifview show game.kif              the final position\n  kifview show game.kif --ply 0      the start position\n  kifview show game.csa --ply 30 --sfen"
+    )]
     Show(ShowArgs),
     /// Read and replay every line of every file; print FILE:LINE: message per problem.
-    #[command(after_help = "Examples:\n  kifview check game.kif\n  kifview check records/*.kif && echo all good")]
+    #[command(
+        after_help = "Examples:\n  kifview check game.kif\n  kifview check records/*.kif && echo all good"
+    )]
     Check(CheckArgs),
+    /// Print shell completions.
+    #[command(
+        after_help = "Examples:\n  kifview completions bash > ~/.local/share/bash-completion/completions/kifview\n  kifview completions zsh > ~/.zfunc/_kifview\n  kifview completions fish > ~/.config/fish/completions/kifview.fish"
+    )]
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -80,20 +95,33 @@ pub enum ToFormat {
 pub enum EncodingArg {
     #[value(name = "utf-8", alias = "utf8")]
     Utf8,
-    #[value(name = "shift_jis", alias = "sjis", alias = "cp932", alias = "shift-jis")]
+    #[value(
+        name = "shift_jis",
+        alias = "sjis",
+        alias = "cp932",
+        alias = "shift-jis"
+    )]
     ShiftJis,
 }
 
 #[derive(Args, Debug)]
 pub struct ConvertArgs {
-    /// Input files.
+    /// Input files (directories with -r).
     #[arg(required = true, value_name = "INPUT")]
     pub inputs: Vec<PathBuf>,
+    /// Convert every record file under the given directories, keeping their layout in --out-dir.
+    #[arg(short = 'r', long)]
+    pub recursive: bool,
     /// Output format (default: from OUTPUT's extension).
     #[arg(long, value_enum)]
     pub to: Option<ToFormat>,
     /// Output file (one input only); without it and without --out-dir, write to stdout.
-    #[arg(short = 'o', long = "output", value_name = "OUTPUT", conflicts_with = "out_dir")]
+    #[arg(
+        short = 'o',
+        long = "output",
+        value_name = "OUTPUT",
+        conflicts_with = "out_dir"
+    )]
     pub output: Option<PathBuf>,
     /// Directory for the outputs (needed with several inputs).
     #[arg(long, value_name = "DIR")]
@@ -165,6 +193,12 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Convert(a)) => convert(a),
         Some(Command::Show(a)) => show(a),
         Some(Command::Check(a)) => check(a),
+        Some(Command::Completions { shell }) => {
+            use clap::CommandFactory;
+            let mut cmd = Cli::command();
+            clap_complete::generate(shell, &mut cmd, "kifview", &mut std::io::stdout());
+            ExitCode::SUCCESS
+        }
     }
 }
 
@@ -224,6 +258,97 @@ impl ToFormat {
 struct Job {
     input: PathBuf,
     output: Option<PathBuf>,
+    /// The output name had to keep the input's extension to avoid a clash.
+    renamed: bool,
+}
+
+/// Extensions of the files a recursive conversion picks up.
+const RECORD_EXTENSIONS: &[&str] = &["kif", "kifu", "csa", "ki2", "ki2u", "jkf"];
+
+/// Files to convert: the inputs, with directories walked when `recursive`. Each entry is the
+/// file and the directory its output path is relative to.
+fn expand_inputs(
+    inputs: &[PathBuf],
+    recursive: bool,
+) -> Result<Vec<(PathBuf, Option<PathBuf>)>, String> {
+    let mut out = Vec::new();
+    for input in inputs {
+        if !input.is_dir() {
+            out.push((input.clone(), None));
+            continue;
+        }
+        if !recursive {
+            return Err(format!(
+                "{} is a directory: use -r to convert the records in it",
+                input.display()
+            ));
+        }
+        let mut files = Vec::new();
+        let mut stack = vec![input.clone()];
+        while let Some(d) = stack.pop() {
+            let rd = std::fs::read_dir(&d).map_err(|e| format!("{}: {e}", d.display()))?;
+            for e in rd.flatten() {
+                let p = e.path();
+                let ft = e.file_type().map_err(|e| format!("{}: {e}", p.display()))?;
+                if ft.is_dir() {
+                    stack.push(p);
+                } else if p
+                    .extension()
+                    .and_then(|x| x.to_str())
+                    .is_some_and(|x| RECORD_EXTENSIONS.contains(&x.to_ascii_lowercase().as_str()))
+                {
+                    files.push(p);
+                }
+            }
+        }
+        files.sort();
+        out.extend(files.into_iter().map(|f| (f, Some(input.clone()))));
+    }
+    Ok(out)
+}
+
+/// Decides every output path; two inputs never write the same file.
+fn plan_outputs(
+    inputs: Vec<(PathBuf, Option<PathBuf>)>,
+    a: &ConvertArgs,
+    to: ToFormat,
+) -> Vec<Job> {
+    let mut seen = std::collections::HashSet::new();
+    inputs
+        .into_iter()
+        .map(|(input, base)| {
+            let (output, renamed) = match (&a.output, &a.out_dir) {
+                (Some(o), _) => (Some(o.clone()), false),
+                (None, Some(d)) => {
+                    let rel = base
+                        .as_deref()
+                        .and_then(|b| input.strip_prefix(b).ok())
+                        .map(Path::to_path_buf)
+                        .unwrap_or_else(|| {
+                            PathBuf::from(input.file_name().unwrap_or_else(|| "stdin".as_ref()))
+                        });
+                    let mut p = d.join(&rel);
+                    p.set_extension(to.ext());
+                    let mut renamed = false;
+                    if !seen.insert(p.clone()) {
+                        let mut name = rel.file_name().unwrap_or_default().to_os_string();
+                        name.push(".");
+                        name.push(to.ext());
+                        p = d.join(&rel).with_file_name(name);
+                        seen.insert(p.clone());
+                        renamed = true;
+                    }
+                    (Some(p), renamed)
+                }
+                (None, None) => (None, false),
+            };
+            Job {
+                input,
+                output,
+                renamed,
+            }
+        })
+        .collect()
 }
 
 /// What converting one input produced (printed in input order).
@@ -251,7 +376,11 @@ fn convert(a: ConvertArgs) -> ExitCode {
         },
         (None, None) => return usage("say the output format with --to kif|kifu|csa"),
     };
-    if a.inputs.len() > 1 && a.out_dir.is_none() {
+    let inputs = match expand_inputs(&a.inputs, a.recursive) {
+        Ok(i) => i,
+        Err(m) => return usage(&m),
+    };
+    if (inputs.len() > 1 || a.recursive) && a.out_dir.is_none() {
         return usage("several inputs need --out-dir DIR");
     }
     if let Some(d) = &a.out_dir
@@ -260,26 +389,7 @@ fn convert(a: ConvertArgs) -> ExitCode {
         eprintln!("kifview convert: {}: {e}", d.display());
         return ExitCode::from(1);
     }
-    let jobs: Vec<Job> = a
-        .inputs
-        .iter()
-        .map(|input| Job {
-            input: input.clone(),
-            output: match (&a.output, &a.out_dir) {
-                (Some(o), _) => Some(o.clone()),
-                (None, Some(d)) => {
-                    let stem = input
-                        .file_stem()
-                        .map(|s| s.to_os_string())
-                        .unwrap_or_else(|| "stdin".into());
-                    let mut p = d.join(stem);
-                    p.set_extension(to.ext());
-                    Some(p)
-                }
-                (None, None) => None,
-            },
-        })
-        .collect();
+    let jobs = plan_outputs(inputs, &a, to);
     let encoding = a
         .encoding
         .map(|e| match e {
@@ -294,21 +404,52 @@ fn convert(a: ConvertArgs) -> ExitCode {
             Format::Kif
         },
         csa_v3: a.csa_version != "2.2",
+        // A UTF-8 `.kif` says so, or other programs would read it as Shift_JIS.
+        declare_encoding: to == ToFormat::Kif && encoding == TextEncoding::Utf8,
+    };
+    let progress = if jobs.len() > 1 {
+        indicatif::ProgressBar::with_draw_target(
+            Some(jobs.len() as u64),
+            indicatif::ProgressDrawTarget::stderr(),
+        )
+    } else {
+        indicatif::ProgressBar::hidden()
     };
     let results = run_parallel(&jobs, |job| {
-        convert_one(job, target, encoding, a.record)
+        let r = convert_one(job, target, encoding, a.record);
+        progress.inc(1);
+        r
     });
-    let mut failed = false;
+    progress.finish_and_clear();
     let stdout = std::io::stdout();
     let stderr = std::io::stderr();
     let (mut so, mut se) = (stdout.lock(), stderr.lock());
-    for r in results {
+    let (mut failures, mut warned) = (Vec::new(), 0);
+    for (job, r) in jobs.iter().zip(&results) {
         let _ = se.write_all(&r.stderr);
         let _ = so.write_all(&r.stdout);
-        failed |= r.failed;
+        if r.failed {
+            failures.push(job.input.display().to_string());
+        } else if !r.stderr.is_empty() {
+            warned += 1;
+        }
     }
     let _ = so.flush();
-    if failed {
+    if jobs.len() > 1 {
+        let _ = writeln!(
+            se,
+            "converted {} of {} files ({warned} with warnings), {} failed{}",
+            jobs.len() - failures.len(),
+            jobs.len(),
+            failures.len(),
+            if failures.is_empty() {
+                String::new()
+            } else {
+                format!(": {}", failures.join(", "))
+            }
+        );
+    }
+    if !failures.is_empty() {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
@@ -351,7 +492,10 @@ fn run_parallel<T: Send>(jobs: &[Job], f: impl Fn(&Job) -> T + Sync) -> Vec<T> {
     for (i, t) in parts.into_iter().flatten() {
         slots[i] = Some(t);
     }
-    slots.into_iter().map(|t| t.expect("every job ran")).collect()
+    slots
+        .into_iter()
+        .map(|t| t.expect("every job ran"))
+        .collect()
 }
 
 fn convert_one(job: &Job, target: Target, encoding: TextEncoding, record: usize) -> JobResult {
@@ -414,6 +558,21 @@ fn convert_one(job: &Job, target: Target, encoding: TextEncoding, record: usize)
     match &job.output {
         None => r.stdout = bytes,
         Some(out) => {
+            if let Some(dir) = out.parent()
+                && !dir.as_os_str().is_empty()
+                && let Err(e) = std::fs::create_dir_all(dir)
+            {
+                let _ = writeln!(r.stderr, "{}: cannot create: {e}", dir.display());
+                r.failed = true;
+                return r;
+            }
+            if job.renamed {
+                let _ = writeln!(
+                    r.stderr,
+                    "{name}: written as {} (another input has the same name)",
+                    out.display()
+                );
+            }
             if let Err(e) = write_atomic(out, &bytes) {
                 let _ = writeln!(r.stderr, "{}: cannot write: {e}", out.display());
                 r.failed = true;
@@ -421,13 +580,6 @@ fn convert_one(job: &Job, target: Target, encoding: TextEncoding, record: usize)
         }
     }
     r
-}
-
-/// Writes `bytes` to `path` through a temporary file, fsync and rename.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let mut f = atomic_write_file::AtomicWriteFile::open(path)?;
-    f.write_all(bytes)?;
-    f.commit()
 }
 
 fn show(a: ShowArgs) -> ExitCode {
@@ -486,6 +638,7 @@ fn check(a: CheckArgs) -> ExitCode {
         .map(|f| Job {
             input: f.clone(),
             output: None,
+            renamed: false,
         })
         .collect();
     let results = run_parallel(&jobs, |job| {

@@ -1,5 +1,7 @@
 //! Application state, actions, keymaps and config. Uses `core`; never the terminal crates.
 
+pub mod save;
+
 use std::path::PathBuf;
 
 /// How the viewer was asked to start (from the command line).

@@ -172,10 +172,10 @@ pub fn decode(bytes: &[u8], prefer: TextEncoding) -> Decoded {
             Some("UTF-16 file: it will be saved as UTF-8".to_string()),
         );
     }
-    if let Some(enc) = declared(bytes) {
-        if let Some(text) = strict(enc, bytes) {
-            return finish(text, enc, false, false, None);
-        }
+    if let Some(enc) = declared(bytes)
+        && let Some(text) = strict(enc, bytes)
+    {
+        return finish(text, enc, false, false, None);
     }
     if let Ok(s) = std::str::from_utf8(bytes) {
         let enc = if bytes.is_ascii() {
@@ -350,7 +350,10 @@ mod tests {
 
     #[test]
     fn labels() {
-        assert_eq!(TextEncoding::from_label("cp932"), Some(TextEncoding::ShiftJis));
+        assert_eq!(
+            TextEncoding::from_label("cp932"),
+            Some(TextEncoding::ShiftJis)
+        );
         assert_eq!(TextEncoding::from_label("UTF8"), Some(TextEncoding::Utf8));
         assert_eq!(TextEncoding::from_label("utf-8"), Some(TextEncoding::Utf8));
         assert_eq!(TextEncoding::from_label("latin9"), None);

@@ -156,6 +156,8 @@ pub struct Target {
     pub format: Format,
     /// CSA only: write V3.0 instead of V2.2.
     pub csa_v3: bool,
+    /// KIF only: write a `#KIF version=2.0 encoding=…` first line (for UTF-8 in a `.kif`).
+    pub declare_encoding: bool,
 }
 
 impl Target {
@@ -163,6 +165,7 @@ impl Target {
         Target {
             format,
             csa_v3: false,
+            declare_encoding: false,
         }
     }
 }
@@ -171,10 +174,40 @@ impl Target {
 pub fn render(record: &Record, target: Target, info: &TextInfo) -> Written {
     match target.format {
         Format::Kif => {
-            let _ = info;
-            kif::write(record, &kif::KifOptions::default())
+            // Declare the encoding when asked (UTF-8 in a `.kif`) or when the file did.
+            let declared = record
+                .program_lines
+                .iter()
+                .any(|l| l.starts_with("#KIF") && l.contains("encoding="));
+            let encoding_line = (target.declare_encoding || declared).then(|| {
+                format!(
+                    "#KIF version=2.0 encoding={}",
+                    match info.encoding {
+                        TextEncoding::Utf8 => "UTF-8",
+                        TextEncoding::ShiftJis => "Shift_JIS",
+                        TextEncoding::EucJp => "EUC-JP",
+                    }
+                )
+            });
+            kif::write(
+                record,
+                &kif::KifOptions {
+                    encoding_line,
+                    ..kif::KifOptions::default()
+                },
+            )
         }
-        Format::Csa => csa::write(record, &csa::CsaOptions::default()),
+        Format::Csa => csa::write(
+            record,
+            &csa::CsaOptions {
+                version: if target.csa_v3 {
+                    csa::CsaVersion::V30
+                } else {
+                    csa::CsaVersion::V22
+                },
+                encoding: info.encoding,
+            },
+        ),
     }
 }
 

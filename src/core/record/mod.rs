@@ -3,10 +3,12 @@
 //! Node 0 is the root (the initial position). Each node keeps its parent and its ordered
 //! children; child 0 is the main line. Nothing here recurses over the tree depth.
 
+mod edit;
 mod special;
 #[cfg(test)]
 mod tests;
 
+pub use edit::{Applied, Edit, EditError, History};
 pub use special::Special;
 
 use crate::core::rules::{Color, Handicap, Move, PieceKind, Position};
@@ -311,7 +313,9 @@ impl Record {
     }
     /// Does any node below the root carry a branch (more than one child)?
     pub fn has_variations(&self) -> bool {
-        self.nodes.iter().any(|n| n.children.len() > 1)
+        self.preorder()
+            .into_iter()
+            .any(|id| self.node(id).children.len() > 1)
     }
     /// How many times the position at `id` occurred on the path from the root (itself included).
     pub fn repetition_count(&self, id: NodeId) -> usize {

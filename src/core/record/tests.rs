@@ -32,7 +32,10 @@ fn tree_paths_lines_and_positions() {
         r.position_at(c).to_sfen(),
         "lnsgkgsnl/1r5+B1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/7R1/LNSGKGSNL w B 4"
     );
-    assert_eq!(r.find_move_child(a, Move::from_usi("8c8d").unwrap()), Some(b2));
+    assert_eq!(
+        r.find_move_child(a, Move::from_usi("8c8d").unwrap()),
+        Some(b2)
+    );
     assert_eq!(r.preorder(), vec![NodeId::ROOT, a, b, c, b2]);
     assert!(r.has_variations());
     assert_eq!(r.side_to_move_at(c), Color::White);
@@ -61,7 +64,11 @@ fn deep_lines_need_no_recursion() {
 }
 
 fn play_fast(r: &mut Record, parent: NodeId, usi: &str, i: usize) -> NodeId {
-    let color = if i % 2 == 0 { Color::Black } else { Color::White };
+    let color = if i.is_multiple_of(2) {
+        Color::Black
+    } else {
+        Color::White
+    };
     r.push_child(
         parent,
         Step::Move(MoveData {

@@ -153,7 +153,10 @@ fn handicaps_have_the_expected_positions() {
         "lnsgkgsn1/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1"
     );
     assert_eq!(
-        Handicap::by_name("左七枚落ち　").unwrap().position().to_sfen(),
+        Handicap::by_name("左七枚落ち　")
+            .unwrap()
+            .position()
+            .to_sfen(),
         "2sgkg3/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1"
     );
     assert_eq!(Handicap::by_name("飛落ち").unwrap().name, "飛車落ち");

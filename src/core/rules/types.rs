@@ -286,7 +286,12 @@ impl Move {
     pub fn usi(self) -> String {
         match self {
             Move::Normal { from, to, promote } => {
-                format!("{}{}{}", from.usi(), to.usi(), if promote { "+" } else { "" })
+                format!(
+                    "{}{}{}",
+                    from.usi(),
+                    to.usi(),
+                    if promote { "+" } else { "" }
+                )
             }
             Move::Drop { kind, to } => format!("{}*{}", kind.usi_letter(), to.usi()),
         }
@@ -370,7 +375,9 @@ impl Illegal {
             Illegal::IgnoredCheck => "王手放置 (the king would be in check)",
             Illegal::DropPawnMate => "打ち歩詰め (checkmate by a pawn drop)",
             Illegal::DropStuck => "行き所のない駒 (a dropped piece with no further move)",
-            Illegal::NormalStuck => "行き所のない駒 (the piece would have no further move; it must promote)",
+            Illegal::NormalStuck => {
+                "行き所のない駒 (the piece would have no further move; it must promote)"
+            }
         }
     }
 }

@@ -1,0 +1,276 @@
+//! Reading, replaying and writing records at scale.
+//!
+//! Data: 5,000 random legal games (seeded, 0-250 plies, ~150 on average) written as Shift_JIS KIF
+//! and as CSA, and one study with 50,000+ nodes. The `floor` group measures what any reader must
+//! pay: reading the bytes from disk and decoding Shift_JIS.
+//!
+//! Run: `cargo bench --bench engine` (add `-- floor` etc. to pick a group).
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use kifview::core::notation::{self, Format, Newline, Target, TextEncoding, TextInfo, csa, kif};
+use kifview::core::record::{MoveData, NodeId, Record, Step};
+use kifview::core::rules::Position;
+use std::hint::black_box;
+use std::path::PathBuf;
+use std::time::Duration;
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+fn play(r: &mut Record, parent: NodeId, pos: &mut Position, rng: &mut Rng) -> Option<NodeId> {
+    let moves = pos.legal_moves();
+    if moves.is_empty() {
+        return None;
+    }
+    // Prefer captures now and then, as real games do.
+    let mv = moves[rng.below(moves.len())];
+    let color = pos.side_to_move();
+    let played = pos.play_unchecked(mv)?;
+    let id = r.push_child(
+        parent,
+        Step::Move(MoveData {
+            mv,
+            color,
+            piece: played.piece,
+            captured: played.captured,
+        }),
+    );
+    r.node_mut(id).time = Some(kifview::core::record::MoveTime {
+        spent_ms: (rng.below(120) as u64) * 1000,
+        total_ms: None,
+    });
+    Some(id)
+}
+
+fn random_game(rng: &mut Rng) -> Record {
+    let mut r = Record::default();
+    r.header.set("先手", "先手 太郎");
+    r.header.set("後手", "後手 花子");
+    r.header.set("棋戦", "ベンチマーク");
+    let plies = 60 + rng.below(181);
+    let mut pos = r.initial.position.clone();
+    let mut cur = NodeId::ROOT;
+    for _ in 0..plies {
+        match play(&mut r, cur, &mut pos, rng) {
+            Some(id) => cur = id,
+            None => break,
+        }
+    }
+    r.push_child(cur, Step::Special(kifview::core::record::Special::Resign));
+    r
+}
+
+/// A study: a 200-ply main line with variations branching everywhere, 50,000+ nodes.
+fn big_study(rng: &mut Rng) -> Record {
+    let mut r = Record::default();
+    let mut frontier = vec![NodeId::ROOT];
+    while r.len() < 50_500 {
+        let start = frontier[rng.below(frontier.len())];
+        if r.node(start).ply > 180 {
+            continue;
+        }
+        let mut pos = r.position_at(start);
+        let mut cur = start;
+        for _ in 0..(20 + rng.below(40)) {
+            match play(&mut r, cur, &mut pos, rng) {
+                Some(id) => {
+                    cur = id;
+                    if rng.below(4) == 0 {
+                        frontier.push(id);
+                    }
+                }
+                None => break,
+            }
+        }
+        if rng.below(3) == 0 {
+            r.node_mut(cur).comment = "ここで形勢判断。\n*評価値 +120".into();
+        }
+    }
+    r
+}
+
+struct Data {
+    dir: tempfile::TempDir,
+    kif_paths: Vec<PathBuf>,
+    kif: Vec<Vec<u8>>,
+    csa: Vec<Vec<u8>>,
+    study_kif: Vec<u8>,
+    moves: usize,
+}
+
+fn data() -> Data {
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let sjis = TextInfo {
+        encoding: TextEncoding::ShiftJis,
+        bom: false,
+        newline: Newline::CrLf,
+        lossy: false,
+    };
+    let utf8 = TextInfo::new(TextEncoding::Utf8);
+    let (mut kifs, mut csas, mut paths, mut moves) = (Vec::new(), Vec::new(), Vec::new(), 0);
+    for i in 0..5000 {
+        let g = random_game(&mut rng);
+        moves += g.len() - 2;
+        let k = notation::to_bytes(&g, Target::new(Format::Kif), &sjis).expect("encodable");
+        let c = notation::to_bytes(&g, Target::new(Format::Csa), &utf8).expect("encodable");
+        let p = dir.path().join(format!("g{i:04}.kif"));
+        std::fs::write(&p, &k.0).expect("write");
+        paths.push(p);
+        kifs.push(k.0);
+        csas.push(c.0);
+    }
+    let study = big_study(&mut rng);
+    let study_kif = notation::to_bytes(&study, Target::new(Format::Kif), &utf8)
+        .expect("encodable")
+        .0;
+    let mb = kifs.iter().map(Vec::len).sum::<usize>() as f64 / 1e6;
+    eprintln!(
+        "bench data: 5000 games, {moves} moves, {mb:.1} MB of Shift_JIS KIF; study with {} nodes",
+        study.len()
+    );
+    Data {
+        dir,
+        kif_paths: paths,
+        kif: kifs,
+        csa: csas,
+        study_kif,
+        moves,
+    }
+}
+
+fn par_map<T: Sync, R: Send>(items: &[T], threads: usize, f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let chunk = items.len().div_ceil(threads.max(1));
+    std::thread::scope(|s| {
+        let hs: Vec<_> = items
+            .chunks(chunk.max(1))
+            .map(|c| s.spawn(|| c.iter().map(&f).collect::<Vec<R>>()))
+            .collect();
+        hs.into_iter()
+            .flat_map(|h| h.join().expect("worker"))
+            .collect()
+    })
+}
+
+fn benches(c: &mut Criterion) {
+    let d = data();
+    let _ = d.moves;
+    let _ = d.dir.path();
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+
+    let mut g = c.benchmark_group("floor");
+    g.sample_size(10).measurement_time(Duration::from_secs(5));
+    g.bench_function("read_files_5000", |b| {
+        b.iter(|| {
+            d.kif_paths
+                .iter()
+                .map(|p| std::fs::read(p).expect("read").len())
+                .sum::<usize>()
+        })
+    });
+    g.bench_function("decode_sjis_5000", |b| {
+        b.iter(|| {
+            d.kif
+                .iter()
+                .map(|k| {
+                    notation::encoding::decode(k, TextEncoding::ShiftJis)
+                        .text
+                        .len()
+                })
+                .sum::<usize>()
+        })
+    });
+    g.finish();
+
+    let mut g = c.benchmark_group("games_5000");
+    g.sample_size(10).measurement_time(Duration::from_secs(8));
+    g.bench_function("kif_read_validate", |b| {
+        b.iter(|| {
+            d.kif
+                .iter()
+                .map(|k| notation::load(k, None).records[0].record.len())
+                .sum::<usize>()
+        })
+    });
+    g.bench_function("csa_read_validate", |b| {
+        b.iter(|| {
+            d.csa
+                .iter()
+                .map(|k| notation::load(k, None).records[0].record.len())
+                .sum::<usize>()
+        })
+    });
+    let records: Vec<Record> = d
+        .kif
+        .iter()
+        .map(|k| notation::load(k, None).records.remove(0).record)
+        .collect();
+    g.bench_function("replay_to_end", |b| {
+        b.iter(|| {
+            records
+                .iter()
+                .map(|r| {
+                    let last = *r.main_line().last().expect("root");
+                    r.position_at(last).move_number() as usize
+                })
+                .sum::<usize>()
+        })
+    });
+    g.bench_function("kif_write", |b| {
+        b.iter(|| {
+            records
+                .iter()
+                .map(|r| kif::write(r, &kif::KifOptions::default()).text.len())
+                .sum::<usize>()
+        })
+    });
+    g.bench_function("csa_write", |b| {
+        b.iter(|| {
+            records
+                .iter()
+                .map(|r| csa::write(r, &csa::CsaOptions::default()).text.len())
+                .sum::<usize>()
+        })
+    });
+    let utf8 = TextInfo::new(TextEncoding::Utf8);
+    let convert = |bytes: &Vec<u8>, to: Format| {
+        let l = notation::load(bytes, None);
+        notation::to_bytes(&l.records[0].record, Target::new(to), &utf8)
+            .map(|x| x.0.len())
+            .unwrap_or(0)
+    };
+    for t in [1, threads] {
+        g.bench_function(format!("convert_kif_to_csa_{t}_threads"), |b| {
+            b.iter(|| par_map(&d.kif, t, |k| convert(k, Format::Csa)).len())
+        });
+        g.bench_function(format!("convert_csa_to_kif_{t}_threads"), |b| {
+            b.iter(|| par_map(&d.csa, t, |k| convert(k, Format::Kif)).len())
+        });
+    }
+    g.finish();
+
+    let mut g = c.benchmark_group("study_50k");
+    g.sample_size(10);
+    g.bench_function("read_validate", |b| {
+        b.iter(|| black_box(notation::load(&d.study_kif, None).records[0].record.len()))
+    });
+    let study = notation::load(&d.study_kif, None).records.remove(0).record;
+    g.bench_function("kif_write", |b| {
+        b.iter(|| black_box(kif::write(&study, &kif::KifOptions::default()).text.len()))
+    });
+    g.bench_function("preorder", |b| b.iter(|| black_box(study.preorder().len())));
+    g.finish();
+}
+
+criterion_group!(engine, benches);
+criterion_main!(engine);

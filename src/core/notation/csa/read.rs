@@ -1,0 +1,871 @@
+//! The CSA reader.
+
+use super::HEADER_KEYS;
+use crate::core::notation::{DiagKind, Diagnostic, Parsed};
+use crate::core::record::{Initial, MoveData, MoveTime, NodeId, Record, Special, Step};
+use crate::core::rules::{Color, Handicap, Illegal, Move, Piece, PieceKind, Position, Square};
+
+/// Reads CSA text (already decoded) into records: one per `/`-separated record, never empty.
+pub fn read(text: &str) -> Vec<Parsed> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut out = Vec::new();
+    let mut r = Reader::new();
+    for (i, raw) in text.split('\n').enumerate() {
+        let line = raw.strip_suffix('\r').unwrap_or(raw);
+        if line.trim() == "/" {
+            if r.content {
+                out.push(std::mem::replace(&mut r, Reader::new()).finish());
+            } else {
+                r = Reader::new();
+            }
+            continue;
+        }
+        r.line(line, i + 1);
+    }
+    if r.content || out.is_empty() {
+        out.push(r.finish());
+    }
+    out
+}
+
+/// Where the reader is in a record.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Phase {
+    /// Before the turn line: version, names, `$` fields, position.
+    Header,
+    /// After the turn line (or the first move).
+    Moves,
+    /// After a move that could not be played: later moves are skipped.
+    Stopped,
+}
+
+struct Reader {
+    record: Record,
+    warnings: Vec<Diagnostic>,
+    phase: Phase,
+    /// The position being set up (header phase), then the position after the last move.
+    pos: Position,
+    /// A `PI` or `P1`..`P9` line was seen.
+    board_seen: bool,
+    /// A `P+`/`P-` line was seen.
+    pieces_seen: bool,
+    /// `00AL` was given for this side.
+    al: Option<Color>,
+    /// Last node read (where comments and times go).
+    cur: NodeId,
+    /// A `%` ending was read.
+    ended: bool,
+    any_time: bool,
+    /// Something other than blank lines and plain comments was read.
+    content: bool,
+    /// Number of move statements skipped after the record stopped.
+    skipped: usize,
+}
+
+fn warn(w: &mut Vec<Diagnostic>, line: usize, kind: DiagKind, msg: impl Into<String>) {
+    w.push(Diagnostic::new(line, kind, msg));
+}
+
+/// Reads a CSA two-letter piece code.
+fn piece_code(b: &[u8]) -> Option<PieceKind> {
+    Some(match b {
+        b"FU" => PieceKind::Pawn,
+        b"KY" => PieceKind::Lance,
+        b"KE" => PieceKind::Knight,
+        b"GI" => PieceKind::Silver,
+        b"KI" => PieceKind::Gold,
+        b"KA" => PieceKind::Bishop,
+        b"HI" => PieceKind::Rook,
+        b"OU" => PieceKind::King,
+        b"TO" => PieceKind::ProPawn,
+        b"NY" => PieceKind::ProLance,
+        b"NK" => PieceKind::ProKnight,
+        b"NG" => PieceKind::ProSilver,
+        b"UM" => PieceKind::Horse,
+        b"RY" => PieceKind::Dragon,
+        _ => return None,
+    })
+}
+
+fn digit(b: u8) -> Option<u8> {
+    b.is_ascii_digit().then(|| b - b'0')
+}
+
+fn sign(c: Color) -> char {
+    match c {
+        Color::Black => '+',
+        Color::White => '-',
+    }
+}
+
+fn side_name(c: Color) -> &'static str {
+    match c {
+        Color::Black => "Black (+)",
+        Color::White => "White (-)",
+    }
+}
+
+/// Kinds of the 40 pieces (kings included) for `00AL`.
+const FULL_SET: [(PieceKind, u8); 7] = [
+    (PieceKind::Pawn, 18),
+    (PieceKind::Lance, 4),
+    (PieceKind::Knight, 4),
+    (PieceKind::Silver, 4),
+    (PieceKind::Gold, 4),
+    (PieceKind::Bishop, 2),
+    (PieceKind::Rook, 2),
+];
+
+/// Parses a `T` time: `T12`, `T6.123` (seconds, decimals allowed) into milliseconds.
+fn parse_time(s: &str) -> Option<u64> {
+    let (int, frac) = match s.split_once('.') {
+        Some((i, f)) => (i, f),
+        None => (s, ""),
+    };
+    if int.is_empty() || !int.bytes().all(|b| b.is_ascii_digit()) || int.len() > 12 {
+        return None;
+    }
+    if !frac.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let secs: u64 = int.parse().ok()?;
+    let mut ms = 0u64;
+    let mut scale = 100;
+    for b in frac.bytes().take(3) {
+        ms += u64::from(b - b'0') * scale;
+        scale /= 10;
+    }
+    Some(secs * 1000 + ms)
+}
+
+impl Reader {
+    fn new() -> Reader {
+        Reader {
+            record: Record::default(),
+            warnings: Vec::new(),
+            phase: Phase::Header,
+            pos: Position::empty(),
+            board_seen: false,
+            pieces_seen: false,
+            al: None,
+            cur: NodeId::ROOT,
+            ended: false,
+            any_time: false,
+            content: false,
+            skipped: 0,
+        }
+    }
+
+    fn warn(&mut self, line: usize, kind: DiagKind, msg: impl Into<String>) {
+        warn(&mut self.warnings, line, kind, msg);
+    }
+
+    /// Reads one line (without its line break).
+    fn line(&mut self, line: &str, no: usize) {
+        let t = line.trim_start();
+        let first = t.as_bytes().first().copied();
+        match first {
+            None => {}
+            Some(b'\'') | Some(b'N') | Some(b'$') => self.statement(t, no),
+            Some(_) => {
+                // `,` joins statements; a `'` comment takes the rest of the line.
+                let mut rest = t;
+                loop {
+                    let s = rest.trim_start();
+                    if s.starts_with('\'') {
+                        self.statement(s, no);
+                        break;
+                    }
+                    match s.find(',') {
+                        Some(i) => {
+                            self.statement(&s[..i], no);
+                            rest = &s[i + 1..];
+                        }
+                        None => {
+                            self.statement(s, no);
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn statement(&mut self, s: &str, no: usize) {
+        let b = s.as_bytes();
+        let Some(&c0) = b.first() else { return };
+        if c0 == b'\'' {
+            if let Some(text) = s.strip_prefix("'*") {
+                self.comment(text);
+            }
+            return;
+        }
+        let s = s.trim_end();
+        let b = s.as_bytes();
+        self.content = true;
+        match c0 {
+            b'+' | b'-' if b.len() == 1 => self.turn(if c0 == b'+' { Color::Black } else { Color::White }, no),
+            b'+' | b'-' => self.mv(s, no),
+            b'T' => self.time(s, no),
+            b'%' => self.special(s, no),
+            b'P' => self.position_line(s, no),
+            b'N' if b.len() >= 2 && (b[1] == b'+' || b[1] == b'-') => {
+                let name = &s[2..];
+                if !name.is_empty() {
+                    let key = if b[1] == b'+' { "先手" } else { "後手" };
+                    self.record.header.set(key, name);
+                }
+            }
+            b'$' => self.field(s, no),
+            b'V' => {
+                if !matches!(s, "V1" | "V2" | "V2.1" | "V2.2" | "V3.0") {
+                    self.warn(
+                        no,
+                        DiagKind::Unsupported,
+                        format!("unknown CSA version '{s}' (expected V2, V2.1, V2.2 or V3.0); read as V3.0"),
+                    );
+                }
+            }
+            _ => self.warn(
+                no,
+                DiagKind::UnknownLine,
+                format!(
+                    "unreadable line '{}': expected a move (+7776FU), a time (T12), an ending (%TORYO), a comment ('*), a name (N+), a field ($EVENT:), a position (PI, P1..P9, P+, P-) or a turn (+/-)",
+                    short(s)
+                ),
+            ),
+        }
+    }
+
+    fn comment(&mut self, text: &str) {
+        if text.is_empty() {
+            return;
+        }
+        if self.phase == Phase::Stopped {
+            return;
+        }
+        let c = &mut self.record.node_mut(self.cur).comment;
+        if !c.is_empty() {
+            c.push('\n');
+        }
+        c.push_str(text);
+    }
+
+    fn field(&mut self, s: &str, no: usize) {
+        let Some((key, value)) = s[1..].split_once(':') else {
+            self.warn(
+                no,
+                DiagKind::BadHeader,
+                format!("field '{}' has no ':' (expected $KEY:value)", short(s)),
+            );
+            return;
+        };
+        if key.is_empty() {
+            self.warn(
+                no,
+                DiagKind::BadHeader,
+                "field with an empty key (expected $KEY:value)",
+            );
+            return;
+        }
+        if value.trim().is_empty() {
+            return;
+        }
+        let name = HEADER_KEYS
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map(|(_, n)| *n)
+            .unwrap_or(key);
+        self.record.header.set(name, value);
+    }
+
+    // ---- position ----
+
+    fn position_line(&mut self, s: &str, no: usize) {
+        if self.phase != Phase::Header {
+            self.warn(
+                no,
+                DiagKind::BadBoard,
+                format!(
+                    "position line '{}' after the moves began; ignored",
+                    short(s)
+                ),
+            );
+            return;
+        }
+        let b = s.as_bytes();
+        match b.get(1) {
+            Some(b'I') => self.pi(s, no),
+            Some(&d @ b'1'..=b'9') => self.rank(d - b'0', &s[2..], no),
+            Some(b'+') => self.pieces(Color::Black, &s[2..], no),
+            Some(b'-') => self.pieces(Color::White, &s[2..], no),
+            _ => self.warn(
+                no,
+                DiagKind::BadBoard,
+                format!(
+                    "unreadable position line '{}' (expected PI, P1..P9, P+ or P-)",
+                    short(s)
+                ),
+            ),
+        }
+    }
+
+    fn pi(&mut self, s: &str, no: usize) {
+        if self.board_seen || self.pieces_seen {
+            self.warn(
+                no,
+                DiagKind::BadBoard,
+                "PI after another position line; it replaces the position",
+            );
+        }
+        self.board_seen = true;
+        self.pos = Position::startpos();
+        let rest = s[2..].trim().as_bytes();
+        for chunk in rest.chunks(4) {
+            let parsed = (chunk.len() == 4)
+                .then(|| {
+                    let sq = Square::new(digit(chunk[0])?, digit(chunk[1])?)?;
+                    Some((sq, piece_code(&chunk[2..4])?))
+                })
+                .flatten();
+            let Some((sq, kind)) = parsed else {
+                self.warn(
+                    no,
+                    DiagKind::BadBoard,
+                    format!(
+                        "unreadable removal '{}' in PI (expected square and piece, e.g. 82HI)",
+                        String::from_utf8_lossy(chunk)
+                    ),
+                );
+                continue;
+            };
+            match self.pos.piece_at(sq) {
+                Some(p) if p.kind == kind => self.pos.set_piece(sq, None),
+                _ => self.warn(
+                    no,
+                    DiagKind::BadBoard,
+                    format!(
+                        "PI removes {}{}{} but there is no such piece there",
+                        sq.file(),
+                        sq.rank(),
+                        kind.csa()
+                    ),
+                ),
+            }
+        }
+    }
+
+    fn rank(&mut self, rank: u8, cells: &str, no: usize) {
+        self.board_seen = true;
+        let b = cells.as_bytes();
+        let mut i = 0;
+        let mut col = 0u8; // 0 = file 9
+        while i < b.len() {
+            match b[i] {
+                b' ' | b'\t' => i += 1,
+                b'*' => {
+                    if col < 9
+                        && let Some(sq) = Square::new(9 - col, rank)
+                    {
+                        self.pos.set_piece(sq, None);
+                    }
+                    col += 1;
+                    i += 1;
+                }
+                c @ (b'+' | b'-') if i + 3 <= b.len() => {
+                    let color = if c == b'+' {
+                        Color::Black
+                    } else {
+                        Color::White
+                    };
+                    let Some(kind) = piece_code(&b[i + 1..i + 3]) else {
+                        self.warn(
+                            no,
+                            DiagKind::BadBoard,
+                            format!(
+                                "unknown piece '{}' in row P{rank} (expected FU, KY, KE, GI, KI, KA, HI, OU, TO, NY, NK, NG, UM or RY)",
+                                String::from_utf8_lossy(&b[i + 1..i + 3])
+                            ),
+                        );
+                        return;
+                    };
+                    if col < 9
+                        && let Some(sq) = Square::new(9 - col, rank)
+                    {
+                        self.pos.set_piece(sq, Some(Piece::new(kind, color)));
+                    }
+                    col += 1;
+                    i += 3;
+                }
+                _ => {
+                    self.warn(
+                        no,
+                        DiagKind::BadBoard,
+                        format!(
+                            "unreadable cell in row P{rank} at '{}' (expected ' * ' or a piece such as +FU / -KA)",
+                            short(String::from_utf8_lossy(&b[i..]).as_ref())
+                        ),
+                    );
+                    return;
+                }
+            }
+        }
+        if col > 9 {
+            self.warn(
+                no,
+                DiagKind::BadBoard,
+                format!("row P{rank} has {col} cells; only the first 9 are used"),
+            );
+        }
+        // Fewer than 9 cells: the missing trailing cells are empty squares (copied text often
+        // loses trailing spaces). Clear them in case a P+/P- line put pieces there.
+        while col < 9 {
+            if let Some(sq) = Square::new(9 - col, rank) {
+                self.pos.set_piece(sq, None);
+            }
+            col += 1;
+        }
+    }
+
+    fn pieces(&mut self, color: Color, list: &str, no: usize) {
+        self.pieces_seen = true;
+        let b = list.trim().as_bytes();
+        for chunk in b.chunks(4) {
+            if chunk == b"00AL" {
+                if self.al.is_some() {
+                    self.warn(
+                        no,
+                        DiagKind::BadBoard,
+                        "00AL given twice; the first one counts",
+                    );
+                } else {
+                    self.al = Some(color);
+                }
+                continue;
+            }
+            let parsed = (chunk.len() == 4)
+                .then(|| {
+                    let f = digit(chunk[0])?;
+                    let r = digit(chunk[1])?;
+                    let kind = piece_code(&chunk[2..4])?;
+                    Some((f, r, kind))
+                })
+                .flatten();
+            let Some((f, r, kind)) = parsed else {
+                self.warn(
+                    no,
+                    DiagKind::BadBoard,
+                    format!(
+                        "unreadable piece '{}' in P{} (expected e.g. 00FU for a piece in hand, 55KA on the board, or 00AL)",
+                        String::from_utf8_lossy(chunk),
+                        sign(color)
+                    ),
+                );
+                continue;
+            };
+            if f == 0 && r == 0 {
+                if !kind.is_hand_kind() {
+                    self.warn(
+                        no,
+                        DiagKind::BadBoard,
+                        format!("{} cannot be held in hand", kind.csa()),
+                    );
+                    continue;
+                }
+                let n = self.pos.hand_count(color, kind);
+                if !self.pos.set_hand_count(color, kind, n.saturating_add(1)) {
+                    self.warn(
+                        no,
+                        DiagKind::BadBoard,
+                        format!("too many {} in hand", kind.csa()),
+                    );
+                }
+            } else if let Some(sq) = Square::new(f, r) {
+                self.pos.set_piece(sq, Some(Piece::new(kind, color)));
+            } else {
+                self.warn(
+                    no,
+                    DiagKind::BadBoard,
+                    format!("no square {f}{r} in P{}", sign(color)),
+                );
+            }
+        }
+    }
+
+    /// Ends the header: completes the position and starts the moves with `side` to move.
+    fn begin_moves(&mut self, side: Color, no: usize) {
+        if !self.board_seen && !self.pieces_seen {
+            self.warn(
+                no,
+                DiagKind::BadBoard,
+                "no initial position (PI or P1..P9) before the moves; 平手 assumed",
+            );
+            self.pos = Position::startpos();
+        }
+        if let Some(c) = self.al {
+            let counts = self.pos.piece_counts();
+            for (kind, full) in FULL_SET {
+                let missing = full.saturating_sub(counts[kind as usize]);
+                if missing > 0 {
+                    let n = self.pos.hand_count(c, kind);
+                    self.pos.set_hand_count(c, kind, n + missing);
+                }
+            }
+        }
+        self.pos.set_side_to_move(side);
+        self.pos.set_move_number(1);
+        let handicap = if self.pos.hash_key() == Position::startpos().hash_key() {
+            Handicap::by_name("平手")
+        } else if PieceKind::HAND.iter().all(|&k| {
+            self.pos.hand_count(Color::Black, k) == 0 && self.pos.hand_count(Color::White, k) == 0
+        }) {
+            Handicap::matching(&self.pos)
+        } else {
+            None
+        };
+        self.record.initial = Initial {
+            position: self.pos.clone(),
+            handicap,
+        };
+        self.phase = Phase::Moves;
+    }
+
+    fn turn(&mut self, side: Color, no: usize) {
+        if self.phase != Phase::Header {
+            self.warn(
+                no,
+                DiagKind::UnknownLine,
+                "a second turn line (+ or -) after the moves began; ignored",
+            );
+            return;
+        }
+        self.begin_moves(side, no);
+    }
+
+    /// Common checks before a move or an ending; false when it must be skipped.
+    fn before_step(&mut self, s: &str, side: Color, no: usize) -> bool {
+        if self.phase == Phase::Header {
+            self.warn(
+                no,
+                DiagKind::BadBoard,
+                format!(
+                    "no turn line (+ or -) before the first move; {} to move assumed",
+                    side_name(side)
+                ),
+            );
+            self.begin_moves(side, no);
+        }
+        if self.phase == Phase::Stopped {
+            self.skipped += 1;
+            return false;
+        }
+        if self.ended {
+            self.warn(
+                no,
+                DiagKind::AfterEnd,
+                format!(
+                    "'{}' after the game ended; it and the rest of the moves are skipped",
+                    short(s)
+                ),
+            );
+            self.phase = Phase::Stopped;
+            return false;
+        }
+        true
+    }
+
+    fn stop(&mut self, no: usize, kind: DiagKind, msg: String) {
+        self.warn(
+            no,
+            kind,
+            format!("{msg}; the rest of the moves are skipped"),
+        );
+        self.phase = Phase::Stopped;
+    }
+
+    fn mv(&mut self, s: &str, no: usize) {
+        let b = s.as_bytes();
+        let color = if b[0] == b'+' {
+            Color::Black
+        } else {
+            Color::White
+        };
+        let side = if self.phase == Phase::Header {
+            color
+        } else {
+            self.pos.side_to_move()
+        };
+        if !self.before_step(s, side, no) {
+            return;
+        }
+        let side = self.pos.side_to_move();
+        let parsed = (b.len() == 7)
+            .then(|| {
+                Some((
+                    digit(b[1])?,
+                    digit(b[2])?,
+                    Square::new(digit(b[3])?, digit(b[4])?)?,
+                    piece_code(&b[5..7])?,
+                ))
+            })
+            .flatten();
+        let Some((ff, fr, to, code)) = parsed else {
+            self.stop(
+                no,
+                DiagKind::BadMove,
+                format!(
+                    "unreadable move '{}' (expected e.g. +7776FU: sign, from, to, piece)",
+                    short(s)
+                ),
+            );
+            return;
+        };
+        if color != side {
+            self.stop(
+                no,
+                DiagKind::ImpossibleMove,
+                format!(
+                    "move {s} is {}'s but {} is to move",
+                    side_name(color),
+                    side_name(side)
+                ),
+            );
+            return;
+        }
+        let mv = if ff == 0 && fr == 0 {
+            if !code.is_hand_kind() {
+                self.stop(
+                    no,
+                    DiagKind::BadMove,
+                    format!("move {s} drops {}, which cannot be dropped", code.csa()),
+                );
+                return;
+            }
+            Move::Drop { kind: code, to }
+        } else {
+            let Some(from) = Square::new(ff, fr) else {
+                self.stop(
+                    no,
+                    DiagKind::BadMove,
+                    format!("move {s} starts on no square ({ff}{fr})"),
+                );
+                return;
+            };
+            let Some(p) = self.pos.piece_at(from) else {
+                self.stop(
+                    no,
+                    DiagKind::ImpossibleMove,
+                    format!("move {s}: no piece on {ff}{fr}"),
+                );
+                return;
+            };
+            if p.color != side {
+                self.stop(
+                    no,
+                    DiagKind::ImpossibleMove,
+                    format!(
+                        "move {s}: the piece on {ff}{fr} is {}'s",
+                        side_name(p.color)
+                    ),
+                );
+                return;
+            }
+            let promote = if code == p.kind {
+                false
+            } else if p.kind.promote() == Some(code) {
+                true
+            } else {
+                let promote = code.is_promoted() && p.kind.can_promote();
+                self.warn(
+                    no,
+                    DiagKind::BadMove,
+                    format!(
+                        "move {s} names {} but the piece on {ff}{fr} is {}; read as {}",
+                        code.csa(),
+                        p.kind.csa(),
+                        if promote {
+                            "a promotion"
+                        } else {
+                            "a move of that piece"
+                        }
+                    ),
+                );
+                promote
+            };
+            Move::Normal { from, to, promote }
+        };
+        let mut verdict = self.pos.check(mv);
+        if verdict == Err(Illegal::DropPawnMate) && !pawn_drop_checks(&self.pos, mv) {
+            // The rules crate calls any pawn drop 打ち歩詰め when the opponent has no king
+            // (tsume positions); a drop that gives no check cannot be one.
+            verdict = Ok(());
+        }
+        let Some(played) = self.pos.play_unchecked(mv) else {
+            let why = verdict
+                .err()
+                .map(|e| e.describe())
+                .unwrap_or("it cannot be played");
+            self.stop(
+                no,
+                DiagKind::ImpossibleMove,
+                format!("move {s} is impossible: {why}"),
+            );
+            return;
+        };
+        if let Err(e) = verdict {
+            self.warn(
+                no,
+                DiagKind::IllegalMove,
+                format!("illegal move {s}: {}", e.describe()),
+            );
+        }
+        self.cur = self.record.push_child(
+            self.cur,
+            Step::Move(MoveData {
+                mv,
+                color: side,
+                piece: played.piece,
+                captured: played.captured,
+            }),
+        );
+    }
+
+    fn special(&mut self, s: &str, no: usize) {
+        if self.ended
+            && self.phase == Phase::Moves
+            && self.record.node(self.cur).special()
+                == Some(&Special::from_csa(s, self.pos.side_to_move()))
+        {
+            // Servers repeat the ending (`%KACHI` then `%KACHI`): the same ending again adds nothing.
+            return;
+        }
+        let side = if self.phase == Phase::Header {
+            Color::Black
+        } else {
+            self.pos.side_to_move()
+        };
+        if !self.before_step(s, side, no) {
+            return;
+        }
+        if s.len() < 2 {
+            self.warn(
+                no,
+                DiagKind::BadMove,
+                "'%' with no word (expected e.g. %TORYO)",
+            );
+            return;
+        }
+        let sp = Special::from_csa(s, self.pos.side_to_move());
+        self.cur = self.record.push_child(self.cur, Step::Special(sp));
+        self.ended = true;
+    }
+
+    fn time(&mut self, s: &str, no: usize) {
+        if self.phase == Phase::Stopped {
+            return;
+        }
+        let Some(ms) = parse_time(&s[1..]) else {
+            self.warn(
+                no,
+                DiagKind::BadTime,
+                format!(
+                    "unreadable time '{}' (expected T and seconds, e.g. T12 or T6.5)",
+                    short(s)
+                ),
+            );
+            return;
+        };
+        if self.cur == NodeId::ROOT {
+            self.warn(
+                no,
+                DiagKind::BadTime,
+                format!("time '{s}' before the first move; ignored"),
+            );
+            return;
+        }
+        let node = self.record.node_mut(self.cur);
+        if node.time.is_some() {
+            self.warn(
+                no,
+                DiagKind::BadTime,
+                format!("a second time '{s}' for one move; ignored"),
+            );
+            return;
+        }
+        node.time = Some(MoveTime {
+            spent_ms: ms,
+            total_ms: None,
+        });
+        self.any_time = true;
+    }
+
+    fn finish(mut self) -> Parsed {
+        if !self.content {
+            self.warn(0, DiagKind::UnknownLine, "no CSA record found");
+        }
+        if self.phase == Phase::Header {
+            if self.board_seen || self.pieces_seen {
+                self.begin_moves(Color::Black, 0);
+                self.warn(
+                    0,
+                    DiagKind::BadBoard,
+                    "no turn line (+ or -) after the position; Black to move assumed",
+                );
+            } else if self.content {
+                self.pos = Position::startpos();
+                self.begin_moves(Color::Black, 0);
+            }
+        }
+        if self.skipped > 0 {
+            self.warn(
+                0,
+                DiagKind::ImpossibleMove,
+                format!(
+                    "{} moves or endings after the stop were skipped",
+                    self.skipped
+                ),
+            );
+        }
+        if self.any_time {
+            // Running totals per player; moves without a `T` line spent 0 seconds.
+            let mut totals = [0u64; 2];
+            let first = self.record.initial.position.side_to_move();
+            for n in self.record.nodes.iter_mut().skip(1) {
+                let color = match &n.step {
+                    Step::Move(m) => m.color,
+                    _ if (n.ply - 1) % 2 == 0 => first,
+                    _ => first.flip(),
+                };
+                let t = n.time.get_or_insert_with(MoveTime::default);
+                totals[color.index()] += t.spent_ms;
+                t.total_ms = Some(totals[color.index()]);
+            }
+        }
+        Parsed {
+            record: self.record,
+            warnings: self.warnings,
+        }
+    }
+}
+
+/// Does the pawn drop `mv` attack the opponent's king (the only way it can be 打ち歩詰め)?
+fn pawn_drop_checks(pos: &Position, mv: Move) -> bool {
+    let side = pos.side_to_move();
+    let to = mv.to();
+    let ahead = match side {
+        Color::Black => to.rank().checked_sub(1),
+        Color::White => Some(to.rank() + 1),
+    };
+    ahead
+        .and_then(|r| Square::new(to.file(), r))
+        .and_then(|sq| pos.piece_at(sq))
+        .is_some_and(|p| p.kind == PieceKind::King && p.color != side)
+}
+
+/// The start of `s`, for messages.
+fn short(s: &str) -> &str {
+    match s.char_indices().nth(40) {
+        Some((i, _)) => &s[..i],
+        None => s,
+    }
+}

@@ -1,0 +1,1 @@
+//! Unit tests for the CSA reader and writer.

@@ -1,0 +1,408 @@
+//! The CSA writer: main line only, with a list of what CSA could not hold.
+
+use super::{CsaOptions, CsaVersion, HEADER_KEYS};
+use crate::core::notation::{TextEncoding, Written};
+use crate::core::record::{Record, Step};
+use crate::core::rules::{Color, PieceKind, Position, Square};
+use std::fmt::Write as _;
+
+/// Writes the main line of `record` as CSA text (`\n` line ends).
+pub fn write(record: &Record, opts: &CsaOptions) -> Written {
+    let v3 = opts.version == CsaVersion::V30;
+    let mut out = String::with_capacity(256 + record.nodes.len() * 24);
+    let mut losses = Vec::new();
+    if v3 {
+        out.push_str("'CSA encoding=");
+        out.push_str(match opts.encoding {
+            TextEncoding::Utf8 => "UTF-8",
+            TextEncoding::ShiftJis => "SHIFT_JIS",
+            TextEncoding::EucJp => "EUC-JP",
+        });
+        out.push('\n');
+        out.push_str("V3.0\n");
+    } else {
+        out.push_str("V2.2\n");
+    }
+    write_header(record, v3, &mut out, &mut losses);
+    let pos = &record.initial.position;
+    write_position(pos, &mut out);
+    out.push(sign(pos.side_to_move()));
+    out.push('\n');
+
+    let mut empty_lines = 0usize;
+    let mut ms_lost = 0usize;
+    write_comment(
+        &record.node(record.root()).comment,
+        &mut out,
+        &mut empty_lines,
+    );
+    for id in record.main_line().into_iter().skip(1) {
+        let node = record.node(id);
+        match &node.step {
+            Step::Move(m) => {
+                out.push(sign(m.color));
+                match m.mv.from() {
+                    Some(f) => push_square(&mut out, f),
+                    None => out.push_str("00"),
+                }
+                push_square(&mut out, m.mv.to());
+                out.push_str(m.piece_after().csa());
+                out.push('\n');
+            }
+            Step::Special(s) => match s.csa_word(record.side_to_move_at(id)) {
+                Some(w) => {
+                    out.push_str(&w);
+                    out.push('\n');
+                }
+                None => {
+                    losses.push(format!(
+                        "the ending {} has no CSA word (not written)",
+                        s.kif_word()
+                    ));
+                    break;
+                }
+            },
+            Step::Root => {}
+        }
+        if let Some(t) = node.time {
+            let secs = t.spent_ms / 1000;
+            let ms = t.spent_ms % 1000;
+            if ms != 0 && v3 {
+                let frac = format!("{ms:03}");
+                let _ = writeln!(out, "T{secs}.{}", frac.trim_end_matches('0'));
+            } else {
+                if ms != 0 {
+                    ms_lost += 1;
+                }
+                let _ = writeln!(out, "T{secs}");
+            }
+        }
+        write_comment(&node.comment, &mut out, &mut empty_lines);
+    }
+
+    let variations: usize = record
+        .nodes
+        .iter()
+        .map(|n| n.children.len().saturating_sub(1))
+        .sum();
+    if variations > 0 {
+        losses.push(format!(
+            "{} (CSA holds only the main line)",
+            plural(variations, "variation", "variations")
+        ));
+    }
+    let bookmarks = record.nodes.iter().filter(|n| n.bookmark.is_some()).count();
+    if bookmarks > 0 {
+        losses.push(plural(bookmarks, "bookmark", "bookmarks"));
+    }
+    if !record.program_lines.is_empty() {
+        losses.push(plural(
+            record.program_lines.len(),
+            "program comment line (#)",
+            "program comment lines (#)",
+        ));
+    }
+    if empty_lines > 0 {
+        losses.push(plural(
+            empty_lines,
+            "empty comment line",
+            "empty comment lines",
+        ));
+    }
+    if ms_lost > 0 {
+        losses.push(format!(
+            "fractions of a second in {} (V2.2 holds whole seconds)",
+            plural(ms_lost, "time", "times")
+        ));
+    }
+    Written { text: out, losses }
+}
+
+fn plural(n: usize, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{n} {many}")
+    }
+}
+
+fn sign(c: Color) -> char {
+    match c {
+        Color::Black => '+',
+        Color::White => '-',
+    }
+}
+
+fn push_square(out: &mut String, sq: Square) {
+    out.push((b'0' + sq.file()) as char);
+    out.push((b'0' + sq.rank()) as char);
+}
+
+fn write_comment(comment: &str, out: &mut String, empty_lines: &mut usize) {
+    if comment.is_empty() {
+        return;
+    }
+    for line in comment.split('\n') {
+        if line.is_empty() {
+            // `'*` alone is not a comment in CSA.
+            *empty_lines += 1;
+            continue;
+        }
+        out.push_str("'*");
+        out.push_str(line);
+        out.push('\n');
+    }
+}
+
+/// Is `key` a CSA-style key (`MAX_MOVES`, `TIME+`) that CSA readers accept after `$`?
+fn csa_style_key(key: &str) -> bool {
+    !key.is_empty()
+        && key.bytes().all(|b| {
+            b.is_ascii_uppercase() || b.is_ascii_digit() || matches!(b, b'_' | b'+' | b'-')
+        })
+}
+
+/// Does `v` look like a V3.0 `$TIME` value (`900+0+5`, `600+10`)?
+fn v3_time_value(v: &str) -> bool {
+    let parts: Vec<&str> = v.split('+').collect();
+    parts.len() <= 3
+        && parts
+            .iter()
+            .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit() || b == b'.'))
+}
+
+fn write_header(record: &Record, v3: bool, out: &mut String, losses: &mut Vec<String>) {
+    let h = &record.header;
+    if let Some(n) = h.black_name() {
+        let _ = writeln!(out, "N+{}", one_line(n));
+    }
+    if let Some(n) = h.white_name() {
+        let _ = writeln!(out, "N-{}", one_line(n));
+    }
+    let mut written: Vec<&str> = Vec::new();
+    let mut lost: Vec<&str> = Vec::new();
+    let black_key = if h.get("先手").is_some() {
+        "先手"
+    } else {
+        "下手"
+    };
+    let white_key = if h.get("後手").is_some() {
+        "後手"
+    } else {
+        "上手"
+    };
+    let has_event = h.get("棋戦").is_some_and(|v| !v.trim().is_empty());
+    for f in &h.fields {
+        let key = f.key.as_str();
+        if f.value.trim().is_empty() {
+            continue;
+        }
+        if key == black_key || key == white_key {
+            continue;
+        }
+        let csa_key: Option<&str> = match key {
+            "先手" | "後手" | "下手" | "上手" => None,
+            "表題" if !has_event => Some("EVENT"),
+            "持ち時間" => Some(if v3 && v3_time_value(f.value.trim()) {
+                "TIME"
+            } else {
+                "TIME_LIMIT"
+            }),
+            _ => HEADER_KEYS
+                .iter()
+                .find(|(_, name)| *name == key)
+                .map(|(k, _)| *k)
+                .or_else(|| {
+                    let mapped = HEADER_KEYS.iter().any(|(k, _)| *k == key);
+                    (csa_style_key(key) && !mapped).then_some(key)
+                }),
+        };
+        match csa_key {
+            Some(k) if !written.contains(&k) => {
+                written.push(k);
+                let value = one_line(&f.value);
+                let value = if k == "START_TIME" || k == "END_TIME" {
+                    csa_date(&value)
+                } else {
+                    value
+                };
+                let _ = writeln!(out, "${k}:{value}");
+            }
+            _ => lost.push(key),
+        }
+    }
+    if !lost.is_empty() {
+        let list = match lost.len() {
+            1 => lost[0].to_string(),
+            n => format!("{} and {}", lost[..n - 1].join(", "), lost[n - 1]),
+        };
+        losses.push(if lost.len() == 1 {
+            format!("header field {list} has no CSA key")
+        } else {
+            format!("header fields {list} have no CSA key")
+        });
+    }
+}
+
+fn one_line(v: &str) -> String {
+    v.replace(['\r', '\n'], " ")
+}
+
+/// Turns KIF dates (`2018/08/25(土) 23:56`, `2018年8月25日`) into CSA's `2018/08/25 23:56:00`.
+/// Text that is not a date is returned unchanged.
+pub(super) fn csa_date(v: &str) -> String {
+    let norm: String = v
+        .trim()
+        .chars()
+        .map(|c| match c {
+            '０'..='９' => char::from(b'0' + (c as u32 - '０' as u32) as u8),
+            '／' => '/',
+            '：' => ':',
+            '\u{3000}' => ' ',
+            c => c,
+        })
+        .collect();
+    let parse = || -> Option<String> {
+        let mut it = norm.chars().peekable();
+        let num = |it: &mut std::iter::Peekable<std::str::Chars<'_>>, max: usize| {
+            let mut n = 0u32;
+            let mut len = 0;
+            while let Some(&c) = it.peek() {
+                match c.to_digit(10) {
+                    Some(d) if len < max => {
+                        n = n * 10 + d;
+                        len += 1;
+                        it.next();
+                    }
+                    _ => break,
+                }
+            }
+            (len > 0).then_some(n)
+        };
+        let y = num(&mut it, 4)?;
+        if !matches!(it.next()?, '/' | '-' | '年' | '.') {
+            return None;
+        }
+        let m = num(&mut it, 2)?;
+        if !matches!(it.next()?, '/' | '-' | '月' | '.') {
+            return None;
+        }
+        let d = num(&mut it, 2)?;
+        if it.peek() == Some(&'日') {
+            it.next();
+        }
+        if !(1..=12).contains(&m) || !(1..=31).contains(&d) {
+            return None;
+        }
+        let mut s = format!("{y:04}/{m:02}/{d:02}");
+        // A weekday in brackets.
+        if matches!(it.peek(), Some('(') | Some('（')) {
+            for c in it.by_ref() {
+                if c == ')' || c == '）' {
+                    break;
+                }
+            }
+        }
+        while it.peek().is_some_and(|c| c.is_whitespace()) {
+            it.next();
+        }
+        if it.peek().is_none() {
+            return Some(s);
+        }
+        let hh = num(&mut it, 2)?;
+        if it.next()? != ':' {
+            return None;
+        }
+        let mm = num(&mut it, 2)?;
+        let ss = if it.peek() == Some(&':') {
+            it.next();
+            num(&mut it, 2)?
+        } else {
+            0
+        };
+        while it.peek().is_some_and(|c| c.is_whitespace()) {
+            it.next();
+        }
+        if it.peek().is_some() || hh > 23 || mm > 59 || ss > 60 {
+            return None;
+        }
+        let _ = write!(s, " {hh:02}:{mm:02}:{ss:02}");
+        Some(s)
+    };
+    parse().unwrap_or_else(|| v.trim().to_string())
+}
+
+/// `PI` with removals when the position is the start position minus some pieces with empty
+/// hands (every handicap preset); otherwise `P1`..`P9` and `P+`/`P-` (with `00AL` for
+/// tsume-style positions).
+fn write_position(pos: &Position, out: &mut String) {
+    let start = Position::startpos();
+    let hands_empty = [Color::Black, Color::White]
+        .iter()
+        .all(|&c| PieceKind::HAND.iter().all(|&k| pos.hand_count(c, k) == 0));
+    if hands_empty {
+        let mut removals = String::new();
+        let mut ok = true;
+        'outer: for rank in 1..=9u8 {
+            for file in (1..=9u8).rev() {
+                let Some(sq) = Square::new(file, rank) else {
+                    continue;
+                };
+                match (start.piece_at(sq), pos.piece_at(sq)) {
+                    (a, b) if a == b => {}
+                    (Some(a), None) => {
+                        push_square(&mut removals, sq);
+                        removals.push_str(a.kind.csa());
+                    }
+                    _ => {
+                        ok = false;
+                        break 'outer;
+                    }
+                }
+            }
+        }
+        if ok {
+            out.push_str("PI");
+            out.push_str(&removals);
+            out.push('\n');
+            return;
+        }
+    }
+    for rank in 1..=9u8 {
+        let _ = write!(out, "P{rank}");
+        for file in (1..=9u8).rev() {
+            match Square::new(file, rank).and_then(|sq| pos.piece_at(sq)) {
+                Some(p) => {
+                    out.push(sign(p.color));
+                    out.push_str(p.kind.csa());
+                }
+                None => out.push_str(" * "),
+            }
+        }
+        out.push('\n');
+    }
+    let all_to_white = pos.king_square(Color::Black).is_none()
+        && pos.missing_pieces().is_empty()
+        && PieceKind::HAND
+            .iter()
+            .any(|&k| pos.hand_count(Color::White, k) > 0);
+    for c in [Color::Black, Color::White] {
+        if c == Color::White && all_to_white {
+            out.push_str("P-00AL\n");
+            continue;
+        }
+        let hand = pos.hand(c);
+        if hand.is_empty() {
+            continue;
+        }
+        out.push('P');
+        out.push(sign(c));
+        for (k, n) in hand {
+            for _ in 0..n {
+                out.push_str("00");
+                out.push_str(k.csa());
+            }
+        }
+        out.push('\n');
+    }
+}

@@ -1,0 +1,558 @@
+//! Edits are values: `Record::apply(edit)` either changes the record and returns the inverse
+//! edit, or changes nothing and says why. Undo/redo is a stack of inverses (see `History`).
+//!
+//! Removing a subtree detaches it from its parent but keeps its nodes in the arena, so undo
+//! reattaches the very same nodes and every `NodeId` held elsewhere stays valid.
+
+use super::{Header, MoveData, NodeId, Record, Special, Step};
+use crate::core::rules::{Illegal, Move};
+use std::fmt;
+
+/// A change to a record.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Edit {
+    /// Add a move after `parent` as its last child (a new variation if it has children).
+    AddMove {
+        parent: NodeId,
+        mv: Move,
+    },
+    /// End the line after `parent` with a special ending (as its last child).
+    AddSpecial {
+        parent: NodeId,
+        special: Special,
+    },
+    /// Detach `node` and everything after it from the tree.
+    Detach {
+        node: NodeId,
+    },
+    /// Put a detached `node` back as child number `index` of `parent`.
+    Reattach {
+        node: NodeId,
+        parent: NodeId,
+        index: usize,
+    },
+    /// Move `node` to position `index` among its siblings.
+    Reorder {
+        node: NodeId,
+        index: usize,
+    },
+    /// Make the line through `node` the main line at every fork from the root.
+    PromoteToMain {
+        node: NodeId,
+    },
+    /// Put each node back at its sibling index (the inverse of `PromoteToMain`).
+    RestoreOrder(Vec<(NodeId, usize)>),
+    /// Remove every continuation after `node` (cut the record there).
+    CutAfter {
+        node: NodeId,
+    },
+    /// Give `node` these children again (the inverse of `CutAfter`).
+    RestoreChildren {
+        node: NodeId,
+        children: Vec<NodeId>,
+    },
+    SetComment {
+        node: NodeId,
+        text: String,
+    },
+    SetBookmark {
+        node: NodeId,
+        name: Option<String>,
+    },
+    SetHeader(Header),
+}
+
+/// What an applied edit left behind: the edit that undoes it and where the cursor belongs.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Applied {
+    pub inverse: Edit,
+    /// The node the user should be looking at after this edit.
+    pub focus: NodeId,
+}
+
+/// Why an edit was refused (the record is unchanged).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum EditError {
+    /// The move breaks a rule.
+    Illegal(Illegal),
+    /// Nothing can follow a special ending.
+    AfterEnding,
+    /// The root cannot be deleted, moved or reordered.
+    Root,
+    /// A node id that is not (or no longer) in the tree.
+    NoSuchNode,
+    /// A sibling index out of range.
+    BadIndex,
+}
+
+impl fmt::Display for EditError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EditError::Illegal(i) => write!(f, "illegal move: {i}"),
+            EditError::AfterEnding => f.write_str("the line has already ended here"),
+            EditError::Root => f.write_str("the start position cannot be changed this way"),
+            EditError::NoSuchNode => f.write_str("that move is no longer in the record"),
+            EditError::BadIndex => f.write_str("no such place among the alternatives"),
+        }
+    }
+}
+
+impl std::error::Error for EditError {}
+
+impl Record {
+    /// Is `id` attached to the tree (reachable from the root)?
+    pub fn is_attached(&self, id: NodeId) -> bool {
+        if id.index() >= self.nodes.len() {
+            return false;
+        }
+        let mut cur = id;
+        loop {
+            match self.node(cur).parent {
+                None => return cur == NodeId::ROOT,
+                Some(p) => {
+                    if !self.node(p).children.contains(&cur) {
+                        return false;
+                    }
+                    cur = p;
+                }
+            }
+        }
+    }
+
+    /// The move data for playing `mv` after `parent`, if the move is legal there.
+    pub fn move_data_at(&self, parent: NodeId, mv: Move) -> Result<MoveData, EditError> {
+        if matches!(self.node(parent).step, Step::Special(_)) {
+            return Err(EditError::AfterEnding);
+        }
+        let mut pos = self.position_at(parent);
+        let color = pos.side_to_move();
+        let played = pos.play(mv).map_err(EditError::Illegal)?;
+        Ok(MoveData {
+            mv,
+            color,
+            piece: played.piece,
+            captured: played.captured,
+        })
+    }
+
+    /// Applies `edit`; on error nothing changed.
+    pub fn apply(&mut self, edit: Edit) -> Result<Applied, EditError> {
+        let check = |r: &Record, id: NodeId| {
+            if r.is_attached(id) {
+                Ok(())
+            } else {
+                Err(EditError::NoSuchNode)
+            }
+        };
+        match edit {
+            Edit::AddMove { parent, mv } => {
+                check(self, parent)?;
+                let data = self.move_data_at(parent, mv)?;
+                let id = self.push_child(parent, Step::Move(data));
+                Ok(Applied {
+                    inverse: Edit::Detach { node: id },
+                    focus: id,
+                })
+            }
+            Edit::AddSpecial { parent, special } => {
+                check(self, parent)?;
+                if matches!(self.node(parent).step, Step::Special(_)) {
+                    return Err(EditError::AfterEnding);
+                }
+                let id = self.push_child(parent, Step::Special(special));
+                Ok(Applied {
+                    inverse: Edit::Detach { node: id },
+                    focus: id,
+                })
+            }
+            Edit::Detach { node } => {
+                check(self, node)?;
+                let parent = self.node(node).parent.ok_or(EditError::Root)?;
+                let index = self.sibling_index(node);
+                self.node_mut(parent).children.remove(index);
+                Ok(Applied {
+                    inverse: Edit::Reattach {
+                        node,
+                        parent,
+                        index,
+                    },
+                    focus: parent,
+                })
+            }
+            Edit::Reattach {
+                node,
+                parent,
+                index,
+            } => {
+                check(self, parent)?;
+                if node.index() >= self.nodes.len() || self.node(node).parent != Some(parent) {
+                    return Err(EditError::NoSuchNode);
+                }
+                if index > self.node(parent).children.len() {
+                    return Err(EditError::BadIndex);
+                }
+                self.node_mut(parent).children.insert(index, node);
+                Ok(Applied {
+                    inverse: Edit::Detach { node },
+                    focus: node,
+                })
+            }
+            Edit::Reorder { node, index } => {
+                check(self, node)?;
+                let parent = self.node(node).parent.ok_or(EditError::Root)?;
+                let old = self.sibling_index(node);
+                let kids = &mut self.nodes[parent.index()].children;
+                if index >= kids.len() {
+                    return Err(EditError::BadIndex);
+                }
+                let n = kids.remove(old);
+                kids.insert(index, n);
+                Ok(Applied {
+                    inverse: Edit::Reorder { node, index: old },
+                    focus: node,
+                })
+            }
+            Edit::PromoteToMain { node } => {
+                check(self, node)?;
+                let mut old = Vec::new();
+                for id in self.path(node).into_iter().skip(1) {
+                    let i = self.sibling_index(id);
+                    if i != 0 {
+                        old.push((id, i));
+                        let p = self.node(id).parent.expect("not root");
+                        let kids = &mut self.nodes[p.index()].children;
+                        let n = kids.remove(i);
+                        kids.insert(0, n);
+                    }
+                }
+                old.reverse();
+                Ok(Applied {
+                    inverse: Edit::RestoreOrder(old),
+                    focus: node,
+                })
+            }
+            Edit::RestoreOrder(list) => {
+                for &(id, _) in &list {
+                    check(self, id)?;
+                }
+                let mut inverse = Vec::new();
+                let mut focus = NodeId::ROOT;
+                for (id, index) in list {
+                    let p = self.node(id).parent.ok_or(EditError::Root)?;
+                    let cur = self.sibling_index(id);
+                    let kids = &mut self.nodes[p.index()].children;
+                    let n = kids.remove(cur);
+                    kids.insert(index.min(kids.len()), n);
+                    inverse.push((id, cur));
+                    focus = id;
+                }
+                inverse.reverse();
+                Ok(Applied {
+                    inverse: Edit::RestoreOrder(inverse),
+                    focus,
+                })
+            }
+            Edit::CutAfter { node } => {
+                check(self, node)?;
+                let children = std::mem::take(&mut self.node_mut(node).children);
+                Ok(Applied {
+                    inverse: Edit::RestoreChildren { node, children },
+                    focus: node,
+                })
+            }
+            Edit::RestoreChildren { node, children } => {
+                check(self, node)?;
+                let old = std::mem::replace(&mut self.node_mut(node).children, children);
+                Ok(Applied {
+                    inverse: Edit::RestoreChildren {
+                        node,
+                        children: old,
+                    },
+                    focus: node,
+                })
+            }
+            Edit::SetComment { node, text } => {
+                check(self, node)?;
+                let old = std::mem::replace(&mut self.node_mut(node).comment, text);
+                Ok(Applied {
+                    inverse: Edit::SetComment { node, text: old },
+                    focus: node,
+                })
+            }
+            Edit::SetBookmark { node, name } => {
+                check(self, node)?;
+                let old = std::mem::replace(&mut self.node_mut(node).bookmark, name);
+                Ok(Applied {
+                    inverse: Edit::SetBookmark { node, name: old },
+                    focus: node,
+                })
+            }
+            Edit::SetHeader(h) => {
+                let old = std::mem::replace(&mut self.header, h);
+                Ok(Applied {
+                    inverse: Edit::SetHeader(old),
+                    focus: NodeId::ROOT,
+                })
+            }
+        }
+    }
+}
+
+/// One undoable step: the inverse to apply and where the cursor was before the edit.
+#[derive(Clone, Debug)]
+struct Entry {
+    edit: Edit,
+    cursor: NodeId,
+}
+
+/// Undo and redo stacks of edits. Navigation is not an edit and never touches this.
+#[derive(Clone, Debug, Default)]
+pub struct History {
+    undo: Vec<Entry>,
+    redo: Vec<Entry>,
+    /// Number of edits applied since the last save (negative after undoing past it).
+    since_save: i64,
+}
+
+impl History {
+    /// Applies `edit` to `record` as a new undoable step; `cursor` is where the user was.
+    pub fn apply(
+        &mut self,
+        record: &mut Record,
+        edit: Edit,
+        cursor: NodeId,
+    ) -> Result<NodeId, EditError> {
+        let applied = record.apply(edit)?;
+        self.undo.push(Entry {
+            edit: applied.inverse,
+            cursor,
+        });
+        self.redo.clear();
+        self.since_save += 1;
+        Ok(applied.focus)
+    }
+    /// Undoes the last step; returns where the cursor goes (where the edit happened).
+    pub fn undo(&mut self, record: &mut Record, cursor: NodeId) -> Option<NodeId> {
+        let e = self.undo.pop()?;
+        match record.apply(e.edit.clone()) {
+            Ok(applied) => {
+                self.redo.push(Entry {
+                    edit: applied.inverse,
+                    cursor,
+                });
+                self.since_save -= 1;
+                Some(if record.is_attached(e.cursor) {
+                    e.cursor
+                } else {
+                    applied.focus
+                })
+            }
+            Err(_) => {
+                self.undo.push(e);
+                None
+            }
+        }
+    }
+    /// Redoes the last undone step; returns where the cursor goes.
+    pub fn redo(&mut self, record: &mut Record, cursor: NodeId) -> Option<NodeId> {
+        let e = self.redo.pop()?;
+        match record.apply(e.edit.clone()) {
+            Ok(applied) => {
+                self.undo.push(Entry {
+                    edit: applied.inverse,
+                    cursor,
+                });
+                self.since_save += 1;
+                Some(applied.focus)
+            }
+            Err(_) => {
+                self.redo.push(e);
+                None
+            }
+        }
+    }
+    pub fn can_undo(&self) -> bool {
+        !self.undo.is_empty()
+    }
+    pub fn can_redo(&self) -> bool {
+        !self.redo.is_empty()
+    }
+    /// Are there edits not yet saved?
+    pub fn is_modified(&self) -> bool {
+        self.since_save != 0
+    }
+    /// Call after a successful save.
+    pub fn mark_saved(&mut self) {
+        self.since_save = 0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mv(s: &str) -> Move {
+        Move::from_usi(s).unwrap()
+    }
+
+    fn usi_line(r: &Record, from: NodeId) -> Vec<String> {
+        r.line_from(from)
+            .into_iter()
+            .filter_map(|n| r.node(n).move_data().map(|m| m.mv.usi()))
+            .collect()
+    }
+
+    #[test]
+    fn add_variation_promote_reorder_undo_redo() {
+        let mut r = Record::default();
+        let mut h = History::default();
+        let a = h
+            .apply(
+                &mut r,
+                Edit::AddMove {
+                    parent: NodeId::ROOT,
+                    mv: mv("7g7f"),
+                },
+                NodeId::ROOT,
+            )
+            .unwrap();
+        let b = h
+            .apply(
+                &mut r,
+                Edit::AddMove {
+                    parent: a,
+                    mv: mv("3c3d"),
+                },
+                a,
+            )
+            .unwrap();
+        let b2 = h
+            .apply(
+                &mut r,
+                Edit::AddMove {
+                    parent: a,
+                    mv: mv("8c8d"),
+                },
+                b,
+            )
+            .unwrap();
+        assert_eq!(r.node(a).children, vec![b, b2]);
+        assert_eq!(
+            h.apply(
+                &mut r,
+                Edit::AddMove {
+                    parent: a,
+                    mv: mv("7f7e")
+                },
+                b2
+            ),
+            Err(EditError::Illegal(Illegal::NotYourPiece))
+        );
+
+        h.apply(&mut r, Edit::PromoteToMain { node: b2 }, b2)
+            .unwrap();
+        assert_eq!(usi_line(&r, NodeId::ROOT), vec!["7g7f", "8c8d"]);
+        assert_eq!(h.undo(&mut r, b2), Some(b2));
+        assert_eq!(usi_line(&r, NodeId::ROOT), vec!["7g7f", "3c3d"]);
+        assert_eq!(h.redo(&mut r, b2), Some(b2));
+        assert_eq!(usi_line(&r, NodeId::ROOT), vec!["7g7f", "8c8d"]);
+
+        h.apply(&mut r, Edit::Reorder { node: b2, index: 1 }, b2)
+            .unwrap();
+        assert_eq!(r.node(a).children, vec![b, b2]);
+
+        // Delete the variation and bring it back: same ids.
+        let focus = h.apply(&mut r, Edit::Detach { node: b }, b).unwrap();
+        assert_eq!(focus, a);
+        assert_eq!(r.node(a).children, vec![b2]);
+        assert!(!r.is_attached(b));
+        assert_eq!(h.undo(&mut r, a), Some(b));
+        assert_eq!(r.node(a).children, vec![b, b2]);
+        assert!(h.is_modified());
+        h.mark_saved();
+        assert!(!h.is_modified());
+        h.undo(&mut r, b);
+        assert!(h.is_modified());
+    }
+
+    #[test]
+    fn comments_bookmarks_header_cut_and_endings() {
+        let mut r = Record::default();
+        let mut h = History::default();
+        let a = h
+            .apply(
+                &mut r,
+                Edit::AddMove {
+                    parent: NodeId::ROOT,
+                    mv: mv("7g7f"),
+                },
+                NodeId::ROOT,
+            )
+            .unwrap();
+        h.apply(
+            &mut r,
+            Edit::SetComment {
+                node: a,
+                text: "角道を開ける".into(),
+            },
+            a,
+        )
+        .unwrap();
+        h.apply(
+            &mut r,
+            Edit::SetBookmark {
+                node: a,
+                name: Some("序盤".into()),
+            },
+            a,
+        )
+        .unwrap();
+        let mut hd = r.header.clone();
+        hd.set("棋戦", "研究会");
+        h.apply(&mut r, Edit::SetHeader(hd), a).unwrap();
+        let end = h
+            .apply(
+                &mut r,
+                Edit::AddSpecial {
+                    parent: a,
+                    special: Special::Resign,
+                },
+                a,
+            )
+            .unwrap();
+        assert_eq!(
+            r.apply(Edit::AddMove {
+                parent: end,
+                mv: mv("3c3d")
+            }),
+            Err(EditError::AfterEnding)
+        );
+        h.apply(&mut r, Edit::CutAfter { node: a }, end).unwrap();
+        assert!(r.node(a).children.is_empty());
+        for _ in 0..5 {
+            h.undo(&mut r, a).unwrap();
+        }
+        assert!(r.node(a).comment.is_empty());
+        assert!(r.node(a).bookmark.is_none());
+        assert!(r.header.get("棋戦").is_none());
+        assert!(r.node(a).children.is_empty());
+        assert!(h.can_undo());
+        h.undo(&mut r, a).unwrap();
+        assert!(r.node(NodeId::ROOT).children.is_empty());
+        assert!(!h.can_undo());
+        assert!(h.can_redo());
+    }
+
+    #[test]
+    fn root_cannot_be_detached() {
+        let mut r = Record::default();
+        assert_eq!(
+            r.apply(Edit::Detach { node: NodeId::ROOT }),
+            Err(EditError::Root)
+        );
+        assert_eq!(
+            r.apply(Edit::Detach { node: NodeId(99) }),
+            Err(EditError::NoSuchNode)
+        );
+    }
+}
