@@ -1287,4 +1287,60 @@ mod tests {
         );
         assert!(w.text.starts_with("手合割：平手\n"));
     }
+
+    #[test]
+    fn pawn_drop_shortcut_agrees_with_position_check() {
+        let starts = [
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+            "8k/9/6NG1/9/9/9/9/9/K8 b P 1",
+            "7l1/7pk/7n1/8R/7N1/9/9/9/9 w r2b4g4s2n3l17p 1",
+            "4k4/9/9/9/9/9/9/9/9 b 2r2b4g4s4n4l18p 1",
+            "ln1g3nl/1r3kg2/p1sppsbpp/2p2pp2/1p7/2P1P1P2/PPSP1P1PP/1BG1GS1R1/LN2K2NL b - 1",
+        ];
+        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut compared = 0;
+        let mut pawn_mates = 0;
+        for sfen in starts {
+            for _game in 0..6 {
+                let mut pos = Position::from_sfen(sfen).unwrap();
+                for _ply in 0..80 {
+                    for sq in Square::all() {
+                        let mv = Move::Drop {
+                            kind: PieceKind::Pawn,
+                            to: sq,
+                        };
+                        let ours = check_move(&pos, mv);
+                        let theirs = pos.check(mv);
+                        // Position::check calls a drop 打ち歩詰め whenever the opponent has no
+                        // legal reply, even when the pawn gives no check (or there is no king).
+                        let mut after = pos.clone();
+                        let played = after.play_unchecked(mv).is_some();
+                        let gives_check = played && after.in_check();
+                        if theirs == Err(Illegal::DropPawnMate) && !gives_check {
+                            let want = own_king_safe(&after, pos.side_to_move());
+                            assert_eq!(ours, want, "{} {}", pos.to_sfen(), mv.usi());
+                        } else {
+                            assert_eq!(ours, theirs, "{} {}", pos.to_sfen(), mv.usi());
+                        }
+                        pawn_mates += usize::from(ours == Err(Illegal::DropPawnMate));
+                        compared += 1;
+                    }
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    let mv = moves[(next() % moves.len() as u64) as usize];
+                    pos.play_unchecked(mv).unwrap();
+                }
+            }
+        }
+        assert!(compared > 10_000);
+        assert!(pawn_mates > 0, "no 打ち歩詰め case was exercised");
+    }
 }
