@@ -2,7 +2,7 @@
 //! property test on random trees.
 
 use kifview::core::notation::{self, DiagKind, Parsed, kif};
-use kifview::core::record::{MoveData, MoveTime, NodeId, Record, Step};
+use kifview::core::record::{MoveData, MoveTime, NodeId, Record, Special, Step};
 use kifview::core::rules::Position;
 use proptest::prelude::*;
 use serde_json::Value;
@@ -694,4 +694,201 @@ fn writer_custom_position_white_to_move() {
         w.text
     );
     assert!(!w.text.contains("手合割"));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Property: read(write(x)) == x on random trees
+
+const TRICKY_LINES: &[&str] = &[
+    "",
+    "*",
+    "**double",
+    "#not a program line",
+    "変化：3手",
+    "まで9手で先手の勝ち",
+    "先手：x",
+    "手合割：香落ち",
+    "&not a bookmark",
+    "   1 ７六歩(77)   ( 0:01/00:00:01)",
+    "  leading spaces",
+    "trailing spaces  ",
+    "全角　スペース",
+    "|v香v桂 ・ ・ ・ ・ ・ ・ ・|一",
+    "plain ASCII",
+];
+
+fn special_choices() -> Vec<Special> {
+    let mut v = Special::menu();
+    v.push(Special::Other("封じ手".into()));
+    v
+}
+
+#[derive(Debug, Clone)]
+struct Plan {
+    initial: usize,
+    ops: Vec<(u8, u16, u16)>,
+    comments: Vec<(u16, Vec<usize>)>,
+    bookmarks: Vec<(u16, u8)>,
+    headers: Vec<(u8, u8)>,
+    times: bool,
+    programs: u8,
+}
+
+fn plan() -> impl Strategy<Value = Plan> {
+    (
+        0usize..5,
+        prop::collection::vec((0u8..12, any::<u16>(), any::<u16>()), 0..120),
+        prop::collection::vec(
+            (
+                any::<u16>(),
+                prop::collection::vec(0usize..TRICKY_LINES.len(), 1..4),
+            ),
+            0..8,
+        ),
+        prop::collection::vec((any::<u16>(), 0u8..4), 0..3),
+        prop::collection::vec((0u8..6, 0u8..4), 0..5),
+        any::<bool>(),
+        0u8..3,
+    )
+        .prop_map(
+            |(initial, ops, comments, bookmarks, headers, times, programs)| Plan {
+                initial,
+                ops,
+                comments,
+                bookmarks,
+                headers,
+                times,
+                programs,
+            },
+        )
+}
+
+fn build(plan: &Plan) -> Record {
+    use kifview::core::record::Initial;
+    use kifview::core::rules::{HANDICAPS, Handicap};
+    let initial = match plan.initial {
+        0 => Initial::even(),
+        1 => Initial {
+            position: HANDICAPS[6].position(),
+            handicap: Some(HANDICAPS[6]),
+        },
+        2 => Initial {
+            position: Handicap::by_name("右七枚落ち").unwrap().position(),
+            handicap: Handicap::by_name("右七枚落ち"),
+        },
+        3 => Initial {
+            position: Position::from_sfen(
+                "lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w rb 1",
+            )
+            .unwrap(),
+            handicap: None,
+        },
+        _ => Initial {
+            position: Position::from_sfen("4k4/9/4P4/9/9/9/9/9/4K4 b G2r2b3g4s4n4l17p 1").unwrap(),
+            handicap: None,
+        },
+    };
+    let mut r = Record::new(initial);
+    let specials = special_choices();
+    let mut positions = vec![r.initial.position.clone()];
+    for &(kind, a, b) in &plan.ops {
+        // Mostly extend the newest node (deep lines), sometimes branch anywhere.
+        let last = NodeId((r.nodes.len() - 1) as u32);
+        let parent = if kind >= 4 && r.node(last).special().is_none() {
+            last
+        } else {
+            NodeId((a as usize % r.nodes.len()) as u32)
+        };
+        if r.node(parent).special().is_some() {
+            continue;
+        }
+        let pos = positions[parent.index()].clone();
+        let step = if kind == 0 {
+            Step::Special(specials[b as usize % specials.len()].clone())
+        } else {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                Step::Special(Special::Mate)
+            } else {
+                let mv = moves[b as usize % moves.len()];
+                if r.find_move_child(parent, mv).is_some() {
+                    continue;
+                }
+                let mut next = pos.clone();
+                let played = next.play(mv).unwrap();
+                positions.push(next);
+                let md = MoveData {
+                    mv,
+                    color: pos.side_to_move(),
+                    piece: played.piece,
+                    captured: played.captured,
+                };
+                let id = r.push_child(parent, Step::Move(md));
+                assert_eq!(id.index() + 1, positions.len());
+                continue;
+            }
+        };
+        if r.node(parent)
+            .children
+            .iter()
+            .any(|&c| r.node(c).step == step)
+        {
+            continue;
+        }
+        r.push_child(parent, step);
+        positions.push(pos);
+    }
+    for (at, lines) in &plan.comments {
+        let id = NodeId((*at as usize % r.nodes.len()) as u32);
+        let text: Vec<&str> = lines.iter().map(|&i| TRICKY_LINES[i]).collect();
+        r.node_mut(id).comment = text.join("\n");
+        if r.node(id).comment.is_empty() {
+            continue;
+        }
+    }
+    for (at, k) in &plan.bookmarks {
+        let id = NodeId((*at as usize % r.nodes.len()) as u32);
+        r.node_mut(id).bookmark = Some(["開始局面", "基本図", "x", "&&"][*k as usize].to_string());
+    }
+    let keys = ["先手", "後手", "棋戦", "備考", "Rating", "開始日時"];
+    let values = ["名人", "", "A  B", "2024/01/01 10:00"];
+    for &(k, v) in &plan.headers {
+        r.header.set(keys[k as usize], values[v as usize]);
+    }
+    for i in 0..plan.programs {
+        r.program_lines.push(format!("# program line {i}"));
+    }
+    if plan.times {
+        let mut totals = vec![0u64; r.nodes.len()];
+        for id in r.preorder().into_iter().skip(1) {
+            let n = r.node(id);
+            let spent = u64::from(n.ply * 7919 % 4000) * 1000;
+            let g = n
+                .parent
+                .and_then(|p| r.node(p).parent)
+                .map_or(0, |g| totals[g.index()]);
+            totals[id.index()] = g + spent;
+            r.node_mut(id).time = Some(MoveTime {
+                spent_ms: spent,
+                total_ms: Some(g + spent),
+            });
+        }
+    }
+    r
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+    #[test]
+    fn random_trees_round_trip(p in plan()) {
+        let r = build(&p);
+        let w = kif::write(&r, &kif::KifOptions::default());
+        let back = kif::read(&w.text);
+        prop_assert!(back.warnings.is_empty(), "{:?}\n{}", back.warnings, w.text);
+        if let Err(e) = same_record(&r, &back.record) {
+            prop_assert!(false, "{e}\n{}", w.text);
+        }
+        prop_assert_eq!(&r.program_lines, &back.record.program_lines);
+        prop_assert_eq!(r.node(NodeId::ROOT).bookmark.clone(), back.record.node(NodeId::ROOT).bookmark.clone());
+    }
 }
