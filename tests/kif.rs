@@ -892,3 +892,72 @@ proptest! {
         prop_assert_eq!(r.node(NodeId::ROOT).bookmark.clone(), back.record.node(NodeId::ROOT).bookmark.clone());
     }
 }
+
+const FRAGMENTS: &[&str] = &[
+    "   1 ",
+    "  12 ",
+    "0 ",
+    "４294967296 ",
+    "99999999999999999999 ",
+    "７六歩(77)",
+    "同　",
+    "同",
+    "歩",
+    "成銀",
+    "不成",
+    "打",
+    "(00)",
+    "(7",
+    "( 0:16/00:00:16)",
+    "(:/)",
+    "(99999999999999:99/)",
+    "+",
+    "投了",
+    "*",
+    "&",
+    "#",
+    "変化：",
+    "変化：0手",
+    "変化：3手",
+    "手合割：",
+    "詰将棋",
+    "後手の持駒：",
+    "歩4294967295",
+    "十八",
+    "なし",
+    "|",
+    "v香",
+    " ・",
+    "|一",
+    "+---------------------------+",
+    "後手番",
+    "先手：",
+    "まで",
+    "手数----",
+    "\r",
+    "\n",
+    "\u{feff}",
+    "\u{3000}",
+    " ",
+    "x",
+    "ｱ",
+    "😀",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+    /// Any text made of KIF-like pieces reads without panicking, and what it reads can be
+    /// written and read again.
+    #[test]
+    fn garbage_never_panics(parts in prop::collection::vec(0usize..FRAGMENTS.len(), 0..80)) {
+        let text: String = parts.iter().map(|&i| FRAGMENTS[i]).collect();
+        let p = kif::read(&text);
+        for w in &p.warnings {
+            prop_assert!(!w.message.is_empty());
+        }
+        let _ = kifview::core::notation::bod::read_bod(&text);
+        let w = kif::write(&p.record, &kif::KifOptions::default());
+        let back = kif::read(&w.text);
+        prop_assert_eq!(p.record.nodes.len(), back.record.nodes.len(), "{}", w.text);
+    }
+}

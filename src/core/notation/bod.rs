@@ -260,7 +260,7 @@ impl BoardBuilder {
         let mut counts = [0u32; 7];
         for &(k, n) in pieces {
             if let Some(i) = PieceKind::HAND.iter().position(|&h| h == k) {
-                counts[i] += n;
+                counts[i] = counts[i].saturating_add(n);
             }
         }
         for (i, &k) in PieceKind::HAND.iter().enumerate() {

@@ -79,8 +79,13 @@ struct MoveLine<'a> {
     trailing: Option<(DiagKind, String)>,
 }
 
+/// Any white space (ASCII, U+3000, a stray CR in the middle of a line).
+fn is_ws(c: char) -> bool {
+    c.is_whitespace()
+}
+
 fn skip_spaces(s: &str) -> &str {
-    s.trim_start_matches(is_space)
+    s.trim_start_matches(is_ws)
 }
 
 /// If `t` (already trimmed at the start) is a move line, its number and the rest.
@@ -90,7 +95,7 @@ fn move_number(t: &str) -> Option<(u32, &str)> {
         return None;
     }
     let rest = &t[digits..];
-    if !rest.starts_with(is_space) && !rest.is_empty() {
+    if !rest.starts_with(is_ws) && !rest.is_empty() {
         return None;
     }
     let n: u32 = t[..digits].parse().ok()?;
@@ -232,10 +237,16 @@ fn parse_move_body(rest: &str) -> Result<(Body<'_>, &str), String> {
         s = &s[n..];
         Some(sq)
     } else {
-        let end = s.find(|c: char| is_space(c) || c == '(').unwrap_or(s.len());
+        let end = s.find(|c: char| is_ws(c) || c == '(').unwrap_or(s.len());
         let word = &s[..end];
-        if word.is_empty() {
-            return Err("expected a move (e.g. ７六歩(77)) or an ending word (e.g. 投了)".into());
+        if word.is_empty()
+            || !word
+                .chars()
+                .all(|c| c.is_alphanumeric() || c == '_' || c == '-')
+        {
+            return Err(format!(
+                "cannot read '{word}' (expected a move like ７六歩(77) or an ending word like 投了)"
+            ));
         }
         if looks_like_move(word) {
             return Err(format!(
@@ -298,7 +309,7 @@ fn parse_move_body(rest: &str) -> Result<(Body<'_>, &str), String> {
 
 /// Parses a whole move line (already known to start with a number).
 fn parse_move_line(number: u32, rest: &str) -> Result<MoveLine<'_>, String> {
-    let rest = rest.trim_end_matches(|c: char| is_space(c) || c == '\r');
+    let rest = rest.trim_end_matches(is_ws);
     let rest = rest.strip_suffix('+').unwrap_or(rest);
     let (body, mut tail) = parse_move_body(rest)?;
     tail = skip_spaces(tail);
