@@ -765,11 +765,11 @@ impl Reader {
     }
 }
 
-/// `Position::check`, with shortcuts for pawn drops, for which `Position::check` runs a full
-/// mate search every time (slow, and it reports 打ち歩詰め when the opponent has no king):
-/// a pawn drop that does not attack the enemy king cannot be 打ち歩詰め, and one that does is
-/// not 打ち歩詰め when the king can step away or take the pawn. Only when neither settles it
-/// does the full check run.
+/// `Position::check`, except for pawn drops: for those `Position::check` runs a full mate
+/// search every time, which is slow and also calls a drop 打ち歩詰め when the pawn gives no
+/// check but the opponent has no legal move (or no king). Here a pawn drop that does not attack
+/// the enemy king is never 打ち歩詰め, and one that does is 打ち歩詰め exactly when the defender
+/// has no legal king move and no legal capture of the pawn.
 fn check_move(pos: &Position, mv: Move) -> Result<(), Illegal> {
     let Move::Drop {
         kind: PieceKind::Pawn,
@@ -808,8 +808,11 @@ fn check_move(pos: &Position, mv: Move) -> Result<(), Illegal> {
         .piece_at(ahead)
         .is_some_and(|p| p.kind == PieceKind::King && p.color != side);
     if attacks_king {
-        // The defender has a legal king move (stepping away or taking the pawn): no mate.
+        // A pawn gives check from an adjacent square and cannot be interposed, so the only
+        // replies are king moves (taking the pawn included) and other captures of the pawn.
+        // With none of them legal it is 打ち歩詰め.
         let king = ahead;
+        let mut replies = Vec::with_capacity(16);
         for df in -1i8..=1 {
             for dr in -1i8..=1 {
                 let f = king.file() as i8 + df;
@@ -817,21 +820,33 @@ fn check_move(pos: &Position, mv: Move) -> Result<(), Illegal> {
                 if (df, dr) == (0, 0) || !(1..=9).contains(&f) || !(1..=9).contains(&r) {
                     continue;
                 }
-                let Some(dest) = Square::new(f as u8, r as u8) else {
-                    continue;
-                };
-                let reply = Move::Normal {
-                    from: king,
-                    to: dest,
-                    promote: false,
-                };
-                if next.check(reply).is_ok() {
-                    // Still the dropper's own king must be safe: checked below.
-                    return own_king_safe(&next, side);
+                if let Some(dest) = Square::new(f as u8, r as u8) {
+                    replies.push(Move::Normal {
+                        from: king,
+                        to: dest,
+                        promote: false,
+                    });
                 }
             }
         }
-        return pos.check(mv);
+        for sq in Square::all() {
+            if let Some(p) = next.piece_at(sq)
+                && p.color != side
+                && p.kind != PieceKind::King
+            {
+                for promote in [false, true] {
+                    replies.push(Move::Normal {
+                        from: sq,
+                        to,
+                        promote,
+                    });
+                }
+            }
+        }
+        if replies.into_iter().any(|reply| next.check(reply).is_ok()) {
+            return own_king_safe(&next, side);
+        }
+        return Err(Illegal::DropPawnMate);
     }
     own_king_safe(&next, side)
 }
