@@ -892,8 +892,8 @@ pub fn read(text: &str) -> Parsed {
         comment_node: None,
     };
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let lines = text.as_bytes().iter().filter(|&&b| b == b'\n').count();
-    r.record.nodes.reserve(lines.min(1 << 20));
+    // Roughly one node per 40 bytes of move text; comments make it an overestimate.
+    r.record.nodes.reserve((text.len() / 40).min(1 << 20));
     for (i, line) in text.split('\n').enumerate() {
         r.line(i + 1, line.trim_end_matches('\r'));
     }
