@@ -8,7 +8,7 @@
 //!
 //! The writer produces Kifu for Windows style text; see [`write`].
 
-use super::bod::{self, BoardBuilder, BodLine};
+use super::bod::{self, BoardBuilder};
 use super::japanese::{self, is_space};
 use super::{DiagKind, Diagnostic, Parsed, Written};
 use crate::core::record::{Initial, MoveData, MoveTime, NodeId, Record, Special, Step};
@@ -386,7 +386,7 @@ impl Reader {
         } else {
             let mut initial = Initial::even();
             if let Some((line, name)) = self.handicap.take() {
-                let trimmed = name.trim_matches(|c: char| is_space(c) || c.is_whitespace());
+                let trimmed = name.trim_matches(is_ws);
                 if let Some(h) = Handicap::by_name(trimmed) {
                     initial = Initial {
                         position: h.position(),
@@ -505,9 +505,6 @@ impl Reader {
             }
             if let Err(e) = self.board.feed(b) {
                 self.warn(no, DiagKind::BadBoard, e);
-            }
-            if matches!(b, BodLine::MoveCount) {
-                // A pasted BOD's move count: nothing to keep.
             }
             return;
         }
