@@ -202,6 +202,29 @@ pub fn push_kif_move(out: &mut String, md: &MoveData, prev_to: Option<Square>) {
     }
 }
 
+/// The piece a single character names on a board, in a hand or in a move (`歩`, `竜`/`龍`,
+/// `王`/`玉`, `全`, `圭`, `杏`, ...); the two-character names (`成銀` ...) are not single
+/// characters. A `match` instead of a table search, for the readers' inner loops.
+pub fn piece_char(c: char) -> Option<PieceKind> {
+    Some(match c {
+        '歩' => PieceKind::Pawn,
+        '香' => PieceKind::Lance,
+        '桂' => PieceKind::Knight,
+        '銀' => PieceKind::Silver,
+        '金' => PieceKind::Gold,
+        '角' => PieceKind::Bishop,
+        '飛' => PieceKind::Rook,
+        '玉' | '王' => PieceKind::King,
+        'と' | '个' => PieceKind::ProPawn,
+        '杏' | '仝' => PieceKind::ProLance,
+        '圭' | '今' => PieceKind::ProKnight,
+        '全' => PieceKind::ProSilver,
+        '馬' => PieceKind::Horse,
+        '龍' | '竜' => PieceKind::Dragon,
+        _ => return None,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -334,6 +357,19 @@ mod tests {
         assert_eq!(count(""), None);
         assert_eq!(kanji_count(18), "十八");
         assert_eq!(kanji_count(2), "二");
+    }
+
+    #[test]
+    fn piece_char_agrees_with_piece_name() {
+        for (name, kind) in PIECE_NAMES {
+            let mut chars = name.chars();
+            let c = chars.next().unwrap();
+            if chars.next().is_none() {
+                assert_eq!(piece_char(c), Some(kind), "{name}");
+            }
+        }
+        assert_eq!(piece_char('成'), None);
+        assert_eq!(piece_char('x'), None);
     }
 
     #[test]

@@ -9,7 +9,7 @@
 //! The writer produces Kifu for Windows style text; see [`write`].
 
 use super::bod::{self, BoardBuilder};
-use super::japanese::{self, is_space};
+use super::japanese;
 use super::{DiagKind, Diagnostic, Parsed, Written};
 use crate::core::record::{Initial, MoveData, MoveTime, NodeId, Record, Special, Step};
 use crate::core::rules::{
@@ -81,24 +81,54 @@ struct MoveLine<'a> {
 
 /// Any white space (ASCII, U+3000, a stray CR in the middle of a line).
 fn is_ws(c: char) -> bool {
-    c.is_whitespace()
+    if c.is_ascii() {
+        matches!(c, ' ' | '\t' | '\n' | '\r' | '\x0b' | '\x0c')
+    } else {
+        c == '\u{3000}' || c.is_whitespace()
+    }
 }
 
+/// `s` without its leading white space (ASCII spaces and U+3000 are checked byte-wise).
 fn skip_spaces(s: &str) -> &str {
-    s.trim_start_matches(is_ws)
+    let b = s.as_bytes();
+    let mut i = 0;
+    loop {
+        match b.get(i) {
+            Some(b' ' | b'\t' | b'\r' | b'\n' | b'\x0b' | b'\x0c') => i += 1,
+            Some(0xE3) if b.get(i + 1) == Some(&0x80) && b.get(i + 2) == Some(&0x80) => i += 3,
+            Some(&c) if c >= 0x80 => {
+                // Another non-ASCII character: white space only in rare cases.
+                let rest = &s[i..];
+                let t = rest.trim_start_matches(is_ws);
+                if t.len() == rest.len() {
+                    return rest;
+                }
+                return skip_spaces(t);
+            }
+            _ => return &s[i..],
+        }
+    }
 }
 
 /// If `t` (already trimmed at the start) is a move line, its number and the rest.
 fn move_number(t: &str) -> Option<(u32, &str)> {
-    let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+    let b = t.as_bytes();
+    let mut n: u32 = 0;
+    let mut digits = 0;
+    while digits < b.len() && b[digits].is_ascii_digit() {
+        if digits == 9 {
+            return None;
+        }
+        n = n * 10 + u32::from(b[digits] - b'0');
+        digits += 1;
+    }
     if digits == 0 {
         return None;
     }
     let rest = &t[digits..];
-    if !rest.starts_with(is_ws) && !rest.is_empty() {
+    if !rest.is_empty() && !rest.starts_with(is_ws) {
         return None;
     }
-    let n: u32 = t[..digits].parse().ok()?;
     Some((n, rest))
 }
 
@@ -176,33 +206,16 @@ fn parse_time(s: &str) -> Result<(MoveTime, usize), String> {
 fn piece_prefix(s: &str) -> Option<(PieceKind, usize)> {
     let mut it = s.chars();
     let c = it.next()?;
-    let k = match c {
-        '歩' => PieceKind::Pawn,
-        '香' => PieceKind::Lance,
-        '桂' => PieceKind::Knight,
-        '銀' => PieceKind::Silver,
-        '金' => PieceKind::Gold,
-        '角' => PieceKind::Bishop,
-        '飛' => PieceKind::Rook,
-        '玉' | '王' => PieceKind::King,
-        'と' | '个' => PieceKind::ProPawn,
-        '杏' | '仝' => PieceKind::ProLance,
-        '圭' | '今' => PieceKind::ProKnight,
-        '全' => PieceKind::ProSilver,
-        '馬' => PieceKind::Horse,
-        '龍' | '竜' => PieceKind::Dragon,
-        '成' => {
-            let k = match it.next()? {
-                '銀' => PieceKind::ProSilver,
-                '桂' => PieceKind::ProKnight,
-                '香' => PieceKind::ProLance,
-                _ => return None,
-            };
-            return Some((k, 6));
-        }
-        _ => return None,
-    };
-    Some((k, c.len_utf8()))
+    if c == '成' {
+        let k = match it.next()? {
+            '銀' => PieceKind::ProSilver,
+            '桂' => PieceKind::ProKnight,
+            '香' => PieceKind::ProLance,
+            _ => return None,
+        };
+        return Some((k, 6));
+    }
+    Some((japanese::piece_char(c)?, c.len_utf8()))
 }
 
 /// Does this text (the body of a move line) look like an attempt at a move rather than an
@@ -388,10 +401,12 @@ impl Reader {
             if let Some((line, name)) = self.handicap.take() {
                 let trimmed = name.trim_matches(is_ws);
                 if let Some(h) = Handicap::by_name(trimmed) {
-                    initial = Initial {
-                        position: h.position(),
-                        handicap: Some(h),
-                    };
+                    if !h.is_even() {
+                        initial = Initial {
+                            position: h.position(),
+                            handicap: Some(h),
+                        };
+                    }
                 } else if trimmed == "詰将棋" {
                     initial = Initial {
                         position: tsume_position(),
@@ -437,7 +452,8 @@ impl Reader {
     }
 
     fn line(&mut self, no: usize, l: &str) {
-        if l.trim().is_empty() {
+        let t = skip_spaces(l);
+        if t.is_empty() {
             return;
         }
         if l.starts_with('#') {
@@ -464,7 +480,6 @@ impl Reader {
             }
             return;
         }
-        let t = l.trim_start_matches(is_space);
         if let Some((n, rest)) = move_number(t) {
             self.start_moves();
             self.move_line(no, n, rest);
