@@ -311,7 +311,7 @@ fn corpus_kif_files_round_trip_through_the_writer() {
         if !back
             .warnings
             .iter()
-            .all(|w| w.kind == DiagKind::IllegalMove || w.kind == DiagKind::BadMove)
+            .all(|w| w.kind == DiagKind::IllegalMove)
         {
             failures.push(format!(
                 "{}: warnings on re-read {:?}",
