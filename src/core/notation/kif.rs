@@ -8,12 +8,13 @@
 //!
 //! The writer produces Kifu for Windows style text; see [`write`].
 
-use super::bod::{self, BoardBuilder, BodLine};
-use super::japanese::{self, is_space};
+use super::bod::{self, BoardBuilder};
+use super::japanese;
 use super::{DiagKind, Diagnostic, Parsed, Written};
 use crate::core::record::{Initial, MoveData, MoveTime, NodeId, Record, Special, Step};
 use crate::core::rules::{
-    Color, Handicap, Move, PieceKind, Position, Square, double_king_tsume_position, tsume_position,
+    Color, Handicap, Illegal, Move, Piece, PieceKind, Position, Square, double_king_tsume_position,
+    tsume_position,
 };
 
 /// The encoding declaration Kifu for Windows writes at the top of a UTF-8 `.kif`.
@@ -75,71 +76,146 @@ struct MoveLine<'a> {
     body: Body<'a>,
     time: Option<MoveTime>,
     /// Something after the move that could not be read (the move itself is fine).
-    trailing: Option<String>,
+    trailing: Option<(DiagKind, String)>,
 }
 
+/// Any white space (ASCII, U+3000, a stray CR in the middle of a line).
+fn is_ws(c: char) -> bool {
+    if c.is_ascii() {
+        matches!(c, ' ' | '\t' | '\n' | '\r' | '\x0b' | '\x0c')
+    } else {
+        c == '\u{3000}' || c.is_whitespace()
+    }
+}
+
+/// `s` without its leading white space (ASCII spaces and U+3000 are checked byte-wise).
 fn skip_spaces(s: &str) -> &str {
-    s.trim_start_matches(is_space)
+    let b = s.as_bytes();
+    let mut i = 0;
+    loop {
+        match b.get(i) {
+            Some(b' ' | b'\t' | b'\r' | b'\n' | b'\x0b' | b'\x0c') => i += 1,
+            Some(0xE3) if b.get(i + 1) == Some(&0x80) && b.get(i + 2) == Some(&0x80) => i += 3,
+            Some(&c) if c >= 0x80 => {
+                // Another non-ASCII character: white space only in rare cases.
+                let rest = &s[i..];
+                let t = rest.trim_start_matches(is_ws);
+                if t.len() == rest.len() {
+                    return rest;
+                }
+                return skip_spaces(t);
+            }
+            _ => return &s[i..],
+        }
+    }
 }
 
 /// If `t` (already trimmed at the start) is a move line, its number and the rest.
 fn move_number(t: &str) -> Option<(u32, &str)> {
-    let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+    let b = t.as_bytes();
+    let mut n: u32 = 0;
+    let mut digits = 0;
+    while digits < b.len() && b[digits].is_ascii_digit() {
+        if digits == 9 {
+            return None;
+        }
+        n = n * 10 + u32::from(b[digits] - b'0');
+        digits += 1;
+    }
     if digits == 0 {
         return None;
     }
     let rest = &t[digits..];
-    if !rest.starts_with(is_space) && !rest.is_empty() {
+    if !rest.is_empty() && !rest.starts_with(is_ws) {
         return None;
     }
-    let n: u32 = t[..digits].parse().ok()?;
     Some((n, rest))
 }
 
-fn parse_uint(s: &str) -> Option<u64> {
-    let s = s.trim_matches(is_space);
-    if s.is_empty() || s.len() > 12 || !s.bytes().all(|b| b.is_ascii_digit()) {
+/// Reads `[spaces]digits[spaces]` from `b` at `*i`.
+fn time_number(b: &[u8], i: &mut usize) -> Option<u64> {
+    while *i < b.len() && b[*i] == b' ' {
+        *i += 1;
+    }
+    let start = *i;
+    let mut n: u64 = 0;
+    while *i < b.len() && b[*i].is_ascii_digit() && *i - start < 12 {
+        n = n * 10 + u64::from(b[*i] - b'0');
+        *i += 1;
+    }
+    if *i == start {
         return None;
     }
-    s.parse().ok()
+    while *i < b.len() && b[*i] == b' ' {
+        *i += 1;
+    }
+    Some(n)
 }
 
-/// Reads `( 0:16/00:00:16)` (the parentheses included). Returns the time and the bytes used.
+/// Reads `( 0:16/00:00:16)` (the parentheses included; also `(00:31 / 00:00:31)`, `( 0:16/)`,
+/// `( 0:16)`). Returns the time and the bytes used.
 fn parse_time(s: &str) -> Result<(MoveTime, usize), String> {
-    let close = s
-        .find(')')
-        .ok_or_else(|| "time field lacks ')' (expected '( m:ss/hh:mm:ss)')".to_string())?;
-    let inner = &s[1..close];
+    let b = s.as_bytes();
     let bad = || {
+        let end = s.find(')').map(|i| i + 1).unwrap_or(s.len());
         format!(
             "cannot read time '{}' (expected '( m:ss/hh:mm:ss)')",
-            &s[..=close]
+            &s[..end]
         )
     };
-    let (spent, total) = match inner.split_once('/') {
-        Some((a, b)) => (a, Some(b)),
-        None => (inner, None),
-    };
-    let (m, sec) = spent.split_once(':').ok_or_else(bad)?;
-    let m = parse_uint(m).ok_or_else(bad)?;
-    let sec = parse_uint(sec).ok_or_else(bad)?;
+    let mut i = 1;
+    let m = time_number(b, &mut i).ok_or_else(bad)?;
+    if b.get(i) != Some(&b':') {
+        return Err(bad());
+    }
+    i += 1;
+    let sec = time_number(b, &mut i).ok_or_else(bad)?;
     let spent_ms = (m * 60 + sec) * 1000;
-    let total_ms = match total.map(|t| t.trim_matches(is_space)) {
-        None | Some("") => None,
-        Some(t) => {
+    let mut total_ms = None;
+    if b.get(i) == Some(&b'/') {
+        i += 1;
+        while b.get(i) == Some(&b' ') {
+            i += 1;
+        }
+        if b.get(i) != Some(&b')') {
             let mut acc = 0u64;
             let mut parts = 0;
-            for p in t.split(':') {
-                acc = acc * 60 + parse_uint(p).ok_or_else(bad)?;
+            loop {
+                acc = acc * 60 + time_number(b, &mut i).ok_or_else(bad)?;
                 parts += 1;
+                if b.get(i) == Some(&b':') && parts < 3 {
+                    i += 1;
+                } else {
+                    break;
+                }
             }
-            if !(2..=3).contains(&parts) {
+            if parts < 2 {
                 return Err(bad());
             }
-            Some(acc * 1000)
+            total_ms = Some(acc * 1000);
         }
-    };
-    Ok((MoveTime { spent_ms, total_ms }, close + 1))
+    }
+    if b.get(i) != Some(&b')') {
+        return Err(bad());
+    }
+    Ok((MoveTime { spent_ms, total_ms }, i + 1))
+}
+
+/// A piece name at the start of `s` (the names of `japanese::piece_prefix`, matched by first
+/// character instead of trying each name in turn).
+fn piece_prefix(s: &str) -> Option<(PieceKind, usize)> {
+    let mut it = s.chars();
+    let c = it.next()?;
+    if c == '成' {
+        let k = match it.next()? {
+            '銀' => PieceKind::ProSilver,
+            '桂' => PieceKind::ProKnight,
+            '香' => PieceKind::ProLance,
+            _ => return None,
+        };
+        return Some((k, 6));
+    }
+    Some((japanese::piece_char(c)?, c.len_utf8()))
 }
 
 /// Does this text (the body of a move line) look like an attempt at a move rather than an
@@ -155,7 +231,7 @@ fn looks_like_move(w: &str) -> bool {
         )
         || w.contains('(')
         || w.contains('打')
-        || japanese::piece_prefix(w).is_some()
+        || piece_prefix(w).is_some()
 }
 
 /// Parses the part of a move line after its number.
@@ -174,10 +250,16 @@ fn parse_move_body(rest: &str) -> Result<(Body<'_>, &str), String> {
         s = &s[n..];
         Some(sq)
     } else {
-        let end = s.find(|c: char| is_space(c) || c == '(').unwrap_or(s.len());
+        let end = s.find(|c: char| is_ws(c) || c == '(').unwrap_or(s.len());
         let word = &s[..end];
-        if word.is_empty() {
-            return Err("expected a move (e.g. ７六歩(77)) or an ending word (e.g. 投了)".into());
+        if word.is_empty()
+            || !word
+                .chars()
+                .all(|c| c.is_alphanumeric() || c == '_' || c == '-')
+        {
+            return Err(format!(
+                "cannot read '{word}' (expected a move like ７六歩(77) or an ending word like 投了)"
+            ));
         }
         if looks_like_move(word) {
             return Err(format!(
@@ -186,7 +268,7 @@ fn parse_move_body(rest: &str) -> Result<(Body<'_>, &str), String> {
         }
         return Ok((Body::Special(word), &s[end..]));
     };
-    let Some((piece, n)) = japanese::piece_prefix(s) else {
+    let Some((piece, n)) = piece_prefix(s) else {
         return Err(format!(
             "expected a piece name after the square, found '{}'",
             s.chars().take(4).collect::<String>()
@@ -240,7 +322,7 @@ fn parse_move_body(rest: &str) -> Result<(Body<'_>, &str), String> {
 
 /// Parses a whole move line (already known to start with a number).
 fn parse_move_line(number: u32, rest: &str) -> Result<MoveLine<'_>, String> {
-    let rest = rest.trim_end_matches(|c: char| is_space(c) || c == '\r');
+    let rest = rest.trim_end_matches(is_ws);
     let rest = rest.strip_suffix('+').unwrap_or(rest);
     let (body, mut tail) = parse_move_body(rest)?;
     tail = skip_spaces(tail);
@@ -253,13 +335,18 @@ fn parse_move_line(number: u32, rest: &str) -> Result<MoveLine<'_>, String> {
                 tail = skip_spaces(&tail[n..]);
             }
             Err(e) => {
-                trailing = Some(e);
+                trailing = Some((DiagKind::BadTime, e));
                 tail = "";
             }
         }
     }
     if !tail.is_empty() && trailing.is_none() {
-        trailing = Some(format!("unexpected text '{tail}' after the move"));
+        trailing = Some((
+            DiagKind::UnknownLine,
+            format!(
+                "unexpected text '{tail}' after the move (expected a time like '( 0:16/00:00:16)')"
+            ),
+        ));
     }
     Ok(MoveLine {
         number,
@@ -312,12 +399,14 @@ impl Reader {
         } else {
             let mut initial = Initial::even();
             if let Some((line, name)) = self.handicap.take() {
-                let trimmed = name.trim_matches(|c: char| is_space(c) || c.is_whitespace());
+                let trimmed = name.trim_matches(is_ws);
                 if let Some(h) = Handicap::by_name(trimmed) {
-                    initial = Initial {
-                        position: h.position(),
-                        handicap: Some(h),
-                    };
+                    if !h.is_even() {
+                        initial = Initial {
+                            position: h.position(),
+                            handicap: Some(h),
+                        };
+                    }
                 } else if trimmed == "詰将棋" {
                     initial = Initial {
                         position: tsume_position(),
@@ -363,7 +452,8 @@ impl Reader {
     }
 
     fn line(&mut self, no: usize, l: &str) {
-        if l.trim().is_empty() {
+        let t = skip_spaces(l);
+        if t.is_empty() {
             return;
         }
         if l.starts_with('#') {
@@ -390,7 +480,6 @@ impl Reader {
             }
             return;
         }
-        let t = l.trim_start_matches(is_space);
         if let Some((n, rest)) = move_number(t) {
             self.start_moves();
             self.move_line(no, n, rest);
@@ -431,9 +520,6 @@ impl Reader {
             }
             if let Err(e) = self.board.feed(b) {
                 self.warn(no, DiagKind::BadBoard, e);
-            }
-            if matches!(b, BodLine::MoveCount) {
-                // A pasted BOD's move count: nothing to keep.
             }
             return;
         }
@@ -579,8 +665,8 @@ impl Reader {
             self.skip = Some(n);
             return;
         }
-        if let Some(t) = &parsed.trailing {
-            self.warn(no, DiagKind::BadTime, format!("move {n}: {t}"));
+        if let Some((kind, t)) = &parsed.trailing {
+            self.warn(no, *kind, format!("move {n}: {t}"));
         }
         let step = match parsed.body {
             Body::Special(w) => Step::Special(Special::from_kif(w)),
@@ -658,7 +744,7 @@ impl Reader {
                 }
             }
         };
-        let verdict = self.pos.check(mv);
+        let verdict = check_move(&self.pos, mv);
         match self.pos.play_unchecked(mv) {
             Some(played) => {
                 if let Err(why) = verdict {
@@ -688,6 +774,103 @@ impl Reader {
                 None
             }
         }
+    }
+}
+
+/// `Position::check`, except for pawn drops: for those `Position::check` runs a full mate
+/// search every time, which is slow and also calls a drop 打ち歩詰め when the pawn gives no
+/// check but the opponent has no legal move (or no king). Here a pawn drop that does not attack
+/// the enemy king is never 打ち歩詰め, and one that does is 打ち歩詰め exactly when the defender
+/// has no legal king move and no legal capture of the pawn.
+fn check_move(pos: &Position, mv: Move) -> Result<(), Illegal> {
+    let Move::Drop {
+        kind: PieceKind::Pawn,
+        to,
+    } = mv
+    else {
+        return pos.check(mv);
+    };
+    let side = pos.side_to_move();
+    let ahead = match side {
+        Color::Black => to.rank().checked_sub(1),
+        Color::White => Some(to.rank() + 1),
+    }
+    .and_then(|r| Square::new(to.file(), r));
+    if pos.hand_count(side, PieceKind::Pawn) == 0 {
+        return Err(Illegal::NotInHand);
+    }
+    if pos.piece_at(to).is_some() {
+        return Err(Illegal::DropOnOccupied);
+    }
+    let Some(ahead) = ahead else {
+        return Err(Illegal::DropStuck);
+    };
+    for r in 1..=9 {
+        if let Some(sq) = Square::new(to.file(), r)
+            && pos.piece_at(sq) == Some(Piece::new(PieceKind::Pawn, side))
+        {
+            return Err(Illegal::TwoPawns);
+        }
+    }
+    let mut next = pos.clone();
+    if next.play_unchecked(mv).is_none() {
+        return Err(Illegal::NotInHand);
+    }
+    let attacks_king = next
+        .piece_at(ahead)
+        .is_some_and(|p| p.kind == PieceKind::King && p.color != side);
+    if attacks_king {
+        // A pawn gives check from an adjacent square and cannot be interposed, so the only
+        // replies are king moves (taking the pawn included) and other captures of the pawn.
+        // With none of them legal it is 打ち歩詰め.
+        let king = ahead;
+        let mut replies = Vec::with_capacity(16);
+        for df in -1i8..=1 {
+            for dr in -1i8..=1 {
+                let f = king.file() as i8 + df;
+                let r = king.rank() as i8 + dr;
+                if (df, dr) == (0, 0) || !(1..=9).contains(&f) || !(1..=9).contains(&r) {
+                    continue;
+                }
+                if let Some(dest) = Square::new(f as u8, r as u8) {
+                    replies.push(Move::Normal {
+                        from: king,
+                        to: dest,
+                        promote: false,
+                    });
+                }
+            }
+        }
+        for sq in Square::all() {
+            if let Some(p) = next.piece_at(sq)
+                && p.color != side
+                && p.kind != PieceKind::King
+            {
+                for promote in [false, true] {
+                    replies.push(Move::Normal {
+                        from: sq,
+                        to,
+                        promote,
+                    });
+                }
+            }
+        }
+        if replies.into_iter().any(|reply| next.check(reply).is_ok()) {
+            return own_king_safe(&next, side);
+        }
+        return Err(Illegal::DropPawnMate);
+    }
+    own_king_safe(&next, side)
+}
+
+/// After `side` moved to reach `next`, is `side`'s king out of check?
+fn own_king_safe(next: &Position, side: Color) -> Result<(), Illegal> {
+    let mut p = next.clone();
+    p.set_side_to_move(side);
+    if p.in_check() {
+        Err(Illegal::IgnoredCheck)
+    } else {
+        Ok(())
     }
 }
 
@@ -721,6 +904,8 @@ pub fn read(text: &str) -> Parsed {
         comment_node: None,
     };
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    // Roughly one node per 40 bytes of move text; comments make it an overestimate.
+    r.record.nodes.reserve((text.len() / 40).min(1 << 20));
     for (i, line) in text.split('\n').enumerate() {
         r.line(i + 1, line.trim_end_matches('\r'));
     }
@@ -743,19 +928,42 @@ fn width(s: &str) -> usize {
 /// The column width of the move field on a move line (Kifu for Windows).
 const MOVE_FIELD: usize = 13;
 
+/// Appends `n` right-aligned in `width` columns (spaces, or zeros with `zero`).
+fn push_num(out: &mut String, n: u64, width: usize, zero: bool) {
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    let mut v = n;
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    let digits = buf.len() - i;
+    for _ in digits..width {
+        out.push(if zero { '0' } else { ' ' });
+    }
+    for &d in &buf[i..] {
+        out.push(d as char);
+    }
+}
+
 fn push_time(out: &mut String, spent_ms: u64, total_ms: u64) {
-    use std::fmt::Write;
     let s = spent_ms / 1000;
     let t = total_ms / 1000;
-    let _ = write!(
-        out,
-        "({:>2}:{:02}/{:02}:{:02}:{:02})",
-        s / 60,
-        s % 60,
-        t / 3600,
-        (t / 60) % 60,
-        t % 60
-    );
+    out.push('(');
+    push_num(out, s / 60, 2, false);
+    out.push(':');
+    push_num(out, s % 60, 2, true);
+    out.push('/');
+    push_num(out, t / 3600, 2, true);
+    out.push(':');
+    push_num(out, (t / 60) % 60, 2, true);
+    out.push(':');
+    push_num(out, t % 60, 2, true);
+    out.push(')');
 }
 
 fn is_encoding_declaration(l: &str) -> bool {
@@ -833,7 +1041,9 @@ pub fn write(record: &Record, opts: &KifOptions) -> Written {
     while let Some((start, header)) = stack.pop() {
         if header {
             out.push('\n');
-            out.push_str(&format!("変化：{}手\n", record.node(start).ply));
+            out.push_str("変化：");
+            push_num(&mut out, u64::from(record.node(start).ply), 0, false);
+            out.push_str("手\n");
         }
         let mut line = Vec::new();
         let mut id = start;
@@ -932,30 +1142,27 @@ fn totals(record: &Record) -> Vec<u64> {
 }
 
 fn write_node(record: &Record, id: NodeId, has_times: bool, totals: &[u64], out: &mut String) {
-    use std::fmt::Write;
     let n = record.node(id);
-    let _ = write!(out, "{:>4} ", n.ply);
-    let body = match &n.step {
+    push_num(out, u64::from(n.ply), 4, false);
+    out.push(' ');
+    let body_start = out.len();
+    match &n.step {
         Step::Move(md) => {
             let prev_to = n
                 .parent
                 .and_then(|p| record.node(p).move_data())
                 .map(|m| m.mv.to());
-            japanese::kif_move(md, prev_to)
+            japanese::push_kif_move(out, md, prev_to);
         }
-        Step::Special(s) => s.kif_word().to_string(),
-        Step::Root => String::new(),
-    };
-    out.push_str(&body);
+        Step::Special(s) => out.push_str(s.kif_word()),
+        Step::Root => {}
+    }
     let plus = match n.parent {
-        Some(p) => {
-            let sibs = &record.node(p).children;
-            sibs.last() != Some(&id)
-        }
+        Some(p) => record.node(p).children.last() != Some(&id),
         None => false,
     };
     if has_times || plus {
-        let w = width(&body);
+        let w = width(&out[body_start..]);
         let pad = if w < MOVE_FIELD { MOVE_FIELD - w } else { 1 };
         for _ in 0..pad {
             out.push(' ');
@@ -1117,5 +1324,61 @@ mod tests {
             w.text
         );
         assert!(w.text.starts_with("手合割：平手\n"));
+    }
+
+    #[test]
+    fn pawn_drop_shortcut_agrees_with_position_check() {
+        let starts = [
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+            "8k/9/6NG1/9/9/9/9/9/K8 b P 1",
+            "7l1/7pk/7n1/8R/7N1/9/9/9/9 w r2b4g4s2n3l17p 1",
+            "4k4/9/9/9/9/9/9/9/9 b 2r2b4g4s4n4l18p 1",
+            "ln1g3nl/1r3kg2/p1sppsbpp/2p2pp2/1p7/2P1P1P2/PPSP1P1PP/1BG1GS1R1/LN2K2NL b - 1",
+        ];
+        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut compared = 0;
+        let mut pawn_mates = 0;
+        for sfen in starts {
+            for _game in 0..6 {
+                let mut pos = Position::from_sfen(sfen).unwrap();
+                for _ply in 0..80 {
+                    for sq in Square::all() {
+                        let mv = Move::Drop {
+                            kind: PieceKind::Pawn,
+                            to: sq,
+                        };
+                        let ours = check_move(&pos, mv);
+                        let theirs = pos.check(mv);
+                        // Position::check calls a drop 打ち歩詰め whenever the opponent has no
+                        // legal reply, even when the pawn gives no check (or there is no king).
+                        let mut after = pos.clone();
+                        let played = after.play_unchecked(mv).is_some();
+                        let gives_check = played && after.in_check();
+                        if theirs == Err(Illegal::DropPawnMate) && !gives_check {
+                            let want = own_king_safe(&after, pos.side_to_move());
+                            assert_eq!(ours, want, "{} {}", pos.to_sfen(), mv.usi());
+                        } else {
+                            assert_eq!(ours, theirs, "{} {}", pos.to_sfen(), mv.usi());
+                        }
+                        pawn_mates += usize::from(ours == Err(Illegal::DropPawnMate));
+                        compared += 1;
+                    }
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    let mv = moves[(next() % moves.len() as u64) as usize];
+                    pos.play_unchecked(mv).unwrap();
+                }
+            }
+        }
+        assert!(compared > 10_000);
+        assert!(pawn_mates > 0, "no 打ち歩詰め case was exercised");
     }
 }
