@@ -10,6 +10,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use kifview::core::notation::{self, Format, Newline, Target, TextEncoding, TextInfo, csa, kif};
 use kifview::core::record::Record;
 
+#[path = "support/randgen.rs"]
 mod randgen;
 use randgen::{Rng, big_study, random_game};
 use std::hint::black_box;

@@ -270,6 +270,13 @@ impl Position {
         {
             return self.check_pawn_drop(to);
         }
+        self.check_by_crate(mv)
+    }
+
+    /// The rules crate's verdict (after the cheap checks above), kept apart so tests can
+    /// compare the pawn-drop fast path with it.
+    fn check_by_crate(&self, mv: Move) -> Result<(), Illegal> {
+        let side = self.side_to_move();
         let scm = to_sc_move(mv, side);
         match lite::is_legal_partial(&self.inner, scm) {
             // The crate calls any pawn drop in front of an empty king square mate when the
@@ -338,6 +345,15 @@ impl Position {
             return Err(Illegal::DropPawnMate);
         }
         Ok(())
+    }
+
+    /// For tests: the crate's own verdict on a pawn drop, without the fast path.
+    #[cfg(test)]
+    pub(crate) fn check_pawn_drop_by_crate(&self, to: Square) -> Result<(), Illegal> {
+        self.check_by_crate(Move::Drop {
+            kind: PieceKind::Pawn,
+            to,
+        })
     }
 
     /// Plays `mv` if it is legal; otherwise changes nothing and says why.
