@@ -751,9 +751,8 @@ impl Reader {
                 }
             }
         };
-        let verdict = self.pos.check(mv);
-        match self.pos.play_unchecked(mv) {
-            Some(played) => {
+        match self.pos.play_checked(mv) {
+            Some((played, verdict)) => {
                 if let Err(why) = verdict {
                     self.warn(
                         no,
@@ -769,7 +768,13 @@ impl Reader {
                 })
             }
             None => {
-                let why = verdict.err().map(|w| w.to_string()).unwrap_or_default();
+                // Not playable at all (rare): ask the rules why.
+                let why = self
+                    .pos
+                    .check(mv)
+                    .err()
+                    .map(|w| w.to_string())
+                    .unwrap_or_default();
                 self.warn(
                     no,
                     DiagKind::ImpossibleMove,

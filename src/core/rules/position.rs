@@ -112,6 +112,17 @@ fn from_sc_move(m: sc::Move) -> Move {
     }
 }
 
+fn map_illegal(e: sc::IllegalMoveKind) -> Illegal {
+    match e {
+        sc::IllegalMoveKind::TwoPawns => Illegal::TwoPawns,
+        sc::IllegalMoveKind::IgnoredCheck => Illegal::IgnoredCheck,
+        sc::IllegalMoveKind::DropPawnMate => Illegal::DropPawnMate,
+        sc::IllegalMoveKind::DropStuck => Illegal::DropStuck,
+        sc::IllegalMoveKind::NormalStuck => Illegal::NormalStuck,
+        _ => Illegal::CannotReach,
+    }
+}
+
 /// What `Position::play_unchecked` did: the piece that moved (before promotion) and what it took.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Played {
@@ -235,6 +246,20 @@ impl Position {
 
     /// Checks `mv` against every rule and says why it is illegal.
     pub fn check(&self, mv: Move) -> Result<(), Illegal> {
+        self.precheck(mv)?;
+        if let Move::Drop {
+            kind: PieceKind::Pawn,
+            to,
+        } = mv
+        {
+            return self.check_pawn_drop(to);
+        }
+        self.check_by_crate(mv)
+    }
+
+    /// The checks that need no move generation: a piece of the side to move on the source
+    /// square (or in hand), nothing of one's own on the target, promotion only where allowed.
+    fn precheck(&self, mv: Move) -> Result<(), Illegal> {
         let side = self.side_to_move();
         match mv {
             Move::Normal { from, to, promote } => {
@@ -263,14 +288,37 @@ impl Position {
                 }
             }
         }
-        if let Move::Drop {
-            kind: PieceKind::Pawn,
-            to,
-        } = mv
-        {
-            return self.check_pawn_drop(to);
+        Ok(())
+    }
+
+    /// Plays `mv` when it is physically possible (as `play_unchecked`) and says whether the
+    /// rules allow it, in one pass: readers keep illegal moves of real files with a warning.
+    /// Returns `None`, changing nothing, when the move cannot be played at all.
+    pub fn play_checked(&mut self, mv: Move) -> Option<(Played, Result<(), Illegal>)> {
+        if matches!(
+            mv,
+            Move::Drop {
+                kind: PieceKind::Pawn,
+                ..
+            }
+        ) {
+            let verdict = self.check(mv);
+            return self.play_unchecked(mv).map(|p| (p, verdict));
         }
-        self.check_by_crate(mv)
+        let side = self.side_to_move();
+        let scm = to_sc_move(mv, side);
+        let verdict = self.precheck(mv).and_then(|()| {
+            lite::prelegality::is_valid_with_error(&self.inner, scm).map_err(map_illegal)
+        });
+        let played = self.play_unchecked(mv)?;
+        let verdict = verdict.and_then(|()| {
+            if lite::prelegality::will_king_be_captured(&self.inner) == Some(true) {
+                Err(Illegal::IgnoredCheck)
+            } else {
+                Ok(())
+            }
+        });
+        Some((played, verdict))
     }
 
     /// The rules crate's verdict (after the cheap checks above), kept apart so tests can
@@ -294,14 +342,7 @@ impl Position {
             }
             r => r,
         }
-        .map_err(|e| match e {
-            sc::IllegalMoveKind::TwoPawns => Illegal::TwoPawns,
-            sc::IllegalMoveKind::IgnoredCheck => Illegal::IgnoredCheck,
-            sc::IllegalMoveKind::DropPawnMate => Illegal::DropPawnMate,
-            sc::IllegalMoveKind::DropStuck => Illegal::DropStuck,
-            sc::IllegalMoveKind::NormalStuck => Illegal::NormalStuck,
-            _ => Illegal::CannotReach,
-        })
+        .map_err(map_illegal)
     }
 
     /// A pawn drop on an empty square, from a hand that has a pawn. The rules crate searches

@@ -279,3 +279,51 @@ fn pawn_drop_fast_path_agrees_with_the_crate() {
     assert!(compared > 5_000, "{compared}");
     assert!(pawn_mates > 0, "no 打ち歩詰め case was exercised");
 }
+
+/// `play_checked` gives the same verdict as `check` and the same position as
+/// `play_unchecked`, for every physically possible move of random games.
+#[test]
+fn play_checked_agrees_with_check_and_play() {
+    let mut seed: u64 = 0x1234_5678_9abc_def1;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let mut illegal_seen = 0;
+    for _game in 0..20 {
+        let mut p = Position::startpos();
+        for _ply in 0..120 {
+            // Every move of every own piece to every square, legal or not, and some drops.
+            for from in Square::all() {
+                if p.piece_at(from)
+                    .is_none_or(|pc| pc.color != p.side_to_move())
+                {
+                    continue;
+                }
+                for to in Square::all() {
+                    for promote in [false, true] {
+                        let mv = Move::Normal { from, to, promote };
+                        let mut a = p.clone();
+                        let got = a.play_checked(mv);
+                        let mut b = p.clone();
+                        let want = b.play_unchecked(mv).map(|pl| (pl, p.check(mv)));
+                        assert_eq!(got, want, "{} {}", p.to_sfen(), mv.usi());
+                        if got.is_some() {
+                            assert_eq!(a, b);
+                        }
+                        illegal_seen += usize::from(matches!(got, Some((_, Err(_)))));
+                    }
+                }
+            }
+            let moves = p.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let m = moves[(next() % moves.len() as u64) as usize];
+            p.play(m).unwrap();
+        }
+    }
+    assert!(illegal_seen > 1000);
+}

@@ -706,9 +706,11 @@ impl Reader {
             };
             Move::Normal { from, to, promote }
         };
-        let verdict = self.pos.check(mv);
-        let Some(played) = self.pos.play_unchecked(mv) else {
-            let why = verdict
+        let Some((played, verdict)) = self.pos.play_checked(mv) else {
+            // Not playable at all (rare): ask the rules why.
+            let why = self
+                .pos
+                .check(mv)
                 .err()
                 .map(|e| e.describe())
                 .unwrap_or("it cannot be played");
