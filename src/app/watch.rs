@@ -9,8 +9,8 @@ use super::state::{Action, App, Level, update};
 use crate::core::record::{NodeId, Record, Step};
 use std::path::PathBuf;
 
-/// How many ticks a file that reads worse than before (fewer moves, more warnings: probably
-/// half written) is given to get better before it is shown anyway.
+/// How many ticks a file that reads worse than before (no more moves but more warnings:
+/// probably half written) is given to get better before it is shown anyway.
 const PATIENCE: u32 = 6;
 
 /// The followed file.
@@ -85,7 +85,8 @@ pub fn tick(app: &mut App) -> bool {
             return true;
         }
     };
-    let worse = record.len() < app.record.len() && doc.warnings.len() > app.doc.warnings.len();
+    // Half written: no more moves than before, but more problems. Keep what is shown.
+    let worse = record.len() <= app.record.len() && doc.warnings.len() > app.doc.warnings.len();
     if worse {
         let tries = match app.watch.as_ref().and_then(|w| w.pending) {
             Some((s, n)) if s == now => n + 1,
@@ -97,9 +98,10 @@ pub fn tick(app: &mut App) -> bool {
             }
             app.info_level(
                 format!(
-                    "{} is being written ({} warnings); showing the last good state",
+                    "{} is being written ({} warning{}); showing the last good state",
                     app.doc.name,
-                    doc.warnings.len()
+                    doc.warnings.len(),
+                    if doc.warnings.len() == 1 { "" } else { "s" }
                 ),
                 Level::Warning,
             );
