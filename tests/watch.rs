@@ -91,6 +91,15 @@ fn at_the_end_follows_the_newest_move() {
     assert_eq!(a.cur_index(), 5);
     assert_eq!(message(&a), "reloaded: 1 new move");
     assert!(a.watch.is_some(), "still following");
+    // Not while the copy menu (or any prompt or list) is open; right after it closes.
+    keys(&mut a, "y");
+    std::fs::write(&path, kif(6)).unwrap();
+    assert!(!watch::tick(&mut a));
+    assert_eq!(a.mode, kifview::app::Mode::Copy);
+    assert_eq!(a.cur_index(), 5);
+    a.handle_key(KeyEvent::plain(kifview::app::KeyCode::Esc));
+    assert!(watch::tick(&mut a));
+    assert_eq!(a.cur_index(), 6);
 }
 
 #[test]

@@ -5,7 +5,7 @@
 use super::command::Command;
 use super::save::DiskStamp;
 use super::share::{move_count, read_document, replace_record};
-use super::state::{Action, App, Level, update};
+use super::state::{Action, App, Level, Mode, update};
 use crate::core::record::{NodeId, Record, Step};
 use std::path::PathBuf;
 
@@ -65,6 +65,10 @@ pub fn tick(app: &mut App) -> bool {
         return false;
     };
     if Some(now) == w.stamp {
+        return false;
+    }
+    if app.mode != Mode::Normal {
+        // Not while a menu, prompt or list is open: it would close under the user's hands.
         return false;
     }
     if app.doc.modified {
