@@ -13,11 +13,11 @@ use crossterm::event::{
 use ratatui::Frame;
 use std::io::Write;
 use std::time::{Duration, Instant};
+use theme::Theme;
+use ui::ViewState;
 
 /// How often a followed file (`--watch`) is checked.
 const WATCH_INTERVAL: Duration = Duration::from_millis(500);
-use theme::Theme;
-use ui::ViewState;
 
 /// The app with what the terminal side needs to draw it.
 pub struct Viewer {
