@@ -45,14 +45,20 @@ pub enum KeyMode {
     Help,
     /// Typing on the `:` command line.
     Command,
+    /// The copy menu (`y`) is open.
+    Copy,
+    /// The paste prompt (`p`, `:paste`) is open.
+    Paste,
 }
 
 impl KeyMode {
-    pub const ALL: [KeyMode; 4] = [
+    pub const ALL: [KeyMode; 6] = [
         KeyMode::Normal,
         KeyMode::Tree,
         KeyMode::Help,
         KeyMode::Command,
+        KeyMode::Copy,
+        KeyMode::Paste,
     ];
     pub fn name(self) -> &'static str {
         match self {
@@ -60,6 +66,8 @@ impl KeyMode {
             KeyMode::Tree => "tree",
             KeyMode::Help => "help",
             KeyMode::Command => "command",
+            KeyMode::Copy => "copy",
+            KeyMode::Paste => "paste",
         }
     }
     fn from_name(s: &str) -> Option<KeyMode> {
@@ -469,7 +477,7 @@ impl Config {
                         text,
                         mode.span(),
                         format!(
-                            "unknown key mode `{}` (expected normal, tree, help or command)",
+                            "unknown key mode `{}` (expected normal, tree, help, command, copy or paste)",
                             mode.get_ref()
                         ),
                     ));

@@ -5,12 +5,14 @@ pub mod config;
 pub mod input;
 pub mod outline;
 pub mod save;
+pub mod share;
 mod state;
 #[doc(hidden)]
 pub mod testing;
 #[cfg(test)]
 mod tests;
 pub mod text;
+pub mod watch;
 
 pub use command::{COMMANDS, Command};
 pub use config::{Config, ConfigError, KeyMode};

@@ -24,6 +24,10 @@ pub enum Mode {
     Help,
     /// The reader's warnings are listed.
     Warnings,
+    /// The copy menu is open (`share.rs`).
+    Copy,
+    /// The paste prompt is open (`App::share.paste`).
+    Paste,
 }
 
 impl Mode {
@@ -33,6 +37,8 @@ impl Mode {
             Mode::CommandLine => KeyMode::Command,
             Mode::Tree => KeyMode::Tree,
             Mode::Help | Mode::Warnings => KeyMode::Help,
+            Mode::Copy => KeyMode::Copy,
+            Mode::Paste => KeyMode::Paste,
         }
     }
 }
@@ -146,6 +152,10 @@ pub struct App {
     /// The position at `cur`.
     position: Position,
     outline: Option<(u64, Outline)>,
+    /// Copy, paste and `:e` state (`share.rs`).
+    pub share: super::share::Share,
+    /// Following the file (`--watch`, `watch.rs`); `None` when off.
+    pub watch: Option<super::watch::Watch>,
 }
 
 impl App {
@@ -173,6 +183,8 @@ impl App {
             line: Vec::new(),
             position,
             outline: None,
+            share: Default::default(),
+            watch: None,
         };
         app.rebuild_line();
         if let Some(w) = app.doc.warnings.first() {
@@ -340,7 +352,9 @@ impl App {
             return Some(Action::Run(c));
         }
         match (self.mode, key.code) {
-            (Mode::CommandLine, KeyCode::Char(c)) if !key.mods.ctrl && !key.mods.alt => {
+            (Mode::CommandLine | Mode::Paste, KeyCode::Char(c))
+                if !key.mods.ctrl && !key.mods.alt =>
+            {
                 Some(Action::Insert(c))
             }
             _ => None,
@@ -362,10 +376,10 @@ impl App {
         }
     }
 
-    fn info_level(&mut self, text: String, level: Level) {
+    pub(super) fn info_level(&mut self, text: String, level: Level) {
         self.message = Some(Message { text, level });
     }
-    fn info(&mut self, text: impl Into<String>) {
+    pub(super) fn info(&mut self, text: impl Into<String>) {
         self.info_level(text.into(), Level::Info);
     }
 
@@ -462,6 +476,9 @@ impl App {
     }
 
     fn run(&mut self, c: Command) {
+        if super::share::run(self, c) {
+            return;
+        }
         match c {
             Command::NextMove => self.step(1),
             Command::PrevMove => self.step(-1),
@@ -543,6 +560,17 @@ impl App {
                     self.mode = Mode::Normal;
                 }
             }
+            // Handled by `share::run` above.
+            Command::CopyMenu
+            | Command::CopySfen
+            | Command::CopyBod
+            | Command::CopyUsi
+            | Command::CopyKif
+            | Command::CopyKi2
+            | Command::CopyCsa
+            | Command::Paste
+            | Command::Newline
+            | Command::ToggleWatch => {}
             Command::NoOp => {}
         }
     }
@@ -562,6 +590,9 @@ impl App {
     }
 
     fn submit(&mut self, text: &str) {
+        if super::share::submit(self, text.trim()) {
+            return;
+        }
         let t: String = text
             .trim()
             .chars()
@@ -626,8 +657,9 @@ impl App {
 pub fn update(app: &mut App, action: Action) {
     match action {
         Action::Run(c) => app.run(c),
+        Action::Insert(c) if app.mode == Mode::Paste => super::share::insert(app, c),
         Action::Insert(c) => {
-            if app.command_line.chars().count() < 32 {
+            if app.command_line.chars().count() < 1024 {
                 app.command_line.push(c);
             }
         }

@@ -70,6 +70,7 @@ pub fn mouse_action(app: &App, vs: &ViewState, m: &MouseEvent) -> Option<Action>
             }
             None
         }
+        Mode::Copy | Mode::Paste => None,
         Mode::Help | Mode::Warnings => {
             (wheel != 0).then_some(Action::Scroll(Pane::Overlay, wheel * 3))
         }

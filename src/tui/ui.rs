@@ -124,6 +124,8 @@ pub fn render(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut V
         Mode::Tree => tree_overlay(main, buf, app, theme, vs),
         Mode::Help => help_overlay(main, buf, app, theme, vs),
         Mode::Warnings => warnings_overlay(main, buf, app, theme, vs),
+        Mode::Copy => super::widgets::share::copy_menu(main, buf, app, theme, vs),
+        Mode::Paste => super::widgets::share::paste_prompt(main, buf, app, theme, vs),
         Mode::Normal | Mode::CommandLine => {}
     }
     if theme.double {
@@ -157,7 +159,7 @@ fn skip_ambiguous_pads(buf: &mut Buffer) {
     }
 }
 
-fn block<'a>(title: String, focused: bool, theme: &Theme) -> Block<'a> {
+pub(crate) fn block<'a>(title: String, focused: bool, theme: &Theme) -> Block<'a> {
     let mut b = Block::new()
         .borders(Borders::ALL)
         .title(Span::raw(clean(&title, theme.double)))
@@ -502,6 +504,9 @@ fn status_line(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
     if doc.modified {
         left.push_str(" [+]");
     }
+    if app.watch.is_some() {
+        left.push_str(" [watch]");
+    }
     let mut spans = vec![Span::raw(format!(" {left} "))];
     if !doc.warnings.is_empty() {
         let n = doc.warnings.len();
@@ -529,7 +534,7 @@ fn status_line(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
 }
 
 /// Clears `area` for an overlay, including wide characters cut by its left edge.
-fn clear(area: Rect, buf: &mut Buffer) {
+pub(crate) fn clear(area: Rect, buf: &mut Buffer) {
     Clear.render(area, buf);
     if area.x > buf.area.x {
         for y in area.top()..area.bottom() {
@@ -582,6 +587,8 @@ pub fn help_lines(app: &App) -> Vec<String> {
         (KeyMode::Tree, "Variation tree (t)"),
         (KeyMode::Command, "Command line (:)"),
         (KeyMode::Help, "Help and lists"),
+        (KeyMode::Copy, "Copy menu (y)"),
+        (KeyMode::Paste, "Paste prompt (p, :paste)"),
     ] {
         out.push(title.to_string());
         for (cmd, keys) in app.config.keymap.bindings(mode) {
@@ -592,6 +599,11 @@ pub fn help_lines(app: &App) -> Vec<String> {
     }
     out.push("Mouse: click a move or a branch to go there; the wheel steps through moves".into());
     out.push("and scrolls the comment.".into());
+    out.push(String::new());
+    out.push("Commands: :N go to ply N; :e PATH open another file (:e! drops unsaved".into());
+    out.push("changes); :paste open pasted text; :watch follow the file (also --watch).".into());
+    out.push("Copying goes through the terminal (OSC 52) and works over SSH; in tmux it".into());
+    out.push("needs `set -g set-clipboard on`. Pasting uses the terminal's own paste.".into());
     out
 }
 

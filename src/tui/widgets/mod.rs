@@ -1,3 +1,4 @@
 //! Widgets that draw parts of the app.
 
 pub mod board;
+pub mod share;
