@@ -8,96 +8,14 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use kifview::core::notation::{self, Format, Newline, Target, TextEncoding, TextInfo, csa, kif};
-use kifview::core::record::{MoveData, NodeId, Record, Step};
-use kifview::core::rules::Position;
+use kifview::core::record::Record;
+
+#[path = "support/randgen.rs"]
+mod randgen;
+use randgen::{Rng, big_study, random_game};
 use std::hint::black_box;
 use std::path::PathBuf;
 use std::time::Duration;
-
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
-fn play(r: &mut Record, parent: NodeId, pos: &mut Position, rng: &mut Rng) -> Option<NodeId> {
-    let moves = pos.legal_moves();
-    if moves.is_empty() {
-        return None;
-    }
-    // Prefer captures now and then, as real games do.
-    let mv = moves[rng.below(moves.len())];
-    let color = pos.side_to_move();
-    let played = pos.play_unchecked(mv)?;
-    let id = r.push_child(
-        parent,
-        Step::Move(MoveData {
-            mv,
-            color,
-            piece: played.piece,
-            captured: played.captured,
-        }),
-    );
-    r.node_mut(id).time = Some(kifview::core::record::MoveTime {
-        spent_ms: (rng.below(120) as u64) * 1000,
-        total_ms: None,
-    });
-    Some(id)
-}
-
-fn random_game(rng: &mut Rng) -> Record {
-    let mut r = Record::default();
-    r.header.set("先手", "先手 太郎");
-    r.header.set("後手", "後手 花子");
-    r.header.set("棋戦", "ベンチマーク");
-    let plies = 60 + rng.below(181);
-    let mut pos = r.initial.position.clone();
-    let mut cur = NodeId::ROOT;
-    for _ in 0..plies {
-        match play(&mut r, cur, &mut pos, rng) {
-            Some(id) => cur = id,
-            None => break,
-        }
-    }
-    r.push_child(cur, Step::Special(kifview::core::record::Special::Resign));
-    r
-}
-
-/// A study: a 200-ply main line with variations branching everywhere, 50,000+ nodes.
-fn big_study(rng: &mut Rng) -> Record {
-    let mut r = Record::default();
-    let mut frontier = vec![NodeId::ROOT];
-    while r.len() < 50_500 {
-        let start = frontier[rng.below(frontier.len())];
-        if r.node(start).ply > 180 {
-            continue;
-        }
-        let mut pos = r.position_at(start);
-        let mut cur = start;
-        for _ in 0..(20 + rng.below(40)) {
-            match play(&mut r, cur, &mut pos, rng) {
-                Some(id) => {
-                    cur = id;
-                    if rng.below(4) == 0 {
-                        frontier.push(id);
-                    }
-                }
-                None => break,
-            }
-        }
-        if rng.below(3) == 0 {
-            r.node_mut(cur).comment = "ここで形勢判断。\n*評価値 +120".into();
-        }
-    }
-    r
-}
 
 struct Data {
     dir: tempfile::TempDir,
@@ -130,7 +48,7 @@ fn data() -> Data {
         kifs.push(k.0);
         csas.push(c.0);
     }
-    let study = big_study(&mut rng);
+    let study = big_study(&mut rng, 50_500);
     let study_kif = notation::to_bytes(&study, Target::new(Format::Kif), &utf8)
         .expect("encodable")
         .0;

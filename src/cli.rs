@@ -5,7 +5,7 @@
 use anyhow::Context;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use kifview::app::LaunchOptions;
-use kifview::app::save::write_atomic;
+use kifview::app::save::{flush_filesystem, write_atomic, write_replace_unsynced};
 use kifview::core::notation::{
     self, Diagnostic, Format, Loaded, Newline, Target, TextEncoding, TextInfo, bod,
 };
@@ -445,12 +445,28 @@ fn convert(a: ConvertArgs) -> ExitCode {
     } else {
         indicatif::ProgressBar::hidden()
     };
+    let batch = jobs.len() > 1;
     let results = run_parallel(&jobs, |job| {
-        let r = convert_one(job, target, encoding, a.record);
+        let r = convert_one(job, target, encoding, a.record, batch);
         progress.inc(1);
         r
     });
     progress.finish_and_clear();
+    if batch && let Some(d) = &a.out_dir {
+        let written: Vec<PathBuf> = jobs
+            .iter()
+            .zip(&results)
+            .filter(|(_, r)| !r.failed)
+            .filter_map(|(j, _)| j.output.clone())
+            .collect();
+        if let Err(e) = flush_filesystem(d, &written) {
+            eprintln!(
+                "kifview convert: {}: could not flush to disk: {e}",
+                d.display()
+            );
+            return ExitCode::from(1);
+        }
+    }
     let stdout = std::io::stdout();
     let stderr = std::io::stderr();
     let (mut so, mut se) = (stdout.lock(), stderr.lock());
@@ -528,7 +544,15 @@ fn run_parallel<T: Send>(jobs: &[Job], f: impl Fn(&Job) -> T + Sync) -> Vec<T> {
         .collect()
 }
 
-fn convert_one(job: &Job, target: Target, encoding: TextEncoding, record: usize) -> JobResult {
+/// Converts one input. In a batch, files are replaced by rename without one fsync each (the
+/// caller flushes the file system once at the end); a single output is fully synced.
+fn convert_one(
+    job: &Job,
+    target: Target,
+    encoding: TextEncoding,
+    record: usize,
+    batch: bool,
+) -> JobResult {
     let mut r = JobResult {
         stderr: Vec::new(),
         stdout: Vec::new(),
@@ -603,7 +627,12 @@ fn convert_one(job: &Job, target: Target, encoding: TextEncoding, record: usize)
                     out.display()
                 );
             }
-            if let Err(e) = write_atomic(out, &bytes) {
+            let written = if batch {
+                write_replace_unsynced(out, &bytes)
+            } else {
+                write_atomic(out, &bytes)
+            };
+            if let Err(e) = written {
                 let _ = writeln!(r.stderr, "{}: cannot write: {e}", out.display());
                 r.failed = true;
             }

@@ -412,3 +412,126 @@ proptest! {
         }
     }
 }
+
+fn fixtures(kind: &str) -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/csa")
+        .join(kind);
+    let mut v = Vec::new();
+    csa_files(&dir, &mut v);
+    assert!(!v.is_empty(), "no fixtures in {}", dir.display());
+    v
+}
+
+/// Values of `'KEY: value` lines (plain CSA comments, which the reader ignores).
+fn directives(text: &str, key: &str) -> Vec<String> {
+    let prefix = format!("'{key}: ");
+    text.lines()
+        .filter_map(|l| l.strip_prefix(&prefix).map(|s| s.trim().to_string()))
+        .collect()
+}
+
+#[test]
+fn valid_fixtures_read_without_warnings() {
+    for f in fixtures("valid") {
+        let bytes = std::fs::read(&f).expect("read fixture");
+        let loaded = load(&bytes, Some(&f));
+        let text = String::from_utf8_lossy(&bytes);
+        let want_records: usize = directives(&text, "records")
+            .first()
+            .map_or(1, |n| n.parse().expect("record count"));
+        assert_eq!(loaded.records.len(), want_records, "{}", f.display());
+        for p in &loaded.records {
+            assert!(p.warnings.is_empty(), "{}: {:?}", f.display(), p.warnings);
+            assert!(
+                !p.record.is_empty(),
+                "{}: a record without moves",
+                f.display()
+            );
+        }
+    }
+}
+
+#[test]
+fn invalid_fixtures_report_the_expected_kind_at_the_expected_line() {
+    for f in fixtures("invalid") {
+        let text = std::fs::read_to_string(&f).expect("fixtures are UTF-8");
+        let mut want: Vec<String> = directives(&text, "expect");
+        assert!(!want.is_empty(), "{}: no 'expect: line", f.display());
+        want.sort();
+        let mut got: Vec<String> = csa::read(&text)
+            .iter()
+            .flat_map(|p| {
+                p.warnings
+                    .iter()
+                    .map(|w| format!("{} {:?}", w.line, w.kind))
+            })
+            .collect();
+        got.sort();
+        assert_eq!(got, want, "{}", f.display());
+    }
+}
+
+#[test]
+fn multi_record_files_keep_every_record() {
+    let f = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/csa/valid/multi_record.csa");
+    let text = std::fs::read_to_string(&f).expect("fixture");
+    let v = csa::read(&text);
+    let names: Vec<Option<&str>> = v.iter().map(|p| p.record.header.black_name()).collect();
+    assert_eq!(names, [Some("a"), Some("c"), None]);
+    let ends: Vec<String> = v
+        .iter()
+        .map(|p| {
+            let last = *p.record.main_line().last().expect("root");
+            p.record
+                .node(last)
+                .special()
+                .map(|s| s.json_name())
+                .unwrap_or_default()
+        })
+        .collect();
+    assert_eq!(ends, ["resign", "interrupt", "mate"]);
+    assert_eq!(v[1].record.initial.handicap.map(|h| h.name), Some("香落ち"));
+}
+
+fn csa_token() -> impl Strategy<Value = String> {
+    prop_oneof![
+        Just("PI".to_string()),
+        Just("+".to_string()),
+        Just("-".to_string()),
+        Just("/".to_string()),
+        Just("P-00AL".to_string()),
+        Just("%TORYO".to_string()),
+        Just("'* c".to_string()),
+        "[+-][0-9]{4}(FU|KY|KE|GI|KI|KA|HI|OU|TO|UM|RY|XX)",
+        "T[0-9.]{0,5}",
+        "P[1-9+\\-I][ *+\\-A-Z0-9]{0,30}",
+        "[$N%V'T,+\\- a-zA-Z0-9:.*]{0,12}",
+        "[^\n]{0,8}",
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+    #[test]
+    fn any_text_reads_without_panic(lines in proptest::collection::vec(csa_token(), 0..40), sep in prop_oneof![Just("\n"), Just("\r\n"), Just(",")]) {
+        let text = lines.join(sep);
+        let v = csa::read(&text);
+        prop_assert!(!v.is_empty());
+        let n_lines = text.split('\n').count();
+        for p in &v {
+            for w in &p.warnings {
+                prop_assert!(w.line <= n_lines, "{w} beyond {n_lines} lines");
+            }
+            // Whatever was read is written and read back the same (warnings included).
+            let written = csa::write(&p.record, &v3(TextEncoding::Utf8));
+            let back = csa::read(&written.text);
+            prop_assert_eq!(back.len(), 1);
+            if written.losses.is_empty()
+                && let Err(e) = same_csa_content(&p.record, &back[0].record, true)
+            {
+                return Err(TestCaseError::fail(format!("{e}\n--- in:\n{text}\n--- out:\n{}", written.text)));
+            }
+        }
+    }
+}

@@ -91,6 +91,16 @@ commands! {
     ListPick = "list_pick", "List: choose this entry (jump, edit the value, end the line)";
     ListAdd = "list_add", "List: add an entry (header: a new field)";
     ListDelete = "list_delete", "List: delete this entry";
+    CopyMenu = "copy_menu", "Copy the position, the line or the record to the clipboard (menu)";
+    CopySfen = "copy_sfen", "Copy: the current position as SFEN";
+    CopyBod = "copy_bod", "Copy: the current position as a BOD diagram";
+    CopyUsi = "copy_usi", "Copy: the moves up to here as a USI `position … moves …` line";
+    CopyKif = "copy_kif", "Copy: the whole record as KIF";
+    CopyKi2 = "copy_ki2", "Copy: the whole record as KI2";
+    CopyCsa = "copy_csa", "Copy: the whole record as CSA";
+    Paste = "paste", "Open a pasted record (KIF, KI2, CSA, SFEN/USI, BOD or JKF)";
+    Newline = "newline", "Paste prompt: start a new line";
+    ToggleWatch = "toggle_watch", "Follow the file: reload when another program writes it";
     NoOp = "none", "Do nothing (unbinds a default key)";
 }
 

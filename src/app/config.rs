@@ -51,10 +51,14 @@ pub enum KeyMode {
     Editor,
     /// A list to pick from (bookmarks, endings, header fields).
     List,
+    /// The copy menu (`y`) is open.
+    Copy,
+    /// The paste prompt (`p`, `:paste`) is open.
+    Paste,
 }
 
 impl KeyMode {
-    pub const ALL: [KeyMode; 7] = [
+    pub const ALL: [KeyMode; 9] = [
         KeyMode::Normal,
         KeyMode::Tree,
         KeyMode::Help,
@@ -62,6 +66,8 @@ impl KeyMode {
         KeyMode::Board,
         KeyMode::Editor,
         KeyMode::List,
+        KeyMode::Copy,
+        KeyMode::Paste,
     ];
     pub fn name(self) -> &'static str {
         match self {
@@ -72,6 +78,8 @@ impl KeyMode {
             KeyMode::Board => "board",
             KeyMode::Editor => "editor",
             KeyMode::List => "list",
+            KeyMode::Copy => "copy",
+            KeyMode::Paste => "paste",
         }
     }
     fn from_name(s: &str) -> Option<KeyMode> {
@@ -481,7 +489,7 @@ impl Config {
                         text,
                         mode.span(),
                         format!(
-                            "unknown key mode `{}` (expected normal, tree, help, command, board, editor or list)",
+                            "unknown key mode `{}` (expected normal, tree, help, command, board, editor, list, copy or paste)",
                             mode.get_ref()
                         ),
                     ));

@@ -1429,6 +1429,14 @@ impl App {
             ),
             Ok(stamp) => {
                 self.edit.stamp = Some(stamp);
+                // A followed file (--watch) need not reload what was just written.
+                if self
+                    .watch
+                    .as_ref()
+                    .is_some_and(|w| same_path(&w.path, &job.path))
+                {
+                    super::watch::set_stamp(self, stamp);
+                }
                 self.edit.history.mark_saved();
                 self.doc.modified = false;
                 self.doc.path = Some(job.path.clone());

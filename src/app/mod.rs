@@ -6,6 +6,7 @@ pub mod edit;
 pub mod input;
 pub mod outline;
 pub mod save;
+pub mod share;
 mod state;
 #[doc(hidden)]
 pub mod testing;
@@ -13,6 +14,7 @@ pub mod testing;
 mod tests;
 pub mod text;
 pub mod textedit;
+pub mod watch;
 
 pub use command::{COMMANDS, Command};
 pub use config::{Config, ConfigError, KeyMode};

@@ -34,6 +34,10 @@ pub enum Mode {
     Confirm,
     /// A list to pick from (`App::edit.list`).
     List,
+    /// The copy menu is open (`share.rs`).
+    Copy,
+    /// The paste prompt is open (`App::share.paste`).
+    Paste,
 }
 
 impl Mode {
@@ -46,6 +50,8 @@ impl Mode {
             Mode::List => KeyMode::List,
             Mode::Tree => KeyMode::Tree,
             Mode::Help | Mode::Warnings => KeyMode::Help,
+            Mode::Copy => KeyMode::Copy,
+            Mode::Paste => KeyMode::Paste,
         }
     }
 }
@@ -161,6 +167,10 @@ pub struct App {
     outline: Option<(u64, Outline)>,
     /// The editor: undo history, move input, prompts, lists, questions.
     pub edit: super::edit::EditState,
+    /// Copy, paste and `:e` state (`share.rs`).
+    pub share: super::share::Share,
+    /// Following the file (`--watch`, `watch.rs`); `None` when off.
+    pub watch: Option<super::watch::Watch>,
 }
 
 impl App {
@@ -190,6 +200,8 @@ impl App {
             position,
             outline: None,
             edit,
+            share: Default::default(),
+            watch: None,
         };
         app.rebuild_line();
         if let Some(w) = app.doc.warnings.first() {
@@ -370,7 +382,7 @@ impl App {
         }
         match (self.mode, key.code) {
             (
-                Mode::CommandLine | Mode::Prompt | Mode::Comment | Mode::Confirm,
+                Mode::CommandLine | Mode::Paste | Mode::Prompt | Mode::Comment | Mode::Confirm,
                 KeyCode::Char(c),
             ) if !key.mods.ctrl && !key.mods.alt => Some(Action::Insert(c)),
             _ => None,
@@ -494,7 +506,7 @@ impl App {
     // The last arm (the editor's commands) makes clippy want `if`s folded into guards.
     #[allow(clippy::collapsible_match)]
     fn run(&mut self, c: Command) {
-        if self.run_edit(c) {
+        if self.run_edit(c) || super::share::run(self, c) {
             return;
         }
         match c {
@@ -578,6 +590,17 @@ impl App {
                     self.mode = Mode::Normal;
                 }
             }
+            // Handled by `share::run` above.
+            Command::CopyMenu
+            | Command::CopySfen
+            | Command::CopyBod
+            | Command::CopyUsi
+            | Command::CopyKif
+            | Command::CopyKi2
+            | Command::CopyCsa
+            | Command::Paste
+            | Command::Newline
+            | Command::ToggleWatch => {}
             Command::NoOp => {}
             // The editor's commands are handled in `edit.rs` (`run_edit`).
             _ => {}
@@ -599,6 +622,9 @@ impl App {
     }
 
     fn submit(&mut self, text: &str) {
+        if super::share::submit(self, text.trim()) || self.ex_command(text.trim()) {
+            return;
+        }
         let t: String = text
             .trim()
             .chars()
@@ -607,7 +633,7 @@ impl App {
                 _ => c,
             })
             .collect();
-        if t.is_empty() || self.ex_command(&t) {
+        if t.is_empty() {
             return;
         }
         match t.parse::<u32>() {
@@ -663,6 +689,7 @@ impl App {
 pub fn update(app: &mut App, action: Action) {
     match action {
         Action::Run(c) => app.run(c),
+        Action::Insert(c) if app.mode == Mode::Paste => super::share::insert(app, c),
         Action::Insert(c) => {
             if app.insert_edit(c) {
                 return;

@@ -7,11 +7,17 @@ pub mod ui;
 pub mod widgets;
 
 use crate::app::{App, Config, LaunchOptions, Pane, config::AmbiguousWidth, update};
-use crossterm::event::{DisableMouseCapture, EnableMouseCapture, Event};
+use crossterm::event::{
+    DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture, Event,
+};
 use ratatui::Frame;
 use std::io::Write;
+use std::time::{Duration, Instant};
 use theme::Theme;
 use ui::ViewState;
+
+/// How often a followed file (`--watch`) is checked.
+const WATCH_INTERVAL: Duration = Duration::from_millis(500);
 
 /// The app with what the terminal side needs to draw it.
 pub struct Viewer {
@@ -48,6 +54,7 @@ impl Viewer {
                     update(&mut self.app, a);
                 }
             }
+            Event::Paste(text) => crate::app::share::paste_text(&mut self.app, text),
             _ => {}
         }
     }
@@ -84,11 +91,15 @@ pub fn run(opts: LaunchOptions) -> anyhow::Result<()> {
     let mut terminal = ratatui::try_init()?;
     let prev = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
-        let _ = crossterm::execute!(std::io::stdout(), DisableMouseCapture);
+        let _ = crossterm::execute!(
+            std::io::stdout(),
+            DisableBracketedPaste,
+            DisableMouseCapture
+        );
         prev(info);
     }));
     let result = (|| -> anyhow::Result<()> {
-        crossterm::execute!(std::io::stdout(), EnableMouseCapture)?;
+        crossterm::execute!(std::io::stdout(), EnableMouseCapture, EnableBracketedPaste)?;
         let double = match app.config.ambiguous_width {
             AmbiguousWidth::Single => false,
             AmbiguousWidth::Double => true,
@@ -98,14 +109,45 @@ pub fn run(opts: LaunchOptions) -> anyhow::Result<()> {
         // every terminal answers; the alternate screen starts blank.)
         let theme = Theme::new(&app.config, !no_color(), double);
         let mut viewer = Viewer::new(app, theme);
+        if opts.watch {
+            crate::app::watch::start(&mut viewer.app);
+        }
+        let mut next_check = Instant::now() + WATCH_INTERVAL;
+        let mut dirty = true;
         while !viewer.app.should_quit {
-            terminal.draw(|f| viewer.draw(f))?;
-            let ev = crossterm::event::read()?;
-            viewer.handle(&ev);
+            if dirty {
+                terminal.draw(|f| viewer.draw(f))?;
+                dirty = false;
+            }
+            // Without a followed file, wait for input; with one, wake up to check it.
+            let ready = if viewer.app.watch.is_some() {
+                crossterm::event::poll(next_check.saturating_duration_since(Instant::now()))?
+            } else {
+                true
+            };
+            if ready {
+                let ev = crossterm::event::read()?;
+                viewer.handle(&ev);
+                dirty = true;
+                if let Some(text) = viewer.app.share.take_clipboard() {
+                    crossterm::execute!(
+                        std::io::stdout(),
+                        crossterm::clipboard::CopyToClipboard::to_clipboard_from(text)
+                    )?;
+                }
+            }
+            if viewer.app.watch.is_some() && Instant::now() >= next_check {
+                dirty |= crate::app::watch::tick(&mut viewer.app);
+                next_check = Instant::now() + WATCH_INTERVAL;
+            }
         }
         Ok(())
     })();
-    let _ = crossterm::execute!(std::io::stdout(), DisableMouseCapture);
+    let _ = crossterm::execute!(
+        std::io::stdout(),
+        DisableBracketedPaste,
+        DisableMouseCapture
+    );
     ratatui::restore();
     let _ = std::io::stdout().flush();
     result

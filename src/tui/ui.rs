@@ -131,7 +131,9 @@ pub fn render(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut V
         Mode::Warnings => warnings_overlay(main, buf, app, theme, vs),
         Mode::List => edit_widgets::list_overlay(main, buf, app, theme, vs),
         Mode::Confirm => edit_widgets::confirm_overlay(main, buf, app, theme),
-        _ => {}
+        Mode::Copy => super::widgets::share::copy_menu(main, buf, app, theme, vs),
+        Mode::Paste => super::widgets::share::paste_prompt(main, buf, app, theme, vs),
+        Mode::Normal | Mode::CommandLine | Mode::Board | Mode::Prompt | Mode::Comment => {}
     }
     if theme.double {
         skip_ambiguous_pads(buf);
@@ -525,6 +527,9 @@ fn status_line(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut 
     if doc.modified {
         left.push_str(" [+]");
     }
+    if app.watch.is_some() {
+        left.push_str(" [watch]");
+    }
     let mut spans = vec![Span::raw(format!(" {left} "))];
     if !doc.warnings.is_empty() {
         let n = doc.warnings.len();
@@ -614,6 +619,8 @@ pub fn help_lines(app: &App) -> Vec<String> {
         ),
         (KeyMode::Command, "Command line (:), prompts and questions"),
         (KeyMode::Help, "Help and problem list"),
+        (KeyMode::Copy, "Copy menu (y)"),
+        (KeyMode::Paste, "Paste prompt (p, :paste)"),
     ] {
         out.push(title.to_string());
         for (cmd, keys) in app.config.keymap.bindings(mode) {
@@ -625,14 +632,16 @@ pub fn help_lines(app: &App) -> Vec<String> {
     out.push("Mouse: click a move or a branch to go there; the wheel steps through moves".into());
     out.push("and scrolls the comment.".into());
     out.push(String::new());
+    out.push("Commands: :N go to ply N; :w save; :w PATH save as (.kif Shift_JIS, .kifu".into());
     out.push(
-        "On the command line (:): N goes to ply N; w saves; w PATH saves as (.kif Shift_JIS,"
-            .into(),
+        "UTF-8, .csa); :wq save and quit; :q quit (asks about unsaved edits); :q! quit".into(),
     );
     out.push(
-        ".kifu UTF-8, .csa); wq saves and quits; q quits (asking about unsaved edits);".into(),
+        "without saving; :e PATH open another file (:e! drops unsaved changes); :paste".into(),
     );
-    out.push("q! quits without saving.".into());
+    out.push("open pasted text; :watch follow the file (also --watch).".into());
+    out.push("Copying goes through the terminal (OSC 52) and works over SSH; in tmux it".into());
+    out.push("needs `set -g set-clipboard on`. Pasting uses the terminal's own paste.".into());
     out
 }
 

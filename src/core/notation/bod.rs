@@ -173,17 +173,14 @@ pub fn parse_row(line: &str) -> Result<(u8, [Option<Piece>; 9]), String> {
         };
         *cell = match b {
             '・' | ' ' | '\u{3000}' => None,
-            _ => {
-                let mut buf = [0u8; 4];
-                match japanese::piece_name(b.encode_utf8(&mut buf)) {
-                    Some(kind) => Some(Piece::new(kind, color)),
-                    None => {
-                        return Err(format!(
-                            "unknown piece '{b}' on the board (expected 歩 香 桂 銀 金 角 飛 玉 と 杏 圭 全 馬 龍 or ・)"
-                        ));
-                    }
+            _ => match japanese::piece_char(b) {
+                Some(kind) => Some(Piece::new(kind, color)),
+                None => {
+                    return Err(format!(
+                        "unknown piece '{b}' on the board (expected 歩 香 桂 銀 金 角 飛 玉 と 杏 圭 全 馬 龍 or ・)"
+                    ));
                 }
-            }
+            },
         };
     }
     if it.next() != Some('|') {
@@ -260,7 +257,7 @@ impl BoardBuilder {
         let mut counts = [0u32; 7];
         for &(k, n) in pieces {
             if let Some(i) = PieceKind::HAND.iter().position(|&h| h == k) {
-                counts[i] += n;
+                counts[i] = counts[i].saturating_add(n);
             }
         }
         for (i, &k) in PieceKind::HAND.iter().enumerate() {

@@ -176,6 +176,55 @@ pub fn kif_move(md: &MoveData, prev_to: Option<Square>) -> String {
     s
 }
 
+/// Appends [`kif_move`]'s text to `out` without allocating (for writers of long records).
+pub fn push_kif_move(out: &mut String, md: &MoveData, prev_to: Option<Square>) {
+    let to = md.mv.to();
+    if prev_to == Some(to) {
+        out.push_str("同\u{3000}");
+    } else {
+        out.push_str(FULL_DIGITS[to.file() as usize]);
+        out.push_str(KANJI_DIGITS[to.rank() as usize]);
+    }
+    out.push_str(md.piece.move_name());
+    match md.mv {
+        Move::Normal { from, promote, .. } => {
+            if promote {
+                out.push('成');
+            } else if could_promote(md) {
+                out.push_str("不成");
+            }
+            out.push('(');
+            out.push((b'0' + from.file()) as char);
+            out.push((b'0' + from.rank()) as char);
+            out.push(')');
+        }
+        Move::Drop { .. } => out.push('打'),
+    }
+}
+
+/// The piece a single character names on a board, in a hand or in a move (`歩`, `竜`/`龍`,
+/// `王`/`玉`, `全`, `圭`, `杏`, ...); the two-character names (`成銀` ...) are not single
+/// characters. A `match` instead of a table search, for the readers' inner loops.
+pub fn piece_char(c: char) -> Option<PieceKind> {
+    Some(match c {
+        '歩' => PieceKind::Pawn,
+        '香' => PieceKind::Lance,
+        '桂' => PieceKind::Knight,
+        '銀' => PieceKind::Silver,
+        '金' => PieceKind::Gold,
+        '角' => PieceKind::Bishop,
+        '飛' => PieceKind::Rook,
+        '玉' | '王' => PieceKind::King,
+        'と' | '个' => PieceKind::ProPawn,
+        '杏' | '仝' => PieceKind::ProLance,
+        '圭' | '今' => PieceKind::ProKnight,
+        '全' => PieceKind::ProSilver,
+        '馬' => PieceKind::Horse,
+        '龍' | '竜' => PieceKind::Dragon,
+        _ => return None,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -229,6 +278,58 @@ mod tests {
     }
 
     #[test]
+    fn push_kif_move_matches_kif_move() {
+        let sq = |f, r| Square::new(f, r).unwrap();
+        for (mv, piece, prev) in [
+            (
+                Move::Normal {
+                    from: sq(7, 7),
+                    to: sq(7, 6),
+                    promote: false,
+                },
+                PieceKind::Pawn,
+                None,
+            ),
+            (
+                Move::Normal {
+                    from: sq(8, 8),
+                    to: sq(2, 2),
+                    promote: true,
+                },
+                PieceKind::Bishop,
+                Some(sq(2, 2)),
+            ),
+            (
+                Move::Normal {
+                    from: sq(8, 8),
+                    to: sq(2, 2),
+                    promote: false,
+                },
+                PieceKind::Bishop,
+                None,
+            ),
+            (
+                Move::Drop {
+                    kind: PieceKind::Gold,
+                    to: sq(5, 5),
+                },
+                PieceKind::Gold,
+                None,
+            ),
+        ] {
+            let md = MoveData {
+                mv,
+                color: Color::Black,
+                piece,
+                captured: None,
+            };
+            let mut s = String::from("x");
+            push_kif_move(&mut s, &md, prev);
+            assert_eq!(s, format!("x{}", kif_move(&md, prev)));
+        }
+    }
+
+    #[test]
     fn digits_and_squares() {
         for s in ["７六", "76", "７６", "7六"] {
             let (sq, n) = square_prefix(s).unwrap();
@@ -256,6 +357,19 @@ mod tests {
         assert_eq!(count(""), None);
         assert_eq!(kanji_count(18), "十八");
         assert_eq!(kanji_count(2), "二");
+    }
+
+    #[test]
+    fn piece_char_agrees_with_piece_name() {
+        for (name, kind) in PIECE_NAMES {
+            let mut chars = name.chars();
+            let c = chars.next().unwrap();
+            if chars.next().is_none() {
+                assert_eq!(piece_char(c), Some(kind), "{name}");
+            }
+        }
+        assert_eq!(piece_char('成'), None);
+        assert_eq!(piece_char('x'), None);
     }
 
     #[test]

@@ -309,8 +309,23 @@ pub fn read(text: &str) -> Parsed {
     // A record that carries times has a time on every move: a move or ending without one
     // spent zero seconds (as KIF's `( 0:00/…)`).
     if record.nodes.iter().any(|n| n.time.is_some()) {
-        for n in record.nodes.iter_mut().skip(1) {
-            n.time.get_or_insert_with(MoveTime::default);
+        // Parents come before children in pre-order, so the player's running total two plies
+        // back is already known.
+        for id in record.preorder().into_iter().skip(1) {
+            if record.node(id).time.is_some() {
+                continue;
+            }
+            let total = record
+                .node(id)
+                .parent
+                .and_then(|p| record.node(p).parent)
+                .and_then(|gp| record.node(gp).time)
+                .and_then(|t| t.total_ms)
+                .unwrap_or(0);
+            record.node_mut(id).time = Some(MoveTime {
+                spent_ms: 0,
+                total_ms: Some(total),
+            });
         }
     }
     Parsed { record, warnings }

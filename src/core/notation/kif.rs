@@ -8,8 +8,8 @@
 //!
 //! The writer produces Kifu for Windows style text; see [`write`].
 
-use super::bod::{self, BoardBuilder, BodLine};
-use super::japanese::{self, is_space};
+use super::bod::{self, BoardBuilder};
+use super::japanese;
 use super::{DiagKind, Diagnostic, Parsed, Written};
 use crate::core::record::{Initial, MoveData, MoveTime, NodeId, Record, Special, Step};
 use crate::core::rules::{
@@ -75,71 +75,146 @@ struct MoveLine<'a> {
     body: Body<'a>,
     time: Option<MoveTime>,
     /// Something after the move that could not be read (the move itself is fine).
-    trailing: Option<String>,
+    trailing: Option<(DiagKind, String)>,
 }
 
+/// Any white space (ASCII, U+3000, a stray CR in the middle of a line).
+fn is_ws(c: char) -> bool {
+    if c.is_ascii() {
+        matches!(c, ' ' | '\t' | '\n' | '\r' | '\x0b' | '\x0c')
+    } else {
+        c == '\u{3000}' || c.is_whitespace()
+    }
+}
+
+/// `s` without its leading white space (ASCII spaces and U+3000 are checked byte-wise).
 fn skip_spaces(s: &str) -> &str {
-    s.trim_start_matches(is_space)
+    let b = s.as_bytes();
+    let mut i = 0;
+    loop {
+        match b.get(i) {
+            Some(b' ' | b'\t' | b'\r' | b'\n' | b'\x0b' | b'\x0c') => i += 1,
+            Some(0xE3) if b.get(i + 1) == Some(&0x80) && b.get(i + 2) == Some(&0x80) => i += 3,
+            Some(&c) if c >= 0x80 => {
+                // Another non-ASCII character: white space only in rare cases.
+                let rest = &s[i..];
+                let t = rest.trim_start_matches(is_ws);
+                if t.len() == rest.len() {
+                    return rest;
+                }
+                return skip_spaces(t);
+            }
+            _ => return &s[i..],
+        }
+    }
 }
 
 /// If `t` (already trimmed at the start) is a move line, its number and the rest.
 fn move_number(t: &str) -> Option<(u32, &str)> {
-    let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+    let b = t.as_bytes();
+    let mut n: u32 = 0;
+    let mut digits = 0;
+    while digits < b.len() && b[digits].is_ascii_digit() {
+        if digits == 9 {
+            return None;
+        }
+        n = n * 10 + u32::from(b[digits] - b'0');
+        digits += 1;
+    }
     if digits == 0 {
         return None;
     }
     let rest = &t[digits..];
-    if !rest.starts_with(is_space) && !rest.is_empty() {
+    if !rest.is_empty() && !rest.starts_with(is_ws) {
         return None;
     }
-    let n: u32 = t[..digits].parse().ok()?;
     Some((n, rest))
 }
 
-fn parse_uint(s: &str) -> Option<u64> {
-    let s = s.trim_matches(is_space);
-    if s.is_empty() || s.len() > 12 || !s.bytes().all(|b| b.is_ascii_digit()) {
+/// Reads `[spaces]digits[spaces]` from `b` at `*i`.
+fn time_number(b: &[u8], i: &mut usize) -> Option<u64> {
+    while *i < b.len() && b[*i] == b' ' {
+        *i += 1;
+    }
+    let start = *i;
+    let mut n: u64 = 0;
+    while *i < b.len() && b[*i].is_ascii_digit() && *i - start < 12 {
+        n = n * 10 + u64::from(b[*i] - b'0');
+        *i += 1;
+    }
+    if *i == start {
         return None;
     }
-    s.parse().ok()
+    while *i < b.len() && b[*i] == b' ' {
+        *i += 1;
+    }
+    Some(n)
 }
 
-/// Reads `( 0:16/00:00:16)` (the parentheses included). Returns the time and the bytes used.
+/// Reads `( 0:16/00:00:16)` (the parentheses included; also `(00:31 / 00:00:31)`, `( 0:16/)`,
+/// `( 0:16)`). Returns the time and the bytes used.
 fn parse_time(s: &str) -> Result<(MoveTime, usize), String> {
-    let close = s
-        .find(')')
-        .ok_or_else(|| "time field lacks ')' (expected '( m:ss/hh:mm:ss)')".to_string())?;
-    let inner = &s[1..close];
+    let b = s.as_bytes();
     let bad = || {
+        let end = s.find(')').map(|i| i + 1).unwrap_or(s.len());
         format!(
             "cannot read time '{}' (expected '( m:ss/hh:mm:ss)')",
-            &s[..=close]
+            &s[..end]
         )
     };
-    let (spent, total) = match inner.split_once('/') {
-        Some((a, b)) => (a, Some(b)),
-        None => (inner, None),
-    };
-    let (m, sec) = spent.split_once(':').ok_or_else(bad)?;
-    let m = parse_uint(m).ok_or_else(bad)?;
-    let sec = parse_uint(sec).ok_or_else(bad)?;
+    let mut i = 1;
+    let m = time_number(b, &mut i).ok_or_else(bad)?;
+    if b.get(i) != Some(&b':') {
+        return Err(bad());
+    }
+    i += 1;
+    let sec = time_number(b, &mut i).ok_or_else(bad)?;
     let spent_ms = (m * 60 + sec) * 1000;
-    let total_ms = match total.map(|t| t.trim_matches(is_space)) {
-        None | Some("") => None,
-        Some(t) => {
+    let mut total_ms = None;
+    if b.get(i) == Some(&b'/') {
+        i += 1;
+        while b.get(i) == Some(&b' ') {
+            i += 1;
+        }
+        if b.get(i) != Some(&b')') {
             let mut acc = 0u64;
             let mut parts = 0;
-            for p in t.split(':') {
-                acc = acc * 60 + parse_uint(p).ok_or_else(bad)?;
+            loop {
+                acc = acc * 60 + time_number(b, &mut i).ok_or_else(bad)?;
                 parts += 1;
+                if b.get(i) == Some(&b':') && parts < 3 {
+                    i += 1;
+                } else {
+                    break;
+                }
             }
-            if !(2..=3).contains(&parts) {
+            if parts < 2 {
                 return Err(bad());
             }
-            Some(acc * 1000)
+            total_ms = Some(acc * 1000);
         }
-    };
-    Ok((MoveTime { spent_ms, total_ms }, close + 1))
+    }
+    if b.get(i) != Some(&b')') {
+        return Err(bad());
+    }
+    Ok((MoveTime { spent_ms, total_ms }, i + 1))
+}
+
+/// A piece name at the start of `s` (the names of `japanese::piece_prefix`, matched by first
+/// character instead of trying each name in turn).
+fn piece_prefix(s: &str) -> Option<(PieceKind, usize)> {
+    let mut it = s.chars();
+    let c = it.next()?;
+    if c == '成' {
+        let k = match it.next()? {
+            '銀' => PieceKind::ProSilver,
+            '桂' => PieceKind::ProKnight,
+            '香' => PieceKind::ProLance,
+            _ => return None,
+        };
+        return Some((k, 6));
+    }
+    Some((japanese::piece_char(c)?, c.len_utf8()))
 }
 
 /// Does this text (the body of a move line) look like an attempt at a move rather than an
@@ -155,7 +230,7 @@ fn looks_like_move(w: &str) -> bool {
         )
         || w.contains('(')
         || w.contains('打')
-        || japanese::piece_prefix(w).is_some()
+        || piece_prefix(w).is_some()
 }
 
 /// Parses the part of a move line after its number.
@@ -167,17 +242,31 @@ fn parse_move_body(rest: &str) -> Result<(Body<'_>, &str), String> {
             break;
         }
     }
+    // `61手詰` (how tsume records end: "mate in 61") is an ending word, not a square.
+    let counted_word = s
+        .trim_start_matches(|c: char| c.is_ascii_digit() || ('０'..='９').contains(&c))
+        .starts_with('手')
+        && s.starts_with(|c: char| c.is_ascii_digit() || ('０'..='９').contains(&c));
     let to = if let Some(r) = s.strip_prefix('同') {
         s = skip_spaces(r);
         None
+    } else if counted_word {
+        let end = s.find(|c: char| is_ws(c) || c == '(').unwrap_or(s.len());
+        return Ok((Body::Special(&s[..end]), &s[end..]));
     } else if let Some((sq, n)) = japanese::square_prefix(s) {
         s = &s[n..];
         Some(sq)
     } else {
-        let end = s.find(|c: char| is_space(c) || c == '(').unwrap_or(s.len());
+        let end = s.find(|c: char| is_ws(c) || c == '(').unwrap_or(s.len());
         let word = &s[..end];
-        if word.is_empty() {
-            return Err("expected a move (e.g. ７六歩(77)) or an ending word (e.g. 投了)".into());
+        if word.is_empty()
+            || !word
+                .chars()
+                .all(|c| c.is_alphanumeric() || c == '_' || c == '-')
+        {
+            return Err(format!(
+                "cannot read '{word}' (expected a move like ７六歩(77) or an ending word like 投了)"
+            ));
         }
         if looks_like_move(word) {
             return Err(format!(
@@ -186,7 +275,7 @@ fn parse_move_body(rest: &str) -> Result<(Body<'_>, &str), String> {
         }
         return Ok((Body::Special(word), &s[end..]));
     };
-    let Some((piece, n)) = japanese::piece_prefix(s) else {
+    let Some((piece, n)) = piece_prefix(s) else {
         return Err(format!(
             "expected a piece name after the square, found '{}'",
             s.chars().take(4).collect::<String>()
@@ -240,7 +329,7 @@ fn parse_move_body(rest: &str) -> Result<(Body<'_>, &str), String> {
 
 /// Parses a whole move line (already known to start with a number).
 fn parse_move_line(number: u32, rest: &str) -> Result<MoveLine<'_>, String> {
-    let rest = rest.trim_end_matches(|c: char| is_space(c) || c == '\r');
+    let rest = rest.trim_end_matches(is_ws);
     let rest = rest.strip_suffix('+').unwrap_or(rest);
     let (body, mut tail) = parse_move_body(rest)?;
     tail = skip_spaces(tail);
@@ -253,13 +342,18 @@ fn parse_move_line(number: u32, rest: &str) -> Result<MoveLine<'_>, String> {
                 tail = skip_spaces(&tail[n..]);
             }
             Err(e) => {
-                trailing = Some(e);
+                trailing = Some((DiagKind::BadTime, e));
                 tail = "";
             }
         }
     }
     if !tail.is_empty() && trailing.is_none() {
-        trailing = Some(format!("unexpected text '{tail}' after the move"));
+        trailing = Some((
+            DiagKind::UnknownLine,
+            format!(
+                "unexpected text '{tail}' after the move (expected a time like '( 0:16/00:00:16)')"
+            ),
+        ));
     }
     Ok(MoveLine {
         number,
@@ -312,12 +406,14 @@ impl Reader {
         } else {
             let mut initial = Initial::even();
             if let Some((line, name)) = self.handicap.take() {
-                let trimmed = name.trim_matches(|c: char| is_space(c) || c.is_whitespace());
+                let trimmed = name.trim_matches(is_ws);
                 if let Some(h) = Handicap::by_name(trimmed) {
-                    initial = Initial {
-                        position: h.position(),
-                        handicap: Some(h),
-                    };
+                    if !h.is_even() {
+                        initial = Initial {
+                            position: h.position(),
+                            handicap: Some(h),
+                        };
+                    }
                 } else if trimmed == "詰将棋" {
                     initial = Initial {
                         position: tsume_position(),
@@ -363,7 +459,8 @@ impl Reader {
     }
 
     fn line(&mut self, no: usize, l: &str) {
-        if l.trim().is_empty() {
+        let t = skip_spaces(l);
+        if t.is_empty() {
             return;
         }
         if l.starts_with('#') {
@@ -390,7 +487,6 @@ impl Reader {
             }
             return;
         }
-        let t = l.trim_start_matches(is_space);
         if let Some((n, rest)) = move_number(t) {
             self.start_moves();
             self.move_line(no, n, rest);
@@ -431,9 +527,6 @@ impl Reader {
             }
             if let Err(e) = self.board.feed(b) {
                 self.warn(no, DiagKind::BadBoard, e);
-            }
-            if matches!(b, BodLine::MoveCount) {
-                // A pasted BOD's move count: nothing to keep.
             }
             return;
         }
@@ -579,8 +672,8 @@ impl Reader {
             self.skip = Some(n);
             return;
         }
-        if let Some(t) = &parsed.trailing {
-            self.warn(no, DiagKind::BadTime, format!("move {n}: {t}"));
+        if let Some((kind, t)) = &parsed.trailing {
+            self.warn(no, *kind, format!("move {n}: {t}"));
         }
         let step = match parsed.body {
             Body::Special(w) => Step::Special(Special::from_kif(w)),
@@ -658,9 +751,8 @@ impl Reader {
                 }
             }
         };
-        let verdict = self.pos.check(mv);
-        match self.pos.play_unchecked(mv) {
-            Some(played) => {
+        match self.pos.play_checked(mv) {
+            Some((played, verdict)) => {
                 if let Err(why) = verdict {
                     self.warn(
                         no,
@@ -676,7 +768,13 @@ impl Reader {
                 })
             }
             None => {
-                let why = verdict.err().map(|w| w.to_string()).unwrap_or_default();
+                // Not playable at all (rare): ask the rules why.
+                let why = self
+                    .pos
+                    .check(mv)
+                    .err()
+                    .map(|w| w.to_string())
+                    .unwrap_or_default();
                 self.warn(
                     no,
                     DiagKind::ImpossibleMove,
@@ -721,6 +819,8 @@ pub fn read(text: &str) -> Parsed {
         comment_node: None,
     };
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    // Roughly one node per 40 bytes of move text; comments make it an overestimate.
+    r.record.nodes.reserve((text.len() / 40).min(1 << 20));
     for (i, line) in text.split('\n').enumerate() {
         r.line(i + 1, line.trim_end_matches('\r'));
     }
@@ -743,19 +843,42 @@ fn width(s: &str) -> usize {
 /// The column width of the move field on a move line (Kifu for Windows).
 const MOVE_FIELD: usize = 13;
 
+/// Appends `n` right-aligned in `width` columns (spaces, or zeros with `zero`).
+fn push_num(out: &mut String, n: u64, width: usize, zero: bool) {
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    let mut v = n;
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    let digits = buf.len() - i;
+    for _ in digits..width {
+        out.push(if zero { '0' } else { ' ' });
+    }
+    for &d in &buf[i..] {
+        out.push(d as char);
+    }
+}
+
 fn push_time(out: &mut String, spent_ms: u64, total_ms: u64) {
-    use std::fmt::Write;
     let s = spent_ms / 1000;
     let t = total_ms / 1000;
-    let _ = write!(
-        out,
-        "({:>2}:{:02}/{:02}:{:02}:{:02})",
-        s / 60,
-        s % 60,
-        t / 3600,
-        (t / 60) % 60,
-        t % 60
-    );
+    out.push('(');
+    push_num(out, s / 60, 2, false);
+    out.push(':');
+    push_num(out, s % 60, 2, true);
+    out.push('/');
+    push_num(out, t / 3600, 2, true);
+    out.push(':');
+    push_num(out, (t / 60) % 60, 2, true);
+    out.push(':');
+    push_num(out, t % 60, 2, true);
+    out.push(')');
 }
 
 fn is_encoding_declaration(l: &str) -> bool {
@@ -833,7 +956,9 @@ pub fn write(record: &Record, opts: &KifOptions) -> Written {
     while let Some((start, header)) = stack.pop() {
         if header {
             out.push('\n');
-            out.push_str(&format!("変化：{}手\n", record.node(start).ply));
+            out.push_str("変化：");
+            push_num(&mut out, u64::from(record.node(start).ply), 0, false);
+            out.push_str("手\n");
         }
         let mut line = Vec::new();
         let mut id = start;
@@ -932,30 +1057,27 @@ fn totals(record: &Record) -> Vec<u64> {
 }
 
 fn write_node(record: &Record, id: NodeId, has_times: bool, totals: &[u64], out: &mut String) {
-    use std::fmt::Write;
     let n = record.node(id);
-    let _ = write!(out, "{:>4} ", n.ply);
-    let body = match &n.step {
+    push_num(out, u64::from(n.ply), 4, false);
+    out.push(' ');
+    let body_start = out.len();
+    match &n.step {
         Step::Move(md) => {
             let prev_to = n
                 .parent
                 .and_then(|p| record.node(p).move_data())
                 .map(|m| m.mv.to());
-            japanese::kif_move(md, prev_to)
+            japanese::push_kif_move(out, md, prev_to);
         }
-        Step::Special(s) => s.kif_word().to_string(),
-        Step::Root => String::new(),
-    };
-    out.push_str(&body);
+        Step::Special(s) => out.push_str(s.kif_word()),
+        Step::Root => {}
+    }
     let plus = match n.parent {
-        Some(p) => {
-            let sibs = &record.node(p).children;
-            sibs.last() != Some(&id)
-        }
+        Some(p) => record.node(p).children.last() != Some(&id),
         None => false,
     };
     if has_times || plus {
-        let w = width(&body);
+        let w = width(&out[body_start..]);
         let pad = if w < MOVE_FIELD { MOVE_FIELD - w } else { 1 };
         for _ in 0..pad {
             out.push(' ');
@@ -1117,5 +1239,20 @@ mod tests {
             w.text
         );
         assert!(w.text.starts_with("手合割：平手\n"));
+    }
+
+    #[test]
+    fn counted_mate_words_are_endings() {
+        let p = read("手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 61手詰\n");
+        assert!(p.warnings.is_empty(), "{:?}", p.warnings);
+        let r = &p.record;
+        let last = *r.main_line().last().unwrap();
+        assert_eq!(
+            r.node(last).special(),
+            Some(&Special::Other("61手詰".into()))
+        );
+        // and it survives writing
+        let back = read(&write(r, &KifOptions::default()).text);
+        assert!(back.warnings.is_empty(), "{:?}", back.warnings);
     }
 }

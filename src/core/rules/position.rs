@@ -112,6 +112,17 @@ fn from_sc_move(m: sc::Move) -> Move {
     }
 }
 
+fn map_illegal(e: sc::IllegalMoveKind) -> Illegal {
+    match e {
+        sc::IllegalMoveKind::TwoPawns => Illegal::TwoPawns,
+        sc::IllegalMoveKind::IgnoredCheck => Illegal::IgnoredCheck,
+        sc::IllegalMoveKind::DropPawnMate => Illegal::DropPawnMate,
+        sc::IllegalMoveKind::DropStuck => Illegal::DropStuck,
+        sc::IllegalMoveKind::NormalStuck => Illegal::NormalStuck,
+        _ => Illegal::CannotReach,
+    }
+}
+
 /// What `Position::play_unchecked` did: the piece that moved (before promotion) and what it took.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Played {
@@ -235,6 +246,20 @@ impl Position {
 
     /// Checks `mv` against every rule and says why it is illegal.
     pub fn check(&self, mv: Move) -> Result<(), Illegal> {
+        self.precheck(mv)?;
+        if let Move::Drop {
+            kind: PieceKind::Pawn,
+            to,
+        } = mv
+        {
+            return self.check_pawn_drop(to);
+        }
+        self.check_by_crate(mv)
+    }
+
+    /// The checks that need no move generation: a piece of the side to move on the source
+    /// square (or in hand), nothing of one's own on the target, promotion only where allowed.
+    fn precheck(&self, mv: Move) -> Result<(), Illegal> {
         let side = self.side_to_move();
         match mv {
             Move::Normal { from, to, promote } => {
@@ -263,6 +288,43 @@ impl Position {
                 }
             }
         }
+        Ok(())
+    }
+
+    /// Plays `mv` when it is physically possible (as `play_unchecked`) and says whether the
+    /// rules allow it, in one pass: readers keep illegal moves of real files with a warning.
+    /// Returns `None`, changing nothing, when the move cannot be played at all.
+    pub fn play_checked(&mut self, mv: Move) -> Option<(Played, Result<(), Illegal>)> {
+        if matches!(
+            mv,
+            Move::Drop {
+                kind: PieceKind::Pawn,
+                ..
+            }
+        ) {
+            let verdict = self.check(mv);
+            return self.play_unchecked(mv).map(|p| (p, verdict));
+        }
+        let side = self.side_to_move();
+        let scm = to_sc_move(mv, side);
+        let verdict = self.precheck(mv).and_then(|()| {
+            lite::prelegality::is_valid_with_error(&self.inner, scm).map_err(map_illegal)
+        });
+        let played = self.play_unchecked(mv)?;
+        let verdict = verdict.and_then(|()| {
+            if lite::prelegality::will_king_be_captured(&self.inner) == Some(true) {
+                Err(Illegal::IgnoredCheck)
+            } else {
+                Ok(())
+            }
+        });
+        Some((played, verdict))
+    }
+
+    /// The rules crate's verdict (after the cheap checks above), kept apart so tests can
+    /// compare the pawn-drop fast path with it.
+    fn check_by_crate(&self, mv: Move) -> Result<(), Illegal> {
+        let side = self.side_to_move();
         let scm = to_sc_move(mv, side);
         match lite::is_legal_partial(&self.inner, scm) {
             // The crate calls any pawn drop in front of an empty king square mate when the
@@ -280,13 +342,58 @@ impl Position {
             }
             r => r,
         }
-        .map_err(|e| match e {
-            sc::IllegalMoveKind::TwoPawns => Illegal::TwoPawns,
-            sc::IllegalMoveKind::IgnoredCheck => Illegal::IgnoredCheck,
-            sc::IllegalMoveKind::DropPawnMate => Illegal::DropPawnMate,
-            sc::IllegalMoveKind::DropStuck => Illegal::DropStuck,
-            sc::IllegalMoveKind::NormalStuck => Illegal::NormalStuck,
-            _ => Illegal::CannotReach,
+        .map_err(map_illegal)
+    }
+
+    /// A pawn drop on an empty square, from a hand that has a pawn. The rules crate searches
+    /// every reply of every pawn drop for 打ち歩詰め; only a drop that gives check can be one, and
+    /// only when the king cannot step away, so the search runs for those alone.
+    fn check_pawn_drop(&self, to: Square) -> Result<(), Illegal> {
+        let side = self.side_to_move();
+        let last = match side {
+            Color::Black => 1,
+            Color::White => 9,
+        };
+        if to.rank() == last {
+            return Err(Illegal::DropStuck);
+        }
+        let own_pawn = Some(Piece::new(PieceKind::Pawn, side));
+        if (1..=9u8).any(|r| Square::new(to.file(), r).and_then(|sq| self.piece_at(sq)) == own_pawn)
+        {
+            return Err(Illegal::TwoPawns);
+        }
+        let mv = Move::Drop {
+            kind: PieceKind::Pawn,
+            to,
+        };
+        let mut after = self.clone();
+        after.play_unchecked(mv).ok_or(Illegal::NotInHand)?;
+        // Own king left in check?
+        if lite::prelegality::will_king_be_captured(&after.inner) == Some(true) {
+            return Err(Illegal::IgnoredCheck);
+        }
+        let front = match side {
+            Color::Black => Square::new(to.file(), to.rank() - 1),
+            Color::White => Square::new(to.file(), to.rank() + 1),
+        };
+        let gives_check = front.is_some_and(|f| {
+            self.king_square(side.flip()) == Some(f)
+                && self
+                    .piece_at(f)
+                    .is_some_and(|p| p.kind == PieceKind::King && p.color != side)
+        });
+        if gives_check && after.legal_moves().is_empty() {
+            return Err(Illegal::DropPawnMate);
+        }
+        Ok(())
+    }
+
+    /// For tests: the crate's own verdict on a pawn drop, without the fast path.
+    #[cfg(test)]
+    pub(crate) fn check_pawn_drop_by_crate(&self, to: Square) -> Result<(), Illegal> {
+        self.check_by_crate(Move::Drop {
+            kind: PieceKind::Pawn,
+            to,
         })
     }
 

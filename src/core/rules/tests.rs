@@ -213,3 +213,117 @@ fn removing_a_king_is_remembered() {
     assert_eq!(t.king_square(Color::White), None);
     assert_eq!(t.check(mv("P*5b")), Ok(()));
 }
+
+/// The pawn-drop fast path in `Position::check` against the rules crate's full search, over
+/// random games from several starts. The crate also calls a drop 打ち歩詰め when it gives no
+/// check but leaves the opponent without a legal move (or without a king): there the right
+/// answer is the own-king-safety verdict alone.
+#[test]
+fn pawn_drop_fast_path_agrees_with_the_crate() {
+    let starts = [
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+        "8k/9/6NG1/9/9/9/9/9/K8 b P 1",
+        "7l1/7pk/7n1/8R/7N1/9/9/9/9 w r2b4g4s2n3l17p 1",
+        "4k4/9/9/9/9/9/9/9/9 b 2r2b4g4s4n4l18p 1",
+        "ln1g3nl/1r3kg2/p1sppsbpp/2p2pp2/1p7/2P1P1P2/PPSP1P1PP/1BG1GS1R1/LN2K2NL b - 1",
+    ];
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let (mut compared, mut pawn_mates) = (0, 0);
+    for sfen in starts {
+        for _game in 0..6 {
+            let mut p = pos(sfen);
+            for _ply in 0..80 {
+                let side = p.side_to_move();
+                if p.hand_count(side, PieceKind::Pawn) > 0 {
+                    for to in Square::all().filter(|&s| p.piece_at(s).is_none()) {
+                        let mv = Move::Drop {
+                            kind: PieceKind::Pawn,
+                            to,
+                        };
+                        let ours = p.check(mv);
+                        let theirs = p.check_pawn_drop_by_crate(to);
+                        let mut after = p.clone();
+                        after.play_unchecked(mv).unwrap();
+                        let gives_check = after.in_check();
+                        if theirs == Err(Illegal::DropPawnMate) && !gives_check {
+                            let mut own = after.clone();
+                            own.set_side_to_move(side);
+                            let want = if own.in_check() {
+                                Err(Illegal::IgnoredCheck)
+                            } else {
+                                Ok(())
+                            };
+                            assert_eq!(ours, want, "{} {}", p.to_sfen(), mv.usi());
+                        } else {
+                            assert_eq!(ours, theirs, "{} {}", p.to_sfen(), mv.usi());
+                        }
+                        pawn_mates += usize::from(ours == Err(Illegal::DropPawnMate));
+                        compared += 1;
+                    }
+                }
+                let moves = p.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let m = moves[(next() % moves.len() as u64) as usize];
+                p.play_unchecked(m).unwrap();
+            }
+        }
+    }
+    assert!(compared > 5_000, "{compared}");
+    assert!(pawn_mates > 0, "no 打ち歩詰め case was exercised");
+}
+
+/// `play_checked` gives the same verdict as `check` and the same position as
+/// `play_unchecked`, for every physically possible move of random games.
+#[test]
+fn play_checked_agrees_with_check_and_play() {
+    let mut seed: u64 = 0x1234_5678_9abc_def1;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let mut illegal_seen = 0;
+    for _game in 0..20 {
+        let mut p = Position::startpos();
+        for _ply in 0..120 {
+            // Every move of every own piece to every square, legal or not, and some drops.
+            for from in Square::all() {
+                if p.piece_at(from)
+                    .is_none_or(|pc| pc.color != p.side_to_move())
+                {
+                    continue;
+                }
+                for to in Square::all() {
+                    for promote in [false, true] {
+                        let mv = Move::Normal { from, to, promote };
+                        let mut a = p.clone();
+                        let got = a.play_checked(mv);
+                        let mut b = p.clone();
+                        let want = b.play_unchecked(mv).map(|pl| (pl, p.check(mv)));
+                        assert_eq!(got, want, "{} {}", p.to_sfen(), mv.usi());
+                        if got.is_some() {
+                            assert_eq!(a, b);
+                        }
+                        illegal_seen += usize::from(matches!(got, Some((_, Err(_)))));
+                    }
+                }
+            }
+            let moves = p.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let m = moves[(next() % moves.len() as u64) as usize];
+            p.play(m).unwrap();
+        }
+    }
+    assert!(illegal_seen > 1000);
+}

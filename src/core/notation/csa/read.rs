@@ -3,16 +3,24 @@
 use super::HEADER_KEYS;
 use crate::core::notation::{DiagKind, Diagnostic, Parsed};
 use crate::core::record::{Initial, MoveData, MoveTime, NodeId, Record, Special, Step};
-use crate::core::rules::{Color, Handicap, Illegal, Move, Piece, PieceKind, Position, Square};
+use crate::core::rules::{Color, HANDICAPS, Handicap, Move, Piece, PieceKind, Position, Square};
+use std::sync::OnceLock;
 
 /// Reads CSA text (already decoded) into records: one per `/`-separated record, never empty.
 pub fn read(text: &str) -> Vec<Parsed> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut out = Vec::new();
     let mut r = Reader::new();
+    // About one node per 12 bytes of a typical record (`+7776FU\nT12\n`).
+    r.record.nodes.reserve(text.len() / 12);
     for (i, raw) in text.split('\n').enumerate() {
         let line = raw.strip_suffix('\r').unwrap_or(raw);
-        if line.trim() == "/" {
+        if line
+            .as_bytes()
+            .first()
+            .is_some_and(|&b| b == b'/' || b == b' ')
+            && line.trim() == "/"
+        {
             if r.content {
                 out.push(std::mem::replace(&mut r, Reader::new()).finish());
             } else {
@@ -60,6 +68,8 @@ struct Reader {
     content: bool,
     /// Number of move statements skipped after the record stopped.
     skipped: usize,
+    /// The warning that stopped the moves (its message gets the number skipped).
+    stop_warning: Option<usize>,
 }
 
 fn warn(w: &mut Vec<Diagnostic>, line: usize, kind: DiagKind, msg: impl Into<String>) {
@@ -118,22 +128,32 @@ const FULL_SET: [(PieceKind, u8); 7] = [
 
 /// Parses a `T` time: `T12`, `T6.123` (seconds, decimals allowed) into milliseconds.
 fn parse_time(s: &str) -> Option<u64> {
-    let (int, frac) = match s.split_once('.') {
-        Some((i, f)) => (i, f),
-        None => (s, ""),
-    };
-    if int.is_empty() || !int.bytes().all(|b| b.is_ascii_digit()) || int.len() > 12 {
+    let b = s.as_bytes();
+    let mut i = 0;
+    let mut secs = 0u64;
+    while i < b.len() && b[i].is_ascii_digit() {
+        if i >= 12 {
+            return None;
+        }
+        secs = secs * 10 + u64::from(b[i] - b'0');
+        i += 1;
+    }
+    if i == 0 {
         return None;
     }
-    if !frac.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    let secs: u64 = int.parse().ok()?;
     let mut ms = 0u64;
-    let mut scale = 100;
-    for b in frac.bytes().take(3) {
-        ms += u64::from(b - b'0') * scale;
-        scale /= 10;
+    if i < b.len() {
+        if b[i] != b'.' {
+            return None;
+        }
+        let mut scale = 100;
+        for &d in &b[i + 1..] {
+            if !d.is_ascii_digit() {
+                return None;
+            }
+            ms += u64::from(d - b'0') * scale;
+            scale /= 10;
+        }
     }
     Some(secs * 1000 + ms)
 }
@@ -153,6 +173,7 @@ impl Reader {
             any_time: false,
             content: false,
             skipped: 0,
+            stop_warning: None,
         }
     }
 
@@ -176,7 +197,7 @@ impl Reader {
                         self.statement(s, no);
                         break;
                     }
-                    match s.find(',') {
+                    match s.bytes().position(|b| b == b',') {
                         Some(i) => {
                             self.statement(&s[..i], no);
                             rest = &s[i + 1..];
@@ -222,7 +243,7 @@ impl Reader {
                     self.warn(
                         no,
                         DiagKind::Unsupported,
-                        format!("unknown CSA version '{s}' (expected V2, V2.1, V2.2 or V3.0); read as V3.0"),
+                        format!("unknown CSA version '{s}' (expected V2, V2.1, V2.2 or V3.0); read anyway"),
                     );
                 }
             }
@@ -514,15 +535,8 @@ impl Reader {
         }
         self.pos.set_side_to_move(side);
         self.pos.set_move_number(1);
-        let handicap = if self.pos.hash_key() == Position::startpos().hash_key() {
-            Handicap::by_name("平手")
-        } else if PieceKind::HAND.iter().all(|&k| {
-            self.pos.hand_count(Color::Black, k) == 0 && self.pos.hand_count(Color::White, k) == 0
-        }) {
-            Handicap::matching(&self.pos)
-        } else {
-            None
-        };
+        let key = self.pos.hash_key();
+        let handicap = presets().iter().find(|(k, _)| *k == key).map(|&(_, h)| h);
         self.record.initial = Initial {
             position: self.pos.clone(),
             handicap,
@@ -560,21 +574,19 @@ impl Reader {
             return false;
         }
         if self.ended {
-            self.warn(
+            self.stop(
                 no,
                 DiagKind::AfterEnd,
-                format!(
-                    "'{}' after the game ended; it and the rest of the moves are skipped",
-                    short(s)
-                ),
+                format!("'{}' after the game ended", short(s)),
             );
-            self.phase = Phase::Stopped;
+            self.skipped = 1;
             return false;
         }
         true
     }
 
     fn stop(&mut self, no: usize, kind: DiagKind, msg: String) {
+        self.stop_warning = Some(self.warnings.len());
         self.warn(
             no,
             kind,
@@ -694,14 +706,11 @@ impl Reader {
             };
             Move::Normal { from, to, promote }
         };
-        let mut verdict = self.pos.check(mv);
-        if verdict == Err(Illegal::DropPawnMate) && !pawn_drop_checks(&self.pos, mv) {
-            // The rules crate calls any pawn drop 打ち歩詰め when the opponent has no king
-            // (tsume positions); a drop that gives no check cannot be one.
-            verdict = Ok(());
-        }
-        let Some(played) = self.pos.play_unchecked(mv) else {
-            let why = verdict
+        let Some((played, verdict)) = self.pos.play_checked(mv) else {
+            // Not playable at all (rare): ask the rules why.
+            let why = self
+                .pos
+                .check(mv)
                 .err()
                 .map(|e| e.describe())
                 .unwrap_or("it cannot be played");
@@ -756,6 +765,20 @@ impl Reader {
             return;
         }
         let sp = Special::from_csa(s, self.pos.side_to_move());
+        if let Special::Other(w) = &sp
+            && !w.bytes().all(|b| {
+                b.is_ascii_uppercase() || b.is_ascii_digit() || matches!(b, b'_' | b'+' | b'-')
+            })
+        {
+            self.warn(
+                no,
+                DiagKind::BadMove,
+                format!(
+                    "unknown ending '{}' (CSA endings are words such as %TORYO); kept as written",
+                    short(s)
+                ),
+            );
+        }
         self.cur = self.record.push_child(self.cur, Step::Special(sp));
         self.ended = true;
     }
@@ -816,15 +839,12 @@ impl Reader {
                 self.begin_moves(Color::Black, 0);
             }
         }
-        if self.skipped > 0 {
-            self.warn(
-                0,
-                DiagKind::ImpossibleMove,
-                format!(
-                    "{} moves or endings after the stop were skipped",
-                    self.skipped
-                ),
-            );
+        if let Some(w) = self.stop_warning.and_then(|i| self.warnings.get_mut(i)) {
+            match self.skipped {
+                0 => {}
+                1 => w.message.push_str(" (1 skipped)"),
+                n => w.message.push_str(&format!(" ({n} skipped)")),
+            }
         }
         if self.any_time {
             // Running totals per player; moves without a `T` line spent 0 seconds.
@@ -848,18 +868,15 @@ impl Reader {
     }
 }
 
-/// Does the pawn drop `mv` attack the opponent's king (the only way it can be 打ち歩詰め)?
-fn pawn_drop_checks(pos: &Position, mv: Move) -> bool {
-    let side = pos.side_to_move();
-    let to = mv.to();
-    let ahead = match side {
-        Color::Black => to.rank().checked_sub(1),
-        Color::White => Some(to.rank() + 1),
-    };
-    ahead
-        .and_then(|r| Square::new(to.file(), r))
-        .and_then(|sq| pos.piece_at(sq))
-        .is_some_and(|p| p.kind == PieceKind::King && p.color != side)
+/// The handicap presets with their position keys (computed once).
+fn presets() -> &'static [(u64, Handicap)] {
+    static PRESETS: OnceLock<Vec<(u64, Handicap)>> = OnceLock::new();
+    PRESETS.get_or_init(|| {
+        HANDICAPS
+            .iter()
+            .map(|h| (h.position().hash_key(), *h))
+            .collect()
+    })
 }
 
 /// The start of `s`, for messages.

@@ -2,7 +2,7 @@
 
 use super::{CsaOptions, CsaVersion, HEADER_KEYS};
 use crate::core::notation::{TextEncoding, Written};
-use crate::core::record::{Record, Step};
+use crate::core::record::{Record, Special, Step};
 use crate::core::rules::{Color, PieceKind, Position, Square};
 use std::fmt::Write as _;
 
@@ -49,16 +49,19 @@ pub fn write(record: &Record, opts: &CsaOptions) -> Written {
                 out.push_str(m.piece_after().csa());
                 out.push('\n');
             }
-            Step::Special(s) => match s.csa_word(record.side_to_move_at(id)) {
+            Step::Special(s) => match s.csa_word(record.side_to_move_at(id)).or_else(|| {
+                // A CSA-style word read from a CSA file (`%MATTA`) goes back as it was.
+                match s {
+                    Special::Other(w) if csa_style_key(w) => Some(format!("%{w}")),
+                    _ => None,
+                }
+            }) {
                 Some(w) => {
                     out.push_str(&w);
                     out.push('\n');
                 }
                 None => {
-                    losses.push(format!(
-                        "the ending {} has no CSA word (not written)",
-                        s.kif_word()
-                    ));
+                    losses.push(format!("the ending {} (no CSA word)", s.kif_word()));
                     break;
                 }
             },
@@ -67,15 +70,25 @@ pub fn write(record: &Record, opts: &CsaOptions) -> Written {
         if let Some(t) = node.time {
             let secs = t.spent_ms / 1000;
             let ms = t.spent_ms % 1000;
+            out.push('T');
+            push_u64(&mut out, secs);
             if ms != 0 && v3 {
-                let frac = format!("{ms:03}");
-                let _ = writeln!(out, "T{secs}.{}", frac.trim_end_matches('0'));
-            } else {
-                if ms != 0 {
-                    ms_lost += 1;
+                out.push('.');
+                let digits = [ms / 100, ms / 10 % 10, ms % 10];
+                let keep = if ms % 100 == 0 {
+                    1
+                } else if ms % 10 == 0 {
+                    2
+                } else {
+                    3
+                };
+                for d in &digits[..keep] {
+                    out.push(char::from(b'0' + *d as u8));
                 }
-                let _ = writeln!(out, "T{secs}");
+            } else if ms != 0 {
+                ms_lost += 1;
             }
+            out.push('\n');
         }
         write_comment(&node.comment, &mut out, &mut empty_lines);
     }
@@ -111,7 +124,7 @@ pub fn write(record: &Record, opts: &CsaOptions) -> Written {
     }
     if ms_lost > 0 {
         losses.push(format!(
-            "fractions of a second in {} (V2.2 holds whole seconds)",
+            "fractions of a second in {} (V2.2 has whole seconds; V3.0 keeps them)",
             plural(ms_lost, "time", "times")
         ));
     }
@@ -130,6 +143,22 @@ fn sign(c: Color) -> char {
     match c {
         Color::Black => '+',
         Color::White => '-',
+    }
+}
+
+fn push_u64(out: &mut String, mut n: u64) {
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &b in &buf[i..] {
+        out.push(char::from(b));
     }
 }
 
@@ -237,9 +266,9 @@ fn write_header(record: &Record, v3: bool, out: &mut String, losses: &mut Vec<St
             n => format!("{} and {}", lost[..n - 1].join(", "), lost[n - 1]),
         };
         losses.push(if lost.len() == 1 {
-            format!("header field {list} has no CSA key")
+            format!("header field {list}")
         } else {
-            format!("header fields {list} have no CSA key")
+            format!("header fields {list}")
         });
     }
 }
