@@ -435,6 +435,10 @@ fn comment_editor_with_japanese_text() {
     let pos = t.backend_mut().get_cursor_position().unwrap();
     assert_eq!((pos.x, pos.y), (area.x + 2, area.y + 1));
     press(&mut v, "、");
+    // Pasted text (bracketed paste) goes into the comment too, line breaks included.
+    v.handle(&Event::Paste("\r\n貼り付け".into()));
+    assert_eq!(v.app.edit.comment.as_ref().unwrap().editor.cursor(), (2, 4));
+    press(&mut v, "⌫⌫⌫⌫⌫");
     press(&mut v, "⎋");
     assert_eq!(v.app.mode, Mode::Normal);
     let cur = v.app.cur();

@@ -54,7 +54,12 @@ impl Viewer {
                     update(&mut self.app, a);
                 }
             }
-            Event::Paste(text) => crate::app::share::paste_text(&mut self.app, text),
+            Event::Paste(text) => {
+                // The comment editor and prompts take pasted text as typed text.
+                if !self.app.paste_edit(text) {
+                    crate::app::share::paste_text(&mut self.app, text);
+                }
+            }
             _ => {}
         }
     }
