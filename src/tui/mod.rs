@@ -56,7 +56,8 @@ impl Viewer {
             }
             Event::Paste(text) => {
                 // The comment editor and prompts take pasted text as typed text.
-                if !self.app.paste_edit(text) {
+                let taken = self.app.paste_edit(text);
+                if !taken {
                     crate::app::share::paste_text(&mut self.app, text);
                 }
             }
