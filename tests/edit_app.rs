@@ -787,3 +787,69 @@ fn board_cursor_and_picked_piece_are_drawn_and_lists_and_questions_snapshot() {
     press(&mut v, "q");
     insta::assert_snapshot!("quit_question_80x24", text(&screen(&mut v, 80, 24)));
 }
+
+fn viewer_at(sfen: &str) -> Viewer {
+    use kifview::app::Document;
+    use kifview::core::record::Initial;
+    use kifview::core::rules::Position;
+    let record = Record::new(Initial {
+        position: Position::from_sfen(sfen).unwrap(),
+        handicap: None,
+    });
+    let doc = Document {
+        path: None,
+        name: "t.kif".into(),
+        format: None,
+        info: None,
+        warnings: vec![],
+        record_index: 0,
+        record_count: 1,
+        modified: false,
+    };
+    Viewer::new(App::new(record, doc, Config::defaults()), Theme::plain())
+}
+
+#[test]
+fn every_rule_is_named_when_a_move_is_refused() {
+    // 打ち歩詰め: the pawn drop on 1二 would mate (gold guards it, the knight covers 2一).
+    let mut v = viewer_at("8k/9/6NG1/9/9/9/9/9/4K4 b P 1");
+    typed(&mut v, "P*1b");
+    assert!(status(&mut v).contains("打ち歩詰め"), "{}", status(&mut v));
+    press(&mut v, "⎋");
+    // The same on the board: P, then the square (1二 is not offered, and says why).
+    press(&mut v, "iP");
+    assert!(
+        !v.app
+            .edit
+            .board
+            .targets
+            .contains(&kifview::core::rules::Square::new(1, 2).unwrap())
+    );
+    // From 5五: four right, three up.
+    press(&mut v, "llllkkk⏎");
+    assert!(status(&mut v).contains("打ち歩詰め"), "{}", status(&mut v));
+    press(&mut v, "⎋⎋");
+    // 行き所のない駒: a pawn dropped on the last rank.
+    typed(&mut v, "P*9a");
+    assert!(
+        status(&mut v).contains("行き所のない駒"),
+        "{}",
+        status(&mut v)
+    );
+    press(&mut v, "⎋");
+    // 王手放置: the gold on 5八 is pinned by the rook on 5一.
+    let mut v = viewer_at("4r4/9/9/9/9/9/9/4G4/4K4 b - 1");
+    typed(&mut v, "5h4h");
+    assert!(status(&mut v).contains("王手放置"), "{}", status(&mut v));
+    press(&mut v, "⎋");
+    // On the board the pinned gold may only move along the file.
+    press(&mut v, "ijjj⏎");
+    let targets = v.app.edit.board.targets.clone();
+    assert!(
+        !targets.is_empty() && targets.iter().all(|s| s.file() == 5),
+        "{targets:?}"
+    );
+    press(&mut v, "l⏎");
+    assert!(status(&mut v).contains("王手放置"), "{}", status(&mut v));
+    assert_eq!(v.app.record.len(), 1, "nothing was added");
+}

@@ -196,6 +196,27 @@ fn drop_kind(c: Command) -> Option<PieceKind> {
     })
 }
 
+/// Squares the piece on `from` may legally go to. Asked of `Position::check` square by square
+/// (it names the rule a move breaks, and is what a move is finally judged by): the rules
+/// crate's candidate lists leave out legal moves in some positions (every pawn drop in
+/// `8k/9/6NG1/9/9/9/9/9/4K4 b P 1`).
+fn destinations_from(pos: &crate::core::rules::Position, from: Square) -> Vec<Square> {
+    Square::all()
+        .filter(|&to| {
+            [false, true]
+                .into_iter()
+                .any(|promote| pos.check(Move::Normal { from, to, promote }).is_ok())
+        })
+        .collect()
+}
+
+/// Squares `kind` may legally be dropped on (see `destinations_from`).
+fn drop_destinations(pos: &crate::core::rules::Position, kind: PieceKind) -> Vec<Square> {
+    Square::all()
+        .filter(|&to| pos.check(Move::Drop { kind, to }).is_ok())
+        .collect()
+}
+
 fn square_name(sq: Square) -> String {
     crate::core::notation::japanese::square_kif(sq)
 }
@@ -693,7 +714,7 @@ impl App {
                 );
             }
             Some(p) => {
-                let targets = pos.destinations_from(sq);
+                let targets = destinations_from(pos, sq);
                 if targets.is_empty() {
                     self.info_level(
                         format!(
@@ -721,7 +742,7 @@ impl App {
             self.info_level(format!("no {} in hand", kind.board_char()), Level::Error);
             return;
         }
-        let targets = pos.drop_destinations(kind);
+        let targets = drop_destinations(pos, kind);
         if targets.is_empty() {
             self.info_level(
                 format!("no square to drop the {} on", kind.board_char()),
