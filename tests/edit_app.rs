@@ -853,3 +853,39 @@ fn every_rule_is_named_when_a_move_is_refused() {
     assert!(status(&mut v).contains("王手放置"), "{}", status(&mut v));
     assert_eq!(v.app.record.len(), 1, "nothing was added");
 }
+
+#[test]
+fn clicking_a_piece_and_a_square_enters_a_move() {
+    use ratatui::crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
+    let mut v = new_viewer();
+    let _ = screen(&mut v, 80, 24);
+    let area = v.view.board_squares;
+    let click = |v: &mut Viewer, file: u16, rank: u16| {
+        v.handle(&Event::Mouse(MouseEvent {
+            kind: MouseEventKind::Down(MouseButton::Left),
+            column: area.x + 3 * (9 - file) + 1,
+            row: area.y + rank - 1,
+            modifiers: KeyModifiers::NONE,
+        }));
+        let _ = screen(v, 80, 24);
+    };
+    click(&mut v, 7, 7);
+    assert_eq!(v.app.mode, Mode::Board);
+    click(&mut v, 7, 6);
+    assert_eq!(cur_text(&v), "▲７六歩(77)");
+    // Flipped: the same squares are elsewhere on the screen.
+    press(&mut v, "f");
+    let _ = screen(&mut v, 80, 24);
+    let area = v.view.board_squares;
+    let flip_click = |v: &mut Viewer, file: u16, rank: u16| {
+        v.handle(&Event::Mouse(MouseEvent {
+            kind: MouseEventKind::Down(MouseButton::Left),
+            column: area.x + 3 * (file - 1) + 1,
+            row: area.y + 9 - rank,
+            modifiers: KeyModifiers::NONE,
+        }));
+    };
+    flip_click(&mut v, 3, 3);
+    flip_click(&mut v, 3, 4);
+    assert_eq!(cur_text(&v), "△３四歩(33)");
+}

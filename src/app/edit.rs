@@ -667,6 +667,18 @@ impl App {
         self.board_hint();
     }
 
+    /// A click on a square: starts move input if needed, then picks there.
+    pub(crate) fn board_click(&mut self, sq: Square) {
+        if self.mode == Mode::Normal {
+            self.start_board();
+        }
+        if self.mode != Mode::Board || self.edit.board.promotion.is_some() {
+            return;
+        }
+        self.edit.board.cursor = sq;
+        self.board_pick();
+    }
+
     fn board_pick(&mut self) {
         if self.mode != Mode::Board || self.edit.board.promotion.is_some() {
             return;

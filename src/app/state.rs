@@ -133,6 +133,8 @@ pub enum Action {
     TreeJumpRow(usize),
     /// Scroll a text pane by this many lines.
     Scroll(Pane, i32),
+    /// A click on a square of the board (move input).
+    BoardClick(crate::core::rules::Square),
 }
 
 /// The whole application state.
@@ -711,5 +713,6 @@ pub fn update(app: &mut App, action: Action) {
         Action::JumpTo(id) => app.jump_to(id),
         Action::TreeJumpRow(r) => app.tree_jump(r),
         Action::Scroll(p, d) => app.scroll(p, d),
+        Action::BoardClick(sq) => app.board_click(sq),
     }
 }

@@ -70,6 +70,17 @@ pub fn mouse_action(app: &App, vs: &ViewState, m: &MouseEvent) -> Option<Action>
             }
             None
         }
+        Mode::Normal | Mode::Board if wheel == 0 && inside(vs.board_squares, col, row) => {
+            // Squares are three cells wide; file 9 is on the left unless the board is flipped.
+            let c = ((col - vs.board_squares.x) / 3) as u8;
+            let r = (row - vs.board_squares.y) as u8;
+            let (file, rank) = if app.flipped {
+                (c + 1, 9 - r)
+            } else {
+                (9 - c, r + 1)
+            };
+            crate::core::rules::Square::new(file, rank).map(Action::BoardClick)
+        }
         Mode::Board | Mode::Prompt | Mode::Comment | Mode::Confirm | Mode::List => None,
         Mode::Copy | Mode::Paste => None,
         Mode::Help | Mode::Warnings => {

@@ -50,6 +50,8 @@ pub struct ViewState {
     pub comment_max: u16,
     pub header_max: u16,
     pub overlay_max: u16,
+    /// The 9x9 squares of the board (3 cells by 1 row each), for the mouse.
+    pub board_squares: Rect,
     /// Where the terminal cursor goes (prompts and the comment editor), if anywhere.
     pub cursor: Option<(u16, u16)>,
 }
@@ -94,7 +96,7 @@ pub fn render(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut V
             Constraint::Fill(1),
         ])
         .areas(main);
-        let used = board_column(left, buf, app, theme);
+        let used = board_column(left, buf, app, theme, vs);
         let [_, header] =
             Layout::vertical([Constraint::Length(used), Constraint::Fill(1)]).areas(left);
         header_pane(header, buf, app, theme, vs);
@@ -109,7 +111,7 @@ pub fn render(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut V
     } else {
         let [left, right] =
             Layout::horizontal([Constraint::Length(board_w), Constraint::Fill(1)]).areas(main);
-        let used = board_column(left, buf, app, theme);
+        let used = board_column(left, buf, app, theme, vs);
         let [_, header] =
             Layout::vertical([Constraint::Length(used), Constraint::Fill(1)]).areas(left);
         header_pane(header, buf, app, theme, vs);
@@ -198,7 +200,7 @@ fn fmt_time(t: &MoveTime, long: bool) -> String {
 }
 
 /// Names, hands, board and the `手数＝` line. Returns the rows used.
-fn board_column(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) -> u16 {
+fn board_column(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut ViewState) -> u16 {
     let rec = &app.record;
     let pos = app.position();
     let handicap = rec.initial.is_handicap_game();
@@ -259,6 +261,8 @@ fn board_column(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) -> u16 {
             marks: app.board_marks(),
         };
         (&widget).render(Rect::new(area.x, y, bw.min(area.width), bh), buf);
+        let top = y + if theme.coordinates { 2 } else { 1 };
+        vs.board_squares = Rect::new(area.x + 1, top, 27, 9);
         y += bh;
     }
     for l in hand_lines(bottom) {
@@ -630,7 +634,7 @@ pub fn help_lines(app: &App) -> Vec<String> {
         out.push(String::new());
     }
     out.push("Mouse: click a move or a branch to go there; the wheel steps through moves".into());
-    out.push("and scrolls the comment.".into());
+    out.push("and scrolls the comment; click a piece, then a square, to enter a move.".into());
     out.push(String::new());
     out.push("Commands: :N go to ply N; :w save; :w PATH save as (.kif Shift_JIS, .kifu".into());
     out.push(
