@@ -889,3 +889,44 @@ fn clicking_a_piece_and_a_square_enters_a_move() {
     flip_click(&mut v, 3, 4);
     assert_eq!(cur_text(&v), "△３四歩(33)");
 }
+
+#[test]
+fn save_back_keeps_bom_and_crlf_and_warns_about_other_records() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("bom.kifu");
+    let text =
+        "\u{feff}先手：甲\r\n後手：乙\r\n手数----指手---------消費時間--\r\n   1 ７六歩(77)\r\n";
+    std::fs::write(&file, text).unwrap();
+    let mut v = open_path(&file);
+    press(&mut v, "G");
+    typed(&mut v, "3c3d");
+    press(&mut v, "^s");
+    assert!(status(&mut v).contains("saved"), "{}", status(&mut v));
+    let bytes = std::fs::read(&file).unwrap();
+    assert!(bytes.starts_with(b"\xEF\xBB\xBF"), "BOM kept");
+    let t = String::from_utf8(bytes[3..].to_vec()).unwrap();
+    assert!(t.contains("３四歩(33)\r\n"), "{t}");
+    assert!(
+        !t.replace("\r\n", "").contains('\n'),
+        "CRLF everywhere: {t:?}"
+    );
+
+    // A file of two CSA records: saving back writes only the one shown, so it asks.
+    let two = dir.path().join("two.csa");
+    std::fs::write(
+        &two,
+        "V2.2\nN+A\nN-B\nPI\n+\n+7776FU\n%TORYO\n/\nV2.2\nN+C\nN-D\nPI\n+\n+2726FU\n%CHUDAN\n",
+    )
+    .unwrap();
+    let mut v = open_path(&two);
+    press(&mut v, "l");
+    typed(&mut v, "3c3d");
+    press(&mut v, "^s");
+    let s = shown(&mut v);
+    assert!(
+        s.contains("the other record of this file (only record 1 is written)"),
+        "{s}"
+    );
+    press(&mut v, "n");
+    assert!(std::fs::read_to_string(&two).unwrap().contains("N+C"));
+}

@@ -1437,9 +1437,14 @@ impl App {
         };
         let mut losses = plan.losses.clone();
         if job.same_file && self.doc.record_count > 1 {
+            let others = self.doc.record_count - 1;
             losses.push(format!(
-                "the other {} records of this file (only record {} is written)",
-                self.doc.record_count - 1,
+                "the other {} of this file (only record {} is written)",
+                if others == 1 {
+                    "record".to_string()
+                } else {
+                    format!("{others} records")
+                },
                 self.doc.record_index + 1
             ));
         }
