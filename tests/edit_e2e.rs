@@ -281,3 +281,56 @@ fn quitting_with_unsaved_edits_asks_and_promotion_is_asked() {
     assert_eq!(l.info.encoding, TextEncoding::ShiftJis);
     assert_eq!(usi_line(&l.records[0].record), ["7g7f", "3c3d", "8h2b+"]);
 }
+
+#[test]
+fn drop_illegal_move_delete_reorder_and_ending() {
+    let out = tempfile::tempdir().unwrap();
+    let path = out.path().join("d.kifu");
+    let mut s = Session::start(&[path.to_str().unwrap()], 24, 80);
+    s.wait_for("d.kifu [new]");
+    for (mv, ply) in [("7g7f", 1), ("3c3d", 2), ("8h2b+", 3), ("3a2b", 4)] {
+        s.send(&format!("m{mv}\r"));
+        s.wait_for(&format!("手数＝{ply}"));
+    }
+    // Drop the bishop from the hand on 5五 (from 2二: three left, three down).
+    s.send("iB");
+    s.wait_for("角打: choose the square");
+    s.send("hhhjjj\r");
+    s.wait_for("手数＝5  ▲５五角打  まで");
+    s.send(ESC);
+    s.wait_for("left move input");
+    // A move that cannot be played is refused with the reason in words.
+    s.send("m8c8d\r");
+    s.wait_for("手数＝6");
+    s.send("m");
+    s.wait_for("move:");
+    s.send("P*7e\r");
+    s.wait_for("illegal (no such piece in hand)");
+    s.send(ESC);
+    s.wait_gone("move:");
+    // Two alternatives at ply 6, reordered with K, then the first one deleted.
+    s.send("hm4a3b\r");
+    s.wait_for("variation 2/2");
+    s.send("K");
+    s.wait_for("main line here");
+    s.send("d");
+    s.wait_for("deleted △３二金(41)");
+    // End the line with 投了 from the list.
+    s.send("lr");
+    s.wait_for("終局");
+    s.send("\r");
+    s.wait_for("ended the line with 投了");
+    s.send(":wq\r");
+    assert!(s.wait_exit().success());
+    let l = notation::load(&std::fs::read(&path).unwrap(), Some(&path));
+    let r = &l.records[0].record;
+    assert_eq!(
+        usi_line(r),
+        ["7g7f", "3c3d", "8h2b+", "3a2b", "B*5e", "8c8d", "投了"]
+    );
+    assert_eq!(
+        r.node(r.main_line()[5]).children.len(),
+        1,
+        "the deleted variation is gone"
+    );
+}
