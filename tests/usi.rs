@@ -139,17 +139,8 @@ fn writers() {
     assert_eq!(usi::sfen_at(r, line[2]), "9/4k4/9/9/9/9/9/9/4K4 b g 3");
 }
 
-fn corpus() -> Option<PathBuf> {
-    let base = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let found = ["../shared/corpus", "../../shared/corpus"]
-        .iter()
-        .map(|r| base.join(r))
-        .find(|p| p.is_dir());
-    if found.is_none() {
-        println!("corpus not found: skipped");
-    }
-    found
-}
+mod common;
+use common::corpus;
 
 /// Every generated record (read from its KI2 file) keeps its initial position and main line
 /// through USI.

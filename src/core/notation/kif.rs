@@ -371,6 +371,9 @@ struct Reader {
     board: BoardBuilder,
     pos: Position,
     cur: NodeId,
+    /// Positions along the path to `cur`: `trail[k]` is the position after ply `k`, so a
+    /// variation block starts without replaying from the root.
+    trail: Vec<Position>,
     /// Skipping a broken line of play: resume at a `変化` line or a move numbered at most this.
     skip: Option<u32>,
     /// The number announced by the last `変化：N手` line, not yet used.
@@ -444,6 +447,7 @@ impl Reader {
             initial
         };
         self.pos = initial.position.clone();
+        self.trail = vec![self.pos.clone()];
         self.record.initial = initial;
     }
 
@@ -606,7 +610,17 @@ impl Reader {
             }
         }
         self.cur = id;
-        self.pos = self.record.position_at(id);
+        let ply = self.record.node(id).ply as usize;
+        match self.trail.get(ply) {
+            Some(p) => {
+                self.pos = p.clone();
+                self.trail.truncate(ply + 1);
+            }
+            None => {
+                self.pos = self.record.position_at(id);
+                self.trail.clear();
+            }
+        }
     }
 
     fn move_line(&mut self, no: usize, n: u32, rest: &str) {
@@ -688,6 +702,10 @@ impl Reader {
         let id = self.record.push_child(self.cur, step);
         self.record.node_mut(id).time = parsed.time;
         self.cur = id;
+        let ply = self.record.node(id).ply as usize;
+        if self.trail.len() == ply {
+            self.trail.push(self.pos.clone());
+        }
     }
 
     /// Matches a written move with the position and plays it. `None` when it cannot be played.
@@ -814,6 +832,7 @@ pub fn read(text: &str) -> Parsed {
         board: BoardBuilder::default(),
         pos: Position::startpos(),
         cur: NodeId::ROOT,
+        trail: Vec::new(),
         skip: None,
         pending_branch: None,
         comment_node: None,

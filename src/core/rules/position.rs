@@ -382,10 +382,28 @@ impl Position {
                     .piece_at(f)
                     .is_some_and(|p| p.kind == PieceKind::King && p.color != side)
         });
-        if gives_check && after.legal_moves().is_empty() {
+        if gives_check && !after.has_reply_to_pawn_check(to) {
             return Err(Illegal::DropPawnMate);
         }
         Ok(())
+    }
+
+    /// After a pawn drop on `pawn` that checks the king in front of it: can the side to move
+    /// answer? A pawn's check cannot be blocked, so only king moves and captures of the pawn
+    /// count (a full legal-move generation here would cost a mate search per pawn drop).
+    fn has_reply_to_pawn_check(&self, pawn: Square) -> bool {
+        let side = self.side_to_move();
+        let Some(king) = self.king_square(side) else {
+            return true;
+        };
+        if !self.destinations_from(king).is_empty() {
+            return true;
+        }
+        Square::all().any(|sq| {
+            sq != king
+                && self.piece_at(sq).is_some_and(|p| p.color == side)
+                && lite::normal_from_candidates(&self.inner, to_sc_sq(sq)).contains(to_sc_sq(pawn))
+        })
     }
 
     /// For tests: the crate's own verdict on a pawn drop, without the fast path.
