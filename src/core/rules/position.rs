@@ -440,10 +440,30 @@ impl Position {
 
     /// Every legal move of the side to move.
     pub fn legal_moves(&self) -> Vec<Move> {
-        lite::all_legal_moves_partial(&self.inner)
+        // The crate leaves out every pawn drop when the opponent would have no legal reply,
+        // checking or not; pawn drops come from our own rule instead.
+        let mut v: Vec<Move> = lite::all_legal_moves_partial(&self.inner)
             .into_iter()
             .map(from_sc_move)
-            .collect()
+            .filter(|m| {
+                !matches!(
+                    m,
+                    Move::Drop {
+                        kind: PieceKind::Pawn,
+                        ..
+                    }
+                )
+            })
+            .collect();
+        v.extend(
+            self.drop_destinations(PieceKind::Pawn)
+                .into_iter()
+                .map(|to| Move::Drop {
+                    kind: PieceKind::Pawn,
+                    to,
+                }),
+        );
+        v
     }
     /// Legal destinations of the piece on `from`, each with whether promotion is possible /
     /// forced there.
@@ -455,8 +475,13 @@ impl Position {
     }
     /// Legal drop squares for `kind` from the hand of the side to move.
     pub fn drop_destinations(&self, kind: PieceKind) -> Vec<Square> {
-        if !kind.is_hand_kind() {
+        if !kind.is_hand_kind() || self.hand_count(self.side_to_move(), kind) == 0 {
             return Vec::new();
+        }
+        if kind == PieceKind::Pawn {
+            return Square::all()
+                .filter(|&to| self.piece_at(to).is_none() && self.check_pawn_drop(to).is_ok())
+                .collect();
         }
         let piece = sc::Piece::new(to_sc_kind(kind), to_sc_color(self.side_to_move()));
         lite::drop_candidates(&self.inner, piece)

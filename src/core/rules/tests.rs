@@ -327,3 +327,18 @@ fn play_checked_agrees_with_check_and_play() {
     }
     assert!(illegal_seen > 1000);
 }
+
+#[test]
+fn pawn_drops_are_legal_when_the_opponent_merely_has_no_move() {
+    // White's king on 1a cannot move, but a pawn drop on 5e gives no check: it is legal, and
+    // so is every other pawn drop that is not 二歩 or on the last rank.
+    let p = pos("8k/9/6NG1/9/9/9/9/9/4K4 b P 1");
+    assert_eq!(p.check(mv("P*5e")), Ok(()));
+    assert!(p.legal_moves().contains(&mv("P*5e")));
+    assert!(p.drop_destinations(PieceKind::Pawn).contains(&sq(5, 5)));
+    assert!(!p.drop_destinations(PieceKind::Pawn).contains(&sq(5, 1)));
+    // A pawn drop that mates is still refused everywhere.
+    let p = pos("kn7/1p7/9/1N7/9/9/9/9/4K4 b P 1");
+    assert!(!p.legal_moves().contains(&mv("P*9b")));
+    assert!(!p.drop_destinations(PieceKind::Pawn).contains(&sq(9, 2)));
+}
