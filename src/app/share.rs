@@ -309,30 +309,9 @@ pub fn replace_record(app: &mut App, record: Record, doc: Document) {
 pub fn read_document(path: &Path, index: usize) -> Result<(Record, Document), String> {
     let bytes = std::fs::read(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
     let loaded = notation::load(&bytes, Some(path));
-    let count = loaded.records.len();
-    let index = index.min(count.saturating_sub(1));
-    let parsed = loaded
-        .records
-        .into_iter()
-        .nth(index)
-        .ok_or_else(|| format!("{}: no record", path.display()))?;
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| path.display().to_string());
-    Ok((
-        parsed.record,
-        Document {
-            path: Some(path.to_path_buf()),
-            name,
-            format: Some(loaded.format),
-            info: Some(loaded.info),
-            warnings: parsed.warnings,
-            record_index: index,
-            record_count: count,
-            modified: false,
-        },
-    ))
+    let index = index.min(loaded.records.len().saturating_sub(1));
+    Document::from_loaded(loaded, Some(path.to_path_buf()), index)
+        .ok_or_else(|| format!("{}: no record", path.display()))
 }
 
 /// `~/x` as a path in the home directory.

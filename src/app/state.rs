@@ -111,6 +111,39 @@ pub struct Document {
     pub modified: bool,
 }
 
+impl Document {
+    /// Record `index` (0-based) of a file read into `loaded`, with the document describing it.
+    /// `path` is `None` for standard input. `None` when the file has no such record.
+    pub fn from_loaded(
+        loaded: notation::Loaded,
+        path: Option<PathBuf>,
+        index: usize,
+    ) -> Option<(Record, Document)> {
+        let count = loaded.records.len();
+        let parsed = loaded.records.into_iter().nth(index)?;
+        let name = match &path {
+            None => "[stdin]".to_string(),
+            Some(p) => p
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_else(|| p.display().to_string()),
+        };
+        Some((
+            parsed.record,
+            Document {
+                path,
+                name,
+                format: Some(loaded.format),
+                info: Some(loaded.info),
+                warnings: parsed.warnings,
+                record_index: index,
+                record_count: count,
+                modified: false,
+            },
+        ))
+    }
+}
+
 /// Scrollable text panes whose offsets the app keeps.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Pane {
@@ -286,38 +319,15 @@ impl App {
                 let loaded = notation::load(&bytes, (!stdin).then_some(path.as_path()));
                 let count = loaded.records.len();
                 let want = opts.record.max(1);
-                if want > count {
-                    anyhow::bail!(
-                        "{}: --record {want}: the file holds {count} record{}",
-                        path.display(),
-                        if count == 1 { "" } else { "s" }
-                    );
-                }
-                let parsed = loaded
-                    .records
-                    .into_iter()
-                    .nth(want - 1)
-                    .ok_or_else(|| anyhow::anyhow!("no record"))?;
-                let name = if stdin {
-                    "[stdin]".to_string()
-                } else {
-                    path.file_name()
-                        .map(|n| n.to_string_lossy().into_owned())
-                        .unwrap_or_else(|| path.display().to_string())
-                };
-                (
-                    parsed.record,
-                    Document {
-                        path: (!stdin).then(|| path.clone()),
-                        name,
-                        format: Some(loaded.format),
-                        info: Some(loaded.info),
-                        warnings: parsed.warnings,
-                        record_index: want - 1,
-                        record_count: count,
-                        modified: false,
+                Document::from_loaded(loaded, (!stdin).then(|| path.clone()), want - 1).ok_or_else(
+                    || {
+                        anyhow::anyhow!(
+                            "{}: --record {want}: the file holds {count} record{}",
+                            path.display(),
+                            if count == 1 { "" } else { "s" }
+                        )
                     },
-                )
+                )?
             }
         };
         let mut app = App::new(record, doc, config);
