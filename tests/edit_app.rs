@@ -590,6 +590,43 @@ fn save_as_kif_kifu_and_csa_and_read_back() {
 }
 
 #[test]
+fn save_as_ki2_jkf_and_usi_and_read_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut v = new_viewer();
+    for t in ["7g7f", "3c3d", "8h2b+", "3a2b"] {
+        typed(&mut v, t);
+    }
+    press(&mut v, "c同銀で取り返す⎋");
+    let want = ["7g7f", "3c3d", "8h2b+", "3a2b"];
+    // KI2 keeps the tree and comments but not times: nothing here is lost, so no question.
+    let ki2 = dir.path().join("game.ki2");
+    press(&mut v, &format!(":w {}⏎", ki2.display()));
+    assert!(status(&mut v).contains("saved"), "{}", status(&mut v));
+    let bytes = std::fs::read(&ki2).unwrap();
+    let loaded = notation::load(&bytes, Some(&ki2));
+    assert_eq!(loaded.format, Format::Ki2);
+    assert_eq!(loaded.info.encoding, TextEncoding::ShiftJis);
+    let r = &loaded.records[0].record;
+    assert_eq!(usi_line(r, NodeId::ROOT), want);
+    assert_eq!(r.node(r.main_line()[4]).comment, "同銀で取り返す");
+    // JKF in UTF-8.
+    let jkf = dir.path().join("game.jkf");
+    press(&mut v, &format!(":w {}⏎", jkf.display()));
+    let bytes = std::fs::read(&jkf).unwrap();
+    let loaded = notation::load(&bytes, Some(&jkf));
+    assert_eq!(loaded.format, Format::Jkf);
+    assert_eq!(usi_line(&loaded.records[0].record, NodeId::ROOT), want);
+    // USI holds the moves but not the comment: asks first.
+    let usi = dir.path().join("game.usi");
+    press(&mut v, &format!(":w {}⏎", usi.display()));
+    if v.app.mode == Mode::Confirm {
+        press(&mut v, "y");
+    }
+    let text = std::fs::read_to_string(&usi).unwrap();
+    assert_eq!(text.trim(), "position startpos moves 7g7f 3c3d 8h2b+ 3a2b");
+}
+
+#[test]
 fn unmappable_character_offers_utf8_and_never_writes_a_question_mark() {
     let dir = tempfile::tempdir().unwrap();
     let mut v = new_viewer();

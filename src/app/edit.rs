@@ -1346,16 +1346,11 @@ impl App {
         } else {
             None
         };
-        let target = save::target_for(&path, same, newline).or_else(|| {
-            let format = Format::from_path(&path)?;
-            let mut info = crate::core::notation::TextInfo::new(TextEncoding::Utf8);
-            info.newline = newline;
-            Some((crate::core::notation::Target::new(format), info))
-        });
+        let target = save::target_for(&path, same, newline);
         let Some((mut target, mut info)) = target else {
             self.info_level(
                 format!(
-                    "cannot tell the format of {}: use .kif (Shift_JIS), .kifu (UTF-8) or .csa",
+                    "cannot tell the format of {}: use .kif (Shift_JIS), .kifu (UTF-8), .csa, .ki2, .ki2u, .jkf, .usi, .sfen or .bod",
                     path.display()
                 ),
                 Level::Error,

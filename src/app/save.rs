@@ -33,8 +33,8 @@ pub fn changed_on_disk(path: &Path, stamp: Option<DiskStamp>) -> bool {
 /// The format and text settings for writing to `path`.
 ///
 /// Saving back to the file a record came from keeps its format, encoding, BOM and line endings
-/// (`same_file`). Otherwise the extension decides: `.kif` Shift_JIS, `.kifu` UTF-8, `.csa` UTF-8;
-/// line endings follow `newline`.
+/// (`same_file`). Otherwise the extension decides: `.kif`/`.ki2` Shift_JIS; `.kifu`, `.ki2u`,
+/// `.csa`, `.jkf`, `.usi`, `.sfen`, `.bod` UTF-8; line endings follow `newline`.
 pub fn target_for(
     path: &Path,
     same_file: Option<(Format, TextInfo)>,
@@ -53,8 +53,9 @@ pub fn target_for(
     let (format, encoding) = match ext.as_str() {
         "kif" => (Format::Kif, TextEncoding::ShiftJis),
         "kifu" => (Format::Kif, TextEncoding::Utf8),
-        "csa" => (Format::Csa, TextEncoding::Utf8),
-        _ => return None,
+        "ki2" => (Format::Ki2, TextEncoding::ShiftJis),
+        "ki2u" => (Format::Ki2, TextEncoding::Utf8),
+        _ => (Format::from_path(path)?, TextEncoding::Utf8),
     };
     let target = Target {
         declare_encoding: ext == "kif" && encoding != TextEncoding::ShiftJis,
@@ -179,6 +180,22 @@ mod tests {
         let (t, _) = target_for(Path::new("a.csa"), None, Newline::Lf).unwrap();
         assert_eq!(t.format, Format::Csa);
         assert!(target_for(Path::new("a.txt"), None, Newline::Lf).is_none());
+        let (t, i) = target_for(Path::new("a.ki2"), None, Newline::Lf).unwrap();
+        assert_eq!(
+            (t.format, i.encoding),
+            (Format::Ki2, TextEncoding::ShiftJis)
+        );
+        let (t, i) = target_for(Path::new("a.ki2u"), None, Newline::Lf).unwrap();
+        assert_eq!((t.format, i.encoding), (Format::Ki2, TextEncoding::Utf8));
+        for (name, f) in [
+            ("a.jkf", Format::Jkf),
+            ("a.usi", Format::Usi),
+            ("a.sfen", Format::Sfen),
+            ("a.bod", Format::Bod),
+        ] {
+            let (t, i) = target_for(Path::new(name), None, Newline::Lf).unwrap();
+            assert_eq!((t.format, i.encoding), (f, TextEncoding::Utf8), "{name}");
+        }
         let same = TextInfo {
             encoding: TextEncoding::Utf8,
             bom: true,
