@@ -984,37 +984,6 @@ fn position_text(initial: &Initial) -> String {
     s
 }
 
-/// The closing line for a special ending, as the corpus README's table writes it.
-/// `plies` counts the moves played; `side` is the side to move at the ending.
-pub fn result_line(special: &Special, plies: u32, side: Color, handicap: bool) -> String {
-    let name = |c: Color| match (c, handicap) {
-        (Color::Black, false) => "先手",
-        (Color::White, false) => "後手",
-        (Color::Black, true) => "下手",
-        (Color::White, true) => "上手",
-    };
-    let mover = name(side);
-    let other = name(side.flip());
-    match special {
-        Special::Resign => format!("まで{plies}手で{other}の勝ち"),
-        Special::Timeout => format!("まで{plies}手で時間切れにより{other}の勝ち"),
-        Special::FoulWin => format!("まで{plies}手で{mover}の反則勝ち"),
-        Special::FoulLose => format!("まで{plies}手で{mover}の反則負け"),
-        Special::EnteringKing => format!("まで{plies}手で{mover}の入玉勝ち"),
-        Special::Mate => format!("まで{plies}手で詰み"),
-        Special::Other(w) => {
-            // `まで61手詰`: the word already carries the count.
-            let digits = w.chars().take_while(char::is_ascii_digit).count();
-            if digits > 0 && w[digits..].starts_with('手') {
-                format!("まで{w}")
-            } else {
-                format!("まで{plies}手で{w}")
-            }
-        }
-        s => format!("まで{plies}手で{}", s.kif_word()),
-    }
-}
-
 struct Out {
     text: String,
     /// Moves on the current text line (0 = at a line start).
@@ -1124,7 +1093,7 @@ pub fn write(record: &Record) -> Written {
                         }
                         out.end_line();
                         let side = record.side_to_move_at(id);
-                        out.text.push_str(&result_line(
+                        out.text.push_str(&Special::result_line(
                             sp,
                             node.ply.saturating_sub(1),
                             side,

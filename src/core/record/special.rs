@@ -161,7 +161,7 @@ impl Special {
     pub fn menu() -> Vec<Special> {
         KIF_WORDS.iter().map(|(_, s)| s.clone()).collect()
     }
-    /// The KI2/KIF closing line, e.g. `まで77手で先手の勝ち`. `plies` counts the moves played,
+    /// The KI2/KIF closing line, e.g. `まで77手で先手の勝ち`, `まで61手詰`. `plies` counts the moves played,
     /// `side` is the side to move at the ending, `handicap` uses 下手/上手 names.
     pub fn result_line(&self, plies: u32, side: Color, handicap: bool) -> String {
         let name = |c: Color| match (c, handicap) {
@@ -173,22 +173,24 @@ impl Special {
         let mover = name(side);
         let other = name(side.flip());
         match self {
-            Special::Resign | Special::LossByDefault => {
-                format!("まで{plies}手で{other}の勝ち")
-            }
-            Special::Mate => format!("まで{plies}手で詰み"),
-            Special::WinByDefault => format!("まで{plies}手で{mover}の勝ち"),
+            Special::Resign => format!("まで{plies}手で{other}の勝ち"),
             Special::Timeout => format!("まで{plies}手で時間切れにより{other}の勝ち"),
             Special::FoulWin => format!("まで{plies}手で{mover}の反則勝ち"),
             Special::FoulLose => format!("まで{plies}手で{mover}の反則負け"),
             Special::EnteringKing => format!("まで{plies}手で{mover}の入玉勝ち"),
-            Special::Interrupt => format!("まで{plies}手で中断"),
-            Special::RepetitionDraw => format!("まで{plies}手で千日手"),
-            Special::Impass => format!("まで{plies}手で持将棋"),
-            Special::NoMate => format!("まで{plies}手で不詰"),
-            Special::MaxMoves => format!("まで{plies}手で最大手数"),
-            Special::Draw => format!("まで{plies}手で引き分け"),
-            Special::Other(w) => format!("まで{plies}手で{w}"),
+            Special::Mate => format!("まで{plies}手で詰み"),
+            Special::Other(w) => {
+                // `まで61手詰`: the word already carries the count.
+                let digits = w.chars().take_while(char::is_ascii_digit).count();
+                if digits > 0 && w[digits..].starts_with('手') {
+                    format!("まで{w}")
+                } else {
+                    format!("まで{plies}手で{w}")
+                }
+            }
+            // 中断, 千日手, 持将棋, 不詰, 不戦勝, 不戦敗, ...: the word itself, so that KI2 reads
+            // the same ending back.
+            s => format!("まで{plies}手で{}", s.kif_word()),
         }
     }
 }
