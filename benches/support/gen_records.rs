@@ -3,7 +3,7 @@
 //! writes DIR/gNNNN.kif (Shift_JIS, CRLF) and DIR/gNNNN.csa, and DIR/study.kifu when
 //! STUDY_NODES > 0.
 
-#[path = "../benches/support/randgen.rs"]
+#[path = "randgen.rs"]
 mod randgen;
 
 use kifview::core::notation::{self, Format, Newline, Target, TextEncoding, TextInfo};
