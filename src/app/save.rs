@@ -114,7 +114,12 @@ pub fn commit(plan: &SavePlan) -> std::io::Result<DiskStamp> {
 pub fn write_replace_unsynced(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     use std::sync::atomic::{AtomicU64, Ordering};
     static N: AtomicU64 = AtomicU64::new(0);
-    let path = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    // A new file (the usual case in a batch) has no link to follow: skip the realpath walk.
+    let path = if std::fs::symlink_metadata(path).is_ok() {
+        std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
+    } else {
+        path.to_path_buf()
+    };
     let name = path
         .file_name()
         .ok_or_else(|| std::io::Error::other("no file name"))?
