@@ -6,6 +6,7 @@ use anyhow::Context;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use kifview::app::LaunchOptions;
 use kifview::app::save::{flush_filesystem, write_atomic, write_replace_unsynced};
+use kifview::app::text::sanitize;
 use kifview::core::notation::{
     self, Diagnostic, Format, Loaded, Newline, Target, TextEncoding, TextInfo, bod,
 };
@@ -196,9 +197,11 @@ fn pick_record(loaded: &Loaded, n: usize, path: &Path) -> anyhow::Result<usize> 
     Ok(n - 1)
 }
 
+/// Diagnostics quote the file's own text: like everything shown from a file, they are
+/// stripped of control characters and escape sequences first.
 fn print_warnings(name: &str, warnings: &[Diagnostic], out: &mut impl Write) {
     for w in warnings {
-        let _ = writeln!(out, "{}", w.with_file(name));
+        let _ = writeln!(out, "{}", sanitize(&w.with_file(name)));
     }
 }
 
@@ -603,11 +606,11 @@ fn convert_one(
         }
     };
     for l in &losses {
-        let _ = writeln!(
-            r.stderr,
+        let line = format!(
             "{name}: warning: {} cannot hold {l}; not written",
             target.format.name()
         );
+        let _ = writeln!(r.stderr, "{}", sanitize(&line));
     }
     match &job.output {
         None => r.stdout = bytes,

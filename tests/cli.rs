@@ -238,3 +238,21 @@ fn completions_and_help() {
             .stdout(predicate::str::contains("Examples:"));
     }
 }
+
+#[test]
+fn check_never_prints_escape_sequences_from_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("evil.kifu");
+    std::fs::write(
+        &bad,
+        "手合割：平手\n\x1b]52;c;aGk=\x07\x1b[2J garbage line\n手数----指手---------消費時間--\n   1 ７六歩(77)\n",
+    )
+    .unwrap();
+    let out = kifview().arg("check").arg(&bad).assert().code(1);
+    let stdout = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(stdout.contains("evil.kifu:2:"), "{stdout}");
+    assert!(
+        !stdout.contains('\x1b') && !stdout.contains('\x07'),
+        "{stdout:?}"
+    );
+}
