@@ -237,7 +237,7 @@ impl Position {
     pub fn in_check(&self) -> bool {
         let mut p = self.inner.clone();
         p.side_to_move_set(p.side_to_move().flip());
-        lite::prelegality::will_king_be_captured(&p) == Some(true)
+        king_capturable(&p) == Some(true)
     }
     /// Is the side to move checkmated (in check with no legal move)?
     pub fn is_checkmate(&self) -> bool {
@@ -312,7 +312,7 @@ impl Position {
         });
         let played = self.play_unchecked(mv)?;
         let verdict = verdict.and_then(|()| {
-            if lite::prelegality::will_king_be_captured(&self.inner) == Some(true) {
+            if king_capturable(&self.inner) == Some(true) {
                 Err(Illegal::IgnoredCheck)
             } else {
                 Ok(())
@@ -334,7 +334,7 @@ impl Position {
                 if next.make_move(scm).is_none() {
                     return Err(Illegal::CannotReach);
                 }
-                return if lite::prelegality::will_king_be_captured(&next) == Some(true) {
+                return if king_capturable(&next) == Some(true) {
                     Err(Illegal::IgnoredCheck)
                 } else {
                     Ok(())
@@ -369,7 +369,7 @@ impl Position {
         let mut after = self.clone();
         after.play_unchecked(mv).ok_or(Illegal::NotInHand)?;
         // Own king left in check?
-        if lite::prelegality::will_king_be_captured(&after.inner) == Some(true) {
+        if king_capturable(&after.inner) == Some(true) {
             return Err(Illegal::IgnoredCheck);
         }
         let front = match side {
@@ -404,6 +404,12 @@ impl Position {
                 && self.piece_at(sq).is_some_and(|p| p.color == side)
                 && lite::normal_from_candidates(&self.inner, to_sc_sq(sq)).contains(to_sc_sq(pawn))
         })
+    }
+
+    /// For tests: the rules crate's position.
+    #[cfg(test)]
+    pub(crate) fn raw(&self) -> &sc::PartialPosition {
+        &self.inner
     }
 
     /// For tests: the crate's own verdict on a pawn drop, without the fast path.
@@ -741,4 +747,88 @@ impl Position {
             })
             .sum()
     }
+}
+
+/// Exactly `shogi_legality_lite::prelegality::will_king_be_captured`: can the side to move
+/// take the other side's king (`None` when that king is absent)? The crate builds attack
+/// bitboards for every piece kind; this looks from the king along its 8 lines and at the two
+/// knight squares, which costs a fraction of that on every move of every record read.
+pub(crate) fn king_capturable(p: &sc::PartialPosition) -> Option<bool> {
+    use sc::PieceKind as K;
+    let attacker = p.side_to_move();
+    let king = p.king_position(attacker.flip())?;
+    let (kf, kr) = (king.file() as i8, king.rank() as i8);
+    // The attacker's forward direction in ranks (Black moves towards rank 1).
+    let fwd: i8 = match attacker {
+        sc::Color::Black => -1,
+        sc::Color::White => 1,
+    };
+    let at = |f: i8, r: i8| -> Option<Option<sc::Piece>> {
+        if (1..=9).contains(&f) && (1..=9).contains(&r) {
+            sc::Square::new(f as u8, r as u8).map(|s| p.piece_at(s))
+        } else {
+            None
+        }
+    };
+    // Knights: two squares behind the king (seen from the attacker), one file aside.
+    for df in [-1i8, 1] {
+        if let Some(Some(pc)) = at(kf + df, kr - 2 * fwd)
+            && pc.color() == attacker
+            && pc.piece_kind() == K::Knight
+        {
+            return Some(true);
+        }
+    }
+    for (df, dr) in [
+        (0i8, -1i8),
+        (0, 1),
+        (-1, 0),
+        (1, 0),
+        (-1, -1),
+        (-1, 1),
+        (1, -1),
+        (1, 1),
+    ] {
+        let diagonal = df != 0 && dr != 0;
+        // The attacker's step towards the king, in its own frame: -1 forward, 0 sideways,
+        // 1 backward.
+        let step = if dr == 0 {
+            0
+        } else {
+            if dr == fwd { 1 } else { -1 }
+        };
+        let (mut f, mut r) = (kf + df, kr + dr);
+        let mut dist = 1;
+        while let Some(sq) = at(f, r) {
+            if let Some(pc) = sq {
+                if pc.color() != attacker {
+                    break;
+                }
+                let k = pc.piece_kind();
+                let hit = match k {
+                    K::Bishop => diagonal,
+                    K::Rook => !diagonal,
+                    K::ProBishop => diagonal || dist == 1,
+                    K::ProRook => !diagonal || dist == 1,
+                    K::Lance => !diagonal && step == -1,
+                    _ if dist > 1 => false,
+                    K::King => true,
+                    K::Pawn => !diagonal && step == -1,
+                    K::Silver => step == -1 || (diagonal && step == 1),
+                    K::Gold | K::ProPawn | K::ProLance | K::ProKnight | K::ProSilver => {
+                        step == -1 || !diagonal
+                    }
+                    K::Knight => false,
+                };
+                if hit {
+                    return Some(true);
+                }
+                break;
+            }
+            f += df;
+            r += dr;
+            dist += 1;
+        }
+    }
+    Some(false)
 }

@@ -1,3 +1,4 @@
+use super::position::king_capturable;
 use super::*;
 
 fn sq(f: u8, r: u8) -> Square {
@@ -341,4 +342,82 @@ fn pawn_drops_are_legal_when_the_opponent_merely_has_no_move() {
     let p = pos("kn7/1p7/9/1N7/9/9/9/9/4K4 b P 1");
     assert!(!p.legal_moves().contains(&mv("P*9b")));
     assert!(!p.drop_destinations(PieceKind::Pawn).contains(&sq(9, 2)));
+}
+
+/// `king_capturable` against the rules crate's `will_king_be_captured` on random boards:
+/// any pieces (promoted or not, of either colour) anywhere, one king, both kings or none,
+/// either side to move, and on the positions of random games.
+#[test]
+fn king_capture_test_agrees_with_the_crate() {
+    use shogi_core as sc;
+    use shogi_legality_lite as lite;
+    let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let kinds = [
+        sc::PieceKind::Pawn,
+        sc::PieceKind::Lance,
+        sc::PieceKind::Knight,
+        sc::PieceKind::Silver,
+        sc::PieceKind::Gold,
+        sc::PieceKind::Bishop,
+        sc::PieceKind::Rook,
+        sc::PieceKind::ProPawn,
+        sc::PieceKind::ProLance,
+        sc::PieceKind::ProKnight,
+        sc::PieceKind::ProSilver,
+        sc::PieceKind::ProBishop,
+        sc::PieceKind::ProRook,
+    ];
+    let (mut captured, mut safe) = (0, 0);
+    for _ in 0..20_000 {
+        let mut p = sc::PartialPosition::empty();
+        let n = 1 + next() % 24;
+        for _ in 0..n {
+            let s = sc::Square::new(1 + (next() % 9) as u8, 1 + (next() % 9) as u8).unwrap();
+            let color = if next() % 2 == 0 {
+                sc::Color::Black
+            } else {
+                sc::Color::White
+            };
+            let kind = kinds[(next() % kinds.len() as u64) as usize];
+            p.piece_set(s, Some(sc::Piece::new(kind, color)));
+        }
+        for color in [sc::Color::Black, sc::Color::White] {
+            if next() % 8 != 0 {
+                let s = sc::Square::new(1 + (next() % 9) as u8, 1 + (next() % 9) as u8).unwrap();
+                p.piece_set(s, Some(sc::Piece::new(sc::PieceKind::King, color)));
+            }
+        }
+        for side in [sc::Color::Black, sc::Color::White] {
+            p.side_to_move_set(side);
+            let want = lite::prelegality::will_king_be_captured(&p);
+            assert_eq!(king_capturable(&p), want, "{:?}", p.to_sfen_owned());
+            captured += usize::from(want == Some(true));
+            safe += usize::from(want == Some(false));
+        }
+    }
+    assert!(captured > 5_000 && safe > 5_000, "{captured} {safe}");
+    // Positions of random games, where kings are usually shielded.
+    for _game in 0..30 {
+        let mut p = Position::startpos();
+        for _ply in 0..150 {
+            for side in [Color::Black, Color::White] {
+                let mut q = p.clone();
+                q.set_side_to_move(side);
+                let want = lite::prelegality::will_king_be_captured(q.raw());
+                assert_eq!(king_capturable(q.raw()), want, "{}", q.to_sfen());
+            }
+            let moves = p.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let m = moves[(next() % moves.len() as u64) as usize];
+            p.play(m).unwrap();
+        }
+    }
 }
