@@ -757,7 +757,9 @@ pub(crate) fn king_capturable(p: &sc::PartialPosition) -> Option<bool> {
     use sc::PieceKind as K;
     let attacker = p.side_to_move();
     let king = p.king_position(attacker.flip())?;
-    let (kf, kr) = (king.file() as i8, king.rank() as i8);
+    // `Square::file` and `Square::rank` are C-exported and not inlined; the index is.
+    let k = king.array_index() as i8;
+    let (kf, kr) = (k / 9 + 1, k % 9 + 1);
     // The attacker's forward direction in ranks (Black moves towards rank 1).
     let fwd: i8 = match attacker {
         sc::Color::Black => -1,
