@@ -346,12 +346,8 @@ fn append(record: &mut Record, cur: NodeId, step: Step) -> NodeId {
 }
 
 fn read_move(record: &Record, cur: NodeId, pos: &Position, mv: &Value) -> Result<MoveData, String> {
+    // The side to move plays it; a contradicting `color` field is ignored, as other readers do.
     let side = pos.side_to_move();
-    if let Some(c) = mv.get("color")
-        && color_of(c) != side
-    {
-        // Trust the order of moves over the colour field, as other readers do.
-    }
     let piece = mv.get("piece").and_then(kind_of);
     let to = match mv.get("to").and_then(square_of) {
         Some(sq) => sq,
