@@ -306,28 +306,7 @@ pub fn read(text: &str) -> Parsed {
         // Forks are read after their line, in order (the stack pops the last pushed first).
         stack.extend(forks_here.into_iter().rev());
     }
-    // A record that carries times has a time on every move: a move or ending without one
-    // spent zero seconds (as KIF's `( 0:00/…)`).
-    if record.nodes.iter().any(|n| n.time.is_some()) {
-        // Parents come before children in pre-order, so the player's running total two plies
-        // back is already known.
-        for id in record.preorder().into_iter().skip(1) {
-            if record.node(id).time.is_some() {
-                continue;
-            }
-            let total = record
-                .node(id)
-                .parent
-                .and_then(|p| record.node(p).parent)
-                .and_then(|gp| record.node(gp).time)
-                .and_then(|t| t.total_ms)
-                .unwrap_or(0);
-            record.node_mut(id).time = Some(MoveTime {
-                spent_ms: 0,
-                total_ms: Some(total),
-            });
-        }
-    }
+    record.fill_missing_times();
     Parsed { record, warnings }
 }
 
@@ -461,17 +440,6 @@ fn time_json(spent: u64, total: u64) -> String {
     )
 }
 
-/// Running total for `color` up to `id` (when the file gave none).
-fn running_total(record: &Record, id: NodeId) -> u64 {
-    let color = record.node(id).move_data().map(|m| m.color);
-    record
-        .path(id)
-        .into_iter()
-        .filter(|&n| record.node(n).move_data().map(|m| m.color) == color)
-        .filter_map(|n| record.node(n).time.map(|t| t.spent_ms))
-        .sum()
-}
-
 fn relative_code(suffix: &str) -> String {
     suffix
         .chars()
@@ -489,7 +457,13 @@ fn relative_code(suffix: &str) -> String {
 }
 
 /// One entry's fields before `forks` (without braces).
-fn entry_fields(record: &Record, id: NodeId, pos: &Position, losses: &mut Losses) -> Vec<String> {
+fn entry_fields(
+    record: &Record,
+    id: NodeId,
+    pos: &Position,
+    totals: &[u64],
+    losses: &mut Losses,
+) -> Vec<String> {
     let node = record.node(id);
     let mut f = Vec::new();
     match &node.step {
@@ -547,7 +521,7 @@ fn entry_fields(record: &Record, id: NodeId, pos: &Position, losses: &mut Losses
     if let Some(t) = node.time
         && id != NodeId::ROOT
     {
-        let total = t.total_ms.unwrap_or_else(|| running_total(record, id));
+        let total = t.total_ms.unwrap_or(totals[id.index()]);
         f.push(time_json(t.spent_ms, total));
     }
     if !node.comment.is_empty() {
@@ -594,6 +568,7 @@ pub fn write(record: &Record) -> Written {
     let mut stack = vec![Task::Text("\n  ]\n}\n".into()), Task::Line(NodeId::ROOT)];
     let mut max_depth = 0usize;
     let mut depth_of: HashMap<NodeId, usize> = HashMap::new();
+    let totals = record.running_totals();
     while let Some(task) = stack.pop() {
         let start = match task {
             Task::Text(t) => {
@@ -623,7 +598,7 @@ pub fn write(record: &Record) -> Written {
                 text.push_str(sep);
             }
             text.push('{');
-            let fields = entry_fields(record, id, &pos, &mut losses);
+            let fields = entry_fields(record, id, &pos, &totals, &mut losses);
             text.push_str(&fields.join(","));
             let node = record.node(id);
             let alts: Vec<NodeId> = match node.parent {

@@ -844,7 +844,7 @@ pub fn read(text: &str) -> Parsed {
         r.line(i + 1, line.trim_end_matches('\r'));
     }
     r.start_moves();
-    fill_missing_times(&mut r.record);
+    r.record.fill_missing_times();
     Parsed {
         record: r.record,
         warnings: r.warnings,
@@ -961,7 +961,7 @@ pub fn write(record: &Record, opts: &KifOptions) -> Written {
 
     let has_times = record.nodes.iter().any(|n| n.time.is_some());
     let totals = if has_times {
-        totals(record)
+        record.running_totals()
     } else {
         Vec::new()
     };
@@ -1026,53 +1026,6 @@ pub fn write(record: &Record, opts: &KifOptions) -> Written {
         }
     }
     Written { text: out, losses }
-}
-
-/// In a record with times, a line without one (often the special ending) took no time: give
-/// it zero seconds and the side's running total, so that every node reads the same after a
-/// round trip.
-fn fill_missing_times(record: &mut Record) {
-    if !record.nodes.iter().skip(1).any(|n| n.time.is_some()) {
-        return;
-    }
-    let t = totals(record);
-    for (i, n) in record.nodes.iter_mut().enumerate().skip(1) {
-        if n.time.is_none() {
-            n.time = Some(MoveTime {
-                spent_ms: 0,
-                total_ms: Some(t[i]),
-            });
-        }
-    }
-}
-
-/// Running totals per node (ms), from the file's totals when known, else summed per side.
-fn totals(record: &Record) -> Vec<u64> {
-    let mut t = vec![0u64; record.nodes.len()];
-    for id in record.preorder() {
-        let n = record.node(id);
-        let Some(time) = n.time else {
-            // No time: carry the side's previous total.
-            t[id.index()] = n
-                .parent
-                .and_then(|p| record.node(p).parent)
-                .map(|g| t[g.index()])
-                .unwrap_or(0);
-            continue;
-        };
-        t[id.index()] = match time.total_ms {
-            Some(x) => x,
-            None => {
-                let g = n
-                    .parent
-                    .and_then(|p| record.node(p).parent)
-                    .map(|g| t[g.index()])
-                    .unwrap_or(0);
-                g + time.spent_ms
-            }
-        };
-    }
-    t
 }
 
 fn write_node(record: &Record, id: NodeId, has_times: bool, totals: &[u64], out: &mut String) {

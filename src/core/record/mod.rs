@@ -317,6 +317,44 @@ impl Record {
             .into_iter()
             .any(|id| self.node(id).children.len() > 1)
     }
+    /// Each node's running total of time for its side (ms, indexed by node): the file's total
+    /// where it gave one, else the side's previous total plus the time spent.
+    pub fn running_totals(&self) -> Vec<u64> {
+        let mut t = vec![0u64; self.nodes.len()];
+        for id in self.preorder() {
+            let n = self.node(id);
+            let before = n
+                .parent
+                .and_then(|p| self.node(p).parent)
+                .map_or(0, |g| t[g.index()]);
+            t[id.index()] = match n.time {
+                None => before,
+                Some(MoveTime {
+                    total_ms: Some(x), ..
+                }) => x,
+                Some(time) => before + time.spent_ms,
+            };
+        }
+        t
+    }
+
+    /// A record that carries times has a time on every move: a move or ending without one
+    /// spent 0 s (as KIF's `( 0:00/…)`), with the side's running total carried over.
+    pub fn fill_missing_times(&mut self) {
+        if !self.nodes.iter().skip(1).any(|n| n.time.is_some()) {
+            return;
+        }
+        let t = self.running_totals();
+        for (i, n) in self.nodes.iter_mut().enumerate().skip(1) {
+            if n.time.is_none() {
+                n.time = Some(MoveTime {
+                    spent_ms: 0,
+                    total_ms: Some(t[i]),
+                });
+            }
+        }
+    }
+
     /// How many times the position at `id` occurred on the path from the root (itself included).
     pub fn repetition_count(&self, id: NodeId) -> usize {
         let mut pos = self.initial.position.clone();

@@ -133,3 +133,44 @@ fn header_keeps_order_and_unknown_keys() {
     assert_eq!(h.white_name(), Some("C"));
     assert_eq!(h.remove("Rating").as_deref(), Some("R1500"));
 }
+
+#[test]
+fn running_totals_and_missing_times() {
+    let mut r = Record::default();
+    let a = play(&mut r, NodeId::ROOT, "7g7f");
+    let b = play(&mut r, a, "3c3d");
+    let c = play(&mut r, b, "2g2f");
+    let end = r.push_child(c, Step::Special(Special::Resign));
+    r.node_mut(a).time = Some(MoveTime {
+        spent_ms: 5_000,
+        total_ms: None,
+    });
+    r.node_mut(b).time = Some(MoveTime {
+        spent_ms: 7_000,
+        total_ms: Some(60_000),
+    });
+    r.node_mut(c).time = Some(MoveTime {
+        spent_ms: 3_000,
+        total_ms: None,
+    });
+    let t = r.running_totals();
+    // Black: 5 s, then 5 + 3; White: the file's own total.
+    assert_eq!(
+        (t[a.index()], t[b.index()], t[c.index()]),
+        (5_000, 60_000, 8_000)
+    );
+    r.fill_missing_times();
+    // The ending (White to move) spent 0 s and carries White's total.
+    assert_eq!(
+        r.node(end).time,
+        Some(MoveTime {
+            spent_ms: 0,
+            total_ms: Some(60_000)
+        })
+    );
+    // A record without any time stays without.
+    let mut bare = Record::default();
+    play(&mut bare, NodeId::ROOT, "7g7f");
+    bare.fill_missing_times();
+    assert!(bare.nodes.iter().all(|n| n.time.is_none()));
+}
