@@ -833,16 +833,7 @@ fn viewer_at(sfen: &str) -> Viewer {
         position: Position::from_sfen(sfen).unwrap(),
         handicap: None,
     });
-    let doc = Document {
-        path: None,
-        name: "t.kif".into(),
-        format: None,
-        info: None,
-        warnings: vec![],
-        record_index: 0,
-        record_count: 1,
-        modified: false,
-    };
+    let doc = Document::untitled("t.kif");
     Viewer::new(App::new(record, doc, Config::defaults()), Theme::plain())
 }
 

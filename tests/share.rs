@@ -12,16 +12,7 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
 fn doc(name: &str) -> Document {
-    Document {
-        path: None,
-        name: name.into(),
-        format: None,
-        info: None,
-        warnings: vec![],
-        record_index: 0,
-        record_count: 1,
-        modified: false,
-    }
+    Document::untitled(name)
 }
 
 /// 7g7f 3c3d 2g2f 8c8d 投了, with 2g2f as an alternative first move and a comment.

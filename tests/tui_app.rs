@@ -13,16 +13,7 @@ use ratatui::crossterm::event::{
 use std::path::Path;
 
 fn doc(name: &str) -> Document {
-    Document {
-        path: None,
-        name: name.into(),
-        format: None,
-        info: None,
-        warnings: vec![],
-        record_index: 0,
-        record_count: 1,
-        modified: false,
-    }
+    Document::untitled(name)
 }
 
 /// A game with names, a comment, times, a bookmark and variations at plies 1, 3 and 4.

@@ -112,6 +112,21 @@ pub struct Document {
 }
 
 impl Document {
+    /// A document with no file behind it yet (a new record, pasted text in tests), shown as
+    /// `name`.
+    pub fn untitled(name: impl Into<String>) -> Document {
+        Document {
+            path: None,
+            name: name.into(),
+            format: None,
+            info: None,
+            warnings: Vec::new(),
+            record_index: 0,
+            record_count: 1,
+            modified: false,
+        }
+    }
+
     /// Record `index` (0-based) of a file read into `loaded`, with the document describing it.
     /// `path` is `None` for standard input. `None` when the file has no such record.
     pub fn from_loaded(
@@ -286,20 +301,15 @@ impl App {
                 if let Some(h) = record.initial.handicap {
                     record.header.set("手合割", h.name);
                 }
+                let name = missing
+                    .and_then(|p| p.file_name())
+                    .map(|n| format!("{} [new]", n.to_string_lossy()))
+                    .unwrap_or_else(|| "[new]".into());
                 (
                     record,
                     Document {
                         path: missing.cloned(),
-                        name: missing
-                            .and_then(|p| p.file_name())
-                            .map(|n| format!("{} [new]", n.to_string_lossy()))
-                            .unwrap_or_else(|| "[new]".into()),
-                        format: None,
-                        info: None,
-                        warnings: Vec::new(),
-                        record_index: 0,
-                        record_count: 1,
-                        modified: false,
+                        ..Document::untitled(name)
                     },
                 )
             }

@@ -16,16 +16,7 @@ fn sample() -> (Record, [NodeId; 4]) {
 }
 
 fn app(r: Record) -> App {
-    let doc = Document {
-        path: None,
-        name: "t.kif".into(),
-        format: None,
-        info: None,
-        warnings: vec![],
-        record_index: 0,
-        record_count: 1,
-        modified: false,
-    };
+    let doc = Document::untitled("t.kif");
     App::new(r, doc, Config::defaults())
 }
 

@@ -152,27 +152,7 @@ pub fn could_promote(md: &MoveData) -> bool {
 /// `２二角不成(88)`, `５五角打`. `prev_to` is the destination of the previous move (for 同).
 pub fn kif_move(md: &MoveData, prev_to: Option<Square>) -> String {
     let mut s = String::with_capacity(24);
-    let to = md.mv.to();
-    if prev_to == Some(to) {
-        s.push_str("同\u{3000}");
-    } else {
-        s.push_str(&square_kif(to));
-    }
-    s.push_str(md.piece.move_name());
-    match md.mv {
-        Move::Normal { from, promote, .. } => {
-            if promote {
-                s.push('成');
-            } else if could_promote(md) {
-                s.push_str("不成");
-            }
-            s.push('(');
-            s.push((b'0' + from.file()) as char);
-            s.push((b'0' + from.rank()) as char);
-            s.push(')');
-        }
-        Move::Drop { .. } => s.push('打'),
-    }
+    push_kif_move(&mut s, md, prev_to);
     s
 }
 
