@@ -180,15 +180,7 @@ fn benches(c: &mut Criterion) {
     // Batch conversion of the KIF set into every output format, on one core and on all.
     let mut g = c.benchmark_group("batch_from_kif");
     g.sample_size(10).measurement_time(Duration::from_secs(8));
-    for to in [
-        Format::Kif,
-        Format::Ki2,
-        Format::Csa,
-        Format::Jkf,
-        Format::Usi,
-        Format::Sfen,
-        Format::Bod,
-    ] {
+    for to in Format::ALL {
         for t in [1, threads] {
             g.bench_function(format!("{}_{t}_threads", to.name()), |b| {
                 b.iter(|| par_map(&d.kif, t, |k| convert(k, to)).len())

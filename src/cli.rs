@@ -427,6 +427,18 @@ fn convert(a: ConvertArgs) -> ExitCode {
         return ExitCode::from(1);
     }
     let jobs = plan_outputs(inputs, &a, to);
+    // Every output directory once, before the workers start (not once per file).
+    let dirs: std::collections::BTreeSet<&Path> = jobs
+        .iter()
+        .filter_map(|j| j.output.as_deref()?.parent())
+        .filter(|d| !d.as_os_str().is_empty())
+        .collect();
+    for d in dirs {
+        if let Err(e) = std::fs::create_dir_all(d) {
+            eprintln!("kifview convert: {}: cannot create: {e}", d.display());
+            return ExitCode::from(1);
+        }
+    }
     let encoding = a
         .encoding
         .map(|e| match e {
@@ -615,14 +627,6 @@ fn convert_one(
     match &job.output {
         None => r.stdout = bytes,
         Some(out) => {
-            if let Some(dir) = out.parent()
-                && !dir.as_os_str().is_empty()
-                && let Err(e) = std::fs::create_dir_all(dir)
-            {
-                let _ = writeln!(r.stderr, "{}: cannot create: {e}", dir.display());
-                r.failed = true;
-                return r;
-            }
             if job.renamed {
                 let _ = writeln!(
                     r.stderr,

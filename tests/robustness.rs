@@ -57,25 +57,10 @@ fn mangle(bytes: &[u8], rng: &mut Rng) -> Vec<u8> {
     lines.join(&b'\n')
 }
 
+/// Record files under `dir` (every extension kifview reads; not the expected JSON).
 fn files(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let Ok(rd) = std::fs::read_dir(&d) else {
-            continue;
-        };
-        for e in rd.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if Format::from_path(&p).is_some()
-                && !p.to_string_lossy().ends_with(".expected.json")
-            {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
+    common::files_with_ext(dir, &["kif", "kifu", "ki2", "ki2u", "csa", "jkf"], &mut out);
     out
 }
 
@@ -102,15 +87,7 @@ fn mangled_records_never_panic_in_any_reader_or_writer() {
                     for id in [*r.main_line().last().unwrap(), r.root()] {
                         let _ = r.position_at(id);
                     }
-                    for f in [
-                        Format::Kif,
-                        Format::Ki2,
-                        Format::Csa,
-                        Format::Jkf,
-                        Format::Usi,
-                        Format::Sfen,
-                        Format::Bod,
-                    ] {
+                    for f in Format::ALL {
                         let w = notation::render(r, Target::new(f), &utf8);
                         // What was written reads again without panicking either.
                         let _ = notation::read_text(&w.text, f);

@@ -52,6 +52,17 @@ pub enum Format {
 }
 
 impl Format {
+    /// Every format, in the order menus and benchmarks list them.
+    pub const ALL: [Format; 7] = [
+        Format::Kif,
+        Format::Ki2,
+        Format::Csa,
+        Format::Jkf,
+        Format::Usi,
+        Format::Sfen,
+        Format::Bod,
+    ];
+
     pub fn name(self) -> &'static str {
         match self {
             Format::Kif => "KIF",
