@@ -864,7 +864,7 @@ const MOVE_FIELD: usize = 13;
 
 /// Appends `n` right-aligned in `width` columns (spaces, or zeros with `zero`).
 fn push_num(out: &mut String, n: u64, width: usize, zero: bool) {
-    let mut buf = [0u8; 20];
+    let mut buf = [if zero { b'0' } else { b' ' }; 24];
     let mut i = buf.len();
     let mut v = n;
     loop {
@@ -875,29 +875,46 @@ fn push_num(out: &mut String, n: u64, width: usize, zero: bool) {
             break;
         }
     }
-    let digits = buf.len() - i;
-    for _ in digits..width {
-        out.push(if zero { '0' } else { ' ' });
-    }
-    for &d in &buf[i..] {
-        out.push(d as char);
-    }
+    let start = i.min(buf.len().saturating_sub(width));
+    // Digits and padding are ASCII: one append instead of a `push` per character.
+    out.push_str(std::str::from_utf8(&buf[start..]).unwrap_or_default());
 }
 
+/// Appends `( m:ss/hh:mm:ss)`, built in one buffer (it is on every move line of a timed
+/// record).
 fn push_time(out: &mut String, spent_ms: u64, total_ms: u64) {
+    fn two(buf: &mut [u8], at: usize, v: u64, pad: u8) {
+        buf[at] = if v >= 10 {
+            b'0' + (v / 10 % 10) as u8
+        } else {
+            pad
+        };
+        buf[at + 1] = b'0' + (v % 10) as u8;
+    }
     let s = spent_ms / 1000;
     let t = total_ms / 1000;
-    out.push('(');
-    push_num(out, s / 60, 2, false);
-    out.push(':');
-    push_num(out, s % 60, 2, true);
-    out.push('/');
-    push_num(out, t / 3600, 2, true);
-    out.push(':');
-    push_num(out, (t / 60) % 60, 2, true);
-    out.push(':');
-    push_num(out, t % 60, 2, true);
-    out.push(')');
+    if s / 60 >= 100 || t / 3600 >= 100 {
+        // Long thinking times or totals are rare: the general path.
+        out.push('(');
+        push_num(out, s / 60, 2, false);
+        out.push(':');
+        push_num(out, s % 60, 2, true);
+        out.push('/');
+        push_num(out, t / 3600, 2, true);
+        out.push(':');
+        push_num(out, (t / 60) % 60, 2, true);
+        out.push(':');
+        push_num(out, t % 60, 2, true);
+        out.push(')');
+        return;
+    }
+    let mut buf = *b"( 0:00/00:00:00)";
+    two(&mut buf, 1, s / 60, b' ');
+    two(&mut buf, 4, s % 60, b'0');
+    two(&mut buf, 7, t / 3600, b'0');
+    two(&mut buf, 10, (t / 60) % 60, b'0');
+    two(&mut buf, 13, t % 60, b'0');
+    out.push_str(std::str::from_utf8(&buf).unwrap_or_default());
 }
 
 fn is_encoding_declaration(l: &str) -> bool {
@@ -1211,6 +1228,26 @@ mod tests {
             w.text
         );
         assert!(w.text.starts_with("手合割：平手\n"));
+    }
+
+    #[test]
+    fn time_fields_are_padded_like_kifu_for_windows() {
+        let time = |spent: u64, total: u64| {
+            let mut s = String::new();
+            push_time(&mut s, spent * 1000, total * 1000);
+            s
+        };
+        assert_eq!(time(16, 16), "( 0:16/00:00:16)");
+        assert_eq!(time(0, 0), "( 0:00/00:00:00)");
+        assert_eq!(time(9 * 60 + 5, 3600 + 61), "( 9:05/01:01:01)");
+        assert_eq!(time(99 * 60 + 59, 99 * 3600 + 3599), "(99:59/99:59:59)");
+        assert_eq!(time(125 * 60 + 30, 2 * 3600 + 330), "(125:30/02:05:30)");
+        assert_eq!(time(61, 100 * 3600), "( 1:01/100:00:00)");
+        let mut s = String::new();
+        push_num(&mut s, 7, 4, false);
+        push_num(&mut s, 12345, 2, true);
+        push_num(&mut s, 3, 0, false);
+        assert_eq!(s, "   7123453");
     }
 
     #[test]
