@@ -105,7 +105,7 @@ fn compare_line(
         }
         let vars = e["variations"].as_array().cloned().unwrap_or_default();
         let sibs = match n.parent {
-            Some(p) if r.node(p).children.first() == Some(&id) => r.node(p).children.clone(),
+            Some(p) if r.node(p).children.first() == Some(&id) => r.node(p).children.to_vec(),
             _ => vec![id],
         };
         if sibs.len() != vars.len() + 1 {

@@ -4,7 +4,7 @@
 //! Removing a subtree detaches it from its parent but keeps its nodes in the arena, so undo
 //! reattaches the very same nodes and every `NodeId` held elsewhere stays valid.
 
-use super::{Header, MoveData, NodeId, Record, Special, Step};
+use super::{Children, Header, MoveData, NodeId, Record, Special, Step};
 use crate::core::rules::{Illegal, Move};
 use std::fmt;
 
@@ -49,7 +49,7 @@ pub enum Edit {
     /// Give `node` these children again (the inverse of `CutAfter`).
     RestoreChildren {
         node: NodeId,
-        children: Vec<NodeId>,
+        children: Children,
     },
     SetComment {
         node: NodeId,
@@ -436,7 +436,7 @@ mod tests {
                 b,
             )
             .unwrap();
-        assert_eq!(r.node(a).children, vec![b, b2]);
+        assert_eq!(r.node(a).children[..], [b, b2]);
         assert_eq!(
             h.apply(
                 &mut r,
@@ -459,15 +459,15 @@ mod tests {
 
         h.apply(&mut r, Edit::Reorder { node: b2, index: 1 }, b2)
             .unwrap();
-        assert_eq!(r.node(a).children, vec![b, b2]);
+        assert_eq!(r.node(a).children[..], [b, b2]);
 
         // Delete the variation and bring it back: same ids.
         let focus = h.apply(&mut r, Edit::Detach { node: b }, b).unwrap();
         assert_eq!(focus, a);
-        assert_eq!(r.node(a).children, vec![b2]);
+        assert_eq!(r.node(a).children[..], [b2]);
         assert!(!r.is_attached(b));
         assert_eq!(h.undo(&mut r, a), Some(b));
-        assert_eq!(r.node(a).children, vec![b, b2]);
+        assert_eq!(r.node(a).children[..], [b, b2]);
         assert!(h.is_modified());
         h.mark_saved();
         assert!(!h.is_modified());

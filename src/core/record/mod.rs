@@ -64,11 +64,15 @@ pub struct MoveTime {
     pub total_ms: Option<u64>,
 }
 
+/// The children of a node, in order (child 0 continues the main line). Almost every node has
+/// at most a few, held inline: reading a record allocates nothing per node for them.
+pub type Children = smallvec::SmallVec<[NodeId; 4]>;
+
 /// One node of the tree.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Node {
     pub parent: Option<NodeId>,
-    pub children: Vec<NodeId>,
+    pub children: Children,
     pub step: Step,
     /// Number of moves from the root (the root is 0; a special ending counts like a move).
     pub ply: u32,
@@ -182,7 +186,7 @@ impl Record {
             initial,
             nodes: vec![Node {
                 parent: None,
-                children: Vec::new(),
+                children: Children::new(),
                 step: Step::Root,
                 ply: 0,
                 comment: String::new(),
@@ -213,7 +217,7 @@ impl Record {
         let ply = self.nodes[parent.index()].ply + 1;
         self.nodes.push(Node {
             parent: Some(parent),
-            children: Vec::new(),
+            children: Children::new(),
             step,
             ply,
             comment: String::new(),
@@ -321,7 +325,19 @@ impl Record {
     /// where it gave one, else the side's previous total plus the time spent.
     pub fn running_totals(&self) -> Vec<u64> {
         let mut t = vec![0u64; self.nodes.len()];
-        for id in self.preorder() {
+        // Parents before children: readers append nodes that way, so index order does; after
+        // edits that might not hold, and pre-order does.
+        let parents_first = self
+            .nodes
+            .iter()
+            .enumerate()
+            .all(|(i, n)| n.parent.is_none_or(|p| p.index() < i));
+        let order: Box<dyn Iterator<Item = NodeId>> = if parents_first {
+            Box::new((0..self.nodes.len() as u32).map(NodeId))
+        } else {
+            Box::new(self.preorder().into_iter())
+        };
+        for id in order {
             let n = self.node(id);
             let before = n
                 .parent
