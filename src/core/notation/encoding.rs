@@ -177,7 +177,9 @@ pub fn decode(bytes: &[u8], prefer: TextEncoding) -> Decoded {
     {
         return finish(text, enc, false, false, None);
     }
-    if let Ok(s) = std::str::from_utf8(bytes) {
+    // simdutf8 validates Japanese text several times faster than `std::str::from_utf8` (6% of
+    // `kifview check` on a large UTF-8 study); it answers the same yes/no.
+    if let Ok(s) = simdutf8::basic::from_utf8(bytes) {
         let enc = if bytes.is_ascii() {
             prefer
         } else {
