@@ -133,10 +133,10 @@ fn move_number(t: &str) -> Option<(u32, &str)> {
         return None;
     }
     let rest = &t[digits..];
-    if !rest.is_empty() && !rest.starts_with(is_ws) {
-        return None;
+    match rest.as_bytes().first() {
+        None | Some(b' ') => Some((n, rest)),
+        _ => rest.starts_with(is_ws).then_some((n, rest)),
     }
-    Some((n, rest))
 }
 
 /// Reads `[spaces]digits[spaces]` (at most 12 digits) at the start of `b`; returns the number
@@ -538,10 +538,17 @@ impl Reader {
         self.warnings.push(Diagnostic::new(line, kind, msg));
     }
 
+    /// Called for every move line; the work is in [`Self::set_up_moves`].
     fn start_moves(&mut self) {
-        if self.in_moves {
-            return;
+        if !self.in_moves {
+            self.set_up_moves();
         }
+    }
+
+    /// The moves start: the header and board diagram read so far make the initial position.
+    /// Once per record: `cold` keeps it out of [`Self::start_moves`] so that inlines.
+    #[cold]
+    fn set_up_moves(&mut self) {
         self.in_moves = true;
         let board = std::mem::take(&mut self.board);
         let initial = if board.has_board() {
@@ -855,7 +862,9 @@ impl Reader {
         self.cur = id;
         let ply = self.record.node(id).ply as usize;
         if self.trail.len() == ply {
-            self.trail.push(self.pos.clone());
+            // Cloned straight into the vector: `push(clone())` copied the position twice.
+            self.trail
+                .extend_from_slice(std::slice::from_ref(&self.pos));
         }
     }
 
