@@ -327,31 +327,36 @@ impl Record {
         let mut t = vec![0u64; self.nodes.len()];
         // Parents before children: readers append nodes that way, so index order does; after
         // edits that might not hold, and pre-order does.
-        let parents_first = self
-            .nodes
-            .iter()
-            .enumerate()
-            .all(|(i, n)| n.parent.is_none_or(|p| p.index() < i));
-        let order: Box<dyn Iterator<Item = NodeId>> = if parents_first {
-            Box::new((0..self.nodes.len() as u32).map(NodeId))
-        } else {
-            Box::new(self.preorder().into_iter())
-        };
-        for id in order {
-            let n = self.node(id);
-            let before = n
-                .parent
-                .and_then(|p| self.node(p).parent)
-                .map_or(0, |g| t[g.index()]);
-            t[id.index()] = match n.time {
-                None => before,
-                Some(MoveTime {
-                    total_ms: Some(x), ..
-                }) => x,
-                Some(time) => before + time.spent_ms,
-            };
+        let mut in_order = true;
+        for i in 1..self.nodes.len() {
+            if self.nodes[i].parent.is_none_or(|p| p.index() >= i) {
+                in_order = false;
+                break;
+            }
+            t[i] = self.total_after(NodeId(i as u32), &t);
+        }
+        if !in_order {
+            for id in self.preorder() {
+                t[id.index()] = self.total_after(id, &t);
+            }
         }
         t
+    }
+
+    /// The running total at `id`, given the totals of its ancestors in `t`.
+    fn total_after(&self, id: NodeId, t: &[u64]) -> u64 {
+        let n = self.node(id);
+        let before = n
+            .parent
+            .and_then(|p| self.node(p).parent)
+            .map_or(0, |g| t[g.index()]);
+        match n.time {
+            None => before,
+            Some(MoveTime {
+                total_ms: Some(x), ..
+            }) => x,
+            Some(time) => before + time.spent_ms,
+        }
     }
 
     /// A record that carries times has a time on every move: a move or ending without one
