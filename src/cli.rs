@@ -182,7 +182,13 @@ pub fn load_path(path: &Path) -> anyhow::Result<Loaded> {
             .context("reading standard input")?;
         return Ok(notation::load(&bytes, None));
     }
-    let bytes = std::fs::read(path).with_context(|| format!("{}: cannot read", path.display()))?;
+    // `fs::read` (and `File::read_to_end`) ask the file's size and position first: two more
+    // system calls per file of a batch. Records are small: start with room for a typical one,
+    // let larger ones grow, and read through `Take`, which does not ask.
+    let mut bytes = Vec::with_capacity(64 * 1024);
+    std::fs::File::open(path)
+        .and_then(|f| f.take(u64::MAX).read_to_end(&mut bytes))
+        .with_context(|| format!("{}: cannot read", path.display()))?;
     Ok(notation::load(&bytes, Some(path)))
 }
 

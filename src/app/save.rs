@@ -125,9 +125,11 @@ pub fn write_replace_unsynced(path: &Path, bytes: &[u8]) -> std::io::Result<()> 
         .ok_or_else(|| std::io::Error::other("no file name"))?
         .to_string_lossy()
         .into_owned();
+    // The process id once (it is a system call each time, and a batch writes thousands).
+    static PID: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
     let tmp = path.with_file_name(format!(
         ".{name}.{}.{}.tmp",
-        std::process::id(),
+        PID.get_or_init(std::process::id),
         N.fetch_add(1, Ordering::Relaxed)
     ));
     let result = std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, &path));
