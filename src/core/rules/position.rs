@@ -79,7 +79,7 @@ const fn steps(kind: PieceKind, color: Color, df: i8, dr: i8) -> bool {
     }
 }
 
-/// Does `kind` of `color` slide any distance along the unit direction (`df`, `dr`)?
+/// Does `kind` of `color` slide any distance along the unit step (`df`, `dr`)?
 const fn slides(kind: PieceKind, color: Color, df: i8, dr: i8) -> bool {
     use PieceKind as K;
     let diagonal = df != 0 && dr != 0;
@@ -91,15 +91,15 @@ const fn slides(kind: PieceKind, color: Color, df: i8, dr: i8) -> bool {
     }
 }
 
-/// The 8 directions from a square, as (file, rank) steps.
+/// The 8 unit steps (file, rank).
 const DIRECTIONS: [(i8, i8); 8] = [
+    (-1, -1),
+    (-1, 0),
+    (-1, 1),
     (0, -1),
     (0, 1),
-    (-1, 0),
-    (1, 0),
-    (-1, -1),
-    (-1, 1),
     (1, -1),
+    (1, 0),
     (1, 1),
 ];
 
@@ -124,14 +124,14 @@ const RAY_LENGTHS: [[u8; 8]; 81] = {
     out
 };
 
-/// For an attacker of each colour and each direction from a king: the piece kinds (bits
-/// `1 << kind as u16`) that take the king from the first square that way, and those that
-/// take it from further along, with nothing in between.
-const KING_ATTACKERS: [[(u16, u16); 8]; 2] = {
+/// For each colour and direction from a square: the piece kinds (bits `1 << kind as u16`)
+/// that can move onto the square from the next square that way, and those that can from
+/// further along, with nothing in between (knights aside).
+const REACHING: [[(u16, u16); 8]; 2] = {
     let mut out = [[(0, 0); 8]; 2];
     let mut d = 0;
     while d < 8 {
-        // The attacker stands that way from the king and moves back towards it.
+        // The piece stands that way from the square and moves back towards it.
         let (df, dr) = (-DIRECTIONS[d].0, -DIRECTIONS[d].1);
         let mut k = 0;
         while k < PieceKind::ALL.len() {
@@ -176,8 +176,35 @@ fn is_stuck(kind: PieceKind, color: Color, to: Square) -> bool {
 impl Position {
     /// The even-game (平手) start position.
     pub fn startpos() -> Position {
-        Position::from_sfen("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1")
-            .expect("the start position is valid SFEN")
+        use PieceKind as K;
+        let (black, white) = (Color::Black, Color::White);
+        let back = [
+            K::Lance,
+            K::Knight,
+            K::Silver,
+            K::Gold,
+            K::King,
+            K::Gold,
+            K::Silver,
+            K::Knight,
+            K::Lance,
+        ];
+        let mut pos = Position::empty();
+        let mut put = |file: u8, rank: u8, kind: K, color: Color| {
+            let sq = Square::new(file, rank).expect("on the board");
+            pos.set_piece(sq, Some(Piece::new(kind, color)));
+        };
+        for (file, kind) in (1..=9).zip(back) {
+            put(file, 1, kind, white);
+            put(file, 3, K::Pawn, white);
+            put(file, 7, K::Pawn, black);
+            put(file, 9, kind, black);
+        }
+        put(8, 2, K::Rook, white);
+        put(2, 2, K::Bishop, white);
+        put(8, 8, K::Bishop, black);
+        put(2, 8, K::Rook, black);
+        pos
     }
     /// An empty board, no pieces in hand, Black to move.
     pub fn empty() -> Position {
@@ -264,23 +291,15 @@ impl Position {
     /// Checks `mv` against every rule and says why it is illegal.
     pub fn check(&self, mv: Move) -> Result<(), Illegal> {
         self.check_movement(mv)?;
-        if let Move::Drop {
-            kind: PieceKind::Pawn,
-            to,
-        } = mv
-        {
-            return self.check_pawn_drop(to);
-        }
         let mut after = self.clone();
         after.play_unchecked(mv).ok_or(Illegal::CannotReach)?;
-        after.check_mover_king()
+        after.check_outcome(mv)
     }
 
-    /// Every rule but the safety of one's own king (and, for pawn drops, 二歩 and 打ち歩詰め):
-    /// a piece of the side to move on the source square (or in hand), nothing of one's own on
-    /// the target, promotion only where allowed, then as shogi_legality_lite orders them: no
-    /// taking of a king, no piece left without a further move (行き所のない駒), and a path the
-    /// piece can take.
+    /// The rules judged before playing `mv`: a piece of the side to move on the source square
+    /// (or in hand), nothing of one's own on the target, promotion only where allowed, then as
+    /// shogi_legality_lite orders them: no taking of a king, no piece left without a further
+    /// move (行き所のない駒), a path the piece can take; for a pawn drop, 二歩.
     fn check_movement(&self, mv: Move) -> Result<(), Illegal> {
         let side = self.side;
         match mv {
@@ -319,6 +338,11 @@ impl Position {
                 if is_stuck(kind, side, to) {
                     return Err(Illegal::DropStuck);
                 }
+                let own_pawn = Some(Piece::new(PieceKind::Pawn, side));
+                let file = (to.file() as usize - 1) * 9;
+                if kind == PieceKind::Pawn && self.board[file..file + 9].contains(&own_pawn) {
+                    return Err(Illegal::TwoPawns);
+                }
             }
         }
         Ok(())
@@ -333,7 +357,7 @@ impl Position {
         if steps(piece.kind, piece.color, df, dr) {
             return true;
         }
-        let on_line = (df, dr) != (0, 0) && (df == 0 || dr == 0 || df.abs() == dr.abs());
+        let on_line = (df == 0) != (dr == 0) || (df != 0 && df.abs() == dr.abs());
         on_line
             && slides(piece.kind, piece.color, df.signum(), dr.signum())
             && self.clear_between(from, to)
@@ -356,58 +380,40 @@ impl Position {
         }
     }
 
-    /// After a move: 王手放置 when the side that moved left its own king capturable.
-    fn check_mover_king(&self) -> Result<(), Illegal> {
+    /// The rules judged on the position after `mv` (`self`): 王手放置 when the side that moved
+    /// left its king capturable, then 打ち歩詰め. Only a pawn drop that gives check can be
+    /// 打ち歩詰め, and only when the king cannot step away or take the pawn, so the search for
+    /// replies runs for those alone. (shogi_legality_lite searches every reply of every pawn
+    /// drop and calls a drop mate whenever the opponent is left without a move or a king,
+    /// checking or not.)
+    fn check_outcome(&self, mv: Move) -> Result<(), Illegal> {
+        let mover = self.side.flip();
         if self.king_capturable(self.side) == Some(true) {
-            Err(Illegal::IgnoredCheck)
-        } else {
-            Ok(())
+            return Err(Illegal::IgnoredCheck);
         }
+        if let Move::Drop {
+            kind: PieceKind::Pawn,
+            to,
+        } = mv
+        {
+            let front = Square::new(to.file(), (to.rank() as i8 + forward(mover)) as u8);
+            if front.is_some()
+                && self.king_square(self.side) == front
+                && !self.has_reply_to_pawn_check(to)
+            {
+                return Err(Illegal::DropPawnMate);
+            }
+        }
+        Ok(())
     }
 
     /// Plays `mv` when it is physically possible (as `play_unchecked`) and says whether the
     /// rules allow it, in one pass: readers keep illegal moves of real files with a warning.
     /// Returns `None`, changing nothing, when the move cannot be played at all.
     pub fn play_checked(&mut self, mv: Move) -> Option<(Played, Result<(), Illegal>)> {
-        if let Move::Drop {
-            kind: PieceKind::Pawn,
-            ..
-        } = mv
-        {
-            let verdict = self.check(mv);
-            return self.play_unchecked(mv).map(|p| (p, verdict));
-        }
         let verdict = self.check_movement(mv);
         let played = self.play_unchecked(mv)?;
-        Some((played, verdict.and_then(|()| self.check_mover_king())))
-    }
-
-    /// A pawn drop that passed `check_movement`: 二歩, then one's own king, then 打ち歩詰め. Only a
-    /// drop that gives check can be 打ち歩詰め, and only when the king cannot step away or take
-    /// the pawn, so the search for replies runs for those alone. (shogi_legality_lite searches
-    /// every reply of every pawn drop and calls a drop mate whenever the opponent is left
-    /// without a move or a king, checking or not.)
-    fn check_pawn_drop(&self, to: Square) -> Result<(), Illegal> {
-        let side = self.side;
-        let own_pawn = Some(Piece::new(PieceKind::Pawn, side));
-        let file = (to.file() as usize - 1) * 9;
-        if self.board[file..file + 9].contains(&own_pawn) {
-            return Err(Illegal::TwoPawns);
-        }
-        let mut after = self.clone();
-        after
-            .play_unchecked(Move::Drop {
-                kind: PieceKind::Pawn,
-                to,
-            })
-            .ok_or(Illegal::NotInHand)?;
-        after.check_mover_king()?;
-        let front = Square::new(to.file(), (to.rank() as i8 + forward(side)) as u8);
-        let gives_check = front.is_some() && self.king_square(side.flip()) == front;
-        if gives_check && !after.has_reply_to_pawn_check(to) {
-            return Err(Illegal::DropPawnMate);
-        }
-        Ok(())
+        Some((played, verdict.and_then(|()| self.check_outcome(mv))))
     }
 
     /// After a pawn drop on `pawn` that checks the king in front of it: can the side to move
@@ -788,25 +794,22 @@ impl Position {
 
     /// Can `attacker` take the other side's king (`None` when that king is absent)? For the
     /// side to move this is shogi_legality_lite's `will_king_be_captured`. Looks from the king
-    /// along its 8 lines and at the two knight squares.
+    /// at the two knight squares and along its 8 lines to the first piece.
     pub(super) fn king_capturable(&self, attacker: Color) -> Option<bool> {
         let king = self.king_square(attacker.flip())?;
-        let (kf, kr) = (king.file() as i8, king.rank() as i8);
         // Knights: two squares behind the king (seen from the attacker), one file aside.
         let knight = Some(Piece::new(PieceKind::Knight, attacker));
-        let behind = kr - 2 * forward(attacker);
-        if [kf - 1, kf + 1]
-            .into_iter()
-            .any(|f| index_at(f, behind).is_some_and(|i| self.board[i] == knight))
-        {
-            return Some(true);
+        let behind = king.rank() as i8 - 2 * forward(attacker);
+        for f in [king.file() as i8 - 1, king.file() as i8 + 1] {
+            if index_at(f, behind).is_some_and(|i| self.board[i] == knight) {
+                return Some(true);
+            }
         }
-        let attackers = &KING_ATTACKERS[attacker.index()];
-        for (d, &(near, far)) in attackers.iter().enumerate() {
+        let k = king.index();
+        for (d, &(near, far)) in REACHING[attacker.index()].iter().enumerate() {
             let step = index_step(d);
-            let mut i = king.index();
-            let mut kinds = near;
-            for _ in 0..RAY_LENGTHS[king.index()][d] {
+            let (mut i, mut kinds) = (k, near);
+            for _ in 0..RAY_LENGTHS[k][d] {
                 i = i.wrapping_add_signed(step);
                 if let Some(p) = self.board[i] {
                     if p.color == attacker && kinds & 1 << p.kind as u16 != 0 {

@@ -31,6 +31,7 @@ fn sfen_round_trips() {
     ] {
         assert_eq!(pos(s).to_sfen(), s);
     }
+    assert_eq!(Position::startpos(), pos(STARTS[0]));
     assert_eq!(
         pos("sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b -").to_sfen(),
         "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
@@ -452,6 +453,24 @@ fn forward(c: Color) -> i8 {
     }
 }
 
+/// The crate's `will_king_be_captured` for `attacker` in `p`, except that a pawn of
+/// `attacker` on its last rank (left there by a move played although illegal) counts as the
+/// defender's: the crate lets such a pawn take towards the far end of the next file (see
+/// `a_pawn_on_its_last_rank_cannot_move`); as the defender's it blocks the same lines.
+fn crate_king_capturable(p: &Position, attacker: Color) -> Option<bool> {
+    let mut s = to_sc(p);
+    for at in Square::all() {
+        if p.piece_at(at) == Some(Piece::new(PieceKind::Pawn, attacker))
+            && Square::new(at.file(), (at.rank() as i8 + forward(attacker)) as u8).is_none()
+        {
+            let defenders = Piece::new(PieceKind::Pawn, attacker.flip());
+            s.piece_set(sc_square(at), Some(sc_piece(defenders)));
+        }
+    }
+    s.side_to_move_set(sc_color(attacker));
+    lite::prelegality::will_king_be_captured(&s)
+}
+
 /// `Position::legal_moves` as it was: the crate's list without its pawn drops, then the pawn
 /// drops our rule allows.
 fn reference_legal_moves(p: &Position, s: &sc::PartialPosition) -> Vec<Move> {
@@ -597,6 +616,11 @@ fn rules_agree_with_the_crate() {
                         "{} {mv}",
                         p.to_sfen()
                     );
+                    // Both kings' safety, as kept up to date move by move.
+                    let mut q = ours.clone();
+                    q.set_side_to_move(color);
+                    let attacked = crate_king_capturable(&ours, color.flip());
+                    assert_eq!(q.in_check(), attacked == Some(true), "{} {mv}", p.to_sfen());
                 }
                 played += 1;
             }
@@ -664,6 +688,8 @@ fn king_capture_test_agrees_with_the_crate() {
             p.set_side_to_move(side);
             let want = lite::prelegality::will_king_be_captured(&to_sc(&p));
             assert_eq!(p.king_capturable(side), want, "{}", p.to_sfen());
+            p.set_side_to_move(side.flip());
+            assert_eq!(p.in_check(), want == Some(true), "{}", p.to_sfen());
             capturable += usize::from(want == Some(true));
             safe += usize::from(want == Some(false));
         }
