@@ -50,6 +50,10 @@ fn bad_sfen_is_an_error_not_a_panic() {
     ] {
         assert!(Position::from_sfen(s).is_err(), "{s}");
     }
+    // More than 255 of a kind in hand: an error, not an overflow.
+    let many = format!("4k4/9/9/9/9/9/9/9/4K4 b {} 1", "18P".repeat(15));
+    let err = Position::from_sfen(&many).unwrap_err();
+    assert!(err.0.starts_with("too many pieces in hand"), "{err}");
 }
 
 #[test]
