@@ -1,5 +1,6 @@
-//! Shogi rules: the only place that talks to the rules crates (`shogi_core`,
-//! `shogi_legality_lite`). Everything else uses the types re-exported here.
+//! Shogi rules: kifview's own board and rules of movement. The rules crates (`shogi_core`,
+//! `shogi_legality_lite`) are the reference the tests hold them to. Everything else uses the
+//! types re-exported here.
 
 mod handicap;
 mod position;

@@ -1,14 +1,28 @@
-//! `Position`: the board, hands and side to move, backed by `shogi_core::PartialPosition`.
+//! `Position`: the board, hands and side to move, and the rules of movement on them.
+//!
+//! The board is a mailbox (one slot per square): whether a piece may go to a square, and whether
+//! the mover's king is safe afterwards, are a few dozen array reads, asked of every move of
+//! every record read. The rules crates (`shogi_core`, `shogi_legality_lite`) are the reference
+//! the tests hold these rules to; where kifview's rules differ from theirs, the comments say so.
 
 use super::types::{Color, Illegal, Move, Piece, PieceKind, Square};
-use shogi_core as sc;
-use shogi_legality_lite as lite;
 use std::fmt;
 
-/// A shogi position. Cheap to clone (a few hundred bytes, no heap).
+/// A shogi position. Cheap to clone (under 200 bytes, no heap). Equal positions have the same
+/// board, hands, side to move and move number.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Position {
-    inner: sc::PartialPosition,
+    /// Indexed by `Square::index`.
+    board: [Option<Piece>; 81],
+    /// Pieces in hand by colour and kind (`PieceKind as usize`: pawn 0 to rook 6).
+    hands: [[u8; 7]; 2],
+    side: Color,
+    /// SFEN move number.
+    ply: u16,
+    /// Each colour's king square, `None` without a king (tsume diagrams). With two kings of one
+    /// colour (a hand-made diagram) it is the one put last, or after a king is taken off the
+    /// highest-indexed one left, as with shogi_core before.
+    kings: [Option<Square>; 2],
 }
 
 impl fmt::Debug for Position {
@@ -28,101 +42,6 @@ impl Default for Position {
 #[error("invalid SFEN: {0}")]
 pub struct SfenError(pub String);
 
-pub(crate) fn to_sc_color(c: Color) -> sc::Color {
-    match c {
-        Color::Black => sc::Color::Black,
-        Color::White => sc::Color::White,
-    }
-}
-fn from_sc_color(c: sc::Color) -> Color {
-    match c {
-        sc::Color::Black => Color::Black,
-        sc::Color::White => Color::White,
-    }
-}
-pub(crate) fn to_sc_kind(k: PieceKind) -> sc::PieceKind {
-    use sc::PieceKind as K;
-    match k {
-        PieceKind::Pawn => K::Pawn,
-        PieceKind::Lance => K::Lance,
-        PieceKind::Knight => K::Knight,
-        PieceKind::Silver => K::Silver,
-        PieceKind::Gold => K::Gold,
-        PieceKind::Bishop => K::Bishop,
-        PieceKind::Rook => K::Rook,
-        PieceKind::King => K::King,
-        PieceKind::ProPawn => K::ProPawn,
-        PieceKind::ProLance => K::ProLance,
-        PieceKind::ProKnight => K::ProKnight,
-        PieceKind::ProSilver => K::ProSilver,
-        PieceKind::Horse => K::ProBishop,
-        PieceKind::Dragon => K::ProRook,
-    }
-}
-fn from_sc_kind(k: sc::PieceKind) -> PieceKind {
-    use sc::PieceKind as K;
-    match k {
-        K::Pawn => PieceKind::Pawn,
-        K::Lance => PieceKind::Lance,
-        K::Knight => PieceKind::Knight,
-        K::Silver => PieceKind::Silver,
-        K::Gold => PieceKind::Gold,
-        K::Bishop => PieceKind::Bishop,
-        K::Rook => PieceKind::Rook,
-        K::King => PieceKind::King,
-        K::ProPawn => PieceKind::ProPawn,
-        K::ProLance => PieceKind::ProLance,
-        K::ProKnight => PieceKind::ProKnight,
-        K::ProSilver => PieceKind::ProSilver,
-        K::ProBishop => PieceKind::Horse,
-        K::ProRook => PieceKind::Dragon,
-    }
-}
-fn to_sc_sq(s: Square) -> sc::Square {
-    // Safety of unwrap: our Square is always 1..=9 x 1..=9.
-    sc::Square::new(s.file(), s.rank()).expect("valid square")
-}
-fn from_sc_sq(s: sc::Square) -> Square {
-    Square::new(s.file(), s.rank()).expect("valid square")
-}
-fn to_sc_move(m: Move, side: Color) -> sc::Move {
-    match m {
-        Move::Normal { from, to, promote } => sc::Move::Normal {
-            from: to_sc_sq(from),
-            to: to_sc_sq(to),
-            promote,
-        },
-        Move::Drop { kind, to } => sc::Move::Drop {
-            piece: sc::Piece::new(to_sc_kind(kind), to_sc_color(side)),
-            to: to_sc_sq(to),
-        },
-    }
-}
-fn from_sc_move(m: sc::Move) -> Move {
-    match m {
-        sc::Move::Normal { from, to, promote } => Move::Normal {
-            from: from_sc_sq(from),
-            to: from_sc_sq(to),
-            promote,
-        },
-        sc::Move::Drop { piece, to } => Move::Drop {
-            kind: from_sc_kind(piece.piece_kind()),
-            to: from_sc_sq(to),
-        },
-    }
-}
-
-fn map_illegal(e: sc::IllegalMoveKind) -> Illegal {
-    match e {
-        sc::IllegalMoveKind::TwoPawns => Illegal::TwoPawns,
-        sc::IllegalMoveKind::IgnoredCheck => Illegal::IgnoredCheck,
-        sc::IllegalMoveKind::DropPawnMate => Illegal::DropPawnMate,
-        sc::IllegalMoveKind::DropStuck => Illegal::DropStuck,
-        sc::IllegalMoveKind::NormalStuck => Illegal::NormalStuck,
-        _ => Illegal::CannotReach,
-    }
-}
-
 /// What `Position::play_unchecked` did: the piece that moved (before promotion) and what it took.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Played {
@@ -130,95 +49,222 @@ pub struct Played {
     pub captured: Option<PieceKind>,
 }
 
+/// The index into `Position::board` of file `f`, rank `r`, when that is on the board.
+fn index_at(f: i8, r: i8) -> Option<usize> {
+    ((1..=9).contains(&f) && (1..=9).contains(&r)).then(|| (f as usize - 1) * 9 + r as usize - 1)
+}
+
+/// Ranks `color` moves forward by (Black moves towards rank 1).
+const fn forward(color: Color) -> i8 {
+    match color {
+        Color::Black => -1,
+        Color::White => 1,
+    }
+}
+
+/// Can `kind` of `color` go by (`df` files, `dr` ranks) in one step (a knight: one jump)?
+const fn steps(kind: PieceKind, color: Color, df: i8, dr: i8) -> bool {
+    use PieceKind as K;
+    let ahead = dr * forward(color);
+    let one = -1 <= df && df <= 1 && -1 <= ahead && ahead <= 1 && !(df == 0 && ahead == 0);
+    match kind {
+        K::Pawn => df == 0 && ahead == 1,
+        K::Knight => (df == 1 || df == -1) && ahead == 2,
+        K::Silver => one && (ahead == 1 || (ahead == -1 && df != 0)),
+        K::Gold | K::ProPawn | K::ProLance | K::ProKnight | K::ProSilver => {
+            one && (ahead >= 0 || df == 0)
+        }
+        K::King | K::Horse | K::Dragon => one,
+        K::Lance | K::Bishop | K::Rook => false,
+    }
+}
+
+/// Does `kind` of `color` slide any distance along the unit step (`df`, `dr`)?
+const fn slides(kind: PieceKind, color: Color, df: i8, dr: i8) -> bool {
+    use PieceKind as K;
+    let diagonal = df != 0 && dr != 0;
+    match kind {
+        K::Lance => df == 0 && dr == forward(color),
+        K::Bishop | K::Horse => diagonal,
+        K::Rook | K::Dragon => !diagonal,
+        _ => false,
+    }
+}
+
+/// The 8 unit steps (file, rank).
+const DIRECTIONS: [(i8, i8); 8] = [
+    (-1, -1),
+    (-1, 0),
+    (-1, 1),
+    (0, -1),
+    (0, 1),
+    (1, -1),
+    (1, 0),
+    (1, 1),
+];
+
+/// For each square and direction, how many squares there are that way before the edge.
+const RAY_LENGTHS: [[u8; 8]; 81] = {
+    let mut out = [[0; 8]; 81];
+    let mut i = 0;
+    while i < 81 {
+        let mut d = 0;
+        while d < 8 {
+            let (df, dr) = DIRECTIONS[d];
+            let (mut f, mut r) = ((i / 9) as i8 + 1 + df, (i % 9) as i8 + 1 + dr);
+            while 1 <= f && f <= 9 && 1 <= r && r <= 9 {
+                out[i][d] += 1;
+                f += df;
+                r += dr;
+            }
+            d += 1;
+        }
+        i += 1;
+    }
+    out
+};
+
+/// For each colour and direction from a square: the piece kinds (bits `1 << kind as u16`)
+/// that can move onto the square from the next square that way, and those that can from
+/// further along, with nothing in between (knights aside).
+const REACHING: [[(u16, u16); 8]; 2] = {
+    let mut out = [[(0, 0); 8]; 2];
+    let mut d = 0;
+    while d < 8 {
+        // The piece stands that way from the square and moves back towards it.
+        let (df, dr) = (-DIRECTIONS[d].0, -DIRECTIONS[d].1);
+        let mut k = 0;
+        while k < PieceKind::ALL.len() {
+            let kind = PieceKind::ALL[k];
+            let mut c = 0;
+            while c < 2 {
+                let color = [Color::Black, Color::White][c];
+                if slides(kind, color, df, dr) {
+                    out[c][d].0 |= 1 << kind as u16;
+                    out[c][d].1 |= 1 << kind as u16;
+                } else if steps(kind, color, df, dr) {
+                    out[c][d].0 |= 1 << kind as u16;
+                }
+                c += 1;
+            }
+            k += 1;
+        }
+        d += 1;
+    }
+    out
+};
+
+/// The change of board index for one step in direction `d` of `DIRECTIONS`.
+fn index_step(d: usize) -> isize {
+    let (df, dr) = DIRECTIONS[d];
+    df as isize * 9 + dr as isize
+}
+
+/// 行き所のない駒: would an unpromoted `kind` of `color` on `to` never move again?
+fn is_stuck(kind: PieceKind, color: Color, to: Square) -> bool {
+    let rank_from_far_end = match color {
+        Color::Black => to.rank(),
+        Color::White => 10 - to.rank(),
+    };
+    match kind {
+        PieceKind::Pawn | PieceKind::Lance => rank_from_far_end == 1,
+        PieceKind::Knight => rank_from_far_end <= 2,
+        _ => false,
+    }
+}
+
 impl Position {
     /// The even-game (平手) start position.
     pub fn startpos() -> Position {
-        Position {
-            inner: sc::PartialPosition::startpos(),
+        use PieceKind as K;
+        let (black, white) = (Color::Black, Color::White);
+        let back = [
+            K::Lance,
+            K::Knight,
+            K::Silver,
+            K::Gold,
+            K::King,
+            K::Gold,
+            K::Silver,
+            K::Knight,
+            K::Lance,
+        ];
+        let mut pos = Position::empty();
+        let mut put = |file: u8, rank: u8, kind: K, color: Color| {
+            let sq = Square::new(file, rank).expect("on the board");
+            pos.set_piece(sq, Some(Piece::new(kind, color)));
+        };
+        for (file, kind) in (1..=9).zip(back) {
+            put(file, 1, kind, white);
+            put(file, 3, K::Pawn, white);
+            put(file, 7, K::Pawn, black);
+            put(file, 9, kind, black);
         }
+        put(8, 2, K::Rook, white);
+        put(2, 2, K::Bishop, white);
+        put(8, 8, K::Bishop, black);
+        put(2, 8, K::Rook, black);
+        pos
     }
     /// An empty board, no pieces in hand, Black to move.
     pub fn empty() -> Position {
         Position {
-            inner: sc::PartialPosition::empty(),
+            board: [None; 81],
+            hands: [[0; 7]; 2],
+            side: Color::Black,
+            ply: 1,
+            kings: [None; 2],
         }
     }
     pub fn side_to_move(&self) -> Color {
-        from_sc_color(self.inner.side_to_move())
+        self.side
     }
     pub fn set_side_to_move(&mut self, c: Color) {
-        self.inner.side_to_move_set(to_sc_color(c));
+        self.side = c;
     }
     /// SFEN move number (1 at the start of a record).
     pub fn move_number(&self) -> u16 {
-        self.inner.ply()
+        self.ply
     }
     pub fn set_move_number(&mut self, n: u16) {
-        let _ = self.inner.ply_set(n.max(1));
+        self.ply = n.max(1);
     }
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {
-        self.inner.piece_at(to_sc_sq(sq)).map(|p| {
-            let (k, c) = p.to_parts();
-            Piece::new(from_sc_kind(k), from_sc_color(c))
-        })
+        self.board[sq.index()]
     }
     pub fn set_piece(&mut self, sq: Square, piece: Option<Piece>) {
-        let old = self.piece_at(sq);
-        if let Some(o) = old
-            && o.kind == PieceKind::King
-            && piece != old
-        {
-            // shogi_core only records where a king is put, never that it left: rebuild the
-            // position without this king so that "no king" (tsume diagrams) stays true.
-            let mut fresh = sc::PartialPosition::empty();
+        let old = std::mem::replace(&mut self.board[sq.index()], piece);
+        if old.is_some_and(|o| o.kind == PieceKind::King) && piece != old {
+            // A king left: find the kings that remain (usually none of that colour).
+            self.kings = [None; 2];
             for s in Square::all() {
-                if s != sq
-                    && let Some(p) = self.inner.piece_at(to_sc_sq(s))
+                if let Some(p) = self.board[s.index()]
+                    && p.kind == PieceKind::King
                 {
-                    fresh.piece_set(to_sc_sq(s), Some(p));
+                    self.kings[p.color.index()] = Some(s);
                 }
             }
-            for c in [sc::Color::Black, sc::Color::White] {
-                *fresh.hand_of_a_player_mut(c) = self.inner.hand_of_a_player(c);
-            }
-            fresh.side_to_move_set(self.inner.side_to_move());
-            let _ = fresh.ply_set(self.inner.ply());
-            self.inner = fresh;
         }
-        self.inner.piece_set(
-            to_sc_sq(sq),
-            piece.map(|p| sc::Piece::new(to_sc_kind(p.kind), to_sc_color(p.color))),
-        );
+        if let Some(p) = piece
+            && p.kind == PieceKind::King
+        {
+            self.kings[p.color.index()] = Some(sq);
+        }
     }
     /// Number of `kind` (unpromoted, not king) in `color`'s hand.
     pub fn hand_count(&self, color: Color, kind: PieceKind) -> u8 {
         if !kind.is_hand_kind() {
             return 0;
         }
-        self.inner
-            .hand_of_a_player(to_sc_color(color))
-            .count(to_sc_kind(kind))
-            .unwrap_or(0)
+        self.hands[color.index()][kind as usize]
     }
     /// Sets the number of `kind` in `color`'s hand. Returns false when `kind` cannot be in a
-    /// hand or `n` is too large to store.
+    /// hand.
     pub fn set_hand_count(&mut self, color: Color, kind: PieceKind, n: u8) -> bool {
         if !kind.is_hand_kind() {
             return false;
         }
-        let hand = self.inner.hand_of_a_player_mut(to_sc_color(color));
-        let k = to_sc_kind(kind);
-        let mut h = *hand;
-        while h.count(k).unwrap_or(0) > 0 {
-            h = h.removed(k).expect("count > 0");
-        }
-        for _ in 0..n {
-            match h.added(k) {
-                Some(x) => h = x,
-                None => return false,
-            }
-        }
-        *hand = h;
+        self.hands[color.index()][kind as usize] = n;
         true
     }
     /// Pieces in `color`'s hand in display order (飛 角 金 銀 桂 香 歩), with counts > 0.
@@ -230,62 +276,132 @@ impl Position {
             .collect()
     }
     pub fn king_square(&self, color: Color) -> Option<Square> {
-        self.inner.king_position(to_sc_color(color)).map(from_sc_sq)
+        self.kings[color.index()]
     }
 
     /// Is the side to move in check?
     pub fn in_check(&self) -> bool {
-        let mut p = self.inner.clone();
-        p.side_to_move_set(p.side_to_move().flip());
-        king_capturable(&p) == Some(true)
+        self.king_capturable(self.side.flip()) == Some(true)
     }
     /// Is the side to move checkmated (in check with no legal move)?
     pub fn is_checkmate(&self) -> bool {
-        self.in_check() && lite::all_legal_moves_partial(&self.inner).is_empty()
+        self.in_check() && self.legal_moves().is_empty()
     }
 
     /// Checks `mv` against every rule and says why it is illegal.
     pub fn check(&self, mv: Move) -> Result<(), Illegal> {
-        self.precheck(mv)?;
-        if let Move::Drop {
-            kind: PieceKind::Pawn,
-            to,
-        } = mv
-        {
-            return self.check_pawn_drop(to);
-        }
-        self.check_by_crate(mv)
+        self.check_movement(mv)?;
+        let mut after = self.clone();
+        after.play_unchecked(mv).ok_or(Illegal::CannotReach)?;
+        after.check_outcome(mv)
     }
 
-    /// The checks that need no move generation: a piece of the side to move on the source
-    /// square (or in hand), nothing of one's own on the target, promotion only where allowed.
-    fn precheck(&self, mv: Move) -> Result<(), Illegal> {
-        let side = self.side_to_move();
+    /// The rules judged before playing `mv`: a piece of the side to move on the source square
+    /// (or in hand), nothing of one's own on the target, promotion only where allowed, then as
+    /// shogi_legality_lite orders them: no taking of a king, no piece left without a further
+    /// move (行き所のない駒), a path the piece can take; for a pawn drop, 二歩.
+    fn check_movement(&self, mv: Move) -> Result<(), Illegal> {
+        let side = self.side;
         match mv {
             Move::Normal { from, to, promote } => {
-                let p = self.piece_at(from).ok_or(Illegal::NoPiece)?;
-                if p.color != side {
+                let piece = self.piece_at(from).ok_or(Illegal::NoPiece)?;
+                if piece.color != side {
                     return Err(Illegal::NotYourPiece);
                 }
-                if let Some(t) = self.piece_at(to)
-                    && t.color == side
-                {
+                let target = self.piece_at(to);
+                if target.is_some_and(|t| t.color == side) {
                     return Err(Illegal::OwnPieceOnTarget);
                 }
                 if promote
-                    && (!p.kind.can_promote()
+                    && (!piece.kind.can_promote()
                         || !(from.in_promotion_zone(side) || to.in_promotion_zone(side)))
                 {
                     return Err(Illegal::CannotPromote);
                 }
+                if target.is_some_and(|t| t.kind == PieceKind::King) {
+                    return Err(Illegal::CannotReach);
+                }
+                if !promote && is_stuck(piece.kind, side, to) {
+                    return Err(Illegal::NormalStuck);
+                }
+                if !self.reaches(piece, from, to) {
+                    return Err(Illegal::CannotReach);
+                }
             }
             Move::Drop { kind, to } => {
-                if !kind.is_hand_kind() || self.hand_count(side, kind) == 0 {
+                if self.hand_count(side, kind) == 0 {
                     return Err(Illegal::NotInHand);
                 }
                 if self.piece_at(to).is_some() {
                     return Err(Illegal::DropOnOccupied);
                 }
+                if is_stuck(kind, side, to) {
+                    return Err(Illegal::DropStuck);
+                }
+                let own_pawn = Some(Piece::new(PieceKind::Pawn, side));
+                let file = (to.file() as usize - 1) * 9;
+                if kind == PieceKind::Pawn && self.board[file..file + 9].contains(&own_pawn) {
+                    return Err(Illegal::TwoPawns);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Can `piece`, standing on `from`, go to `to` by its way of moving, with nothing in
+    /// between? (What stands on `to` is for the caller.) A pawn on its last rank cannot move:
+    /// shogi_legality_lite lets it step to the far end of the next file.
+    fn reaches(&self, piece: Piece, from: Square, to: Square) -> bool {
+        let df = to.file() as i8 - from.file() as i8;
+        let dr = to.rank() as i8 - from.rank() as i8;
+        if steps(piece.kind, piece.color, df, dr) {
+            return true;
+        }
+        let on_line = (df == 0) != (dr == 0) || (df != 0 && df.abs() == dr.abs());
+        on_line
+            && slides(piece.kind, piece.color, df.signum(), dr.signum())
+            && self.clear_between(from, to)
+    }
+
+    /// Are the squares strictly between `from` and `to` (on one line) empty?
+    fn clear_between(&self, from: Square, to: Square) -> bool {
+        let df = to.file() as isize - from.file() as isize;
+        let dr = to.rank() as isize - from.rank() as isize;
+        let step = df.signum() * 9 + dr.signum();
+        let (mut i, end) = (from.index(), to.index());
+        loop {
+            i = i.wrapping_add_signed(step);
+            if i == end {
+                return true;
+            }
+            if self.board.get(i) != Some(&None) {
+                return false;
+            }
+        }
+    }
+
+    /// The rules judged on the position after `mv` (`self`): 王手放置 when the side that moved
+    /// left its king capturable, then 打ち歩詰め. Only a pawn drop that gives check can be
+    /// 打ち歩詰め, and only when the king cannot step away or take the pawn, so the search for
+    /// replies runs for those alone. (shogi_legality_lite searches every reply of every pawn
+    /// drop and calls a drop mate whenever the opponent is left without a move or a king,
+    /// checking or not.)
+    fn check_outcome(&self, mv: Move) -> Result<(), Illegal> {
+        let mover = self.side.flip();
+        if self.king_capturable(self.side) == Some(true) {
+            return Err(Illegal::IgnoredCheck);
+        }
+        if let Move::Drop {
+            kind: PieceKind::Pawn,
+            to,
+        } = mv
+        {
+            let front = Square::new(to.file(), (to.rank() as i8 + forward(mover)) as u8);
+            if front.is_some()
+                && self.king_square(self.side) == front
+                && !self.has_reply_to_pawn_check(to)
+            {
+                return Err(Illegal::DropPawnMate);
             }
         }
         Ok(())
@@ -295,130 +411,30 @@ impl Position {
     /// rules allow it, in one pass: readers keep illegal moves of real files with a warning.
     /// Returns `None`, changing nothing, when the move cannot be played at all.
     pub fn play_checked(&mut self, mv: Move) -> Option<(Played, Result<(), Illegal>)> {
-        if matches!(
-            mv,
-            Move::Drop {
-                kind: PieceKind::Pawn,
-                ..
-            }
-        ) {
-            let verdict = self.check(mv);
-            return self.play_unchecked(mv).map(|p| (p, verdict));
-        }
-        let side = self.side_to_move();
-        let scm = to_sc_move(mv, side);
-        let verdict = self.precheck(mv).and_then(|()| {
-            lite::prelegality::is_valid_with_error(&self.inner, scm).map_err(map_illegal)
-        });
+        let verdict = self.check_movement(mv);
         let played = self.play_unchecked(mv)?;
-        let verdict = verdict.and_then(|()| {
-            if king_capturable(&self.inner) == Some(true) {
-                Err(Illegal::IgnoredCheck)
-            } else {
-                Ok(())
-            }
-        });
-        Some((played, verdict))
-    }
-
-    /// The rules crate's verdict (after the cheap checks above), kept apart so tests can
-    /// compare the pawn-drop fast path with it.
-    fn check_by_crate(&self, mv: Move) -> Result<(), Illegal> {
-        let side = self.side_to_move();
-        let scm = to_sc_move(mv, side);
-        match lite::is_legal_partial(&self.inner, scm) {
-            // The crate calls any pawn drop in front of an empty king square mate when the
-            // opponent has no king (tsume positions); without a king there is no mate.
-            Err(sc::IllegalMoveKind::DropPawnMate) if self.king_square(side.flip()).is_none() => {
-                let mut next = self.inner.clone();
-                if next.make_move(scm).is_none() {
-                    return Err(Illegal::CannotReach);
-                }
-                return if king_capturable(&next) == Some(true) {
-                    Err(Illegal::IgnoredCheck)
-                } else {
-                    Ok(())
-                };
-            }
-            r => r,
-        }
-        .map_err(map_illegal)
-    }
-
-    /// A pawn drop on an empty square, from a hand that has a pawn. The rules crate searches
-    /// every reply of every pawn drop for 打ち歩詰め; only a drop that gives check can be one, and
-    /// only when the king cannot step away, so the search runs for those alone.
-    fn check_pawn_drop(&self, to: Square) -> Result<(), Illegal> {
-        let side = self.side_to_move();
-        let last = match side {
-            Color::Black => 1,
-            Color::White => 9,
-        };
-        if to.rank() == last {
-            return Err(Illegal::DropStuck);
-        }
-        let own_pawn = Some(Piece::new(PieceKind::Pawn, side));
-        if (1..=9u8).any(|r| Square::new(to.file(), r).and_then(|sq| self.piece_at(sq)) == own_pawn)
-        {
-            return Err(Illegal::TwoPawns);
-        }
-        let mv = Move::Drop {
-            kind: PieceKind::Pawn,
-            to,
-        };
-        let mut after = self.clone();
-        after.play_unchecked(mv).ok_or(Illegal::NotInHand)?;
-        // Own king left in check?
-        if king_capturable(&after.inner) == Some(true) {
-            return Err(Illegal::IgnoredCheck);
-        }
-        let front = match side {
-            Color::Black => Square::new(to.file(), to.rank() - 1),
-            Color::White => Square::new(to.file(), to.rank() + 1),
-        };
-        let gives_check = front.is_some_and(|f| {
-            self.king_square(side.flip()) == Some(f)
-                && self
-                    .piece_at(f)
-                    .is_some_and(|p| p.kind == PieceKind::King && p.color != side)
-        });
-        if gives_check && !after.has_reply_to_pawn_check(to) {
-            return Err(Illegal::DropPawnMate);
-        }
-        Ok(())
+        Some((played, verdict.and_then(|()| self.check_outcome(mv))))
     }
 
     /// After a pawn drop on `pawn` that checks the king in front of it: can the side to move
     /// answer? A pawn's check cannot be blocked, so only king moves and captures of the pawn
-    /// count (a full legal-move generation here would cost a mate search per pawn drop).
+    /// count.
     fn has_reply_to_pawn_check(&self, pawn: Square) -> bool {
-        let side = self.side_to_move();
+        let side = self.side;
         let Some(king) = self.king_square(side) else {
             return true;
         };
-        if !self.destinations_from(king).is_empty() {
-            return true;
-        }
-        Square::all().any(|sq| {
-            sq != king
-                && self.piece_at(sq).is_some_and(|p| p.color == side)
-                && lite::normal_from_candidates(&self.inner, to_sc_sq(sq)).contains(to_sc_sq(pawn))
-        })
-    }
-
-    /// For tests: the rules crate's position.
-    #[cfg(test)]
-    pub(crate) fn raw(&self) -> &sc::PartialPosition {
-        &self.inner
-    }
-
-    /// For tests: the crate's own verdict on a pawn drop, without the fast path.
-    #[cfg(test)]
-    pub(crate) fn check_pawn_drop_by_crate(&self, to: Square) -> Result<(), Illegal> {
-        self.check_by_crate(Move::Drop {
-            kind: PieceKind::Pawn,
-            to,
-        })
+        let can_go = |from: Square, to: Square| {
+            [false, true]
+                .into_iter()
+                .any(|promote| self.check(Move::Normal { from, to, promote }).is_ok())
+        };
+        Square::all().any(|to| can_go(king, to))
+            || Square::all().any(|from| {
+                from != king
+                    && self.piece_at(from).is_some_and(|p| p.color == side)
+                    && can_go(from, pawn)
+            })
     }
 
     /// Plays `mv` if it is legal; otherwise changes nothing and says why.
@@ -428,79 +444,110 @@ impl Position {
     }
 
     /// Plays `mv` without the rules of movement, as long as it is physically possible
-    /// (a piece of the side to move on `from`, no own piece on `to`, the piece in hand for a
-    /// drop). Real records contain illegal moves; this is how they are still read.
+    /// (a piece of the side to move on `from` that can promote if asked to, no own piece and no
+    /// king on `to`, the piece in hand for a drop). Real records contain illegal moves; this is
+    /// how they are still read.
     pub fn play_unchecked(&mut self, mv: Move) -> Option<Played> {
-        let side = self.side_to_move();
-        let piece = match mv {
-            Move::Normal { from, .. } => self.piece_at(from)?.kind,
-            Move::Drop { kind, .. } => kind,
+        let side = self.side;
+        let played = match mv {
+            Move::Normal { from, to, promote } => {
+                let piece = self.piece_at(from).filter(|p| p.color == side)?;
+                let placed = if promote {
+                    piece.kind.promote()?
+                } else {
+                    piece.kind
+                };
+                let captured = self.piece_at(to);
+                if let Some(c) = captured {
+                    // A king cannot go to a hand: taking one is impossible, not just illegal.
+                    if c.color == side || c.kind == PieceKind::King {
+                        return None;
+                    }
+                    let n = &mut self.hands[side.index()][c.kind.unpromote() as usize];
+                    *n = n.wrapping_add(1);
+                }
+                self.board[from.index()] = None;
+                self.board[to.index()] = Some(Piece::new(placed, side));
+                if placed == PieceKind::King {
+                    self.kings[side.index()] = Some(to);
+                }
+                Played {
+                    piece: piece.kind,
+                    captured: captured.map(|c| c.kind),
+                }
+            }
+            Move::Drop { kind, to } => {
+                if !kind.is_hand_kind() || self.piece_at(to).is_some() {
+                    return None;
+                }
+                let n = &mut self.hands[side.index()][kind as usize];
+                *n = n.checked_sub(1)?;
+                self.board[to.index()] = Some(Piece::new(kind, side));
+                Played {
+                    piece: kind,
+                    captured: None,
+                }
+            }
         };
-        let captured = match mv {
-            Move::Normal { to, .. } => self.piece_at(to).map(|p| p.kind),
-            Move::Drop { .. } => None,
-        };
-        self.inner.make_move(to_sc_move(mv, side))?;
-        Some(Played { piece, captured })
+        self.side = side.flip();
+        self.ply = self.ply.wrapping_add(1);
+        Some(played)
     }
 
-    /// Every legal move of the side to move.
+    /// Every legal move of the side to move: by source square, unpromoted moves before
+    /// promotions, then drops from lance to rook, then pawn drops (the order of
+    /// shogi_legality_lite's list followed by the pawn drops it got wrong).
     pub fn legal_moves(&self) -> Vec<Move> {
-        // The crate leaves out every pawn drop when the opponent would have no legal reply,
-        // checking or not; pawn drops come from our own rule instead.
-        let mut v: Vec<Move> = lite::all_legal_moves_partial(&self.inner)
-            .into_iter()
-            .map(from_sc_move)
-            .filter(|m| {
-                !matches!(
-                    m,
-                    Move::Drop {
-                        kind: PieceKind::Pawn,
-                        ..
-                    }
-                )
-            })
-            .collect();
-        v.extend(
-            self.drop_destinations(PieceKind::Pawn)
-                .into_iter()
-                .map(|to| Move::Drop {
-                    kind: PieceKind::Pawn,
-                    to,
-                }),
-        );
-        v
+        let side = self.side;
+        let mut moves = Vec::new();
+        for from in Square::all().filter(|&s| self.piece_at(s).is_some_and(|p| p.color == side)) {
+            for promote in [false, true] {
+                moves.extend(
+                    Square::all()
+                        .map(|to| Move::Normal { from, to, promote })
+                        .filter(|&mv| self.check(mv).is_ok()),
+                );
+            }
+        }
+        let drops = [
+            PieceKind::Lance,
+            PieceKind::Knight,
+            PieceKind::Silver,
+            PieceKind::Gold,
+            PieceKind::Bishop,
+            PieceKind::Rook,
+            PieceKind::Pawn,
+        ];
+        for kind in drops {
+            moves.extend(
+                self.drop_destinations(kind)
+                    .into_iter()
+                    .map(|to| Move::Drop { kind, to }),
+            );
+        }
+        moves
     }
-    /// Legal destinations of the piece on `from`, each with whether promotion is possible /
-    /// forced there.
+    /// Legal destinations of the piece on `from` (with or without promotion).
     pub fn destinations_from(&self, from: Square) -> Vec<Square> {
-        lite::normal_from_candidates(&self.inner, to_sc_sq(from))
-            .into_iter()
-            .map(from_sc_sq)
+        Square::all()
+            .filter(|&to| {
+                [false, true]
+                    .into_iter()
+                    .any(|promote| self.check(Move::Normal { from, to, promote }).is_ok())
+            })
             .collect()
     }
     /// Legal drop squares for `kind` from the hand of the side to move.
     pub fn drop_destinations(&self, kind: PieceKind) -> Vec<Square> {
-        if !kind.is_hand_kind() || self.hand_count(self.side_to_move(), kind) == 0 {
+        if self.hand_count(self.side, kind) == 0 {
             return Vec::new();
         }
-        if kind == PieceKind::Pawn {
-            return Square::all()
-                .filter(|&to| self.piece_at(to).is_none() && self.check_pawn_drop(to).is_ok())
-                .collect();
-        }
-        let piece = sc::Piece::new(to_sc_kind(kind), to_sc_color(self.side_to_move()));
-        lite::drop_candidates(&self.inner, piece)
-            .into_iter()
-            .map(from_sc_sq)
+        Square::all()
+            .filter(|&to| self.check(Move::Drop { kind, to }).is_ok())
             .collect()
     }
     /// Whether moving from `from` to `to` may promote and whether it must.
     pub fn promotion_choice(&self, from: Square, to: Square) -> (bool, bool) {
-        let side = self.side_to_move();
-        let Some(p) = self.piece_at(from) else {
-            return (false, false);
-        };
         let may = self
             .check(Move::Normal {
                 from,
@@ -515,7 +562,6 @@ impl Position {
                 promote: false,
             })
             .is_ok();
-        let _ = (side, p);
         (may, may && !can_stay)
     }
 
@@ -664,8 +710,8 @@ impl Position {
                     Color::White
                 };
                 let n = if count == 0 { 1 } else { count as u8 };
-                let have = pos.hand_count(color, kind);
-                if !pos.set_hand_count(color, kind, have + n) {
+                let total = pos.hand_count(color, kind).checked_add(n);
+                if !total.is_some_and(|t| pos.set_hand_count(color, kind, t)) {
                     return Err(err("too many pieces in hand"));
                 }
                 count = 0;
@@ -686,8 +732,8 @@ impl Position {
             h ^= b as u64;
             h = h.wrapping_mul(0x100000001b3);
         };
-        for sq in Square::all() {
-            feed(match self.piece_at(sq) {
+        for cell in self.board {
+            feed(match cell {
                 None => 0,
                 Some(p) => 1 + p.kind as u8 + 16 * p.color as u8,
             });
@@ -697,17 +743,15 @@ impl Position {
                 feed(self.hand_count(c, k));
             }
         }
-        feed(self.side_to_move() as u8);
+        feed(self.side as u8);
         h
     }
 
     /// Number of each piece kind (unpromoted) on board and in hands, for sanity checks.
     pub fn piece_counts(&self) -> [u8; 8] {
         let mut n = [0u8; 8];
-        for sq in Square::all() {
-            if let Some(p) = self.piece_at(sq) {
-                n[p.kind.unpromote() as usize] += 1;
-            }
+        for p in self.board.into_iter().flatten() {
+            n[p.kind.unpromote() as usize] += 1;
         }
         for c in [Color::Black, Color::White] {
             for k in PieceKind::HAND {
@@ -734,7 +778,7 @@ impl Position {
         if depth == 0 {
             return 1;
         }
-        let moves = lite::all_legal_moves_partial(&self.inner);
+        let moves = self.legal_moves();
         if depth == 1 {
             return moves.len() as u64;
         }
@@ -742,95 +786,40 @@ impl Position {
             .into_iter()
             .map(|m| {
                 let mut p = self.clone();
-                p.inner.make_move(m).expect("legal move");
+                p.play_unchecked(m).expect("legal move");
                 p.perft(depth - 1)
             })
             .sum()
     }
-}
 
-/// Exactly `shogi_legality_lite::prelegality::will_king_be_captured`: can the side to move
-/// take the other side's king (`None` when that king is absent)? The crate builds attack
-/// bitboards for every piece kind; this looks from the king along its 8 lines and at the two
-/// knight squares, which costs a fraction of that on every move of every record read.
-pub(crate) fn king_capturable(p: &sc::PartialPosition) -> Option<bool> {
-    use sc::PieceKind as K;
-    let attacker = p.side_to_move();
-    let king = p.king_position(attacker.flip())?;
-    // `Square::file` and `Square::rank` are C-exported and not inlined; the index is.
-    let k = king.array_index() as i8;
-    let (kf, kr) = (k / 9 + 1, k % 9 + 1);
-    // The attacker's forward direction in ranks (Black moves towards rank 1).
-    let fwd: i8 = match attacker {
-        sc::Color::Black => -1,
-        sc::Color::White => 1,
-    };
-    let at = |f: i8, r: i8| -> Option<Option<sc::Piece>> {
-        if (1..=9).contains(&f) && (1..=9).contains(&r) {
-            sc::Square::new(f as u8, r as u8).map(|s| p.piece_at(s))
-        } else {
-            None
+    /// Can `attacker` take the other side's king (`None` when that king is absent)? For the
+    /// side to move this is shogi_legality_lite's `will_king_be_captured`. Looks from the king
+    /// at the two knight squares and along its 8 lines to the first piece.
+    pub(super) fn king_capturable(&self, attacker: Color) -> Option<bool> {
+        let king = self.king_square(attacker.flip())?;
+        // Knights: two squares behind the king (seen from the attacker), one file aside.
+        let knight = Some(Piece::new(PieceKind::Knight, attacker));
+        let behind = king.rank() as i8 - 2 * forward(attacker);
+        for f in [king.file() as i8 - 1, king.file() as i8 + 1] {
+            if index_at(f, behind).is_some_and(|i| self.board[i] == knight) {
+                return Some(true);
+            }
         }
-    };
-    // Knights: two squares behind the king (seen from the attacker), one file aside.
-    for df in [-1i8, 1] {
-        if let Some(Some(pc)) = at(kf + df, kr - 2 * fwd)
-            && pc.color() == attacker
-            && pc.piece_kind() == K::Knight
-        {
-            return Some(true);
-        }
-    }
-    for (df, dr) in [
-        (0i8, -1i8),
-        (0, 1),
-        (-1, 0),
-        (1, 0),
-        (-1, -1),
-        (-1, 1),
-        (1, -1),
-        (1, 1),
-    ] {
-        let diagonal = df != 0 && dr != 0;
-        // The attacker's step towards the king, in its own frame: -1 forward, 0 sideways,
-        // 1 backward.
-        let step = if dr == 0 {
-            0
-        } else {
-            if dr == fwd { 1 } else { -1 }
-        };
-        let (mut f, mut r) = (kf + df, kr + dr);
-        let mut dist = 1;
-        while let Some(sq) = at(f, r) {
-            if let Some(pc) = sq {
-                if pc.color() != attacker {
+        let k = king.index();
+        for (d, &(near, far)) in REACHING[attacker.index()].iter().enumerate() {
+            let step = index_step(d);
+            let (mut i, mut kinds) = (k, near);
+            for _ in 0..RAY_LENGTHS[k][d] {
+                i = i.wrapping_add_signed(step);
+                if let Some(p) = self.board[i] {
+                    if p.color == attacker && kinds & 1 << p.kind as u16 != 0 {
+                        return Some(true);
+                    }
                     break;
                 }
-                let k = pc.piece_kind();
-                let hit = match k {
-                    K::Bishop => diagonal,
-                    K::Rook => !diagonal,
-                    K::ProBishop => diagonal || dist == 1,
-                    K::ProRook => !diagonal || dist == 1,
-                    K::Lance => !diagonal && step == -1,
-                    _ if dist > 1 => false,
-                    K::King => true,
-                    K::Pawn => !diagonal && step == -1,
-                    K::Silver => step == -1 || (diagonal && step == 1),
-                    K::Gold | K::ProPawn | K::ProLance | K::ProKnight | K::ProSilver => {
-                        step == -1 || !diagonal
-                    }
-                    K::Knight => false,
-                };
-                if hit {
-                    return Some(true);
-                }
-                break;
+                kinds = far;
             }
-            f += df;
-            r += dr;
-            dist += 1;
         }
+        Some(false)
     }
-    Some(false)
 }
