@@ -196,10 +196,8 @@ fn drop_kind(c: Command) -> Option<PieceKind> {
     })
 }
 
-/// Squares the piece on `from` may legally go to. Asked of `Position::check` square by square
-/// (it names the rule a move breaks, and is what a move is finally judged by): the rules
-/// crate's candidate lists leave out legal moves in some positions (every pawn drop in
-/// `8k/9/6NG1/9/9/9/9/9/4K4 b P 1`).
+/// Squares the piece on `from` may legally go to, asked of `Position::check` square by square:
+/// the same judge, naming the rule a move breaks, that the move is finally played by.
 fn destinations_from(pos: &crate::core::rules::Position, from: Square) -> Vec<Square> {
     Square::all()
         .filter(|&to| {
