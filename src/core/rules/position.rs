@@ -509,16 +509,9 @@ impl Position {
                 );
             }
         }
-        let drops = [
-            PieceKind::Lance,
-            PieceKind::Knight,
-            PieceKind::Silver,
-            PieceKind::Gold,
-            PieceKind::Bishop,
-            PieceKind::Rook,
-            PieceKind::Pawn,
-        ];
-        for kind in drops {
+        // Lance to rook, then pawns (the order the rules crate listed them in).
+        let drops = PieceKind::ALL[1..7].iter().chain([&PieceKind::Pawn]);
+        for &kind in drops {
             moves.extend(
                 self.drop_destinations(kind)
                     .into_iter()
