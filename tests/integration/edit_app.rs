@@ -1,0 +1,932 @@
+//! The editor, driven by keys through the whole app and drawn into a TestBackend: move input on
+//! the board and typed, drops, promotion, illegal moves, tree edits, undo/redo, comments,
+//! bookmarks, header fields, saving in each format (read back) and the questions on the way.
+
+use kifview::app::{App, Config, LaunchOptions, Mode};
+use kifview::core::notation::{self, Format, TextEncoding};
+use kifview::core::record::{NodeId, Record};
+use kifview::tui::Viewer;
+use kifview::tui::theme::Theme;
+use ratatui::Terminal;
+use ratatui::backend::{Backend, TestBackend};
+use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+use std::path::Path;
+
+use crate::common::{screen, screen_rows, usi_line};
+
+fn new_viewer() -> Viewer {
+    let app = App::open(&LaunchOptions::default(), Config::defaults()).unwrap();
+    Viewer::new(app, Theme::plain())
+}
+
+fn open_path(path: &Path) -> Viewer {
+    let opts = LaunchOptions {
+        file: Some(path.to_path_buf()),
+        ..Default::default()
+    };
+    Viewer::new(
+        App::open(&opts, Config::defaults()).unwrap(),
+        Theme::plain(),
+    )
+}
+
+fn text(t: &Terminal<TestBackend>) -> String {
+    let mut out = screen_rows(t).join("\n");
+    out.push('\n');
+    out
+}
+
+fn shown(v: &mut Viewer) -> String {
+    text(&screen(v, 100, 30))
+}
+
+fn status(v: &mut Viewer) -> String {
+    shown(v).lines().last().unwrap_or("").to_string()
+}
+
+fn key(v: &mut Viewer, code: KeyCode, mods: KeyModifiers) {
+    v.handle(&Event::Key(KeyEvent::new(code, mods)));
+}
+
+/// Presses keys: `→←↓↑` arrows, `⏎` Enter, `⎋` Esc, `⌫` Backspace, `^x` Ctrl-x; anything
+/// else is typed as a character.
+fn press(v: &mut Viewer, keys: &str) {
+    let mut chars = keys.chars();
+    while let Some(c) = chars.next() {
+        let (code, mods) = match c {
+            '→' => (KeyCode::Right, KeyModifiers::NONE),
+            '←' => (KeyCode::Left, KeyModifiers::NONE),
+            '↓' => (KeyCode::Down, KeyModifiers::NONE),
+            '↑' => (KeyCode::Up, KeyModifiers::NONE),
+            '⏎' => (KeyCode::Enter, KeyModifiers::NONE),
+            '⎋' => (KeyCode::Esc, KeyModifiers::NONE),
+            '⌫' => (KeyCode::Backspace, KeyModifiers::NONE),
+            '^' => (
+                KeyCode::Char(chars.next().expect("a key after ^")),
+                KeyModifiers::CONTROL,
+            ),
+            c => (KeyCode::Char(c), KeyModifiers::NONE),
+        };
+        key(v, code, mods);
+    }
+}
+
+/// Types a move at the `m` prompt.
+fn typed(v: &mut Viewer, mv: &str) {
+    press(v, "m");
+    press(v, mv);
+    press(v, "⏎");
+}
+
+fn cur_text(v: &Viewer) -> String {
+    v.app.step_text(v.app.cur())
+}
+
+#[test]
+fn board_cursor_enters_a_main_line_move_and_a_variation() {
+    let mut v = new_viewer();
+    press(&mut v, "i");
+    assert_eq!(v.app.mode, Mode::Board);
+    // The cursor starts on 5五; 7七 is two left and two down.
+    press(&mut v, "hhjj⏎");
+    let s = shown(&mut v);
+    insta::assert_snapshot!("board_input_picked_77", s);
+    assert!(s.contains("７七歩: choose the square"), "{s}");
+    // The destination is marked; move up and take it.
+    press(&mut v, "k⏎");
+    assert_eq!(cur_text(&v), "▲７六歩(77)");
+    assert_eq!(
+        v.app.mode,
+        Mode::Board,
+        "stays in move input for the next move"
+    );
+    // White replies 3四歩 with the arrows: from 7六, 3三 is four right, three up.
+    press(&mut v, "→→→→↑↑↑⏎↓⏎");
+    assert_eq!(cur_text(&v), "△３四歩(33)");
+    press(&mut v, "⎋");
+    assert_eq!(v.app.mode, Mode::Normal);
+    assert!(status(&mut v).contains("[+]"), "modified mark");
+    // Back to ply 1 and enter 8四歩 instead: a variation after the existing move.
+    press(&mut v, "hi");
+    press(&mut v, "hkkk⏎j⏎");
+    assert_eq!(cur_text(&v), "△８四歩(83)");
+    assert!(
+        status(&mut v).contains("variation 2/2"),
+        "{}",
+        status(&mut v)
+    );
+    let first = v.app.record.node(NodeId::ROOT).children[0];
+    assert_eq!(usi_line(&v.app.record, NodeId::ROOT), vec!["7g7f", "3c3d"]);
+    assert_eq!(v.app.record.node(first).children.len(), 2);
+    // Entering a move that exists goes there instead of adding it again.
+    press(&mut v, "⎋h");
+    typed(&mut v, "34歩");
+    assert_eq!(cur_text(&v), "△３四歩(33)");
+    assert_eq!(v.app.record.node(first).children.len(), 2);
+    assert!(status(&mut v).contains("already in the record"));
+}
+
+#[test]
+fn typed_moves_in_every_notation_and_ambiguity() {
+    let mut v = new_viewer();
+    for t in [
+        "7g7f",
+        "３四歩",
+        "+2726FU",
+        "8c8d",
+        "2f2e",
+        "８五歩",
+        "2e2d",
+        "同　歩",
+    ] {
+        let before = v.app.cur_index();
+        typed(&mut v, t);
+        assert_eq!(v.app.cur_index(), before + 1, "{t}: {}", status(&mut v));
+    }
+    let line: Vec<String> = v.app.line()[1..]
+        .iter()
+        .map(|&n| v.app.step_text(n))
+        .collect();
+    assert_eq!(
+        line,
+        [
+            "▲７六歩(77)",
+            "△３四歩(33)",
+            "▲２六歩(27)",
+            "△８四歩(83)",
+            "▲２五歩(26)",
+            "△８五歩(84)",
+            "▲２四歩(25)",
+            "△同　歩(23)"
+        ]
+        .map(String::from)
+        .to_vec(),
+        "{}",
+        status(&mut v)
+    );
+    // A variation by typed notation at ply 2.
+    press(&mut v, ":2⏎");
+    typed(&mut v, "2f2e");
+    // At ply 2 there is no pawn on 2六 yet.
+    assert!(status(&mut v).contains("illegal"), "{}", status(&mut v));
+    assert_eq!(
+        v.app.mode,
+        Mode::Prompt,
+        "the prompt stays open to fix the move"
+    );
+    press(&mut v, "⌫⌫⌫⌫58金右⏎");
+    assert_eq!(cur_text(&v), "▲５八金(49)");
+    assert_eq!(v.app.record.node(v.app.line()[2]).children.len(), 2);
+    // 58金 alone is ambiguous: the candidates are listed.
+    press(&mut v, "h");
+    typed(&mut v, "58金");
+    let s = status(&mut v);
+    assert!(
+        s.contains("which one?") && s.contains("５八金右") && s.contains("５八金左"),
+        "{s}"
+    );
+    press(&mut v, "⎋");
+    assert_eq!(v.app.mode, Mode::Normal);
+}
+
+#[test]
+fn drop_from_the_hand_and_promotion_choice() {
+    let mut v = new_viewer();
+    for t in ["7g7f", "3c3d"] {
+        typed(&mut v, t);
+    }
+    // The cursor starts on the last move's square, 3四; 8八 is five left and four down.
+    press(&mut v, "ihhhhhjjjj⏎");
+    assert!(status(&mut v).contains("８八角"), "{}", status(&mut v));
+    // To 2二: promotion is optional, so it asks.
+    press(&mut v, "llllllkkkkkk⏎");
+    assert!(status(&mut v).contains("成りますか"), "{}", status(&mut v));
+    press(&mut v, "n");
+    assert_eq!(cur_text(&v), "▲２二角不成(88)");
+    // Undo (in move input too) and take it again, promoting this time.
+    press(&mut v, "u");
+    assert_eq!(
+        v.app.cur_index(),
+        2,
+        "undo returns to where the move was entered"
+    );
+    press(&mut v, "hhhhhhjjjjjj⏎llllllkkkkkk⏎y");
+    assert_eq!(cur_text(&v), "▲２二角成(88)");
+    press(&mut v, "⎋");
+    typed(&mut v, "同銀");
+    // Black has a bishop in hand: B, then the square 5五 (from 2二: three left, three down).
+    press(&mut v, "iB");
+    let s = shown(&mut v);
+    assert!(s.contains("角打: choose the square"), "{s}");
+    assert!(s.contains("＊"), "drop squares are marked:\n{s}");
+    press(&mut v, "hhhjjj⏎");
+    assert_eq!(cur_text(&v), "▲５五角打");
+    // No rook in hand.
+    press(&mut v, "R");
+    assert!(status(&mut v).contains("no 飛 in hand"));
+    press(&mut v, "⎋");
+    assert_eq!(v.app.mode, Mode::Normal);
+    assert_eq!(
+        usi_line(&v.app.record, NodeId::ROOT),
+        ["7g7f", "3c3d", "8h2b+", "3a2b", "B*5e"]
+    );
+    let kids = &v.app.record.node(v.app.line()[2]).children;
+    assert_eq!(kids.len(), 1, "the undone 不成 is gone, 成 is there");
+    // A typed drop and typed promotion choices.
+    press(&mut v, "h");
+    typed(&mut v, "55角打");
+    assert_eq!(cur_text(&v), "▲５五角打", "already there");
+    press(&mut v, ":2⏎");
+    typed(&mut v, "22角不成");
+    assert_eq!(cur_text(&v), "▲２二角不成(88)");
+    assert_eq!(v.app.record.node(v.app.line()[2]).children.len(), 2);
+}
+
+#[test]
+fn illegal_moves_are_refused_with_the_reason() {
+    let mut v = new_viewer();
+    for t in [
+        "2g2f", "8c8d", "2f2e", "8d8e", "2e2d", "2c2d", "2h2d", "8e8f",
+    ] {
+        typed(&mut v, t);
+    }
+    let n = v.app.record.len();
+    // 二歩: a pawn dropped on file 7, where black has one.
+    typed(&mut v, "75歩打");
+    assert!(status(&mut v).contains("二歩"), "{}", status(&mut v));
+    press(&mut v, "⎋");
+    // The same on the board: P, then 7五.
+    press(&mut v, "iP");
+    v.app.edit.board.cursor = kifview::core::rules::Square::new(7, 5).unwrap();
+    press(&mut v, "⏎");
+    assert!(status(&mut v).contains("二歩"), "{}", status(&mut v));
+    // No piece there.
+    press(&mut v, "⎋");
+    v.app.edit.board.cursor = kifview::core::rules::Square::new(5, 5).unwrap();
+    press(&mut v, "⏎");
+    assert!(
+        status(&mut v).contains("no piece on ５五"),
+        "{}",
+        status(&mut v)
+    );
+    // The opponent's piece.
+    v.app.edit.board.cursor = kifview::core::rules::Square::new(5, 1).unwrap();
+    press(&mut v, "⏎");
+    assert!(status(&mut v).contains("opponent"), "{}", status(&mut v));
+    press(&mut v, "⎋");
+    // 王手放置 typed: the king may not walk into the rook's file... use a USI move that
+    // leaves the king in check after 8f8g+ (white promotes, checking nothing); simpler:
+    typed(&mut v, "5i4h");
+    assert_eq!(v.app.record.len(), n + 1, "a legal king move is added");
+    typed(&mut v, "8f8g+");
+    typed(&mut v, "4h3h");
+    // Not in check: legal. The rule checks themselves are unit-tested in the core.
+    assert!(v.app.record.len() >= n + 3);
+    typed(&mut v, "hello");
+    assert!(status(&mut v).contains("type a move") || status(&mut v).contains("hello"));
+}
+
+#[test]
+fn delete_reorder_make_main_line_undo_redo() {
+    let mut v = new_viewer();
+    for t in ["7g7f", "3c3d", "2g2f"] {
+        typed(&mut v, t);
+    }
+    press(&mut v, "g");
+    typed(&mut v, "2g2f");
+    typed(&mut v, "8c8d");
+    press(&mut v, "g");
+    typed(&mut v, "5g5f");
+    let root = NodeId::ROOT;
+    let names = |v: &Viewer| -> Vec<String> {
+        v.app
+            .record
+            .node(root)
+            .children
+            .iter()
+            .map(|&c| v.app.step_text(c))
+            .collect()
+    };
+    assert_eq!(names(&v), ["▲７六歩(77)", "▲２六歩(27)", "▲５六歩(57)"]);
+    // K moves the current alternative up.
+    press(&mut v, "K");
+    assert_eq!(names(&v), ["▲７六歩(77)", "▲５六歩(57)", "▲２六歩(27)"]);
+    press(&mut v, "K");
+    assert_eq!(names(&v), ["▲５六歩(57)", "▲７六歩(77)", "▲２六歩(27)"]);
+    assert!(status(&mut v).contains("main line here"));
+    press(&mut v, "J");
+    assert_eq!(names(&v), ["▲７六歩(77)", "▲５六歩(57)", "▲２六歩(27)"]);
+    // Make the 2六歩 line the main line from its second move.
+    press(&mut v, "jl");
+    assert_eq!(cur_text(&v), "△８四歩(83)");
+    press(&mut v, "P");
+    assert_eq!(usi_line(&v.app.record, root), ["2g2f", "8c8d"]);
+    assert_eq!(cur_text(&v), "△８四歩(83)", "the cursor stays");
+    // Undo puts the order back and the cursor where the edit was; redo again.
+    press(&mut v, "u");
+    assert_eq!(names(&v), ["▲７六歩(77)", "▲５六歩(57)", "▲２六歩(27)"]);
+    assert_eq!(cur_text(&v), "△８四歩(83)");
+    press(&mut v, "^r");
+    assert_eq!(usi_line(&v.app.record, root), ["2g2f", "8c8d"]);
+    // Delete the current move and what follows.
+    press(&mut v, "h");
+    assert_eq!(cur_text(&v), "▲２六歩(27)");
+    press(&mut v, "d");
+    assert_eq!(names(&v), ["▲７六歩(77)", "▲５六歩(57)"]);
+    assert_eq!(v.app.cur(), root);
+    assert!(status(&mut v).contains("deleted ▲２六歩(27) and the 1 move after it"));
+    press(&mut v, "u");
+    assert_eq!(names(&v)[0], "▲２六歩(27)");
+    assert_eq!(
+        cur_text(&v),
+        "▲２六歩(27)",
+        "undo returns to the deleted move"
+    );
+    // Cut after: everything after 7六歩 goes.
+    press(&mut v, "gJl");
+    assert_eq!(cur_text(&v), "▲２六歩(27)");
+    press(&mut v, "D");
+    assert!(v.app.record.node(v.app.cur()).children.is_empty());
+    press(&mut v, "u");
+    assert_eq!(v.app.record.node(v.app.cur()).children.len(), 1);
+    // Navigation is not an edit: undo all the way, then nothing is modified.
+    for _ in 0..20 {
+        press(&mut v, "u");
+    }
+    assert!(status(&mut v).contains("nothing to undo"));
+    assert!(v.app.record.node(root).children.is_empty());
+    assert!(!status(&mut v).contains("[+]"));
+}
+
+#[test]
+fn ending_from_the_list() {
+    let mut v = new_viewer();
+    typed(&mut v, "7g7f");
+    press(&mut v, "r");
+    assert_eq!(v.app.mode, Mode::List);
+    let s = shown(&mut v);
+    for w in [
+        "投了",
+        "中断",
+        "千日手",
+        "持将棋",
+        "詰み",
+        "切れ負け",
+        "反則勝ち",
+        "反則負け",
+        "入玉勝ち",
+    ] {
+        assert!(s.contains(w), "{w} missing:\n{s}");
+    }
+    press(&mut v, "jj⏎");
+    assert_eq!(cur_text(&v), "千日手");
+    press(&mut v, "m");
+    assert!(status(&mut v).contains("ended here"), "{}", status(&mut v));
+    assert_eq!(v.app.mode, Mode::Normal);
+    press(&mut v, "h");
+    typed(&mut v, "投了");
+    assert_eq!(cur_text(&v), "投了");
+    assert_eq!(v.app.record.node(v.app.line()[1]).children.len(), 2);
+}
+
+#[test]
+fn comment_editor_with_japanese_text() {
+    let mut v = new_viewer();
+    typed(&mut v, "7g7f");
+    press(&mut v, "c");
+    assert_eq!(v.app.mode, Mode::Comment);
+    press(&mut v, "角道を開ける⏎次はabc");
+    // The terminal cursor sits after the text, counting full-width characters as two cells.
+    let mut t = screen(&mut v, 80, 24);
+    let area = v.view.comment_area;
+    let pos = t.backend_mut().get_cursor_position().unwrap();
+    assert_eq!((pos.x, pos.y), (area.x + 7, area.y + 1), "{}", text(&t));
+    insta::assert_snapshot!("comment_editor_80x24", text(&t));
+    press(&mut v, "←←←←");
+    let mut t = screen(&mut v, 80, 24);
+    let pos = t.backend_mut().get_cursor_position().unwrap();
+    assert_eq!((pos.x, pos.y), (area.x + 2, area.y + 1));
+    press(&mut v, "、");
+    // Pasted text (bracketed paste) goes into the comment too, line breaks included.
+    v.handle(&Event::Paste("\r\n貼り付け".into()));
+    assert_eq!(v.app.edit.comment.as_ref().unwrap().editor.cursor(), (2, 4));
+    press(&mut v, "⌫⌫⌫⌫⌫");
+    press(&mut v, "⎋");
+    assert_eq!(v.app.mode, Mode::Normal);
+    let cur = v.app.cur();
+    assert_eq!(v.app.record.node(cur).comment, "角道を開ける\n次、はabc");
+    // Ctrl-c leaves throwing the changes away.
+    press(&mut v, "cxyz^c");
+    assert_eq!(v.app.record.node(cur).comment, "角道を開ける\n次、はabc");
+    // One undo step for the whole edit; the start position has its own comment.
+    press(&mut v, "u");
+    assert_eq!(v.app.record.node(cur).comment, "");
+    press(&mut v, "gc初形⎋");
+    assert_eq!(v.app.record.node(NodeId::ROOT).comment, "初形");
+    assert!(shown(&mut v).contains("コメント（開始局面）"));
+    // A long line wraps inside the pane and the cursor follows it.
+    press(&mut v, "c");
+    press(&mut v, &"長".repeat(40));
+    let mut t = screen(&mut v, 80, 24);
+    let area = v.view.comment_area;
+    let pos = t.backend_mut().get_cursor_position().unwrap();
+    assert!(area.contains(pos), "cursor {pos:?} inside {area:?}");
+    press(&mut v, "⎋");
+}
+
+#[test]
+fn bookmarks_set_list_and_jump() {
+    let mut v = new_viewer();
+    for t in ["7g7f", "3c3d", "2g2f"] {
+        typed(&mut v, t);
+    }
+    press(&mut v, "'");
+    assert!(status(&mut v).contains("no bookmarks"));
+    press(&mut v, "hb急所⏎");
+    assert_eq!(
+        v.app.record.node(v.app.cur()).bookmark.as_deref(),
+        Some("急所")
+    );
+    assert!(shown(&mut v).contains("&急所"));
+    press(&mut v, "g'");
+    assert_eq!(v.app.mode, Mode::List);
+    assert!(shown(&mut v).contains("&急所  2手目 △３四歩(33)"));
+    press(&mut v, "⏎");
+    assert_eq!(v.app.cur_index(), 2);
+    // Renaming: the prompt starts with the old name.
+    press(&mut v, "b⌫⌫序盤⏎");
+    assert_eq!(
+        v.app.record.node(v.app.cur()).bookmark.as_deref(),
+        Some("序盤")
+    );
+    press(&mut v, "u");
+    assert_eq!(
+        v.app.record.node(v.app.cur()).bookmark.as_deref(),
+        Some("急所")
+    );
+}
+
+#[test]
+fn header_fields_edit_add_remove() {
+    let mut v = new_viewer();
+    press(&mut v, "e");
+    assert_eq!(v.app.mode, Mode::List);
+    assert_eq!(v.app.record.header.get("手合割"), Some("平手"));
+    press(&mut v, "a先手⏎羽生善治⏎");
+    press(&mut v, "a後手⏎藤井聡太⏎");
+    press(&mut v, "a棋戦⏎研究会⏎");
+    press(&mut v, "aRating⏎1500⏎");
+    let s = shown(&mut v);
+    assert!(
+        s.contains("先手：羽生善治") && s.contains("Rating：1500"),
+        "{s}"
+    );
+    // Edit the value of 先手 (the second field, after 手合割).
+    press(&mut v, "kkkkkkj");
+    assert_eq!(v.app.edit.list.as_ref().unwrap().selected, 1);
+    press(&mut v, "⏎⌫⌫⌫⌫大山康晴⏎");
+    assert_eq!(v.app.record.header.black_name(), Some("大山康晴"));
+    // Delete 棋戦.
+    press(&mut v, "jjd");
+    assert_eq!(v.app.record.header.get("棋戦"), None);
+    press(&mut v, "⎋");
+    assert!(shown(&mut v).contains("▲先手：大山康晴"));
+    press(&mut v, "u");
+    assert_eq!(v.app.record.header.get("棋戦"), Some("研究会"));
+}
+
+#[test]
+fn save_as_kif_kifu_and_csa_and_read_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut v = new_viewer();
+    press(&mut v, "e");
+    press(&mut v, "a先手⏎羽生善治⏎a後手⏎藤井聡太⏎⎋");
+    for t in ["7g7f", "3c3d", "2g2f"] {
+        typed(&mut v, t);
+    }
+    press(&mut v, "c角道を開ける⎋");
+    press(&mut v, "r⏎");
+    press(&mut v, "hhb急所⏎");
+    press(&mut v, "h");
+    typed(&mut v, "8c8d");
+    assert!(status(&mut v).contains("[+]"));
+
+    // .kif: Shift_JIS, CRLF.
+    let kif = dir.path().join("game.kif");
+    press(&mut v, &format!(":w {}⏎", kif.display()));
+    assert!(status(&mut v).contains("saved"), "{}", status(&mut v));
+    assert!(!status(&mut v).contains("[+]"));
+    let bytes = std::fs::read(&kif).unwrap();
+    assert!(bytes.windows(2).any(|w| w == b"\r\n"));
+    let loaded = notation::load(&bytes, Some(&kif));
+    assert_eq!(loaded.format, Format::Kif);
+    assert_eq!(loaded.info.encoding, TextEncoding::ShiftJis);
+    let r = &loaded.records[0].record;
+    assert_eq!(r.header.black_name(), Some("羽生善治"));
+    assert_eq!(usi_line(r, NodeId::ROOT), ["7g7f", "3c3d", "2g2f", "投了"]);
+    let ply2 = r.main_line()[2];
+    assert_eq!(r.node(ply2).bookmark.as_deref(), Some("急所"));
+    let ply1 = r.main_line()[1];
+    assert_eq!(r.node(ply1).children.len(), 2, "the variation was saved");
+    assert_eq!(r.node(r.main_line()[3]).comment, "角道を開ける");
+
+    // .kifu: UTF-8.
+    let kifu = dir.path().join("game.kifu");
+    press(&mut v, &format!(":w {}⏎", kifu.display()));
+    let bytes = std::fs::read(&kifu).unwrap();
+    assert!(std::str::from_utf8(&bytes).unwrap().contains("羽生善治"));
+    let r2 = notation::load(&bytes, Some(&kifu)).records.remove(0).record;
+    assert_eq!(usi_line(&r2, NodeId::ROOT), usi_line(r, NodeId::ROOT));
+
+    // .csa: asks first, listing what CSA cannot hold.
+    let csa = dir.path().join("game.csa");
+    press(&mut v, &format!(":w {}⏎", csa.display()));
+    assert_eq!(v.app.mode, Mode::Confirm);
+    let s = shown(&mut v);
+    assert!(
+        s.contains("CSA cannot hold") && s.contains("variation"),
+        "{s}"
+    );
+    assert!(!csa.exists());
+    press(&mut v, "n");
+    assert!(!csa.exists(), "n cancels");
+    press(&mut v, &format!(":w {}⏎y", csa.display()));
+    let bytes = std::fs::read(&csa).unwrap();
+    let loaded = notation::load(&bytes, Some(&csa));
+    assert_eq!(loaded.format, Format::Csa);
+    let r3 = &loaded.records[0].record;
+    assert_eq!(usi_line(r3, NodeId::ROOT), ["7g7f", "3c3d", "2g2f", "投了"]);
+    assert_eq!(r3.header.black_name(), Some("羽生善治"));
+    // The status line now names the CSA file; Ctrl-s writes there again (and asks again).
+    assert!(status(&mut v).contains("game.csa"));
+}
+
+#[test]
+fn save_as_ki2_jkf_and_usi_and_read_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut v = new_viewer();
+    for t in ["7g7f", "3c3d", "8h2b+", "3a2b"] {
+        typed(&mut v, t);
+    }
+    press(&mut v, "c同銀で取り返す⎋");
+    let want = ["7g7f", "3c3d", "8h2b+", "3a2b"];
+    // KI2 keeps the tree and comments but not times: nothing here is lost, so no question.
+    let ki2 = dir.path().join("game.ki2");
+    press(&mut v, &format!(":w {}⏎", ki2.display()));
+    assert!(status(&mut v).contains("saved"), "{}", status(&mut v));
+    let bytes = std::fs::read(&ki2).unwrap();
+    let loaded = notation::load(&bytes, Some(&ki2));
+    assert_eq!(loaded.format, Format::Ki2);
+    assert_eq!(loaded.info.encoding, TextEncoding::ShiftJis);
+    let r = &loaded.records[0].record;
+    assert_eq!(usi_line(r, NodeId::ROOT), want);
+    assert_eq!(r.node(r.main_line()[4]).comment, "同銀で取り返す");
+    // JKF in UTF-8.
+    let jkf = dir.path().join("game.jkf");
+    press(&mut v, &format!(":w {}⏎", jkf.display()));
+    let bytes = std::fs::read(&jkf).unwrap();
+    let loaded = notation::load(&bytes, Some(&jkf));
+    assert_eq!(loaded.format, Format::Jkf);
+    assert_eq!(usi_line(&loaded.records[0].record, NodeId::ROOT), want);
+    // USI holds the moves but not the comment: asks first.
+    let usi = dir.path().join("game.usi");
+    press(&mut v, &format!(":w {}⏎", usi.display()));
+    if v.app.mode == Mode::Confirm {
+        press(&mut v, "y");
+    }
+    let text = std::fs::read_to_string(&usi).unwrap();
+    assert_eq!(text.trim(), "position startpos moves 7g7f 3c3d 8h2b+ 3a2b");
+}
+
+#[test]
+fn unmappable_character_offers_utf8_and_never_writes_a_question_mark() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut v = new_viewer();
+    typed(&mut v, "7g7f");
+    press(&mut v, "c☗の好手⎋");
+    let kif = dir.path().join("mark.kif");
+    press(&mut v, &format!(":w {}⏎", kif.display()));
+    let s = shown(&mut v);
+    assert!(s.contains("Shift_JIS cannot hold 1 character"), "{s}");
+    assert!(s.contains("'☗' (U+2617)") && s.contains("line "), "{s}");
+    press(&mut v, "c");
+    assert!(!kif.exists());
+    press(&mut v, &format!(":w {}⏎u", kif.display()));
+    let bytes = std::fs::read(&kif).unwrap();
+    let t = String::from_utf8(bytes.clone()).expect("saved as UTF-8");
+    assert!(t.starts_with("#KIF version=2.0 encoding=UTF-8"), "{t}");
+    let loaded = notation::load(&bytes, Some(&kif));
+    let r = &loaded.records[0].record;
+    assert_eq!(r.node(r.main_line()[1]).comment, "☗の好手");
+}
+
+#[test]
+fn save_back_keeps_format_encoding_and_line_endings_and_asks_on_outside_changes() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("orig.kif");
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/study.kif");
+    std::fs::copy(&src, &file).unwrap();
+    let before = notation::load(&std::fs::read(&file).unwrap(), Some(&file));
+    let mut v = open_path(&file);
+    press(&mut v, "lc研究⎋");
+    press(&mut v, "^s");
+    assert!(status(&mut v).contains("saved"), "{}", status(&mut v));
+    let after = notation::load(&std::fs::read(&file).unwrap(), Some(&file));
+    assert_eq!(after.info.encoding, before.info.encoding);
+    assert_eq!(after.info.newline, before.info.newline);
+    assert_eq!(after.info.bom, before.info.bom);
+    let r = &after.records[0].record;
+    assert!(r.node(r.main_line()[1]).comment.contains("研究"));
+    assert_eq!(r.len(), before.records[0].record.len());
+    // Someone else writes the file: saving asks first.
+    std::fs::write(&file, "changed elsewhere").unwrap();
+    press(&mut v, "c!⎋^s");
+    assert_eq!(v.app.mode, Mode::Confirm);
+    assert!(shown(&mut v).contains("changed on disk"));
+    press(&mut v, "x");
+    assert_eq!(v.app.mode, Mode::Confirm, "other keys are not an answer");
+    press(&mut v, "⎋");
+    assert_eq!(v.app.mode, Mode::Normal);
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "changed elsewhere");
+    press(&mut v, "^sy");
+    assert!(std::fs::read(&file).unwrap().len() > 100);
+}
+
+#[test]
+fn quitting_with_unsaved_edits_asks() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("new.kifu");
+    let mut v = open_path(&path);
+    assert!(
+        status(&mut v).contains("new.kifu [new]"),
+        "{}",
+        status(&mut v)
+    );
+    press(&mut v, "q");
+    assert!(v.app.should_quit, "nothing to save: quits at once");
+
+    let mut v = open_path(&path);
+    typed(&mut v, "7g7f");
+    press(&mut v, "q");
+    assert!(!v.app.should_quit);
+    assert!(shown(&mut v).contains("unsaved changes"));
+    press(&mut v, "c");
+    assert!(!v.app.should_quit);
+    assert_eq!(v.app.mode, Mode::Normal);
+    press(&mut v, ":q⏎");
+    assert_eq!(v.app.mode, Mode::Confirm);
+    press(&mut v, "s");
+    assert!(v.app.should_quit, "saved, then quit");
+    let r = notation::load(&std::fs::read(&path).unwrap(), Some(&path))
+        .records
+        .remove(0)
+        .record;
+    assert_eq!(usi_line(&r, NodeId::ROOT), ["7g7f"]);
+
+    let mut v = open_path(&path);
+    press(&mut v, "G");
+    typed(&mut v, "3c3d");
+    press(&mut v, "^c");
+    assert_eq!(v.app.mode, Mode::Confirm);
+    press(&mut v, "d");
+    assert!(v.app.should_quit);
+    let mut v = open_path(&path);
+    press(&mut v, "G");
+    typed(&mut v, "3c3d");
+    press(&mut v, ":q!⏎");
+    assert!(v.app.should_quit);
+    let mut v = open_path(&path);
+    press(&mut v, "G");
+    typed(&mut v, "3c3d");
+    press(&mut v, ":wq⏎");
+    assert!(v.app.should_quit);
+    let r = notation::load(&std::fs::read(&path).unwrap(), Some(&path))
+        .records
+        .remove(0)
+        .record;
+    assert_eq!(usi_line(&r, NodeId::ROOT), ["7g7f", "3c3d"]);
+}
+
+#[test]
+fn new_record_without_a_file_needs_a_name_and_handicap_records_save() {
+    let dir = tempfile::tempdir().unwrap();
+    let opts = LaunchOptions {
+        handicap: Some("角落ち".into()),
+        ..Default::default()
+    };
+    let mut v = Viewer::new(
+        App::open(&opts, Config::defaults()).unwrap(),
+        Theme::plain(),
+    );
+    typed(&mut v, "3c3d");
+    // Ctrl-s with no file asks for a name.
+    press(&mut v, "^s");
+    assert!(status(&mut v).contains("save as"), "{}", status(&mut v));
+    let path = dir.path().join("kakuochi.kif");
+    press(&mut v, &format!("{}⏎", path.display()));
+    let r = notation::load(&std::fs::read(&path).unwrap(), Some(&path))
+        .records
+        .remove(0)
+        .record;
+    assert_eq!(r.initial.handicap.map(|h| h.name), Some("角落ち"));
+    assert_eq!(usi_line(&r, NodeId::ROOT), ["3c3d"]);
+    press(
+        &mut v,
+        &format!(":w {}⏎", dir.path().join("x.txt").display()),
+    );
+    assert!(status(&mut v).contains("cannot tell the format"));
+    // Quitting a new record with edits: s asks for a name, then saves and quits.
+    let mut v = new_viewer();
+    typed(&mut v, "7g7f");
+    press(&mut v, "q");
+    // Esc leaves the question without doing anything.
+    press(&mut v, "⎋");
+    assert_eq!(v.app.mode, Mode::Normal);
+    assert!(!v.app.should_quit);
+    press(&mut v, "qs");
+    assert_eq!(v.app.mode, Mode::Prompt);
+    let path = dir.path().join("quit.kifu");
+    press(&mut v, &format!("{}⏎", path.display()));
+    assert!(v.app.should_quit);
+    assert!(path.exists());
+}
+
+#[test]
+fn board_input_snapshot_with_destinations() {
+    let mut v = new_viewer();
+    typed(&mut v, "7g7f");
+    typed(&mut v, "3c3d");
+    press(&mut v, "i");
+    v.app.edit.board.cursor = kifview::core::rules::Square::new(8, 8).unwrap();
+    press(&mut v, "⏎");
+    insta::assert_snapshot!(
+        "board_bishop_destinations_80x24",
+        text(&screen(&mut v, 80, 24))
+    );
+}
+
+#[test]
+fn board_cursor_and_picked_piece_are_drawn_and_lists_and_questions_snapshot() {
+    use ratatui::style::Modifier;
+    let mut v = new_viewer();
+    press(&mut v, "i");
+    let t = screen(&mut v, 80, 24);
+    let buf = t.backend().buffer();
+    // 5五 is row 5 of the board (y = 3 + 4 with names and hands above), column 4.
+    let (x, y) = (1 + 3 * 4, 3 + 4 + 1);
+    for dx in 0..2 {
+        assert!(
+            buf[(x + dx, y)].modifier.contains(Modifier::REVERSED),
+            "cursor cell {dx} at {x},{y}:\n{}",
+            text(&t)
+        );
+    }
+    press(&mut v, "jj⏎");
+    let t = screen(&mut v, 80, 24);
+    let buf = t.backend().buffer();
+    let picked = &buf[(x + 1, y + 2)];
+    assert_eq!(picked.symbol(), "歩");
+    assert!(picked.modifier.contains(Modifier::UNDERLINED));
+    press(&mut v, "⎋⎋r");
+    insta::assert_snapshot!("endings_list_80x24", text(&screen(&mut v, 80, 24)));
+    press(&mut v, "⎋e");
+    insta::assert_snapshot!("header_list_80x24", text(&screen(&mut v, 80, 24)));
+    press(&mut v, "⎋");
+    typed(&mut v, "7g7f");
+    press(&mut v, "q");
+    insta::assert_snapshot!("quit_question_80x24", text(&screen(&mut v, 80, 24)));
+}
+
+fn viewer_at(sfen: &str) -> Viewer {
+    use kifview::app::Document;
+    use kifview::core::record::Initial;
+    use kifview::core::rules::Position;
+    let record = Record::new(Initial {
+        position: Position::from_sfen(sfen).unwrap(),
+        handicap: None,
+    });
+    let doc = Document::untitled("t.kif");
+    Viewer::new(App::new(record, doc, Config::defaults()), Theme::plain())
+}
+
+#[test]
+fn every_rule_is_named_when_a_move_is_refused() {
+    // 打ち歩詰め: the pawn drop on 1二 would mate (gold guards it, the knight covers 2一).
+    let mut v = viewer_at("8k/9/6NG1/9/9/9/9/9/4K4 b P 1");
+    typed(&mut v, "P*1b");
+    assert!(status(&mut v).contains("打ち歩詰め"), "{}", status(&mut v));
+    press(&mut v, "⎋");
+    // The same on the board: P, then the square (1二 is not offered, and says why).
+    press(&mut v, "iP");
+    assert!(
+        !v.app
+            .edit
+            .board
+            .targets
+            .contains(&kifview::core::rules::Square::new(1, 2).unwrap())
+    );
+    // From 5五: four right, three up.
+    press(&mut v, "llllkkk⏎");
+    assert!(status(&mut v).contains("打ち歩詰め"), "{}", status(&mut v));
+    press(&mut v, "⎋⎋");
+    // 行き所のない駒: a pawn dropped on the last rank.
+    typed(&mut v, "P*9a");
+    assert!(
+        status(&mut v).contains("行き所のない駒"),
+        "{}",
+        status(&mut v)
+    );
+    press(&mut v, "⎋");
+    // 王手放置: the gold on 5八 is pinned by the rook on 5一.
+    let mut v = viewer_at("4r4/9/9/9/9/9/9/4G4/4K4 b - 1");
+    typed(&mut v, "5h4h");
+    assert!(status(&mut v).contains("王手放置"), "{}", status(&mut v));
+    press(&mut v, "⎋");
+    // On the board the pinned gold may only move along the file.
+    press(&mut v, "ijjj⏎");
+    let targets = v.app.edit.board.targets.clone();
+    assert!(
+        !targets.is_empty() && targets.iter().all(|s| s.file() == 5),
+        "{targets:?}"
+    );
+    press(&mut v, "l⏎");
+    assert!(status(&mut v).contains("王手放置"), "{}", status(&mut v));
+    assert_eq!(v.app.record.len(), 1, "nothing was added");
+}
+
+#[test]
+fn clicking_a_piece_and_a_square_enters_a_move() {
+    use ratatui::crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
+    let mut v = new_viewer();
+    let _ = screen(&mut v, 80, 24);
+    let area = v.view.board_squares;
+    let click = |v: &mut Viewer, file: u16, rank: u16| {
+        v.handle(&Event::Mouse(MouseEvent {
+            kind: MouseEventKind::Down(MouseButton::Left),
+            column: area.x + 3 * (9 - file) + 1,
+            row: area.y + rank - 1,
+            modifiers: KeyModifiers::NONE,
+        }));
+        let _ = screen(v, 80, 24);
+    };
+    click(&mut v, 7, 7);
+    assert_eq!(v.app.mode, Mode::Board);
+    click(&mut v, 7, 6);
+    assert_eq!(cur_text(&v), "▲７六歩(77)");
+    // Flipped: the same squares are elsewhere on the screen.
+    press(&mut v, "f");
+    let _ = screen(&mut v, 80, 24);
+    let area = v.view.board_squares;
+    let flip_click = |v: &mut Viewer, file: u16, rank: u16| {
+        v.handle(&Event::Mouse(MouseEvent {
+            kind: MouseEventKind::Down(MouseButton::Left),
+            column: area.x + 3 * (file - 1) + 1,
+            row: area.y + 9 - rank,
+            modifiers: KeyModifiers::NONE,
+        }));
+    };
+    flip_click(&mut v, 3, 3);
+    flip_click(&mut v, 3, 4);
+    assert_eq!(cur_text(&v), "△３四歩(33)");
+}
+
+#[test]
+fn save_back_keeps_bom_and_crlf_and_warns_about_other_records() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("bom.kifu");
+    let text =
+        "\u{feff}先手：甲\r\n後手：乙\r\n手数----指手---------消費時間--\r\n   1 ７六歩(77)\r\n";
+    std::fs::write(&file, text).unwrap();
+    let mut v = open_path(&file);
+    press(&mut v, "G");
+    typed(&mut v, "3c3d");
+    press(&mut v, "^s");
+    assert!(status(&mut v).contains("saved"), "{}", status(&mut v));
+    let bytes = std::fs::read(&file).unwrap();
+    assert!(bytes.starts_with(b"\xEF\xBB\xBF"), "BOM kept");
+    let t = String::from_utf8(bytes[3..].to_vec()).unwrap();
+    assert!(t.contains("３四歩(33)\r\n"), "{t}");
+    assert!(
+        !t.replace("\r\n", "").contains('\n'),
+        "CRLF everywhere: {t:?}"
+    );
+
+    // A file of two CSA records: saving back writes only the one shown, so it asks.
+    let two = dir.path().join("two.csa");
+    std::fs::write(
+        &two,
+        "V2.2\nN+A\nN-B\nPI\n+\n+7776FU\n%TORYO\n/\nV2.2\nN+C\nN-D\nPI\n+\n+2726FU\n%CHUDAN\n",
+    )
+    .unwrap();
+    let mut v = open_path(&two);
+    press(&mut v, "l");
+    typed(&mut v, "3c3d");
+    press(&mut v, "^s");
+    let s = shown(&mut v);
+    assert!(
+        s.contains("the other record of this file (only record 1 is written)"),
+        "{s}"
+    );
+    press(&mut v, "n");
+    assert!(std::fs::read_to_string(&two).unwrap().contains("N+C"));
+}

@@ -1,0 +1,21 @@
+//! All integration tests in one binary (one link, shared helpers in `common` and `pty`).
+
+mod cli;
+mod common;
+mod corpus;
+mod csa;
+mod edit_app;
+mod edit_e2e;
+mod jkf;
+mod ki2;
+mod kif;
+mod pty;
+mod readme;
+mod robustness;
+mod share;
+mod share_e2e;
+mod tui_app;
+mod tui_e2e;
+mod tui_layers;
+mod usi;
+mod watch;

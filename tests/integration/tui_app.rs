@@ -1,0 +1,591 @@
+//! Whole-app tests: the viewer drawn into a TestBackend after key sequences.
+
+use kifview::app::testing::push_line;
+use kifview::app::{App, Config, Document, LaunchOptions};
+use kifview::core::record::{MoveTime, NodeId, Record, Special, Step};
+use kifview::tui::Viewer;
+use kifview::tui::theme::Theme;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::crossterm::event::{
+    Event, KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
+};
+use std::path::Path;
+
+use crate::common::{screen, screen_rows};
+
+fn doc(name: &str) -> Document {
+    Document::untitled(name)
+}
+
+/// A game with names, a comment, times, a bookmark and variations at plies 1, 3 and 4.
+fn study() -> Record {
+    let mut r = Record::default();
+    r.header.set("棋戦", "テスト棋戦");
+    r.header.set("先手", "羽生善治");
+    r.header.set("後手", "藤井聡太");
+    r.node_mut(NodeId::ROOT).comment = "初形のコメント".into();
+    let end = push_line(&mut r, NodeId::ROOT, "7g7f 3c3d 8h2b+ 3a2b B*4e");
+    r.push_child(end, Step::Special(Special::Resign));
+    let line = r.main_line();
+    r.node_mut(line[1]).time = Some(MoveTime {
+        spent_ms: 5000,
+        total_ms: Some(5000),
+    });
+    r.node_mut(line[3]).comment = "角交換。\x1b[31m危険な文字\x1b[0mは表示しない".into();
+    r.node_mut(line[3]).bookmark = Some("角換わり".into());
+    push_line(&mut r, NodeId::ROOT, "2g2f 8c8d");
+    push_line(&mut r, line[2], "2g2f 4a3b");
+    push_line(&mut r, line[3], "8c8d 2b3a");
+    push_line(&mut r, line[3], "4a3b 2b1a");
+    r
+}
+
+fn viewer(r: Record) -> Viewer {
+    Viewer::new(
+        App::new(r, doc("study.kif"), Config::defaults()),
+        Theme::plain(),
+    )
+}
+
+fn press(v: &mut Viewer, keys: &str) {
+    for c in keys.chars() {
+        let k = match c {
+            '→' => KeyCode::Right,
+            '←' => KeyCode::Left,
+            '↓' => KeyCode::Down,
+            '↑' => KeyCode::Up,
+            '⏎' => KeyCode::Enter,
+            '⇥' => KeyCode::Tab,
+            '⎋' => KeyCode::Esc,
+            c => KeyCode::Char(c),
+        };
+        v.handle(&Event::Key(KeyEvent::new(k, KeyModifiers::NONE)));
+    }
+}
+
+#[test]
+fn start_screen_80x24() {
+    let mut v = viewer(study());
+    let t = screen(&mut v, 80, 24);
+    insta::assert_snapshot!(t.backend());
+}
+
+#[test]
+fn after_moves_and_a_variation_80x24() {
+    let mut v = viewer(study());
+    press(&mut v, "lll");
+    let t = screen(&mut v, 80, 24);
+    let s = screen_rows(&t).join("\n");
+    assert!(s.contains("手数＝3  ▲２二角成  まで"), "{s}");
+    assert!(s.contains("&角換わり"), "{s}");
+    assert!(!s.contains('\x1b'));
+    press(&mut v, "j");
+    let t = screen(&mut v, 80, 24);
+    insta::assert_snapshot!(t.backend());
+}
+
+#[test]
+fn large_screen_160x48_with_tree() {
+    let mut v = viewer(study());
+    press(&mut v, "llll");
+    let t = screen(&mut v, 160, 48);
+    insta::assert_snapshot!("large_160x48", t.backend());
+    press(&mut v, "t");
+    let t = screen(&mut v, 160, 48);
+    insta::assert_snapshot!("tree_160x48", t.backend());
+    press(&mut v, "jj⏎");
+    assert_eq!(v.app.cur_index(), 3);
+    assert_eq!(v.app.step_text(v.app.cur()), "▲２六歩(27)");
+    press(&mut v, "l");
+    assert_eq!(v.app.step_text(v.app.cur()), "△３二金(41)");
+}
+
+#[test]
+fn help_is_generated_from_the_keymap() {
+    let mut v = viewer(study());
+    press(&mut v, "?");
+    let t = screen(&mut v, 100, 40);
+    let s = screen_rows(&t).join("\n");
+    for &(_, name, doc) in kifview::app::COMMANDS {
+        if name == "none" {
+            continue;
+        }
+        let shown = kifview::tui::ui::help_lines(&v.app).join("\n");
+        assert!(shown.contains(doc), "{name} missing from help");
+    }
+    assert!(s.contains("Next move along the current line"), "{s}");
+    insta::assert_snapshot!(t.backend());
+    // Rebinding changes the help.
+    let cfg = Config::from_toml("u.toml", "[keys.normal]\n\"n\" = \"next_move\"\n").unwrap();
+    let mut v2 = Viewer::new(App::new(study(), doc("x"), cfg), Theme::plain());
+    let lines = kifview::tui::ui::help_lines(&v2.app);
+    let row = lines
+        .iter()
+        .find(|l| l.contains("Next move along"))
+        .unwrap();
+    assert!(
+        row.contains("n ") && row.contains("l ") && row.contains("Right"),
+        "{row}"
+    );
+    press(&mut v2, "n");
+    assert_eq!(v2.app.cur_index(), 1);
+}
+
+#[test]
+fn too_small_terminal_says_how_big() {
+    let mut v = viewer(study());
+    let t = screen(&mut v, 50, 12);
+    let s = screen_rows(&t).join("");
+    assert!(s.contains("64x18") && s.contains("50x12"), "{s}");
+}
+
+#[test]
+fn every_board_row_lines_up_in_the_full_screen() {
+    let mut v = viewer(study());
+    press(&mut v, "lll");
+    for (w, h) in [(80, 24), (64, 18), (120, 30), (160, 48)] {
+        let t = screen(&mut v, w, h);
+        let buf = t.backend().buffer();
+        let rows: Vec<u16> = (0..h)
+            .filter(|&y| buf[(0, y)].symbol() == "|" && buf[(28, y)].symbol() == "|")
+            .collect();
+        assert_eq!(rows.len(), 9, "{w}x{h}: {:?}", screen_rows(&t));
+        for y in rows {
+            for col in 0..9u16 {
+                let s = buf[(2 + 3 * col, y)].symbol();
+                assert_eq!(unicode_width::UnicodeWidthStr::width(s), 2, "{w}x{h} {y}");
+            }
+        }
+    }
+}
+
+#[test]
+fn double_width_mode_skips_pad_cells_and_uses_ascii_borders() {
+    let cfg = Config::from_toml("u.toml", "ambiguous_width = \"double\"\n").unwrap();
+    let theme = Theme::new(&cfg, false, true);
+    let mut v = Viewer::new(App::new(study(), doc("s.kif"), cfg), theme);
+    press(&mut v, "l");
+    let t = screen(&mut v, 80, 24);
+    // The pad cells are never sent to the terminal.
+    assert!(
+        screen_rows(&t)[0].starts_with("△ 後手"),
+        "{}",
+        screen_rows(&t)[0]
+    );
+    let mut buf = ratatui::buffer::Buffer::empty(ratatui::layout::Rect::new(0, 0, 80, 24));
+    kifview::tui::ui::render(buf.area, &mut buf, &v.app, &v.theme, &mut v.view);
+    let mut marks = 0;
+    for y in 0..24 {
+        for x in 0..79 {
+            let c = &buf[(x, y)];
+            if c.symbol() == "▲" || c.symbol() == "△" {
+                marks += 1;
+                assert_eq!(buf[(x + 1, y)].symbol(), "\u{a0}", "{x},{y}");
+                assert_eq!(
+                    buf[(x + 1, y)].diff_option,
+                    ratatui::buffer::CellDiffOption::Skip
+                );
+            }
+            assert!(
+                !matches!(c.symbol(), "─" | "│" | "┌" | "┐" | "└" | "┘"),
+                "box drawing at {x},{y}"
+            );
+        }
+    }
+    assert!(marks >= 3, "{marks}");
+}
+
+#[test]
+fn mouse_click_and_wheel() {
+    let mut v = viewer(study());
+    let _ = screen(&mut v, 80, 24);
+    let area = v.view.moves_area;
+    let click = |row: u16| {
+        Event::Mouse(MouseEvent {
+            kind: MouseEventKind::Down(MouseButton::Left),
+            column: area.x + 3,
+            row: area.y + row,
+            modifiers: KeyModifiers::NONE,
+        })
+    };
+    v.handle(&click(4));
+    assert_eq!(v.app.cur_index(), 4);
+    let wheel = Event::Mouse(MouseEvent {
+        kind: MouseEventKind::ScrollUp,
+        column: area.x + 3,
+        row: area.y,
+        modifiers: KeyModifiers::NONE,
+    });
+    v.handle(&wheel);
+    assert_eq!(v.app.cur_index(), 3);
+}
+
+#[test]
+fn flipped_board_puts_gote_at_the_bottom() {
+    let mut v = viewer(study());
+    press(&mut v, "f");
+    let t = screen(&mut v, 80, 24);
+    let lines = screen_rows(&t);
+    assert!(lines[0].starts_with("▲先手：羽生善治"), "{}", lines[0]);
+    assert!(lines[2].starts_with("  １ ２ ３"), "{}", lines[2]);
+    assert!(
+        lines[4].starts_with("| 香 桂 銀 金 玉 金 銀 桂 香|九"),
+        "{}",
+        lines[4]
+    );
+}
+
+/// A corpus file: `../shared/corpus` beside the crate (or two levels up, for worktrees).
+fn corpus(rel: &str) -> Option<std::path::PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let found = ["../shared/corpus", "../../shared/corpus"]
+        .iter()
+        .map(|d| root.join(d).join(rel))
+        .find(|p| p.exists());
+    if found.is_none() {
+        eprintln!("skipping: corpus file {rel} not found");
+    }
+    found
+}
+
+fn open(rel: &str, ply: Option<u32>) -> Option<Viewer> {
+    let file = corpus(rel)?;
+    let opts = LaunchOptions {
+        file: Some(file),
+        ply,
+        ..Default::default()
+    };
+    let app = App::open(&opts, Config::defaults()).unwrap();
+    if app.record.len() <= 1 {
+        eprintln!("skipping: the reader for {rel} is not on this branch yet");
+        return None;
+    }
+    Some(Viewer::new(app, Theme::plain()))
+}
+
+#[test]
+fn real_shift_jis_kif_at_a_ply() {
+    let Some(mut v) = open(
+        "real/json-kifu-format/test/files/kif/ryuou201409020101.kif",
+        Some(30),
+    ) else {
+        return;
+    };
+    assert_eq!(v.app.cur_index(), 30);
+    press(&mut v, "ll");
+    let t = screen(&mut v, 80, 24);
+    let s = screen_rows(&t).join("\n");
+    assert!(s.contains("Shift_JIS"), "{s}");
+    assert!(s.contains("糸谷哲郎"), "{s}");
+    insta::assert_snapshot!(t.backend());
+}
+
+#[test]
+fn real_variations_file() {
+    let Some(mut v) = open("generated/g4242_052.kif", None) else {
+        return;
+    };
+    press(&mut v, "lllljjj");
+    let t = screen(&mut v, 80, 24);
+    insta::assert_snapshot!("variations_80x24", t.backend());
+    press(&mut v, "t");
+    let t = screen(&mut v, 80, 24);
+    insta::assert_snapshot!("variations_tree_80x24", t.backend());
+}
+
+#[test]
+fn real_handicap_game() {
+    let Some(mut v) = open(
+        "real/json-kifu-format/test/files/kif/20081220kyoochi.kif",
+        None,
+    ) else {
+        return;
+    };
+    press(&mut v, "l");
+    let t = screen(&mut v, 80, 24);
+    let s = screen_rows(&t).join("\n");
+    assert!(s.contains("上手") && s.contains("下手"), "{s}");
+    insta::assert_snapshot!(t.backend());
+}
+
+/// A 50,000-node study: a 400-ply main line of king shuffles with a 124-ply branch at every
+/// ply. Built without replaying (the viewer does not need the moves to be legal).
+fn big_study() -> Record {
+    use kifview::core::record::MoveData;
+    use kifview::core::rules::{Color, Move, PieceKind, Square};
+    let sq = |f, r| Square::new(f, r).unwrap();
+    let king = |ply: u32| -> MoveData {
+        // Black 5i5h, White 5a5b, Black 5h5i, White 5b5a, ...
+        let (color, from, to) = match ply % 4 {
+            0 => (Color::Black, sq(5, 9), sq(5, 8)),
+            1 => (Color::White, sq(5, 1), sq(5, 2)),
+            2 => (Color::Black, sq(5, 8), sq(5, 9)),
+            _ => (Color::White, sq(5, 2), sq(5, 1)),
+        };
+        MoveData {
+            mv: Move::Normal {
+                from,
+                to,
+                promote: false,
+            },
+            color,
+            piece: PieceKind::King,
+            captured: None,
+        }
+    };
+    let mut r = Record::default();
+    let mut main = vec![NodeId::ROOT];
+    for ply in 0..400 {
+        let n = r.push_child(*main.last().unwrap(), Step::Move(king(ply)));
+        main.push(n);
+    }
+    for (i, &fork) in main.iter().enumerate().take(400) {
+        // An alternative: the same shuffle one step later in the cycle is illegal but
+        // physically possible; use a distinct edge pawn push as the branch's first move.
+        let color = if i % 2 == 0 {
+            Color::Black
+        } else {
+            Color::White
+        };
+        let (from, to) = match color {
+            Color::Black => (sq(1, 7), sq(1, 6)),
+            Color::White => (sq(9, 3), sq(9, 4)),
+        };
+        let mut p = r.push_child(
+            fork,
+            Step::Move(MoveData {
+                mv: Move::Normal {
+                    from,
+                    to,
+                    promote: false,
+                },
+                color,
+                piece: PieceKind::Pawn,
+                captured: None,
+            }),
+        );
+        for k in 0..123u32 {
+            p = r.push_child(p, Step::Move(king(i as u32 + 1 + k)));
+        }
+    }
+    assert!(r.len() > 50_000, "{}", r.len());
+    r
+}
+
+#[test]
+fn big_study_browses_and_draws() {
+    // Speed is measured by the viewer group of `cargo bench`; this checks where the keys land.
+    let mut v = viewer(big_study());
+    let mut t = Terminal::new(TestBackend::new(80, 24)).unwrap();
+    let mut step = |v: &mut Viewer, keys: &str| {
+        press(v, keys);
+        t.draw(|f| v.draw(f)).unwrap();
+    };
+    step(&mut v, "G");
+    assert_eq!(v.app.cur_index(), 400);
+    step(&mut v, ":200⏎");
+    assert_eq!(v.app.cur_index(), 200);
+    step(&mut v, "j");
+    assert_eq!(v.app.line().len(), 200 + 124);
+    step(&mut v, "G");
+    assert_eq!(v.app.cur_index(), 323);
+    step(&mut v, "t");
+    assert_eq!(v.app.outline_cached().unwrap().rows.len(), 401);
+    step(&mut v, "G⏎");
+    assert_eq!(v.app.cur_index(), 400);
+    for _ in 0..20 {
+        step(&mut v, "hj");
+    }
+    assert_eq!(v.app.cur_index(), 380);
+}
+
+fn open_asset(name: &str) -> Viewer {
+    let opts = LaunchOptions {
+        file: Some(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("assets")
+                .join(name),
+        ),
+        ..Default::default()
+    };
+    Viewer::new(
+        App::open(&opts, Config::defaults()).unwrap(),
+        Theme::plain(),
+    )
+}
+
+#[test]
+fn sample_study_variation_and_tree() {
+    let mut v = open_asset("study.kif");
+    assert!(v.app.record.len() > 40, "the KIF reader read the sample");
+    press(&mut v, "llllll");
+    let s = screen_rows(&screen(&mut v, 80, 24)).join("\n");
+    assert!(s.contains("変化 6手目 1/2"), "{s}");
+    press(&mut v, "j");
+    insta::assert_snapshot!("study_alternative_80x24", screen(&mut v, 80, 24).backend());
+    press(&mut v, "hl");
+    assert!(
+        screen_rows(&screen(&mut v, 80, 24))
+            .join("\n")
+            .contains("手数＝6  △８四歩  まで")
+    );
+    press(&mut v, "t");
+    insta::assert_snapshot!("study_tree_120x30", screen(&mut v, 120, 30).backend());
+}
+
+#[test]
+fn sample_handicap_game() {
+    let mut v = open_asset("handicap-nimaiochi.kif");
+    press(&mut v, "ll");
+    let t = screen(&mut v, 80, 24);
+    let s = screen_rows(&t).join("\n");
+    assert!(s.contains("上手の持駒") && s.contains("下手の持駒"), "{s}");
+    insta::assert_snapshot!("handicap_80x24", t.backend());
+}
+
+#[test]
+fn pane_borders_stay_in_their_columns_with_full_width_text() {
+    use kifview::core::rules::{Color, PieceKind};
+    // Big hands (they wrap), long names, a comment mixing widths.
+    let mut r = study();
+    r.header
+        .set("先手", "とても長い名前の先手さん（九段）ABCDEFGHIJKLMNOP");
+    r.header.set(
+        "備考",
+        "全角ａｂｃと半角abcと▲△と記号★☆が混じる長い備考欄の文字列",
+    );
+    let mut pos = r.initial.position.clone();
+    for (k, n) in [
+        (PieceKind::Rook, 1),
+        (PieceKind::Bishop, 1),
+        (PieceKind::Gold, 2),
+        (PieceKind::Silver, 3),
+        (PieceKind::Knight, 2),
+        (PieceKind::Lance, 3),
+        (PieceKind::Pawn, 15),
+    ] {
+        pos.set_hand_count(Color::Black, k, n);
+        pos.set_hand_count(Color::White, k, n);
+    }
+    r.initial.position = pos;
+    r.node_mut(NodeId::ROOT).comment =
+        "半角と全角が混ざる　コメント mixed width ▲７六歩 △３四歩".into();
+    let mut v = viewer(r);
+    for flip in [false, true] {
+        if flip {
+            press(&mut v, "f");
+        }
+        let t = screen(&mut v, 80, 24);
+        let buf = t.backend().buffer();
+        let lines = screen_rows(&t);
+        // The right column's left border is at x = 34 on every row but the status line.
+        for y in 0..23u16 {
+            let s = buf[(34, y)].symbol();
+            assert!(
+                matches!(s, "│" | "┌" | "└"),
+                "row {y}: {:?} at x=34 in {:?}",
+                s,
+                lines[y as usize]
+            );
+        }
+        // The hands wrapped instead of running into the move list.
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("先手の持駒：飛　角　金二")),
+            "{lines:#?}"
+        );
+    }
+}
+
+#[test]
+fn move_list_times_line_up_whatever_the_move_text() {
+    let mut v = open_asset("study.kif");
+    let t = screen(&mut v, 80, 24);
+    let buf = t.backend().buffer();
+    let area = v.view.moves_area;
+    let mut rows = 0;
+    for y in area.y + 1..area.bottom() {
+        // Each time ends at the pane's right edge: `m:ss/hh:mm:ss`.
+        let right = area.right() - 1;
+        let slash = right - 8;
+        assert_eq!(
+            buf[(slash, y)].symbol(),
+            "/",
+            "row {y}: {:?}",
+            screen_rows(&t)[y as usize]
+        );
+        assert!(buf[(right, y)].symbol().chars().all(|c| c.is_ascii_digit()));
+        rows += 1;
+    }
+    assert!(rows >= 8);
+}
+
+#[test]
+fn reader_warnings_in_the_status_line_and_the_list() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("bad.kifu");
+    std::fs::write(
+        &file,
+        "先手：\x1b[31mred\x1b[0m\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ９九飛打\n   4 ぐちゃぐちゃ\n",
+    )
+    .unwrap();
+    let opts = LaunchOptions {
+        file: Some(file),
+        ..Default::default()
+    };
+    let app = App::open(&opts, Config::defaults()).unwrap();
+    assert!(!app.doc.warnings.is_empty());
+    let mut v = Viewer::new(app, Theme::plain());
+    let t = screen(&mut v, 80, 24);
+    let lines = screen_rows(&t);
+    let status = &lines[23];
+    assert!(
+        status.contains("bad.kifu") && status.contains("warning"),
+        "{status}"
+    );
+    assert!(
+        status.contains("bad.kifu:"),
+        "first warning with its line: {status}"
+    );
+    assert!(!lines.concat().contains('\x1b'));
+    press(&mut v, "W");
+    let s = screen_rows(&screen(&mut v, 80, 24)).join("\n");
+    assert!(s.contains("Problems found while reading"), "{s}");
+    for w in &v.app.doc.warnings {
+        assert!(s.contains(&format!("bad.kifu:{}:", w.line)), "{s}");
+    }
+    press(&mut v, "q");
+    assert_eq!(v.app.mode, kifview::app::Mode::Normal);
+    assert!(!v.app.should_quit);
+}
+
+#[test]
+fn record_option_picks_a_record_of_a_multi_record_csa_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("two.csa");
+    std::fs::write(
+        &file,
+        "V2.2\nN+Alpha\nN-Beta\nPI\n+\n+7776FU\n-3334FU\n%TORYO\n/\nV2.2\nN+Gamma\nN-Delta\nPI\n+\n+2726FU\n%CHUDAN\n",
+    )
+    .unwrap();
+    let open = |record| {
+        App::open(
+            &LaunchOptions {
+                file: Some(file.clone()),
+                record,
+                ..Default::default()
+            },
+            Config::defaults(),
+        )
+    };
+    let app = open(2).unwrap();
+    assert_eq!(app.record.header.black_name(), Some("Gamma"));
+    let mut v = Viewer::new(app, Theme::plain());
+    let status = screen_rows(&screen(&mut v, 80, 24))[23].clone();
+    assert!(status.contains("two.csa (2/2) CSA"), "{status}");
+    assert_eq!(open(1).unwrap().record.header.black_name(), Some("Alpha"));
+    let e = open(3).unwrap_err().to_string();
+    assert!(e.contains("--record 3") && e.contains("2 records"), "{e}");
+}

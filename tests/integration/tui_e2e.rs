@@ -1,0 +1,88 @@
+//! End to end: the real binary in a pseudo-terminal, driven by keys, read back with vt100.
+
+use std::path::Path;
+
+use crate::pty;
+use pty::Session;
+
+#[test]
+fn empty_record_keys_and_clean_exit() {
+    let mut s = Session::start(&[], 24, 80);
+    let screen = s.wait_for("手数＝0");
+    assert!(screen.contains("後手の持駒：なし"), "{screen}");
+    assert!(
+        screen.contains("|v香v桂v銀v金v玉v金v銀v桂v香|一"),
+        "{screen}"
+    );
+    assert!(screen.contains("[new]"), "{screen}");
+    s.send("f");
+    let screen = s.wait_for("  １ ２ ３ ４ ５ ６ ７ ８ ９");
+    assert!(screen.contains("▲先手　手番"), "{screen}");
+    s.send("?");
+    s.wait_for("Next move along the current line");
+    s.send("?");
+    s.send("x");
+    s.wait_for("x is not bound");
+    s.send("q");
+    let st = s.wait_exit();
+    assert!(st.success(), "{st:?}");
+    // The terminal was given back: alternate screen left, cursor shown, mouse released.
+    let tail = String::from_utf8_lossy(&s.raw);
+    let leave = tail
+        .rfind("\x1b[?1049l")
+        .expect("left the alternate screen");
+    assert!(tail.rfind("\x1b[?1049h").unwrap() < leave);
+    assert!(tail.contains("\x1b[?1000l"), "mouse capture released");
+    assert!(!s.parser.screen().hide_cursor(), "cursor visible again");
+}
+
+#[test]
+fn handicap_start_and_too_small_terminal() {
+    let mut s = Session::start(&["--handicap", "角落ち"], 14, 50);
+    s.wait_for("at least 64x18");
+    s.send("q");
+    assert!(s.wait_exit().success());
+
+    let mut s = Session::start(&["--handicap", "角落ち"], 24, 80);
+    s.wait_for("| ・v飛 ・ ・ ・ ・ ・ ・ ・|二");
+    let screen = s.wait_for("手合割：角落ち");
+    assert!(screen.contains("上手の持駒：なし"), "{screen}");
+    assert!(screen.contains("△上手　手番"), "{screen}");
+    s.send("q");
+    assert!(s.wait_exit().success());
+}
+
+#[test]
+fn real_kif_file_browse_and_jump() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let Some(file) = ["../shared/corpus", "../../shared/corpus"]
+        .iter()
+        .map(|d| root.join(d).join("generated/g4242_052.kif"))
+        .find(|p| p.exists())
+    else {
+        eprintln!("skipping: the corpus is not beside the crate");
+        return;
+    };
+    let loaded = kifview::core::notation::load(&std::fs::read(&file).unwrap(), Some(&file));
+    if loaded.records[0].record.len() <= 1 {
+        eprintln!("skipping: the KIF reader is not on this branch yet");
+        return;
+    }
+    let f = file.to_str().unwrap();
+    let mut s = Session::start(&[f, "+4"], 24, 80);
+    s.wait_for("手数＝4  △７四歩  まで");
+    // Right arrow, then the next alternative at ply 5.
+    s.send("\x1b[C");
+    s.wait_for("手数＝5  ▲５八金  まで");
+    s.send("j");
+    let screen = s.wait_for("手数＝5  ▲４八玉  まで");
+    assert!(screen.contains("変化 5手目 2/3"), "{screen}");
+    s.send("hl");
+    s.wait_for("手数＝5  ▲４八玉  まで");
+    s.send(":20\r");
+    s.wait_for("手数＝20  △６二玉  まで");
+    s.send("g");
+    s.wait_for("手数＝0");
+    s.send("q");
+    assert!(s.wait_exit().success());
+}
