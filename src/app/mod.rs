@@ -5,6 +5,7 @@ pub mod config;
 pub mod edit;
 pub mod input;
 pub mod outline;
+pub mod position_editor;
 pub mod save;
 pub mod share;
 mod state;
