@@ -2,4 +2,5 @@
 
 pub mod board;
 pub mod edit;
+pub mod position_editor;
 pub mod share;
