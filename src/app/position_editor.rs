@@ -8,7 +8,8 @@
 //! SFEN letter puts a piece (`P L N S G B R K` sente's, `p l n s g b r k` gote's, `+` first for a
 //! promoted piece) or its kanji (歩 香 桂 銀 金 角 飛 玉 と 杏 圭 全 馬 龍, sente's); `x`/Delete
 //! empties the square; `v` flips the owner; `+` on an occupied square toggles promotion. In a
-//! hand: Up/Down pick the kind, digits set the count, `+`/`-` add and take one. Everywhere:
+//! hand: a piece letter or kanji adds one of that kind, Up/Down pick a kind, digits set its
+//! count, `+`/`-` add and take one. Everywhere:
 //! Tab/Shift-Tab move between board, sente's hand, gote's hand and the box; `a` sends what is
 //! left in the box to gote's hand; `t` changes the side to move; `f` flips the view; `u`/Ctrl-r
 //! undo and redo; Ctrl-p picks a preset; Enter finishes; Esc discards.
@@ -327,16 +328,24 @@ impl PositionEditor {
                 }
             }
             KeyCode::Char(c) => {
-                // A piece letter or kanji picks the kind.
-                if let Some(p) = typed_piece(c)
-                    && let Some(i) = PieceKind::HAND.iter().position(|&k| k == p.kind)
+                // A piece letter or kanji adds one of that kind (and moves the cursor to it).
+                match typed_piece(c).and_then(|p| PieceKind::HAND.iter().position(|&k| k == p.kind))
                 {
-                    self.hand_kind = i;
+                    Some(i) => {
+                        self.hand_kind = i;
+                        let kind = PieceKind::HAND[i];
+                        self.pos.hand_count(color, kind) as u32 + 1
+                    }
+                    None => {
+                        self.message = Some(format!("'{c}' is not a piece a hand can hold"));
+                        return;
+                    }
                 }
-                return;
             }
             _ => return,
         };
+        let kind = PieceKind::HAND[self.hand_kind];
+        let have = self.pos.hand_count(color, kind) as u32;
         let mut p = self.pos.clone();
         p.set_hand_count(color, kind, want.min(u8::MAX as u32) as u8);
         if let Some(why) = overdrawn(&p)

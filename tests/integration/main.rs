@@ -9,6 +9,7 @@ mod edit_e2e;
 mod jkf;
 mod ki2;
 mod kif;
+mod position_editor;
 mod pty;
 mod readme;
 mod robustness;
