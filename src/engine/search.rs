@@ -1,0 +1,78 @@
+//! The vocabulary of a search: what to search, how long, how it ended.
+
+use super::pv::CheckedPv;
+use crate::core::rules::{Move, Position};
+use std::time::Duration;
+
+/// Identifies one search; ids grow with each [`Engine::search`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct SearchId(pub u64);
+
+/// How long to search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Limit {
+    /// `go infinite`, until [`Engine::stop`] or another search.
+    Infinite,
+    /// `go infinite`, and the driver sends `stop` after this long. Works with every engine
+    /// (gpsusi aborts on `go movetime`, `go nodes` and `go depth`).
+    Time(Duration),
+    /// `go movetime N`.
+    MoveTime(Duration),
+    /// `go btime 0 wtime 0 byoyomi N`.
+    Byoyomi(Duration),
+    /// `go nodes N`.
+    Nodes(u64),
+    /// `go depth N`.
+    Depth(u32),
+    /// `go mate N|infinite`: answered by `checkmate …` (engines that are not USI-exact, such
+    /// as Fairy-Stockfish, answer `bestmove`).
+    Mate(Option<Duration>),
+}
+
+impl Limit {
+    pub(crate) fn go(self) -> String {
+        let ms = |d: Duration| d.as_millis().max(1);
+        match self {
+            Limit::Infinite | Limit::Time(_) => "go infinite".to_string(),
+            Limit::MoveTime(d) => format!("go movetime {}", ms(d)),
+            Limit::Byoyomi(d) => format!("go btime 0 wtime 0 byoyomi {}", ms(d)),
+            Limit::Nodes(n) => format!("go nodes {n}"),
+            Limit::Depth(n) => format!("go depth {n}"),
+            Limit::Mate(None) => "go mate infinite".to_string(),
+            Limit::Mate(Some(d)) => format!("go mate {}", ms(d)),
+        }
+    }
+}
+
+/// What to search: the position after `moves` from `root`. Send the game's start and every
+/// move played (engines use the history for repetitions); the last move also gives `同` in
+/// the Japanese lines.
+#[derive(Clone, Debug)]
+pub struct SearchRequest {
+    pub root: Position,
+    pub moves: Vec<Move>,
+    pub limit: Limit,
+}
+
+/// How a search ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// `bestmove` with a legal move; `ponder` kept only when legal too.
+    BestMove {
+        mv: Move,
+        ponder: Option<Move>,
+    },
+    Resign,
+    /// `bestmove win` (entering-king declaration).
+    Win,
+    /// `checkmate <moves>`, checked with the rules (cut at an illegal move).
+    Mate(CheckedPv),
+    NoMate,
+    MateTimeout,
+    MateNotImplemented,
+    /// A `bestmove` that is not legal in the searched position.
+    Illegal {
+        text: String,
+        reason: String,
+    },
+}
