@@ -153,7 +153,8 @@ impl Analysis {
     }
 
     /// Takes one `info` line: overwrites the fields it carries. Cheap; no rules work.
-    pub(crate) fn apply(&mut self, info: Info) {
+    /// `Engine::poll` calls it; a tool replaying recorded lines may too.
+    pub fn apply(&mut self, info: Info) {
         self.infos += 1;
         self.status = AnalysisStatus::Running;
         let Info {
@@ -209,7 +210,7 @@ impl Analysis {
 
     /// Checks and writes in Japanese the lines changed since the last call. Returns whether
     /// anything changed since the last call (then the UI should redraw).
-    pub(crate) fn refresh(&mut self) -> bool {
+    pub fn refresh(&mut self) -> bool {
         if !std::mem::take(&mut self.dirty) {
             return false;
         }

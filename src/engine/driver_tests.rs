@@ -49,9 +49,9 @@ impl Fake {
 
 fn quick() -> Timeouts {
     Timeouts {
-        handshake: Duration::from_millis(1500),
-        quit: Duration::from_millis(500),
-        stop: Duration::from_millis(500),
+        handshake: Duration::from_secs(5),
+        quit: Duration::from_secs(2),
+        stop: Duration::from_secs(2),
     }
 }
 
@@ -240,7 +240,18 @@ fn hangs_time_out_at_usiok_readyok_and_stop_and_the_engine_is_reaped() {
         ),
     ] {
         let fake = Fake::new(&script);
-        let mut e = fake.start();
+        let short = Duration::from_millis(300);
+        let timeouts = match waiting_for {
+            "bestmove" => Timeouts {
+                stop: short,
+                ..quick()
+            },
+            _ => Timeouts {
+                handshake: short,
+                ..quick()
+            },
+        };
+        let mut e = Engine::start_with(fake.spec.clone(), timeouts).unwrap();
         let pid = e.pid().unwrap();
         if waiting_for == "bestmove" {
             e.search(req("", Limit::Infinite)).unwrap();
