@@ -74,6 +74,19 @@ fn spec_for(path: PathBuf) -> EngineSpec {
     spec
 }
 
+/// The full path of a bare command name (`fairy-stockfish`) found on `PATH` or in
+/// [`EXTRA_DIRS`]; None for a name with a `/` or one found nowhere.
+pub fn locate(command: &Path) -> Option<PathBuf> {
+    let name = command.to_str()?;
+    if name.contains('/') || name.is_empty() {
+        return None;
+    }
+    search_dirs(std::env::var_os("PATH"))
+        .iter()
+        .map(|d| d.join(name))
+        .find(|p| is_executable(p))
+}
+
 /// Every known engine installed, best first, each found once (first directory wins).
 pub fn discover() -> Vec<EngineSpec> {
     discover_in(&search_dirs(std::env::var_os("PATH")))

@@ -95,7 +95,7 @@ pub enum EngineError {
         command: String,
         message: String,
     },
-    #[error("engine {name} did not answer {waiting_for} within {} s; it was stopped", .after.as_secs_f32())]
+    #[error("engine {name} did not answer {waiting_for} within {} s; it was killed", .after.as_secs_f32())]
     Timeout {
         name: String,
         waiting_for: &'static str,
@@ -107,7 +107,7 @@ pub enum EngineError {
         status: String,
         last_output: Vec<String>,
     },
-    #[error("engine {name} stopped reading commands ({message}); it was stopped")]
+    #[error("engine {name} stopped reading commands ({message}); it was killed")]
     Write { name: String, message: String },
     #[error("move {} ({text}) cannot be sent to the engine: {reason}", .index + 1)]
     IllegalMove {
@@ -117,6 +117,9 @@ pub enum EngineError {
     },
     #[error("the position cannot be sent to an engine: {0}")]
     Position(String),
+    /// An option or raw command that would break the protocol (control characters, no name).
+    #[error("not sent to the engine: {0}")]
+    Refused(String),
     #[error("the engine is not running")]
     NotRunning,
 }
@@ -216,10 +219,21 @@ impl Engine {
     }
 
     fn launch(&mut self) -> Result<(), EngineError> {
-        let process = Process::spawn(&self.spec).map_err(|e| EngineError::Spawn {
+        // A bare name is looked up in /usr/games too, which is often not on PATH.
+        let mut spec = self.spec.clone();
+        let located = super::discover::locate(&spec.command);
+        let bare = located.is_none() && !spec.command.to_string_lossy().contains('/');
+        if let Some(path) = located {
+            spec.command = path;
+        }
+        let process = Process::spawn(&spec).map_err(|e| EngineError::Spawn {
             name: self.spec.display_name(),
             command: self.spec.command.display().to_string(),
-            message: e.to_string(),
+            message: if bare && e.kind() == std::io::ErrorKind::NotFound {
+                "not found on PATH or in /usr/games".to_string()
+            } else {
+                e.to_string()
+            },
         })?;
         self.process = Some(process);
         self.info = EngineInfo {
@@ -280,7 +294,7 @@ impl Engine {
     pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), EngineError> {
         let (name, value) = (name.trim(), value.trim());
         if name.is_empty() || name.chars().chain(value.chars()).any(char::is_control) {
-            return Err(EngineError::Position(format!(
+            return Err(EngineError::Refused(format!(
                 "bad option {:?} = {:?}",
                 clean(name),
                 clean(value)
@@ -388,7 +402,7 @@ impl Engine {
     /// never send `go`, `stop`, `position` or `quit` this way.
     pub fn send_raw(&mut self, line: &str) -> Result<(), EngineError> {
         if line.chars().any(char::is_control) {
-            return Err(EngineError::Position(format!(
+            return Err(EngineError::Refused(format!(
                 "bad command {:?}",
                 clean(line)
             )));

@@ -488,7 +488,15 @@ fn quit_cleanly_or_by_kill_after_the_timeout() {
 }
 
 #[test]
-fn spawn_failure_is_an_error_not_a_panic() {
+fn spawn_failures_are_errors_not_panics() {
+    let err = Engine::start(EngineSpec::new("no-such-engine-kifview"))
+        .err()
+        .unwrap();
+    assert_eq!(
+        err.to_string(),
+        "cannot start engine no-such-engine-kifview (no-such-engine-kifview): \
+         not found on PATH or in /usr/games"
+    );
     let err = Engine::start(EngineSpec::new("/nonexistent/engine"))
         .err()
         .unwrap();
