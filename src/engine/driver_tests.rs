@@ -584,3 +584,43 @@ fn engine_dies_with_a_killed_kifview() {
         std::thread::sleep(Duration::from_millis(20));
     }
 }
+
+#[test]
+fn a_flood_of_info_lines_is_coalesced_into_one_event_per_poll() {
+    let mut script = format!("{HANDSHAKE}< go\n");
+    for i in 1..=20_000 {
+        script.push_str(&format!(
+            "> info depth {} multipv {} score cp {i} nodes {i}000 pv 7g7f 3c3d\n",
+            i / 3,
+            i % 3 + 1
+        ));
+    }
+    script.push_str("> bestmove 7g7f\n");
+    let fake = Fake::new(&script);
+    let mut e = fake.start();
+    e.search(req("", Limit::Infinite)).unwrap();
+    let end = Instant::now() + Duration::from_secs(60);
+    let mut polls = 0;
+    loop {
+        let events = e.poll();
+        polls += 1;
+        let analysis_events = events
+            .iter()
+            .filter(|ev| matches!(ev, EngineEvent::Analysis(_)))
+            .count();
+        assert!(
+            analysis_events <= 1,
+            "{analysis_events} analysis events in one poll"
+        );
+        if events.iter().any(is_done) {
+            break;
+        }
+        assert!(Instant::now() < end, "no bestmove after {polls} polls");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let a = e.analysis();
+    assert_eq!(a.infos, 20_000);
+    assert_eq!(a.lines.len(), 3);
+    assert_eq!(a.lines[2].score, Some(crate::engine::Score::Cp(20_000)));
+    assert_eq!(a.nodes, Some(20_000_000));
+}

@@ -5,7 +5,7 @@ use super::usi::{UsiMessage, parse_line};
 use super::{EngineSpec, clean};
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
-use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::mpsc::{self, Receiver, SyncSender};
 
 /// What the reader thread sends.
 #[derive(Debug)]
@@ -16,6 +16,10 @@ pub(crate) enum Incoming {
     /// The engine closed its output: it exited or crashed.
     Eof,
 }
+
+/// Lines parsed but not yet taken by `Engine::poll`. When the owner falls behind, the reader
+/// waits, the pipe fills and the engine waits to print: memory stays bounded.
+const CHANNEL: usize = 1 << 14;
 
 /// Lines longer than this are dropped (an engine printing garbage must not eat memory).
 const MAX_LINE: usize = 1 << 16;
@@ -44,7 +48,7 @@ impl Process {
         // `cmd` holds our copies of the pipe's write end: without dropping it, EOF never comes.
         drop(cmd);
         let stdin = child.stdin.take();
-        let (tx, rx) = mpsc::channel();
+        let (tx, rx) = mpsc::sync_channel(CHANNEL);
         let name = format!("usi-reader-{}", child.id());
         let spawned = std::thread::Builder::new()
             .name(name)
@@ -133,7 +137,7 @@ fn detach(cmd: &mut Command) {
 }
 
 /// Reads lines until EOF, parsing each; stops when the receiver is gone.
-fn read_loop(reader: impl Read, tx: Sender<Incoming>) {
+fn read_loop(reader: impl Read, tx: SyncSender<Incoming>) {
     let mut reader = BufReader::with_capacity(1 << 16, reader);
     let mut buf = Vec::with_capacity(256);
     loop {
