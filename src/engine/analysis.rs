@@ -152,6 +152,53 @@ impl Analysis {
         format!("{}{mark}", s.text())
     }
 
+    /// `line` as a comment in ShogiHome's research format, which ShogiHome reads back
+    /// (its graph and PV preview):
+    ///
+    /// ```text
+    /// 先手有利            (or #詰み=先手勝ち:5手 for a mate)
+    /// #評価値=450
+    /// #読み筋=▲７六歩△３四歩…   (no 同 on the first move, as ShogiHome writes it)
+    /// #深さ=12
+    /// #ノード数=104602
+    /// #エンジン=Fairy-Stockfish 11.1 LB 64
+    /// ```
+    pub fn comment(&self, line: &Line, engine: Option<&str>) -> String {
+        let mut out = String::new();
+        match line.score {
+            Some(Score::Mate { plies, sente_wins }) => {
+                let who = if sente_wins {
+                    "先手勝ち"
+                } else {
+                    "後手勝ち"
+                };
+                out.push_str(&format!("#詰み={who}"));
+                if let Some(n) = plies {
+                    out.push_str(&format!(":{n}手"));
+                }
+                out.push('\n');
+            }
+            Some(s @ Score::Cp(cp)) => {
+                out.push_str(&format!("{}\n#評価値={cp}\n", s.situation()));
+            }
+            None => {}
+        }
+        if !line.pv.moves.is_empty() {
+            let pv = pv::japanese(&self.position, &line.pv.moves, None);
+            out.push_str(&format!("#読み筋={pv}\n"));
+        }
+        if let Some(d) = line.depth.filter(|&d| d > 0) {
+            out.push_str(&format!("#深さ={d}\n"));
+        }
+        if let Some(n) = line.nodes.filter(|&n| n > 0) {
+            out.push_str(&format!("#ノード数={n}\n"));
+        }
+        if let Some(name) = engine.filter(|_| !out.is_empty()) {
+            out.push_str(&format!("#エンジン={}\n", super::clean(name)));
+        }
+        out
+    }
+
     /// Takes one `info` line: overwrites the fields it carries. Cheap; no rules work.
     /// `Engine::poll` calls it; a tool replaying recorded lines may too.
     pub fn apply(&mut self, info: Info) {
@@ -254,6 +301,32 @@ mod tests {
         assert_eq!((a.nodes, a.hashfull), (Some(6_000_000_000), Some(12)));
         assert_eq!(a.infos, 4);
         assert_eq!(a.status, AnalysisStatus::Running);
+    }
+
+    #[test]
+    fn comment_in_shogihome_format() {
+        let mut p = Position::startpos();
+        p.play(Move::from_usi("7g7f").unwrap()).unwrap();
+        p.play(Move::from_usi("3c3d").unwrap()).unwrap();
+        p.play(Move::from_usi("8h2b+").unwrap()).unwrap();
+        let mut a = Analysis::new(SearchId(3), p, Square::new(2, 2));
+        a.apply(info(
+            "info depth 12 nodes 104602 score cp -450 pv 3a2b B*4e",
+        ));
+        a.refresh();
+        let l = a.best().unwrap();
+        assert_eq!(l.japanese, "△同　銀▲４五角");
+        assert_eq!(
+            a.comment(l, Some("Fake\u{1b}[2J")),
+            "先手有利\n#評価値=450\n#読み筋=△２二銀▲４五角\n#深さ=12\n#ノード数=104602\n#エンジン=Fake[2J\n"
+        );
+        let mut m = Analysis::new(SearchId(4), Position::startpos(), None);
+        m.apply(info("info score mate -3 pv 7g7f"));
+        m.refresh();
+        assert_eq!(
+            m.comment(m.best().unwrap(), None),
+            "#詰み=後手勝ち:3手\n#読み筋=▲７六歩\n"
+        );
     }
 
     #[test]

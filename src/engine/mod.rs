@@ -11,6 +11,49 @@
 //! - [`search`]: requests, limits, outcomes.
 //! - [`score`], [`pv`]: scores from sente's side, engine lines checked with the rules.
 //! - [`discover`]: finding an engine when none is configured.
+//!
+//! How a UI uses it (research mode):
+//!
+//! ```no_run
+//! use kifview::core::rules::{Move, Position};
+//! use kifview::engine::{self, Engine, EngineEvent, EngineSpec, Limit, SearchRequest};
+//! use std::time::Duration;
+//!
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let configured: Vec<EngineSpec> = Vec::new(); // the config's [[engines]]
+//! // `--engine NAME|PATH`, else the first configured, else a known engine installed;
+//! // Err is a message for the user (it says how to install one).
+//! let spec = engine::resolve(None, &configured)?;
+//! let mut eng = Engine::start(spec)?; // returns at once; the handshake runs in the background
+//! eng.set_option("MultiPV", "3")?;
+//!
+//! // The cursor moved (debounce ~100 ms): the game's start and the moves to the cursor.
+//! let (start, path): (Position, Vec<Move>) = (Position::startpos(), vec![]);
+//! eng.search(SearchRequest { root: start, moves: path, limit: Limit::Infinite })?;
+//!
+//! loop {
+//!     // In the UI loop: poll at least every ~30 ms while an engine runs (e.g. as the
+//!     // timeout of crossterm's event::poll); redraw when something changed.
+//!     std::thread::sleep(Duration::from_millis(30));
+//!     for event in eng.poll() {
+//!         match event {
+//!             EngineEvent::Analysis(_) => { /* redraw the pane (at most once per poll) */ }
+//!             EngineEvent::Error(e) => eprintln!("{e}"), // status line; `eng.restart()` later
+//!             EngineEvent::Note(n) => eprintln!("{n}"),
+//!             _ => {}
+//!         }
+//!     }
+//!     let a = eng.analysis(); // render from this snapshot; nothing to compute
+//!     for line in &a.lines {
+//!         let win = line.score.map(|s| s.win_percent()).unwrap_or(50.0);
+//!         println!("{} {:>5} {win:.0}% {}", a.score_text(line), line.depth_text(), line.japanese);
+//!     }
+//!     # break;
+//! }
+//! eng.quit(); // or just drop it: quit, 200 ms, then kill and reap
+//! # Ok(())
+//! # }
+//! ```
 
 pub mod analysis;
 pub mod discover;
