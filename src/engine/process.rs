@@ -3,6 +3,9 @@
 
 use super::usi::{UsiMessage, parse_line};
 use super::{EngineSpec, clean};
+use crate::core::notation::TextEncoding;
+use crate::core::notation::encoding::decode;
+use std::borrow::Cow;
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, SyncSender};
@@ -156,7 +159,11 @@ fn read_loop(reader: impl Read, tx: SyncSender<Incoming>) {
             }
             Incoming::Other(format!("(line over {MAX_LINE} bytes dropped)"))
         } else {
-            let text = String::from_utf8_lossy(&buf);
+            // Some Japanese engines print Shift_JIS (`id name` in kanji).
+            let text = match std::str::from_utf8(&buf) {
+                Ok(s) => Cow::Borrowed(s),
+                Err(_) => Cow::Owned(decode(&buf, TextEncoding::Utf8).text),
+            };
             match parse_line(&text) {
                 Some(msg) => Incoming::Msg(clean_msg(msg)),
                 None => Incoming::Other(clean(text.trim_end())),
@@ -211,5 +218,39 @@ fn clean_msg(msg: UsiMessage) -> UsiMessage {
             UsiMessage::Info(i)
         }
         m => m,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read_all(bytes: &[u8]) -> Vec<Incoming> {
+        let (tx, rx) = mpsc::sync_channel(CHANNEL);
+        read_loop(bytes, tx);
+        rx.try_iter().collect()
+    }
+
+    #[test]
+    fn shift_jis_names_crlf_overlong_lines_and_eof() {
+        let mut bytes = b"id name \x8b\x5a\x8d\x49\r\nusiok\r\n".to_vec();
+        bytes.extend(std::iter::repeat_n(b'x', MAX_LINE + 10));
+        bytes.extend(b"\nreadyok\n\x1b[2Jnoise\x07\n");
+        let got = read_all(&bytes);
+        assert!(matches!(&got[0], Incoming::Msg(UsiMessage::IdName(n)) if n == "技巧"));
+        assert!(matches!(got[1], Incoming::Msg(UsiMessage::UsiOk)));
+        assert!(matches!(&got[2], Incoming::Other(l) if l.contains("dropped")));
+        assert!(matches!(got[3], Incoming::Msg(UsiMessage::ReadyOk)));
+        assert!(matches!(&got[4], Incoming::Other(l) if l == "[2Jnoise"));
+        assert!(matches!(got[5], Incoming::Eof));
+        assert_eq!(got.len(), 6);
+    }
+
+    #[test]
+    fn an_endless_line_ends_at_eof() {
+        let bytes = vec![b'y'; MAX_LINE * 3];
+        let got = read_all(&bytes);
+        assert!(matches!(&got[0], Incoming::Other(l) if l.contains("over")));
+        assert!(matches!(got.last(), Some(Incoming::Eof)));
     }
 }
