@@ -203,7 +203,9 @@ impl Analysis {
     /// `Engine::poll` calls it; a tool replaying recorded lines may too.
     pub fn apply(&mut self, info: Info) {
         self.infos += 1;
-        self.status = AnalysisStatus::Running;
+        if self.status == AnalysisStatus::Waiting {
+            self.status = AnalysisStatus::Running;
+        }
         let Info {
             depth,
             seldepth,

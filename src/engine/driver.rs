@@ -375,6 +375,10 @@ impl Engine {
         }
         if let Some(r) = self.running.as_mut() {
             r.user_stopped = true;
+            if self.analysis.search == r.id {
+                self.analysis.status = AnalysisStatus::Stopped;
+                self.analysis.touch();
+            }
             if self.state == State::Searching {
                 self.send_stop();
             }
