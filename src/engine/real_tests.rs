@@ -86,6 +86,14 @@ fn fairy_stockfish_handshake_multipv_search_position_change_and_quit() {
     assert_eq!(a.lines.len(), 2, "MultiPV 2");
     assert_eq!(a.best().unwrap().first_move(), Some(mv));
     for line in &a.lines {
+        eprintln!(
+            "{} {:>6} {} {:.0}% {}",
+            line.multipv,
+            a.score_text(line),
+            line.depth_text(),
+            line.score.map_or(50.0, |s| s.win_percent()),
+            line.japanese
+        );
         assert!(line.japanese.starts_with('▲'), "{}", line.japanese);
         assert!(line.note().is_none(), "{:?}", line.note());
         assert!(line.score.is_some());
