@@ -3,12 +3,13 @@
 //! quitting, and dead after a crash, a timeout or `quit`.
 
 use super::analysis::{Analysis, AnalysisStatus};
-use super::process::{Incoming, Process};
+use super::error::EngineError;
+use super::process::{Incoming, Process, describe_status};
 use super::pv;
-use super::search::{Limit, Outcome, SearchId, SearchRequest};
+use super::search::{Limit, Outcome, SearchId, SearchRequest, bestmove_outcome, check_root};
 use super::usi::{CheckmateReply, UsiMessage, UsiOption};
 use super::{EngineSpec, clean};
-use crate::core::rules::{Color, PieceKind, Position};
+use crate::core::rules::Position;
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::mpsc::{RecvTimeoutError, TryRecvError};
 use std::time::{Duration, Instant};
@@ -84,51 +85,6 @@ pub enum EngineEvent {
     Error(EngineError),
     /// `quit` finished; `killed` when it had to be killed after the quit timeout.
     Quit { killed: bool },
-}
-
-/// Why the engine cannot go on, or why a request was refused.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum EngineError {
-    #[error("cannot start engine {name} ({command}): {message}")]
-    Spawn {
-        name: String,
-        command: String,
-        message: String,
-    },
-    #[error("engine {name} did not answer {waiting_for} within {} s; it was killed", .after.as_secs_f32())]
-    Timeout {
-        name: String,
-        waiting_for: &'static str,
-        after: Duration,
-    },
-    #[error("engine {name} exited ({status}){}", last_words(.last_output))]
-    Exited {
-        name: String,
-        status: String,
-        last_output: Vec<String>,
-    },
-    #[error("engine {name} stopped reading commands ({message}); it was killed")]
-    Write { name: String, message: String },
-    #[error("move {} ({text}) cannot be sent to the engine: {reason}", .index + 1)]
-    IllegalMove {
-        index: usize,
-        text: String,
-        reason: String,
-    },
-    #[error("the position cannot be sent to an engine: {0}")]
-    Position(String),
-    /// An option or raw command that would break the protocol (control characters, no name).
-    #[error("not sent to the engine: {0}")]
-    Refused(String),
-    #[error("the engine is not running")]
-    NotRunning,
-}
-
-fn last_words(lines: &[String]) -> String {
-    match lines.last() {
-        Some(l) => format!(": {l}"),
-        None => String::new(),
-    }
 }
 
 /// The most lines one `poll` takes (the rest wait for the next one).
@@ -789,89 +745,6 @@ impl Drop for Engine {
             }
         }
         p.kill();
-    }
-}
-
-/// Refuses positions an engine cannot take: more pieces than a set has (gpsusi aborts on
-/// those), a missing king for the side to move's opponent is fine (tsume), but the side not
-/// to move must not be in check.
-fn check_root(pos: &Position) -> Result<(), EngineError> {
-    const MAX: [(PieceKind, u8, &str); 8] = [
-        (PieceKind::Pawn, 18, "pawns"),
-        (PieceKind::Lance, 4, "lances"),
-        (PieceKind::Knight, 4, "knights"),
-        (PieceKind::Silver, 4, "silvers"),
-        (PieceKind::Gold, 4, "golds"),
-        (PieceKind::Bishop, 2, "bishops"),
-        (PieceKind::Rook, 2, "rooks"),
-        (PieceKind::King, 2, "kings"),
-    ];
-    let counts = pos.piece_counts();
-    for (kind, max, name) in MAX {
-        let n = counts[kind as usize];
-        if n > max {
-            return Err(EngineError::Position(format!(
-                "{n} {name} (a set has {max})"
-            )));
-        }
-    }
-    let mut other = pos.clone();
-    other.set_side_to_move(pos.side_to_move().flip());
-    if other.in_check() {
-        let who = match pos.side_to_move() {
-            Color::Black => "gote",
-            Color::White => "sente",
-        };
-        return Err(EngineError::Position(format!(
-            "{who} is in check but it is not {who}'s move"
-        )));
-    }
-    Ok(())
-}
-
-fn bestmove_outcome(pos: &Position, best: &str, ponder: Option<&str>) -> Outcome {
-    match best {
-        "resign" => return Outcome::Resign,
-        "win" => return Outcome::Win,
-        _ => {}
-    }
-    let checked = pv::check_pv(pos, best);
-    let Some(&mv) = checked.moves.first() else {
-        let reason = checked
-            .cut
-            .map_or_else(|| "empty".to_string(), |c| c.reason);
-        return Outcome::Illegal {
-            text: clean(best).chars().take(16).collect(),
-            reason,
-        };
-    };
-    let ponder = ponder.and_then(|p| {
-        let mut after = pos.clone();
-        after.play_unchecked(mv);
-        pv::check_pv(&after, p).moves.first().copied()
-    });
-    Outcome::BestMove { mv, ponder }
-}
-
-fn describe_status(status: std::process::ExitStatus) -> String {
-    use std::os::unix::process::ExitStatusExt;
-    match (status.code(), status.signal()) {
-        (Some(code), _) => format!("exit code {code}"),
-        (None, Some(sig)) => format!("killed by signal {sig}{}", signal_name(sig)),
-        _ => status.to_string(),
-    }
-}
-
-fn signal_name(sig: i32) -> &'static str {
-    match sig {
-        libc::SIGABRT => " (SIGABRT: aborted)",
-        libc::SIGSEGV => " (SIGSEGV: crashed)",
-        libc::SIGKILL => " (SIGKILL)",
-        libc::SIGTERM => " (SIGTERM)",
-        libc::SIGBUS => " (SIGBUS: crashed)",
-        libc::SIGILL => " (SIGILL: CPU lacks an instruction the build needs?)",
-        libc::SIGFPE => " (SIGFPE: crashed)",
-        _ => "",
     }
 }
 

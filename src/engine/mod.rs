@@ -58,6 +58,7 @@
 pub mod analysis;
 pub mod discover;
 pub mod driver;
+mod error;
 mod process;
 pub mod pv;
 pub mod score;
@@ -66,7 +67,8 @@ pub mod usi;
 
 pub use analysis::{Analysis, AnalysisStatus, Line};
 pub use discover::{discover, resolve};
-pub use driver::{Engine, EngineError, EngineEvent, EngineInfo, State, Timeouts};
+pub use driver::{Engine, EngineEvent, EngineInfo, State, Timeouts};
+pub use error::EngineError;
 pub use score::Score;
 pub use search::{Limit, Outcome, SearchId, SearchRequest};
 

@@ -221,6 +221,28 @@ fn clean_msg(msg: UsiMessage) -> UsiMessage {
     }
 }
 
+pub(crate) fn describe_status(status: std::process::ExitStatus) -> String {
+    use std::os::unix::process::ExitStatusExt;
+    match (status.code(), status.signal()) {
+        (Some(code), _) => format!("exit code {code}"),
+        (None, Some(sig)) => format!("killed by signal {sig}{}", signal_name(sig)),
+        _ => status.to_string(),
+    }
+}
+
+fn signal_name(sig: i32) -> &'static str {
+    match sig {
+        libc::SIGABRT => " (SIGABRT: aborted)",
+        libc::SIGSEGV => " (SIGSEGV: crashed)",
+        libc::SIGKILL => " (SIGKILL)",
+        libc::SIGTERM => " (SIGTERM)",
+        libc::SIGBUS => " (SIGBUS: crashed)",
+        libc::SIGILL => " (SIGILL: CPU lacks an instruction the build needs?)",
+        libc::SIGFPE => " (SIGFPE: crashed)",
+        _ => "",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

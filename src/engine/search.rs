@@ -1,7 +1,9 @@
 //! The vocabulary of a search: what to search, how long, how it ended.
 
-use super::pv::CheckedPv;
-use crate::core::rules::{Move, Position};
+use super::clean;
+use super::error::EngineError;
+use super::pv::{self, CheckedPv};
+use crate::core::rules::{Color, Move, PieceKind, Position};
 use std::time::Duration;
 
 /// Identifies one search; ids grow with each [`Engine::search`].
@@ -75,4 +77,65 @@ pub enum Outcome {
         text: String,
         reason: String,
     },
+}
+
+/// Refuses positions an engine cannot take: more pieces than a set has (gpsusi aborts on
+/// those), a missing king for the side to move's opponent is fine (tsume), but the side not
+/// to move must not be in check.
+pub(crate) fn check_root(pos: &Position) -> Result<(), EngineError> {
+    const MAX: [(PieceKind, u8, &str); 8] = [
+        (PieceKind::Pawn, 18, "pawns"),
+        (PieceKind::Lance, 4, "lances"),
+        (PieceKind::Knight, 4, "knights"),
+        (PieceKind::Silver, 4, "silvers"),
+        (PieceKind::Gold, 4, "golds"),
+        (PieceKind::Bishop, 2, "bishops"),
+        (PieceKind::Rook, 2, "rooks"),
+        (PieceKind::King, 2, "kings"),
+    ];
+    let counts = pos.piece_counts();
+    for (kind, max, name) in MAX {
+        let n = counts[kind as usize];
+        if n > max {
+            return Err(EngineError::Position(format!(
+                "{n} {name} (a set has {max})"
+            )));
+        }
+    }
+    let mut other = pos.clone();
+    other.set_side_to_move(pos.side_to_move().flip());
+    if other.in_check() {
+        let who = match pos.side_to_move() {
+            Color::Black => "gote",
+            Color::White => "sente",
+        };
+        return Err(EngineError::Position(format!(
+            "{who} is in check but it is not {who}'s move"
+        )));
+    }
+    Ok(())
+}
+
+pub(crate) fn bestmove_outcome(pos: &Position, best: &str, ponder: Option<&str>) -> Outcome {
+    match best {
+        "resign" => return Outcome::Resign,
+        "win" => return Outcome::Win,
+        _ => {}
+    }
+    let checked = pv::check_pv(pos, best);
+    let Some(&mv) = checked.moves.first() else {
+        let reason = checked
+            .cut
+            .map_or_else(|| "empty".to_string(), |c| c.reason);
+        return Outcome::Illegal {
+            text: clean(best).chars().take(16).collect(),
+            reason,
+        };
+    };
+    let ponder = ponder.and_then(|p| {
+        let mut after = pos.clone();
+        after.play_unchecked(mv);
+        pv::check_pv(&after, p).moves.first().copied()
+    });
+    Outcome::BestMove { mv, ponder }
 }
