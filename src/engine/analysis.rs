@@ -34,7 +34,7 @@ pub struct Line {
     pub time_ms: Option<u64>,
     /// From sente's side.
     pub score: Option<Score>,
-    /// As the engine said it (from the side to move); see [`Line::score_text`].
+    /// As the engine said it (from the side to move); see [`Analysis::score_text`].
     pub bound: Bound,
     /// The line as checked with the rules (filled by `refresh`).
     pub pv: CheckedPv,

@@ -10,7 +10,7 @@
 //! - [`analysis`]: [`Analysis`], the latest line per MultiPV index, checked and in Japanese.
 //! - [`search`]: requests, limits, outcomes.
 //! - [`score`], [`pv`]: scores from sente's side, engine lines checked with the rules.
-//! - [`discover`]: finding an engine when none is configured.
+//! - [`discover`](mod@discover): finding an engine when none is configured.
 //!
 //! How a UI uses it (research mode):
 //!

@@ -6,14 +6,14 @@ use super::pv::{self, CheckedPv};
 use crate::core::rules::{Color, Move, PieceKind, Position};
 use std::time::Duration;
 
-/// Identifies one search; ids grow with each [`Engine::search`].
+/// Identifies one search; ids grow with each [`Engine::search`](super::Engine::search).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct SearchId(pub u64);
 
 /// How long to search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Limit {
-    /// `go infinite`, until [`Engine::stop`] or another search.
+    /// `go infinite`, until [`Engine::stop`](super::Engine::stop) or another search.
     Infinite,
     /// `go infinite`, and the driver sends `stop` after this long. Works with every engine
     /// (gpsusi aborts on `go movetime`, `go nodes` and `go depth`).
