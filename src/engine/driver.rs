@@ -175,6 +175,13 @@ impl Engine {
     }
 
     fn launch(&mut self) -> Result<(), EngineError> {
+        if let Some(dir) = self.spec.dir.as_ref().filter(|d| !d.is_dir()) {
+            return Err(EngineError::Spawn {
+                name: self.spec.display_name(),
+                command: self.spec.command.display().to_string(),
+                message: format!("working directory {} does not exist", dir.display()),
+            });
+        }
         // A bare name is looked up in /usr/games too, which is often not on PATH.
         let mut spec = self.spec.clone();
         let located = super::discover::locate(&spec.command);

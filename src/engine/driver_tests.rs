@@ -489,6 +489,14 @@ fn quit_cleanly_or_by_kill_after_the_timeout() {
 
 #[test]
 fn spawn_failures_are_errors_not_panics() {
+    let mut spec = EngineSpec::new("/bin/sh");
+    spec.dir = Some("/nonexistent/dir".into());
+    let err = Engine::start(spec).err().unwrap();
+    assert!(
+        err.to_string()
+            .ends_with("working directory /nonexistent/dir does not exist"),
+        "{err}"
+    );
     let err = Engine::start(EngineSpec::new("no-such-engine-kifview"))
         .err()
         .unwrap();
