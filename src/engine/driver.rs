@@ -463,21 +463,25 @@ impl Engine {
             name,
             waiting_for: what,
             after,
+            last_output: self.recent.iter().cloned().collect(),
         });
     }
 
     fn handle(&mut self, item: Incoming) {
         match item {
             Incoming::Msg(msg) => self.on_message(msg),
-            Incoming::Other(line) => {
-                if !line.is_empty() {
-                    if self.recent.len() == RECENT {
-                        self.recent.pop_front();
-                    }
-                    self.recent.push_back(line);
-                }
-            }
+            Incoming::Other(line) => self.remember(line),
             Incoming::Eof => self.on_eof(),
+        }
+    }
+
+    /// Keeps a line for error messages.
+    fn remember(&mut self, line: String) {
+        if !line.is_empty() {
+            if self.recent.len() == RECENT {
+                self.recent.pop_front();
+            }
+            self.recent.push_back(line);
         }
     }
 
@@ -542,6 +546,10 @@ impl Engine {
                     self.analysis.apply(*info);
                 } else if current.is_some() {
                     self.analysis.stale_dropped += 1;
+                } else if let Some(text) = info.string {
+                    // Outside a search (e.g. while loading eval files): often the reason of
+                    // a failure that follows.
+                    self.remember(format!("info string {text}"));
                 }
             }
             UsiMessage::BestMove { best, ponder } => {

@@ -233,7 +233,10 @@ fn exit_while_idle_is_a_crash_too() {
 fn hangs_time_out_at_usiok_readyok_and_stop_and_the_engine_is_reaped() {
     for (script, waiting_for) in [
         ("< usi\nhang\n".to_string(), "usiok"),
-        ("< usi\n> usiok\n< isready\nhang\n".to_string(), "readyok"),
+        (
+            "< usi\n> usiok\n< isready\n> info string Error! open eval failed\nhang\n".to_string(),
+            "readyok",
+        ),
         (
             format!("{HANDSHAKE}< go\n> info depth 1 pv 7g7f\nhang\n"),
             "bestmove",
@@ -271,6 +274,12 @@ fn hangs_time_out_at_usiok_readyok_and_stop_and_the_engine_is_reaped() {
         );
         assert_eq!(e.state(), State::Dead);
         assert!(gone(pid), "{waiting_for}: killed and reaped");
+        if waiting_for == "readyok" {
+            assert!(
+                e.recent_output()
+                    .any(|l| l == "info string Error! open eval failed")
+            );
+        }
     }
 }
 

@@ -11,11 +11,17 @@ pub enum EngineError {
         command: String,
         message: String,
     },
-    #[error("engine {name} did not answer {waiting_for} within {} s; it was killed", .after.as_secs_f32())]
+    #[error(
+        "engine {name} did not answer {waiting_for} within {} s; it was killed{}",
+        .after.as_secs_f32(),
+        last_words(.last_output)
+    )]
     Timeout {
         name: String,
         waiting_for: &'static str,
         after: Duration,
+        /// The engine's last lines that were not USI (as in `Exited`).
+        last_output: Vec<String>,
     },
     #[error("engine {name} exited ({status}){}", last_words(.last_output))]
     Exited {
