@@ -169,7 +169,7 @@ fn gpsusi_search_mate_search_and_crash_on_an_impossible_sfen() {
         .search(SearchRequest {
             root: Position::startpos(),
             moves: moves("7g7f 3c3d"),
-            limit: Limit::Time(Duration::from_millis(1500)),
+            limit: Limit::Time(Duration::from_secs(3)),
         })
         .unwrap();
     let events = until(&mut e, 30, is_done(id));
