@@ -5,4 +5,5 @@
 
 pub mod app;
 pub mod core;
+pub mod engine;
 pub mod tui;
