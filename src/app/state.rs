@@ -348,6 +348,10 @@ impl App {
         Ok(app)
     }
 
+    /// What the keyboard is doing.
+    pub fn mode(&self) -> Mode {
+        self.mode
+    }
     /// The current node.
     pub fn cur(&self) -> NodeId {
         self.cur

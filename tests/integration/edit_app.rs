@@ -930,3 +930,198 @@ fn save_back_keeps_bom_and_crlf_and_warns_about_other_records() {
     press(&mut v, "n");
     assert!(std::fs::read_to_string(&two).unwrap().contains("N+C"));
 }
+
+// ----- edits that must never be lost (issue 9) -----
+
+fn study_copy(dir: &Path, name: &str) -> std::path::PathBuf {
+    let file = dir.join(name);
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/study.kif");
+    std::fs::copy(&src, &file).unwrap();
+    file
+}
+
+#[test]
+fn save_undo_and_a_different_edit_is_unsaved() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = study_copy(dir.path(), "orig.kif");
+    let mut v = open_path(&file);
+    press(&mut v, "lc一⎋^s");
+    assert!(!status(&mut v).contains("[+]"), "{}", status(&mut v));
+    // An edit undone brings back exactly the saved state: nothing to save.
+    press(&mut v, "c三⎋");
+    assert!(status(&mut v).contains("[+]"));
+    press(&mut v, "u");
+    assert!(!status(&mut v).contains("[+]"), "{}", status(&mut v));
+    // Undo past the save, then a different edit: neither state is the saved one.
+    press(&mut v, "u");
+    assert!(status(&mut v).contains("[+]"));
+    press(&mut v, "c二⎋");
+    assert!(status(&mut v).contains("[+]"), "{}", status(&mut v));
+    press(&mut v, "q");
+    assert!(
+        !v.app.should_quit,
+        "quit must ask: 二 exists nowhere on disk"
+    );
+    assert!(shown(&mut v).contains("unsaved changes"));
+    press(&mut v, "c");
+    // Redo is gone (the new edit replaced it) and undo returns to the saved state.
+    press(&mut v, "u");
+    assert!(status(&mut v).contains("[+]"), "the state before the save");
+}
+
+#[test]
+fn write_copy_keeps_the_session_and_saveas_switches() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = study_copy(dir.path(), "orig.kif");
+    let mut v = open_path(&file);
+    press(&mut v, "lc研究⎋");
+    // :w PATH in a format that cannot hold the variations: a copy; the session stays.
+    let copy = dir.path().join("copy.csa");
+    press(&mut v, &format!(":w {}⏎", copy.display()));
+    assert_eq!(v.app.mode(), Mode::Confirm);
+    press(&mut v, "y");
+    assert!(copy.exists());
+    let s = status(&mut v);
+    assert!(s.contains("orig.kif") && s.contains("[+]"), "{s}");
+    press(&mut v, "q");
+    assert!(
+        !v.app.should_quit,
+        "the comment and variations are not on disk"
+    );
+    press(&mut v, "c");
+    // Ctrl-s writes the record's own file (KIF holds everything): clean.
+    press(&mut v, "^s");
+    assert!(!status(&mut v).contains("[+]"), "{}", status(&mut v));
+    let r = notation::load(&std::fs::read(&file).unwrap(), Some(&file));
+    assert!(
+        r.records[0]
+            .record
+            .nodes
+            .iter()
+            .any(|n| n.comment == "研究")
+    );
+    // A lossless copy of an edit: the edit is on disk, nothing to ask at quit.
+    press(&mut v, "c研究2⎋");
+    let kifu = dir.path().join("copy.kifu");
+    press(&mut v, &format!(":w {}⏎", kifu.display()));
+    let s = status(&mut v);
+    assert!(s.contains("orig.kif") && !s.contains("[+]"), "{s}");
+    // :saveas switches to the new file and its format; lossy, so still modified.
+    press(&mut v, "c研究3⎋");
+    let other = dir.path().join("other.csa");
+    press(&mut v, &format!(":saveas {}⏎", other.display()));
+    assert_eq!(v.app.mode(), Mode::Confirm);
+    press(&mut v, "y");
+    let s = status(&mut v);
+    assert!(s.contains("other.csa") && s.contains("CSA"), "{s}");
+    assert!(s.contains("[+]"), "CSA lost the variations: {s}");
+    // A plain save over the CSA file asks again, every time.
+    press(&mut v, "^s");
+    assert_eq!(v.app.mode(), Mode::Confirm);
+    press(&mut v, "n");
+    press(&mut v, ":q⏎");
+    assert!(!v.app.should_quit);
+    assert_eq!(v.app.mode(), Mode::Confirm);
+    // :sav is :saveas; back to a KIF file: everything is on disk again.
+    press(&mut v, "c");
+    let back = dir.path().join("back.kif");
+    press(&mut v, &format!(":sav {}⏎", back.display()));
+    let s = status(&mut v);
+    assert!(s.contains("back.kif") && !s.contains("[+]"), "{s}");
+    press(&mut v, "q");
+    assert!(v.app.should_quit);
+}
+
+#[test]
+fn the_lossy_save_question_names_and_counts_what_goes() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = study_copy(dir.path(), "orig.kif");
+    let mut v = open_path(&file);
+    let csa = dir.path().join("x.csa");
+    press(&mut v, &format!(":w {}⏎", csa.display()));
+    let s = shown(&mut v);
+    // The question itself (the status line) names what goes, not only the overlay.
+    let last = s.lines().last().unwrap();
+    assert!(last.contains("variation"), "{last}");
+    assert!(s.contains("3 variations"), "{s}");
+    assert!(s.contains("2 bookmarks"), "{s}");
+    press(&mut v, "n");
+    // An encoding that cannot hold a character names it and its place.
+    press(&mut v, "Gc𠮷⎋");
+    let sjis = dir.path().join("x.kif");
+    press(&mut v, &format!(":w {}⏎", sjis.display()));
+    let s = shown(&mut v);
+    assert!(s.contains("'𠮷'") && s.contains("comment at move"), "{s}");
+}
+
+/// A record of `n` moves on the main line (no variations).
+fn long_record(n: usize) -> kifview::core::record::Record {
+    let mut r = kifview::core::record::Record::default();
+    let mut at = NodeId::ROOT;
+    for _ in 0..n {
+        let pos = r.position_at(at);
+        let mv = pos.legal_moves()[0];
+        at = kifview::app::testing::push_usi(&mut r, at, &mv.usi());
+    }
+    r
+}
+
+#[test]
+fn deleting_counts_every_node_asks_when_large_and_undo_restores_all() {
+    // study.kif: ply 5 has branches inside branches; d reports the whole subtree.
+    let dir = tempfile::tempdir().unwrap();
+    let file = study_copy(dir.path(), "orig.kif");
+    let mut v = open_path(&file);
+    let before = v.app.record.clone();
+    let attached = |r: &kifview::core::record::Record| r.preorder().len();
+    // Find a move whose subtree holds a fork below it.
+    let target = before
+        .main_line()
+        .into_iter()
+        .skip(1)
+        .find(|&id| {
+            let sub = before.preorder_from(id);
+            sub.len() <= 50
+                && sub
+                    .iter()
+                    .skip(1)
+                    .any(|&n| before.node(n).children.len() > 1)
+        })
+        .expect("a move with branches below it");
+    let removed = before.preorder_from(target).len();
+    press(&mut v, &format!(":{}⏎", before.node(target).ply));
+    press(&mut v, "d");
+    assert_eq!(attached(&v.app.record), attached(&before) - removed);
+    let s = status(&mut v);
+    assert!(
+        s.contains(&format!("and the {} moves after it", removed - 1)),
+        "{removed} nodes removed: {s}"
+    );
+    press(&mut v, "u");
+    assert_eq!(attached(&v.app.record), attached(&before));
+
+    // More than 50 nodes: asks first; n keeps them.
+    let mut v = Viewer::new(
+        App::new(
+            long_record(60),
+            kifview::app::Document::untitled("long.kif"),
+            Config::defaults(),
+        ),
+        Theme::plain(),
+    );
+    press(&mut v, "l");
+    press(&mut v, "d");
+    assert_eq!(v.app.mode(), Mode::Confirm);
+    assert!(shown(&mut v).contains("60 moves"), "{}", shown(&mut v));
+    press(&mut v, "n");
+    assert_eq!(attached(&v.app.record), 61);
+    // D at ply 0 empties the record (after asking); undo restores all of it.
+    press(&mut v, "gD");
+    assert_eq!(v.app.mode(), Mode::Confirm);
+    press(&mut v, "y");
+    assert_eq!(attached(&v.app.record), 1);
+    assert!(status(&mut v).contains("60 moves"), "{}", status(&mut v));
+    press(&mut v, "u");
+    assert_eq!(attached(&v.app.record), 61);
+    assert_eq!(v.app.line().len(), 61);
+}

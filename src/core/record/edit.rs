@@ -100,6 +100,18 @@ impl fmt::Display for EditError {
 impl std::error::Error for EditError {}
 
 impl Record {
+    /// `id` and every node below it, in depth-first pre-order (no recursion): what deleting
+    /// `id` removes.
+    pub fn preorder_from(&self, id: NodeId) -> Vec<NodeId> {
+        let mut out = Vec::new();
+        let mut stack = vec![id];
+        while let Some(n) = stack.pop() {
+            out.push(n);
+            stack.extend(self.node(n).children.iter().rev());
+        }
+        out
+    }
+
     /// Is `id` attached to the tree (reachable from the root)?
     pub fn is_attached(&self, id: NodeId) -> bool {
         if id.index() >= self.nodes.len() {
