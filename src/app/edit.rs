@@ -98,11 +98,23 @@ pub struct SaveJobTarget {
     pub info: crate::core::notation::TextInfo,
 }
 
+/// What a save does to the session (vim's `:w`, `:w PATH`, `:saveas PATH`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum SaveHow {
+    /// Write the record's own file (or, when it has none yet, make PATH its file).
+    Own,
+    /// Write a copy; the session stays on its file.
+    Copy,
+    /// Write PATH and make it the session's file and format.
+    SaveAs,
+}
+
 /// A save in progress (it may stop to ask questions).
 #[derive(Clone, Debug)]
 pub struct SaveJob {
     pub path: PathBuf,
     pub target: SaveJobTarget,
+    pub how: SaveHow,
     /// Writing back to the file the record came from.
     pub same_file: bool,
     pub overwrite_ok: bool,
@@ -121,6 +133,8 @@ pub enum Pending {
     Encoding(SaveJob),
     /// The format cannot hold everything: y / n.
     Losses(SaveJob),
+    /// Delete `node` and what follows (`cut`: only what follows): many nodes, y / n.
+    Delete { node: NodeId, cut: bool },
 }
 
 /// A question waiting for a one-key answer.
@@ -161,6 +175,9 @@ impl EditState {
         }
     }
 }
+
+/// Deleting more nodes than this asks first.
+pub const ASK_ABOVE: usize = 50;
 
 /// The endings `r` offers.
 pub const ENDINGS: [Special; 9] = [
@@ -523,15 +540,7 @@ impl App {
             );
             return;
         }
-        let n = self.record.line_from(cur).len();
-        let text = self.step_text(cur);
-        if self.apply_or_say(Edit::Detach { node: cur }).is_some() {
-            self.info(format!(
-                "deleted {text} and the {} move{} after it (u undoes)",
-                n - 1,
-                if n == 2 { "" } else { "s" }
-            ));
-        }
+        self.delete_or_ask(cur, false);
     }
 
     fn cut_after(&mut self) {
@@ -540,8 +549,68 @@ impl App {
             self.info("nothing follows this move");
             return;
         }
-        if self.apply_or_say(Edit::CutAfter { node: cur }).is_some() {
-            self.info("cut the record after this move (u undoes)");
+        self.delete_or_ask(cur, true);
+    }
+
+    /// Nodes a deletion removes: `node`'s whole subtree (`cut`: without `node`).
+    fn deleted_count(&self, node: NodeId, cut: bool) -> usize {
+        self.record.preorder_from(node).len() - usize::from(cut)
+    }
+
+    /// Deletes at once, or asks first when more than `ASK_ABOVE` nodes would go.
+    fn delete_or_ask(&mut self, node: NodeId, cut: bool) {
+        let n = self.deleted_count(node, cut);
+        if n <= ASK_ABOVE {
+            self.delete_now(node, cut);
+            return;
+        }
+        let what = if cut {
+            if node == NodeId::ROOT {
+                format!("Empty the record: delete all {n} moves?")
+            } else {
+                format!("Delete the {n} moves after {}?", self.step_text(node))
+            }
+        } else {
+            format!(
+                "Delete {n} moves: {} and everything after it, every branch?",
+                self.step_text(node)
+            )
+        };
+        self.ask(
+            what,
+            vec!["u undoes it afterwards.".into()],
+            vec![('y', "delete"), ('n', "cancel")],
+            Pending::Delete { node, cut },
+        );
+    }
+
+    /// Deletes `node` and its subtree (`cut`: only what follows it), saying how much went.
+    fn delete_now(&mut self, node: NodeId, cut: bool) {
+        let n = self.deleted_count(node, cut);
+        let plural = |k: usize| if k == 1 { "" } else { "s" };
+        if cut {
+            if self.apply_or_say(Edit::CutAfter { node }).is_some() {
+                self.info(if node == NodeId::ROOT {
+                    format!(
+                        "emptied the record: deleted {n} move{} (u undoes)",
+                        plural(n)
+                    )
+                } else {
+                    format!(
+                        "cut the record here: deleted {n} move{} after this one (u undoes)",
+                        plural(n)
+                    )
+                });
+            }
+            return;
+        }
+        let text = self.step_text(node);
+        if self.apply_or_say(Edit::Detach { node }).is_some() {
+            self.info(format!(
+                "deleted {text} and the {} move{} after it (u undoes)",
+                n - 1,
+                plural(n - 1)
+            ));
         }
     }
 
@@ -887,7 +956,7 @@ impl App {
             PromptKind::SaveAs { quit_after } => {
                 self.close_prompt();
                 if !text.is_empty() {
-                    self.save_to(Some(expand_path(&text)), quit_after);
+                    self.save_to(Some(expand_path(&text)), SaveHow::Own, quit_after);
                 }
             }
             PromptKind::Bookmark => {
@@ -1259,6 +1328,8 @@ impl App {
                 job.losses_ok = true;
                 self.continue_save(job);
             }
+            (Pending::Delete { node, cut }, 'y') => self.delete_now(node, cut),
+            (Pending::Delete { .. }, _) => self.info("nothing deleted"),
             _ => self.info("not saved"),
         }
     }
@@ -1292,8 +1363,13 @@ impl App {
         };
         let path = arg.map(expand_path);
         match cmd {
-            "w" | "write" => self.save_to(path, false),
-            "wq" | "x" => self.save_to(path, true),
+            "w" | "write" => self.save_to(path, SaveHow::Copy, false),
+            "wq" | "x" => self.save_to(path, SaveHow::Copy, true),
+            "sav" | "saveas" if path.is_some() => self.save_to(path, SaveHow::SaveAs, false),
+            "sav" | "saveas" => self.info_level(
+                "give a file name: :saveas PATH (.kif Shift_JIS, .kifu UTF-8, .csa)".into(),
+                Level::Error,
+            ),
             "q" | "quit" => self.request_quit(false),
             "q!" | "quit!" => self.request_quit(true),
             _ => return false,
@@ -1304,7 +1380,7 @@ impl App {
     /// Saves to the record's file, or asks for a name when it has none.
     fn save_or_ask_name(&mut self, quit_after: bool) {
         if self.doc.path.is_some() {
-            self.save_to(None, quit_after);
+            self.save_to(None, SaveHow::Own, quit_after);
         } else {
             self.open_prompt(
                 PromptKind::SaveAs { quit_after },
@@ -1315,7 +1391,9 @@ impl App {
     }
 
     /// Saves to `path` (or the file the record came from) and quits afterwards if asked.
-    pub fn save_to(&mut self, path: Option<PathBuf>, quit_after: bool) {
+    /// `how` says what becomes of the session: a path that is the record's own file, or any
+    /// path while the record has no file yet, is a plain save whatever `how` says.
+    pub fn save_to(&mut self, path: Option<PathBuf>, how: SaveHow, quit_after: bool) {
         let Some(path) = path.clone().or_else(|| self.doc.path.clone()) else {
             self.info_level(
                 "this record has no file yet: save it with :w PATH (.kif Shift_JIS, .kifu UTF-8, .csa)"
@@ -1329,6 +1407,11 @@ impl App {
             .path
             .as_deref()
             .is_some_and(|p| same_path(p, &path));
+        let how = if same_file || self.doc.path.is_none() {
+            SaveHow::Own
+        } else {
+            how
+        };
         let ext = path
             .extension()
             .and_then(|e| e.to_str())
@@ -1365,6 +1448,7 @@ impl App {
         let job = SaveJob {
             path,
             target: SaveJobTarget { target, info },
+            how,
             same_file,
             overwrite_ok: false,
             losses_ok: false,
@@ -1414,12 +1498,21 @@ impl App {
                 if e.chars.len() > 20 {
                     details.push(format!("  ... and {} more", e.chars.len() - 20));
                 }
+                let first = e.chars.first().map(|u| {
+                    let place = self.locate_char(u.ch).unwrap_or_default();
+                    format!("'{}' {place}", u.ch)
+                });
+                let more = match e.chars.len() {
+                    0 | 1 => String::new(),
+                    n => format!(" and {} more", n - 1),
+                };
                 self.ask(
                     format!(
-                        "{} cannot hold {} character{} of this record:",
+                        "{} cannot hold {} character{} of this record: {}{more}",
                         e.encoding.name(),
                         e.chars.len(),
-                        if e.chars.len() == 1 { "" } else { "s" }
+                        if e.chars.len() == 1 { "" } else { "s" },
+                        first.unwrap_or_default()
                     ),
                     details,
                     vec![('u', "save as UTF-8 instead"), ('c', "cancel")],
@@ -1428,7 +1521,7 @@ impl App {
                 return;
             }
         };
-        let mut losses = plan.losses.clone();
+        let mut losses: Vec<String> = plan.losses.clone();
         if job.same_file && self.doc.record_count > 1 {
             let others = self.doc.record_count - 1;
             losses.push(format!(
@@ -1442,24 +1535,31 @@ impl App {
             ));
         }
         if !losses.is_empty() && !job.losses_ok {
+            let yes = if job.quit_after {
+                "save without them and quit"
+            } else {
+                "save without them"
+            };
             self.ask(
                 format!(
-                    "{} cannot hold everything in this record; save without:",
-                    plan.target.format.name()
+                    "{} cannot hold {}: save without them?",
+                    plan.target.format.name(),
+                    losses.join(", ")
                 ),
                 losses.iter().map(|l| format!("  - {l}")).collect(),
-                vec![('y', "save anyway"), ('n', "cancel")],
+                vec![('y', yes), ('n', "cancel")],
                 Pending::Losses(job),
             );
             return;
         }
+        // What was written holds everything in the record: the edits are on disk.
+        let whole = plan.losses.is_empty();
         match save::commit(&plan) {
             Err(e) => self.info_level(
                 format!("not saved: {name}: {e} (the file on disk is unchanged)"),
                 Level::Error,
             ),
             Ok(stamp) => {
-                self.edit.stamp = Some(stamp);
                 // A followed file (--watch) need not reload what was just written.
                 if self
                     .watch
@@ -1468,26 +1568,46 @@ impl App {
                 {
                     super::watch::set_stamp(self, stamp);
                 }
-                self.edit.history.mark_saved();
-                self.doc.modified = false;
-                self.doc.path = Some(job.path.clone());
-                self.doc.name = job
-                    .path
-                    .file_name()
-                    .map(|n| n.to_string_lossy().into_owned())
-                    .unwrap_or_else(|| name.clone());
-                self.doc.format = Some(plan.target.format);
-                self.doc.info = Some(plan.info);
-                if !job.same_file {
-                    self.doc.record_count = 1;
-                    self.doc.record_index = 0;
+                if whole {
+                    self.edit.history.mark_saved();
                 }
-                self.info(format!(
-                    "saved {name} ({} {}, {} bytes)",
+                self.sync_modified();
+                let what = format!(
+                    "{} {}, {} bytes",
                     plan.target.format.name(),
                     plan.info.encoding.name(),
                     plan.bytes.len()
-                ));
+                );
+                let mut msg = if job.how == SaveHow::Copy {
+                    format!(
+                        "wrote a copy: {name} ({what}); still editing {}",
+                        self.doc.name
+                    )
+                } else {
+                    self.edit.stamp = Some(stamp);
+                    self.doc.path = Some(job.path.clone());
+                    self.doc.name = job
+                        .path
+                        .file_name()
+                        .map(|n| n.to_string_lossy().into_owned())
+                        .unwrap_or_else(|| name.clone());
+                    self.doc.format = Some(plan.target.format);
+                    self.doc.info = Some(plan.info);
+                    if !job.same_file {
+                        self.doc.record_count = 1;
+                        self.doc.record_index = 0;
+                    }
+                    format!("saved {name} ({what})")
+                };
+                if whole {
+                    self.info(msg);
+                } else {
+                    msg.push_str(&format!(
+                        "; without {}: [+] stays (only the record in memory holds them)",
+                        plan.losses.join(", ")
+                    ));
+                    self.info_level(msg, Level::Warning);
+                }
                 if job.quit_after {
                     self.should_quit = true;
                 }

@@ -72,7 +72,11 @@ pub fn copy_text(app: &App, c: Command) -> Option<Copied> {
                 _ => ("CSA", Format::Csa),
             };
             let w = notation::render(rec, Target::new(format), &TextInfo::new(TextEncoding::Utf8));
-            (what, w.text, w.losses)
+            (
+                what,
+                w.text,
+                w.losses.iter().map(|l| l.to_string()).collect(),
+            )
         }
         _ => return None,
     };
@@ -92,16 +96,11 @@ fn copy(app: &mut App, c: Command) {
     );
     let mut level = Level::Info;
     if !copied.losses.is_empty() {
-        // The short form (`3 variations`): the message line is one line.
-        let short: Vec<&str> = copied
-            .losses
-            .iter()
-            .map(|l| match l.rfind(" (") {
-                Some(i) if l.ends_with(')') => &l[..i],
-                _ => l.as_str(),
-            })
-            .collect();
-        msg.push_str(&format!("; {} lost: {}", copied.what, short.join(", ")));
+        msg.push_str(&format!(
+            "; {} lost: {}",
+            copied.what,
+            copied.losses.join(", ")
+        ));
         level = Level::Warning;
     }
     if n > CLIPBOARD_WARN {
