@@ -86,7 +86,7 @@ fn cur_text(v: &Viewer) -> String {
 fn board_cursor_enters_a_main_line_move_and_a_variation() {
     let mut v = new_viewer();
     press(&mut v, "i");
-    assert_eq!(v.app.mode, Mode::Board);
+    assert_eq!(v.app.mode(), Mode::Board);
     // The cursor starts on 5五; 7七 is two left and two down.
     press(&mut v, "hhjj⏎");
     let s = shown(&mut v);
@@ -96,7 +96,7 @@ fn board_cursor_enters_a_main_line_move_and_a_variation() {
     press(&mut v, "k⏎");
     assert_eq!(cur_text(&v), "▲７六歩(77)");
     assert_eq!(
-        v.app.mode,
+        v.app.mode(),
         Mode::Board,
         "stays in move input for the next move"
     );
@@ -104,7 +104,7 @@ fn board_cursor_enters_a_main_line_move_and_a_variation() {
     press(&mut v, "→→→→↑↑↑⏎↓⏎");
     assert_eq!(cur_text(&v), "△３四歩(33)");
     press(&mut v, "⎋");
-    assert_eq!(v.app.mode, Mode::Normal);
+    assert_eq!(v.app.mode(), Mode::Normal);
     assert!(status(&mut v).contains("[+]"), "modified mark");
     // Back to ply 1 and enter 8四歩 instead: a variation after the existing move.
     press(&mut v, "hi");
@@ -170,7 +170,7 @@ fn typed_moves_in_every_notation_and_ambiguity() {
     // At ply 2 there is no pawn on 2六 yet.
     assert!(status(&mut v).contains("illegal"), "{}", status(&mut v));
     assert_eq!(
-        v.app.mode,
+        v.app.mode(),
         Mode::Prompt,
         "the prompt stays open to fix the move"
     );
@@ -186,7 +186,7 @@ fn typed_moves_in_every_notation_and_ambiguity() {
         "{s}"
     );
     press(&mut v, "⎋");
-    assert_eq!(v.app.mode, Mode::Normal);
+    assert_eq!(v.app.mode(), Mode::Normal);
 }
 
 #[test]
@@ -225,7 +225,7 @@ fn drop_from_the_hand_and_promotion_choice() {
     press(&mut v, "R");
     assert!(status(&mut v).contains("no 飛 in hand"));
     press(&mut v, "⎋");
-    assert_eq!(v.app.mode, Mode::Normal);
+    assert_eq!(v.app.mode(), Mode::Normal);
     assert_eq!(
         usi_line(&v.app.record, NodeId::ROOT),
         ["7g7f", "3c3d", "8h2b+", "3a2b", "B*5e"]
@@ -257,12 +257,12 @@ fn illegal_moves_are_refused_with_the_reason() {
     press(&mut v, "⎋");
     // The same on the board: P, then 7五.
     press(&mut v, "iP");
-    v.app.edit.board.cursor = kifview::core::rules::Square::new(7, 5).unwrap();
+    v.app.overlays.board_mut().unwrap().cursor = kifview::core::rules::Square::new(7, 5).unwrap();
     press(&mut v, "⏎");
     assert!(status(&mut v).contains("二歩"), "{}", status(&mut v));
     // No piece there.
     press(&mut v, "⎋");
-    v.app.edit.board.cursor = kifview::core::rules::Square::new(5, 5).unwrap();
+    v.app.overlays.board_mut().unwrap().cursor = kifview::core::rules::Square::new(5, 5).unwrap();
     press(&mut v, "⏎");
     assert!(
         status(&mut v).contains("no piece on ５五"),
@@ -270,7 +270,7 @@ fn illegal_moves_are_refused_with_the_reason() {
         status(&mut v)
     );
     // The opponent's piece.
-    v.app.edit.board.cursor = kifview::core::rules::Square::new(5, 1).unwrap();
+    v.app.overlays.board_mut().unwrap().cursor = kifview::core::rules::Square::new(5, 1).unwrap();
     press(&mut v, "⏎");
     assert!(status(&mut v).contains("opponent"), "{}", status(&mut v));
     press(&mut v, "⎋");
@@ -363,7 +363,7 @@ fn ending_from_the_list() {
     let mut v = new_viewer();
     typed(&mut v, "7g7f");
     press(&mut v, "r");
-    assert_eq!(v.app.mode, Mode::List);
+    assert_eq!(v.app.mode(), Mode::List);
     let s = shown(&mut v);
     for w in [
         "投了",
@@ -382,7 +382,7 @@ fn ending_from_the_list() {
     assert_eq!(cur_text(&v), "千日手");
     press(&mut v, "m");
     assert!(status(&mut v).contains("ended here"), "{}", status(&mut v));
-    assert_eq!(v.app.mode, Mode::Normal);
+    assert_eq!(v.app.mode(), Mode::Normal);
     press(&mut v, "h");
     typed(&mut v, "投了");
     assert_eq!(cur_text(&v), "投了");
@@ -394,7 +394,7 @@ fn comment_editor_with_japanese_text() {
     let mut v = new_viewer();
     typed(&mut v, "7g7f");
     press(&mut v, "c");
-    assert_eq!(v.app.mode, Mode::Comment);
+    assert_eq!(v.app.mode(), Mode::Comment);
     press(&mut v, "角道を開ける⏎次はabc");
     // The terminal cursor sits after the text, counting full-width characters as two cells.
     let mut t = screen(&mut v, 80, 24);
@@ -409,10 +409,10 @@ fn comment_editor_with_japanese_text() {
     press(&mut v, "、");
     // Pasted text (bracketed paste) goes into the comment too, line breaks included.
     v.handle(&Event::Paste("\r\n貼り付け".into()));
-    assert_eq!(v.app.edit.comment.as_ref().unwrap().editor.cursor(), (2, 4));
+    assert_eq!(v.app.overlays.comment().unwrap().editor.cursor(), (2, 4));
     press(&mut v, "⌫⌫⌫⌫⌫");
     press(&mut v, "⎋");
-    assert_eq!(v.app.mode, Mode::Normal);
+    assert_eq!(v.app.mode(), Mode::Normal);
     let cur = v.app.cur();
     assert_eq!(v.app.record.node(cur).comment, "角道を開ける\n次、はabc");
     // Ctrl-c leaves throwing the changes away.
@@ -449,7 +449,7 @@ fn bookmarks_set_list_and_jump() {
     );
     assert!(shown(&mut v).contains("&急所"));
     press(&mut v, "g'");
-    assert_eq!(v.app.mode, Mode::List);
+    assert_eq!(v.app.mode(), Mode::List);
     assert!(shown(&mut v).contains("&急所  2手目 △３四歩(33)"));
     press(&mut v, "⏎");
     assert_eq!(v.app.cur_index(), 2);
@@ -470,7 +470,7 @@ fn bookmarks_set_list_and_jump() {
 fn header_fields_edit_add_remove() {
     let mut v = new_viewer();
     press(&mut v, "e");
-    assert_eq!(v.app.mode, Mode::List);
+    assert_eq!(v.app.mode(), Mode::List);
     assert_eq!(v.app.record.header.get("手合割"), Some("平手"));
     press(&mut v, "a先手⏎羽生善治⏎");
     press(&mut v, "a後手⏎藤井聡太⏎");
@@ -483,7 +483,7 @@ fn header_fields_edit_add_remove() {
     );
     // Edit the value of 先手 (the second field, after 手合割).
     press(&mut v, "kkkkkkj");
-    assert_eq!(v.app.edit.list.as_ref().unwrap().selected, 1);
+    assert_eq!(v.app.overlays.list().unwrap().selected, 1);
     press(&mut v, "⏎⌫⌫⌫⌫大山康晴⏎");
     assert_eq!(v.app.record.header.black_name(), Some("大山康晴"));
     // Delete 棋戦.
@@ -541,7 +541,7 @@ fn save_as_kif_kifu_and_csa_and_read_back() {
     // .csa: asks first, listing what CSA cannot hold.
     let csa = dir.path().join("game.csa");
     press(&mut v, &format!(":w {}⏎", csa.display()));
-    assert_eq!(v.app.mode, Mode::Confirm);
+    assert_eq!(v.app.mode(), Mode::Confirm);
     let s = shown(&mut v);
     assert!(
         s.contains("CSA cannot hold") && s.contains("variation"),
@@ -593,7 +593,7 @@ fn save_as_ki2_jkf_and_usi_and_read_back() {
     // USI holds the moves but not the comment: asks first.
     let usi = dir.path().join("game.usi");
     press(&mut v, &format!(":w {}⏎", usi.display()));
-    if v.app.mode == Mode::Confirm {
+    if v.app.mode() == Mode::Confirm {
         press(&mut v, "y");
     }
     let text = std::fs::read_to_string(&usi).unwrap();
@@ -643,12 +643,12 @@ fn save_back_keeps_format_encoding_and_line_endings_and_asks_on_outside_changes(
     // Someone else writes the file: saving asks first.
     std::fs::write(&file, "changed elsewhere").unwrap();
     press(&mut v, "c!⎋^s");
-    assert_eq!(v.app.mode, Mode::Confirm);
+    assert_eq!(v.app.mode(), Mode::Confirm);
     assert!(shown(&mut v).contains("changed on disk"));
     press(&mut v, "x");
-    assert_eq!(v.app.mode, Mode::Confirm, "other keys are not an answer");
+    assert_eq!(v.app.mode(), Mode::Confirm, "other keys are not an answer");
     press(&mut v, "⎋");
-    assert_eq!(v.app.mode, Mode::Normal);
+    assert_eq!(v.app.mode(), Mode::Normal);
     assert_eq!(std::fs::read_to_string(&file).unwrap(), "changed elsewhere");
     press(&mut v, "^sy");
     assert!(std::fs::read(&file).unwrap().len() > 100);
@@ -674,9 +674,9 @@ fn quitting_with_unsaved_edits_asks() {
     assert!(shown(&mut v).contains("unsaved changes"));
     press(&mut v, "c");
     assert!(!v.app.should_quit);
-    assert_eq!(v.app.mode, Mode::Normal);
+    assert_eq!(v.app.mode(), Mode::Normal);
     press(&mut v, ":q⏎");
-    assert_eq!(v.app.mode, Mode::Confirm);
+    assert_eq!(v.app.mode(), Mode::Confirm);
     press(&mut v, "s");
     assert!(v.app.should_quit, "saved, then quit");
     let r = notation::load(&std::fs::read(&path).unwrap(), Some(&path))
@@ -689,7 +689,7 @@ fn quitting_with_unsaved_edits_asks() {
     press(&mut v, "G");
     typed(&mut v, "3c3d");
     press(&mut v, "^c");
-    assert_eq!(v.app.mode, Mode::Confirm);
+    assert_eq!(v.app.mode(), Mode::Confirm);
     press(&mut v, "d");
     assert!(v.app.should_quit);
     let mut v = open_path(&path);
@@ -743,10 +743,10 @@ fn new_record_without_a_file_needs_a_name_and_handicap_records_save() {
     press(&mut v, "q");
     // Esc leaves the question without doing anything.
     press(&mut v, "⎋");
-    assert_eq!(v.app.mode, Mode::Normal);
+    assert_eq!(v.app.mode(), Mode::Normal);
     assert!(!v.app.should_quit);
     press(&mut v, "qs");
-    assert_eq!(v.app.mode, Mode::Prompt);
+    assert_eq!(v.app.mode(), Mode::Prompt);
     let path = dir.path().join("quit.kifu");
     press(&mut v, &format!("{}⏎", path.display()));
     assert!(v.app.should_quit);
@@ -759,7 +759,7 @@ fn board_input_snapshot_with_destinations() {
     typed(&mut v, "7g7f");
     typed(&mut v, "3c3d");
     press(&mut v, "i");
-    v.app.edit.board.cursor = kifview::core::rules::Square::new(8, 8).unwrap();
+    v.app.overlays.board_mut().unwrap().cursor = kifview::core::rules::Square::new(8, 8).unwrap();
     press(&mut v, "⏎");
     insta::assert_snapshot!(
         "board_bishop_destinations_80x24",
@@ -822,8 +822,9 @@ fn every_rule_is_named_when_a_move_is_refused() {
     press(&mut v, "iP");
     assert!(
         !v.app
-            .edit
-            .board
+            .overlays
+            .board()
+            .unwrap()
             .targets
             .contains(&kifview::core::rules::Square::new(1, 2).unwrap())
     );
@@ -846,7 +847,7 @@ fn every_rule_is_named_when_a_move_is_refused() {
     press(&mut v, "⎋");
     // On the board the pinned gold may only move along the file.
     press(&mut v, "ijjj⏎");
-    let targets = v.app.edit.board.targets.clone();
+    let targets = v.app.overlays.board().unwrap().targets.clone();
     assert!(
         !targets.is_empty() && targets.iter().all(|s| s.file() == 5),
         "{targets:?}"
@@ -872,7 +873,7 @@ fn clicking_a_piece_and_a_square_enters_a_move() {
         let _ = screen(v, 80, 24);
     };
     click(&mut v, 7, 7);
-    assert_eq!(v.app.mode, Mode::Board);
+    assert_eq!(v.app.mode(), Mode::Board);
     click(&mut v, 7, 6);
     assert_eq!(cur_text(&v), "▲７六歩(77)");
     // Flipped: the same squares are elsewhere on the screen.

@@ -107,7 +107,8 @@ fn help_is_generated_from_the_keymap() {
     press(&mut v, "?");
     let t = screen(&mut v, 100, 40);
     let s = screen_rows(&t).join("\n");
-    for &(_, name, doc) in kifview::app::COMMANDS {
+    for c in kifview::app::COMMANDS {
+        let (name, doc) = (c.name, c.doc);
         if name == "none" {
             continue;
         }
@@ -557,7 +558,7 @@ fn reader_warnings_in_the_status_line_and_the_list() {
         assert!(s.contains(&format!("bad.kifu:{}:", w.line)), "{s}");
     }
     press(&mut v, "q");
-    assert_eq!(v.app.mode, kifview::app::Mode::Normal);
+    assert_eq!(v.app.mode(), kifview::app::Mode::Normal);
     assert!(!v.app.should_quit);
 }
 
