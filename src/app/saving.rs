@@ -205,12 +205,8 @@ impl App {
                     plan.info.encoding.name(),
                     plan.bytes.len()
                 );
-                let mut msg = if job.how == SaveHow::Copy {
-                    format!(
-                        "wrote a copy: {name} ({what}); still editing {}",
-                        self.doc.name
-                    )
-                } else {
+                let copy = job.how == SaveHow::Copy;
+                if !copy {
                     self.doc.stamp = Some(stamp);
                     self.doc.path = Some(job.path.clone());
                     self.doc.name = file_name(&job.path);
@@ -220,16 +216,24 @@ impl App {
                         self.doc.record_count = 1;
                         self.doc.record_index = 0;
                     }
-                    format!("saved {name} ({what})")
-                };
-                if whole {
-                    self.info(msg);
-                } else {
-                    msg.push_str(&format!(
-                        "; without {}: [+] stays (only the record in memory holds them)",
-                        plan.losses.join(", ")
+                }
+                let verb = if copy { "wrote" } else { "saved" };
+                if whole && copy {
+                    self.info(format!(
+                        "wrote a copy: {name} ({what}); still editing {}",
+                        self.doc.name
                     ));
-                    self.info_level(msg, Level::Warning);
+                } else if whole {
+                    self.info(format!("saved {name} ({what})"));
+                } else {
+                    // The loss first: the status line may be narrow.
+                    self.info_level(
+                        format!(
+                            "{verb} {name} without {} ({what}); [+] stays: only this session holds them",
+                            plan.losses.join(", ")
+                        ),
+                        Level::Warning,
+                    );
                 }
                 if job.quit_after {
                     self.should_quit = true;

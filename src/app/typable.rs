@@ -332,8 +332,10 @@ pub fn complete(app: &mut App) {
             if common.len() > line.text.len() {
                 line.text = common;
             } else {
-                line.text = list[0].clone();
-                line.completion = Some((list.clone(), 0));
+                // Start cycling at the first match that changes the line.
+                let i = list.iter().position(|c| *c != line.text).unwrap_or(0);
+                line.text = list[i].clone();
+                line.completion = Some((list.clone(), i));
             }
             let shown: Vec<&str> = list
                 .iter()
