@@ -60,7 +60,8 @@ impl Viewer {
             Event::Paste(text) => {
                 self.app.paste(text);
             }
-            _ => {}
+            // A resize redraws anyway; focus changes mean nothing here.
+            Event::Resize(..) | Event::FocusGained | Event::FocusLost => {}
         }
     }
 }

@@ -92,7 +92,18 @@ fn prompt_line(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut 
                 None,
             )
         }
-        _ => return false,
+        // The others draw elsewhere; the status line shows the file and the message.
+        Some(
+            Overlay::List(_)
+            | Overlay::CommentEditor(_)
+            | Overlay::BoardInput(_)
+            | Overlay::Tree { .. }
+            | Overlay::Help { .. }
+            | Overlay::Warnings { .. }
+            | Overlay::CopyMenu
+            | Overlay::Paste(_),
+        )
+        | None => return false,
     };
     let typing = matches!(app.mode(), Mode::Prompt | Mode::CommandLine);
     buf.set_style(area, Style::new().add_modifier(Modifier::REVERSED));
