@@ -39,7 +39,7 @@ macro_rules! command_table {
             Submit = "submit", "Command line: run what was typed", App::submit;
             Cancel = "cancel", "Command line: cancel", App::cancel;
             DeleteBack = "delete_back", "Command line: delete the character before the cursor", App::delete_back;
-            Complete = "complete", "Command line: complete the command or file name (again: the next match)", typable::complete;
+            Complete = "complete", "Command line: complete the command or file name (again: the next match); file prompts too", typable::complete;
             EnterMove = "enter_move", "Enter a move on the board: a cursor picks the piece, then the square", App::start_board;
             TypeMove = "type_move", "Type a move: 7g7f, P*5e, ７六歩, 76歩, 同歩, 58金右, 7776FU, 投了", App::open_move_prompt;
             AddEnding = "add_ending", "End the line here (投了, 中断, 千日手, 持将棋, 詰み, ...)", App::open_endings;

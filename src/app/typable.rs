@@ -4,7 +4,7 @@
 
 use super::document::{self, expand_path};
 use super::overlay::SaveHow;
-use super::overlay::{CommandLine, Mode, Overlay};
+use super::overlay::{CommandLine, Mode, Overlay, PromptKind};
 use super::state::{App, Level};
 use super::text::sanitize;
 
@@ -304,6 +304,16 @@ pub fn candidates(text: &str) -> Vec<String> {
 /// `complete` (Tab on the `:` line): completes the command name or file path; pressed again
 /// it shows the next match.
 pub fn complete(app: &mut App) {
+    if let Some(Overlay::Prompt(p)) = app.overlays.top_mut() {
+        // The file name prompt of a save: Tab completes the path (the longest common start).
+        if matches!(p.kind, PromptKind::SaveAs { .. }) {
+            let list = document::complete_path(&p.text);
+            if !list.is_empty() {
+                p.text = common_prefix(&list);
+            }
+        }
+        return;
+    }
     if app.mode() != Mode::CommandLine {
         return;
     }

@@ -1128,3 +1128,19 @@ fn deleting_counts_every_node_asks_when_large_and_undo_restores_all() {
     assert_eq!(attached(&v.app.record), 61);
     assert_eq!(v.app.line().len(), 61);
 }
+
+#[test]
+fn tab_completes_the_file_name_to_save_as() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("records")).unwrap();
+    let mut v = new_viewer();
+    typed(&mut v, "7g7f");
+    press(&mut v, "^s");
+    assert_eq!(v.app.mode(), Mode::Prompt);
+    press(&mut v, &format!("{}/rec", dir.path().display()));
+    key(&mut v, KeyCode::Tab, KeyModifiers::NONE);
+    press(&mut v, "game.kifu⏎");
+    let saved = dir.path().join("records/game.kifu");
+    assert!(saved.exists(), "{}", status(&mut v));
+    assert!(!status(&mut v).contains("[+]"));
+}
