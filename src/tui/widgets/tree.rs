@@ -4,7 +4,7 @@ use crate::app::App;
 use crate::core::record::NodeId;
 use crate::tui::draw::block;
 use crate::tui::draw::{clear, overlay_rect};
-use crate::tui::text::{clean, fit};
+use crate::tui::text::{clean, truncate};
 use crate::tui::theme::Theme;
 use crate::tui::view::ViewState;
 use ratatui::buffer::Buffer;
@@ -59,15 +59,16 @@ pub fn tree_overlay(
             format!("{}手目 {}  ({}手)", node.ply, app.step_text(r.start), r.len)
         };
         let mark = if i == cur_row { "* " } else { "  " };
-        let line = fit(
+        // The overlay was cleared: only the text is drawn, and the selected row's style is
+        // laid over its whole width.
+        let line = truncate(
             &clean(&format!("{mark}{indent}{text}"), theme.double),
             inner.width as usize,
         );
-        let style = if i == sel {
-            theme.selection
-        } else {
-            Style::new()
-        };
-        buf.set_string(inner.x, inner.y + row as u16, line, style);
+        let y = inner.y + row as u16;
+        buf.set_string(inner.x, y, line, Style::new());
+        if i == sel {
+            buf.set_style(Rect::new(inner.x, y, inner.width, 1), theme.selection);
+        }
     }
 }
