@@ -386,3 +386,55 @@ impl Overlays {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_top_decides_the_mode_and_closing_returns_below() {
+        let mut s = Overlays::default();
+        assert_eq!(s.mode(), Mode::Normal);
+        s.push(Overlay::Tree { selected: 3 });
+        s.push(Overlay::Help { scroll: 0 });
+        assert_eq!(s.mode(), Mode::Help);
+        assert_eq!(s.mode().key_mode(), KeyMode::Help);
+        assert_eq!(
+            s.tree_selected(),
+            Some(3),
+            "the tree keeps its row under the help"
+        );
+        *s.scroll_mut().unwrap() = 7;
+        assert_eq!(s.scroll(), 7);
+        s.pop();
+        assert_eq!(s.mode(), Mode::Tree);
+        assert!(s.scroll_mut().is_none(), "the tree does not scroll as text");
+        s.pop();
+        assert!(s.is_empty());
+        assert_eq!(s.mode(), Mode::Normal);
+    }
+
+    #[test]
+    fn replacing_keeps_one_of_a_kind_on_top() {
+        let mut s = Overlays::default();
+        s.push(Overlay::List(ListView {
+            kind: ListKind::Header,
+            title: String::new(),
+            items: Vec::new(),
+            selected: 0,
+        }));
+        let prompt = |t: &str| {
+            Overlay::Prompt(Prompt {
+                kind: PromptKind::HeaderNewKey,
+                label: String::new(),
+                text: t.into(),
+            })
+        };
+        s.replace_or_push(prompt("a"));
+        s.replace_or_push(prompt("b"));
+        assert_eq!(s.iter().count(), 2, "the second prompt replaced the first");
+        assert_eq!(s.prompt().map(|p| p.text.as_str()), Some("b"));
+        assert!(s.contains(Mode::List));
+        assert!(Mode::Prompt.takes_text() && !Mode::List.takes_text());
+    }
+}

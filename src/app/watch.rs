@@ -106,6 +106,7 @@ pub fn tick(app: &mut App) -> bool {
     true
 }
 
+/// Remembers `stamp` as the version shown (after the app wrote the file itself).
 pub(crate) fn set_stamp(app: &mut App, stamp: DiskStamp) {
     if let Some(w) = app.watch.as_mut() {
         w.stamp = Some(stamp);

@@ -22,6 +22,7 @@ const ASCII_BORDER: border::Set = border::Set {
     horizontal_bottom: "-",
 };
 
+/// A bordered block with a title (ASCII borders in double-width mode).
 pub(crate) fn block<'a>(title: String, focused: bool, theme: &Theme) -> Block<'a> {
     let mut b = Block::new()
         .borders(Borders::ALL)
@@ -37,6 +38,7 @@ pub(crate) fn block<'a>(title: String, focused: bool, theme: &Theme) -> Block<'a
     b
 }
 
+/// Draws `lines` from line `scroll` on; returns the largest useful scroll offset.
 pub(crate) fn scrolled_text(
     area: Rect,
     buf: &mut Buffer,
@@ -70,6 +72,7 @@ pub(crate) fn clear(area: Rect, buf: &mut Buffer) {
     }
 }
 
+/// The rectangle of an overlay over `main`: at most `max_w` wide, centred.
 pub(crate) fn overlay_rect(main: Rect, max_w: u16) -> Rect {
     let w = main.width.saturating_sub(4).min(max_w);
     let h = main.height.saturating_sub(2);
@@ -97,6 +100,7 @@ pub fn keys_for(app: &App, mode: KeyMode, cmd: Command) -> String {
         .unwrap_or_default()
 }
 
+/// A `w` x `h` rectangle centred in `main` (smaller when `main` is).
 pub fn centered(main: Rect, w: u16, h: u16) -> Rect {
     let w = w.min(main.width.saturating_sub(2));
     let h = h.min(main.height.saturating_sub(2));

@@ -73,6 +73,7 @@ pub fn help_lines(app: &App) -> Vec<String> {
     out
 }
 
+/// The key help, scrolled to `scroll`.
 pub fn help_overlay(
     main: Rect,
     buf: &mut Buffer,
@@ -96,6 +97,7 @@ pub fn help_overlay(
     );
 }
 
+/// The problems the reader found, with their lines, scrolled to `scroll`.
 pub fn warnings_overlay(
     main: Rect,
     buf: &mut Buffer,

@@ -13,7 +13,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Widget;
 
 /// `m:ss` of time spent, and `/hh:mm:ss` of the running total when `long`.
-pub fn fmt_time(t: &MoveTime, long: bool) -> String {
+fn fmt_time(t: &MoveTime, long: bool) -> String {
     let s = t.spent_ms / 1000;
     let mut out = format!("{}:{:02}", s / 60, s % 60);
     if let (true, Some(total)) = (long, t.total_ms) {
@@ -28,6 +28,7 @@ pub fn fmt_time(t: &MoveTime, long: bool) -> String {
     out
 }
 
+/// The move list of the current line, kept scrolled so the current move shows.
 pub fn move_list(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut ViewState) {
     let line = app.line();
     let cur = app.cur_index();

@@ -12,6 +12,7 @@ use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::widgets::Widget;
 
+/// The variation tree: one row per branch, `selected` highlighted, `*` on the current one.
 pub fn tree_overlay(
     main: Rect,
     buf: &mut Buffer,

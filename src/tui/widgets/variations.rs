@@ -11,6 +11,7 @@ use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::widgets::Widget;
 
+/// The alternatives at the nearest fork, the chosen one highlighted.
 pub fn variations(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut ViewState) {
     let alts = app.alternatives();
     let title = match alts {
