@@ -206,6 +206,15 @@ impl App {
                     plan.bytes.len()
                 );
                 let copy = job.how == SaveHow::Copy;
+                if !copy
+                    && self
+                        .watch
+                        .as_ref()
+                        .is_some_and(|w| !same_path(&w.path, &job.path))
+                {
+                    // The session moved to another file: the old one is not its file any more.
+                    self.watch = None;
+                }
                 if !copy {
                     self.doc.stamp = Some(stamp);
                     self.doc.path = Some(job.path.clone());

@@ -249,6 +249,27 @@ fn f_toggles_following_and_e_moves_it_to_the_new_file() {
     assert_eq!(message(&n), "[new] is not a file: nothing to follow");
 }
 
+#[test]
+fn saving_as_another_file_stops_following_the_old_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = file(&dir, &kif(2));
+    let mut a = open(&path);
+    // A copy keeps following; :saveas moves the session to the new file.
+    let copy = dir.path().join("copy.kifu");
+    keys(&mut a, &format!(":w {}", copy.display()));
+    a.handle_key(KeyEvent::plain(kifview::app::KeyCode::Enter));
+    assert!(copy.exists() && a.watch.is_some(), "{}", message(&a));
+    let other = dir.path().join("other.kifu");
+    keys(&mut a, &format!(":saveas {}", other.display()));
+    a.handle_key(KeyEvent::plain(kifview::app::KeyCode::Enter));
+    assert!(other.exists(), "{}", message(&a));
+    assert!(a.watch.is_none());
+    // The old file changing does not touch the session.
+    std::fs::write(&path, kif(5)).unwrap();
+    assert!(!watch::tick(&mut a));
+    assert_eq!(a.doc.name, "other.kifu");
+}
+
 /// Makes an edit, so the record holds something that is on no disk.
 fn touch(a: &mut kifview::app::App) {
     let edit = kifview::core::record::Edit::SetComment {
