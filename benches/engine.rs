@@ -200,6 +200,40 @@ fn benches(c: &mut Criterion) {
     });
     g.bench_function("preorder", |b| b.iter(|| black_box(study.preorder().len())));
     g.finish();
+
+    usi_infos(c);
+}
+
+/// 10,000 real `info` lines (Fairy-Stockfish's, recorded): parsing them (the reader thread's
+/// work) and applying them to an analysis with one refresh (what one `Engine::poll` does).
+fn usi_infos(c: &mut Criterion) {
+    use kifview::engine::usi::{UsiMessage, parse_line};
+    use kifview::engine::{Analysis, SearchId};
+    let recorded = include_str!("../tests/fixtures/engines/fairy-stockfish.out");
+    let real: Vec<&str> = recorded
+        .lines()
+        .filter(|l| l.starts_with("info "))
+        .collect();
+    let lines: Vec<&str> = real.iter().copied().cycle().take(10_000).collect();
+    let mut g = c.benchmark_group("usi_10k_infos");
+    g.sample_size(20);
+    g.bench_function("parse", |b| {
+        b.iter(|| lines.iter().filter_map(|l| parse_line(l)).count())
+    });
+    g.bench_function("parse_apply_refresh", |b| {
+        b.iter(|| {
+            let start = kifview::core::rules::Position::startpos();
+            let mut a = Analysis::new(SearchId(1), start, None);
+            for l in &lines {
+                if let Some(UsiMessage::Info(i)) = parse_line(l) {
+                    a.apply(*i);
+                }
+            }
+            a.refresh();
+            black_box(a.lines.len())
+        })
+    });
+    g.finish();
 }
 
 criterion_group!(engine, benches);

@@ -2,7 +2,7 @@
 //! cursor, sente's hand, the side to move, the piece box, the last message and the keys.
 
 use super::board::BoardWidget;
-use crate::app::edit::BoardMarks;
+use crate::app::board_input::BoardMarks;
 use crate::app::position_editor::{PositionEditor, Region, SET};
 use crate::core::rules::{Color, PieceKind};
 use crate::tui::theme::Theme;

@@ -1,0 +1,278 @@
+//! The engine's process: spawned in its own process group, killed with its parent on Linux
+//! (`PR_SET_PDEATHSIG`), read by one thread that parses every line, killed and reaped on drop.
+
+use super::usi::{UsiMessage, parse_line};
+use super::{EngineSpec, clean};
+use crate::core::notation::TextEncoding;
+use crate::core::notation::encoding::decode;
+use std::borrow::Cow;
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{self, Receiver, SyncSender};
+
+/// What the reader thread sends.
+#[derive(Debug)]
+pub(crate) enum Incoming {
+    Msg(UsiMessage),
+    /// A line that is not USI (banner, diagnostics, stderr), control characters removed.
+    Other(String),
+    /// The engine closed its output: it exited or crashed.
+    Eof,
+}
+
+/// Lines parsed but not yet taken by `Engine::poll`. When the owner falls behind, the reader
+/// waits, the pipe fills and the engine waits to print: memory stays bounded.
+const CHANNEL: usize = 1 << 14;
+
+/// Lines longer than this are dropped (an engine printing garbage must not eat memory).
+const MAX_LINE: usize = 1 << 16;
+
+pub(crate) struct Process {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    pub(crate) rx: Receiver<Incoming>,
+    status: Option<ExitStatus>,
+}
+
+impl Process {
+    /// Starts `spec`'s command with piped stdin and stdout+stderr merged into one pipe.
+    pub(crate) fn spawn(spec: &EngineSpec) -> io::Result<Process> {
+        let (reader, writer) = io::pipe()?;
+        let mut cmd = Command::new(&spec.command);
+        cmd.args(&spec.args)
+            .stdin(Stdio::piped())
+            .stdout(writer.try_clone()?)
+            .stderr(writer);
+        if let Some(dir) = &spec.dir {
+            cmd.current_dir(dir);
+        }
+        detach(&mut cmd);
+        let mut child = cmd.spawn()?;
+        // `cmd` holds our copies of the pipe's write end: without dropping it, EOF never comes.
+        drop(cmd);
+        let stdin = child.stdin.take();
+        let (tx, rx) = mpsc::sync_channel(CHANNEL);
+        let name = format!("usi-reader-{}", child.id());
+        let spawned = std::thread::Builder::new()
+            .name(name)
+            .spawn(move || read_loop(reader, tx));
+        let mut process = Process {
+            child,
+            stdin,
+            rx,
+            status: None,
+        };
+        if let Err(e) = spawned {
+            process.kill();
+            return Err(e);
+        }
+        Ok(process)
+    }
+
+    pub(crate) fn id(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Writes one command line.
+    pub(crate) fn send(&mut self, line: &str) -> io::Result<()> {
+        let stdin = self
+            .stdin
+            .as_mut()
+            .ok_or_else(|| io::Error::new(io::ErrorKind::BrokenPipe, "stdin closed"))?;
+        let mut buf = Vec::with_capacity(line.len() + 1);
+        buf.extend_from_slice(line.as_bytes());
+        buf.push(b'\n');
+        stdin.write_all(&buf)?;
+        stdin.flush()
+    }
+
+    /// Kills the engine's whole process group (unless already reaped) and reaps it. Returns
+    /// how it ended. Never blocks for long: SIGKILL cannot be ignored.
+    pub(crate) fn kill(&mut self) -> Option<ExitStatus> {
+        if self.status.is_none() {
+            self.stdin = None;
+            // Not reaped yet, so the pid (and group id) cannot have been reused.
+            if let Ok(pid) = libc::pid_t::try_from(self.child.id()) {
+                // SAFETY: kill(2) with a negative pid signals that process group; no memory
+                // is involved.
+                unsafe {
+                    libc::kill(-pid, libc::SIGKILL);
+                }
+            }
+            let _ = self.child.kill();
+            self.status = self.child.wait().ok();
+        }
+        self.status
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// Puts the engine in its own process group (so a terminal's Ctrl-C or Ctrl-Z does not reach
+/// it, and the whole group can be killed) and, on Linux, asks the kernel to SIGKILL it when
+/// the thread that started it dies (kifview killed by a signal, or a panic that aborts).
+fn detach(cmd: &mut Command) {
+    use std::os::unix::process::CommandExt;
+    cmd.process_group(0);
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: getpid is async-signal-safe.
+        let parent = unsafe { libc::getpid() };
+        // SAFETY: the closure runs in the child between fork and exec and calls only
+        // async-signal-safe functions (prctl, getppid); it allocates nothing.
+        unsafe {
+            cmd.pre_exec(move || {
+                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
+                    return Err(io::Error::last_os_error());
+                }
+                // The parent may have died before prctl: then nobody would ever kill us.
+                if libc::getppid() != parent {
+                    return Err(io::Error::other("parent exited"));
+                }
+                Ok(())
+            });
+        }
+    }
+}
+
+/// Reads lines until EOF, parsing each; stops when the receiver is gone.
+fn read_loop(reader: impl Read, tx: SyncSender<Incoming>) {
+    let mut reader = BufReader::with_capacity(1 << 16, reader);
+    let mut buf = Vec::with_capacity(256);
+    loop {
+        buf.clear();
+        let n = match (&mut reader)
+            .take(MAX_LINE as u64 + 1)
+            .read_until(b'\n', &mut buf)
+        {
+            Ok(0) | Err(_) => break,
+            Ok(n) => n,
+        };
+        let item = if n > MAX_LINE && buf.last() != Some(&b'\n') {
+            if !skip_line(&mut reader) {
+                let _ = tx.send(Incoming::Other(format!("(line over {MAX_LINE} bytes)")));
+                break;
+            }
+            Incoming::Other(format!("(line over {MAX_LINE} bytes dropped)"))
+        } else {
+            // Some Japanese engines print Shift_JIS (`id name` in kanji).
+            let text = match std::str::from_utf8(&buf) {
+                Ok(s) => Cow::Borrowed(s),
+                Err(_) => Cow::Owned(decode(&buf, TextEncoding::Utf8).text),
+            };
+            match parse_line(&text) {
+                Some(msg) => Incoming::Msg(clean_msg(msg)),
+                None => Incoming::Other(clean(text.trim_end())),
+            }
+        };
+        if tx.send(item).is_err() {
+            return;
+        }
+    }
+    let _ = tx.send(Incoming::Eof);
+}
+
+/// Skips to the end of an overlong line; false at EOF.
+fn skip_line(reader: &mut impl BufRead) -> bool {
+    loop {
+        let (done, used) = match reader.fill_buf() {
+            Ok([]) | Err(_) => return false,
+            Ok(b) => match memchr::memchr(b'\n', b) {
+                Some(i) => (true, i + 1),
+                None => (false, b.len()),
+            },
+        };
+        reader.consume(used);
+        if done {
+            return true;
+        }
+    }
+}
+
+/// Removes control characters from the free-text parts of a message (moves are checked with
+/// the rules later, so they need nothing here).
+fn clean_msg(msg: UsiMessage) -> UsiMessage {
+    let has_control = |s: &str| s.chars().any(char::is_control);
+    match msg {
+        UsiMessage::IdName(s) => UsiMessage::IdName(clean(&s)),
+        UsiMessage::IdAuthor(s) => UsiMessage::IdAuthor(clean(&s)),
+        UsiMessage::Option(mut o) => {
+            o.name = clean(&o.name);
+            o.kind = clean(&o.kind);
+            o.default = o.default.map(|d| clean(&d));
+            for v in &mut o.vars {
+                if has_control(v) {
+                    *v = clean(v);
+                }
+            }
+            UsiMessage::Option(o)
+        }
+        UsiMessage::Info(mut i) => {
+            if let Some(s) = i.string.as_mut().filter(|s| has_control(s)) {
+                *s = clean(s);
+            }
+            UsiMessage::Info(i)
+        }
+        m => m,
+    }
+}
+
+pub(crate) fn describe_status(status: std::process::ExitStatus) -> String {
+    use std::os::unix::process::ExitStatusExt;
+    match (status.code(), status.signal()) {
+        (Some(code), _) => format!("exit code {code}"),
+        (None, Some(sig)) => format!("killed by signal {sig}{}", signal_name(sig)),
+        _ => status.to_string(),
+    }
+}
+
+fn signal_name(sig: i32) -> &'static str {
+    match sig {
+        libc::SIGABRT => " (SIGABRT: aborted)",
+        libc::SIGSEGV => " (SIGSEGV: crashed)",
+        libc::SIGKILL => " (SIGKILL)",
+        libc::SIGTERM => " (SIGTERM)",
+        libc::SIGBUS => " (SIGBUS: crashed)",
+        libc::SIGILL => " (SIGILL: CPU lacks an instruction the build needs?)",
+        libc::SIGFPE => " (SIGFPE: crashed)",
+        _ => "",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read_all(bytes: &[u8]) -> Vec<Incoming> {
+        let (tx, rx) = mpsc::sync_channel(CHANNEL);
+        read_loop(bytes, tx);
+        rx.try_iter().collect()
+    }
+
+    #[test]
+    fn shift_jis_names_crlf_overlong_lines_and_eof() {
+        let mut bytes = b"id name \x8b\x5a\x8d\x49\r\nusiok\r\n".to_vec();
+        bytes.extend(std::iter::repeat_n(b'x', MAX_LINE + 10));
+        bytes.extend(b"\nreadyok\n\x1b[2Jnoise\x07\n");
+        let got = read_all(&bytes);
+        assert!(matches!(&got[0], Incoming::Msg(UsiMessage::IdName(n)) if n == "技巧"));
+        assert!(matches!(got[1], Incoming::Msg(UsiMessage::UsiOk)));
+        assert!(matches!(&got[2], Incoming::Other(l) if l.contains("dropped")));
+        assert!(matches!(got[3], Incoming::Msg(UsiMessage::ReadyOk)));
+        assert!(matches!(&got[4], Incoming::Other(l) if l == "[2Jnoise"));
+        assert!(matches!(got[5], Incoming::Eof));
+        assert_eq!(got.len(), 6);
+    }
+
+    #[test]
+    fn an_endless_line_ends_at_eof() {
+        let bytes = vec![b'y'; MAX_LINE * 3];
+        let got = read_all(&bytes);
+        assert!(matches!(&got[0], Incoming::Other(l) if l.contains("over")));
+        assert!(matches!(got.last(), Some(Incoming::Eof)));
+    }
+}

@@ -1,0 +1,141 @@
+//! The vocabulary of a search: what to search, how long, how it ended.
+
+use super::clean;
+use super::error::EngineError;
+use super::pv::{self, CheckedPv};
+use crate::core::rules::{Color, Move, PieceKind, Position};
+use std::time::Duration;
+
+/// Identifies one search; ids grow with each [`Engine::search`](super::Engine::search).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct SearchId(pub u64);
+
+/// How long to search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Limit {
+    /// `go infinite`, until [`Engine::stop`](super::Engine::stop) or another search.
+    Infinite,
+    /// `go infinite`, and the driver sends `stop` after this long. Works with every engine
+    /// (gpsusi aborts on `go movetime`, `go nodes` and `go depth`).
+    Time(Duration),
+    /// `go movetime N`.
+    MoveTime(Duration),
+    /// `go btime 0 wtime 0 byoyomi N`.
+    Byoyomi(Duration),
+    /// `go nodes N`.
+    Nodes(u64),
+    /// `go depth N`.
+    Depth(u32),
+    /// `go mate N|infinite`: answered by `checkmate …` (engines that are not USI-exact, such
+    /// as Fairy-Stockfish, answer `bestmove`).
+    Mate(Option<Duration>),
+}
+
+impl Limit {
+    pub(crate) fn go(self) -> String {
+        let ms = |d: Duration| d.as_millis().max(1);
+        match self {
+            Limit::Infinite | Limit::Time(_) => "go infinite".to_string(),
+            Limit::MoveTime(d) => format!("go movetime {}", ms(d)),
+            Limit::Byoyomi(d) => format!("go btime 0 wtime 0 byoyomi {}", ms(d)),
+            Limit::Nodes(n) => format!("go nodes {n}"),
+            Limit::Depth(n) => format!("go depth {n}"),
+            Limit::Mate(None) => "go mate infinite".to_string(),
+            Limit::Mate(Some(d)) => format!("go mate {}", ms(d)),
+        }
+    }
+}
+
+/// What to search: the position after `moves` from `root`. Send the game's start and every
+/// move played (engines use the history for repetitions); the last move also gives `同` in
+/// the Japanese lines.
+#[derive(Clone, Debug)]
+pub struct SearchRequest {
+    pub root: Position,
+    pub moves: Vec<Move>,
+    pub limit: Limit,
+}
+
+/// How a search ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// `bestmove` with a legal move; `ponder` kept only when legal too.
+    BestMove {
+        mv: Move,
+        ponder: Option<Move>,
+    },
+    Resign,
+    /// `bestmove win` (entering-king declaration).
+    Win,
+    /// `checkmate <moves>`, checked with the rules (cut at an illegal move).
+    Mate(CheckedPv),
+    NoMate,
+    MateTimeout,
+    MateNotImplemented,
+    /// A `bestmove` that is not legal in the searched position.
+    Illegal {
+        text: String,
+        reason: String,
+    },
+}
+
+/// Refuses positions an engine cannot take: more pieces than a set has (gpsusi aborts on
+/// those), a missing king for the side to move's opponent is fine (tsume), but the side not
+/// to move must not be in check.
+pub(crate) fn check_root(pos: &Position) -> Result<(), EngineError> {
+    const MAX: [(PieceKind, u8, &str); 8] = [
+        (PieceKind::Pawn, 18, "pawns"),
+        (PieceKind::Lance, 4, "lances"),
+        (PieceKind::Knight, 4, "knights"),
+        (PieceKind::Silver, 4, "silvers"),
+        (PieceKind::Gold, 4, "golds"),
+        (PieceKind::Bishop, 2, "bishops"),
+        (PieceKind::Rook, 2, "rooks"),
+        (PieceKind::King, 2, "kings"),
+    ];
+    let counts = pos.piece_counts();
+    for (kind, max, name) in MAX {
+        let n = counts[kind as usize];
+        if n > max {
+            return Err(EngineError::Position(format!(
+                "{n} {name} (a set has {max})"
+            )));
+        }
+    }
+    let mut other = pos.clone();
+    other.set_side_to_move(pos.side_to_move().flip());
+    if other.in_check() {
+        let who = match pos.side_to_move() {
+            Color::Black => "gote",
+            Color::White => "sente",
+        };
+        return Err(EngineError::Position(format!(
+            "{who} is in check but it is not {who}'s move"
+        )));
+    }
+    Ok(())
+}
+
+pub(crate) fn bestmove_outcome(pos: &Position, best: &str, ponder: Option<&str>) -> Outcome {
+    match best {
+        "resign" => return Outcome::Resign,
+        "win" => return Outcome::Win,
+        _ => {}
+    }
+    let checked = pv::check_pv(pos, best);
+    let Some(&mv) = checked.moves.first() else {
+        let reason = checked
+            .cut
+            .map_or_else(|| "empty".to_string(), |c| c.reason);
+        return Outcome::Illegal {
+            text: clean(best).chars().take(16).collect(),
+            reason,
+        };
+    };
+    let ponder = ponder.and_then(|p| {
+        let mut after = pos.clone();
+        after.play_unchecked(mv);
+        pv::check_pv(&after, p).moves.first().copied()
+    });
+    Outcome::BestMove { mv, ponder }
+}
