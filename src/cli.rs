@@ -56,6 +56,9 @@ pub struct ViewArgs {
     /// Follow the file as another program writes it (a live broadcast): reload on change.
     #[arg(long)]
     pub watch: bool,
+    /// Start in the position editor (局面編集): set up a position, Enter starts a record from it.
+    #[arg(long)]
+    pub setup: bool,
 }
 
 #[derive(Subcommand, Debug)]
@@ -245,6 +248,7 @@ fn run_viewer(v: ViewArgs) -> ExitCode {
         config: v.config,
         handicap: v.handicap,
         watch: v.watch,
+        setup: v.setup,
     };
     match kifview::tui::run(opts) {
         Ok(()) => ExitCode::SUCCESS,

@@ -60,6 +60,11 @@ impl App {
             }
             (Pending::Delete { node, cut }, 'y') => self.delete_now(node, cut),
             (Pending::Delete { .. }, _) => self.info("nothing deleted"),
+            (Pending::NewRecord(pos), 'y') => {
+                self.overlays.clear();
+                self.new_record_from(*pos);
+            }
+            (Pending::NewRecord(_), _) => self.info("back in the position editor"),
             (Pending::Overwrite(_) | Pending::Encoding(_) | Pending::Losses(_), _) => {
                 self.info("not saved")
             }

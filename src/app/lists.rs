@@ -2,6 +2,7 @@
 
 pub use super::overlay::{ListKind, ListView};
 use super::overlay::{Mode, Overlay, PromptKind};
+use super::position_editor::Preset;
 use super::state::{App, Level};
 use crate::core::record::{Edit, NodeId, Special};
 
@@ -54,6 +55,10 @@ impl App {
                 })
                 .collect(),
             ListKind::Endings => ENDINGS.iter().map(|s| s.kif_word().to_string()).collect(),
+            ListKind::Presets => Preset::all()
+                .into_iter()
+                .map(|p| p.name().to_string())
+                .collect(),
             ListKind::Header => self
                 .record
                 .header
@@ -130,6 +135,10 @@ impl App {
                 {
                     self.jump_to(id);
                 }
+            }
+            ListKind::Presets => {
+                self.close_list();
+                self.pick_preset(l.selected);
             }
             ListKind::Endings => {
                 self.close_list();
@@ -215,8 +224,8 @@ impl App {
                     }
                 }
             }
-            // The endings offer nothing to delete.
-            ListKind::Endings => {}
+            // The endings and the presets offer nothing to delete.
+            ListKind::Endings | ListKind::Presets => {}
         }
     }
 }

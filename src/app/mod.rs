@@ -19,6 +19,7 @@ pub mod position_editor;
 pub mod prompt;
 pub mod save;
 pub mod saving;
+mod setup;
 pub mod share;
 mod state;
 #[doc(hidden)]
@@ -57,4 +58,6 @@ pub struct LaunchOptions {
     pub handicap: Option<String>,
     /// Follow the file: reload when another program changes it (`--watch`).
     pub watch: bool,
+    /// Start in the position editor (`--setup`).
+    pub setup: bool,
 }

@@ -6,7 +6,8 @@ use super::theme::Theme;
 pub use super::view::ViewState;
 use super::widgets::board::{BoardWidget, board_column};
 use super::widgets::{
-    comment, confirm, copy_menu, header, help, list, move_list, paste, status, tree, variations,
+    comment, confirm, copy_menu, header, help, list, move_list, paste, position_editor, status,
+    tree, variations,
 };
 use crate::app::{App, Overlay};
 use ratatui::Frame;
@@ -105,6 +106,9 @@ pub fn render(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut V
             Overlay::Confirm(q) => confirm::confirm_overlay(main, buf, q, theme),
             Overlay::CopyMenu => copy_menu::copy_menu(main, buf, app, theme, vs),
             Overlay::Paste(p) => paste::paste_prompt(main, buf, app, p, theme, vs),
+            Overlay::PositionEditor(p) => {
+                position_editor::position_editor_overlay(main, buf, p, theme)
+            }
             // Drawn in their panes (the status line, the comment pane, the board).
             Overlay::CommandLine(_)
             | Overlay::Prompt(_)

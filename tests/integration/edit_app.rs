@@ -9,10 +9,10 @@ use kifview::tui::Viewer;
 use kifview::tui::theme::Theme;
 use ratatui::Terminal;
 use ratatui::backend::{Backend, TestBackend};
-use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+use ratatui::crossterm::event::{Event, KeyCode, KeyModifiers};
 use std::path::Path;
 
-use crate::common::{screen, screen_rows, usi_line};
+use crate::common::{key, press, screen, screen_rows, usi_line};
 
 fn new_viewer() -> Viewer {
     let app = App::open(&LaunchOptions::default(), Config::defaults()).unwrap();
@@ -42,33 +42,6 @@ fn shown(v: &mut Viewer) -> String {
 
 fn status(v: &mut Viewer) -> String {
     shown(v).lines().last().unwrap_or("").to_string()
-}
-
-fn key(v: &mut Viewer, code: KeyCode, mods: KeyModifiers) {
-    v.handle(&Event::Key(KeyEvent::new(code, mods)));
-}
-
-/// Presses keys: `→←↓↑` arrows, `⏎` Enter, `⎋` Esc, `⌫` Backspace, `^x` Ctrl-x; anything
-/// else is typed as a character.
-fn press(v: &mut Viewer, keys: &str) {
-    let mut chars = keys.chars();
-    while let Some(c) = chars.next() {
-        let (code, mods) = match c {
-            '→' => (KeyCode::Right, KeyModifiers::NONE),
-            '←' => (KeyCode::Left, KeyModifiers::NONE),
-            '↓' => (KeyCode::Down, KeyModifiers::NONE),
-            '↑' => (KeyCode::Up, KeyModifiers::NONE),
-            '⏎' => (KeyCode::Enter, KeyModifiers::NONE),
-            '⎋' => (KeyCode::Esc, KeyModifiers::NONE),
-            '⌫' => (KeyCode::Backspace, KeyModifiers::NONE),
-            '^' => (
-                KeyCode::Char(chars.next().expect("a key after ^")),
-                KeyModifiers::CONTROL,
-            ),
-            c => (KeyCode::Char(c), KeyModifiers::NONE),
-        };
-        key(v, code, mods);
-    }
 }
 
 /// Types a move at the `m` prompt.

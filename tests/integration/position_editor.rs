@@ -1,10 +1,14 @@
 //! Positions made in the position editor save in every format and read back identically.
 
+use crate::common::{press, screen, screen_rows};
 use kifview::app::input::{KeyCode, KeyEvent, Modifiers};
 use kifview::app::position_editor::{PositionEditor, Preset};
+use kifview::app::{App, Config, LaunchOptions, Mode};
 use kifview::core::notation::{self, Format, Target, TextEncoding, TextInfo};
 use kifview::core::record::{Initial, Record};
 use kifview::core::rules::{HANDICAPS, Handicap, Position};
+use kifview::tui::Viewer;
+use kifview::tui::theme::Theme;
 
 fn edited(preset: Preset, keys: &str) -> Position {
     let mut e = PositionEditor::new(Position::startpos(), false);
@@ -92,4 +96,124 @@ fn csa_writes_the_board_and_00al_for_the_rest() {
     assert!(csa.contains("P2 *  *  *  *  *  *  * +GI"), "{csa}");
     assert!(csa.contains("P+00KI"), "{csa}");
     assert!(csa.contains("P-00AL"), "{csa}");
+}
+
+// ----- the editor in the app -----
+
+fn viewer(opts: LaunchOptions) -> Viewer {
+    Viewer::new(
+        App::open(&opts, Config::defaults()).unwrap(),
+        Theme::plain(),
+    )
+}
+
+fn shown(v: &mut Viewer, w: u16, h: u16) -> String {
+    screen_rows(&screen(v, w, h)).join("\n")
+}
+
+/// Presses the preset list's entry named `name` (Ctrl-p, down to it, Enter).
+fn preset(v: &mut Viewer, name: &str) {
+    let i = Preset::all().iter().position(|p| p.name() == name).unwrap();
+    press(v, "^p");
+    press(v, &"↓".repeat(i));
+    press(v, "⏎");
+}
+
+#[test]
+fn a_tsume_set_up_from_the_keyboard_becomes_the_start_of_an_empty_record() {
+    let mut v = viewer(LaunchOptions::default());
+    press(&mut v, "S");
+    assert_eq!(v.app.mode(), Mode::PositionEditor);
+    preset(&mut v, "詰将棋");
+    // Gote king 5一, sente silver 2二 and gold 3二, a gold in hand, the rest to gote.
+    press(&mut v, "22S32G⇥G⇥a");
+    let screen = shown(&mut v, 80, 24);
+    insta::assert_snapshot!("position_editor_tsume_80x24", screen);
+    press(&mut v, "⏎");
+    assert_eq!(v.app.mode(), Mode::Normal);
+    let start = v.app.record.initial.position.to_sfen();
+    assert_eq!(start, "4k4/6GS1/9/9/9/9/9/9/9 b G2r2b2g3s4n4l18p 1");
+    assert!(v.app.is_modified());
+    let status = shown(&mut v, 100, 30);
+    assert!(status.contains("tsume: sente has no king"), "{status}");
+    // One undo step back to the 平手 start, which is the saved state again.
+    press(&mut v, "u");
+    assert_eq!(
+        v.app.record.initial.position.to_sfen(),
+        Position::startpos().to_sfen()
+    );
+    assert!(!v.app.is_modified());
+    press(&mut v, "^r");
+    assert_eq!(v.app.record.initial.position.to_sfen(), start);
+}
+
+#[test]
+fn every_validation_rule_keeps_the_editor_open_and_says_why() {
+    let mut v = viewer(LaunchOptions::default());
+    press(&mut v, ":setup⏎");
+    assert_eq!(v.app.mode(), Mode::PositionEditor);
+    preset(&mut v, "空の盤 (empty board)");
+    // Two pawns on file 5, a pawn that cannot move, a knight on rank 2, no gote king.
+    press(&mut v, "55P57P13P92N");
+    press(&mut v, "⏎");
+    assert_eq!(v.app.mode(), Mode::PositionEditor);
+    let screen = shown(&mut v, 100, 32);
+    for why in [
+        "✗ 二歩: sente has 2 pawns on file 5",
+        "✗ 行き所のない駒: sente's 桂 on ９二 can never move",
+        "✗ gote has no king (a tsume problem needs gote's king)",
+    ] {
+        assert!(screen.contains(why), "{why}\n{screen}");
+    }
+    // Kings: two for gote; then gote in check with sente to move.
+    press(&mut v, "57x92x51k59k");
+    press(&mut v, "⏎");
+    assert!(shown(&mut v, 100, 32).contains("✗ gote has 2 kings (one at most)"));
+    press(&mut v, "59x52R");
+    press(&mut v, "⏎");
+    assert!(shown(&mut v, 100, 32).contains("✗ gote is in check but it is sente's turn"));
+    // Esc leaves the record as it was.
+    press(&mut v, "⎋");
+    assert_eq!(v.app.mode(), Mode::Normal);
+    assert!(!v.app.is_modified());
+}
+
+#[test]
+fn a_record_with_moves_starts_a_new_record_after_asking() {
+    let mut v = viewer(LaunchOptions::default());
+    press(&mut v, "m7g7f⏎");
+    assert!(v.app.is_modified());
+    press(&mut v, "S");
+    preset(&mut v, "香落ち");
+    press(&mut v, "⏎");
+    let screen = shown(&mut v, 100, 30);
+    assert!(
+        screen.contains("has unsaved changes. Start a new record from this position?"),
+        "{screen}"
+    );
+    press(&mut v, "n");
+    assert_eq!(v.app.mode(), Mode::PositionEditor);
+    press(&mut v, "⏎y");
+    assert_eq!(v.app.mode(), Mode::Normal);
+    assert_eq!(v.app.record.len(), 1, "a new record has no moves");
+    assert_eq!(
+        v.app.record.initial.handicap.map(|h| h.name),
+        Some("香落ち")
+    );
+    assert_eq!(v.app.record.header.get("手合割"), Some("香落ち"));
+    // 上手 (gote) moves first in a handicap game.
+    press(&mut v, "m3c3d⏎");
+    assert_eq!(v.app.record.len(), 2);
+}
+
+#[test]
+fn setup_on_the_command_line_starts_in_the_editor() {
+    let mut v = viewer(LaunchOptions {
+        setup: true,
+        ..Default::default()
+    });
+    assert_eq!(v.app.mode(), Mode::PositionEditor);
+    let screen = shown(&mut v, 160, 48);
+    assert!(screen.contains("局面編集"), "{screen}");
+    assert!(screen.contains("駒箱：玉0 飛0"), "{screen}");
 }

@@ -3,6 +3,7 @@
 
 use super::board::BoardWidget;
 use crate::app::board_input::BoardMarks;
+use crate::app::overlay::PositionEditing;
 use crate::app::position_editor::{PositionEditor, Region, SET};
 use crate::core::rules::{Color, PieceKind};
 use crate::tui::theme::Theme;
@@ -16,6 +17,16 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget, Wrap};
 const HINT: &str = "←↑↓→ or 51: square · PLNSGBRK ▲ plnsgbrk △ (+P promoted, 歩…龍) · x empty · \
 v turn · + promote · Tab hands/box · 0-9 +/- counts · a box→△hand · t side · f flip · \
 ^p preset · u/^r undo · Enter done · Esc cancel";
+
+/// Draws the position editor over `area` (the screen above the status line).
+pub fn position_editor_overlay(area: Rect, buf: &mut Buffer, p: &PositionEditing, theme: &Theme) {
+    (&PositionEditorWidget {
+        editor: &p.editor,
+        theme,
+        errors: &p.errors,
+    })
+        .render(area, buf);
+}
 
 pub struct PositionEditorWidget<'a> {
     pub editor: &'a PositionEditor,

@@ -101,7 +101,8 @@ fn prompt_line(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut 
             | Overlay::Help { .. }
             | Overlay::Warnings { .. }
             | Overlay::CopyMenu
-            | Overlay::Paste(_),
+            | Overlay::Paste(_)
+            | Overlay::PositionEditor(_),
         )
         | None => return false,
     };
