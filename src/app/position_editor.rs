@@ -74,14 +74,16 @@ pub enum Preset {
 
 impl Preset {
     /// Every preset, in menu order.
+    /// 平手 and the tsume presets first (what composers use all day), then the handicaps.
     pub fn all() -> Vec<Preset> {
-        let mut v: Vec<Preset> = (0..HANDICAPS.len()).map(Preset::Handicap).collect();
-        v.extend([
-            Preset::Empty,
+        let mut v = vec![
+            Preset::Handicap(0),
             Preset::Tsume,
             Preset::DoubleKingTsume,
+            Preset::Empty,
             Preset::Current,
-        ]);
+        ];
+        v.extend((1..HANDICAPS.len()).map(Preset::Handicap));
         v
     }
     pub fn name(self) -> &'static str {
