@@ -217,3 +217,36 @@ fn setup_on_the_command_line_starts_in_the_editor() {
     assert!(screen.contains("局面編集"), "{screen}");
     assert!(screen.contains("駒箱：玉0 飛0"), "{screen}");
 }
+
+// ----- in the real binary -----
+
+#[test]
+fn pty_tsume_set_up_saved_and_read_back_with_show() {
+    use crate::pty::Session;
+    let out = tempfile::tempdir().unwrap();
+    let kif = out.path().join("tsume3.kif");
+    let mut s = Session::start(&["--setup", kif.to_str().unwrap()], 24, 80);
+    s.wait_for("局面編集");
+    // The 詰将棋 preset (Ctrl-p, Down, Enter), then gote 玉 １一, sente 馬 ２三, 角 in hand.
+    s.send("\x10");
+    s.wait_for("presets");
+    s.send("\x1b[B\r");
+    s.wait_for("preset: 詰将棋");
+    s.send("51x11k23+B\tB\ta");
+    s.wait_for("the box's pieces are in gote's hand");
+    s.send("\r");
+    s.wait_for("the record starts from the edited position");
+    s.send("\x13");
+    s.wait_for("saved");
+    s.send("q");
+    s.wait_exit();
+    let shown = std::process::Command::new(env!("CARGO_BIN_EXE_kifview"))
+        .args(["show", "--sfen", kif.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(shown.status.success(), "{shown:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&shown.stdout).trim(),
+        "8k/9/7+B1/9/9/9/9/9/9 b B2r4g4s4n4l18p 1"
+    );
+}
