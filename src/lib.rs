@@ -4,5 +4,7 @@
 //! terminal), `tui` (terminal). A layer uses only the layers before it.
 
 pub mod app;
+pub mod convert;
 pub mod core;
+pub mod store;
 pub mod tui;
