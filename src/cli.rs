@@ -234,6 +234,23 @@ impl ToFormat {
     }
 }
 
+/// Prints lines on standard error, stripped of control characters and escape sequences:
+/// they quote the files' own text.
+fn print_messages(lines: &[String]) {
+    let mut se = std::io::stderr().lock();
+    for l in lines.iter().flat_map(|l| l.split('\n')) {
+        let _ = writeln!(se, "{}", sanitize(l));
+    }
+}
+
+/// `eprintln!` that never panics (standard error may be a closed pipe too) and strips control
+/// characters (messages quote file names and file text).
+macro_rules! say {
+    ($($t:tt)*) => {
+        print_messages(&[format!($($t)*)])
+    };
+}
+
 /// Standard output that reports write errors once: a closed pipe ends the output quietly
 /// (as `head` users expect); any other error (a full disk) is an error message and exit 1.
 struct Out {
@@ -275,20 +292,11 @@ impl Out {
         }
         match self.error {
             Some(e) => {
-                eprintln!("{who}: cannot write to standard output: {e}");
+                say!("{who}: cannot write to standard output: {e}");
                 Err(ExitCode::from(1))
             }
             None => Ok(()),
         }
-    }
-}
-
-/// Prints lines on standard error, stripped of control characters and escape sequences:
-/// they quote the files' own text.
-fn print_messages(lines: &[String]) {
-    let mut se = std::io::stderr().lock();
-    for l in lines {
-        let _ = writeln!(se, "{}", sanitize(l));
     }
 }
 
@@ -331,7 +339,7 @@ fn run_viewer(v: ViewArgs) -> ExitCode {
         match p.strip_prefix('+').and_then(|n| n.parse::<u32>().ok()) {
             Some(n) => ply = Some(n),
             None => {
-                eprintln!("kifview: expected +N (a ply number) after the file, got '{p}'");
+                say!("kifview: expected +N (a ply number) after the file, got '{p}'");
                 return ExitCode::from(2);
             }
         }
@@ -341,7 +349,7 @@ fn run_viewer(v: ViewArgs) -> ExitCode {
             .file
             .as_deref()
             .map_or("FILE".into(), |f| f.display().to_string());
-        eprintln!(
+        say!(
             "kifview: the viewer needs a terminal, and {} is not one.\n\
              To print the record without one: `kifview show {file}` (a board diagram), \
              `kifview convert {file} --to kifu` (the whole record), `kifview check {file}`.",
@@ -365,7 +373,7 @@ fn run_viewer(v: ViewArgs) -> ExitCode {
     match kifview::tui::run(opts) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("kifview: {e:#}");
+            say!("kifview: {e:#}");
             ExitCode::from(1)
         }
     }
@@ -373,7 +381,7 @@ fn run_viewer(v: ViewArgs) -> ExitCode {
 
 fn convert(a: ConvertArgs) -> ExitCode {
     let usage = |m: &str| {
-        eprintln!("kifview convert: {m}");
+        say!("kifview convert: {m}");
         ExitCode::from(2)
     };
     // `kifview convert a.kif b.csa`: the second name is an output, not an input.
@@ -427,7 +435,7 @@ fn convert(a: ConvertArgs) -> ExitCode {
         }
         for d in dirs {
             if let Err(e) = std::fs::create_dir_all(&d) {
-                eprintln!("kifview convert: {}: cannot create: {e}", d.display());
+                say!("kifview convert: {}: cannot create: {e}", d.display());
                 return ExitCode::from(1);
             }
         }
@@ -450,7 +458,7 @@ fn convert(a: ConvertArgs) -> ExitCode {
     let results = match results {
         Ok(r) => r,
         Err(e) => {
-            eprintln!("kifview convert: {e}");
+            say!("kifview convert: {e}");
             return ExitCode::from(1);
         }
     };

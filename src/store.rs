@@ -374,8 +374,8 @@ fn clean_stale_once(dir: &Path) {
     static DONE: Mutex<Option<HashSet<PathBuf>>> = Mutex::new(None);
     let first = {
         let mut done = DONE.lock().unwrap_or_else(|e| e.into_inner());
-        done.get_or_insert_with(HashSet::new)
-            .insert(dir.to_path_buf())
+        let done = done.get_or_insert_with(HashSet::new);
+        !done.contains(dir) && done.insert(dir.to_path_buf())
     };
     if first {
         clean_stale(dir);

@@ -154,41 +154,33 @@ fn output_to_a_fifo_goes_into_the_fifo() {
     let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
     // SAFETY: a valid path string.
     assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
-    let reader = {
-        let fifo = fifo.clone();
-        std::thread::spawn(move || std::fs::read(fifo).unwrap())
-    };
-    let mut child = raw_kifview()
+    // Our own read end (non-blocking, so opening does not wait) and a write end that keeps
+    // it from seeing the end before kifview opens the FIFO. An old build renames a regular
+    // file over the FIFO and never writes into it: then nothing arrives, and nothing hangs.
+    use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut rd = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(&fifo)
+        .unwrap();
+    let wr = std::fs::OpenOptions::new().write(true).open(&fifo).unwrap();
+    let status = raw_kifview()
         .arg("convert")
         .arg(asset("study.kif"))
         .arg("-o")
         .arg(&fifo)
-        .spawn()
+        .status()
         .unwrap();
-    // An old build renames a regular file over the FIFO and never opens it: open it once
-    // ourselves so the reader thread ends either way.
-    let status = child.wait().unwrap();
-    let _ = std::fs::OpenOptions::new()
-        .write(true)
-        .custom_flags_nonblock()
-        .open(&fifo);
-    let got = reader.join().unwrap();
+    drop(wr);
+    let mut got = Vec::new();
+    rd.read_to_end(&mut got).unwrap();
     assert!(status.success());
     assert!(
         String::from_utf8_lossy(&got).contains("７六歩"),
         "the record went into the FIFO"
     );
     assert!(fifo.symlink_metadata().unwrap().file_type().is_fifo());
-}
-
-trait NonBlock {
-    fn custom_flags_nonblock(&mut self) -> &mut Self;
-}
-impl NonBlock for std::fs::OpenOptions {
-    fn custom_flags_nonblock(&mut self) -> &mut Self {
-        use std::os::unix::fs::OpenOptionsExt;
-        self.custom_flags(libc::O_NONBLOCK)
-    }
 }
 
 #[test]
