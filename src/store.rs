@@ -122,7 +122,7 @@ pub fn save(path: &Path, bytes: &[u8], opts: SaveOptions) -> Result<Saved, SaveE
     // Devices and descriptors (`/dev/stdout` is a link to a pipe or terminal): write into them.
     if path.starts_with("/dev") || path.starts_with("/proc") {
         let existed = std::fs::metadata(path).is_ok();
-        return write_in_place(path, bytes, false)
+        return write_in_place(path, bytes, Existing::Append, false)
             .map(|()| Saved {
                 path: path.to_path_buf(),
                 how: How::InPlace,
@@ -162,7 +162,7 @@ pub fn save(path: &Path, bytes: &[u8], opts: SaveOptions) -> Result<Saved, SaveE
     }
     if !ft.is_file() {
         // A character or block device, a FIFO, a socket: never renamed over.
-        write_in_place(&target, bytes, false).map_err(io("write", true))?;
+        write_in_place(&target, bytes, Existing::Append, false).map_err(io("write", true))?;
         return Ok(Saved {
             path: target,
             how: How::InPlace,
@@ -194,10 +194,23 @@ fn may_write(path: &Path) -> bool {
     unsafe { libc::access(c.as_ptr(), libc::W_OK) == 0 }
 }
 
+/// How [`write_in_place`] treats what the file held.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Existing {
+    /// Replace it (a hard-linked file).
+    Truncate,
+    /// Add at its end: a device, a FIFO, or a descriptor such as `/dev/stdout`, which may be a
+    /// file the shell opened for appending (`>> log`) or just truncated (`> out`).
+    Append,
+}
+
 /// Opens an existing file for writing (never creating it) and writes `bytes` into it.
-fn write_in_place(path: &Path, bytes: &[u8], sync: bool) -> io::Result<()> {
-    let mut f = OpenOptions::new().write(true).open(path)?;
-    if f.metadata()?.is_file() {
+fn write_in_place(path: &Path, bytes: &[u8], existing: Existing, sync: bool) -> io::Result<()> {
+    let mut f = OpenOptions::new()
+        .write(true)
+        .append(existing == Existing::Append)
+        .open(path)?;
+    if existing == Existing::Truncate {
         f.set_len(0)?;
     }
     f.write_all(bytes)?;
@@ -354,7 +367,7 @@ fn write_linked(
             existed: true,
         });
     }
-    match write_in_place(target, bytes, !opts.deferred_sync) {
+    match write_in_place(target, bytes, Existing::Truncate, !opts.deferred_sync) {
         Ok(()) => {
             let _ = std::fs::remove_file(&tmp);
             Ok(())

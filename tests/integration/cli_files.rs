@@ -206,6 +206,26 @@ fn output_to_dev_null_leaves_a_device() {
     assert!(m.file_type().is_char_device());
 }
 
+#[test]
+fn output_to_dev_stdout_appended_to_a_file_keeps_what_it_held() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("log.txt");
+    std::fs::write(&log, "earlier\n").unwrap();
+    let appending = std::fs::OpenOptions::new().append(true).open(&log).unwrap();
+    let st = raw_kifview()
+        .arg("convert")
+        .arg(asset("study.kif"))
+        .args(["--to", "csa", "-o", "/dev/stdout"])
+        .stdout(appending)
+        .stderr(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(text.starts_with("earlier\nV2.2"), "{text}");
+    assert!(std::fs::symlink_metadata(&log).unwrap().is_file());
+}
+
 /// Root only (`mknod`): a character device of our own is written into, not replaced.
 /// `cargo test --test integration cli_files::a_device_node -- --ignored`
 #[test]
