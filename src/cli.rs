@@ -349,15 +349,16 @@ fn run_viewer(v: ViewArgs) -> ExitCode {
             .file
             .as_deref()
             .map_or("FILE".into(), |f| f.display().to_string());
+        let why = if std::io::stdout().is_terminal() {
+            "a terminal to read keys from, and there is none (standard input is not one and \
+             /dev/tty cannot be opened)"
+        } else {
+            "a terminal, and standard output is not one"
+        };
         say!(
-            "kifview: the viewer needs a terminal, and {} is not one.\n\
+            "kifview: the viewer needs {why}.\n\
              To print the record without one: `kifview show {file}` (a board diagram), \
-             `kifview convert {file} --to kifu` (the whole record), `kifview check {file}`.",
-            if std::io::stdout().is_terminal() {
-                "there is no terminal to read keys from"
-            } else {
-                "standard output"
-            }
+             `kifview convert {file} --to kifu` (the whole record), `kifview check {file}`."
         );
         return ExitCode::from(2);
     }
