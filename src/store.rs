@@ -119,8 +119,11 @@ pub fn save(path: &Path, bytes: &[u8], opts: SaveOptions) -> Result<Saved, SaveE
             existed,
         }
     };
-    // Devices and descriptors (`/dev/stdout` is a link to a pipe or terminal): write into them.
-    if path.starts_with("/dev") || path.starts_with("/proc") {
+    // Descriptors (`/dev/stdout` is a link to a pipe, a terminal or a file the shell opened):
+    // write into them. (Devices such as `/dev/null` are found below by their type.)
+    if is_descriptor(path)
+        || std::fs::read_link(path).is_ok_and(|t| is_descriptor(&parent_dir(path).join(t)))
+    {
         let existed = std::fs::metadata(path).is_ok();
         return write_in_place(path, bytes, Existing::Append, false)
             .map(|()| Saved {
@@ -182,6 +185,19 @@ pub fn save(path: &Path, bytes: &[u8], opts: SaveOptions) -> Result<Saved, SaveE
         path: target,
         how: How::Replaced,
     })
+}
+
+/// A name for an open file descriptor: `/dev/stdout`, `/dev/stderr`, `/dev/fd/N`,
+/// `/proc/self/fd/N` (and `/proc/PID/fd/N`, `/proc/thread-self/fd/N`).
+fn is_descriptor(path: &Path) -> bool {
+    let p = path.as_os_str().as_bytes();
+    matches!(p, b"/dev/stdout" | b"/dev/stderr" | b"/dev/stdin")
+        || p.starts_with(b"/dev/fd/")
+        || (p.starts_with(b"/proc/")
+            && path
+                .components()
+                .nth(3)
+                .is_some_and(|c| c.as_os_str() == "fd"))
 }
 
 /// Can this user write the file (`access(W_OK)`; root can write a 0444 file, which the mode
@@ -611,6 +627,35 @@ mod tests {
         assert_eq!(s.how, How::InPlace);
         assert_eq!(reader.join().unwrap(), b"through the pipe");
         assert!(fifo.symlink_metadata().unwrap().file_type().is_fifo());
+    }
+
+    #[test]
+    fn descriptors_are_names_for_open_files_and_dev_shm_is_a_directory() {
+        for d in [
+            "/dev/stdout",
+            "/dev/fd/1",
+            "/proc/self/fd/1",
+            "/proc/123/fd/4",
+        ] {
+            assert!(is_descriptor(Path::new(d)), "{d}");
+        }
+        for d in [
+            "/dev/null",
+            "/dev/shm/a.kif",
+            "/proc/self/status",
+            "/devx/fd/1",
+        ] {
+            assert!(!is_descriptor(Path::new(d)), "{d}");
+        }
+        if !Path::new("/dev/shm").is_dir() {
+            println!("no /dev/shm: skipped");
+            return;
+        }
+        let dir = tempfile::tempdir_in("/dev/shm").unwrap();
+        let p = dir.path().join("a.kif");
+        assert_eq!(save(&p, b"one", opts()).unwrap().how, How::Created);
+        assert_eq!(save(&p, b"two", opts()).unwrap().how, How::Replaced);
+        assert_eq!(std::fs::read(&p).unwrap(), b"two");
     }
 
     #[test]
