@@ -589,3 +589,31 @@ fn check(a: CheckArgs) -> ExitCode {
         ExitCode::SUCCESS
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_command_line_is_well_formed() {
+        use clap::CommandFactory;
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn every_output_format_is_a_writable_entry_of_the_table() {
+        for t in ToFormat::value_variants() {
+            let ty = t.file_type();
+            assert!(ty.writable, "{}", ty.ext);
+        }
+        assert_eq!(ToFormat::Kif.file_type().encoding, TextEncoding::ShiftJis);
+        assert_eq!(ToFormat::Ki2u.file_type().encoding, TextEncoding::Utf8);
+    }
+
+    #[test]
+    fn record_numbers_start_at_one() {
+        assert_eq!(parse_record("3"), Ok(3));
+        assert!(parse_record("0").unwrap_err().contains("from 1"));
+        assert!(parse_record("x").is_err());
+    }
+}
