@@ -129,7 +129,8 @@ pub struct ConvertArgs {
     /// Output format (default: from OUTPUT's extension).
     #[arg(long, value_enum)]
     pub to: Option<ToFormat>,
-    /// Output file (one input only); without it and without --out-dir, write to stdout.
+    /// Output file (one input only; its directory must exist); without it and without
+    /// --out-dir, write to stdout. Devices, FIFOs and /dev/stdout are written into.
     #[arg(
         short = 'o',
         long = "output",
