@@ -125,7 +125,7 @@ pub fn save(path: &Path, bytes: &[u8], opts: SaveOptions) -> Result<Saved, SaveE
         || std::fs::read_link(path).is_ok_and(|t| is_descriptor(&parent_dir(path).join(t)))
     {
         let existed = std::fs::metadata(path).is_ok();
-        return write_in_place(path, bytes, Existing::Append, false)
+        return write_into(path, bytes)
             .map(|()| Saved {
                 path: path.to_path_buf(),
                 how: How::InPlace,
@@ -165,7 +165,7 @@ pub fn save(path: &Path, bytes: &[u8], opts: SaveOptions) -> Result<Saved, SaveE
     }
     if !ft.is_file() {
         // A character or block device, a FIFO, a socket: never renamed over.
-        write_in_place(&target, bytes, Existing::Append, false).map_err(io("write", true))?;
+        write_into(&target, bytes).map_err(io("write", true))?;
         return Ok(Saved {
             path: target,
             how: How::InPlace,
@@ -210,31 +210,13 @@ fn may_write(path: &Path) -> bool {
     unsafe { libc::access(c.as_ptr(), libc::W_OK) == 0 }
 }
 
-/// How [`write_in_place`] treats what the file held.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Existing {
-    /// Replace it (a hard-linked file).
-    Truncate,
-    /// Add at its end: a device, a FIFO, or a descriptor such as `/dev/stdout`, which may be a
-    /// file the shell opened for appending (`>> log`) or just truncated (`> out`).
-    Append,
-}
-
-/// Opens an existing file for writing (never creating it) and writes `bytes` into it.
-fn write_in_place(path: &Path, bytes: &[u8], existing: Existing, sync: bool) -> io::Result<()> {
-    let mut f = OpenOptions::new()
-        .write(true)
-        .append(existing == Existing::Append)
-        .open(path)?;
-    if existing == Existing::Truncate {
-        f.set_len(0)?;
-    }
+/// Writes `bytes` into an existing device, FIFO or descriptor (never creating it), in append
+/// mode: `/dev/stdout` may be a file the shell opened for appending (`>> log`) or has just
+/// truncated (`> out`); either way what it held stays.
+fn write_into(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let mut f = OpenOptions::new().append(true).open(path)?;
     f.write_all(bytes)?;
-    f.flush()?;
-    if sync {
-        f.sync_data()?;
-    }
-    Ok(())
+    f.flush()
 }
 
 /// A new temporary file beside `target`, named `.NAME.kifview-PID[-N].tmp`.
@@ -364,26 +346,44 @@ fn write_linked(
     meta: &std::fs::Metadata,
     opts: SaveOptions,
 ) -> Result<(), SaveError> {
+    let unchanged = |op: &'static str| {
+        move |source: io::Error| SaveError::Io {
+            path: target.to_path_buf(),
+            op,
+            source,
+            existed: true,
+        }
+    };
+    // Opened first: a file this process cannot write is an error before anything changes.
+    let mut file = OpenOptions::new()
+        .write(true)
+        .open(target)
+        .map_err(unchanged("open for writing"))?;
     clean_stale_once(parent_dir(target));
     let tmp = write_temp(target, bytes, Some(meta), true)?;
     let mut back = Vec::with_capacity(bytes.len());
-    let verified = File::open(&tmp).and_then(|f| f.take(u64::MAX).read_to_end(&mut back));
-    if let Err(source) = verified.and_then(|_| {
-        if back == bytes {
-            Ok(())
-        } else {
-            Err(io::Error::other("the temporary copy reads back different"))
-        }
-    }) {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(SaveError::Io {
-            path: target.to_path_buf(),
-            op: "verify the temporary copy",
-            source,
-            existed: true,
+    let verified = File::open(&tmp)
+        .and_then(|f| f.take(u64::MAX).read_to_end(&mut back))
+        .and_then(|_| {
+            if back == bytes {
+                Ok(())
+            } else {
+                Err(io::Error::other("the temporary copy reads back different"))
+            }
         });
+    if let Err(e) = verified {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(unchanged("verify the temporary copy")(e));
     }
-    match write_in_place(target, bytes, Existing::Truncate, !opts.deferred_sync) {
+    let written = (|| {
+        file.set_len(0)?;
+        file.write_all(bytes)?;
+        if !opts.deferred_sync {
+            file.sync_data()?;
+        }
+        Ok(())
+    })();
+    match written {
         Ok(()) => {
             let _ = std::fs::remove_file(&tmp);
             Ok(())
