@@ -77,7 +77,7 @@ pub enum SaveError {
     #[error("{}: a symbolic link to {}, which does not exist: nothing written", link.display(), target.display())]
     DanglingSymlink { link: PathBuf, target: PathBuf },
     /// The caller may ask and save again with [`SaveOptions::replace_read_only`].
-    #[error("{}: the file is read-only: not replaced", path.display())]
+    #[error("{}: the file is read-only (for this user): not replaced", path.display())]
     ReadOnly { path: PathBuf },
     #[error("{}: cannot {op}: {source}{}", path.display(), if *existed { " (the file on disk is unchanged)" } else { "" })]
     Io {
