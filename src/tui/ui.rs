@@ -54,7 +54,9 @@ pub fn render(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut V
             .render(area, buf);
         return;
     }
-    let [main, status] = Layout::vertical([Constraint::Fill(1), Constraint::Length(1)]).areas(area);
+    let status_h = status::status_height(app, theme, area.width);
+    let [main, status] =
+        Layout::vertical([Constraint::Fill(1), Constraint::Length(status_h)]).areas(area);
     let board_w = BoardWidget::size(theme).0 + if main.width >= WIDE { 9 } else { 3 };
     if main.width >= WIDE {
         let [left, mid, right] = Layout::horizontal([
