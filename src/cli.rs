@@ -56,6 +56,9 @@ pub struct ViewArgs {
     /// Follow the file as another program writes it (a live broadcast): reload on change.
     #[arg(long)]
     pub watch: bool,
+    /// USI engine for analysis (`a`): a configured [[engines]] name, a command or a path.
+    #[arg(long, value_name = "NAME|PATH")]
+    pub engine: Option<String>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -245,6 +248,7 @@ fn run_viewer(v: ViewArgs) -> ExitCode {
         config: v.config,
         handicap: v.handicap,
         watch: v.watch,
+        engine: v.engine,
     };
     match kifview::tui::run(opts) {
         Ok(()) => ExitCode::SUCCESS,

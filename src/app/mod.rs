@@ -16,6 +16,7 @@ pub mod lists;
 pub mod outline;
 pub mod overlay;
 pub mod prompt;
+pub mod research;
 pub mod save;
 pub mod saving;
 pub mod share;
@@ -56,4 +57,7 @@ pub struct LaunchOptions {
     pub handicap: Option<String>,
     /// Follow the file: reload when another program changes it (`--watch`).
     pub watch: bool,
+    /// The engine for analysis (`--engine NAME|PATH`); None: the config's first, else one
+    /// found installed.
+    pub engine: Option<String>,
 }

@@ -124,6 +124,12 @@ pub enum ListKind {
     Bookmarks(Vec<NodeId>),
     Endings,
     Header,
+    /// `:engine`: the engines to choose from.
+    Engines(Vec<crate::engine::EngineSpec>),
+    /// `:set`: the engine's options.
+    EngineOptions,
+    /// `pick_pv`: the engine's lines.
+    EngineLines,
 }
 
 /// A list overlay to pick from.
