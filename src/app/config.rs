@@ -688,4 +688,42 @@ mod tests {
             assert_eq!(c.keymap.bindings(m), d.keymap.bindings(m), "{m:?}");
         }
     }
+
+    #[test]
+    fn engines_and_analysis_settings() {
+        let d = Config::defaults();
+        assert!(d.engines.is_empty(), "none configured: discovery decides");
+        assert_eq!(
+            d.analysis,
+            AnalysisConfig {
+                multipv: 3,
+                best_move: true
+            }
+        );
+        let c = Config::from_toml(
+            "u.toml",
+            "[analysis]\nmultipv = 5\nbest_move = false\n\n[[engines]]\nname = \"Yane\"\ncommand = \"/opt/yane/YaneuraOu\"\noptions = { Threads = 4, MultiPV = 2 }\n\n[[engines]]\ncommand = \"fairy-stockfish\"\n",
+        )
+        .unwrap();
+        assert_eq!(
+            c.analysis,
+            AnalysisConfig {
+                multipv: 5,
+                best_move: false
+            }
+        );
+        assert_eq!(c.engines.len(), 2);
+        assert_eq!(c.engines[0].display_name(), "Yane");
+        assert_eq!(c.engines[0].options["Threads"].to_string(), "4");
+        assert_eq!(c.engines[1].display_name(), "fairy-stockfish");
+        let e = Config::from_toml("u.toml", "\n[[engines]]\nname = \"x\"\ncomand = \"y\"\n")
+            .unwrap_err();
+        assert!(e.message.contains("comand"), "{e}");
+        assert!(e.line >= 2, "{e}");
+        let e = Config::from_toml("u.toml", "[[engines]]\ncommand = \"\"\n").unwrap_err();
+        assert!(e.message.contains("empty command"), "{e}");
+        let e = Config::from_toml("u.toml", "[analysis]\nmultipv = 0\n").unwrap_err();
+        assert_eq!(e.line, 2);
+        assert!(e.message.contains("multipv"), "{e}");
+    }
 }

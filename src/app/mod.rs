@@ -17,6 +17,7 @@ pub mod outline;
 pub mod overlay;
 pub mod prompt;
 pub mod research;
+mod research_state;
 pub mod save;
 pub mod saving;
 pub mod share;

@@ -106,7 +106,7 @@ pub struct App {
     /// Following the file (`--watch`, `watch.rs`); `None` when off.
     pub watch: Option<Watch>,
     /// Research mode: the engine and what it analyses (`research.rs`).
-    pub research: super::research::Research,
+    pub research: super::research_state::Research,
     cur: NodeId,
     /// The chosen child at each fork (parent -> child) the user has visited.
     chosen: HashMap<NodeId, NodeId>,
@@ -140,7 +140,7 @@ impl App {
             board_cursor: None,
             clipboard: None,
             watch: None,
-            research: super::research::Research::new(None, config_best_move),
+            research: super::research_state::Research::new(None, config_best_move),
             cur: NodeId::ROOT,
             chosen: HashMap::new(),
             line: Vec::new(),
@@ -168,8 +168,10 @@ impl App {
         let (record, doc) = document::open(opts)?;
         let mut app = App::new(record, doc, config);
         app.flipped = opts.flip;
-        app.research =
-            super::research::Research::new(opts.engine.clone(), app.config.analysis.best_move);
+        app.research = super::research_state::Research::new(
+            opts.engine.clone(),
+            app.config.analysis.best_move,
+        );
         if let Some(ply) = opts.ply {
             app.goto_ply(ply);
         }

@@ -170,8 +170,8 @@ pub const TYPABLE_COMMANDS: &[TypableCommand] = &[
     TypableCommand {
         name: "engine",
         aliases: &[],
-        arg: Arg::OptionalText("NAME|PATH"),
-        doc: "List the USI engines (configured, then found installed) to choose one; with NAME or PATH, use that one",
+        arg: Arg::OptionalText("ENGINE"),
+        doc: "List the USI engines (configured, then found installed) to choose one; with a configured name, a command or a path, use that one",
         handler: |a, arg| a.engine_command(arg),
     },
     TypableCommand {

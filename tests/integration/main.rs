@@ -11,6 +11,7 @@ mod ki2;
 mod kif;
 mod pty;
 mod readme;
+mod research;
 mod robustness;
 mod share;
 mod share_e2e;

@@ -699,7 +699,7 @@ mod tests {
                 &mut r,
                 Edit::AddLine {
                     parent: a,
-                    moves: moves("3c3d 2g2f 2b8h"),
+                    moves: moves("3c3d 2g2f 5a5c"),
                 },
                 a,
             ),

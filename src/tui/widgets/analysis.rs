@@ -135,12 +135,14 @@ pub fn analysis_pane(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
         put(buf, first, msg, theme.dim);
         return;
     }
-    let mut head = summary(a);
-    if !current {
-        head.push_str("  (前の局面)");
+    // The marks first: the row is cut at the pane's width.
+    let head = if !current {
+        format!("[前の局面] {}", summary(a))
     } else if matches!(a.status, AnalysisStatus::Stopped | AnalysisStatus::Finished) {
-        head.push_str("  [停止]");
-    }
+        format!("[停止] {}", summary(a))
+    } else {
+        summary(a)
+    };
     put(buf, first, &head, theme.dim);
     for (i, l) in a.lines.iter().enumerate() {
         let row = first + 1 + i as u16;
