@@ -319,28 +319,34 @@ impl App {
             return;
         }
         let siblings = self.record.node(at).children.len();
-        let Some(end) = self.apply_or_say(Edit::AddLine {
+        let prev_to = self.record.node(at).move_data().map(|m| m.mv.to());
+        let first = engine::pv::japanese(
+            &self.record.position_at(at),
+            &moves[known..known + 1],
+            prev_to,
+        );
+        let Some(_end) = self.apply_or_say(Edit::AddLine {
             parent: at,
             moves: moves[known..].to_vec(),
         }) else {
             return;
         };
         self.settle(cur);
-        let first = self.record.path(end)[self.record.node(at).ply as usize + 1];
         let place = if siblings == 0 {
             "added".to_string()
         } else {
-            format!("added as variation {}/{}", siblings + 1, siblings + 1)
+            format!("variation {}/{}", siblings + 1, siblings + 1)
         };
         let followed = if known > 0 {
-            format!(" after {known} moves already there")
+            format!("; after {known} moves already there")
         } else {
             String::new()
         };
+        // The important part first: the status line is cut at the terminal's width.
+        let added = n - known;
+        let s = if added == 1 { "" } else { "s" };
         self.info(format!(
-            "{} and {} more: {place}{followed} (l walks it, u undoes)",
-            self.step_text(first),
-            n - known - 1
+            "{place}: {first}… {added} move{s} (u undoes{followed})"
         ));
     }
 

@@ -12,6 +12,7 @@ mod kif;
 mod pty;
 mod readme;
 mod research;
+mod research_e2e;
 mod robustness;
 mod share;
 mod share_e2e;

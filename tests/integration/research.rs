@@ -244,7 +244,10 @@ fn insert_pv_follows_existing_moves_and_is_one_undo_step() {
     key(&mut app, 'I');
     let msg = app.message.clone().unwrap();
     assert_eq!(msg.level, Level::Info, "{msg:?}");
-    assert!(msg.text.contains("after 2 moves already there"), "{msg:?}");
+    assert_eq!(
+        msg.text,
+        "variation 2/2: ▲２六歩… 1 move (u undoes; after 2 moves already there)"
+    );
     assert_eq!(app.cur(), NodeId::ROOT, "the cursor stays");
     assert_eq!(
         app.record.len(),

@@ -35,8 +35,8 @@ pub fn visible(app: &App, roomy: bool) -> bool {
 pub fn short_count(n: u64) -> String {
     match n {
         0..10_000 => n.to_string(),
-        10_000..10_000_000 => format!("{:.1}k", n as f64 / 1e3),
-        10_000_000..10_000_000_000 => format!("{:.1}M", n as f64 / 1e6),
+        10_000..1_000_000 => format!("{:.1}k", n as f64 / 1e3),
+        1_000_000..1_000_000_000 => format!("{:.1}M", n as f64 / 1e6),
         _ => format!("{:.1}G", n as f64 / 1e9),
     }
 }
@@ -155,5 +155,25 @@ pub fn analysis_pane(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
             stale
         };
         put(buf, row, &line_row(a, l), style);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::short_count;
+
+    #[test]
+    fn counts_take_few_cells() {
+        let cases = [
+            (0, "0"),
+            (9_999, "9999"),
+            (10_000, "10.0k"),
+            (999_949, "999.9k"),
+            (1_844_900, "1.8M"),
+            (5_000_000_000, "5.0G"),
+        ];
+        for (n, text) in cases {
+            assert_eq!(short_count(n), text);
+        }
     }
 }
