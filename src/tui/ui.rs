@@ -90,8 +90,11 @@ pub fn render(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut V
         let [_, header] =
             Layout::vertical([Constraint::Length(used), Constraint::Fill(1)]).areas(left);
         header::header_pane(header, buf, app, theme, vs);
-        // Research mode: the analysis pane takes the comment pane's place.
-        let research = analysis::visible(app, false) && app.mode() != crate::app::Mode::Comment;
+        // Research mode: the analysis pane takes the comment pane's place (the comment comes
+        // back while it has the focus or is being edited).
+        let research = analysis::visible(app, false)
+            && app.mode() != crate::app::Mode::Comment
+            && app.focus != crate::app::Focus::Comment;
         let comment_h = if research {
             analysis::wanted_height(app)
                 .max(right.height / 3)

@@ -139,6 +139,13 @@ fn pane_snapshots_at_80x24_and_160x48() {
         "the pane takes the comment's place: {rows}"
     );
     insta::assert_snapshot!("research_80x24", t.backend());
+    v.app.focus = kifview::app::Focus::Comment;
+    let rows = screen_rows(&screen(&mut v, 80, 24)).join("\n");
+    assert!(
+        rows.contains("コメント") && !rows.contains("検討"),
+        "focused: {rows}"
+    );
+    v.app.focus = kifview::app::Focus::Moves;
     let t = screen(&mut v, 160, 48);
     let rows = screen_rows(&t).join("\n");
     assert!(
