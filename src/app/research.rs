@@ -69,7 +69,9 @@ impl App {
             }
             return match e.restart() {
                 Ok(()) => {
+                    let name = sanitize(&e.spec().display_name()).into_owned();
                     self.research.failure = None;
+                    self.info(format!("started {name} again; a stops"));
                     true
                 }
                 Err(err) => {

@@ -354,6 +354,10 @@ fn a_crash_says_so_and_a_restarts_the_engine() {
     // The script runs again from the start: the engine answers again.
     key(&mut v.app, 'a');
     assert!(v.app.research.on && v.app.research.failure.is_none());
+    assert_eq!(
+        v.app.message.as_ref().unwrap().text,
+        "started Fake again; a stops"
+    );
     until(&mut v.app, "lines after the restart", lines_arrived(2));
 }
 
