@@ -127,6 +127,12 @@ pub enum ListKind {
     Header,
     /// The position editor's presets.
     Presets,
+    /// `:engine`: the engines to choose from.
+    Engines(Vec<crate::engine::EngineSpec>),
+    /// `:set`: the engine's options.
+    EngineOptions,
+    /// `pick_pv`: the engine's lines.
+    EngineLines,
 }
 
 /// A list overlay to pick from.

@@ -13,6 +13,8 @@ mod kif;
 mod position_editor;
 mod pty;
 mod readme;
+mod research;
+mod research_e2e;
 mod robustness;
 mod share;
 mod share_e2e;
