@@ -96,7 +96,7 @@ pub fn plan(
         target,
         info,
         bytes,
-        losses,
+        losses: losses.iter().map(ToString::to_string).collect(),
     })
 }
 

@@ -72,7 +72,11 @@ pub fn copy_text(app: &App, c: Command) -> Option<Copied> {
                 _ => ("CSA", Format::Csa),
             };
             let w = notation::render(rec, Target::new(format), &TextInfo::new(TextEncoding::Utf8));
-            (what, w.text, w.losses)
+            (
+                what,
+                w.text,
+                w.losses.iter().map(ToString::to_string).collect(),
+            )
         }
         _ => return None,
     };

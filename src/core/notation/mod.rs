@@ -1,18 +1,22 @@
 //! Notation readers and writers, and the one entry point that turns file bytes into records.
 
 pub mod bod;
+mod builder;
 pub mod csa;
 mod diag;
 pub mod encoding;
 pub mod input;
 pub mod japanese;
 pub mod jkf;
+mod json;
 pub mod ki2;
 pub mod kif;
+pub mod loss;
 pub mod usi;
 
 pub use diag::{DiagKind, Diagnostic};
 pub use encoding::{Newline, TextEncoding, TextInfo};
+pub use loss::{Loss, Lost};
 
 use crate::core::record::Record;
 use std::path::Path;
@@ -28,8 +32,8 @@ pub struct Parsed {
 #[derive(Clone, Debug, Default)]
 pub struct Written {
     pub text: String,
-    /// One line per kind of thing lost, e.g. `3 variations (CSA holds only the main line)`.
-    pub losses: Vec<String>,
+    /// What the format could not hold, one entry per kind, with exact counts.
+    pub losses: Vec<Loss>,
 }
 
 /// The record formats kifview knows.
@@ -316,7 +320,7 @@ pub fn to_bytes(
     record: &Record,
     target: Target,
     info: &TextInfo,
-) -> Result<(Vec<u8>, Vec<String>), encoding::EncodeError> {
+) -> Result<(Vec<u8>, Vec<Loss>), encoding::EncodeError> {
     let w = render(record, target, info);
     let bytes = encoding::encode(&w.text, info)?;
     Ok((bytes, w.losses))
@@ -332,13 +336,40 @@ pub fn last_position(record: &Record) -> crate::core::record::NodeId {
         .unwrap_or(crate::core::record::NodeId::ROOT)
 }
 
-fn position_only_losses(record: &Record) -> Vec<String> {
-    if record.is_empty() {
-        Vec::new()
-    } else {
-        vec![
-            "the moves, comments and headers (it holds one position: the end of the main line)"
-                .into(),
-        ]
-    }
+/// What a one-position format (SFEN, BOD of the end of the main line) leaves out.
+fn position_only_losses(record: &Record) -> Vec<Loss> {
+    let c = loss::Census::of(record);
+    let mut out: Vec<Loss> = Loss::some(Lost::Moves, c.main_moves).into_iter().collect();
+    out.extend(loss::beyond_the_moves(record, &c));
+    out
+}
+
+/// The lines of `text`: a line ends at `\n`, `\r\n` or a lone `\r` (old Mac files, and files
+/// whose line ends are mixed). The text after the last line end is a line too (empty when the
+/// text ends with one). Line ends are found with `memchr`, which looks at many bytes at once.
+pub(crate) fn lines(text: &str) -> impl Iterator<Item = &str> {
+    let b = text.as_bytes();
+    let mut ends = memchr::memchr2_iter(b'\n', b'\r', b);
+    let mut start = 0;
+    let mut done = false;
+    std::iter::from_fn(move || {
+        if done {
+            return None;
+        }
+        for i in ends.by_ref() {
+            if i < start {
+                // The `\n` of a `\r\n` already taken.
+                continue;
+            }
+            let line = &text[start..i];
+            start = if b[i] == b'\r' && b.get(i + 1) == Some(&b'\n') {
+                i + 2
+            } else {
+                i + 1
+            };
+            return Some(line);
+        }
+        done = true;
+        Some(&text[start..])
+    })
 }
