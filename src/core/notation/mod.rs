@@ -194,13 +194,15 @@ pub fn read_text(text: &str, format: Format) -> Vec<Parsed> {
             warnings: vec![d],
         })],
         Format::Bod => vec![match bod::read_bod(text) {
-            Ok(position) => Parsed {
-                record: Record::new(crate::core::record::Initial {
-                    handicap: crate::core::rules::Handicap::matching(&position),
-                    position,
-                }),
-                warnings: Vec::new(),
-            },
+            Ok(position) => {
+                let mut b = builder::RecordBuilder::new(builder::Style {
+                    branches: false,
+                    merge: false,
+                });
+                let handicap = crate::core::rules::Handicap::matching(&position);
+                b.set_initial(crate::core::record::Initial { position, handicap }, 0);
+                b.finish()
+            }
             Err(d) => Parsed {
                 record: Record::default(),
                 warnings: vec![d],
@@ -233,6 +235,60 @@ pub fn load(bytes: &[u8], path: Option<&Path>) -> Loaded {
         format,
         info: decoded.info,
         records,
+    }
+}
+
+/// Bytes that hold nothing a record could hold (a truncated JKF file, a binary file named
+/// `.kif`): the format they were read as and why nothing came of them.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("no {} record found: {reason}", format.name())]
+pub struct NotARecord {
+    pub format: Format,
+    /// The first problem met (with its line when it has one), e.g.
+    /// `1: not JKF: EOF while parsing a value at line 1 column 11`.
+    pub reason: String,
+}
+
+impl Loaded {
+    /// `Some` when nothing a record could hold came of the bytes: every record empty and
+    /// something unreadable on the way ([`try_load`] also lets blank input through).
+    fn not_a_record(&self) -> Option<NotARecord> {
+        if self.records.iter().any(|p| p.record.holds_anything()) {
+            return None;
+        }
+        let first = self.records.iter().flat_map(|p| &p.warnings).next()?;
+        Some(NotARecord {
+            format: self.format,
+            reason: first.to_string(),
+        })
+    }
+}
+
+/// [`load`], refusing bytes that hold nothing a record could hold ([`Loaded::not_a_record`]):
+/// what the CLI's `convert` and `check` and the viewer's open use to say "this is not a record"
+/// instead of showing an empty 平手 record.
+/// Blank input (nothing but white space) is an empty record. Bytes with a NUL are binary data,
+/// which no record format holds.
+pub fn try_load(bytes: &[u8], path: Option<&Path>) -> Result<Loaded, NotARecord> {
+    let format = path.and_then(Format::from_path).unwrap_or(Format::Kif);
+    if let Some(at) = memchr::memchr(0, &bytes[..bytes.len().min(1 << 16)]) {
+        return Err(NotARecord {
+            format,
+            reason: format!("binary data (a NUL byte at byte {at}), not text"),
+        });
+    }
+    let loaded = load(bytes, path);
+    if bytes
+        .strip_prefix(b"\xef\xbb\xbf")
+        .unwrap_or(bytes)
+        .iter()
+        .all(u8::is_ascii_whitespace)
+    {
+        return Ok(loaded);
+    }
+    match loaded.not_a_record() {
+        Some(e) => Err(e),
+        None => Ok(loaded),
     }
 }
 

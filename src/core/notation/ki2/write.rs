@@ -38,7 +38,7 @@ fn position_text(record: &Record, out: &mut String) {
     let initial = &record.initial;
     let pos = &initial.position;
     if let Some(h) = preset(record) {
-        handicap_line(record, h, out);
+        handicap_line(h, out);
         return;
     }
     let handicap = initial.is_handicap_game();

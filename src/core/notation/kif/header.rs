@@ -168,16 +168,12 @@ pub(crate) fn one_line(s: &str, with_breaks: &mut usize) -> String {
     }
 }
 
-/// The `手合割` line for `h`: the record's own `手合割` header (a JKF header, written by Kifu
-/// for Windows with trailing spaces) when it names the same preset, else the preset's name.
-/// A `手合割` header naming something else cannot be kept.
-pub(crate) fn handicap_line(record: &Record, h: Handicap, out: &mut String) {
-    let own = record
-        .header
-        .get("手合割")
-        .filter(|v| Handicap::by_name(v) == Some(h) && !v.contains(['\r', '\n']));
+/// The `手合割` line for `h`. A `手合割` header field of the record (JKF keeps one, Kifu for
+/// Windows pads it: `平手　　`) that names the same preset is this line: the writers keep it
+/// as the preset's name, so that the text reads back and writes again the same.
+pub(crate) fn handicap_line(h: Handicap, out: &mut String) {
     out.push_str("手合割：");
-    out.push_str(own.unwrap_or(h.name));
+    out.push_str(h.name);
     out.push('\n');
 }
 

@@ -129,7 +129,7 @@ pub fn write(record: &Record, opts: &KifOptions) -> Written {
         preset,
     );
     match preset {
-        Some(h) => handicap_line(record, h, &mut out),
+        Some(h) => handicap_line(h, &mut out),
         None => {
             bod::write_position(&init.position, &mut out, false);
             if init.position.side_to_move() == Color::White {
