@@ -348,3 +348,19 @@ fn jkf_of_the_deep_study_reads_back_identically() {
     assert!(back.warnings.is_empty());
     assert_eq!(jkf::write(&back.record).text, w.text);
 }
+
+/// Milliseconds (CSA V3.0 `T6.123`) survive JKF; KIF, which has whole seconds, says it drops
+/// them instead of dropping them silently.
+#[test]
+fn fractions_of_seconds_are_kept_or_said() {
+    let p = &csa::read("V3.0\nPI\n+\n+7776FU\nT6.123\n-3334FU\nT2\n%TORYO\n")[0];
+    assert!(p.warnings.is_empty(), "{:?}", p.warnings);
+    let w = jkf::write(&p.record);
+    assert!(w.losses.is_empty(), "{:?}", w.losses);
+    let back = jkf::read(&w.text);
+    let first = back.record.main_line()[1];
+    assert_eq!(back.record.node(first).time.map(|t| t.spent_ms), Some(6123));
+    let w = kif::write(&p.record, &kif::KifOptions::default());
+    let losses: Vec<String> = w.losses.iter().map(ToString::to_string).collect();
+    assert_eq!(losses, ["fractions of a second in 1 time"]);
+}

@@ -381,16 +381,25 @@ fn initial_json(initial: &Initial) -> String {
     )
 }
 
+/// `"time":{"now":{"m":0,"s":16},"total":{"h":0,"m":0,"s":16}}`; milliseconds, when there are
+/// any, as decimals of the seconds (`"s":6.5`), which the reader reads back.
 fn time_json(spent: u64, total: u64) -> String {
-    let s = spent / 1000;
-    let t = total / 1000;
+    fn secs(ms: u64) -> String {
+        let (s, frac) = (ms / 1000 % 60, ms % 1000);
+        if frac == 0 {
+            s.to_string()
+        } else {
+            format!("{s}.{frac:03}").trim_end_matches('0').to_string()
+        }
+    }
+    let (s, t) = (spent / 1000, total / 1000);
     format!(
         "\"time\":{{\"now\":{{\"m\":{},\"s\":{}}},\"total\":{{\"h\":{},\"m\":{},\"s\":{}}}}}",
         s / 60,
-        s % 60,
+        secs(spent),
         t / 3600,
         t / 60 % 60,
-        t % 60
+        secs(total)
     )
 }
 

@@ -29,8 +29,11 @@ pub enum Lost {
     Bookmarks,
     /// Times on moves.
     Times,
-    /// Times whose milliseconds a format rounds away (CSA V2.2).
-    SecondFractions,
+    /// Times whose milliseconds a format drops (KIF, CSA V2.2); `hint` says where they are
+    /// kept, if anywhere.
+    SecondFractions {
+        hint: Option<&'static str>,
+    },
     /// Header fields, by key, in record order.
     Headers(Vec<String>),
     /// Line breaks inside one-line text: `place` is what holds them (`header value`).
@@ -92,11 +95,17 @@ impl fmt::Display for Loss {
             }
             Lost::Bookmarks => f.write_str(&counted(n, "bookmark", "bookmarks")),
             Lost::Times => write!(f, "times on {}", counted(n, "move", "moves")),
-            Lost::SecondFractions => write!(
-                f,
-                "fractions of a second in {} (V2.2 has whole seconds; V3.0 keeps them)",
-                counted(n, "time", "times")
-            ),
+            Lost::SecondFractions { hint } => {
+                write!(
+                    f,
+                    "fractions of a second in {}",
+                    counted(n, "time", "times")
+                )?;
+                match hint {
+                    Some(h) => write!(f, " ({h})"),
+                    None => Ok(()),
+                }
+            }
             Lost::Headers(keys) => write!(
                 f,
                 "the {} header{}",

@@ -1,6 +1,7 @@
 //! The 16 KIF handicap presets (手合割) and the tsume presets.
 
 use super::position::Position;
+use std::sync::OnceLock;
 
 const BELOW: &str = "ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL";
 
@@ -74,12 +75,18 @@ impl Handicap {
     pub fn position(&self) -> Position {
         Position::from_sfen(&self.sfen()).expect("preset SFEN is valid")
     }
-    /// The preset whose position equals `pos` (board, hands, side), if any.
+    /// The preset whose position equals `pos` (board, hands, side), if any. The presets'
+    /// keys are computed once.
     pub fn matching(pos: &Position) -> Option<Handicap> {
-        HANDICAPS
-            .iter()
-            .copied()
-            .find(|h| h.position().hash_key() == pos.hash_key())
+        static KEYS: OnceLock<[u64; 16]> = OnceLock::new();
+        let keys = KEYS.get_or_init(|| HANDICAPS.map(|h| h.position().hash_key()));
+        let key = pos.hash_key();
+        let i = keys.iter().position(|&k| k == key)?;
+        // Equal keys of unequal positions are possible in principle: compare the positions.
+        let h = HANDICAPS[i];
+        let mut p = h.position();
+        p.set_move_number(pos.move_number());
+        (p == *pos).then_some(h)
     }
     pub fn is_even(&self) -> bool {
         !self.white_first

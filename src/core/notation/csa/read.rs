@@ -4,8 +4,7 @@ use super::HEADER_KEYS;
 use crate::core::notation::builder::{RecordBuilder, Style};
 use crate::core::notation::{DiagKind, Parsed, lines};
 use crate::core::record::{Initial, MoveTime, NodeId, Special, Step};
-use crate::core::rules::{Color, HANDICAPS, Handicap, Move, Piece, PieceKind, Position, Square};
-use std::sync::OnceLock;
+use crate::core::rules::{Color, Handicap, Move, Piece, PieceKind, Position, Square};
 
 /// Reads CSA text (already decoded) into records: one per `/`-separated record, never empty.
 pub fn read(text: &str) -> Vec<Parsed> {
@@ -510,8 +509,7 @@ impl Reader {
         }
         self.pos.set_side_to_move(side);
         self.pos.set_move_number(1);
-        let key = self.pos.hash_key();
-        let handicap = presets().iter().find(|(k, _)| *k == key).map(|&(_, h)| h);
+        let handicap = Handicap::matching(&self.pos);
         let initial = Initial {
             position: std::mem::replace(&mut self.pos, Position::empty()),
             handicap,
@@ -827,17 +825,6 @@ impl Reader {
         }
         self.b.finish()
     }
-}
-
-/// The handicap presets with their position keys (computed once).
-fn presets() -> &'static [(u64, Handicap)] {
-    static PRESETS: OnceLock<Vec<(u64, Handicap)>> = OnceLock::new();
-    PRESETS.get_or_init(|| {
-        HANDICAPS
-            .iter()
-            .map(|h| (h.position().hash_key(), *h))
-            .collect()
-    })
 }
 
 /// The start of `s`, for messages.

@@ -112,7 +112,12 @@ pub fn write(record: &Record, opts: &CsaOptions) -> Written {
     losses.extend(Loss::some(Lost::Bookmarks, c.bookmarks));
     losses.extend(Loss::some(Lost::ProgramLines, record.program_lines.len()));
     losses.extend(Loss::some(Lost::EmptyCommentLines, empty_lines));
-    losses.extend(Loss::some(Lost::SecondFractions, ms_lost));
+    losses.extend(Loss::some(
+        Lost::SecondFractions {
+            hint: Some("V2.2 has whole seconds; V3.0 keeps them"),
+        },
+        ms_lost,
+    ));
     Written { text: out, losses }
 }
 

@@ -210,6 +210,12 @@ pub fn write(record: &Record, opts: &KifOptions) -> Written {
     let line_breaks = |place, n| Loss::some(Lost::LineBreaks { place }, n);
     losses.extend(line_breaks("program line", breaks.program));
     losses.extend(line_breaks("bookmark", breaks.bookmark));
+    let fractions = record
+        .nodes
+        .iter()
+        .filter(|n| n.time.is_some_and(|t| t.spent_ms % 1000 != 0))
+        .count();
+    losses.extend(Loss::some(Lost::SecondFractions { hint: None }, fractions));
     for word in unreadable {
         let written_as = Some(Special::Interrupt.kif_word().to_string());
         match losses
