@@ -163,6 +163,11 @@ fn cr_only_and_mixed_line_ends_read_as_lines() {
     }
     let l = load("cr_only.kifu");
     assert_eq!(l.records[0].record.node(NodeId::ROOT).comment, "opening");
+    // Pasted or piped (no file name), it is still told apart as KIF.
+    let bytes = std::fs::read(fixture("cr_only.kifu")).unwrap();
+    let l = notation::load(&bytes, None);
+    assert_eq!(l.format, Format::Kif);
+    assert_eq!(usi_main(&l.records[0].record), ["7g7f", "3c3d", "投了"]);
     // Every reader splits lines the same way.
     let csa = csa::read("V2.2\rPI\r+\r+7776FU\r-3334FU\r%TORYO\r");
     assert!(csa[0].warnings.is_empty(), "{:?}", csa[0].warnings);

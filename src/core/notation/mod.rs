@@ -110,8 +110,8 @@ impl Format {
                 && l.trim_end()
                     .ends_with(|c: char| "一二三四五六七八九".contains(c))
         };
-        let has_board = t.lines().filter(|l| is_bod_row(l)).count() >= 9;
-        let has_kif_moves = t.lines().any(|l| {
+        let has_board = lines(t).filter(|l| is_bod_row(l)).count() >= 9;
+        let has_kif_moves = lines(t).any(|l| {
             let l = l.trim_start();
             l.starts_with(|c: char| c.is_ascii_digit()) && !l.starts_with("手数")
         });
@@ -127,7 +127,7 @@ impl Format {
     fn detect_kif_or_csa(text: &str) -> Format {
         let mut csa = 0;
         let mut kif = 0;
-        for line in text.lines().take(200) {
+        for line in lines(text).take(200) {
             let l = line.trim_start_matches('\u{feff}').trim_end();
             if l.is_empty() {
                 continue;

@@ -120,7 +120,7 @@ fn read_line(line_no: usize, text: &str) -> Result<Line, String> {
 /// Does this text look like SFEN or a USI position command?
 pub fn looks_like(text: &str) -> bool {
     let Some(first) = text
-        .lines()
+        .split(['\n', '\r'])
         .map(|l| l.trim_start_matches('\u{feff}').trim())
         .find(|l| !l.is_empty())
     else {

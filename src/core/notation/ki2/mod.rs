@@ -40,7 +40,7 @@ pub(super) fn mark_color(c: char) -> Color {
 pub fn looks_like(text: &str) -> bool {
     let mut ki2 = 0;
     let mut made = false;
-    for line in text.lines().take(400) {
+    for line in super::lines(text).take(400) {
         let l = line
             .trim_start_matches('\u{feff}')
             .trim_start_matches(japanese::is_space);
