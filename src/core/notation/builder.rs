@@ -114,22 +114,30 @@ impl RecordBuilder {
     /// (an illegal move is kept); `Err` when it cannot be played at all (nothing changes).
     pub fn play(&mut self, mv: Move) -> Result<Result<(), Illegal>, Unplayable> {
         let side = self.position().side_to_move();
-        let mut next = self.position().clone();
-        let Some((played, verdict)) = next.play_checked(mv) else {
+        let played = if self.keep_trail {
+            // The position before the move stays in the trail for variations.
+            let mut next = self.position().clone();
+            let played = next.play_checked(mv);
+            if played.is_some() {
+                self.trail.push(next);
+            }
+            played
+        } else {
+            // `play_checked` changes nothing when the move cannot be played.
+            self.trail
+                .last_mut()
+                .expect("current position")
+                .play_checked(mv)
+        };
+        let Some((played, verdict)) = played else {
             return Err(self.position().check(mv).err());
         };
-        let step = Step::Move(MoveData {
+        self.append(Step::Move(MoveData {
             mv,
             color: side,
             piece: played.piece,
             captured: played.captured,
-        });
-        self.append(step);
-        if self.keep_trail {
-            self.trail.push(next);
-        } else {
-            *self.trail.last_mut().expect("current position") = next;
-        }
+        }));
         Ok(verdict)
     }
 
@@ -143,18 +151,21 @@ impl RecordBuilder {
         }
     }
 
+    #[inline]
     fn append(&mut self, step: Step) {
-        let existing = if self.merge {
-            self.record
+        if self.merge
+            && let Some(c) = self
+                .record
                 .node(self.cur)
                 .children
                 .iter()
                 .copied()
                 .find(|&c| self.record.node(c).step == step)
-        } else {
-            None
-        };
-        self.cur = existing.unwrap_or_else(|| self.record.push_child(self.cur, step));
+        {
+            self.cur = c;
+            return;
+        }
+        self.cur = self.record.push_child(self.cur, step);
     }
 
     /// Goes back to the ancestor of the current node at `ply` (the next move branches there).

@@ -402,30 +402,95 @@ fn position_only_losses(record: &Record) -> Vec<Loss> {
 
 /// The lines of `text`: a line ends at `\n`, `\r\n` or a lone `\r` (old Mac files, and files
 /// whose line ends are mixed). The text after the last line end is a line too (empty when the
-/// text ends with one). Line ends are found with `memchr`, which looks at many bytes at once.
-pub(crate) fn lines(text: &str) -> impl Iterator<Item = &str> {
-    let b = text.as_bytes();
-    let mut ends = memchr::memchr2_iter(b'\n', b'\r', b);
-    let mut start = 0;
-    let mut done = false;
-    std::iter::from_fn(move || {
-        if done {
-            return None;
-        }
-        for i in ends.by_ref() {
-            if i < start {
-                // The `\n` of a `\r\n` already taken.
-                continue;
+/// text ends with one). `memchr` finds the `\n`s (it looks at many bytes at once); within each
+/// such line, one more `memchr` looks for a lone CR, which is rare.
+pub(crate) fn lines(text: &str) -> Lines<'_> {
+    Lines {
+        text,
+        newlines: memchr::memchr_iter(b'\n', text.as_bytes()),
+        start: 0,
+        end: None,
+        done: false,
+    }
+}
+
+/// The iterator of [`lines`].
+pub(crate) struct Lines<'a> {
+    text: &'a str,
+    newlines: memchr::Memchr<'a>,
+    /// Where the rest of the current `\n`-line starts.
+    start: usize,
+    /// Where the current `\n`-line ends (its `\r\n` or `\n` excluded), when one is open.
+    end: Option<usize>,
+    done: bool,
+}
+
+impl<'a> Iterator for Lines<'a> {
+    type Item = &'a str;
+    #[inline]
+    fn next(&mut self) -> Option<&'a str> {
+        let b = self.text.as_bytes();
+        let end = match self.end {
+            Some(e) => e,
+            None => {
+                if self.done {
+                    return None;
+                }
+                let e = match self.newlines.next() {
+                    Some(i) => i,
+                    None => {
+                        self.done = true;
+                        b.len()
+                    }
+                };
+                // A CR right before the LF belongs to it.
+                let e = if e > self.start && b[e - 1] == b'\r' && e < b.len() {
+                    e - 1
+                } else {
+                    e
+                };
+                self.end = Some(e);
+                e
             }
-            let line = &text[start..i];
-            start = if b[i] == b'\r' && b.get(i + 1) == Some(&b'\n') {
-                i + 2
-            } else {
-                i + 1
-            };
-            return Some(line);
+        };
+        let start = self.start;
+        // Splitting at ASCII bytes keeps every piece valid UTF-8.
+        match memchr::memchr(b'\r', &b[start..end]) {
+            Some(i) => {
+                self.start = start + i + 1;
+                Some(&self.text[start..start + i])
+            }
+            None => {
+                self.end = None;
+                self.start = if end < b.len() && b[end] == b'\r' {
+                    end + 2
+                } else {
+                    end + 1
+                };
+                Some(&self.text[start..end])
+            }
         }
-        done = true;
-        Some(&text[start..])
-    })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::lines;
+
+    #[test]
+    fn lines_end_at_lf_crlf_and_a_lone_cr() {
+        for (text, want) in [
+            ("", vec![""]),
+            ("a", vec!["a"]),
+            ("a\n", vec!["a", ""]),
+            ("a\r\nb", vec!["a", "b"]),
+            ("a\rb", vec!["a", "b"]),
+            ("a\r", vec!["a", ""]),
+            ("a\r\r\n", vec!["a", "", ""]),
+            ("a\n\rb\r\n\nc", vec!["a", "", "b", "", "c"]),
+            ("ａ\rｂ\r\nｃ", vec!["ａ", "ｂ", "ｃ"]),
+        ] {
+            assert_eq!(lines(text).collect::<Vec<_>>(), want, "{text:?}");
+        }
+    }
 }

@@ -78,15 +78,23 @@ impl Handicap {
     /// The preset whose position equals `pos` (board, hands, side), if any. The presets'
     /// keys are computed once.
     pub fn matching(pos: &Position) -> Option<Handicap> {
-        static KEYS: OnceLock<[u64; 16]> = OnceLock::new();
-        let keys = KEYS.get_or_init(|| HANDICAPS.map(|h| h.position().hash_key()));
+        static PRESETS: OnceLock<Vec<(u64, Position)>> = OnceLock::new();
+        let presets = PRESETS.get_or_init(|| {
+            HANDICAPS
+                .iter()
+                .map(|h| (h.position().hash_key(), h.position()))
+                .collect()
+        });
         let key = pos.hash_key();
-        let i = keys.iter().position(|&k| k == key)?;
-        // Equal keys of unequal positions are possible in principle: compare the positions.
-        let h = HANDICAPS[i];
-        let mut p = h.position();
-        p.set_move_number(pos.move_number());
-        (p == *pos).then_some(h)
+        let i = presets.iter().position(|(k, _)| *k == key)?;
+        // Equal keys of unequal positions are possible in principle: compare the positions
+        // (all but the move number).
+        let same = |p: &Position| {
+            let mut p = p.clone();
+            p.set_move_number(pos.move_number());
+            p == *pos
+        };
+        same(&presets[i].1).then_some(HANDICAPS[i])
     }
     pub fn is_even(&self) -> bool {
         !self.white_first
