@@ -114,21 +114,21 @@ impl RecordBuilder {
     /// (an illegal move is kept); `Err` when it cannot be played at all (nothing changes).
     pub fn play(&mut self, mv: Move) -> Result<Result<(), Illegal>, Unplayable> {
         let side = self.position().side_to_move();
-        let played = if self.keep_trail {
-            // The position before the move stays in the trail for variations.
-            let mut next = self.position().clone();
-            let played = next.play_checked(mv);
-            if played.is_some() {
-                self.trail.push(next);
-            }
-            played
-        } else {
-            // `play_checked` changes nothing when the move cannot be played.
-            self.trail
-                .last_mut()
-                .expect("current position")
-                .play_checked(mv)
-        };
+        if self.keep_trail {
+            // The position before the move stays in the trail for variations; the copy is
+            // made straight into the trail (a clone then a push copied it twice).
+            let n = self.trail.len();
+            self.trail.extend_from_within(n - 1..n);
+        }
+        // `play_checked` changes nothing when the move cannot be played.
+        let played = self
+            .trail
+            .last_mut()
+            .expect("current position")
+            .play_checked(mv);
+        if played.is_none() && self.keep_trail {
+            self.trail.pop();
+        }
         let Some((played, verdict)) = played else {
             return Err(self.position().check(mv).err());
         };

@@ -402,80 +402,114 @@ fn position_only_losses(record: &Record) -> Vec<Loss> {
 
 /// The lines of `text`: a line ends at `\n`, `\r\n` or a lone `\r` (old Mac files, and files
 /// whose line ends are mixed). The text after the last line end is a line too (empty when the
-/// text ends with one). `memchr` finds the `\n`s (it looks at many bytes at once); within each
-/// such line, one more `memchr` looks for a lone CR, which is rare.
+/// text ends with one). `memchr` finds the line ends (it looks at many bytes at once); text
+/// whose every CR comes before an LF (LF and CRLF files: nearly all) is searched for `\n`
+/// alone, each line then losing the CR before its LF.
 pub(crate) fn lines(text: &str) -> Lines<'_> {
-    Lines {
-        text,
-        newlines: memchr::memchr_iter(b'\n', text.as_bytes()),
-        start: 0,
-        end: None,
-        done: false,
+    let b = text.as_bytes();
+    let lone_cr = memchr::memchr_iter(b'\r', b).any(|i| b.get(i + 1) != Some(&b'\n'));
+    if lone_cr {
+        Lines::Any {
+            text,
+            ends: memchr::memchr2_iter(b'\n', b'\r', b),
+            start: Some(0),
+        }
+    } else {
+        Lines::Lf {
+            text,
+            ends: memchr::memchr_iter(b'\n', b),
+            start: Some(0),
+        }
     }
 }
 
-/// The iterator of [`lines`].
-pub(crate) struct Lines<'a> {
-    text: &'a str,
-    newlines: memchr::Memchr<'a>,
-    /// Where the rest of the current `\n`-line starts.
-    start: usize,
-    /// Where the current `\n`-line ends (its `\r\n` or `\n` excluded), when one is open.
-    end: Option<usize>,
-    done: bool,
+/// The iterator of [`lines`]: `start` is where the next line starts (`None` after the last).
+pub(crate) enum Lines<'a> {
+    /// Every CR comes right before an LF: LFs end the lines, a CR before one is dropped.
+    Lf {
+        text: &'a str,
+        ends: memchr::Memchr<'a>,
+        start: Option<usize>,
+    },
+    /// Some CR stands alone: CRs and LFs end the lines, a CRLF once.
+    Any {
+        text: &'a str,
+        ends: memchr::Memchr2<'a>,
+        start: Option<usize>,
+    },
 }
 
 impl<'a> Iterator for Lines<'a> {
     type Item = &'a str;
     #[inline]
     fn next(&mut self) -> Option<&'a str> {
-        let b = self.text.as_bytes();
-        let end = match self.end {
-            Some(e) => e,
-            None => {
-                if self.done {
-                    return None;
-                }
-                let e = match self.newlines.next() {
-                    Some(i) => i,
-                    None => {
-                        self.done = true;
-                        b.len()
+        // Lines are cut at ASCII bytes, which keeps every piece valid UTF-8.
+        match self {
+            Lines::Lf { text, ends, start } => {
+                let from = (*start)?;
+                let Some(i) = ends.next() else {
+                    *start = None;
+                    return Some(&text[from..]);
+                };
+                *start = Some(i + 1);
+                let b = text.as_bytes();
+                let end = if i > from && b[i - 1] == b'\r' {
+                    i - 1
+                } else {
+                    i
+                };
+                Some(&text[from..end])
+            }
+            Lines::Any { text, ends, start } => {
+                let from = (*start)?;
+                let b = text.as_bytes();
+                loop {
+                    let Some(i) = ends.next() else {
+                        *start = None;
+                        return Some(&text[from..]);
+                    };
+                    if i < from {
+                        // The LF of a CRLF already taken.
+                        continue;
                     }
-                };
-                // A CR right before the LF belongs to it.
-                let e = if e > self.start && b[e - 1] == b'\r' && e < b.len() {
-                    e - 1
-                } else {
-                    e
-                };
-                self.end = Some(e);
-                e
-            }
-        };
-        let start = self.start;
-        // Splitting at ASCII bytes keeps every piece valid UTF-8.
-        match memchr::memchr(b'\r', &b[start..end]) {
-            Some(i) => {
-                self.start = start + i + 1;
-                Some(&self.text[start..start + i])
-            }
-            None => {
-                self.end = None;
-                self.start = if end < b.len() && b[end] == b'\r' {
-                    end + 2
-                } else {
-                    end + 1
-                };
-                Some(&self.text[start..end])
+                    let crlf = b[i] == b'\r' && b.get(i + 1) == Some(&b'\n');
+                    *start = Some(if crlf { i + 2 } else { i + 1 });
+                    return Some(&text[from..i]);
+                }
             }
         }
     }
 }
 
+/// [`lines`] for text of short lines (CSA: `+7776FU`, `T12`): a plain byte scan, whose cost
+/// per line is less than a `memchr` call's setup.
+pub(crate) fn short_lines(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = Some(text);
+    std::iter::from_fn(move || {
+        let t = rest?;
+        let b = t.as_bytes();
+        match b.iter().position(|&c| c == b'\n' || c == b'\r') {
+            // Splitting at ASCII bytes keeps both halves valid UTF-8.
+            Some(i) => {
+                let next = if b[i] == b'\r' && b.get(i + 1) == Some(&b'\n') {
+                    i + 2
+                } else {
+                    i + 1
+                };
+                rest = Some(&t[next..]);
+                Some(&t[..i])
+            }
+            None => {
+                rest = None;
+                Some(t)
+            }
+        }
+    })
+}
+
 #[cfg(test)]
 mod tests {
-    use super::lines;
+    use super::{lines, short_lines};
 
     #[test]
     fn lines_end_at_lf_crlf_and_a_lone_cr() {
@@ -491,6 +525,7 @@ mod tests {
             ("ａ\rｂ\r\nｃ", vec!["ａ", "ｂ", "ｃ"]),
         ] {
             assert_eq!(lines(text).collect::<Vec<_>>(), want, "{text:?}");
+            assert_eq!(short_lines(text).collect::<Vec<_>>(), want, "{text:?}");
         }
     }
 }

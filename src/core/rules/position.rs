@@ -760,6 +760,11 @@ impl Position {
         Ok(pos)
     }
 
+    /// Are board, hands and side to move the same (the move number aside)?
+    pub fn same_placement(&self, other: &Position) -> bool {
+        self.board == other.board && self.hands == other.hands && self.side == other.side
+    }
+
     /// A 64-bit hash of board, hands and side to move (not the move number), for 千日手.
     pub fn hash_key(&self) -> u64 {
         // FNV-1a over a compact encoding; positions are small and this is only used along a path.

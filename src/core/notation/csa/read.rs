@@ -2,7 +2,7 @@
 
 use super::HEADER_KEYS;
 use crate::core::notation::builder::{RecordBuilder, Style};
-use crate::core::notation::{DiagKind, Parsed, lines};
+use crate::core::notation::{DiagKind, Parsed, short_lines};
 use crate::core::record::{Initial, MoveTime, NodeId, Special, Step};
 use crate::core::rules::{Color, Handicap, Move, Piece, PieceKind, Position, Square};
 
@@ -13,7 +13,7 @@ pub fn read(text: &str) -> Vec<Parsed> {
     let mut r = Reader::new();
     // About one node per 12 bytes of a typical record (`+7776FU\nT12\n`).
     r.b.record_mut().nodes.reserve(text.len() / 12);
-    for (i, line) in lines(text).enumerate() {
+    for (i, line) in short_lines(text).enumerate() {
         if line
             .as_bytes()
             .first()

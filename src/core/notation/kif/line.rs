@@ -498,6 +498,7 @@ pub(super) enum KifLine<'a> {
 }
 
 /// Classifies one line (its line break removed).
+#[inline]
 pub(super) fn classify(l: &str) -> KifLine<'_> {
     let t = skip_spaces(l);
     if t.is_empty() {
