@@ -425,3 +425,20 @@ fn fixture_files() {
         assert_eq!(d.line, line, "{name}: {d}");
     }
 }
+
+/// A bad move inside a fork is named by its path through the forks.
+#[test]
+fn bad_moves_in_forks_are_named_by_their_path() {
+    let p = jkf::read(
+        r#"{"moves":[{},{"move":{"from":{"x":7,"y":7},"to":{"x":7,"y":6}},"forks":[[{"move":{"from":{"x":2,"y":7},"to":{"x":2,"y":6}},"forks":[[{"move":{"from":{"x":5,"y":5},"to":{"x":5,"y":4}}}]]}]]}]}"#,
+    );
+    assert_eq!(p.warnings.len(), 1, "{:?}", p.warnings);
+    assert!(
+        p.warnings[0]
+            .message
+            .starts_with("moves[1].forks[0][0].forks[0][0]: "),
+        "{}",
+        p.warnings[0]
+    );
+    assert_eq!(p.record.len(), 3);
+}

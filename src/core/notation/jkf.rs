@@ -185,22 +185,23 @@ pub fn read(text: &str) -> Parsed {
         };
         b.record_mut().header.set(k, &value);
     }
-    // (node to continue from, the position there, entries, path for messages)
-    let mut stack: Vec<(NodeId, Position, Value, String)> = Vec::new();
+    // (node to continue from, the position there, entries, the fork they are for messages)
+    let mut stack: Vec<(NodeId, Position, Value, Option<usize>)> = Vec::new();
+    let mut forks_seen = Forks::default();
     if let Some(top) = root.get("moves").filter(Value::is_array) {
         let pos = b.position().clone();
-        stack.push((NodeId::ROOT, pos, top, "moves".into()));
+        stack.push((NodeId::ROOT, pos, top, None));
     }
-    while let Some((start, pos, entries, path)) = stack.pop() {
+    while let Some((start, pos, entries, fork)) = stack.pop() {
         b.resume_at(start, pos);
-        let mut forks_here: Vec<(NodeId, Position, Value, String)> = Vec::new();
+        let mut forks_here: Vec<(NodeId, Position, Value, Option<usize>)> = Vec::new();
         for (i, m) in entries.as_array().into_iter().flatten().enumerate() {
             let before = b.cur();
-            let here = format!("{path}[{i}]");
+            let here = || forks_seen.path(fork, i);
             let forks = m.get("forks").filter(Value::is_array);
             let before_pos = forks.map(|_| b.position().clone());
             if let Some(mv) = m.get("move").filter(Value::is_object) {
-                if !play(&mut b, mv, &here) {
+                if !play(&mut b, mv, here) {
                     break;
                 }
             } else if let Some(name) = m.get("special").and_then(|v| v.as_str()) {
@@ -208,7 +209,7 @@ pub fn read(text: &str) -> Parsed {
                     b.warn(
                         0,
                         DiagKind::AfterEnd,
-                        format!("{here}: a second ending after the line already ended"),
+                        format!("{}: a second ending after the line already ended", here()),
                     );
                     break;
                 }
@@ -229,8 +230,8 @@ pub fn read(text: &str) -> Parsed {
             if let (Some(forks), Some(before_pos)) = (forks, before_pos) {
                 for (k, f) in forks.as_array().into_iter().flatten().enumerate() {
                     if f.is_array() {
-                        let path = format!("{here}.forks[{k}]");
-                        forks_here.push((before, before_pos.clone(), f, path));
+                        let id = forks_seen.add(fork, i, k);
+                        forks_here.push((before, before_pos.clone(), f, Some(id)));
                     }
                 }
             }
@@ -243,12 +244,42 @@ pub fn read(text: &str) -> Parsed {
     p
 }
 
-/// Reads and plays one `move` entry; false when its line of play stops there.
-fn play(b: &mut RecordBuilder, mv: Value, here: &str) -> bool {
+/// Where each fork read is, for messages (`moves[3].forks[0][2]`): its fork, the entry it
+/// hangs from and its index there. Kept as links and spelled out only for a message, so that
+/// forks nested 100,000 deep cost nothing more (a path string per fork made reading quadratic).
+#[derive(Default)]
+struct Forks(Vec<(Option<usize>, usize, usize)>);
+
+impl Forks {
+    fn add(&mut self, parent: Option<usize>, entry: usize, index: usize) -> usize {
+        self.0.push((parent, entry, index));
+        self.0.len() - 1
+    }
+    /// The path of entry `entry` of the line of `fork` (`None`: the main line).
+    fn path(&self, fork: Option<usize>, entry: usize) -> String {
+        let mut steps = Vec::new();
+        let mut cur = fork;
+        while let Some(f) = cur {
+            let (parent, i, k) = self.0[f];
+            steps.push((i, k));
+            cur = parent;
+        }
+        let mut s = String::from("moves");
+        for (i, k) in steps.into_iter().rev() {
+            s.push_str(&format!("[{i}].forks[{k}]"));
+        }
+        s.push_str(&format!("[{entry}]"));
+        s
+    }
+}
+
+/// Reads and plays one `move` entry; false when its line of play stops there. `here` names
+/// the entry for messages.
+fn play(b: &mut RecordBuilder, mv: Value, here: impl Fn() -> String) -> bool {
     let md = match read_move(b, mv) {
         Ok(md) => md,
         Err(msg) => {
-            b.warn(0, DiagKind::BadMove, format!("{here}: {msg}"));
+            b.warn(0, DiagKind::BadMove, format!("{}: {msg}", here()));
             return false;
         }
     };
@@ -256,7 +287,7 @@ fn play(b: &mut RecordBuilder, mv: Value, here: &str) -> bool {
         b.warn(
             0,
             DiagKind::IllegalMove,
-            format!("{here}: illegal move {}: {e}", md.mv.usi()),
+            format!("{}: illegal move {}: {e}", here(), md.mv.usi()),
         );
     };
     match b.play(md.mv) {
@@ -272,7 +303,7 @@ fn play(b: &mut RecordBuilder, mv: Value, here: &str) -> bool {
             b.warn(
                 0,
                 DiagKind::ImpossibleMove,
-                format!("{here}: move {} cannot be played", md.mv.usi()),
+                format!("{}: move {} cannot be played", here(), md.mv.usi()),
             );
             false
         }
