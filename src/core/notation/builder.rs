@@ -151,7 +151,8 @@ impl RecordBuilder {
         }
     }
 
-    #[inline]
+    // Inlined: as a call it cost a fifth of the builder's own work per move (callgrind).
+    #[inline(always)]
     fn append(&mut self, step: Step) {
         if self.merge
             && let Some(c) = self
