@@ -54,7 +54,7 @@ pub fn plan(
         target,
         info,
         bytes,
-        losses: losses.iter().map(|l| l.to_string()).collect(),
+        losses: losses.iter().map(ToString::to_string).collect(),
     })
 }
 

@@ -7,6 +7,7 @@ mod corpus;
 mod csa;
 mod edit_app;
 mod edit_e2e;
+mod hostile;
 mod jkf;
 mod ki2;
 mod kif;
