@@ -7,7 +7,7 @@
 
 use crate::core::notation::filetype::{self, FileType};
 use crate::core::notation::{self, Loaded, Newline, Parsed, Target, TextEncoding, TextInfo, bod};
-use crate::core::record::{Initial, NodeId, Record};
+use crate::core::record::{NodeId, Record};
 use crate::store::{self, SaveOptions};
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -71,11 +71,17 @@ pub fn read_input(path: &Path) -> Result<Vec<u8>, String> {
 pub fn load_input(path: &Path) -> Result<Loaded, String> {
     let bytes = read_input(path)?;
     let named = (path != Path::new("-")).then_some(path);
-    let loaded = notation::load(&bytes, named);
-    match nothing_readable(&bytes, &loaded) {
-        Some(why) => Err(format!("{}: not a record: {why}", display_name(path))),
-        None => Ok(loaded),
+    read_records(&bytes, named)
+        .map_err(|why| format!("{}: not a record: {why}", display_name(path)))
+}
+
+/// The records in `bytes`, or why there are none: an empty input, or what
+/// `notation::try_load` refuses (binary data, text no reader understood).
+pub fn read_records(bytes: &[u8], named: Option<&Path>) -> Result<Loaded, String> {
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Err("the file is empty".into());
     }
+    notation::try_load(bytes, named).map_err(|e| e.to_string())
 }
 
 fn display_name(path: &Path) -> String {
@@ -84,39 +90,6 @@ fn display_name(path: &Path) -> String {
     } else {
         path.display().to_string()
     }
-}
-
-/// Why `bytes` hold nothing a record could (`None`: they do).
-///
-/// HOOK: the notation readers will say this themselves (a loader API that reports "nothing
-/// read"); until then this looks at what can be told from outside: an empty file, binary data
-/// (NUL bytes), or records that came out empty with warnings.
-pub fn nothing_readable(bytes: &[u8], loaded: &Loaded) -> Option<String> {
-    if bytes.iter().all(u8::is_ascii_whitespace) {
-        return Some("the file is empty".into());
-    }
-    // Text never holds NUL bytes (but UTF-16 does); executables, images and archives do in
-    // their first few kilobytes. (`memchr`: a batch pays this for every file.)
-    let utf16 = bytes.starts_with(b"\xFF\xFE") || bytes.starts_with(b"\xFE\xFF");
-    if !utf16 && memchr::memchr(0, &bytes[..bytes.len().min(8192)]).is_some() {
-        return Some("binary data, not text".into());
-    }
-    let holds_nothing = |p: &Parsed| {
-        let r = &p.record;
-        r.is_empty()
-            && r.header.fields.is_empty()
-            && r.node(NodeId::ROOT).comment.is_empty()
-            && r.initial == Initial::even()
-    };
-    if loaded.records.iter().all(holds_nothing) {
-        let first = loaded.records.iter().flat_map(|p| &p.warnings).next()?;
-        return Some(format!(
-            "no {} found ({})",
-            loaded.format.name(),
-            first.message
-        ));
-    }
-    None
 }
 
 /// The record `n` (1-based) of a loaded file.
@@ -462,36 +435,28 @@ pub fn position_text(r: &Record, ply: Option<u32>, sfen: bool) -> Result<String,
 mod tests {
     use super::*;
 
-    fn load(text: &str, name: &str) -> (Vec<u8>, Loaded) {
-        let b = text.as_bytes().to_vec();
-        let l = notation::load(&b, Some(Path::new(name)));
-        (b, l)
+    fn why(bytes: &[u8], name: &str) -> Result<Loaded, String> {
+        read_records(bytes, Some(Path::new(name)))
     }
 
     #[test]
     fn inputs_that_hold_nothing_say_why() {
-        let (b, l) = load("", "a.kif");
-        assert_eq!(nothing_readable(&b, &l).unwrap(), "the file is empty");
+        assert_eq!(why(b"", "a.kif").unwrap_err(), "the file is empty");
         let elf = b"\x7fELF\x02\x01\x01\0\0\0\0\0\0\0\0\0\x03\0>\0\x01\0\0\0";
-        let l = notation::load(elf, Some(Path::new("a.kif")));
-        assert_eq!(nothing_readable(elf, &l).unwrap(), "binary data, not text");
-        let (b, l) = load("{\"header\":", "a.jkf");
-        let why = nothing_readable(&b, &l).unwrap();
-        assert!(why.starts_with("no JKF found"), "{why}");
+        let e = why(elf, "a.kif").unwrap_err();
+        assert!(e.contains("binary data"), "{e}");
+        let e = why(b"{\"header\":", "a.jkf").unwrap_err();
+        assert!(e.contains("JKF"), "{e}");
         // A real record, a bare position, a header alone: something.
-        let (b, l) = load("手合割：平手\n   1 ７六歩(77)\n", "a.kif");
-        assert_eq!(nothing_readable(&b, &l), None);
-        let (b, l) = load("sfen 4k4/9/9/9/9/9/9/9/4K4 b - 1\n", "a.sfen");
-        assert_eq!(nothing_readable(&b, &l), None);
-        let (b, l) = load("先手：A\n", "a.kif");
-        assert_eq!(nothing_readable(&b, &l), None);
+        assert!(why("手合割：平手\n   1 ７六歩(77)\n".as_bytes(), "a.kif").is_ok());
+        assert!(why(b"sfen 4k4/9/9/9/9/9/9/9/4K4 b - 1\n", "a.sfen").is_ok());
+        assert!(why("先手：A\n".as_bytes(), "a.kif").is_ok());
         // UTF-16 has NUL bytes and is text.
         let mut u16 = vec![0xFF, 0xFE];
         for c in "先手：A\n".encode_utf16() {
             u16.extend(c.to_le_bytes());
         }
-        let l = notation::load(&u16, Some(Path::new("a.kif")));
-        assert_eq!(nothing_readable(&u16, &l), None);
+        assert!(why(&u16, "a.kif").is_ok());
     }
 
     #[test]
@@ -528,10 +493,11 @@ mod tests {
 
     #[test]
     fn ply_beyond_the_main_line_names_its_length() {
-        let (_, l) = load(
-            "手合割：平手\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 投了\n",
+        let l = why(
+            "手合割：平手\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 投了\n".as_bytes(),
             "a.kif",
-        );
+        )
+        .unwrap();
         let r = &l.records[0].record;
         assert_eq!(main_line_moves(r), 2);
         assert!(node_at_ply(r, Some(2)).is_ok());

@@ -173,7 +173,13 @@ pub fn open(opts: &LaunchOptions) -> anyhow::Result<(Record, Document)> {
     } else {
         std::fs::read(path).map_err(|e| anyhow::anyhow!("cannot open {}: {e}", path.display()))?
     };
-    let loaded = notation::load(&bytes, (!stdin).then_some(path.as_path()));
+    let shown = if stdin {
+        "standard input".to_string()
+    } else {
+        path.display().to_string()
+    };
+    let loaded = load_checked(&bytes, (!stdin).then_some(path.as_path()), &shown)
+        .map_err(|e| anyhow::anyhow!(e))?;
     let index = record_index(
         &path.display().to_string(),
         opts.record,
@@ -184,11 +190,36 @@ pub fn open(opts: &LaunchOptions) -> anyhow::Result<(Record, Document)> {
         .ok_or_else(|| anyhow::anyhow!("{}: no record", path.display()))
 }
 
+/// Reads `bytes` into records, refusing what holds none (binary data, text no reader
+/// understood: `notation::try_load`); an empty file is an empty record with a warning that
+/// says so.
+fn load_checked(
+    bytes: &[u8],
+    path: Option<&Path>,
+    shown: &str,
+) -> Result<notation::Loaded, String> {
+    let mut loaded =
+        notation::try_load(bytes, path).map_err(|e| format!("{shown}: not a record: {e}"))?;
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        for r in &mut loaded.records {
+            r.warnings.insert(
+                0,
+                Diagnostic::new(
+                    0,
+                    notation::DiagKind::UnknownLine,
+                    "the file is empty: a new 平手 record",
+                ),
+            );
+        }
+    }
+    Ok(loaded)
+}
+
 /// Reads record `index` (0-based; the last one when the file has fewer) of the file at
 /// `path` (`:e`, and reloading a followed file).
 pub fn read(path: &Path, index: usize) -> Result<(Record, Document), String> {
     let bytes = std::fs::read(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
-    let loaded = notation::load(&bytes, Some(path));
+    let loaded = load_checked(&bytes, Some(path), &path.display().to_string())?;
     let index = index.min(loaded.records.len().saturating_sub(1));
     Document::from_loaded(loaded, Some(path.to_path_buf()), index)
         .ok_or_else(|| format!("{}: no record", path.display()))

@@ -684,3 +684,41 @@ fn overlays_stack_and_close_back_to_the_one_below() {
     assert_eq!(v.app.mode(), Mode::Normal);
     assert!(v.app.overlays.is_empty());
 }
+
+#[test]
+fn binary_files_are_refused_and_empty_files_open_with_a_warning() {
+    let dir = tempfile::tempdir().unwrap();
+    let elf = dir.path().join("prog.kif");
+    std::fs::write(
+        &elf,
+        b"\x7fELF\x02\x01\x01\0\0\0\0\0\0\0\0\0\x03\0>\0GCC: (Debian)\n",
+    )
+    .unwrap();
+    let opts = LaunchOptions {
+        file: Some(elf.clone()),
+        ..Default::default()
+    };
+    let err = App::open(&opts, Config::defaults())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("prog.kif: not a record") && err.contains("binary"),
+        "{err}"
+    );
+
+    let empty = dir.path().join("empty.kif");
+    std::fs::write(&empty, b"").unwrap();
+    let opts = LaunchOptions {
+        file: Some(empty),
+        ..Default::default()
+    };
+    let app = App::open(&opts, Config::defaults()).unwrap();
+    assert!(app.record.is_empty());
+    let mut v = Viewer::new(app, Theme::plain());
+    let rows = screen_rows(&screen(&mut v, 100, 30));
+    let status = crate::common::status_rows(&v, &rows, 100);
+    assert!(status.contains("1 warning"), "{status}");
+    press(&mut v, "W");
+    let shown = screen_rows(&screen(&mut v, 100, 30)).join("\n");
+    assert!(shown.contains("the file is empty"), "{shown}");
+}

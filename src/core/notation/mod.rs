@@ -272,7 +272,9 @@ impl Loaded {
 /// which no record format holds.
 pub fn try_load(bytes: &[u8], path: Option<&Path>) -> Result<Loaded, NotARecord> {
     let format = path.and_then(Format::from_path).unwrap_or(Format::Kif);
-    if let Some(at) = memchr::memchr(0, &bytes[..bytes.len().min(1 << 16)]) {
+    // UTF-16 text (with its byte-order mark) is full of NUL bytes and is still text.
+    let utf16 = bytes.starts_with(b"\xFF\xFE") || bytes.starts_with(b"\xFE\xFF");
+    if let Some(at) = memchr::memchr(0, &bytes[..bytes.len().min(1 << 16)]).filter(|_| !utf16) {
         return Err(NotARecord {
             format,
             reason: format!("binary data (a NUL byte at byte {at}), not text"),
