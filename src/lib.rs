@@ -70,6 +70,8 @@
 //!   polling for its results.
 
 pub mod app;
+pub mod convert;
 pub mod core;
 pub mod engine;
+pub mod store;
 pub mod tui;

@@ -53,6 +53,7 @@ macro_rules! command_table {
             EditComment = "edit_comment", "Edit the comment of the current move (the start position's at ply 0)", App::start_comment;
             EditBookmark = "edit_bookmark", "Set, rename or remove (empty name) the bookmark of the current move", App::open_bookmark_prompt;
             ListBookmarks = "list_bookmarks", "List the bookmarks and jump to one", App::open_bookmarks;
+            EditPosition = "edit_position", "Set up a position (局面編集): board, hands, piece box, presets; Enter uses it", App::open_position_editor;
             EditHeader = "edit_header", "Edit the header fields (players, event, date, your own keys)", App::open_header;
             Save = "save", "Save to the record's file (:w PATH writes a copy, :saveas PATH switches files)", |a| a.save_or_ask_name(false);
             CursorLeft = "cursor_left", "Board: cursor left", |a| a.move_cursor(-1, 0);

@@ -58,11 +58,24 @@ impl App {
                 job.losses_ok = true;
                 self.continue_save(job);
             }
+            (Pending::ReadOnly(mut job), 'y') => {
+                job.read_only_ok = true;
+                self.continue_save(job);
+            }
             (Pending::Delete { node, cut }, 'y') => self.delete_now(node, cut),
             (Pending::Delete { .. }, _) => self.info("nothing deleted"),
-            (Pending::Overwrite(_) | Pending::Encoding(_) | Pending::Losses(_), _) => {
-                self.info("not saved")
+            (Pending::NewRecord(pos), 'y') => {
+                self.overlays.clear();
+                self.new_record_from(*pos);
             }
+            (Pending::NewRecord(_), _) => self.info("back in the position editor"),
+            (
+                Pending::Overwrite(_)
+                | Pending::Encoding(_)
+                | Pending::Losses(_)
+                | Pending::ReadOnly(_),
+                _,
+            ) => self.info("not saved"),
         }
     }
 

@@ -47,6 +47,9 @@ impl App {
         if self.mode() != Mode::CommandLine {
             self.message = None;
         }
+        if self.mode() == Mode::PositionEditor {
+            return self.position_editor_key(key);
+        }
         match self.action_for_key(key) {
             Some(a) => update(self, a),
             None if self.mode() == Mode::Normal => self.info_level(
@@ -74,7 +77,8 @@ impl App {
             | Mode::Board
             | Mode::Comment
             | Mode::List
-            | Mode::Copy => {}
+            | Mode::Copy
+            | Mode::PositionEditor => {}
         }
     }
 
@@ -97,7 +101,8 @@ impl App {
             | Mode::Board
             | Mode::Comment
             | Mode::List
-            | Mode::Copy => self.close_overlay(),
+            | Mode::Copy
+            | Mode::PositionEditor => self.close_overlay(),
         }
     }
 
@@ -122,7 +127,8 @@ impl App {
                 | Overlay::Tree { .. }
                 | Overlay::Help { .. }
                 | Overlay::Warnings { .. }
-                | Overlay::CopyMenu,
+                | Overlay::CopyMenu
+                | Overlay::PositionEditor(_),
             )
             | None => false,
         };
@@ -154,7 +160,8 @@ impl App {
                 | Overlay::Tree { .. }
                 | Overlay::Help { .. }
                 | Overlay::Warnings { .. }
-                | Overlay::CopyMenu,
+                | Overlay::CopyMenu
+                | Overlay::PositionEditor(_),
             )
             | None => {}
         }
@@ -185,7 +192,8 @@ impl App {
                 | Overlay::Tree { .. }
                 | Overlay::Help { .. }
                 | Overlay::Warnings { .. }
-                | Overlay::CopyMenu,
+                | Overlay::CopyMenu
+                | Overlay::PositionEditor(_),
             ) => {}
         }
     }

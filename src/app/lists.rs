@@ -2,6 +2,7 @@
 
 pub use super::overlay::{ListKind, ListView};
 use super::overlay::{Mode, Overlay, PromptKind};
+use super::position_editor::Preset;
 use super::state::{App, Level};
 use crate::core::record::{Edit, NodeId, Special};
 
@@ -54,6 +55,10 @@ impl App {
                 })
                 .collect(),
             ListKind::Endings => ENDINGS.iter().map(|s| s.kif_word().to_string()).collect(),
+            ListKind::Presets => Preset::all()
+                .into_iter()
+                .map(|p| p.name().to_string())
+                .collect(),
             ListKind::Header => self
                 .record
                 .header
@@ -133,6 +138,10 @@ impl App {
                 {
                     self.jump_to(id);
                 }
+            }
+            ListKind::Presets => {
+                self.close_list();
+                self.pick_preset(l.selected);
             }
             ListKind::Endings => {
                 self.close_list();
@@ -229,8 +238,9 @@ impl App {
                     }
                 }
             }
-            // The endings and the engine lists offer nothing to delete.
+            // The endings, the presets and the engine lists offer nothing to delete.
             ListKind::Endings
+            | ListKind::Presets
             | ListKind::Engines(_)
             | ListKind::EngineOptions
             | ListKind::EngineLines => {}

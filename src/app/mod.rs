@@ -16,11 +16,13 @@ pub mod input;
 pub mod lists;
 pub mod outline;
 pub mod overlay;
+pub mod position_editor;
 pub mod prompt;
 pub mod research;
 mod research_state;
 pub mod save;
 pub mod saving;
+mod setup;
 pub mod share;
 mod state;
 #[doc(hidden)]
@@ -59,6 +61,8 @@ pub struct LaunchOptions {
     pub handicap: Option<String>,
     /// Follow the file: reload when another program changes it (`--watch`).
     pub watch: bool,
+    /// Start in the position editor (`--setup`).
+    pub setup: bool,
     /// The engine for analysis (`--engine NAME|PATH`); None: the config's first, else one
     /// found installed.
     pub engine: Option<String>,

@@ -4,10 +4,11 @@
 //! returns to the one below. With nothing open the viewer browses the record.
 
 use super::config::KeyMode;
+use super::position_editor::PositionEditor;
 use super::textedit::TextEditor;
 use crate::core::notation::{Target, TextInfo};
 use crate::core::record::NodeId;
-use crate::core::rules::{PieceKind, Square};
+use crate::core::rules::{PieceKind, Position, Square};
 use std::path::PathBuf;
 
 /// The comment being edited.
@@ -124,6 +125,8 @@ pub enum ListKind {
     Bookmarks(Vec<NodeId>),
     Endings,
     Header,
+    /// The position editor's presets.
+    Presets,
     /// `:engine`: the engines to choose from.
     Engines(Vec<crate::engine::EngineSpec>),
     /// `:set`: the engine's options.
@@ -152,8 +155,12 @@ pub enum Pending {
     Encoding(SaveJob),
     /// The format cannot hold everything: y / n.
     Losses(SaveJob),
+    /// The file is read-only: replace it anyway, y / n.
+    ReadOnly(SaveJob),
     /// Delete `node` and what follows (`cut`: only what follows): many nodes, y / n.
     Delete { node: NodeId, cut: bool },
+    /// Unsaved edits, and the position editor would start a new record: y / n.
+    NewRecord(Box<Position>),
 }
 
 /// A question waiting for a one-key answer.
@@ -196,6 +203,8 @@ pub struct SaveJob {
     /// Writing back to the file the record came from.
     pub same_file: bool,
     pub overwrite_ok: bool,
+    /// The user said yes to replacing a read-only file.
+    pub read_only_ok: bool,
     pub losses_ok: bool,
     pub quit_after: bool,
 }
@@ -225,6 +234,16 @@ pub enum Overlay {
     },
     CopyMenu,
     Paste(PasteBox),
+    /// The position editor (局面編集).
+    PositionEditor(Box<PositionEditing>),
+}
+
+/// The position editor and why its last Enter was refused.
+#[derive(Clone, Debug)]
+pub struct PositionEditing {
+    pub editor: PositionEditor,
+    /// The checks that failed on the last Enter (cleared by the next key).
+    pub errors: Vec<String>,
 }
 
 /// What the keyboard is doing: which overlay is on top (`Normal`: none).
@@ -242,6 +261,8 @@ pub enum Mode {
     List,
     Copy,
     Paste,
+    /// The position editor: keys go to it as they are (letters are pieces).
+    PositionEditor,
 }
 
 impl Mode {
@@ -257,6 +278,8 @@ impl Mode {
             Mode::Help | Mode::Warnings => KeyMode::Help,
             Mode::Copy => KeyMode::Copy,
             Mode::Paste => KeyMode::Paste,
+            // Not looked up: `App::handle_key` gives the editor every key.
+            Mode::PositionEditor => KeyMode::Board,
         }
     }
     /// Do typed characters go into this mode (as text or as an answer)?
@@ -269,7 +292,8 @@ impl Mode {
             | Mode::Warnings
             | Mode::Board
             | Mode::List
-            | Mode::Copy => false,
+            | Mode::Copy
+            | Mode::PositionEditor => false,
         }
     }
 }
@@ -288,6 +312,7 @@ impl Overlay {
             Overlay::Warnings { .. } => Mode::Warnings,
             Overlay::CopyMenu => Mode::Copy,
             Overlay::Paste(_) => Mode::Paste,
+            Overlay::PositionEditor(_) => Mode::PositionEditor,
         }
     }
 }
@@ -362,6 +387,12 @@ impl Overlays {
     find!(comment, comment_mut, CommentEditor, CommentEdit);
     find!(board, board_mut, BoardInput, BoardInput);
     find!(paste, paste_mut, Paste, PasteBox);
+    find!(
+        position_editor,
+        position_editor_mut,
+        PositionEditor,
+        Box<PositionEditing>
+    );
     /// The tree's selected row, when the tree is open.
     pub fn tree_selected(&self) -> Option<usize> {
         self.0.iter().rev().find_map(|o| match o {
@@ -381,7 +412,8 @@ impl Overlays {
             | Overlay::BoardInput(_)
             | Overlay::Tree { .. }
             | Overlay::CopyMenu
-            | Overlay::Paste(_) => None,
+            | Overlay::Paste(_)
+            | Overlay::PositionEditor(_) => None,
         }
     }
     /// The top overlay's scroll offset (0 for those that do not scroll).

@@ -175,6 +175,9 @@ impl App {
         if let Some(ply) = opts.ply {
             app.goto_ply(ply);
         }
+        if opts.setup {
+            app.open_position_editor();
+        }
         Ok(app)
     }
 

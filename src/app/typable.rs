@@ -157,6 +157,17 @@ pub const TYPABLE_COMMANDS: &[TypableCommand] = &[
         },
     },
     TypableCommand {
+        name: "setup",
+        aliases: &[],
+        arg: Arg::None,
+        doc: "Set up a position (局面編集), starting from the current one",
+        handler: |a, arg| {
+            if no_arg(a, "setup", arg) {
+                a.open_position_editor()
+            }
+        },
+    },
+    TypableCommand {
         name: "watch",
         aliases: &["follow"],
         arg: Arg::None,

@@ -82,7 +82,7 @@ pub fn mouse_action(app: &App, vs: &ViewState, m: &MouseEvent) -> Option<Action>
             crate::core::rules::Square::new(file, rank).map(Action::BoardClick)
         }
         Mode::Board | Mode::Prompt | Mode::Comment | Mode::Confirm | Mode::List => None,
-        Mode::Copy | Mode::Paste => None,
+        Mode::Copy | Mode::Paste | Mode::PositionEditor => None,
         Mode::Help | Mode::Warnings => {
             (wheel != 0).then_some(Action::Scroll(Pane::Overlay, wheel * 3))
         }

@@ -6,8 +6,8 @@ use super::theme::Theme;
 pub use super::view::ViewState;
 use super::widgets::board::{BoardWidget, board_column};
 use super::widgets::{
-    analysis, comment, confirm, copy_menu, header, help, list, move_list, paste, status, tree,
-    variations,
+    analysis, comment, confirm, copy_menu, header, help, list, move_list, paste,
+    position_editor, status, tree, variations,
 };
 use crate::app::{App, Overlay};
 use ratatui::Frame;
@@ -54,7 +54,9 @@ pub fn render(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut V
             .render(area, buf);
         return;
     }
-    let [main, status] = Layout::vertical([Constraint::Fill(1), Constraint::Length(1)]).areas(area);
+    let status_h = status::status_height(app, theme, area.width);
+    let [main, status] =
+        Layout::vertical([Constraint::Fill(1), Constraint::Length(status_h)]).areas(area);
     let board_w = BoardWidget::size(theme).0 + if main.width >= WIDE { 9 } else { 3 };
     if main.width >= WIDE {
         let [left, mid, right] = Layout::horizontal([
@@ -129,6 +131,9 @@ pub fn render(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut V
             Overlay::Confirm(q) => confirm::confirm_overlay(main, buf, q, theme),
             Overlay::CopyMenu => copy_menu::copy_menu(main, buf, app, theme, vs),
             Overlay::Paste(p) => paste::paste_prompt(main, buf, app, p, theme, vs),
+            Overlay::PositionEditor(p) => {
+                position_editor::position_editor_overlay(main, buf, p, theme)
+            }
             // Drawn in their panes (the status line, the comment pane, the board).
             Overlay::CommandLine(_)
             | Overlay::Prompt(_)

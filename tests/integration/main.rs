@@ -1,6 +1,7 @@
 //! All integration tests in one binary (one link, shared helpers in `common` and `pty`).
 
 mod cli;
+mod cli_files;
 mod common;
 mod corpus;
 mod csa;
@@ -9,6 +10,7 @@ mod edit_e2e;
 mod jkf;
 mod ki2;
 mod kif;
+mod position_editor;
 mod pty;
 mod readme;
 mod research;

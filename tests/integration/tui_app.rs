@@ -446,6 +446,30 @@ fn sample_handicap_game() {
 }
 
 #[test]
+fn emoji_sequences_in_a_name_are_drawn_one_emoji_per_two_cells() {
+    // 👨‍👩‍👧‍👦 is one cluster of width 2 for unicode-width and 8 cells in tmux: a terminal
+    // without ZWJ shaping shifts the pane border by 6. The viewer draws the four emoji apart.
+    let mut r = study();
+    r.header.set("後手", "👨\u{200D}👩\u{200D}👧\u{200D}👦名人");
+    let mut v = viewer(r);
+    let t = screen(&mut v, 80, 24);
+    let buf = t.backend().buffer();
+    let mut emoji = 0;
+    for cell in buf.content() {
+        let sym = cell.symbol();
+        assert!(
+            !sym.contains('\u{200D}'),
+            "a joined sequence reached a cell: {sym:?}"
+        );
+        if ["👨", "👩", "👧", "👦"].contains(&sym) {
+            emoji += 1;
+        }
+    }
+    // Four in the name over the board and four in the header pane.
+    assert_eq!(emoji, 8, "{}", screen_rows(&t).join("\n"));
+}
+
+#[test]
 fn pane_borders_stay_in_their_columns_with_full_width_text() {
     use kifview::core::rules::{Color, PieceKind};
     // Big hands (they wrap), long names, a comment mixing widths.
@@ -541,7 +565,7 @@ fn reader_warnings_in_the_status_line_and_the_list() {
     let mut v = Viewer::new(app, Theme::plain());
     let t = screen(&mut v, 80, 24);
     let lines = screen_rows(&t);
-    let status = &lines[23];
+    let status = &crate::common::status_rows(&v, &lines, 80);
     assert!(
         status.contains("bad.kifu") && status.contains("warning"),
         "{status}"

@@ -4,7 +4,7 @@
 //! Removing a subtree detaches it from its parent but keeps its nodes in the arena, so undo
 //! reattaches the very same nodes and every `NodeId` held elsewhere stays valid.
 
-use super::{Children, Header, MoveData, NodeId, Record, Special, Step};
+use super::{Children, Header, Initial, MoveData, NodeId, Record, Special, Step};
 use crate::core::rules::{Illegal, Move};
 use std::fmt;
 
@@ -67,6 +67,12 @@ pub enum Edit {
         name: Option<String>,
     },
     SetHeader(Header),
+    /// Give a record without moves another start position (and the header that goes with
+    /// it, e.g. its 手合割 field).
+    SetStart {
+        initial: Box<Initial>,
+        header: Header,
+    },
 }
 
 /// What an applied edit left behind: the edit that undoes it and where the cursor belongs.
@@ -90,6 +96,8 @@ pub enum EditError {
     NoSuchNode,
     /// A sibling index out of range.
     BadIndex,
+    /// The start position of a record that has moves cannot change.
+    HasMoves,
 }
 
 impl fmt::Display for EditError {
@@ -100,6 +108,9 @@ impl fmt::Display for EditError {
             EditError::Root => f.write_str("the start position cannot be changed this way"),
             EditError::NoSuchNode => f.write_str("that move is no longer in the record"),
             EditError::BadIndex => f.write_str("no such place among the alternatives"),
+            EditError::HasMoves => {
+                f.write_str("the record has moves: its start position cannot change")
+            }
         }
     }
 }
@@ -339,6 +350,18 @@ impl Record {
                 let old = std::mem::replace(&mut self.header, h);
                 Ok(Applied {
                     inverse: Edit::SetHeader(old),
+                    focus: NodeId::ROOT,
+                })
+            }
+            Edit::SetStart { initial, header } => {
+                if !self.node(NodeId::ROOT).children.is_empty() {
+                    return Err(EditError::HasMoves);
+                }
+                Ok(Applied {
+                    inverse: Edit::SetStart {
+                        initial: Box::new(std::mem::replace(&mut self.initial, *initial)),
+                        header: std::mem::replace(&mut self.header, header),
+                    },
                     focus: NodeId::ROOT,
                 })
             }

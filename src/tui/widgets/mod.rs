@@ -12,6 +12,7 @@ pub mod help;
 pub mod list;
 pub mod move_list;
 pub mod paste;
+pub mod position_editor;
 pub mod status;
 pub mod tree;
 pub mod variations;
