@@ -6,8 +6,8 @@ use super::theme::Theme;
 pub use super::view::ViewState;
 use super::widgets::board::{BoardWidget, board_column};
 use super::widgets::{
-    analysis, comment, confirm, copy_menu, header, help, list, move_list, paste,
-    position_editor, status, tree, variations,
+    analysis, comment, confirm, copy_menu, header, help, list, move_list, paste, position_editor,
+    status, tree, variations,
 };
 use crate::app::{App, Overlay};
 use ratatui::Frame;
