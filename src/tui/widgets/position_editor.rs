@@ -81,7 +81,6 @@ impl Widget for &PositionEditorWidget<'_> {
                 picked: None,
                 targets: &[],
             }),
-            best: None,
         };
         (&board).render(Rect::new(inner.x, y, bw, bh), buf);
         // Beside the board when there is room, else below it: the box and the side to move.
