@@ -340,7 +340,8 @@ impl App {
             format!("variation {}/{}", siblings + 1, siblings + 1)
         };
         let followed = if known > 0 {
-            format!("; after {known} moves already there")
+            let s = if known == 1 { "" } else { "s" };
+            format!("; after {known} move{s} already there")
         } else {
             String::new()
         };

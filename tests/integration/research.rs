@@ -425,3 +425,28 @@ fn engine_and_set_commands() {
     assert!(app.research.on, "{:?}", app.message);
     until(&mut app, "lines from the new engine", lines_arrived(2));
 }
+
+#[test]
+fn entering_a_move_is_followed_too() {
+    let fake = Fake::new(&format!(
+        "< go\n{START_INFO}< stop\n> bestmove 7g7f\n< go\n> info depth 1 multipv 1 score cp 10 pv 3c3d\n"
+    ));
+    let mut app = started(&fake);
+    key(&mut app, 'm');
+    for c in "5g5f".chars() {
+        key(&mut app, c);
+    }
+    app.handle_key(KeyEvent::plain(KeyCode::Enter));
+    assert_eq!(app.record.node(app.cur()).ply, 1, "{:?}", app.message);
+    until(&mut app, "the lines after the new move", lines_arrived(1));
+    assert_eq!(
+        app.research.analysis().unwrap().best().unwrap().japanese,
+        "△３四歩"
+    );
+    let log = logged(&mut app, &fake, "position startpos moves 5g5f");
+    assert_eq!(
+        log.iter().filter(|l| l.starts_with("go")).count(),
+        2,
+        "{log:?}"
+    );
+}
