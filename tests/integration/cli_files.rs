@@ -403,7 +403,7 @@ fn input_that_holds_no_record_is_an_error() {
     .unwrap();
     let jkf = dir.path().join("cut.jkf");
     std::fs::write(&jkf, "{\"header\":").unwrap();
-    for (file, why) in [(&elf, "binary data"), (&jkf, "no JKF found")] {
+    for (file, why) in [(&elf, "binary data"), (&jkf, "no JKF record found")] {
         for sub in [&["convert", "--to", "csa"][..], &["show"], &["check"]] {
             let out = raw_kifview()
                 .arg(sub[0])
