@@ -3,7 +3,8 @@
 
 pub use super::overlay::{Confirm, Pending};
 use super::overlay::{Mode, Overlay};
-use super::state::App;
+use super::document;
+use super::state::{App, Level};
 use crate::core::notation::{Format, TextEncoding};
 
 impl App {
@@ -69,6 +70,15 @@ impl App {
                 self.new_record_from(*pos);
             }
             (Pending::NewRecord(_), _) => self.info("back in the position editor"),
+            (Pending::Recover(path), 'y') => self.restore_recovery(&path),
+            (Pending::Recover(path), 'd') => match document::remove_recovery(&path) {
+                Ok(()) => self.info("recovery file deleted; the file is as it was saved"),
+                Err(e) => self.info_level(format!("not deleted: {e}"), Level::Error),
+            },
+            (Pending::Recover(path), _) => self.info(format!(
+                "the recovery file stays: {} (restore it by opening the file again)",
+                path.display()
+            )),
             (
                 Pending::Overwrite(_)
                 | Pending::Encoding(_)
@@ -77,6 +87,59 @@ impl App {
                 _,
             ) => self.info("not saved"),
         }
+    }
+
+    /// Offers the recovery file an earlier session left for the open file, if there is one.
+    pub(crate) fn offer_recovery(&mut self) {
+        let Some(path) = self.doc.path.as_deref().and_then(document::find_recovery) else {
+            return;
+        };
+        let when = std::fs::metadata(&path)
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| t.elapsed().ok())
+            .map_or(String::new(), |e| {
+                let m = e.as_secs() / 60;
+                if m < 60 {
+                    format!(" from {m} min ago")
+                } else {
+                    format!(" from {} h ago", m / 60)
+                }
+            });
+        self.ask(
+            format!(
+                "Restore the unsaved edits of {} kept when kifview was ended{when}?",
+                self.doc.name
+            ),
+            vec![format!("  {}", path.display())],
+            vec![
+                ('y', "restore"),
+                ('n', "open the file as saved"),
+                ('d', "delete them"),
+            ],
+            Pending::Recover(path),
+        );
+    }
+
+    /// Replaces the record with the recovered one, unsaved, and deletes the recovery file.
+    fn restore_recovery(&mut self, path: &std::path::Path) {
+        match document::read_recovery(path) {
+            Err(e) => self.info_level(format!("not restored: {e}"), Level::Error),
+            Ok(record) => {
+                let doc = self.doc.clone();
+                self.replace_record(record, doc);
+                self.history = crate::core::record::History::unsaved();
+                let _ = document::remove_recovery(path);
+                self.info("unsaved edits restored (Ctrl-s saves them)");
+            }
+        }
+    }
+
+    /// With unsaved edits, writes them to a recovery file (kifview is being ended by a
+    /// signal). `None` when there was nothing to keep.
+    pub fn write_recovery(&self) -> Option<Result<std::path::PathBuf, String>> {
+        self.is_modified()
+            .then(|| document::write_recovery(&self.record, &self.doc))
     }
 
     /// `q`: quits, or asks first when there are unsaved edits.

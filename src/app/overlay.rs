@@ -161,6 +161,8 @@ pub enum Pending {
     Delete { node: NodeId, cut: bool },
     /// Unsaved edits, and the position editor would start a new record: y / n.
     NewRecord(Box<Position>),
+    /// A recovery file from a session ended by a signal: y restore, n leave it, d delete it.
+    Recover(PathBuf),
 }
 
 /// A question waiting for a one-key answer.

@@ -175,6 +175,7 @@ impl App {
         if let Some(ply) = opts.ply {
             app.goto_ply(ply);
         }
+        app.offer_recovery();
         if opts.setup {
             app.open_position_editor();
         }

@@ -94,12 +94,63 @@ fn probe_ambiguous_width() -> bool {
     double
 }
 
+/// The signals that end kifview from outside (`kill`, a closed terminal): the viewer notices
+/// them between events, keeps unsaved edits in a recovery file, restores the terminal and
+/// exits with 128 + the signal's number, as a shell expects.
+mod signals {
+    use std::sync::atomic::{AtomicI32, Ordering};
+
+    static RECEIVED: AtomicI32 = AtomicI32::new(0);
+
+    extern "C" fn note(sig: libc::c_int) {
+        // Only an atomic store: all a signal handler may safely do.
+        RECEIVED.store(sig, Ordering::SeqCst);
+    }
+
+    /// Catches SIGTERM, SIGHUP and SIGQUIT from now on.
+    pub fn install() {
+        for sig in [libc::SIGTERM, libc::SIGHUP, libc::SIGQUIT] {
+            // SAFETY: `note` is async-signal-safe (one atomic store); the struct is zeroed
+            // and then filled as sigaction(2) asks.
+            unsafe {
+                let mut sa: libc::sigaction = std::mem::zeroed();
+                sa.sa_sigaction = note as *const () as usize;
+                libc::sigemptyset(&mut sa.sa_mask);
+                libc::sigaction(sig, &sa, std::ptr::null_mut());
+            }
+        }
+    }
+
+    /// The signal received, if any.
+    pub fn received() -> Option<i32> {
+        match RECEIVED.load(Ordering::SeqCst) {
+            0 => None,
+            s => Some(s),
+        }
+    }
+
+    pub fn name(sig: i32) -> &'static str {
+        match sig {
+            libc::SIGTERM => "SIGTERM",
+            libc::SIGHUP => "SIGHUP",
+            libc::SIGQUIT => "SIGQUIT",
+            _ => "a signal",
+        }
+    }
+}
+
+/// How often the run loop looks for a signal while no input comes.
+const SIGNAL_CHECK: Duration = Duration::from_millis(200);
+
 /// Runs the full-screen viewer until the user quits. The terminal is restored on quit, on
-/// error and on panic.
+/// error, on panic and on the signals that end a program (with unsaved edits kept in a
+/// recovery file first).
 pub fn run(opts: LaunchOptions) -> anyhow::Result<()> {
     let config = Config::load(opts.config.as_deref())?;
     let app = App::open(&opts, config)?;
     let mut terminal = ratatui::try_init()?;
+    signals::install();
+    let mut ended_by: Option<(i32, Option<Result<std::path::PathBuf, String>>)> = None;
     let prev = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         let _ = crossterm::execute!(
@@ -128,6 +179,10 @@ pub fn run(opts: LaunchOptions) -> anyhow::Result<()> {
         let mut now_please = true;
         let mut last_draw = Instant::now();
         while !viewer.app.should_quit {
+            if let Some(sig) = signals::received() {
+                ended_by = Some((sig, viewer.app.write_recovery()));
+                break;
+            }
             if dirty && (now_please || last_draw.elapsed() >= FRAME) {
                 terminal.draw(|f| viewer.draw(f))?;
                 dirty = false;
@@ -152,9 +207,11 @@ pub fn run(opts: LaunchOptions) -> anyhow::Result<()> {
             if dirty {
                 wake(FRAME.saturating_sub(last_draw.elapsed()));
             }
-            let ready = match wait {
-                Some(w) => crossterm::event::poll(w)?,
-                None => true,
+            // Never block for long: a signal is noticed between two polls.
+            let ready = match crossterm::event::poll(wait.unwrap_or(SIGNAL_CHECK).min(SIGNAL_CHECK)) {
+                Ok(r) => r,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => false,
+                Err(e) => return Err(e.into()),
             };
             if ready {
                 let ev = crossterm::event::read()?;
@@ -186,5 +243,21 @@ pub fn run(opts: LaunchOptions) -> anyhow::Result<()> {
     ratatui::restore();
     let _ = std::io::stdout().flush();
     // The engine quits after the screen is back (`quit`, killed if it lingers).
-    result.map(|mut v| v.app.research.shutdown())
+    let result = result.map(|mut v| v.app.research.shutdown());
+    if let Some((sig, kept)) = ended_by {
+        match kept {
+            None => eprintln!("kifview: ended by {}; nothing was unsaved", signals::name(sig)),
+            Some(Ok(path)) => eprintln!(
+                "kifview: ended by {}; the unsaved edits are in {} (opening the file again offers them)",
+                signals::name(sig),
+                path.display()
+            ),
+            Some(Err(e)) => eprintln!(
+                "kifview: ended by {}; the unsaved edits could not be kept: {e}",
+                signals::name(sig)
+            ),
+        }
+        std::process::exit(128 + sig);
+    }
+    result
 }

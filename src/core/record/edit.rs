@@ -409,6 +409,14 @@ impl History {
     pub fn new() -> History {
         History::default()
     }
+    /// A history whose start state exists nowhere on disk (a record restored from a recovery
+    /// file): modified until it is saved, also after undoing every step.
+    pub fn unsaved() -> History {
+        History {
+            saved: Revision(u64::MAX),
+            ..History::default()
+        }
+    }
     /// Applies `edit` to `record` as a new undoable step; `cursor` is where the user was.
     pub fn apply(
         &mut self,

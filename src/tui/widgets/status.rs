@@ -12,6 +12,11 @@ use ratatui::text::{Line, Span};
 /// Rows the status line needs at this width: when a message does not fit beside the file name
 /// it gets rows of its own below it (up to three) instead of being cut off.
 pub fn status_height(app: &App, theme: &Theme, width_cells: u16) -> u16 {
+    // A question wraps onto as many rows as it needs (at most four): its answers must show.
+    if let Some(Overlay::Confirm(q)) = app.overlays.top() {
+        let text = question_text(q, theme.double);
+        return wrap(&text, width_cells as usize).len().clamp(1, 4) as u16;
+    }
     let has_prompt = matches!(
         app.overlays.top(),
         Some(Overlay::CommandLine(_) | Overlay::Prompt(_) | Overlay::Confirm(_))
@@ -117,6 +122,16 @@ pub fn status_line(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &
     buf.set_style(area, Style::new().add_modifier(Modifier::REVERSED));
 }
 
+/// A question and its answer keys, as one text (wrapped by the caller).
+fn question_text(q: &crate::app::confirm::Confirm, d: bool) -> String {
+    let answers: Vec<String> = q
+        .answers
+        .iter()
+        .map(|(k, what)| format!("{k}: {what}"))
+        .collect();
+    clean(&format!("{}  {}", q.question, answers.join("  ")), d)
+}
+
 /// Prompts, questions and the `:` line on the status line. Returns false when there is none.
 fn prompt_line(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut ViewState) -> bool {
     let d = theme.double;
@@ -137,15 +152,12 @@ fn prompt_line(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut 
             (t, Some(n))
         }
         Some(Overlay::Confirm(q)) => {
-            let answers: Vec<String> = q
-                .answers
-                .iter()
-                .map(|(k, what)| format!("{k}: {what}"))
-                .collect();
-            (
-                clean(&format!("{}  {}", q.question, answers.join("  ")), d),
-                None,
-            )
+            let rows = wrap(&question_text(q, d), w);
+            for (i, row) in rows.iter().take(area.height as usize).enumerate() {
+                buf.set_stringn(area.x, area.y + i as u16, fit(row, w), w, Style::new());
+            }
+            buf.set_style(area, Style::new().add_modifier(Modifier::REVERSED));
+            return true;
         }
         // The others draw elsewhere; the status line shows the file and the message.
         Some(
