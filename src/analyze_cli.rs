@@ -139,7 +139,7 @@ pub fn analyze(a: AnalyzeArgs) -> ExitCode {
         engine,
     };
     let cancel = analyze::progress::catch_interrupt();
-    match batch::run(&b, cancel) {
+    match analyze::progress::run(&b, cancel) {
         Ok(s) => {
             for line in s.text().lines() {
                 eprintln!("{}", sanitize(line));

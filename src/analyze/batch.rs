@@ -489,34 +489,6 @@ pub fn analyse_file(
     )
 }
 
-/// The whole batch with a progress bar on a terminal (stderr) and the analysed record on
-/// stdout for `Output::Stdout`.
-pub fn run(b: &Batch, cancel: &AtomicBool) -> Result<Summary, String> {
-    let (jobs, other) = plan(b)?;
-    let workers = b.jobs.unwrap_or_else(|| default_jobs(&b.engine)).max(1);
-    let mut bar = super::progress::Bar::new(jobs.len());
-    let mut summary = run_jobs(b, &jobs, workers, cancel, &mut |ev| {
-        bar.event(ev, &jobs);
-        if let Event::Finished {
-            result:
-                FileResult::Analysed {
-                    stdout: Some(bytes),
-                    ..
-                },
-            ..
-        } = ev
-        {
-            use std::io::Write;
-            let _ = std::io::stdout().write_all(bytes);
-        }
-    });
-    bar.finish();
-    if let Ok(s) = summary.as_mut() {
-        s.other_shards = other;
-    }
-    summary
-}
-
 pub use game::DEFAULT_LIMIT;
 
 #[cfg(test)]

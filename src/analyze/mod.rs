@@ -13,7 +13,7 @@
 //!   a summary.
 //! - [`output`]: formats, encodings and the one function that writes a file.
 //! - [`mate`]: USI `go mate`.
-//! - [`progress`]: the progress bar and Ctrl-C.
+//! - [`progress`]: a batch at a terminal: the progress bar, standard output and Ctrl-C.
 //!
 //! The viewer's `:analyze` drives a [`Plan`] itself, one search per step from its event loop:
 //!

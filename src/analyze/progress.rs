@@ -1,6 +1,7 @@
-//! The batch's progress bar (stderr, only on a terminal) and Ctrl-C.
+//! Running a batch for a person at a terminal: the progress bar (stderr, only on a terminal),
+//! the records on stdout, and Ctrl-C.
 
-use super::batch::{Event, FileResult, Job};
+use super::batch::{self, Batch, Event, FileResult, Job, Summary};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -88,6 +89,37 @@ impl Bar {
     pub fn finish(&self) {
         self.bar.finish_and_clear();
     }
+}
+
+/// The whole batch with a progress bar on a terminal (stderr) and the analysed record on
+/// stdout for `Output::Stdout`.
+pub fn run(b: &Batch, cancel: &AtomicBool) -> Result<Summary, String> {
+    let (jobs, other) = batch::plan(b)?;
+    let workers = b
+        .jobs
+        .unwrap_or_else(|| batch::default_jobs(&b.engine))
+        .max(1);
+    let mut bar = Bar::new(jobs.len());
+    let mut summary = batch::run_jobs(b, &jobs, workers, cancel, &mut |ev| {
+        bar.event(ev, &jobs);
+        if let Event::Finished {
+            result:
+                FileResult::Analysed {
+                    stdout: Some(bytes),
+                    ..
+                },
+            ..
+        } = ev
+        {
+            use std::io::Write;
+            let _ = std::io::stdout().write_all(bytes);
+        }
+    });
+    bar.finish();
+    if let Ok(s) = summary.as_mut() {
+        s.other_shards = other;
+    }
+    summary
 }
 
 /// Set by the first Ctrl-C once [`catch_interrupt`] ran.
