@@ -438,9 +438,10 @@ pub fn analyse_file(
         Ok(t) => t,
         Err(m) => return fail(m),
     };
-    if job.output.as_deref() == Some(job.input.as_path())
-        && let Some(risk) = output::in_place_risk(&loaded, &bytes)
-    {
+    let same_file = job.output.as_deref().is_some_and(|o| {
+        o == job.input || std::fs::canonicalize(o).ok() == std::fs::canonicalize(&job.input).ok()
+    });
+    if same_file && let Some(risk) = output::in_place_risk(&loaded, &bytes) {
         return fail(format!(
             "not rewritten in place: {risk} (write a copy with --out-dir)"
         ));

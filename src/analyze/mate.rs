@@ -4,6 +4,11 @@
 //! / `checkmate notimplemented`. Fairy-Stockfish takes `go mate N` as chess's "mate in N
 //! moves" and answers `bestmove`: it is reported as not supported, before searching when its
 //! name says so.
+//!
+//! [`mate_search`] blocks (the CLI). The viewer's `:mate` sends the same search itself
+//! (`Limit::Mate(Some(time))`, after checking [`known_unsupported`]) and turns the
+//! `SearchDone` outcome into words with [`MateResult::from_outcome`]; a found line can be
+//! inserted as a variation from `MateResult::Mate::moves`.
 
 use crate::core::rules::{Move, Position};
 use crate::engine::{Engine, EngineError, EngineEvent, Limit, Outcome, SearchRequest, pv};
