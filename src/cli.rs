@@ -2,17 +2,15 @@
 //!
 //! Exit codes: 0 success, 1 when any input failed (the others are still processed), 2 bad usage.
 
-use anyhow::Context;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use kifview::app::LaunchOptions;
-use kifview::app::save::{flush_filesystem, write_atomic, write_replace_unsynced};
 use kifview::app::text::sanitize;
-use kifview::core::notation::{
-    self, Diagnostic, Format, Loaded, Newline, Target, TextEncoding, TextInfo, bod,
-};
-use kifview::core::record::{NodeId, Record};
-use std::io::{Read, Write};
-use std::path::{Path, PathBuf};
+use kifview::convert::{self, Settings};
+use kifview::core::notation::TextEncoding;
+use kifview::core::notation::filetype::{self, FileType};
+use kifview::core::rules::{HANDICAPS, Handicap};
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Parser, Debug)]
@@ -42,7 +40,7 @@ pub struct ViewArgs {
     #[arg(short = 'n', value_name = "N")]
     pub ply: Option<u32>,
     /// Which record of a multi-record CSA file (1-based).
-    #[arg(long, default_value_t = 1, value_name = "N")]
+    #[arg(long, default_value_t = 1, value_name = "N", value_parser = parse_record)]
     pub record: usize,
     /// Show the board from White's side.
     #[arg(long)]
@@ -51,11 +49,14 @@ pub struct ViewArgs {
     #[arg(long, value_name = "PATH")]
     pub config: Option<PathBuf>,
     /// Start a new record from this handicap (平手, 香落ち, 角落ち, 飛車落ち, 二枚落ち, ...).
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", value_parser = HandicapName)]
     pub handicap: Option<String>,
     /// Follow the file as another program writes it (a live broadcast): reload on change.
     #[arg(long)]
     pub watch: bool,
+    /// Start in the position editor (局面編集): set up a position, Enter starts a record from it.
+    #[arg(long)]
+    pub setup: bool,
 }
 
 #[derive(Subcommand, Debug)]
@@ -141,7 +142,8 @@ pub struct ConvertArgs {
     /// Output format (default: from OUTPUT's extension).
     #[arg(long, value_enum)]
     pub to: Option<ToFormat>,
-    /// Output file (one input only); without it and without --out-dir, write to stdout.
+    /// Output file (one input only; its directory must exist); without it and without
+    /// --out-dir, write to stdout. Devices, FIFOs and /dev/stdout are written into.
     #[arg(
         short = 'o',
         long = "output",
@@ -149,14 +151,15 @@ pub struct ConvertArgs {
         conflicts_with = "out_dir"
     )]
     pub output: Option<PathBuf>,
-    /// Directory for the outputs (needed with several inputs).
+    /// Directory for the outputs (needed with several inputs); created, with the
+    /// subdirectories -r needs, if missing. (`-o` needs its directory to exist.)
     #[arg(long, value_name = "DIR")]
     pub out_dir: Option<PathBuf>,
     /// Output encoding (default: Shift_JIS for kif, UTF-8 for kifu and csa).
     #[arg(long, value_enum)]
     pub encoding: Option<EncodingArg>,
     /// Which record of a multi-record CSA input (1-based).
-    #[arg(long, default_value_t = 1, value_name = "N")]
+    #[arg(long, default_value_t = 1, value_name = "N", value_parser = parse_record)]
     pub record: usize,
     /// CSA version to write.
     #[arg(long, default_value = "2.2", value_parser = ["2.2", "3", "3.0"])]
@@ -166,14 +169,15 @@ pub struct ConvertArgs {
 #[derive(Args, Debug)]
 pub struct ShowArgs {
     pub file: PathBuf,
-    /// Plies of the main line to play (default: all).
+    /// Plies of the main line to play (default: all); more than the main line holds is an
+    /// error.
     #[arg(long)]
     pub ply: Option<u32>,
     /// Print SFEN instead of a BOD diagram.
     #[arg(long)]
     pub sfen: bool,
     /// Which record of a multi-record CSA file (1-based).
-    #[arg(long, default_value_t = 1, value_name = "N")]
+    #[arg(long, default_value_t = 1, value_name = "N", value_parser = parse_record)]
     pub record: usize,
 }
 
@@ -183,41 +187,130 @@ pub struct CheckArgs {
     pub files: Vec<PathBuf>,
 }
 
-/// Reads a file (or stdin for `-`) into records.
-pub fn load_path(path: &Path) -> anyhow::Result<Loaded> {
-    if path == Path::new("-") {
-        let mut bytes = Vec::new();
-        std::io::stdin()
-            .read_to_end(&mut bytes)
-            .context("reading standard input")?;
-        return Ok(notation::load(&bytes, None));
+/// `--record N`: a record number counts from 1.
+fn parse_record(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(0) => Err("records are numbered from 1".into()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(e.to_string()),
     }
-    // `fs::read` (and `File::read_to_end`) ask the file's size and position first: two more
-    // system calls per file of a batch. Records are small: start with room for a typical one,
-    // let larger ones grow, and read through `Take`, which does not ask.
-    let mut bytes = Vec::with_capacity(64 * 1024);
-    std::fs::File::open(path)
-        .and_then(|f| f.take(u64::MAX).read_to_end(&mut bytes))
-        .with_context(|| format!("{}: cannot read", path.display()))?;
-    Ok(notation::load(&bytes, Some(path)))
 }
 
-fn pick_record(loaded: &Loaded, n: usize, path: &Path) -> anyhow::Result<usize> {
-    if n == 0 || n > loaded.records.len() {
-        anyhow::bail!(
-            "{}: --record {n}: the file holds {} record(s)",
-            path.display(),
-            loaded.records.len()
+/// `--handicap NAME`: one of the KIF handicap names (or a known spelling of one); the names
+/// are offered by shell completion.
+#[derive(Clone, Copy)]
+struct HandicapName;
+
+impl clap::builder::TypedValueParser for HandicapName {
+    type Value = String;
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<String, clap::Error> {
+        let name = value.to_string_lossy();
+        if Handicap::by_name(&name).is_some() {
+            return Ok(name.into_owned());
+        }
+        let names: Vec<&str> = HANDICAPS.iter().map(|h| h.name).collect();
+        let mut e = clap::Error::new(clap::error::ErrorKind::InvalidValue).with_cmd(cmd);
+        use clap::error::{ContextKind, ContextValue};
+        if let Some(a) = arg {
+            e.insert(ContextKind::InvalidArg, ContextValue::String(a.to_string()));
+        }
+        e.insert(
+            ContextKind::InvalidValue,
+            ContextValue::String(name.into_owned()),
         );
+        e.insert(
+            ContextKind::ValidValue,
+            ContextValue::Strings(names.iter().map(|n| n.to_string()).collect()),
+        );
+        Err(e)
     }
-    Ok(n - 1)
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        Some(Box::new(
+            HANDICAPS
+                .iter()
+                .map(|h| clap::builder::PossibleValue::new(h.name)),
+        ))
+    }
 }
 
-/// Diagnostics quote the file's own text: like everything shown from a file, they are
-/// stripped of control characters and escape sequences first.
-fn print_warnings(name: &str, warnings: &[Diagnostic], out: &mut impl Write) {
-    for w in warnings {
-        let _ = writeln!(out, "{}", sanitize(&w.with_file(name)));
+impl ToFormat {
+    /// The extension table's entry for this format name.
+    fn file_type(self) -> &'static FileType {
+        let name = self.to_possible_value().expect("every format has a name");
+        filetype::by_ext(name.get_name()).expect("every --to name is an extension")
+    }
+}
+
+/// Prints lines on standard error, stripped of control characters and escape sequences:
+/// they quote the files' own text.
+fn print_messages(lines: &[String]) {
+    let mut se = std::io::stderr().lock();
+    for l in lines.iter().flat_map(|l| l.split('\n')) {
+        let _ = writeln!(se, "{}", sanitize(l));
+    }
+}
+
+/// `eprintln!` that never panics (standard error may be a closed pipe too) and strips control
+/// characters (messages quote file names and file text).
+macro_rules! say {
+    ($($t:tt)*) => {
+        print_messages(&[format!($($t)*)])
+    };
+}
+
+/// Standard output that reports write errors once: a closed pipe ends the output quietly
+/// (as `head` users expect); any other error (a full disk) is an error message and exit 1.
+struct Out {
+    out: std::io::StdoutLock<'static>,
+    closed: bool,
+    error: Option<std::io::Error>,
+}
+
+impl Out {
+    fn new() -> Out {
+        Out {
+            out: std::io::stdout().lock(),
+            closed: false,
+            error: None,
+        }
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        if self.closed || self.error.is_some() {
+            return;
+        }
+        if let Err(e) = self.out.write_all(bytes) {
+            self.failed(e);
+        }
+    }
+    fn failed(&mut self, e: std::io::Error) {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            self.closed = true;
+        } else {
+            self.error = Some(e);
+        }
+    }
+    /// Flushes; `Err` with exit code 1 after a write error other than a closed pipe.
+    fn finish(mut self, who: &str) -> Result<(), ExitCode> {
+        if !self.closed
+            && self.error.is_none()
+            && let Err(e) = self.out.flush()
+        {
+            self.failed(e);
+        }
+        match self.error {
+            Some(e) => {
+                say!("{who}: cannot write to standard output: {e}");
+                Err(ExitCode::from(1))
+            }
+            None => Ok(()),
+        }
     }
 }
 
@@ -232,10 +325,28 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Completions { shell }) => {
             use clap::CommandFactory;
             let mut cmd = Cli::command();
-            clap_complete::generate(shell, &mut cmd, "kifview", &mut std::io::stdout());
-            ExitCode::SUCCESS
+            let mut text = Vec::new();
+            clap_complete::generate(shell, &mut cmd, "kifview", &mut text);
+            let mut out = Out::new();
+            out.write(&text);
+            match out.finish("kifview completions") {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(c) => c,
+            }
         }
     }
+}
+
+/// Can the viewer run: is standard output a terminal, and can keys be read from one
+/// (standard input, or the controlling terminal when standard input holds the record)?
+fn has_terminal() -> bool {
+    std::io::stdout().is_terminal()
+        && (std::io::stdin().is_terminal()
+            || std::fs::OpenOptions::new()
+                .read(true)
+                .write(true)
+                .open("/dev/tty")
+                .is_ok())
 }
 
 fn run_viewer(v: ViewArgs) -> ExitCode {
@@ -244,10 +355,28 @@ fn run_viewer(v: ViewArgs) -> ExitCode {
         match p.strip_prefix('+').and_then(|n| n.parse::<u32>().ok()) {
             Some(n) => ply = Some(n),
             None => {
-                eprintln!("kifview: expected +N (a ply number) after the file, got '{p}'");
+                say!("kifview: expected +N (a ply number) after the file, got '{p}'");
                 return ExitCode::from(2);
             }
         }
+    }
+    if !has_terminal() {
+        let file = v
+            .file
+            .as_deref()
+            .map_or("FILE".into(), |f| f.display().to_string());
+        let why = if std::io::stdout().is_terminal() {
+            "a terminal to read keys from, and there is none (standard input is not one and \
+             /dev/tty cannot be opened)"
+        } else {
+            "a terminal, and standard output is not one"
+        };
+        say!(
+            "kifview: the viewer needs {why}.\n\
+             To print the record without one: `kifview show {file}` (a board diagram), \
+             `kifview convert {file} --to kifu` (the whole record), `kifview check {file}`."
+        );
+        return ExitCode::from(2);
     }
     let opts = LaunchOptions {
         file: v.file,
@@ -257,168 +386,39 @@ fn run_viewer(v: ViewArgs) -> ExitCode {
         config: v.config,
         handicap: v.handicap,
         watch: v.watch,
+        setup: v.setup,
     };
     match kifview::tui::run(opts) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("kifview: {e:#}");
+            say!("kifview: {e:#}");
             ExitCode::from(1)
         }
     }
 }
 
-fn ext_format(path: &Path) -> Option<ToFormat> {
-    let ext = path.extension()?.to_str()?.to_ascii_lowercase();
-    <ToFormat as ValueEnum>::value_variants()
-        .iter()
-        .copied()
-        .find(|t| t.ext() == ext)
-}
-
-impl ToFormat {
-    fn ext(self) -> &'static str {
-        match self {
-            ToFormat::Kif => "kif",
-            ToFormat::Kifu => "kifu",
-            ToFormat::Csa => "csa",
-            ToFormat::Ki2 => "ki2",
-            ToFormat::Ki2u => "ki2u",
-            ToFormat::Jkf => "jkf",
-            ToFormat::Usi => "usi",
-            ToFormat::Sfen => "sfen",
-            ToFormat::Bod => "bod",
-        }
-    }
-    fn default_encoding(self) -> TextEncoding {
-        match self {
-            ToFormat::Kif | ToFormat::Ki2 => TextEncoding::ShiftJis,
-            _ => TextEncoding::Utf8,
-        }
-    }
-    fn format(self) -> Format {
-        match self {
-            ToFormat::Kif | ToFormat::Kifu => Format::Kif,
-            ToFormat::Ki2 | ToFormat::Ki2u => Format::Ki2,
-            ToFormat::Csa => Format::Csa,
-            ToFormat::Jkf => Format::Jkf,
-            ToFormat::Usi => Format::Usi,
-            ToFormat::Sfen => Format::Sfen,
-            ToFormat::Bod => Format::Bod,
-        }
-    }
-}
-
-struct Job {
-    input: PathBuf,
-    output: Option<PathBuf>,
-    /// The output name had to keep the input's extension to avoid a clash.
-    renamed: bool,
-}
-
-/// Extensions of the files a recursive conversion picks up.
-const RECORD_EXTENSIONS: &[&str] = &["kif", "kifu", "csa", "ki2", "ki2u", "jkf", "usi", "sfen"];
-
-/// Files to convert: the inputs, with directories walked when `recursive`. Each entry is the
-/// file and the directory its output path is relative to.
-fn expand_inputs(
-    inputs: &[PathBuf],
-    recursive: bool,
-) -> Result<Vec<(PathBuf, Option<PathBuf>)>, String> {
-    let mut out = Vec::new();
-    for input in inputs {
-        if !input.is_dir() {
-            out.push((input.clone(), None));
-            continue;
-        }
-        if !recursive {
-            return Err(format!(
-                "{} is a directory: use -r to convert the records in it",
-                input.display()
-            ));
-        }
-        let mut files = Vec::new();
-        let mut stack = vec![input.clone()];
-        while let Some(d) = stack.pop() {
-            let rd = std::fs::read_dir(&d).map_err(|e| format!("{}: {e}", d.display()))?;
-            for e in rd.flatten() {
-                let p = e.path();
-                let ft = e.file_type().map_err(|e| format!("{}: {e}", p.display()))?;
-                if ft.is_dir() {
-                    stack.push(p);
-                } else if p
-                    .extension()
-                    .and_then(|x| x.to_str())
-                    .is_some_and(|x| RECORD_EXTENSIONS.contains(&x.to_ascii_lowercase().as_str()))
-                {
-                    files.push(p);
-                }
-            }
-        }
-        files.sort();
-        out.extend(files.into_iter().map(|f| (f, Some(input.clone()))));
-    }
-    Ok(out)
-}
-
-/// Decides every output path; two inputs never write the same file.
-fn plan_outputs(
-    inputs: Vec<(PathBuf, Option<PathBuf>)>,
-    a: &ConvertArgs,
-    to: ToFormat,
-) -> Vec<Job> {
-    let mut seen = std::collections::HashSet::new();
-    inputs
-        .into_iter()
-        .map(|(input, base)| {
-            let (output, renamed) = match (&a.output, &a.out_dir) {
-                (Some(o), _) => (Some(o.clone()), false),
-                (None, Some(d)) => {
-                    let rel = base
-                        .as_deref()
-                        .and_then(|b| input.strip_prefix(b).ok())
-                        .map(Path::to_path_buf)
-                        .unwrap_or_else(|| {
-                            PathBuf::from(input.file_name().unwrap_or_else(|| "stdin".as_ref()))
-                        });
-                    let mut p = d.join(&rel);
-                    p.set_extension(to.ext());
-                    let mut renamed = false;
-                    if !seen.insert(p.clone()) {
-                        let mut name = rel.file_name().unwrap_or_default().to_os_string();
-                        name.push(".");
-                        name.push(to.ext());
-                        p = d.join(&rel).with_file_name(name);
-                        seen.insert(p.clone());
-                        renamed = true;
-                    }
-                    (Some(p), renamed)
-                }
-                (None, None) => (None, false),
-            };
-            Job {
-                input,
-                output,
-                renamed,
-            }
-        })
-        .collect()
-}
-
-/// What converting one input produced (printed in input order).
-struct JobResult {
-    stderr: Vec<u8>,
-    stdout: Vec<u8>,
-    failed: bool,
-}
-
 fn convert(a: ConvertArgs) -> ExitCode {
     let usage = |m: &str| {
-        eprintln!("kifview convert: {m}");
+        say!("kifview convert: {m}");
         ExitCode::from(2)
     };
-    let to = match (a.to, &a.output) {
-        (Some(t), _) => t,
-        (None, Some(o)) => match ext_format(o) {
+    // `kifview convert a.kif b.csa`: the second name is an output, not an input.
+    if let [first, second] = a.inputs.as_slice()
+        && a.output.is_none()
+        && a.out_dir.is_none()
+        && !a.recursive
+        && !second.is_dir()
+        && filetype::for_path(second).is_some_and(|t| t.writable)
+    {
+        return usage(&format!(
+            "two inputs and no --out-dir; to write {0}, say `kifview convert {1} -o {0}`",
+            second.display(),
+            first.display()
+        ));
+    }
+    let file_type = match (a.to, &a.output) {
+        (Some(t), _) => t.file_type(),
+        (None, Some(o)) => match filetype::for_path(o).filter(|t| t.writable) {
             Some(t) => t,
             None => {
                 return usage(&format!(
@@ -431,45 +431,38 @@ fn convert(a: ConvertArgs) -> ExitCode {
             return usage("say the output format with --to kif|kifu|csa|ki2|ki2u|jkf|usi|sfen|bod");
         }
     };
-    let inputs = match expand_inputs(&a.inputs, a.recursive) {
+    let inputs = match convert::expand_inputs(&a.inputs, a.recursive) {
         Ok(i) => i,
         Err(m) => return usage(&m),
     };
     if (inputs.len() > 1 || a.recursive) && a.out_dir.is_none() {
         return usage("several inputs need --out-dir DIR");
     }
-    if let Some(d) = &a.out_dir
-        && let Err(e) = std::fs::create_dir_all(d)
-    {
-        eprintln!("kifview convert: {}: {e}", d.display());
-        return ExitCode::from(1);
-    }
-    let jobs = plan_outputs(inputs, &a, to);
-    // Every output directory once, before the workers start (not once per file).
-    let dirs: std::collections::BTreeSet<&Path> = jobs
-        .iter()
-        .filter_map(|j| j.output.as_deref()?.parent())
-        .filter(|d| !d.as_os_str().is_empty())
-        .collect();
-    for d in dirs {
-        if let Err(e) = std::fs::create_dir_all(d) {
-            eprintln!("kifview convert: {}: cannot create: {e}", d.display());
-            return ExitCode::from(1);
+    let jobs = convert::plan_outputs(
+        inputs,
+        a.output.as_deref(),
+        a.out_dir.as_deref(),
+        file_type.ext,
+    );
+    // --out-dir and the layout under it are created (every directory once, before the
+    // workers start); `-o` needs its directory to exist.
+    if let Some(d) = &a.out_dir {
+        let mut dirs = convert::missing_dirs(&jobs);
+        if !d.is_dir() {
+            dirs.insert(0, d.clone());
+        }
+        for d in dirs {
+            if let Err(e) = std::fs::create_dir_all(&d) {
+                say!("kifview convert: {}: cannot create: {e}", d.display());
+                return ExitCode::from(1);
+            }
         }
     }
-    let encoding = a
-        .encoding
-        .map(|e| match e {
-            EncodingArg::Utf8 => TextEncoding::Utf8,
-            EncodingArg::ShiftJis => TextEncoding::ShiftJis,
-        })
-        .unwrap_or(to.default_encoding());
-    let target = Target {
-        format: to.format(),
-        csa_v3: a.csa_version != "2.2",
-        // A UTF-8 `.kif` says so, or other programs would read it as Shift_JIS.
-        declare_encoding: to == ToFormat::Kif && encoding == TextEncoding::Utf8,
-    };
+    let encoding = a.encoding.map(|e| match e {
+        EncodingArg::Utf8 => TextEncoding::Utf8,
+        EncodingArg::ShiftJis => TextEncoding::ShiftJis,
+    });
+    let settings = Settings::new(file_type, encoding, a.csa_version != "2.2", a.record);
     let progress = if jobs.len() > 1 {
         indicatif::ProgressBar::with_draw_target(
             Some(jobs.len() as u64),
@@ -478,45 +471,36 @@ fn convert(a: ConvertArgs) -> ExitCode {
     } else {
         indicatif::ProgressBar::hidden()
     };
-    let batch = jobs.len() > 1;
-    let results = run_parallel(&jobs, |job| {
-        let r = convert_one(job, target, encoding, a.record, batch);
-        progress.inc(1);
-        r
-    });
+    let results = convert::convert_all(&jobs, &settings, a.out_dir.as_deref(), || progress.inc(1));
     progress.finish_and_clear();
-    if batch && let Some(d) = &a.out_dir {
-        let written: Vec<PathBuf> = jobs
-            .iter()
-            .zip(&results)
-            .filter(|(_, r)| !r.failed)
-            .filter_map(|(j, _)| j.output.clone())
-            .collect();
-        if let Err(e) = flush_filesystem(d, &written) {
-            eprintln!(
-                "kifview convert: {}: could not flush to disk: {e}",
-                d.display()
-            );
+    let results = match results {
+        Ok(r) => r,
+        Err(e) => {
+            say!("kifview convert: {e}");
             return ExitCode::from(1);
         }
-    }
-    let stdout = std::io::stdout();
-    let stderr = std::io::stderr();
-    let (mut so, mut se) = (stdout.lock(), stderr.lock());
+    };
+    let terminal = std::io::stdout().is_terminal();
+    let mut out = Out::new();
     let (mut failures, mut warned) = (Vec::new(), 0);
     for (job, r) in jobs.iter().zip(&results) {
-        let _ = se.write_all(&r.stderr);
-        let _ = so.write_all(&r.stdout);
+        print_messages(&r.messages);
+        if terminal && !r.stdout.is_empty() {
+            write_for_terminal(&mut out, &r.stdout, settings.encoding);
+        } else {
+            out.write(&r.stdout);
+        }
         if r.failed {
             failures.push(job.input.display().to_string());
-        } else if !r.stderr.is_empty() {
+        } else if !r.messages.is_empty() {
             warned += 1;
         }
     }
-    let _ = so.flush();
+    if let Err(code) = out.finish("kifview convert") {
+        return code;
+    }
     if jobs.len() > 1 {
-        let _ = writeln!(
-            se,
+        let summary = format!(
             "converted {} of {} files ({warned} with warnings), {} failed{}",
             jobs.len() - failures.len(),
             jobs.len(),
@@ -527,232 +511,126 @@ fn convert(a: ConvertArgs) -> ExitCode {
                 format!(": {}", failures.join(", "))
             }
         );
+        print_messages(&[summary]);
     }
-    if !failures.is_empty() {
-        ExitCode::from(1)
-    } else {
+    if failures.is_empty() {
         ExitCode::SUCCESS
-    }
-}
-
-/// Runs `f` over `jobs` on every core; results come back in input order.
-fn run_parallel<T: Send>(jobs: &[Job], f: impl Fn(&Job) -> T + Sync) -> Vec<T> {
-    let threads = std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1)
-        .min(jobs.len())
-        .max(1);
-    if threads == 1 {
-        return jobs.iter().map(&f).collect();
-    }
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let mut slots: Vec<Option<T>> = (0..jobs.len()).map(|_| None).collect();
-    let parts: Vec<Vec<(usize, T)>> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..threads)
-            .map(|_| {
-                s.spawn(|| {
-                    let mut mine = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        if i >= jobs.len() {
-                            break;
-                        }
-                        mine.push((i, f(&jobs[i])));
-                    }
-                    mine
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().expect("worker panicked"))
-            .collect()
-    });
-    for (i, t) in parts.into_iter().flatten() {
-        slots[i] = Some(t);
-    }
-    slots
-        .into_iter()
-        .map(|t| t.expect("every job ran"))
-        .collect()
-}
-
-/// Converts one input. In a batch, files are replaced by rename without one fsync each (the
-/// caller flushes the file system once at the end); a single output is fully synced.
-fn convert_one(
-    job: &Job,
-    target: Target,
-    encoding: TextEncoding,
-    record: usize,
-    batch: bool,
-) -> JobResult {
-    let mut r = JobResult {
-        stderr: Vec::new(),
-        stdout: Vec::new(),
-        failed: false,
-    };
-    let name = job.input.display().to_string();
-    let loaded = match load_path(&job.input) {
-        Ok(l) => l,
-        Err(e) => {
-            let _ = writeln!(r.stderr, "{e:#}");
-            r.failed = true;
-            return r;
-        }
-    };
-    let idx = match pick_record(&loaded, record, &job.input) {
-        Ok(i) => i,
-        Err(e) => {
-            let _ = writeln!(r.stderr, "{e}");
-            r.failed = true;
-            return r;
-        }
-    };
-    let parsed = &loaded.records[idx];
-    print_warnings(&name, &parsed.warnings, &mut r.stderr);
-    let info = TextInfo {
-        encoding,
-        bom: false,
-        newline: loaded.info.newline,
-        lossy: false,
-    };
-    let info = if job.output.is_none() {
-        TextInfo {
-            newline: Newline::Lf,
-            ..info
-        }
     } else {
-        info
-    };
-    let (bytes, losses) = match notation::to_bytes(&parsed.record, target, &info) {
-        Ok(x) => x,
-        Err(e) => {
-            let _ = writeln!(
-                r.stderr,
-                "{name}: not converted: {e} (use --encoding utf-8 to keep these characters)"
-            );
-            r.failed = true;
-            return r;
-        }
-    };
-    for l in &losses {
-        let line = format!(
-            "{name}: warning: {} cannot hold {l}; not written",
-            target.format.name()
-        );
-        let _ = writeln!(r.stderr, "{}", sanitize(&line));
+        ExitCode::from(1)
     }
-    match &job.output {
-        None => r.stdout = bytes,
-        Some(out) => {
-            if job.renamed {
-                let _ = writeln!(
-                    r.stderr,
-                    "{name}: written as {} (another input has the same name)",
-                    out.display()
-                );
-            }
-            let written = if batch {
-                write_replace_unsynced(out, &bytes)
-            } else {
-                write_atomic(out, &bytes)
-            };
-            if let Err(e) = written {
-                let _ = writeln!(r.stderr, "{}: cannot write: {e}", out.display());
-                r.failed = true;
-            }
+}
+
+/// A conversion shown on a terminal: the text as the viewer would show it (control characters
+/// and escape sequences replaced, Shift_JIS shown as text), with a note when that changed
+/// anything. Files and pipes get the exact bytes.
+fn write_for_terminal(out: &mut Out, bytes: &[u8], encoding: TextEncoding) {
+    let text = kifview::core::notation::encoding::decode(bytes, encoding).text;
+    let mut shown = String::with_capacity(text.len());
+    let mut changed = false;
+    for line in text.split_inclusive('\n') {
+        let clean = sanitize(line.trim_end_matches(['\n', '\r']));
+        changed |= matches!(clean, std::borrow::Cow::Owned(_));
+        shown.push_str(&clean);
+        if line.ends_with('\n') {
+            shown.push('\n');
         }
     }
-    r
+    let mut notes = Vec::new();
+    if changed {
+        notes.push("control characters and escape sequences were replaced by \u{FFFD}");
+    }
+    if encoding != TextEncoding::Utf8 {
+        notes.push("Shift_JIS is shown as text");
+    }
+    out.write(shown.as_bytes());
+    if !notes.is_empty() {
+        print_messages(&[format!(
+            "kifview convert: standard output is a terminal: {}; redirect to a file or a pipe for the exact bytes",
+            notes.join("; ")
+        )]);
+    }
 }
 
 fn show(a: ShowArgs) -> ExitCode {
-    let loaded = match load_path(&a.file) {
+    let loaded = match convert::load_input(&a.file) {
         Ok(l) => l,
         Err(e) => {
-            eprintln!("{e:#}");
+            print_messages(&[e]);
             return ExitCode::from(1);
         }
     };
-    let idx = match pick_record(&loaded, a.record, &a.file) {
-        Ok(i) => i,
+    let parsed = match convert::pick_record(&loaded, a.record, &a.file) {
+        Ok(p) => p,
         Err(e) => {
-            eprintln!("{e}");
+            print_messages(&[e]);
             return ExitCode::from(2);
         }
     };
-    let parsed = &loaded.records[idx];
-    print_warnings(
-        &a.file.display().to_string(),
-        &parsed.warnings,
-        &mut std::io::stderr(),
-    );
-    let node = node_at_ply(&parsed.record, a.ply);
-    let text = if a.sfen {
-        let mut s = parsed.record.position_at(node).to_sfen();
-        s.push('\n');
-        s
-    } else {
-        bod::write_bod(&parsed.record, node)
+    let name = a.file.display().to_string();
+    let warnings: Vec<String> = convert::warning_lines(&name, parsed).collect();
+    print_messages(&warnings);
+    let text = match convert::position_text(&parsed.record, a.ply, a.sfen) {
+        Ok(t) => t,
+        Err(e) => {
+            print_messages(&[format!("{name}: {e}")]);
+            return ExitCode::from(2);
+        }
     };
-    print!("{text}");
-    ExitCode::SUCCESS
-}
-
-/// The main-line node after `ply` moves (special endings are not positions: stop before them).
-fn node_at_ply(r: &Record, ply: Option<u32>) -> NodeId {
-    let line = r.main_line();
-    let mut node = NodeId::ROOT;
-    for &id in &line[1..] {
-        if r.node(id).move_data().is_none() {
-            break;
-        }
-        if ply.is_some_and(|p| r.node(id).ply > p) {
-            break;
-        }
-        node = id;
+    let mut out = Out::new();
+    out.write(text.as_bytes());
+    match out.finish("kifview show") {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(c) => c,
     }
-    node
 }
 
 fn check(a: CheckArgs) -> ExitCode {
-    let jobs: Vec<Job> = a
-        .files
-        .iter()
-        .map(|f| Job {
-            input: f.clone(),
-            output: None,
-            renamed: false,
-        })
-        .collect();
-    let results = run_parallel(&jobs, |job| {
-        let mut out = Vec::new();
-        let name = job.input.display().to_string();
-        match load_path(&job.input) {
-            Err(e) => {
-                let _ = writeln!(out, "{e:#}");
-                (out, true)
-            }
-            Ok(l) => {
-                let mut bad = false;
-                for p in &l.records {
-                    print_warnings(&name, &p.warnings, &mut out);
-                    bad |= !p.warnings.is_empty();
-                }
-                (out, bad)
-            }
-        }
-    });
+    let results = convert::check_all(&a.files);
     let mut failed = false;
-    let stdout = std::io::stdout();
-    let mut so = stdout.lock();
-    for (text, bad) in results {
-        let _ = so.write_all(&text);
-        failed |= bad;
+    let mut out = Out::new();
+    for r in &results {
+        let mut text = String::new();
+        for l in &r.messages {
+            text.push_str(&sanitize(l));
+            text.push('\n');
+        }
+        out.write(text.as_bytes());
+        failed |= r.failed;
+    }
+    if let Err(code) = out.finish("kifview check") {
+        return code;
     }
     if failed {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_command_line_is_well_formed() {
+        use clap::CommandFactory;
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn every_output_format_is_a_writable_entry_of_the_table() {
+        for t in ToFormat::value_variants() {
+            let ty = t.file_type();
+            assert!(ty.writable, "{}", ty.ext);
+        }
+        assert_eq!(ToFormat::Kif.file_type().encoding, TextEncoding::ShiftJis);
+        assert_eq!(ToFormat::Ki2u.file_type().encoding, TextEncoding::Utf8);
+    }
+
+    #[test]
+    fn record_numbers_start_at_one() {
+        assert_eq!(parse_record("3"), Ok(3));
+        assert!(parse_record("0").unwrap_err().contains("from 1"));
+        assert!(parse_record("x").is_err());
     }
 }

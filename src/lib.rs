@@ -1,10 +1,78 @@
-//! kifview: a terminal viewer and editor for shogi game records.
+//! kifview: a terminal viewer and editor for shogi game records (KIF, KI2, CSA, JKF, USI/SFEN,
+//! BOD), and batch tools to check and convert them.
 //!
-//! Layers: `core` (rules, record, notation; no terminal), `app` (state and actions; no
-//! terminal), `tui` (terminal). A layer uses only the layers before it.
+//! # Layers
+//!
+//! A layer uses only the layers above it in this table. The test
+//! `tests/integration/tui_layers.rs` fails when a file breaks this, when files of `app` or
+//! `tui` import each other in a cycle, or when one of them holds over 1,000 lines of code;
+//! `core` and `app` never name a terminal crate.
+//!
+//! | layer | holds | uses |
+//! | --- | --- | --- |
+//! | [`core`] | `rules` (board, legal moves and why a move is illegal, handicaps, SFEN), `record` (the tree of moves as an arena, edits with their inverses, the undo history), `notation` (decoding, format detection, the readers and writers of every format) | std, encoding_rs |
+//! | library modules: `engine`, `convert`, `store` | USI engines as child processes; batch check and convert with a worker pool; writing files safely (atomic, through links, keeping permissions) | `core` |
+//! | [`app`] | the application state, commands and their handlers, overlays, keymaps, config, the document (every file the app reads or writes) | `core`, the library modules; never a terminal crate |
+//! | [`tui`] | the run loop, terminal events turned into the app's keys, layout, one widget per pane, theme | `app`, `core`, ratatui, crossterm |
+//! | `main.rs`, `cli.rs` | arguments, subcommands, printing | everything |
+//!
+//! # A key, from the terminal to the screen
+//!
+//! 1. `tui::event` turns a crossterm event into the app's own [`app::KeyEvent`] (or a mouse
+//!    click into an [`app::Action`]).
+//! 2. The keymap of the top overlay's mode (`app::overlay`: nothing open is browsing; the `:`
+//!    line, a prompt, a question, a list, the comment editor, move input, the tree, help, the
+//!    copy menu, the paste prompt each have their mode) turns the key into an [`app::Command`];
+//!    a character typed where text goes becomes `Action::Insert`.
+//! 3. [`app::update`] runs the command's handler from the command table (`app::command`:
+//!    name, doc and handler, written once); `:` lines run through their own table
+//!    (`app::typable`: name, aliases, argument, doc, handler).
+//! 4. The handler opens or closes an overlay (a stack: closing returns to the one below), moves
+//!    in the record (`app::state`), or changes the record through `App::apply`
+//!    (`app::editing`), which is one undo step of the history: each state of the record has a
+//!    revision, and the record is modified while its revision is not the one last written
+//!    whole to disk.
+//! 5. `tui::ui` lays the screen out and each widget (`tui::widgets`) draws its pane from
+//!    `&App`; the overlays are drawn from the bottom of the stack up. Render-only state
+//!    (scroll offsets, where things were drawn for the mouse) is `tui::view::ViewState`.
+//!
+//! # A file, from bytes to the screen (and back)
+//!
+//! 1. `app::document` reads the bytes (a path, standard input, pasted text; `--record N`
+//!    picks the record), and is the only place in `app` that touches the disk.
+//! 2. `core::notation` decodes them (BOM, declared or detected Shift_JIS/UTF-8, line endings,
+//!    all remembered for writing back), detects the format from the name and the text, and
+//!    reads it with that format's reader into a [`core::record::Record`] and warnings that
+//!    name the line and what was expected.
+//! 3. The app shows the record; saving goes back the same way: `app::saving` asks its
+//!    questions (outside changes, an encoding that cannot hold a character, a format that
+//!    cannot hold everything, each named and counted), `app::document` renders, encodes and
+//!    writes.
+//!
+//! # Where a change goes
+//!
+//! - A rule of shogi, or a new handicap: `core::rules`.
+//! - A new format, or a reader's or writer's behaviour: `core::notation` (a reader builds the
+//!   record the way the other readers do; a writer lists what its format cannot hold).
+//! - A new kind of edit to the record: an `Edit` and its inverse in `core::record`, then a
+//!   handler in `app::editing` that applies it.
+//! - A new key command: a line in the command table (`app::command`) with its handler, and
+//!   its default key in `assets/default-config.toml` (and `config.example.toml`); the help
+//!   and the README's key table follow.
+//! - A new `:` command: a line in `app::typable`; the help, completion and the README's table
+//!   follow.
+//! - A new overlay: a variant of `app::overlay::Overlay` with its state, its key mode, the
+//!   handlers that open and close it, and a widget in `tui::widgets`.
+//! - Reading or writing files from the app: `app::document` only.
+//! - How something looks: its widget in `tui::widgets`; shared drawing helpers in `tui::draw`;
+//!   colours in `tui::theme` and the config.
+//! - Work that outlives a key press (an engine, a batch): a library module, with the app
+//!   polling for its results.
 
 pub mod analyze;
 pub mod app;
+pub mod convert;
 pub mod core;
 pub mod engine;
+pub mod store;
 pub mod tui;

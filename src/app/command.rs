@@ -1,130 +1,148 @@
-//! The command table: every bindable command with its config name and one-line doc.
-//! The keymap parser, the help overlay and the README key table all come from here.
+//! The command table: every bindable command with its snake_case name (used in the config),
+//! one-line doc and handler, written once, as helix's `static_commands!`.
+//!
+//! The table is a macro so it can be expanded at two layers: here into the `Command` enum,
+//! its names and docs (the keymap in `config.rs` needs them, and it sits below the app
+//! state), and in `dispatch.rs` into the handlers (which need the app state). The handler
+//! expressions are resolved where `dispatch.rs` expands them.
 
-macro_rules! commands {
-    ($( $(#[$m:meta])* $variant:ident = $name:literal, $doc:literal; )*) => {
+/// Calls `$m!` with the whole table: `Variant = "name", "doc", handler;` per command.
+macro_rules! command_table {
+    ($m:ident) => {
+        $m! {
+            NextMove = "next_move", "Next move along the current line", |a| a.step(1);
+            PrevMove = "prev_move", "Previous move", |a| a.step(-1);
+            NextVariation = "next_variation", "Next alternative at this ply (switches the line)", |a| a.switch_alternative(1);
+            PrevVariation = "prev_variation", "Previous alternative at this ply", |a| a.switch_alternative(-1);
+            GoStart = "go_start", "Start position", |a| a.go_on_line(0);
+            GoEnd = "go_end", "End of the current line", App::go_end;
+            Forward10 = "forward_10", "Forward 10 plies", |a| a.step(10);
+            Back10 = "back_10", "Back 10 plies", |a| a.step(-10);
+            GotoPlyPrompt = "goto_ply", "Go to a ply of the current line (type a number, then Enter)", typable::open;
+            ToggleTree = "toggle_tree", "Show or hide the variation tree", App::toggle_tree;
+            FlipBoard = "flip_board", "Turn the board around", |a| a.flipped = !a.flipped;
+            FocusNext = "focus_next", "Move the focus to the next pane", |a| a.focus = a.focus.step(1);
+            FocusPrev = "focus_prev", "Move the focus to the previous pane", |a| a.focus = a.focus.step(-1);
+            ScrollDown = "scroll_down", "Scroll the focused pane down", |a| a.scroll_focused(1);
+            ScrollUp = "scroll_up", "Scroll the focused pane up", |a| a.scroll_focused(-1);
+            ShowWarnings = "show_warnings", "List the problems found while reading the file", App::show_warnings;
+            Help = "help", "Show this help", App::open_help;
+            Quit = "quit", "Quit", |a| a.request_quit(false);
+            TreeDown = "tree_down", "Tree: select the next branch", |a| a.tree_move(1);
+            TreeUp = "tree_up", "Tree: select the previous branch", |a| a.tree_move(-1);
+            TreePageDown = "tree_page_down", "Tree: down one page", |a| a.tree_move(10);
+            TreePageUp = "tree_page_up", "Tree: up one page", |a| a.tree_move(-10);
+            TreeTop = "tree_top", "Tree: first branch", |a| a.tree_move(isize::MIN / 2);
+            TreeBottom = "tree_bottom", "Tree: last branch", |a| a.tree_move(isize::MAX / 2);
+            TreeJump = "tree_jump", "Tree: go to the selected branch", App::tree_jump_selected;
+            Close = "close", "Close this view", App::close_overlay;
+            Submit = "submit", "Command line: run what was typed", App::submit;
+            Cancel = "cancel", "Command line: cancel", App::cancel;
+            DeleteBack = "delete_back", "Command line: delete the character before the cursor", App::delete_back;
+            Complete = "complete", "Command line: complete the command or file name (again: the next match); file prompts too", typable::complete;
+            EnterMove = "enter_move", "Enter a move on the board: a cursor picks the piece, then the square", App::start_board;
+            TypeMove = "type_move", "Type a move: 7g7f, P*5e, ７六歩, 76歩, 同歩, 58金右, 7776FU, 投了", App::open_move_prompt;
+            AddEnding = "add_ending", "End the line here (投了, 中断, 千日手, 持将棋, 詰み, ...)", App::open_endings;
+            DeleteVariation = "delete_variation", "Delete the current move and everything after it", App::delete_variation;
+            CutAfter = "cut_after", "Delete everything after the current move (cut the record here)", App::cut_after;
+            MoveAlternativeDown = "move_alternative_down", "Move the current alternative down among its siblings", |a| a.reorder(1);
+            MoveAlternativeUp = "move_alternative_up", "Move the current alternative up among its siblings", |a| a.reorder(-1);
+            MakeMainLine = "make_main_line", "Make the current line the main line", App::make_main_line;
+            Undo = "undo", "Undo the last edit", App::undo;
+            Redo = "redo", "Redo the last undone edit", App::redo;
+            EditComment = "edit_comment", "Edit the comment of the current move (the start position's at ply 0)", App::start_comment;
+            EditBookmark = "edit_bookmark", "Set, rename or remove (empty name) the bookmark of the current move", App::open_bookmark_prompt;
+            ListBookmarks = "list_bookmarks", "List the bookmarks and jump to one", App::open_bookmarks;
+            EditPosition = "edit_position", "Set up a position (局面編集): board, hands, piece box, presets; Enter uses it", App::open_position_editor;
+            EditHeader = "edit_header", "Edit the header fields (players, event, date, your own keys)", App::open_header;
+            Save = "save", "Save to the record's file (:w PATH writes a copy, :saveas PATH switches files)", |a| a.save_or_ask_name(false);
+            CursorLeft = "cursor_left", "Board: cursor left", |a| a.move_cursor(-1, 0);
+            CursorRight = "cursor_right", "Board: cursor right", |a| a.move_cursor(1, 0);
+            CursorUp = "cursor_up", "Board: cursor up", |a| a.move_cursor(0, -1);
+            CursorDown = "cursor_down", "Board: cursor down", |a| a.move_cursor(0, 1);
+            BoardPick = "board_pick", "Board: pick the piece under the cursor, then its destination", App::board_pick;
+            DropPawn = "drop_pawn", "Board: drop a pawn (歩) from the hand, then pick the square", |a| a.pick_from_hand(PieceKind::Pawn);
+            DropLance = "drop_lance", "Board: drop a lance (香) from the hand", |a| a.pick_from_hand(PieceKind::Lance);
+            DropKnight = "drop_knight", "Board: drop a knight (桂) from the hand", |a| a.pick_from_hand(PieceKind::Knight);
+            DropSilver = "drop_silver", "Board: drop a silver (銀) from the hand", |a| a.pick_from_hand(PieceKind::Silver);
+            DropGold = "drop_gold", "Board: drop a gold (金) from the hand", |a| a.pick_from_hand(PieceKind::Gold);
+            DropBishop = "drop_bishop", "Board: drop a bishop (角) from the hand", |a| a.pick_from_hand(PieceKind::Bishop);
+            DropRook = "drop_rook", "Board: drop a rook (飛) from the hand", |a| a.pick_from_hand(PieceKind::Rook);
+            Promote = "promote", "Board: promote (when asked)", |a| a.answer_promotion(true);
+            NoPromote = "no_promote", "Board: do not promote (when asked)", |a| a.answer_promotion(false);
+            BoardCancel = "board_cancel", "Board: put the picked piece back, or leave move input", App::board_cancel;
+            EditorNewline = "editor_newline", "Editor: new line", |a| a.with_editor(TextEditor::newline);
+            EditorBackspace = "editor_backspace", "Editor: delete the character before the cursor", |a| a.with_editor(TextEditor::backspace);
+            EditorDelete = "editor_delete", "Editor: delete the character under the cursor", |a| a.with_editor(TextEditor::delete);
+            EditorLeft = "editor_left", "Editor: cursor left", |a| a.with_editor(TextEditor::left);
+            EditorRight = "editor_right", "Editor: cursor right", |a| a.with_editor(TextEditor::right);
+            EditorUp = "editor_up", "Editor: cursor up", |a| a.with_editor(TextEditor::up);
+            EditorDown = "editor_down", "Editor: cursor down", |a| a.with_editor(TextEditor::down);
+            EditorHome = "editor_home", "Editor: start of the line", |a| a.with_editor(TextEditor::home);
+            EditorEnd = "editor_end", "Editor: end of the line", |a| a.with_editor(TextEditor::end);
+            EditorDone = "editor_done", "Editor: keep the text and leave (one undo step)", |a| a.finish_comment(true);
+            EditorDiscard = "editor_discard", "Editor: leave and throw the changes away", |a| a.finish_comment(false);
+            ListDown = "list_down", "List: next entry", |a| a.list_move(1);
+            ListUp = "list_up", "List: previous entry", |a| a.list_move(-1);
+            ListPick = "list_pick", "List: choose this entry (jump, edit the value, end the line)", App::list_pick;
+            ListAdd = "list_add", "List: add an entry (header: a new field)", App::list_add;
+            ListDelete = "list_delete", "List: delete this entry", App::list_delete;
+            CopyMenu = "copy_menu", "Copy the position, the line or the record to the clipboard (menu)", share::toggle_copy_menu;
+            CopySfen = "copy_sfen", "Copy: the current position as SFEN", |a| share::copy(a, Copy::Sfen);
+            CopyBod = "copy_bod", "Copy: the current position as a BOD diagram", |a| share::copy(a, Copy::Bod);
+            CopyUsi = "copy_usi", "Copy: the moves up to here as a USI `position … moves …` line", |a| share::copy(a, Copy::Usi);
+            CopyKif = "copy_kif", "Copy: the whole record as KIF", |a| share::copy(a, Copy::Kif);
+            CopyKi2 = "copy_ki2", "Copy: the whole record as KI2", |a| share::copy(a, Copy::Ki2);
+            CopyCsa = "copy_csa", "Copy: the whole record as CSA", |a| share::copy(a, Copy::Csa);
+            Paste = "paste", "Open a pasted record (KIF, KI2, CSA, SFEN/USI, BOD or JKF)", |a| share::open_prompt(a, false);
+            Newline = "newline", "Paste prompt: start a new line", |a| share::insert(a, '\n');
+            ToggleWatch = "toggle_watch", "Follow the file: reload when another program writes it", watch::toggle;
+            NoOp = "none", "Do nothing (unbinds a default key)", |_| {};
+        }
+    };
+}
+pub(crate) use command_table;
+
+macro_rules! define_commands {
+    ($( $variant:ident = $name:literal, $doc:literal, $handler:expr; )*) => {
         /// A command a key can be bound to.
         #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
         pub enum Command {
-            $( $(#[$m])* #[doc = $doc] $variant, )*
+            $( #[doc = $doc] $variant, )*
         }
-        /// Every command: (command, snake_case name used in the config, one-line doc).
-        pub const COMMANDS: &[(Command, &str, &str)] = &[
-            $( (Command::$variant, $name, $doc), )*
+        /// Every command with its config name and doc, in the order of the help.
+        pub const COMMANDS: &[CommandInfo] = &[
+            $( CommandInfo { command: Command::$variant, name: $name, doc: $doc }, )*
         ];
     };
 }
 
-commands! {
-    NextMove = "next_move", "Next move along the current line";
-    PrevMove = "prev_move", "Previous move";
-    NextVariation = "next_variation", "Next alternative at this ply (switches the line)";
-    PrevVariation = "prev_variation", "Previous alternative at this ply";
-    GoStart = "go_start", "Start position";
-    GoEnd = "go_end", "End of the current line";
-    Forward10 = "forward_10", "Forward 10 plies";
-    Back10 = "back_10", "Back 10 plies";
-    GotoPlyPrompt = "goto_ply", "Go to a ply of the current line (type a number, then Enter)";
-    ToggleTree = "toggle_tree", "Show or hide the variation tree";
-    FlipBoard = "flip_board", "Turn the board around";
-    FocusNext = "focus_next", "Move the focus to the next pane";
-    FocusPrev = "focus_prev", "Move the focus to the previous pane";
-    ScrollDown = "scroll_down", "Scroll the focused pane down";
-    ScrollUp = "scroll_up", "Scroll the focused pane up";
-    ShowWarnings = "show_warnings", "List the problems found while reading the file";
-    Help = "help", "Show this help";
-    Quit = "quit", "Quit";
-    TreeDown = "tree_down", "Tree: select the next branch";
-    TreeUp = "tree_up", "Tree: select the previous branch";
-    TreePageDown = "tree_page_down", "Tree: down one page";
-    TreePageUp = "tree_page_up", "Tree: up one page";
-    TreeTop = "tree_top", "Tree: first branch";
-    TreeBottom = "tree_bottom", "Tree: last branch";
-    TreeJump = "tree_jump", "Tree: go to the selected branch";
-    Close = "close", "Close this view";
-    Submit = "submit", "Command line: run what was typed";
-    Cancel = "cancel", "Command line: cancel";
-    DeleteBack = "delete_back", "Command line: delete the character before the cursor";
-    EnterMove = "enter_move", "Enter a move on the board: a cursor picks the piece, then the square";
-    TypeMove = "type_move", "Type a move: 7g7f, P*5e, ７六歩, 76歩, 同歩, 58金右, 7776FU, 投了";
-    AddEnding = "add_ending", "End the line here (投了, 中断, 千日手, 持将棋, 詰み, ...)";
-    DeleteVariation = "delete_variation", "Delete the current move and everything after it";
-    CutAfter = "cut_after", "Delete everything after the current move (cut the record here)";
-    MoveAlternativeDown = "move_alternative_down", "Move the current alternative down among its siblings";
-    MoveAlternativeUp = "move_alternative_up", "Move the current alternative up among its siblings";
-    MakeMainLine = "make_main_line", "Make the current line the main line";
-    Undo = "undo", "Undo the last edit";
-    Redo = "redo", "Redo the last undone edit";
-    EditComment = "edit_comment", "Edit the comment of the current move (the start position's at ply 0)";
-    EditBookmark = "edit_bookmark", "Set, rename or remove (empty name) the bookmark of the current move";
-    ListBookmarks = "list_bookmarks", "List the bookmarks and jump to one";
-    EditHeader = "edit_header", "Edit the header fields (players, event, date, your own keys)";
-    Save = "save", "Save to the file it came from (:w PATH saves as, :wq saves and quits)";
-    CursorLeft = "cursor_left", "Board: cursor left";
-    CursorRight = "cursor_right", "Board: cursor right";
-    CursorUp = "cursor_up", "Board: cursor up";
-    CursorDown = "cursor_down", "Board: cursor down";
-    BoardPick = "board_pick", "Board: pick the piece under the cursor, then its destination";
-    DropPawn = "drop_pawn", "Board: drop a pawn (歩) from the hand, then pick the square";
-    DropLance = "drop_lance", "Board: drop a lance (香) from the hand";
-    DropKnight = "drop_knight", "Board: drop a knight (桂) from the hand";
-    DropSilver = "drop_silver", "Board: drop a silver (銀) from the hand";
-    DropGold = "drop_gold", "Board: drop a gold (金) from the hand";
-    DropBishop = "drop_bishop", "Board: drop a bishop (角) from the hand";
-    DropRook = "drop_rook", "Board: drop a rook (飛) from the hand";
-    Promote = "promote", "Board: promote (when asked)";
-    NoPromote = "no_promote", "Board: do not promote (when asked)";
-    BoardCancel = "board_cancel", "Board: put the picked piece back, or leave move input";
-    EditorNewline = "editor_newline", "Editor: new line";
-    EditorBackspace = "editor_backspace", "Editor: delete the character before the cursor";
-    EditorDelete = "editor_delete", "Editor: delete the character under the cursor";
-    EditorLeft = "editor_left", "Editor: cursor left";
-    EditorRight = "editor_right", "Editor: cursor right";
-    EditorUp = "editor_up", "Editor: cursor up";
-    EditorDown = "editor_down", "Editor: cursor down";
-    EditorHome = "editor_home", "Editor: start of the line";
-    EditorEnd = "editor_end", "Editor: end of the line";
-    EditorDone = "editor_done", "Editor: keep the text and leave (one undo step)";
-    EditorDiscard = "editor_discard", "Editor: leave and throw the changes away";
-    ListDown = "list_down", "List: next entry";
-    ListUp = "list_up", "List: previous entry";
-    ListPick = "list_pick", "List: choose this entry (jump, edit the value, end the line)";
-    ListAdd = "list_add", "List: add an entry (header: a new field)";
-    ListDelete = "list_delete", "List: delete this entry";
-    CopyMenu = "copy_menu", "Copy the position, the line or the record to the clipboard (menu)";
-    CopySfen = "copy_sfen", "Copy: the current position as SFEN";
-    CopyBod = "copy_bod", "Copy: the current position as a BOD diagram";
-    CopyUsi = "copy_usi", "Copy: the moves up to here as a USI `position … moves …` line";
-    CopyKif = "copy_kif", "Copy: the whole record as KIF";
-    CopyKi2 = "copy_ki2", "Copy: the whole record as KI2";
-    CopyCsa = "copy_csa", "Copy: the whole record as CSA";
-    Paste = "paste", "Open a pasted record (KIF, KI2, CSA, SFEN/USI, BOD or JKF)";
-    Newline = "newline", "Paste prompt: start a new line";
-    ToggleWatch = "toggle_watch", "Follow the file: reload when another program writes it";
-    NoOp = "none", "Do nothing (unbinds a default key)";
+/// A command's name and doc.
+#[derive(Clone, Copy, Debug)]
+pub struct CommandInfo {
+    pub command: Command,
+    /// The snake_case name used in the config.
+    pub name: &'static str,
+    /// One line for the help and the README.
+    pub doc: &'static str,
 }
+
+command_table!(define_commands);
 
 impl Command {
     /// The command of a config name.
     pub fn from_name(name: &str) -> Option<Command> {
-        COMMANDS
-            .iter()
-            .find(|(_, n, _)| *n == name)
-            .map(|&(c, _, _)| c)
+        COMMANDS.iter().find(|c| c.name == name).map(|c| c.command)
+    }
+    /// The table lists the variants in declaration order.
+    fn info(self) -> &'static CommandInfo {
+        &COMMANDS[self as usize]
     }
     pub fn name(self) -> &'static str {
-        COMMANDS
-            .iter()
-            .find(|(c, _, _)| *c == self)
-            .map(|&(_, n, _)| n)
-            .unwrap_or("none")
+        self.info().name
     }
     pub fn doc(self) -> &'static str {
-        COMMANDS
-            .iter()
-            .find(|(c, _, _)| *c == self)
-            .map(|&(_, _, d)| d)
-            .unwrap_or("")
+        self.info().doc
     }
 }
 
@@ -135,16 +153,19 @@ mod tests {
     #[test]
     fn names_are_unique_snake_case_and_round_trip() {
         let mut seen = std::collections::HashSet::new();
-        for &(c, name, doc) in COMMANDS {
-            assert!(seen.insert(name), "duplicate {name}");
+        for (i, c) in COMMANDS.iter().enumerate() {
+            assert_eq!(c.command as usize, i, "{} out of order", c.name);
+            assert!(seen.insert(c.name), "duplicate {}", c.name);
             assert!(
-                name.chars()
+                c.name
+                    .chars()
                     .all(|ch| ch.is_ascii_lowercase() || ch.is_ascii_digit() || ch == '_'),
-                "{name}"
+                "{}",
+                c.name
             );
-            assert!(!doc.is_empty());
-            assert_eq!(Command::from_name(name), Some(c));
-            assert_eq!(c.name(), name);
+            assert!(!c.doc.is_empty());
+            assert_eq!(Command::from_name(c.name), Some(c.command));
+            assert_eq!(c.command.name(), c.name);
         }
         assert_eq!(Command::from_name("nope"), None);
     }

@@ -112,7 +112,8 @@ impl Keymap {
         };
         super::command::COMMANDS
             .iter()
-            .filter_map(|&(c, _, _)| {
+            .filter_map(|info| {
+                let c = info.command;
                 let mut keys: Vec<KeyEvent> = m
                     .iter()
                     .filter(|(_, v)| **v == c)

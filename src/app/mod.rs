@@ -1,11 +1,25 @@
-//! Application state, actions, keymaps and config. Uses `core`; never the terminal crates.
+//! Application state, commands, overlays, keymaps and config. Uses `core`; never the
+//! terminal crates. A key becomes a `Command` through the keymap of the top overlay's mode
+//! (`overlay.rs`); the command table (`command.rs`) and the `:` table (`typable.rs`) hold
+//! the handlers; changes to the record go through `editing.rs` and its history; files go
+//! through `document.rs` only.
 
+pub mod board_input;
 pub mod command;
 pub mod config;
-pub mod edit;
+pub mod confirm;
+mod dispatch;
+pub mod document;
+mod editing;
 pub mod input;
+pub mod lists;
 pub mod outline;
+pub mod overlay;
+pub mod position_editor;
+pub mod prompt;
 pub mod save;
+pub mod saving;
+mod setup;
 pub mod share;
 mod state;
 #[doc(hidden)]
@@ -14,12 +28,16 @@ pub mod testing;
 mod tests;
 pub mod text;
 pub mod textedit;
+pub mod typable;
 pub mod watch;
 
 pub use command::{COMMANDS, Command};
 pub use config::{Config, ConfigError, KeyMode};
+pub use dispatch::update;
+pub use document::Document;
 pub use input::{KeyCode, KeyEvent, Modifiers};
-pub use state::{Action, App, Document, Focus, Level, Message, Mode, Pane, update};
+pub use overlay::{Mode, Overlay};
+pub use state::{Action, App, Focus, Level, Message, Pane};
 
 use std::path::PathBuf;
 
@@ -40,4 +58,6 @@ pub struct LaunchOptions {
     pub handicap: Option<String>,
     /// Follow the file: reload when another program changes it (`--watch`).
     pub watch: bool,
+    /// Start in the position editor (`--setup`).
+    pub setup: bool,
 }

@@ -79,7 +79,7 @@ pub struct SavePlan {
     pub target: Target,
     pub info: TextInfo,
     pub bytes: Vec<u8>,
-    /// Things the target format cannot hold, in words (empty for KIF).
+    /// Things the target format cannot hold, in words (empty for KIF): each loss's `Display`.
     pub losses: Vec<String>,
 }
 
@@ -96,7 +96,7 @@ pub fn plan(
         target,
         info,
         bytes,
-        losses,
+        losses: losses.iter().map(|l| l.to_string()).collect(),
     })
 }
 

@@ -1,60 +1,16 @@
-//! The application state and `update`, the one place it changes.
+//! The application state and moving around the record. Keys and clicks reach it through
+//! `dispatch.rs`; edits through `editing.rs`.
 
 use super::LaunchOptions;
 use super::command::Command;
-use super::config::{Config, KeyMode};
-use super::input::{KeyCode, KeyEvent};
+use super::config::Config;
+use super::document::{self, Document, Watch};
 use super::outline::Outline;
-use crate::core::notation::{self, Diagnostic, Format, TextInfo};
-use crate::core::record::{Initial, NodeId, Record, Step};
-use crate::core::rules::{HANDICAPS, Handicap, Position};
+use super::overlay::{Mode, Overlay, Overlays};
+use crate::core::notation;
+use crate::core::record::{History, NodeId, Record, Step};
+use crate::core::rules::{Position, Square};
 use std::collections::HashMap;
-use std::io::Read;
-use std::path::PathBuf;
-
-/// What the keyboard is doing.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Mode {
-    Normal,
-    /// Typing on the `:` line (`App::command_line`).
-    CommandLine,
-    /// The variation tree is open.
-    Tree,
-    /// The key help is open.
-    Help,
-    /// The reader's warnings are listed.
-    Warnings,
-    /// Entering a move with the board cursor.
-    Board,
-    /// Typing into a one-line prompt (`App::edit.prompt`).
-    Prompt,
-    /// Editing the current comment (`App::edit.comment`).
-    Comment,
-    /// A question waits for a one-key answer (`App::edit.confirm`).
-    Confirm,
-    /// A list to pick from (`App::edit.list`).
-    List,
-    /// The copy menu is open (`share.rs`).
-    Copy,
-    /// The paste prompt is open (`App::share.paste`).
-    Paste,
-}
-
-impl Mode {
-    pub fn key_mode(self) -> KeyMode {
-        match self {
-            Mode::Normal => KeyMode::Normal,
-            Mode::CommandLine | Mode::Prompt | Mode::Confirm => KeyMode::Command,
-            Mode::Board => KeyMode::Board,
-            Mode::Comment => KeyMode::Editor,
-            Mode::List => KeyMode::List,
-            Mode::Tree => KeyMode::Tree,
-            Mode::Help | Mode::Warnings => KeyMode::Help,
-            Mode::Copy => KeyMode::Copy,
-            Mode::Paste => KeyMode::Paste,
-        }
-    }
-}
 
 /// The panes `Tab` cycles through.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -72,7 +28,7 @@ impl Focus {
         Focus::Comment,
         Focus::Header,
     ];
-    fn step(self, d: isize) -> Focus {
+    pub(crate) fn step(self, d: isize) -> Focus {
         let i = Focus::ORDER.iter().position(|&f| f == self).unwrap_or(0) as isize;
         Focus::ORDER[(i + d).rem_euclid(Focus::ORDER.len() as isize) as usize]
     }
@@ -93,77 +49,12 @@ pub struct Message {
     pub level: Level,
 }
 
-/// Where the record came from and how to write it back.
-#[derive(Clone, Debug)]
-pub struct Document {
-    /// The file, when there is one (`None` for stdin and new records).
-    pub path: Option<PathBuf>,
-    /// Name for the status line (`game.kif`, `[stdin]`, `[new]`).
-    pub name: String,
-    /// The format read (`None` for a new record).
-    pub format: Option<Format>,
-    pub info: Option<TextInfo>,
-    /// Problems the reader found.
-    pub warnings: Vec<Diagnostic>,
-    /// Which record of the file (0-based) and how many there are.
-    pub record_index: usize,
-    pub record_count: usize,
-    pub modified: bool,
-}
-
-impl Document {
-    /// A document with no file behind it yet (a new record, pasted text in tests), shown as
-    /// `name`.
-    pub fn untitled(name: impl Into<String>) -> Document {
-        Document {
-            path: None,
-            name: name.into(),
-            format: None,
-            info: None,
-            warnings: Vec::new(),
-            record_index: 0,
-            record_count: 1,
-            modified: false,
-        }
-    }
-
-    /// Record `index` (0-based) of a file read into `loaded`, with the document describing it.
-    /// `path` is `None` for standard input. `None` when the file has no such record.
-    pub fn from_loaded(
-        loaded: notation::Loaded,
-        path: Option<PathBuf>,
-        index: usize,
-    ) -> Option<(Record, Document)> {
-        let count = loaded.records.len();
-        let parsed = loaded.records.into_iter().nth(index)?;
-        let name = match &path {
-            None => "[stdin]".to_string(),
-            Some(p) => p
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_else(|| p.display().to_string()),
-        };
-        Some((
-            parsed.record,
-            Document {
-                path,
-                name,
-                format: Some(loaded.format),
-                info: Some(loaded.info),
-                warnings: parsed.warnings,
-                record_index: index,
-                record_count: count,
-                modified: false,
-            },
-        ))
-    }
-}
-
 /// Scrollable text panes whose offsets the app keeps.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Pane {
     Comment,
     Header,
+    /// The top overlay (help, warnings).
     Overlay,
 }
 
@@ -171,7 +62,8 @@ pub enum Pane {
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Action {
     Run(Command),
-    /// A character typed on the command line.
+    /// A character typed into the top overlay (the `:` line, a prompt, the comment editor,
+    /// the paste prompt, or an answer to a question).
     Insert(char),
     /// Go to this ply of the current line.
     GotoPly(u32),
@@ -182,7 +74,7 @@ pub enum Action {
     /// Scroll a text pane by this many lines.
     Scroll(Pane, i32),
     /// A click on a square of the board (move input).
-    BoardClick(crate::core::rules::Square),
+    BoardClick(Square),
 }
 
 /// The whole application state.
@@ -191,22 +83,28 @@ pub struct App {
     pub record: Record,
     pub doc: Document,
     pub config: Config,
-    pub mode: Mode,
+    /// What is open over the record; the top decides what keys do.
+    pub overlays: Overlays,
     pub focus: Focus,
     pub flipped: bool,
     pub message: Option<Message>,
-    /// Text typed after `:`.
-    pub command_line: String,
     pub should_quit: bool,
     pub comment_scroll: u16,
     pub header_scroll: u16,
-    pub overlay_scroll: u16,
-    /// The selected row of the tree.
-    pub tree_selected: usize,
-    /// The mode to go back to when the help closes.
-    help_return: Mode,
-    /// Bumped by every edit of the record (caches compare against it).
+    /// Bumped by every change of the record (caches compare against it).
     pub revision: u64,
+    /// Undo and redo, and which revision was saved.
+    pub history: History,
+    /// Where the cursor was after each undoable edit (parallel to the history's undo stack),
+    /// so redo returns there too.
+    pub(crate) focus_undo: Vec<NodeId>,
+    pub(crate) focus_redo: Vec<NodeId>,
+    /// Where the board cursor was when move input last closed.
+    pub(crate) board_cursor: Option<Square>,
+    /// Text waiting for the front end to put on the clipboard (`share.rs`).
+    pub clipboard: Option<String>,
+    /// Following the file (`--watch`, `watch.rs`); `None` when off.
+    pub watch: Option<Watch>,
     cur: NodeId,
     /// The chosen child at each fork (parent -> child) the user has visited.
     chosen: HashMap<NodeId, NodeId>,
@@ -215,43 +113,35 @@ pub struct App {
     /// The position at `cur`.
     position: Position,
     outline: Option<(u64, Outline)>,
-    /// The editor: undo history, move input, prompts, lists, questions.
-    pub edit: super::edit::EditState,
-    /// Copy, paste and `:e` state (`share.rs`).
-    pub share: super::share::Share,
-    /// Following the file (`--watch`, `watch.rs`); `None` when off.
-    pub watch: Option<super::watch::Watch>,
 }
 
 impl App {
     /// An app showing `record`.
     pub fn new(record: Record, doc: Document, config: Config) -> App {
         let position = record.initial.position.clone();
-        let edit = super::edit::EditState::new(doc.path.as_deref());
         let mut app = App {
             record,
             doc,
             config,
-            mode: Mode::Normal,
+            overlays: Overlays::default(),
             focus: Focus::Moves,
             flipped: false,
             message: None,
-            command_line: String::new(),
             should_quit: false,
             comment_scroll: 0,
             header_scroll: 0,
-            overlay_scroll: 0,
-            tree_selected: 0,
-            help_return: Mode::Normal,
             revision: 0,
+            history: History::new(),
+            focus_undo: Vec::new(),
+            focus_redo: Vec::new(),
+            board_cursor: None,
+            clipboard: None,
+            watch: None,
             cur: NodeId::ROOT,
             chosen: HashMap::new(),
             line: Vec::new(),
             position,
             outline: None,
-            edit,
-            share: Default::default(),
-            watch: None,
         };
         app.rebuild_line();
         if let Some(w) = app.doc.warnings.first() {
@@ -271,83 +161,45 @@ impl App {
 
     /// Opens what the command line asked for.
     pub fn open(opts: &LaunchOptions, config: Config) -> anyhow::Result<App> {
-        let missing = opts
-            .file
-            .as_ref()
-            .filter(|p| p.as_os_str() != "-" && !p.exists())
-            .filter(|p| {
-                p.parent()
-                    .is_none_or(|d| d.as_os_str().is_empty() || d.is_dir())
-            });
-        let (record, doc) = match &opts.file {
-            _ if opts.file.is_none() || missing.is_some() => {
-                let initial = match &opts.handicap {
-                    None => Initial::even(),
-                    Some(name) => {
-                        let h = Handicap::by_name(name).ok_or_else(|| {
-                            let names: Vec<&str> = HANDICAPS.iter().map(|h| h.name).collect();
-                            anyhow::anyhow!(
-                                "unknown handicap `{name}` (expected one of: {})",
-                                names.join(" ")
-                            )
-                        })?;
-                        Initial {
-                            position: h.position(),
-                            handicap: Some(h),
-                        }
-                    }
-                };
-                let mut record = Record::new(initial);
-                if let Some(h) = record.initial.handicap {
-                    record.header.set("手合割", h.name);
-                }
-                let name = missing
-                    .and_then(|p| p.file_name())
-                    .map(|n| format!("{} [new]", n.to_string_lossy()))
-                    .unwrap_or_else(|| "[new]".into());
-                (
-                    record,
-                    Document {
-                        path: missing.cloned(),
-                        ..Document::untitled(name)
-                    },
-                )
-            }
-            None => unreachable!("handled above"),
-            Some(path) => {
-                let stdin = path.as_os_str() == "-";
-                let bytes = if stdin {
-                    let mut b = Vec::new();
-                    std::io::stdin()
-                        .read_to_end(&mut b)
-                        .map_err(|e| anyhow::anyhow!("cannot read standard input: {e}"))?;
-                    b
-                } else {
-                    std::fs::read(path)
-                        .map_err(|e| anyhow::anyhow!("cannot open {}: {e}", path.display()))?
-                };
-                let loaded = notation::load(&bytes, (!stdin).then_some(path.as_path()));
-                let count = loaded.records.len();
-                let want = opts.record.max(1);
-                Document::from_loaded(loaded, (!stdin).then(|| path.clone()), want - 1).ok_or_else(
-                    || {
-                        anyhow::anyhow!(
-                            "{}: --record {want}: the file holds {count} record{}",
-                            path.display(),
-                            if count == 1 { "" } else { "s" }
-                        )
-                    },
-                )?
-            }
-        };
+        let (record, doc) = document::open(opts)?;
         let mut app = App::new(record, doc, config);
         app.flipped = opts.flip;
         if let Some(ply) = opts.ply {
-            update(&mut app, Action::GotoPly(ply));
+            app.goto_ply(ply);
+        }
+        if opts.setup {
+            app.open_position_editor();
         }
         Ok(app)
     }
 
+    /// Takes the text to put on the clipboard, if a copy was chosen since the last call.
+    pub fn take_clipboard(&mut self) -> Option<String> {
+        self.clipboard.take()
+    }
+    /// The text waiting to go to the clipboard.
+    pub fn pending_clipboard(&self) -> Option<&str> {
+        self.clipboard.as_deref()
+    }
+    /// Shows another record in place of the current one: a fresh view (start position, no
+    /// history, nothing open) that keeps the board orientation, focus, clipboard and watch.
+    pub fn replace_record(&mut self, record: Record, doc: Document) {
+        let mut fresh = App::new(record, doc, self.config.clone());
+        fresh.flipped = self.flipped;
+        fresh.focus = self.focus;
+        fresh.clipboard = self.clipboard.take();
+        fresh.watch = self.watch.take();
+        *self = fresh;
+    }
+
+    /// What the keyboard is doing (the top overlay's mode).
+    pub fn mode(&self) -> Mode {
+        self.overlays.mode()
+    }
+    /// Is the record in a state that exists nowhere on disk?
+    pub fn is_modified(&self) -> bool {
+        self.history.is_modified()
+    }
     /// The current node.
     pub fn cur(&self) -> NodeId {
         self.cur
@@ -397,35 +249,6 @@ impl App {
         }
     }
 
-    /// The action a key means in the current mode.
-    pub fn action_for_key(&self, key: KeyEvent) -> Option<Action> {
-        if let Some(c) = self.config.keymap.get(self.mode.key_mode(), &key) {
-            return Some(Action::Run(c));
-        }
-        match (self.mode, key.code) {
-            (
-                Mode::CommandLine | Mode::Paste | Mode::Prompt | Mode::Comment | Mode::Confirm,
-                KeyCode::Char(c),
-            ) if !key.mods.ctrl && !key.mods.alt => Some(Action::Insert(c)),
-            _ => None,
-        }
-    }
-
-    /// Handles one key press: clears the last message, then runs what the key is bound to.
-    pub fn handle_key(&mut self, key: KeyEvent) {
-        if self.mode != Mode::CommandLine {
-            self.message = None;
-        }
-        match self.action_for_key(key) {
-            Some(a) => update(self, a),
-            None if self.mode == Mode::Normal => self.info_level(
-                format!("{key} is not bound (? lists the keys)"),
-                Level::Info,
-            ),
-            None => {}
-        }
-    }
-
     pub(crate) fn info_level(&mut self, text: String, level: Level) {
         self.message = Some(Message { text, level });
     }
@@ -442,7 +265,7 @@ impl App {
             .or_else(|| node.children.first().copied())
     }
 
-    /// Recomputes the line through `cur` and the position (only when the node changes).
+    /// Recomputes the line through `cur` and the position.
     fn rebuild_line(&mut self) {
         let mut line = self.record.path(self.cur);
         let mut n = self.cur;
@@ -454,13 +277,29 @@ impl App {
         self.position = self.record.position_at(self.cur);
     }
 
-    /// Moves to `id`, which is on the current line.
-    fn go_on_line(&mut self, index: usize) {
+    /// Moves to ply `index` of the current line.
+    pub(crate) fn go_on_line(&mut self, index: usize) {
         if let Some(&id) = self.line.get(index).filter(|&&id| id != self.cur) {
             self.cur = id;
             self.position = self.record.position_at(id);
             self.comment_scroll = 0;
         }
+    }
+
+    /// Goes to ply `n` of the current line (its end when the line is shorter).
+    pub(crate) fn goto_ply(&mut self, n: u32) {
+        let last = self.line.len().saturating_sub(1);
+        if n as usize > last {
+            self.info_level(
+                format!("this line has only {last} plies; went to the end"),
+                Level::Warning,
+            );
+        }
+        self.go_on_line((n as usize).min(last));
+    }
+
+    pub(crate) fn go_end(&mut self) {
+        self.go_on_line(self.line.len().saturating_sub(1));
     }
 
     /// Moves to any node, making the line pass through it (and remembering that choice).
@@ -477,7 +316,7 @@ impl App {
         self.rebuild_line();
     }
 
-    fn switch_alternative(&mut self, d: isize) {
+    pub(crate) fn switch_alternative(&mut self, d: isize) {
         let Some((fork, sel)) = self.alternatives() else {
             self.info("no alternative move here");
             return;
@@ -495,17 +334,16 @@ impl App {
         }
         let target = children[next as usize];
         self.chosen.insert(fork, target);
-        if fork == self.cur {
-            // Alternatives of the next move: stay here, change the line below.
-            self.rebuild_line();
-        } else {
+        if fork != self.cur {
+            // The current move's own alternatives: go to the other one. (Alternatives of the
+            // next move: stay here, change the line below.)
             self.cur = target;
             self.comment_scroll = 0;
-            self.rebuild_line();
         }
+        self.rebuild_line();
     }
 
-    fn step(&mut self, d: isize) {
+    pub(crate) fn step(&mut self, d: isize) {
         let i = self.cur_index() as isize;
         let last = self.line.len() as isize - 1;
         let t = (i + d).clamp(0, last.max(0));
@@ -519,171 +357,98 @@ impl App {
         self.go_on_line(t as usize);
     }
 
-    fn tree_move(&mut self, d: isize) {
+    // ----- overlays that only look -----
+
+    pub(crate) fn toggle_tree(&mut self) {
+        if self.mode() == Mode::Tree {
+            self.overlays.pop();
+        } else {
+            let cur = self.cur;
+            let selected = self.outline().row_of(cur);
+            self.overlays.push(Overlay::Tree { selected });
+        }
+    }
+
+    pub(crate) fn tree_move(&mut self, d: isize) {
         let n = self.outline().rows.len() as isize;
-        let t = (self.tree_selected as isize + d).clamp(0, (n - 1).max(0));
-        self.tree_selected = t as usize;
-    }
-
-    // The last arm (the editor's commands) makes clippy want `if`s folded into guards.
-    #[allow(clippy::collapsible_match)]
-    fn run(&mut self, c: Command) {
-        if self.run_edit(c) || super::share::run(self, c) {
-            return;
-        }
-        match c {
-            Command::NextMove => self.step(1),
-            Command::PrevMove => self.step(-1),
-            Command::Forward10 => self.step(10),
-            Command::Back10 => self.step(-10),
-            Command::GoStart => self.go_on_line(0),
-            Command::GoEnd => self.go_on_line(self.line.len().saturating_sub(1)),
-            Command::NextVariation => self.switch_alternative(1),
-            Command::PrevVariation => self.switch_alternative(-1),
-            Command::GotoPlyPrompt => {
-                self.mode = Mode::CommandLine;
-                self.command_line.clear();
-            }
-            Command::ToggleTree => {
-                if self.mode == Mode::Tree {
-                    self.mode = Mode::Normal;
-                } else {
-                    let cur = self.cur;
-                    self.tree_selected = self.outline().row_of(cur);
-                    self.mode = Mode::Tree;
-                }
-            }
-            Command::FlipBoard => self.flipped = !self.flipped,
-            Command::FocusNext => self.focus = self.focus.step(1),
-            Command::FocusPrev => self.focus = self.focus.step(-1),
-            Command::ScrollDown | Command::ScrollUp => {
-                let d = if c == Command::ScrollDown { 1 } else { -1 };
-                match (self.mode, self.focus) {
-                    (Mode::Help | Mode::Warnings, _) => self.scroll(Pane::Overlay, d),
-                    (_, Focus::Moves) => self.step(d as isize),
-                    (_, Focus::Variations) => self.switch_alternative(d as isize),
-                    (_, Focus::Comment) => self.scroll(Pane::Comment, d),
-                    (_, Focus::Header) => self.scroll(Pane::Header, d),
-                }
-            }
-            Command::ShowWarnings => {
-                if self.doc.warnings.is_empty() {
-                    self.info("the file was read without problems");
-                } else {
-                    self.overlay_scroll = 0;
-                    self.mode = Mode::Warnings;
-                }
-            }
-            Command::Help => {
-                if self.mode != Mode::Help {
-                    self.help_return = self.mode;
-                }
-                self.overlay_scroll = 0;
-                self.mode = Mode::Help;
-            }
-            Command::Quit => self.should_quit = true,
-            Command::TreeDown => self.tree_move(1),
-            Command::TreeUp => self.tree_move(-1),
-            Command::TreePageDown => self.tree_move(10),
-            Command::TreePageUp => self.tree_move(-10),
-            Command::TreeTop => self.tree_move(isize::MIN / 2),
-            Command::TreeBottom => self.tree_move(isize::MAX / 2),
-            Command::TreeJump => {
-                let row = self.tree_selected;
-                self.tree_jump(row);
-            }
-            Command::Close => {
-                self.mode = match self.mode {
-                    Mode::Help => std::mem::replace(&mut self.help_return, Mode::Normal),
-                    _ => Mode::Normal,
-                }
-            }
-            Command::Submit => {
-                self.mode = Mode::Normal;
-                let text = std::mem::take(&mut self.command_line);
-                self.submit(&text);
-            }
-            Command::Cancel => {
-                self.mode = Mode::Normal;
-                self.command_line.clear();
-            }
-            Command::DeleteBack => {
-                if self.command_line.pop().is_none() {
-                    self.mode = Mode::Normal;
-                }
-            }
-            // Handled by `share::run` above.
-            Command::CopyMenu
-            | Command::CopySfen
-            | Command::CopyBod
-            | Command::CopyUsi
-            | Command::CopyKif
-            | Command::CopyKi2
-            | Command::CopyCsa
-            | Command::Paste
-            | Command::Newline
-            | Command::ToggleWatch => {}
-            Command::NoOp => {}
-            // The editor's commands are handled in `edit.rs` (`run_edit`).
-            _ => {}
+        if let Some(Overlay::Tree { selected }) = self.overlays.top_mut() {
+            *selected = (*selected as isize + d).clamp(0, (n - 1).max(0)) as usize;
         }
     }
 
-    fn tree_jump(&mut self, row: usize) {
+    pub(crate) fn tree_jump_selected(&mut self) {
+        if let Some(row) = self.overlays.tree_selected() {
+            self.tree_jump(row);
+        }
+    }
+
+    pub(crate) fn tree_jump(&mut self, row: usize) {
         let Some(r) = self.outline().rows.get(row).copied() else {
             return;
         };
-        self.tree_selected = row;
         // Keep the current node when it lies on the chosen branch.
         let cur = self.cur;
-        let in_row = self.outline().row_of(cur) == row;
-        if !in_row {
+        if self.outline().row_of(cur) != row {
             self.jump_to(r.start);
         }
-        self.mode = Mode::Normal;
-    }
-
-    fn submit(&mut self, text: &str) {
-        if super::share::submit(self, text.trim()) || self.ex_command(text.trim()) {
-            return;
-        }
-        let t: String = text
-            .trim()
-            .chars()
-            .map(|c| match c {
-                '０'..='９' => char::from_u32(c as u32 - '０' as u32 + '0' as u32).unwrap_or(c),
-                _ => c,
-            })
-            .collect();
-        if t.is_empty() {
-            return;
-        }
-        match t.parse::<u32>() {
-            Ok(n) => update(self, Action::GotoPly(n)),
-            Err(_) => self.info_level(
-                format!("not a ply number: {}", super::text::sanitize(&t)),
-                Level::Error,
-            ),
+        if self.mode() == Mode::Tree {
+            self.overlays.pop();
         }
     }
 
-    fn scroll(&mut self, pane: Pane, d: i32) {
-        let v = match pane {
-            Pane::Comment => &mut self.comment_scroll,
-            Pane::Header => &mut self.header_scroll,
-            Pane::Overlay => &mut self.overlay_scroll,
-        };
-        *v = (*v as i32 + d).clamp(0, u16::MAX as i32) as u16;
+    pub(crate) fn show_warnings(&mut self) {
+        if self.doc.warnings.is_empty() {
+            self.info("the file was read without problems");
+        } else {
+            self.overlays
+                .replace_or_push(Overlay::Warnings { scroll: 0 });
+        }
+    }
+
+    pub(crate) fn open_help(&mut self) {
+        if self.mode() != Mode::Help {
+            self.overlays.push(Overlay::Help { scroll: 0 });
+        }
+    }
+
+    /// Closes the top overlay, returning to the one below.
+    pub(crate) fn close_overlay(&mut self) {
+        self.overlays.pop();
+    }
+
+    /// `scroll_down`/`scroll_up`: the help or warnings when open, else the focused pane.
+    pub(crate) fn scroll_focused(&mut self, d: i32) {
+        if self.overlays.scroll_mut().is_some() {
+            self.scroll(Pane::Overlay, d);
+            return;
+        }
+        match self.focus {
+            Focus::Moves => self.step(d as isize),
+            Focus::Variations => self.switch_alternative(d as isize),
+            Focus::Comment => self.scroll(Pane::Comment, d),
+            Focus::Header => self.scroll(Pane::Header, d),
+        }
+    }
+
+    fn scroll_value(&mut self, pane: Pane) -> Option<&mut u16> {
+        match pane {
+            Pane::Comment => Some(&mut self.comment_scroll),
+            Pane::Header => Some(&mut self.header_scroll),
+            Pane::Overlay => self.overlays.scroll_mut(),
+        }
+    }
+
+    pub(crate) fn scroll(&mut self, pane: Pane, d: i32) {
+        if let Some(v) = self.scroll_value(pane) {
+            *v = (*v as i32 + d).clamp(0, u16::MAX as i32) as u16;
+        }
     }
 
     /// Keeps scroll offsets within what the front end found it can show.
     pub fn clamp_scroll(&mut self, pane: Pane, max: u16) {
-        let v = match pane {
-            Pane::Comment => &mut self.comment_scroll,
-            Pane::Header => &mut self.header_scroll,
-            Pane::Overlay => &mut self.overlay_scroll,
-        };
-        *v = (*v).min(max);
+        if let Some(v) = self.scroll_value(pane) {
+            *v = (*v).min(max);
+        }
     }
 
     /// `▲７六歩` for a move node, the ending word for a special one.
@@ -704,35 +469,5 @@ impl App {
                 )
             }
         }
-    }
-}
-
-/// Applies one action.
-pub fn update(app: &mut App, action: Action) {
-    match action {
-        Action::Run(c) => app.run(c),
-        Action::Insert(c) if app.mode == Mode::Paste => super::share::insert(app, c),
-        Action::Insert(c) => {
-            if app.insert_edit(c) {
-                return;
-            }
-            if app.command_line.chars().count() < 1024 {
-                app.command_line.push(c);
-            }
-        }
-        Action::GotoPly(n) => {
-            let last = app.line.len().saturating_sub(1);
-            if n as usize > last {
-                app.info_level(
-                    format!("this line has only {last} plies; went to the end"),
-                    Level::Warning,
-                );
-            }
-            app.go_on_line((n as usize).min(last));
-        }
-        Action::JumpTo(id) => app.jump_to(id),
-        Action::TreeJumpRow(r) => app.tree_jump(r),
-        Action::Scroll(p, d) => app.scroll(p, d),
-        Action::BoardClick(sq) => app.board_click(sq),
     }
 }

@@ -82,9 +82,9 @@ fn goto_ply_and_page_keys() {
     let (r, _) = sample();
     let mut a = app(r);
     key(&mut a, ":3");
-    assert_eq!(a.mode, Mode::CommandLine);
+    assert_eq!(a.mode(), Mode::CommandLine);
     a.handle_key(KeyEvent::plain(KeyCode::Enter));
-    assert_eq!(a.mode, Mode::Normal);
+    assert_eq!(a.mode(), Mode::Normal);
     assert_eq!(a.cur_index(), 3);
     key(&mut a, ":99");
     a.handle_key(KeyEvent::plain(KeyCode::Enter));
@@ -104,13 +104,13 @@ fn tree_jump_selects_a_branch() {
     let (r, [_, _, alt1, alt2]) = sample();
     let mut a = app(r);
     key(&mut a, "t");
-    assert_eq!(a.mode, Mode::Tree);
-    assert_eq!(a.tree_selected, 0);
+    assert_eq!(a.mode(), Mode::Tree);
+    assert_eq!(a.overlays.tree_selected(), Some(0));
     // Rows: main line, 2g2f (ply 1), 8c8d (ply 2).
     assert_eq!(a.outline().rows.len(), 3);
     key(&mut a, "j");
     a.handle_key(KeyEvent::plain(KeyCode::Enter));
-    assert_eq!(a.mode, Mode::Normal);
+    assert_eq!(a.mode(), Mode::Normal);
     assert_eq!(a.cur(), alt1);
     key(&mut a, "tjj");
     a.handle_key(KeyEvent::plain(KeyCode::Enter));
@@ -130,16 +130,16 @@ fn flip_focus_help_quit() {
     a.handle_key(KeyEvent::plain(KeyCode::BackTab));
     assert_eq!(a.focus, Focus::Moves);
     key(&mut a, "?");
-    assert_eq!(a.mode, Mode::Help);
+    assert_eq!(a.mode(), Mode::Help);
     key(&mut a, "?");
-    assert_eq!(a.mode, Mode::Normal);
+    assert_eq!(a.mode(), Mode::Normal);
     // Help from the tree goes back to the tree.
     key(&mut a, "t?");
-    assert_eq!(a.mode, Mode::Help);
+    assert_eq!(a.mode(), Mode::Help);
     a.handle_key(KeyEvent::plain(KeyCode::Esc));
-    assert_eq!(a.mode, Mode::Tree);
+    assert_eq!(a.mode(), Mode::Tree);
     a.handle_key(KeyEvent::plain(KeyCode::Esc));
-    assert_eq!(a.mode, Mode::Normal);
+    assert_eq!(a.mode(), Mode::Normal);
     key(&mut a, "x");
     assert!(a.message.as_ref().unwrap().text.contains("not bound"));
     key(&mut a, "q");

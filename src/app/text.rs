@@ -4,14 +4,26 @@ use std::borrow::Cow;
 
 /// Replaces control characters (C0, DEL, C1), and bidi controls that could reorder the
 /// screen, with `�`; tabs become a space. Everything shown from a file passes through here.
+///
+/// Characters that glue emoji into one picture (the zero-width joiner, variation selectors,
+/// skin-tone modifiers) are dropped: terminals disagree on how wide such a sequence is
+/// (👨‍👩‍👧‍👦 is measured as 2 cells and drawn as 8 by tmux), which shifts every border after it.
+/// Without them each emoji is two cells everywhere.
 pub fn sanitize(s: &str) -> Cow<'_, str> {
     let bad =
         |c: char| c.is_control() || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}');
-    if !s.chars().any(bad) {
+    let glue = |c: char| {
+        matches!(
+            c,
+            '\u{200D}' | '\u{FE0E}' | '\u{FE0F}' | '\u{1F3FB}'..='\u{1F3FF}'
+        )
+    };
+    if !s.chars().any(|c| bad(c) || glue(c)) {
         return Cow::Borrowed(s);
     }
     Cow::Owned(
         s.chars()
+            .filter(|&c| !glue(c))
             .map(|c| match c {
                 '\t' => ' ',
                 c if bad(c) => '\u{FFFD}',
@@ -43,5 +55,19 @@ mod tests {
         assert!(matches!(sanitize("▲７六歩"), Cow::Borrowed(_)));
         assert_eq!(sanitize("a\nb"), "a\u{FFFD}b");
         assert_eq!(sanitize_lines("a\r\nb\u{85}c\x1bd"), "a\nb\nc\u{FFFD}d");
+    }
+
+    #[test]
+    fn emoji_sequences_are_taken_apart_so_every_terminal_draws_the_same_width() {
+        let family = "藤井👨\u{200D}👩\u{200D}👧\u{200D}👦聡太";
+        let shown = sanitize(family);
+        assert_eq!(shown, "藤井👨👩👧👦聡太");
+        // Four emoji of two cells: what a terminal without ZWJ shaping draws, and what is
+        // measured now.
+        assert_eq!(
+            unicode_width::UnicodeWidthStr::width(&*shown),
+            4 * 2 + 4 * 2
+        );
+        assert_eq!(sanitize("👍\u{1F3FD}❤\u{FE0F}"), "👍❤");
     }
 }

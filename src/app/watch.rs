@@ -2,26 +2,15 @@
 //! about twice a second; a changed size or modification time reloads the record, keeping the
 //! user's place.
 
-use super::command::Command;
+use super::document::{self, Watch};
+use super::overlay::Mode;
 use super::save::DiskStamp;
-use super::share::{move_count, read_document, replace_record};
-use super::state::{Action, App, Level, Mode, update};
+use super::state::{App, Level};
 use crate::core::record::{NodeId, Record, Step};
-use std::path::PathBuf;
 
 /// How many ticks a file that reads worse than before (no more moves but more warnings:
 /// probably half written) is given to get better before it is shown anyway.
 const PATIENCE: u32 = 6;
-
-/// The followed file.
-#[derive(Clone, Debug)]
-pub struct Watch {
-    pub path: PathBuf,
-    /// Size and time of the version shown.
-    stamp: Option<DiskStamp>,
-    /// A version not shown yet because it read worse, and how many ticks it has been so.
-    pending: Option<(DiskStamp, u32)>,
-}
 
 /// Starts following the current file (its present state is the one shown).
 pub fn start(app: &mut App) {
@@ -34,7 +23,7 @@ pub fn start(app: &mut App) {
         return;
     };
     app.watch = Some(Watch {
-        stamp: DiskStamp::of(&path),
+        stamp: document::stamp(&path),
         path,
         pending: None,
     });
@@ -60,18 +49,18 @@ pub fn tick(app: &mut App) -> bool {
         return false;
     };
     let path = w.path.clone();
-    let Some(now) = DiskStamp::of(&path) else {
+    let Some(now) = document::stamp(&path) else {
         // Gone for the moment (a writer replacing it): try again next time.
         return false;
     };
     if Some(now) == w.stamp {
         return false;
     }
-    if app.mode != Mode::Normal {
+    if app.mode() != Mode::Normal {
         // Not while a menu, prompt or list is open: it would close under the user's hands.
         return false;
     }
-    if app.doc.modified {
+    if app.is_modified() {
         set_stamp(app, now);
         app.info_level(
             format!(
@@ -82,7 +71,7 @@ pub fn tick(app: &mut App) -> bool {
         );
         return true;
     }
-    let (record, doc) = match read_document(&path, app.doc.record_index) {
+    let (record, doc) = match document::read(&path, app.doc.record_index) {
         Ok(r) => r,
         Err(e) => {
             app.info_level(e, Level::Error);
@@ -117,6 +106,7 @@ pub fn tick(app: &mut App) -> bool {
     true
 }
 
+/// Remembers `stamp` as the version shown (after the app wrote the file itself).
 pub(crate) fn set_stamp(app: &mut App, stamp: DiskStamp) {
     if let Some(w) = app.watch.as_mut() {
         w.stamp = Some(stamp);
@@ -143,24 +133,24 @@ fn follow(record: &Record, steps: &[Step]) -> NodeId {
 
 /// Shows the re-read record at the same ply of the same line (with the same alternatives);
 /// at the newest move when the user was at the end of the line.
-pub fn reload(app: &mut App, record: Record, doc: super::Document) {
+pub fn reload(app: &mut App, record: Record, doc: document::Document) {
     let steps: Vec<Step> = app.line()[1..]
         .iter()
         .map(|&id| app.record.node(id).step.clone())
         .collect();
     let ply = app.cur_index();
     let at_end = ply + 1 == app.line().len();
-    let before = move_count(&app.record);
-    let after = move_count(&record);
+    let before = document::move_count(&app.record);
+    let after = document::move_count(&record);
     let warnings = doc.warnings.len();
-    replace_record(app, record, doc);
+    app.replace_record(record, doc);
     let deepest = follow(&app.record, &steps);
     app.jump_to(deepest);
     if at_end {
-        update(app, Action::Run(Command::GoEnd));
+        app.go_end();
     } else {
         let ply = ply.min(app.cur_index()) as u32;
-        update(app, Action::GotoPly(ply));
+        app.goto_ply(ply);
     }
     let mut msg = match after as isize - before as isize {
         0 => "reloaded: no new moves".to_string(),

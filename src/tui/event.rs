@@ -1,6 +1,6 @@
 //! Terminal events converted at the edge into the app's own keys and actions.
 
-use super::ui::ViewState;
+use super::view::ViewState;
 use crate::app::{Action, App, Command, KeyCode, KeyEvent, Mode, Modifiers, Pane};
 use crossterm::event::{
     self as ct, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
@@ -53,7 +53,7 @@ pub fn mouse_action(app: &App, vs: &ViewState, m: &MouseEvent) -> Option<Action>
         MouseEventKind::Down(MouseButton::Left) => 0,
         _ => return None,
     };
-    match app.mode {
+    match app.mode() {
         Mode::Tree => {
             if wheel != 0 {
                 let c = if wheel > 0 {
@@ -82,7 +82,7 @@ pub fn mouse_action(app: &App, vs: &ViewState, m: &MouseEvent) -> Option<Action>
             crate::core::rules::Square::new(file, rank).map(Action::BoardClick)
         }
         Mode::Board | Mode::Prompt | Mode::Comment | Mode::Confirm | Mode::List => None,
-        Mode::Copy | Mode::Paste => None,
+        Mode::Copy | Mode::Paste | Mode::PositionEditor => None,
         Mode::Help | Mode::Warnings => {
             (wheel != 0).then_some(Action::Scroll(Pane::Overlay, wheel * 3))
         }

@@ -1,9 +1,12 @@
-//! The terminal front end: run loop, event conversion, layout, widgets, theme.
+//! The terminal front end: run loop, event conversion (`event`), layout (`ui`), one widget
+//! per pane (`widgets`), drawing helpers (`draw`), render-only state (`view`), theme.
 
+pub mod draw;
 pub mod event;
 pub mod text;
 pub mod theme;
 pub mod ui;
+pub mod view;
 pub mod widgets;
 
 use crate::app::{App, Config, LaunchOptions, Pane, config::AmbiguousWidth, update};
@@ -14,7 +17,7 @@ use ratatui::Frame;
 use std::io::Write;
 use std::time::{Duration, Instant};
 use theme::Theme;
-use ui::ViewState;
+use view::ViewState;
 
 /// How often a followed file (`--watch`) is checked.
 const WATCH_INTERVAL: Duration = Duration::from_millis(500);
@@ -55,13 +58,10 @@ impl Viewer {
                 }
             }
             Event::Paste(text) => {
-                // The comment editor and prompts take pasted text as typed text.
-                let taken = self.app.paste_edit(text);
-                if !taken {
-                    crate::app::share::paste_text(&mut self.app, text);
-                }
+                self.app.paste(text);
             }
-            _ => {}
+            // A resize redraws anyway; focus changes mean nothing here.
+            Event::Resize(..) | Event::FocusGained | Event::FocusLost => {}
         }
     }
 }
@@ -135,7 +135,7 @@ pub fn run(opts: LaunchOptions) -> anyhow::Result<()> {
                 let ev = crossterm::event::read()?;
                 viewer.handle(&ev);
                 dirty = true;
-                if let Some(text) = viewer.app.share.take_clipboard() {
+                if let Some(text) = viewer.app.take_clipboard() {
                     crossterm::execute!(
                         std::io::stdout(),
                         crossterm::clipboard::CopyToClipboard::to_clipboard_from(text)

@@ -7,6 +7,7 @@ use kifview::core::record::{MoveTime, NodeId, Record, Step};
 use kifview::tui::Viewer;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
+use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -253,4 +254,33 @@ pub fn check_times_equal(a: &Record, b: &Record) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// Sends one key to the viewer.
+pub fn key(v: &mut Viewer, code: KeyCode, mods: KeyModifiers) {
+    v.handle(&Event::Key(KeyEvent::new(code, mods)));
+}
+
+/// Presses keys: `→←↓↑` arrows, `⏎` Enter, `⎋` Esc, `⌫` Backspace, `⇥` Tab, `^x` Ctrl-x; anything
+/// else is typed as a character.
+pub fn press(v: &mut Viewer, keys: &str) {
+    let mut chars = keys.chars();
+    while let Some(c) = chars.next() {
+        let (code, mods) = match c {
+            '→' => (KeyCode::Right, KeyModifiers::NONE),
+            '←' => (KeyCode::Left, KeyModifiers::NONE),
+            '↓' => (KeyCode::Down, KeyModifiers::NONE),
+            '↑' => (KeyCode::Up, KeyModifiers::NONE),
+            '⏎' => (KeyCode::Enter, KeyModifiers::NONE),
+            '⎋' => (KeyCode::Esc, KeyModifiers::NONE),
+            '⌫' => (KeyCode::Backspace, KeyModifiers::NONE),
+            '⇥' => (KeyCode::Tab, KeyModifiers::NONE),
+            '^' => (
+                KeyCode::Char(chars.next().expect("a key after ^")),
+                KeyModifiers::CONTROL,
+            ),
+            c => (KeyCode::Char(c), KeyModifiers::NONE),
+        };
+        key(v, code, mods);
+    }
 }

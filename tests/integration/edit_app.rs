@@ -9,10 +9,10 @@ use kifview::tui::Viewer;
 use kifview::tui::theme::Theme;
 use ratatui::Terminal;
 use ratatui::backend::{Backend, TestBackend};
-use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+use ratatui::crossterm::event::{Event, KeyCode, KeyModifiers};
 use std::path::Path;
 
-use crate::common::{screen, screen_rows, usi_line};
+use crate::common::{key, press, screen, screen_rows, usi_line};
 
 fn new_viewer() -> Viewer {
     let app = App::open(&LaunchOptions::default(), Config::defaults()).unwrap();
@@ -44,33 +44,6 @@ fn status(v: &mut Viewer) -> String {
     shown(v).lines().last().unwrap_or("").to_string()
 }
 
-fn key(v: &mut Viewer, code: KeyCode, mods: KeyModifiers) {
-    v.handle(&Event::Key(KeyEvent::new(code, mods)));
-}
-
-/// Presses keys: `→←↓↑` arrows, `⏎` Enter, `⎋` Esc, `⌫` Backspace, `^x` Ctrl-x; anything
-/// else is typed as a character.
-fn press(v: &mut Viewer, keys: &str) {
-    let mut chars = keys.chars();
-    while let Some(c) = chars.next() {
-        let (code, mods) = match c {
-            '→' => (KeyCode::Right, KeyModifiers::NONE),
-            '←' => (KeyCode::Left, KeyModifiers::NONE),
-            '↓' => (KeyCode::Down, KeyModifiers::NONE),
-            '↑' => (KeyCode::Up, KeyModifiers::NONE),
-            '⏎' => (KeyCode::Enter, KeyModifiers::NONE),
-            '⎋' => (KeyCode::Esc, KeyModifiers::NONE),
-            '⌫' => (KeyCode::Backspace, KeyModifiers::NONE),
-            '^' => (
-                KeyCode::Char(chars.next().expect("a key after ^")),
-                KeyModifiers::CONTROL,
-            ),
-            c => (KeyCode::Char(c), KeyModifiers::NONE),
-        };
-        key(v, code, mods);
-    }
-}
-
 /// Types a move at the `m` prompt.
 fn typed(v: &mut Viewer, mv: &str) {
     press(v, "m");
@@ -86,7 +59,7 @@ fn cur_text(v: &Viewer) -> String {
 fn board_cursor_enters_a_main_line_move_and_a_variation() {
     let mut v = new_viewer();
     press(&mut v, "i");
-    assert_eq!(v.app.mode, Mode::Board);
+    assert_eq!(v.app.mode(), Mode::Board);
     // The cursor starts on 5五; 7七 is two left and two down.
     press(&mut v, "hhjj⏎");
     let s = shown(&mut v);
@@ -96,7 +69,7 @@ fn board_cursor_enters_a_main_line_move_and_a_variation() {
     press(&mut v, "k⏎");
     assert_eq!(cur_text(&v), "▲７六歩(77)");
     assert_eq!(
-        v.app.mode,
+        v.app.mode(),
         Mode::Board,
         "stays in move input for the next move"
     );
@@ -104,7 +77,7 @@ fn board_cursor_enters_a_main_line_move_and_a_variation() {
     press(&mut v, "→→→→↑↑↑⏎↓⏎");
     assert_eq!(cur_text(&v), "△３四歩(33)");
     press(&mut v, "⎋");
-    assert_eq!(v.app.mode, Mode::Normal);
+    assert_eq!(v.app.mode(), Mode::Normal);
     assert!(status(&mut v).contains("[+]"), "modified mark");
     // Back to ply 1 and enter 8四歩 instead: a variation after the existing move.
     press(&mut v, "hi");
@@ -170,7 +143,7 @@ fn typed_moves_in_every_notation_and_ambiguity() {
     // At ply 2 there is no pawn on 2六 yet.
     assert!(status(&mut v).contains("illegal"), "{}", status(&mut v));
     assert_eq!(
-        v.app.mode,
+        v.app.mode(),
         Mode::Prompt,
         "the prompt stays open to fix the move"
     );
@@ -186,7 +159,7 @@ fn typed_moves_in_every_notation_and_ambiguity() {
         "{s}"
     );
     press(&mut v, "⎋");
-    assert_eq!(v.app.mode, Mode::Normal);
+    assert_eq!(v.app.mode(), Mode::Normal);
 }
 
 #[test]
@@ -225,7 +198,7 @@ fn drop_from_the_hand_and_promotion_choice() {
     press(&mut v, "R");
     assert!(status(&mut v).contains("no 飛 in hand"));
     press(&mut v, "⎋");
-    assert_eq!(v.app.mode, Mode::Normal);
+    assert_eq!(v.app.mode(), Mode::Normal);
     assert_eq!(
         usi_line(&v.app.record, NodeId::ROOT),
         ["7g7f", "3c3d", "8h2b+", "3a2b", "B*5e"]
@@ -257,12 +230,12 @@ fn illegal_moves_are_refused_with_the_reason() {
     press(&mut v, "⎋");
     // The same on the board: P, then 7五.
     press(&mut v, "iP");
-    v.app.edit.board.cursor = kifview::core::rules::Square::new(7, 5).unwrap();
+    v.app.overlays.board_mut().unwrap().cursor = kifview::core::rules::Square::new(7, 5).unwrap();
     press(&mut v, "⏎");
     assert!(status(&mut v).contains("二歩"), "{}", status(&mut v));
     // No piece there.
     press(&mut v, "⎋");
-    v.app.edit.board.cursor = kifview::core::rules::Square::new(5, 5).unwrap();
+    v.app.overlays.board_mut().unwrap().cursor = kifview::core::rules::Square::new(5, 5).unwrap();
     press(&mut v, "⏎");
     assert!(
         status(&mut v).contains("no piece on ５五"),
@@ -270,7 +243,7 @@ fn illegal_moves_are_refused_with_the_reason() {
         status(&mut v)
     );
     // The opponent's piece.
-    v.app.edit.board.cursor = kifview::core::rules::Square::new(5, 1).unwrap();
+    v.app.overlays.board_mut().unwrap().cursor = kifview::core::rules::Square::new(5, 1).unwrap();
     press(&mut v, "⏎");
     assert!(status(&mut v).contains("opponent"), "{}", status(&mut v));
     press(&mut v, "⎋");
@@ -363,7 +336,7 @@ fn ending_from_the_list() {
     let mut v = new_viewer();
     typed(&mut v, "7g7f");
     press(&mut v, "r");
-    assert_eq!(v.app.mode, Mode::List);
+    assert_eq!(v.app.mode(), Mode::List);
     let s = shown(&mut v);
     for w in [
         "投了",
@@ -382,7 +355,7 @@ fn ending_from_the_list() {
     assert_eq!(cur_text(&v), "千日手");
     press(&mut v, "m");
     assert!(status(&mut v).contains("ended here"), "{}", status(&mut v));
-    assert_eq!(v.app.mode, Mode::Normal);
+    assert_eq!(v.app.mode(), Mode::Normal);
     press(&mut v, "h");
     typed(&mut v, "投了");
     assert_eq!(cur_text(&v), "投了");
@@ -394,7 +367,7 @@ fn comment_editor_with_japanese_text() {
     let mut v = new_viewer();
     typed(&mut v, "7g7f");
     press(&mut v, "c");
-    assert_eq!(v.app.mode, Mode::Comment);
+    assert_eq!(v.app.mode(), Mode::Comment);
     press(&mut v, "角道を開ける⏎次はabc");
     // The terminal cursor sits after the text, counting full-width characters as two cells.
     let mut t = screen(&mut v, 80, 24);
@@ -409,10 +382,10 @@ fn comment_editor_with_japanese_text() {
     press(&mut v, "、");
     // Pasted text (bracketed paste) goes into the comment too, line breaks included.
     v.handle(&Event::Paste("\r\n貼り付け".into()));
-    assert_eq!(v.app.edit.comment.as_ref().unwrap().editor.cursor(), (2, 4));
+    assert_eq!(v.app.overlays.comment().unwrap().editor.cursor(), (2, 4));
     press(&mut v, "⌫⌫⌫⌫⌫");
     press(&mut v, "⎋");
-    assert_eq!(v.app.mode, Mode::Normal);
+    assert_eq!(v.app.mode(), Mode::Normal);
     let cur = v.app.cur();
     assert_eq!(v.app.record.node(cur).comment, "角道を開ける\n次、はabc");
     // Ctrl-c leaves throwing the changes away.
@@ -449,7 +422,7 @@ fn bookmarks_set_list_and_jump() {
     );
     assert!(shown(&mut v).contains("&急所"));
     press(&mut v, "g'");
-    assert_eq!(v.app.mode, Mode::List);
+    assert_eq!(v.app.mode(), Mode::List);
     assert!(shown(&mut v).contains("&急所  2手目 △３四歩(33)"));
     press(&mut v, "⏎");
     assert_eq!(v.app.cur_index(), 2);
@@ -470,7 +443,7 @@ fn bookmarks_set_list_and_jump() {
 fn header_fields_edit_add_remove() {
     let mut v = new_viewer();
     press(&mut v, "e");
-    assert_eq!(v.app.mode, Mode::List);
+    assert_eq!(v.app.mode(), Mode::List);
     assert_eq!(v.app.record.header.get("手合割"), Some("平手"));
     press(&mut v, "a先手⏎羽生善治⏎");
     press(&mut v, "a後手⏎藤井聡太⏎");
@@ -483,7 +456,7 @@ fn header_fields_edit_add_remove() {
     );
     // Edit the value of 先手 (the second field, after 手合割).
     press(&mut v, "kkkkkkj");
-    assert_eq!(v.app.edit.list.as_ref().unwrap().selected, 1);
+    assert_eq!(v.app.overlays.list().unwrap().selected, 1);
     press(&mut v, "⏎⌫⌫⌫⌫大山康晴⏎");
     assert_eq!(v.app.record.header.black_name(), Some("大山康晴"));
     // Delete 棋戦.
@@ -541,7 +514,7 @@ fn save_as_kif_kifu_and_csa_and_read_back() {
     // .csa: asks first, listing what CSA cannot hold.
     let csa = dir.path().join("game.csa");
     press(&mut v, &format!(":w {}⏎", csa.display()));
-    assert_eq!(v.app.mode, Mode::Confirm);
+    assert_eq!(v.app.mode(), Mode::Confirm);
     let s = shown(&mut v);
     assert!(
         s.contains("CSA cannot hold") && s.contains("variation"),
@@ -557,8 +530,10 @@ fn save_as_kif_kifu_and_csa_and_read_back() {
     let r3 = &loaded.records[0].record;
     assert_eq!(usi_line(r3, NodeId::ROOT), ["7g7f", "3c3d", "2g2f", "投了"]);
     assert_eq!(r3.header.black_name(), Some("羽生善治"));
-    // The status line now names the CSA file; Ctrl-s writes there again (and asks again).
-    assert!(status(&mut v).contains("game.csa"));
+    // :w PATH wrote a copy: the session stays on game.kif (it has no file of its own before
+    // the first :w, which made game.kif its file, as in vim).
+    let s = status(&mut v);
+    assert!(s.contains(" game.kif KIF") && s.contains("wrote"), "{s}");
 }
 
 #[test]
@@ -591,7 +566,7 @@ fn save_as_ki2_jkf_and_usi_and_read_back() {
     // USI holds the moves but not the comment: asks first.
     let usi = dir.path().join("game.usi");
     press(&mut v, &format!(":w {}⏎", usi.display()));
-    if v.app.mode == Mode::Confirm {
+    if v.app.mode() == Mode::Confirm {
         press(&mut v, "y");
     }
     let text = std::fs::read_to_string(&usi).unwrap();
@@ -641,12 +616,12 @@ fn save_back_keeps_format_encoding_and_line_endings_and_asks_on_outside_changes(
     // Someone else writes the file: saving asks first.
     std::fs::write(&file, "changed elsewhere").unwrap();
     press(&mut v, "c!⎋^s");
-    assert_eq!(v.app.mode, Mode::Confirm);
+    assert_eq!(v.app.mode(), Mode::Confirm);
     assert!(shown(&mut v).contains("changed on disk"));
     press(&mut v, "x");
-    assert_eq!(v.app.mode, Mode::Confirm, "other keys are not an answer");
+    assert_eq!(v.app.mode(), Mode::Confirm, "other keys are not an answer");
     press(&mut v, "⎋");
-    assert_eq!(v.app.mode, Mode::Normal);
+    assert_eq!(v.app.mode(), Mode::Normal);
     assert_eq!(std::fs::read_to_string(&file).unwrap(), "changed elsewhere");
     press(&mut v, "^sy");
     assert!(std::fs::read(&file).unwrap().len() > 100);
@@ -672,9 +647,9 @@ fn quitting_with_unsaved_edits_asks() {
     assert!(shown(&mut v).contains("unsaved changes"));
     press(&mut v, "c");
     assert!(!v.app.should_quit);
-    assert_eq!(v.app.mode, Mode::Normal);
+    assert_eq!(v.app.mode(), Mode::Normal);
     press(&mut v, ":q⏎");
-    assert_eq!(v.app.mode, Mode::Confirm);
+    assert_eq!(v.app.mode(), Mode::Confirm);
     press(&mut v, "s");
     assert!(v.app.should_quit, "saved, then quit");
     let r = notation::load(&std::fs::read(&path).unwrap(), Some(&path))
@@ -687,7 +662,7 @@ fn quitting_with_unsaved_edits_asks() {
     press(&mut v, "G");
     typed(&mut v, "3c3d");
     press(&mut v, "^c");
-    assert_eq!(v.app.mode, Mode::Confirm);
+    assert_eq!(v.app.mode(), Mode::Confirm);
     press(&mut v, "d");
     assert!(v.app.should_quit);
     let mut v = open_path(&path);
@@ -741,10 +716,10 @@ fn new_record_without_a_file_needs_a_name_and_handicap_records_save() {
     press(&mut v, "q");
     // Esc leaves the question without doing anything.
     press(&mut v, "⎋");
-    assert_eq!(v.app.mode, Mode::Normal);
+    assert_eq!(v.app.mode(), Mode::Normal);
     assert!(!v.app.should_quit);
     press(&mut v, "qs");
-    assert_eq!(v.app.mode, Mode::Prompt);
+    assert_eq!(v.app.mode(), Mode::Prompt);
     let path = dir.path().join("quit.kifu");
     press(&mut v, &format!("{}⏎", path.display()));
     assert!(v.app.should_quit);
@@ -757,7 +732,7 @@ fn board_input_snapshot_with_destinations() {
     typed(&mut v, "7g7f");
     typed(&mut v, "3c3d");
     press(&mut v, "i");
-    v.app.edit.board.cursor = kifview::core::rules::Square::new(8, 8).unwrap();
+    v.app.overlays.board_mut().unwrap().cursor = kifview::core::rules::Square::new(8, 8).unwrap();
     press(&mut v, "⏎");
     insta::assert_snapshot!(
         "board_bishop_destinations_80x24",
@@ -820,8 +795,9 @@ fn every_rule_is_named_when_a_move_is_refused() {
     press(&mut v, "iP");
     assert!(
         !v.app
-            .edit
-            .board
+            .overlays
+            .board()
+            .unwrap()
             .targets
             .contains(&kifview::core::rules::Square::new(1, 2).unwrap())
     );
@@ -844,7 +820,7 @@ fn every_rule_is_named_when_a_move_is_refused() {
     press(&mut v, "⎋");
     // On the board the pinned gold may only move along the file.
     press(&mut v, "ijjj⏎");
-    let targets = v.app.edit.board.targets.clone();
+    let targets = v.app.overlays.board().unwrap().targets.clone();
     assert!(
         !targets.is_empty() && targets.iter().all(|s| s.file() == 5),
         "{targets:?}"
@@ -870,7 +846,7 @@ fn clicking_a_piece_and_a_square_enters_a_move() {
         let _ = screen(v, 80, 24);
     };
     click(&mut v, 7, 7);
-    assert_eq!(v.app.mode, Mode::Board);
+    assert_eq!(v.app.mode(), Mode::Board);
     click(&mut v, 7, 6);
     assert_eq!(cur_text(&v), "▲７六歩(77)");
     // Flipped: the same squares are elsewhere on the screen.
@@ -929,4 +905,215 @@ fn save_back_keeps_bom_and_crlf_and_warns_about_other_records() {
     );
     press(&mut v, "n");
     assert!(std::fs::read_to_string(&two).unwrap().contains("N+C"));
+}
+
+// ----- edits that must never be lost (issue 9) -----
+
+fn study_copy(dir: &Path, name: &str) -> std::path::PathBuf {
+    let file = dir.join(name);
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/study.kif");
+    std::fs::copy(&src, &file).unwrap();
+    file
+}
+
+#[test]
+fn save_undo_and_a_different_edit_is_unsaved() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = study_copy(dir.path(), "orig.kif");
+    let mut v = open_path(&file);
+    press(&mut v, "lc一⎋^s");
+    assert!(!status(&mut v).contains("[+]"), "{}", status(&mut v));
+    // An edit undone brings back exactly the saved state: nothing to save.
+    press(&mut v, "c三⎋");
+    assert!(status(&mut v).contains("[+]"));
+    press(&mut v, "u");
+    assert!(!status(&mut v).contains("[+]"), "{}", status(&mut v));
+    // Undo past the save, then a different edit: neither state is the saved one.
+    press(&mut v, "u");
+    assert!(status(&mut v).contains("[+]"));
+    press(&mut v, "c二⎋");
+    assert!(status(&mut v).contains("[+]"), "{}", status(&mut v));
+    press(&mut v, "q");
+    assert!(
+        !v.app.should_quit,
+        "quit must ask: 二 exists nowhere on disk"
+    );
+    assert!(shown(&mut v).contains("unsaved changes"));
+    press(&mut v, "c");
+    // Redo is gone (the new edit replaced it) and undo returns to the saved state.
+    press(&mut v, "u");
+    assert!(status(&mut v).contains("[+]"), "the state before the save");
+}
+
+#[test]
+fn write_copy_keeps_the_session_and_saveas_switches() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = study_copy(dir.path(), "orig.kif");
+    let mut v = open_path(&file);
+    press(&mut v, "lc研究⎋");
+    // :w PATH in a format that cannot hold the variations: a copy; the session stays.
+    let copy = dir.path().join("copy.csa");
+    press(&mut v, &format!(":w {}⏎", copy.display()));
+    assert_eq!(v.app.mode(), Mode::Confirm);
+    press(&mut v, "y");
+    assert!(copy.exists());
+    let s = status(&mut v);
+    assert!(s.contains("orig.kif") && s.contains("[+]"), "{s}");
+    press(&mut v, "q");
+    assert!(
+        !v.app.should_quit,
+        "the comment and variations are not on disk"
+    );
+    press(&mut v, "c");
+    // Ctrl-s writes the record's own file (KIF holds everything): clean.
+    press(&mut v, "^s");
+    assert!(!status(&mut v).contains("[+]"), "{}", status(&mut v));
+    let r = notation::load(&std::fs::read(&file).unwrap(), Some(&file));
+    assert!(
+        r.records[0]
+            .record
+            .nodes
+            .iter()
+            .any(|n| n.comment == "研究")
+    );
+    // A lossless copy of an edit: the edit is on disk, nothing to ask at quit.
+    press(&mut v, "c研究2⎋");
+    let kifu = dir.path().join("copy.kifu");
+    press(&mut v, &format!(":w {}⏎", kifu.display()));
+    let s = status(&mut v);
+    assert!(s.contains("orig.kif") && !s.contains("[+]"), "{s}");
+    // :saveas switches to the new file and its format; lossy, so still modified.
+    press(&mut v, "c研究3⎋");
+    let other = dir.path().join("other.csa");
+    press(&mut v, &format!(":saveas {}⏎", other.display()));
+    assert_eq!(v.app.mode(), Mode::Confirm);
+    press(&mut v, "y");
+    let s = status(&mut v);
+    assert!(s.contains("other.csa") && s.contains("CSA"), "{s}");
+    assert!(s.contains("[+]"), "CSA lost the variations: {s}");
+    // A plain save over the CSA file asks again, every time.
+    press(&mut v, "^s");
+    assert_eq!(v.app.mode(), Mode::Confirm);
+    press(&mut v, "n");
+    press(&mut v, ":q⏎");
+    assert!(!v.app.should_quit);
+    assert_eq!(v.app.mode(), Mode::Confirm);
+    // :sav is :saveas; back to a KIF file: everything is on disk again.
+    press(&mut v, "c");
+    let back = dir.path().join("back.kif");
+    press(&mut v, &format!(":sav {}⏎", back.display()));
+    let s = status(&mut v);
+    assert!(s.contains("back.kif") && !s.contains("[+]"), "{s}");
+    press(&mut v, "q");
+    assert!(v.app.should_quit);
+}
+
+#[test]
+fn the_lossy_save_question_names_and_counts_what_goes() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = study_copy(dir.path(), "orig.kif");
+    let mut v = open_path(&file);
+    let csa = dir.path().join("x.csa");
+    press(&mut v, &format!(":w {}⏎", csa.display()));
+    let s = shown(&mut v);
+    // The question itself (the status line) names what goes, not only the overlay.
+    let last = s.lines().last().unwrap();
+    assert!(last.contains("variation"), "{last}");
+    assert!(s.contains("3 variations"), "{s}");
+    assert!(s.contains("2 bookmarks"), "{s}");
+    press(&mut v, "n");
+    // An encoding that cannot hold a character names it and its place.
+    press(&mut v, "Gc𠮷⎋");
+    let sjis = dir.path().join("x.kif");
+    press(&mut v, &format!(":w {}⏎", sjis.display()));
+    let s = shown(&mut v);
+    assert!(s.contains("'𠮷'") && s.contains("comment at move"), "{s}");
+}
+
+/// A record of `n` moves on the main line (no variations).
+fn long_record(n: usize) -> kifview::core::record::Record {
+    let mut r = kifview::core::record::Record::default();
+    let mut at = NodeId::ROOT;
+    for _ in 0..n {
+        let pos = r.position_at(at);
+        let mv = pos.legal_moves()[0];
+        at = kifview::app::testing::push_usi(&mut r, at, &mv.usi());
+    }
+    r
+}
+
+#[test]
+fn deleting_counts_every_node_asks_when_large_and_undo_restores_all() {
+    // study.kif: ply 5 has branches inside branches; d reports the whole subtree.
+    let dir = tempfile::tempdir().unwrap();
+    let file = study_copy(dir.path(), "orig.kif");
+    let mut v = open_path(&file);
+    let before = v.app.record.clone();
+    let attached = |r: &kifview::core::record::Record| r.preorder().len();
+    // Find a move whose subtree holds a fork below it.
+    let target = before
+        .main_line()
+        .into_iter()
+        .skip(1)
+        .find(|&id| {
+            let sub = before.preorder_from(id);
+            sub.len() <= 50
+                && sub
+                    .iter()
+                    .skip(1)
+                    .any(|&n| before.node(n).children.len() > 1)
+        })
+        .expect("a move with branches below it");
+    let removed = before.preorder_from(target).len();
+    press(&mut v, &format!(":{}⏎", before.node(target).ply));
+    press(&mut v, "d");
+    assert_eq!(attached(&v.app.record), attached(&before) - removed);
+    let s = status(&mut v);
+    assert!(
+        s.contains(&format!("and the {} moves after it", removed - 1)),
+        "{removed} nodes removed: {s}"
+    );
+    press(&mut v, "u");
+    assert_eq!(attached(&v.app.record), attached(&before));
+
+    // More than 50 nodes: asks first; n keeps them.
+    let mut v = Viewer::new(
+        App::new(
+            long_record(60),
+            kifview::app::Document::untitled("long.kif"),
+            Config::defaults(),
+        ),
+        Theme::plain(),
+    );
+    press(&mut v, "l");
+    press(&mut v, "d");
+    assert_eq!(v.app.mode(), Mode::Confirm);
+    assert!(shown(&mut v).contains("60 moves"), "{}", shown(&mut v));
+    press(&mut v, "n");
+    assert_eq!(attached(&v.app.record), 61);
+    // D at ply 0 empties the record (after asking); undo restores all of it.
+    press(&mut v, "gD");
+    assert_eq!(v.app.mode(), Mode::Confirm);
+    press(&mut v, "y");
+    assert_eq!(attached(&v.app.record), 1);
+    assert!(status(&mut v).contains("60 moves"), "{}", status(&mut v));
+    press(&mut v, "u");
+    assert_eq!(attached(&v.app.record), 61);
+    assert_eq!(v.app.line().len(), 61);
+}
+
+#[test]
+fn tab_completes_the_file_name_to_save_as() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("records")).unwrap();
+    let mut v = new_viewer();
+    typed(&mut v, "7g7f");
+    press(&mut v, "^s");
+    assert_eq!(v.app.mode(), Mode::Prompt);
+    press(&mut v, &format!("{}/rec", dir.path().display()));
+    key(&mut v, KeyCode::Tab, KeyModifiers::NONE);
+    press(&mut v, "game.kifu⏎");
+    let saved = dir.path().join("records/game.kifu");
+    assert!(saved.exists(), "{}", status(&mut v));
+    assert!(!status(&mut v).contains("[+]"));
 }

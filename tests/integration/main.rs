@@ -2,6 +2,7 @@
 
 mod analyze;
 mod cli;
+mod cli_files;
 mod common;
 mod corpus;
 mod csa;
@@ -10,6 +11,7 @@ mod edit_e2e;
 mod jkf;
 mod ki2;
 mod kif;
+mod position_editor;
 mod pty;
 mod readme;
 mod robustness;

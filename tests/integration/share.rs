@@ -64,7 +64,7 @@ fn message(a: &App) -> String {
 }
 
 fn clipboard(a: &mut App) -> String {
-    a.share.take_clipboard().expect("something was copied")
+    a.take_clipboard().expect("something was copied")
 }
 
 fn main_line_usi(r: &Record) -> Vec<String> {
@@ -79,9 +79,9 @@ fn copy_position_as_sfen_bod_and_usi() {
     let mut a = app(game());
     keys(&mut a, "ll");
     keys(&mut a, "y");
-    assert_eq!(a.mode, Mode::Copy);
+    assert_eq!(a.mode(), Mode::Copy);
     keys(&mut a, "s");
-    assert_eq!(a.mode, Mode::Normal);
+    assert_eq!(a.mode(), Mode::Normal);
     let sfen = clipboard(&mut a);
     assert_eq!(
         sfen,
@@ -170,18 +170,18 @@ fn copy_whole_record_and_what_is_lost() {
 fn escape_closes_the_copy_menu_without_copying() {
     let mut a = app(game());
     keys(&mut a, "y⎋");
-    assert_eq!(a.mode, Mode::Normal);
-    assert!(a.share.pending_clipboard().is_none());
+    assert_eq!(a.mode(), Mode::Normal);
+    assert!(a.pending_clipboard().is_none());
     keys(&mut a, "yy");
-    assert_eq!(a.mode, Mode::Normal);
+    assert_eq!(a.mode(), Mode::Normal);
     keys(&mut a, "y?⎋");
-    assert_eq!(a.mode, Mode::Copy, "help returns to the menu");
+    assert_eq!(a.mode(), Mode::Copy, "help returns to the menu");
 }
 
 /// Opens the paste prompt, pastes `text` as the terminal would (bracketed), and opens it.
 fn paste(a: &mut App, text: &str) {
     keys(a, "p");
-    assert_eq!(a.mode, Mode::Paste, "{}", message(a));
+    assert_eq!(a.mode(), Mode::Paste, "{}", message(a));
     paste_text(a, text);
     keys(a, "^d");
 }
@@ -203,7 +203,7 @@ fn paste_every_format() {
         let text = text.replace('\n', "\r");
         let mut a = app(Record::default());
         paste(&mut a, &text);
-        assert_eq!(a.mode, Mode::Normal, "{format:?}: {}", message(&a));
+        assert_eq!(a.mode(), Mode::Normal, "{format:?}: {}", message(&a));
         assert_eq!(a.doc.format, Some(format), "{format:?}");
         assert_eq!(a.doc.name, "[paste]");
         assert!(
@@ -265,13 +265,16 @@ fn typed_lines_and_backspace_in_the_prompt() {
     let mut a = app(Record::default());
     keys(&mut a, "pstartpos moves 7g7f⏎");
     keys(&mut a, "3c3x⌫d");
-    assert_eq!(a.share.paste, "startpos moves 7g7f\n3c3d");
+    assert_eq!(
+        a.overlays.paste().unwrap().text,
+        "startpos moves 7g7f\n3c3d"
+    );
     // A second line that continues the first is taken as the longer line.
     keys(&mut a, "^d");
-    assert_eq!(a.mode, Mode::Normal, "{}", message(&a));
+    assert_eq!(a.mode(), Mode::Normal, "{}", message(&a));
     assert_eq!(main_line_usi(&a.record), ["7g7f"]);
     keys(&mut a, "p⎋");
-    assert_eq!(a.mode, Mode::Normal);
+    assert_eq!(a.mode(), Mode::Normal);
     assert_eq!(message(&a), "paste cancelled");
     assert_eq!(main_line_usi(&a.record), ["7g7f"]);
 }
@@ -302,7 +305,7 @@ fn unrecognizable_paste_changes_nothing() {
             assert!(m.text.contains("expected KIF, KI2, CSA"), "{}", m.text);
         }
         // The prompt stays open with the text, to fix or cancel.
-        assert_eq!(a.mode, Mode::Paste);
+        assert_eq!(a.mode(), Mode::Paste);
         keys(&mut a, "⎋");
     }
 }
@@ -313,9 +316,9 @@ fn unsaved_changes_block_paste_and_open_until_forced() {
     let other = dir.path().join("other.kifu");
     std::fs::write(&other, "手数----指手--\n   1 ２六歩(27)\n").unwrap();
     let mut a = app(game());
-    a.doc.modified = true;
+    touch(&mut a);
     keys(&mut a, "p");
-    assert_eq!(a.mode, Mode::Normal);
+    assert_eq!(a.mode(), Mode::Normal);
     assert_eq!(
         message(&a),
         "unsaved changes: save first or :paste! to discard them"
@@ -329,12 +332,12 @@ fn unsaved_changes_block_paste_and_open_until_forced() {
     keys(&mut a, &format!(":e! {}⏎", other.display()));
     assert_eq!(a.doc.name, "other.kifu");
     assert_eq!(main_line_usi(&a.record), ["2g2f"]);
-    assert!(!a.doc.modified);
+    assert!(!a.is_modified());
     assert_eq!(message(&a), "opened other.kifu (1 move)");
 
-    a.doc.modified = true;
+    touch(&mut a);
     keys(&mut a, ":paste!⏎");
-    assert_eq!(a.mode, Mode::Paste);
+    assert_eq!(a.mode(), Mode::Paste);
     paste_text(&mut a, "startpos moves 7g7f");
     keys(&mut a, "^d");
     assert_eq!(main_line_usi(&a.record), ["7g7f"]);
@@ -436,4 +439,15 @@ fn paste_prompt_snapshot() {
     );
     t.draw(|f| v.draw(f)).unwrap();
     insta::assert_snapshot!("paste_prompt_ki2", t.backend());
+}
+
+/// Makes an edit, so the record holds something that is on no disk.
+fn touch(a: &mut kifview::app::App) {
+    let edit = kifview::core::record::Edit::SetComment {
+        node: kifview::core::record::NodeId::ROOT,
+        text: "edited".into(),
+    };
+    a.history
+        .apply(&mut a.record, edit, kifview::core::record::NodeId::ROOT)
+        .unwrap();
 }

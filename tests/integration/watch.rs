@@ -95,7 +95,7 @@ fn at_the_end_follows_the_newest_move() {
     keys(&mut a, "y");
     std::fs::write(&path, kif(6)).unwrap();
     assert!(!watch::tick(&mut a));
-    assert_eq!(a.mode, kifview::app::Mode::Copy);
+    assert_eq!(a.mode(), kifview::app::Mode::Copy);
     assert_eq!(a.cur_index(), 5);
     a.handle_key(KeyEvent::plain(kifview::app::KeyCode::Esc));
     assert!(watch::tick(&mut a));
@@ -192,7 +192,7 @@ fn unsaved_changes_are_not_thrown_away() {
     let dir = tempfile::tempdir().unwrap();
     let path = file(&dir, &kif(2));
     let mut a = open(&path);
-    a.doc.modified = true;
+    touch(&mut a);
     std::fs::write(&path, kif(4)).unwrap();
     assert!(watch::tick(&mut a));
     assert_eq!(a.record.len(), 3);
@@ -247,4 +247,36 @@ fn f_toggles_following_and_e_moves_it_to_the_new_file() {
     keys(&mut n, "F");
     assert!(n.watch.is_none());
     assert_eq!(message(&n), "[new] is not a file: nothing to follow");
+}
+
+#[test]
+fn saving_as_another_file_stops_following_the_old_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = file(&dir, &kif(2));
+    let mut a = open(&path);
+    // A copy keeps following; :saveas moves the session to the new file.
+    let copy = dir.path().join("copy.kifu");
+    keys(&mut a, &format!(":w {}", copy.display()));
+    a.handle_key(KeyEvent::plain(kifview::app::KeyCode::Enter));
+    assert!(copy.exists() && a.watch.is_some(), "{}", message(&a));
+    let other = dir.path().join("other.kifu");
+    keys(&mut a, &format!(":saveas {}", other.display()));
+    a.handle_key(KeyEvent::plain(kifview::app::KeyCode::Enter));
+    assert!(other.exists(), "{}", message(&a));
+    assert!(a.watch.is_none());
+    // The old file changing does not touch the session.
+    std::fs::write(&path, kif(5)).unwrap();
+    assert!(!watch::tick(&mut a));
+    assert_eq!(a.doc.name, "other.kifu");
+}
+
+/// Makes an edit, so the record holds something that is on no disk.
+fn touch(a: &mut kifview::app::App) {
+    let edit = kifview::core::record::Edit::SetComment {
+        node: kifview::core::record::NodeId::ROOT,
+        text: "edited".into(),
+    };
+    a.history
+        .apply(&mut a.record, edit, kifview::core::record::NodeId::ROOT)
+        .unwrap();
 }

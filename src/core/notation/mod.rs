@@ -4,6 +4,7 @@ pub mod bod;
 pub mod csa;
 mod diag;
 pub mod encoding;
+pub mod filetype;
 pub mod input;
 pub mod japanese;
 pub mod jkf;

@@ -4,7 +4,7 @@
 //! Removing a subtree detaches it from its parent but keeps its nodes in the arena, so undo
 //! reattaches the very same nodes and every `NodeId` held elsewhere stays valid.
 
-use super::{Children, Header, MoveData, NodeId, Record, Special, Step};
+use super::{Children, Header, Initial, MoveData, NodeId, Record, Special, Step};
 use crate::core::rules::{Illegal, Move};
 use std::fmt;
 
@@ -60,6 +60,12 @@ pub enum Edit {
         name: Option<String>,
     },
     SetHeader(Header),
+    /// Give a record without moves another start position (and the header that goes with
+    /// it, e.g. its 手合割 field).
+    SetStart {
+        initial: Box<Initial>,
+        header: Header,
+    },
 }
 
 /// What an applied edit left behind: the edit that undoes it and where the cursor belongs.
@@ -83,6 +89,8 @@ pub enum EditError {
     NoSuchNode,
     /// A sibling index out of range.
     BadIndex,
+    /// The start position of a record that has moves cannot change.
+    HasMoves,
 }
 
 impl fmt::Display for EditError {
@@ -93,6 +101,9 @@ impl fmt::Display for EditError {
             EditError::Root => f.write_str("the start position cannot be changed this way"),
             EditError::NoSuchNode => f.write_str("that move is no longer in the record"),
             EditError::BadIndex => f.write_str("no such place among the alternatives"),
+            EditError::HasMoves => {
+                f.write_str("the record has moves: its start position cannot change")
+            }
         }
     }
 }
@@ -100,6 +111,18 @@ impl fmt::Display for EditError {
 impl std::error::Error for EditError {}
 
 impl Record {
+    /// `id` and every node below it, in depth-first pre-order (no recursion): what deleting
+    /// `id` removes.
+    pub fn preorder_from(&self, id: NodeId) -> Vec<NodeId> {
+        let mut out = Vec::new();
+        let mut stack = vec![id];
+        while let Some(n) = stack.pop() {
+            out.push(n);
+            stack.extend(self.node(n).children.iter().rev());
+        }
+        out
+    }
+
     /// Is `id` attached to the tree (reachable from the root)?
     pub fn is_attached(&self, id: NodeId) -> bool {
         if id.index() >= self.nodes.len() {
@@ -294,27 +317,62 @@ impl Record {
                     focus: NodeId::ROOT,
                 })
             }
+            Edit::SetStart { initial, header } => {
+                if !self.node(NodeId::ROOT).children.is_empty() {
+                    return Err(EditError::HasMoves);
+                }
+                Ok(Applied {
+                    inverse: Edit::SetStart {
+                        initial: Box::new(std::mem::replace(&mut self.initial, *initial)),
+                        header: std::mem::replace(&mut self.header, header),
+                    },
+                    focus: NodeId::ROOT,
+                })
+            }
         }
     }
 }
 
-/// One undoable step: the inverse to apply and where the cursor was before the edit.
+/// One undoable step: the edit that goes back (or forward), where the cursor was, and the
+/// revisions on either side of it.
 #[derive(Clone, Debug)]
 struct Entry {
     edit: Edit,
     cursor: NodeId,
+    /// The revision before the step (undo returns to it) and after it (redo returns to it).
+    before: Revision,
+    after: Revision,
 }
 
+/// A state of the record, as helix numbers its revisions: every applied edit makes a new
+/// one; undo and redo move between them. Two states with the same revision are the same
+/// record, so "saved" is a revision, not a count.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, PartialOrd, Ord)]
+pub struct Revision(u64);
+
 /// Undo and redo stacks of edits. Navigation is not an edit and never touches this.
+///
+/// The record is modified exactly when its current revision is not the last one written
+/// whole to disk (`current != saved`): save, undo, then a different edit is a revision never
+/// saved, and undoing back to the saved one is clean again.
 #[derive(Clone, Debug, Default)]
 pub struct History {
     undo: Vec<Entry>,
     redo: Vec<Entry>,
-    /// Number of edits applied since the last save (negative after undoing past it).
-    since_save: i64,
+    /// The revision the record is at (0: as opened).
+    current: Revision,
+    /// The last revision written whole to disk (0: the record as opened).
+    saved: Revision,
+    /// The newest revision handed out.
+    newest: Revision,
 }
 
 impl History {
+    /// A history whose start state counts as saved (a record read from a file, or an empty
+    /// one).
+    pub fn new() -> History {
+        History::default()
+    }
     /// Applies `edit` to `record` as a new undoable step; `cursor` is where the user was.
     pub fn apply(
         &mut self,
@@ -323,12 +381,16 @@ impl History {
         cursor: NodeId,
     ) -> Result<NodeId, EditError> {
         let applied = record.apply(edit)?;
+        self.newest.0 += 1;
+        let after = self.newest;
         self.undo.push(Entry {
             edit: applied.inverse,
             cursor,
+            before: self.current,
+            after,
         });
         self.redo.clear();
-        self.since_save += 1;
+        self.current = after;
         Ok(applied.focus)
     }
     /// Undoes the last step; returns where the cursor goes (where the edit happened).
@@ -336,11 +398,12 @@ impl History {
         let e = self.undo.pop()?;
         match record.apply(e.edit.clone()) {
             Ok(applied) => {
+                self.current = e.before;
                 self.redo.push(Entry {
                     edit: applied.inverse,
                     cursor,
+                    ..e
                 });
-                self.since_save -= 1;
                 Some(if record.is_attached(e.cursor) {
                     e.cursor
                 } else {
@@ -358,11 +421,12 @@ impl History {
         let e = self.redo.pop()?;
         match record.apply(e.edit.clone()) {
             Ok(applied) => {
+                self.current = e.after;
                 self.undo.push(Entry {
                     edit: applied.inverse,
                     cursor,
+                    ..e
                 });
-                self.since_save += 1;
                 Some(applied.focus)
             }
             Err(_) => {
@@ -377,13 +441,17 @@ impl History {
     pub fn can_redo(&self) -> bool {
         !self.redo.is_empty()
     }
-    /// Are there edits not yet saved?
-    pub fn is_modified(&self) -> bool {
-        self.since_save != 0
+    /// The revision the record is at.
+    pub fn current(&self) -> Revision {
+        self.current
     }
-    /// Call after a successful save.
+    /// Is the record in a state not written whole to disk?
+    pub fn is_modified(&self) -> bool {
+        self.saved != self.current
+    }
+    /// Call after the record was written whole (nothing lost) to disk.
     pub fn mark_saved(&mut self) {
-        self.since_save = 0;
+        self.saved = self.current;
     }
 }
 
@@ -472,6 +540,47 @@ mod tests {
         h.mark_saved();
         assert!(!h.is_modified());
         h.undo(&mut r, b);
+        assert!(h.is_modified());
+    }
+
+    #[test]
+    fn modified_is_a_revision_not_a_count() {
+        let mut r = Record::default();
+        let mut h = History::new();
+        assert!(!h.is_modified());
+        let add = |h: &mut History, r: &mut Record, usi: &str| {
+            h.apply(
+                r,
+                Edit::AddMove {
+                    parent: NodeId::ROOT,
+                    mv: mv(usi),
+                },
+                NodeId::ROOT,
+            )
+            .unwrap()
+        };
+        add(&mut h, &mut r, "7g7f");
+        h.mark_saved();
+        assert!(!h.is_modified());
+        // Save, undo, a different edit: as many edits as at the save, but another state.
+        h.undo(&mut r, NodeId::ROOT).unwrap();
+        assert!(h.is_modified());
+        add(&mut h, &mut r, "2g2f");
+        assert!(h.is_modified(), "a state never saved");
+        // Back to the saved state is clean; redo and undo move between the two.
+        h.undo(&mut r, NodeId::ROOT).unwrap();
+        assert!(h.is_modified(), "the start state was not the saved one");
+        assert!(!h.can_redo() || h.redo(&mut r, NodeId::ROOT).is_some());
+        assert!(h.is_modified());
+        let mut h = History::new();
+        let mut r = Record::default();
+        add(&mut h, &mut r, "7g7f");
+        h.mark_saved();
+        add(&mut h, &mut r, "2g2f");
+        assert!(h.is_modified());
+        h.undo(&mut r, NodeId::ROOT).unwrap();
+        assert!(!h.is_modified(), "undone back to the saved state");
+        h.redo(&mut r, NodeId::ROOT).unwrap();
         assert!(h.is_modified());
     }
 

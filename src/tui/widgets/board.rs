@@ -1,12 +1,18 @@
-//! The board in BOD style, with hands: exactly the diagrams of KIF files.
+//! The board in BOD style, with hands: exactly the diagrams of KIF files; and the board
+//! column (names, hands, board, the `手数＝` line).
 
-use crate::app::edit::BoardMarks;
+use crate::app::App;
+use crate::app::board_input::BoardMarks;
 use crate::core::notation::japanese::{FULL_DIGITS, KANJI_DIGITS, kanji_count};
+use crate::core::record::Step;
 use crate::core::rules::{Color, Position, Square};
+use crate::tui::text::{clean, truncate, wrap};
 use crate::tui::theme::Theme;
+use crate::tui::view::ViewState;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
 use ratatui::widgets::Widget;
 
 /// The 9x9 board with its frame (and coordinates when the theme says so).
@@ -156,6 +162,118 @@ pub fn hand_text(pos: &Position, color: Color, handicap: bool) -> String {
         }
     }
     s
+}
+
+/// Names, hands, board and the `手数＝` line. Returns the rows used.
+pub fn board_column(
+    area: Rect,
+    buf: &mut Buffer,
+    app: &App,
+    theme: &Theme,
+    vs: &mut ViewState,
+) -> u16 {
+    let rec = &app.record;
+    let pos = app.position();
+    let handicap = rec.initial.is_handicap_game();
+    let (top, bottom) = if app.flipped {
+        (Color::Black, Color::White)
+    } else {
+        (Color::White, Color::Black)
+    };
+    let w = area.width as usize;
+    let d = theme.double;
+    let at_special = rec.node(app.cur()).special().is_some();
+    let to_move = pos.side_to_move();
+    let name_line = |c: Color| -> Line<'static> {
+        let name = match c {
+            Color::Black => rec.header.black_name(),
+            Color::White => rec.header.white_name(),
+        };
+        let mut text = format!("{}{}", c.mark(), side_name(c, handicap));
+        if let Some(n) = name.filter(|n| !n.is_empty()) {
+            text.push('：');
+            text.push_str(n);
+        }
+        let text = truncate(&clean(&text, d), w.saturating_sub(8));
+        let mut spans = vec![Span::styled(
+            text,
+            match c {
+                Color::Black => theme.black_piece,
+                Color::White => theme.white_piece,
+            }
+            .add_modifier(Modifier::BOLD),
+        )];
+        if c == to_move && !at_special {
+            spans.push(Span::styled("　手番", theme.variation_mark));
+        }
+        Line::from(spans)
+    };
+    let hand_lines = |c: Color| wrap(&hand_text(pos, c, handicap), w);
+    let mut y = area.y;
+    let put = |buf: &mut Buffer, line: Line<'_>, y: &mut u16| {
+        if *y < area.bottom() {
+            buf.set_line(area.x, *y, &line, area.width);
+            *y += 1;
+        }
+    };
+    put(buf, name_line(top), &mut y);
+    for l in hand_lines(top) {
+        put(buf, Line::raw(l), &mut y);
+    }
+    let (bw, bh) = BoardWidget::size(theme);
+    if y + bh <= area.bottom() {
+        let last = rec.last_move_at(app.cur());
+        let widget = BoardWidget {
+            position: pos,
+            last_to: last.map(|m| m.mv.to()),
+            last_from: last.and_then(|m| m.mv.from()),
+            flipped: app.flipped,
+            theme,
+            marks: app.board_marks(),
+        };
+        (&widget).render(Rect::new(area.x, y, bw.min(area.width), bh), buf);
+        let top = y + if theme.coordinates { 2 } else { 1 };
+        vs.board_squares = Rect::new(area.x + 1, top, 27, 9);
+        y += bh;
+    }
+    for l in hand_lines(bottom) {
+        put(buf, Line::raw(l), &mut y);
+    }
+    put(buf, name_line(bottom), &mut y);
+    // 手数＝N  ▲７六歩  まで
+    let node = rec.node(app.cur());
+    let mut spans = Vec::new();
+    match &node.step {
+        Step::Root => spans.push(Span::raw("手数＝0")),
+        Step::Move(_) => {
+            let t = app.step_text(app.cur());
+            let t = t.split('(').next().unwrap_or(&t).to_string();
+            spans.push(Span::raw(clean(
+                &format!("手数＝{}  {t}  まで", node.ply),
+                d,
+            )));
+        }
+        Step::Special(s) => {
+            let side = rec.side_to_move_at(app.cur());
+            spans.push(Span::raw(clean(
+                &s.result_line(node.ply.saturating_sub(1), side, handicap),
+                d,
+            )));
+        }
+    }
+    if pos.in_check() && !at_special {
+        spans.push(Span::raw("  "));
+        spans.push(Span::styled(
+            if pos.is_checkmate() {
+                "詰み"
+            } else {
+                "王手"
+            },
+            theme.check,
+        ));
+    }
+    put(buf, Line::from(spans), &mut y);
+    y - area.y
 }
 
 #[cfg(test)]

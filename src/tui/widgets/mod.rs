@@ -1,5 +1,17 @@
-//! Widgets that draw parts of the app.
+//! One widget per pane and overlay. Widgets draw from the app and the theme, record where
+//! they drew in the `ViewState`, and use the helpers of `draw.rs`; none uses `ui.rs`, which
+//! lays them out.
 
 pub mod board;
-pub mod edit;
-pub mod share;
+pub mod comment;
+pub mod confirm;
+pub mod copy_menu;
+pub mod header;
+pub mod help;
+pub mod list;
+pub mod move_list;
+pub mod paste;
+pub mod position_editor;
+pub mod status;
+pub mod tree;
+pub mod variations;

@@ -1,0 +1,177 @@
+//! The viewer: one key's update plus one frame's render, on a 68,000-node study drawn into a
+//! 160x48 `TestBackend` (the work per key must not grow with the record).
+//!
+//! Each benchmark times only the key and the frame after it; putting the cursor back where
+//! the key can act again (at the end of the line for `l`, say) is not timed.
+//!
+//! Run: `cargo bench --bench viewer`. The medians are in
+//! `target/criterion/viewer_68k/<key>/new/estimates.json` (`median.point_estimate`, ns).
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use kifview::app::{App, Config, Document, KeyCode, KeyEvent, Mode};
+use kifview::core::record::NodeId;
+use kifview::tui::Viewer;
+use kifview::tui::theme::Theme;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use std::time::{Duration, Instant};
+
+#[path = "support/randgen.rs"]
+#[allow(dead_code)]
+mod randgen;
+use randgen::{Rng, big_study};
+
+struct Bench {
+    v: Viewer,
+    term: Terminal<TestBackend>,
+}
+
+impl Bench {
+    fn new() -> Bench {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let study = big_study(&mut rng, 68_000);
+        eprintln!("viewer bench: a study of {} nodes, 160x48", study.len());
+        let app = App::new(study, Document::untitled("study.kifu"), Config::defaults());
+        let mut b = Bench {
+            v: Viewer::new(app, Theme::plain()),
+            term: Terminal::new(TestBackend::new(160, 48)).expect("test backend"),
+        };
+        b.frame();
+        b
+    }
+    fn key(&mut self, c: char) {
+        self.v.app.handle_key(KeyEvent::char(c));
+    }
+    fn frame(&mut self) {
+        self.term.draw(|f| self.v.draw(f)).expect("draw");
+    }
+    /// Times `iters` presses of `c` (each with its frame); `reset` runs untimed before a
+    /// press when `needs_reset` says the key can no longer act.
+    fn time(
+        &mut self,
+        iters: u64,
+        c: char,
+        needs_reset: impl Fn(&App) -> bool,
+        reset: impl Fn(&mut Bench),
+    ) -> Duration {
+        let mut total = Duration::ZERO;
+        for _ in 0..iters {
+            if needs_reset(&self.v.app) {
+                reset(self);
+                self.frame();
+            }
+            let t = Instant::now();
+            self.key(c);
+            self.frame();
+            total += t.elapsed();
+        }
+        total
+    }
+}
+
+/// The node with the most alternatives (where `j`/`k` have the most to switch between).
+fn widest_fork(app: &App) -> NodeId {
+    let r = &app.record;
+    r.preorder()
+        .into_iter()
+        .max_by_key(|&id| r.node(id).children.len())
+        .unwrap_or(NodeId::ROOT)
+}
+
+fn benches(c: &mut Criterion) {
+    let mut b = Bench::new();
+    let fork = widest_fork(&b.v.app);
+    let mut g = c.benchmark_group("viewer_68k");
+    g.sample_size(50).measurement_time(Duration::from_secs(3));
+
+    let at_end = |a: &App| a.cur_index() + 1 == a.line().len();
+    g.bench_function("l", |bn| {
+        bn.iter_custom(|n| b.time(n, 'l', at_end, |b| b.key('g')))
+    });
+    g.bench_function("h", |bn| {
+        bn.iter_custom(|n| b.time(n, 'h', |a| a.cur_index() == 0, |b| b.key('G')))
+    });
+    // j and k switch between the alternatives of the widest fork (the line below changes).
+    let first_child = |b: &mut Bench| {
+        let first = b.v.app.record.node(fork).children[0];
+        b.v.app.jump_to(first);
+    };
+    let last_child = |b: &mut Bench| {
+        let last = *b.v.app.record.node(fork).children.last().expect("a fork");
+        b.v.app.jump_to(last);
+    };
+    let sibling = |a: &App| a.record.sibling_index(a.cur());
+    let count = |a: &App| a.record.node(fork).children.len();
+    first_child(&mut b);
+    g.bench_function("j", |bn| {
+        bn.iter_custom(|n| {
+            b.time(
+                n,
+                'j',
+                |a| a.record.node(a.cur()).parent != Some(fork) || sibling(a) + 1 == count(a),
+                first_child,
+            )
+        })
+    });
+    g.bench_function("k", |bn| {
+        bn.iter_custom(|n| {
+            b.time(
+                n,
+                'k',
+                |a| a.record.node(a.cur()).parent != Some(fork) || sibling(a) == 0,
+                last_child,
+            )
+        })
+    });
+    g.bench_function("G", |bn| {
+        bn.iter_custom(|n| b.time(n, 'G', |a| a.cur_index() != 0, |b| b.key('g')))
+    });
+    g.bench_function("g", |bn| {
+        bn.iter_custom(|n| b.time(n, 'g', |a| a.cur_index() == 0, |b| b.key('G')))
+    });
+    // t opens the tree (its outline is built once per change of the record, then kept).
+    let tree_open = |a: &App| a.mode() == Mode::Tree;
+    g.bench_function("t", |bn| {
+        bn.iter_custom(|n| b.time(n, 't', tree_open, |b| b.key('t')))
+    });
+    // The first t after an edit builds the outline of all 68,000 nodes.
+    g.bench_function("t_after_an_edit", |bn| {
+        bn.iter_custom(|n| {
+            b.time(
+                n,
+                't',
+                |_| true,
+                |b| {
+                    if b.v.app.mode() == Mode::Tree {
+                        b.key('t');
+                    }
+                    b.v.app.revision += 1;
+                },
+            )
+        })
+    });
+    // Scrolling the open tree a row down (back to the top when at the bottom).
+    if b.v.app.mode() != Mode::Tree {
+        b.key('t');
+    }
+    let rows = b.v.app.outline().rows.len();
+    g.bench_function("tree_scroll_j", |bn| {
+        bn.iter_custom(|n| {
+            b.time(
+                n,
+                'j',
+                |a| a.overlays.tree_selected().is_none_or(|s| s + 1 >= rows),
+                |b| {
+                    if b.v.app.mode() != Mode::Tree {
+                        b.key('t');
+                    }
+                    b.v.app.handle_key(KeyEvent::plain(KeyCode::Home));
+                },
+            )
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(viewer, benches);
+criterion_main!(viewer);

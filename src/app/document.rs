@@ -1,0 +1,341 @@
+//! The document: where the record came from and how to write it back. Every file the app
+//! reads or writes goes through here (opening a path, standard input or pasted text, reading
+//! again, saving, and looking at the file on disk); nothing else in `app` touches the disk.
+//!
+//! The I/O below calls `save::{target_for, plan, commit}` and `DiskStamp::of`; redirecting
+//! them (to a store module, or to a table of extensions in `core`) changes this file only.
+
+use super::LaunchOptions;
+use super::save::{self, DiskStamp, SavePlan};
+use crate::core::notation::encoding::EncodeError;
+use crate::core::notation::{self, Diagnostic, Format, Newline, Parsed, Target, TextInfo};
+use crate::core::record::{Initial, Record};
+use crate::core::rules::{HANDICAPS, Handicap};
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+/// Where the record came from and how to write it back.
+#[derive(Clone, Debug)]
+pub struct Document {
+    /// The file, when there is one (`None` for stdin, pasted text and new records).
+    pub path: Option<PathBuf>,
+    /// Name for the status line (`game.kif`, `[stdin]`, `[new]`, `[paste]`).
+    pub name: String,
+    /// The format read (`None` for a new record).
+    pub format: Option<Format>,
+    pub info: Option<TextInfo>,
+    /// Problems the reader found.
+    pub warnings: Vec<Diagnostic>,
+    /// Which record of the file (0-based) and how many there are.
+    pub record_index: usize,
+    pub record_count: usize,
+    /// The file as it was on disk when opened or last saved (to notice outside changes).
+    pub stamp: Option<DiskStamp>,
+}
+
+impl Document {
+    /// A document with no file behind it yet (a new record, pasted text in tests), shown as
+    /// `name`.
+    pub fn untitled(name: impl Into<String>) -> Document {
+        Document {
+            path: None,
+            name: name.into(),
+            format: None,
+            info: None,
+            warnings: Vec::new(),
+            record_index: 0,
+            record_count: 1,
+            stamp: None,
+        }
+    }
+
+    /// Record `index` (0-based) of a file read into `loaded`, with the document describing it.
+    /// `path` is `None` for standard input. `None` when the file has no such record.
+    pub fn from_loaded(
+        loaded: notation::Loaded,
+        path: Option<PathBuf>,
+        index: usize,
+    ) -> Option<(Record, Document)> {
+        let count = loaded.records.len();
+        let parsed = loaded.records.into_iter().nth(index)?;
+        let name = match &path {
+            None => "[stdin]".to_string(),
+            Some(p) => file_name(p),
+        };
+        Some((
+            parsed.record,
+            Document {
+                stamp: path.as_deref().and_then(DiskStamp::of),
+                path,
+                name,
+                format: Some(loaded.format),
+                info: Some(loaded.info),
+                warnings: parsed.warnings,
+                record_index: index,
+                record_count: count,
+            },
+        ))
+    }
+}
+
+/// The followed file.
+#[derive(Clone, Debug)]
+pub struct Watch {
+    pub path: PathBuf,
+    /// Size and time of the version shown.
+    pub stamp: Option<DiskStamp>,
+    /// A version not shown yet because it read worse, and how many ticks it has been so.
+    pub pending: Option<(DiskStamp, u32)>,
+}
+
+/// Moves (not endings) in the record.
+pub fn move_count(r: &Record) -> usize {
+    r.nodes.iter().filter(|n| n.move_data().is_some()).count()
+}
+
+/// The last part of `p`, for the status line.
+pub fn file_name(p: &Path) -> String {
+    p.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| p.display().to_string())
+}
+
+/// Which record of a file `--record N` means (1-based; 0 is the first), as an index, or why
+/// there is none.
+fn record_index(what: &str, want: usize, count: usize) -> Result<usize, String> {
+    let want = want.max(1);
+    if want <= count {
+        Ok(want - 1)
+    } else {
+        Err(format!(
+            "{what}: --record {want}: the file holds {count} record{}",
+            if count == 1 { "" } else { "s" }
+        ))
+    }
+}
+
+/// A new record: 平手, or the handicap `--handicap` names.
+fn new_record(handicap: Option<&str>) -> anyhow::Result<Record> {
+    let initial = match handicap {
+        None => Initial::even(),
+        Some(name) => {
+            let h = Handicap::by_name(name).ok_or_else(|| {
+                let names: Vec<&str> = HANDICAPS.iter().map(|h| h.name).collect();
+                anyhow::anyhow!(
+                    "unknown handicap `{name}` (expected one of: {})",
+                    names.join(" ")
+                )
+            })?;
+            Initial {
+                position: h.position(),
+                handicap: Some(h),
+            }
+        }
+    };
+    let mut record = Record::new(initial);
+    if let Some(h) = record.initial.handicap {
+        record.header.set("手合割", h.name);
+    }
+    Ok(record)
+}
+
+/// Opens what the command line asked for: a file, standard input (`-`), or a new record (no
+/// file, or a file that does not exist yet in an existing directory: it is created on save).
+pub fn open(opts: &LaunchOptions) -> anyhow::Result<(Record, Document)> {
+    let Some(path) = &opts.file else {
+        return Ok((
+            new_record(opts.handicap.as_deref())?,
+            Document::untitled("[new]"),
+        ));
+    };
+    let stdin = path.as_os_str() == "-";
+    let missing = !stdin
+        && !path.exists()
+        && path
+            .parent()
+            .is_none_or(|d| d.as_os_str().is_empty() || d.is_dir());
+    if missing {
+        let doc = Document {
+            path: Some(path.clone()),
+            ..Document::untitled(format!("{} [new]", file_name(path)))
+        };
+        return Ok((new_record(opts.handicap.as_deref())?, doc));
+    }
+    let bytes = if stdin {
+        let mut b = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut b)
+            .map_err(|e| anyhow::anyhow!("cannot read standard input: {e}"))?;
+        b
+    } else {
+        std::fs::read(path).map_err(|e| anyhow::anyhow!("cannot open {}: {e}", path.display()))?
+    };
+    let loaded = notation::load(&bytes, (!stdin).then_some(path.as_path()));
+    let index = record_index(
+        &path.display().to_string(),
+        opts.record,
+        loaded.records.len(),
+    )
+    .map_err(|e| anyhow::anyhow!(e))?;
+    Document::from_loaded(loaded, (!stdin).then(|| path.clone()), index)
+        .ok_or_else(|| anyhow::anyhow!("{}: no record", path.display()))
+}
+
+/// Reads record `index` (0-based; the last one when the file has fewer) of the file at
+/// `path` (`:e`, and reloading a followed file).
+pub fn read(path: &Path, index: usize) -> Result<(Record, Document), String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+    let loaded = notation::load(&bytes, Some(path));
+    let index = index.min(loaded.records.len().saturating_sub(1));
+    Document::from_loaded(loaded, Some(path.to_path_buf()), index)
+        .ok_or_else(|| format!("{}: no record", path.display()))
+}
+
+/// Reads pasted text: the first record, the document describing it, and how many records the
+/// text holds.
+pub fn from_text(text: &str) -> (Parsed, Document) {
+    let format = Format::detect(text);
+    let mut records = notation::read_text(text, format);
+    let count = records.len();
+    let parsed = records.swap_remove(0);
+    let doc = Document {
+        format: Some(format),
+        info: Some(TextInfo::new(notation::TextEncoding::Utf8)),
+        warnings: Vec::new(),
+        record_count: count,
+        ..Document::untitled("[paste]")
+    };
+    (parsed, doc)
+}
+
+/// The size and time of `path` now (`None` when it cannot be read).
+pub fn stamp(path: &Path) -> Option<DiskStamp> {
+    DiskStamp::of(path)
+}
+
+/// Has `path` changed on disk since `stamp` was taken (or appeared/disappeared)?
+pub fn changed_on_disk(path: &Path, stamp: Option<DiskStamp>) -> bool {
+    save::changed_on_disk(path, stamp)
+}
+
+/// Does something exist at `path`?
+pub fn exists(path: &Path) -> bool {
+    path.exists()
+}
+
+/// Do two paths name the same file (once both exist, by their canonical form)?
+pub fn same_path(a: &Path, b: &Path) -> bool {
+    if a == b {
+        return true;
+    }
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => false,
+    }
+}
+
+/// `~/x.kif` expanded with `$HOME`.
+pub fn expand_path(s: &str) -> PathBuf {
+    if let Some(rest) = s.strip_prefix("~/")
+        && let Some(home) = std::env::var_os("HOME")
+    {
+        return PathBuf::from(home).join(rest);
+    }
+    PathBuf::from(s)
+}
+
+/// The format and text settings for writing to `path`: the file's own when `same` gives them
+/// (saving back), else by the extension. `None` when the extension names no format.
+pub fn target_for(path: &Path, same: Option<(Format, TextInfo)>) -> Option<(Target, TextInfo)> {
+    let ext = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase)
+        .unwrap_or_default();
+    let newline = if ext == "kif" || ext == "ki2" {
+        Newline::CrLf
+    } else {
+        Newline::Lf
+    };
+    save::target_for(path, same, newline)
+}
+
+/// Renders and encodes `record` for `path`; an unmappable character is an error naming it.
+pub fn plan(
+    record: &Record,
+    path: &Path,
+    target: Target,
+    info: TextInfo,
+) -> Result<SavePlan, EncodeError> {
+    save::plan(record, path, target, info)
+}
+
+/// Writes a planned save atomically; returns the file's new stamp.
+pub fn write(plan: &SavePlan) -> std::io::Result<DiskStamp> {
+    save::commit(plan)
+}
+
+/// Names of the entries of the directory part of `partial` that start with its file part,
+/// as `partial` completed (directories end in `/`). For Tab on the `:` line.
+pub fn complete_path(partial: &str) -> Vec<String> {
+    let (dir, stem) = match partial.rfind('/') {
+        Some(i) => (&partial[..=i], &partial[i + 1..]),
+        None => ("", partial),
+    };
+    let read_from = if dir.is_empty() {
+        PathBuf::from(".")
+    } else {
+        expand_path(dir)
+    };
+    let Ok(rd) = std::fs::read_dir(&read_from) else {
+        return Vec::new();
+    };
+    let mut out: Vec<String> = rd
+        .filter_map(|e| e.ok())
+        .filter_map(|e| {
+            let name = e.file_name().to_str()?.to_string();
+            if !name.starts_with(stem) || (name.starts_with('.') && !stem.starts_with('.')) {
+                return None;
+            }
+            let slash = if e.path().is_dir() { "/" } else { "" };
+            Some(format!("{dir}{name}{slash}"))
+        })
+        .take(1000)
+        .collect();
+    out.sort();
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn record_numbers_are_one_based_and_checked() {
+        assert_eq!(record_index("f", 0, 3), Ok(0));
+        assert_eq!(record_index("f", 1, 3), Ok(0));
+        assert_eq!(record_index("f", 3, 3), Ok(2));
+        let e = record_index("f.csa", 4, 3).unwrap_err();
+        assert_eq!(e, "f.csa: --record 4: the file holds 3 records");
+        assert!(record_index("f", 2, 1).unwrap_err().ends_with("1 record"));
+    }
+
+    #[test]
+    fn completes_file_names_in_a_directory() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("game1.kif"), "").unwrap();
+        std::fs::write(dir.path().join("game2.csa"), "").unwrap();
+        std::fs::create_dir(dir.path().join("games")).unwrap();
+        let base = format!("{}/", dir.path().display());
+        let got = complete_path(&format!("{base}game"));
+        assert_eq!(
+            got,
+            [
+                format!("{base}game1.kif"),
+                format!("{base}game2.csa"),
+                format!("{base}games/")
+            ]
+        );
+        assert!(complete_path(&format!("{base}x")).is_empty());
+    }
+}

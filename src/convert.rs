@@ -1,0 +1,557 @@
+//! Batch work on record files: reading inputs, planning outputs, converting on every core,
+//! checking, and the position `show` prints. The CLI parses arguments and prints what these
+//! functions return; nothing here writes to the terminal.
+//!
+//! Messages are returned as they are: they quote the files' own text, and the caller strips
+//! control characters and escape sequences before they reach a terminal.
+
+use crate::core::notation::filetype::{self, FileType};
+use crate::core::notation::{self, Loaded, Newline, Parsed, Target, TextEncoding, TextInfo, bod};
+use crate::core::record::{Initial, NodeId, Record};
+use crate::store::{self, SaveOptions};
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+/// An input file and the directory its output path is relative to (for `convert -r`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Input {
+    pub path: PathBuf,
+    pub base: Option<PathBuf>,
+}
+
+/// One conversion: an input and where its output goes (`None`: standard output).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Job {
+    pub input: PathBuf,
+    pub output: Option<PathBuf>,
+    /// The output name had to keep the input's extension to avoid a clash.
+    pub renamed: bool,
+}
+
+/// What converting or checking one input produced (printed in input order).
+#[derive(Clone, Debug, Default)]
+pub struct JobResult {
+    /// Lines for standard error (warnings and errors), unsanitized.
+    pub messages: Vec<String>,
+    /// Bytes for standard output (a conversion without an output file).
+    pub stdout: Vec<u8>,
+    pub failed: bool,
+}
+
+impl JobResult {
+    fn fail(mut self, message: String) -> JobResult {
+        self.messages.push(message);
+        self.failed = true;
+        self
+    }
+}
+
+/// Reads a file (or standard input for `-`) into its bytes.
+pub fn read_input(path: &Path) -> Result<Vec<u8>, String> {
+    if path == Path::new("-") {
+        let mut bytes = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut bytes)
+            .map_err(|e| format!("reading standard input: {e}"))?;
+        return Ok(bytes);
+    }
+    // `fs::read` (and `File::read_to_end`) ask the file's size and position first: two more
+    // system calls per file of a batch. Records are small: start with room for a typical one,
+    // let larger ones grow, and read through `Take`, which does not ask.
+    let mut bytes = Vec::with_capacity(64 * 1024);
+    std::fs::File::open(path)
+        .and_then(|f| f.take(u64::MAX).read_to_end(&mut bytes))
+        .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    Ok(bytes)
+}
+
+/// Reads a file (or standard input for `-`) into records. An input that yields nothing a
+/// record could hold (an empty file, binary data, text no reader understood) is an error that
+/// says why.
+pub fn load_input(path: &Path) -> Result<Loaded, String> {
+    let bytes = read_input(path)?;
+    let named = (path != Path::new("-")).then_some(path);
+    let loaded = notation::load(&bytes, named);
+    match nothing_readable(&bytes, &loaded) {
+        Some(why) => Err(format!("{}: not a record: {why}", display_name(path))),
+        None => Ok(loaded),
+    }
+}
+
+fn display_name(path: &Path) -> String {
+    if path == Path::new("-") {
+        "standard input".into()
+    } else {
+        path.display().to_string()
+    }
+}
+
+/// Why `bytes` hold nothing a record could (`None`: they do).
+///
+/// HOOK: the notation readers will say this themselves (a loader API that reports "nothing
+/// read"); until then this looks at what can be told from outside: an empty file, binary data
+/// (NUL bytes), or records that came out empty with warnings.
+pub fn nothing_readable(bytes: &[u8], loaded: &Loaded) -> Option<String> {
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Some("the file is empty".into());
+    }
+    // Text never holds NUL bytes (but UTF-16 does); executables, images and archives do in
+    // their first few kilobytes. (`memchr`: a batch pays this for every file.)
+    let utf16 = bytes.starts_with(b"\xFF\xFE") || bytes.starts_with(b"\xFE\xFF");
+    if !utf16 && memchr::memchr(0, &bytes[..bytes.len().min(8192)]).is_some() {
+        return Some("binary data, not text".into());
+    }
+    let holds_nothing = |p: &Parsed| {
+        let r = &p.record;
+        r.is_empty()
+            && r.header.fields.is_empty()
+            && r.node(NodeId::ROOT).comment.is_empty()
+            && r.initial == Initial::even()
+    };
+    if loaded.records.iter().all(holds_nothing) {
+        let first = loaded.records.iter().flat_map(|p| &p.warnings).next()?;
+        return Some(format!(
+            "no {} found ({})",
+            loaded.format.name(),
+            first.message
+        ));
+    }
+    None
+}
+
+/// The record `n` (1-based) of a loaded file.
+pub fn pick_record<'a>(loaded: &'a Loaded, n: usize, path: &Path) -> Result<&'a Parsed, String> {
+    match n.checked_sub(1).and_then(|i| loaded.records.get(i)) {
+        Some(p) => Ok(p),
+        None => Err(format!(
+            "{}: --record {n}: the file holds {} record(s)",
+            display_name(path),
+            loaded.records.len()
+        )),
+    }
+}
+
+/// Warnings as `FILE:LINE: message` lines.
+pub fn warning_lines(name: &str, parsed: &Parsed) -> impl Iterator<Item = String> {
+    parsed.warnings.iter().map(move |w| w.with_file(name))
+}
+
+/// Files to convert: the inputs, with directories walked when `recursive` (files of the
+/// extensions [`FileType::in_batches`] marks).
+pub fn expand_inputs(inputs: &[PathBuf], recursive: bool) -> Result<Vec<Input>, String> {
+    let mut out = Vec::new();
+    for input in inputs {
+        if !input.is_dir() {
+            out.push(Input {
+                path: input.clone(),
+                base: None,
+            });
+            continue;
+        }
+        if !recursive {
+            return Err(format!(
+                "{} is a directory: use -r to convert the records in it",
+                input.display()
+            ));
+        }
+        let mut files = Vec::new();
+        let mut stack = vec![input.clone()];
+        while let Some(d) = stack.pop() {
+            let rd = std::fs::read_dir(&d).map_err(|e| format!("{}: {e}", d.display()))?;
+            for e in rd.flatten() {
+                let p = e.path();
+                let ft = e.file_type().map_err(|e| format!("{}: {e}", p.display()))?;
+                if ft.is_dir() {
+                    stack.push(p);
+                } else if filetype::for_path(&p).is_some_and(|t| t.in_batches) {
+                    files.push(p);
+                }
+            }
+        }
+        files.sort();
+        out.extend(files.into_iter().map(|f| Input {
+            path: f,
+            base: Some(input.clone()),
+        }));
+    }
+    Ok(out)
+}
+
+/// Decides every output path: `output` for one input, else under `out_dir` with the input's
+/// relative path and the extension `ext`, else standard output. Two inputs never write the
+/// same file (the second keeps its old extension before the new one).
+pub fn plan_outputs(
+    inputs: Vec<Input>,
+    output: Option<&Path>,
+    out_dir: Option<&Path>,
+    ext: &str,
+) -> Vec<Job> {
+    let mut seen = std::collections::HashSet::new();
+    inputs
+        .into_iter()
+        .map(|Input { path: input, base }| {
+            let (output, renamed) = match (output, out_dir) {
+                (Some(o), _) => (Some(o.to_path_buf()), false),
+                (None, Some(d)) => {
+                    let rel = base
+                        .as_deref()
+                        .and_then(|b| input.strip_prefix(b).ok())
+                        .map(Path::to_path_buf)
+                        .unwrap_or_else(|| {
+                            PathBuf::from(input.file_name().unwrap_or_else(|| "stdin".as_ref()))
+                        });
+                    let mut p = d.join(&rel);
+                    p.set_extension(ext);
+                    let mut renamed = false;
+                    if !seen.insert(p.clone()) {
+                        let mut name = rel.file_name().unwrap_or_default().to_os_string();
+                        name.push(".");
+                        name.push(ext);
+                        p = d.join(&rel).with_file_name(name);
+                        seen.insert(p.clone());
+                        renamed = true;
+                    }
+                    (Some(p), renamed)
+                }
+                (None, None) => (None, false),
+            };
+            Job {
+                input,
+                output,
+                renamed,
+            }
+        })
+        .collect()
+}
+
+/// The directories a batch writes into that do not exist yet (each once, parents first).
+pub fn missing_dirs(jobs: &[Job]) -> Vec<PathBuf> {
+    let dirs: std::collections::BTreeSet<&Path> = jobs
+        .iter()
+        .filter_map(|j| j.output.as_deref()?.parent())
+        .filter(|d| !d.as_os_str().is_empty())
+        .collect();
+    dirs.into_iter()
+        .filter(|d| !d.is_dir())
+        .map(Path::to_path_buf)
+        .collect()
+}
+
+/// Runs `f` over `items` on every core; results come back in input order.
+pub fn run_parallel<I: Sync, T: Send>(items: &[I], f: impl Fn(&I) -> T + Sync) -> Vec<T> {
+    let threads = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+        .min(items.len())
+        .max(1);
+    if threads == 1 {
+        return items.iter().map(&f).collect();
+    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut slots: Vec<Option<T>> = (0..items.len()).map(|_| None).collect();
+    let parts: Vec<Vec<(usize, T)>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        if i >= items.len() {
+                            break;
+                        }
+                        mine.push((i, f(&items[i])));
+                    }
+                    mine
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("worker panicked"))
+            .collect()
+    });
+    for (i, t) in parts.into_iter().flatten() {
+        slots[i] = Some(t);
+    }
+    slots
+        .into_iter()
+        .map(|t| t.expect("every job ran"))
+        .collect()
+}
+
+/// What to write.
+#[derive(Clone, Copy, Debug)]
+pub struct Settings {
+    pub file_type: &'static FileType,
+    pub target: Target,
+    pub encoding: TextEncoding,
+    /// Which record of a multi-record input (1-based).
+    pub record: usize,
+}
+
+impl Settings {
+    /// The settings for a file type, in `encoding` (default: the type's own).
+    pub fn new(
+        file_type: &'static FileType,
+        encoding: Option<TextEncoding>,
+        csa_v3: bool,
+        record: usize,
+    ) -> Settings {
+        let encoding = encoding.unwrap_or(file_type.encoding);
+        Settings {
+            file_type,
+            target: file_type.target(encoding, csa_v3),
+            encoding,
+            record,
+        }
+    }
+}
+
+/// Converts one input. In a batch, files are replaced without one sync each (the caller
+/// flushes the file system once at the end: [`store::flush_filesystem`]); a single output is
+/// fully synced. Output files keep the input's line endings; standard output gets `\n`.
+pub fn convert_one(job: &Job, s: &Settings, batch: bool) -> JobResult {
+    let r = JobResult::default();
+    let name = display_name(&job.input);
+    let loaded = match load_input(&job.input) {
+        Ok(l) => l,
+        Err(e) => return r.fail(e),
+    };
+    let parsed = match pick_record(&loaded, s.record, &job.input) {
+        Ok(p) => p,
+        Err(e) => return r.fail(e),
+    };
+    let mut r = r;
+    r.messages.extend(warning_lines(&name, parsed));
+    let info = TextInfo {
+        encoding: s.encoding,
+        bom: false,
+        newline: if job.output.is_some() {
+            loaded.info.newline
+        } else {
+            Newline::Lf
+        },
+        lossy: false,
+    };
+    let (bytes, losses) = match notation::to_bytes(&parsed.record, s.target, &info) {
+        Ok(x) => x,
+        Err(e) => {
+            return r.fail(format!(
+                "{name}: not converted: {e} (use --encoding utf-8 to keep these characters)"
+            ));
+        }
+    };
+    let format = s.target.format.name();
+    r.messages.extend(
+        losses
+            .iter()
+            .map(|l| format!("{name}: warning: {format} cannot hold {l}; not written")),
+    );
+    let Some(out) = &job.output else {
+        r.stdout = bytes;
+        return r;
+    };
+    if job.renamed {
+        r.messages.push(format!(
+            "{name}: written as {} (another input has the same name)",
+            out.display()
+        ));
+    }
+    let opts = SaveOptions {
+        deferred_sync: batch,
+        ..SaveOptions::default()
+    };
+    if let Err(e) = store::save(out, &bytes, opts) {
+        let hint = match e {
+            store::SaveError::ReadOnly { .. } => " (make it writable to replace it)",
+            _ => "",
+        };
+        return r.fail(format!("{e}{hint}"));
+    }
+    r
+}
+
+/// Converts every job on every core; `done` is called after each. Batches (more than one job)
+/// are flushed to disk once at the end, under `out_dir`.
+pub fn convert_all(
+    jobs: &[Job],
+    s: &Settings,
+    out_dir: Option<&Path>,
+    done: impl Fn() + Sync,
+) -> Result<Vec<JobResult>, String> {
+    let batch = jobs.len() > 1;
+    let results = run_parallel(jobs, |job| {
+        let r = convert_one(job, s, batch);
+        done();
+        r
+    });
+    if batch && let Some(d) = out_dir {
+        let written: Vec<PathBuf> = jobs
+            .iter()
+            .zip(&results)
+            .filter(|(_, r)| !r.failed)
+            .filter_map(|(j, _)| j.output.clone())
+            .collect();
+        store::flush_filesystem(d, &written)
+            .map_err(|e| format!("{}: could not flush to disk: {e}", d.display()))?;
+    }
+    Ok(results)
+}
+
+/// Reads and replays every record of one file: its problems as `FILE:LINE: message` lines.
+pub fn check_one(path: &Path) -> JobResult {
+    let r = JobResult::default();
+    let name = display_name(path);
+    match load_input(path) {
+        Err(e) => r.fail(e),
+        Ok(l) => {
+            let mut r = r;
+            for p in &l.records {
+                r.messages.extend(warning_lines(&name, p));
+                r.failed |= !p.warnings.is_empty();
+            }
+            r
+        }
+    }
+}
+
+/// Checks every file on every core (results in input order).
+pub fn check_all(files: &[PathBuf]) -> Vec<JobResult> {
+    run_parallel(files, |f| check_one(f))
+}
+
+/// The number of moves of the main line (specials such as 投了 are not moves).
+pub fn main_line_moves(r: &Record) -> u32 {
+    let line = r.main_line();
+    line[1..]
+        .iter()
+        .take_while(|&&id| r.node(id).move_data().is_some())
+        .count() as u32
+}
+
+/// The main-line node after `ply` moves (all of them for `None`); more moves than the main
+/// line holds is an error naming its length.
+pub fn node_at_ply(r: &Record, ply: Option<u32>) -> Result<NodeId, String> {
+    let line = r.main_line();
+    let moves = main_line_moves(r);
+    if let Some(p) = ply
+        && p > moves
+    {
+        return Err(format!(
+            "--ply {p}: the main line has {moves} move{}",
+            if moves == 1 { "" } else { "s" }
+        ));
+    }
+    let n = ply.unwrap_or(moves) as usize;
+    Ok(line[n])
+}
+
+/// The position after `ply` main-line moves, as a BOD diagram or an SFEN line.
+pub fn position_text(r: &Record, ply: Option<u32>, sfen: bool) -> Result<String, String> {
+    let node = node_at_ply(r, ply)?;
+    Ok(if sfen {
+        let mut s = r.position_at(node).to_sfen();
+        s.push('\n');
+        s
+    } else {
+        bod::write_bod(r, node)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn load(text: &str, name: &str) -> (Vec<u8>, Loaded) {
+        let b = text.as_bytes().to_vec();
+        let l = notation::load(&b, Some(Path::new(name)));
+        (b, l)
+    }
+
+    #[test]
+    fn inputs_that_hold_nothing_say_why() {
+        let (b, l) = load("", "a.kif");
+        assert_eq!(nothing_readable(&b, &l).unwrap(), "the file is empty");
+        let elf = b"\x7fELF\x02\x01\x01\0\0\0\0\0\0\0\0\0\x03\0>\0\x01\0\0\0";
+        let l = notation::load(elf, Some(Path::new("a.kif")));
+        assert_eq!(nothing_readable(elf, &l).unwrap(), "binary data, not text");
+        let (b, l) = load("{\"header\":", "a.jkf");
+        let why = nothing_readable(&b, &l).unwrap();
+        assert!(why.starts_with("no JKF found"), "{why}");
+        // A real record, a bare position, a header alone: something.
+        let (b, l) = load("手合割：平手\n   1 ７六歩(77)\n", "a.kif");
+        assert_eq!(nothing_readable(&b, &l), None);
+        let (b, l) = load("sfen 4k4/9/9/9/9/9/9/9/4K4 b - 1\n", "a.sfen");
+        assert_eq!(nothing_readable(&b, &l), None);
+        let (b, l) = load("先手：A\n", "a.kif");
+        assert_eq!(nothing_readable(&b, &l), None);
+        // UTF-16 has NUL bytes and is text.
+        let mut u16 = vec![0xFF, 0xFE];
+        for c in "先手：A\n".encode_utf16() {
+            u16.extend(c.to_le_bytes());
+        }
+        let l = notation::load(&u16, Some(Path::new("a.kif")));
+        assert_eq!(nothing_readable(&u16, &l), None);
+    }
+
+    #[test]
+    fn outputs_never_clash() {
+        let inputs = vec![
+            Input {
+                path: "in/a.kif".into(),
+                base: None,
+            },
+            Input {
+                path: "other/a.kif".into(),
+                base: None,
+            },
+            Input {
+                path: "in/sub/b.kif".into(),
+                base: Some("in".into()),
+            },
+        ];
+        let jobs = plan_outputs(inputs, None, Some(Path::new("out")), "csa");
+        let outs: Vec<_> = jobs.iter().map(|j| j.output.clone().unwrap()).collect();
+        assert_eq!(
+            outs,
+            [
+                PathBuf::from("out/a.csa"),
+                PathBuf::from("out/a.kif.csa"),
+                PathBuf::from("out/sub/b.csa")
+            ]
+        );
+        assert_eq!(
+            jobs.iter().map(|j| j.renamed).collect::<Vec<_>>(),
+            [false, true, false]
+        );
+    }
+
+    #[test]
+    fn ply_beyond_the_main_line_names_its_length() {
+        let (_, l) = load(
+            "手合割：平手\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 投了\n",
+            "a.kif",
+        );
+        let r = &l.records[0].record;
+        assert_eq!(main_line_moves(r), 2);
+        assert!(node_at_ply(r, Some(2)).is_ok());
+        assert_eq!(
+            node_at_ply(r, Some(3)).unwrap_err(),
+            "--ply 3: the main line has 2 moves"
+        );
+        assert_eq!(
+            node_at_ply(r, None).unwrap(),
+            node_at_ply(r, Some(2)).unwrap()
+        );
+    }
+
+    #[test]
+    fn the_pool_keeps_input_order() {
+        let items: Vec<usize> = (0..100).collect();
+        assert_eq!(
+            run_parallel(&items, |i| i * 2),
+            (0..100).map(|i| i * 2).collect::<Vec<_>>()
+        );
+        assert!(run_parallel(&[] as &[usize], |i| *i).is_empty());
+    }
+}

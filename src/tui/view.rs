@@ -1,0 +1,28 @@
+//! Render-only state: scroll offsets of lists and where things were drawn (for the mouse).
+
+use crate::core::record::NodeId;
+use ratatui::layout::Rect;
+
+/// Render-only state: scroll offsets and where things were drawn (for the mouse).
+#[derive(Clone, Debug, Default)]
+pub struct ViewState {
+    pub moves_offset: usize,
+    pub moves_area: Rect,
+    pub variations_area: Rect,
+    pub variations_offset: usize,
+    /// The nodes listed in the variation pane.
+    pub variation_nodes: Vec<NodeId>,
+    pub comment_area: Rect,
+    pub header_area: Rect,
+    pub tree_area: Rect,
+    pub tree_offset: usize,
+    pub overlay_area: Rect,
+    /// Largest useful scroll offsets found while drawing.
+    pub comment_max: u16,
+    pub header_max: u16,
+    pub overlay_max: u16,
+    /// The 9x9 squares of the board (3 cells by 1 row each), for the mouse.
+    pub board_squares: Rect,
+    /// Where the terminal cursor goes (prompts and the comment editor), if anywhere.
+    pub cursor: Option<(u16, u16)>,
+}

@@ -1,0 +1,141 @@
+//! The comment pane, and the comment editor drawn in it.
+
+use crate::app::App;
+use crate::app::{Focus, Mode, Overlay};
+use crate::tui::draw::block;
+use crate::tui::draw::scrolled_text;
+use crate::tui::text::{clean, clean_lines, is_ambiguous, wrap};
+use crate::tui::theme::Theme;
+use crate::tui::view::ViewState;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::widgets::Widget;
+use unicode_width::UnicodeWidthChar;
+
+/// The comment of the current move (or the editor, while it is open).
+pub fn comment_pane(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut ViewState) {
+    let node = app.record.node(app.cur());
+    let mut title = if node.ply == 0 {
+        "コメント（開始局面）".to_string()
+    } else {
+        "コメント".to_string()
+    };
+    if let Some(bm) = &node.bookmark {
+        title.push_str(&format!(" &{bm}"));
+    }
+    if app.mode() == Mode::Comment {
+        title.push_str(" 編集中  Esc: keep  Ctrl-c: discard");
+    }
+    let b = block(title, app.focus == Focus::Comment, theme);
+    let inner = b.inner(area);
+    b.render(area, buf);
+    vs.comment_area = inner;
+    if comment_editor(inner, buf, app, theme, vs) {
+        return;
+    }
+    if node.comment.is_empty() {
+        buf.set_string(inner.x, inner.y, "なし", theme.dim);
+        return;
+    }
+    let lines = wrap(
+        &clean_lines(&node.comment, theme.double),
+        inner.width as usize,
+    );
+    vs.comment_max = scrolled_text(inner, buf, &lines, app.comment_scroll, Style::new());
+}
+
+/// Cells a character takes on screen.
+fn cells(c: char, double: bool) -> usize {
+    let c = crate::app::text::sanitize(&c.to_string())
+        .chars()
+        .next()
+        .unwrap_or(' ');
+    if double && is_ambiguous(c) {
+        2
+    } else {
+        c.width().unwrap_or(0)
+    }
+}
+
+/// One screen row of the editor: which line, from which character, and its text.
+struct Row {
+    line: usize,
+    start: usize,
+    chars: Vec<char>,
+}
+
+/// Wraps `lines` to `w` cells, breaking anywhere (the text is mostly Japanese).
+fn rows(lines: &[String], w: usize, double: bool) -> Vec<Row> {
+    let mut out = Vec::new();
+    for (i, l) in lines.iter().enumerate() {
+        let mut row = Row {
+            line: i,
+            start: 0,
+            chars: Vec::new(),
+        };
+        let mut used = 0;
+        for (k, c) in l.chars().enumerate() {
+            let cw = cells(c, double);
+            if used + cw > w && !row.chars.is_empty() {
+                out.push(std::mem::replace(
+                    &mut row,
+                    Row {
+                        line: i,
+                        start: k,
+                        chars: Vec::new(),
+                    },
+                ));
+                used = 0;
+            }
+            row.chars.push(c);
+            used += cw;
+        }
+        out.push(row);
+    }
+    out
+}
+
+/// Draws the comment being edited into the comment pane's inner area and places the cursor.
+/// Returns false when no comment is being edited.
+fn comment_editor(
+    area: Rect,
+    buf: &mut Buffer,
+    app: &App,
+    theme: &Theme,
+    vs: &mut ViewState,
+) -> bool {
+    let Some(Overlay::CommentEditor(ed)) = app.overlays.top() else {
+        return false;
+    };
+    let (w, h) = (area.width as usize, area.height as usize);
+    if w < 2 || h == 0 {
+        return true;
+    }
+    let d = theme.double;
+    let rows = rows(ed.editor.lines(), w, d);
+    let (crow, ccol) = ed.editor.cursor();
+    // The cursor's screen row: the last row of its line that starts at or before it.
+    let mut vrow = 0;
+    let mut x = 0;
+    for (i, r) in rows.iter().enumerate() {
+        if r.line == crow && r.start <= ccol {
+            vrow = i;
+            x = r.chars[..(ccol - r.start).min(r.chars.len())]
+                .iter()
+                .map(|&c| cells(c, d))
+                .sum();
+        }
+    }
+    if x >= w {
+        vrow += 1;
+        x = 0;
+    }
+    let offset = (vrow + 1).saturating_sub(h);
+    for (i, r) in rows.iter().skip(offset).take(h).enumerate() {
+        let text: String = r.chars.iter().collect();
+        buf.set_stringn(area.x, area.y + i as u16, clean(&text, d), w, Style::new());
+    }
+    vs.cursor = Some((area.x + x as u16, area.y + (vrow - offset) as u16));
+    true
+}

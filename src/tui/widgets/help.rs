@@ -1,0 +1,117 @@
+//! The key help (generated from the keymap and the command tables) and the reader's
+//! warnings, as scrolling text overlays.
+
+use crate::app::App;
+use crate::app::KeyMode;
+use crate::tui::draw::block;
+use crate::tui::draw::{clear, overlay_rect, scrolled_text};
+use crate::tui::text::{clean, fit, wrap};
+use crate::tui::theme::Theme;
+use crate::tui::view::ViewState;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::widgets::Widget;
+
+fn text_overlay(
+    main: Rect,
+    buf: &mut Buffer,
+    title: String,
+    lines: Vec<String>,
+    scroll: u16,
+    theme: &Theme,
+    vs: &mut ViewState,
+) {
+    let area = overlay_rect(main, 96);
+    clear(area, buf);
+    let b = block(title, true, theme);
+    let inner = b.inner(area);
+    b.render(area, buf);
+    vs.overlay_area = inner;
+    let wrapped: Vec<String> = lines
+        .iter()
+        .flat_map(|l| wrap(l, inner.width as usize))
+        .collect();
+    vs.overlay_max = scrolled_text(inner, buf, &wrapped, scroll, Style::new());
+}
+
+/// The key help, generated from the keymap and the command table.
+pub fn help_lines(app: &App) -> Vec<String> {
+    let mut out = Vec::new();
+    for (mode, title) in [
+        (KeyMode::Normal, "Browsing"),
+        (KeyMode::Tree, "Variation tree (t)"),
+        (KeyMode::Board, "Move input on the board (i, Enter)"),
+        (
+            KeyMode::Editor,
+            "Comment editor (c); typed text goes into the comment",
+        ),
+        (
+            KeyMode::List,
+            "Lists: bookmarks ('), endings (r), header fields (e)",
+        ),
+        (KeyMode::Command, "Command line (:), prompts and questions"),
+        (KeyMode::Help, "Help and problem list"),
+        (KeyMode::Copy, "Copy menu (y)"),
+        (KeyMode::Paste, "Paste prompt (p, :paste)"),
+    ] {
+        out.push(title.to_string());
+        for (cmd, keys) in app.config.keymap.bindings(mode) {
+            let keys: Vec<String> = keys.iter().map(|k| k.to_string()).collect();
+            out.push(format!("  {}  {}", fit(&keys.join(" "), 22), cmd.doc()));
+        }
+        out.push(String::new());
+    }
+    out.push("Mouse: click a move or a branch to go there; the wheel steps through moves".into());
+    out.push("and scrolls the comment; click a piece, then a square, to enter a move.".into());
+    out.push(String::new());
+    out.push("Commands (after :; Tab completes names and file paths)".into());
+    out.extend(crate::app::typable::help_lines());
+    out.push(String::new());
+    out.push("Copying goes through the terminal (OSC 52) and works over SSH; in tmux it".into());
+    out.push("needs `set -g set-clipboard on`. Pasting uses the terminal's own paste.".into());
+    out
+}
+
+/// The key help, scrolled to `scroll`.
+pub fn help_overlay(
+    main: Rect,
+    buf: &mut Buffer,
+    app: &App,
+    scroll: u16,
+    theme: &Theme,
+    vs: &mut ViewState,
+) {
+    let lines = help_lines(app)
+        .into_iter()
+        .map(|l| clean(&l, theme.double))
+        .collect();
+    text_overlay(
+        main,
+        buf,
+        "Keys (? or Esc closes)".into(),
+        lines,
+        scroll,
+        theme,
+        vs,
+    );
+}
+
+/// The problems the reader found, with their lines, scrolled to `scroll`.
+pub fn warnings_overlay(
+    main: Rect,
+    buf: &mut Buffer,
+    app: &App,
+    scroll: u16,
+    theme: &Theme,
+    vs: &mut ViewState,
+) {
+    let lines = app
+        .doc
+        .warnings
+        .iter()
+        .map(|w| clean(&w.with_file(&app.doc.name), theme.double))
+        .collect();
+    let title = format!("Problems found while reading ({})", app.doc.warnings.len());
+    text_overlay(main, buf, title, lines, scroll, theme, vs);
+}
