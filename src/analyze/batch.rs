@@ -7,7 +7,8 @@
 
 use super::game::{self, Options, Stopped, analyse_record, marker, recorded_marker, set_marker};
 use super::output::{self, Output};
-use crate::core::notation;
+use crate::convert;
+use crate::core::notation::{self, filetype};
 use crate::engine::{Engine, EngineEvent, EngineSpec, Limit};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -137,57 +138,31 @@ impl Summary {
     }
 }
 
-/// Extensions of the files `-r` picks up.
-const RECORD_EXTENSIONS: [&str; 6] = ["kif", "kifu", "ki2", "ki2u", "csa", "jkf"];
-
-/// The files of `inputs` (directories walked when `recursive`), each with its key, sorted
-/// within each directory given.
+/// The files of `inputs` (directories walked when `recursive`: the record files of formats
+/// that hold comments), each with its key: its path relative to the directory given, or the
+/// file name of a file given.
 pub fn expand(inputs: &[PathBuf], recursive: bool) -> Result<Vec<(PathBuf, String)>, String> {
-    let mut out = Vec::new();
-    for input in inputs {
-        if !input.is_dir() {
-            let key = input
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_else(|| input.display().to_string());
-            out.push((input.clone(), key));
-            continue;
-        }
-        if !recursive {
-            return Err(format!(
-                "{} is a directory: use -r to analyse the records in it",
-                input.display()
-            ));
-        }
-        let mut files = Vec::new();
-        let mut stack = vec![input.clone()];
-        while let Some(d) = stack.pop() {
-            let rd = std::fs::read_dir(&d).map_err(|e| format!("{}: {e}", d.display()))?;
-            for e in rd.flatten() {
-                let p = e.path();
-                if e.file_type().is_ok_and(|t| t.is_dir()) {
-                    stack.push(p);
-                } else if p
-                    .extension()
-                    .and_then(|x| x.to_str())
-                    .is_some_and(|x| RECORD_EXTENSIONS.contains(&x.to_ascii_lowercase().as_str()))
-                {
-                    files.push(p);
-                }
-            }
-        }
-        files.sort();
-        for f in files {
-            let rel = f.strip_prefix(input).unwrap_or(&f);
+    let found = convert::expand_inputs(inputs, recursive)
+        .map_err(|m| m.replace("to convert", "to analyse"))?;
+    Ok(found
+        .into_iter()
+        .filter(|i| {
+            i.base.is_none()
+                || filetype::for_path(&i.path).is_some_and(|t| output::holds_comments(t.format))
+        })
+        .map(|i| {
+            let rel = match &i.base {
+                Some(b) => i.path.strip_prefix(b).unwrap_or(&i.path),
+                None => i.path.file_name().map_or(i.path.as_path(), Path::new),
+            };
             let key = rel
                 .components()
                 .map(|c| c.as_os_str().to_string_lossy())
                 .collect::<Vec<_>>()
                 .join("/");
-            out.push((f, key));
-        }
-    }
-    Ok(out)
+            (i.path, key)
+        })
+        .collect())
 }
 
 /// The jobs of a batch: inputs expanded, the shard taken, outputs decided. Errors are usage
@@ -475,7 +450,7 @@ pub fn analyse_file(
         None => Some(out),
         Some(p) => {
             if let Err(e) = output::save(p, &out) {
-                return fail(format!("cannot write {}: {e}", p.display()));
+                return fail(e);
             }
             None
         }

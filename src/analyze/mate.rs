@@ -75,7 +75,7 @@ impl MateResult {
 /// Engines known to answer `go mate` with a chess-style search.
 pub fn known_unsupported(engine: &str) -> Option<String> {
     engine.to_ascii_lowercase().contains("fairy-stockfish").then(|| {
-        format!("{engine} reads go mate as chess's mate-in-N and answers bestmove; use gpsusi or YaneuraOu")
+        format!("{engine} reads go mate as chess's mate-in-N and answers bestmove (gpsusi and YaneuraOu have a USI mate search)")
     })
 }
 

@@ -3,7 +3,7 @@
 
 use crate::core::notation::{self, DiagKind, Format, Loaded, Target, TextEncoding, TextInfo};
 use crate::core::record::Record;
-use std::io::Write;
+use crate::store::{self, SaveOptions};
 use std::path::{Path, PathBuf};
 
 /// Where the analysed records go.
@@ -19,16 +19,18 @@ pub enum Output {
     InPlace,
 }
 
-/// Writes `bytes` to `path` atomically: a temporary file beside it, then a rename. The one
-/// place `kifview analyze` writes a file.
-pub fn save(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let path = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)?;
+/// Writes `bytes` to `path` through [`store::save`] (atomic, through links, keeping the
+/// mode; read-only files refused), creating missing directories under `--out-dir` first. The
+/// one place `kifview analyze` writes a file.
+pub fn save(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty())
+        && let Err(e) = std::fs::create_dir_all(dir)
+    {
+        return Err(format!("cannot create {}: {e}", dir.display()));
     }
-    let mut f = atomic_write_file::AtomicWriteFile::open(&path)?;
-    f.write_all(bytes)?;
-    f.commit()
+    store::save(path, bytes, SaveOptions::default())
+        .map(|_| ())
+        .map_err(|e| e.to_string())
 }
 
 /// Can `format` hold a comment per move?
@@ -48,8 +50,8 @@ pub fn no_comments(format: Format) -> String {
 }
 
 /// The format and text settings to write `out`, for a record read as `loaded`: the input's own
-/// (encoding, BOM, line endings) when the format stays, else the extension's usual encoding
-/// (`.kif`/`.ki2` Shift_JIS, the others UTF-8) with the input's line endings.
+/// (encoding, BOM, line endings) when the format and the extension's encoding stay, else what
+/// the extension table gives a new file (`filetype::write_settings`, as `convert` writes).
 pub fn target(out: &Path, loaded: &Loaded) -> Result<(Target, TextInfo), String> {
     let ext = out
         .extension()
@@ -74,19 +76,9 @@ pub fn target(out: &Path, loaded: &Loaded) -> Result<(Target, TextInfo), String>
             },
         ));
     }
-    let encoding = match ext.as_deref() {
-        Some("kif" | "ki2") => TextEncoding::ShiftJis,
-        _ => TextEncoding::Utf8,
-    };
-    Ok((
-        Target::new(format),
-        TextInfo {
-            encoding,
-            bom: false,
-            newline: loaded.info.newline,
-            lossy: false,
-        },
-    ))
+    // Another kind of file: what `convert` writes for that extension.
+    notation::filetype::write_settings(out, None, None)
+        .ok_or_else(|| format!("{}: cannot tell the format from the name", out.display()))
 }
 
 fn declared_utf8(loaded: &Loaded) -> bool {
