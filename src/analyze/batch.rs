@@ -416,6 +416,9 @@ pub fn analyse_file(
     let same_file = job.output.as_deref().is_some_and(|o| {
         o == job.input || std::fs::canonicalize(o).ok() == std::fs::canonicalize(&job.input).ok()
     });
+    if same_file && !writable(&job.input) {
+        return fail("the file is read-only (for this user): not analysed".into());
+    }
     if same_file && let Some(risk) = output::in_place_risk(&loaded, &bytes) {
         return fail(format!(
             "not rewritten in place: {risk} (write a copy with --out-dir)"
@@ -450,7 +453,9 @@ pub fn analyse_file(
         None => Some(out),
         Some(p) => {
             if let Err(e) = output::save(p, &out) {
-                return fail(e);
+                // The summary names the file already.
+                let prefix = format!("{}: ", p.display());
+                return fail(e.strip_prefix(&prefix).unwrap_or(&e).to_string());
             }
             None
         }
@@ -463,6 +468,16 @@ pub fn analyse_file(
         },
         false,
     )
+}
+
+/// May this user write `path`?
+fn writable(path: &Path) -> bool {
+    use std::os::unix::ffi::OsStrExt;
+    let Ok(c) = std::ffi::CString::new(path.as_os_str().as_bytes()) else {
+        return false;
+    };
+    // SAFETY: `c` is a valid NUL-terminated string for the duration of the call.
+    unsafe { libc::access(c.as_ptr(), libc::W_OK) == 0 }
 }
 
 pub use game::DEFAULT_LIMIT;

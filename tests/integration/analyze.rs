@@ -326,6 +326,21 @@ fn formats_without_comments_and_unsafe_rewrites_are_refused() {
         text.contains("'*#評価値=") && text.contains("'** 30 -3334FU"),
         "{text}"
     );
+    // A read-only file is not analysed (and not touched).
+    let ro = write(d.path(), "ro.kifu", GAME);
+    let mut perm = std::fs::metadata(&ro).unwrap().permissions();
+    perm.set_readonly(true);
+    std::fs::set_permissions(&ro, perm).unwrap();
+    let o = analyze(d.path())
+        .args(["--nodes", "1", "--in-place"])
+        .arg(&ro)
+        .output()
+        .unwrap();
+    if unsafe { libc::geteuid() } != 0 {
+        assert_eq!(o.status.code(), Some(1));
+        assert!(stderr_of(&o).contains("read-only"), "{}", stderr_of(&o));
+        assert_eq!(std::fs::read_to_string(&ro).unwrap(), GAME);
+    }
     // Several inputs need somewhere to go.
     let o = analyze(d.path()).arg(&input).arg(&f).output().unwrap();
     assert_eq!(o.status.code(), Some(1));
