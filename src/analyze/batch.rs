@@ -470,8 +470,12 @@ pub fn analyse_file(
     )
 }
 
-/// May this user write `path`?
+/// May this user write `path`? As `store` decides: not when it has no write bit at all
+/// (even for root), nor when `access` says no.
 fn writable(path: &Path) -> bool {
+    if std::fs::metadata(path).is_ok_and(|m| m.permissions().readonly()) {
+        return false;
+    }
     use std::os::unix::ffi::OsStrExt;
     let Ok(c) = std::ffi::CString::new(path.as_os_str().as_bytes()) else {
         return false;
