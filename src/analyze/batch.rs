@@ -9,7 +9,7 @@ use super::game::{self, Options, Stopped, analyse_record, marker, recorded_marke
 use super::output::{self, Output};
 use crate::convert;
 use crate::core::notation::{self, filetype};
-use crate::engine::{Engine, EngineEvent, EngineSpec, Limit};
+use crate::engine::{Engine, EngineEvent, EngineSpec, Limit, State};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
@@ -346,6 +346,13 @@ fn worker(s: &Shared, w: usize, tx: &mpsc::Sender<Event>) {
         let job = s.next.fetch_add(1, Ordering::Relaxed);
         if job >= s.jobs.len() {
             break;
+        }
+        // An engine that died while idle is noticed here, not by failing the next file.
+        if let Some(e) = eng.as_mut() {
+            e.poll();
+            if e.state() == State::Dead {
+                eng = None;
+            }
         }
         if eng.is_none() {
             match start_engine(&s.batch.engine, &s.batch.game) {

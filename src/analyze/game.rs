@@ -312,7 +312,10 @@ pub fn search_blocking(
     req: SearchRequest,
     cancel: &AtomicBool,
 ) -> Result<Analysis, SearchFailure> {
-    let id = eng.search(req).map_err(SearchFailure::Refused)?;
+    let id = eng.search(req).map_err(|e| match e {
+        EngineError::NotRunning => SearchFailure::Engine(e),
+        e => SearchFailure::Refused(e),
+    })?;
     let mut heard = (eng.analysis().infos, Instant::now());
     loop {
         for ev in eng.wait(Duration::from_millis(50)) {

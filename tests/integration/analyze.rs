@@ -223,6 +223,34 @@ fn engine_crash_at_file_3_of_10_fails_that_file_only() {
 }
 
 #[test]
+fn an_engine_that_dies_between_files_is_restarted_without_failing_one() {
+    let d = tempfile::tempdir().unwrap();
+    for i in 0..3 {
+        write(d.path(), &format!("in/g{i}.kifu"), GAME);
+    }
+    // Six searches per file (the start and five moves): each engine exits after its first file.
+    let o = analyze(d.path())
+        .env("ANALYST_EXIT", "6")
+        .args(["--nodes", "1", "--jobs", "1", "-r", "--out-dir"])
+        .arg(d.path().join("out"))
+        .arg(d.path().join("in"))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr_of(&o));
+    assert!(
+        stderr_of(&o).contains("analysed 3, skipped 0, failed 0"),
+        "{}",
+        stderr_of(&o)
+    );
+    assert_eq!(
+        std::fs::read_to_string(d.path().join("games"))
+            .unwrap()
+            .trim(),
+        "3"
+    );
+}
+
+#[test]
 fn shards_take_every_file_exactly_once() {
     let d = tempfile::tempdir().unwrap();
     let names: Vec<String> = (0..12).map(|i| format!("y{}/g{i}.kifu", i % 3)).collect();
