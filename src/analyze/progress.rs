@@ -64,8 +64,11 @@ impl Bar {
                 }
                 self.done += 1;
                 let path = jobs[*job].input.display();
+                // Failures are listed again in the summary: at once only above a live bar.
                 let line = match result {
-                    FileResult::Failed(why) => Some(format!("failed: {path}: {why}")),
+                    FileResult::Failed(why) if !self.bar.is_hidden() => {
+                        Some(format!("failed: {path}: {why}"))
+                    }
                     FileResult::Skipped(why) => Some(format!("skipped: {path}: {why}")),
                     _ => None,
                 };
