@@ -19,7 +19,7 @@ pub struct AnalyzeArgs {
     /// Records to analyse (directories with -r).
     #[arg(required = true, value_name = "INPUT")]
     pub inputs: Vec<PathBuf>,
-    /// Engine: a configured name, a command on PATH or in /usr/games, or a path.
+    /// Engine: a command on PATH or in /usr/games, or a path (default: the first known engine installed).
     #[arg(long, value_name = "NAME|PATH")]
     pub engine: Option<String>,
     /// Nodes per position (`go nodes N`; not gpsusi).

@@ -548,6 +548,18 @@ fn mate_solves_the_tsume_sample() {
             .unwrap();
         assert!(o.status.success(), "{}", stderr_of(&o));
         assert_eq!(String::from_utf8_lossy(&o.stdout), "詰み 1手: ▲２二金\n");
+        // An opening has no mate: gpsusi proves it (or, on a loaded machine, runs out of time).
+        let d = tempfile::tempdir().unwrap();
+        let game = write(d.path(), "g.kifu", GAME);
+        let o = Command::cargo_bin("kifview")
+            .unwrap()
+            .args(["mate", "--engine", &gps, "--time", "2", "--ply", "3"])
+            .arg(&game)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", stderr_of(&o));
+        let said = String::from_utf8_lossy(&o.stdout);
+        assert!(said == "不詰\n" || said == "時間切れ\n", "{said}");
     }
     if let Some(fairy) = real_engine("fairy-stockfish") {
         let o = Command::cargo_bin("kifview")
