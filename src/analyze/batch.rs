@@ -9,7 +9,7 @@ use super::game::{self, Options, Stopped, analyse_record, marker, recorded_marke
 use super::output::{self, Output};
 use crate::convert;
 use crate::core::notation::{self, filetype};
-use crate::engine::{Engine, EngineEvent, EngineSpec, Limit, State};
+use crate::engine::{Engine, EngineEvent, EngineSpec, Limit, State, Timeouts};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
@@ -215,9 +215,15 @@ pub fn limit_supported(engine_name: &str, command: &Path, limit: Limit) -> Resul
     }
 }
 
-/// Starts an engine and waits until it is ready.
+/// Starts an engine and waits until it is ready. A batch gives it 60 s to answer `usi` and
+/// `isready` (the viewer's 10 s are short for an engine loading a large evaluation file on a
+/// busy machine or a network file system: gpsusi alone takes 3–5 s on a loaded 2-core VM).
 pub fn start_engine(spec: &EngineSpec, opts: &Options) -> Result<Engine, String> {
-    let mut eng = Engine::start(spec.clone()).map_err(|e| e.to_string())?;
+    let timeouts = Timeouts {
+        handshake: Duration::from_secs(60),
+        ..Timeouts::default()
+    };
+    let mut eng = Engine::start_with(spec.clone(), timeouts).map_err(|e| e.to_string())?;
     if opts.multipv > 1 {
         eng.set_option("MultiPV", &opts.multipv.to_string())
             .map_err(|e| e.to_string())?;
