@@ -1,8 +1,9 @@
 //! Reading, replaying and writing records at scale.
 //!
 //! Data: 5,000 random legal games (seeded, 0-250 plies, ~150 on average) written as Shift_JIS KIF
-//! and as CSA, and one study with 50,000+ nodes. The `floor` group measures what any reader must
-//! pay: reading the bytes from disk and decoding Shift_JIS.
+//! and as CSA, one study with 50,000+ nodes, and one whose variations nest 100,000 deep. The
+//! `floor` group measures what any reader must pay: reading the bytes from disk and decoding
+//! Shift_JIS.
 //!
 //! Run: `cargo bench --bench engine` (add `-- floor` etc. to pick a group).
 
@@ -12,7 +13,7 @@ use kifview::core::record::Record;
 
 #[path = "support/randgen.rs"]
 mod randgen;
-use randgen::{Rng, big_study, random_game};
+use randgen::{Rng, big_study, deep_study, random_game};
 use std::hint::black_box;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -201,6 +202,24 @@ fn benches(c: &mut Criterion) {
     g.bench_function("preorder", |b| b.iter(|| black_box(study.preorder().len())));
     g.finish();
 
+    // Variations nested 100,000 deep (each one holds the next): every writer, and reading back
+    // the formats that hold variations. Writers and readers keep the position at each branch
+    // point; replaying from the root per variation made KI2 and JKF quadratic (over a minute).
+    let mut g = c.benchmark_group("deep_variations_100k");
+    g.sample_size(10);
+    let deep = deep_study(100_000);
+    for to in Format::ALL {
+        g.bench_function(format!("{}_write", to.name()), |b| {
+            b.iter(|| black_box(notation::render(&deep, Target::new(to), &utf8).text.len()))
+        });
+    }
+    for from in [Format::Kif, Format::Ki2, Format::Jkf] {
+        let text = notation::render(&deep, Target::new(from), &utf8).text;
+        g.bench_function(format!("{}_read", from.name()), |b| {
+            b.iter(|| black_box(notation::read_text(&text, from)[0].record.len()))
+        });
+    }
+    g.finish();
     usi_infos(c);
     analyze_positions(c);
 }

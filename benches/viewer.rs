@@ -4,12 +4,19 @@
 //! Each benchmark times only the key and the frame after it; putting the cursor back where
 //! the key can act again (at the end of the line for `l`, say) is not timed.
 //!
+//! `l_analysing` is `l` with research mode on: a fake engine (a shell script answering every
+//! `go` with three `info` lines at once) runs, and each key also runs what the run loop runs
+//! after a key (`research_tick`: poll the engine, follow the cursor after the debounce); the
+//! frame draws the analysis pane. (Checking and writing the engine's lines in Japanese is
+//! measured in `benches/engine.rs`.)
+//!
 //! Run: `cargo bench --bench viewer`. The medians are in
 //! `target/criterion/viewer_68k/<key>/new/estimates.json` (`median.point_estimate`, ns).
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use kifview::app::{App, Config, Document, KeyCode, KeyEvent, Mode};
 use kifview::core::record::NodeId;
+use kifview::engine::EngineSpec;
 use kifview::tui::Viewer;
 use kifview::tui::theme::Theme;
 use ratatui::Terminal;
@@ -24,7 +31,20 @@ use randgen::{Rng, big_study};
 struct Bench {
     v: Viewer,
     term: Terminal<TestBackend>,
+    /// Research mode is on: tick the app after each key, as the run loop does.
+    tick: bool,
 }
+
+/// A fake USI engine that answers at once: three lines per `go`, `bestmove` on `stop`.
+const FAKE_ENGINE: &str = r#"while IFS= read -r l; do
+  case $l in
+    usi) echo "id name BenchFake"; echo "option name MultiPV type spin default 1 min 1 max 10"; echo usiok ;;
+    isready) echo readyok ;;
+    go*) for i in 1 2 3; do echo "info depth 20 seldepth 31 nodes 123456789 nps 401234 hashfull 512 multipv $i score cp $((100 - i * 37)) pv 7g7f 3c3d 2g2f 8c8d 2f2e 8d8e 6i7h 4a3b 2e2d 2c2d 2h2d 8e8f 8g8f 8b8f 2d3d 2b8h+ 7i8h B*2b"; done ;;
+    stop) echo "bestmove resign" ;;
+    quit) exit 0 ;;
+  esac
+done"#;
 
 impl Bench {
     fn new() -> Bench {
@@ -35,12 +55,38 @@ impl Bench {
         let mut b = Bench {
             v: Viewer::new(app, Theme::plain()),
             term: Terminal::new(TestBackend::new(160, 48)).expect("test backend"),
+            tick: false,
         };
         b.frame();
         b
     }
     fn key(&mut self, c: char) {
         self.v.app.handle_key(KeyEvent::char(c));
+        if self.tick {
+            self.v.app.research_tick(Instant::now());
+        }
+    }
+    /// Starts research mode with the fake engine and waits for its first lines.
+    fn start_analysis(&mut self) {
+        let mut spec = EngineSpec::new("/bin/sh");
+        spec.name = "BenchFake".into();
+        spec.args = vec!["-c".into(), FAKE_ENGINE.into()];
+        self.v.app.config.engines = vec![spec];
+        self.key('a');
+        self.tick = true;
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while self
+            .v
+            .app
+            .research
+            .analysis()
+            .is_none_or(|a| a.lines.len() != 3)
+        {
+            assert!(Instant::now() < deadline, "the fake engine never answered");
+            std::thread::sleep(Duration::from_millis(5));
+            self.v.app.research_tick(Instant::now());
+        }
+        self.frame();
     }
     fn frame(&mut self) {
         self.term.draw(|f| self.v.draw(f)).expect("draw");
@@ -129,6 +175,14 @@ fn benches(c: &mut Criterion) {
     g.bench_function("g", |bn| {
         bn.iter_custom(|n| b.time(n, 'g', |a| a.cur_index() == 0, |b| b.key('G')))
     });
+    // l with research mode on (the analysis pane drawn, the engine polled after each key).
+    b.start_analysis();
+    g.bench_function("l_analysing", |bn| {
+        bn.iter_custom(|n| b.time(n, 'l', at_end, |b| b.key('g')))
+    });
+    b.key('a');
+    b.tick = false;
+    b.v.app.research.shutdown();
     // t opens the tree (its outline is built once per change of the record, then kept).
     let tree_open = |a: &App| a.mode() == Mode::Tree;
     g.bench_function("t", |bn| {

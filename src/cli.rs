@@ -57,6 +57,9 @@ pub struct ViewArgs {
     /// Start in the position editor (局面編集): set up a position, Enter starts a record from it.
     #[arg(long)]
     pub setup: bool,
+    /// USI engine for analysis (`a`): a configured [[engines]] name, a command or a path.
+    #[arg(long, value_name = "NAME|PATH")]
+    pub engine: Option<String>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -387,6 +390,7 @@ fn run_viewer(v: ViewArgs) -> ExitCode {
         handicap: v.handicap,
         watch: v.watch,
         setup: v.setup,
+        engine: v.engine,
     };
     match kifview::tui::run(opts) {
         Ok(()) => ExitCode::SUCCESS,

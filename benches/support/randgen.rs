@@ -88,3 +88,41 @@ pub fn big_study(rng: &mut Rng, nodes: usize) -> Record {
     }
     r
 }
+
+/// A study whose variations nest `depth` deep: at every ply the main line ends (中断) and the
+/// alternative beside it goes on (rooks shuttling), so each variation holds the next.
+#[allow(dead_code)] // The benchmark's; `gen_records` shares this file and does not use it.
+pub fn deep_study(depth: usize) -> Record {
+    use kifview::core::rules::{Move, Square};
+    let sq = |f, r| Square::new(f, r).expect("square");
+    let shuttle = [
+        (sq(2, 8), sq(3, 8)),
+        (sq(8, 2), sq(7, 2)),
+        (sq(3, 8), sq(2, 8)),
+        (sq(7, 2), sq(8, 2)),
+    ];
+    let mut r = Record::default();
+    let mut pos = Position::startpos();
+    let mut cur = NodeId::ROOT;
+    for i in 0..depth {
+        let (from, to) = shuttle[i % 4];
+        let mv = Move::Normal {
+            from,
+            to,
+            promote: false,
+        };
+        let color = pos.side_to_move();
+        let played = pos.play(mv).expect("a rook move");
+        r.push_child(cur, Step::Special(Special::Interrupt));
+        cur = r.push_child(
+            cur,
+            Step::Move(MoveData {
+                mv,
+                color,
+                piece: played.piece,
+                captured: None,
+            }),
+        );
+    }
+    r
+}

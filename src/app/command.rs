@@ -97,6 +97,11 @@ macro_rules! command_table {
             Paste = "paste", "Open a pasted record (KIF, KI2, CSA, SFEN/USI, BOD or JKF)", |a| share::open_prompt(a, false);
             Newline = "newline", "Paste prompt: start a new line", |a| share::insert(a, '\n');
             ToggleWatch = "toggle_watch", "Follow the file: reload when another program writes it", watch::toggle;
+            ToggleAnalysis = "toggle_analysis", "Research: analyse the position with the engine, following the cursor (again: stop)", App::toggle_analysis;
+            InsertPv = "insert_pv", "Research: insert the engine's best line here as a variation (one undo step)", App::insert_best_pv;
+            PickPv = "pick_pv", "Research: choose one of the engine's lines to insert", App::open_pv_list;
+            PvToComment = "pv_to_comment", "Research: add the best line to the comment (ShogiHome's #評価値, #読み筋)", App::pv_to_comment;
+            ToggleBestMove = "toggle_best_move", "Research: show or hide the best move's squares on the board", App::toggle_best_move;
             NoOp = "none", "Do nothing (unbinds a default key)", |_| {};
         }
     };

@@ -5,6 +5,7 @@
 use super::command::Command;
 use super::input::KeyEvent;
 use crate::core::notation::TextEncoding;
+use crate::engine::EngineSpec;
 use serde::Deserialize;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
@@ -224,6 +225,8 @@ pub struct Colors {
     pub variation_mark: ColorSpec,
     pub warning: ColorSpec,
     pub error: ColorSpec,
+    /// The engine's best move on the board (research mode).
+    pub best_move: ColorSpec,
 }
 
 /// How wide East Asian Ambiguous characters (▲ △, box drawing) are in the terminal.
@@ -260,8 +263,21 @@ pub struct Config {
     pub save_encoding: SaveEncoding,
     pub board_style: BoardStyle,
     pub coordinates: bool,
+    /// `[[engines]]`: the engines `:engine` offers, the first one the default.
+    pub engines: Vec<EngineSpec>,
+    /// `[analysis]`: how research mode runs.
+    pub analysis: AnalysisConfig,
     /// Where the user's file came from, if one was read.
     pub source: Option<PathBuf>,
+}
+
+/// `[analysis]`: research mode's settings.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct AnalysisConfig {
+    /// Lines shown (the engine's `MultiPV`) unless the engine's own options set `MultiPV`.
+    pub multipv: u32,
+    /// Highlight the best move's squares on the board while analysing.
+    pub best_move: bool,
 }
 
 /// `"KEY" = "command"` of one mode, with positions for error messages.
@@ -275,6 +291,15 @@ struct RawConfig {
     board: Option<RawBoard>,
     colors: Option<RawColors>,
     keys: Option<BTreeMap<Spanned<String>, RawKeys>>,
+    engines: Option<Spanned<Vec<EngineSpec>>>,
+    analysis: Option<RawAnalysis>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct RawAnalysis {
+    multipv: Option<Spanned<i64>>,
+    best_move: Option<bool>,
 }
 
 #[derive(Deserialize, Default)]
@@ -310,7 +335,8 @@ raw_colors!(
     dim,
     variation_mark,
     warning,
-    error
+    error,
+    best_move
 );
 
 fn line_of(text: &str, offset: usize) -> usize {
@@ -350,11 +376,17 @@ impl Config {
                 variation_mark: c,
                 warning: c,
                 error: c,
+                best_move: c,
             },
             ambiguous_width: AmbiguousWidth::Auto,
             save_encoding: SaveEncoding::Auto,
             board_style: BoardStyle::Bod,
             coordinates: true,
+            engines: Vec::new(),
+            analysis: AnalysisConfig {
+                multipv: 3,
+                best_move: true,
+            },
             source: None,
         }
     }
@@ -477,6 +509,36 @@ impl Config {
             }
             if let Some(c) = b.coordinates {
                 self.coordinates = c;
+            }
+        }
+        if let Some(list) = raw.engines {
+            let span = list.span();
+            let list = list.into_inner();
+            if let Some(i) = list.iter().position(|e| e.command.as_os_str().is_empty()) {
+                return Err(err_at(
+                    file,
+                    text,
+                    span,
+                    format!("engines: entry {} has an empty command", i + 1),
+                ));
+            }
+            self.engines = list;
+        }
+        if let Some(a) = raw.analysis {
+            if let Some(n) = a.multipv {
+                let v = *n.get_ref();
+                if !(1..=20).contains(&v) {
+                    return Err(err_at(
+                        file,
+                        text,
+                        n.span(),
+                        format!("analysis.multipv: {v} is out of range (expected 1 to 20)"),
+                    ));
+                }
+                self.analysis.multipv = v as u32;
+            }
+            if let Some(b) = a.best_move {
+                self.analysis.best_move = b;
             }
         }
         if let Some(c) = raw.colors {
@@ -625,5 +687,43 @@ mod tests {
         for m in KeyMode::ALL {
             assert_eq!(c.keymap.bindings(m), d.keymap.bindings(m), "{m:?}");
         }
+    }
+
+    #[test]
+    fn engines_and_analysis_settings() {
+        let d = Config::defaults();
+        assert!(d.engines.is_empty(), "none configured: discovery decides");
+        assert_eq!(
+            d.analysis,
+            AnalysisConfig {
+                multipv: 3,
+                best_move: true
+            }
+        );
+        let c = Config::from_toml(
+            "u.toml",
+            "[analysis]\nmultipv = 5\nbest_move = false\n\n[[engines]]\nname = \"Yane\"\ncommand = \"/opt/yane/YaneuraOu\"\noptions = { Threads = 4, MultiPV = 2 }\n\n[[engines]]\ncommand = \"fairy-stockfish\"\n",
+        )
+        .unwrap();
+        assert_eq!(
+            c.analysis,
+            AnalysisConfig {
+                multipv: 5,
+                best_move: false
+            }
+        );
+        assert_eq!(c.engines.len(), 2);
+        assert_eq!(c.engines[0].display_name(), "Yane");
+        assert_eq!(c.engines[0].options["Threads"].to_string(), "4");
+        assert_eq!(c.engines[1].display_name(), "fairy-stockfish");
+        let e = Config::from_toml("u.toml", "\n[[engines]]\nname = \"x\"\ncomand = \"y\"\n")
+            .unwrap_err();
+        assert!(e.message.contains("comand"), "{e}");
+        assert!(e.line >= 2, "{e}");
+        let e = Config::from_toml("u.toml", "[[engines]]\ncommand = \"\"\n").unwrap_err();
+        assert!(e.message.contains("empty command"), "{e}");
+        let e = Config::from_toml("u.toml", "[analysis]\nmultipv = 0\n").unwrap_err();
+        assert_eq!(e.line, 2);
+        assert!(e.message.contains("multipv"), "{e}");
     }
 }

@@ -58,6 +58,10 @@ impl App {
                 job.losses_ok = true;
                 self.continue_save(job);
             }
+            (Pending::ReadOnly(mut job), 'y') => {
+                job.read_only_ok = true;
+                self.continue_save(job);
+            }
             (Pending::Delete { node, cut }, 'y') => self.delete_now(node, cut),
             (Pending::Delete { .. }, _) => self.info("nothing deleted"),
             (Pending::NewRecord(pos), 'y') => {
@@ -65,9 +69,13 @@ impl App {
                 self.new_record_from(*pos);
             }
             (Pending::NewRecord(_), _) => self.info("back in the position editor"),
-            (Pending::Overwrite(_) | Pending::Encoding(_) | Pending::Losses(_), _) => {
-                self.info("not saved")
-            }
+            (
+                Pending::Overwrite(_)
+                | Pending::Encoding(_)
+                | Pending::Losses(_)
+                | Pending::ReadOnly(_),
+                _,
+            ) => self.info("not saved"),
         }
     }
 

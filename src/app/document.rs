@@ -2,15 +2,18 @@
 //! reads or writes goes through here (opening a path, standard input or pasted text, reading
 //! again, saving, and looking at the file on disk); nothing else in `app` touches the disk.
 //!
-//! The I/O below calls `save::{target_for, plan, commit}` and `DiskStamp::of`; redirecting
-//! them (to a store module, or to a table of extensions in `core`) changes this file only.
+//! Writing goes through `crate::store` (atomic saves, links, devices, read-only files); the
+//! format, encoding and line endings of a name come from `core::notation::filetype`.
 
 use super::LaunchOptions;
 use super::save::{self, DiskStamp, SavePlan};
 use crate::core::notation::encoding::EncodeError;
-use crate::core::notation::{self, Diagnostic, Format, Newline, Parsed, Target, TextInfo};
+use crate::core::notation::{
+    self, Diagnostic, Format, Parsed, Target, TextEncoding, TextInfo, filetype,
+};
 use crate::core::record::{Initial, Record};
 use crate::core::rules::{HANDICAPS, Handicap};
+use crate::store::{self, SaveError, SaveOptions};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
@@ -245,19 +248,14 @@ pub fn expand_path(s: &str) -> PathBuf {
 }
 
 /// The format and text settings for writing to `path`: the file's own when `same` gives them
-/// (saving back), else by the extension. `None` when the extension names no format.
-pub fn target_for(path: &Path, same: Option<(Format, TextInfo)>) -> Option<(Target, TextInfo)> {
-    let ext = path
-        .extension()
-        .and_then(|e| e.to_str())
-        .map(str::to_ascii_lowercase)
-        .unwrap_or_default();
-    let newline = if ext == "kif" || ext == "ki2" {
-        Newline::CrLf
-    } else {
-        Newline::Lf
-    };
-    save::target_for(path, same, newline)
+/// (saving back), else by the extension (`encoding` overrides a KIF/KI2 file's). `None` when
+/// the extension names no format.
+pub fn target_for(
+    path: &Path,
+    same: Option<(Format, TextInfo)>,
+    encoding: Option<TextEncoding>,
+) -> Option<(Target, TextInfo)> {
+    filetype::write_settings(path, same, encoding)
 }
 
 /// Renders and encodes `record` for `path`; an unmappable character is an error naming it.
@@ -270,9 +268,24 @@ pub fn plan(
     save::plan(record, path, target, info)
 }
 
-/// Writes a planned save atomically; returns the file's new stamp.
-pub fn write(plan: &SavePlan) -> std::io::Result<DiskStamp> {
-    save::commit(plan)
+/// Writes a planned save safely (`store::save`: atomic, through links, devices in place,
+/// read-only files only when `replace_read_only`); returns the written file's new stamp.
+pub fn write(plan: &SavePlan, replace_read_only: bool) -> Result<DiskStamp, SaveError> {
+    let saved = store::save(
+        &plan.path,
+        &plan.bytes,
+        SaveOptions {
+            replace_read_only,
+            ..SaveOptions::default()
+        },
+    )?;
+    // The stamp of the file written (a link's target), so a later save notices outside changes.
+    DiskStamp::of(&saved.path).ok_or_else(|| SaveError::Io {
+        path: saved.path.clone(),
+        op: "read back what was saved",
+        source: std::io::Error::other("the saved file cannot be read"),
+        existed: false,
+    })
 }
 
 /// Names of the entries of the directory part of `partial` that start with its file part,

@@ -31,7 +31,7 @@ impl App {
     }
 
     /// Closes the list on top.
-    fn close_list(&mut self) {
+    pub(crate) fn close_list(&mut self) {
         if self.mode() == Mode::List {
             self.overlays.pop();
         }
@@ -71,6 +71,9 @@ impl App {
                         .map(|k| format!("{k}：（未設定）")),
                 )
                 .collect(),
+            ListKind::Engines(all) => self.engine_list_items(all),
+            ListKind::EngineOptions => self.option_list_items(),
+            ListKind::EngineLines => self.pv_list_items(),
         };
         if let Some(l) = self.overlays.list_mut() {
             l.selected = l.selected.min(items.len().saturating_sub(1));
@@ -162,6 +165,17 @@ impl App {
                 let (label, value) = (format!("{}：", f.key), f.value.clone());
                 self.open_prompt(PromptKind::HeaderValue(l.selected), &label, value);
             }
+            ListKind::Engines(all) => {
+                self.close_list();
+                if let Some(spec) = all.get(l.selected) {
+                    self.switch_engine(spec.clone());
+                }
+            }
+            ListKind::EngineOptions => self.pick_option(l.selected),
+            ListKind::EngineLines => {
+                self.close_list();
+                self.insert_pv(l.selected);
+            }
         }
     }
 
@@ -224,8 +238,12 @@ impl App {
                     }
                 }
             }
-            // The endings and the presets offer nothing to delete.
-            ListKind::Endings | ListKind::Presets => {}
+            // The endings, the presets and the engine lists offer nothing to delete.
+            ListKind::Endings
+            | ListKind::Presets
+            | ListKind::Engines(_)
+            | ListKind::EngineOptions
+            | ListKind::EngineLines => {}
         }
     }
 }

@@ -2,7 +2,8 @@
 //! terminal crates. A key becomes a `Command` through the keymap of the top overlay's mode
 //! (`overlay.rs`); the command table (`command.rs`) and the `:` table (`typable.rs`) hold
 //! the handlers; changes to the record go through `editing.rs` and its history; files go
-//! through `document.rs` only.
+//! through `document.rs` only. Research mode (`research.rs`) owns the USI engine; the front
+//! end calls `App::research_tick` after each key and every 30 ms while an engine runs.
 
 pub mod board_input;
 pub mod command;
@@ -17,6 +18,8 @@ pub mod outline;
 pub mod overlay;
 pub mod position_editor;
 pub mod prompt;
+pub mod research;
+mod research_state;
 pub mod save;
 pub mod saving;
 mod setup;
@@ -60,4 +63,7 @@ pub struct LaunchOptions {
     pub watch: bool,
     /// Start in the position editor (`--setup`).
     pub setup: bool,
+    /// The engine for analysis (`--engine NAME|PATH`); None: the config's first, else one
+    /// found installed.
+    pub engine: Option<String>,
 }

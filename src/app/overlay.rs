@@ -127,6 +127,12 @@ pub enum ListKind {
     Header,
     /// The position editor's presets.
     Presets,
+    /// `:engine`: the engines to choose from.
+    Engines(Vec<crate::engine::EngineSpec>),
+    /// `:set`: the engine's options.
+    EngineOptions,
+    /// `pick_pv`: the engine's lines.
+    EngineLines,
 }
 
 /// A list overlay to pick from.
@@ -149,6 +155,8 @@ pub enum Pending {
     Encoding(SaveJob),
     /// The format cannot hold everything: y / n.
     Losses(SaveJob),
+    /// The file is read-only: replace it anyway, y / n.
+    ReadOnly(SaveJob),
     /// Delete `node` and what follows (`cut`: only what follows): many nodes, y / n.
     Delete { node: NodeId, cut: bool },
     /// Unsaved edits, and the position editor would start a new record: y / n.
@@ -195,6 +203,8 @@ pub struct SaveJob {
     /// Writing back to the file the record came from.
     pub same_file: bool,
     pub overwrite_ok: bool,
+    /// The user said yes to replacing a read-only file.
+    pub read_only_ok: bool,
     pub losses_ok: bool,
     pub quit_after: bool,
 }

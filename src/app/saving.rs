@@ -7,8 +7,8 @@ use super::document::{self, file_name, same_path};
 use super::overlay::{Pending, PromptKind};
 pub use super::overlay::{SaveHow, SaveJob, SaveJobTarget};
 use super::state::{App, Level};
-use crate::core::notation::{Format, TextEncoding};
 use crate::core::record::NodeId;
+use crate::store::SaveError;
 use std::path::PathBuf;
 
 impl App {
@@ -52,7 +52,11 @@ impl App {
         } else {
             None
         };
-        let Some((mut target, mut info)) = document::target_for(&path, same) else {
+        let fixed = match self.config.save_encoding {
+            SaveEncoding::Fixed(e) => Some(e),
+            SaveEncoding::Auto => None,
+        };
+        let Some((target, info)) = document::target_for(&path, same, fixed) else {
             self.info_level(
                 format!(
                     "cannot tell the format of {}: use .kif (Shift_JIS), .kifu (UTF-8), .csa, .ki2, .ki2u, .jkf, .usi, .sfen or .bod",
@@ -62,16 +66,6 @@ impl App {
             );
             return;
         };
-        if same.is_none()
-            && let SaveEncoding::Fixed(e) = self.config.save_encoding
-            && matches!(target.format, Format::Kif | Format::Ki2)
-        {
-            info.encoding = e;
-            let kif = path
-                .extension()
-                .is_some_and(|x| x.eq_ignore_ascii_case("kif"));
-            target.declare_encoding = kif && e != TextEncoding::ShiftJis;
-        }
         let job = SaveJob {
             path,
             target: SaveJobTarget { target, info },
@@ -79,6 +73,7 @@ impl App {
             same_file,
             overwrite_ok: false,
             losses_ok: false,
+            read_only_ok: false,
             quit_after,
         };
         self.continue_save(job);
@@ -182,11 +177,17 @@ impl App {
         }
         // What was written holds everything in the record: the edits are on disk.
         let whole = plan.losses.is_empty();
-        match document::write(&plan) {
-            Err(e) => self.info_level(
-                format!("not saved: {name}: {e} (the file on disk is unchanged)"),
-                Level::Error,
-            ),
+        match document::write(&plan, job.read_only_ok) {
+            Err(SaveError::ReadOnly { path }) => {
+                let shown = path.display().to_string();
+                self.ask(
+                    format!("{shown} is read-only. Replace it anyway?"),
+                    vec!["The file keeps its read-only mode after the save.".into()],
+                    vec![('y', "replace it"), ('n', "cancel")],
+                    Pending::ReadOnly(job),
+                );
+            }
+            Err(e) => self.info_level(format!("not saved: {e}"), Level::Error),
             Ok(stamp) => {
                 // A followed file (--watch) need not reload what was just written.
                 if self

@@ -64,7 +64,7 @@ pub fn copy_text(app: &App, c: Copy) -> Copied {
             (
                 what,
                 w.text,
-                w.losses.iter().map(|l| l.to_string()).collect(),
+                w.losses.iter().map(ToString::to_string).collect(),
             )
         }
     };

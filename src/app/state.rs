@@ -105,6 +105,8 @@ pub struct App {
     pub clipboard: Option<String>,
     /// Following the file (`--watch`, `watch.rs`); `None` when off.
     pub watch: Option<Watch>,
+    /// Research mode: the engine and what it analyses (`research.rs`).
+    pub research: super::research_state::Research,
     cur: NodeId,
     /// The chosen child at each fork (parent -> child) the user has visited.
     chosen: HashMap<NodeId, NodeId>,
@@ -119,6 +121,7 @@ impl App {
     /// An app showing `record`.
     pub fn new(record: Record, doc: Document, config: Config) -> App {
         let position = record.initial.position.clone();
+        let config_best_move = config.analysis.best_move;
         let mut app = App {
             record,
             doc,
@@ -137,6 +140,7 @@ impl App {
             board_cursor: None,
             clipboard: None,
             watch: None,
+            research: super::research_state::Research::new(None, config_best_move),
             cur: NodeId::ROOT,
             chosen: HashMap::new(),
             line: Vec::new(),
@@ -164,6 +168,10 @@ impl App {
         let (record, doc) = document::open(opts)?;
         let mut app = App::new(record, doc, config);
         app.flipped = opts.flip;
+        app.research = super::research_state::Research::new(
+            opts.engine.clone(),
+            app.config.analysis.best_move,
+        );
         if let Some(ply) = opts.ply {
             app.goto_ply(ply);
         }
@@ -189,6 +197,8 @@ impl App {
         fresh.focus = self.focus;
         fresh.clipboard = self.clipboard.take();
         fresh.watch = self.watch.take();
+        fresh.research = std::mem::take(&mut self.research);
+        fresh.research.record_replaced();
         *self = fresh;
     }
 

@@ -16,6 +16,8 @@ pub enum Arg {
     OptionalPath,
     /// A file path, required.
     Path,
+    /// Free text, which may be left out; shown as `[name]` in the help.
+    OptionalText(&'static str),
 }
 
 /// One `:` command.
@@ -46,6 +48,7 @@ impl TypableCommand {
             Arg::None => "",
             Arg::OptionalPath => " [PATH]",
             Arg::Path => " PATH",
+            Arg::OptionalText(what) => return format!("{} [{what}]", names.join(", ")),
         };
         format!("{}{arg}", names.join(", "))
     }
@@ -174,6 +177,20 @@ pub const TYPABLE_COMMANDS: &[TypableCommand] = &[
                 super::watch::toggle(a)
             }
         },
+    },
+    TypableCommand {
+        name: "engine",
+        aliases: &[],
+        arg: Arg::OptionalText("ENGINE"),
+        doc: "List the USI engines (configured, then found installed) to choose one; with a configured name, a command or a path, use that one",
+        handler: |a, arg| a.engine_command(arg),
+    },
+    TypableCommand {
+        name: "set",
+        aliases: &[],
+        arg: Arg::OptionalText("OPTION VALUE"),
+        doc: "Set an engine option for this session (:set MultiPV 3); alone: list the engine's options",
+        handler: |a, arg| a.set_command(arg),
     },
     TypableCommand {
         name: "help",
@@ -307,7 +324,7 @@ pub fn candidates(text: &str) -> Vec<String> {
                 .into_iter()
                 .map(|p| format!("{name} {p}"))
                 .collect(),
-            Some(Arg::None) | None => Vec::new(),
+            Some(Arg::None | Arg::OptionalText(_)) | None => Vec::new(),
         },
     }
 }

@@ -83,20 +83,21 @@ pub enum Outcome {
 /// those), a missing king for the side to move's opponent is fine (tsume), but the side not
 /// to move must not be in check.
 pub(crate) fn check_root(pos: &Position) -> Result<(), EngineError> {
-    const MAX: [(PieceKind, u8, &str); 8] = [
-        (PieceKind::Pawn, 18, "pawns"),
-        (PieceKind::Lance, 4, "lances"),
-        (PieceKind::Knight, 4, "knights"),
-        (PieceKind::Silver, 4, "silvers"),
-        (PieceKind::Gold, 4, "golds"),
-        (PieceKind::Bishop, 2, "bishops"),
-        (PieceKind::Rook, 2, "rooks"),
-        (PieceKind::King, 2, "kings"),
+    const NAMES: [(PieceKind, &str); 8] = [
+        (PieceKind::Pawn, "pawns"),
+        (PieceKind::Lance, "lances"),
+        (PieceKind::Knight, "knights"),
+        (PieceKind::Silver, "silvers"),
+        (PieceKind::Gold, "golds"),
+        (PieceKind::Bishop, "bishops"),
+        (PieceKind::Rook, "rooks"),
+        (PieceKind::King, "kings"),
     ];
     let counts = pos.piece_counts();
-    for (kind, max, name) in MAX {
+    for (kind, name) in NAMES {
         let n = counts[kind as usize];
-        if n > max {
+        let max = kind.set_count();
+        if n > u16::from(max) {
             return Err(EngineError::Position(format!(
                 "{n} {name} (a set has {max})"
             )));

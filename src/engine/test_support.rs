@@ -5,9 +5,11 @@ use super::{Engine, EngineEvent};
 use crate::core::rules::Move;
 use std::time::{Duration, Instant};
 
-/// Collects events until one satisfies `done`; fails after `secs` seconds.
+/// Collects events until one satisfies `done`; fails after `secs` seconds times three (the
+/// suite runs beside other tests on two cores: a real engine can start slowly there, and only
+/// a failing test ever waits this long).
 pub fn until(e: &mut Engine, secs: u64, done: impl Fn(&EngineEvent) -> bool) -> Vec<EngineEvent> {
-    let end = Instant::now() + Duration::from_secs(secs);
+    let end = Instant::now() + Duration::from_secs(secs * 3);
     let mut all = Vec::new();
     while Instant::now() < end {
         let events = e.wait(Duration::from_millis(50));

@@ -21,6 +21,11 @@ use view::ViewState;
 
 /// How often a followed file (`--watch`) is checked.
 const WATCH_INTERVAL: Duration = Duration::from_millis(500);
+/// How often a running engine is polled.
+const ENGINE_POLL: Duration = Duration::from_millis(30);
+/// The shortest time between two frames drawn for the engine (at most ~30 per second); a
+/// key is drawn at once.
+const FRAME: Duration = Duration::from_millis(33);
 
 /// The app with what the terminal side needs to draw it.
 pub struct Viewer {
@@ -104,7 +109,7 @@ pub fn run(opts: LaunchOptions) -> anyhow::Result<()> {
         );
         prev(info);
     }));
-    let result = (|| -> anyhow::Result<()> {
+    let result = (|| -> anyhow::Result<Viewer> {
         crossterm::execute!(std::io::stdout(), EnableMouseCapture, EnableBracketedPaste)?;
         let double = match app.config.ambiguous_width {
             AmbiguousWidth::Single => false,
@@ -120,21 +125,42 @@ pub fn run(opts: LaunchOptions) -> anyhow::Result<()> {
         }
         let mut next_check = Instant::now() + WATCH_INTERVAL;
         let mut dirty = true;
+        let mut now_please = true;
+        let mut last_draw = Instant::now();
         while !viewer.app.should_quit {
-            if dirty {
+            if dirty && (now_please || last_draw.elapsed() >= FRAME) {
                 terminal.draw(|f| viewer.draw(f))?;
                 dirty = false;
+                now_please = false;
+                last_draw = Instant::now();
             }
-            // Without a followed file, wait for input; with one, wake up to check it.
-            let ready = if viewer.app.watch.is_some() {
-                crossterm::event::poll(next_check.saturating_duration_since(Instant::now()))?
-            } else {
-                true
+            // Wait for input; wake up to check a followed file, to poll a running engine
+            // (never blocking on it) and to draw what it sent.
+            let mut wait: Option<Duration> = None;
+            let mut wake = |d: Duration| wait = Some(wait.map_or(d, |w| w.min(d)));
+            if viewer.app.watch.is_some() {
+                wake(next_check.saturating_duration_since(Instant::now()));
+            }
+            if viewer.app.research_busy() {
+                // An idle engine is only watched (for a crash); a searching one is read.
+                wake(if viewer.app.research.on {
+                    ENGINE_POLL
+                } else {
+                    WATCH_INTERVAL / 2
+                });
+            }
+            if dirty {
+                wake(FRAME.saturating_sub(last_draw.elapsed()));
+            }
+            let ready = match wait {
+                Some(w) => crossterm::event::poll(w)?,
+                None => true,
             };
             if ready {
                 let ev = crossterm::event::read()?;
                 viewer.handle(&ev);
                 dirty = true;
+                now_please = true;
                 if let Some(text) = viewer.app.take_clipboard() {
                     crossterm::execute!(
                         std::io::stdout(),
@@ -142,12 +168,15 @@ pub fn run(opts: LaunchOptions) -> anyhow::Result<()> {
                     )?;
                 }
             }
+            if viewer.app.research_busy() {
+                dirty |= viewer.app.research_tick(Instant::now());
+            }
             if viewer.app.watch.is_some() && Instant::now() >= next_check {
                 dirty |= crate::app::watch::tick(&mut viewer.app);
                 next_check = Instant::now() + WATCH_INTERVAL;
             }
         }
-        Ok(())
+        Ok(viewer)
     })();
     let _ = crossterm::execute!(
         std::io::stdout(),
@@ -156,5 +185,6 @@ pub fn run(opts: LaunchOptions) -> anyhow::Result<()> {
     );
     ratatui::restore();
     let _ = std::io::stdout().flush();
-    result
+    // The engine quits after the screen is back (`quit`, killed if it lingers).
+    result.map(|mut v| v.app.research.shutdown())
 }

@@ -24,6 +24,8 @@ pub struct Theme {
     pub variation_mark: Style,
     pub warning: Style,
     pub error: Style,
+    /// The engine's best move (from and to squares).
+    pub best_move: Style,
 }
 
 fn fg(c: ColorSpec) -> Style {
@@ -91,6 +93,7 @@ impl Theme {
                 variation_mark: m(Modifier::BOLD),
                 warning: m(Modifier::BOLD),
                 error: m(Modifier::BOLD),
+                best_move: m(Modifier::ITALIC | Modifier::UNDERLINED),
             };
         }
         Theme {
@@ -109,6 +112,7 @@ impl Theme {
             variation_mark: fg(c.variation_mark).add_modifier(Modifier::BOLD),
             warning: fg(c.warning),
             error: fg(c.error).add_modifier(Modifier::BOLD),
+            best_move: bg(c.best_move),
         }
     }
     /// Plain defaults (for tests).

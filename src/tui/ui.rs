@@ -6,8 +6,8 @@ use super::theme::Theme;
 pub use super::view::ViewState;
 use super::widgets::board::{BoardWidget, board_column};
 use super::widgets::{
-    comment, confirm, copy_menu, header, help, list, move_list, paste, position_editor, status,
-    tree, variations,
+    analysis, comment, confirm, copy_menu, header, help, list, move_list, paste, position_editor,
+    status, tree, variations,
 };
 use crate::app::{App, Overlay};
 use ratatui::Frame;
@@ -54,7 +54,9 @@ pub fn render(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut V
             .render(area, buf);
         return;
     }
-    let [main, status] = Layout::vertical([Constraint::Fill(1), Constraint::Length(1)]).areas(area);
+    let status_h = status::status_height(app, theme, area.width);
+    let [main, status] =
+        Layout::vertical([Constraint::Fill(1), Constraint::Length(status_h)]).areas(area);
     let board_w = BoardWidget::size(theme).0 + if main.width >= WIDE { 9 } else { 3 };
     if main.width >= WIDE {
         let [left, mid, right] = Layout::horizontal([
@@ -74,7 +76,15 @@ pub fn render(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut V
         .areas(mid);
         move_list::move_list(moves, buf, app, theme, vs);
         variations::variations(vars, buf, app, theme, vs);
-        comment::comment_pane(right, buf, app, theme, vs);
+        if analysis::visible(app, true) {
+            let h = analysis::wanted_height(app).min(right.height / 2);
+            let [comment, pane] =
+                Layout::vertical([Constraint::Fill(1), Constraint::Length(h)]).areas(right);
+            comment::comment_pane(comment, buf, app, theme, vs);
+            analysis::analysis_pane(pane, buf, app, theme);
+        } else {
+            comment::comment_pane(right, buf, app, theme, vs);
+        }
     } else {
         let [left, right] =
             Layout::horizontal([Constraint::Length(board_w), Constraint::Fill(1)]).areas(main);
@@ -82,7 +92,18 @@ pub fn render(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut V
         let [_, header] =
             Layout::vertical([Constraint::Length(used), Constraint::Fill(1)]).areas(left);
         header::header_pane(header, buf, app, theme, vs);
-        let comment_h = (right.height / 3).max(5);
+        // Research mode: the analysis pane takes the comment pane's place (the comment comes
+        // back while it has the focus or is being edited).
+        let research = analysis::visible(app, false)
+            && app.mode() != crate::app::Mode::Comment
+            && app.focus != crate::app::Focus::Comment;
+        let comment_h = if research {
+            analysis::wanted_height(app)
+                .max(right.height / 3)
+                .min(right.height / 2)
+        } else {
+            (right.height / 3).max(5)
+        };
         let [moves, vars, comment] = Layout::vertical([
             Constraint::Fill(1),
             Constraint::Length(variations_height(app, 5)),
@@ -91,7 +112,11 @@ pub fn render(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut V
         .areas(right);
         move_list::move_list(moves, buf, app, theme, vs);
         variations::variations(vars, buf, app, theme, vs);
-        comment::comment_pane(comment, buf, app, theme, vs);
+        if research {
+            analysis::analysis_pane(comment, buf, app, theme);
+        } else {
+            comment::comment_pane(comment, buf, app, theme, vs);
+        }
     }
     status::status_line(status, buf, app, theme, vs);
     // The overlays, bottom first, so the top one is drawn last (over the others).

@@ -173,8 +173,25 @@ fn output_to_a_fifo_goes_into_the_fifo() {
         .status()
         .unwrap();
     drop(wr);
+    // Read what arrived. A process another test starts at this moment can hold a copy of the
+    // write end for an instant (between its fork and exec), so an empty non-blocking read is
+    // tried again for a while instead of failing.
     let mut got = Vec::new();
-    rd.read_to_end(&mut got).unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    let mut chunk = [0u8; 65536];
+    loop {
+        match rd.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(n) => got.extend_from_slice(&chunk[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                if std::time::Instant::now() > deadline {
+                    break;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+            Err(e) => panic!("reading the FIFO: {e}"),
+        }
+    }
     assert!(status.success());
     assert!(
         String::from_utf8_lossy(&got).contains("７六歩"),

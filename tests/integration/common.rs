@@ -105,6 +105,12 @@ pub fn screen_rows(t: &Terminal<TestBackend>) -> Vec<String> {
         .collect()
 }
 
+/// The status line's rows (one, or more when a long message has rows of its own), joined.
+pub fn status_rows(v: &Viewer, rows: &[String], w: u16) -> String {
+    let h = kifview::tui::widgets::status::status_height(&v.app, &v.theme, w) as usize;
+    rows[rows.len() - h..].join("\n")
+}
+
 /// Draws the viewer on a `w`x`h` test terminal.
 pub fn screen(v: &mut Viewer, w: u16, h: u16) -> Terminal<TestBackend> {
     let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();

@@ -41,7 +41,8 @@ fn shown(v: &mut Viewer) -> String {
 }
 
 fn status(v: &mut Viewer) -> String {
-    shown(v).lines().last().unwrap_or("").to_string()
+    let rows = screen_rows(&screen(v, 100, 30));
+    crate::common::status_rows(v, &rows, 100)
 }
 
 /// Types a move at the `m` prompt.
@@ -1116,4 +1117,36 @@ fn tab_completes_the_file_name_to_save_as() {
     let saved = dir.path().join("records/game.kifu");
     assert!(saved.exists(), "{}", status(&mut v));
     assert!(!status(&mut v).contains("[+]"));
+}
+
+#[test]
+fn saving_over_a_read_only_file_asks_and_a_trailing_slash_is_refused() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let kifu = dir.path().join("ro.kifu");
+    std::fs::write(&kifu, "手数----指手---------消費時間--\n").unwrap();
+    std::fs::set_permissions(&kifu, std::fs::Permissions::from_mode(0o444)).unwrap();
+    let mut v = open_path(&kifu);
+    typed(&mut v, "7g7f");
+    press(&mut v, "^s");
+    let shown = shown(&mut v);
+    assert!(
+        shown.contains("ro.kifu is read-only. Replace it anyway?"),
+        "{shown}"
+    );
+    press(&mut v, "n");
+    assert!(status(&mut v).contains("[+]"), "{}", status(&mut v));
+    assert!(!std::fs::read_to_string(&kifu).unwrap().contains("７六歩"));
+    press(&mut v, "^sy");
+    assert!(!status(&mut v).contains("[+]"), "{}", status(&mut v));
+    assert!(std::fs::read_to_string(&kifu).unwrap().contains("７六歩"));
+    let mode = std::fs::metadata(&kifu).unwrap().permissions().mode();
+    assert_eq!(mode & 0o777, 0o444, "the file stays read-only");
+
+    // `:w DIR/sub.kif/` names no file: nothing is written, and the message says why.
+    let sub = dir.path().join("sub.kif");
+    press(&mut v, &format!(":w {}/⏎", sub.display()));
+    let line = status(&mut v);
+    assert!(line.contains("not a file name"), "{line}");
+    assert!(!sub.exists());
 }

@@ -358,3 +358,39 @@ fn looks_like_tells_formats_apart() {
     }
     assert!(wrong.is_empty(), "{}", wrong.join(" ; "));
 }
+
+/// KIF and KI2 share their header part: a repeated header key is kept twice (KI2 replaced
+/// the first before), and a 手合割 line beside a diagram of that very preset makes the same
+/// handicap game in both (KIF ignored the 手合割 line and read 先手/後手 where KI2 read
+/// 下手/上手).
+#[test]
+fn kif_and_ki2_read_the_header_part_alike() {
+    use kifview::core::notation::kif;
+    let diagram = "手合割：香落ち\n後手の持駒：なし\n  ９ ８ ７ ６ ５ ４ ３ ２ １\n+---------------------------+\n|v香v桂v銀v金v玉v金v銀v桂 ・|一\n| ・v飛 ・ ・ ・ ・ ・v角 ・|二\n|v歩v歩v歩v歩v歩v歩v歩v歩v歩|三\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|四\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|五\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|六\n| 歩 歩 歩 歩 歩 歩 歩 歩 歩|七\n| ・ 角 ・ ・ ・ ・ ・ 飛 ・|八\n| 香 桂 銀 金 玉 金 銀 桂 香|九\n+---------------------------+\n先手の持駒：なし\n後手番\n棋戦：A\n棋戦：B\n";
+    let k = kif::read(&format!(
+        "{diagram}手数----指手---------消費時間--\n   1 ３四歩(33)\n"
+    ));
+    let k2 = ki2::read(&format!("{diagram}△３四歩\n"));
+    assert!(k.warnings.is_empty(), "{:?}", k.warnings);
+    assert!(k2.warnings.is_empty(), "{:?}", k2.warnings);
+    for r in [&k.record, &k2.record] {
+        assert_eq!(r.initial.handicap.map(|h| h.name), Some("香落ち"));
+        assert!(r.initial.is_handicap_game());
+        let events: Vec<&str> = r
+            .header
+            .fields
+            .iter()
+            .filter(|f| f.key == "棋戦")
+            .map(|f| f.value.as_str())
+            .collect();
+        assert_eq!(events, ["A", "B"]);
+    }
+    assert_eq!(k.record, k2.record);
+    // Both written back keep both fields.
+    assert!(
+        kif::write(&k.record, &kif::KifOptions::default())
+            .text
+            .contains("棋戦：A\n棋戦：B\n")
+    );
+    assert!(ki2::write(&k2.record).text.contains("棋戦：A\n棋戦：B\n"));
+}

@@ -565,7 +565,7 @@ fn reader_warnings_in_the_status_line_and_the_list() {
     let mut v = Viewer::new(app, Theme::plain());
     let t = screen(&mut v, 80, 24);
     let lines = screen_rows(&t);
-    let status = &lines[23];
+    let status = &crate::common::status_rows(&v, &lines, 80);
     assert!(
         status.contains("bad.kifu") && status.contains("warning"),
         "{status}"

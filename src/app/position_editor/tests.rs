@@ -39,6 +39,13 @@ fn empty() -> PositionEditor {
 }
 
 #[test]
+fn the_box_holds_the_rules_set() {
+    for (i, n) in SET.iter().enumerate() {
+        assert_eq!(*n, u32::from(PieceKind::ALL[i].set_count()));
+    }
+}
+
+#[test]
 fn typing_square_and_piece_puts_it_there() {
     let mut e = empty();
     keys(&mut e, "51k52G");

@@ -2,19 +2,19 @@
 //! `OTHER`, `data` with `board`, `hands` and `color`), and `moves`, whose first entry is the
 //! initial position and whose entries may carry `forks` (alternative lines at that ply, nested).
 //!
-//! Reading walks the move lists with an explicit stack; the JSON itself is parsed by serde_json,
-//! whose recursion limit (128) turns absurdly deep nesting into a diagnostic instead of a crash.
-//! Writing emits the JSON text with an explicit stack too, so no depth of variations recurses.
+//! Reading walks the move lists with an explicit stack through the shared record builder, each
+//! fork starting from the position kept for its branch point; the JSON itself is parsed without
+//! recursion (`json`), so any depth of forks that kifview writes, it reads back. Writing emits
+//! the JSON text with an explicit stack too, each line from the position kept for it: linear
+//! however deep variations nest.
 
+use super::builder::{RecordBuilder, Style};
+use super::json::{self, Value};
 use super::ki2::direction_suffix;
+use super::loss::{Loss, Lost};
 use super::{DiagKind, Diagnostic, Parsed, Written};
 use crate::core::record::{Initial, MoveData, MoveTime, NodeId, Record, Special, Step};
-use crate::core::rules::{Color, Handicap, Move, Piece, PieceKind, Position, Square};
-use serde::Deserialize;
-use serde::de::{Deserializer, MapAccess, Visitor};
-use serde_json::Value;
-use std::collections::HashMap;
-use std::fmt;
+use crate::core::rules::{Color, Handicap, Illegal, Move, Piece, PieceKind, Position, Square};
 
 /// JKF preset names and the KIF handicap names they stand for.
 const PRESETS: [(&str, &str); 16] = [
@@ -36,69 +36,32 @@ const PRESETS: [(&str, &str); 16] = [
     ("10", "十枚落ち"),
 ];
 
-/// Header fields in file order (serde_json's `Value` would sort them).
-#[derive(Default)]
-struct OrderedMap(Vec<(String, Value)>);
-
-impl<'de> Deserialize<'de> for OrderedMap {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = OrderedMap;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("an object of header fields")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<OrderedMap, A::Error> {
-                let mut v = Vec::new();
-                while let Some((k, val)) = map.next_entry::<String, Value>()? {
-                    v.push((k, val));
-                }
-                Ok(OrderedMap(v))
-            }
-            fn visit_unit<E>(self) -> Result<OrderedMap, E> {
-                Ok(OrderedMap::default())
-            }
-        }
-        d.deserialize_any(V)
-    }
-}
-
-#[derive(Deserialize)]
-struct Jkf {
-    #[serde(default)]
-    header: OrderedMap,
-    #[serde(default)]
-    initial: Option<Value>,
-    #[serde(default)]
-    moves: Option<Value>,
-}
-
 /// Does this text look like JKF (a JSON object with `moves` or `header`)?
 pub fn looks_like(text: &str) -> bool {
     let t = text.trim_start_matches('\u{feff}').trim_start();
     t.starts_with('{') && (t.contains("\"moves\"") || t.contains("\"header\""))
 }
 
-fn kind_of(v: &Value) -> Option<PieceKind> {
+fn kind_of(v: Value) -> Option<PieceKind> {
     PieceKind::from_csa(v.as_str()?)
 }
 
-fn color_of(v: &Value) -> Color {
-    if v.as_u64() == Some(1) {
+fn color_of(v: Option<Value>) -> Color {
+    if v.and_then(|v| v.as_u64()) == Some(1) {
         Color::White
     } else {
         Color::Black
     }
 }
 
-fn square_of(v: &Value) -> Option<Square> {
+fn square_of(v: Value) -> Option<Square> {
     let x = v.get("x")?.as_u64()?;
     let y = v.get("y")?.as_u64()?;
     Square::new(u8::try_from(x).ok()?, u8::try_from(y).ok()?)
 }
 
-fn ms_of(t: &Value) -> Option<u64> {
-    let n = |k: &str| t.get(k).and_then(Value::as_f64).unwrap_or(0.0);
+fn ms_of(t: Value) -> Option<u64> {
+    let n = |k: &str| t.get(k).and_then(|v| v.as_f64()).unwrap_or(0.0);
     let secs = n("h") * 3600.0 + n("m") * 60.0 + n("s");
     (t.is_object() && secs.is_finite() && secs >= 0.0).then(|| (secs * 1000.0).round() as u64)
 }
@@ -108,8 +71,8 @@ fn special_of(name: &str, side: Color) -> Special {
     Special::from_csa(&format!("%{name}"), side)
 }
 
-fn read_initial(v: &Value, warnings: &mut Vec<Diagnostic>) -> Initial {
-    let preset = v.get("preset").and_then(Value::as_str).unwrap_or("HIRATE");
+fn read_initial(v: Value, warnings: &mut Vec<Diagnostic>) -> Initial {
+    let preset = v.get("preset").and_then(|v| v.as_str()).unwrap_or("HIRATE");
     if let Some(h) = PRESETS
         .iter()
         .find(|(p, _)| *p == preset)
@@ -130,27 +93,27 @@ fn read_initial(v: &Value, warnings: &mut Vec<Diagnostic>) -> Initial {
     }
     let mut pos = Position::empty();
     if let Some(data) = v.get("data").filter(|d| d.is_object()) {
-        pos.set_side_to_move(color_of(data.get("color").unwrap_or(&Value::Null)));
-        if let Some(files) = data.get("board").and_then(Value::as_array) {
-            for (x, col) in files.iter().take(9).enumerate() {
+        pos.set_side_to_move(color_of(data.get("color")));
+        if let Some(files) = data.get("board").and_then(|v| v.as_array()) {
+            for (x, col) in files.take(9).enumerate() {
                 for (y, cell) in col.as_array().into_iter().flatten().take(9).enumerate() {
                     let Some(kind) = cell.get("kind").and_then(kind_of) else {
                         continue;
                     };
-                    let color = color_of(cell.get("color").unwrap_or(&Value::Null));
+                    let color = color_of(cell.get("color"));
                     if let Some(sq) = Square::new(x as u8 + 1, y as u8 + 1) {
                         pos.set_piece(sq, Some(Piece::new(kind, color)));
                     }
                 }
             }
         }
-        if let Some(hands) = data.get("hands").and_then(Value::as_array) {
-            for (i, hand) in hands.iter().take(2).enumerate() {
+        if let Some(hands) = data.get("hands").and_then(|v| v.as_array()) {
+            for (i, hand) in hands.take(2).enumerate() {
                 let color = if i == 0 { Color::Black } else { Color::White };
-                let Some(obj) = hand.as_object() else {
+                let Some(fields) = hand.fields() else {
                     continue;
                 };
-                for (k, n) in obj {
+                for (k, n) in fields {
                     let (Some(kind), Some(n)) = (PieceKind::from_csa(k), n.as_u64()) else {
                         continue;
                     };
@@ -168,8 +131,6 @@ fn read_initial(v: &Value, warnings: &mut Vec<Diagnostic>) -> Initial {
             }
         }
     }
-    // Rebuilt from its SFEN so that the rules crate's king cache matches the board.
-    let pos = Position::from_sfen(&pos.to_sfen()).unwrap_or(pos);
     let handicap = Handicap::matching(&pos);
     Initial {
         position: pos,
@@ -178,127 +139,99 @@ fn read_initial(v: &Value, warnings: &mut Vec<Diagnostic>) -> Initial {
 }
 
 /// Reads JKF text. Never fails: invalid JSON gives an empty record and a diagnostic at the line
-/// serde_json names; bad moves stop their line of play with a warning.
+/// where the JSON stops; bad moves stop their line of play with a warning.
 pub fn read(text: &str) -> Parsed {
     let text = text.trim_start_matches('\u{feff}');
-    let mut warnings = Vec::new();
-    let jkf: Jkf = match serde_json::from_str(text) {
-        Ok(j) => j,
+    let doc = match json::parse(text) {
+        Ok(d) => d,
         Err(e) => {
-            let msg = if e.to_string().contains("recursion limit") {
-                "the JSON nests too deeply (more than about 40 levels of forks)".to_string()
-            } else {
-                format!("not JKF: {e}")
-            };
             return Parsed {
                 record: Record::default(),
-                warnings: vec![Diagnostic::new(e.line(), DiagKind::UnknownLine, msg)],
+                warnings: vec![Diagnostic::new(
+                    e.line,
+                    DiagKind::UnknownLine,
+                    format!("not JKF: {e}"),
+                )],
             };
         }
     };
-    let initial = match &jkf.initial {
-        Some(v) if v.is_object() => read_initial(v, &mut warnings),
-        _ => Initial::even(),
-    };
-    let mut record = Record::new(initial);
-    for (k, v) in &jkf.header.0 {
-        let value = match v {
-            Value::String(s) => s.clone(),
-            Value::Null => String::new(),
-            other => other.to_string(),
+    let root = doc.root();
+    if !root.is_object() {
+        return Parsed {
+            record: Record::default(),
+            warnings: vec![Diagnostic::new(
+                1,
+                DiagKind::UnknownLine,
+                "not JKF: expected a JSON object with header, initial and moves",
+            )],
         };
-        record.header.set(k, &value);
     }
-    let empty = Vec::new();
-    let top = jkf
-        .moves
-        .as_ref()
-        .and_then(Value::as_array)
-        .unwrap_or(&empty);
-    // (node to continue from, entries, path for messages)
-    let mut stack: Vec<(NodeId, &[Value], String)> = vec![(NodeId::ROOT, top, "moves".into())];
-    while let Some((start, entries, path)) = stack.pop() {
-        let mut cur = start;
-        let mut pos = record.position_at(cur);
-        let mut forks_here: Vec<(NodeId, &[Value], String)> = Vec::new();
-        for (i, m) in entries.iter().enumerate() {
-            let before = cur;
-            let here = format!("{path}[{i}]");
-            if let Some(mv) = m.get("move").filter(|v| v.is_object()) {
-                match read_move(&record, cur, &pos, mv) {
-                    Ok(md) => {
-                        if let Err(e) = pos.check(md.mv)
-                            && !(e == crate::core::rules::Illegal::DropPawnMate
-                                && pos.king_square(pos.side_to_move().flip()).is_none())
-                        {
-                            warnings.push(Diagnostic::new(
-                                0,
-                                DiagKind::IllegalMove,
-                                format!("{here}: illegal move {}: {e}", md.mv.usi()),
-                            ));
-                        }
-                        let mut next = pos.clone();
-                        match next.play_unchecked(md.mv) {
-                            Some(p) => {
-                                let md = MoveData {
-                                    piece: p.piece,
-                                    captured: p.captured,
-                                    ..md
-                                };
-                                cur = append(&mut record, cur, Step::Move(md));
-                                pos = next;
-                            }
-                            None => {
-                                warnings.push(Diagnostic::new(
-                                    0,
-                                    DiagKind::ImpossibleMove,
-                                    format!("{here}: move {} cannot be played", md.mv.usi()),
-                                ));
-                                break;
-                            }
-                        }
-                    }
-                    Err(msg) => {
-                        warnings.push(Diagnostic::new(
-                            0,
-                            DiagKind::BadMove,
-                            format!("{here}: {msg}"),
-                        ));
-                        break;
-                    }
-                }
-            } else if let Some(name) = m.get("special").and_then(Value::as_str) {
-                if record.node(cur).special().is_some() {
-                    warnings.push(Diagnostic::new(
-                        0,
-                        DiagKind::AfterEnd,
-                        format!("{here}: a second ending after the line already ended"),
-                    ));
+    let mut b = RecordBuilder::new(Style {
+        branches: true,
+        merge: true,
+    });
+    if let Some(v) = root.get("initial").filter(Value::is_object) {
+        let mut warnings = Vec::new();
+        let initial = read_initial(v, &mut warnings);
+        b.warnings_mut().extend(warnings);
+        b.set_initial(initial, 0);
+    }
+    let fields = root.get("header").and_then(|h| h.fields());
+    for (k, v) in fields.into_iter().flatten() {
+        let value = match v.as_str() {
+            Some(s) => s.to_string(),
+            None if v.is_null() => String::new(),
+            None => v.to_json(),
+        };
+        b.record_mut().header.set(k, &value);
+    }
+    // (node to continue from, the position there, entries, the fork they are for messages)
+    let mut stack: Vec<(NodeId, Position, Value, Option<usize>)> = Vec::new();
+    let mut forks_seen = Forks::default();
+    if let Some(top) = root.get("moves").filter(Value::is_array) {
+        let pos = b.position().clone();
+        stack.push((NodeId::ROOT, pos, top, None));
+    }
+    while let Some((start, pos, entries, fork)) = stack.pop() {
+        b.resume_at(start, pos);
+        let mut forks_here: Vec<(NodeId, Position, Value, Option<usize>)> = Vec::new();
+        for (i, m) in entries.as_array().into_iter().flatten().enumerate() {
+            let before = b.cur();
+            let here = || forks_seen.path(fork, i);
+            let forks = m.get("forks").filter(Value::is_array);
+            let before_pos = forks.map(|_| b.position().clone());
+            if let Some(mv) = m.get("move").filter(Value::is_object) {
+                if !play(&mut b, mv, here) {
                     break;
                 }
-                let side = pos.side_to_move();
-                cur = append(&mut record, cur, Step::Special(special_of(name, side)));
-            }
-            if let Some(t) = m.get("time").filter(|t| t.is_object())
-                && cur != NodeId::ROOT
-            {
-                let spent = t.get("now").and_then(ms_of);
-                let total = t.get("total").and_then(ms_of);
-                if let Some(spent_ms) = spent {
-                    record.node_mut(cur).time = Some(MoveTime {
-                        spent_ms,
-                        total_ms: total,
-                    });
+            } else if let Some(name) = m.get("special").and_then(|v| v.as_str()) {
+                if b.ended().is_some() {
+                    b.warn(
+                        0,
+                        DiagKind::AfterEnd,
+                        format!("{}: a second ending after the line already ended", here()),
+                    );
+                    break;
                 }
+                let side = b.position().side_to_move();
+                b.end(special_of(name, side));
             }
-            if let Some(c) = m.get("comments").and_then(Value::as_array) {
-                let lines: Vec<&str> = c.iter().map(|l| l.as_str().unwrap_or("")).collect();
-                record.node_mut(cur).comment = lines.join("\n");
+            if let Some(t) = m.get("time").filter(Value::is_object)
+                && b.cur() != NodeId::ROOT
+                && let Some(spent_ms) = t.get("now").and_then(ms_of)
+            {
+                let total_ms = t.get("total").and_then(ms_of);
+                b.time(Some(MoveTime { spent_ms, total_ms }));
             }
-            if let Some(forks) = m.get("forks").and_then(Value::as_array) {
-                for (k, f) in forks.iter().enumerate() {
-                    if let Some(line) = f.as_array() {
-                        forks_here.push((before, line, format!("{here}.forks[{k}]")));
+            if let Some(c) = m.get("comments").and_then(|c| c.as_array()) {
+                let lines: Vec<&str> = c.map(|l| l.as_str().unwrap_or("")).collect();
+                b.set_comment(lines.join("\n"));
+            }
+            if let (Some(forks), Some(before_pos)) = (forks, before_pos) {
+                for (k, f) in forks.as_array().into_iter().flatten().enumerate() {
+                    if f.is_array() {
+                        let id = forks_seen.add(fork, i, k);
+                        forks_here.push((before, before_pos.clone(), f, Some(id)));
                     }
                 }
             }
@@ -306,38 +239,90 @@ pub fn read(text: &str) -> Parsed {
         // Forks are read after their line, in order (the stack pops the last pushed first).
         stack.extend(forks_here.into_iter().rev());
     }
-    record.fill_missing_times();
-    Parsed { record, warnings }
+    let mut p = b.finish();
+    p.record.fill_missing_times();
+    p
 }
 
-/// Appends `step` after `cur`, reusing an identical existing child.
-fn append(record: &mut Record, cur: NodeId, step: Step) -> NodeId {
-    if let Some(c) = record
-        .node(cur)
-        .children
-        .iter()
-        .copied()
-        .find(|&c| record.node(c).step == step)
-    {
-        return c;
+/// Where each fork read is, for messages (`moves[3].forks[0][2]`): its fork, the entry it
+/// hangs from and its index there. Kept as links and spelled out only for a message, so that
+/// forks nested 100,000 deep cost nothing more (a path string per fork made reading quadratic).
+#[derive(Default)]
+struct Forks(Vec<(Option<usize>, usize, usize)>);
+
+impl Forks {
+    fn add(&mut self, parent: Option<usize>, entry: usize, index: usize) -> usize {
+        self.0.push((parent, entry, index));
+        self.0.len() - 1
     }
-    record.push_child(cur, step)
+    /// The path of entry `entry` of the line of `fork` (`None`: the main line).
+    fn path(&self, fork: Option<usize>, entry: usize) -> String {
+        let mut steps = Vec::new();
+        let mut cur = fork;
+        while let Some(f) = cur {
+            let (parent, i, k) = self.0[f];
+            steps.push((i, k));
+            cur = parent;
+        }
+        let mut s = String::from("moves");
+        for (i, k) in steps.into_iter().rev() {
+            s.push_str(&format!("[{i}].forks[{k}]"));
+        }
+        s.push_str(&format!("[{entry}]"));
+        s
+    }
 }
 
-fn read_move(record: &Record, cur: NodeId, pos: &Position, mv: &Value) -> Result<MoveData, String> {
+/// Reads and plays one `move` entry; false when its line of play stops there. `here` names
+/// the entry for messages.
+fn play(b: &mut RecordBuilder, mv: Value, here: impl Fn() -> String) -> bool {
+    let md = match read_move(b, mv) {
+        Ok(md) => md,
+        Err(msg) => {
+            b.warn(0, DiagKind::BadMove, format!("{}: {msg}", here()));
+            return false;
+        }
+    };
+    let illegal = |b: &mut RecordBuilder, e: Illegal| {
+        b.warn(
+            0,
+            DiagKind::IllegalMove,
+            format!("{}: illegal move {}: {e}", here(), md.mv.usi()),
+        );
+    };
+    match b.play(md.mv) {
+        Ok(Ok(())) => true,
+        Ok(Err(e)) => {
+            illegal(b, e);
+            true
+        }
+        Err(why) => {
+            if let Some(e) = why {
+                illegal(b, e);
+            }
+            b.warn(
+                0,
+                DiagKind::ImpossibleMove,
+                format!("{}: move {} cannot be played", here(), md.mv.usi()),
+            );
+            false
+        }
+    }
+}
+
+fn read_move(b: &RecordBuilder, mv: Value) -> Result<MoveData, String> {
+    let pos = b.position();
     // The side to move plays it; a contradicting `color` field is ignored, as other readers do.
     let side = pos.side_to_move();
     let piece = mv.get("piece").and_then(kind_of);
     let to = match mv.get("to").and_then(square_of) {
         Some(sq) => sq,
-        None if mv.get("same").and_then(Value::as_bool) == Some(true) => record
-            .node(cur)
-            .move_data()
-            .map(|m| m.mv.to())
-            .ok_or("'same' with no previous move")?,
+        None if mv.get("same").and_then(|v| v.as_bool()) == Some(true) => {
+            b.prev_to().ok_or("'same' with no previous move")?
+        }
         None => return Err("expected 'to' {x, y} with x and y in 1..9".into()),
     };
-    let promote = mv.get("promote").and_then(Value::as_bool) == Some(true);
+    let promote = mv.get("promote").and_then(|v| v.as_bool()) == Some(true);
     let m = match mv.get("from").filter(|f| !f.is_null()) {
         Some(f) => {
             let from = square_of(f).ok_or("expected 'from' {x, y} with x and y in 1..9")?;
@@ -346,7 +331,7 @@ fn read_move(record: &Record, cur: NodeId, pos: &Position, mv: &Value) -> Result
         None => {
             if mv
                 .get("relative")
-                .and_then(Value::as_str)
+                .and_then(|v| v.as_str())
                 .is_some_and(|r| r != "H")
             {
                 return Err(
@@ -427,16 +412,25 @@ fn initial_json(initial: &Initial) -> String {
     )
 }
 
+/// `"time":{"now":{"m":0,"s":16},"total":{"h":0,"m":0,"s":16}}`; milliseconds, when there are
+/// any, as decimals of the seconds (`"s":6.5`), which the reader reads back.
 fn time_json(spent: u64, total: u64) -> String {
-    let s = spent / 1000;
-    let t = total / 1000;
+    fn secs(ms: u64) -> String {
+        let (s, frac) = (ms / 1000 % 60, ms % 1000);
+        if frac == 0 {
+            s.to_string()
+        } else {
+            format!("{s}.{frac:03}").trim_end_matches('0').to_string()
+        }
+    }
+    let (s, t) = (spent / 1000, total / 1000);
     format!(
         "\"time\":{{\"now\":{{\"m\":{},\"s\":{}}},\"total\":{{\"h\":{},\"m\":{},\"s\":{}}}}}",
         s / 60,
-        s % 60,
+        secs(spent),
         t / 3600,
         t / 60 % 60,
-        t % 60
+        secs(total)
     )
 }
 
@@ -511,7 +505,7 @@ fn entry_fields(
             let name = match s.csa_word(side) {
                 Some(w) => w.trim_start_matches('%').to_string(),
                 None => {
-                    losses.specials += 1;
+                    losses.specials.push(s.kif_word().to_string());
                     s.kif_word().to_string()
                 }
             };
@@ -536,15 +530,17 @@ fn entry_fields(
 
 #[derive(Default)]
 struct Losses {
-    specials: usize,
+    /// Endings without a JKF name, by word.
+    specials: Vec<String>,
     bookmarks: usize,
 }
 
 /// What is left to emit.
 enum Task {
     Text(String),
-    /// The entries of a line starting at this node (comma-separated, no brackets).
-    Line(NodeId),
+    /// The entries of a line starting at this node (comma-separated, no brackets), with the
+    /// position before it.
+    Line(NodeId, Position),
 }
 
 /// Writes a record as JKF (one JSON object, `\n`-terminated).
@@ -565,26 +561,20 @@ pub fn write(record: &Record) -> Written {
     out.push_str("},\n  \"initial\": ");
     out.push_str(&initial_json(&record.initial));
     out.push_str(",\n  \"moves\": [\n    ");
-    let mut stack = vec![Task::Text("\n  ]\n}\n".into()), Task::Line(NodeId::ROOT)];
-    let mut max_depth = 0usize;
-    let mut depth_of: HashMap<NodeId, usize> = HashMap::new();
+    let mut stack = vec![
+        Task::Text("\n  ]\n}\n".into()),
+        Task::Line(NodeId::ROOT, record.initial.position.clone()),
+    ];
     let totals = record.running_totals();
     while let Some(task) = stack.pop() {
-        let start = match task {
+        let (start, mut pos) = match task {
             Task::Text(t) => {
                 out.push_str(&t);
                 continue;
             }
-            Task::Line(s) => s,
+            Task::Line(s, pos) => (s, pos),
         };
-        let depth = depth_of.get(&start).copied().unwrap_or(0);
-        max_depth = max_depth.max(depth);
         let chain = record.line_from(start);
-        let mut pos = if start == NodeId::ROOT {
-            record.initial.position.clone()
-        } else {
-            record.position_at(record.node(start).parent.unwrap_or(NodeId::ROOT))
-        };
         // Build this line's pieces in order, then push them reversed.
         let mut pieces: Vec<Task> = Vec::new();
         let sep = if start == NodeId::ROOT {
@@ -623,8 +613,7 @@ pub fn write(record: &Record) -> Written {
                 pieces.push(Task::Text(text));
                 for (k, &alt) in alts.iter().enumerate() {
                     pieces.push(Task::Text(if k == 0 { "[".into() } else { ",[".into() }));
-                    depth_of.insert(alt, depth + 1);
-                    pieces.push(Task::Line(alt));
+                    pieces.push(Task::Line(alt, pos.clone()));
                     pieces.push(Task::Text("]".into()));
                 }
                 pieces.push(Task::Text("]}".into()));
@@ -636,26 +625,19 @@ pub fn write(record: &Record) -> Written {
         stack.extend(pieces.into_iter().rev());
     }
     let mut l = Vec::new();
-    if losses.specials > 0 {
-        l.push(format!(
-            "{} endings with no JKF name (written as their Japanese word)",
-            losses.specials
+    let mut words = losses.specials;
+    words.sort();
+    for group in words.chunk_by(|a, b| a == b) {
+        l.push(Loss::new(
+            Lost::Ending {
+                word: group[0].clone(),
+                written_as: Some("its Japanese word, which JKF readers do not know".into()),
+            },
+            group.len(),
         ));
     }
-    if losses.bookmarks > 0 {
-        l.push(format!("{} bookmarks (JKF has none)", losses.bookmarks));
-    }
-    if max_depth > 40 {
-        l.push(format!(
-            "variations nested {max_depth} deep: JSON readers (kifview included) stop at about 40"
-        ));
-    }
-    if !record.program_lines.is_empty() {
-        l.push(format!(
-            "{} program comment lines",
-            record.program_lines.len()
-        ));
-    }
+    l.extend(Loss::some(Lost::Bookmarks, losses.bookmarks));
+    l.extend(Loss::some(Lost::ProgramLines, record.program_lines.len()));
     Written {
         text: out,
         losses: l,

@@ -1,6 +1,7 @@
 //! Notation readers and writers, and the one entry point that turns file bytes into records.
 
 pub mod bod;
+mod builder;
 pub mod csa;
 mod diag;
 pub mod encoding;
@@ -8,12 +9,15 @@ pub mod filetype;
 pub mod input;
 pub mod japanese;
 pub mod jkf;
+mod json;
 pub mod ki2;
 pub mod kif;
+pub mod loss;
 pub mod usi;
 
 pub use diag::{DiagKind, Diagnostic};
 pub use encoding::{Newline, TextEncoding, TextInfo};
+pub use loss::{Loss, Lost};
 
 use crate::core::record::Record;
 use std::path::Path;
@@ -29,8 +33,8 @@ pub struct Parsed {
 #[derive(Clone, Debug, Default)]
 pub struct Written {
     pub text: String,
-    /// One line per kind of thing lost, e.g. `3 variations (CSA holds only the main line)`.
-    pub losses: Vec<String>,
+    /// What the format could not hold, one entry per kind, with exact counts.
+    pub losses: Vec<Loss>,
 }
 
 /// The record formats kifview knows.
@@ -107,8 +111,8 @@ impl Format {
                 && l.trim_end()
                     .ends_with(|c: char| "一二三四五六七八九".contains(c))
         };
-        let has_board = t.lines().filter(|l| is_bod_row(l)).count() >= 9;
-        let has_kif_moves = t.lines().any(|l| {
+        let has_board = lines(t).filter(|l| is_bod_row(l)).count() >= 9;
+        let has_kif_moves = lines(t).any(|l| {
             let l = l.trim_start();
             l.starts_with(|c: char| c.is_ascii_digit()) && !l.starts_with("手数")
         });
@@ -124,7 +128,7 @@ impl Format {
     fn detect_kif_or_csa(text: &str) -> Format {
         let mut csa = 0;
         let mut kif = 0;
-        for line in text.lines().take(200) {
+        for line in lines(text).take(200) {
             let l = line.trim_start_matches('\u{feff}').trim_end();
             if l.is_empty() {
                 continue;
@@ -191,13 +195,15 @@ pub fn read_text(text: &str, format: Format) -> Vec<Parsed> {
             warnings: vec![d],
         })],
         Format::Bod => vec![match bod::read_bod(text) {
-            Ok(position) => Parsed {
-                record: Record::new(crate::core::record::Initial {
-                    handicap: crate::core::rules::Handicap::matching(&position),
-                    position,
-                }),
-                warnings: Vec::new(),
-            },
+            Ok(position) => {
+                let mut b = builder::RecordBuilder::new(builder::Style {
+                    branches: false,
+                    merge: false,
+                });
+                let handicap = crate::core::rules::Handicap::matching(&position);
+                b.set_initial(crate::core::record::Initial { position, handicap }, 0);
+                b.finish()
+            }
             Err(d) => Parsed {
                 record: Record::default(),
                 warnings: vec![d],
@@ -230,6 +236,60 @@ pub fn load(bytes: &[u8], path: Option<&Path>) -> Loaded {
         format,
         info: decoded.info,
         records,
+    }
+}
+
+/// Bytes that hold nothing a record could hold (a truncated JKF file, a binary file named
+/// `.kif`): the format they were read as and why nothing came of them.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("no {} record found: {reason}", format.name())]
+pub struct NotARecord {
+    pub format: Format,
+    /// The first problem met (with its line when it has one), e.g.
+    /// `1: not JKF: EOF while parsing a value at line 1 column 11`.
+    pub reason: String,
+}
+
+impl Loaded {
+    /// `Some` when nothing a record could hold came of the bytes: every record empty and
+    /// something unreadable on the way ([`try_load`] also lets blank input through).
+    fn not_a_record(&self) -> Option<NotARecord> {
+        if self.records.iter().any(|p| p.record.holds_anything()) {
+            return None;
+        }
+        let first = self.records.iter().flat_map(|p| &p.warnings).next()?;
+        Some(NotARecord {
+            format: self.format,
+            reason: first.to_string(),
+        })
+    }
+}
+
+/// [`load`], refusing bytes that hold nothing a record could hold ([`Loaded::not_a_record`]):
+/// what the CLI's `convert` and `check` and the viewer's open use to say "this is not a record"
+/// instead of showing an empty 平手 record.
+/// Blank input (nothing but white space) is an empty record. Bytes with a NUL are binary data,
+/// which no record format holds.
+pub fn try_load(bytes: &[u8], path: Option<&Path>) -> Result<Loaded, NotARecord> {
+    let format = path.and_then(Format::from_path).unwrap_or(Format::Kif);
+    if let Some(at) = memchr::memchr(0, &bytes[..bytes.len().min(1 << 16)]) {
+        return Err(NotARecord {
+            format,
+            reason: format!("binary data (a NUL byte at byte {at}), not text"),
+        });
+    }
+    let loaded = load(bytes, path);
+    if bytes
+        .strip_prefix(b"\xef\xbb\xbf")
+        .unwrap_or(bytes)
+        .iter()
+        .all(u8::is_ascii_whitespace)
+    {
+        return Ok(loaded);
+    }
+    match loaded.not_a_record() {
+        Some(e) => Err(e),
+        None => Ok(loaded),
     }
 }
 
@@ -317,7 +377,7 @@ pub fn to_bytes(
     record: &Record,
     target: Target,
     info: &TextInfo,
-) -> Result<(Vec<u8>, Vec<String>), encoding::EncodeError> {
+) -> Result<(Vec<u8>, Vec<Loss>), encoding::EncodeError> {
     let w = render(record, target, info);
     let bytes = encoding::encode(&w.text, info)?;
     Ok((bytes, w.losses))
@@ -333,13 +393,140 @@ pub fn last_position(record: &Record) -> crate::core::record::NodeId {
         .unwrap_or(crate::core::record::NodeId::ROOT)
 }
 
-fn position_only_losses(record: &Record) -> Vec<String> {
-    if record.is_empty() {
-        Vec::new()
+/// What a one-position format (SFEN, BOD of the end of the main line) leaves out.
+fn position_only_losses(record: &Record) -> Vec<Loss> {
+    let c = loss::Census::of(record);
+    let mut out: Vec<Loss> = Loss::some(Lost::Moves, c.main_moves).into_iter().collect();
+    out.extend(loss::beyond_the_moves(record, &c));
+    out
+}
+
+/// The lines of `text`: a line ends at `\n`, `\r\n` or a lone `\r` (old Mac files, and files
+/// whose line ends are mixed). The text after the last line end is a line too (empty when the
+/// text ends with one). `memchr` finds the line ends (it looks at many bytes at once); text
+/// whose every CR comes before an LF (LF and CRLF files: nearly all) is searched for `\n`
+/// alone, each line then losing the CR before its LF.
+pub(crate) fn lines(text: &str) -> Lines<'_> {
+    let b = text.as_bytes();
+    let lone_cr = memchr::memchr_iter(b'\r', b).any(|i| b.get(i + 1) != Some(&b'\n'));
+    if lone_cr {
+        Lines::Any {
+            text,
+            ends: memchr::memchr2_iter(b'\n', b'\r', b),
+            start: Some(0),
+        }
     } else {
-        vec![
-            "the moves, comments and headers (it holds one position: the end of the main line)"
-                .into(),
-        ]
+        Lines::Lf {
+            text,
+            ends: memchr::memchr_iter(b'\n', b),
+            start: Some(0),
+        }
+    }
+}
+
+/// The iterator of [`lines`]: `start` is where the next line starts (`None` after the last).
+pub(crate) enum Lines<'a> {
+    /// Every CR comes right before an LF: LFs end the lines, a CR before one is dropped.
+    Lf {
+        text: &'a str,
+        ends: memchr::Memchr<'a>,
+        start: Option<usize>,
+    },
+    /// Some CR stands alone: CRs and LFs end the lines, a CRLF once.
+    Any {
+        text: &'a str,
+        ends: memchr::Memchr2<'a>,
+        start: Option<usize>,
+    },
+}
+
+impl<'a> Iterator for Lines<'a> {
+    type Item = &'a str;
+    #[inline]
+    fn next(&mut self) -> Option<&'a str> {
+        // Lines are cut at ASCII bytes, which keeps every piece valid UTF-8.
+        match self {
+            Lines::Lf { text, ends, start } => {
+                let from = (*start)?;
+                let Some(i) = ends.next() else {
+                    *start = None;
+                    return Some(&text[from..]);
+                };
+                *start = Some(i + 1);
+                let b = text.as_bytes();
+                let end = if i > from && b[i - 1] == b'\r' {
+                    i - 1
+                } else {
+                    i
+                };
+                Some(&text[from..end])
+            }
+            Lines::Any { text, ends, start } => {
+                let from = (*start)?;
+                let b = text.as_bytes();
+                loop {
+                    let Some(i) = ends.next() else {
+                        *start = None;
+                        return Some(&text[from..]);
+                    };
+                    if i < from {
+                        // The LF of a CRLF already taken.
+                        continue;
+                    }
+                    let crlf = b[i] == b'\r' && b.get(i + 1) == Some(&b'\n');
+                    *start = Some(if crlf { i + 2 } else { i + 1 });
+                    return Some(&text[from..i]);
+                }
+            }
+        }
+    }
+}
+
+/// [`lines`] for text of short lines (CSA: `+7776FU`, `T12`): a plain byte scan, whose cost
+/// per line is less than a `memchr` call's setup.
+pub(crate) fn short_lines(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = Some(text);
+    std::iter::from_fn(move || {
+        let t = rest?;
+        let b = t.as_bytes();
+        match b.iter().position(|&c| c == b'\n' || c == b'\r') {
+            // Splitting at ASCII bytes keeps both halves valid UTF-8.
+            Some(i) => {
+                let next = if b[i] == b'\r' && b.get(i + 1) == Some(&b'\n') {
+                    i + 2
+                } else {
+                    i + 1
+                };
+                rest = Some(&t[next..]);
+                Some(&t[..i])
+            }
+            None => {
+                rest = None;
+                Some(t)
+            }
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{lines, short_lines};
+
+    #[test]
+    fn lines_end_at_lf_crlf_and_a_lone_cr() {
+        for (text, want) in [
+            ("", vec![""]),
+            ("a", vec!["a"]),
+            ("a\n", vec!["a", ""]),
+            ("a\r\nb", vec!["a", "b"]),
+            ("a\rb", vec!["a", "b"]),
+            ("a\r", vec!["a", ""]),
+            ("a\r\r\n", vec!["a", "", ""]),
+            ("a\n\rb\r\n\nc", vec!["a", "", "b", "", "c"]),
+            ("ａ\rｂ\r\nｃ", vec!["ａ", "ｂ", "ｃ"]),
+        ] {
+            assert_eq!(lines(text).collect::<Vec<_>>(), want, "{text:?}");
+            assert_eq!(short_lines(text).collect::<Vec<_>>(), want, "{text:?}");
+        }
     }
 }

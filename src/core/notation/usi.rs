@@ -2,16 +2,17 @@
 //! `position sfen … moves …`, `startpos moves …`, `startpos`, or `moves …` alone (from the
 //! even-game start). Only the main line can be held.
 
+use super::builder::{RecordBuilder, Style};
+use super::loss::{Census, beyond_the_moves};
 use super::{DiagKind, Diagnostic, Parsed, Written};
-use crate::core::record::{Initial, MoveData, NodeId, Record, Step};
-use crate::core::rules::{Handicap, Illegal, Move, Position};
+use crate::core::record::{Initial, MoveData, NodeId, Record};
+use crate::core::rules::{Handicap, Move, Position};
 
-/// A line read as a position command: the start, and the moves up to the first bad one.
+/// A line read as a position command: the record of its start and the moves up to the first
+/// bad one, and the warning that stopped them.
 struct Line {
-    line_no: usize,
-    initial: Position,
+    parsed: Parsed,
     moves: Vec<MoveData>,
-    warning: Option<Diagnostic>,
 }
 
 /// Reads the start of a command (`position`, `startpos`, `sfen …`, a bare SFEN, `moves`).
@@ -51,22 +52,9 @@ fn read_start(tokens: &[&str]) -> Result<(Position, usize), String> {
     }
 }
 
-/// `Position::check`, except that a pawn drop cannot be 打ち歩詰め when the opponent has no king
-/// (tsume positions): the rules crate reports that case as illegal.
-fn check(pos: &Position, mv: Move) -> Result<(), Illegal> {
-    match pos.check(mv) {
-        Err(Illegal::DropPawnMate) if pos.king_square(pos.side_to_move().flip()).is_none() => {
-            Ok(())
-        }
-        r => r,
-    }
-}
-
 fn read_line(line_no: usize, text: &str) -> Result<Line, String> {
     let tokens: Vec<&str> = text.split_whitespace().collect();
     let (initial, mut i) = read_start(&tokens)?;
-    let mut moves = Vec::new();
-    let mut warning = None;
     if i < tokens.len() {
         if tokens[i] != "moves" {
             return Err(format!(
@@ -76,56 +64,63 @@ fn read_line(line_no: usize, text: &str) -> Result<Line, String> {
         }
         i += 1;
     }
-    let mut pos = initial.clone();
+    let mut b = RecordBuilder::new(Style {
+        branches: false,
+        merge: false,
+    });
+    let handicap = Handicap::matching(&initial);
+    b.set_initial(
+        Initial {
+            position: initial,
+            handicap,
+        },
+        line_no,
+    );
     for (k, tok) in tokens.iter().enumerate().skip(i) {
         let column = k + 1;
-        let n = moves.len() + 1;
+        let n = b.ply() + 1;
         let Some(mv) = Move::from_usi(tok) else {
-            warning = Some(Diagnostic::new(
+            b.warn(
                 line_no,
                 DiagKind::BadMove,
                 format!(
                     "token {column} (move {n}): '{tok}' is not a USI move (expected e.g. 7g7f, 8h2b+, P*5e)"
                 ),
-            ));
+            );
             break;
         };
-        if let Err(e) = check(&pos, mv) {
-            warning = Some(Diagnostic::new(
+        // An engine's line has no illegal moves: one stops it.
+        if let Err(e) = b.position().check(mv) {
+            b.warn(
                 line_no,
                 DiagKind::IllegalMove,
                 format!("token {column} (move {n}): illegal move '{tok}': {e}"),
-            ));
+            );
             break;
         }
-        let color = pos.side_to_move();
-        let Some(played) = pos.play_unchecked(mv) else {
-            warning = Some(Diagnostic::new(
+        if b.play(mv).is_err() {
+            b.warn(
                 line_no,
                 DiagKind::ImpossibleMove,
                 format!("token {column} (move {n}): '{tok}' cannot be played"),
-            ));
+            );
             break;
-        };
-        moves.push(MoveData {
-            mv,
-            color,
-            piece: played.piece,
-            captured: played.captured,
-        });
+        }
     }
-    Ok(Line {
-        line_no,
-        initial,
-        moves,
-        warning,
-    })
+    let parsed = b.finish();
+    let moves = parsed
+        .record
+        .main_line()
+        .iter()
+        .filter_map(|&id| parsed.record.node(id).move_data().copied())
+        .collect();
+    Ok(Line { parsed, moves })
 }
 
 /// Does this text look like SFEN or a USI position command?
 pub fn looks_like(text: &str) -> bool {
     let Some(first) = text
-        .lines()
+        .split(['\n', '\r'])
         .map(|l| l.trim_start_matches('\u{feff}').trim())
         .find(|l| !l.is_empty())
     else {
@@ -141,7 +136,7 @@ pub fn looks_like(text: &str) -> bool {
 pub fn read(text: &str) -> Result<Parsed, Diagnostic> {
     let mut best: Option<Line> = None;
     let mut first_error: Option<Diagnostic> = None;
-    for (i, raw) in text.lines().enumerate() {
+    for (i, raw) in super::lines(text).enumerate() {
         let l = raw.trim_start_matches('\u{feff}').trim();
         if l.is_empty() {
             continue;
@@ -150,7 +145,7 @@ pub fn read(text: &str) -> Result<Parsed, Diagnostic> {
             Ok(line) => match &best {
                 None => best = Some(line),
                 Some(b) => {
-                    let continues = line.initial == b.initial
+                    let continues = line.parsed.record.initial == b.parsed.record.initial
                         && line.moves.len() > b.moves.len()
                         && line.moves[..b.moves.len()] == b.moves[..];
                     if continues {
@@ -174,20 +169,7 @@ pub fn read(text: &str) -> Result<Parsed, Diagnostic> {
             )
         }));
     };
-    let _ = line.line_no;
-    let handicap = Handicap::matching(&line.initial);
-    let mut record = Record::new(Initial {
-        position: line.initial,
-        handicap,
-    });
-    let mut cur = NodeId::ROOT;
-    for md in line.moves {
-        cur = record.push_child(cur, Step::Move(md));
-    }
-    Ok(Parsed {
-        record,
-        warnings: line.warning.into_iter().collect(),
-    })
+    Ok(line.parsed)
 }
 
 fn path_moves(record: &Record, node: NodeId) -> Vec<String> {
@@ -232,35 +214,7 @@ pub fn sfen_at(record: &Record, node: NodeId) -> String {
 pub fn write(record: &Record) -> Written {
     let line = record.main_line();
     let last = *line.last().unwrap_or(&NodeId::ROOT);
-    let mut losses = Vec::new();
-    let branches = record
-        .nodes
-        .iter()
-        .map(|n| n.children.len().saturating_sub(1))
-        .sum::<usize>();
-    if branches > 0 {
-        losses.push(format!(
-            "{branches} variations (USI holds only the main line)"
-        ));
-    }
-    let comments = record
-        .nodes
-        .iter()
-        .filter(|n| !n.comment.is_empty())
-        .count();
-    if comments > 0 {
-        losses.push(format!("{comments} comments"));
-    }
-    let times = record.nodes.iter().filter(|n| n.time.is_some()).count();
-    if times > 0 {
-        losses.push(format!("times on {times} moves"));
-    }
-    if !record.header.fields.is_empty() {
-        losses.push(format!("{} header fields", record.header.fields.len()));
-    }
-    if let Some(s) = record.node(last).special() {
-        losses.push(format!("the ending ({})", s.kif_word()));
-    }
+    let losses = beyond_the_moves(record, &Census::of(record));
     Written {
         text: format!("{}\n", position_command(record, last)),
         losses,

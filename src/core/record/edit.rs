@@ -16,6 +16,13 @@ pub enum Edit {
         parent: NodeId,
         mv: Move,
     },
+    /// Add the moves after `parent` as one new line: the first as `parent`'s last child,
+    /// each next one after it (an engine's line inserted as a variation). All moves are
+    /// checked first; on an illegal one nothing changes. The cursor goes to the last move.
+    AddLine {
+        parent: NodeId,
+        moves: Vec<Move>,
+    },
     /// End the line after `parent` with a special ending (as its last child).
     AddSpecial {
         parent: NodeId,
@@ -175,6 +182,35 @@ impl Record {
                 Ok(Applied {
                     inverse: Edit::Detach { node: id },
                     focus: id,
+                })
+            }
+            Edit::AddLine { parent, moves } => {
+                check(self, parent)?;
+                let mut data = Vec::with_capacity(moves.len());
+                let mut pos = self.position_at(parent);
+                if matches!(self.node(parent).step, Step::Special(_)) {
+                    return Err(EditError::AfterEnding);
+                }
+                for mv in moves {
+                    let color = pos.side_to_move();
+                    let played = pos.play(mv).map_err(EditError::Illegal)?;
+                    data.push(MoveData {
+                        mv,
+                        color,
+                        piece: played.piece,
+                        captured: played.captured,
+                    });
+                }
+                let mut at = parent;
+                let mut first = None;
+                for d in data {
+                    at = self.push_child(at, Step::Move(d));
+                    first.get_or_insert(at);
+                }
+                let first = first.ok_or(EditError::BadIndex)?;
+                Ok(Applied {
+                    inverse: Edit::Detach { node: first },
+                    focus: at,
                 })
             }
             Edit::AddSpecial { parent, special } => {
@@ -663,5 +699,58 @@ mod tests {
             r.apply(Edit::Detach { node: NodeId(99) }),
             Err(EditError::NoSuchNode)
         );
+    }
+
+    #[test]
+    fn add_line_is_one_step_and_checks_every_move_first() {
+        let mut r = Record::default();
+        let mut h = History::default();
+        let a = h
+            .apply(
+                &mut r,
+                Edit::AddMove {
+                    parent: NodeId::ROOT,
+                    mv: mv("7g7f"),
+                },
+                NodeId::ROOT,
+            )
+            .unwrap();
+        let moves = |s: &str| s.split(' ').map(mv).collect::<Vec<_>>();
+        let before = r.len();
+        assert!(matches!(
+            h.apply(
+                &mut r,
+                Edit::AddLine {
+                    parent: a,
+                    moves: moves("3c3d 2g2f 5a5c"),
+                },
+                a,
+            ),
+            Err(EditError::Illegal(_))
+        ));
+        assert_eq!(
+            (r.len(), r.node(a).children.len()),
+            (before, 0),
+            "unchanged"
+        );
+        let end = h
+            .apply(
+                &mut r,
+                Edit::AddLine {
+                    parent: a,
+                    moves: moves("3c3d 2g2f 4c4d"),
+                },
+                a,
+            )
+            .unwrap();
+        assert_eq!(usi_line(&r, NodeId::ROOT), ["7g7f", "3c3d", "2g2f", "4c4d"]);
+        assert_eq!(r.node(end).ply, 4);
+        assert_eq!(h.undo(&mut r, end), Some(a));
+        assert!(
+            r.node(a).children.is_empty(),
+            "one undo removes the whole line"
+        );
+        assert!(h.redo(&mut r, a).is_some());
+        assert_eq!(usi_line(&r, NodeId::ROOT).len(), 4, "redo brings it back");
     }
 }

@@ -376,6 +376,18 @@ impl Record {
         }
     }
 
+    /// Does the record hold anything beyond an empty even-game start: a move, a header field,
+    /// a comment, a bookmark, a program line, or another initial position?
+    pub fn holds_anything(&self) -> bool {
+        let root = self.node(NodeId::ROOT);
+        !self.is_empty()
+            || !self.header.fields.is_empty()
+            || !root.comment.is_empty()
+            || root.bookmark.is_some()
+            || !self.program_lines.is_empty()
+            || self.initial != Initial::even()
+    }
+
     /// How many times the position at `id` occurred on the path from the root (itself included).
     pub fn repetition_count(&self, id: NodeId) -> usize {
         let mut pos = self.initial.position.clone();

@@ -1,6 +1,7 @@
 //! The 16 KIF handicap presets (手合割) and the tsume presets.
 
 use super::position::Position;
+use std::sync::OnceLock;
 
 const BELOW: &str = "ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL";
 
@@ -71,19 +72,37 @@ impl Handicap {
             if self.white_first { "w" } else { "b" }
         )
     }
+    /// The preset's position (built once per preset).
     pub fn position(&self) -> Position {
-        Position::from_sfen(&self.sfen()).expect("preset SFEN is valid")
+        let i = HANDICAPS.iter().position(|h| h == self).expect("a preset");
+        presets()[i].1.clone()
     }
-    /// The preset whose position equals `pos` (board, hands, side), if any.
+    /// The preset whose position equals `pos` (board, hands, side), if any. The presets'
+    /// keys are computed once.
     pub fn matching(pos: &Position) -> Option<Handicap> {
-        HANDICAPS
-            .iter()
-            .copied()
-            .find(|h| h.position().hash_key() == pos.hash_key())
+        let presets = presets();
+        let key = pos.hash_key();
+        let i = presets.iter().position(|(k, _)| *k == key)?;
+        // Equal keys of unequal positions are possible in principle: compare the positions.
+        presets[i].1.same_placement(pos).then_some(HANDICAPS[i])
     }
     pub fn is_even(&self) -> bool {
         !self.white_first
     }
+}
+
+/// Each preset's position and its key, built once, in the order of [`HANDICAPS`].
+fn presets() -> &'static [(u64, Position)] {
+    static PRESETS: OnceLock<Vec<(u64, Position)>> = OnceLock::new();
+    PRESETS.get_or_init(|| {
+        HANDICAPS
+            .iter()
+            .map(|h| {
+                let p = Position::from_sfen(&h.sfen()).expect("preset SFEN is valid");
+                (p.hash_key(), p)
+            })
+            .collect()
+    })
 }
 
 /// `詰将棋`: White king on 5一, every other piece in White's hand.

@@ -7,7 +7,7 @@ mod position;
 mod types;
 
 pub use handicap::{HANDICAPS, Handicap, double_king_tsume_position, tsume_position};
-pub use position::{Played, Position, SfenError};
+pub use position::{Excess, Played, Position, SfenError};
 pub use types::{Color, Illegal, Move, Piece, PieceKind, Square};
 
 #[cfg(test)]

@@ -42,6 +42,37 @@ impl Default for Position {
 #[error("invalid SFEN: {0}")]
 pub struct SfenError(pub String);
 
+/// A kind of piece a position held more of than the 40-piece set has (see
+/// [`Position::fit_to_set`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Excess {
+    pub kind: PieceKind,
+    /// How many there were, on the board and in the hands.
+    pub count: u16,
+    /// How many were taken out of the hands.
+    pub removed: u16,
+}
+
+impl fmt::Display for Excess {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let full = self.kind.set_count();
+        write!(
+            f,
+            "{} {} on the board and in the hands, but the set has {full}",
+            self.count,
+            self.kind.csa()
+        )?;
+        let left = self.count - self.removed;
+        if self.removed > 0 {
+            write!(f, "; {} taken out of the hands", self.removed)?;
+        }
+        if left > u16::from(full) {
+            write!(f, "; the board alone holds {left}")?;
+        }
+        Ok(())
+    }
+}
+
 /// What `Position::play_unchecked` did: the piece that moved (before promotion) and what it took.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Played {
@@ -361,6 +392,18 @@ impl Position {
         on_line
             && slides(piece.kind, piece.color, df.signum(), dr.signum())
             && self.clear_between(from, to)
+    }
+
+    /// The squares holding `piece` from which it can go to `to` by its way of moving, pins and
+    /// checks ignored (KI2 names a move by its target and tells such pieces apart). Empty when
+    /// `to` holds a piece of that colour.
+    pub fn attackers(&self, to: Square, piece: Piece) -> Vec<Square> {
+        if self.piece_at(to).is_some_and(|p| p.color == piece.color) {
+            return Vec::new();
+        }
+        Square::all()
+            .filter(|&sq| self.piece_at(sq) == Some(piece) && self.reaches(piece, sq, to))
+            .collect()
     }
 
     /// Are the squares strictly between `from` and `to` (on one line) empty?
@@ -717,6 +760,11 @@ impl Position {
         Ok(pos)
     }
 
+    /// Are board, hands and side to move the same (the move number aside)?
+    pub fn same_placement(&self, other: &Position) -> bool {
+        self.board == other.board && self.hands == other.hands && self.side == other.side
+    }
+
     /// A 64-bit hash of board, hands and side to move (not the move number), for 千日手.
     pub fn hash_key(&self) -> u64 {
         // FNV-1a over a compact encoding; positions are small and this is only used along a path.
@@ -740,30 +788,70 @@ impl Position {
         h
     }
 
-    /// Number of each piece kind (unpromoted) on board and in hands, for sanity checks.
-    pub fn piece_counts(&self) -> [u8; 8] {
-        let mut n = [0u8; 8];
+    /// Number of each piece kind (unpromoted, indexed by `PieceKind as usize`; kings at 7) on
+    /// the board and in both hands. Wide enough for any position a file can describe.
+    pub fn piece_counts(&self) -> [u16; 8] {
+        let mut n = [0u16; 8];
         for p in self.board.into_iter().flatten() {
             n[p.kind.unpromote() as usize] += 1;
         }
         for c in [Color::Black, Color::White] {
             for k in PieceKind::HAND {
-                n[k as usize] += self.hand_count(c, k);
+                n[k as usize] += u16::from(self.hand_count(c, k));
             }
         }
         n
     }
 
-    /// Counts of each hand kind that are on neither board nor in any hand (for `00AL`).
+    /// Counts of each hand kind that are on neither board nor in any hand (for `00AL`), pawn
+    /// first.
     pub fn missing_pieces(&self) -> Vec<(PieceKind, u8)> {
-        let full = [18u8, 4, 4, 4, 4, 2, 2];
         let have = self.piece_counts();
         PieceKind::HAND
             .iter()
             .rev()
-            .map(|&k| (k, full[k as usize].saturating_sub(have[k as usize])))
+            .map(|&k| {
+                let missing = u16::from(k.set_count()).saturating_sub(have[k as usize]);
+                (k, missing as u8)
+            })
             .filter(|&(_, n)| n > 0)
             .collect()
+    }
+
+    /// What a position may hold: at most the 40-piece set (18 pawns, 4 lances, ... 2 kings) of
+    /// each kind, counting the board and both hands. Takes the pieces beyond the set out of
+    /// the hands (White's first) and says, per kind over the set, how many there were and how
+    /// many were taken out. Pieces on the board are never taken: when the board alone holds
+    /// more than the set, the hands of that kind are emptied and the excess stays. Every
+    /// reader applies this to the positions it reads, so writers never meet a hand they
+    /// cannot write (a hand then holds at most the set's count of a kind).
+    pub fn fit_to_set(&mut self) -> Vec<Excess> {
+        let counts = self.piece_counts();
+        let mut out = Vec::new();
+        for kind in PieceKind::ALL[..8].iter().copied() {
+            let have = counts[kind as usize];
+            let full = u16::from(kind.set_count());
+            if have <= full {
+                continue;
+            }
+            let mut over = have - full;
+            let mut removed = 0u16;
+            for c in [Color::White, Color::Black] {
+                let in_hand = u16::from(self.hand_count(c, kind));
+                let take = in_hand.min(over);
+                if take > 0 {
+                    self.set_hand_count(c, kind, (in_hand - take) as u8);
+                    over -= take;
+                    removed += take;
+                }
+            }
+            out.push(Excess {
+                kind,
+                count: have,
+                removed,
+            });
+        }
+        out
     }
 
     /// Perft node count (for tests of the rules).

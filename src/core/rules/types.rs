@@ -102,6 +102,25 @@ impl PieceKind {
     pub fn is_promoted(self) -> bool {
         self.unpromote() != self
     }
+    /// How many pieces of this kind the 40-piece set has (a promoted kind: its unpromoted
+    /// kind's count).
+    pub const fn set_count(self) -> u8 {
+        match self {
+            PieceKind::Pawn | PieceKind::ProPawn => 18,
+            PieceKind::Lance
+            | PieceKind::Knight
+            | PieceKind::Silver
+            | PieceKind::Gold
+            | PieceKind::ProLance
+            | PieceKind::ProKnight
+            | PieceKind::ProSilver => 4,
+            PieceKind::Bishop
+            | PieceKind::Rook
+            | PieceKind::King
+            | PieceKind::Horse
+            | PieceKind::Dragon => 2,
+        }
+    }
     pub fn can_promote(self) -> bool {
         self.promote().is_some()
     }

@@ -26,6 +26,8 @@ pub struct BoardWidget<'a> {
     pub theme: &'a Theme,
     /// Move input: the cursor, the picked piece and its legal destinations.
     pub marks: Option<BoardMarks<'a>>,
+    /// The engine's best move (from, to), highlighted in research mode.
+    pub best: Option<(Option<Square>, Square)>,
 }
 
 impl BoardWidget<'_> {
@@ -98,6 +100,11 @@ impl Widget for &BoardWidget<'_> {
                     style = style.patch(t.last_move);
                 } else if Some(sq) == self.last_from && t.color {
                     style = style.patch(t.dim);
+                }
+                if let Some((from, to)) = self.best
+                    && (Some(sq) == from || sq == to)
+                {
+                    style = style.patch(t.best_move);
                 }
                 if Some(sq) == checked_king {
                     style = style.patch(t.check);
@@ -230,6 +237,7 @@ pub fn board_column(
             flipped: app.flipped,
             theme,
             marks: app.board_marks(),
+            best: app.best_move_squares(),
         };
         (&widget).render(Rect::new(area.x, y, bw.min(area.width), bh), buf);
         let top = y + if theme.coordinates { 2 } else { 1 };
@@ -291,6 +299,7 @@ mod tests {
             flipped,
             theme: &theme,
             marks: None,
+            best: None,
         };
         (&w).render(buf.area, &mut buf);
         buf

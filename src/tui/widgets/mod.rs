@@ -2,6 +2,7 @@
 //! they drew in the `ViewState`, and use the helpers of `draw.rs`; none uses `ui.rs`, which
 //! lays them out.
 
+pub mod analysis;
 pub mod board;
 pub mod comment;
 pub mod confirm;

@@ -73,6 +73,7 @@ impl Widget for &PositionEditorWidget<'_> {
             position: e.position(),
             last_to: None,
             last_from: None,
+            best: None,
             flipped: e.flipped,
             theme: t,
             marks: (e.region == Region::Board).then_some(BoardMarks {

@@ -1,7 +1,7 @@
 //! The status line: file, format, [+], messages; or the `:` line, a prompt, a question.
 
 use crate::app::{App, Level, Mode, Overlay};
-use crate::tui::text::{clean, fit, width};
+use crate::tui::text::{clean, fit, width, wrap};
 use crate::tui::theme::Theme;
 use crate::tui::view::ViewState;
 use ratatui::buffer::Buffer;
@@ -9,13 +9,34 @@ use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 
-/// The status line, or what the top overlay asks on it (the `:` line, a prompt, a question).
-pub fn status_line(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut ViewState) {
-    let d = theme.double;
-    buf.set_style(area, Style::new().add_modifier(Modifier::REVERSED));
-    if prompt_line(area, buf, app, theme, vs) {
-        return;
+/// Rows the status line needs at this width: when a message does not fit beside the file name
+/// it gets rows of its own below it (up to three) instead of being cut off.
+pub fn status_height(app: &App, theme: &Theme, width_cells: u16) -> u16 {
+    let has_prompt = matches!(
+        app.overlays.top(),
+        Some(Overlay::CommandLine(_) | Overlay::Prompt(_) | Overlay::Confirm(_))
+    );
+    match &app.message {
+        Some(m) if !has_prompt => {
+            let d = theme.double;
+            let used = width(&file_part(app, d)) + 2 + warnings_part(app).map_or(0, |w| width(&w));
+            let text = clean(&m.text, d);
+            if used + width(&text) + 1 + HELP.len() > width_cells as usize {
+                1 + wrap(&text, width_cells.saturating_sub(1) as usize)
+                    .len()
+                    .clamp(1, 3) as u16
+            } else {
+                1
+            }
+        }
+        _ => 1,
     }
+}
+
+const HELP: &str = " ?:help ";
+
+/// `game.kif (2/5) KIF Shift_JIS CRLF [+] [watch]`.
+fn file_part(app: &App, d: bool) -> String {
     let doc = &app.doc;
     let mut left = clean(&doc.name, d);
     if doc.record_count > 1 {
@@ -36,28 +57,62 @@ pub fn status_line(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &
     if app.watch.is_some() {
         left.push_str(" [watch]");
     }
+    left
+}
+
+/// ` 3 warnings ` when the reader found problems.
+fn warnings_part(app: &App) -> Option<String> {
+    let n = app.doc.warnings.len();
+    (n > 0).then(|| format!(" {n} warning{} ", if n == 1 { "" } else { "s" }))
+}
+
+/// The status line, or what the top overlay asks on it (the `:` line, a prompt, a question).
+/// Given two rows (see [`status_height`]), the message takes the second.
+pub fn status_line(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut ViewState) {
+    let d = theme.double;
+    buf.set_style(area, Style::new().add_modifier(Modifier::REVERSED));
+    if prompt_line(area, buf, app, theme, vs) {
+        return;
+    }
+    let left = file_part(app, d);
     let mut spans = vec![Span::raw(format!(" {left} "))];
-    if !doc.warnings.is_empty() {
-        let n = doc.warnings.len();
+    if let Some(w) = warnings_part(app) {
         spans.push(Span::styled(
-            format!(" {n} warning{} ", if n == 1 { "" } else { "s" }),
+            w,
             theme.warning.add_modifier(Modifier::REVERSED),
         ));
     }
-    if let Some(m) = &app.message {
+    let message = app.message.as_ref().map(|m| {
         let style = match m.level {
             Level::Info => Style::new(),
             Level::Warning => theme.warning,
             Level::Error => theme.error,
         };
-        spans.push(Span::styled(format!(" {}", clean(&m.text, d)), style));
+        Span::styled(format!(" {}", clean(&m.text, d)), style)
+    });
+    let own_row = area.height >= 2;
+    if let (Some(m), false) = (&message, own_row) {
+        spans.push(m.clone());
     }
-    let help = " ?:help ";
+    let help = HELP;
     let used: usize = spans.iter().map(|s| width(&s.content)).sum();
     let avail = area.width as usize;
     buf.set_line(area.x, area.y, &Line::from(spans), area.width);
     if used + help.len() < avail {
         buf.set_string(area.right() - help.len() as u16, area.y, help, Style::new());
+    }
+    if let (Some(m), true) = (message, own_row) {
+        // The message wrapped on the rows below (at most three; the last is cut).
+        let rows = wrap(m.content.trim_start(), avail.saturating_sub(1));
+        for (i, row) in rows.iter().take(area.height as usize - 1).enumerate() {
+            let text = fit(&format!(" {row}"), avail);
+            buf.set_line(
+                area.x,
+                area.y + 1 + i as u16,
+                &Line::from(Span::styled(text, m.style)),
+                area.width,
+            );
+        }
     }
     buf.set_style(area, Style::new().add_modifier(Modifier::REVERSED));
 }

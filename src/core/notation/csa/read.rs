@@ -1,10 +1,10 @@
 //! The CSA reader.
 
 use super::HEADER_KEYS;
-use crate::core::notation::{DiagKind, Diagnostic, Parsed};
-use crate::core::record::{Initial, MoveData, MoveTime, NodeId, Record, Special, Step};
-use crate::core::rules::{Color, HANDICAPS, Handicap, Move, Piece, PieceKind, Position, Square};
-use std::sync::OnceLock;
+use crate::core::notation::builder::{RecordBuilder, Style};
+use crate::core::notation::{DiagKind, Parsed, short_lines};
+use crate::core::record::{Initial, MoveTime, NodeId, Special, Step};
+use crate::core::rules::{Color, Handicap, Move, Piece, PieceKind, Position, Square};
 
 /// Reads CSA text (already decoded) into records: one per `/`-separated record, never empty.
 pub fn read(text: &str) -> Vec<Parsed> {
@@ -12,7 +12,7 @@ pub fn read(text: &str) -> Vec<Parsed> {
     let mut out = Vec::new();
     let mut r = Reader::new();
     // About one node per 12 bytes of a typical record (`+7776FU\nT12\n`).
-    r.record.nodes.reserve(text.len() / 12);
+    r.b.record_mut().nodes.reserve(text.len() / 12);
     for (i, line) in short_lines(text).enumerate() {
         if line
             .as_bytes()
@@ -35,23 +35,6 @@ pub fn read(text: &str) -> Vec<Parsed> {
     out
 }
 
-/// The lines of `text` (split at `\n`, a trailing `\r` removed). CSA lines are a few bytes
-/// long (`+7776FU`, `T12`): a plain byte scan beats `split('\n')`'s searcher, whose setup
-/// costs more than such a line.
-fn short_lines(text: &str) -> impl Iterator<Item = &str> {
-    let mut rest = Some(text);
-    std::iter::from_fn(move || {
-        let t = rest?;
-        let (line, next) = match t.bytes().position(|b| b == b'\n') {
-            // Splitting at an ASCII byte keeps both halves valid UTF-8.
-            Some(i) => (&t[..i], Some(&t[i + 1..])),
-            None => (t, None),
-        };
-        rest = next;
-        Some(line.strip_suffix('\r').unwrap_or(line))
-    })
-}
-
 /// Where the reader is in a record.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Phase {
@@ -64,10 +47,9 @@ enum Phase {
 }
 
 struct Reader {
-    record: Record,
-    warnings: Vec<Diagnostic>,
+    b: RecordBuilder,
     phase: Phase,
-    /// The position being set up (header phase), then the position after the last move.
+    /// The position being set up (header phase).
     pos: Position,
     /// A `PI` or `P1`..`P9` line was seen.
     board_seen: bool,
@@ -75,8 +57,6 @@ struct Reader {
     pieces_seen: bool,
     /// `00AL` was given for this side.
     al: Option<Color>,
-    /// Last node read (where comments and times go).
-    cur: NodeId,
     /// A `%` ending was read.
     ended: bool,
     any_time: bool,
@@ -86,10 +66,6 @@ struct Reader {
     skipped: usize,
     /// The warning that stopped the moves (its message gets the number skipped).
     stop_warning: Option<usize>,
-}
-
-fn warn(w: &mut Vec<Diagnostic>, line: usize, kind: DiagKind, msg: impl Into<String>) {
-    w.push(Diagnostic::new(line, kind, msg));
 }
 
 /// Reads a CSA two-letter piece code.
@@ -131,17 +107,6 @@ fn side_name(c: Color) -> &'static str {
     }
 }
 
-/// Kinds of the 40 pieces (kings included) for `00AL`.
-const FULL_SET: [(PieceKind, u8); 7] = [
-    (PieceKind::Pawn, 18),
-    (PieceKind::Lance, 4),
-    (PieceKind::Knight, 4),
-    (PieceKind::Silver, 4),
-    (PieceKind::Gold, 4),
-    (PieceKind::Bishop, 2),
-    (PieceKind::Rook, 2),
-];
-
 /// Parses a `T` time: `T12`, `T6.123` (seconds, decimals allowed) into milliseconds.
 fn parse_time(s: &str) -> Option<u64> {
     let b = s.as_bytes();
@@ -177,14 +142,15 @@ fn parse_time(s: &str) -> Option<u64> {
 impl Reader {
     fn new() -> Reader {
         Reader {
-            record: Record::default(),
-            warnings: Vec::new(),
+            b: RecordBuilder::new(Style {
+                branches: false,
+                merge: false,
+            }),
             phase: Phase::Header,
             pos: Position::empty(),
             board_seen: false,
             pieces_seen: false,
             al: None,
-            cur: NodeId::ROOT,
             ended: false,
             any_time: false,
             content: false,
@@ -194,7 +160,7 @@ impl Reader {
     }
 
     fn warn(&mut self, line: usize, kind: DiagKind, msg: impl Into<String>) {
-        warn(&mut self.warnings, line, kind, msg);
+        self.b.warn(line, kind, msg);
     }
 
     /// Reads one line (without its line break).
@@ -250,7 +216,7 @@ impl Reader {
                 let name = &s[2..];
                 if !name.is_empty() {
                     let key = if b[1] == b'+' { "先手" } else { "後手" };
-                    self.record.header.set(key, name);
+                    self.b.record_mut().header.set(key, name);
                 }
             }
             b'$' => self.field(s, no),
@@ -281,11 +247,7 @@ impl Reader {
         if self.phase == Phase::Stopped {
             return;
         }
-        let c = &mut self.record.node_mut(self.cur).comment;
-        if !c.is_empty() {
-            c.push('\n');
-        }
-        c.push_str(text);
+        self.b.comment_line(text);
     }
 
     fn field(&mut self, s: &str, no: usize) {
@@ -313,7 +275,7 @@ impl Reader {
             .find(|(k, _)| *k == key)
             .map(|(_, n)| *n)
             .unwrap_or(key);
-        self.record.header.set(name, value);
+        self.b.record_mut().header.set(name, value);
     }
 
     // ---- position ----
@@ -540,23 +502,19 @@ impl Reader {
             self.pos = Position::startpos();
         }
         if let Some(c) = self.al {
-            let counts = self.pos.piece_counts();
-            for (kind, full) in FULL_SET {
-                let missing = full.saturating_sub(counts[kind as usize]);
-                if missing > 0 {
-                    let n = self.pos.hand_count(c, kind);
-                    self.pos.set_hand_count(c, kind, n + missing);
-                }
+            for (kind, missing) in self.pos.missing_pieces() {
+                let n = self.pos.hand_count(c, kind);
+                self.pos.set_hand_count(c, kind, n.saturating_add(missing));
             }
         }
         self.pos.set_side_to_move(side);
         self.pos.set_move_number(1);
-        let key = self.pos.hash_key();
-        let handicap = presets().iter().find(|(k, _)| *k == key).map(|&(_, h)| h);
-        self.record.initial = Initial {
-            position: self.pos.clone(),
+        let handicap = Handicap::matching(&self.pos);
+        let initial = Initial {
+            position: std::mem::replace(&mut self.pos, Position::empty()),
             handicap,
         };
+        self.b.set_initial(initial, no);
         self.phase = Phase::Moves;
     }
 
@@ -602,7 +560,7 @@ impl Reader {
     }
 
     fn stop(&mut self, no: usize, kind: DiagKind, msg: String) {
-        self.stop_warning = Some(self.warnings.len());
+        self.stop_warning = Some(self.b.warnings_mut().len());
         self.warn(
             no,
             kind,
@@ -621,12 +579,12 @@ impl Reader {
         let side = if self.phase == Phase::Header {
             color
         } else {
-            self.pos.side_to_move()
+            self.b.position().side_to_move()
         };
         if !self.before_step(s, side, no) {
             return;
         }
-        let side = self.pos.side_to_move();
+        let side = self.b.position().side_to_move();
         let parsed = (b.len() == 7)
             .then(|| {
                 Some((
@@ -679,7 +637,7 @@ impl Reader {
                 );
                 return;
             };
-            let Some(p) = self.pos.piece_at(from) else {
+            let Some(p) = self.b.position().piece_at(from) else {
                 self.stop(
                     no,
                     DiagKind::ImpossibleMove,
@@ -722,44 +680,29 @@ impl Reader {
             };
             Move::Normal { from, to, promote }
         };
-        let Some((played, verdict)) = self.pos.play_checked(mv) else {
-            // Not playable at all (rare): ask the rules why.
-            let why = self
-                .pos
-                .check(mv)
-                .err()
-                .map(|e| e.describe())
-                .unwrap_or("it cannot be played");
-            self.stop(
-                no,
-                DiagKind::ImpossibleMove,
-                format!("move {s} is impossible: {why}"),
-            );
-            return;
-        };
-        if let Err(e) = verdict {
-            self.warn(
+        match self.b.play(mv) {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => self.warn(
                 no,
                 DiagKind::IllegalMove,
                 format!("illegal move {s}: {}", e.describe()),
-            );
+            ),
+            Err(why) => {
+                // Not playable at all (rare): the rules say why.
+                let why = why.map_or("it cannot be played", |e| e.describe());
+                self.stop(
+                    no,
+                    DiagKind::ImpossibleMove,
+                    format!("move {s} is impossible: {why}"),
+                );
+            }
         }
-        self.cur = self.record.push_child(
-            self.cur,
-            Step::Move(MoveData {
-                mv,
-                color: side,
-                piece: played.piece,
-                captured: played.captured,
-            }),
-        );
     }
 
     fn special(&mut self, s: &str, no: usize) {
         if self.ended
             && self.phase == Phase::Moves
-            && self.record.node(self.cur).special()
-                == Some(&Special::from_csa(s, self.pos.side_to_move()))
+            && self.b.ended() == Some(&Special::from_csa(s, self.b.position().side_to_move()))
         {
             // Servers repeat the ending (`%KACHI` then `%KACHI`): the same ending again adds nothing.
             return;
@@ -767,7 +710,7 @@ impl Reader {
         let side = if self.phase == Phase::Header {
             Color::Black
         } else {
-            self.pos.side_to_move()
+            self.b.position().side_to_move()
         };
         if !self.before_step(s, side, no) {
             return;
@@ -780,7 +723,7 @@ impl Reader {
             );
             return;
         }
-        let sp = Special::from_csa(s, self.pos.side_to_move());
+        let sp = Special::from_csa(s, self.b.position().side_to_move());
         if let Special::Other(w) = &sp
             && !w.bytes().all(|b| {
                 b.is_ascii_uppercase() || b.is_ascii_digit() || matches!(b, b'_' | b'+' | b'-')
@@ -795,7 +738,7 @@ impl Reader {
                 ),
             );
         }
-        self.cur = self.record.push_child(self.cur, Step::Special(sp));
+        self.b.end(sp);
         self.ended = true;
     }
 
@@ -814,7 +757,7 @@ impl Reader {
             );
             return;
         };
-        if self.cur == NodeId::ROOT {
+        if self.b.cur() == NodeId::ROOT {
             self.warn(
                 no,
                 DiagKind::BadTime,
@@ -822,8 +765,7 @@ impl Reader {
             );
             return;
         }
-        let node = self.record.node_mut(self.cur);
-        if node.time.is_some() {
+        if self.b.record().node(self.b.cur()).time.is_some() {
             self.warn(
                 no,
                 DiagKind::BadTime,
@@ -831,10 +773,10 @@ impl Reader {
             );
             return;
         }
-        node.time = Some(MoveTime {
+        self.b.time(Some(MoveTime {
             spent_ms: ms,
             total_ms: None,
-        });
+        }));
         self.any_time = true;
     }
 
@@ -855,7 +797,10 @@ impl Reader {
                 self.begin_moves(Color::Black, 0);
             }
         }
-        if let Some(w) = self.stop_warning.and_then(|i| self.warnings.get_mut(i)) {
+        if let Some(w) = self
+            .stop_warning
+            .and_then(|i| self.b.warnings_mut().get_mut(i))
+        {
             match self.skipped {
                 0 => {}
                 1 => w.message.push_str(" (1 skipped)"),
@@ -865,8 +810,9 @@ impl Reader {
         if self.any_time {
             // Running totals per player; moves without a `T` line spent 0 seconds.
             let mut totals = [0u64; 2];
-            let first = self.record.initial.position.side_to_move();
-            for n in self.record.nodes.iter_mut().skip(1) {
+            let record = self.b.record_mut();
+            let first = record.initial.position.side_to_move();
+            for n in record.nodes.iter_mut().skip(1) {
                 let color = match &n.step {
                     Step::Move(m) => m.color,
                     _ if (n.ply - 1) % 2 == 0 => first,
@@ -877,22 +823,8 @@ impl Reader {
                 t.total_ms = Some(totals[color.index()]);
             }
         }
-        Parsed {
-            record: self.record,
-            warnings: self.warnings,
-        }
+        self.b.finish()
     }
-}
-
-/// The handicap presets with their position keys (computed once).
-fn presets() -> &'static [(u64, Handicap)] {
-    static PRESETS: OnceLock<Vec<(u64, Handicap)>> = OnceLock::new();
-    PRESETS.get_or_init(|| {
-        HANDICAPS
-            .iter()
-            .map(|h| (h.position().hash_key(), *h))
-            .collect()
-    })
 }
 
 /// The start of `s`, for messages.

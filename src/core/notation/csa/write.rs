@@ -1,7 +1,8 @@
 //! The CSA writer: main line only, with a list of what CSA could not hold.
 
 use super::{CsaOptions, CsaVersion, HEADER_KEYS};
-use crate::core::notation::{TextEncoding, Written};
+use crate::core::notation::loss::{Census, Loss, Lost};
+use crate::core::notation::{TextEncoding, Written, lines};
 use crate::core::record::{Record, Special, Step};
 use crate::core::rules::{Color, PieceKind, Position, Square};
 use std::fmt::Write as _;
@@ -31,6 +32,8 @@ pub fn write(record: &Record, opts: &CsaOptions) -> Written {
 
     let mut empty_lines = 0usize;
     let mut ms_lost = 0usize;
+    let mut lost_ending = None;
+    let mut ending_comment = 0;
     write_comment(
         &record.node(record.root()).comment,
         &mut out,
@@ -61,7 +64,14 @@ pub fn write(record: &Record, opts: &CsaOptions) -> Written {
                     out.push('\n');
                 }
                 None => {
-                    losses.push(format!("the ending {} (no CSA word)", s.kif_word()));
+                    ending_comment = usize::from(!node.comment.is_empty());
+                    lost_ending = Some(Loss::new(
+                        Lost::Ending {
+                            word: s.kif_word().to_string(),
+                            written_as: None,
+                        },
+                        1,
+                    ));
                     break;
                 }
             },
@@ -93,50 +103,22 @@ pub fn write(record: &Record, opts: &CsaOptions) -> Written {
         write_comment(&node.comment, &mut out, &mut empty_lines);
     }
 
-    let variations: usize = record
-        .nodes
-        .iter()
-        .map(|n| n.children.len().saturating_sub(1))
-        .sum();
-    if variations > 0 {
-        losses.push(format!(
-            "{} (CSA holds only the main line)",
-            plural(variations, "variation", "variations")
-        ));
-    }
-    let bookmarks = record.nodes.iter().filter(|n| n.bookmark.is_some()).count();
-    if bookmarks > 0 {
-        losses.push(plural(bookmarks, "bookmark", "bookmarks"));
-    }
-    if !record.program_lines.is_empty() {
-        losses.push(plural(
-            record.program_lines.len(),
-            "program comment line (#)",
-            "program comment lines (#)",
-        ));
-    }
-    if empty_lines > 0 {
-        losses.push(plural(
-            empty_lines,
-            "empty comment line",
-            "empty comment lines",
-        ));
-    }
-    if ms_lost > 0 {
-        losses.push(format!(
-            "fractions of a second in {} (V2.2 has whole seconds; V3.0 keeps them)",
-            plural(ms_lost, "time", "times")
-        ));
-    }
+    let c = Census::of(record);
+    // Comments in variations go with them; the ending's comment too when the ending goes.
+    let lost_comments = c.comments - c.main_comments + ending_comment;
+    losses.extend(lost_ending);
+    losses.extend(c.variations_loss());
+    losses.extend(Loss::some(Lost::Comments, lost_comments));
+    losses.extend(Loss::some(Lost::Bookmarks, c.bookmarks));
+    losses.extend(Loss::some(Lost::ProgramLines, record.program_lines.len()));
+    losses.extend(Loss::some(Lost::EmptyCommentLines, empty_lines));
+    losses.extend(Loss::some(
+        Lost::SecondFractions {
+            hint: Some("V2.2 has whole seconds; V3.0 keeps them"),
+        },
+        ms_lost,
+    ));
     Written { text: out, losses }
-}
-
-fn plural(n: usize, one: &str, many: &str) -> String {
-    if n == 1 {
-        format!("1 {one}")
-    } else {
-        format!("{n} {many}")
-    }
 }
 
 fn sign(c: Color) -> char {
@@ -171,7 +153,8 @@ fn write_comment(comment: &str, out: &mut String, empty_lines: &mut usize) {
     if comment.is_empty() {
         return;
     }
-    for line in comment.split('\n') {
+    // A lone CR ends a line for the reader too: it starts a new comment line.
+    for line in lines(comment) {
         if line.is_empty() {
             // `'*` alone is not a comment in CSA.
             *empty_lines += 1;
@@ -200,13 +183,14 @@ fn v3_time_value(v: &str) -> bool {
             .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit() || b == b'.'))
 }
 
-fn write_header(record: &Record, v3: bool, out: &mut String, losses: &mut Vec<String>) {
+fn write_header(record: &Record, v3: bool, out: &mut String, losses: &mut Vec<Loss>) {
     let h = &record.header;
+    let mut breaks = 0;
     if let Some(n) = h.black_name() {
-        let _ = writeln!(out, "N+{}", one_line(n));
+        let _ = writeln!(out, "N+{}", one_line(n, &mut breaks));
     }
     if let Some(n) = h.white_name() {
-        let _ = writeln!(out, "N-{}", one_line(n));
+        let _ = writeln!(out, "N-{}", one_line(n, &mut breaks));
     }
     let mut written: Vec<&str> = Vec::new();
     let mut lost: Vec<&str> = Vec::new();
@@ -249,7 +233,7 @@ fn write_header(record: &Record, v3: bool, out: &mut String, losses: &mut Vec<St
         match csa_key {
             Some(k) if !written.contains(&k) => {
                 written.push(k);
-                let value = one_line(&f.value);
+                let value = one_line(&f.value, &mut breaks);
                 let value = if k == "START_TIME" || k == "END_TIME" {
                     csa_date(&value)
                 } else {
@@ -260,21 +244,24 @@ fn write_header(record: &Record, v3: bool, out: &mut String, losses: &mut Vec<St
             _ => lost.push(key),
         }
     }
-    if !lost.is_empty() {
-        let list = match lost.len() {
-            1 => lost[0].to_string(),
-            n => format!("{} and {}", lost[..n - 1].join(", "), lost[n - 1]),
-        };
-        losses.push(if lost.len() == 1 {
-            format!("header field {list}")
-        } else {
-            format!("header fields {list}")
-        });
-    }
+    let lost: Vec<String> = lost.into_iter().map(String::from).collect();
+    losses.extend(Loss::some(Lost::Headers(lost.clone()), lost.len()));
+    losses.extend(Loss::some(
+        Lost::LineBreaks {
+            place: "header value",
+        },
+        breaks,
+    ));
 }
 
-fn one_line(v: &str) -> String {
-    v.replace(['\r', '\n'], " ")
+/// `v` with line breaks as spaces (counted in `breaks`).
+fn one_line(v: &str, breaks: &mut usize) -> String {
+    if v.contains(['\r', '\n']) {
+        *breaks += 1;
+        v.replace("\r\n", " ").replace(['\r', '\n'], " ")
+    } else {
+        v.to_string()
+    }
 }
 
 /// Turns KIF dates (`2018/08/25(土) 23:56`, `2018年8月25日`) into CSA's `2018/08/25 23:56:00`.

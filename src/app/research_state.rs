@@ -1,0 +1,97 @@
+//! Research mode's state, kept in [`App`](super::App): the engine, whether it follows the
+//! cursor, what it was last asked to search, the session's engine options. The behaviour is
+//! in `research.rs`.
+
+use crate::core::record::NodeId;
+use crate::engine::{Analysis, Engine, EngineSpec, State};
+use std::time::{Duration, Instant};
+
+/// How long the cursor stays on a position before the engine is asked for it.
+pub const DEBOUNCE: Duration = Duration::from_millis(100);
+
+/// What a search is of: the record (its generation) and the node.
+pub(crate) type Target = (u64, NodeId);
+
+/// The engine and research mode's state (part of [`App`]).
+#[derive(Default)]
+pub struct Research {
+    pub(crate) engine: Option<Engine>,
+    /// Analysing (following the cursor).
+    pub on: bool,
+    /// Highlight the best move's squares on the board.
+    pub show_best: bool,
+    /// `--engine NAME|PATH`.
+    pub(crate) choice: Option<String>,
+    /// The engine picked with `:engine` (wins over `choice`).
+    pub(crate) picked: Option<EngineSpec>,
+    /// What the engine was last asked to search.
+    pub(crate) searched: Option<Target>,
+    /// Where the cursor is and since when, while that differs from `searched`.
+    pub(crate) pending: Option<(Target, Instant)>,
+    /// Bumped when another record replaces the current one (node ids start over).
+    pub(crate) epoch: u64,
+    /// `:set NAME VALUE` options, applied to every engine started in this session.
+    pub(crate) session: Vec<(String, String)>,
+    /// Why the engine stopped (crash, timeout), until it is started again.
+    pub failure: Option<String>,
+}
+
+impl std::fmt::Debug for Research {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Research")
+            .field(
+                "engine",
+                &self.engine.as_ref().map(|e| e.info().name.clone()),
+            )
+            .field("on", &self.on)
+            .field("searched", &self.searched)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Research {
+    pub fn new(choice: Option<String>, show_best: bool) -> Research {
+        Research {
+            choice,
+            show_best,
+            ..Research::default()
+        }
+    }
+
+    /// The running (or dead) engine, if one was started.
+    pub fn engine(&self) -> Option<&Engine> {
+        self.engine.as_ref()
+    }
+
+    /// The latest analysis, if an engine was started.
+    pub fn analysis(&self) -> Option<&Analysis> {
+        self.engine.as_ref().map(Engine::analysis)
+    }
+
+    /// The engine's name (`id name`) once it said it, else the configured one.
+    pub fn engine_name(&self) -> Option<&str> {
+        self.engine.as_ref().map(|e| e.info().name.as_str())
+    }
+
+    /// Another record replaced the current one: its node ids mean other positions.
+    pub(crate) fn record_replaced(&mut self) {
+        self.epoch += 1;
+        self.searched = None;
+        self.pending = None;
+        if let Some(e) = self.engine.as_mut() {
+            e.new_game();
+        }
+    }
+
+    /// Quits the engine (`quit`, then killed after the driver's quit timeout) and waits for
+    /// it, so no process outlives kifview.
+    pub fn shutdown(&mut self) {
+        if let Some(mut e) = self.engine.take() {
+            e.quit();
+            let deadline = Instant::now() + Duration::from_secs(6);
+            while e.state() != State::Dead && Instant::now() < deadline {
+                e.wait(Duration::from_millis(50));
+            }
+        }
+    }
+}

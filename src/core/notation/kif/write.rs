@@ -1,0 +1,291 @@
+//! The KIF writer: Kifu for Windows style text; see [`write`].
+
+use super::KifOptions;
+use super::header::{handicap_line, one_line, write_fields};
+use super::line::{KifLine, classify, is_ending_word};
+use crate::core::notation::bod;
+use crate::core::notation::japanese;
+use crate::core::notation::loss::{Loss, Lost};
+use crate::core::notation::{Written, lines};
+use crate::core::record::{NodeId, Record, Special, Step};
+use crate::core::rules::Color;
+use std::borrow::Cow;
+
+/// Display width of KIF text: ASCII is one column, everything else two.
+fn width(s: &str) -> usize {
+    s.chars().map(|c| if c.is_ascii() { 1 } else { 2 }).sum()
+}
+
+/// The column width of the move field on a move line (Kifu for Windows).
+const MOVE_FIELD: usize = 13;
+
+/// Appends `n` right-aligned in `width` columns (spaces, or zeros with `zero`).
+pub(super) fn push_num(out: &mut String, n: u64, width: usize, zero: bool) {
+    let mut buf = [if zero { b'0' } else { b' ' }; 24];
+    let mut i = buf.len();
+    let mut v = n;
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    let start = i.min(buf.len().saturating_sub(width));
+    // Digits and padding are ASCII: one append instead of a `push` per character.
+    out.push_str(std::str::from_utf8(&buf[start..]).unwrap_or_default());
+}
+
+/// Appends `( m:ss/hh:mm:ss)`, built in one buffer (it is on every move line of a timed
+/// record).
+pub(super) fn push_time(out: &mut String, spent_ms: u64, total_ms: u64) {
+    fn two(buf: &mut [u8], at: usize, v: u64, pad: u8) {
+        buf[at] = if v >= 10 {
+            b'0' + (v / 10 % 10) as u8
+        } else {
+            pad
+        };
+        buf[at + 1] = b'0' + (v % 10) as u8;
+    }
+    let s = spent_ms / 1000;
+    let t = total_ms / 1000;
+    if s / 60 >= 100 || t / 3600 >= 100 {
+        // Long thinking times or totals are rare: the general path.
+        out.push('(');
+        push_num(out, s / 60, 2, false);
+        out.push(':');
+        push_num(out, s % 60, 2, true);
+        out.push('/');
+        push_num(out, t / 3600, 2, true);
+        out.push(':');
+        push_num(out, (t / 60) % 60, 2, true);
+        out.push(':');
+        push_num(out, t % 60, 2, true);
+        out.push(')');
+        return;
+    }
+    let mut buf = *b"( 0:00/00:00:00)";
+    two(&mut buf, 1, s / 60, b' ');
+    two(&mut buf, 4, s % 60, b'0');
+    two(&mut buf, 7, t / 3600, b'0');
+    two(&mut buf, 10, (t / 60) % 60, b'0');
+    two(&mut buf, 13, t % 60, b'0');
+    out.push_str(std::str::from_utf8(&buf).unwrap_or_default());
+}
+
+fn is_encoding_declaration(l: &str) -> bool {
+    l.starts_with("#KIF") && l.contains("encoding=")
+}
+
+/// The ending as KIF writes it: a word its reader reads back as that ending, else 中断 (the
+/// word is named in the losses).
+fn kif_special<'a>(s: &'a Special, unreadable: &mut Vec<String>) -> Cow<'a, Special> {
+    if is_ending_word(s.kif_word()) {
+        Cow::Borrowed(s)
+    } else {
+        unreadable.push(s.kif_word().to_string());
+        Cow::Owned(Special::Interrupt)
+    }
+}
+
+/// Line breaks counted per kind of one-line text.
+#[derive(Default)]
+struct Breaks {
+    program: usize,
+    bookmark: usize,
+}
+
+/// Writes `record` as KIF in Kifu for Windows style: program lines, header, 手合割 or a board
+/// diagram, move lines with times when the record has any, comments, bookmarks, the closing
+/// `まで…` line, then `変化：N手` blocks depth first (deepest branch point first).
+pub fn write(record: &Record, opts: &KifOptions) -> Written {
+    let mut losses = Vec::new();
+    let mut breaks = Breaks::default();
+    let mut unreadable = Vec::new();
+    let mut out = String::with_capacity(256 + record.nodes.len() * 40);
+    if let Some(l) = &opts.encoding_line {
+        out.push_str(l);
+        out.push('\n');
+    }
+    let program = record
+        .program_lines
+        .iter()
+        .filter(|l| !is_encoding_declaration(l));
+    for l in program {
+        if !l.starts_with('#') {
+            out.push('#');
+        }
+        out.push_str(&one_line(l, &mut breaks.program));
+        out.push('\n');
+    }
+    let init = &record.initial;
+    let preset = init.handicap.filter(|h| h.position() == init.position);
+    write_fields(
+        record,
+        &mut out,
+        &mut losses,
+        |line, key, value| classify(line) == KifLine::Header(key, value),
+        preset,
+    );
+    match preset {
+        Some(h) => handicap_line(h, &mut out),
+        None => {
+            bod::write_position(&init.position, &mut out, false);
+            if init.position.side_to_move() == Color::White {
+                out.push_str("後手番\n");
+            }
+        }
+    }
+    out.push_str("手数----指手---------消費時間--\n");
+    write_notes(record, NodeId::ROOT, &mut out, &mut breaks);
+
+    let has_times = record.nodes.iter().any(|n| n.time.is_some());
+    let totals = if has_times {
+        record.running_totals()
+    } else {
+        Vec::new()
+    };
+
+    // Work stack: a line to write, optionally preceded by its 変化 header.
+    let mut stack: Vec<(NodeId, bool)> = Vec::new();
+    if let Some(&first) = record.node(NodeId::ROOT).children.first() {
+        stack.push((first, false));
+    }
+    let mut main = true;
+    while let Some((start, header)) = stack.pop() {
+        if header {
+            out.push('\n');
+            out.push_str("変化：");
+            push_num(&mut out, u64::from(record.node(start).ply), 0, false);
+            out.push_str("手\n");
+        }
+        let mut line = Vec::new();
+        let mut id = start;
+        loop {
+            line.push(id);
+            write_node(record, id, has_times, &totals, &mut out, &mut unreadable);
+            write_notes(record, id, &mut out, &mut breaks);
+            match record.node(id).children.first() {
+                Some(&c) => id = c,
+                None => break,
+            }
+        }
+        if main {
+            main = false;
+            if opts.result_line
+                && let Step::Special(s) = &record.node(id).step
+            {
+                let s = kif_special(s, &mut Vec::new());
+                out.push_str(&s.result_line(
+                    record.node(id).ply.saturating_sub(1),
+                    record.side_to_move_at(id),
+                    init.is_handicap_game(),
+                ));
+                out.push('\n');
+            }
+        }
+        // Alternatives, deepest branch point first; at one point, in sibling order. The
+        // first node's own siblings are handled by whoever wrote its parent's line, except at
+        // the root.
+        let mut todo = Vec::new();
+        for (k, &n) in line.iter().enumerate().rev() {
+            if k == 0 && header {
+                continue;
+            }
+            let Some(p) = record.node(n).parent else {
+                continue;
+            };
+            if k == 0 && p != NodeId::ROOT {
+                continue;
+            }
+            for &sib in &record.node(p).children[1..] {
+                todo.push(sib);
+            }
+        }
+        for sib in todo.into_iter().rev() {
+            stack.push((sib, true));
+        }
+    }
+    let line_breaks = |place, n| Loss::some(Lost::LineBreaks { place }, n);
+    losses.extend(line_breaks("program line", breaks.program));
+    losses.extend(line_breaks("bookmark", breaks.bookmark));
+    let fractions = record
+        .nodes
+        .iter()
+        .filter(|n| n.time.is_some_and(|t| t.spent_ms % 1000 != 0))
+        .count();
+    losses.extend(Loss::some(Lost::SecondFractions { hint: None }, fractions));
+    for word in unreadable {
+        let written_as = Some(Special::Interrupt.kif_word().to_string());
+        match losses
+            .iter_mut()
+            .find(|l| matches!(&l.what, Lost::Ending { word: w, .. } if *w == word))
+        {
+            Some(l) => l.count += 1,
+            None => losses.push(Loss::new(Lost::Ending { word, written_as }, 1)),
+        }
+    }
+    Written { text: out, losses }
+}
+
+fn write_node(
+    record: &Record,
+    id: NodeId,
+    has_times: bool,
+    totals: &[u64],
+    out: &mut String,
+    unreadable: &mut Vec<String>,
+) {
+    let n = record.node(id);
+    push_num(out, u64::from(n.ply), 4, false);
+    out.push(' ');
+    let body_start = out.len();
+    match &n.step {
+        Step::Move(md) => {
+            let prev_to = n
+                .parent
+                .and_then(|p| record.node(p).move_data())
+                .map(|m| m.mv.to());
+            japanese::push_kif_move(out, md, prev_to);
+        }
+        Step::Special(s) => out.push_str(kif_special(s, unreadable).kif_word()),
+        Step::Root => {}
+    }
+    let plus = match n.parent {
+        Some(p) => record.node(p).children.last() != Some(&id),
+        None => false,
+    };
+    if has_times || plus {
+        let w = width(&out[body_start..]);
+        let pad = if w < MOVE_FIELD { MOVE_FIELD - w } else { 1 };
+        for _ in 0..pad {
+            out.push(' ');
+        }
+    }
+    if has_times {
+        let time = n.time.unwrap_or_default();
+        push_time(out, time.spent_ms, totals[id.index()]);
+    }
+    if plus {
+        out.push('+');
+    }
+    out.push('\n');
+}
+
+fn write_notes(record: &Record, id: NodeId, out: &mut String, breaks: &mut Breaks) {
+    let n = record.node(id);
+    if !n.comment.is_empty() {
+        // A lone CR ends a line for the reader too: it starts a new comment line.
+        for l in lines(&n.comment) {
+            out.push('*');
+            out.push_str(l);
+            out.push('\n');
+        }
+    }
+    if let Some(b) = &n.bookmark {
+        out.push('&');
+        out.push_str(&one_line(b, &mut breaks.bookmark));
+        out.push('\n');
+    }
+}
