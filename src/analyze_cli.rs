@@ -4,6 +4,7 @@
 use clap::{ArgGroup, Args};
 use kifview::analyze::batch::{self, Batch, Shard};
 use kifview::analyze::{self, MarkConfig, Options, Output, mate};
+use kifview::app::Config;
 use kifview::app::text::sanitize;
 use kifview::core::notation;
 use kifview::engine::{self, EngineSpec, Limit, OptionValue};
@@ -19,7 +20,7 @@ pub struct AnalyzeArgs {
     /// Records to analyse (directories with -r).
     #[arg(required = true, value_name = "INPUT")]
     pub inputs: Vec<PathBuf>,
-    /// Engine: a command on PATH or in /usr/games, or a path (default: the first known engine installed).
+    /// Engine: a configured [[engines]] name, a command on PATH or in /usr/games, or a path.
     #[arg(long, value_name = "NAME|PATH")]
     pub engine: Option<String>,
     /// Nodes per position (`go nodes N`; not gpsusi).
@@ -65,6 +66,9 @@ pub struct AnalyzeArgs {
     /// An engine option, NAME=VALUE (repeatable), e.g. --option Threads=2 --option USI_Hash=256.
     #[arg(long = "option", value_name = "NAME=VALUE")]
     pub options: Vec<String>,
+    /// Config file, for its [[engines]] (default: $KIFVIEW_CONFIG, else the platform config directory).
+    #[arg(long, value_name = "PATH")]
+    pub config: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -82,10 +86,38 @@ pub struct MateArgs {
     /// Which record of a multi-record CSA file (1-based).
     #[arg(long, default_value_t = 1, value_name = "N")]
     pub record: usize,
+    /// Config file, for its [[engines]] (default: $KIFVIEW_CONFIG, else the platform config directory).
+    #[arg(long, value_name = "PATH")]
+    pub config: Option<PathBuf>,
 }
 
-fn engine_spec(choice: Option<&str>, options: &[String]) -> Result<EngineSpec, String> {
-    let mut spec = engine::resolve(choice, &[])?;
+/// The config's `[[engines]]`; a config that cannot be read is reported and left out.
+fn configured_engines(config: Option<&std::path::Path>, command: &str) -> Vec<EngineSpec> {
+    match Config::load(config) {
+        Ok(c) => c.engines,
+        Err(e) => {
+            eprintln!(
+                "kifview {command}: {} (engines from the config not used)",
+                sanitize(&e.to_string())
+            );
+            Vec::new()
+        }
+    }
+}
+
+fn engine_spec(
+    choice: Option<&str>,
+    options: &[String],
+    configured: &[EngineSpec],
+) -> Result<EngineSpec, String> {
+    let mut spec = engine::resolve(choice, configured)?;
+    // gpsusi answers opening positions from its book without a line: an analysis wants none
+    // (as the viewer's research mode does), unless the config says otherwise.
+    if spec.display_name().starts_with("gpsusi") && !configured.contains(&spec) {
+        spec.options
+            .entry("BookDepth".into())
+            .or_insert(OptionValue::Int(0));
+    }
     for o in options {
         let (k, v) = o
             .split_once('=')
@@ -103,7 +135,8 @@ pub fn analyze(a: AnalyzeArgs) -> ExitCode {
         eprintln!("kifview analyze: {}", sanitize(m));
         ExitCode::from(2)
     };
-    let engine = match engine_spec(a.engine.as_deref(), &a.options) {
+    let configured = configured_engines(a.config.as_deref(), "analyze");
+    let engine = match engine_spec(a.engine.as_deref(), &a.options, &configured) {
         Ok(s) => s,
         Err(m) => return usage(&m),
     };
@@ -153,12 +186,17 @@ pub fn analyze(a: AnalyzeArgs) -> ExitCode {
     }
 }
 
-/// The engine for `mate` when none is named: the first installed one with a USI mate search.
-fn mate_engine(choice: Option<&str>) -> Result<EngineSpec, String> {
+/// The engine for `mate` when none is named: the first configured or installed one with a
+/// USI mate search.
+fn mate_engine(choice: Option<&str>, configured: &[EngineSpec]) -> Result<EngineSpec, String> {
     if choice.is_some() {
-        return engine::resolve(choice, &[]);
+        return engine::resolve(choice, configured);
     }
-    let found = engine::discover();
+    let found: Vec<EngineSpec> = configured
+        .iter()
+        .cloned()
+        .chain(engine::discover())
+        .collect();
     found
         .iter()
         .find(|s| mate::known_unsupported(&s.display_name()).is_none())
@@ -172,7 +210,8 @@ pub fn mate(a: MateArgs) -> ExitCode {
         eprintln!("kifview mate: {}", sanitize(m));
         ExitCode::from(code)
     };
-    let spec = match mate_engine(a.engine.as_deref()) {
+    let configured = configured_engines(a.config.as_deref(), "mate");
+    let spec = match mate_engine(a.engine.as_deref(), &configured) {
         Ok(s) => s,
         Err(m) => return fail(&m, 2),
     };

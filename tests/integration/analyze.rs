@@ -123,6 +123,37 @@ fn comments_in_shogihome_format_user_lines_kept_and_reanalysis_replaces() {
 }
 
 #[test]
+fn engines_by_their_configured_name() {
+    let d = tempfile::tempdir().unwrap();
+    let input = write(d.path(), "g.kifu", GAME);
+    let cfg = write(
+        d.path(),
+        "config.toml",
+        &format!(
+            "[[engines]]\nname = \"My Analyst\"\ncommand = \"{}\"\n",
+            analyst()
+        ),
+    );
+    let o = Command::cargo_bin("kifview")
+        .unwrap()
+        .env("ANALYST_STATE", d.path())
+        .args([
+            "analyze",
+            "--engine",
+            "my analyst",
+            "--nodes",
+            "1",
+            "--config",
+        ])
+        .arg(&cfg)
+        .arg(&input)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr_of(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("#エンジン=Analyst 1.0"));
+}
+
+#[test]
 fn ranges_write_only_their_plies() {
     let d = tempfile::tempdir().unwrap();
     let input = write(d.path(), "g.kifu", GAME);
