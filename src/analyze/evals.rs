@@ -16,7 +16,7 @@
 //! as separate series; one series is what a terminal graph has room for). Within one kind the
 //! last line wins, as in ShogiHome.
 
-use super::comment::Mark;
+use super::comment::{Mark, MarkConfig};
 use crate::core::record::{NodeId, Record};
 use crate::engine::Score;
 
@@ -102,6 +102,43 @@ pub fn main_line_evals(record: &Record) -> Vec<PlyEval> {
             }
         })
         .collect()
+}
+
+/// One side's moves, judged (the viewer's summary).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SideSummary {
+    /// Marks found, by [`Mark`] order: 緩手, 疑問手, 悪手, 大悪手.
+    pub marks: [usize; 4],
+    /// Moves whose loss is known (an evaluation before and after).
+    pub judged: usize,
+    /// The mean win-% loss over the judged moves (a gain counts as no loss).
+    pub average_loss: Option<f64>,
+}
+
+/// Per side (`[sente, gote]`): the marks in the comments and the average win-% loss between
+/// consecutive evaluations of `evals` (from [`main_line_evals`]).
+pub fn summary(record: &Record, evals: &[PlyEval], cfg: &MarkConfig) -> [SideSummary; 2] {
+    let mut out = [SideSummary::default(); 2];
+    let mut sums = [0.0f64; 2];
+    for (i, e) in evals.iter().enumerate() {
+        if e.ply == 0 {
+            continue;
+        }
+        let mover = record.side_to_move_at(e.node).flip();
+        let side = &mut out[mover.index()];
+        if let Some(m) = e.mark {
+            side.marks[m as usize] += 1;
+        }
+        let before = i.checked_sub(1).and_then(|p| evals[p].eval);
+        if let (Some(b), Some(a)) = (before, e.eval) {
+            side.judged += 1;
+            sums[mover.index()] += cfg.loss(b.score, a.score, mover).max(0.0);
+        }
+    }
+    for (side, sum) in out.iter_mut().zip(sums) {
+        side.average_loss = (side.judged > 0).then(|| sum / side.judged as f64);
+    }
+    out
 }
 
 /// `先手勝ち:5手` / `後手勝ち`.
@@ -275,6 +312,30 @@ mod tests {
         // A mate wins over a centipawn line of the same kind.
         let (e, _) = parse_comment("#詰み=先手勝ち:3手\n#評価値=31000");
         assert!(matches!(e.unwrap().score, Score::Mate { .. }));
+    }
+
+    #[test]
+    fn per_side_summary() {
+        let text = "手合割：平手\n   1 ７六歩(77)\n*#評価値=0\n   2 ３四歩(33)\n*【悪手】\n*#評価値=600\n   3 ２六歩(27)\n*【緩手】\n*#評価値=300\n   4 ８四歩(83)\n*#評価値=300\n";
+        let r = notation::read_text(text, notation::Format::Kif)
+            .remove(0)
+            .record;
+        let evals = main_line_evals(&r);
+        let [sente, gote] = summary(&r, &evals, &MarkConfig::default());
+        assert_eq!(sente.marks, [1, 0, 0, 0]);
+        assert_eq!(gote.marks, [0, 0, 1, 0]);
+        // Sente: ply 1 has no evaluation before it; ply 3 lost 73.11 − 62.25 = 10.86 %.
+        assert_eq!(sente.judged, 1);
+        assert!(
+            (sente.average_loss.unwrap() - 10.86).abs() < 0.01,
+            "{sente:?}"
+        );
+        // Gote: ply 2 lost 23.1 % (0 → +600 for sente), ply 4 nothing.
+        assert_eq!(gote.judged, 2);
+        assert!(
+            (gote.average_loss.unwrap() - 23.105_857 / 2.0).abs() < 0.001,
+            "{gote:?}"
+        );
     }
 
     fn corpus(rel: &str) -> Option<Record> {

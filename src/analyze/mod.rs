@@ -7,7 +7,7 @@
 //! - [`comment`]: the comment lines, move-quality marks (`【悪手】` …), replacing an earlier
 //!   analysis while keeping the user's lines.
 //! - [`evals`]: the evaluations a record's comments already hold (kifview, ShogiHome,
-//!   ShogiGUI, Floodgate, KShogi), per main-line ply, for the graph.
+//!   ShogiGUI, Floodgate, KShogi), per main-line ply, for the graph; a per-side summary.
 //! - [`game`]: one record: the searches to run ([`Plan`]) and the blocking runner.
 //! - [`batch`]: `kifview analyze` over files and folders: shards, parallel engines, skipping,
 //!   a summary.
@@ -47,7 +47,7 @@ pub mod progress;
 
 pub use batch::{Batch, FileResult, Shard, Summary};
 pub use comment::{Mark, MarkConfig};
-pub use evals::{Eval, PlyEval, Source, main_line_evals, parse_comment};
+pub use evals::{Eval, PlyEval, SideSummary, Source, main_line_evals, parse_comment, summary};
 pub use game::{DEFAULT_LIMIT, Options, Plan, Searched, analyse_record};
 pub use mate::{MateResult, mate_search};
 pub use output::Output;
