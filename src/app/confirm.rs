@@ -1,9 +1,9 @@
 //! Questions that wait for a one-key answer: unsaved changes at quit, overwriting, an
 //! encoding or a format that cannot hold everything, large deletions.
 
+use super::document;
 pub use super::overlay::{Confirm, Pending};
 use super::overlay::{Mode, Overlay};
-use super::document;
 use super::state::{App, Level};
 use crate::core::notation::{Format, TextEncoding};
 

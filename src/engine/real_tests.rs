@@ -56,7 +56,7 @@ fn fairy_stockfish_handshake_multipv_search_position_change_and_quit() {
     let mut spec = EngineSpec::new("fairy-stockfish");
     spec.options.insert("MultiPV".into(), OptionValue::Int(2));
     spec.options.insert("Threads".into(), OptionValue::Int(1));
-    let mut e = Engine::start(spec).unwrap();
+    let mut e = Engine::start_with(spec, patient()).unwrap();
     until(&mut e, 15, |ev| *ev == EngineEvent::Ready);
     assert!(
         e.info().name.starts_with("Fairy-Stockfish"),
@@ -160,7 +160,7 @@ fn gpsusi_search_mate_search_and_crash_on_an_impossible_sfen() {
         return;
     };
     spec.options.insert("BookDepth".into(), OptionValue::Int(0));
-    let mut e = Engine::start(spec).unwrap();
+    let mut e = Engine::start_with(spec, patient()).unwrap();
     until(&mut e, 20, |ev| *ev == EngineEvent::Ready);
     assert!(e.info().name.starts_with("gpsshogi"), "{:?}", e.info());
 
@@ -221,4 +221,13 @@ fn gpsusi_search_mate_search_and_crash_on_an_impossible_sfen() {
     assert!(unsafe { libc::kill(pid as libc::pid_t, 0) } != 0, "reaped");
     e.restart().unwrap();
     until(&mut e, 20, |ev| *ev == EngineEvent::Ready);
+}
+
+/// The driver's timeouts with a longer handshake: on a loaded two-core machine gpsusi has
+/// needed more than the default 10 s to answer `usiok` while the rest of the suite runs.
+fn patient() -> super::Timeouts {
+    super::Timeouts {
+        handshake: std::time::Duration::from_secs(60),
+        ..super::Timeouts::default()
+    }
 }

@@ -208,7 +208,8 @@ pub fn run(opts: LaunchOptions) -> anyhow::Result<()> {
                 wake(FRAME.saturating_sub(last_draw.elapsed()));
             }
             // Never block for long: a signal is noticed between two polls.
-            let ready = match crossterm::event::poll(wait.unwrap_or(SIGNAL_CHECK).min(SIGNAL_CHECK)) {
+            let ready = match crossterm::event::poll(wait.unwrap_or(SIGNAL_CHECK).min(SIGNAL_CHECK))
+            {
                 Ok(r) => r,
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => false,
                 Err(e) => return Err(e.into()),
@@ -246,7 +247,10 @@ pub fn run(opts: LaunchOptions) -> anyhow::Result<()> {
     let result = result.map(|mut v| v.app.research.shutdown());
     if let Some((sig, kept)) = ended_by {
         match kept {
-            None => eprintln!("kifview: ended by {}; nothing was unsaved", signals::name(sig)),
+            None => eprintln!(
+                "kifview: ended by {}; nothing was unsaved",
+                signals::name(sig)
+            ),
             Some(Ok(path)) => eprintln!(
                 "kifview: ended by {}; the unsaved edits are in {} (opening the file again offers them)",
                 signals::name(sig),

@@ -1018,7 +1018,7 @@ fn the_lossy_save_question_names_and_counts_what_goes() {
     press(&mut v, &format!(":w {}⏎", csa.display()));
     let s = shown(&mut v);
     // The question itself (the status line) names what goes, not only the overlay.
-    let last = s.lines().last().unwrap();
+    let last = status(&mut v);
     assert!(last.contains("variation"), "{last}");
     assert!(s.contains("3 variations"), "{s}");
     assert!(s.contains("2 bookmarks"), "{s}");

@@ -20,6 +20,7 @@ mod research_e2e;
 mod robustness;
 mod share;
 mod share_e2e;
+mod signals_e2e;
 mod tui_app;
 mod tui_e2e;
 mod tui_layers;
