@@ -202,6 +202,7 @@ fn benches(c: &mut Criterion) {
     g.finish();
 
     usi_infos(c);
+    analyze_positions(c);
 }
 
 /// 10,000 real `info` lines (Fairy-Stockfish's, recorded): parsing them (the reader thread's
@@ -231,6 +232,56 @@ fn usi_infos(c: &mut Criterion) {
             }
             a.refresh();
             black_box(a.lines.len())
+        })
+    });
+    g.finish();
+}
+
+/// kifview's own work per analysed position (the engine's time aside): a real 117-move game
+/// (竜王戦 2014, from the corpus), each position given a 12-move line and a score as an engine
+/// would, turned into its comment and mark, and the record written as KIF at the end.
+fn analyze_positions(c: &mut Criterion) {
+    use kifview::analyze::{Options, Plan, Searched};
+    use kifview::core::notation::{Format, read_text};
+    use kifview::engine::usi::{UsiMessage, parse_line};
+    use kifview::engine::{Analysis, SearchId};
+    const GAME: &str = "position startpos moves 7g7f 3c3d 2g2f 4a3b 2f2e 2b8h+ 7i8h 3a2b 3i3h 2b3c 5i6h 7a7b 8h7g 6c6d 3h2g 7b6c 2g2f 1c1d 3g3f 4c4d 3f3e 8b4b 3e3d 3c3d 4i5h 7c7d 6h7h 6a7b 2f3g 3b3c 7h8h 8a7c 6g6f 4d4e 6i7h 5a6b 5h6g 9c9d 9g9f 3d3e 3g2f 3e4d 5g5f B*4i 7h6h P*3h B*5g 6d6e 2f3g 6c5d 2e2d 2c2d 3g4h 4e4f 5g4f 4d4e 4f3e 3h3i+ 4h3i 3c3d 3e5g 7c8e 7g8f P*4f 3i4h 8c8d 6f6e 5d6e 4g4f 4e4f 5g8d 7b7c 8d7c+ 6b7c 8f8e P*6f 6g7g 6e5f 7g6f B*3c P*4d 3c4d G*7g P*6g 6h6i 4f5e P*4e 4d3c 6f5f 5e5f P*3e 3d4e 3e3d 3c5e 2h2d 4b8b 8e7d 7c7d 3d3c+ 7d8c N*7e 8c9b S*8c 8b8c 7e8c+ 9b8c R*8e 8c7b 2d2a+ 6g6h+ 2a8a 7b6c 8e5e 6h6i N*7e 6c6d B*7c";
+    let record = read_text(GAME, Format::Usi).remove(0).record;
+    let usi: Vec<&str> = GAME.split_whitespace().skip(3).collect();
+    let mut g = c.benchmark_group("analyze_117_plies");
+    g.sample_size(20);
+    g.bench_function("comments_marks_and_kif", |b| {
+        b.iter(|| {
+            let mut r = record.clone();
+            let mut plan = Plan::new(&r, &Options::default());
+            for i in 0..plan.len() {
+                let req = plan.request(i);
+                let mut pos = req.root.clone();
+                for &m in &req.moves {
+                    pos.play_unchecked(m);
+                }
+                let ply = req.moves.len();
+                let pv = usi[ply..(ply + 12).min(usi.len())].join(" ");
+                let line = format!(
+                    "info depth 18 seldepth 24 nodes 100000 nps 500000 time 200 score cp {} pv {pv}",
+                    (ply as i32 * 97) % 900 - 450
+                );
+                let mut a = Analysis::new(SearchId(1), pos, req.moves.last().map(|m| m.to()));
+                if let Some(UsiMessage::Info(info)) = parse_line(&line) {
+                    a.apply(*info);
+                }
+                a.refresh();
+                let result = plan.mated_here(i).unwrap_or_else(|| Searched::from_analysis(&a, "Bench"));
+                if let Some((node, text, _)) = plan.finish(&r, i, result) {
+                    r.node_mut(node).comment = text;
+                }
+            }
+            let text = kifview::core::notation::render(
+                &r,
+                kifview::core::notation::Target::new(Format::Kif),
+                &kifview::core::notation::TextInfo::new(kifview::core::notation::TextEncoding::Utf8),
+            );
+            black_box(text.text.len())
         })
     });
     g.finish();

@@ -11,7 +11,7 @@
 //! | layer | holds | uses |
 //! | --- | --- | --- |
 //! | [`core`] | `rules` (board, legal moves and why a move is illegal, handicaps, SFEN), `record` (the tree of moves as an arena, edits with their inverses, the undo history), `notation` (decoding, format detection, the readers and writers of every format) | std, encoding_rs |
-//! | library modules: `engine`, `convert`, `store` | USI engines as child processes; batch check and convert with a worker pool; writing files safely (atomic, through links, keeping permissions) | `core` |
+//! | library modules: `engine`, `convert`, `store`, `analyze` | USI engines as child processes; batch check and convert with a worker pool; writing files safely (atomic, through links, keeping permissions); game analysis (comments, marks, evaluations for the graph, batches, mate search) | `core`, and each other (`analyze` uses `engine`, `convert`, `store`) |
 //! | [`app`] | the application state, commands and their handlers, overlays, keymaps, config, the document (every file the app reads or writes) | `core`, the library modules; never a terminal crate |
 //! | [`tui`] | the run loop, terminal events turned into the app's keys, layout, one widget per pane, theme | `app`, `core`, ratatui, crossterm |
 //! | `main.rs`, `cli.rs` | arguments, subcommands, printing | everything |
@@ -69,6 +69,7 @@
 //! - Work that outlives a key press (an engine, a batch): a library module, with the app
 //!   polling for its results.
 
+pub mod analyze;
 pub mod app;
 pub mod convert;
 pub mod core;

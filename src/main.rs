@@ -1,5 +1,6 @@
 //! `kifview`: the viewer and the scripting commands.
 
+mod analyze_cli;
 mod cli;
 
 use clap::Parser;

@@ -1,5 +1,6 @@
 //! All integration tests in one binary (one link, shared helpers in `common` and `pty`).
 
+mod analyze;
 mod cli;
 mod cli_files;
 mod common;

@@ -1,0 +1,149 @@
+//! Running a batch for a person at a terminal: the progress bar (stderr, only on a terminal),
+//! the records on stdout, and Ctrl-C.
+
+use super::batch::{self, Batch, Event, FileResult, Job, Summary};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::io::IsTerminal;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Each file counts this many units on the bar, spread over its searches.
+const UNITS: u64 = 1000;
+
+/// Files done and the position reached in each worker's file.
+pub struct Bar {
+    bar: ProgressBar,
+    files: usize,
+    done: usize,
+    in_progress: Vec<u64>,
+}
+
+impl Bar {
+    pub fn new(files: usize) -> Bar {
+        let target = if std::io::stderr().is_terminal() {
+            ProgressDrawTarget::stderr()
+        } else {
+            ProgressDrawTarget::hidden()
+        };
+        let bar = ProgressBar::with_draw_target(Some(files as u64 * UNITS), target);
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{elapsed_precise} [{wide_bar}] {percent:>3}% ETA {eta_precise} {msg}",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .progress_chars("=> "),
+        );
+        bar.set_message(format!("0/{files} files"));
+        Bar {
+            bar,
+            files,
+            done: 0,
+            in_progress: Vec::new(),
+        }
+    }
+
+    pub fn event(&mut self, ev: &Event, jobs: &[Job]) {
+        match ev {
+            Event::Progress {
+                worker,
+                done,
+                total,
+                ..
+            } => {
+                if self.in_progress.len() <= *worker {
+                    self.in_progress.resize(worker + 1, 0);
+                }
+                self.in_progress[*worker] = (*done as u64 * UNITS) / (*total).max(1) as u64;
+            }
+            Event::Finished {
+                worker,
+                job,
+                result,
+            } => {
+                if let Some(p) = self.in_progress.get_mut(*worker) {
+                    *p = 0;
+                }
+                self.done += 1;
+                let path = jobs[*job].input.display();
+                // Failures are listed again in the summary: at once only above a live bar.
+                let line = match result {
+                    FileResult::Failed(why) if !self.bar.is_hidden() => {
+                        Some(format!("failed: {path}: {why}"))
+                    }
+                    FileResult::Skipped(why) => Some(format!("skipped: {path}: {why}")),
+                    _ => None,
+                };
+                if let Some(l) = line {
+                    let l = crate::engine::clean(&l);
+                    if self.bar.is_hidden() {
+                        eprintln!("{l}");
+                    } else {
+                        self.bar.println(l);
+                    }
+                }
+                self.bar
+                    .set_message(format!("{}/{} files", self.done, self.files));
+            }
+            Event::Fatal(_) => {}
+        }
+        let partial: u64 = self.in_progress.iter().sum();
+        self.bar.set_position(self.done as u64 * UNITS + partial);
+    }
+
+    pub fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
+}
+
+/// The whole batch with a progress bar on a terminal (stderr) and the analysed record on
+/// stdout for `Output::Stdout`.
+pub fn run(b: &Batch, cancel: &AtomicBool) -> Result<Summary, String> {
+    let (jobs, other) = batch::plan(b)?;
+    let workers = b
+        .jobs
+        .unwrap_or_else(|| batch::default_jobs(&b.engine))
+        .max(1);
+    let mut bar = Bar::new(jobs.len());
+    let mut summary = batch::run_jobs(b, &jobs, workers, cancel, &mut |ev| {
+        bar.event(ev, &jobs);
+        if let Event::Finished {
+            result:
+                FileResult::Analysed {
+                    stdout: Some(bytes),
+                    ..
+                },
+            ..
+        } = ev
+        {
+            use std::io::Write;
+            let _ = std::io::stdout().write_all(bytes);
+        }
+    });
+    bar.finish();
+    if let Ok(s) = summary.as_mut() {
+        s.other_shards = other;
+    }
+    summary
+}
+
+/// Set by the first Ctrl-C once [`catch_interrupt`] ran.
+pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+extern "C" fn on_sigint(_: libc::c_int) {
+    // Only an atomic store: async-signal-safe.
+    INTERRUPTED.store(true, Ordering::Relaxed);
+}
+
+/// Makes the first Ctrl-C (SIGINT) set [`INTERRUPTED`] instead of killing the process, so a
+/// batch finishes cleanly; a second Ctrl-C kills as usual (`SA_RESETHAND`). Engines run in
+/// their own process groups and do not get the terminal's SIGINT.
+pub fn catch_interrupt() -> &'static AtomicBool {
+    // SAFETY: the handler only stores to an atomic; the sigaction struct is fully initialised.
+    unsafe {
+        let mut sa: libc::sigaction = std::mem::zeroed();
+        sa.sa_sigaction = on_sigint as extern "C" fn(libc::c_int) as usize;
+        sa.sa_flags = libc::SA_RESETHAND | libc::SA_RESTART;
+        libc::sigemptyset(&mut sa.sa_mask);
+        libc::sigaction(libc::SIGINT, &sa, std::ptr::null_mut());
+    }
+    &INTERRUPTED
+}

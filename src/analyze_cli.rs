@@ -1,0 +1,235 @@
+//! `kifview analyze` and `kifview mate`: their arguments, and the calls into
+//! [`kifview::analyze`].
+
+use clap::{ArgGroup, Args};
+use kifview::analyze::batch::{self, Batch, Shard};
+use kifview::analyze::{self, MarkConfig, Options, Output, mate};
+use kifview::app::text::sanitize;
+use kifview::core::notation;
+use kifview::engine::{self, EngineSpec, Limit, OptionValue};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+#[derive(Args, Debug)]
+#[command(group(ArgGroup::new("limit").args(["nodes", "movetime", "depth"])))]
+#[command(group(ArgGroup::new("out").args(["output", "out_dir", "in_place"])))]
+pub struct AnalyzeArgs {
+    /// Records to analyse (directories with -r).
+    #[arg(required = true, value_name = "INPUT")]
+    pub inputs: Vec<PathBuf>,
+    /// Engine: a command on PATH or in /usr/games, or a path (default: the first known engine installed).
+    #[arg(long, value_name = "NAME|PATH")]
+    pub engine: Option<String>,
+    /// Nodes per position (`go nodes N`; not gpsusi).
+    #[arg(long, value_name = "N")]
+    pub nodes: Option<u64>,
+    /// Milliseconds per position (default 1000; `go infinite` then `stop`, every engine).
+    #[arg(long, value_name = "MS")]
+    pub movetime: Option<u64>,
+    /// Depth per position (`go depth D`; not gpsusi).
+    #[arg(long, value_name = "D")]
+    pub depth: Option<u32>,
+    /// Lines per position; the first gives the evaluation, the others `#候補N=` lines.
+    #[arg(long, value_name = "K", default_value_t = 1)]
+    pub multipv: u32,
+    /// First ply to comment (1 = the first move).
+    #[arg(long = "from", value_name = "PLY", default_value_t = 1)]
+    pub from: u32,
+    /// Last ply to comment (default: the end of the main line).
+    #[arg(long = "to", value_name = "PLY")]
+    pub to: Option<u32>,
+    /// Output file (one input; the format from its extension). Without -o, --out-dir or
+    /// --in-place the record goes to standard output.
+    #[arg(short = 'o', long = "output", value_name = "OUTPUT")]
+    pub output: Option<PathBuf>,
+    /// Directory for the outputs, keeping the layout under the directories given.
+    #[arg(long, value_name = "DIR")]
+    pub out_dir: Option<PathBuf>,
+    /// Write each record back into its file (atomically; encoding and line endings kept).
+    #[arg(long)]
+    pub in_place: bool,
+    /// Engines in parallel (default: cores ÷ the engine's Threads option).
+    #[arg(long, value_name = "N")]
+    pub jobs: Option<usize>,
+    /// Take only the K-th of N stable shares of the inputs (by path hash), e.g. 3/16.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<Shard>,
+    /// Walk directories.
+    #[arg(short = 'r', long)]
+    pub recursive: bool,
+    /// Analyse again files already analysed with the same engine and limit.
+    #[arg(long)]
+    pub force: bool,
+    /// An engine option, NAME=VALUE (repeatable), e.g. --option Threads=2 --option USI_Hash=256.
+    #[arg(long = "option", value_name = "NAME=VALUE")]
+    pub options: Vec<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct MateArgs {
+    pub file: PathBuf,
+    /// Plies of the main line to play first (default 0: the start position, a tsume problem).
+    #[arg(long, default_value_t = 0)]
+    pub ply: u32,
+    /// Seconds to search.
+    #[arg(long, value_name = "S", default_value_t = 10.0)]
+    pub time: f64,
+    /// Engine (default: one that has a USI mate search: gpsusi or YaneuraOu when installed).
+    #[arg(long, value_name = "NAME|PATH")]
+    pub engine: Option<String>,
+    /// Which record of a multi-record CSA file (1-based).
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub record: usize,
+}
+
+fn engine_spec(choice: Option<&str>, options: &[String]) -> Result<EngineSpec, String> {
+    let mut spec = engine::resolve(choice, &[])?;
+    for o in options {
+        let (k, v) = o
+            .split_once('=')
+            .ok_or_else(|| format!("--option {o}: expected NAME=VALUE"))?;
+        spec.options.insert(
+            k.trim().to_string(),
+            OptionValue::Text(v.trim().to_string()),
+        );
+    }
+    Ok(spec)
+}
+
+pub fn analyze(a: AnalyzeArgs) -> ExitCode {
+    let usage = |m: &str| {
+        eprintln!("kifview analyze: {}", sanitize(m));
+        ExitCode::from(2)
+    };
+    let engine = match engine_spec(a.engine.as_deref(), &a.options) {
+        Ok(s) => s,
+        Err(m) => return usage(&m),
+    };
+    let limit = match (a.nodes, a.movetime, a.depth) {
+        (Some(n), _, _) => Limit::Nodes(n.max(1)),
+        (_, Some(ms), _) => Limit::Time(Duration::from_millis(ms.max(1))),
+        (_, _, Some(d)) => Limit::Depth(d.max(1)),
+        _ => analyze::DEFAULT_LIMIT,
+    };
+    if a.to.is_some_and(|t| t < a.from) {
+        return usage("--to is before --from");
+    }
+    let output = match (a.output, a.out_dir, a.in_place) {
+        (Some(o), _, _) => Output::File(o),
+        (_, Some(d), _) => Output::Dir(d),
+        (_, _, true) => Output::InPlace,
+        _ => Output::Stdout,
+    };
+    let b = Batch {
+        inputs: a.inputs,
+        recursive: a.recursive,
+        output,
+        jobs: a.jobs,
+        shard: a.shard,
+        force: a.force,
+        game: Options {
+            limit,
+            multipv: a.multipv.max(1),
+            from: a.from.max(1),
+            to: a.to,
+            marks: MarkConfig::default(),
+        },
+        engine,
+    };
+    let cancel = analyze::progress::catch_interrupt();
+    match analyze::progress::run(&b, cancel) {
+        Ok(s) => {
+            for line in s.text().lines() {
+                eprintln!("{}", sanitize(line));
+            }
+            ExitCode::from(s.exit_code())
+        }
+        Err(m) => {
+            eprintln!("kifview analyze: {}", sanitize(&m));
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// The engine for `mate` when none is named: the first installed one with a USI mate search.
+fn mate_engine(choice: Option<&str>) -> Result<EngineSpec, String> {
+    if choice.is_some() {
+        return engine::resolve(choice, &[]);
+    }
+    let found = engine::discover();
+    found
+        .iter()
+        .find(|s| mate::known_unsupported(&s.display_name()).is_none())
+        .or(found.first())
+        .cloned()
+        .ok_or_else(|| engine::discover::NO_ENGINE.to_string())
+}
+
+pub fn mate(a: MateArgs) -> ExitCode {
+    let fail = |m: &str, code: u8| {
+        eprintln!("kifview mate: {}", sanitize(m));
+        ExitCode::from(code)
+    };
+    let spec = match mate_engine(a.engine.as_deref()) {
+        Ok(s) => s,
+        Err(m) => return fail(&m, 2),
+    };
+    let bytes = match std::fs::read(&a.file) {
+        Ok(b) => b,
+        Err(e) => return fail(&format!("{}: {e}", a.file.display()), 1),
+    };
+    let mut loaded = notation::load(&bytes, Some(&a.file));
+    if a.record == 0 || a.record > loaded.records.len() {
+        let n = loaded.records.len();
+        return fail(
+            &format!("--record {}: the file holds {n} record(s)", a.record),
+            2,
+        );
+    }
+    let record = loaded.records.swap_remove(a.record - 1).record;
+    let moves: Vec<_> = record
+        .main_line()
+        .iter()
+        .filter_map(|&id| record.node(id).move_data().map(|m| m.mv))
+        .collect();
+    if a.ply as usize > moves.len() {
+        return fail(
+            &format!("--ply {}: the main line has {} moves", a.ply, moves.len()),
+            2,
+        );
+    }
+    if !(a.time > 0.0 && a.time < 1e6) {
+        return fail("--time: expected seconds > 0", 2);
+    }
+    let opts = Options {
+        limit: Limit::Mate(None),
+        ..Options::default()
+    };
+    let mut eng = match batch::start_engine(&spec, &opts) {
+        Ok(e) => e,
+        Err(m) => return fail(&m, 1),
+    };
+    let moves = moves[..a.ply as usize].to_vec();
+    let time = Duration::from_secs_f64(a.time);
+    let cancel = AtomicBool::new(false);
+    match mate::mate_search(
+        &mut eng,
+        record.initial.position.clone(),
+        moves,
+        time,
+        &cancel,
+    ) {
+        Ok(r) => {
+            println!("{}", sanitize(&r.text()));
+            eng.quit();
+            if matches!(r, analyze::MateResult::NotSupported(_)) {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            }
+        }
+        Err(e) => fail(&e.to_string(), 1),
+    }
+}
