@@ -12,6 +12,8 @@ pub mod confirm;
 mod dispatch;
 pub mod document;
 mod editing;
+pub mod graph;
+mod graph_view;
 pub mod input;
 pub mod lists;
 pub mod outline;

@@ -8,6 +8,7 @@ mod corpus;
 mod csa;
 mod edit_app;
 mod edit_e2e;
+mod graph;
 mod jkf;
 mod ki2;
 mod kif;
