@@ -6,6 +6,7 @@ use kifview::app::{App, Config, KeyEvent, LaunchOptions};
 use kifview::tui::Viewer;
 use kifview::tui::theme::Theme;
 use ratatui::crossterm::event::{Event, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+use ratatui::style::Modifier;
 use std::path::{Path, PathBuf};
 
 use crate::common::{corpus, screen, screen_rows};
@@ -119,6 +120,20 @@ fn analysed_kif_marks_summary_brackets_and_clicks() {
     assert_eq!(v.app.cur_index() as u32, marked[1]);
     keys(&mut v, "[");
     assert_eq!(v.app.cur_index() as u32, marked[0]);
+    // The current ply is a reversed column of the plot, and only that one.
+    let t = screen(&mut v, 80, 24);
+    let area = v.view.graph_area;
+    let buf = t.backend().buffer();
+    let reversed: Vec<u16> = (area.x..area.right())
+        .filter(|&x| {
+            (area.y..area.bottom()).all(|y| buf[(x, y)].modifier.contains(Modifier::REVERSED))
+        })
+        .collect();
+    let col = |ply: u32| {
+        (f64::from(ply) * f64::from(area.width - 1) / (data.points.len() - 1) as f64).round() as u16
+            + area.x
+    };
+    assert_eq!(reversed, vec![col(marked[0])]);
     // A click on the plot's last column goes to the last ply; on its first, to the start.
     let t = screen(&mut v, 160, 48);
     insta::assert_snapshot!("graph_analysed_160x48", t.backend());
