@@ -82,7 +82,7 @@ impl App {
             step: 0,
             search: None,
             epoch: self.research.epoch,
-            extend: false,
+            rev: None,
             written: 0,
             marks: 0,
             engine,
@@ -162,15 +162,17 @@ impl App {
             texts.push((NodeId::ROOT, root));
         }
         let cur = self.cur();
+        // Undone, or another edit since: a step of its own.
+        let extend = run.rev.is_some() && run.rev == Some(self.history.current());
         self.history
-            .apply_comments(&mut self.record, texts, cur, run.extend)
+            .apply_comments(&mut self.record, texts, cur, extend)
             .map_err(|e| format!("analysis stopped: {e} (the record changed under it)"))?;
-        if !run.extend {
+        if !extend {
             self.focus_undo.push(cur);
             self.focus_redo.clear();
         }
         self.revision += 1;
-        run.extend = true;
+        run.rev = Some(self.history.current());
         run.written += 1;
         run.marks += usize::from(mark.is_some());
         Ok(())

@@ -63,8 +63,9 @@ pub(crate) struct AnalyzeRun {
     pub(crate) search: Option<crate::engine::SearchId>,
     /// The record the plan's nodes belong to.
     pub(crate) epoch: u64,
-    /// The first comment was written: the next ones join its undo step.
-    pub(crate) extend: bool,
+    /// The record's revision after the last comment written: while the record is at it,
+    /// the next comment joins that undo step.
+    pub(crate) rev: Option<crate::core::record::Revision>,
     pub(crate) written: usize,
     pub(crate) marks: usize,
     pub(crate) engine: String,
