@@ -242,7 +242,7 @@ impl App {
         if run.search.is_none() {
             let m = run.marks;
             self.info(format!(
-                "analysed {} moves: {m} marked (E shows the graph, ] goes to the next mark; u undoes the analysis)",
+                "analysed {} moves, {m} marked (E: graph, ]: next mark, u: undo it all)",
                 run.written
             ));
             return;

@@ -90,7 +90,7 @@ fn analyze_writes_every_comment_as_one_undo_step() {
     );
     until(&mut app, "finished", |a| !a.job_running());
     assert!(
-        message(&app).starts_with("analysed 3 moves: 1 marked"),
+        message(&app).starts_with("analysed 3 moves, 1 marked"),
         "{}",
         message(&app)
     );
