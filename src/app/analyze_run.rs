@@ -88,15 +88,24 @@ impl App {
             engine,
         };
         let total = run.plan.writes();
+        // One line per position, set before the first search (the job decides the number).
+        self.research.job = Some(Job::Analyze(Box::new(run)));
+        self.default_multipv();
+        let Some(Job::Analyze(mut run)) = self.research.job.take() else {
+            return;
+        };
         match self.next_search(&mut run) {
             Ok(()) => {
-                self.research.job = Some(Job::Analyze(Box::new(run)));
+                self.research.job = Some(Job::Analyze(run));
                 self.info(format!(
                     "analysing {total} moves with {}{paused}; Esc or :analyze stops",
                     sanitize(&self.research_engine_label())
                 ));
             }
-            Err(msg) => self.info_level(msg, Level::Error),
+            Err(msg) => {
+                self.default_multipv();
+                self.info_level(msg, Level::Error);
+            }
         }
     }
 
@@ -187,6 +196,7 @@ impl App {
         if let Some(e) = self.research.engine.as_mut() {
             e.stop();
         }
+        self.default_multipv();
         match job {
             Job::Analyze(run) => {
                 let undo = if run.written > 0 {
@@ -235,11 +245,13 @@ impl App {
             self.next_search(&mut run)
         });
         if let Err(msg) = step {
+            self.default_multipv();
             self.info_level(msg, Level::Error);
             return;
         }
         let total = run.plan.writes();
         if run.search.is_none() {
+            self.default_multipv();
             let m = run.marks;
             self.info(format!(
                 "analysed {} moves, {m} marked (E: graph, ]: next mark, u: undo it all)",

@@ -222,10 +222,19 @@ impl App {
             .is_some_and(|e| e.state() != State::Dead)
     }
 
-    /// `[analysis] multipv` lines, when the engine has the option and neither its config
-    /// entry nor `:set` chose a number.
-    fn default_multipv(&mut self) {
-        let n = self.config.analysis.multipv.to_string();
+    /// `[analysis] multipv` lines (one while `:analyze` runs), when the engine has the
+    /// option and neither its config entry nor `:set` chose a number.
+    pub(crate) fn default_multipv(&mut self) {
+        // `:analyze` writes the best line only (as ShogiHome's analysis does).
+        let analysing = matches!(
+            self.research.job,
+            Some(super::research_state::Job::Analyze(_))
+        );
+        let n = if analysing {
+            "1".to_string()
+        } else {
+            self.config.analysis.multipv.to_string()
+        };
         let chosen = |name: &str| name.eq_ignore_ascii_case("MultiPV");
         let set = self.research.session.iter().any(|(k, _)| chosen(k));
         let Some(e) = self.research.engine.as_mut() else {

@@ -117,6 +117,29 @@ fn analyze_writes_every_comment_as_one_undo_step() {
     );
     assert!(c[3].contains("#評価値=0"), "{:?}", c[3]);
     assert!(app.is_modified());
+    // One line per position while analysing; research mode's three again after.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    let options = |log: Vec<String>| -> Vec<String> {
+        log.into_iter()
+            .filter(|l| l.starts_with("setoption name MultiPV") || l.starts_with("go"))
+            .collect()
+    };
+    while !options(fake.log())
+        .last()
+        .is_some_and(|l| l.ends_with("value 3"))
+    {
+        assert!(std::time::Instant::now() < deadline, "{:?}", fake.log());
+        app.research_tick(std::time::Instant::now());
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let o = options(fake.log());
+    // (A fresh engine names its options only after the first search is on its way: that
+    // one is the start position's, which no comment shows.)
+    let one = o.iter().position(|l| l == "setoption name MultiPV value 1");
+    let gos: Vec<usize> = (0..o.len()).filter(|&i| o[i].starts_with("go")).collect();
+    assert_eq!(gos.len(), 4, "{o:?}");
+    assert!(one.is_some_and(|i| i < gos[1]), "{o:?}");
+    assert_eq!(o.last().unwrap(), "setoption name MultiPV value 3", "{o:?}");
     // The graph reads them back.
     let mut v = Viewer::new(app, Theme::plain());
     key(&mut v.app, 'E');
