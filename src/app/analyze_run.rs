@@ -76,7 +76,7 @@ impl App {
         e.stop();
         e.new_game();
         let engine = e.spec().display_name();
-        let mut run = AnalyzeRun {
+        let run = AnalyzeRun {
             marker: marker(&opts, &engine),
             plan,
             step: 0,
