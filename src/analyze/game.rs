@@ -82,17 +82,21 @@ pub fn recorded_marker(record: &Record) -> Option<&str> {
 /// Puts `marker` on the start position (replacing an older one).
 pub fn set_marker(record: &mut Record, marker: &str) {
     let root = record.node_mut(NodeId::ROOT);
-    let kept: Vec<&str> = root
-        .comment
+    root.comment = with_marker(&root.comment, marker);
+}
+
+/// `comment` with `marker` as its first line (replacing an older one).
+pub fn with_marker(comment: &str, marker: &str) -> String {
+    let kept: Vec<&str> = comment
         .split('\n')
         .filter(|l| !l.starts_with(comment::MARKER_PREFIX))
         .collect();
     let rest = kept.join("\n");
-    root.comment = if rest.is_empty() {
+    if rest.is_empty() {
         marker.to_string()
     } else {
         format!("{marker}\n{rest}")
-    };
+    }
 }
 
 /// What one search found, reduced to what comments and marks need.

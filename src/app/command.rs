@@ -102,6 +102,11 @@ macro_rules! command_table {
             PickPv = "pick_pv", "Research: choose one of the engine's lines to insert", App::open_pv_list;
             PvToComment = "pv_to_comment", "Research: add the best line to the comment (ShogiHome's #評価値, #読み筋)", App::pv_to_comment;
             ToggleBestMove = "toggle_best_move", "Research: show or hide the best move's squares on the board", App::toggle_best_move;
+            CancelJob = "cancel_job", "Stop :analyze or :mate (the comments written so far stay; u undoes them)", App::cancel_job;
+            ToggleGraph = "toggle_graph", "Show or hide the evaluation graph of the main line (from the comments' evaluations)", App::toggle_graph;
+            GraphScale = "graph_scale", "Graph: centipawns (±2000) or sente's win %", App::toggle_graph_scale;
+            NextMark = "next_mark", "Go to the next marked move (緩手, 疑問手, 悪手, 大悪手) of the main line", |a| a.jump_mark(true);
+            PrevMark = "prev_mark", "Go to the previous marked move of the main line", |a| a.jump_mark(false);
             NoOp = "none", "Do nothing (unbinds a default key)", |_| {};
         }
     };

@@ -278,6 +278,10 @@ pub struct AnalysisConfig {
     pub multipv: u32,
     /// Highlight the best move's squares on the board while analysing.
     pub best_move: bool,
+    /// `:analyze`: the time per position, in milliseconds.
+    pub analyze_time_ms: u64,
+    /// `:mate`: how long the mate search may take, in milliseconds.
+    pub mate_time_ms: u64,
 }
 
 /// `"KEY" = "command"` of one mode, with positions for error messages.
@@ -300,6 +304,8 @@ struct RawConfig {
 struct RawAnalysis {
     multipv: Option<Spanned<i64>>,
     best_move: Option<bool>,
+    analyze_time_ms: Option<Spanned<i64>>,
+    mate_time_ms: Option<Spanned<i64>>,
 }
 
 #[derive(Deserialize, Default)]
@@ -386,6 +392,8 @@ impl Config {
             analysis: AnalysisConfig {
                 multipv: 3,
                 best_move: true,
+                analyze_time_ms: 1000,
+                mate_time_ms: 10_000,
             },
             source: None,
         }
@@ -539,6 +547,32 @@ impl Config {
             }
             if let Some(b) = a.best_move {
                 self.analysis.best_move = b;
+            }
+            for (field, value, name) in [
+                (
+                    &mut self.analysis.analyze_time_ms,
+                    a.analyze_time_ms,
+                    "analyze_time_ms",
+                ),
+                (
+                    &mut self.analysis.mate_time_ms,
+                    a.mate_time_ms,
+                    "mate_time_ms",
+                ),
+            ] {
+                let Some(n) = value else { continue };
+                let v = *n.get_ref();
+                if !(10..=3_600_000).contains(&v) {
+                    return Err(err_at(
+                        file,
+                        text,
+                        n.span(),
+                        format!(
+                            "analysis.{name}: {v} is out of range (expected 10 to 3600000 milliseconds)"
+                        ),
+                    ));
+                }
+                *field = v as u64;
             }
         }
         if let Some(c) = raw.colors {
@@ -697,21 +731,27 @@ mod tests {
             d.analysis,
             AnalysisConfig {
                 multipv: 3,
-                best_move: true
+                best_move: true,
+                analyze_time_ms: 1000,
+                mate_time_ms: 10_000,
             }
         );
         let c = Config::from_toml(
             "u.toml",
-            "[analysis]\nmultipv = 5\nbest_move = false\n\n[[engines]]\nname = \"Yane\"\ncommand = \"/opt/yane/YaneuraOu\"\noptions = { Threads = 4, MultiPV = 2 }\n\n[[engines]]\ncommand = \"fairy-stockfish\"\n",
+            "[analysis]\nmultipv = 5\nbest_move = false\nanalyze_time_ms = 250\n\n[[engines]]\nname = \"Yane\"\ncommand = \"/opt/yane/YaneuraOu\"\noptions = { Threads = 4, MultiPV = 2 }\n\n[[engines]]\ncommand = \"fairy-stockfish\"\n",
         )
         .unwrap();
         assert_eq!(
             c.analysis,
             AnalysisConfig {
                 multipv: 5,
-                best_move: false
+                best_move: false,
+                analyze_time_ms: 250,
+                mate_time_ms: 10_000,
             }
         );
+        let e = Config::from_toml("u.toml", "[analysis]\nmate_time_ms = 0\n").unwrap_err();
+        assert!(e.message.contains("mate_time_ms: 0 is out of range"), "{e}");
         assert_eq!(c.engines.len(), 2);
         assert_eq!(c.engines[0].display_name(), "Yane");
         assert_eq!(c.engines[0].options["Threads"].to_string(), "4");

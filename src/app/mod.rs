@@ -5,6 +5,7 @@
 //! through `document.rs` only. Research mode (`research.rs`) owns the USI engine; the front
 //! end calls `App::research_tick` after each key and every 30 ms while an engine runs.
 
+mod analyze_run;
 pub mod board_input;
 pub mod command;
 pub mod config;
@@ -12,6 +13,8 @@ pub mod confirm;
 mod dispatch;
 pub mod document;
 mod editing;
+pub mod graph;
+mod graph_view;
 pub mod input;
 pub mod lists;
 pub mod outline;

@@ -62,7 +62,7 @@ impl App {
     }
 
     /// Starts the engine (or starts a dead one again). Says why not when it cannot.
-    fn ensure_engine(&mut self) -> bool {
+    pub(crate) fn ensure_engine(&mut self) -> bool {
         if let Some(e) = self.research.engine.as_mut() {
             if e.state() != State::Dead {
                 return true;
@@ -117,6 +117,13 @@ impl App {
 
     /// `toggle_analysis` (`a`): starts or stops analysing the cursor's position.
     pub(crate) fn toggle_analysis(&mut self) {
+        if self.research.job.is_some() {
+            self.info_level(
+                "the engine is busy with :analyze or :mate (Esc stops it)".into(),
+                Level::Error,
+            );
+            return;
+        }
         if self.research.on {
             self.research.on = false;
             self.research.pending = None;
@@ -158,15 +165,20 @@ impl App {
         let mut error = None;
         let mut note = None;
         let mut ready = false;
+        let mut done = Vec::new();
         for ev in e.poll() {
             match ev {
                 EngineEvent::Ready => {
                     ready = true;
                     changed = true;
                 }
-                EngineEvent::Analysis(_)
-                | EngineEvent::SearchDone { .. }
-                | EngineEvent::Quit { .. } => changed = true,
+                EngineEvent::SearchDone {
+                    search, outcome, ..
+                } => {
+                    done.push((search, outcome));
+                    changed = true;
+                }
+                EngineEvent::Analysis(_) | EngineEvent::Quit { .. } => changed = true,
                 EngineEvent::Note(n) => note = Some(n),
                 EngineEvent::Error(err) => error = Some(err.to_string()),
             }
@@ -178,13 +190,23 @@ impl App {
             self.info_level(sanitize(&n).into_owned(), Level::Warning);
             changed = true;
         }
+        for (search, outcome) in done {
+            self.job_search_done(search, &outcome);
+        }
         if let Some(err) = error {
-            let msg = format!("{}; a starts it again", sanitize(&err));
+            let stopped = match self.research.job.take() {
+                Some(_) => "; :analyze or :mate stopped (what was written stays)",
+                None => "",
+            };
+            let msg = format!("{}{stopped}; a starts it again", sanitize(&err));
             self.research.on = false;
             self.research.pending = None;
             self.research.failure = Some(msg.clone());
             self.info_level(msg, Level::Error);
             return true;
+        }
+        if self.research.job.is_some() {
+            self.job_watch(now);
         }
         if self.research.on {
             changed |= self.follow(now);
@@ -200,10 +222,19 @@ impl App {
             .is_some_and(|e| e.state() != State::Dead)
     }
 
-    /// `[analysis] multipv` lines, when the engine has the option and neither its config
-    /// entry nor `:set` chose a number.
-    fn default_multipv(&mut self) {
-        let n = self.config.analysis.multipv.to_string();
+    /// `[analysis] multipv` lines (one while `:analyze` runs), when the engine has the
+    /// option and neither its config entry nor `:set` chose a number.
+    pub(crate) fn default_multipv(&mut self) {
+        // `:analyze` writes the best line only (as ShogiHome's analysis does).
+        let analysing = matches!(
+            self.research.job,
+            Some(super::research_state::Job::Analyze(_))
+        );
+        let n = if analysing {
+            "1".to_string()
+        } else {
+            self.config.analysis.multipv.to_string()
+        };
         let chosen = |name: &str| name.eq_ignore_ascii_case("MultiPV");
         let set = self.research.session.iter().any(|(k, _)| chosen(k));
         let Some(e) = self.research.engine.as_mut() else {
@@ -286,6 +317,12 @@ impl App {
 
     /// `insert_pv` (`I`): the best line into the record.
     pub(crate) fn insert_best_pv(&mut self) {
+        if !self.analysis_is_current()
+            && let Some(moves) = self.mate_line_here()
+        {
+            self.insert_moves(moves);
+            return;
+        }
         self.insert_pv(0);
     }
 
@@ -296,6 +333,11 @@ impl App {
         let Some(moves) = self.current_line(index) else {
             return;
         };
+        self.insert_moves(moves);
+    }
+
+    /// Adds `moves` after the current position as a variation (see `insert_pv`).
+    fn insert_moves(&mut self, moves: Vec<Move>) {
         let cur = self.cur();
         if let Some(s) = self.record.node(cur).special() {
             let word = s.kif_word().to_string();
@@ -466,6 +508,9 @@ impl App {
     /// Uses `spec` from now on: quits the current engine; analysis goes on with the new one
     /// when it was on.
     pub(crate) fn switch_engine(&mut self, spec: EngineSpec) {
+        if self.research.job.is_some() {
+            self.cancel_job();
+        }
         let was_on = self.research.on;
         self.research.shutdown();
         self.research.on = false;

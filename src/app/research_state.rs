@@ -34,6 +34,42 @@ pub struct Research {
     pub(crate) session: Vec<(String, String)>,
     /// Why the engine stopped (crash, timeout), until it is started again.
     pub failure: Option<String>,
+    /// `:analyze` or `:mate` running on the engine (`analyze_run.rs`).
+    pub(crate) job: Option<Job>,
+    /// The last mate `:mate` found: the position's node and the moves (`I` inserts them).
+    pub(crate) mate_line: Option<(Target, Vec<crate::core::rules::Move>)>,
+}
+
+/// Work for the engine other than following the cursor.
+#[derive(Debug)]
+pub(crate) enum Job {
+    /// `:analyze`: the record's main line, one search after another.
+    Analyze(Box<AnalyzeRun>),
+    /// `:mate`: one `go mate` of a position.
+    Mate {
+        search: crate::engine::SearchId,
+        target: Target,
+        /// When to stop it if the engine does not keep its own time.
+        give_up: Instant,
+    },
+}
+
+/// `:analyze` under way.
+#[derive(Debug)]
+pub(crate) struct AnalyzeRun {
+    pub(crate) plan: crate::analyze::Plan,
+    /// The step being searched and its search.
+    pub(crate) step: usize,
+    pub(crate) search: Option<crate::engine::SearchId>,
+    /// The record the plan's nodes belong to.
+    pub(crate) epoch: u64,
+    /// The record's revision after the last comment written: while the record is at it,
+    /// the next comment joins that undo step.
+    pub(crate) rev: Option<crate::core::record::Revision>,
+    pub(crate) written: usize,
+    pub(crate) marks: usize,
+    pub(crate) engine: String,
+    pub(crate) marker: String,
 }
 
 impl std::fmt::Debug for Research {
@@ -76,6 +112,7 @@ impl Research {
     /// Another record replaced the current one: its node ids mean other positions.
     pub(crate) fn record_replaced(&mut self) {
         self.epoch += 1;
+        self.mate_line = None;
         self.searched = None;
         self.pending = None;
         if let Some(e) = self.engine.as_mut() {

@@ -107,6 +107,8 @@ pub struct App {
     pub watch: Option<Watch>,
     /// Research mode: the engine and what it analyses (`research.rs`).
     pub research: super::research_state::Research,
+    /// The evaluation graph (`graph.rs`).
+    pub graph: super::graph_view::GraphView,
     cur: NodeId,
     /// The chosen child at each fork (parent -> child) the user has visited.
     chosen: HashMap<NodeId, NodeId>,
@@ -141,6 +143,7 @@ impl App {
             clipboard: None,
             watch: None,
             research: super::research_state::Research::new(None, config_best_move),
+            graph: super::graph_view::GraphView::default(),
             cur: NodeId::ROOT,
             chosen: HashMap::new(),
             line: Vec::new(),
@@ -198,6 +201,7 @@ impl App {
         fresh.focus = self.focus;
         fresh.clipboard = self.clipboard.take();
         fresh.watch = self.watch.take();
+        fresh.graph = self.graph;
         fresh.research = std::mem::take(&mut self.research);
         fresh.research.record_replaced();
         *self = fresh;

@@ -29,3 +29,14 @@ pub fn push_line(record: &mut Record, parent: NodeId, moves: &str) -> NodeId {
         .split_whitespace()
         .fold(parent, |p, m| push_usi(record, p, m))
 }
+
+/// An app showing the first record of `text` (format detected as for a pasted record).
+pub fn app_with(text: &str) -> super::App {
+    let loaded = crate::core::notation::load(text.as_bytes(), None);
+    let record = loaded.records.into_iter().next().expect("a record").record;
+    super::App::new(
+        record,
+        super::Document::untitled("t.kif"),
+        super::Config::defaults(),
+    )
+}

@@ -186,6 +186,20 @@ pub const TYPABLE_COMMANDS: &[TypableCommand] = &[
         handler: |a, arg| a.engine_command(arg),
     },
     TypableCommand {
+        name: "analyze",
+        aliases: &[],
+        arg: Arg::None,
+        doc: "Analyse every move of the main line in the background (the comments get #評価値, #読み筋 and marks such as 【悪手】; one undo step); again or Esc: stop",
+        handler: |a, arg| a.analyze_command(arg),
+    },
+    TypableCommand {
+        name: "mate",
+        aliases: &[],
+        arg: Arg::OptionalText("SECONDS"),
+        doc: "Search the current position for a mate (USI go mate; gpsusi, YaneuraOu): 詰み N手 with the line (I inserts it), 不詰 or 時間切れ",
+        handler: |a, arg| a.mate_command(arg),
+    },
+    TypableCommand {
         name: "set",
         aliases: &[],
         arg: Arg::OptionalText("OPTION VALUE"),

@@ -224,7 +224,7 @@ fn gpsusi_search_mate_search_and_crash_on_an_impossible_sfen() {
 }
 
 /// The driver's timeouts with a longer handshake: on a loaded two-core machine gpsusi has
-/// needed more than the default 10 s to answer `usiok` while the rest of the suite runs.
+/// needed more than 10 s to answer `usiok` while the rest of the suite runs.
 fn patient() -> super::Timeouts {
     super::Timeouts {
         handshake: std::time::Duration::from_secs(60),

@@ -105,6 +105,14 @@ pub fn mouse_action(app: &App, vs: &ViewState, m: &MouseEvent) -> Option<Action>
                 let i = vs.moves_offset + (row - vs.moves_area.y) as usize;
                 return (i < app.line().len()).then_some(Action::GotoPly(i as u32));
             }
+            if inside(vs.graph_area, col, row) {
+                let ply = super::widgets::graph::ply_at(vs.graph_area, vs.graph_points, col)?;
+                return app
+                    .record
+                    .main_line()
+                    .get(ply as usize)
+                    .map(|&id| Action::JumpTo(id));
+            }
             if inside(vs.variations_area, col, row) {
                 let i = (row - vs.variations_area.y) as usize;
                 return vs.variation_nodes.get(i).map(|&id| Action::JumpTo(id));

@@ -198,7 +198,7 @@ pub fn run(opts: LaunchOptions) -> anyhow::Result<()> {
             }
             if viewer.app.research_busy() {
                 // An idle engine is only watched (for a crash); a searching one is read.
-                wake(if viewer.app.research.on {
+                wake(if viewer.app.research.on || viewer.app.job_running() {
                     ENGINE_POLL
                 } else {
                     WATCH_INTERVAL / 2

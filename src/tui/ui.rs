@@ -6,8 +6,8 @@ use super::theme::Theme;
 pub use super::view::ViewState;
 use super::widgets::board::{BoardWidget, board_column};
 use super::widgets::{
-    analysis, comment, confirm, copy_menu, header, help, list, move_list, paste, position_editor,
-    status, tree, variations,
+    analysis, comment, confirm, copy_menu, graph, header, help, list, move_list, paste,
+    position_editor, status, tree, variations,
 };
 use crate::app::{App, Overlay};
 use ratatui::Frame;
@@ -76,14 +76,28 @@ pub fn render(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut V
         .areas(mid);
         move_list::move_list(moves, buf, app, theme, vs);
         variations::variations(vars, buf, app, theme, vs);
-        if analysis::visible(app, true) {
-            let h = analysis::wanted_height(app).min(right.height / 2);
-            let [comment, pane] =
-                Layout::vertical([Constraint::Fill(1), Constraint::Length(h)]).areas(right);
-            comment::comment_pane(comment, buf, app, theme, vs);
-            analysis::analysis_pane(pane, buf, app, theme);
+        let graph_h = if app.graph.shown {
+            (right.height * 2 / 5).clamp(8, 18)
         } else {
-            comment::comment_pane(right, buf, app, theme, vs);
+            0
+        };
+        let pane_h = if analysis::visible(app, true) {
+            analysis::wanted_height(app).min(right.height / 3)
+        } else {
+            0
+        };
+        let [comment, graph_area, pane] = Layout::vertical([
+            Constraint::Fill(1),
+            Constraint::Length(graph_h),
+            Constraint::Length(pane_h),
+        ])
+        .areas(right);
+        comment::comment_pane(comment, buf, app, theme, vs);
+        if graph_h > 0 {
+            graph::graph_pane(graph_area, buf, app, theme, vs);
+        }
+        if pane_h > 0 {
+            analysis::analysis_pane(pane, buf, app, theme);
         }
     } else {
         let [left, right] =
@@ -94,15 +108,18 @@ pub fn render(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut V
         header::header_pane(header, buf, app, theme, vs);
         // Research mode: the analysis pane takes the comment pane's place (the comment comes
         // back while it has the focus or is being edited).
-        let research = analysis::visible(app, false)
-            && app.mode() != crate::app::Mode::Comment
-            && app.focus != crate::app::Focus::Comment;
-        let comment_h = if research {
-            analysis::wanted_height(app)
+        // So does the graph (both: the graph over the analysis).
+        let commenting =
+            app.mode() == crate::app::Mode::Comment || app.focus == crate::app::Focus::Comment;
+        let research = analysis::visible(app, false) && !commenting;
+        let graphing = app.graph.shown && !commenting;
+        let comment_h = match (graphing, research) {
+            (true, true) => 7 + analysis::wanted_height(app).min(right.height / 4),
+            (true, false) => (right.height * 2 / 5).max(8),
+            (false, true) => analysis::wanted_height(app)
                 .max(right.height / 3)
-                .min(right.height / 2)
-        } else {
-            (right.height / 3).max(5)
+                .min(right.height / 2),
+            (false, false) => (right.height / 3).max(5),
         };
         let [moves, vars, comment] = Layout::vertical([
             Constraint::Fill(1),
@@ -112,7 +129,14 @@ pub fn render(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut V
         .areas(right);
         move_list::move_list(moves, buf, app, theme, vs);
         variations::variations(vars, buf, app, theme, vs);
-        if research {
+        if graphing && research {
+            let [g, a] =
+                Layout::vertical([Constraint::Length(7), Constraint::Fill(1)]).areas(comment);
+            graph::graph_pane(g, buf, app, theme, vs);
+            analysis::analysis_pane(a, buf, app, theme);
+        } else if graphing {
+            graph::graph_pane(comment, buf, app, theme, vs);
+        } else if research {
             analysis::analysis_pane(comment, buf, app, theme);
         } else {
             comment::comment_pane(comment, buf, app, theme, vs);

@@ -23,6 +23,9 @@ pub struct ViewState {
     pub overlay_max: u16,
     /// The 9x9 squares of the board (3 cells by 1 row each), for the mouse.
     pub board_squares: Rect,
+    /// The evaluation graph's plot and how many plies it spans, for the mouse.
+    pub graph_area: Rect,
+    pub graph_points: usize,
     /// Where the terminal cursor goes (prompts and the comment editor), if anywhere.
     pub cursor: Option<(u16, u16)>,
 }

@@ -1,6 +1,7 @@
 //! All integration tests in one binary (one link, shared helpers in `common` and `pty`).
 
 mod analyze;
+mod analyze_viewer;
 mod cli;
 mod cli_files;
 mod common;
@@ -8,6 +9,7 @@ mod corpus;
 mod csa;
 mod edit_app;
 mod edit_e2e;
+mod graph;
 mod hostile;
 mod jkf;
 mod ki2;

@@ -22,13 +22,13 @@ const HANDSHAKE: &str = "< usi\n> id name Fake\n> option name MultiPV type spin 
 const START_INFO: &str = "> info depth 3 seldepth 5 nodes 1234 nps 5000 hashfull 12 multipv 1 score cp 123 pv 7g7f 3c3d 2g2f\n> info depth 3 seldepth 4 nodes 1234 nps 5000 multipv 2 score cp -40 pv 2g2f 8c8d\n";
 
 /// A fake engine with `script` (after the handshake), its log in a temporary directory.
-struct Fake {
+pub(crate) struct Fake {
     dir: tempfile::TempDir,
-    spec: EngineSpec,
+    pub(crate) spec: EngineSpec,
 }
 
 impl Fake {
-    fn new(script: &str) -> Fake {
+    pub(crate) fn new(script: &str) -> Fake {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("script");
         std::fs::write(&path, format!("{HANDSHAKE}{script}")).unwrap();
@@ -44,7 +44,7 @@ impl Fake {
         Fake { dir, spec }
     }
 
-    fn log(&self) -> Vec<String> {
+    pub(crate) fn log(&self) -> Vec<String> {
         std::fs::read_to_string(self.dir.path().join("log"))
             .unwrap_or_default()
             .lines()
@@ -52,19 +52,19 @@ impl Fake {
             .collect()
     }
 
-    fn app(&self, record: Record) -> App {
+    pub(crate) fn app(&self, record: Record) -> App {
         let mut config = Config::defaults();
         config.engines = vec![self.spec.clone()];
         App::new(record, Document::untitled("study.kif"), config)
     }
 }
 
-fn key(app: &mut App, c: char) {
+pub(crate) fn key(app: &mut App, c: char) {
     app.handle_key(KeyEvent::char(c));
 }
 
 /// Ticks the app in real time until `done` (or fails after 10 s).
-fn until(app: &mut App, what: &str, done: impl Fn(&App) -> bool) {
+pub(crate) fn until(app: &mut App, what: &str, done: impl Fn(&App) -> bool) {
     let deadline = Instant::now() + Duration::from_secs(10);
     loop {
         app.research_tick(Instant::now());

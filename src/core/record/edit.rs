@@ -62,6 +62,9 @@ pub enum Edit {
         node: NodeId,
         text: String,
     },
+    /// Set many comments at once (a whole game analysis: one undo step). Every node is
+    /// checked first; on a detached one nothing changes.
+    SetComments(Vec<(NodeId, String)>),
     SetBookmark {
         node: NodeId,
         name: Option<String>,
@@ -338,6 +341,27 @@ impl Record {
                     focus: node,
                 })
             }
+            Edit::SetComments(texts) => {
+                for &(node, _) in &texts {
+                    check(self, node)?;
+                }
+                let focus = texts.first().map_or(NodeId::ROOT, |t| t.0);
+                let mut old: Vec<(NodeId, String)> = texts
+                    .into_iter()
+                    .map(|(node, text)| {
+                        (
+                            node,
+                            std::mem::replace(&mut self.node_mut(node).comment, text),
+                        )
+                    })
+                    .collect();
+                // Undone in reverse: a node listed twice gets its first old text back.
+                old.reverse();
+                Ok(Applied {
+                    inverse: Edit::SetComments(old),
+                    focus,
+                })
+            }
             Edit::SetBookmark { node, name } => {
                 check(self, node)?;
                 let old = std::mem::replace(&mut self.node_mut(node).bookmark, name);
@@ -433,6 +457,41 @@ impl History {
             before: self.current,
             after,
         });
+        self.redo.clear();
+        self.current = after;
+        Ok(applied.focus)
+    }
+    /// Applies a [`Edit::SetComments`] as part of the last step when that step is one too
+    /// and the record is at it (a running analysis adds each comment to its one undo step);
+    /// else as a new step.
+    pub fn apply_comments(
+        &mut self,
+        record: &mut Record,
+        texts: Vec<(NodeId, String)>,
+        cursor: NodeId,
+        extend: bool,
+    ) -> Result<NodeId, EditError> {
+        let last_is_comments = matches!(
+            self.undo.last(),
+            Some(Entry { edit: Edit::SetComments(_), after, .. }) if *after == self.current
+        );
+        if !(extend && last_is_comments) {
+            return self.apply(record, Edit::SetComments(texts), cursor);
+        }
+        let applied = record.apply(Edit::SetComments(texts))?;
+        let Edit::SetComments(mut old) = applied.inverse else {
+            unreachable!("SetComments inverts to SetComments")
+        };
+        self.newest.0 += 1;
+        let after = self.newest;
+        let e = self.undo.last_mut().expect("checked above");
+        if let Edit::SetComments(earlier) = &mut e.edit {
+            // Undo applies the inverse from the front: the newest old texts go first, so
+            // the step's own first old text is applied last and wins.
+            old.append(earlier);
+            *earlier = old;
+        }
+        e.after = after;
         self.redo.clear();
         self.current = after;
         Ok(applied.focus)
@@ -626,6 +685,72 @@ mod tests {
         assert!(!h.is_modified(), "undone back to the saved state");
         h.redo(&mut r, NodeId::ROOT).unwrap();
         assert!(h.is_modified());
+    }
+
+    #[test]
+    fn many_comments_grow_one_undo_step() {
+        let mut r = Record::default();
+        let mut h = History::default();
+        let a = h
+            .apply(
+                &mut r,
+                Edit::AddMove {
+                    parent: NodeId::ROOT,
+                    mv: mv("7g7f"),
+                },
+                NodeId::ROOT,
+            )
+            .unwrap();
+        let b = h
+            .apply(
+                &mut r,
+                Edit::AddMove {
+                    parent: a,
+                    mv: mv("3c3d"),
+                },
+                a,
+            )
+            .unwrap();
+        r.node_mut(a).comment = "user".into();
+        let set = |h: &mut History, r: &mut Record, n: NodeId, t: &str, extend: bool| {
+            h.apply_comments(r, vec![(n, t.to_string())], NodeId::ROOT, extend)
+                .unwrap();
+        };
+        let before = h.current();
+        set(&mut h, &mut r, a, "a1", true);
+        set(&mut h, &mut r, b, "b1", true);
+        set(&mut h, &mut r, a, "a2", true);
+        assert_eq!(
+            (r.node(a).comment.as_str(), r.node(b).comment.as_str()),
+            ("a2", "b1")
+        );
+        assert_ne!(h.current(), before);
+        // One undo brings every comment back.
+        h.undo(&mut r, NodeId::ROOT).unwrap();
+        assert_eq!(
+            (r.node(a).comment.as_str(), r.node(b).comment.as_str()),
+            ("user", "")
+        );
+        assert_eq!(h.current(), before);
+        h.redo(&mut r, NodeId::ROOT).unwrap();
+        assert_eq!(
+            (r.node(a).comment.as_str(), r.node(b).comment.as_str()),
+            ("a2", "b1")
+        );
+        // Another kind of edit in between, or extend = false: a step of its own.
+        h.undo(&mut r, NodeId::ROOT).unwrap();
+        set(&mut h, &mut r, a, "x", false);
+        set(&mut h, &mut r, b, "y", false);
+        h.undo(&mut r, NodeId::ROOT).unwrap();
+        assert_eq!(
+            (r.node(a).comment.as_str(), r.node(b).comment.as_str()),
+            ("x", "")
+        );
+        // A detached node: nothing changes.
+        h.apply(&mut r, Edit::Detach { node: b }, b).unwrap();
+        let err = h.apply_comments(&mut r, vec![(a, "z".into()), (b, "z".into())], a, true);
+        assert!(err.is_err());
+        assert_eq!(r.node(a).comment, "x");
     }
 
     #[test]

@@ -8,7 +8,7 @@ mod special;
 #[cfg(test)]
 mod tests;
 
-pub use edit::{Applied, Edit, EditError, History};
+pub use edit::{Applied, Edit, EditError, History, Revision};
 pub use special::Special;
 
 use crate::core::rules::{Color, Handicap, Move, PieceKind, Position};

@@ -47,6 +47,8 @@ fn title(app: &App) -> String {
     let name = r.engine_name().unwrap_or("");
     let state = if r.failure.is_some() {
         "エラー (a: restart)"
+    } else if app.job_running() {
+        "棋譜解析・詰み探索中 (Esc: stop)"
     } else {
         match (
             r.engine().map(|e| e.state()),
