@@ -1,0 +1,55 @@
+# Shared by run-smoke and run-long (sourced, not run): where the seeds and dictionaries of
+# each target are. FUZZ is this directory, REPO the repository.
+FUZZ=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO=$(cd "$FUZZ/.." && pwd)
+# The shared test corpus (generated/ and real/); optional, used when present.
+CORPUS=${KIFVIEW_CORPUS:-$REPO/../shared/corpus}
+
+# The dictionary file for TARGET (empty: none). load and write_read take every word at once.
+dict_for() {
+    case $1 in
+    read_csa | csa_roundtrip) echo "$FUZZ/dict/csa.dict" ;;
+    read_jkf) echo "$FUZZ/dict/jkf.dict" ;;
+    read_usi) echo "$FUZZ/dict/usi.dict" ;;
+    config) echo "" ;;
+    load | write_read)
+        mkdir -p "$FUZZ/corpus"
+        cat "$FUZZ"/dict/*.dict >"$FUZZ/corpus/all.dict"
+        echo "$FUZZ/corpus/all.dict"
+        ;;
+    *) echo "$FUZZ/dict/kif.dict" ;;
+    esac
+}
+
+# Seed directories for TARGET that exist: in-repo ones always, the shared corpus when
+# `with_shared` is given. libFuzzer reads them recursively and never writes to them.
+seeds_for() {
+    local t=$1 with_shared=${2:-} dirs=()
+    case $t in
+    read_kif) dirs=("$REPO/tests/fixtures/kif" "$FUZZ/seeds/bod") ;;
+    read_ki2) dirs=("$REPO/tests/fixtures/ki2") ;;
+    read_csa) dirs=("$REPO/tests/fixtures/csa") ;;
+    read_jkf) dirs=("$REPO/tests/fixtures/jkf") ;;
+    read_usi) dirs=("$REPO/tests/fixtures/usi" "$FUZZ/seeds/usi") ;;
+    read_bod) dirs=("$FUZZ/seeds/bod" "$REPO/tests/fixtures/kif/valid") ;;
+    config) dirs=("$FUZZ/seeds/config") ;;
+    *) dirs=("$REPO/tests/fixtures" "$FUZZ/seeds/usi" "$FUZZ/seeds/bod") ;;
+    esac
+    if [ -n "$with_shared" ] && [ -d "$CORPUS" ]; then
+        case $t in
+        read_usi | read_bod | config) ;;
+        *) dirs+=("$CORPUS/generated" "$CORPUS/real") ;;
+        esac
+    fi
+    for d in "${dirs[@]}"; do [ -d "$d" ] && echo "$d"; done
+}
+
+# The targets, as `cargo fuzz list` would print them (read from Cargo.toml, no build needed).
+targets() {
+    sed -n 's/^name = "\(.*\)"$/\1/p' "$FUZZ/Cargo.toml" | grep -v '^kifview'
+}
+
+# Where `cargo fuzz build -s none` puts the binaries.
+bin_dir() {
+    echo "$FUZZ/target/$(rustc -vV | sed -n 's/^host: //p')/release"
+}

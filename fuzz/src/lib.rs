@@ -1,0 +1,207 @@
+//! What the fuzz targets check, shared between them.
+//!
+//! A failed property panics with what differs (and the text written), so libFuzzer reports it
+//! like any crash and saves the input under `artifacts/TARGET/`.
+
+use kifview::core::notation::{self, DiagKind, Format, Parsed, Target, TextEncoding, TextInfo};
+use kifview::core::record::{MoveData, NodeId, Record, Step};
+use kifview::core::rules::Position;
+use std::borrow::Cow;
+
+/// Fuzz bytes as text: invalid UTF-8 is replaced, so every input reaches the reader.
+pub fn text(data: &[u8]) -> Cow<'_, str> {
+    String::from_utf8_lossy(data)
+}
+
+/// At most this many records of one file go through the round trips (CSA files may hold many).
+const MAX_RECORDS: usize = 3;
+
+/// The records of a file as a user opening it gets them (encoding and format detected).
+pub fn records(data: &[u8]) -> Vec<Record> {
+    notation::load(data, None)
+        .records
+        .into_iter()
+        .take(MAX_RECORDS)
+        .map(|p| p.record)
+        .collect()
+}
+
+/// A position without its move number (most formats cannot hold the number).
+pub fn position_key(p: &Position) -> String {
+    let sfen = p.to_sfen();
+    match sfen.rsplit_once(' ') {
+        Some((rest, _number)) => rest.to_string(),
+        None => sfen,
+    }
+}
+
+/// The moves of the main line.
+pub fn main_moves(r: &Record) -> Vec<MoveData> {
+    r.main_line()
+        .into_iter()
+        .filter_map(|id| r.node(id).move_data().copied())
+        .collect()
+}
+
+/// The shape of the whole tree: for each node in pre-order, its parent's place in that order
+/// and its move (`None` for a special ending).
+pub fn tree_shape(r: &Record) -> Vec<(usize, Option<MoveData>)> {
+    let order = r.preorder();
+    let mut place = vec![0usize; r.nodes.len()];
+    for (i, &id) in order.iter().enumerate() {
+        place[id.index()] = i;
+    }
+    order
+        .iter()
+        .filter(|&&id| id != NodeId::ROOT)
+        .map(|&id| {
+            let parent = r.node(id).parent.map_or(0, |p| place[p.index()]);
+            let mv = match &r.node(id).step {
+                Step::Move(m) => Some(*m),
+                _ => None,
+            };
+            (parent, mv)
+        })
+        .collect()
+}
+
+/// Warnings that mean the reader could not take what the writer wrote. An illegal move is
+/// kept by every reader (the record read may hold one), so it is not one of them.
+pub fn unreadable(p: &Parsed) -> Vec<String> {
+    p.warnings
+        .iter()
+        .filter(|d| !matches!(d.kind, DiagKind::IllegalMove))
+        .map(|d| format!("{:?} {d}", d.kind))
+        .collect()
+}
+
+fn fail(what: &str, format: Format, written: &str, detail: &str) -> ! {
+    panic!(
+        "{} {what}: {detail}\n--- written ---\n{written}--- end ---",
+        format.name()
+    )
+}
+
+/// The first place two lists differ, for a readable failure.
+fn first_difference<T: PartialEq + std::fmt::Debug>(a: &[T], b: &[T]) -> String {
+    match a.iter().zip(b).position(|(x, y)| x != y) {
+        Some(i) => format!("at {i}: {:?} became {:?}", a[i], b[i]),
+        None => format!("length {} became {}", a.len(), b.len()),
+    }
+}
+
+fn utf8() -> TextInfo {
+    TextInfo::new(TextEncoding::Utf8)
+}
+
+/// Reads what `format`'s writer wrote back with its reader (exactly one record expected).
+fn read_back(written: &str, format: Format) -> Parsed {
+    let mut back = notation::read_text(written, format);
+    if back.len() != 1 {
+        fail(
+            "writer wrote several records",
+            format,
+            written,
+            &back.len().to_string(),
+        );
+    }
+    back.remove(0)
+}
+
+/// Every writer's text reads back with its reader: no warning, the same initial position and
+/// main line (formats holding moves) or the same position (SFEN, BOD).
+pub fn check_every_writer(r0: &Record) {
+    for format in Format::ALL {
+        let written = notation::render(r0, Target::new(format), &utf8()).text;
+        let back = read_back(&written, format);
+        let bad = unreadable(&back);
+        if !bad.is_empty() {
+            fail(
+                "reader rejects its writer's text",
+                format,
+                &written,
+                &bad.join("; "),
+            );
+        }
+        let r1 = &back.record;
+        if format.holds_moves() {
+            same_start_and_main_line(r0, r1, format, &written);
+        } else {
+            let want = position_key(&r0.position_at(notation::last_position(r0)));
+            let got = position_key(&r1.initial.position);
+            if want != got {
+                fail(
+                    "position changed",
+                    format,
+                    &written,
+                    &format!("{want} became {got}"),
+                );
+            }
+        }
+    }
+}
+
+fn same_start_and_main_line(r0: &Record, r1: &Record, format: Format, written: &str) {
+    let (a, b) = (
+        position_key(&r0.initial.position),
+        position_key(&r1.initial.position),
+    );
+    if a != b {
+        fail(
+            "initial position changed",
+            format,
+            written,
+            &format!("{a} became {b}"),
+        );
+    }
+    let (m0, m1) = (main_moves(r0), main_moves(r1));
+    if m0 != m1 {
+        fail(
+            "main line changed",
+            format,
+            written,
+            &first_difference(&m0, &m1),
+        );
+    }
+}
+
+/// Writes `r0` in `target`, reads it back, and writes that again: the reader takes the text
+/// without a warning, keeps the initial position and the main line (and the whole tree when
+/// `whole_tree`), and the second text is the first one exactly.
+pub fn check_round_trip(r0: &Record, target: Target, whole_tree: bool) {
+    let format = target.format;
+    let t1 = notation::render(r0, target, &utf8()).text;
+    let p1 = read_back(&t1, format);
+    let bad = unreadable(&p1);
+    if !bad.is_empty() {
+        fail(
+            "reader rejects its writer's text",
+            format,
+            &t1,
+            &bad.join("; "),
+        );
+    }
+    let r1 = &p1.record;
+    same_start_and_main_line(r0, r1, format, &t1);
+    if whole_tree {
+        let (s0, s1) = (tree_shape(r0), tree_shape(r1));
+        if s0 != s1 {
+            fail(
+                "move tree changed",
+                format,
+                &t1,
+                &first_difference(&s0, &s1),
+            );
+        }
+    }
+    let t2 = notation::render(r1, target, &utf8()).text;
+    if t1 != t2 {
+        let (l1, l2): (Vec<&str>, Vec<&str>) = (t1.lines().collect(), t2.lines().collect());
+        fail(
+            "second write differs from the first",
+            format,
+            &t1,
+            &format!("line {}", first_difference(&l1, &l2)),
+        );
+    }
+}
