@@ -4,9 +4,10 @@
 //! like any crash and saves the input under `artifacts/TARGET/`.
 
 use kifview::core::notation::{self, DiagKind, Format, Parsed, Target, TextEncoding, TextInfo};
-use kifview::core::record::{MoveData, NodeId, Record, Step};
-use kifview::core::rules::Position;
+use kifview::core::record::{MoveData, NodeId, Record, Special, Step};
+use kifview::core::rules::{PieceKind, Position, Square};
 use std::borrow::Cow;
+use std::sync::OnceLock;
 
 /// Fuzz bytes as text: invalid UTF-8 is replaced, so every input reaches the reader.
 pub fn text(data: &[u8]) -> Cow<'_, str> {
@@ -108,10 +109,124 @@ fn read_back(written: &str, format: Format) -> Parsed {
     back.remove(0)
 }
 
+/// Findings already reported (issue 14 and the fuzzing report) that would otherwise stop most
+/// runs of the property targets. With `FUZZ_SKIP_KNOWN=1` a record showing one is not checked
+/// in the formats it breaks, so that a long run looks for what else there is. Never set in
+/// `run-smoke`; drop a class here once it is fixed.
+#[derive(Clone, Copy, Default, Debug)]
+pub struct Known {
+    /// More pieces of a kind than the 40-piece set has (the readers accept them).
+    pub impossible_counts: bool,
+    /// A move the rules reject, kept by the reader: KI2 cannot name it.
+    pub illegal_moves: bool,
+    /// An ending word kifview does not know (`Special::Other`): KIF/KI2 write it as a move line.
+    pub odd_ending: bool,
+    /// Variations nested deeper than JKF readers take (about 40).
+    pub deep_nesting: bool,
+    /// A header key or value with a control character (CR, …) or an empty key.
+    pub odd_header: bool,
+}
+
+fn skip_known() -> bool {
+    static SKIP: OnceLock<bool> = OnceLock::new();
+    *SKIP.get_or_init(|| std::env::var_os("FUZZ_SKIP_KNOWN").is_some_and(|v| v == "1"))
+}
+
+impl Known {
+    /// What `r` shows, or nothing when `FUZZ_SKIP_KNOWN` is not set.
+    pub fn of(r: &Record) -> Known {
+        if !skip_known() {
+            return Known::default();
+        }
+        Known {
+            impossible_counts: impossible_counts(&r.initial.position),
+            illegal_moves: has_illegal_move(r),
+            odd_ending: r
+                .nodes
+                .iter()
+                .any(|n| matches!(n.special(), Some(Special::Other(_)))),
+            deep_nesting: nesting(r) > 40,
+            odd_header: r.header.fields.iter().any(|f| {
+                f.key.trim().is_empty()
+                    || (f.key.chars().chain(f.value.chars())).any(char::is_control)
+            }),
+        }
+    }
+    /// Is the check of `format` skipped?
+    pub fn skips(&self, format: Format) -> bool {
+        self.impossible_counts
+            || match format {
+                Format::Kif => self.odd_ending || self.odd_header,
+                Format::Ki2 => self.illegal_moves || self.odd_ending || self.odd_header,
+                Format::Jkf => self.deep_nesting,
+                _ => false,
+            }
+    }
+}
+
+/// More of a kind (promoted or not, board and hands) than the full set.
+fn impossible_counts(p: &Position) -> bool {
+    let full = [18u32, 4, 4, 4, 4, 2, 2, 2];
+    let mut n = [0u32; 8];
+    for sq in Square::all() {
+        if let Some(piece) = p.piece_at(sq) {
+            n[piece.kind.unpromote() as usize] += 1;
+        }
+    }
+    for c in [
+        kifview::core::rules::Color::Black,
+        kifview::core::rules::Color::White,
+    ] {
+        for k in PieceKind::HAND {
+            n[k as usize] += u32::from(p.hand_count(c, k));
+        }
+    }
+    n.iter().zip(full).any(|(&have, max)| have > max)
+}
+
+/// Does any move of the tree break the rules in its position?
+fn has_illegal_move(r: &Record) -> bool {
+    let mut positions = vec![None; r.nodes.len()];
+    positions[0] = Some(r.initial.position.clone());
+    for id in r.preorder() {
+        let Some(pos) = positions[id.index()].clone() else {
+            continue;
+        };
+        for &c in &r.node(id).children {
+            if let Some(m) = r.node(c).move_data() {
+                if pos.check(m.mv).is_err() {
+                    return true;
+                }
+                let mut next = pos.clone();
+                let _ = next.play_unchecked(m.mv);
+                positions[c.index()] = Some(next);
+            }
+        }
+    }
+    false
+}
+
+/// How many forks deep the tree goes (a move that is not its parent's first child opens one).
+fn nesting(r: &Record) -> usize {
+    let mut depth = vec![0usize; r.nodes.len()];
+    let mut deepest = 0;
+    for id in r.preorder() {
+        for (i, &c) in r.node(id).children.iter().enumerate() {
+            depth[c.index()] = depth[id.index()] + usize::from(i > 0);
+            deepest = deepest.max(depth[c.index()]);
+        }
+    }
+    deepest
+}
+
 /// Every writer's text reads back with its reader: no warning, the same initial position and
 /// main line (formats holding moves) or the same position (SFEN, BOD).
 pub fn check_every_writer(r0: &Record) {
+    let known = Known::of(r0);
     for format in Format::ALL {
+        if known.skips(format) {
+            continue;
+        }
         let written = notation::render(r0, Target::new(format), &utf8()).text;
         let back = read_back(&written, format);
         let bad = unreadable(&back);
@@ -170,6 +285,9 @@ fn same_start_and_main_line(r0: &Record, r1: &Record, format: Format, written: &
 /// `whole_tree`), and the second text is the first one exactly.
 pub fn check_round_trip(r0: &Record, target: Target, whole_tree: bool) {
     let format = target.format;
+    if Known::of(r0).skips(format) {
+        return;
+    }
     let t1 = notation::render(r0, target, &utf8()).text;
     let p1 = read_back(&t1, format);
     let bad = unreadable(&p1);
