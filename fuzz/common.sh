@@ -26,14 +26,14 @@ dict_for() {
 seeds_for() {
     local t=$1 with_shared=${2:-} dirs=()
     case $t in
-    read_kif) dirs=("$REPO/tests/fixtures/kif" "$FUZZ/seeds/kif" "$FUZZ/seeds/bod") ;;
+    read_kif) dirs=("$REPO/tests/fixtures/kif" "$REPO/tests/fixtures/fuzz" "$FUZZ/seeds/bod") ;;
     read_ki2) dirs=("$REPO/tests/fixtures/ki2") ;;
-    read_csa) dirs=("$REPO/tests/fixtures/csa") ;;
+    read_csa) dirs=("$REPO/tests/fixtures/csa" "$REPO/tests/fixtures/fuzz") ;;
     read_jkf) dirs=("$REPO/tests/fixtures/jkf") ;;
-    read_usi) dirs=("$REPO/tests/fixtures/usi" "$FUZZ/seeds/usi") ;;
+    read_usi) dirs=("$REPO/tests/fixtures/usi" "$FUZZ/seeds/usi" "$REPO/tests/fixtures/fuzz") ;;
     read_bod) dirs=("$FUZZ/seeds/bod" "$REPO/tests/fixtures/kif/valid") ;;
     config) dirs=("$FUZZ/seeds/config") ;;
-    *) dirs=("$REPO/tests/fixtures" "$FUZZ/seeds/kif" "$FUZZ/seeds/usi" "$FUZZ/seeds/bod") ;;
+    *) dirs=("$REPO/tests/fixtures" "$FUZZ/seeds/usi" "$FUZZ/seeds/bod") ;;
     esac
     if [ -n "$with_shared" ] && [ -d "$CORPUS" ]; then
         case $t in

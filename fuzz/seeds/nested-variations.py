@@ -1,5 +1,6 @@
 # Writes a KIF record whose variations nest N deep (each variation branches off the previous
-# one a move later): python3 nested.py 45 > variations-nested-45.kifu
+# one a move later), e.g. tests/fixtures/fuzz/kif-variations-nested-45-jkf-writes-unreadable.kifu:
+# python3 nested-variations.py 45 > FILE
 import sys
 D = int(sys.argv[1])
 Z = "０１２３４５６７８９"
