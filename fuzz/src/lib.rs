@@ -117,14 +117,29 @@ fn read_back(written: &str, format: Format) -> Parsed {
 pub struct Known {
     /// More pieces of a kind than the 40-piece set has (the readers accept them).
     pub impossible_counts: bool,
-    /// A move the rules reject, kept by the reader: KI2 cannot name it.
+    /// A move the rules reject, kept by the reader: KI2 cannot always name it, and the USI
+    /// reader drops the whole record on it.
     pub illegal_moves: bool,
     /// An ending word kifview does not know (`Special::Other`): KIF/KI2 write it as a move line.
     pub odd_ending: bool,
     /// Variations nested deeper than JKF readers take (about 40).
     pub deep_nesting: bool,
-    /// A header key or value with a control character (CR, …) or an empty key.
+    /// A header key the KIF/KI2 readers do not read as one (empty, with a space, a colon or a
+    /// control character, or starting like a move, comment or 変化 line), or a value with a
+    /// control character.
     pub odd_header: bool,
+    /// Two variations starting with the same move (the KIF reader keeps both; KI2 merges them).
+    pub duplicate_siblings: bool,
+}
+
+fn odd_header_key(key: &str) -> bool {
+    let first = key.chars().next().unwrap_or(' ');
+    key.chars()
+        .any(|c| c.is_control() || c.is_whitespace() || c == ':' || c == '：')
+        || first.is_ascii_digit()
+        || ('０'..='９').contains(&first)
+        || "▲△☗☖*#&|+-".contains(first)
+        || ["変化", "手数", "まで"].iter().any(|p| key.starts_with(p))
 }
 
 /// Lone CRs (not before an LF) are not line ends for the readers yet (issue 14).
@@ -152,9 +167,21 @@ impl Known {
                 .iter()
                 .any(|n| matches!(n.special(), Some(Special::Other(_)))),
             deep_nesting: nesting(r) > 40,
-            odd_header: r.header.fields.iter().any(|f| {
-                f.key.trim().is_empty()
-                    || (f.key.chars().chain(f.value.chars())).any(char::is_control)
+            odd_header: r
+                .header
+                .fields
+                .iter()
+                .any(|f| odd_header_key(&f.key) || f.value.chars().any(char::is_control)),
+            duplicate_siblings: r.nodes.iter().any(|n| {
+                let moves: Vec<_> = n
+                    .children
+                    .iter()
+                    .filter_map(|&c| r.node(c).move_data().map(|m| m.mv))
+                    .collect();
+                moves
+                    .iter()
+                    .enumerate()
+                    .any(|(i, m)| moves[..i].contains(m))
             }),
         }
     }
@@ -163,7 +190,13 @@ impl Known {
         self.impossible_counts
             || match format {
                 Format::Kif => self.odd_ending || self.odd_header,
-                Format::Ki2 => self.illegal_moves || self.odd_ending || self.odd_header,
+                Format::Ki2 => {
+                    self.illegal_moves
+                        || self.odd_ending
+                        || self.odd_header
+                        || self.duplicate_siblings
+                }
+                Format::Usi => self.illegal_moves,
                 Format::Jkf => self.deep_nesting,
                 _ => false,
             }
