@@ -53,3 +53,13 @@ targets() {
 bin_dir() {
     echo "$FUZZ/target/$(rustc -vV | sed -n 's/^host: //p')/release"
 }
+
+# libFuzzer's -max_len for TARGET: the round-trip targets write and read every record several
+# times, so they take at most 8 KB (larger seeds are cut) to keep a few hundred runs a second.
+# FUZZ_MAX_LEN overrides it.
+max_len_for() {
+    case $1 in
+    write_read | kif_roundtrip | csa_roundtrip | newlines) echo "${FUZZ_MAX_LEN:-8192}" ;;
+    *) echo "${FUZZ_MAX_LEN:-}" ;;
+    esac
+}
