@@ -118,7 +118,7 @@ pub struct Known {
     /// More pieces of a kind than the 40-piece set has (the readers accept them).
     pub impossible_counts: bool,
     /// A move the rules reject, kept by the reader: KI2 cannot always name it, and the USI
-    /// reader drops the whole record on it.
+    /// reader stops the line at it.
     pub illegal_moves: bool,
     /// An ending word kifview does not know (`Special::Other`): KIF/KI2 write it as a move line.
     pub odd_ending: bool,
