@@ -128,6 +128,9 @@ pub struct Known {
     /// control character, or starting like a move, comment or 変化 line), or a value with a
     /// control character.
     pub odd_header: bool,
+    /// A header value (player names included) that is empty, or starts or ends with white
+    /// space or a control character: the CSA reader trims it or drops it.
+    pub padded_value: bool,
     /// Two variations starting with the same move (the KIF reader keeps both; KI2 merges them).
     pub duplicate_siblings: bool,
 }
@@ -172,6 +175,10 @@ impl Known {
                 .fields
                 .iter()
                 .any(|f| odd_header_key(&f.key) || f.value.chars().any(char::is_control)),
+            padded_value: r.header.fields.iter().any(|f| {
+                let v = &f.value;
+                v.trim() != v || v.is_empty() || v.chars().any(char::is_control)
+            }),
             duplicate_siblings: r.nodes.iter().any(|n| {
                 let moves: Vec<_> = n
                     .children
@@ -197,6 +204,7 @@ impl Known {
                         || self.duplicate_siblings
                 }
                 Format::Usi => self.illegal_moves,
+                Format::Csa => self.padded_value,
                 Format::Jkf => self.deep_nesting,
                 _ => false,
             }
