@@ -23,18 +23,20 @@ dict_for() {
 
 # Seed directories for TARGET that exist: in-repo ones always, the shared corpus when
 # `with_shared` is given. libFuzzer reads them recursively and never writes to them.
+# tests/fixtures/fuzz (inputs that once failed) is left out when FUZZ_NO_FINDINGS=1.
 seeds_for() {
-    local t=$1 with_shared=${2:-} dirs=()
+    local t=$1 with_shared=${2:-} dirs=() fx="$REPO/tests/fixtures"
     case $t in
-    read_kif) dirs=("$REPO/tests/fixtures/kif" "$REPO/tests/fixtures/fuzz" "$FUZZ/seeds/bod") ;;
-    read_ki2) dirs=("$REPO/tests/fixtures/ki2") ;;
-    read_csa) dirs=("$REPO/tests/fixtures/csa" "$REPO/tests/fixtures/fuzz") ;;
-    read_jkf) dirs=("$REPO/tests/fixtures/jkf") ;;
-    read_usi) dirs=("$REPO/tests/fixtures/usi" "$FUZZ/seeds/usi" "$REPO/tests/fixtures/fuzz") ;;
-    read_bod) dirs=("$FUZZ/seeds/bod" "$REPO/tests/fixtures/kif/valid") ;;
+    read_kif) dirs=("$fx/kif" "$FUZZ/seeds/bod") ;;
+    read_ki2) dirs=("$fx/ki2") ;;
+    read_csa) dirs=("$fx/csa") ;;
+    read_jkf) dirs=("$fx/jkf") ;;
+    read_usi) dirs=("$fx/usi" "$FUZZ/seeds/usi") ;;
+    read_bod) dirs=("$FUZZ/seeds/bod" "$fx/kif/valid") ;;
     config) dirs=("$FUZZ/seeds/config") ;;
-    *) dirs=("$REPO/tests/fixtures" "$FUZZ/seeds/usi" "$FUZZ/seeds/bod") ;;
+    *) dirs=("$fx/kif" "$fx/ki2" "$fx/csa" "$fx/jkf" "$fx/usi" "$FUZZ/seeds/usi" "$FUZZ/seeds/bod") ;;
     esac
+    [ "${FUZZ_NO_FINDINGS:-0}" = 1 ] || [ "$t" = config ] || dirs+=("$fx/fuzz")
     if [ -n "$with_shared" ] && [ -d "$CORPUS" ]; then
         case $t in
         read_usi | read_bod | config) ;;

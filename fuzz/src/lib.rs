@@ -131,7 +131,8 @@ pub struct Known {
     /// A header value (player names included) that is empty, or starts or ends with white
     /// space or a control character: the CSA reader trims it or drops it.
     pub padded_value: bool,
-    /// Two variations starting with the same move (the KIF reader keeps both; KI2 merges them).
+    /// Two variations starting with the same move (the KIF reader keeps both; the KI2 and JKF
+    /// readers merge them).
     pub duplicate_siblings: bool,
 }
 
@@ -205,7 +206,7 @@ impl Known {
                 }
                 Format::Usi => self.illegal_moves,
                 Format::Csa => self.padded_value,
-                Format::Jkf => self.deep_nesting,
+                Format::Jkf => self.deep_nesting || self.duplicate_siblings,
                 _ => false,
             }
     }
