@@ -5,7 +5,7 @@
 
 use kifview::core::notation::{self, DiagKind, Format, Parsed, Target, TextEncoding, TextInfo};
 use kifview::core::record::{MoveData, NodeId, Record, Special, Step};
-use kifview::core::rules::{PieceKind, Position, Square};
+use kifview::core::rules::{Color, PieceKind, Position, Square};
 use std::borrow::Cow;
 use std::sync::OnceLock;
 
@@ -111,8 +111,8 @@ fn read_back(written: &str, format: Format) -> Parsed {
 
 /// Findings already reported (issue 14 and the fuzzing report) that would otherwise stop most
 /// runs of the property targets. With `FUZZ_SKIP_KNOWN=1` a record showing one is not checked
-/// in the formats it breaks, so that a long run looks for what else there is. Never set in
-/// `run-smoke`; drop a class here once it is fixed.
+/// in the formats it breaks, so that a long run looks for what else there is (`run-smoke` sets
+/// it only with `FUZZ_NO_FINDINGS=1`). Drop a class here once it is fixed.
 #[derive(Clone, Copy, Default, Debug)]
 pub struct Known {
     /// More pieces of a kind than the 40-piece set has (the readers accept them).
@@ -221,10 +221,7 @@ fn impossible_counts(p: &Position) -> bool {
             n[piece.kind.unpromote() as usize] += 1;
         }
     }
-    for c in [
-        kifview::core::rules::Color::Black,
-        kifview::core::rules::Color::White,
-    ] {
+    for c in [Color::Black, Color::White] {
         for k in PieceKind::HAND {
             n[k as usize] += u32::from(p.hand_count(c, k));
         }
