@@ -1,0 +1,8 @@
+//! Text → the JKF reader. Must not panic or hang, whatever the text.
+#![no_main]
+use kifview::core::notation::jkf;
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let _ = jkf::read(&kifview_fuzz::text(data));
+});
