@@ -107,8 +107,22 @@ mod signals {
         RECEIVED.store(sig, Ordering::SeqCst);
     }
 
-    /// Catches SIGTERM, SIGHUP and SIGQUIT from now on.
+    /// Catches SIGTERM, SIGHUP and SIGQUIT from now on, and starts a watchdog: when a signal
+    /// came and the run loop has not ended the process within three seconds (a hung-up
+    /// terminal can keep a terminal read spinning on end-of-file inside crossterm), it ends
+    /// the process itself with 128 + the signal.
     pub fn install() {
+        std::thread::spawn(|| {
+            loop {
+                std::thread::sleep(std::time::Duration::from_millis(200));
+                if let Some(sig) = received() {
+                    std::thread::sleep(std::time::Duration::from_secs(3));
+                    // SAFETY: _exit ends the process at once; nothing is left half-done that
+                    // the run loop could still finish (it would have exited by now).
+                    unsafe { libc::_exit(128 + sig) };
+                }
+            }
+        });
         for sig in [libc::SIGTERM, libc::SIGHUP, libc::SIGQUIT] {
             // SAFETY: `note` is async-signal-safe (one atomic store); the struct is zeroed
             // and then filled as sigaction(2) asks.
@@ -119,6 +133,32 @@ mod signals {
                 libc::sigaction(sig, &sa, std::ptr::null_mut());
             }
         }
+    }
+
+    /// Waits up to `wait` for the terminal (standard input, when it is one) to have input,
+    /// and says whether it hung up. Without a terminal on standard input it just sleeps
+    /// (crossterm then reads /dev/tty, and its own poll sees the input).
+    pub fn terminal_hung_up(wait: std::time::Duration) -> bool {
+        // SAFETY: isatty and poll on descriptor 0 with a valid pollfd.
+        unsafe {
+            if libc::isatty(0) != 1 {
+                std::thread::sleep(wait.min(std::time::Duration::from_millis(20)));
+                return false;
+            }
+            let mut pfd = libc::pollfd {
+                fd: 0,
+                events: libc::POLLIN,
+                revents: 0,
+            };
+            let ms = wait.as_millis().min(i32::MAX as u128) as i32;
+            libc::poll(&mut pfd, 1, ms) > 0
+                && pfd.revents & (libc::POLLHUP | libc::POLLERR | libc::POLLNVAL) != 0
+        }
+    }
+
+    /// A hang-up seen on the terminal counts as SIGHUP (which may still be on its way).
+    pub fn note_hangup() {
+        let _ = RECEIVED.compare_exchange(0, libc::SIGHUP, Ordering::SeqCst, Ordering::SeqCst);
     }
 
     /// The signal received, if any.
@@ -178,6 +218,7 @@ pub fn run(opts: LaunchOptions) -> anyhow::Result<()> {
         let mut dirty = true;
         let mut now_please = true;
         let mut last_draw = Instant::now();
+        let mut just_read = false;
         while !viewer.app.should_quit {
             if let Some(sig) = signals::received() {
                 ended_by = Some((sig, viewer.app.write_recovery()));
@@ -207,13 +248,28 @@ pub fn run(opts: LaunchOptions) -> anyhow::Result<()> {
             if dirty {
                 wake(FRAME.saturating_sub(last_draw.elapsed()));
             }
-            // Never block for long: a signal is noticed between two polls.
-            let ready = match crossterm::event::poll(wait.unwrap_or(SIGNAL_CHECK).min(SIGNAL_CHECK))
-            {
+            // Never block for long: a signal is noticed between two waits. A terminal that hung
+            // up is seen here, before crossterm would read its end of file over and over.
+            // After an event crossterm may hold more it already read (a paste, keys typed
+            // fast): take those before waiting on the terminal again.
+            let wait = if just_read {
+                Duration::ZERO
+            } else {
+                wait.unwrap_or(SIGNAL_CHECK).min(SIGNAL_CHECK)
+            };
+            if signals::terminal_hung_up(wait) {
+                signals::note_hangup();
+                continue;
+            }
+            let ready = match crossterm::event::poll(Duration::ZERO) {
                 Ok(r) => r,
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => false,
                 Err(e) => return Err(e.into()),
             };
+            if signals::received().is_some() {
+                continue;
+            }
+            just_read = ready;
             if ready {
                 let ev = crossterm::event::read()?;
                 viewer.handle(&ev);
