@@ -106,15 +106,21 @@ impl App {
         }
     }
 
-    /// `delete_back` (Backspace): deletes the last character typed; on an empty line it
-    /// leaves the line (not the paste prompt, which may hold a long text).
+    /// `delete_back` (Backspace): deletes the last character typed. On an empty `:` line it
+    /// leaves the line, as vim does; an empty prompt stays open and says that Esc leaves it
+    /// (closing it silently made the next Enter start move input).
     pub(crate) fn delete_back(&mut self) {
         let emptied = match self.overlays.top_mut() {
             Some(Overlay::CommandLine(l)) => {
                 l.completion = None;
                 l.text.pop().is_none()
             }
-            Some(Overlay::Prompt(p)) => p.text.pop().is_none(),
+            Some(Overlay::Prompt(p)) => {
+                if p.text.pop().is_none() {
+                    self.info("the prompt is empty: type, or Esc leaves");
+                }
+                false
+            }
             Some(Overlay::Paste(p)) => {
                 p.text.pop();
                 false

@@ -1150,3 +1150,18 @@ fn saving_over_a_read_only_file_asks_and_a_trailing_slash_is_refused() {
     assert!(line.contains("not a file name"), "{line}");
     assert!(!sub.exists());
 }
+
+#[test]
+fn backspace_on_an_empty_prompt_keeps_it_open() {
+    let mut v = new_viewer();
+    press(&mut v, "m");
+    assert_eq!(v.app.mode(), Mode::Prompt);
+    press(&mut v, "7⌫⌫");
+    assert_eq!(v.app.mode(), Mode::Prompt, "the empty prompt stays open");
+    assert!(status(&mut v).contains("Esc leaves"), "{}", status(&mut v));
+    // The Enter that follows answers the prompt; it does not start move input.
+    press(&mut v, "⏎");
+    assert_ne!(v.app.mode(), Mode::Board);
+    press(&mut v, "⎋");
+    assert_eq!(v.app.mode(), Mode::Normal);
+}
