@@ -4,7 +4,7 @@
 
 use super::ki2::{self, Token};
 use crate::core::record::{MoveData, Special};
-use crate::core::rules::{Illegal, Move, PieceKind, Position, Square};
+use crate::core::rules::{Color, Illegal, Move, PieceKind, Position, Square};
 use std::fmt;
 
 /// What the user entered.
@@ -89,8 +89,27 @@ fn candidates(pos: &Position, to: Square, kind: PieceKind, prev_to: Option<Squar
 /// Reads what the user typed as a move (or ending) in `pos`; `prev_to` is where the previous
 /// move went (for 同).
 pub fn parse(pos: &Position, prev_to: Option<Square>, text: &str) -> Result<Entered, InputError> {
-    let t = text
-        .trim()
+    let trimmed = text.trim();
+    // A side mark (`▲`/`△`, CSA's `+`/`-`) must be the side to move's.
+    let marked = match trimmed.chars().next() {
+        Some('▲' | '☗' | '+') => Some(Color::Black),
+        Some('△' | '▽' | '☖' | '▼' | '-') => Some(Color::White),
+        _ => None,
+    };
+    let side = pos.side_to_move();
+    if let Some(c) = marked
+        && c != side
+    {
+        let who = |c: Color| match c {
+            Color::Black => ("sente", "▲"),
+            Color::White => ("gote", "△"),
+        };
+        let ((turn, mark), (other, _)) = (who(side), who(c));
+        return Err(InputError::Unreadable(format!(
+            "it is {turn}'s turn ({mark}): {trimmed} would be {other}'s move"
+        )));
+    }
+    let t = trimmed
         .trim_start_matches(['▲', '△', '▽', '☗', '☖', '▼'])
         .trim();
     if t.is_empty() {
@@ -101,7 +120,8 @@ pub fn parse(pos: &Position, prev_to: Option<Square>, text: &str) -> Result<Ente
     if let Some(mv) = Move::from_usi(t) {
         return checked(pos, t, mv);
     }
-    if let Some(mv) = parse_csa(pos, t) {
+    // CSA piece names in any case (`7776fu`).
+    if let Some(mv) = parse_csa(pos, &t.to_ascii_uppercase()) {
         return checked(pos, t, mv);
     }
     let explicit_promotion = t.contains('成') || t.contains('打') || t.contains('(');
@@ -280,6 +300,25 @@ mod tests {
             parse(&p, None, "同歩"),
             Err(InputError::Unreadable(_))
         ));
+    }
+
+    #[test]
+    fn a_side_mark_must_be_the_side_to_move_and_csa_takes_any_case() {
+        let start = Position::startpos();
+        for typed in ["△７六歩", "-7776FU", "▽76歩"] {
+            let e = parse(&start, None, typed).unwrap_err().to_string();
+            assert!(e.starts_with("it is sente's turn (▲):"), "{typed}: {e}");
+            assert!(e.ends_with("would be gote's move"), "{typed}: {e}");
+        }
+        assert_eq!(parse(&start, None, "+7776FU").unwrap(), mv("7g7f"));
+        assert_eq!(parse(&start, None, "▲７六歩").unwrap(), mv("7g7f"));
+        assert_eq!(parse(&start, None, "7776fu").unwrap(), mv("7g7f"));
+        assert_eq!(parse(&start, None, "+7776Fu").unwrap(), mv("7g7f"));
+        let mut after = start.clone();
+        after.play(Move::from_usi("7g7f").unwrap()).unwrap();
+        let e = parse(&after, None, "▲２六歩").unwrap_err().to_string();
+        assert_eq!(e, "it is gote's turn (△): ▲２六歩 would be sente's move");
+        assert_eq!(parse(&after, None, "-3334fu").unwrap(), mv("3c3d"));
     }
 
     #[test]
