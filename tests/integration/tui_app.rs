@@ -722,3 +722,33 @@ fn binary_files_are_refused_and_empty_files_open_with_a_warning() {
     let shown = screen_rows(&screen(&mut v, 100, 30)).join("\n");
     assert!(shown.contains("the file is empty"), "{shown}");
 }
+
+#[test]
+fn a_long_file_name_gives_way_to_the_warning_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir
+        .path()
+        .join("a-very-long-file-name-of-a-study-group-session-2026-11-23-final-v3.kifu");
+    std::fs::write(
+        &file,
+        "手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ９九飛打\n",
+    )
+    .unwrap();
+    let opts = LaunchOptions {
+        file: Some(file),
+        ..Default::default()
+    };
+    let mut v = Viewer::new(
+        App::open(&opts, Config::defaults()).unwrap(),
+        Theme::plain(),
+    );
+    let rows = screen_rows(&screen(&mut v, 80, 24));
+    let status = crate::common::status_rows(&v, &rows, 80);
+    let first = status.lines().next().unwrap();
+    assert!(first.contains("1 warning"), "{status}");
+    assert!(
+        first.contains('…') && first.contains("final-v3.kifu"),
+        "{status}"
+    );
+    assert!(first.starts_with(" a-very-long"), "{status}");
+}

@@ -1,7 +1,7 @@
 //! The status line: file, format, [+], messages; or the `:` line, a prompt, a question.
 
 use crate::app::{App, Level, Mode, Overlay};
-use crate::tui::text::{clean, fit, width, wrap};
+use crate::tui::text::{clean, fit, truncate, width, wrap};
 use crate::tui::theme::Theme;
 use crate::tui::view::ViewState;
 use ratatui::buffer::Buffer;
@@ -42,8 +42,39 @@ const HELP: &str = " ?:help ";
 
 /// `game.kif (2/5) KIF Shift_JIS CRLF [+] [watch]`.
 fn file_part(app: &App, d: bool) -> String {
+    file_part_within(app, d, usize::MAX)
+}
+
+/// `file_part` with the file name shortened in the middle (`very-lo…name.kif`) so that the
+/// whole part takes at most `max` cells: the name gives way before anything else does.
+fn file_part_within(app: &App, d: bool, max: usize) -> String {
     let doc = &app.doc;
-    let mut left = clean(&doc.name, d);
+    let name = clean(&doc.name, d);
+    let rest = file_part_rest(app);
+    let room = max.saturating_sub(width(&rest)).max(9);
+    let mut left = if width(&name) > room {
+        middle_ellipsis(&name, room)
+    } else {
+        name
+    };
+    left.push_str(&rest);
+    left
+}
+
+/// `s` in at most `w` cells: its start and its end with `…` between.
+fn middle_ellipsis(s: &str, w: usize) -> String {
+    let keep = w.saturating_sub(1);
+    let head = truncate(s, keep / 2);
+    let tail_w = keep - width(&head);
+    let rev: String = s.chars().rev().collect();
+    let tail: String = truncate(&rev, tail_w).chars().rev().collect();
+    format!("{head}…{tail}")
+}
+
+/// Everything after the file name: record number, format, encoding, BOM, CRLF, [+], [watch].
+fn file_part_rest(app: &App) -> String {
+    let doc = &app.doc;
+    let mut left = String::new();
     if doc.record_count > 1 {
         left.push_str(&format!(" ({}/{})", doc.record_index + 1, doc.record_count));
     }
@@ -79,7 +110,13 @@ pub fn status_line(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &
     if prompt_line(area, buf, app, theme, vs) {
         return;
     }
-    let left = file_part(app, d);
+    // Room for the warnings count and `?:help`: the file name is shortened first.
+    let warn_w = warnings_part(app).map_or(0, |w| width(&w));
+    let left = file_part_within(
+        app,
+        d,
+        (area.width as usize).saturating_sub(warn_w + HELP.len() + 2),
+    );
     let mut spans = vec![Span::raw(format!(" {left} "))];
     if let Some(w) = warnings_part(app) {
         spans.push(Span::styled(
