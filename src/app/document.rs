@@ -12,7 +12,7 @@ use crate::core::notation::{
     self, Diagnostic, Format, Parsed, Target, TextEncoding, TextInfo, filetype,
 };
 use crate::core::record::{Initial, Record};
-use crate::core::rules::{HANDICAPS, Handicap};
+use crate::core::rules::{HANDICAPS, Handicap, Position};
 use crate::store::{self, SaveError, SaveOptions};
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -119,27 +119,30 @@ fn record_index(what: &str, want: usize, count: usize) -> Result<usize, String> 
 
 /// A new record: 平手, or the handicap `--handicap` names.
 fn new_record(handicap: Option<&str>) -> anyhow::Result<Record> {
-    let initial = match handicap {
-        None => Initial::even(),
-        Some(name) => {
-            let h = Handicap::by_name(name).ok_or_else(|| {
+    let position = match handicap {
+        None => Position::startpos(),
+        Some(name) => Handicap::by_name(name)
+            .ok_or_else(|| {
                 let names: Vec<&str> = HANDICAPS.iter().map(|h| h.name).collect();
                 anyhow::anyhow!(
                     "unknown handicap `{name}` (expected one of: {})",
                     names.join(" ")
                 )
-            })?;
-            Initial {
-                position: h.position(),
-                handicap: Some(h),
-            }
-        }
+            })?
+            .position(),
     };
-    let mut record = Record::new(initial);
-    if let Some(h) = record.initial.handicap {
+    Ok(record_from(position))
+}
+
+/// A new record without moves starting from `position`, with the 手合割 it matches (in the
+/// header too).
+pub fn record_from(position: Position) -> Record {
+    let handicap = Handicap::matching(&position);
+    let mut record = Record::new(Initial { position, handicap });
+    if let Some(h) = handicap {
         record.header.set("手合割", h.name);
     }
-    Ok(record)
+    record
 }
 
 /// Opens what the command line asked for: a file, standard input (`-`), or a new record (no

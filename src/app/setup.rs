@@ -2,12 +2,12 @@
 //! it the keys, its preset list, and what Enter does with the position (a new record, or the
 //! start of a record that has no moves yet, one undo step).
 
-use super::document::Document;
+use super::document::{self, Document};
 use super::input::KeyEvent;
 use super::overlay::{ListKind, Overlay, Pending, PositionEditing};
 use super::position_editor::{Outcome, PositionEditor, Preset};
 use super::state::{App, Level};
-use crate::core::record::{Edit, Initial, NodeId, Record};
+use crate::core::record::{Edit, Initial, NodeId};
 use crate::core::rules::{Handicap, Position};
 
 impl App {
@@ -114,15 +114,7 @@ impl App {
 
     /// Replaces the record with a new one that starts from `pos`.
     pub(crate) fn new_record_from(&mut self, pos: Position) {
-        let handicap = Handicap::matching(&pos);
-        let mut record = Record::new(Initial {
-            position: pos,
-            handicap,
-        });
-        if let Some(h) = handicap {
-            record.header.set("手合割", h.name);
-        }
-        self.replace_record(record, Document::untitled("[new]"));
+        self.replace_record(document::record_from(pos), Document::untitled("[new]"));
         self.info("a new record from the edited position (:saveas PATH to save it)");
     }
 }

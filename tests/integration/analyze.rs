@@ -499,19 +499,7 @@ fn ctrl_c_finishes_nothing_halfway() {
 }
 
 fn real_engine(name: &str) -> Option<String> {
-    match kifview::engine::resolve(Some(name), &[]) {
-        Ok(spec) => Some(spec.command.display().to_string()),
-        Err(e) => {
-            assert!(
-                std::env::var("KIFVIEW_REQUIRE_ENGINES").as_deref() != Ok("1"),
-                "KIFVIEW_REQUIRE_ENGINES=1 but {name} is missing: {e}"
-            );
-            eprintln!(
-                "skipped: {name} is not installed (apt-get install fairy-stockfish gpsshogi)"
-            );
-            None
-        }
-    }
+    crate::common::engine_or_skip(name).map(|spec| spec.command.display().to_string())
 }
 
 #[test]

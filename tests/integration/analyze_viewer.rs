@@ -250,12 +250,7 @@ fn mate_found_is_inserted_by_i() {
 
 #[test]
 fn mate_with_gpsusi() {
-    let Ok(spec) = kifview::engine::resolve(Some("gpsusi"), &[]) else {
-        assert!(
-            std::env::var("KIFVIEW_REQUIRE_ENGINES").as_deref() != Ok("1"),
-            "KIFVIEW_REQUIRE_ENGINES=1 but gpsusi is missing"
-        );
-        eprintln!("skipped: gpsusi is not installed (apt-get install gpsshogi)");
+    let Some(spec) = crate::common::engine_or_skip("gpsusi") else {
         return;
     };
     let mut config = kifview::app::Config::defaults();

@@ -290,3 +290,21 @@ pub fn press(v: &mut Viewer, keys: &str) {
         key(v, code, mods);
     }
 }
+
+/// The installed engine called `name`, or `None` after printing that the test skips; with
+/// `KIFVIEW_REQUIRE_ENGINES=1` (set by `.ci/run`) a missing engine fails the test instead.
+pub fn engine_or_skip(name: &str) -> Option<kifview::engine::EngineSpec> {
+    match kifview::engine::resolve(Some(name), &[]) {
+        Ok(spec) => Some(spec),
+        Err(e) => {
+            assert!(
+                std::env::var("KIFVIEW_REQUIRE_ENGINES").as_deref() != Ok("1"),
+                "KIFVIEW_REQUIRE_ENGINES=1 but {name} is missing: {e}"
+            );
+            eprintln!(
+                "skipped: {name} is not installed (apt-get install fairy-stockfish gpsshogi)"
+            );
+            None
+        }
+    }
+}

@@ -9,20 +9,6 @@ use std::time::{Duration, Instant};
 
 use crate::pty::Session;
 
-fn engine_or_skip(name: &str) -> bool {
-    match kifview::engine::resolve(Some(name), &[]) {
-        Ok(_) => true,
-        Err(e) => {
-            assert!(
-                std::env::var("KIFVIEW_REQUIRE_ENGINES").as_deref() != Ok("1"),
-                "KIFVIEW_REQUIRE_ENGINES=1 but {name} is missing: {e}"
-            );
-            eprintln!("skipped: {name} is not installed (apt-get install fairy-stockfish)");
-            false
-        }
-    }
-}
-
 /// The processes whose parent is `pid` (from /proc).
 fn children(pid: u32) -> Vec<u32> {
     let mut out = Vec::new();
@@ -60,7 +46,7 @@ fn forks(r: &Record) -> usize {
 
 #[test]
 fn analyse_browse_insert_the_line_save_and_quit_with_fairy_stockfish() {
-    if !engine_or_skip("fairy-stockfish") {
+    if crate::common::engine_or_skip("fairy-stockfish").is_none() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();

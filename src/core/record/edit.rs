@@ -573,8 +573,9 @@ mod tests {
             .collect()
     }
 
-    #[test]
-    fn add_variation_promote_reorder_undo_redo() {
+    /// A record with ▲７六歩 △３四歩 played as two undo steps: the record, its history and
+    /// the two moves' nodes.
+    fn two_moves() -> (Record, History, NodeId, NodeId) {
         let mut r = Record::default();
         let mut h = History::default();
         let a = h
@@ -597,6 +598,12 @@ mod tests {
                 a,
             )
             .unwrap();
+        (r, h, a, b)
+    }
+
+    #[test]
+    fn add_variation_promote_reorder_undo_redo() {
+        let (mut r, mut h, a, b) = two_moves();
         let b2 = h
             .apply(
                 &mut r,
@@ -689,28 +696,7 @@ mod tests {
 
     #[test]
     fn many_comments_grow_one_undo_step() {
-        let mut r = Record::default();
-        let mut h = History::default();
-        let a = h
-            .apply(
-                &mut r,
-                Edit::AddMove {
-                    parent: NodeId::ROOT,
-                    mv: mv("7g7f"),
-                },
-                NodeId::ROOT,
-            )
-            .unwrap();
-        let b = h
-            .apply(
-                &mut r,
-                Edit::AddMove {
-                    parent: a,
-                    mv: mv("3c3d"),
-                },
-                a,
-            )
-            .unwrap();
+        let (mut r, mut h, a, b) = two_moves();
         r.node_mut(a).comment = "user".into();
         let set = |h: &mut History, r: &mut Record, n: NodeId, t: &str, extend: bool| {
             h.apply_comments(r, vec![(n, t.to_string())], NodeId::ROOT, extend)

@@ -125,11 +125,7 @@ pub fn status_line(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &
         ));
     }
     let message = app.message.as_ref().map(|m| {
-        let style = match m.level {
-            Level::Info => Style::new(),
-            Level::Warning => theme.warning,
-            Level::Error => theme.error,
-        };
+        let style = level_style(m.level, theme);
         Span::styled(format!(" {}", clean(&m.text, d)), style)
     });
     let own_row = area.height >= 2;
@@ -214,11 +210,7 @@ fn prompt_line(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut 
     buf.set_style(area, Style::new().add_modifier(Modifier::REVERSED));
     let mut spans = vec![Span::raw(text.clone())];
     if let (true, Some(m)) = (typing, &app.message) {
-        let style = match m.level {
-            Level::Info => Style::new(),
-            Level::Warning => theme.warning,
-            Level::Error => theme.error,
-        };
+        let style = level_style(m.level, theme);
         spans.push(Span::styled(format!("   {}", clean(&m.text, d)), style));
     }
     buf.set_line(area.x, area.y, &Line::from(spans), area.width);
@@ -227,4 +219,13 @@ fn prompt_line(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut 
         vs.cursor = Some((area.x + n.min(w.saturating_sub(1)) as u16, area.y));
     }
     true
+}
+
+/// How a message of this level looks.
+fn level_style(level: Level, theme: &Theme) -> Style {
+    match level {
+        Level::Info => Style::new(),
+        Level::Warning => theme.warning,
+        Level::Error => theme.error,
+    }
 }
