@@ -27,6 +27,9 @@ pub(crate) struct RecordBuilder {
     merge: bool,
     /// The node that received the last comment line.
     comment_node: Option<NodeId>,
+    /// The last move played that the rules reject (kept in the record): an `IllegalMove`
+    /// warning given while it is the current node names it.
+    illegal_node: Option<NodeId>,
 }
 
 /// How the builder is to treat lines of play.
@@ -55,6 +58,7 @@ impl RecordBuilder {
             keep_trail: style.branches,
             merge: style.merge,
             comment_node: None,
+            illegal_node: None,
         }
     }
 
@@ -71,8 +75,15 @@ impl RecordBuilder {
         self.record.initial = initial;
     }
 
+    /// Adds a warning. An `IllegalMove` warning given right after [`Self::play`] kept an
+    /// illegal move names that move's node (a reader that refuses a move without playing it
+    /// names none).
     pub fn warn(&mut self, line: usize, kind: DiagKind, msg: impl Into<String>) {
-        self.warnings.push(Diagnostic::new(line, kind, msg));
+        let mut d = Diagnostic::new(line, kind, msg);
+        if kind == DiagKind::IllegalMove && self.illegal_node == Some(self.cur) {
+            d.node = Some(self.cur);
+        }
+        self.warnings.push(d);
     }
     /// Warnings so far (a reader may amend its last one).
     pub fn warnings_mut(&mut self) -> &mut Vec<Diagnostic> {
@@ -114,6 +125,7 @@ impl RecordBuilder {
     /// (an illegal move is kept); `Err` when it cannot be played at all (nothing changes).
     pub fn play(&mut self, mv: Move) -> Result<Result<(), Illegal>, Unplayable> {
         let side = self.position().side_to_move();
+        self.illegal_node = None;
         if self.keep_trail {
             // The position before the move stays in the trail for variations; the copy is
             // made straight into the trail (a clone then a push copied it twice).
@@ -138,6 +150,7 @@ impl RecordBuilder {
             piece: played.piece,
             captured: played.captured,
         }));
+        self.illegal_node = verdict.is_err().then_some(self.cur);
         Ok(verdict)
     }
 
@@ -233,5 +246,72 @@ impl RecordBuilder {
             record: self.record,
             warnings: self.warnings,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::core::notation::{DiagKind, Format, Parsed, read_text};
+    use crate::core::record::NodeId;
+
+    fn one(text: &str, format: Format) -> Parsed {
+        read_text(text, format).remove(0)
+    }
+
+    /// The warning of the kept illegal move names that move's node; the other warnings none.
+    fn illegal_at(p: &Parsed) -> Vec<Option<NodeId>> {
+        p.warnings
+            .iter()
+            .filter(|w| w.kind == DiagKind::IllegalMove)
+            .map(|w| w.node)
+            .collect()
+    }
+
+    #[test]
+    fn an_illegal_move_kept_in_the_record_is_named_by_its_warning() {
+        // A rook moving diagonally (KIF), jumping over pieces (CSA), a pawn dropped on the last
+        // rank (KI2, also 二歩): each is kept, and its warning names its node.
+        let p = one(
+            "   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ５五飛(28)\n   4 ８四歩(83)\n",
+            Format::Kif,
+        );
+        assert_eq!(illegal_at(&p), [Some(p.record.main_line()[3])]);
+        let p = one("PI\n+\n+7776FU\n-3334FU\n+2822HI\n", Format::Csa);
+        assert_eq!(illegal_at(&p), [Some(p.record.main_line()[3])]);
+        let p = one(
+            "▲７六歩 △３四歩 ▲２六歩 △８四歩 ▲２五歩 △８五歩\n▲２四歩 △同　歩 ▲同　飛 △３二金 ▲４一歩打 △８六歩\n",
+            Format::Ki2,
+        );
+        assert_eq!(illegal_at(&p), [Some(p.record.main_line()[11])]);
+        // In a variation too.
+        let p = one(
+            "   1 ７六歩(77)\n   2 ３四歩(33)\n\n変化：2手\n   2 ８四歩(83)\n   3 ５五飛(28)\n",
+            Format::Kif,
+        );
+        let var = p.record.node(p.record.main_line()[1]).children[1];
+        let illegal = p.record.node(var).children[0];
+        assert_eq!(illegal_at(&p), [Some(illegal)]);
+    }
+
+    #[test]
+    fn a_refused_move_names_no_node() {
+        // USI stops at an illegal move without playing it: no node holds it.
+        let p = one("position startpos moves 7g7f 3c3d 2h5e 8c8d", Format::Usi);
+        assert_eq!(illegal_at(&p), [None]);
+        // An illegal move then an impossible one: the impossible one names nothing (it is not
+        // the illegal move before it).
+        let p = one(
+            "   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ５五飛(28)\n   4 ７五歩打\n",
+            Format::Kif,
+        );
+        assert_eq!(illegal_at(&p), [Some(p.record.main_line()[3])]);
+        assert!(
+            p.warnings
+                .iter()
+                .filter(|w| w.kind != DiagKind::IllegalMove)
+                .all(|w| w.node.is_none()),
+            "{:?}",
+            p.warnings
+        );
     }
 }

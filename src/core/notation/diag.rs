@@ -1,5 +1,6 @@
 //! Reader diagnostics: what was wrong, where, and what was expected.
 
+use crate::core::record::NodeId;
 use std::fmt;
 
 /// The kind of a problem found while reading a record. Each kind is one class of mistake.
@@ -37,6 +38,9 @@ pub struct Diagnostic {
     pub line: usize,
     pub kind: DiagKind,
     pub message: String,
+    /// The node the problem is about, when it is one the record holds (an illegal move that
+    /// was kept): the viewer marks that move in the move list.
+    pub node: Option<NodeId>,
 }
 
 impl Diagnostic {
@@ -45,6 +49,7 @@ impl Diagnostic {
             line,
             kind,
             message: message.into(),
+            node: None,
         }
     }
     /// `FILE:LINE: message`.
