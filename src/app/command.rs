@@ -21,6 +21,7 @@ macro_rules! command_table {
             GotoPlyPrompt = "goto_ply", "Go to a ply of the current line (type a number, then Enter)", typable::open;
             ToggleTree = "toggle_tree", "Show or hide the variation tree", App::toggle_tree;
             FlipBoard = "flip_board", "Turn the board around", |a| a.flipped = !a.flipped;
+            ToggleNotation = "toggle_notation", "Move list: KIF (▲７六歩(77)) or KI2 (▲７六歩, △同　銀右) notation", App::toggle_notation;
             FocusNext = "focus_next", "Move the focus to the next pane", |a| a.focus = a.focus.step(1);
             FocusPrev = "focus_prev", "Move the focus to the previous pane", |a| a.focus = a.focus.step(-1);
             ScrollDown = "scroll_down", "Scroll the focused pane down", |a| a.scroll_focused(1);
@@ -48,6 +49,7 @@ macro_rules! command_table {
             MoveAlternativeDown = "move_alternative_down", "Move the current alternative down among its siblings", |a| a.reorder(1);
             MoveAlternativeUp = "move_alternative_up", "Move the current alternative up among its siblings", |a| a.reorder(-1);
             MakeMainLine = "make_main_line", "Make the current line the main line", App::make_main_line;
+            MainLine = "main_line", "Back to the main line (本譜) at this ply, leaving the variation", App::back_to_main_line;
             Undo = "undo", "Undo the last edit", App::undo;
             Redo = "redo", "Redo the last undone edit", App::redo;
             EditComment = "edit_comment", "Edit the comment of the current move (the start position's at ply 0)", App::start_comment;

@@ -106,6 +106,16 @@ impl Keymap {
             m.insert(key, cmd);
         }
     }
+    /// The shortest key bound to `cmd` in `mode` (for hints drawn every frame: no list of
+    /// every binding is built).
+    pub fn first_key(&self, mode: KeyMode, cmd: Command) -> Option<KeyEvent> {
+        self.maps
+            .get(&mode)?
+            .iter()
+            .filter(|(_, c)| **c == cmd)
+            .map(|(k, _)| *k)
+            .min_by_key(|k| (k.to_string().chars().count(), *k))
+    }
     /// The keys bound to each command of `mode`, in command-table order (for help screens).
     pub fn bindings(&self, mode: KeyMode) -> Vec<(Command, Vec<KeyEvent>)> {
         let Some(m) = self.maps.get(&mode) else {
@@ -254,6 +264,15 @@ pub enum BoardStyle {
     Plain,
 }
 
+/// How the move list writes moves (`[move_list] notation`; `v` switches).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum MoveNotation {
+    /// `▲７六歩(77)`: the source square in brackets, as in KIF files.
+    Kif,
+    /// `▲７六歩`, `△同　銀右`: no source square, the JSA suffixes when two pieces could go.
+    Ki2,
+}
+
 /// All settings.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -263,6 +282,8 @@ pub struct Config {
     pub save_encoding: SaveEncoding,
     pub board_style: BoardStyle,
     pub coordinates: bool,
+    /// `[move_list] notation`.
+    pub move_notation: MoveNotation,
     /// `[[engines]]`: the engines `:engine` offers, the first one the default.
     pub engines: Vec<EngineSpec>,
     /// `[analysis]`: how research mode runs.
@@ -297,6 +318,13 @@ struct RawConfig {
     keys: Option<BTreeMap<Spanned<String>, RawKeys>>,
     engines: Option<Spanned<Vec<EngineSpec>>>,
     analysis: Option<RawAnalysis>,
+    move_list: Option<RawMoveList>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct RawMoveList {
+    notation: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize, Default)]
@@ -364,6 +392,32 @@ fn err_at(
     }
 }
 
+/// The value of `choices` named by a string option (`name` for the error).
+fn choice<T: Copy>(
+    file: &str,
+    text: &str,
+    v: &Spanned<String>,
+    name: &str,
+    choices: &[(&str, T)],
+) -> Result<T, ConfigError> {
+    let s = v.get_ref().as_str();
+    match choices.iter().find(|(n, _)| *n == s) {
+        Some(&(_, value)) => Ok(value),
+        None => {
+            let names: Vec<String> = choices.iter().map(|(n, _)| format!("\"{n}\"")).collect();
+            Err(err_at(
+                file,
+                text,
+                v.span(),
+                format!(
+                    "{name}: unknown value `{s}` (expected {})",
+                    names.join(" or ")
+                ),
+            ))
+        }
+    }
+}
+
 impl Config {
     /// Settings before any file is read (every field is then set by the embedded defaults).
     fn bare() -> Config {
@@ -388,6 +442,7 @@ impl Config {
             save_encoding: SaveEncoding::Auto,
             board_style: BoardStyle::Bod,
             coordinates: true,
+            move_notation: MoveNotation::Kif,
             engines: Vec::new(),
             analysis: AnalysisConfig {
                 multipv: 3,
@@ -518,6 +573,10 @@ impl Config {
             if let Some(c) = b.coordinates {
                 self.coordinates = c;
             }
+        }
+        if let Some(v) = raw.move_list.and_then(|m| m.notation) {
+            let choices = [("kif", MoveNotation::Kif), ("ki2", MoveNotation::Ki2)];
+            self.move_notation = choice(file, text, &v, "move_list.notation", &choices)?;
         }
         if let Some(list) = raw.engines {
             let span = list.span();
@@ -721,6 +780,23 @@ mod tests {
         for m in KeyMode::ALL {
             assert_eq!(c.keymap.bindings(m), d.keymap.bindings(m), "{m:?}");
         }
+    }
+
+    #[test]
+    fn move_list_notation() {
+        assert_eq!(Config::defaults().move_notation, MoveNotation::Kif);
+        let c = Config::from_toml("u.toml", "[move_list]\nnotation = \"ki2\"\n").unwrap();
+        assert_eq!(c.move_notation, MoveNotation::Ki2);
+        let e = Config::from_toml("u.toml", "[move_list]\n\nnotation = \"csa\"\n").unwrap_err();
+        assert_eq!(e.line, 3);
+        assert!(
+            e.message
+                .contains("move_list.notation: unknown value `csa`"),
+            "{e}"
+        );
+        let text = include_str!("../../config.example.toml");
+        let example = Config::from_toml("config.example.toml", text).unwrap();
+        assert_eq!(example.move_notation, MoveNotation::Kif);
     }
 
     #[test]

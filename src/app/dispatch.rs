@@ -216,4 +216,5 @@ pub fn update(app: &mut App, action: Action) {
         Action::Scroll(p, d) => app.scroll(p, d),
         Action::BoardClick(sq) => app.board_click(sq),
     }
+    app.say_move_warning();
 }

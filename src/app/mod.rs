@@ -16,6 +16,7 @@ mod editing;
 pub mod graph;
 mod graph_view;
 pub mod input;
+pub mod line_view;
 pub mod lists;
 pub mod outline;
 pub mod overlay;

@@ -117,6 +117,8 @@ pub struct App {
     /// The position at `cur`.
     position: Position,
     outline: Option<(u64, Outline)>,
+    /// The reader's warnings that name a move, by node (`line_view.rs`).
+    pub(crate) move_warnings: Vec<(NodeId, usize)>,
 }
 
 impl App {
@@ -124,6 +126,11 @@ impl App {
     pub fn new(record: Record, doc: Document, config: Config) -> App {
         let position = record.initial.position.clone();
         let config_best_move = config.analysis.best_move;
+        // The warnings that name a move, by node, for the move list.
+        let mut move_warnings: Vec<(NodeId, usize)> = (doc.warnings.iter().enumerate())
+            .filter_map(|(i, w)| w.node.map(|n| (n, i)))
+            .collect();
+        move_warnings.sort_unstable();
         let mut app = App {
             record,
             doc,
@@ -149,6 +156,7 @@ impl App {
             line: Vec::new(),
             position,
             outline: None,
+            move_warnings,
         };
         app.rebuild_line();
         if let Some(w) = app.doc.warnings.first() {
@@ -311,6 +319,27 @@ impl App {
             );
         }
         self.go_on_line((n as usize).min(last));
+    }
+
+    /// Goes to ply `ply` of the main line (its end when shorter) and shows the main line below
+    /// it too (the choices made at its forks are forgotten). Returns the ply reached.
+    pub(crate) fn go_main_line(&mut self, ply: usize) -> usize {
+        let mut id = NodeId::ROOT;
+        let mut target = id;
+        loop {
+            self.chosen.remove(&id);
+            if self.record.node(id).ply as usize <= ply {
+                target = id;
+            }
+            match self.record.node(id).children.first() {
+                Some(&c) => id = c,
+                None => break,
+            }
+        }
+        self.cur = target;
+        self.comment_scroll = 0;
+        self.rebuild_line();
+        self.cur_index()
     }
 
     pub(crate) fn go_end(&mut self) {

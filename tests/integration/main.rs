@@ -14,6 +14,7 @@ mod hostile;
 mod jkf;
 mod ki2;
 mod kif;
+mod move_list;
 mod position_editor;
 mod pty;
 mod readme;

@@ -1,7 +1,6 @@
 //! The move list: the current line, the current move highlighted, times on the right.
 
-use crate::app::App;
-use crate::app::Focus;
+use crate::app::{App, Command, Focus, KeyMode};
 use crate::core::record::MoveTime;
 use crate::tui::draw::block;
 use crate::tui::text::{clean, truncate, width};
@@ -9,6 +8,7 @@ use crate::tui::theme::Theme;
 use crate::tui::view::ViewState;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Widget;
 
@@ -28,12 +28,43 @@ fn fmt_time(t: &MoveTime, long: bool) -> String {
     out
 }
 
-/// The move list of the current line, kept scrolled so the current move shows.
+/// The title: the ply, and when the line leaves the main line, the fork it names
+/// (`変化 6手目 2/2`, see `App::line_departure`) and the key back to the main line; parts are
+/// dropped from the end when the pane is too narrow.
+fn title(app: &App, width_avail: usize, double: bool) -> String {
+    let line = app.line();
+    let ply = format!("棋譜 {}/{}", app.cur_index(), line.len().saturating_sub(1));
+    let Some(d) = app.line_departure() else {
+        return ply;
+    };
+    let fork = format!("変化 {}手目 {}/{}", d.at, d.index, d.count);
+    let back = app
+        .config
+        .keymap
+        .first_key(KeyMode::Normal, Command::MainLine)
+        .map(|k| format!(" · {k}:本譜"))
+        .unwrap_or_default();
+    let full = format!("{fork} · {ply}{back}");
+    let fits = |t: &str| width(&clean(t, double)) <= width_avail;
+    if fits(&full) {
+        return full;
+    }
+    let short = format!("{fork} · {ply}");
+    if fits(&short) { short } else { fork }
+}
+
+/// The move list of the current line, kept scrolled so the current move shows. Rows of a
+/// variation (from the first move off the main line) carry a `│` between the number and the
+/// move and the variation colour; a move the reader warned about (an illegal move kept as
+/// read) carries `!` in the error style; `+` marks a move with alternatives, `&` a bookmark.
 pub fn move_list(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut ViewState) {
     let line = app.line();
     let cur = app.cur_index();
-    let title = format!("棋譜 {}/{}", cur, line.len().saturating_sub(1));
-    let b = block(title, app.focus == Focus::Moves, theme);
+    let b = block(
+        title(app, area.width.saturating_sub(2) as usize, theme.double),
+        app.focus == Focus::Moves,
+        theme,
+    );
     let inner = b.inner(area);
     b.render(area, buf);
     vs.moves_area = inner;
@@ -51,28 +82,48 @@ pub fn move_list(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mu
     vs.moves_offset = vs.moves_offset.min(line.len().saturating_sub(h));
     let w = inner.width as usize;
     let long_time = w >= 36;
-    for (row, idx) in (vs.moves_offset..line.len().min(vs.moves_offset + h)).enumerate() {
+    let rows = vs.moves_offset..line.len().min(vs.moves_offset + h);
+    let texts = app.move_texts(rows.clone());
+    let variation_from = app.first_departure().unwrap_or(usize::MAX);
+    let rule = if theme.double { "|" } else { "│" };
+    let variation_body = theme.variation_mark.remove_modifier(Modifier::BOLD);
+    for ((row, idx), text) in rows.enumerate().zip(texts) {
         let id = line[idx];
         let node = app.record.node(id);
         let alt = node
             .parent
             .is_some_and(|p| app.record.node(p).children.len() > 1);
+        let warned = app.move_warning(id).is_some();
+        let in_variation = idx >= variation_from;
         let time = node.time.as_ref().map(|t| fmt_time(t, long_time));
         let time_w = time.as_ref().map_or(0, |t| width(t) + 1);
-        let num = format!("{idx:>4} ");
-        let body = clean(&app.step_text(id), theme.double);
-        let mark = match (alt, node.bookmark.is_some()) {
-            (true, true) => "+&",
-            (true, false) => "+",
-            (false, true) => "&",
-            (false, false) => "",
-        };
-        let body_w = w.saturating_sub(5 + time_w + mark.len()).max(1);
+        let num = format!("{idx:>4}");
+        let gutter = if in_variation { rule } else { " " };
+        let body = clean(&text, theme.double);
+        let mut mark = String::new();
+        if alt {
+            mark.push('+');
+        }
+        if node.bookmark.is_some() {
+            mark.push('&');
+        }
+        let warn_mark = if warned { "!" } else { "" };
+        let marks_w = mark.len() + warn_mark.len();
+        let body_w = w.saturating_sub(5 + time_w + marks_w).max(1);
         let body = truncate(&body, body_w);
-        let pad = w.saturating_sub(5 + width(&body) + mark.len() + time_w);
+        let pad = w.saturating_sub(5 + width(&body) + marks_w + time_w);
+        let body_style = if warned {
+            theme.error
+        } else if in_variation {
+            variation_body
+        } else {
+            Style::new()
+        };
         let mut spans = vec![
             Span::styled(num, theme.dim),
-            Span::raw(body),
+            Span::styled(gutter, theme.variation_mark),
+            Span::styled(body, body_style),
+            Span::styled(warn_mark, theme.error),
             Span::styled(mark, theme.variation_mark),
             Span::raw(" ".repeat(pad)),
         ];
