@@ -14,6 +14,7 @@
 //! `target/criterion/viewer_68k/<key>/new/estimates.json` (`median.point_estimate`, ns).
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use kifview::app::config::MoveNotation;
 use kifview::app::{App, Config, Document, KeyCode, KeyEvent, Mode};
 use kifview::core::record::NodeId;
 use kifview::engine::EngineSpec;
@@ -169,6 +170,24 @@ fn benches(c: &mut Criterion) {
             )
         })
     });
+    // l and j with the move list in KI2 notation (`v`): each visible row's text needs the
+    // position before it.
+    b.v.app.config.move_notation = MoveNotation::Ki2;
+    g.bench_function("l_ki2", |bn| {
+        bn.iter_custom(|n| b.time(n, 'l', at_end, |b| b.key('g')))
+    });
+    first_child(&mut b);
+    g.bench_function("j_ki2", |bn| {
+        bn.iter_custom(|n| {
+            b.time(
+                n,
+                'j',
+                |a| a.record.node(a.cur()).parent != Some(fork) || sibling(a) + 1 == count(a),
+                first_child,
+            )
+        })
+    });
+    b.v.app.config.move_notation = MoveNotation::Kif;
     g.bench_function("G", |bn| {
         bn.iter_custom(|n| b.time(n, 'G', |a| a.cur_index() != 0, |b| b.key('g')))
     });
