@@ -25,6 +25,7 @@ pub mod research;
 mod research_state;
 pub mod save;
 pub mod saving;
+pub mod search;
 mod setup;
 pub mod share;
 mod state;

@@ -1,0 +1,764 @@
+//! `/` search over the whole record: the moves (as the move list writes them and as players
+//! type them), the comments, the bookmarks and the header fields.
+//!
+//! # What matches
+//!
+//! - A move, written as the move list shows it (`▲７六歩(77)`, `△同　歩(77)`) or as players
+//!   type it: `７六`, `76`, `7六`, `76歩`, `▲７六歩`, `同歩`, `同　歩`, the KI2 relative forms
+//!   (`58金右`, `同銀直`). Digits in any width or in kanji, spaces of any width and the side
+//!   marks' variants (`☗`/`▼`, `☖`/`▽`) are folded away, `竜` is `龍` and `王` is `玉`. The
+//!   origin square `(77)` is searched only when the query has a `(`, so that `76` does not
+//!   find `▲７五歩(76)`. A `同` move is also found by its square (`76歩` finds a `同　歩` to
+//!   ７六). An ending (`投了`, `千日手`) is found by its word.
+//! - A comment, a bookmark name (a leading `&` is allowed) or a header key or value that
+//!   contains the query, with full-width letters and digits folded to ASCII, the ideographic
+//!   space to a space, and ASCII letters in either case. A query that looks like a move (two
+//!   digits, or `同`) also finds it written with kanji digits in a comment (`76歩` finds
+//!   `７六歩では`).
+//!
+//! One match per field: a comment that names 歩 three times is one match.
+//!
+//! # Order
+//!
+//! Header fields first (in their order), then the moves in the order of the variation tree
+//! (`t`): the main line by ply, then each variation as the tree lists it (the fork nearest the
+//! start first; a variation's own variations right after it), each by ply. Within a move: the
+//! move itself, its bookmark, its comment.
+//!
+//! `/` goes to the first match at or after the current move (from the start position: the
+//! first match of all); `n` to the next one after, `N` to the one before; both wrap around
+//! and say `search wrapped`. A match in a variation switches the line to it, as the tree's
+//! jump does. An empty `/` repeats the last search, as in vim. `L` lists every match (those
+//! off the current line too) to jump to one.
+//!
+//! # Speed
+//!
+//! The moves' searchable forms are built once per revision of the record (the KI2 relative
+//! forms, which need the position before every move, only when a query names 右 左 上 引 寄 or
+//! 直); comments and the header are searched as they are. `benches/viewer.rs` times `/` and
+//! `n` on a 68,000-node study.
+
+use super::lists::ListKind;
+use super::outline::OutlineRow;
+use super::overlay::PromptKind;
+use super::state::{App, Level};
+use super::text::sanitize;
+use crate::core::notation::{japanese, ki2};
+use crate::core::record::{NodeId, Record, Step};
+use std::borrow::Cow;
+
+// ----- folding -----
+
+/// Folding for text: full-width ASCII to ASCII, the ideographic space to a space, ASCII to
+/// lower case. One character for one character.
+pub fn fold_text_char(c: char) -> char {
+    let c = match c {
+        '\u{FF01}'..='\u{FF5E}' => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
+        '\u{3000}' => ' ',
+        _ => c,
+    };
+    c.to_ascii_lowercase()
+}
+
+/// Folding for moves: text folding, then kanji digits to ASCII, spaces dropped, one mark per
+/// side, one name per piece.
+pub fn fold_move_char(c: char) -> Option<char> {
+    let c = fold_text_char(c);
+    Some(match c {
+        ' ' | '\t' => return None,
+        '☗' | '▼' => '▲',
+        '☖' | '▽' => '△',
+        '竜' => '龍',
+        '王' => '玉',
+        c if !c.is_ascii() => match japanese::digit(c) {
+            Some(d) => (b'0' + d) as char,
+            None => c,
+        },
+        c => c,
+    })
+}
+
+fn fold_text(s: &str) -> Cow<'_, str> {
+    if s.chars().all(|c| fold_text_char(c) == c) {
+        Cow::Borrowed(s)
+    } else {
+        Cow::Owned(s.chars().map(fold_text_char).collect())
+    }
+}
+
+fn fold_move(s: &str) -> String {
+    s.chars().filter_map(fold_move_char).collect()
+}
+
+/// The query, folded both ways.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Query {
+    /// As typed.
+    pub typed: String,
+    text: String,
+    mv: String,
+    /// Looks like a move (two digits, or 同): comments are searched with move folding too.
+    move_like: bool,
+    /// Names a KI2 relative suffix: the KI2 forms are searched.
+    relative: bool,
+    /// Has a `(`: the KIF form with the origin square is searched.
+    origin: bool,
+}
+
+impl Query {
+    pub fn new(typed: &str) -> Query {
+        let text = fold_text(typed).into_owned();
+        let mv = fold_move(typed);
+        let chars: Vec<char> = mv.chars().collect();
+        let move_like = mv.contains('同')
+            || chars
+                .windows(2)
+                .any(|w| w.iter().all(|c| ('1'..='9').contains(c)));
+        Query {
+            typed: typed.to_string(),
+            relative: mv.contains(['右', '左', '上', '引', '寄', '直']),
+            origin: mv.contains('('),
+            text,
+            mv,
+            move_like,
+        }
+    }
+
+    /// Does this text (a comment, a bookmark, a header field) contain the query?
+    fn in_text(&self, s: &str) -> bool {
+        fold_text(s).contains(&self.text) || (self.move_like && fold_move(s).contains(&self.mv))
+    }
+
+    /// Where the query occurs in `chars`: ranges of indices into `chars`, in order and not
+    /// overlapping (for highlighting what is on screen).
+    pub fn spans(&self, chars: &[char]) -> Vec<(usize, usize)> {
+        let mut out = find_folded(chars, &self.text, |c| Some(fold_text_char(c)));
+        if self.move_like {
+            for s in find_folded(chars, &self.mv, fold_move_char) {
+                if !out.iter().any(|&(a, b)| s.0 < b && a < s.1) {
+                    out.push(s);
+                }
+            }
+            out.sort_unstable();
+        }
+        out
+    }
+}
+
+/// Occurrences of `needle` (already folded) in `chars` folded by `fold`, as ranges of `chars`.
+fn find_folded(
+    chars: &[char],
+    needle: &str,
+    fold: impl Fn(char) -> Option<char>,
+) -> Vec<(usize, usize)> {
+    let needle: Vec<char> = needle.chars().collect();
+    if needle.is_empty() {
+        return Vec::new();
+    }
+    let folded: Vec<(char, usize)> = chars
+        .iter()
+        .enumerate()
+        .filter_map(|(i, &c)| fold(c).map(|f| (f, i)))
+        .collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i + needle.len() <= folded.len() {
+        if folded[i..i + needle.len()]
+            .iter()
+            .zip(&needle)
+            .all(|(a, b)| a.0 == *b)
+        {
+            out.push((folded[i].1, folded[i + needle.len() - 1].1 + 1));
+            i += needle.len();
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+// ----- the index of the moves -----
+
+/// The moves' searchable forms, built once per revision of the record.
+#[derive(Debug, Default)]
+struct Index {
+    revision: u64,
+    /// The attached nodes in reading order (the tree's rows, each by ply).
+    order: Vec<NodeId>,
+    /// Each node's place in `order` (`u32::MAX`: not attached).
+    rank: Vec<u32>,
+    /// Nodes of the main line (the first `main_len` of `order`).
+    main_len: usize,
+    /// By node: the move without its origin (`▲76歩`, `▲同歩`, and `▲76歩` again for a 同
+    /// move), move-folded, joined by U+001F.
+    short: Vec<String>,
+    /// By node: the KIF text with the origin (`▲76歩(77)`), move-folded.
+    full: Vec<String>,
+    /// By node: the KI2 forms (`▲58金右`), built when a query first needs them.
+    ki2: Vec<String>,
+}
+
+/// `text` up to its origin square `(77)`.
+fn without_origin(text: &str) -> &str {
+    text.split('(').next().unwrap_or(text)
+}
+
+impl Index {
+    fn build(record: &Record, rows: &[OutlineRow], revision: u64) -> Index {
+        let mut order = Vec::with_capacity(record.len());
+        for r in rows {
+            let mut n = r.start;
+            for _ in 0..r.len {
+                order.push(n);
+                match record.node(n).children.first() {
+                    Some(&c) => n = c,
+                    None => break,
+                }
+            }
+        }
+        let main_len = rows.first().map_or(0, |r| r.len as usize);
+        let mut rank = vec![u32::MAX; record.len()];
+        let mut short = vec![String::new(); record.len()];
+        let mut full = vec![String::new(); record.len()];
+        for (i, &id) in order.iter().enumerate() {
+            rank[id.index()] = i as u32;
+            let node = record.node(id);
+            match &node.step {
+                Step::Root => {}
+                Step::Special(s) => {
+                    short[id.index()] = fold_move(s.kif_word());
+                    full[id.index()] = short[id.index()].clone();
+                }
+                Step::Move(m) => {
+                    let prev_to = node
+                        .parent
+                        .and_then(|p| record.node(p).move_data())
+                        .map(|pm| pm.mv.to());
+                    let kif = format!("{}{}", m.color.mark(), japanese::kif_move(m, prev_to));
+                    let mut s = fold_move(without_origin(&kif));
+                    if prev_to == Some(m.mv.to()) {
+                        let plain = format!("{}{}", m.color.mark(), japanese::kif_move(m, None));
+                        s.push('\u{1f}');
+                        s.push_str(&fold_move(without_origin(&plain)));
+                    }
+                    short[id.index()] = s;
+                    full[id.index()] = fold_move(&kif);
+                }
+            }
+        }
+        Index {
+            revision,
+            order,
+            rank,
+            main_len,
+            short,
+            full,
+            ki2: Vec::new(),
+        }
+    }
+
+    /// Builds the KI2 forms: a walk of the tree with the position before each move.
+    fn build_ki2(&mut self, record: &Record) {
+        if !self.ki2.is_empty() {
+            return;
+        }
+        let mut ki2 = vec![String::new(); record.len()];
+        let mut stack = vec![(NodeId::ROOT, record.initial.position.clone())];
+        while let Some((n, pos)) = stack.pop() {
+            let prev_to = record.node(n).move_data().map(|m| m.mv.to());
+            for &c in record.node(n).children.iter() {
+                let Step::Move(m) = &record.node(c).step else {
+                    continue;
+                };
+                let mut s = fold_move(&ki2::move_text(&pos, m, prev_to));
+                if prev_to == Some(m.mv.to()) {
+                    s.push('\u{1f}');
+                    s.push_str(&fold_move(&ki2::move_text(&pos, m, None)));
+                }
+                ki2[c.index()] = s;
+                let mut after = pos.clone();
+                let _ = after.play_unchecked(m.mv);
+                stack.push((c, after));
+            }
+        }
+        self.ki2 = ki2;
+    }
+
+    fn move_matches(&self, q: &Query, id: NodeId) -> bool {
+        let i = id.index();
+        self.short[i].contains(&q.mv)
+            || (q.origin && self.full[i].contains(&q.mv))
+            || (q.relative && self.ki2.get(i).is_some_and(|s| s.contains(&q.mv)))
+    }
+
+    /// The place of a match in reading order: header fields before every move.
+    fn rank_of(&self, m: &Match) -> i64 {
+        match m.kind {
+            Kind::Header(_) => -1,
+            _ => self
+                .rank
+                .get(m.node.index())
+                .map_or(i64::MAX, |&r| r as i64),
+        }
+    }
+}
+
+// ----- matches -----
+
+/// What part of the record matched.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Kind {
+    /// A header field (its index in the header).
+    Header(usize),
+    Move,
+    Bookmark,
+    Comment,
+}
+
+/// One match: a field of a node (the root for header fields).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Match {
+    pub node: NodeId,
+    pub kind: Kind,
+}
+
+/// The matches of the last search, at one revision of the record.
+#[derive(Debug, Default)]
+struct Found {
+    revision: u64,
+    matches: Vec<Match>,
+    /// By node: has a match (its move, bookmark or comment).
+    hit: Vec<bool>,
+    /// The match last gone to, and the node the cursor was on then.
+    current: Option<(usize, NodeId)>,
+}
+
+/// The search state: the last query, its matches, and the index of the moves.
+#[derive(Debug, Default)]
+pub struct Search {
+    query: Option<Query>,
+    found: Option<Found>,
+    index: Option<Index>,
+    /// Matches are highlighted (`:noh` hides them until the next search or `n`).
+    shown: bool,
+}
+
+/// What the front end highlights: the current search's matches, valid for the record shown.
+#[derive(Clone, Copy, Debug)]
+pub struct Highlight<'a> {
+    pub query: &'a Query,
+    found: &'a Found,
+}
+
+impl Highlight<'_> {
+    /// Does this node have a match (its move, bookmark or comment)?
+    pub fn hit(&self, id: NodeId) -> bool {
+        self.found.hit.get(id.index()).copied().unwrap_or(false)
+    }
+    /// Does this node have a match of this kind?
+    pub fn has(&self, id: NodeId, kind: Kind) -> bool {
+        self.hit(id)
+            && self
+                .found
+                .matches
+                .iter()
+                .any(|m| m.node == id && m.kind == kind)
+    }
+    /// Does a header field match?
+    pub fn in_header(&self) -> bool {
+        self.found
+            .matches
+            .first()
+            .is_some_and(|m| matches!(m.kind, Kind::Header(_)))
+    }
+}
+
+impl Search {
+    /// The last query, if any.
+    pub fn query(&self) -> Option<&Query> {
+        self.query.as_ref()
+    }
+    /// The search to carry to another record: the query, not its matches.
+    pub fn carried(&self) -> Search {
+        Search {
+            query: self.query.clone(),
+            ..Search::default()
+        }
+    }
+    /// What to highlight, when the matches are shown and belong to this revision.
+    pub fn highlight(&self, revision: u64) -> Option<Highlight<'_>> {
+        let found = self.found.as_ref().filter(|f| f.revision == revision)?;
+        Some(Highlight {
+            query: self.query.as_ref().filter(|_| self.shown)?,
+            found,
+        })
+    }
+}
+
+/// Finds every match of `q` in reading order.
+fn find(record: &Record, index: &Index, q: &Query) -> Vec<Match> {
+    let mut out = Vec::new();
+    for (i, f) in record.header.fields.iter().enumerate() {
+        if q.in_text(&f.key) || q.in_text(&f.value) {
+            out.push(Match {
+                node: NodeId::ROOT,
+                kind: Kind::Header(i),
+            });
+        }
+    }
+    let bookmark_q = q.typed.strip_prefix(['&', '＆']).map(Query::new);
+    for &id in &index.order {
+        let node = record.node(id);
+        let mut push = |kind| out.push(Match { node: id, kind });
+        if index.move_matches(q, id) {
+            push(Kind::Move);
+        }
+        if let Some(b) = &node.bookmark
+            && (q.in_text(b) || bookmark_q.as_ref().is_some_and(|bq| bq.in_text(b)))
+        {
+            push(Kind::Bookmark);
+        }
+        if !node.comment.is_empty() && q.in_text(&node.comment) {
+            push(Kind::Comment);
+        }
+    }
+    out
+}
+
+/// A piece of a comment around the first match: its line, cut to about 30 characters.
+fn snippet(q: &Query, text: &str) -> String {
+    let line = text
+        .lines()
+        .find(|l| !q.spans(&l.chars().collect::<Vec<_>>()).is_empty())
+        .unwrap_or_else(|| text.lines().next().unwrap_or(""));
+    let chars: Vec<char> = line.trim().chars().collect();
+    let start = q.spans(&chars).first().map_or(0, |s| s.0);
+    // Keep the line's start unless the match is far into it.
+    let from = if start <= 16 { 0 } else { start - 8 };
+    let to = (from + 30).min(chars.len());
+    let mut s = String::new();
+    if from > 0 {
+        s.push('…');
+    }
+    s.extend(&chars[from..to]);
+    if to < chars.len() {
+        s.push('…');
+    }
+    sanitize(&s).into_owned()
+}
+
+impl App {
+    /// `/`: the search prompt.
+    pub(crate) fn open_search_prompt(&mut self) {
+        self.open_prompt(PromptKind::Search, "/", String::new());
+    }
+
+    /// Enter on the search prompt: search, and go to the first match at or after the current
+    /// move. Empty: the last search again.
+    pub(crate) fn search_submit(&mut self, text: &str) {
+        let q = if text.is_empty() {
+            match &self.search.query {
+                Some(q) => q.clone(),
+                None => {
+                    self.info("no previous search: type what to find after /");
+                    return;
+                }
+            }
+        } else {
+            Query::new(text)
+        };
+        self.search.query = Some(q);
+        self.search.shown = true;
+        self.run_search();
+        let Some(found) = &self.search.found else {
+            return;
+        };
+        let n = found.matches.len();
+        if n == 0 {
+            let typed = sanitize(&self.search.query.as_ref().expect("set").typed).into_owned();
+            self.info_level(format!("no match for \"{typed}\""), Level::Warning);
+            return;
+        }
+        let index = self.search.index.as_ref().expect("built");
+        let cur = self.cur();
+        let (i, wrapped) = if cur == NodeId::ROOT {
+            (0, false)
+        } else {
+            let here = index.rank_of(&Match {
+                node: cur,
+                kind: Kind::Move,
+            });
+            match found.matches.iter().position(|m| index.rank_of(m) >= here) {
+                Some(i) => (i, false),
+                None => (0, true),
+            }
+        };
+        self.go_to_match(i, wrapped);
+        let off = self.search.found.as_ref().map_or(0, |f| {
+            f.matches
+                .iter()
+                .filter(|m| !matches!(m.kind, Kind::Header(_)) && !self.on_line(m.node))
+                .count()
+        });
+        if off > 0
+            && let Some(msg) = &mut self.message
+        {
+            let at = msg.text.find(": ").unwrap_or(msg.text.len());
+            msg.text
+                .insert_str(at, &format!(" ({off} off this line, L lists them)"));
+        }
+    }
+
+    /// Is `id` on the line shown?
+    fn on_line(&self, id: NodeId) -> bool {
+        self.line().get(self.record.node(id).ply as usize) == Some(&id)
+    }
+
+    /// Finds the matches of the query for the record as it is now (the index of the moves is
+    /// rebuilt when the record changed).
+    fn run_search(&mut self) {
+        let Some(q) = self.search.query.clone() else {
+            return;
+        };
+        let rev = self.revision;
+        if self.search.index.as_ref().is_none_or(|i| i.revision != rev) {
+            let rows = self.outline().rows.clone();
+            self.search.index = Some(Index::build(&self.record, &rows, rev));
+        }
+        let index = self.search.index.as_mut().expect("just built");
+        if q.relative {
+            index.build_ki2(&self.record);
+        }
+        let matches = find(&self.record, index, &q);
+        let mut hit = vec![false; self.record.len()];
+        for m in &matches {
+            if !matches!(m.kind, Kind::Header(_)) {
+                hit[m.node.index()] = true;
+            }
+        }
+        self.search.found = Some(Found {
+            revision: rev,
+            matches,
+            hit,
+            current: None,
+        });
+    }
+
+    /// The matches for the record as it is now (searching again after a change).
+    fn fresh_matches(&mut self) -> bool {
+        if self.search.query.is_none() {
+            self.info("no previous search (/ searches)");
+            return false;
+        }
+        if self
+            .search
+            .found
+            .as_ref()
+            .is_none_or(|f| f.revision != self.revision)
+        {
+            self.run_search();
+        }
+        self.search.shown = true;
+        let n = self.search.found.as_ref().map_or(0, |f| f.matches.len());
+        if n == 0 {
+            let typed = sanitize(&self.search.query.as_ref().expect("set").typed).into_owned();
+            self.info_level(format!("no match for \"{typed}\""), Level::Warning);
+        }
+        n > 0
+    }
+
+    /// After a key: when the record changed, the shown matches are found again.
+    pub(crate) fn search_after_key(&mut self) {
+        if self.search.shown
+            && self
+                .search
+                .found
+                .as_ref()
+                .is_some_and(|f| f.revision != self.revision)
+        {
+            self.run_search();
+        }
+    }
+
+    /// `n` (forward) and `N`: the next or previous match from the last one gone to, or from
+    /// the cursor when it moved since; wraps around.
+    pub(crate) fn search_step(&mut self, forward: bool) {
+        if !self.fresh_matches() {
+            return;
+        }
+        let found = self.search.found.as_ref().expect("fresh");
+        let index = self.search.index.as_ref().expect("built");
+        let n = found.matches.len();
+        let cur = self.cur();
+        let from = match found.current {
+            Some((i, at)) if at == cur => Some(i),
+            _ => None,
+        };
+        let (i, wrapped) = match (from, forward) {
+            (Some(i), true) => ((i + 1) % n, i + 1 == n),
+            (Some(i), false) => ((i + n - 1) % n, i == 0),
+            (None, _) => {
+                let here = index.rank_of(&Match {
+                    node: cur,
+                    kind: Kind::Move,
+                });
+                let ranks = found.matches.iter().map(|m| index.rank_of(m));
+                if forward {
+                    match ranks.clone().position(|r| r > here) {
+                        Some(i) => (i, false),
+                        None => (0, true),
+                    }
+                } else {
+                    match ranks.rev().position(|r| r < here) {
+                        Some(k) => (n - 1 - k, false),
+                        None => (n - 1, true),
+                    }
+                }
+            }
+        };
+        self.go_to_match(i, wrapped);
+    }
+
+    /// Goes to match `i` and says which it is.
+    fn go_to_match(&mut self, i: usize, wrapped: bool) {
+        let Some(m) = self
+            .search
+            .found
+            .as_ref()
+            .and_then(|f| f.matches.get(i))
+            .copied()
+        else {
+            return;
+        };
+        let n = self.search.found.as_ref().map_or(0, |f| f.matches.len());
+        match m.kind {
+            Kind::Header(f) => self.header_scroll = f as u16,
+            Kind::Move | Kind::Bookmark | Kind::Comment => {
+                if m.node != self.cur() && self.record.is_attached(m.node) {
+                    self.jump_to(m.node);
+                }
+            }
+        }
+        if m.kind == Kind::Comment
+            && let Some(q) = &self.search.query
+        {
+            // Scroll the comment to the line of the first match.
+            let line = self
+                .record
+                .node(m.node)
+                .comment
+                .lines()
+                .position(|l| !q.spans(&l.chars().collect::<Vec<_>>()).is_empty())
+                .unwrap_or(0);
+            self.comment_scroll = line.saturating_sub(1) as u16;
+        }
+        let cur = self.cur();
+        if let Some(f) = &mut self.search.found {
+            f.current = Some((i, cur));
+        }
+        let what = self.describe(&m);
+        let (text, level) = if wrapped {
+            (
+                format!("search wrapped; match {}/{n}: {what}", i + 1),
+                Level::Warning,
+            )
+        } else {
+            (format!("match {}/{n}: {what}", i + 1), Level::Info)
+        };
+        self.info_level(text, level);
+    }
+
+    /// Where a match is and what it is: `変化 34手目 △同　銀(31)`, `コメント 12手目 ▲２六歩:
+    /// …text…`, `しおり &name 12手目 ▲２六歩`, `対局情報 棋戦：…`. Sanitized.
+    fn describe(&self, m: &Match) -> String {
+        let q = self.search.query.as_ref();
+        if let Kind::Header(i) = m.kind {
+            let f = self.record.header.fields.get(i);
+            let text = f.map_or(String::new(), |f| format!("{}：{}", f.key, f.value));
+            return format!("対局情報 {}", sanitize(&text));
+        }
+        let node = self.record.node(m.node);
+        let main = self
+            .search
+            .index
+            .as_ref()
+            .is_none_or(|ix| (ix.rank_of(m) as usize) < ix.main_len);
+        let var = if main { "" } else { "変化 " };
+        let at = format!("{var}{}手目 {}", node.ply, self.step_text(m.node));
+        match m.kind {
+            Kind::Move | Kind::Header(_) => at,
+            Kind::Bookmark => format!(
+                "しおり &{} {at}",
+                sanitize(node.bookmark.as_deref().unwrap_or(""))
+            ),
+            Kind::Comment => {
+                let s = q.map_or(String::new(), |q| snippet(q, &node.comment));
+                format!("コメント {at}: {s}")
+            }
+        }
+    }
+
+    /// `L`: the list of every match (`*`: on the current line).
+    pub(crate) fn open_search_list(&mut self) {
+        if !self.fresh_matches() {
+            return;
+        }
+        let found = self.search.found.as_ref().expect("fresh");
+        let sel = found.current.map_or_else(
+            || {
+                found
+                    .matches
+                    .iter()
+                    .position(|m| !matches!(m.kind, Kind::Header(_)) && !self.on_line(m.node))
+                    .unwrap_or(0)
+            },
+            |(i, _)| i,
+        );
+        let n = found.matches.len();
+        let typed = sanitize(&self.search.query.as_ref().expect("fresh").typed).into_owned();
+        self.open_list(
+            ListKind::Search,
+            &format!("検索 \"{typed}\" {n}件 (* this line)  Enter: go  Esc: close"),
+        );
+        if let Some(l) = self.overlays.list_mut() {
+            l.selected = sel.min(n.saturating_sub(1));
+        }
+    }
+
+    /// The entries of the match list.
+    pub(crate) fn search_list_items(&self) -> Vec<String> {
+        let Some(found) = &self.search.found else {
+            return Vec::new();
+        };
+        found
+            .matches
+            .iter()
+            .map(|m| {
+                let here = matches!(m.kind, Kind::Header(_)) || self.on_line(m.node);
+                format!("{}{}", if here { "* " } else { "  " }, self.describe(m))
+            })
+            .collect()
+    }
+
+    /// Enter in the match list.
+    pub(crate) fn search_list_pick(&mut self, i: usize) {
+        self.close_list();
+        if self
+            .search
+            .found
+            .as_ref()
+            .is_some_and(|f| f.revision == self.revision)
+        {
+            self.go_to_match(i, false);
+        }
+    }
+
+    /// `:noh`: hides the highlight until the next search or `n`.
+    pub(crate) fn hide_search_highlight(&mut self) {
+        self.search.shown = false;
+    }
+}
+
+#[cfg(test)]
+#[path = "search_tests.rs"]
+mod tests;
