@@ -26,6 +26,7 @@ mod research_state;
 pub mod save;
 pub mod saving;
 pub mod search;
+mod searching;
 mod setup;
 pub mod share;
 mod state;

@@ -38,10 +38,7 @@
 //! 直); comments and the header are searched as they are. `benches/viewer.rs` times `/` and
 //! `n` on a 68,000-node study.
 
-use super::lists::ListKind;
 use super::outline::OutlineRow;
-use super::overlay::PromptKind;
-use super::state::{App, Level};
 use super::text::sanitize;
 use crate::core::notation::{japanese, ki2};
 use crate::core::record::{NodeId, Record, Step};
@@ -100,7 +97,7 @@ pub struct Query {
     /// Looks like a move (two digits, or 同): comments are searched with move folding too.
     move_like: bool,
     /// Names a KI2 relative suffix: the KI2 forms are searched.
-    relative: bool,
+    pub(super) relative: bool,
     /// Has a `(`: the KIF form with the origin square is searched.
     origin: bool,
 }
@@ -181,14 +178,14 @@ fn find_folded(
 
 /// The moves' searchable forms, built once per revision of the record.
 #[derive(Debug, Default)]
-struct Index {
-    revision: u64,
+pub(super) struct Index {
+    pub(super) revision: u64,
     /// The attached nodes in reading order (the tree's rows, each by ply).
     order: Vec<NodeId>,
     /// Each node's place in `order` (`u32::MAX`: not attached).
     rank: Vec<u32>,
     /// Nodes of the main line (the first `main_len` of `order`).
-    main_len: usize,
+    pub(super) main_len: usize,
     /// By node: the move without its origin (`▲76歩`, `▲同歩`, and `▲76歩` again for a 同
     /// move), move-folded, joined by U+001F.
     short: Vec<String>,
@@ -204,7 +201,7 @@ fn without_origin(text: &str) -> &str {
 }
 
 impl Index {
-    fn build(record: &Record, rows: &[OutlineRow], revision: u64) -> Index {
+    pub(super) fn build(record: &Record, rows: &[OutlineRow], revision: u64) -> Index {
         let mut order = Vec::with_capacity(record.len());
         for r in rows {
             let mut n = r.start;
@@ -258,7 +255,7 @@ impl Index {
     }
 
     /// Builds the KI2 forms: a walk of the tree with the position before each move.
-    fn build_ki2(&mut self, record: &Record) {
+    pub(super) fn build_ki2(&mut self, record: &Record) {
         if !self.ki2.is_empty() {
             return;
         }
@@ -292,7 +289,7 @@ impl Index {
     }
 
     /// The place of a match in reading order: header fields before every move.
-    fn rank_of(&self, m: &Match) -> i64 {
+    pub(super) fn rank_of(&self, m: &Match) -> i64 {
         match m.kind {
             Kind::Header(_) => -1,
             _ => self
@@ -324,23 +321,23 @@ pub struct Match {
 
 /// The matches of the last search, at one revision of the record.
 #[derive(Debug, Default)]
-struct Found {
-    revision: u64,
-    matches: Vec<Match>,
+pub(super) struct Found {
+    pub(super) revision: u64,
+    pub(super) matches: Vec<Match>,
     /// By node: has a match (its move, bookmark or comment).
-    hit: Vec<bool>,
+    pub(super) hit: Vec<bool>,
     /// The match last gone to, and the node the cursor was on then.
-    current: Option<(usize, NodeId)>,
+    pub(super) current: Option<(usize, NodeId)>,
 }
 
 /// The search state: the last query, its matches, and the index of the moves.
 #[derive(Debug, Default)]
 pub struct Search {
-    query: Option<Query>,
-    found: Option<Found>,
-    index: Option<Index>,
+    pub(super) query: Option<Query>,
+    pub(super) found: Option<Found>,
+    pub(super) index: Option<Index>,
     /// Matches are highlighted (`:noh` hides them until the next search or `n`).
-    shown: bool,
+    pub(super) shown: bool,
 }
 
 /// What the front end highlights: the current search's matches, valid for the record shown.
@@ -396,7 +393,7 @@ impl Search {
 }
 
 /// Finds every match of `q` in reading order.
-fn find(record: &Record, index: &Index, q: &Query) -> Vec<Match> {
+pub(super) fn find(record: &Record, index: &Index, q: &Query) -> Vec<Match> {
     let mut out = Vec::new();
     for (i, f) in record.header.fields.iter().enumerate() {
         if q.in_text(&f.key) || q.in_text(&f.value) {
@@ -426,7 +423,7 @@ fn find(record: &Record, index: &Index, q: &Query) -> Vec<Match> {
 }
 
 /// A piece of a comment around the first match: its line, cut to about 30 characters.
-fn snippet(q: &Query, text: &str) -> String {
+pub(super) fn snippet(q: &Query, text: &str) -> String {
     let line = text
         .lines()
         .find(|l| !q.spans(&l.chars().collect::<Vec<_>>()).is_empty())
@@ -447,318 +444,6 @@ fn snippet(q: &Query, text: &str) -> String {
     sanitize(&s).into_owned()
 }
 
-impl App {
-    /// `/`: the search prompt.
-    pub(crate) fn open_search_prompt(&mut self) {
-        self.open_prompt(PromptKind::Search, "/", String::new());
-    }
-
-    /// Enter on the search prompt: search, and go to the first match at or after the current
-    /// move. Empty: the last search again.
-    pub(crate) fn search_submit(&mut self, text: &str) {
-        let q = if text.is_empty() {
-            match &self.search.query {
-                Some(q) => q.clone(),
-                None => {
-                    self.info("no previous search: type what to find after /");
-                    return;
-                }
-            }
-        } else {
-            Query::new(text)
-        };
-        self.search.query = Some(q);
-        self.search.shown = true;
-        self.run_search();
-        let Some(found) = &self.search.found else {
-            return;
-        };
-        let n = found.matches.len();
-        if n == 0 {
-            let typed = sanitize(&self.search.query.as_ref().expect("set").typed).into_owned();
-            self.info_level(format!("no match for \"{typed}\""), Level::Warning);
-            return;
-        }
-        let index = self.search.index.as_ref().expect("built");
-        let cur = self.cur();
-        let (i, wrapped) = if cur == NodeId::ROOT {
-            (0, false)
-        } else {
-            let here = index.rank_of(&Match {
-                node: cur,
-                kind: Kind::Move,
-            });
-            match found.matches.iter().position(|m| index.rank_of(m) >= here) {
-                Some(i) => (i, false),
-                None => (0, true),
-            }
-        };
-        self.go_to_match(i, wrapped);
-        let off = self.search.found.as_ref().map_or(0, |f| {
-            f.matches
-                .iter()
-                .filter(|m| !matches!(m.kind, Kind::Header(_)) && !self.on_line(m.node))
-                .count()
-        });
-        if off > 0
-            && let Some(msg) = &mut self.message
-        {
-            let at = msg.text.find(": ").unwrap_or(msg.text.len());
-            msg.text
-                .insert_str(at, &format!(" ({off} off this line, L lists them)"));
-        }
-    }
-
-    /// Is `id` on the line shown?
-    fn on_line(&self, id: NodeId) -> bool {
-        self.line().get(self.record.node(id).ply as usize) == Some(&id)
-    }
-
-    /// Finds the matches of the query for the record as it is now (the index of the moves is
-    /// rebuilt when the record changed).
-    fn run_search(&mut self) {
-        let Some(q) = self.search.query.clone() else {
-            return;
-        };
-        let rev = self.revision;
-        if self.search.index.as_ref().is_none_or(|i| i.revision != rev) {
-            let rows = self.outline().rows.clone();
-            self.search.index = Some(Index::build(&self.record, &rows, rev));
-        }
-        let index = self.search.index.as_mut().expect("just built");
-        if q.relative {
-            index.build_ki2(&self.record);
-        }
-        let matches = find(&self.record, index, &q);
-        let mut hit = vec![false; self.record.len()];
-        for m in &matches {
-            if !matches!(m.kind, Kind::Header(_)) {
-                hit[m.node.index()] = true;
-            }
-        }
-        self.search.found = Some(Found {
-            revision: rev,
-            matches,
-            hit,
-            current: None,
-        });
-    }
-
-    /// The matches for the record as it is now (searching again after a change).
-    fn fresh_matches(&mut self) -> bool {
-        if self.search.query.is_none() {
-            self.info("no previous search (/ searches)");
-            return false;
-        }
-        if self
-            .search
-            .found
-            .as_ref()
-            .is_none_or(|f| f.revision != self.revision)
-        {
-            self.run_search();
-        }
-        self.search.shown = true;
-        let n = self.search.found.as_ref().map_or(0, |f| f.matches.len());
-        if n == 0 {
-            let typed = sanitize(&self.search.query.as_ref().expect("set").typed).into_owned();
-            self.info_level(format!("no match for \"{typed}\""), Level::Warning);
-        }
-        n > 0
-    }
-
-    /// After a key: when the record changed, the shown matches are found again.
-    pub(crate) fn search_after_key(&mut self) {
-        if self.search.shown
-            && self
-                .search
-                .found
-                .as_ref()
-                .is_some_and(|f| f.revision != self.revision)
-        {
-            self.run_search();
-        }
-    }
-
-    /// `n` (forward) and `N`: the next or previous match from the last one gone to, or from
-    /// the cursor when it moved since; wraps around.
-    pub(crate) fn search_step(&mut self, forward: bool) {
-        if !self.fresh_matches() {
-            return;
-        }
-        let found = self.search.found.as_ref().expect("fresh");
-        let index = self.search.index.as_ref().expect("built");
-        let n = found.matches.len();
-        let cur = self.cur();
-        let from = match found.current {
-            Some((i, at)) if at == cur => Some(i),
-            _ => None,
-        };
-        let (i, wrapped) = match (from, forward) {
-            (Some(i), true) => ((i + 1) % n, i + 1 == n),
-            (Some(i), false) => ((i + n - 1) % n, i == 0),
-            (None, _) => {
-                let here = index.rank_of(&Match {
-                    node: cur,
-                    kind: Kind::Move,
-                });
-                let ranks = found.matches.iter().map(|m| index.rank_of(m));
-                if forward {
-                    match ranks.clone().position(|r| r > here) {
-                        Some(i) => (i, false),
-                        None => (0, true),
-                    }
-                } else {
-                    match ranks.rev().position(|r| r < here) {
-                        Some(k) => (n - 1 - k, false),
-                        None => (n - 1, true),
-                    }
-                }
-            }
-        };
-        self.go_to_match(i, wrapped);
-    }
-
-    /// Goes to match `i` and says which it is.
-    fn go_to_match(&mut self, i: usize, wrapped: bool) {
-        let Some(m) = self
-            .search
-            .found
-            .as_ref()
-            .and_then(|f| f.matches.get(i))
-            .copied()
-        else {
-            return;
-        };
-        let n = self.search.found.as_ref().map_or(0, |f| f.matches.len());
-        match m.kind {
-            Kind::Header(f) => self.header_scroll = f as u16,
-            Kind::Move | Kind::Bookmark | Kind::Comment => {
-                if m.node != self.cur() && self.record.is_attached(m.node) {
-                    self.jump_to(m.node);
-                }
-            }
-        }
-        if m.kind == Kind::Comment
-            && let Some(q) = &self.search.query
-        {
-            // Scroll the comment to the line of the first match.
-            let line = self
-                .record
-                .node(m.node)
-                .comment
-                .lines()
-                .position(|l| !q.spans(&l.chars().collect::<Vec<_>>()).is_empty())
-                .unwrap_or(0);
-            self.comment_scroll = line.saturating_sub(1) as u16;
-        }
-        let cur = self.cur();
-        if let Some(f) = &mut self.search.found {
-            f.current = Some((i, cur));
-        }
-        let what = self.describe(&m);
-        let (text, level) = if wrapped {
-            (
-                format!("search wrapped; match {}/{n}: {what}", i + 1),
-                Level::Warning,
-            )
-        } else {
-            (format!("match {}/{n}: {what}", i + 1), Level::Info)
-        };
-        self.info_level(text, level);
-    }
-
-    /// Where a match is and what it is: `変化 34手目 △同　銀(31)`, `コメント 12手目 ▲２六歩:
-    /// …text…`, `しおり &name 12手目 ▲２六歩`, `対局情報 棋戦：…`. Sanitized.
-    fn describe(&self, m: &Match) -> String {
-        let q = self.search.query.as_ref();
-        if let Kind::Header(i) = m.kind {
-            let f = self.record.header.fields.get(i);
-            let text = f.map_or(String::new(), |f| format!("{}：{}", f.key, f.value));
-            return format!("対局情報 {}", sanitize(&text));
-        }
-        let node = self.record.node(m.node);
-        let main = self
-            .search
-            .index
-            .as_ref()
-            .is_none_or(|ix| (ix.rank_of(m) as usize) < ix.main_len);
-        let var = if main { "" } else { "変化 " };
-        let at = format!("{var}{}手目 {}", node.ply, self.step_text(m.node));
-        match m.kind {
-            Kind::Move | Kind::Header(_) => at,
-            Kind::Bookmark => format!(
-                "しおり &{} {at}",
-                sanitize(node.bookmark.as_deref().unwrap_or(""))
-            ),
-            Kind::Comment => {
-                let s = q.map_or(String::new(), |q| snippet(q, &node.comment));
-                format!("コメント {at}: {s}")
-            }
-        }
-    }
-
-    /// `L`: the list of every match (`*`: on the current line).
-    pub(crate) fn open_search_list(&mut self) {
-        if !self.fresh_matches() {
-            return;
-        }
-        let found = self.search.found.as_ref().expect("fresh");
-        let sel = found.current.map_or_else(
-            || {
-                found
-                    .matches
-                    .iter()
-                    .position(|m| !matches!(m.kind, Kind::Header(_)) && !self.on_line(m.node))
-                    .unwrap_or(0)
-            },
-            |(i, _)| i,
-        );
-        let n = found.matches.len();
-        let typed = sanitize(&self.search.query.as_ref().expect("fresh").typed).into_owned();
-        self.open_list(
-            ListKind::Search,
-            &format!("検索 \"{typed}\" {n}件 (* this line)  Enter: go  Esc: close"),
-        );
-        if let Some(l) = self.overlays.list_mut() {
-            l.selected = sel.min(n.saturating_sub(1));
-        }
-    }
-
-    /// The entries of the match list.
-    pub(crate) fn search_list_items(&self) -> Vec<String> {
-        let Some(found) = &self.search.found else {
-            return Vec::new();
-        };
-        found
-            .matches
-            .iter()
-            .map(|m| {
-                let here = matches!(m.kind, Kind::Header(_)) || self.on_line(m.node);
-                format!("{}{}", if here { "* " } else { "  " }, self.describe(m))
-            })
-            .collect()
-    }
-
-    /// Enter in the match list.
-    pub(crate) fn search_list_pick(&mut self, i: usize) {
-        self.close_list();
-        if self
-            .search
-            .found
-            .as_ref()
-            .is_some_and(|f| f.revision == self.revision)
-        {
-            self.go_to_match(i, false);
-        }
-    }
-
-    /// `:noh`: hides the highlight until the next search or `n`.
-    pub(crate) fn hide_search_highlight(&mut self) {
-        self.search.shown = false;
-    }
-}
-
 #[cfg(test)]
 #[path = "search_tests.rs"]
-mod tests;
+pub(crate) mod tests;

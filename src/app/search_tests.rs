@@ -1,7 +1,7 @@
 use super::*;
 use crate::app::input::{KeyCode, KeyEvent};
 use crate::app::testing::app_with;
-use crate::app::{Level, Mode};
+use crate::app::{App, Level, Mode};
 
 /// Main line to ply 12 (投了) with two variations (at 4 and at 7), comments, a bookmark and a
 /// header.
@@ -354,5 +354,29 @@ fn spans_map_folded_matches_back_to_the_text() {
     assert_eq!(
         q.spans(&"xＡＢＣ".chars().collect::<Vec<_>>()),
         vec![(1, 4)]
+    );
+}
+
+#[test]
+fn text_from_the_file_is_sanitized_in_the_message_and_the_list() {
+    let mut a = app_with(STUDY);
+    let id = main_at(&a, 2);
+    a.record.node_mut(id).comment = "危険\u{1b}[2J\u{202e}な\u{7}文字".into();
+    a.record.node_mut(id).bookmark = Some("危\u{1b}]52;c;x\u{7}".into());
+    search(&mut a, "危");
+    press(&mut a, "L");
+    let l = a.overlays.list().expect("list").clone();
+    assert_eq!(l.items.len(), 2);
+    for text in l.items.iter().chain([&l.title]) {
+        assert!(
+            !text
+                .chars()
+                .any(|c| c.is_control() || ('\u{202a}'..='\u{202e}').contains(&c)),
+            "{text:?}"
+        );
+    }
+    assert_eq!(
+        l.items[1],
+        "* コメント 2手目 △３四歩(33): 危険\u{fffd}[2J\u{fffd}な\u{fffd}文字"
     );
 }
