@@ -33,15 +33,18 @@
 //!
 //! # Speed
 //!
-//! The moves' searchable forms are built once per revision of the record (the KI2 relative
-//! forms, which need the position before every move, only when a query names 右 左 上 引 寄 or
-//! 直); comments and the header are searched as they are. `benches/viewer.rs` times `/` and
+//! The moves' searchable forms are built once per revision of the record, in one buffer. KI2's
+//! relative forms need the position before the move: they are made only when a query names
+//! 右 左 上 引 寄 or 直, for the moves the query could match (each from its own position), or
+//! for every move in one walk of the tree when there are many. Comments and the header are
+//! searched as they are. `benches/viewer.rs` times `/` and
 //! `n` on a 68,000-node study.
 
 use super::outline::OutlineRow;
 use super::text::sanitize;
 use crate::core::notation::{japanese, ki2};
-use crate::core::record::{NodeId, Record, Step};
+use crate::core::record::{MoveData, NodeId, Record, Step};
+use crate::core::rules::{Position, Square};
 use std::borrow::Cow;
 
 // ----- folding -----
@@ -87,6 +90,9 @@ fn fold_move(s: &str) -> String {
     s.chars().filter_map(fold_move_char).collect()
 }
 
+/// KI2's relative suffixes.
+const RELATIVE: [char; 6] = ['右', '左', '上', '引', '寄', '直'];
+
 /// The query, folded both ways.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Query {
@@ -113,7 +119,7 @@ impl Query {
                 .any(|w| w.iter().all(|c| ('1'..='9').contains(c)));
         Query {
             typed: typed.to_string(),
-            relative: mv.contains(['右', '左', '上', '引', '寄', '直']),
+            relative: mv.contains(RELATIVE),
             origin: mv.contains('('),
             text,
             mv,
@@ -176,6 +182,38 @@ fn find_folded(
 
 // ----- the index of the moves -----
 
+/// One searchable string per node, all in one buffer (no allocation per node).
+#[derive(Debug, Default)]
+struct Forms {
+    text: String,
+    /// Node `i`'s string is `text[ends[i]..ends[i + 1]]`.
+    ends: Vec<u32>,
+}
+
+impl Forms {
+    fn with_capacity(nodes: usize) -> Forms {
+        let mut ends = Vec::with_capacity(nodes + 1);
+        ends.push(0);
+        Forms {
+            text: String::with_capacity(nodes * 16),
+            ends,
+        }
+    }
+    fn push_folded(&mut self, s: &str) {
+        self.text.extend(s.chars().filter_map(fold_move_char));
+    }
+    /// Ends the current node's string.
+    fn end(&mut self) {
+        self.ends.push(self.text.len() as u32);
+    }
+    fn get(&self, i: usize) -> &str {
+        match (self.ends.get(i), self.ends.get(i + 1)) {
+            (Some(&a), Some(&b)) => &self.text[a as usize..b as usize],
+            _ => "",
+        }
+    }
+}
+
 /// The moves' searchable forms, built once per revision of the record.
 #[derive(Debug, Default)]
 pub(super) struct Index {
@@ -188,11 +226,23 @@ pub(super) struct Index {
     pub(super) main_len: usize,
     /// By node: the move without its origin (`▲76歩`, `▲同歩`, and `▲76歩` again for a 同
     /// move), move-folded, joined by U+001F.
-    short: Vec<String>,
+    short: Forms,
     /// By node: the KIF text with the origin (`▲76歩(77)`), move-folded.
-    full: Vec<String>,
-    /// By node: the KI2 forms (`▲58金右`), built when a query first needs them.
+    full: Forms,
+    /// By node: the KI2 forms (`▲58金右`), move-folded; empty until a query needs them.
     ki2: Vec<String>,
+    /// `ki2` holds every move's (else only those that queries asked about).
+    pub(super) ki2_all: bool,
+}
+
+/// A move's KI2 forms, move-folded (a 同 move's also with its square).
+fn ki2_forms(pos: &Position, m: &MoveData, prev_to: Option<Square>) -> String {
+    let mut s = fold_move(&ki2::move_text(pos, m, prev_to));
+    if prev_to == Some(m.mv.to()) {
+        s.push('\u{1f}');
+        s.push_str(&fold_move(&ki2::move_text(pos, m, None)));
+    }
+    s
 }
 
 /// `text` up to its origin square `(77)`.
@@ -200,48 +250,60 @@ fn without_origin(text: &str) -> &str {
     text.split('(').next().unwrap_or(text)
 }
 
+/// Beyond this many moves to look at, a query in KI2 relative notation builds every move's
+/// KI2 form in one walk of the tree instead of finding each move's position.
+const KI2_ONE_BY_ONE: usize = 2_000;
+
 impl Index {
     pub(super) fn build(record: &Record, rows: &[OutlineRow], revision: u64) -> Index {
-        let mut order = Vec::with_capacity(record.len());
+        let n = record.len();
+        let mut order = Vec::with_capacity(n);
         for r in rows {
-            let mut n = r.start;
+            let mut id = r.start;
             for _ in 0..r.len {
-                order.push(n);
-                match record.node(n).children.first() {
-                    Some(&c) => n = c,
+                order.push(id);
+                match record.node(id).children.first() {
+                    Some(&c) => id = c,
                     None => break,
                 }
             }
         }
         let main_len = rows.first().map_or(0, |r| r.len as usize);
-        let mut rank = vec![u32::MAX; record.len()];
-        let mut short = vec![String::new(); record.len()];
-        let mut full = vec![String::new(); record.len()];
+        let mut rank = vec![u32::MAX; n];
         for (i, &id) in order.iter().enumerate() {
             rank[id.index()] = i as u32;
-            let node = record.node(id);
+        }
+        let mut short = Forms::with_capacity(n);
+        let mut full = Forms::with_capacity(n);
+        let mut buf = String::with_capacity(32);
+        for node in &record.nodes {
             match &node.step {
                 Step::Root => {}
                 Step::Special(s) => {
-                    short[id.index()] = fold_move(s.kif_word());
-                    full[id.index()] = short[id.index()].clone();
+                    short.push_folded(s.kif_word());
+                    full.push_folded(s.kif_word());
                 }
                 Step::Move(m) => {
                     let prev_to = node
                         .parent
                         .and_then(|p| record.node(p).move_data())
                         .map(|pm| pm.mv.to());
-                    let kif = format!("{}{}", m.color.mark(), japanese::kif_move(m, prev_to));
-                    let mut s = fold_move(without_origin(&kif));
+                    buf.clear();
+                    buf.push_str(m.color.mark());
+                    japanese::push_kif_move(&mut buf, m, prev_to);
+                    full.push_folded(&buf);
+                    short.push_folded(without_origin(&buf));
                     if prev_to == Some(m.mv.to()) {
-                        let plain = format!("{}{}", m.color.mark(), japanese::kif_move(m, None));
-                        s.push('\u{1f}');
-                        s.push_str(&fold_move(without_origin(&plain)));
+                        buf.clear();
+                        buf.push_str(m.color.mark());
+                        japanese::push_kif_move(&mut buf, m, None);
+                        short.text.push('\u{1f}');
+                        short.push_folded(without_origin(&buf));
                     }
-                    short[id.index()] = s;
-                    full[id.index()] = fold_move(&kif);
                 }
             }
+            short.end();
+            full.end();
         }
         Index {
             revision,
@@ -250,41 +312,78 @@ impl Index {
             main_len,
             short,
             full,
-            ki2: Vec::new(),
+            ki2: vec![String::new(); n],
+            ki2_all: false,
         }
     }
 
-    /// Builds the KI2 forms: a walk of the tree with the position before each move.
-    pub(super) fn build_ki2(&mut self, record: &Record) {
-        if !self.ki2.is_empty() {
+    /// Makes the KI2 forms that `q` (a query in relative notation) can match: those of the
+    /// moves whose KIF form holds the query without its 右 左 上 引 寄 直, each from its own
+    /// position when they are few, else every move's in one walk of the tree.
+    pub(super) fn prepare_ki2(&mut self, record: &Record, q: &Query) {
+        if self.ki2_all {
             return;
         }
-        let mut ki2 = vec![String::new(); record.len()];
+        let base: String = q.mv.chars().filter(|c| !RELATIVE.contains(c)).collect();
+        let wanted: Vec<NodeId> = if base.is_empty() {
+            Vec::new()
+        } else {
+            self.order
+                .iter()
+                .copied()
+                .filter(|id| self.short.get(id.index()).contains(&base))
+                .take(KI2_ONE_BY_ONE + 1)
+                .collect()
+        };
+        if base.is_empty() || wanted.len() > KI2_ONE_BY_ONE {
+            return self.build_ki2(record);
+        }
+        for id in wanted {
+            let node = record.node(id);
+            if !self.ki2[id.index()].is_empty() {
+                continue;
+            }
+            let (Some(parent), Step::Move(m)) = (node.parent, &node.step) else {
+                continue;
+            };
+            let pos = record.position_at(parent);
+            let prev_to = record.node(parent).move_data().map(|pm| pm.mv.to());
+            self.ki2[id.index()] = ki2_forms(&pos, m, prev_to);
+        }
+    }
+
+    /// Builds every move's KI2 forms: a walk of the tree with the position before each move.
+    fn build_ki2(&mut self, record: &Record) {
         let mut stack = vec![(NodeId::ROOT, record.initial.position.clone())];
         while let Some((n, pos)) = stack.pop() {
             let prev_to = record.node(n).move_data().map(|m| m.mv.to());
-            for &c in record.node(n).children.iter() {
-                let Step::Move(m) = &record.node(c).step else {
+            let children = &record.node(n).children;
+            let mut pos = Some(pos);
+            for (k, &c) in children.iter().enumerate() {
+                let (Step::Move(m), Some(p)) = (&record.node(c).step, &pos) else {
                     continue;
                 };
-                let mut s = fold_move(&ki2::move_text(&pos, m, prev_to));
-                if prev_to == Some(m.mv.to()) {
-                    s.push('\u{1f}');
-                    s.push_str(&fold_move(&ki2::move_text(&pos, m, None)));
+                self.ki2[c.index()] = ki2_forms(p, m, prev_to);
+                if record.node(c).children.is_empty() {
+                    continue;
                 }
-                ki2[c.index()] = s;
-                let mut after = pos.clone();
+                // The last child takes the position itself, the others a copy.
+                let mut after = if k + 1 == children.len() {
+                    pos.take().expect("checked")
+                } else {
+                    p.clone()
+                };
                 let _ = after.play_unchecked(m.mv);
                 stack.push((c, after));
             }
         }
-        self.ki2 = ki2;
+        self.ki2_all = true;
     }
 
     fn move_matches(&self, q: &Query, id: NodeId) -> bool {
         let i = id.index();
-        self.short[i].contains(&q.mv)
-            || (q.origin && self.full[i].contains(&q.mv))
+        self.short.get(i).contains(&q.mv)
+            || (q.origin && self.full.get(i).contains(&q.mv))
             || (q.relative && self.ki2.get(i).is_some_and(|s| s.contains(&q.mv)))
     }
 

@@ -126,6 +126,15 @@ fn moves_are_found_as_the_list_writes_them_and_as_players_type_them() {
     assert_eq!(found(&a), vec![(7, Kind::Move), (7, Kind::Comment)]);
     search(&mut a, "５八金左");
     assert!(found(&a).is_empty(), "{:?}", found(&a));
+    // A suffix alone: every move's KI2 form is made in one walk of the tree.
+    let mut b = app_with(STUDY);
+    search(&mut b, "右");
+    assert_eq!(found(&b), vec![(7, Kind::Move), (7, Kind::Comment)]);
+    assert!(b.search.index.as_ref().unwrap().ki2_all);
+    assert!(
+        !a.search.index.as_ref().unwrap().ki2_all,
+        "58金右 made only ５八金's"
+    );
     search(&mut a, "投了");
     assert_eq!(found(&a), vec![(12, Kind::Move)]);
 }

@@ -87,7 +87,7 @@ impl App {
         }
         let index = self.search.index.as_mut().expect("just built");
         if q.relative {
-            index.build_ki2(&self.record);
+            index.prepare_ki2(&self.record, &q);
         }
         let matches = find(&self.record, index, &q);
         let mut hit = vec![false; self.record.len()];
