@@ -10,6 +10,9 @@
 //! frame draws the analysis pane. (Checking and writing the engine's lines in Japanese is
 //! measured in `benches/engine.rs`.)
 //!
+//! `search` and its kin are `/`, a query and Enter: a search reads the whole record by its
+//! nature, so it grows with the record; it has to stay well under 50 ms here.
+//!
 //! Run: `cargo bench --bench viewer`. The medians are in
 //! `target/criterion/viewer_68k/<key>/new/estimates.json` (`median.point_estimate`, ns).
 
@@ -242,6 +245,52 @@ fn benches(c: &mut Criterion) {
                 },
             )
         })
+    });
+    // `/`, the query and Enter (one frame, after Enter): the whole tree's moves, comments and
+    // bookmarks searched, and the cursor taken to the first match. The moves' searchable
+    // forms are built on the first search after each change of the record
+    // (`search_after_an_edit`); KI2's relative forms (`58金右`) need the position before every
+    // move and are built when a query first names 右 左 上 引 寄 直 (`search_ki2_after_an_edit`).
+    if b.v.app.mode() == Mode::Tree {
+        b.key('t');
+    }
+    b.key('g');
+    let search = |b: &mut Bench, q: &str| {
+        for c in std::iter::once('/').chain(q.chars()) {
+            b.v.app.handle_key(KeyEvent::char(c));
+        }
+        b.v.app.handle_key(KeyEvent::plain(KeyCode::Enter));
+        b.frame();
+    };
+    let time_search = |b: &mut Bench, n: u64, q: &str, edit: bool| {
+        let mut total = Duration::ZERO;
+        for _ in 0..n {
+            if edit {
+                b.v.app.revision += 1;
+            }
+            let t = Instant::now();
+            search(b, q);
+            total += t.elapsed();
+        }
+        total
+    };
+    search(&mut b, "同歩");
+    g.bench_function("search", |bn| {
+        bn.iter_custom(|n| time_search(&mut b, n, "同歩", false))
+    });
+    g.bench_function("search_comment", |bn| {
+        bn.iter_custom(|n| time_search(&mut b, n, "形勢", false))
+    });
+    g.bench_function("search_after_an_edit", |bn| {
+        bn.iter_custom(|n| time_search(&mut b, n, "同歩", true))
+    });
+    g.bench_function("search_ki2_after_an_edit", |bn| {
+        bn.iter_custom(|n| time_search(&mut b, n, "58金右", true))
+    });
+    // n: the next match of 同歩 (the line switched into a variation when it is in one).
+    search(&mut b, "同歩");
+    g.bench_function("n", |bn| {
+        bn.iter_custom(|n| b.time(n, 'n', |_| false, |_| {}))
     });
     g.finish();
 }

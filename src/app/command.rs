@@ -109,6 +109,10 @@ macro_rules! command_table {
             GraphScale = "graph_scale", "Graph: centipawns (±2000) or sente's win %", App::toggle_graph_scale;
             NextMark = "next_mark", "Go to the next marked move (緩手, 疑問手, 悪手, 大悪手) of the main line", |a| a.jump_mark(true);
             PrevMark = "prev_mark", "Go to the previous marked move of the main line", |a| a.jump_mark(false);
+            Search = "search", "Search the record: moves (76歩, 同歩, 58金右), comments, bookmarks, header (Enter on an empty / repeats the last search)", App::open_search_prompt;
+            SearchNext = "search_next", "Next match of the last search (into variations too; wraps around)", |a| a.search_step(true);
+            SearchPrev = "search_prev", "Previous match of the last search", |a| a.search_step(false);
+            SearchList = "search_list", "List the matches of the last search (those off the current line too) and jump to one", App::open_search_list;
             NoOp = "none", "Do nothing (unbinds a default key)", |_| {};
         }
     };

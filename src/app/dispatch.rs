@@ -58,6 +58,7 @@ impl App {
             ),
             None => {}
         }
+        self.search_after_key();
     }
 
     // ----- overlay-dependent commands -----

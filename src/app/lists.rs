@@ -74,6 +74,7 @@ impl App {
             ListKind::Engines(all) => self.engine_list_items(all),
             ListKind::EngineOptions => self.option_list_items(),
             ListKind::EngineLines => self.pv_list_items(),
+            ListKind::Search => self.search_list_items(),
         };
         if let Some(l) = self.overlays.list_mut() {
             l.selected = l.selected.min(items.len().saturating_sub(1));
@@ -176,6 +177,7 @@ impl App {
                 self.close_list();
                 self.insert_pv(l.selected);
             }
+            ListKind::Search => self.search_list_pick(l.selected),
         }
     }
 
@@ -243,7 +245,8 @@ impl App {
             | ListKind::Presets
             | ListKind::Engines(_)
             | ListKind::EngineOptions
-            | ListKind::EngineLines => {}
+            | ListKind::EngineLines
+            | ListKind::Search => {}
         }
     }
 }

@@ -2,8 +2,10 @@
 //! terminal crates. A key becomes a `Command` through the keymap of the top overlay's mode
 //! (`overlay.rs`); the command table (`command.rs`) and the `:` table (`typable.rs`) hold
 //! the handlers; changes to the record go through `editing.rs` and its history; files go
-//! through `document.rs` only. Research mode (`research.rs`) owns the USI engine; the front
-//! end calls `App::research_tick` after each key and every 30 ms while an engine runs.
+//! through `document.rs` only. The `/` search: what matches and in which order in
+//! `search.rs`, its keys and prompt in `searching.rs`. Research mode (`research.rs`) owns the
+//! USI engine; the front end calls `App::research_tick` after each key and every 30 ms while
+//! an engine runs.
 
 mod analyze_run;
 pub mod board_input;
@@ -26,6 +28,8 @@ pub mod research;
 mod research_state;
 pub mod save;
 pub mod saving;
+pub mod search;
+mod searching;
 mod setup;
 pub mod share;
 mod state;

@@ -109,6 +109,8 @@ pub enum PromptKind {
     SaveAs {
         quit_after: bool,
     },
+    /// `/`: what to search for.
+    Search,
 }
 
 /// A one-line prompt on the status line.
@@ -133,6 +135,8 @@ pub enum ListKind {
     EngineOptions,
     /// `pick_pv`: the engine's lines.
     EngineLines,
+    /// `L`: the matches of the last search.
+    Search,
 }
 
 /// A list overlay to pick from.

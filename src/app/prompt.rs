@@ -88,6 +88,10 @@ impl App {
                     }
                 }
             }
+            PromptKind::Search => {
+                self.close_prompt();
+                self.search_submit(&text);
+            }
             PromptKind::SaveAs { quit_after } => {
                 self.close_prompt();
                 if !text.is_empty() {

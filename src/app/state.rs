@@ -109,6 +109,8 @@ pub struct App {
     pub research: super::research_state::Research,
     /// The evaluation graph (`graph.rs`).
     pub graph: super::graph_view::GraphView,
+    /// `/` search: the last query and its matches (`search.rs`).
+    pub search: super::search::Search,
     cur: NodeId,
     /// The chosen child at each fork (parent -> child) the user has visited.
     chosen: HashMap<NodeId, NodeId>,
@@ -151,6 +153,7 @@ impl App {
             watch: None,
             research: super::research_state::Research::new(None, config_best_move),
             graph: super::graph_view::GraphView::default(),
+            search: Default::default(),
             cur: NodeId::ROOT,
             chosen: HashMap::new(),
             line: Vec::new(),
@@ -210,6 +213,7 @@ impl App {
         fresh.clipboard = self.clipboard.take();
         fresh.watch = self.watch.take();
         fresh.graph = self.graph;
+        fresh.search = self.search.carried();
         fresh.research = std::mem::take(&mut self.research);
         fresh.research.record_replaced();
         *self = fresh;

@@ -207,6 +207,24 @@ pub const TYPABLE_COMMANDS: &[TypableCommand] = &[
         handler: |a, arg| a.set_command(arg),
     },
     TypableCommand {
+        name: "search",
+        aliases: &[],
+        arg: Arg::OptionalText("TEXT"),
+        doc: "Search the record as / does (moves, comments, bookmarks, header); alone: the last search again",
+        handler: |a, arg| a.search_submit(arg),
+    },
+    TypableCommand {
+        name: "nohlsearch",
+        aliases: &["noh"],
+        arg: Arg::None,
+        doc: "Hide the search's highlight (n shows it again)",
+        handler: |a, arg| {
+            if no_arg(a, "nohlsearch", arg) {
+                a.hide_search_highlight()
+            }
+        },
+    },
+    TypableCommand {
         name: "help",
         aliases: &["h"],
         arg: Arg::None,

@@ -7,7 +7,7 @@ pub use super::view::ViewState;
 use super::widgets::board::{BoardWidget, board_column};
 use super::widgets::{
     analysis, comment, confirm, copy_menu, graph, header, help, list, move_list, paste,
-    position_editor, status, tree, variations,
+    position_editor, search, status, tree, variations,
 };
 use crate::app::{App, Overlay};
 use ratatui::Frame;
@@ -143,6 +143,7 @@ pub fn render(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut V
         }
     }
     status::status_line(status, buf, app, theme, vs);
+    search::highlight(buf, app, vs);
     // The overlays, bottom first, so the top one is drawn last (over the others).
     for o in app.overlays.iter() {
         match o {

@@ -14,6 +14,7 @@ pub mod list;
 pub mod move_list;
 pub mod paste;
 pub mod position_editor;
+pub mod search;
 pub mod status;
 pub mod tree;
 pub mod variations;
