@@ -59,7 +59,7 @@ pub fn move_list(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mu
             .is_some_and(|p| app.record.node(p).children.len() > 1);
         let time = node.time.as_ref().map(|t| fmt_time(t, long_time));
         let time_w = time.as_ref().map_or(0, |t| width(t) + 1);
-        let num = format!("{idx:>4} ");
+        let num = format!("{:>4} ", app.record.move_number(id));
         let body = clean(&app.step_text(id), theme.double);
         let mark = match (alt, node.bookmark.is_some()) {
             (true, true) => "+&",
