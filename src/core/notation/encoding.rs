@@ -670,3 +670,58 @@ mod lossy_tests {
         assert_eq!(EUC_JP.decode(&b).0, "〓\n");
     }
 }
+
+#[cfg(test)]
+mod malformed_tests {
+    use super::*;
+
+    #[test]
+    fn many_bad_lines_are_named_up_to_a_limit_then_counted() {
+        let mut bytes = Vec::new();
+        for i in 0..12 {
+            bytes.extend_from_slice(format!("先手：名前{i}").as_bytes());
+            bytes.push(0xff);
+            bytes.push(b'\n');
+        }
+        for _ in 0..40 {
+            bytes.extend_from_slice("*コメントの行\n".as_bytes());
+        }
+        let d = decode(&bytes, TextEncoding::ShiftJis);
+        assert_eq!(d.info.encoding, TextEncoding::Utf8);
+        assert!(d.info.lossy);
+        assert_eq!(d.warnings.len(), NAMED_LINES + 1);
+        assert_eq!(
+            d.warnings[0],
+            (
+                1,
+                "a byte that is not UTF-8 (0xff) was replaced by �".to_string()
+            )
+        );
+        assert_eq!(
+            d.warnings[NAMED_LINES],
+            (
+                9,
+                "and 4 more bytes that are not UTF-8 on 4 more lines, replaced by �".to_string()
+            )
+        );
+        assert_eq!(d.text.matches('\u{FFFD}').count(), 12);
+    }
+
+    /// Shift_JIS text is never taken for UTF-8 with errors, however short.
+    #[test]
+    fn shift_jis_is_not_overwhelmingly_utf8() {
+        for s in [
+            "先手：羽生善治\n",
+            "▲７六歩　△３四歩\n",
+            "あ",
+            "手合割：平手\n後手：藤井猛\n",
+        ] {
+            let (b, _, _) = SHIFT_JIS.encode(s);
+            assert_eq!(
+                decode(&b, TextEncoding::Utf8).info.encoding,
+                TextEncoding::ShiftJis,
+                "{s}"
+            );
+        }
+    }
+}
