@@ -298,7 +298,7 @@ impl App {
             if id == NodeId::ROOT {
                 "of the start position".to_string()
             } else {
-                format!("at move {} ({})", rec.node(id).ply, self.step_text(id))
+                format!("at move {} ({})", rec.move_number(id), self.step_text(id))
             }
         };
         for id in rec.preorder() {
