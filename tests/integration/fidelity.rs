@@ -340,3 +340,34 @@ fn saving_a_file_with_replaced_bytes_asks_once() {
         assert!(rows.contains("saved"), "{name}: {rows}");
     }
 }
+
+/// CSA and JKF number every record from 1: saving a record that starts at move 81 names
+/// the numbering as a loss. USI keeps it in the SFEN's move number.
+#[test]
+fn formats_without_a_first_move_number_say_so() {
+    let l = load("from_move_81.kifu");
+    let r = &l.records[0].record;
+    for format in [Format::Csa, Format::Jkf] {
+        let w = notation::render(r, notation::Target::new(format), &l.info);
+        let losses: Vec<String> = w.losses.iter().map(ToString::to_string).collect();
+        assert!(
+            losses.contains(
+                &"the move numbers (the record starts at move 81; read back, it starts at 1)"
+                    .to_string()
+            ),
+            "{format:?}: {losses:?}"
+        );
+    }
+    let w = notation::render(r, notation::Target::new(Format::Usi), &l.info);
+    assert!(w.text.contains(" 81 moves 5d5c+"), "{}", w.text);
+    let back = notation::read_text(&w.text, Format::Usi);
+    assert_eq!(back[0].record.moves_before(), 80);
+    // A record from move 1 loses nothing of the kind.
+    let plain = notation::read_text("手合割：平手\n   1 ７六歩(77)\n", Format::Kif);
+    let w = notation::render(
+        &plain[0].record,
+        notation::Target::new(Format::Csa),
+        &l.info,
+    );
+    assert!(w.losses.is_empty(), "{:?}", w.losses);
+}
