@@ -176,9 +176,32 @@ fn decode_lossy(enc: &'static Encoding, bytes: &[u8]) -> (String, Vec<Malformed>
     (out, bad)
 }
 
-/// How many characters of more than one byte `text` holds (what decoded well).
-fn non_ascii_chars(text: &str) -> usize {
-    text.bytes().filter(|&b| b >= 0xC0).count()
+/// Are `bytes` (not valid UTF-8) overwhelmingly UTF-8 ([`overwhelmingly`]): a UTF-8 file
+/// with a stray byte? Stops as soon as the rest of the bytes could not make it so (a
+/// Shift_JIS file fails within its first part).
+fn mostly_utf8(bytes: &[u8]) -> bool {
+    let (mut good, mut bad) = (0usize, 0usize);
+    let mut rest = bytes;
+    loop {
+        let (valid, skip) = match simdutf8::compat::from_utf8(rest) {
+            Ok(_) => (rest.len(), None),
+            Err(e) => (
+                e.valid_up_to(),
+                Some(e.error_len().unwrap_or(rest.len() - e.valid_up_to())),
+            ),
+        };
+        // Each character of more than one byte has exactly one lead byte.
+        good += rest[..valid].iter().filter(|&&b| b >= 0xC0).count();
+        let Some(skip) = skip else {
+            return overwhelmingly(good, bad);
+        };
+        bad += 1;
+        rest = &rest[valid + skip..];
+        // Even if every remaining pair of bytes were a good character, too few.
+        if bad.saturating_mul(8) > good + rest.len() / 2 {
+            return false;
+        }
+    }
 }
 
 /// One warning per line with replaced bytes (`line 12: a byte that is not UTF-8 (0xff) was
@@ -300,16 +323,17 @@ pub fn decode(bytes: &[u8], prefer: TextEncoding) -> Decoded {
     }
     // Nearly valid UTF-8 (a stray byte in a UTF-8 file): Shift_JIS text almost never holds
     // more than a few valid UTF-8 sequences, so many of them and few errors mean UTF-8.
-    let (utf8_text, utf8_bad) = decode_lossy(UTF_8, bytes);
-    if overwhelmingly(non_ascii_chars(&utf8_text), utf8_bad.len()) {
-        let w = malformed_warnings(bytes, &utf8_bad, TextEncoding::Utf8);
-        return finish(utf8_text, TextEncoding::Utf8, false, true, w);
+    if mostly_utf8(bytes) {
+        let (text, bad) = decode_lossy(UTF_8, bytes);
+        let w = malformed_warnings(bytes, &bad, TextEncoding::Utf8);
+        return finish(text, TextEncoding::Utf8, false, true, w);
     }
     for enc in [TextEncoding::ShiftJis, TextEncoding::EucJp] {
         if let Some(text) = strict(enc, bytes) {
             return finish(text, enc, false, false, Vec::new());
         }
     }
+    let (utf8_text, utf8_bad) = decode_lossy(UTF_8, bytes);
     // The encoding that reads the most; on a tie the declared one, else Shift_JIS, EUC-JP,
     // UTF-8 in that order.
     let mut order = vec![declared(bytes).unwrap_or(TextEncoding::ShiftJis)];
