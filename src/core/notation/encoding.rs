@@ -177,8 +177,8 @@ fn decode_lossy(enc: &'static Encoding, bytes: &[u8]) -> (String, Vec<Malformed>
 }
 
 /// Are `bytes` (not valid UTF-8) overwhelmingly UTF-8 ([`overwhelmingly`]): a UTF-8 file
-/// with a stray byte? Stops as soon as the rest of the bytes could not make it so (a
-/// Shift_JIS file fails within its first part).
+/// with a stray byte? Stops at the ninth bad sequence if the bytes are not overwhelmingly
+/// UTF-8 so far.
 fn mostly_utf8(bytes: &[u8]) -> bool {
     let (mut good, mut bad) = (0usize, 0usize);
     let mut rest = bytes;
@@ -197,8 +197,9 @@ fn mostly_utf8(bytes: &[u8]) -> bool {
         };
         bad += 1;
         rest = &rest[valid + skip..];
-        // Even if every remaining pair of bytes were a good character, too few.
-        if bad.saturating_mul(8) > good + rest.len() / 2 {
+        // Shift_JIS text fails within its first few kanji. (A UTF-8 file whose bad bytes
+        // come first is still read as UTF-8 when it reads best: see `decode`.)
+        if bad > 8 && !overwhelmingly(good, bad) {
             return false;
         }
     }
@@ -747,5 +748,30 @@ mod malformed_tests {
                 "{s}"
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod utf8_first_tests {
+    use super::*;
+
+    /// Bad bytes at the start of a long UTF-8 file: not taken for UTF-8 at once, but UTF-8
+    /// reads it best, so it is UTF-8 with its bad bytes replaced.
+    #[test]
+    fn a_utf8_file_whose_bad_bytes_come_first_is_still_utf8() {
+        let mut bytes = b"\xf8\xf9\xfa\xfb\xfc\xfd\xf7\xf6\xf5\xf4 header\n".to_vec();
+        for _ in 0..50 {
+            bytes.extend_from_slice("*羽生善治の一手\n".as_bytes());
+        }
+        assert!(!mostly_utf8(&bytes));
+        let d = decode(&bytes, TextEncoding::ShiftJis);
+        assert_eq!(d.info.encoding, TextEncoding::Utf8);
+        assert!(
+            d.text.ends_with("*羽生善治の一手\n"),
+            "{:?}",
+            &d.text[d.text.len() - 60..]
+        );
+        assert_eq!(d.warnings.len(), 1);
+        assert_eq!(d.warnings[0].0, 1);
     }
 }
