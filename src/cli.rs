@@ -33,10 +33,10 @@ pub struct Cli {
 pub struct ViewArgs {
     /// Record to open (`-` reads standard input); none starts an empty 平手 record.
     pub file: Option<PathBuf>,
-    /// `+N`: open at ply N (KifuBase convention).
+    /// `+N`: open at move N, as the record numbers its moves (KifuBase convention).
     #[arg(value_name = "+N", allow_hyphen_values = false)]
     pub plus_ply: Option<String>,
-    /// Open at ply N of the main line (ShogiGUI convention).
+    /// Open at move N of the main line, as the record numbers its moves (ShogiGUI convention).
     #[arg(short = 'n', value_name = "N")]
     pub ply: Option<u32>,
     /// Which record of a multi-record CSA file (1-based).
@@ -172,8 +172,9 @@ pub struct ConvertArgs {
 #[derive(Args, Debug)]
 pub struct ShowArgs {
     pub file: PathBuf,
-    /// Plies of the main line to play (default: all); more than the main line holds is an
-    /// error.
+    /// The position after this move of the main line (default: the last), numbered as the
+    /// record numbers its moves (from 81 after `手数＝80`, where 80 and below are the start);
+    /// more than the main line holds is an error.
     #[arg(long)]
     pub ply: Option<u32>,
     /// Print SFEN instead of a BOD diagram.

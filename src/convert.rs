@@ -407,15 +407,26 @@ pub fn main_line_moves(r: &Record) -> u32 {
 pub fn node_at_ply(r: &Record, ply: Option<u32>) -> Result<NodeId, String> {
     let line = r.main_line();
     let moves = main_line_moves(r);
+    // Numbered as the record numbers its moves: from 81 after `手数＝80`, where any number up
+    // to 80 is the start position.
+    let before = r.moves_before();
     if let Some(p) = ply
-        && p > moves
+        && p > before + moves
     {
-        return Err(format!(
-            "--ply {p}: the main line has {moves} move{}",
-            if moves == 1 { "" } else { "s" }
-        ));
+        return Err(if before == 0 {
+            format!(
+                "--ply {p}: the main line has {moves} move{}",
+                if moves == 1 { "" } else { "s" }
+            )
+        } else {
+            format!(
+                "--ply {p}: the main line has moves {} to {}",
+                before + 1,
+                before + moves
+            )
+        });
     }
-    let n = ply.unwrap_or(moves) as usize;
+    let n = ply.map_or(moves, |p| p.saturating_sub(before)) as usize;
     Ok(line[n])
 }
 

@@ -34,6 +34,9 @@ pub struct Document {
     pub record_count: usize,
     /// The file as it was on disk when opened or last saved (to notice outside changes).
     pub stamp: Option<DiskStamp>,
+    /// Lines of the file with bytes its encoding could not read, which were replaced by �
+    /// (the reader's encoding warnings); emptied once a save wrote over them.
+    pub replaced_lines: Vec<usize>,
 }
 
 impl Document {
@@ -49,6 +52,7 @@ impl Document {
             record_index: 0,
             record_count: 1,
             stamp: None,
+            replaced_lines: Vec::new(),
         }
     }
 
@@ -65,9 +69,20 @@ impl Document {
             None => "[stdin]".to_string(),
             Some(p) => file_name(p),
         };
+        let replaced_lines = if loaded.info.lossy {
+            parsed
+                .warnings
+                .iter()
+                .filter(|w| w.kind == notation::DiagKind::Encoding && w.line > 0)
+                .map(|w| w.line)
+                .collect()
+        } else {
+            Vec::new()
+        };
         Some((
             parsed.record,
             Document {
+                replaced_lines,
                 stamp: path.as_deref().and_then(DiskStamp::of),
                 path,
                 name,

@@ -49,7 +49,7 @@ impl App {
                     format!(
                         "&{}  {}手目 {}",
                         n.bookmark.as_deref().unwrap_or(""),
-                        n.ply,
+                        self.record.move_number(id),
                         self.step_text(id)
                     )
                 })

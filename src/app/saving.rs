@@ -7,6 +7,8 @@ use super::document::{self, file_name, same_path};
 use super::overlay::{Pending, PromptKind};
 pub use super::overlay::{SaveHow, SaveJob, SaveJobTarget};
 use super::state::{App, Level};
+use crate::core::notation::TextEncoding;
+use crate::core::notation::encoding::GETA;
 use crate::core::record::NodeId;
 use crate::store::SaveError;
 use std::path::PathBuf;
@@ -56,7 +58,7 @@ impl App {
             SaveEncoding::Fixed(e) => Some(e),
             SaveEncoding::Auto => None,
         };
-        let Some((target, info)) = document::target_for(&path, same, fixed) else {
+        let Some((target, mut info)) = document::target_for(&path, same, fixed) else {
             self.info_level(
                 format!(
                     "cannot tell the format of {}: use .kif (Shift_JIS), .kifu (UTF-8), .csa, .ki2, .ki2u, .jkf, .usi, .sfen or .bod",
@@ -66,6 +68,9 @@ impl App {
             );
             return;
         };
+        // The � of bytes replaced when the file was read are written as 〓 where the encoding
+        // has no � (for the whole session: the record keeps them).
+        info.lossy |= self.doc.info.is_some_and(|i| i.lossy);
         let job = SaveJob {
             path,
             target: SaveJobTarget { target, info },
@@ -157,6 +162,7 @@ impl App {
                 self.doc.record_index + 1
             ));
         }
+        losses.extend(self.replaced_bytes(plan.info.encoding));
         if !losses.is_empty() && !job.losses_ok {
             let yes = if job.quit_after {
                 "save without them and quit"
@@ -217,6 +223,8 @@ impl App {
                     self.watch = None;
                 }
                 if !copy {
+                    // The session's file holds no unreadable bytes any more.
+                    self.doc.replaced_lines.clear();
                     self.doc.stamp = Some(stamp);
                     self.doc.path = Some(job.path.clone());
                     self.doc.name = file_name(&job.path);
@@ -252,6 +260,29 @@ impl App {
         }
     }
 
+    /// The bytes of the file its encoding could not read (replaced by � when it was read), as
+    /// a loss for the save question: the original bytes cannot be written back.
+    fn replaced_bytes(&self, writing: TextEncoding) -> Option<String> {
+        let lines = &self.doc.replaced_lines;
+        let read = self.doc.info?.encoding;
+        let shown: Vec<String> = lines.iter().take(5).map(ToString::to_string).collect();
+        let more = match lines.len() {
+            0 => return None,
+            1..=5 => String::new(),
+            n => format!(" and {} more", n - 5),
+        };
+        Some(format!(
+            "the original bytes that were not {read} on line{} {}{more} (read as �, written as {})",
+            if lines.len() == 1 { "" } else { "s" },
+            shown.join(", "),
+            if writing == TextEncoding::Utf8 {
+                "�"
+            } else {
+                GETA
+            }
+        ))
+    }
+
     /// Where in the record a character occurs first, in words.
     pub(crate) fn locate_char(&self, ch: char) -> Option<String> {
         let rec = &self.record;
@@ -267,7 +298,7 @@ impl App {
             if id == NodeId::ROOT {
                 "of the start position".to_string()
             } else {
-                format!("at move {} ({})", rec.node(id).ply, self.step_text(id))
+                format!("at move {} ({})", rec.move_number(id), self.step_text(id))
             }
         };
         for id in rec.preorder() {

@@ -313,14 +313,23 @@ impl App {
         }
     }
 
-    /// Goes to ply `n` of the current line (its end when the line is shorter).
+    /// Goes to move `n` of the current line as the move list numbers it (its end when the
+    /// line is shorter; its start for a number at or before the record's start, which is
+    /// after move 80 in a record read with `手数＝80`).
     pub(crate) fn goto_ply(&mut self, n: u32) {
+        let before = self.record.moves_before();
+        let n = n.saturating_sub(before);
         let last = self.line.len().saturating_sub(1);
         if n as usize > last {
-            self.info_level(
-                format!("this line has only {last} plies; went to the end"),
-                Level::Warning,
-            );
+            let msg = if before == 0 {
+                format!("this line has only {last} plies; went to the end")
+            } else {
+                format!(
+                    "this line ends at move {}; went to the end",
+                    before as usize + last
+                )
+            };
+            self.info_level(msg, Level::Warning);
         }
         self.go_on_line((n as usize).min(last));
     }

@@ -439,7 +439,8 @@ fn common_prefix(list: &[String]) -> String {
 
 /// The commands for the help overlay, one per line.
 pub fn help_lines() -> Vec<String> {
-    let mut out = vec!["  :N  go to ply N of the current line".to_string()];
+    let mut out =
+        vec!["  :N  go to move N of the current line (as the move list numbers it)".to_string()];
     for c in TYPABLE_COMMANDS {
         out.push(format!("  {}  {}", c.usage(), c.doc));
     }
@@ -449,7 +450,7 @@ pub fn help_lines() -> Vec<String> {
 /// The commands as a Markdown table (for the README).
 pub fn markdown_table() -> String {
     let mut out = String::from(
-        "| command | what it does |\n| --- | --- |\n| `:N` | Go to ply N of the current line |\n",
+        "| command | what it does |\n| --- | --- |\n| `:N` | Go to move N of the current line (as the move list numbers it) |\n",
     );
     for c in TYPABLE_COMMANDS {
         out.push_str(&format!("| `{}` | {} |\n", c.usage(), c.doc));

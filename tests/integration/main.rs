@@ -9,6 +9,7 @@ mod corpus;
 mod csa;
 mod edit_app;
 mod edit_e2e;
+mod fidelity;
 mod graph;
 mod hostile;
 mod jkf;

@@ -34,8 +34,27 @@ pub enum BodLine<'a> {
     Border,
     /// `先手番` / `後手番` / `下手番` / `上手番`.
     Turn(Color),
-    /// `手数＝N ...` (the move count line of a pasted BOD).
-    MoveCount,
+    /// `手数＝N ...` (the move count line of a pasted BOD): N moves were played before the
+    /// position (`None` when the number cannot be read).
+    MoveCount(Option<u32>),
+}
+
+/// The number at the start of `s` (ASCII or full-width digits), up to what a position's move
+/// number can hold.
+fn move_count(s: &str) -> Option<u32> {
+    let digits: String = s
+        .trim_start_matches(is_space)
+        .chars()
+        .map_while(|c| match c {
+            '0'..='9' => Some(c),
+            '０'..='９' => char::from_u32(c as u32 - '０' as u32 + '0' as u32),
+            _ => None,
+        })
+        .collect();
+    digits
+        .parse::<u32>()
+        .ok()
+        .filter(|&n| n < u32::from(u16::MAX))
 }
 
 fn strip_colon(s: &str) -> Option<&str> {
@@ -66,8 +85,11 @@ pub fn classify(line: &str) -> Option<BodLine<'_>> {
         return Some(BodLine::Border);
     }
     let lead = t.trim_start_matches(is_space);
-    if lead.starts_with("手数＝") || lead.starts_with("手数=") {
-        return Some(BodLine::MoveCount);
+    if let Some(rest) = lead
+        .strip_prefix("手数＝")
+        .or_else(|| lead.strip_prefix("手数="))
+    {
+        return Some(BodLine::MoveCount(move_count(rest)));
     }
     if !lead.is_empty()
         && lead != t
@@ -201,6 +223,8 @@ pub struct BoardBuilder {
     rows_seen: usize,
     pub hands_seen: bool,
     pub turn: Option<Color>,
+    /// Moves played before the position (`手数＝N`), when a line said so.
+    pub moves_before: Option<u32>,
 }
 
 impl Default for BoardBuilder {
@@ -211,6 +235,7 @@ impl Default for BoardBuilder {
             rows_seen: 0,
             hands_seen: false,
             turn: None,
+            moves_before: None,
         }
     }
 }
@@ -250,7 +275,11 @@ impl BoardBuilder {
                 self.turn = Some(c);
                 Ok(())
             }
-            BodLine::FileLabels | BodLine::Border | BodLine::MoveCount => Ok(()),
+            BodLine::MoveCount(n) => {
+                self.moves_before = n.or(self.moves_before);
+                Ok(())
+            }
+            BodLine::FileLabels | BodLine::Border => Ok(()),
         }
     }
     fn set_hand(&mut self, color: Color, pieces: &[(PieceKind, u32)]) -> Result<(), String> {
@@ -281,13 +310,39 @@ impl BoardBuilder {
             target.set_side_to_move(t);
         }
     }
-    /// The position read (side to move from the turn line, Black when there was none).
+    /// The position read (side to move from the turn line, Black when there was none; its
+    /// move number follows `手数＝N`: the next move is N + 1).
     pub fn position(&self) -> Position {
         let mut p = self.pos.clone();
         p.set_side_to_move(self.turn.unwrap_or(Color::Black));
-        p.set_move_number(1);
+        self.apply_move_number(&mut p);
         p
     }
+    /// Sets the move number of `p` from the `手数＝N` line (1 when there was none).
+    pub fn apply_move_number(&self, p: &mut Position) {
+        let next = self.moves_before.map_or(1, |n| n + 1);
+        p.set_move_number(u16::try_from(next).unwrap_or(u16::MAX));
+    }
+}
+
+/// Reads a BOD file into a record without moves (its start position, the `手数＝N` of the
+/// diagram as the number of its first move, and whether it had a turn line).
+pub fn read(text: &str) -> super::Parsed {
+    let mut b = super::builder::RecordBuilder::new(super::builder::Style {
+        branches: false,
+        merge: false,
+    });
+    match read_bod(text) {
+        Ok(position) => {
+            let handicap = crate::core::rules::Handicap::matching(&position);
+            b.set_initial(crate::core::record::Initial { position, handicap }, 0);
+            b.record_mut().layout.turn_line = text
+                .split('\n')
+                .any(|l| matches!(classify(l), Some(BodLine::Turn(_))));
+        }
+        Err(d) => b.warnings_mut().push(d),
+    }
+    b.finish()
 }
 
 /// Reads a pasted BOD diagram (hands, nine ranks, optional turn line; other lines are ignored).
@@ -377,10 +432,11 @@ pub fn write_bod(record: &Record, node: crate::core::record::NodeId) -> String {
     let mut out = String::with_capacity(512);
     write_position(&pos, &mut out, handicap);
     let n = record.node(node);
-    let played = match n.step {
-        Step::Special(_) => n.ply.saturating_sub(1),
-        _ => n.ply,
-    };
+    let played = record.moves_before()
+        + match n.step {
+            Step::Special(_) => n.ply.saturating_sub(1),
+            _ => n.ply,
+        };
     out.push_str(&format!("手数＝{played}  "));
     // The last move played and the one before it (for 同).
     let mut last = Some(node);
@@ -405,9 +461,16 @@ pub fn write_bod(record: &Record, node: crate::core::record::NodeId) -> String {
         out.push_str("  ");
     }
     out.push_str("まで\n");
-    if pos.side_to_move() == Color::White {
+    // White to move is always said; Black when the diagram read said so.
+    let white = pos.side_to_move() == Color::White;
+    if white || (record.layout.turn_line && node == record.root()) {
         out.push('\n');
-        out.push_str(if handicap { "上手番" } else { "後手番" });
+        out.push_str(match (white, handicap) {
+            (true, true) => "上手番",
+            (true, false) => "後手番",
+            (false, true) => "下手番",
+            (false, false) => "先手番",
+        });
         out.push('\n');
     }
     out

@@ -97,9 +97,13 @@ impl TextInfo {
 pub struct Decoded {
     pub text: String,
     pub info: TextInfo,
-    /// Something the user should know (a lossy decode, a declaration that lied).
-    pub warning: Option<String>,
+    /// What the user should know, each with its 1-based line (0: the whole file): bytes that
+    /// were replaced by U+FFFD, a declaration that lied.
+    pub warnings: Vec<(usize, String)>,
 }
+
+/// At most this many lines with replaced bytes are named one by one.
+const NAMED_LINES: usize = 8;
 
 /// Finds `encoding=NAME` in the first lines (`#KIF version=2.0 encoding=UTF-8`,
 /// `'CSA encoding=SHIFT_JIS`, `'encoding=Shift_JIS`).
@@ -137,11 +141,132 @@ fn strict(enc: TextEncoding, bytes: &[u8]) -> Option<String> {
         .map(|c| c.into_owned())
 }
 
+/// Bytes a decoder could not read, and where they start.
+struct Malformed {
+    at: usize,
+    len: usize,
+}
+
+/// Decodes `bytes` as `enc`, replacing each malformed sequence by U+FFFD and noting where it
+/// was.
+fn decode_lossy(enc: &'static Encoding, bytes: &[u8]) -> (String, Vec<Malformed>) {
+    let mut decoder = enc.new_decoder_without_bom_handling();
+    let mut out = String::with_capacity(bytes.len() * 3 / 2 + 16);
+    let mut bad = Vec::new();
+    let mut done = 0;
+    loop {
+        let (result, read) =
+            decoder.decode_to_string_without_replacement(&bytes[done..], &mut out, true);
+        let end = done + read;
+        match result {
+            encoding_rs::DecoderResult::InputEmpty => break,
+            encoding_rs::DecoderResult::OutputFull => out.reserve(bytes.len() - end + 16),
+            encoding_rs::DecoderResult::Malformed(len, after) => {
+                let len = usize::from(len);
+                let at = end - usize::from(after) - len;
+                bad.push(Malformed { at, len });
+                if out.capacity() - out.len() < 3 {
+                    out.reserve(bytes.len() - end + 16);
+                }
+                out.push('\u{FFFD}');
+            }
+        }
+        done = end;
+    }
+    (out, bad)
+}
+
+/// Are `bytes` (not valid UTF-8) overwhelmingly UTF-8 ([`overwhelmingly`]): a UTF-8 file
+/// with a stray byte? Stops at the ninth bad sequence if the bytes are not overwhelmingly
+/// UTF-8 so far.
+fn mostly_utf8(bytes: &[u8]) -> bool {
+    let (mut good, mut bad) = (0usize, 0usize);
+    let mut rest = bytes;
+    loop {
+        let (valid, skip) = match simdutf8::compat::from_utf8(rest) {
+            Ok(_) => (rest.len(), None),
+            Err(e) => (
+                e.valid_up_to(),
+                Some(e.error_len().unwrap_or(rest.len() - e.valid_up_to())),
+            ),
+        };
+        // Each character of more than one byte has exactly one lead byte.
+        good += rest[..valid].iter().filter(|&&b| b >= 0xC0).count();
+        let Some(skip) = skip else {
+            return overwhelmingly(good, bad);
+        };
+        bad += 1;
+        rest = &rest[valid + skip..];
+        // Shift_JIS text fails within its first few kanji. (A UTF-8 file whose bad bytes
+        // come first is still read as UTF-8 when it reads best: see `decode`.)
+        if bad > 8 && !overwhelmingly(good, bad) {
+            return false;
+        }
+    }
+}
+
+/// One warning per line with replaced bytes (`line 12: a byte that is not UTF-8 (0xff) was
+/// replaced by �`), the first [`NAMED_LINES`] lines named, then one for the rest.
+fn malformed_warnings(bytes: &[u8], bad: &[Malformed], enc: TextEncoding) -> Vec<(usize, String)> {
+    // Lines end at LF, or at CR in a file without LF (old Mac files).
+    let end = if memchr::memchr(b'\n', bytes).is_some() {
+        b'\n'
+    } else {
+        b'\r'
+    };
+    let mut per_line: Vec<(usize, Vec<u8>)> = Vec::new();
+    let mut line = 1;
+    let mut counted = 0;
+    for m in bad {
+        line += memchr::memchr_iter(end, &bytes[counted..m.at]).count();
+        counted = m.at;
+        let b = &bytes[m.at..m.at + m.len];
+        match per_line.last_mut() {
+            Some((l, v)) if *l == line => v.extend_from_slice(b),
+            _ => per_line.push((line, b.to_vec())),
+        }
+    }
+    let name = enc.name();
+    let mut out: Vec<(usize, String)> = per_line
+        .iter()
+        .take(NAMED_LINES)
+        .map(|(line, b)| {
+            let hex: Vec<String> = b.iter().take(6).map(|x| format!("0x{x:02x}")).collect();
+            let more = if b.len() > 6 { " …" } else { "" };
+            let what = if b.len() == 1 {
+                format!("a byte that is not {name} ({}) was", hex.join(" "))
+            } else {
+                format!(
+                    "{} bytes that are not {name} ({}{more}) were",
+                    b.len(),
+                    hex.join(" ")
+                )
+            };
+            (*line, format!("{what} replaced by �"))
+        })
+        .collect();
+    if per_line.len() > NAMED_LINES {
+        let rest = &per_line[NAMED_LINES..];
+        let n: usize = rest.iter().map(|(_, b)| b.len()).sum();
+        out.push((
+            rest[0].0,
+            format!(
+                "and {n} more bytes that are not {name} on {} more lines, replaced by �",
+                rest.len()
+            ),
+        ));
+    }
+    out
+}
+
 /// Decodes a file: BOM, then a declared `encoding=`, then valid UTF-8, then strict Shift_JIS,
-/// then strict EUC-JP; otherwise Shift_JIS with replacement characters and a warning.
+/// then strict EUC-JP. Text none of them reads whole is read in the one that reads most of
+/// it, each unreadable byte sequence replaced by U+FFFD with a warning naming its line: a
+/// UTF-8 file with a stray byte stays UTF-8 (it is tried first when its bytes are
+/// overwhelmingly UTF-8), a Shift_JIS file with a few bad bytes stays Shift_JIS.
 /// `prefer` is used only for pure ASCII input (what to write back).
 pub fn decode(bytes: &[u8], prefer: TextEncoding) -> Decoded {
-    let finish = |text: String, enc: TextEncoding, bom: bool, lossy: bool, warning| {
+    let finish = |text: String, enc: TextEncoding, bom: bool, lossy: bool, warnings| {
         let newline = detect_newline(&text);
         Decoded {
             text,
@@ -151,13 +276,13 @@ pub fn decode(bytes: &[u8], prefer: TextEncoding) -> Decoded {
                 newline,
                 lossy,
             },
-            warning,
+            warnings,
         }
     };
     if let Some(rest) = bytes.strip_prefix(b"\xEF\xBB\xBF") {
-        let (text, had_errors) = UTF_8.decode_without_bom_handling(rest);
-        let w = had_errors.then(|| "invalid UTF-8 bytes after the BOM were replaced".to_string());
-        return finish(text.into_owned(), TextEncoding::Utf8, true, had_errors, w);
+        let (text, bad) = decode_lossy(UTF_8, rest);
+        let w = malformed_warnings(rest, &bad, TextEncoding::Utf8);
+        return finish(text, TextEncoding::Utf8, true, !bad.is_empty(), w);
     }
     if bytes.starts_with(b"\xFF\xFE") || bytes.starts_with(b"\xFE\xFF") {
         let (text, _, had_errors) = Encoding::for_bom(bytes)
@@ -169,13 +294,13 @@ pub fn decode(bytes: &[u8], prefer: TextEncoding) -> Decoded {
             TextEncoding::Utf8,
             false,
             had_errors,
-            Some("UTF-16 file: it will be saved as UTF-8".to_string()),
+            vec![(0, "UTF-16 file: it will be saved as UTF-8".to_string())],
         );
     }
     if let Some(enc) = declared(bytes)
         && let Some(text) = strict(enc, bytes)
     {
-        return finish(text, enc, false, false, None);
+        return finish(text, enc, false, false, Vec::new());
     }
     // simdutf8 validates Japanese text several times faster than `std::str::from_utf8` (6% of
     // `kifview check` on a large UTF-8 study); it answers the same yes/no.
@@ -187,25 +312,64 @@ pub fn decode(bytes: &[u8], prefer: TextEncoding) -> Decoded {
         };
         let w = declared(bytes)
             .filter(|&d| d != TextEncoding::Utf8 && !bytes.is_ascii())
-            .map(|d| format!("the file declares {d} but its bytes are UTF-8; read as UTF-8"));
+            .map(|d| {
+                (
+                    0,
+                    format!("the file declares {d} but its bytes are UTF-8; read as UTF-8"),
+                )
+            })
+            .into_iter()
+            .collect();
         return finish(s.to_string(), enc, false, false, w);
+    }
+    // Nearly valid UTF-8 (a stray byte in a UTF-8 file): Shift_JIS text almost never holds
+    // more than a few valid UTF-8 sequences, so many of them and few errors mean UTF-8.
+    if mostly_utf8(bytes) {
+        let (text, bad) = decode_lossy(UTF_8, bytes);
+        let w = malformed_warnings(bytes, &bad, TextEncoding::Utf8);
+        return finish(text, TextEncoding::Utf8, false, true, w);
     }
     for enc in [TextEncoding::ShiftJis, TextEncoding::EucJp] {
         if let Some(text) = strict(enc, bytes) {
-            return finish(text, enc, false, false, None);
+            return finish(text, enc, false, false, Vec::new());
         }
     }
-    let (text, _) = SHIFT_JIS.decode_without_bom_handling(bytes);
-    finish(
-        text.into_owned(),
+    let (utf8_text, utf8_bad) = decode_lossy(UTF_8, bytes);
+    // The encoding that reads the most; on a tie the declared one, else Shift_JIS, EUC-JP,
+    // UTF-8 in that order.
+    let mut order = vec![declared(bytes).unwrap_or(TextEncoding::ShiftJis)];
+    for e in [
         TextEncoding::ShiftJis,
-        false,
-        true,
-        Some(
-            "the file is neither valid UTF-8 nor valid Shift_JIS; unreadable bytes were replaced by �"
-                .to_string(),
-        ),
-    )
+        TextEncoding::EucJp,
+        TextEncoding::Utf8,
+    ] {
+        if !order.contains(&e) {
+            order.push(e);
+        }
+    }
+    let mut utf8 = Some((utf8_text, utf8_bad));
+    let mut best: Option<(String, Vec<Malformed>, TextEncoding)> = None;
+    for e in order {
+        let (t, b) = match (e, utf8.take()) {
+            (TextEncoding::Utf8, Some(u)) => u,
+            (_, u) => {
+                utf8 = u;
+                decode_lossy(e.encoding(), bytes)
+            }
+        };
+        if best.as_ref().is_none_or(|(_, bb, _)| b.len() < bb.len()) {
+            best = Some((t, b, e));
+        }
+    }
+    let (text, bad, enc) = best.expect("three encodings were tried");
+    let w = malformed_warnings(bytes, &bad, enc);
+    finish(text, enc, false, true, w)
+}
+
+/// Is text with `good` multi-byte characters and `bad` malformed sequences overwhelmingly
+/// in the encoding (at least 8 good characters for each bad sequence, and a few good ones)?
+fn overwhelmingly(good: usize, bad: usize) -> bool {
+    good >= 4 && good >= bad.saturating_mul(8)
 }
 
 /// A character the target encoding cannot hold.
@@ -247,13 +411,15 @@ pub fn encode(text: &str, info: &TextInfo) -> Result<Vec<u8>, EncodeError> {
             push_lines(&mut out, text.as_bytes(), crlf);
             return Ok(out);
         }
-        TextEncoding::ShiftJis => encode_shift_jis(text, crlf, &mut out),
+        TextEncoding::ShiftJis => encode_shift_jis(text, crlf, info.lossy, &mut out),
         TextEncoding::EucJp => {
-            let text = if crlf {
-                std::borrow::Cow::Owned(text.replace('\n', "\r\n"))
-            } else {
-                std::borrow::Cow::Borrowed(text)
-            };
+            let mut text = std::borrow::Cow::Borrowed(text);
+            if crlf {
+                text = std::borrow::Cow::Owned(text.replace('\n', "\r\n"));
+            }
+            if info.lossy {
+                text = std::borrow::Cow::Owned(text.replace('\u{FFFD}', GETA));
+            }
             encode_with(EUC_JP, &text, &mut out)
         }
     };
@@ -375,9 +541,14 @@ fn shift_jis_table() -> &'static [u16] {
     })
 }
 
+/// What a file read with replaced bytes ([`TextInfo::lossy`]) gets for each U+FFFD when it is
+/// written in Shift_JIS or EUC-JP, which have no U+FFFD: 〓 (GETA MARK), the mark Japanese
+/// text uses for a character that could not be read.
+pub const GETA: &str = "〓";
+
 /// Strict Shift_JIS (CP932) encoding with `\n` → `\r\n` when `crlf`; returns the characters
-/// it could not write.
-fn encode_shift_jis(text: &str, crlf: bool, out: &mut Vec<u8>) -> Vec<Unmappable> {
+/// it could not write. With `lossy`, U+FFFD is written as 〓 ([`GETA`]).
+fn encode_shift_jis(text: &str, crlf: bool, lossy: bool, out: &mut Vec<u8>) -> Vec<Unmappable> {
     let table = shift_jis_table();
     let mut chars = Vec::new();
     let bytes = text.as_bytes();
@@ -393,6 +564,7 @@ fn encode_shift_jis(text: &str, crlf: bool, out: &mut Vec<u8>) -> Vec<Unmappable
         let Some(c) = text[i..].chars().next() else {
             break;
         };
+        let c = if lossy && c == '\u{FFFD}' { '〓' } else { c };
         let code = table.get(c as usize).copied().unwrap_or(0);
         match code {
             0 => chars.push(place(text, i, c)),
@@ -442,7 +614,7 @@ mod tests {
 
         let d = decode(b"\x82\xA0\xFF\xFF", TextEncoding::Utf8);
         assert!(d.info.lossy);
-        assert!(d.warning.is_some());
+        assert!(!d.warnings.is_empty());
     }
 
     #[test]
@@ -503,5 +675,103 @@ mod tests {
         assert_eq!(TextEncoding::from_label("UTF8"), Some(TextEncoding::Utf8));
         assert_eq!(TextEncoding::from_label("utf-8"), Some(TextEncoding::Utf8));
         assert_eq!(TextEncoding::from_label("latin9"), None);
+    }
+}
+#[cfg(test)]
+mod lossy_tests {
+    use super::*;
+
+    /// A file read with replaced bytes writes each U+FFFD as 〓 in the encodings that have
+    /// no U+FFFD; any other file refuses it as an unmappable character.
+    #[test]
+    fn replacement_characters_are_written_as_geta_when_the_file_was_lossy() {
+        let mut info = TextInfo::new(TextEncoding::ShiftJis);
+        assert!(encode("棋戦\u{FFFD}：順位戦\n", &info).is_err());
+        info.lossy = true;
+        let b = encode("棋戦\u{FFFD}：順位戦\n", &info).unwrap();
+        assert_eq!(SHIFT_JIS.decode(&b).0, "棋戦〓：順位戦\n");
+        info.encoding = TextEncoding::EucJp;
+        let b = encode("\u{FFFD}\n", &info).unwrap();
+        assert_eq!(EUC_JP.decode(&b).0, "〓\n");
+    }
+}
+
+#[cfg(test)]
+mod malformed_tests {
+    use super::*;
+
+    #[test]
+    fn many_bad_lines_are_named_up_to_a_limit_then_counted() {
+        let mut bytes = Vec::new();
+        for i in 0..12 {
+            bytes.extend_from_slice(format!("先手：名前{i}").as_bytes());
+            bytes.push(0xff);
+            bytes.push(b'\n');
+        }
+        for _ in 0..40 {
+            bytes.extend_from_slice("*コメントの行\n".as_bytes());
+        }
+        let d = decode(&bytes, TextEncoding::ShiftJis);
+        assert_eq!(d.info.encoding, TextEncoding::Utf8);
+        assert!(d.info.lossy);
+        assert_eq!(d.warnings.len(), NAMED_LINES + 1);
+        assert_eq!(
+            d.warnings[0],
+            (
+                1,
+                "a byte that is not UTF-8 (0xff) was replaced by �".to_string()
+            )
+        );
+        assert_eq!(
+            d.warnings[NAMED_LINES],
+            (
+                9,
+                "and 4 more bytes that are not UTF-8 on 4 more lines, replaced by �".to_string()
+            )
+        );
+        assert_eq!(d.text.matches('\u{FFFD}').count(), 12);
+    }
+
+    /// Shift_JIS text is never taken for UTF-8 with errors, however short.
+    #[test]
+    fn shift_jis_is_not_overwhelmingly_utf8() {
+        for s in [
+            "先手：羽生善治\n",
+            "▲７六歩　△３四歩\n",
+            "あ",
+            "手合割：平手\n後手：藤井猛\n",
+        ] {
+            let (b, _, _) = SHIFT_JIS.encode(s);
+            assert_eq!(
+                decode(&b, TextEncoding::Utf8).info.encoding,
+                TextEncoding::ShiftJis,
+                "{s}"
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod utf8_first_tests {
+    use super::*;
+
+    /// Bad bytes at the start of a long UTF-8 file: not taken for UTF-8 at once, but UTF-8
+    /// reads it best, so it is UTF-8 with its bad bytes replaced.
+    #[test]
+    fn a_utf8_file_whose_bad_bytes_come_first_is_still_utf8() {
+        let mut bytes = b"\xf8\xf9\xfa\xfb\xfc\xfd\xf7\xf6\xf5\xf4 header\n".to_vec();
+        for _ in 0..50 {
+            bytes.extend_from_slice("*羽生善治の一手\n".as_bytes());
+        }
+        assert!(!mostly_utf8(&bytes));
+        let d = decode(&bytes, TextEncoding::ShiftJis);
+        assert_eq!(d.info.encoding, TextEncoding::Utf8);
+        assert!(
+            d.text.ends_with("*羽生善治の一手\n"),
+            "{:?}",
+            &d.text[d.text.len() - 60..]
+        );
+        assert_eq!(d.warnings.len(), 1);
+        assert_eq!(d.warnings[0].0, 1);
     }
 }

@@ -638,6 +638,7 @@ pub fn write(record: &Record) -> Written {
     }
     l.extend(Loss::some(Lost::Bookmarks, losses.bookmarks));
     l.extend(Loss::some(Lost::ProgramLines, record.program_lines.len()));
+    l.extend(super::loss::move_numbers(record));
     Written {
         text: out,
         losses: l,

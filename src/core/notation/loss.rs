@@ -42,6 +42,11 @@ pub enum Lost {
     },
     /// `#` program comment lines of a KIF file.
     ProgramLines,
+    /// The numbering of a record that starts after move 1 (`手数＝80`: its first move is 81),
+    /// in a format that numbers every record from 1 (CSA, JKF).
+    MoveNumbers {
+        first: u32,
+    },
     /// An ending the format has no word for; `written_as` says what was written instead
     /// (`None`: the ending was left out).
     Ending {
@@ -124,6 +129,10 @@ impl fmt::Display for Loss {
                 "program comment line (#)",
                 "program comment lines (#)",
             )),
+            Lost::MoveNumbers { first } => write!(
+                f,
+                "the move numbers (the record starts at move {first}; read back, it starts at 1)"
+            ),
             Lost::Ending { word, written_as } => {
                 let what = if n == 1 {
                     format!("the ending {word}")
@@ -184,6 +193,13 @@ impl Census {
             self.variations,
         )
     }
+}
+
+/// The numbering of a record whose first move is not move 1, for a format that numbers
+/// from 1.
+pub fn move_numbers(record: &Record) -> Option<Loss> {
+    let before = record.moves_before();
+    (before > 0).then(|| Loss::new(Lost::MoveNumbers { first: before + 1 }, 1))
 }
 
 /// What a format that holds the main line's moves and nothing else (USI) leaves out:

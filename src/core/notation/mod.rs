@@ -194,21 +194,7 @@ pub fn read_text(text: &str, format: Format) -> Vec<Parsed> {
             record: Record::default(),
             warnings: vec![d],
         })],
-        Format::Bod => vec![match bod::read_bod(text) {
-            Ok(position) => {
-                let mut b = builder::RecordBuilder::new(builder::Style {
-                    branches: false,
-                    merge: false,
-                });
-                let handicap = crate::core::rules::Handicap::matching(&position);
-                b.set_initial(crate::core::record::Initial { position, handicap }, 0);
-                b.finish()
-            }
-            Err(d) => Parsed {
-                record: Record::default(),
-                warnings: vec![d],
-            },
-        }],
+        Format::Bod => vec![bod::read(text)],
     };
     if v.is_empty() {
         v.push(Parsed {
@@ -226,10 +212,13 @@ pub fn load(bytes: &[u8], path: Option<&Path>) -> Loaded {
         .and_then(Format::from_path)
         .unwrap_or_else(|| Format::detect(&decoded.text));
     let mut records = read_text(&decoded.text, format);
-    if let Some(w) = decoded.warning {
+    if !decoded.warnings.is_empty() {
         for r in &mut records {
-            r.warnings
-                .insert(0, Diagnostic::new(0, DiagKind::Encoding, w.clone()));
+            let w = decoded
+                .warnings
+                .iter()
+                .map(|(line, w)| Diagnostic::new(*line, DiagKind::Encoding, w.clone()));
+            r.warnings.splice(0..0, w);
         }
     }
     Loaded {

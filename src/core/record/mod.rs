@@ -163,14 +163,29 @@ impl Initial {
     }
 }
 
+/// How a KIF or KI2 file laid out its start, kept so that saving writes it back the same way.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct StartLayout {
+    /// How many header fields stood before the `手合割` line or the board diagram (`None`: after
+    /// all of them, as kifview writes a record that did not come from such a file).
+    pub fields_before: Option<usize>,
+    /// The file said whose turn it is (`先手番`/`後手番`): written back even for Black (a
+    /// diagram with White to move always gets its `後手番` line).
+    pub turn_line: bool,
+}
+
 /// A whole game record.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Record {
     pub header: Header,
+    /// The initial position. Its SFEN move number is the number of the record's first move
+    /// (1, or 81 for a diagram read with `手数＝80`): see [`Record::move_number`].
     pub initial: Initial,
     pub nodes: Vec<Node>,
     /// `#` lines of a KIF file (program comments), kept for round trips.
     pub program_lines: Vec<String>,
+    /// Where the file put its `手合割` or diagram and its turn line.
+    pub layout: StartLayout,
 }
 
 impl Default for Record {
@@ -194,7 +209,20 @@ impl Record {
                 time: None,
             }],
             program_lines: Vec::new(),
+            layout: StartLayout::default(),
         }
+    }
+    /// The number of moves played before the record starts: 0, or 80 for a record whose first
+    /// move is move 81 (a diagram with `手数＝80`, KIF move lines from 81, an SFEN with move
+    /// number 81).
+    pub fn moves_before(&self) -> u32 {
+        u32::from(self.initial.position.move_number()).saturating_sub(1)
+    }
+    /// The number a player sees for the node `id`: its ply counted from the record's first
+    /// move number ([`Record::moves_before`] plus the ply; the start position is
+    /// `moves_before`).
+    pub fn move_number(&self, id: NodeId) -> u32 {
+        self.moves_before() + self.node(id).ply
     }
     pub fn root(&self) -> NodeId {
         NodeId::ROOT

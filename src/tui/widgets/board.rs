@@ -252,19 +252,19 @@ pub fn board_column(
     let node = rec.node(app.cur());
     let mut spans = Vec::new();
     match &node.step {
-        Step::Root => spans.push(Span::raw("手数＝0")),
+        Step::Root => spans.push(Span::raw(format!("手数＝{}", rec.moves_before()))),
         Step::Move(_) => {
             let t = app.step_text(app.cur());
             let t = t.split('(').next().unwrap_or(&t).to_string();
             spans.push(Span::raw(clean(
-                &format!("手数＝{}  {t}  まで", node.ply),
+                &format!("手数＝{}  {t}  まで", rec.move_number(app.cur())),
                 d,
             )));
         }
         Step::Special(s) => {
             let side = rec.side_to_move_at(app.cur());
             spans.push(Span::raw(clean(
-                &s.result_line(node.ply.saturating_sub(1), side, handicap),
+                &s.result_line(rec.move_number(app.cur()).saturating_sub(1), side, handicap),
                 d,
             )));
         }

@@ -33,11 +33,17 @@ fn fmt_time(t: &MoveTime, long: bool) -> String {
 /// dropped from the end when the pane is too narrow.
 fn title(app: &App, width_avail: usize, double: bool) -> String {
     let line = app.line();
-    let ply = format!("棋譜 {}/{}", app.cur_index(), line.len().saturating_sub(1));
+    // Move numbers as the player sees them: a record may start at move 81 (手数＝80).
+    let before = app.record.moves_before() as usize;
+    let ply = format!(
+        "棋譜 {}/{}",
+        before + app.cur_index(),
+        before + line.len().saturating_sub(1)
+    );
     let Some(d) = app.line_departure() else {
         return ply;
     };
-    let fork = format!("変化 {}手目 {}/{}", d.at, d.index, d.count);
+    let fork = format!("変化 {}手目 {}/{}", before + d.at, d.index, d.count);
     let back = app
         .config
         .keymap
@@ -97,7 +103,7 @@ pub fn move_list(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mu
         let in_variation = idx >= variation_from;
         let time = node.time.as_ref().map(|t| fmt_time(t, long_time));
         let time_w = time.as_ref().map_or(0, |t| width(t) + 1);
-        let num = format!("{idx:>4}");
+        let num = format!("{:>4}", app.record.move_number(id));
         let gutter = if in_variation { rule } else { " " };
         let body = clean(&text, theme.double);
         let mut mark = String::new();

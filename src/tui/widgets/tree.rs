@@ -53,11 +53,11 @@ pub fn tree_overlay(
         } else {
             format!("{}»{depth} ", "  ".repeat(15))
         };
-        let node = rec.node(r.start);
         let text = if r.start == NodeId::ROOT {
             format!("本譜 ({}手)", r.len.saturating_sub(1))
         } else {
-            format!("{}手目 {}  ({}手)", node.ply, app.step_text(r.start), r.len)
+            let number = rec.move_number(r.start);
+            format!("{number}手目 {}  ({}手)", app.step_text(r.start), r.len)
         };
         let mark = if i == cur_row { "* " } else { "  " };
         // The overlay was cleared: only the text is drawn, and the selected row's style is

@@ -17,7 +17,7 @@ pub fn variations(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &m
     let title = match alts {
         Some((fork, sel)) => format!(
             "変化 {}手目 {}/{}",
-            app.record.node(fork).ply + 1,
+            app.record.move_number(fork) + 1,
             sel + 1,
             app.record.node(fork).children.len()
         ),

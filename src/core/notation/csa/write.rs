@@ -111,6 +111,7 @@ pub fn write(record: &Record, opts: &CsaOptions) -> Written {
     losses.extend(Loss::some(Lost::Comments, lost_comments));
     losses.extend(Loss::some(Lost::Bookmarks, c.bookmarks));
     losses.extend(Loss::some(Lost::ProgramLines, record.program_lines.len()));
+    losses.extend(crate::core::notation::loss::move_numbers(record));
     losses.extend(Loss::some(Lost::EmptyCommentLines, empty_lines));
     losses.extend(Loss::some(
         Lost::SecondFractions {

@@ -159,6 +159,8 @@ impl Reader {
             return;
         };
         let cur_ply = self.b.ply();
+        // Numbered as the moves are shown: from 81 in a record after `手数＝80`.
+        let n = n.saturating_sub(self.b.record_mut().moves_before());
         if n == 0 || n > cur_ply + 1 {
             self.b.warn(
                 line_no,

@@ -5,7 +5,7 @@
 use super::moves::move_text;
 use super::read::{read_end_of_game, reads_as_header, strip_made};
 use crate::core::notation::bod;
-use crate::core::notation::kif::{handicap_line, one_line, write_fields};
+use crate::core::notation::kif::{handicap_line, moves_before_line, one_line, write_fields};
 use crate::core::notation::loss::{Loss, Lost};
 use crate::core::notation::{Written, lines};
 use crate::core::record::{NodeId, Record, Special, Step};
@@ -39,10 +39,12 @@ fn position_text(record: &Record, out: &mut String) {
     let pos = &initial.position;
     if let Some(h) = preset(record) {
         handicap_line(h, out);
+        moves_before_line(record, out);
         return;
     }
     let handicap = initial.is_handicap_game();
     bod::write_position(pos, out, handicap);
+    moves_before_line(record, out);
     out.push_str(if pos.side_to_move() == Color::Black {
         if handicap {
             "下手番\n"
@@ -118,10 +120,9 @@ impl Out {
         let by_default = matches!(sp, Special::WinByDefault | Special::LossByDefault);
         counts.by_default += usize::from(by_default);
         self.end_line();
-        let node = record.node(id);
         let side = record.side_to_move_at(id);
         let handicap = record.initial.is_handicap_game();
-        let plies = node.ply.saturating_sub(1);
+        let plies = record.move_number(id).saturating_sub(1);
         let mut line = sp.result_line(plies, side, handicap);
         let reads_back = !line.contains(['\n', '\r'])
             && strip_made(&line).map(read_end_of_game).as_ref() == Some(sp);
@@ -157,8 +158,8 @@ pub fn write(record: &Record) -> Written {
         &mut losses,
         reads_as_header,
         preset(record),
+        |text| position_text(record, text),
     );
-    position_text(record, &mut out.text);
     out.notes(record, NodeId::ROOT, &mut counts);
 
     // Lines to write, each with the position before its first node; the root line starts at
@@ -170,7 +171,7 @@ pub fn write(record: &Record) -> Written {
         if start != NodeId::ROOT {
             out.end_line();
             out.text
-                .push_str(&format!("\n変化：{}手\n", record.node(start).ply));
+                .push_str(&format!("\n変化：{}手\n", record.move_number(start)));
         }
         let mut id = start;
         loop {

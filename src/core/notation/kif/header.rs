@@ -7,7 +7,7 @@ use super::super::bod::{BoardBuilder, BodLine};
 use super::super::builder::RecordBuilder;
 use super::super::loss::{Loss, Lost};
 use super::super::{DiagKind, Diagnostic};
-use crate::core::record::{HeaderField, Initial, Record};
+use crate::core::record::{HeaderField, Initial, Record, StartLayout};
 use crate::core::rules::{Handicap, double_king_tsume_position, tsume_position};
 
 /// `key：value` or `key:value` (key non-empty, without spaces).
@@ -32,6 +32,8 @@ pub(crate) struct Setup {
     board: BoardBuilder,
     /// The 手合割 value and its line.
     handicap: Option<(usize, String)>,
+    /// How many header fields came before the 手合割 line or the diagram's first line.
+    fields_before: Option<usize>,
 }
 
 /// A board diagram line: part of the setup before the moves (`setup` is `Some`); after them
@@ -44,10 +46,14 @@ pub(crate) fn board_line(
 ) {
     let decoration = matches!(
         line,
-        BodLine::Border | BodLine::FileLabels | BodLine::MoveCount
+        BodLine::Border | BodLine::FileLabels | BodLine::MoveCount(_)
     );
     match setup {
         Some(s) => {
+            if !matches!(line, BodLine::Turn(_) | BodLine::MoveCount(_)) {
+                s.fields_before
+                    .get_or_insert(b.record_mut().header.fields.len());
+            }
             if let Err(e) = s.board.feed(line) {
                 b.warn(no, DiagKind::BadBoard, e);
             }
@@ -78,7 +84,11 @@ pub(crate) fn header_field(
         return;
     }
     match setup {
-        Some(s) => s.handicap = Some((no, value.to_string())),
+        Some(s) => {
+            s.fields_before
+                .get_or_insert(b.record_mut().header.fields.len());
+            s.handicap = Some((no, value.to_string()));
+        }
         None => b.warn(
             no,
             DiagKind::BadHeader,
@@ -92,6 +102,10 @@ impl Setup {
     /// and turn line applied. A position equal to a preset is that preset (as every reader
     /// says).
     pub fn start(self, b: &mut RecordBuilder) {
+        b.record_mut().layout = StartLayout {
+            fields_before: self.fields_before,
+            turn_line: self.board.turn.is_some(),
+        };
         let mut warnings = Vec::new();
         let initial = self.initial(&mut warnings);
         b.warnings_mut().extend(warnings);
@@ -154,6 +168,7 @@ impl Setup {
         if initial.handicap.is_none() {
             initial.handicap = Handicap::matching(&initial.position);
         }
+        board.apply_move_number(&mut initial.position);
         initial
     }
 }
@@ -177,21 +192,55 @@ pub(crate) fn handicap_line(h: Handicap, out: &mut String) {
     out.push('\n');
 }
 
-/// Writes the header fields (except `手合割`, which the position part writes) as `key：value`
-/// lines. `reads_back(line, key, value)` says whether the reader reads the line as that field:
-/// a field that would not (a key with a colon, a key that looks like a move or a diagram line,
-/// ...) is left out and named in the losses, as are line breaks in values.
+/// The preset a writer writes as a `手合割` line: the record's handicap when the initial
+/// position is that preset's (whatever its move number: `手数＝N` is written beside it).
+pub(crate) fn written_preset(initial: &Initial) -> Option<Handicap> {
+    initial.handicap.filter(|h| {
+        let mut p = h.position();
+        p.set_move_number(initial.position.move_number());
+        p == initial.position
+    })
+}
+
+/// The `手数＝N` line of a record whose first move is move N + 1 (nothing when it is move 1).
+pub(crate) fn moves_before_line(record: &Record, out: &mut String) {
+    let n = record.moves_before();
+    if n > 0 {
+        out.push_str("手数＝");
+        out.push_str(&n.to_string());
+        out.push('\n');
+    }
+}
+
+/// Writes the header fields (except `手合割`) as `key：value` lines, with the start (the
+/// `手合割` line or the board diagram, written by `start`) where the file had it: before the
+/// field it preceded ([`StartLayout::fields_before`]), or where a `手合割` field stands (JKF
+/// keeps one), else after them all. `reads_back(line, key, value)` says whether the reader
+/// reads the line as that field: a field that would not (a key with a colon, a key that looks
+/// like a move or a diagram line, ...) is left out and named in the losses, as are line breaks
+/// in values.
 pub(crate) fn write_fields(
     record: &Record,
     out: &mut String,
     losses: &mut Vec<Loss>,
     reads_back: impl Fn(&str, &str, &str) -> bool,
     start_written: Option<Handicap>,
+    start: impl FnOnce(&mut String),
 ) {
     let mut breaks = 0;
     let mut lost = Vec::new();
     let mut line = String::new();
-    for f in &record.header.fields {
+    let at = record
+        .layout
+        .fields_before
+        .or_else(|| record.header.fields.iter().position(|f| f.key == "手合割"));
+    let mut start = Some(start);
+    for (i, f) in record.header.fields.iter().enumerate() {
+        if Some(i) == at
+            && let Some(s) = start.take()
+        {
+            s(out);
+        }
         if f.key == "手合割" {
             let kept = start_written.is_some_and(|h| {
                 Handicap::by_name(&f.value) == Some(h) && !f.value.contains(['\r', '\n'])
@@ -214,6 +263,9 @@ pub(crate) fn write_fields(
         }
         out.push_str(&line);
         out.push('\n');
+    }
+    if let Some(s) = start.take() {
+        s(out);
     }
     if let Some(l) = Loss::some(Lost::Headers(lost.clone()), lost.len()) {
         losses.push(l);

@@ -16,7 +16,8 @@ mod tests;
 mod write;
 
 pub(crate) use header::{
-    Setup, board_line, handicap_line, header_field, header_line, one_line, write_fields,
+    Setup, board_line, handicap_line, header_field, header_line, moves_before_line, one_line,
+    write_fields,
 };
 pub use read::read;
 pub use write::write;

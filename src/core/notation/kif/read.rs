@@ -18,6 +18,9 @@ struct Reader {
     skip: Option<u32>,
     /// The number announced by the last `変化：N手` line, not yet used.
     pending_branch: Option<(usize, u32)>,
+    /// Moves played before the record starts (`手数＝80`, or a first move line numbered 81):
+    /// move line N is ply N - this.
+    moves_before: u32,
 }
 
 impl Reader {
@@ -34,7 +37,30 @@ impl Reader {
     fn set_up_moves(&mut self) {
         if let Some(setup) = self.setup.take() {
             setup.start(&mut self.b);
+            self.moves_before = self.b.record_mut().moves_before();
         }
+    }
+
+    /// The first move line of the record is numbered `n`: a record that starts from a
+    /// diagram may start at any move (81 after `手数＝80`, or without it); a file that
+    /// numbers its moves from 1 after a `手数＝N` line numbers them from 1.
+    fn first_move_number(&mut self, n: u32) {
+        let record = self.b.record_mut();
+        let from_diagram = record.initial.handicap.is_none() || self.moves_before > 0;
+        if !record
+            .node(crate::core::record::NodeId::ROOT)
+            .children
+            .is_empty()
+            || n == 0
+            || n > u32::from(u16::MAX)
+            || n == self.moves_before + 1
+            || !(from_diagram || n == 1)
+        {
+            return;
+        }
+        self.moves_before = n - 1;
+        let next = u16::try_from(n).unwrap_or(u16::MAX);
+        record.initial.position.set_move_number(next);
     }
 
     fn line(&mut self, no: usize, l: &str) {
@@ -103,7 +129,7 @@ impl Reader {
         self.skip = None;
         self.pending_branch = None;
         match n {
-            Some(n) if n >= 1 && n <= self.b.ply() + 1 => {
+            Some(n) if n > self.moves_before && n - self.moves_before <= self.b.ply() + 1 => {
                 self.pending_branch = Some((no, n));
             }
             _ => {
@@ -148,27 +174,27 @@ impl Reader {
                 format!("'変化：{b}手' on line {bline} is followed by move {n}"),
             );
         }
-        if n == 0 {
+        self.first_move_number(n);
+        let first = self.moves_before + 1;
+        if n < first {
             self.b.warn(
                 no,
                 DiagKind::BadMoveNumber,
-                "move number 0 (moves start at 1)",
+                format!("move number {n} (this record's moves start at {first})"),
             );
             self.skip = Some(0);
             return;
         }
         let cur_ply = self.b.ply();
-        if n - 1 < cur_ply {
-            self.b.back_to_ply(n - 1);
-        } else if n - 1 > cur_ply {
+        let ply = n - first;
+        if ply < cur_ply {
+            self.b.back_to_ply(ply);
+        } else if ply > cur_ply {
+            let expected = self.moves_before + cur_ply + 1;
             self.b.warn(
                 no,
                 DiagKind::BadMoveNumber,
-                format!(
-                    "move number {n} where {} was expected; read as move {}",
-                    cur_ply + 1,
-                    cur_ply + 1
-                ),
+                format!("move number {n} where {expected} was expected; read as move {expected}"),
             );
         }
         if let Some(s) = self.b.ended() {
@@ -293,6 +319,7 @@ pub fn read(text: &str) -> Parsed {
         setup: Some(Setup::default()),
         skip: None,
         pending_branch: None,
+        moves_before: 0,
     };
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     // Roughly one node per 40 bytes of move text; comments make it an overestimate.

@@ -464,3 +464,38 @@ fn counted_mate_words_are_endings() {
     let back = read(&write(r, &KifOptions::default()).text);
     assert!(back.warnings.is_empty(), "{:?}", back.warnings);
 }
+
+/// 手数＝N before the moves: the first move is N + 1; a file that numbers its moves from 1
+/// anyway is read from 1; a preset whose moves start at 5 is a numbering mistake (warned);
+/// a number before the record's first move is refused with a warning.
+#[test]
+fn the_first_move_number() {
+    let diagram = "後手の持駒：なし\n+---------------------------+\n| ・ ・ ・ ・ ・ ・ ・ ・v玉|一\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|二\n| ・ ・ ・ ・ ・ ・ ・ 金 ・|三\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|四\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|五\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|六\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|七\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|八\n| ・ ・ ・ ・ ・ ・ ・ ・ 玉|九\n+---------------------------+\n先手の持駒：金\n";
+    let p = read(&format!(
+        "{diagram}手数＝１０  ▲１一金  まで\n  11 １二金(23)\n  12 詰み\n"
+    ));
+    assert!(p.warnings.is_empty(), "{:?}", p.warnings);
+    assert_eq!(p.record.moves_before(), 10);
+    let w = write(&p.record, &KifOptions::default()).text;
+    assert!(w.contains("\n手数＝10\n手数----"), "{w}");
+    assert!(w.contains("\n  11 １二金(23)\n  12 詰み\n"), "{w}");
+    assert!(w.contains("まで11手で"), "{w}");
+
+    let p = read(&format!("{diagram}手数＝10\n   1 １二金(23)\n"));
+    assert!(p.warnings.is_empty(), "{:?}", p.warnings);
+    assert_eq!(p.record.moves_before(), 0);
+
+    let p = read("手合割：平手\n   5 ７六歩(77)\n");
+    assert_eq!(p.record.moves_before(), 0);
+    assert_eq!(p.warnings[0].kind, DiagKind::BadMoveNumber);
+
+    let p = read(&format!("{diagram}  11 １二金(23)\n   3 １一金(12)\n"));
+    assert_eq!(p.record.moves_before(), 10);
+    assert!(
+        p.warnings[0]
+            .message
+            .contains("move number 3 (this record's moves start at 11)"),
+        "{:?}",
+        p.warnings
+    );
+}

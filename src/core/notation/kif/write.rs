@@ -1,7 +1,7 @@
 //! The KIF writer: Kifu for Windows style text; see [`write`].
 
 use super::KifOptions;
-use super::header::{handicap_line, one_line, write_fields};
+use super::header::{handicap_line, moves_before_line, one_line, write_fields, written_preset};
 use super::line::{KifLine, classify, is_ending_word};
 use crate::core::notation::bod;
 use crate::core::notation::japanese;
@@ -120,23 +120,26 @@ pub fn write(record: &Record, opts: &KifOptions) -> Written {
         out.push('\n');
     }
     let init = &record.initial;
-    let preset = init.handicap.filter(|h| h.position() == init.position);
+    let preset = written_preset(init);
     write_fields(
         record,
         &mut out,
         &mut losses,
         |line, key, value| classify(line) == KifLine::Header(key, value),
         preset,
-    );
-    match preset {
-        Some(h) => handicap_line(h, &mut out),
-        None => {
-            bod::write_position(&init.position, &mut out, false);
-            if init.position.side_to_move() == Color::White {
-                out.push_str("後手番\n");
+        |out| {
+            match preset {
+                Some(h) => handicap_line(h, out),
+                None => bod::write_position(&init.position, out, false),
             }
-        }
-    }
+            moves_before_line(record, out);
+            // A diagram with White to move says so; a turn line the file had is kept.
+            let white = init.position.side_to_move() == Color::White;
+            if (white && preset.is_none()) || record.layout.turn_line {
+                out.push_str(if white { "後手番\n" } else { "先手番\n" });
+            }
+        },
+    );
     out.push_str("手数----指手---------消費時間--\n");
     write_notes(record, NodeId::ROOT, &mut out, &mut breaks);
 
@@ -157,7 +160,7 @@ pub fn write(record: &Record, opts: &KifOptions) -> Written {
         if header {
             out.push('\n');
             out.push_str("変化：");
-            push_num(&mut out, u64::from(record.node(start).ply), 0, false);
+            push_num(&mut out, u64::from(record.move_number(start)), 0, false);
             out.push_str("手\n");
         }
         let mut line = Vec::new();
@@ -178,7 +181,7 @@ pub fn write(record: &Record, opts: &KifOptions) -> Written {
             {
                 let s = kif_special(s, &mut Vec::new());
                 out.push_str(&s.result_line(
-                    record.node(id).ply.saturating_sub(1),
+                    record.move_number(id).saturating_sub(1),
                     record.side_to_move_at(id),
                     init.is_handicap_game(),
                 ));
@@ -238,7 +241,7 @@ fn write_node(
     unreadable: &mut Vec<String>,
 ) {
     let n = record.node(id);
-    push_num(out, u64::from(n.ply), 4, false);
+    push_num(out, u64::from(record.move_number(id)), 4, false);
     out.push(' ');
     let body_start = out.len();
     match &n.step {
