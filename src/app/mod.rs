@@ -24,6 +24,7 @@ pub mod prompt;
 pub mod research;
 mod research_state;
 pub mod save;
+mod save_thread;
 pub mod saving;
 mod setup;
 pub mod share;

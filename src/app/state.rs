@@ -109,6 +109,8 @@ pub struct App {
     pub research: super::research_state::Research,
     /// The evaluation graph (`graph.rs`).
     pub graph: super::graph_view::GraphView,
+    /// Saves running in the background (`saving.rs`).
+    pub saves: super::save_thread::Saves,
     cur: NodeId,
     /// The chosen child at each fork (parent -> child) the user has visited.
     chosen: HashMap<NodeId, NodeId>,
@@ -144,6 +146,7 @@ impl App {
             watch: None,
             research: super::research_state::Research::new(None, config_best_move),
             graph: super::graph_view::GraphView::default(),
+            saves: Default::default(),
             cur: NodeId::ROOT,
             chosen: HashMap::new(),
             line: Vec::new(),
@@ -204,6 +207,7 @@ impl App {
         fresh.graph = self.graph;
         fresh.research = std::mem::take(&mut self.research);
         fresh.research.record_replaced();
+        fresh.saves = std::mem::take(&mut self.saves).for_replaced_record();
         *self = fresh;
     }
 
