@@ -5,10 +5,14 @@
 //! `floor` group measures what any reader must pay: reading the bytes from disk and decoding
 //! Shift_JIS.
 //!
-//! Run: `cargo bench --bench engine` (add `-- floor` etc. to pick a group).
+//! Run: `cargo bench --bench engine` (add `-- floor` etc. to pick a group; `-- cli_100` times
+//! `kifview check` and `kifview convert` per file on 100 of the games).
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use kifview::core::notation::{self, Format, Newline, Target, TextEncoding, TextInfo, csa, kif};
+use kifview::convert;
+use kifview::core::notation::{
+    self, Format, Newline, Target, TextEncoding, TextInfo, csa, filetype, kif,
+};
 use kifview::core::record::Record;
 
 #[path = "support/randgen.rs"]
@@ -174,6 +178,57 @@ fn benches(c: &mut Criterion) {
         });
         g.bench_function(format!("convert_csa_to_kif_{t}_threads"), |b| {
             b.iter(|| par_map(&d.csa, t, |k| convert(k, Format::Kif)).len())
+        });
+    }
+    g.finish();
+
+    // What `kifview check` and `kifview convert --out-dir` do per file (read from disk, load,
+    // warnings; write through the store), on 100 files and one thread: the CLI's own path.
+    let mut g = c.benchmark_group("cli_100");
+    g.sample_size(10).measurement_time(Duration::from_secs(3));
+    let csa_paths: Vec<PathBuf> = d.csa[..100]
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let p = d.dir.path().join(format!("c{i:04}.csa"));
+            std::fs::write(&p, c).expect("write");
+            p
+        })
+        .collect();
+    let out = tempfile::tempdir().expect("temp dir");
+    for (name, paths) in [("kif", &d.kif_paths[..100]), ("csa", &csa_paths[..])] {
+        g.bench_function(format!("check_{name}"), |b| {
+            b.iter(|| {
+                paths
+                    .iter()
+                    .filter(|p| !convert::check_one(p).failed)
+                    .count()
+            })
+        });
+    }
+    for (name, paths, to) in [
+        ("kif_to_csa", &d.kif_paths[..100], "csa"),
+        ("csa_to_kif", &csa_paths[..], "kif"),
+    ] {
+        let ft = filetype::by_ext(to).expect("a known extension");
+        let s = convert::Settings::new(ft, None, false, 1);
+        let jobs: Vec<convert::Job> = paths
+            .iter()
+            .map(|p| convert::Job {
+                input: p.clone(),
+                output: Some(
+                    out.path()
+                        .join(p.with_extension(to).file_name().expect("name")),
+                ),
+                renamed: false,
+            })
+            .collect();
+        g.bench_function(format!("convert_{name}"), |b| {
+            b.iter(|| {
+                jobs.iter()
+                    .filter(|j| !convert::convert_one(j, &s, true).failed)
+                    .count()
+            })
         });
     }
     g.finish();

@@ -48,7 +48,8 @@
 //! 3. The app shows the record; saving goes back the same way: `app::saving` asks its
 //!    questions (outside changes, an encoding that cannot hold a character, a format that
 //!    cannot hold everything, each named and counted), `app::document` renders, encodes and
-//!    writes.
+//!    writes, on a thread of its own with a copy of the record (a save that takes longer than
+//!    about 100 ms shows its progress on the status line; the run loop takes its outcome).
 //!
 //! # Where a change goes
 //!

@@ -31,6 +31,7 @@ use std::io::{self, Read, Write};
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// How to save.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -106,6 +107,17 @@ impl SaveError {
 
 /// Writes `bytes` to `path` as the module documentation says.
 pub fn save(path: &Path, bytes: &[u8], opts: SaveOptions) -> Result<Saved, SaveError> {
+    save_counted(path, bytes, opts, &AtomicU64::new(0))
+}
+
+/// [`save`], adding to `written` the bytes written so far as they go to the disk (another
+/// thread may show it as progress). A hard-linked file counts its complete temporary copy.
+pub fn save_counted(
+    path: &Path,
+    bytes: &[u8],
+    opts: SaveOptions,
+    written: &AtomicU64,
+) -> Result<Saved, SaveError> {
     if path.as_os_str().as_bytes().ends_with(b"/") {
         return Err(SaveError::TrailingSlash {
             path: path.to_path_buf(),
@@ -125,7 +137,7 @@ pub fn save(path: &Path, bytes: &[u8], opts: SaveOptions) -> Result<Saved, SaveE
         || std::fs::read_link(path).is_ok_and(|t| is_descriptor(&parent_dir(path).join(t)))
     {
         let existed = std::fs::metadata(path).is_ok();
-        return write_into(path, bytes)
+        return write_into(path, bytes, written)
             .map(|()| Saved {
                 path: path.to_path_buf(),
                 how: How::InPlace,
@@ -154,7 +166,7 @@ pub fn save(path: &Path, bytes: &[u8], opts: SaveOptions) -> Result<Saved, SaveE
         m => (path.to_path_buf(), m),
     };
     let Some(meta) = meta else {
-        return replace(&target, bytes, None, opts).map(|()| Saved {
+        return replace(&target, bytes, None, opts, written).map(|()| Saved {
             path: target,
             how: How::Created,
         });
@@ -165,7 +177,7 @@ pub fn save(path: &Path, bytes: &[u8], opts: SaveOptions) -> Result<Saved, SaveE
     }
     if !ft.is_file() {
         // A character or block device, a FIFO, a socket: never renamed over.
-        write_into(&target, bytes).map_err(io("write", true))?;
+        write_into(&target, bytes, written).map_err(io("write", true))?;
         return Ok(Saved {
             path: target,
             how: How::InPlace,
@@ -175,13 +187,13 @@ pub fn save(path: &Path, bytes: &[u8], opts: SaveOptions) -> Result<Saved, SaveE
         return Err(SaveError::ReadOnly { path: target });
     }
     if meta.nlink() > 1 && !opts.break_hard_links {
-        write_linked(&target, bytes, &meta, opts)?;
+        write_linked(&target, bytes, &meta, opts, written)?;
         return Ok(Saved {
             path: target,
             how: How::InPlace,
         });
     }
-    replace(&target, bytes, Some(&meta), opts).map(|()| Saved {
+    replace(&target, bytes, Some(&meta), opts, written).map(|()| Saved {
         path: target,
         how: How::Replaced,
     })
@@ -213,15 +225,26 @@ fn may_write(path: &Path) -> bool {
 /// Writes `bytes` into an existing device, FIFO or descriptor (never creating it), in append
 /// mode: `/dev/stdout` may be a file the shell opened for appending (`>> log`) or has just
 /// truncated (`> out`); either way what it held stays.
-fn write_into(path: &Path, bytes: &[u8]) -> io::Result<()> {
+fn write_into(path: &Path, bytes: &[u8], written: &AtomicU64) -> io::Result<()> {
     let mut f = OpenOptions::new().append(true).open(path)?;
-    f.write_all(bytes)?;
+    write_counted(&mut f, bytes, written)?;
     f.flush()
+}
+
+/// How much is written between two updates of the progress count.
+const CHUNK: usize = 256 * 1024;
+
+/// `write_all`, a chunk at a time, adding each chunk to `written`.
+fn write_counted(f: &mut File, bytes: &[u8], written: &AtomicU64) -> io::Result<()> {
+    for chunk in bytes.chunks(CHUNK) {
+        f.write_all(chunk)?;
+        written.fetch_add(chunk.len() as u64, Ordering::Relaxed);
+    }
+    Ok(())
 }
 
 /// A new temporary file beside `target`, named `.NAME.kifview-PID[-N].tmp`.
 fn create_temp(target: &Path) -> io::Result<(File, PathBuf)> {
-    use std::sync::atomic::{AtomicU64, Ordering};
     static N: AtomicU64 = AtomicU64::new(0);
     let name = target
         .file_name()
@@ -263,6 +286,7 @@ fn write_temp(
     bytes: &[u8],
     old: Option<&std::fs::Metadata>,
     sync: bool,
+    written: &AtomicU64,
 ) -> Result<PathBuf, SaveError> {
     let existed = old.is_some();
     let (mut f, tmp) = create_temp(target).map_err(|source| {
@@ -282,7 +306,7 @@ fn write_temp(
         }
     })?;
     let written = (|| {
-        f.write_all(bytes)?;
+        write_counted(&mut f, bytes, written)?;
         if let Some(m) = old {
             let _ = std::os::unix::fs::fchown(&f, Some(m.uid()), Some(m.gid()));
             f.set_permissions(m.permissions())?;
@@ -311,11 +335,12 @@ fn replace(
     bytes: &[u8],
     old: Option<&std::fs::Metadata>,
     opts: SaveOptions,
+    written: &AtomicU64,
 ) -> Result<(), SaveError> {
     let dir = parent_dir(target);
     clean_stale_once(dir);
     let sync = !opts.deferred_sync;
-    let tmp = write_temp(target, bytes, old, sync)?;
+    let tmp = write_temp(target, bytes, old, sync, written)?;
     if let Err(source) = std::fs::rename(&tmp, target) {
         let _ = std::fs::remove_file(&tmp);
         return Err(SaveError::Io {
@@ -345,6 +370,7 @@ fn write_linked(
     bytes: &[u8],
     meta: &std::fs::Metadata,
     opts: SaveOptions,
+    written: &AtomicU64,
 ) -> Result<(), SaveError> {
     let unchanged = |op: &'static str| {
         move |source: io::Error| SaveError::Io {
@@ -360,7 +386,7 @@ fn write_linked(
         .open(target)
         .map_err(unchanged("open for writing"))?;
     clean_stale_once(parent_dir(target));
-    let tmp = write_temp(target, bytes, Some(meta), true)?;
+    let tmp = write_temp(target, bytes, Some(meta), true, written)?;
     let mut back = Vec::with_capacity(bytes.len());
     let verified = File::open(&tmp)
         .and_then(|f| f.take(u64::MAX).read_to_end(&mut back))
@@ -534,6 +560,24 @@ mod tests {
         flush_filesystem(dir.path(), std::slice::from_ref(&p)).unwrap();
         assert_eq!(std::fs::read(&p).unwrap(), b"three");
         assert_eq!(names(dir.path()), ["game.kifu"]);
+    }
+
+    #[test]
+    fn counts_what_it_writes_in_every_way_of_saving() {
+        let dir = tempfile::tempdir().unwrap();
+        let bytes = vec![b'x'; 3 * CHUNK + 5];
+        let p = dir.path().join("big.kifu");
+        let count = |p: &Path| {
+            let n = AtomicU64::new(0);
+            save_counted(p, &bytes, opts(), &n).unwrap();
+            n.into_inner()
+        };
+        // Created, replaced, and in place (a file with a second hard link).
+        assert_eq!(count(&p), bytes.len() as u64);
+        assert_eq!(count(&p), bytes.len() as u64);
+        std::fs::hard_link(&p, dir.path().join("other.kifu")).unwrap();
+        assert_eq!(count(&p), bytes.len() as u64);
+        assert_eq!(std::fs::read(dir.path().join("other.kifu")).unwrap(), bytes);
     }
 
     #[test]

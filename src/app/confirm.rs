@@ -144,6 +144,9 @@ impl App {
 
     /// `q`: quits, or asks first when there are unsaved edits.
     pub(crate) fn request_quit(&mut self, force: bool) {
+        if self.quit_waits_for_save(force) {
+            return;
+        }
         if force || !self.history.is_modified() {
             self.should_quit = true;
             return;

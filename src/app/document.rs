@@ -318,15 +318,21 @@ pub fn plan(
 }
 
 /// Writes a planned save safely (`store::save`: atomic, through links, devices in place,
-/// read-only files only when `replace_read_only`); returns the written file's new stamp.
-pub fn write(plan: &SavePlan, replace_read_only: bool) -> Result<DiskStamp, SaveError> {
-    let saved = store::save(
+/// read-only files only when `replace_read_only`), adding the bytes written to `written` as
+/// they go; returns the written file's new stamp.
+pub fn write(
+    plan: &SavePlan,
+    replace_read_only: bool,
+    written: &std::sync::atomic::AtomicU64,
+) -> Result<DiskStamp, SaveError> {
+    let saved = store::save_counted(
         &plan.path,
         &plan.bytes,
         SaveOptions {
             replace_read_only,
             ..SaveOptions::default()
         },
+        written,
     )?;
     // The stamp of the file written (a link's target), so a later save notices outside changes.
     DiskStamp::of(&saved.path).ok_or_else(|| SaveError::Io {

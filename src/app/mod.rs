@@ -27,6 +27,7 @@ pub mod prompt;
 pub mod research;
 mod research_state;
 pub mod save;
+mod save_thread;
 pub mod saving;
 pub mod search;
 mod searching;

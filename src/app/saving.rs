@@ -1,17 +1,22 @@
 //! Saving with its questions: vim's `:w` (the record's own file), `:w PATH` (a copy),
 //! `:saveas PATH` (switch files); overwriting, encodings and formats that cannot hold
-//! everything. The bytes and the disk are `document.rs`'s business.
+//! everything. The bytes and the disk are `document.rs`'s business; the save runs on a thread
+//! (`save_thread.rs`) while keys are handled, and its outcome is taken here.
 
 use super::config::SaveEncoding;
 use super::document::{self, file_name, same_path};
 use super::overlay::{Pending, PromptKind};
 pub use super::overlay::{SaveHow, SaveJob, SaveJobTarget};
+pub use super::save_thread::Saves;
+use super::save_thread::{Outcome, Progress, Running, run_save, size_text};
 use super::state::{App, Level};
 use crate::core::notation::TextEncoding;
 use crate::core::notation::encoding::GETA;
 use crate::core::record::NodeId;
-use crate::store::SaveError;
 use std::path::PathBuf;
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, mpsc};
+use std::time::Duration;
 
 impl App {
     /// Saves to the record's file, or asks for a name when it has none.
@@ -85,6 +90,10 @@ impl App {
     }
 
     pub(crate) fn continue_save(&mut self, mut job: SaveJob) {
+        if self.saves.running.is_some() {
+            self.queue_save(job);
+            return;
+        }
         let name = job.path.display().to_string();
         if !job.overwrite_ok {
             if job.same_file && document::changed_on_disk(&job.path, self.doc.stamp) {
@@ -107,10 +116,206 @@ impl App {
             }
             job.overwrite_ok = true;
         }
-        let plan = match document::plan(&self.record, &job.path, job.target.target, job.target.info)
-        {
-            Ok(p) => p,
-            Err(e) => {
+        self.start_save(job);
+    }
+
+    /// Writes the record as it is now in the background (see [`Saves`]); waits for the save
+    /// as long as [`Saves::blocks_for`] says.
+    fn start_save(&mut self, job: SaveJob) {
+        let record = self.record.clone();
+        let mut extra = Vec::new();
+        if job.same_file && self.doc.record_count > 1 {
+            let others = self.doc.record_count - 1;
+            extra.push(format!(
+                "the other {} of this file (only record {} is written)",
+                if others == 1 {
+                    "record".to_string()
+                } else {
+                    format!("{others} records")
+                },
+                self.doc.record_index + 1
+            ));
+        }
+        extra.extend(self.replaced_bytes(job.target.info.encoding));
+        let progress = Arc::new(Progress::default());
+        let (tx, rx) = mpsc::channel();
+        let (j, p) = (job.clone(), Arc::clone(&progress));
+        let spawned = std::thread::Builder::new()
+            .name("kifview-save".into())
+            .spawn(move || {
+                let _ = tx.send(run_save(&record, &j, extra, &p));
+            });
+        if let Err(e) = spawned {
+            self.info_level(
+                format!("not saved: cannot start the save: {e}"),
+                Level::Error,
+            );
+            return;
+        }
+        self.saves.running = Some(Running {
+            job,
+            rx,
+            progress,
+            revision: self.history.current(),
+            detached: false,
+        });
+        self.wait_for_save_upto(self.saves.blocks_for);
+    }
+
+    /// Waits for the running save, at most `limit` (`None`: until it ends), and takes its
+    /// outcome when it came.
+    fn wait_for_save_upto(&mut self, limit: Option<Duration>) {
+        let Some(r) = &self.saves.running else {
+            return;
+        };
+        let got = match limit {
+            None => {
+                r.rx.recv()
+                    .map_err(|_| mpsc::RecvTimeoutError::Disconnected)
+            }
+            Some(d) => r.rx.recv_timeout(d),
+        };
+        match got {
+            Ok(outcome) => self.finish_save(outcome),
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+            Err(mpsc::RecvTimeoutError::Disconnected) => self.finish_save(Outcome::Failed(
+                "the save stopped before it ended; the file on disk may be the old one".into(),
+            )),
+        }
+    }
+
+    /// The run loop's turn: takes the outcome of a save that ended, starts a queued one when
+    /// no question is open, then quits if that waited for the saves. True while a save runs
+    /// or something changed (the screen needs drawing).
+    pub fn save_tick(&mut self) -> bool {
+        let mut changed = false;
+        if let Some(r) = &self.saves.running {
+            match r.rx.try_recv() {
+                Ok(outcome) => {
+                    self.finish_save(outcome);
+                    changed = true;
+                }
+                Err(mpsc::TryRecvError::Empty) => return true,
+                Err(mpsc::TryRecvError::Disconnected) => {
+                    self.wait_for_save_upto(Some(Duration::ZERO));
+                    changed = true;
+                }
+            }
+        }
+        if self.saves.running.is_none() && self.mode() != super::overlay::Mode::Confirm {
+            if let Some(job) = self.saves.queued.take() {
+                self.continue_save(job);
+                changed = true;
+            } else if let Some(force) = self.saves.quit_pending.take() {
+                self.request_quit(force);
+                changed = true;
+            }
+        }
+        changed || self.saves.running.is_some()
+    }
+
+    /// Waits until every save (the running one and a queued one) has ended, or a question
+    /// stops them (tests, and callers that cannot go on while a save runs).
+    pub fn wait_for_saves(&mut self) {
+        loop {
+            self.wait_for_save_upto(None);
+            let queued = self.saves.queued.is_some() || self.saves.quit_pending.is_some();
+            if !queued || self.mode() == super::overlay::Mode::Confirm {
+                return;
+            }
+            self.save_tick();
+        }
+    }
+
+    /// Is a save running?
+    pub fn save_running(&self) -> bool {
+        self.saves.running.is_some()
+    }
+
+    /// Saves run in the background: a save that has not ended after `d` goes on while keys
+    /// are handled, its progress on the status line (the viewer: about 100 ms).
+    pub fn set_background_saves(&mut self, d: Duration) {
+        self.saves.blocks_for = Some(d);
+    }
+
+    /// The status line's account of a running save: `saving study.kif… 48% of 2.7 MB`.
+    pub fn save_status(&self) -> Option<String> {
+        let r = self.saves.running.as_ref()?;
+        let name = file_name(&r.job.path);
+        let total = r.progress.total.load(Ordering::Relaxed);
+        let written = r.progress.written.load(Ordering::Relaxed);
+        // The size is known once the bytes are made.
+        let mut s = match (written * 100).checked_div(total) {
+            None => format!("saving {name}…"),
+            Some(pct) => format!("saving {name}… {pct}% of {}", size_text(total)),
+        };
+        if self.saves.queued.is_some() {
+            s.push_str(", then another");
+        }
+        if self.saves.quit_pending.is_some() || r.job.quit_after {
+            s.push_str(", then quit");
+        }
+        Some(s)
+    }
+
+    /// `q` while a save runs: the quit waits for it (and then asks, as ever, when edits are
+    /// unsaved). True when the quit was put off.
+    pub(crate) fn quit_waits_for_save(&mut self, force: bool) -> bool {
+        if self.saves.running.is_none() && self.saves.queued.is_none() {
+            return false;
+        }
+        // The status line says so (`saving study.kif… 48% of 2.7 MB, then quit`).
+        self.saves.quit_pending = Some(force);
+        true
+    }
+
+    /// Another save while one runs waits for it (one at a time: never two writes at once).
+    fn queue_save(&mut self, job: SaveJob) {
+        if self.saves.queued.is_some() {
+            self.info_level(
+                "not saved: a save is running and another waits; save again when they have ended"
+                    .into(),
+                Level::Warning,
+            );
+            return;
+        }
+        let name = file_name(&job.path);
+        self.saves.queued = Some(job);
+        self.info(format!("a save is running: {name} is saved when it ends"));
+    }
+
+    /// What a save that ended means for the session: the same as a save that never left the
+    /// key's handling (questions, messages, the file and its stamp, the saved revision).
+    fn finish_save(&mut self, outcome: Outcome) {
+        let Some(run) = self.saves.running.take() else {
+            return;
+        };
+        let saved = matches!(outcome, Outcome::Saved { .. });
+        if !saved {
+            // A quit that waited for this save does not happen: the user sees why first.
+            self.saves.quit_pending = None;
+        }
+        if run.detached {
+            // The record was replaced meanwhile (`:e`): only say how the save went.
+            match outcome {
+                Outcome::Saved { .. } => self.info(format!(
+                    "saved {} (before the record was replaced)",
+                    run.job.path.display()
+                )),
+                _ => self.info_level(
+                    format!(
+                        "{} was not saved (the record was replaced meanwhile)",
+                        run.job.path.display()
+                    ),
+                    Level::Warning,
+                ),
+            }
+            return;
+        }
+        let job = run.job;
+        let name = job.path.display().to_string();
+        match outcome {
+            Outcome::Unencodable(e) => {
                 let mut details: Vec<String> = e
                     .chars
                     .iter()
@@ -146,45 +351,25 @@ impl App {
                     vec![('u', "save as UTF-8 instead"), ('c', "cancel")],
                     Pending::Encoding(job),
                 );
-                return;
             }
-        };
-        let mut losses: Vec<String> = plan.losses.clone();
-        if job.same_file && self.doc.record_count > 1 {
-            let others = self.doc.record_count - 1;
-            losses.push(format!(
-                "the other {} of this file (only record {} is written)",
-                if others == 1 {
-                    "record".to_string()
+            Outcome::Losses { format, losses } => {
+                let yes = if job.quit_after {
+                    "save without them and quit"
                 } else {
-                    format!("{others} records")
-                },
-                self.doc.record_index + 1
-            ));
-        }
-        losses.extend(self.replaced_bytes(plan.info.encoding));
-        if !losses.is_empty() && !job.losses_ok {
-            let yes = if job.quit_after {
-                "save without them and quit"
-            } else {
-                "save without them"
-            };
-            self.ask(
-                format!(
-                    "{} cannot hold {}: save without them?",
-                    plan.target.format.name(),
-                    losses.join(", ")
-                ),
-                losses.iter().map(|l| format!("  - {l}")).collect(),
-                vec![('y', yes), ('n', "cancel")],
-                Pending::Losses(job),
-            );
-            return;
-        }
-        // What was written holds everything in the record: the edits are on disk.
-        let whole = plan.losses.is_empty();
-        match document::write(&plan, job.read_only_ok) {
-            Err(SaveError::ReadOnly { path }) => {
+                    "save without them"
+                };
+                self.ask(
+                    format!(
+                        "{} cannot hold {}: save without them?",
+                        format.name(),
+                        losses.join(", ")
+                    ),
+                    losses.iter().map(|l| format!("  - {l}")).collect(),
+                    vec![('y', yes), ('n', "cancel")],
+                    Pending::Losses(job),
+                );
+            }
+            Outcome::ReadOnly(path) => {
                 let shown = path.display().to_string();
                 self.ask(
                     format!("{shown} is read-only. Replace it anyway?"),
@@ -193,8 +378,17 @@ impl App {
                     Pending::ReadOnly(job),
                 );
             }
-            Err(e) => self.info_level(format!("not saved: {e}"), Level::Error),
-            Ok(stamp) => {
+            Outcome::Failed(e) => self.info_level(format!("not saved: {e}"), Level::Error),
+            Outcome::Saved {
+                stamp,
+                format,
+                info,
+                bytes,
+                losses,
+            } => {
+                // What was written holds everything in the record as it was when the save
+                // began: that revision is on disk (edits made since keep [+]).
+                let whole = losses.is_empty();
                 // A followed file (--watch) need not reload what was just written.
                 if self
                     .watch
@@ -204,14 +398,9 @@ impl App {
                     super::watch::set_stamp(self, stamp);
                 }
                 if whole {
-                    self.history.mark_saved();
+                    self.history.mark_saved_at(run.revision);
                 }
-                let what = format!(
-                    "{} {}, {} bytes",
-                    plan.target.format.name(),
-                    plan.info.encoding.name(),
-                    plan.bytes.len()
-                );
+                let what = format!("{} {}, {bytes} bytes", format.name(), info.encoding.name());
                 let copy = job.how == SaveHow::Copy;
                 if !copy
                     && self
@@ -228,8 +417,8 @@ impl App {
                     self.doc.stamp = Some(stamp);
                     self.doc.path = Some(job.path.clone());
                     self.doc.name = file_name(&job.path);
-                    self.doc.format = Some(plan.target.format);
-                    self.doc.info = Some(plan.info);
+                    self.doc.format = Some(format);
+                    self.doc.info = Some(info);
                     if !job.same_file {
                         self.doc.record_count = 1;
                         self.doc.record_index = 0;
@@ -248,7 +437,7 @@ impl App {
                     self.info_level(
                         format!(
                             "{verb} {name} without {} ({what}); [+] stays: only this session holds them",
-                            plan.losses.join(", ")
+                            losses.join(", ")
                         ),
                         Level::Warning,
                     );

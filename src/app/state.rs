@@ -111,6 +111,8 @@ pub struct App {
     pub graph: super::graph_view::GraphView,
     /// `/` search: the last query and its matches (`search.rs`).
     pub search: super::search::Search,
+    /// Saves running in the background (`saving.rs`).
+    pub saves: super::save_thread::Saves,
     cur: NodeId,
     /// The chosen child at each fork (parent -> child) the user has visited.
     chosen: HashMap<NodeId, NodeId>,
@@ -154,6 +156,7 @@ impl App {
             research: super::research_state::Research::new(None, config_best_move),
             graph: super::graph_view::GraphView::default(),
             search: Default::default(),
+            saves: Default::default(),
             cur: NodeId::ROOT,
             chosen: HashMap::new(),
             line: Vec::new(),
@@ -216,6 +219,7 @@ impl App {
         fresh.search = self.search.carried();
         fresh.research = std::mem::take(&mut self.research);
         fresh.research.record_replaced();
+        fresh.saves = std::mem::take(&mut self.saves).for_replaced_record();
         *self = fresh;
     }
 

@@ -18,7 +18,9 @@ pub fn sanitize(s: &str) -> Cow<'_, str> {
             '\u{200D}' | '\u{FE0E}' | '\u{FE0F}' | '\u{1F3FB}'..='\u{1F3FF}'
         )
     };
-    if !s.chars().any(|c| bad(c) || glue(c)) {
+    // Printable ASCII (most messages: `kifview convert` prints one per loss) holds neither,
+    // and is checked many bytes at a time.
+    if s.bytes().all(|b| (b' '..=b'~').contains(&b)) || !s.chars().any(|c| bad(c) || glue(c)) {
         return Cow::Borrowed(s);
     }
     Cow::Owned(

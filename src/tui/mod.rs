@@ -26,6 +26,10 @@ const ENGINE_POLL: Duration = Duration::from_millis(30);
 /// The shortest time between two frames drawn for the engine (at most ~30 per second); a
 /// key is drawn at once.
 const FRAME: Duration = Duration::from_millis(33);
+/// How long a save may hold the screen before it goes on in the background with its
+/// progress on the status line; and how often a running save is looked at.
+const SAVE_BLOCKS_FOR: Duration = Duration::from_millis(100);
+const SAVE_POLL: Duration = Duration::from_millis(50);
 
 /// The app with what the terminal side needs to draw it.
 pub struct Viewer {
@@ -211,6 +215,7 @@ pub fn run(opts: LaunchOptions) -> anyhow::Result<()> {
         // every terminal answers; the alternate screen starts blank.)
         let theme = Theme::new(&app.config, !no_color(), double);
         let mut viewer = Viewer::new(app, theme);
+        viewer.app.set_background_saves(SAVE_BLOCKS_FOR);
         if opts.watch {
             crate::app::watch::start(&mut viewer.app);
         }
@@ -219,7 +224,8 @@ pub fn run(opts: LaunchOptions) -> anyhow::Result<()> {
         let mut now_please = true;
         let mut last_draw = Instant::now();
         let mut just_read = false;
-        while !viewer.app.should_quit {
+        // A running save ends before kifview does.
+        while !viewer.app.should_quit || viewer.app.save_running() {
             if let Some(sig) = signals::received() {
                 ended_by = Some((sig, viewer.app.write_recovery()));
                 break;
@@ -247,6 +253,9 @@ pub fn run(opts: LaunchOptions) -> anyhow::Result<()> {
             }
             if dirty {
                 wake(FRAME.saturating_sub(last_draw.elapsed()));
+            }
+            if viewer.app.save_running() {
+                wake(SAVE_POLL);
             }
             // Never block for long: a signal is noticed between two waits. A terminal that hung
             // up is seen here, before crossterm would read its end of file over and over.
@@ -285,7 +294,13 @@ pub fn run(opts: LaunchOptions) -> anyhow::Result<()> {
             if viewer.app.research_busy() {
                 dirty |= viewer.app.research_tick(Instant::now());
             }
-            if viewer.app.watch.is_some() && Instant::now() >= next_check {
+            dirty |= viewer.app.save_tick();
+            // Not while a save runs: the followed file may be the one being written (its
+            // outcome gives the file's new stamp).
+            if viewer.app.watch.is_some()
+                && !viewer.app.save_running()
+                && Instant::now() >= next_check
+            {
                 dirty |= crate::app::watch::tick(&mut viewer.app);
                 next_check = Instant::now() + WATCH_INTERVAL;
             }

@@ -22,6 +22,7 @@ mod readme;
 mod research;
 mod research_e2e;
 mod robustness;
+mod save_background;
 mod share;
 mod share_e2e;
 mod signals_e2e;

@@ -123,6 +123,9 @@ impl RecordBuilder {
 
     /// Plays `mv` after the current node and makes it current. `Ok` holds the rules' verdict
     /// (an illegal move is kept); `Err` when it cannot be played at all (nothing changes).
+    // Inlined into each reader: as a call its prologue and result cost as much as the
+    // builder's own work per move (callgrind).
+    #[inline(always)]
     pub fn play(&mut self, mv: Move) -> Result<Result<(), Illegal>, Unplayable> {
         let side = self.position().side_to_move();
         self.illegal_node = None;

@@ -394,41 +394,49 @@ fn position_only_losses(record: &Record) -> Vec<Loss> {
 
 /// The lines of `text`: a line ends at `\n`, `\r\n` or a lone `\r` (old Mac files, and files
 /// whose line ends are mixed). The text after the last line end is a line too (empty when the
-/// text ends with one). `memchr` finds the line ends (it looks at many bytes at once); text
-/// whose every CR comes before an LF (LF and CRLF files: nearly all) is searched for `\n`
-/// alone, each line then losing the CR before its LF.
+/// text ends with one). `memchr` finds the line ends (it looks at many bytes at once), at LFs
+/// only, each line then losing the CR before its LF; text with a lone CR (rare) is searched in a
+/// copy whose lone CRs are LFs ([`line_ends`]).
 pub(crate) fn lines(text: &str) -> Lines<'_> {
-    let b = text.as_bytes();
-    let lone_cr = memchr::memchr_iter(b'\r', b).any(|i| b.get(i + 1) != Some(&b'\n'));
-    if lone_cr {
-        Lines::Any {
-            text,
-            ends: memchr::memchr2_iter(b'\n', b'\r', b),
-            start: Some(0),
-        }
-    } else {
-        Lines::Lf {
-            text,
-            ends: memchr::memchr_iter(b'\n', b),
-            start: Some(0),
-        }
+    Lines {
+        text,
+        ends: line_ends(text.as_bytes()),
+        start: Some(0),
     }
 }
 
+/// The bytes to look for LFs in when cutting `b` into lines: `None` for `b` itself (every CR
+/// comes right before an LF, as in LF and CRLF files: nearly all), else a copy whose lone CRs
+/// are LFs. The copy has the same length, so a line found in it is cut from `b` at the same
+/// places (and is the same text: only line ends differ).
+fn line_ends(b: &[u8]) -> Option<Vec<u8>> {
+    let first = memchr::memchr(b'\r', b)?;
+    let b2 = &b[first..];
+    // No early exit: the compiler checks many pairs at once (a `memchr` call per CR cost
+    // CRLF files one call per line).
+    let lone = b2
+        .iter()
+        .zip(&b2[1..])
+        .fold(false, |acc, (&x, &y)| acc | ((x == b'\r') & (y != b'\n')))
+        || b2.last() == Some(&b'\r');
+    lone.then(|| {
+        let mut v = b.to_vec();
+        let n = v.len();
+        for i in memchr::memchr_iter(b'\r', b) {
+            if i + 1 == n || b[i + 1] != b'\n' {
+                v[i] = b'\n';
+            }
+        }
+        v
+    })
+}
+
 /// The iterator of [`lines`]: `start` is where the next line starts (`None` after the last).
-pub(crate) enum Lines<'a> {
-    /// Every CR comes right before an LF: LFs end the lines, a CR before one is dropped.
-    Lf {
-        text: &'a str,
-        ends: memchr::Memchr<'a>,
-        start: Option<usize>,
-    },
-    /// Some CR stands alone: CRs and LFs end the lines, a CRLF once.
-    Any {
-        text: &'a str,
-        ends: memchr::Memchr2<'a>,
-        start: Option<usize>,
-    },
+pub(crate) struct Lines<'a> {
+    text: &'a str,
+    /// Where to look for the LFs that end lines (see [`line_ends`]).
+    ends: Option<Vec<u8>>,
+    start: Option<usize>,
 }
 
 impl<'a> Iterator for Lines<'a> {
@@ -436,66 +444,63 @@ impl<'a> Iterator for Lines<'a> {
     #[inline]
     fn next(&mut self) -> Option<&'a str> {
         // Lines are cut at ASCII bytes, which keeps every piece valid UTF-8.
-        match self {
-            Lines::Lf { text, ends, start } => {
-                let from = (*start)?;
-                let Some(i) = ends.next() else {
-                    *start = None;
-                    return Some(&text[from..]);
-                };
-                *start = Some(i + 1);
-                let b = text.as_bytes();
-                let end = if i > from && b[i - 1] == b'\r' {
-                    i - 1
-                } else {
-                    i
-                };
-                Some(&text[from..end])
-            }
-            Lines::Any { text, ends, start } => {
-                let from = (*start)?;
-                let b = text.as_bytes();
-                loop {
-                    let Some(i) = ends.next() else {
-                        *start = None;
-                        return Some(&text[from..]);
-                    };
-                    if i < from {
-                        // The LF of a CRLF already taken.
-                        continue;
-                    }
-                    let crlf = b[i] == b'\r' && b.get(i + 1) == Some(&b'\n');
-                    *start = Some(if crlf { i + 2 } else { i + 1 });
-                    return Some(&text[from..i]);
-                }
-            }
-        }
+        let from = self.start?;
+        let b = self.ends.as_deref().unwrap_or(self.text.as_bytes());
+        let Some(k) = memchr::memchr(b'\n', &b[from..]) else {
+            self.start = None;
+            return Some(&self.text[from..]);
+        };
+        let i = from + k;
+        self.start = Some(i + 1);
+        let end = if i > from && b[i - 1] == b'\r' {
+            i - 1
+        } else {
+            i
+        };
+        Some(&self.text[from..end])
+    }
+}
+
+/// `s.trim_start()`, answered at once for the usual line that starts with a visible ASCII
+/// character (every white space character is below `!` or not ASCII).
+#[inline]
+pub(crate) fn trim_start(s: &str) -> &str {
+    match s.as_bytes().first() {
+        Some(&b) if b > b' ' && b < 0x80 => s,
+        _ => s.trim_start(),
+    }
+}
+
+/// `s.trim_end()`, answered at once when `s` ends with a visible ASCII character.
+#[inline]
+pub(crate) fn trim_end(s: &str) -> &str {
+    match s.as_bytes().last() {
+        Some(&b) if b > b' ' && b < 0x80 => s,
+        _ => s.trim_end(),
     }
 }
 
 /// [`lines`] for text of short lines (CSA: `+7776FU`, `T12`): a plain byte scan, whose cost
 /// per line is less than a `memchr` call's setup.
 pub(crate) fn short_lines(text: &str) -> impl Iterator<Item = &str> {
-    let mut rest = Some(text);
+    let ends = line_ends(text.as_bytes());
+    let mut start = Some(0);
     std::iter::from_fn(move || {
-        let t = rest?;
-        let b = t.as_bytes();
-        match b.iter().position(|&c| c == b'\n' || c == b'\r') {
-            // Splitting at ASCII bytes keeps both halves valid UTF-8.
-            Some(i) => {
-                let next = if b[i] == b'\r' && b.get(i + 1) == Some(&b'\n') {
-                    i + 2
-                } else {
-                    i + 1
-                };
-                rest = Some(&t[next..]);
-                Some(&t[..i])
-            }
-            None => {
-                rest = None;
-                Some(t)
-            }
-        }
+        let from = start?;
+        let b = ends.as_deref().unwrap_or(text.as_bytes());
+        // Splitting at ASCII bytes keeps both halves valid UTF-8.
+        let Some(k) = b[from..].iter().position(|&c| c == b'\n') else {
+            start = None;
+            return Some(&text[from..]);
+        };
+        let i = from + k;
+        start = Some(i + 1);
+        let end = if i > from && b[i - 1] == b'\r' {
+            i - 1
+        } else {
+            i
+        };
+        Some(&text[from..end])
     })
 }
 
@@ -515,9 +520,34 @@ mod tests {
             ("a\r\r\n", vec!["a", "", ""]),
             ("a\n\rb\r\n\nc", vec!["a", "", "b", "", "c"]),
             ("ａ\rｂ\r\nｃ", vec!["ａ", "ｂ", "ｃ"]),
+            ("\r", vec!["", ""]),
+            ("\r\n", vec!["", ""]),
+            ("\r\r", vec!["", "", ""]),
+            ("a\r\rb\r\n", vec!["a", "", "b", ""]),
+            ("a\r\nb\r\nc\rd", vec!["a", "b", "c", "d"]),
+            ("a\r\nb\r\nc\r\n", vec!["a", "b", "c", ""]),
         ] {
             assert_eq!(lines(text).collect::<Vec<_>>(), want, "{text:?}");
             assert_eq!(short_lines(text).collect::<Vec<_>>(), want, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn quick_trims_agree_with_str() {
+        for s in [
+            "",
+            " ",
+            "a",
+            " a ",
+            "\ta\r",
+            "\x0ba\x0b",
+            "\u{3000}a\u{3000}",
+            "a\u{85}",
+            "+7776FU",
+            "\u{1f}a\u{1f}",
+        ] {
+            assert_eq!(super::trim_start(s), s.trim_start(), "{s:?}");
+            assert_eq!(super::trim_end(s), s.trim_end(), "{s:?}");
         }
     }
 }

@@ -556,6 +556,11 @@ impl History {
     pub fn mark_saved(&mut self) {
         self.saved = self.current;
     }
+    /// Call after the record as it was at `rev` was written whole to disk (a save that went
+    /// on while the record was edited further).
+    pub fn mark_saved_at(&mut self, rev: Revision) {
+        self.saved = rev;
+    }
 }
 
 #[cfg(test)]

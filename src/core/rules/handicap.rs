@@ -75,32 +75,27 @@ impl Handicap {
     /// The preset's position (built once per preset).
     pub fn position(&self) -> Position {
         let i = HANDICAPS.iter().position(|h| h == self).expect("a preset");
-        presets()[i].1.clone()
+        presets()[i].clone()
     }
     /// The preset whose position equals `pos` (board, hands, side), if any. The presets'
-    /// keys are computed once.
+    /// positions are built once; comparing them (a few short `memcmp`s) costs less than
+    /// hashing `pos` square by square did.
     pub fn matching(pos: &Position) -> Option<Handicap> {
-        let presets = presets();
-        let key = pos.hash_key();
-        let i = presets.iter().position(|(k, _)| *k == key)?;
-        // Equal keys of unequal positions are possible in principle: compare the positions.
-        presets[i].1.same_placement(pos).then_some(HANDICAPS[i])
+        let i = presets().iter().position(|p| p.same_placement(pos))?;
+        Some(HANDICAPS[i])
     }
     pub fn is_even(&self) -> bool {
         !self.white_first
     }
 }
 
-/// Each preset's position and its key, built once, in the order of [`HANDICAPS`].
-fn presets() -> &'static [(u64, Position)] {
-    static PRESETS: OnceLock<Vec<(u64, Position)>> = OnceLock::new();
+/// Each preset's position, built once, in the order of [`HANDICAPS`].
+fn presets() -> &'static [Position] {
+    static PRESETS: OnceLock<Vec<Position>> = OnceLock::new();
     PRESETS.get_or_init(|| {
         HANDICAPS
             .iter()
-            .map(|h| {
-                let p = Position::from_sfen(&h.sfen()).expect("preset SFEN is valid");
-                (p.hash_key(), p)
-            })
+            .map(|h| Position::from_sfen(&h.sfen()).expect("preset SFEN is valid"))
             .collect()
     })
 }

@@ -124,6 +124,9 @@ pub fn status_line(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &
             theme.warning.add_modifier(Modifier::REVERSED),
         ));
     }
+    if let Some(s) = app.save_status() {
+        spans.push(Span::styled(format!(" {}", clean(&s, d)), theme.warning));
+    }
     let message = app.message.as_ref().map(|m| {
         let style = level_style(m.level, theme);
         Span::styled(format!(" {}", clean(&m.text, d)), style)

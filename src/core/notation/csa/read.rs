@@ -2,7 +2,7 @@
 
 use super::HEADER_KEYS;
 use crate::core::notation::builder::{RecordBuilder, Style};
-use crate::core::notation::{DiagKind, Parsed, short_lines};
+use crate::core::notation::{DiagKind, Parsed, short_lines, trim_end, trim_start};
 use crate::core::record::{Initial, MoveTime, NodeId, Special, Step};
 use crate::core::rules::{Color, Handicap, Move, Piece, PieceKind, Position, Square};
 
@@ -165,7 +165,7 @@ impl Reader {
 
     /// Reads one line (without its line break).
     fn line(&mut self, line: &str, no: usize) {
-        let t = line.trim_start();
+        let t = trim_start(line);
         let first = t.as_bytes().first().copied();
         match first {
             None => {}
@@ -174,7 +174,7 @@ impl Reader {
                 // `,` joins statements; a `'` comment takes the rest of the line.
                 let mut rest = t;
                 loop {
-                    let s = rest.trim_start();
+                    let s = trim_start(rest);
                     if s.starts_with('\'') {
                         self.statement(s, no);
                         break;
@@ -203,7 +203,7 @@ impl Reader {
             }
             return;
         }
-        let s = s.trim_end();
+        let s = trim_end(s);
         let b = s.as_bytes();
         self.content = true;
         match c0 {
