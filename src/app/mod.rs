@@ -17,6 +17,7 @@ pub mod graph;
 mod graph_view;
 pub mod input;
 pub mod lists;
+pub mod mode_line;
 pub mod outline;
 pub mod overlay;
 pub mod position_editor;
