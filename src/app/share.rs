@@ -220,6 +220,9 @@ pub fn open_pasted(app: &mut App, text: &str, force: bool) -> Result<(), String>
     let clean = parsed.warnings.is_empty();
     doc.warnings = parsed.warnings;
     app.replace_record(parsed.record, doc);
+    if super::watch::opens_at_end(format) {
+        app.go_end();
+    }
     if app.watch.take().is_some() {
         app.info("opened the paste; stopped following the file");
     } else if clean && moves == 0 {

@@ -175,8 +175,14 @@ impl App {
             opts.engine.clone(),
             app.config.analysis.best_move,
         );
-        if let Some(ply) = opts.ply {
-            app.goto_ply(ply);
+        match opts.ply {
+            Some(ply) => app.goto_ply(ply),
+            // A followed broadcast is read from its newest move; a USI `position … moves …`
+            // line names the position after its moves.
+            None if opts.watch || app.doc.format.is_some_and(super::watch::opens_at_end) => {
+                app.go_end()
+            }
+            None => {}
         }
         app.offer_recovery();
         if opts.setup {

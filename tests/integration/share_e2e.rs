@@ -42,9 +42,9 @@ fn watch_shows_moves_appended_to_the_file() {
     std::fs::write(&path, HEAD).unwrap();
     let f = path.to_str().unwrap();
     let mut s = Session::start(&["--watch", f], 24, 80);
-    s.wait_for("棋譜 0/2");
+    // Issue 12: it opens at the newest move.
+    s.wait_for("棋譜 2/2");
     s.wait_for("[watch]");
-    s.send("G");
     s.wait_for("手数＝2  △３四歩  まで");
     let mut file = std::fs::OpenOptions::new()
         .append(true)
