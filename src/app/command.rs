@@ -28,6 +28,7 @@ macro_rules! command_table {
             ShowWarnings = "show_warnings", "List the problems found while reading the file", App::show_warnings;
             Help = "help", "Show this help", App::open_help;
             Quit = "quit", "Quit", |a| a.request_quit(false);
+            Suspend = "suspend", "Suspend kifview to the shell (fg brings it back; a running engine pauses with it)", |a| a.suspend_requested = true;
             TreeDown = "tree_down", "Tree: select the next branch", |a| a.tree_move(1);
             TreeUp = "tree_up", "Tree: select the previous branch", |a| a.tree_move(-1);
             TreePageDown = "tree_page_down", "Tree: down one page", |a| a.tree_move(10);

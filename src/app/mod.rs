@@ -16,6 +16,7 @@ mod editing;
 pub mod graph;
 mod graph_view;
 pub mod input;
+mod lifecycle;
 pub mod lists;
 pub mod mode_line;
 pub mod outline;

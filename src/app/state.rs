@@ -89,6 +89,8 @@ pub struct App {
     pub flipped: bool,
     pub message: Option<Message>,
     pub should_quit: bool,
+    /// Ctrl-z was pressed: the front end suspends kifview (and clears this).
+    pub suspend_requested: bool,
     pub comment_scroll: u16,
     pub header_scroll: u16,
     /// Bumped by every change of the record (caches compare against it).
@@ -133,6 +135,7 @@ impl App {
             flipped: false,
             message: None,
             should_quit: false,
+            suspend_requested: false,
             comment_scroll: 0,
             header_scroll: 0,
             revision: 0,
