@@ -108,6 +108,8 @@ macro_rules! command_table {
             GraphScale = "graph_scale", "Graph: centipawns (±2000) or sente's win %", App::toggle_graph_scale;
             NextMark = "next_mark", "Go to the next marked move (緩手, 疑問手, 悪手, 大悪手) of the main line", |a| a.jump_mark(true);
             PrevMark = "prev_mark", "Go to the previous marked move of the main line", |a| a.jump_mark(false);
+            NextRecord = "next_record", "Next record of a file that holds several (CSA /); asks first about unsaved edits", |a| a.step_record(1);
+            PrevRecord = "prev_record", "Previous record of a file that holds several", |a| a.step_record(-1);
             NoOp = "none", "Do nothing (unbinds a default key)", |_| {};
         }
     };

@@ -70,6 +70,7 @@ impl App {
                 self.new_record_from(*pos);
             }
             (Pending::NewRecord(_), _) => self.info("back in the position editor"),
+            (Pending::SwitchRecord(index), c) => self.answer_switch(index, c),
             (Pending::Recover(path), 'y') => self.restore_recovery(&path),
             (Pending::Recover(path), 'd') => match document::remove_recovery(&path) {
                 Ok(()) => self.info("recovery file deleted; the file is as it was saved"),

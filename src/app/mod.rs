@@ -23,6 +23,7 @@ pub mod outline;
 pub mod overlay;
 pub mod position_editor;
 pub mod prompt;
+mod records;
 pub mod research;
 mod research_state;
 pub mod save;

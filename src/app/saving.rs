@@ -102,8 +102,17 @@ impl App {
             }
             job.overwrite_ok = true;
         }
-        let plan = match document::plan(&self.record, &job.path, job.target.target, job.target.info)
-        {
+        // The session's own file (or its first file): a CSA file of several records gets
+        // them all back.
+        let own = job.same_file || self.doc.path.is_none();
+        let plan = match document::plan_in_file(
+            &self.record,
+            &self.doc,
+            own,
+            &job.path,
+            job.target.target,
+            job.target.info,
+        ) {
             Ok(p) => p,
             Err(e) => {
                 let mut details: Vec<String> = e
@@ -145,17 +154,11 @@ impl App {
             }
         };
         let mut losses: Vec<String> = plan.losses.clone();
-        if job.same_file && self.doc.record_count > 1 {
-            let others = self.doc.record_count - 1;
-            losses.push(format!(
-                "the other {} of this file (only record {} is written)",
-                if others == 1 {
-                    "record".to_string()
-                } else {
-                    format!("{others} records")
-                },
-                self.doc.record_index + 1
-            ));
+        if let Some(l) = own
+            .then(|| self.doc.other_records_loss(plan.target.format))
+            .flatten()
+        {
+            losses.push(l);
         }
         if !losses.is_empty() && !job.losses_ok {
             let yes = if job.quit_after {
@@ -217,14 +220,19 @@ impl App {
                     self.watch = None;
                 }
                 if !copy {
+                    if own {
+                        self.doc.saved_record(&self.record, plan.target, &plan.info);
+                    }
                     self.doc.stamp = Some(stamp);
                     self.doc.path = Some(job.path.clone());
                     self.doc.name = file_name(&job.path);
                     self.doc.format = Some(plan.target.format);
                     self.doc.info = Some(plan.info);
-                    if !job.same_file {
+                    if !own || plan.target.format != crate::core::notation::Format::Csa {
+                        // The new file holds this record only.
                         self.doc.record_count = 1;
                         self.doc.record_index = 0;
+                        self.doc.record_texts.clear();
                     }
                 }
                 let verb = if copy { "wrote" } else { "saved" };

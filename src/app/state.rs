@@ -182,7 +182,7 @@ impl App {
             Some(ply) => app.goto_ply(ply),
             // A followed broadcast is read from its newest move; a USI `position … moves …`
             // line names the position after its moves.
-            None if opts.watch || app.doc.format.is_some_and(super::watch::opens_at_end) => {
+            None if opts.watch || app.doc.format.is_some_and(document::opens_at_end) => {
                 app.go_end()
             }
             None => {}

@@ -12,13 +12,6 @@ use crate::core::record::{NodeId, Record, Step};
 /// probably half written) is given to get better before it is shown anyway.
 const PATIENCE: u32 = 6;
 
-/// Formats whose text names the position after its moves (`position startpos moves …`):
-/// opened (from a file or pasted) at the last move, not at the start.
-pub fn opens_at_end(format: crate::core::notation::Format) -> bool {
-    use crate::core::notation::Format;
-    matches!(format, Format::Usi | Format::Sfen)
-}
-
 /// Starts following the current file (its present state is the one shown).
 pub fn start(app: &mut App) {
     let Some(path) = app.doc.path.clone() else {

@@ -876,7 +876,7 @@ fn clicking_a_piece_and_a_square_enters_a_move() {
 }
 
 #[test]
-fn save_back_keeps_bom_and_crlf_and_warns_about_other_records() {
+fn save_back_keeps_bom_and_crlf_and_every_record_of_a_csa_file() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("bom.kifu");
     let text =
@@ -896,24 +896,21 @@ fn save_back_keeps_bom_and_crlf_and_warns_about_other_records() {
         "CRLF everywhere: {t:?}"
     );
 
-    // A file of two CSA records: saving back writes only the one shown, so it asks.
+    // A file of two CSA records: saving back writes both (issue 12; it used to write only
+    // the one shown, after asking).
     let two = dir.path().join("two.csa");
+    let other = "V2.2\nN+C\nN-D\nPI\n+\n+2726FU\n%CHUDAN\n";
     std::fs::write(
         &two,
-        "V2.2\nN+A\nN-B\nPI\n+\n+7776FU\n%TORYO\n/\nV2.2\nN+C\nN-D\nPI\n+\n+2726FU\n%CHUDAN\n",
+        format!("V2.2\nN+A\nN-B\nPI\n+\n+7776FU\n%TORYO\n/\n{other}"),
     )
     .unwrap();
     let mut v = open_path(&two);
-    press(&mut v, "l");
-    typed(&mut v, "3c3d");
-    press(&mut v, "^s");
-    let s = shown(&mut v);
-    assert!(
-        s.contains("the other record of this file (only record 1 is written)"),
-        "{s}"
-    );
-    press(&mut v, "n");
-    assert!(std::fs::read_to_string(&two).unwrap().contains("N+C"));
+    press(&mut v, "lcnote⎋^s");
+    assert!(status(&mut v).contains("saved"), "{}", shown(&mut v));
+    let back = std::fs::read_to_string(&two).unwrap();
+    assert!(back.contains("'*note\n"), "{back}");
+    assert!(back.ends_with(&format!("/\n{other}")), "{back}");
 }
 
 // ----- edits that must never be lost (issue 9) -----

@@ -2,7 +2,9 @@
 //! move, `+N` as asked), multi-record CSA files (`record 2/5`, `}`/`{`, `:record N`, saving
 //! every record back), and Ctrl-z (the terminal given back and redrawn).
 
-use kifview::app::{App, Config, LaunchOptions};
+use crate::common::{press, screen, screen_rows, status_rows};
+use kifview::app::{App, Config, LaunchOptions, Mode};
+use kifview::tui::{Viewer, theme::Theme};
 use std::path::{Path, PathBuf};
 
 fn open_with(path: &Path, f: impl FnOnce(&mut LaunchOptions)) -> App {
@@ -117,4 +119,164 @@ fn ctrl_z_without_job_control_says_so() {
     assert!(screen.contains("棋譜 0/44"), "{screen}");
     s.send("q");
     assert!(s.wait_exit().success());
+}
+
+// ----- files of several records (CSA `/`) -----
+
+/// Five records from the generated corpus (g4242_001..005), joined with `/` lines.
+fn five_records(dir: &tempfile::TempDir, crlf: bool) -> (PathBuf, String) {
+    let src =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/csa/valid/five_records.csa");
+    let mut text = std::fs::read_to_string(src).unwrap();
+    if crlf {
+        text = text.replace('\n', "\r\n");
+    }
+    (write(dir, "five.csa", &text), text)
+}
+
+/// The text of each record of a file, `/` lines included (as the file was cut).
+fn pieces(text: &str) -> Vec<String> {
+    let nl = if text.contains("\r\n") { "\r\n" } else { "\n" };
+    let sep = format!("{nl}/{nl}");
+    let mut out: Vec<String> = text.split(&sep).map(|p| format!("{p}{sep}")).collect();
+    let last = out.pop().unwrap();
+    out.push(last.strip_suffix(&sep).unwrap().to_string());
+    out
+}
+
+fn viewer_for(path: &Path, record: usize) -> Viewer {
+    let app = open_with(path, |o| o.record = record);
+    Viewer::new(app, Theme::plain())
+}
+
+fn status_of(v: &mut Viewer) -> String {
+    let rows = screen_rows(&screen(v, 80, 24));
+    status_rows(v, &rows, 80)
+}
+
+fn black(v: &Viewer) -> String {
+    v.app
+        .record
+        .header
+        .black_name()
+        .unwrap_or_default()
+        .to_string()
+}
+
+#[test]
+fn keys_and_record_n_switch_records_and_the_status_line_says_which() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, _) = five_records(&dir, false);
+    let mut v = viewer_for(&path, 0);
+    assert!(
+        status_of(&mut v).contains("five.csa record 1/5 CSA"),
+        "{}",
+        status_of(&mut v)
+    );
+    assert_eq!(black(&v), "鈴木　一郎");
+    press(&mut v, "}");
+    assert_eq!(black(&v), "伊藤～名人");
+    let s = status_of(&mut v);
+    assert!(
+        s.contains("record 2/5") && s.contains("伊藤～名人 vs"),
+        "{s}"
+    );
+    press(&mut v, "G");
+    assert!(v.app.cur_index() > 0);
+    press(&mut v, "{");
+    assert_eq!(black(&v), "鈴木　一郎");
+    assert_eq!(v.app.cur_index(), 0, "another record opens at its start");
+    press(&mut v, "{");
+    assert!(status_of(&mut v).contains("this is the first record (1/5)"));
+    press(&mut v, ":record 5⏎");
+    assert_eq!(black(&v), "山田太郎");
+    assert!(status_of(&mut v).contains("record 5/5"));
+    press(&mut v, "}");
+    assert!(status_of(&mut v).contains("this is the last record (5/5)"));
+    press(&mut v, ":record 9⏎");
+    assert!(status_of(&mut v).contains(":record N takes a number from 1 to 5"));
+    press(&mut v, ":record⏎");
+    assert!(status_of(&mut v).contains("record 5/5 of five.csa"));
+    // --record N opens there, and the keys go on from it.
+    let mut v = viewer_for(&path, 3);
+    assert_eq!(black(&v), "渡辺＠道場");
+    press(&mut v, "{");
+    assert_eq!(black(&v), "伊藤～名人");
+    // A file of one record says so.
+    let kif = write(&dir, "one.kifu", KIF3);
+    let mut v = viewer_for(&kif, 0);
+    press(&mut v, "}");
+    assert!(status_of(&mut v).contains("one.kifu holds one record"));
+}
+
+#[test]
+fn switching_away_from_edits_asks_and_saving_writes_every_record_back() {
+    for crlf in [false, true] {
+        let dir = tempfile::tempdir().unwrap();
+        let (path, text) = five_records(&dir, crlf);
+        let before = pieces(&text);
+        assert_eq!(before.len(), 5);
+        let mut v = viewer_for(&path, 2);
+        press(&mut v, "lcstudy note⎋");
+        assert!(v.app.is_modified());
+        // Going to another record asks; c stays with the edits.
+        press(&mut v, "}");
+        assert_eq!(v.app.mode(), Mode::Confirm);
+        let s = status_of(&mut v);
+        assert!(
+            s.contains("record 2/5 has unsaved changes") && s.contains("c: cancel"),
+            "{s}"
+        );
+        press(&mut v, "c");
+        assert!(v.app.is_modified() && v.app.doc.record_index == 1);
+        // s saves the whole file, then goes.
+        press(&mut v, "}s");
+        let s = status_of(&mut v);
+        assert_eq!(v.app.doc.record_index, 2, "{s}");
+        assert!(!v.app.is_modified());
+        let after = std::fs::read_to_string(&path).unwrap();
+        let now = pieces(&after);
+        assert_eq!(now.len(), 5, "every record is still in the file:\n{after}");
+        for i in [0, 2, 3, 4] {
+            assert_eq!(
+                now[i],
+                before[i],
+                "record {} is byte for byte as it was",
+                i + 1
+            );
+        }
+        assert!(now[1].contains("'*study note"), "{}", now[1]);
+        assert_eq!(
+            after.contains('\n') && !after.replace("\r\n", "").contains('\n'),
+            crlf,
+            "the file's line endings are kept"
+        );
+        // Back at record 2: the saved edit is there; the file read again agrees.
+        press(&mut v, "{l");
+        assert_eq!(v.app.record.node(v.app.cur()).comment, "study note");
+        let loaded = kifview::core::notation::load(after.as_bytes(), Some(&path));
+        assert_eq!(loaded.records.len(), 5);
+        // d throws an edit away and goes; the file stays as saved.
+        press(&mut v, "cmore⎋}d");
+        assert_eq!(v.app.doc.record_index, 2);
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), after);
+        press(&mut v, "{l");
+        assert_eq!(v.app.record.node(v.app.cur()).comment, "study note");
+    }
+}
+
+#[test]
+fn warnings_of_another_record_name_the_file_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "V2.2\nPI\n+\n+7776FU\n/\nV2.2\nPI\n+\n+7776FU\n-3334FU\n+9999XX\n";
+    let path = write(&dir, "bad.csa", text);
+    let mut v = viewer_for(&path, 0);
+    assert!(v.app.doc.warnings.is_empty());
+    press(&mut v, "}");
+    let lines: Vec<usize> = v.app.doc.warnings.iter().map(|w| w.line).collect();
+    assert_eq!(lines, [11], "{:?}", v.app.doc.warnings);
+    assert!(status_of(&mut v).contains("1 warning"));
+    // The same as --record 2 reads.
+    let direct = viewer_for(&path, 2);
+    assert_eq!(direct.app.doc.warnings, v.app.doc.warnings);
 }

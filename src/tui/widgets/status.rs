@@ -43,7 +43,7 @@ pub fn status_height(app: &App, theme: &Theme, width_cells: u16) -> u16 {
 
 const HELP: &str = " ?:help ";
 
-/// `game.kif (2/5) KIF Shift_JIS CRLF [+] [watch]`.
+/// `game.csa record 2/5 CSA UTF-8 CRLF [+] [watch]`.
 fn file_part(app: &App, d: bool) -> String {
     file_part_within(app, d, usize::MAX)
 }
@@ -79,7 +79,11 @@ fn file_part_rest(app: &App) -> String {
     let doc = &app.doc;
     let mut left = String::new();
     if doc.record_count > 1 {
-        left.push_str(&format!(" ({}/{})", doc.record_index + 1, doc.record_count));
+        left.push_str(&format!(
+            " record {}/{}",
+            doc.record_index + 1,
+            doc.record_count
+        ));
     }
     if let (Some(f), Some(info)) = (doc.format, doc.info) {
         left.push_str(&format!(" {} {}", f.name(), info.encoding.name()));
