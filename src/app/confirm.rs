@@ -92,7 +92,8 @@ impl App {
 
     /// Offers the recovery file an earlier session left for the open file, if there is one.
     pub(crate) fn offer_recovery(&mut self) {
-        let Some(path) = self.doc.path.as_deref().and_then(document::find_recovery) else {
+        let Some(path) = document::find_recovery(&self.doc) else {
+            self.note_other_recoveries();
             return;
         };
         let when = std::fs::metadata(&path)

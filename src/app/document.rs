@@ -535,6 +535,36 @@ pub fn recovery_path(path: &Path) -> PathBuf {
     path.with_file_name(format!(".{name}.kifview-recovery.kifu"))
 }
 
+/// The recovery file of record `index` (0-based) of a file of several records:
+/// `.NAME.record-N.kifview-recovery.kifu`, so that its edits go back to that record.
+fn record_recovery_path(path: &Path, index: usize) -> PathBuf {
+    let name = file_name(path);
+    path.with_file_name(format!(
+        ".{name}.record-{}.kifview-recovery.kifu",
+        index + 1
+    ))
+}
+
+/// The recovery file of the record `doc` shows.
+fn recovery_path_of(path: &Path, doc: &Document) -> PathBuf {
+    if doc.record_count > 1 {
+        record_recovery_path(path, doc.record_index)
+    } else {
+        recovery_path(path)
+    }
+}
+
+/// The other records of `doc`'s file (1-based) that have a recovery file.
+pub fn other_recoveries(doc: &Document) -> Vec<usize> {
+    let Some(path) = doc.path.as_deref() else {
+        return Vec::new();
+    };
+    (0..doc.record_count)
+        .filter(|&i| i != doc.record_index && record_recovery_path(path, i).is_file())
+        .map(|i| i + 1)
+        .collect()
+}
+
 /// Where a record with no file of its own is kept: the user's data directory.
 fn untitled_recovery_path() -> Option<PathBuf> {
     let dirs = directories::ProjectDirs::from("", "", "kifview")?;
@@ -552,7 +582,7 @@ fn untitled_recovery_path() -> Option<PathBuf> {
 /// for a record without one) and returns where it went.
 pub fn write_recovery(record: &Record, doc: &Document) -> Result<PathBuf, String> {
     let path = match &doc.path {
-        Some(p) => recovery_path(p),
+        Some(p) => recovery_path_of(p, doc),
         None => untitled_recovery_path().ok_or("no data directory for a recovery file")?,
     };
     if let Some(dir) = path.parent() {
@@ -568,9 +598,9 @@ pub fn write_recovery(record: &Record, doc: &Document) -> Result<PathBuf, String
     Ok(path)
 }
 
-/// The recovery file left for `path` by an earlier session, if any.
-pub fn find_recovery(path: &Path) -> Option<PathBuf> {
-    let r = recovery_path(path);
+/// The recovery file an earlier session left for the record `doc` shows, if any.
+pub fn find_recovery(doc: &Document) -> Option<PathBuf> {
+    let r = recovery_path_of(doc.path.as_deref()?, doc);
     r.is_file().then_some(r)
 }
 

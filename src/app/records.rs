@@ -131,7 +131,24 @@ impl App {
                 } else {
                     self.info(msg);
                 }
+                self.offer_recovery();
             }
+        }
+    }
+
+    /// Says which other records of the file have edits kept by a session ended by a signal
+    /// (each is offered when its record is shown).
+    pub(crate) fn note_other_recoveries(&mut self) {
+        let others = super::document::other_recoveries(&self.doc);
+        if let Some(first) = others.first() {
+            let list: Vec<String> = others.iter().map(ToString::to_string).collect();
+            self.info_level(
+                format!(
+                    "unsaved edits of record {} were kept when kifview was ended: :record {first} offers them",
+                    list.join(", ")
+                ),
+                Level::Warning,
+            );
         }
     }
 

@@ -280,3 +280,43 @@ fn warnings_of_another_record_name_the_file_line() {
     let direct = viewer_for(&path, 2);
     assert_eq!(direct.app.doc.warnings, v.app.doc.warnings);
 }
+
+#[test]
+fn edits_kept_by_a_signal_go_back_to_their_own_record() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, text) = five_records(&dir, false);
+    let before = pieces(&text);
+    let mut v = viewer_for(&path, 3);
+    press(&mut v, "lckept⎋");
+    // What the run loop does on SIGTERM.
+    let kept = v.app.write_recovery().unwrap().unwrap();
+    assert!(
+        kept.ends_with(".five.csa.record-3.kifview-recovery.kifu"),
+        "{}",
+        kept.display()
+    );
+    // Opened again at record 1: nothing to restore there, and it says where the edits are.
+    let mut v = viewer_for(&path, 0);
+    assert_eq!(v.app.mode(), Mode::Normal);
+    assert!(
+        status_of(&mut v).contains("unsaved edits of record 3 were kept"),
+        "{}",
+        status_of(&mut v)
+    );
+    press(&mut v, ":record 3⏎");
+    assert!(
+        status_of(&mut v).contains("Restore the unsaved edits"),
+        "{}",
+        status_of(&mut v)
+    );
+    press(&mut v, "y");
+    assert!(v.app.is_modified() && v.app.doc.record_index == 2);
+    press(&mut v, "^s");
+    let now = pieces(&std::fs::read_to_string(&path).unwrap());
+    assert_eq!(now.len(), 5);
+    assert!(now[2].contains("'*kept"), "{}", now[2]);
+    for i in [0, 1, 3, 4] {
+        assert_eq!(now[i], before[i]);
+    }
+    assert!(!kept.exists());
+}
