@@ -73,11 +73,14 @@ impl App {
         if self.is_modified() {
             let (n, count) = (self.doc.record_index + 1, self.doc.record_count);
             self.ask(
-                format!("record {n}/{count} has unsaved changes. Save the file before going to record {}?", index + 1),
+                format!(
+                    "record {n}/{count} has unsaved changes. Save the file before going to record {}?",
+                    index + 1
+                ),
                 vec![format!(
                     "  s saves the whole file (all {count} records, this one with its edits)"
                 )],
-                vec![('s', "save, then go"), ('d', "discard and go"), ('c', "cancel")],
+                vec![('s', "save and go"), ('d', "discard and go"), ('c', "cancel")],
                 Pending::SwitchRecord(index),
             );
             return;
