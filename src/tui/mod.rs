@@ -54,7 +54,19 @@ impl Viewer {
         match ev {
             Event::Key(k) => {
                 if let Some(key) = event::to_key_event(k) {
-                    self.app.handle_key(key);
+                    // The position editor takes every key as it is; Ctrl-z still suspends.
+                    let suspend = self.app.mode() == crate::app::Mode::PositionEditor
+                        && self
+                            .app
+                            .config
+                            .keymap
+                            .get(crate::app::KeyMode::Normal, &key)
+                            == Some(crate::app::Command::Suspend);
+                    if suspend {
+                        self.app.suspend_requested = true;
+                    } else {
+                        self.app.handle_key(key);
+                    }
                 }
             }
             Event::Mouse(m) => {

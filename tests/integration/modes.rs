@@ -117,6 +117,14 @@ fn ctrl_z_without_job_control_says_so() {
     s.send("\x1a");
     let screen = s.wait_for("not suspended");
     assert!(screen.contains("棋譜 0/44"), "{screen}");
+    // The position editor takes every key as it is, Ctrl-z too.
+    s.send("S");
+    s.wait_for("-- POSITION EDITOR --");
+    s.wait_gone("not suspended");
+    s.send("\x1a");
+    s.wait_for("not suspended");
+    s.send("\x1b");
+    s.wait_gone("-- POSITION EDITOR --");
     s.send("q");
     assert!(s.wait_exit().success());
 }
