@@ -305,7 +305,7 @@ const SIGNAL_CHECK: Duration = Duration::from_millis(200);
 
 /// Runs the full-screen viewer until the user quits. The terminal is restored on quit, on
 /// error, on panic and on the signals that end a program (with unsaved edits kept in a
-/// recovery file first).
+/// recovery file first), and while kifview is suspended (Ctrl-z, SIGTSTP; see `suspend`).
 pub fn run(opts: LaunchOptions) -> anyhow::Result<()> {
     let config = Config::load(opts.config.as_deref())?;
     let app = App::open(&opts, config)?;
