@@ -39,7 +39,9 @@
 //! # A file, from bytes to the screen (and back)
 //!
 //! 1. `app::document` reads the bytes (a path, standard input, pasted text; `--record N`
-//!    picks the record), and is the only place in `app` that touches the disk.
+//!    picks the record, and a CSA file of several keeps each record's text so that `}` and
+//!    `:record N` show another and saving writes them all back), and is the only place in
+//!    `app` that touches the disk.
 //! 2. `core::notation` decodes them (BOM, declared or detected Shift_JIS/UTF-8/EUC-JP, a few
 //!    unreadable bytes replaced by � with a warning per line, line endings, all remembered for
 //!    writing back), detects the format from the name and the text, and

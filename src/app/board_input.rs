@@ -249,7 +249,28 @@ impl App {
             b.forget_pick();
             b.cursor = mv.to();
         }
-        self.enter_move(mv);
+        if self.enter_move(mv) {
+            self.leave_board_after_move(mv.to());
+        }
+    }
+
+    /// A completed move leaves move input (as a keyboard user expects: the next key browses
+    /// again); the cursor stays on the move's square for the next `i`, and the message says
+    /// how to enter another.
+    fn leave_board_after_move(&mut self, to: Square) {
+        if self.mode() == Mode::Board {
+            self.overlays.pop();
+        }
+        self.board_cursor = Some(to);
+        let again = self.keys_for(
+            super::config::KeyMode::Normal,
+            super::command::Command::EnterMove,
+        );
+        if let (Some(k), Some(m)) = (again.first(), self.message.as_mut())
+            && m.level == Level::Info
+        {
+            m.text.push_str(&format!("; {k}: next move"));
+        }
     }
 
     pub(crate) fn board_cancel(&mut self) {
@@ -264,5 +285,39 @@ impl App {
             self.overlays.pop();
             self.info("left move input");
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::app::testing::app_with;
+    use crate::app::{Action, KeyEvent, Mode, update};
+    use crate::core::rules::Square;
+
+    #[test]
+    fn a_click_while_browsing_starts_a_move_and_the_completed_move_leaves_input() {
+        let mut app = app_with("");
+        let sq = |f, r| Square::new(f, r).unwrap();
+        update(&mut app, Action::BoardClick(sq(7, 7)));
+        assert_eq!(app.mode(), Mode::Board, "the first click picks the pawn");
+        assert_eq!(
+            app.mode_tag().unwrap().text(),
+            "-- MOVE INPUT -- Esc: leave"
+        );
+        update(&mut app, Action::BoardClick(sq(7, 6)));
+        assert_eq!(app.cur_index(), 1, "the second click plays 7六歩");
+        assert_eq!(app.mode(), Mode::Normal, "and leaves move input");
+        assert_eq!(app.mode_tag(), None);
+        // Issue 12: `:1` then `r` went to the board cursor; now `r` opens the endings.
+        for c in ":1".chars() {
+            app.handle_key(KeyEvent::char(c));
+        }
+        app.handle_key(KeyEvent::plain(crate::app::KeyCode::Enter));
+        app.handle_key(KeyEvent::char('r'));
+        assert_eq!(app.mode(), Mode::List);
+        // `i` starts again on the last move's square.
+        app.handle_key(KeyEvent::plain(crate::app::KeyCode::Esc));
+        app.handle_key(KeyEvent::char('i'));
+        assert_eq!(app.overlays.board().map(|b| b.cursor), Some(sq(7, 6)));
     }
 }

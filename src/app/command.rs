@@ -29,6 +29,7 @@ macro_rules! command_table {
             ShowWarnings = "show_warnings", "List the problems found while reading the file", App::show_warnings;
             Help = "help", "Show this help", App::open_help;
             Quit = "quit", "Quit", |a| a.request_quit(false);
+            Suspend = "suspend", "Suspend kifview to the shell (fg brings it back; a running engine pauses with it)", |a| a.suspend_requested = true;
             TreeDown = "tree_down", "Tree: select the next branch", |a| a.tree_move(1);
             TreeUp = "tree_up", "Tree: select the previous branch", |a| a.tree_move(-1);
             TreePageDown = "tree_page_down", "Tree: down one page", |a| a.tree_move(10);
@@ -113,6 +114,8 @@ macro_rules! command_table {
             SearchNext = "search_next", "Next match of the last search (into variations too; wraps around)", |a| a.search_step(true);
             SearchPrev = "search_prev", "Previous match of the last search", |a| a.search_step(false);
             SearchList = "search_list", "List the matches of the last search (those off the current line too) and jump to one", App::open_search_list;
+            NextRecord = "next_record", "Next record of a file that holds several (CSA /); asks first about unsaved edits", |a| a.step_record(1);
+            PrevRecord = "prev_record", "Previous record of a file that holds several", |a| a.step_record(-1);
             NoOp = "none", "Do nothing (unbinds a default key)", |_| {};
         }
     };

@@ -70,6 +70,7 @@ impl App {
                 self.new_record_from(*pos);
             }
             (Pending::NewRecord(_), _) => self.info("back in the position editor"),
+            (Pending::SwitchRecord(index), c) => self.answer_switch(index, c),
             (Pending::Recover(path), 'y') => self.restore_recovery(&path),
             (Pending::Recover(path), 'd') => match document::remove_recovery(&path) {
                 Ok(()) => self.info("recovery file deleted; the file is as it was saved"),
@@ -91,7 +92,8 @@ impl App {
 
     /// Offers the recovery file an earlier session left for the open file, if there is one.
     pub(crate) fn offer_recovery(&mut self) {
-        let Some(path) = self.doc.path.as_deref().and_then(document::find_recovery) else {
+        let Some(path) = document::find_recovery(&self.doc) else {
+            self.note_other_recoveries();
             return;
         };
         let when = std::fs::metadata(&path)

@@ -9,7 +9,7 @@ use super::LaunchOptions;
 use super::save::{self, DiskStamp, SavePlan};
 use crate::core::notation::encoding::EncodeError;
 use crate::core::notation::{
-    self, Diagnostic, Format, Parsed, Target, TextEncoding, TextInfo, filetype,
+    self, Diagnostic, Format, Parsed, Target, TextEncoding, TextInfo, Written, filetype,
 };
 use crate::core::record::{Initial, Record};
 use crate::core::rules::{HANDICAPS, Handicap, Position};
@@ -37,6 +37,11 @@ pub struct Document {
     /// Lines of the file with bytes its encoding could not read, which were replaced by �
     /// (the reader's encoding warnings); emptied once a save wrote over them.
     pub replaced_lines: Vec<usize>,
+    /// A file of several records (CSA `/`): each record's text as on disk (decoded,
+    /// separators included; joined they are the whole file), so that saving the one shown
+    /// writes the others back as they were and `}` / `:record N` read another. Empty for a
+    /// file of one record.
+    pub record_texts: Vec<String>,
 }
 
 impl Document {
@@ -53,6 +58,7 @@ impl Document {
             record_count: 1,
             stamp: None,
             replaced_lines: Vec::new(),
+            record_texts: Vec::new(),
         }
     }
 
@@ -91,9 +97,131 @@ impl Document {
                 warnings: parsed.warnings,
                 record_index: index,
                 record_count: count,
+                record_texts: Vec::new(),
             },
         ))
     }
+
+    /// Record `index` (0-based) of a file of several, read from its text as it is on disk
+    /// (the record shown was saved or its edits discarded first), with its warnings' lines
+    /// counted from the start of the file.
+    pub fn record_at(&self, index: usize) -> Result<(Record, Document), String> {
+        let text = self.record_texts.get(index).ok_or_else(|| {
+            format!(
+                "there is no record {} (the file holds {})",
+                index + 1,
+                self.record_count
+            )
+        })?;
+        let first_line: usize = self.record_texts[..index]
+            .iter()
+            .map(|t| line_breaks(t))
+            .sum();
+        let parsed = notation::csa::read(text).swap_remove(0);
+        // What the decoding said (line 0) holds for every record.
+        let mut warnings: Vec<Diagnostic> = self
+            .warnings
+            .iter()
+            .filter(|w| w.line == 0 && w.kind == notation::DiagKind::Encoding)
+            .cloned()
+            .collect();
+        warnings.extend(parsed.warnings.into_iter().map(|mut w| {
+            if w.line > 0 {
+                w.line += first_line;
+            }
+            w
+        }));
+        let doc = Document {
+            warnings,
+            record_index: index,
+            ..self.clone()
+        };
+        Ok((parsed.record, doc))
+    }
+
+    /// Keeps each record's text when `text` (a whole CSA file, decoded) holds several.
+    fn keep_record_texts(&mut self, text: &str) {
+        if self.format != Some(Format::Csa) || self.record_count < 2 {
+            return;
+        }
+        let (records, ends) = notation::csa::read_with_ends(text);
+        if records.len() != self.record_count {
+            return;
+        }
+        let mut start = 0;
+        self.record_texts = ends
+            .iter()
+            .map(|&end| {
+                let piece = text[start..end].to_string();
+                start = end;
+                piece
+            })
+            .collect();
+    }
+
+    /// The whole file's text with `record` (the one shown) rendered in place of its piece,
+    /// the others as they were; and that piece. `None` unless the file holds several records
+    /// and `target` is CSA.
+    fn splice(
+        &self,
+        record: &Record,
+        target: Target,
+        info: &TextInfo,
+    ) -> Option<(String, Written)> {
+        if self.record_texts.len() < 2 || target.format != Format::Csa {
+            return None;
+        }
+        let i = self.record_index;
+        let mut w = notation::render(record, target, info);
+        // The record keeps the `/` that closed it (the last one too, when it had one).
+        let closed = i + 1 < self.record_texts.len()
+            || self.record_texts[i]
+                .lines()
+                .rev()
+                .find(|l| !l.trim().is_empty())
+                .is_some_and(|l| l.trim() == "/");
+        if !w.text.ends_with('\n') {
+            w.text.push('\n');
+        }
+        if closed {
+            w.text.push_str("/\n");
+        }
+        let crlf = info.newline == notation::Newline::CrLf;
+        let mut text = String::new();
+        for (j, t) in self.record_texts.iter().enumerate() {
+            if j == i {
+                text.push_str(&w.text);
+            } else if crlf {
+                // The encoder turns each `\n` into CRLF.
+                text.push_str(&t.replace("\r\n", "\n"));
+            } else {
+                text.push_str(t);
+            }
+        }
+        Some((text, w))
+    }
+
+    /// What a save of the record shown to its own file in `format` leaves out of a file of
+    /// several records: the others, when the format holds only one (CSA writes them all).
+    pub fn other_records_loss(&self, format: Format) -> Option<String> {
+        let others = self.record_count.saturating_sub(1);
+        (others > 0 && (format != Format::Csa || self.record_texts.len() < 2)).then(|| {
+            format!(
+                "the other {} of this file (only record {} is written)",
+                if others == 1 {
+                    "record".to_string()
+                } else {
+                    format!("{others} records")
+                },
+                self.record_index + 1
+            )
+        })
+    }
+}
+
+/// Line breaks in `t` (`\r\n`, `\r` or `\n`), as the readers count lines.
+fn line_breaks(t: &str) -> usize {
+    t.matches('\n').count() + t.matches('\r').count() - t.matches("\r\n").count()
 }
 
 /// The followed file.
@@ -104,6 +232,12 @@ pub struct Watch {
     pub stamp: Option<DiskStamp>,
     /// A version not shown yet because it read worse, and how many ticks it has been so.
     pub pending: Option<(DiskStamp, u32)>,
+}
+
+/// Formats whose text names the position after its moves (`position startpos moves …`):
+/// opened (from a file or pasted) at the last move, not at the start.
+pub fn opens_at_end(format: Format) -> bool {
+    matches!(format, Format::Usi | Format::Sfen)
 }
 
 /// Moves (not endings) in the record.
@@ -204,8 +338,15 @@ pub fn open(opts: &LaunchOptions) -> anyhow::Result<(Record, Document)> {
         loaded.records.len(),
     )
     .map_err(|e| anyhow::anyhow!(e))?;
-    Document::from_loaded(loaded, (!stdin).then(|| path.clone()), index)
-        .ok_or_else(|| anyhow::anyhow!("{}: no record", path.display()))
+    let (record, mut doc) = Document::from_loaded(loaded, (!stdin).then(|| path.clone()), index)
+        .ok_or_else(|| anyhow::anyhow!("{}: no record", path.display()))?;
+    doc.keep_record_texts(&decode_for(&bytes, (!stdin).then_some(path.as_path())));
+    Ok((record, doc))
+}
+
+/// The text of `bytes` as the reader decoded it.
+fn decode_for(bytes: &[u8], path: Option<&Path>) -> String {
+    notation::encoding::decode(bytes, notation::default_encoding_for(path)).text
 }
 
 /// Reads `bytes` into records, refusing what holds none (binary data, text no reader
@@ -239,8 +380,10 @@ pub fn read(path: &Path, index: usize) -> Result<(Record, Document), String> {
     let bytes = std::fs::read(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
     let loaded = load_checked(&bytes, Some(path), &path.display().to_string())?;
     let index = index.min(loaded.records.len().saturating_sub(1));
-    Document::from_loaded(loaded, Some(path.to_path_buf()), index)
-        .ok_or_else(|| format!("{}: no record", path.display()))
+    let (record, mut doc) = Document::from_loaded(loaded, Some(path.to_path_buf()), index)
+        .ok_or_else(|| format!("{}: no record", path.display()))?;
+    doc.keep_record_texts(&decode_for(&bytes, Some(path)));
+    Ok((record, doc))
 }
 
 /// Reads pasted text: the first record, the document describing it, and how many records the
@@ -250,13 +393,14 @@ pub fn from_text(text: &str) -> (Parsed, Document) {
     let mut records = notation::read_text(text, format);
     let count = records.len();
     let parsed = records.swap_remove(0);
-    let doc = Document {
+    let mut doc = Document {
         format: Some(format),
         info: Some(TextInfo::new(notation::TextEncoding::Utf8)),
         warnings: Vec::new(),
         record_count: count,
         ..Document::untitled("[paste]")
     };
+    doc.keep_record_texts(text);
     (parsed, doc)
 }
 
@@ -305,6 +449,29 @@ pub fn target_for(
     encoding: Option<TextEncoding>,
 ) -> Option<(Target, TextInfo)> {
     filetype::write_settings(path, same, encoding)
+}
+
+/// [`plan`] for the record shown of `doc` (given when saving to the session's own file): in a
+/// CSA file of several records the others are written back as they were, around this one,
+/// and the text of this one's piece comes back with the plan.
+pub fn plan_in_file(
+    record: &Record,
+    doc: Option<&Document>,
+    path: &Path,
+    target: Target,
+    info: TextInfo,
+) -> Result<(SavePlan, Option<String>), EncodeError> {
+    let Some((text, w)) = doc.and_then(|d| d.splice(record, target, &info)) else {
+        return Ok((plan(record, path, target, info)?, None));
+    };
+    let plan = SavePlan {
+        path: path.to_path_buf(),
+        target,
+        info,
+        bytes: notation::encoding::encode(&text, &info)?,
+        losses: w.losses.iter().map(ToString::to_string).collect(),
+    };
+    Ok((plan, Some(w.text)))
 }
 
 /// Renders and encodes `record` for `path`; an unmappable character is an error naming it.
@@ -383,6 +550,36 @@ pub fn recovery_path(path: &Path) -> PathBuf {
     path.with_file_name(format!(".{name}.kifview-recovery.kifu"))
 }
 
+/// The recovery file of record `index` (0-based) of a file of several records:
+/// `.NAME.record-N.kifview-recovery.kifu`, so that its edits go back to that record.
+fn record_recovery_path(path: &Path, index: usize) -> PathBuf {
+    let name = file_name(path);
+    path.with_file_name(format!(
+        ".{name}.record-{}.kifview-recovery.kifu",
+        index + 1
+    ))
+}
+
+/// The recovery file of the record `doc` shows.
+fn recovery_path_of(path: &Path, doc: &Document) -> PathBuf {
+    if doc.record_count > 1 {
+        record_recovery_path(path, doc.record_index)
+    } else {
+        recovery_path(path)
+    }
+}
+
+/// The other records of `doc`'s file (1-based) that have a recovery file.
+pub fn other_recoveries(doc: &Document) -> Vec<usize> {
+    let Some(path) = doc.path.as_deref() else {
+        return Vec::new();
+    };
+    (0..doc.record_count)
+        .filter(|&i| i != doc.record_index && record_recovery_path(path, i).is_file())
+        .map(|i| i + 1)
+        .collect()
+}
+
 /// Where a record with no file of its own is kept: the user's data directory.
 fn untitled_recovery_path() -> Option<PathBuf> {
     let dirs = directories::ProjectDirs::from("", "", "kifview")?;
@@ -400,7 +597,7 @@ fn untitled_recovery_path() -> Option<PathBuf> {
 /// for a record without one) and returns where it went.
 pub fn write_recovery(record: &Record, doc: &Document) -> Result<PathBuf, String> {
     let path = match &doc.path {
-        Some(p) => recovery_path(p),
+        Some(p) => recovery_path_of(p, doc),
         None => untitled_recovery_path().ok_or("no data directory for a recovery file")?,
     };
     if let Some(dir) = path.parent() {
@@ -416,9 +613,9 @@ pub fn write_recovery(record: &Record, doc: &Document) -> Result<PathBuf, String
     Ok(path)
 }
 
-/// The recovery file left for `path` by an earlier session, if any.
-pub fn find_recovery(path: &Path) -> Option<PathBuf> {
-    let r = recovery_path(path);
+/// The recovery file an earlier session left for the record `doc` shows, if any.
+pub fn find_recovery(doc: &Document) -> Option<PathBuf> {
+    let r = recovery_path_of(doc.path.as_deref()?, doc);
     r.is_file().then_some(r)
 }
 

@@ -167,6 +167,9 @@ pub enum Pending {
     NewRecord(Box<Position>),
     /// A recovery file from a session ended by a signal: y restore, n leave it, d delete it.
     Recover(PathBuf),
+    /// Unsaved edits, and another record of the file (this index) was asked for: s save
+    /// the file then go, d discard and go, c cancel.
+    SwitchRecord(usize),
 }
 
 /// A question waiting for a one-key answer.

@@ -2,7 +2,7 @@
 //! work ([`run_save`]: render, encode, write through `store`). The questions and what an
 //! outcome means for the session are `saving.rs`'s.
 
-use super::document;
+use super::document::{self, Document};
 use super::overlay::SaveJob;
 use super::save::DiskStamp;
 use crate::core::notation::encoding::EncodeError;
@@ -77,19 +77,29 @@ pub(super) enum Outcome {
         bytes: usize,
         /// What the file does not hold (the user said yes).
         losses: Vec<String>,
+        /// In a file of several records (written whole), the text of the record saved.
+        piece: Option<String>,
     },
 }
 
 /// The save thread: renders and encodes `record`, stops at losses not agreed to yet, writes.
-/// `extra` are losses the session knows of and the plan does not (the other records of a
+/// `doc` is the session's document when saving to its own file (a CSA file of several
+/// records is written whole); `extra` are losses the session knows of and the plan does not (the other records of a
 /// multi-record file, bytes replaced when the file was read).
 pub(super) fn run_save(
     record: &Record,
+    doc: Option<&Document>,
     job: &SaveJob,
     extra: Vec<String>,
     progress: &Progress,
 ) -> Outcome {
-    let plan = match document::plan(record, &job.path, job.target.target, job.target.info) {
+    let (plan, piece) = match document::plan_in_file(
+        record,
+        doc,
+        &job.path,
+        job.target.target,
+        job.target.info,
+    ) {
         Ok(p) => p,
         Err(e) => return Outcome::Unencodable(e),
     };
@@ -113,6 +123,7 @@ pub(super) fn run_save(
             info: plan.info,
             bytes: plan.bytes.len(),
             losses: plan.losses,
+            piece,
         },
     }
 }

@@ -123,27 +123,23 @@ impl App {
     /// as long as [`Saves::blocks_for`] says.
     fn start_save(&mut self, job: SaveJob) {
         let record = self.record.clone();
-        let mut extra = Vec::new();
-        if job.same_file && self.doc.record_count > 1 {
-            let others = self.doc.record_count - 1;
-            extra.push(format!(
-                "the other {} of this file (only record {} is written)",
-                if others == 1 {
-                    "record".to_string()
-                } else {
-                    format!("{others} records")
-                },
-                self.doc.record_index + 1
-            ));
-        }
+        // The session's own file (or its first file): a CSA file of several records gets
+        // them all back (the others as they were on disk).
+        let own = job.same_file || self.doc.path.is_none();
+        let mut extra: Vec<String> = own
+            .then(|| self.doc.other_records_loss(job.target.target.format))
+            .flatten()
+            .into_iter()
+            .collect();
         extra.extend(self.replaced_bytes(job.target.info.encoding));
         let progress = Arc::new(Progress::default());
         let (tx, rx) = mpsc::channel();
         let (j, p) = (job.clone(), Arc::clone(&progress));
+        let doc = own.then(|| self.doc.clone());
         let spawned = std::thread::Builder::new()
             .name("kifview-save".into())
             .spawn(move || {
-                let _ = tx.send(run_save(&record, &j, extra, &p));
+                let _ = tx.send(run_save(&record, doc.as_ref(), &j, extra, &p));
             });
         if let Err(e) = spawned {
             self.info_level(
@@ -385,6 +381,7 @@ impl App {
                 info,
                 bytes,
                 losses,
+                piece,
             } => {
                 // What was written holds everything in the record as it was when the save
                 // began: that revision is on disk (edits made since keep [+]).
@@ -419,9 +416,17 @@ impl App {
                     self.doc.name = file_name(&job.path);
                     self.doc.format = Some(format);
                     self.doc.info = Some(info);
-                    if !job.same_file {
+                    if let Some(text) = piece {
+                        // A file of several records: this one's piece is now what was written.
+                        let i = self.doc.record_index;
+                        if let Some(t) = self.doc.record_texts.get_mut(i) {
+                            *t = text;
+                        }
+                    } else {
+                        // The file holds this record only.
                         self.doc.record_count = 1;
                         self.doc.record_index = 0;
+                        self.doc.record_texts.clear();
                     }
                 }
                 let verb = if copy { "wrote" } else { "saved" };

@@ -220,6 +220,9 @@ pub fn open_pasted(app: &mut App, text: &str, force: bool) -> Result<(), String>
     let clean = parsed.warnings.is_empty();
     doc.warnings = parsed.warnings;
     app.replace_record(parsed.record, doc);
+    if document::opens_at_end(format) {
+        app.go_end();
+    }
     if app.watch.take().is_some() {
         app.info("opened the paste; stopped following the file");
     } else if clean && moves == 0 {
@@ -261,7 +264,14 @@ pub fn edit_file(app: &mut App, path: &str, force: bool) {
         );
         return;
     }
-    match document::read(&path, 0) {
+    // Reading the same file again stays on the record shown.
+    let same = app
+        .doc
+        .path
+        .as_deref()
+        .is_some_and(|p| document::same_path(p, &path));
+    let index = if same { app.doc.record_index } else { 0 };
+    match document::read(&path, index) {
         Err(e) => app.info_level(e, Level::Error),
         Ok((record, doc)) => {
             let clean = doc.warnings.is_empty();
@@ -273,7 +283,7 @@ pub fn edit_file(app: &mut App, path: &str, force: bool) {
                 super::watch::start(app);
             } else if clean {
                 let more = if count > 1 {
-                    format!("; record 1 of {count}")
+                    format!("; record {} of {count}", index + 1)
                 } else {
                     String::new()
                 };

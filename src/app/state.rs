@@ -89,6 +89,8 @@ pub struct App {
     pub flipped: bool,
     pub message: Option<Message>,
     pub should_quit: bool,
+    /// Ctrl-z was pressed: the front end suspends kifview (and clears this).
+    pub suspend_requested: bool,
     pub comment_scroll: u16,
     pub header_scroll: u16,
     /// Bumped by every change of the record (caches compare against it).
@@ -144,6 +146,7 @@ impl App {
             flipped: false,
             message: None,
             should_quit: false,
+            suspend_requested: false,
             comment_scroll: 0,
             header_scroll: 0,
             revision: 0,
@@ -189,8 +192,14 @@ impl App {
             opts.engine.clone(),
             app.config.analysis.best_move,
         );
-        if let Some(ply) = opts.ply {
-            app.goto_ply(ply);
+        match opts.ply {
+            Some(ply) => app.goto_ply(ply),
+            // A followed broadcast is read from its newest move; a USI `position … moves …`
+            // line names the position after its moves.
+            None if opts.watch || app.doc.format.is_some_and(document::opens_at_end) => {
+                app.go_end()
+            }
+            None => {}
         }
         app.offer_recovery();
         if opts.setup {

@@ -121,6 +121,13 @@ pub const TYPABLE_COMMANDS: &[TypableCommand] = &[
         },
     },
     TypableCommand {
+        name: "record",
+        aliases: &[],
+        arg: Arg::OptionalText("N"),
+        doc: "Show record N of a file that holds several (CSA /; } and { step); without N, say which is shown",
+        handler: |a, arg| a.record_command(arg),
+    },
+    TypableCommand {
         name: "edit",
         aliases: &["e"],
         arg: Arg::OptionalPath,

@@ -249,6 +249,18 @@ impl Engine {
         self.process.as_ref().map(Process::id)
     }
 
+    /// The engine was paused with kifview (Ctrl-z, then `fg`) for `away`: its deadlines move
+    /// on by as much, so a reply it could not send while stopped is not taken for a hang, and
+    /// a timed search gets the time it was promised.
+    pub fn postpone(&mut self, away: Duration) {
+        if let Some((at, _)) = self.deadline.as_mut() {
+            *at += away;
+        }
+        if let Some(t) = self.running.as_mut().and_then(|r| r.stop_at.as_mut()) {
+            *t += away;
+        }
+    }
+
     /// The last lines the engine printed that were not USI (banners, stderr), cleaned.
     pub fn recent_output(&self) -> impl Iterator<Item = &str> {
         self.recent.iter().map(String::as_str)

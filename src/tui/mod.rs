@@ -58,7 +58,19 @@ impl Viewer {
         match ev {
             Event::Key(k) => {
                 if let Some(key) = event::to_key_event(k) {
-                    self.app.handle_key(key);
+                    // The position editor takes every key as it is; Ctrl-z still suspends.
+                    let suspend = self.app.mode() == crate::app::Mode::PositionEditor
+                        && self
+                            .app
+                            .config
+                            .keymap
+                            .get(crate::app::KeyMode::Normal, &key)
+                            == Some(crate::app::Command::Suspend);
+                    if suspend {
+                        self.app.suspend_requested = true;
+                    } else {
+                        self.app.handle_key(key);
+                    }
                 }
             }
             Event::Mouse(m) => {
@@ -102,7 +114,7 @@ fn probe_ambiguous_width() -> bool {
 /// them between events, keeps unsaved edits in a recovery file, restores the terminal and
 /// exits with 128 + the signal's number, as a shell expects.
 mod signals {
-    use std::sync::atomic::{AtomicI32, Ordering};
+    use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 
     static RECEIVED: AtomicI32 = AtomicI32::new(0);
 
@@ -165,6 +177,70 @@ mod signals {
         let _ = RECEIVED.compare_exchange(0, libc::SIGHUP, Ordering::SeqCst, Ordering::SeqCst);
     }
 
+    static STOP: AtomicBool = AtomicBool::new(false);
+    static CONT: AtomicBool = AtomicBool::new(false);
+
+    extern "C" fn note_stop(_: libc::c_int) {
+        STOP.store(true, Ordering::SeqCst);
+    }
+
+    extern "C" fn note_cont(_: libc::c_int) {
+        CONT.store(true, Ordering::SeqCst);
+    }
+
+    /// Sets `handler` for `sig` (`libc::SIG_DFL` for the default action).
+    fn set_handler(sig: libc::c_int, handler: libc::sighandler_t) {
+        // SAFETY: the handlers given are async-signal-safe (one atomic store) or SIG_DFL; the
+        // struct is zeroed and then filled as sigaction(2) asks.
+        unsafe {
+            let mut sa: libc::sigaction = std::mem::zeroed();
+            sa.sa_sigaction = handler;
+            libc::sigemptyset(&mut sa.sa_mask);
+            libc::sigaction(sig, &sa, std::ptr::null_mut());
+        }
+    }
+
+    /// Catches SIGTSTP (`kill -TSTP`: suspend as Ctrl-z does, the terminal given back
+    /// first) and SIGCONT (continued after any stop, even SIGSTOP: redraw everything).
+    pub fn install_job_control() {
+        set_handler(libc::SIGTSTP, note_stop as *const () as usize);
+        set_handler(libc::SIGCONT, note_cont as *const () as usize);
+    }
+
+    /// Was SIGTSTP received since the last call?
+    pub fn take_stop() -> bool {
+        STOP.swap(false, Ordering::SeqCst)
+    }
+
+    /// Was SIGCONT received since the last call?
+    pub fn take_cont() -> bool {
+        CONT.swap(false, Ordering::SeqCst)
+    }
+
+    /// Stops kifview as the terminal's Ctrl-z would (SIGTSTP with its default action, to the
+    /// whole process group, as a shell expects of a job) and returns once it is continued
+    /// (`fg`). False when it was not stopped: with no job control (a process group no shell
+    /// watches) the kernel drops the signal.
+    pub fn stop_self() -> bool {
+        CONT.store(false, Ordering::SeqCst);
+        set_handler(libc::SIGTSTP, libc::SIG_DFL);
+        // SAFETY: kill with pid 0 signals our own process group; a signal sent to ourselves
+        // is delivered before kill returns, so the process stops here until SIGCONT.
+        unsafe { libc::kill(0, libc::SIGTSTP) };
+        set_handler(libc::SIGTSTP, note_stop as *const () as usize);
+        STOP.store(false, Ordering::SeqCst);
+        CONT.swap(false, Ordering::SeqCst)
+    }
+
+    /// Stops (`false`: continues) the process groups led by `pids` (the engines).
+    pub fn pause_groups(pids: &[u32], pause: bool) {
+        let sig = if pause { libc::SIGSTOP } else { libc::SIGCONT };
+        for &pid in pids {
+            // SAFETY: signalling the process group of a child we started (its own group).
+            unsafe { libc::kill(-(pid as libc::pid_t), sig) };
+        }
+    }
+
     /// The signal received, if any.
     pub fn received() -> Option<i32> {
         match RECEIVED.load(Ordering::SeqCst) {
@@ -183,17 +259,63 @@ mod signals {
     }
 }
 
+/// Suspends kifview (Ctrl-z, or SIGTSTP from outside): gives the terminal back as on quit
+/// (mouse and bracketed paste off, raw mode off, the alternate screen left), stops the
+/// engines' process groups and itself, and on `fg` takes the terminal again and redraws
+/// everything. The engines pause with kifview (no CPU while suspended) and go on where they
+/// were; their deadlines move on by the time away.
+fn suspend(terminal: &mut ratatui::DefaultTerminal, app: &mut App) -> anyhow::Result<()> {
+    let mut out = std::io::stdout();
+    let _ = crossterm::execute!(out, DisableBracketedPaste, DisableMouseCapture);
+    ratatui::restore();
+    let _ = crossterm::execute!(out, crossterm::cursor::Show);
+    let _ = out.flush();
+    let engines = app.engine_pids();
+    signals::pause_groups(&engines, true);
+    let since = Instant::now();
+    let stopped = signals::stop_self();
+    signals::pause_groups(&engines, false);
+    resume_terminal(terminal)?;
+    if stopped {
+        app.resumed(since.elapsed());
+    } else {
+        app.info_level(
+            "not suspended: nothing here can bring kifview back (no job control); q quits".into(),
+            crate::app::Level::Warning,
+        );
+    }
+    Ok(())
+}
+
+/// Takes the terminal again after a stop (raw mode, the alternate screen, mouse, bracketed
+/// paste) and makes the next frame redraw every cell.
+fn resume_terminal(terminal: &mut ratatui::DefaultTerminal) -> anyhow::Result<()> {
+    crossterm::terminal::enable_raw_mode()?;
+    crossterm::execute!(
+        std::io::stdout(),
+        crossterm::terminal::EnterAlternateScreen,
+        EnableMouseCapture,
+        EnableBracketedPaste
+    )?;
+    // A resize to the present size clears the screen and forgets the last frame (`clear`
+    // would ask the terminal for the cursor position, which not every terminal answers).
+    let size = terminal.size()?;
+    terminal.resize(ratatui::layout::Rect::new(0, 0, size.width, size.height))?;
+    Ok(())
+}
+
 /// How often the run loop looks for a signal while no input comes.
 const SIGNAL_CHECK: Duration = Duration::from_millis(200);
 
 /// Runs the full-screen viewer until the user quits. The terminal is restored on quit, on
 /// error, on panic and on the signals that end a program (with unsaved edits kept in a
-/// recovery file first).
+/// recovery file first), and while kifview is suspended (Ctrl-z, SIGTSTP; see `suspend`).
 pub fn run(opts: LaunchOptions) -> anyhow::Result<()> {
     let config = Config::load(opts.config.as_deref())?;
     let app = App::open(&opts, config)?;
     let mut terminal = ratatui::try_init()?;
     signals::install();
+    signals::install_job_control();
     let mut ended_by: Option<(i32, Option<Result<std::path::PathBuf, String>>)> = None;
     let prev = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
@@ -229,6 +351,15 @@ pub fn run(opts: LaunchOptions) -> anyhow::Result<()> {
             if let Some(sig) = signals::received() {
                 ended_by = Some((sig, viewer.app.write_recovery()));
                 break;
+            }
+            // Ctrl-z or SIGTSTP: suspend; SIGCONT after a stop kifview did not see (SIGSTOP):
+            // take the terminal again and redraw everything.
+            if std::mem::take(&mut viewer.app.suspend_requested) || signals::take_stop() {
+                suspend(&mut terminal, &mut viewer.app)?;
+                (dirty, now_please) = (true, true);
+            } else if signals::take_cont() {
+                resume_terminal(&mut terminal)?;
+                (dirty, now_please) = (true, true);
             }
             if dirty && (now_please || last_draw.elapsed() >= FRAME) {
                 terminal.draw(|f| viewer.draw(f))?;

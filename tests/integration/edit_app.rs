@@ -71,13 +71,13 @@ fn board_cursor_enters_a_main_line_move_and_a_variation() {
     assert_eq!(cur_text(&v), "▲７六歩(77)");
     assert_eq!(
         v.app.mode(),
-        Mode::Board,
-        "stays in move input for the next move"
+        Mode::Normal,
+        "a completed move leaves move input"
     );
-    // White replies 3四歩 with the arrows: from 7六, 3三 is four right, three up.
-    press(&mut v, "→→→→↑↑↑⏎↓⏎");
+    // White replies 3四歩 with the arrows: `i` starts on the last move's square, 7六; 3三 is
+    // four right, three up.
+    press(&mut v, "i→→→→↑↑↑⏎↓⏎");
     assert_eq!(cur_text(&v), "△３四歩(33)");
-    press(&mut v, "⎋");
     assert_eq!(v.app.mode(), Mode::Normal);
     assert!(status(&mut v).contains("[+]"), "modified mark");
     // Back to ply 1 and enter 8四歩 instead: a variation after the existing move.
@@ -93,7 +93,7 @@ fn board_cursor_enters_a_main_line_move_and_a_variation() {
     assert_eq!(usi_line(&v.app.record, NodeId::ROOT), vec!["7g7f", "3c3d"]);
     assert_eq!(v.app.record.node(first).children.len(), 2);
     // Entering a move that exists goes there instead of adding it again.
-    press(&mut v, "⎋h");
+    press(&mut v, "h");
     typed(&mut v, "34歩");
     assert_eq!(cur_text(&v), "△３四歩(33)");
     assert_eq!(v.app.record.node(first).children.len(), 2);
@@ -177,16 +177,24 @@ fn drop_from_the_hand_and_promotion_choice() {
     assert!(status(&mut v).contains("成りますか"), "{}", status(&mut v));
     press(&mut v, "n");
     assert_eq!(cur_text(&v), "▲２二角不成(88)");
-    // Undo (in move input too) and take it again, promoting this time.
+    // A completed move leaves move input: the next key browses again, and the status line
+    // says how to enter another (issue 12: `:9` then `r` went to the board cursor).
+    assert_eq!(v.app.mode(), Mode::Normal);
+    let s = status(&mut v);
+    assert!(
+        s.contains("i: next move") && !s.contains("MOVE INPUT"),
+        "{s}"
+    );
+    // Undo and take it again, promoting this time.
     press(&mut v, "u");
     assert_eq!(
         v.app.cur_index(),
         2,
         "undo returns to where the move was entered"
     );
-    press(&mut v, "hhhhhhjjjjjj⏎llllllkkkkkk⏎y");
+    press(&mut v, "ihhhhhjjjj⏎llllllkkkkkk⏎y");
     assert_eq!(cur_text(&v), "▲２二角成(88)");
-    press(&mut v, "⎋");
+    assert_eq!(v.app.mode(), Mode::Normal);
     typed(&mut v, "同銀");
     // Black has a bishop in hand: B, then the square 5五 (from 2二: three left, three down).
     press(&mut v, "iB");
@@ -196,7 +204,7 @@ fn drop_from_the_hand_and_promotion_choice() {
     press(&mut v, "hhhjjj⏎");
     assert_eq!(cur_text(&v), "▲５五角打");
     // No rook in hand.
-    press(&mut v, "R");
+    press(&mut v, "iR");
     assert!(status(&mut v).contains("no 飛 in hand"));
     press(&mut v, "⎋");
     assert_eq!(v.app.mode(), Mode::Normal);
@@ -868,7 +876,7 @@ fn clicking_a_piece_and_a_square_enters_a_move() {
 }
 
 #[test]
-fn save_back_keeps_bom_and_crlf_and_warns_about_other_records() {
+fn save_back_keeps_bom_and_crlf_and_every_record_of_a_csa_file() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("bom.kifu");
     let text =
@@ -888,24 +896,21 @@ fn save_back_keeps_bom_and_crlf_and_warns_about_other_records() {
         "CRLF everywhere: {t:?}"
     );
 
-    // A file of two CSA records: saving back writes only the one shown, so it asks.
+    // A file of two CSA records: saving back writes both (issue 12; it used to write only
+    // the one shown, after asking).
     let two = dir.path().join("two.csa");
+    let other = "V2.2\nN+C\nN-D\nPI\n+\n+2726FU\n%CHUDAN\n";
     std::fs::write(
         &two,
-        "V2.2\nN+A\nN-B\nPI\n+\n+7776FU\n%TORYO\n/\nV2.2\nN+C\nN-D\nPI\n+\n+2726FU\n%CHUDAN\n",
+        format!("V2.2\nN+A\nN-B\nPI\n+\n+7776FU\n%TORYO\n/\n{other}"),
     )
     .unwrap();
     let mut v = open_path(&two);
-    press(&mut v, "l");
-    typed(&mut v, "3c3d");
-    press(&mut v, "^s");
-    let s = shown(&mut v);
-    assert!(
-        s.contains("the other record of this file (only record 1 is written)"),
-        "{s}"
-    );
-    press(&mut v, "n");
-    assert!(std::fs::read_to_string(&two).unwrap().contains("N+C"));
+    press(&mut v, "lcnote⎋^s");
+    assert!(status(&mut v).contains("saved"), "{}", shown(&mut v));
+    let back = std::fs::read_to_string(&two).unwrap();
+    assert!(back.contains("'*note\n"), "{back}");
+    assert!(back.ends_with(&format!("/\n{other}")), "{back}");
 }
 
 // ----- edits that must never be lost (issue 9) -----

@@ -29,8 +29,8 @@ fn build_a_new_record_annotate_and_save_as_kif_and_csa() {
     s.wait_for("７七歩: choose the square");
     s.send("k\r");
     s.wait_for("手数＝1  ▲７六歩  まで");
-    s.send(ESC);
-    s.wait_for("left move input");
+    // The completed move left move input.
+    s.wait_gone("-- MOVE INPUT --");
     // Typed moves in two notations.
     s.send("m");
     s.wait_for("move:");
@@ -138,8 +138,8 @@ fn quitting_with_unsaved_edits_asks_and_promotion_is_asked() {
     s.wait_for("成りますか");
     s.send("y");
     s.wait_for("手数＝3  ▲２二角成  まで");
-    s.send(ESC);
-    s.wait_for("left move input");
+    // The completed move left move input.
+    s.wait_gone("-- MOVE INPUT --");
     s.send("q");
     s.wait_for("unsaved changes");
     s.send("c");
@@ -171,8 +171,8 @@ fn drop_illegal_move_delete_reorder_and_ending() {
     s.wait_for("角打: choose the square");
     s.send("hhhjjj\r");
     s.wait_for("手数＝5  ▲５五角打  まで");
-    s.send(ESC);
-    s.wait_for("left move input");
+    // The completed move left move input.
+    s.wait_gone("-- MOVE INPUT --");
     // A move that cannot be played is refused with the reason in words.
     s.send("m8c8d\r");
     s.wait_for("手数＝6");

@@ -16,6 +16,7 @@ mod jkf;
 mod ki2;
 mod kif;
 mod move_list;
+mod modes;
 mod position_editor;
 mod pty;
 mod readme;

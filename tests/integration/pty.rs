@@ -19,6 +19,12 @@ pub struct Session {
 
 impl Session {
     pub fn start(args: &[&str], rows: u16, cols: u16) -> Session {
+        Session::start_program(env!("CARGO_BIN_EXE_kifview"), args, rows, cols)
+    }
+
+    /// Another program (a shell, to run kifview as a job) with kifview's test config in its
+    /// environment.
+    pub fn start_program(program: &str, args: &[&str], rows: u16, cols: u16) -> Session {
         let dir = tempfile::tempdir().unwrap();
         // Fixed ambiguous width: the terminal here does not answer the cursor-position probe.
         let cfg = dir.path().join("config.toml");
@@ -31,7 +37,7 @@ impl Session {
                 pixel_height: 0,
             })
             .unwrap();
-        let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_kifview"));
+        let mut cmd = CommandBuilder::new(program);
         cmd.args(args);
         cmd.env("KIFVIEW_CONFIG", &cfg);
         cmd.env("TERM", "xterm-256color");

@@ -235,7 +235,8 @@ fn paste_engine_lines_sfen_and_bod() {
         paste(&mut a, text);
         assert_eq!(a.doc.format, Some(Format::Usi), "{text}");
         assert_eq!(main_line_usi(&a.record), ["7g7f", "3c3d"], "{text}");
-        keys(&mut a, "G");
+        // Issue 12: the line names the position after its moves: it opens there.
+        assert_eq!(a.cur_index(), 2, "{text}");
         assert_eq!(a.position().to_sfen(), after, "{text}");
     }
     for text in [after.to_string(), format!("sfen {after}")] {

@@ -609,7 +609,7 @@ fn record_option_picks_a_record_of_a_multi_record_csa_file() {
     assert_eq!(app.record.header.black_name(), Some("Gamma"));
     let mut v = Viewer::new(app, Theme::plain());
     let status = screen_rows(&screen(&mut v, 80, 24))[23].clone();
-    assert!(status.contains("two.csa (2/2) CSA"), "{status}");
+    assert!(status.contains("two.csa record 2/2 CSA"), "{status}");
     assert_eq!(open(1).unwrap().record.header.black_name(), Some("Alpha"));
     let e = open(3).unwrap_err().to_string();
     assert!(e.contains("--record 3") && e.contains("2 records"), "{e}");

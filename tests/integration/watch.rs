@@ -79,7 +79,8 @@ fn at_the_end_follows_the_newest_move() {
         message(&a),
         "following live.kifu: reloads when it changes (F stops)"
     );
-    keys(&mut a, "G");
+    // Issue 12: a followed broadcast opens at its newest move.
+    assert_eq!(a.cur_index(), 2, "--watch opens at the end");
     assert!(!watch::tick(&mut a), "nothing changed yet");
     std::fs::write(&path, kif(4)).unwrap();
     assert!(watch::tick(&mut a));
@@ -108,7 +109,7 @@ fn elsewhere_the_user_keeps_the_ply_and_the_alternative() {
     let path = file(&dir, &kif_with_branch(3, ""));
     let mut a = open(&path);
     // Ply 2, the alternative △８四歩.
-    keys(&mut a, "llj");
+    keys(&mut a, "gllj");
     assert_eq!(a.step_text(a.cur()), "△８四歩(83)");
     a.flipped = true;
     // The main line grows: the user stays on the alternative at ply 2.
@@ -134,7 +135,7 @@ fn a_rewritten_line_keeps_the_part_that_still_exists() {
     let dir = tempfile::tempdir().unwrap();
     let path = file(&dir, &kif(5));
     let mut a = open(&path);
-    keys(&mut a, "llll");
+    keys(&mut a, "gllll");
     // The writer took back moves 3-5 and played something else at 3.
     std::fs::write(&path, format!("{}   3 ６六歩(67)\n", kif(2))).unwrap();
     watch::tick(&mut a);
@@ -148,7 +149,7 @@ fn a_half_written_file_keeps_the_last_good_state() {
     let dir = tempfile::tempdir().unwrap();
     let path = file(&dir, &kif(4));
     let mut a = open(&path);
-    keys(&mut a, "ll");
+    keys(&mut a, "gll");
     // A move line cut in the middle: the reader warns.
     std::fs::write(&path, format!("{}   5 ２", kif(4))).unwrap();
     assert!(watch::tick(&mut a));

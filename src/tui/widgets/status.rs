@@ -24,7 +24,10 @@ pub fn status_height(app: &App, theme: &Theme, width_cells: u16) -> u16 {
     match &app.message {
         Some(m) if !has_prompt => {
             let d = theme.double;
-            let used = width(&file_part(app, d)) + 2 + warnings_part(app).map_or(0, |w| width(&w));
+            let used = width(&file_part(app, d))
+                + 2
+                + warnings_part(app).map_or(0, |w| width(&w))
+                + mode_part(app, width_cells as usize).map_or(0, |t| width(&t) + 2);
             let text = clean(&m.text, d);
             if used + width(&text) + 1 + HELP.len() > width_cells as usize {
                 1 + wrap(&text, width_cells.saturating_sub(1) as usize)
@@ -40,7 +43,7 @@ pub fn status_height(app: &App, theme: &Theme, width_cells: u16) -> u16 {
 
 const HELP: &str = " ?:help ";
 
-/// `game.kif (2/5) KIF Shift_JIS CRLF [+] [watch]`.
+/// `game.csa record 2/5 CSA UTF-8 CRLF [+] [watch]`.
 fn file_part(app: &App, d: bool) -> String {
     file_part_within(app, d, usize::MAX)
 }
@@ -76,7 +79,11 @@ fn file_part_rest(app: &App) -> String {
     let doc = &app.doc;
     let mut left = String::new();
     if doc.record_count > 1 {
-        left.push_str(&format!(" ({}/{})", doc.record_index + 1, doc.record_count));
+        left.push_str(&format!(
+            " record {}/{}",
+            doc.record_index + 1,
+            doc.record_count
+        ));
     }
     if let (Some(f), Some(info)) = (doc.format, doc.info) {
         left.push_str(&format!(" {} {}", f.name(), info.encoding.name()));
@@ -96,6 +103,19 @@ fn file_part_rest(app: &App) -> String {
     left
 }
 
+/// The mode the keyboard is in and its way out (`-- MOVE INPUT -- Esc: leave`), as much as
+/// fits in a line of `w` cells beside the file part (at least the name and the way out).
+fn mode_part(app: &App, w: usize) -> Option<String> {
+    let tag = app.mode_tag()?;
+    // Room left for the file name (shortened to 9 cells at worst), the rest and `?:help`.
+    let others = width(&file_part_rest(app)) + 9 + warnings_part(app).map_or(0, |w| width(&w));
+    let room = w.saturating_sub(others + HELP.len() + 3);
+    [tag.text(), tag.compact()]
+        .into_iter()
+        .find(|t| width(t) <= room)
+        .or(Some(tag.compact()))
+}
+
 /// ` 3 warnings ` when the reader found problems.
 fn warnings_part(app: &App) -> Option<String> {
     let n = app.doc.warnings.len();
@@ -110,14 +130,23 @@ pub fn status_line(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &
     if prompt_line(area, buf, app, theme, vs) {
         return;
     }
-    // Room for the warnings count and `?:help`: the file name is shortened first.
+    // Room for the mode, the warnings count and `?:help`: the file name is shortened first.
+    let mode = mode_part(app, area.width as usize);
+    let mode_w = mode.as_ref().map_or(0, |t| width(t) + 2);
     let warn_w = warnings_part(app).map_or(0, |w| width(&w));
     let left = file_part_within(
         app,
         d,
-        (area.width as usize).saturating_sub(warn_w + HELP.len() + 2),
+        (area.width as usize).saturating_sub(mode_w + warn_w + HELP.len() + 2),
     );
-    let mut spans = vec![Span::raw(format!(" {left} "))];
+    let mut spans = Vec::new();
+    if let Some(t) = mode {
+        spans.push(Span::styled(
+            format!(" {t} "),
+            Style::new().add_modifier(Modifier::BOLD),
+        ));
+    }
+    spans.push(Span::raw(format!(" {left} ")));
     if let Some(w) = warnings_part(app) {
         spans.push(Span::styled(
             w,
@@ -178,6 +207,7 @@ fn prompt_line(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut 
             if app.message.is_none() {
                 // Only the line (the terminal cursor is placed by `ui::draw`).
                 buf.set_stringn(area.x, area.y, fit(&t, w), w, Style::new());
+                right_tag(area, buf, app, width(&t));
                 return true;
             }
             (t, None)
@@ -216,12 +246,32 @@ fn prompt_line(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut 
         let style = level_style(m.level, theme);
         spans.push(Span::styled(format!("   {}", clean(&m.text, d)), style));
     }
+    let used: usize = spans.iter().map(|s| width(&s.content)).sum();
     buf.set_line(area.x, area.y, &Line::from(spans), area.width);
+    right_tag(area, buf, app, used);
     buf.set_style(area, Style::new().add_modifier(Modifier::REVERSED));
     if let Some(n) = cursor_at {
         vs.cursor = Some((area.x + n.min(w.saturating_sub(1)) as u16, area.y));
     }
     true
+}
+
+/// The mode's name and keys at the right end of the `:` line or a prompt, when they fit
+/// after the `used` cells typed there (the text typed always wins).
+fn right_tag(area: Rect, buf: &mut Buffer, app: &App, used: usize) {
+    let Some(tag) = app.mode_tag() else {
+        return;
+    };
+    let w = area.width as usize;
+    let Some(t) = [tag.text(), tag.compact()]
+        .into_iter()
+        .find(|t| used + width(t) + 3 <= w)
+    else {
+        return;
+    };
+    let x = area.right() - width(&t) as u16 - 1;
+    buf.set_string(x, area.y, &t, Style::new().add_modifier(Modifier::BOLD));
+    buf.set_style(area, Style::new().add_modifier(Modifier::REVERSED));
 }
 
 /// How a message of this level looks.

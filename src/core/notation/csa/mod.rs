@@ -10,7 +10,7 @@ mod read;
 mod tests;
 mod write;
 
-pub use read::read;
+pub use read::{read, read_with_ends};
 pub use write::write;
 
 use super::TextEncoding;

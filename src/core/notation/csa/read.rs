@@ -8,8 +8,19 @@ use crate::core::rules::{Color, Handicap, Move, Piece, PieceKind, Position, Squa
 
 /// Reads CSA text (already decoded) into records: one per `/`-separated record, never empty.
 pub fn read(text: &str) -> Vec<Parsed> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    read_with_ends(text).0
+}
+
+/// [`read`], and where each record's text ends: the byte offset in `text` just after the
+/// `/` line that closes it (the text's length for the last). Cut at these offsets, `text`
+/// gives one piece per record (a blank or comment-only piece between two `/` goes with the
+/// record after it; whatever follows the last record goes with it), so that one record can
+/// be written back among the others as they were.
+pub fn read_with_ends(full: &str) -> (Vec<Parsed>, Vec<usize>) {
+    let text = full.strip_prefix('\u{feff}').unwrap_or(full);
+    let base = full.len() - text.len();
     let mut out = Vec::new();
+    let mut ends = Vec::new();
     let mut r = Reader::new();
     // About one node per 12 bytes of a typical record (`+7776FU\nT12\n`).
     r.b.record_mut().nodes.reserve(text.len() / 12);
@@ -22,6 +33,7 @@ pub fn read(text: &str) -> Vec<Parsed> {
         {
             if r.content {
                 out.push(std::mem::replace(&mut r, Reader::new()).finish());
+                ends.push(base + line_end(text, line));
             } else {
                 r = Reader::new();
             }
@@ -31,8 +43,22 @@ pub fn read(text: &str) -> Vec<Parsed> {
     }
     if r.content || out.is_empty() {
         out.push(r.finish());
+        ends.push(full.len());
+    } else if let Some(last) = ends.last_mut() {
+        *last = full.len();
     }
-    out
+    (out, ends)
+}
+
+/// The offset in `text` just after `line` (a slice of it) and its line break.
+fn line_end(text: &str, line: &str) -> usize {
+    let end = line.as_ptr() as usize - text.as_ptr() as usize + line.len();
+    let rest = &text.as_bytes()[end..];
+    end + match rest {
+        [b'\r', b'\n', ..] => 2,
+        [b'\r' | b'\n', ..] => 1,
+        _ => 0,
+    }
 }
 
 /// Where the reader is in a record.

@@ -1,0 +1,28 @@
+//! kifview suspended with Ctrl-z and brought back with `fg`: what the app does around it (the
+//! front end gives the terminal back and stops the process).
+
+use super::state::App;
+use std::time::Duration;
+
+impl App {
+    /// The process ids of the engines kifview runs, each the leader of its own process group
+    /// (so the terminal's keys do not reach them): the front end stops them with kifview on
+    /// Ctrl-z and continues them on `fg`, so a suspended analysis uses no CPU.
+    pub fn engine_pids(&self) -> Vec<u32> {
+        self.research
+            .engine
+            .as_ref()
+            .and_then(crate::engine::Engine::pid)
+            .into_iter()
+            .collect()
+    }
+
+    /// Back from a suspension of `away`: the engine's deadlines move on by as much (it was
+    /// stopped too), and the status line says so.
+    pub fn resumed(&mut self, away: Duration) {
+        if let Some(e) = self.research.engine.as_mut() {
+            e.postpone(away);
+        }
+        self.info("resumed (Ctrl-z suspends again)".to_string());
+    }
+}
