@@ -21,6 +21,7 @@ macro_rules! command_table {
             GotoPlyPrompt = "goto_ply", "Go to a ply of the current line (type a number, then Enter)", typable::open;
             ToggleTree = "toggle_tree", "Show or hide the variation tree", App::toggle_tree;
             FlipBoard = "flip_board", "Turn the board around", |a| a.flipped = !a.flipped;
+            CycleBoardSize = "cycle_board_size", "Board size: auto (large when it fits), bod, large", App::cycle_board_size;
             FocusNext = "focus_next", "Move the focus to the next pane", |a| a.focus = a.focus.step(1);
             FocusPrev = "focus_prev", "Move the focus to the previous pane", |a| a.focus = a.focus.step(-1);
             ScrollDown = "scroll_down", "Scroll the focused pane down", |a| a.scroll_focused(1);

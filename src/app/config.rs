@@ -254,6 +254,36 @@ pub enum BoardStyle {
     Plain,
 }
 
+/// How big the board is drawn (`board.size`; `z` cycles it).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum BoardSize {
+    /// The large board when the terminal has room for it, else the BOD board.
+    Auto,
+    /// Always the BOD diagram (three cells by one row per square).
+    Bod,
+    /// A grid with box-drawing lines and hands beside it, as large as fits (the BOD board
+    /// when even the smallest grid does not).
+    Large,
+}
+
+impl BoardSize {
+    pub fn name(self) -> &'static str {
+        match self {
+            BoardSize::Auto => "auto",
+            BoardSize::Bod => "bod",
+            BoardSize::Large => "large",
+        }
+    }
+    /// auto, bod, large, auto, ...
+    pub fn next(self) -> BoardSize {
+        match self {
+            BoardSize::Auto => BoardSize::Bod,
+            BoardSize::Bod => BoardSize::Large,
+            BoardSize::Large => BoardSize::Auto,
+        }
+    }
+}
+
 /// All settings.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -263,6 +293,8 @@ pub struct Config {
     pub save_encoding: SaveEncoding,
     pub board_style: BoardStyle,
     pub coordinates: bool,
+    /// `board.size`: the BOD board, the large one, or whichever fits.
+    pub board_size: BoardSize,
     /// `[[engines]]`: the engines `:engine` offers, the first one the default.
     pub engines: Vec<EngineSpec>,
     /// `[analysis]`: how research mode runs.
@@ -313,6 +345,7 @@ struct RawAnalysis {
 struct RawBoard {
     style: Option<Spanned<String>>,
     coordinates: Option<bool>,
+    size: Option<Spanned<String>>,
 }
 
 macro_rules! raw_colors {
@@ -388,6 +421,7 @@ impl Config {
             save_encoding: SaveEncoding::Auto,
             board_style: BoardStyle::Bod,
             coordinates: true,
+            board_size: BoardSize::Auto,
             engines: Vec::new(),
             analysis: AnalysisConfig {
                 multipv: 3,
@@ -518,6 +552,22 @@ impl Config {
             if let Some(c) = b.coordinates {
                 self.coordinates = c;
             }
+            if let Some(v) = b.size {
+                let s = v.get_ref().as_str();
+                self.board_size = [BoardSize::Auto, BoardSize::Bod, BoardSize::Large]
+                    .into_iter()
+                    .find(|z| z.name() == s)
+                    .ok_or_else(|| {
+                        err_at(
+                            file,
+                            text,
+                            v.span(),
+                            format!(
+                                "board.size: unknown value `{s}` (expected \"auto\", \"bod\" or \"large\")"
+                            ),
+                        )
+                    })?;
+            }
         }
         if let Some(list) = raw.engines {
             let span = list.span();
@@ -632,7 +682,7 @@ mod tests {
         let raw: RawConfig = toml::from_str(DEFAULT_CONFIG).unwrap();
         assert!(raw.ambiguous_width.is_some() && raw.save_encoding.is_some());
         let b = raw.board.as_ref().unwrap();
-        assert!(b.style.is_some() && b.coordinates.is_some());
+        assert!(b.style.is_some() && b.coordinates.is_some() && b.size.is_some());
         assert!(colors_complete(raw.colors.as_ref().unwrap()));
         let c = Config::defaults();
         assert_eq!(

@@ -87,6 +87,8 @@ pub struct App {
     pub overlays: Overlays,
     pub focus: Focus,
     pub flipped: bool,
+    /// How big the board is drawn (from `board.size`; `z` cycles it).
+    pub board_size: super::config::BoardSize,
     pub message: Option<Message>,
     pub should_quit: bool,
     pub comment_scroll: u16,
@@ -124,6 +126,7 @@ impl App {
     pub fn new(record: Record, doc: Document, config: Config) -> App {
         let position = record.initial.position.clone();
         let config_best_move = config.analysis.best_move;
+        let board_size = config.board_size;
         let mut app = App {
             record,
             doc,
@@ -131,6 +134,7 @@ impl App {
             overlays: Overlays::default(),
             focus: Focus::Moves,
             flipped: false,
+            board_size,
             message: None,
             should_quit: false,
             comment_scroll: 0,
@@ -418,6 +422,18 @@ impl App {
             self.overlays
                 .replace_or_push(Overlay::Warnings { scroll: 0 });
         }
+    }
+
+    /// `z`: auto, bod, large, auto, ...
+    pub(crate) fn cycle_board_size(&mut self) {
+        use super::config::BoardSize;
+        self.board_size = self.board_size.next();
+        let what = match self.board_size {
+            BoardSize::Auto => "auto (the large board when the terminal has room for it)",
+            BoardSize::Bod => "bod (the BOD diagram)",
+            BoardSize::Large => "large (the grid, as large as fits)",
+        };
+        self.info_level(format!("board size: {what}"), Level::Info);
     }
 
     pub(crate) fn open_help(&mut self) {
