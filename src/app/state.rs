@@ -429,11 +429,11 @@ impl App {
         use super::config::BoardSize;
         self.board_size = self.board_size.next();
         let what = match self.board_size {
-            BoardSize::Auto => "auto (the large board when the terminal has room for it)",
-            BoardSize::Bod => "bod (the BOD diagram)",
-            BoardSize::Large => "large (the grid, as large as fits)",
+            BoardSize::Auto => "auto (large when it fits)",
+            BoardSize::Bod => "bod",
+            BoardSize::Large => "large",
         };
-        self.info_level(format!("board size: {what}"), Level::Info);
+        self.info_level(format!("board: {what}"), Level::Info);
     }
 
     pub(crate) fn open_help(&mut self) {

@@ -5,7 +5,7 @@ use super::text::width;
 use super::theme::Theme;
 pub use super::view::ViewState;
 use super::widgets::board::{BoardWidget, board_column};
-use super::widgets::large_board::{GRIDS, Grid};
+use super::widgets::large_board::{GRIDS, Grid, large_column};
 use super::widgets::{
     analysis, comment, confirm, copy_menu, graph, header, help, list, move_list, paste,
     position_editor, status, tree, variations,
@@ -77,7 +77,7 @@ pub fn render(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut V
             Constraint::Fill(1),
         ])
         .areas(main);
-        let used = board_column(left, buf, app, theme, vs, grid);
+        let used = board_or_grid(left, buf, app, theme, vs, grid);
         let [_, header] =
             Layout::vertical([Constraint::Length(used), Constraint::Fill(1)]).areas(left);
         header::header_pane(header, buf, app, theme, vs);
@@ -119,7 +119,7 @@ pub fn render(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut V
     } else {
         let [left, right] =
             Layout::horizontal([Constraint::Length(board_w), Constraint::Fill(1)]).areas(main);
-        let used = board_column(left, buf, app, theme, vs, grid);
+        let used = board_or_grid(left, buf, app, theme, vs, grid);
         let [_, header] =
             Layout::vertical([Constraint::Length(used), Constraint::Fill(1)]).areas(left);
         header::header_pane(header, buf, app, theme, vs);
@@ -185,6 +185,21 @@ pub fn render(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut V
     }
     if theme.double {
         skip_ambiguous_pads(buf);
+    }
+}
+
+/// The board column: the large board when a grid was picked, else the BOD one.
+fn board_or_grid(
+    area: Rect,
+    buf: &mut Buffer,
+    app: &App,
+    theme: &Theme,
+    vs: &mut ViewState,
+    grid: Option<Grid>,
+) -> u16 {
+    match grid {
+        Some(g) => large_column(area, buf, app, theme, vs, g),
+        None => board_column(area, buf, app, theme, vs),
     }
 }
 

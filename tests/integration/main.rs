@@ -14,6 +14,7 @@ mod hostile;
 mod jkf;
 mod ki2;
 mod kif;
+mod layout;
 mod position_editor;
 mod pty;
 mod readme;

@@ -276,19 +276,15 @@ pub(crate) fn top_bottom(app: &App) -> (Color, Color) {
     }
 }
 
-/// Names, hands, board and the `手数＝` line: the BOD board, or the large grid when `grid`
-/// is given. Returns the rows used.
+/// Names, hands, the BOD board and the `手数＝` line (`large_board::large_column` draws the
+/// large one). Returns the rows used.
 pub fn board_column(
     area: Rect,
     buf: &mut Buffer,
     app: &App,
     theme: &Theme,
     vs: &mut ViewState,
-    grid: Option<super::large_board::Grid>,
 ) -> u16 {
-    if let Some(g) = grid {
-        return super::large_board::large_column(area, buf, app, theme, vs, g);
-    }
     let pos = app.position();
     let handicap = app.record.initial.is_handicap_game();
     let (top, bottom) = top_bottom(app);

@@ -209,3 +209,206 @@ pub fn large_column(
     vs.board_cell = (g.cw, g.ch);
     bh
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::board_input::BoardMarks;
+    use crate::core::rules::{Move, PieceKind, Square};
+    use unicode_width::UnicodeWidthStr;
+
+    fn widget<'a>(pos: &'a Position, theme: &'a Theme, flipped: bool) -> BoardWidget<'a> {
+        BoardWidget {
+            position: pos,
+            last_to: None,
+            last_from: None,
+            flipped,
+            theme,
+            marks: None,
+            best: None,
+        }
+    }
+
+    /// Draws the grid at (1, 1) (the files above it on row 0) and returns the buffer.
+    fn grid(w: &BoardWidget, g: Grid) -> Buffer {
+        let mut buf = Buffer::empty(Rect::new(0, 0, 9 * g.cw + 6, 9 * g.ch + 3));
+        draw_grid(w, g, 1, 1, &mut buf);
+        buf
+    }
+
+    /// Row `y` of `buf` reads `expected` (symbol by symbol, as `Buffer::with_lines` lays
+    /// it out), then nothing.
+    #[track_caller]
+    fn assert_row(buf: &Buffer, y: u16, expected: &str) {
+        let exp = Buffer::with_lines([expected]);
+        for x in 0..buf.area.width {
+            let want = if x < exp.area.width {
+                exp[(x, 0)].symbol()
+            } else {
+                " "
+            };
+            assert_eq!(buf[(x, y)].symbol(), want, "cell {x},{y} of {expected:?}");
+        }
+    }
+
+    #[test]
+    fn start_position_on_the_smallest_grid() {
+        let theme = Theme::plain();
+        let pos = Position::startpos();
+        let buf = grid(&widget(&pos, &theme, false), Grid { cw: 4, ch: 2 });
+        for (y, expected) in [
+            "   ９  ８  ７  ６  ５  ４  ３  ２  １",
+            " ┌───┬───┬───┬───┬───┬───┬───┬───┬───┐",
+            " │v香│v桂│v銀│v金│v玉│v金│v銀│v桂│v香│ 一",
+            " ├───┼───┼───┼───┼───┼───┼───┼───┼───┤",
+            " │   │v飛│   │   │   │   │   │v角│   │ 二",
+            " ├───┼───┼───┼───┼───┼───┼───┼───┼───┤",
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            assert_row(&buf, y as u16, expected);
+        }
+        assert_row(&buf, 18, " │ 香│ 桂│ 銀│ 金│ 玉│ 金│ 銀│ 桂│ 香│ 九");
+        assert_row(&buf, 19, " └───┴───┴───┴───┴───┴───┴───┴───┴───┘");
+    }
+
+    #[test]
+    fn every_grid_lines_up_and_centres_its_pieces() {
+        let theme = Theme::plain();
+        let pos = Position::startpos();
+        for g in GRIDS {
+            for flipped in [false, true] {
+                let w = widget(&pos, &theme, flipped);
+                let buf = grid(&w, g);
+                let (gx, gy) = (1u16, 1u16);
+                for r in 0..9u16 {
+                    for dy in 1..g.ch {
+                        let y = gy + r * g.ch + dy;
+                        for c in 0..=9u16 {
+                            assert_eq!(buf[(gx + c * g.cw, y)].symbol(), "│", "{g:?} {c},{y}");
+                        }
+                    }
+                    // The piece's kanji in the middle of its square, on the middle row, and
+                    // the file number right above the kanji of the top row.
+                    let y = gy + r * g.ch + 1 + (g.ch - 2) / 2;
+                    for c in 0..9u16 {
+                        let sq = w.square_at(r as u8, c as u8);
+                        let x = gx + c * g.cw + 1 + (g.cw - 4) / 2 + 1;
+                        let want = pos.piece_at(sq).map(|p| p.kind.board_char().to_string());
+                        let got = buf[(x, y)].symbol();
+                        assert_eq!(want.as_deref().unwrap_or(" "), got, "{g:?} {sq:?}");
+                        // Equal room left and right of the three cells `v歩`.
+                        let left = x - 2 - (gx + c * g.cw);
+                        let right = gx + (c + 1) * g.cw - (x + 2);
+                        assert_eq!(left, right, "{g:?}");
+                        if r == 0 {
+                            let f = FULL_DIGITS[sq.file() as usize];
+                            assert_eq!(buf[(x, gy - 1)].symbol(), f, "{g:?}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn flipped_puts_file_one_and_rank_nine_top_left_with_sente_upside_down() {
+        let theme = Theme::plain();
+        let pos = Position::startpos();
+        let buf = grid(&widget(&pos, &theme, true), Grid { cw: 4, ch: 2 });
+        assert_row(&buf, 0, "   １  ２  ３  ４  ５  ６  ７  ８  ９");
+        // Sente's lance on 1九 is top left; gote's pieces (marked v) at the bottom.
+        assert_row(&buf, 2, " │ 香│ 桂│ 銀│ 金│ 玉│ 金│ 銀│ 桂│ 香│ 九");
+        assert_row(&buf, 18, " │v香│v桂│v銀│v金│v玉│v金│v銀│v桂│v香│ 一");
+    }
+
+    #[test]
+    fn last_move_cursor_targets_and_best_move_without_colours() {
+        let theme = Theme::plain();
+        let mut pos = Position::startpos();
+        pos.play(Move::from_usi("7g7f").unwrap()).unwrap();
+        let sq = |f, r| Square::new(f, r).unwrap();
+        let targets = [sq(2, 6)];
+        let mut w = widget(&pos, &theme, false);
+        w.last_to = Some(sq(7, 6));
+        w.best = Some((Some(sq(3, 3)), sq(3, 4)));
+        w.marks = Some(BoardMarks {
+            cursor: sq(2, 7),
+            picked: Some(sq(2, 7)),
+            targets: &targets,
+        });
+        let g = Grid { cw: 6, ch: 3 };
+        let buf = grid(&w, g);
+        // The square's inside, and where its kanji is.
+        let inside = |s: Square| {
+            let (c, r) = (9 - s.file() as u16, s.rank() as u16 - 1);
+            Rect::new(1 + c * g.cw + 1, 1 + r * g.ch + 1, g.cw - 1, g.ch - 1)
+        };
+        let kanji = |s: Square| {
+            let i = inside(s);
+            (i.x + 2, i.y)
+        };
+        let m = |p: (u16, u16)| buf[p].modifier;
+        // The last move: underlined and bold (colours off), on the piece only.
+        assert!(m(kanji(sq(7, 6))).contains(Modifier::UNDERLINED | Modifier::BOLD));
+        let i = inside(sq(7, 6));
+        assert!(!buf[(i.x, i.y + 1)].modifier.contains(Modifier::UNDERLINED));
+        // The best move's two squares: italic.
+        assert!(m(kanji(sq(3, 3))).contains(Modifier::ITALIC));
+        assert!(m(kanji(sq(3, 4))).contains(Modifier::ITALIC));
+        assert!(!m(kanji(sq(4, 4))).contains(Modifier::ITALIC));
+        // Move input: the cursor reverses the whole square; an empty target shows ＊.
+        let c = inside(sq(2, 7));
+        for y in c.top()..c.bottom() {
+            for x in c.left()..c.right() {
+                assert!(buf[(x, y)].modifier.contains(Modifier::REVERSED));
+            }
+        }
+        assert_eq!(buf[kanji(sq(2, 6))].symbol(), "＊");
+        assert_eq!(buf[kanji(sq(5, 5))].symbol(), " ");
+    }
+
+    #[test]
+    fn colours_fill_the_last_moves_square() {
+        let theme = Theme::new(&crate::app::Config::defaults(), true, false);
+        let pos = Position::startpos();
+        let mut w = widget(&pos, &theme, false);
+        let to = Square::new(5, 5).unwrap();
+        w.last_to = Some(to);
+        let g = Grid { cw: 8, ch: 4 };
+        let buf = grid(&w, g);
+        let (x0, y0) = (1 + 4 * g.cw + 1, 1 + 4 * g.ch + 1);
+        let bg = theme.last_move.bg.expect("a background");
+        for y in y0..y0 + g.ch - 1 {
+            for x in x0..x0 + g.cw - 1 {
+                assert_eq!(buf[(x, y)].bg, bg, "{x},{y}");
+            }
+        }
+        assert_ne!(buf[(x0 - 1, y0)].bg, bg, "the line stays");
+    }
+
+    #[test]
+    fn hands_list_each_kind_with_its_count() {
+        let mut pos = Position::startpos();
+        pos.set_hand_count(Color::Black, PieceKind::Pawn, 18);
+        pos.set_hand_count(Color::Black, PieceKind::Rook, 1);
+        assert_eq!(hand_column(&pos, Color::Black), ["▲持駒", "飛", "歩十八"]);
+        assert_eq!(hand_column(&pos, Color::White), ["△持駒", "なし"]);
+        // The longest fits the column.
+        assert!(
+            hand_column(&pos, Color::Black)
+                .iter()
+                .all(|l| l.width() <= HAND_W as usize)
+        );
+    }
+
+    #[test]
+    fn ascii_lines_in_double_width_mode() {
+        let theme = Theme::new(&crate::app::Config::defaults(), false, true);
+        let pos = Position::startpos();
+        let buf = grid(&widget(&pos, &theme, false), Grid { cw: 4, ch: 2 });
+        assert_row(&buf, 1, " +---+---+---+---+---+---+---+---+---+");
+        assert_row(&buf, 2, " |v香|v桂|v銀|v金|v玉|v金|v銀|v桂|v香| 一");
+    }
+}
