@@ -411,4 +411,18 @@ mod tests {
         assert_row(&buf, 1, " +---+---+---+---+---+---+---+---+---+");
         assert_row(&buf, 2, " |v香|v桂|v銀|v金|v玉|v金|v銀|v桂|v香| 一");
     }
+
+    #[test]
+    fn without_coordinates_no_numbers_and_a_narrower_column() {
+        let mut config = crate::app::Config::defaults();
+        config.coordinates = false;
+        let theme = Theme::new(&config, false, false);
+        let g = Grid { cw: 4, ch: 2 };
+        assert_eq!(g.size(&theme), (51, 22));
+        assert_eq!(g.size(&Theme::plain()), (54, 23));
+        let pos = Position::startpos();
+        let buf = grid(&widget(&pos, &theme, false), g);
+        assert_row(&buf, 0, "");
+        assert_row(&buf, 2, " │v香│v桂│v銀│v金│v玉│v金│v銀│v桂│v香│");
+    }
 }
