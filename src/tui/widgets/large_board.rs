@@ -71,9 +71,11 @@ fn hand_column(pos: &Position, c: Color) -> Vec<String> {
     out
 }
 
-/// One grid line: `┌───┬───┐` (`which` 0), `├───┼───┤` (1), `└───┴───┘` (2).
-fn rule(g: Grid, which: usize, double: bool) -> String {
-    let (l, m, r, h) = if double {
+/// Draws one grid line: `┌───┬───┐` (`which` 0), `├───┼───┤` (1), `└───┴───┘` (2).
+/// Cell by cell: a frame writes it ten times, and `set_string` would split it into
+/// graphemes each time.
+fn rule(buf: &mut Buffer, g: Grid, (x0, y): (u16, u16), which: usize, t: &Theme) {
+    let (l, m, r, h) = if t.double {
         ("+", "+", "+", "-")
     } else {
         [
@@ -82,13 +84,22 @@ fn rule(g: Grid, which: usize, double: bool) -> String {
             ("└", "┴", "┘", "─"),
         ][which]
     };
-    let seg = h.repeat(g.cw as usize - 1);
-    let mut s = String::from(l);
-    for i in 0..9 {
-        s.push_str(&seg);
-        s.push_str(if i == 8 { r } else { m });
+    for i in 0..=9 * g.cw {
+        let sym = match i {
+            0 => l,
+            i if i == 9 * g.cw => r,
+            i if i % g.cw == 0 => m,
+            _ => h,
+        };
+        put(buf, x0 + i, y, sym, t.border);
     }
-    s
+}
+
+/// One cell of the grid's lines.
+fn put(buf: &mut Buffer, x: u16, y: u16, sym: &str, style: Style) {
+    if let Some(c) = buf.cell_mut((x, y)) {
+        c.set_symbol(sym).set_style(style);
+    }
 }
 
 /// Draws the grid with its pieces and coordinates, its top-left corner at (`gx`, `gy`).
@@ -106,12 +117,12 @@ fn draw_grid(w: &BoardWidget, g: Grid, gx: u16, gy: u16, buf: &mut Buffer) {
             buf.set_string(x, gy - 1, FULL_DIGITS[f as usize], t.dim);
         }
     }
-    buf.set_string(gx, gy, rule(g, 0, t.double), t.border);
+    rule(buf, g, (gx, gy), 0, t);
     for row in 0..9u8 {
         let y0 = gy + row as u16 * g.ch + 1;
         for dy in 0..ih {
             for col in 0..=9u16 {
-                buf.set_string(gx + col * g.cw, y0 + dy, vbar, t.border);
+                put(buf, gx + col * g.cw, y0 + dy, vbar, t.border);
             }
         }
         for col in 0..9u8 {
@@ -122,12 +133,13 @@ fn draw_grid(w: &BoardWidget, g: Grid, gx: u16, gy: u16, buf: &mut Buffer) {
             if let Some(bg) = look.style.bg {
                 buf.set_style(inside, Style::new().bg(bg));
             }
-            let text = if look.text == " ・" {
-                "   "
-            } else {
-                &look.text
-            };
-            buf.set_string(inside.x + pad, y0 + mid, text, look.style);
+            // An empty square stays blank, unless a modifier marks it (the best move's
+            // destination without colours is underlined).
+            if look.text != " ・" {
+                buf.set_string(inside.x + pad, y0 + mid, &look.text, look.style);
+            } else if !look.style.add_modifier.is_empty() {
+                buf.set_style(Rect::new(inside.x + pad, y0 + mid, 3, 1), look.style);
+            }
             if look.cursor {
                 buf.set_style(inside, Style::new().add_modifier(Modifier::REVERSED));
             }
@@ -137,7 +149,7 @@ fn draw_grid(w: &BoardWidget, g: Grid, gx: u16, gy: u16, buf: &mut Buffer) {
             buf.set_string(right + 2, y0 + mid, KANJI_DIGITS[rank as usize], t.dim);
         }
         let which = if row == 8 { 2 } else { 1 };
-        buf.set_string(gx, y0 + ih, rule(g, which, t.double), t.border);
+        rule(buf, g, (gx, y0 + ih), which, t);
     }
 }
 
