@@ -22,6 +22,7 @@ macro_rules! command_table {
             ToggleTree = "toggle_tree", "Show or hide the variation tree", App::toggle_tree;
             FlipBoard = "flip_board", "Turn the board around", |a| a.flipped = !a.flipped;
             ToggleNotation = "toggle_notation", "Move list: KIF (▲７六歩(77)) or KI2 (▲７六歩, △同　銀右) notation", App::toggle_notation;
+            CycleBoardSize = "cycle_board_size", "Board size: auto (large when it fits), bod, large", App::cycle_board_size;
             FocusNext = "focus_next", "Move the focus to the next pane", |a| a.focus = a.focus.step(1);
             FocusPrev = "focus_prev", "Move the focus to the previous pane", |a| a.focus = a.focus.step(-1);
             ScrollDown = "scroll_down", "Scroll the focused pane down", |a| a.scroll_focused(1);

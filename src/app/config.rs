@@ -273,6 +273,36 @@ pub enum MoveNotation {
     Ki2,
 }
 
+/// How big the board is drawn (`board.size`; `z` cycles it).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum BoardSize {
+    /// The large board when the terminal has room for it, else the BOD board.
+    Auto,
+    /// Always the BOD diagram (three cells by one row per square).
+    Bod,
+    /// A grid with box-drawing lines and hands beside it, as large as fits (the BOD board
+    /// when even the smallest grid does not).
+    Large,
+}
+
+impl BoardSize {
+    pub fn name(self) -> &'static str {
+        match self {
+            BoardSize::Auto => "auto",
+            BoardSize::Bod => "bod",
+            BoardSize::Large => "large",
+        }
+    }
+    /// auto, bod, large, auto, ...
+    pub fn next(self) -> BoardSize {
+        match self {
+            BoardSize::Auto => BoardSize::Bod,
+            BoardSize::Bod => BoardSize::Large,
+            BoardSize::Large => BoardSize::Auto,
+        }
+    }
+}
+
 /// All settings.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -284,6 +314,8 @@ pub struct Config {
     pub coordinates: bool,
     /// `[move_list] notation`.
     pub move_notation: MoveNotation,
+    /// `board.size`: the BOD board, the large one, or whichever fits.
+    pub board_size: BoardSize,
     /// `[[engines]]`: the engines `:engine` offers, the first one the default.
     pub engines: Vec<EngineSpec>,
     /// `[analysis]`: how research mode runs.
@@ -341,6 +373,7 @@ struct RawAnalysis {
 struct RawBoard {
     style: Option<Spanned<String>>,
     coordinates: Option<bool>,
+    size: Option<Spanned<String>>,
 }
 
 macro_rules! raw_colors {
@@ -443,6 +476,7 @@ impl Config {
             board_style: BoardStyle::Bod,
             coordinates: true,
             move_notation: MoveNotation::Kif,
+            board_size: BoardSize::Auto,
             engines: Vec::new(),
             analysis: AnalysisConfig {
                 multipv: 3,
@@ -573,6 +607,22 @@ impl Config {
             if let Some(c) = b.coordinates {
                 self.coordinates = c;
             }
+            if let Some(v) = b.size {
+                let s = v.get_ref().as_str();
+                self.board_size = [BoardSize::Auto, BoardSize::Bod, BoardSize::Large]
+                    .into_iter()
+                    .find(|z| z.name() == s)
+                    .ok_or_else(|| {
+                        err_at(
+                            file,
+                            text,
+                            v.span(),
+                            format!(
+                                "board.size: unknown value `{s}` (expected \"auto\", \"bod\" or \"large\")"
+                            ),
+                        )
+                    })?;
+            }
         }
         if let Some(v) = raw.move_list.and_then(|m| m.notation) {
             let choices = [("kif", MoveNotation::Kif), ("ki2", MoveNotation::Ki2)];
@@ -691,7 +741,7 @@ mod tests {
         let raw: RawConfig = toml::from_str(DEFAULT_CONFIG).unwrap();
         assert!(raw.ambiguous_width.is_some() && raw.save_encoding.is_some());
         let b = raw.board.as_ref().unwrap();
-        assert!(b.style.is_some() && b.coordinates.is_some());
+        assert!(b.style.is_some() && b.coordinates.is_some() && b.size.is_some());
         assert!(colors_complete(raw.colors.as_ref().unwrap()));
         let c = Config::defaults();
         assert_eq!(

@@ -87,6 +87,8 @@ pub struct App {
     pub overlays: Overlays,
     pub focus: Focus,
     pub flipped: bool,
+    /// How big the board is drawn (from `board.size`; `z` cycles it).
+    pub board_size: super::config::BoardSize,
     pub message: Option<Message>,
     pub should_quit: bool,
     /// Ctrl-z was pressed: the front end suspends kifview (and clears this).
@@ -137,6 +139,7 @@ impl App {
             .filter_map(|(i, w)| w.node.map(|n| (n, i)))
             .collect();
         move_warnings.sort_unstable();
+        let board_size = config.board_size;
         let mut app = App {
             record,
             doc,
@@ -144,6 +147,7 @@ impl App {
             overlays: Overlays::default(),
             focus: Focus::Moves,
             flipped: false,
+            board_size,
             message: None,
             should_quit: false,
             suspend_requested: false,
@@ -473,6 +477,18 @@ impl App {
             self.overlays
                 .replace_or_push(Overlay::Warnings { scroll: 0 });
         }
+    }
+
+    /// `z`: auto, bod, large, auto, ...
+    pub(crate) fn cycle_board_size(&mut self) {
+        use super::config::BoardSize;
+        self.board_size = self.board_size.next();
+        let what = match self.board_size {
+            BoardSize::Auto => "auto (large when it fits)",
+            BoardSize::Bod => "bod",
+            BoardSize::Large => "large",
+        };
+        self.info_level(format!("board: {what}"), Level::Info);
     }
 
     pub(crate) fn open_help(&mut self) {

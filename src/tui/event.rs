@@ -71,9 +71,12 @@ pub fn mouse_action(app: &App, vs: &ViewState, m: &MouseEvent) -> Option<Action>
             None
         }
         Mode::Normal | Mode::Board if wheel == 0 && inside(vs.board_squares, col, row) => {
-            // Squares are three cells wide; file 9 is on the left unless the board is flipped.
-            let c = ((col - vs.board_squares.x) / 3) as u8;
-            let r = (row - vs.board_squares.y) as u8;
+            // Squares are `board_cell` apart (3x1 on the BOD board; on the large grid a
+            // line belongs to the square on its left or above); file 9 is on the left
+            // unless the board is flipped.
+            let (cw, ch) = (vs.board_cell.0.max(1), vs.board_cell.1.max(1));
+            let c = ((col - vs.board_squares.x) / cw).min(8) as u8;
+            let r = ((row - vs.board_squares.y) / ch).min(8) as u8;
             let (file, rank) = if app.flipped {
                 (c + 1, 9 - r)
             } else {

@@ -5,10 +5,12 @@ use super::text::width;
 use super::theme::Theme;
 pub use super::view::ViewState;
 use super::widgets::board::{BoardWidget, board_column};
+use super::widgets::large_board::{GRIDS, Grid, large_column};
 use super::widgets::{
     analysis, comment, confirm, copy_menu, graph, header, help, list, move_list, paste,
     position_editor, search, status, tree, variations,
 };
+use crate::app::config::BoardSize;
 use crate::app::{App, Overlay};
 use ratatui::Frame;
 use ratatui::buffer::Buffer;
@@ -57,15 +59,34 @@ pub fn render(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut V
     let status_h = status::status_height(app, theme, area.width);
     let [main, status] =
         Layout::vertical([Constraint::Fill(1), Constraint::Length(status_h)]).areas(area);
-    let board_w = BoardWidget::size(theme).0 + if main.width >= WIDE { 9 } else { 3 };
-    if main.width >= WIDE {
+    // The grid is picked for the screen with a one-row status line, so that a message that
+    // takes a second status row does not switch the board's size back and forth (auto keeps
+    // 8 header rows below the board, which give way first).
+    let stable = Rect {
+        height: area.height.saturating_sub(1),
+        ..main
+    };
+    let grid = pick_grid(app, stable, theme)
+        .filter(|g| g.size(theme).1 <= main.height)
+        .or_else(|| pick_grid(app, main, theme));
+    let (board_w, wide) = match grid {
+        Some(g) => {
+            let w = g.size(theme).0 + 2;
+            (w, main.width >= w + 80)
+        }
+        None => {
+            let wide = main.width >= WIDE;
+            (BoardWidget::size(theme).0 + if wide { 9 } else { 3 }, wide)
+        }
+    };
+    if wide {
         let [left, mid, right] = Layout::horizontal([
             Constraint::Length(board_w),
             Constraint::Length(40),
             Constraint::Fill(1),
         ])
         .areas(main);
-        let used = board_column(left, buf, app, theme, vs);
+        let used = board_or_grid(left, buf, app, theme, vs, grid);
         let [_, header] =
             Layout::vertical([Constraint::Length(used), Constraint::Fill(1)]).areas(left);
         header::header_pane(header, buf, app, theme, vs);
@@ -76,13 +97,18 @@ pub fn render(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut V
         .areas(mid);
         move_list::move_list(moves, buf, app, theme, vs);
         variations::variations(vars, buf, app, theme, vs);
-        let graph_h = if app.graph.shown {
-            (right.height * 2 / 5).clamp(8, 18)
+        let pane_h = if analysis::visible(app, true) {
+            analysis::wanted_height(app).min(right.height / 3)
         } else {
             0
         };
-        let pane_h = if analysis::visible(app, true) {
-            analysis::wanted_height(app).min(right.height / 3)
+        // The graph gives up rows (down to 8) to a comment that does not fit.
+        let graph_h = if app.graph.shown {
+            let h = (right.height * 2 / 5).clamp(8, 18);
+            let comment_room = right.height.saturating_sub(h + pane_h);
+            let short =
+                comment::wanted_height(app, theme, right.width).saturating_sub(comment_room);
+            h.saturating_sub(short).max(8)
         } else {
             0
         };
@@ -102,7 +128,7 @@ pub fn render(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut V
     } else {
         let [left, right] =
             Layout::horizontal([Constraint::Length(board_w), Constraint::Fill(1)]).areas(main);
-        let used = board_column(left, buf, app, theme, vs);
+        let used = board_or_grid(left, buf, app, theme, vs, grid);
         let [_, header] =
             Layout::vertical([Constraint::Length(used), Constraint::Fill(1)]).areas(left);
         header::header_pane(header, buf, app, theme, vs);
@@ -113,17 +139,18 @@ pub fn render(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut V
             app.mode() == crate::app::Mode::Comment || app.focus == crate::app::Focus::Comment;
         let research = analysis::visible(app, false) && !commenting;
         let graphing = app.graph.shown && !commenting;
+        let vars_h = variations_height(app, 5);
         let comment_h = match (graphing, research) {
             (true, true) => 7 + analysis::wanted_height(app).min(right.height / 4),
             (true, false) => (right.height * 2 / 5).max(8),
             (false, true) => analysis::wanted_height(app)
                 .max(right.height / 3)
                 .min(right.height / 2),
-            (false, false) => (right.height / 3).max(5),
+            (false, false) => comment_height(app, theme, right, vars_h),
         };
         let [moves, vars, comment] = Layout::vertical([
             Constraint::Fill(1),
-            Constraint::Length(variations_height(app, 5)),
+            Constraint::Length(vars_h),
             Constraint::Length(comment_h),
         ])
         .areas(right);
@@ -169,6 +196,54 @@ pub fn render(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut V
     if theme.double {
         skip_ambiguous_pads(buf);
     }
+}
+
+/// The board column: the large board when a grid was picked, else the BOD one.
+fn board_or_grid(
+    area: Rect,
+    buf: &mut Buffer,
+    app: &App,
+    theme: &Theme,
+    vs: &mut ViewState,
+    grid: Option<Grid>,
+) -> u16 {
+    match grid {
+        Some(g) => large_column(area, buf, app, theme, vs, g),
+        None => board_column(area, buf, app, theme, vs),
+    }
+}
+
+/// Rows kept for the move list when the comment pane grows (borders and five moves).
+const MIN_MOVES_H: u16 = 7;
+
+/// The comment pane's rows below the move list: a third of the column (at least 5), or,
+/// when the comment has more lines, up to all of them, taken from the move list (which
+/// keeps `MIN_MOVES_H`). It grows in steps of four rows, so stepping through moves whose
+/// comments differ by a line or two does not move the list each time.
+fn comment_height(app: &App, theme: &Theme, right: Rect, vars_h: u16) -> u16 {
+    let base = (right.height / 3).max(5);
+    let wanted = comment::wanted_height(app, theme, right.width);
+    if wanted <= base {
+        return base;
+    }
+    let cap = right.height.saturating_sub(vars_h + MIN_MOVES_H).max(base);
+    (base + (wanted - base).div_ceil(4) * 4).min(cap)
+}
+
+/// The large board's grid, when `board.size` (or `z`) asks for it and one fits: `large`
+/// takes the largest grid that fits beside a narrow move list; `auto` the largest that
+/// leaves the move list 40 columns and the header pane 8 rows (the smallest grid, 4x2,
+/// from 96x32 cells; 6x3 from 114x41; 8x4 from 132x50).
+pub fn pick_grid(app: &App, main: Rect, theme: &Theme) -> Option<Grid> {
+    let (others_w, header_h) = match app.board_size {
+        BoardSize::Bod => return None,
+        BoardSize::Auto => (40, 8),
+        BoardSize::Large => (24, 0),
+    };
+    GRIDS.into_iter().find(|g| {
+        let (w, h) = g.size(theme);
+        w + 2 + others_w <= main.width && h + header_h <= main.height
+    })
 }
 
 /// Rows of the variation pane: its list (at most `max - 2`) and borders.

@@ -21,8 +21,12 @@ pub struct ViewState {
     pub comment_max: u16,
     pub header_max: u16,
     pub overlay_max: u16,
-    /// The 9x9 squares of the board (3 cells by 1 row each), for the mouse.
+    /// The 9x9 squares of the board, for the mouse: from the first square's top-left cell
+    /// to the last square's bottom-right one.
     pub board_squares: Rect,
+    /// Columns and rows from one square to the next: (3, 1) on the BOD board, the grid's
+    /// pitch (lines included) on the large one.
+    pub board_cell: (u16, u16),
     /// The evaluation graph's plot and how many plies it spans, for the mouse.
     pub graph_area: Rect,
     pub graph_points: usize,

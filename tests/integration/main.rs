@@ -17,6 +17,7 @@ mod ki2;
 mod kif;
 mod move_list;
 mod modes;
+mod layout;
 mod position_editor;
 mod pty;
 mod readme;

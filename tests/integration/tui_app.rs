@@ -146,6 +146,8 @@ fn every_board_row_lines_up_in_the_full_screen() {
     let mut v = viewer(study());
     press(&mut v, "lll");
     for (w, h) in [(80, 24), (64, 18), (120, 30), (160, 48)] {
+        // The BOD board (the large one is checked in `layout.rs`).
+        v.app.board_size = kifview::app::config::BoardSize::Bod;
         let t = screen(&mut v, w, h);
         let buf = t.backend().buffer();
         let rows: Vec<u16> = (0..h)

@@ -30,6 +30,13 @@ pub struct BoardWidget<'a> {
     pub best: Option<(Option<Square>, Square)>,
 }
 
+/// One square as drawn: see [`BoardWidget::look`].
+pub(crate) struct Look {
+    pub text: String,
+    pub style: Style,
+    pub cursor: bool,
+}
+
 impl BoardWidget<'_> {
     /// Cells the board needs: 31x12 with coordinates, 29x11 without.
     pub fn size(theme: &Theme) -> (u16, u16) {
@@ -39,7 +46,60 @@ impl BoardWidget<'_> {
             (29, 11)
         }
     }
-    fn square_at(&self, row: u8, col: u8) -> Square {
+    /// What a square shows: three cells of text (`v歩`, ` 歩`, ` ・`, ` ＊`), its style (the
+    /// last move, the best move, check, move input's marks) and whether the move-input
+    /// cursor is on it. Both boards draw squares from this.
+    pub(crate) fn look(&self, sq: Square) -> Look {
+        let t = self.theme;
+        let pos = self.position;
+        let (mut text, mut style) = match pos.piece_at(sq) {
+            None => (" ・".to_string(), t.dim),
+            Some(p) => {
+                let mark = if p.color == Color::White && t.gote_mark {
+                    'v'
+                } else {
+                    ' '
+                };
+                let style = match p.color {
+                    Color::Black => t.black_piece,
+                    Color::White => t.white_piece,
+                };
+                (format!("{mark}{}", p.kind.board_char()), style)
+            }
+        };
+        if Some(sq) == self.last_to {
+            style = style.patch(t.last_move);
+        } else if Some(sq) == self.last_from && t.color {
+            style = style.patch(t.dim);
+        }
+        if let Some((from, to)) = self.best
+            && (Some(sq) == from || sq == to)
+        {
+            style = style.patch(t.best_move);
+        }
+        if pos.king_square(pos.side_to_move()) == Some(sq) && pos.in_check() {
+            style = style.patch(t.check);
+        }
+        let mut cursor = false;
+        if let Some(m) = &self.marks {
+            if m.targets.contains(&sq) {
+                if pos.piece_at(sq).is_none() {
+                    text = " ＊".to_string();
+                }
+                style = style.patch(t.variation_mark).add_modifier(Modifier::BOLD);
+            }
+            if Some(sq) == m.picked {
+                style = style.add_modifier(Modifier::UNDERLINED | Modifier::BOLD);
+            }
+            cursor = m.cursor == sq;
+        }
+        Look {
+            text,
+            style,
+            cursor,
+        }
+    }
+    pub(crate) fn square_at(&self, row: u8, col: u8) -> Square {
         let (file, rank) = if self.flipped {
             (col + 1, 9 - row)
         } else {
@@ -70,61 +130,13 @@ impl Widget for &BoardWidget<'_> {
         let rule = format!("+{}+", "-".repeat(27));
         buf.set_string(x0, y, &rule, t.border);
         y += 1;
-        let pos = self.position;
-        let checked_king = if pos.in_check() {
-            pos.king_square(pos.side_to_move())
-        } else {
-            None
-        };
         for row in 0..9u8 {
             buf.set_string(x0, y, "|", t.border);
             for col in 0..9u8 {
-                let sq = self.square_at(row, col);
+                let look = self.look(self.square_at(row, col));
                 let x = x0 + 1 + 3 * col as u16;
-                let (text, mut style) = match pos.piece_at(sq) {
-                    None => (" ・".to_string(), t.dim),
-                    Some(p) => {
-                        let mark = if p.color == Color::White && t.gote_mark {
-                            'v'
-                        } else {
-                            ' '
-                        };
-                        let style = match p.color {
-                            Color::Black => t.black_piece,
-                            Color::White => t.white_piece,
-                        };
-                        (format!("{mark}{}", p.kind.board_char()), style)
-                    }
-                };
-                if Some(sq) == self.last_to {
-                    style = style.patch(t.last_move);
-                } else if Some(sq) == self.last_from && t.color {
-                    style = style.patch(t.dim);
-                }
-                if let Some((from, to)) = self.best
-                    && (Some(sq) == from || sq == to)
-                {
-                    style = style.patch(t.best_move);
-                }
-                if Some(sq) == checked_king {
-                    style = style.patch(t.check);
-                }
-                let mut text = text;
-                if let Some(m) = &self.marks {
-                    if m.targets.contains(&sq) {
-                        if pos.piece_at(sq).is_none() {
-                            text = " ＊".to_string();
-                        }
-                        style = style.patch(t.variation_mark).add_modifier(Modifier::BOLD);
-                    }
-                    if Some(sq) == m.picked {
-                        style = style.add_modifier(Modifier::UNDERLINED | Modifier::BOLD);
-                    }
-                }
-                buf.set_string(x, y, text, style);
-                if let Some(m) = &self.marks
-                    && m.cursor == sq
-                {
+                buf.set_string(x, y, &look.text, look.style);
+                if look.cursor {
                     buf.set_style(
                         Rect::new(x, y, 3, 1),
                         Style::new().add_modifier(Modifier::REVERSED),
@@ -171,85 +183,42 @@ pub fn hand_text(pos: &Position, color: Color, handicap: bool) -> String {
     s
 }
 
-/// Names, hands, board and the `手数＝` line. Returns the rows used.
-pub fn board_column(
-    area: Rect,
-    buf: &mut Buffer,
-    app: &App,
-    theme: &Theme,
-    vs: &mut ViewState,
-) -> u16 {
+/// `▲先手：name　手番`, cut to `w` cells.
+pub(crate) fn name_line(app: &App, c: Color, w: usize, theme: &Theme) -> Line<'static> {
     let rec = &app.record;
-    let pos = app.position();
     let handicap = rec.initial.is_handicap_game();
-    let (top, bottom) = if app.flipped {
-        (Color::Black, Color::White)
-    } else {
-        (Color::White, Color::Black)
+    let name = match c {
+        Color::Black => rec.header.black_name(),
+        Color::White => rec.header.white_name(),
     };
-    let w = area.width as usize;
-    let d = theme.double;
+    let mut text = format!("{}{}", c.mark(), side_name(c, handicap));
+    if let Some(n) = name.filter(|n| !n.is_empty()) {
+        text.push('：');
+        text.push_str(n);
+    }
+    let text = truncate(&clean(&text, theme.double), w.saturating_sub(8));
+    let mut spans = vec![Span::styled(
+        text,
+        match c {
+            Color::Black => theme.black_piece,
+            Color::White => theme.white_piece,
+        }
+        .add_modifier(Modifier::BOLD),
+    )];
     let at_special = rec.node(app.cur()).special().is_some();
-    let to_move = pos.side_to_move();
-    let name_line = |c: Color| -> Line<'static> {
-        let name = match c {
-            Color::Black => rec.header.black_name(),
-            Color::White => rec.header.white_name(),
-        };
-        let mut text = format!("{}{}", c.mark(), side_name(c, handicap));
-        if let Some(n) = name.filter(|n| !n.is_empty()) {
-            text.push('：');
-            text.push_str(n);
-        }
-        let text = truncate(&clean(&text, d), w.saturating_sub(8));
-        let mut spans = vec![Span::styled(
-            text,
-            match c {
-                Color::Black => theme.black_piece,
-                Color::White => theme.white_piece,
-            }
-            .add_modifier(Modifier::BOLD),
-        )];
-        if c == to_move && !at_special {
-            spans.push(Span::styled("　手番", theme.variation_mark));
-        }
-        Line::from(spans)
-    };
-    let hand_lines = |c: Color| wrap(&hand_text(pos, c, handicap), w);
-    let mut y = area.y;
-    let put = |buf: &mut Buffer, line: Line<'_>, y: &mut u16| {
-        if *y < area.bottom() {
-            buf.set_line(area.x, *y, &line, area.width);
-            *y += 1;
-        }
-    };
-    put(buf, name_line(top), &mut y);
-    for l in hand_lines(top) {
-        put(buf, Line::raw(l), &mut y);
+    if c == app.position().side_to_move() && !at_special {
+        spans.push(Span::styled("　手番", theme.variation_mark));
     }
-    let (bw, bh) = BoardWidget::size(theme);
-    if y + bh <= area.bottom() {
-        let last = rec.last_move_at(app.cur());
-        let widget = BoardWidget {
-            position: pos,
-            last_to: last.map(|m| m.mv.to()),
-            last_from: last.and_then(|m| m.mv.from()),
-            flipped: app.flipped,
-            theme,
-            marks: app.board_marks(),
-            best: app.best_move_squares(),
-        };
-        (&widget).render(Rect::new(area.x, y, bw.min(area.width), bh), buf);
-        let top = y + if theme.coordinates { 2 } else { 1 };
-        vs.board_squares = Rect::new(area.x + 1, top, 27, 9);
-        y += bh;
-    }
-    for l in hand_lines(bottom) {
-        put(buf, Line::raw(l), &mut y);
-    }
-    put(buf, name_line(bottom), &mut y);
-    // 手数＝N  ▲７六歩  まで
+    Line::from(spans)
+}
+
+/// `手数＝5  ▲２五歩  まで` (or the ending's line), with `王手` / `詰み`.
+pub(crate) fn move_line(app: &App, theme: &Theme) -> Line<'static> {
+    let rec = &app.record;
+    let d = theme.double;
+    let pos = app.position();
     let node = rec.node(app.cur());
+    let at_special = node.special().is_some();
     let mut spans = Vec::new();
     match &node.step {
         Step::Root => spans.push(Span::raw(format!("手数＝{}", rec.moves_before()))),
@@ -263,6 +232,7 @@ pub fn board_column(
         }
         Step::Special(s) => {
             let side = rec.side_to_move_at(app.cur());
+            let handicap = rec.initial.is_handicap_game();
             spans.push(Span::raw(clean(
                 &s.result_line(rec.move_number(app.cur()).saturating_sub(1), side, handicap),
                 d,
@@ -280,7 +250,70 @@ pub fn board_column(
             theme.check,
         ));
     }
-    put(buf, Line::from(spans), &mut y);
+    Line::from(spans)
+}
+
+/// The board widget for the current position (the last move, move input, the best move).
+pub(crate) fn widget_for<'a>(app: &'a App, theme: &'a Theme) -> BoardWidget<'a> {
+    let last = app.record.last_move_at(app.cur());
+    BoardWidget {
+        position: app.position(),
+        last_to: last.map(|m| m.mv.to()),
+        last_from: last.and_then(|m| m.mv.from()),
+        flipped: app.flipped,
+        theme,
+        marks: app.board_marks(),
+        best: app.best_move_squares(),
+    }
+}
+
+/// The top and bottom players (gote on top unless the board is flipped).
+pub(crate) fn top_bottom(app: &App) -> (Color, Color) {
+    if app.flipped {
+        (Color::Black, Color::White)
+    } else {
+        (Color::White, Color::Black)
+    }
+}
+
+/// Names, hands, the BOD board and the `手数＝` line (`large_board::large_column` draws the
+/// large one). Returns the rows used.
+pub fn board_column(
+    area: Rect,
+    buf: &mut Buffer,
+    app: &App,
+    theme: &Theme,
+    vs: &mut ViewState,
+) -> u16 {
+    let pos = app.position();
+    let handicap = app.record.initial.is_handicap_game();
+    let (top, bottom) = top_bottom(app);
+    let w = area.width as usize;
+    let hand_lines = |c: Color| wrap(&hand_text(pos, c, handicap), w);
+    let mut y = area.y;
+    let put = |buf: &mut Buffer, line: Line<'_>, y: &mut u16| {
+        if *y < area.bottom() {
+            buf.set_line(area.x, *y, &line, area.width);
+            *y += 1;
+        }
+    };
+    put(buf, name_line(app, top, w, theme), &mut y);
+    for l in hand_lines(top) {
+        put(buf, Line::raw(l), &mut y);
+    }
+    let (bw, bh) = BoardWidget::size(theme);
+    if y + bh <= area.bottom() {
+        (&widget_for(app, theme)).render(Rect::new(area.x, y, bw.min(area.width), bh), buf);
+        let top = y + if theme.coordinates { 2 } else { 1 };
+        vs.board_squares = Rect::new(area.x + 1, top, 27, 9);
+        vs.board_cell = (3, 1);
+        y += bh;
+    }
+    for l in hand_lines(bottom) {
+        put(buf, Line::raw(l), &mut y);
+    }
+    put(buf, name_line(app, bottom, w, theme), &mut y);
+    put(buf, move_line(app, theme), &mut y);
     y - area.y
 }
 

@@ -10,6 +10,7 @@ use crate::tui::view::ViewState;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
+use ratatui::text::Line;
 use ratatui::widgets::Widget;
 use unicode_width::UnicodeWidthChar;
 
@@ -27,14 +28,16 @@ pub fn comment_pane(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: 
     if app.mode() == Mode::Comment {
         title.push_str(" 編集中  Esc: keep  Ctrl-c: discard");
     }
-    let b = block(title, app.focus == Focus::Comment, theme);
+    let mut b = block(title, app.focus == Focus::Comment, theme);
     let inner = b.inner(area);
-    b.render(area, buf);
     vs.comment_area = inner;
-    if comment_editor(inner, buf, app, theme, vs) {
+    if editing(app) {
+        b.render(area, buf);
+        comment_editor(inner, buf, app, theme, vs);
         return;
     }
     if node.comment.is_empty() {
+        b.render(area, buf);
         buf.set_string(inner.x, inner.y, "なし", theme.dim);
         return;
     }
@@ -42,7 +45,49 @@ pub fn comment_pane(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: 
         &clean_lines(&node.comment, theme.double),
         inner.width as usize,
     );
+    if let Some(s) = scroll_indicator(lines.len(), inner.height as usize, app.comment_scroll) {
+        b = b.title_bottom(Line::from(clean(&s, theme.double)).right_aligned());
+    }
+    b.render(area, buf);
     vs.comment_max = scrolled_text(inner, buf, &lines, app.comment_scroll, Style::new());
+}
+
+/// `(6-10/20 ↑↓)`: the lines shown of how many, and which way there is more; `None` when
+/// everything fits. Text, so it shows without colours too.
+fn scroll_indicator(total: usize, shown: usize, scroll: u16) -> Option<String> {
+    if total <= shown || shown == 0 {
+        return None;
+    }
+    let first = (scroll as usize).min(total - shown);
+    let last = first + shown;
+    let up = if first > 0 { "↑" } else { "" };
+    let down = if last < total { "↓" } else { "" };
+    Some(format!("({}-{last}/{total} {up}{down})", first + 1))
+}
+
+/// Is the comment editor open (on top)?
+fn editing(app: &App) -> bool {
+    matches!(app.overlays.top(), Some(Overlay::CommentEditor(_)))
+}
+
+/// Rows the comment pane would like at `width` columns (borders included): every wrapped
+/// line of the comment, or of the text being edited and one more for the cursor.
+pub fn wanted_height(app: &App, theme: &Theme, width: u16) -> u16 {
+    let w = width.saturating_sub(2) as usize;
+    let n = match app.overlays.top() {
+        Some(Overlay::CommentEditor(ed)) => {
+            rows(ed.editor.lines(), w.max(2), theme.double).len() + 1
+        }
+        _ => {
+            let c = &app.record.node(app.cur()).comment;
+            if c.is_empty() {
+                1
+            } else {
+                wrap(&clean_lines(c, theme.double), w).len()
+            }
+        }
+    };
+    (n.min(u16::MAX as usize - 2) as u16) + 2
 }
 
 /// Cells a character takes on screen.

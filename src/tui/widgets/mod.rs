@@ -10,6 +10,7 @@ pub mod copy_menu;
 pub mod graph;
 pub mod header;
 pub mod help;
+pub mod large_board;
 pub mod list;
 pub mod move_list;
 pub mod paste;
