@@ -93,16 +93,11 @@ pub(super) fn run_save(
     extra: Vec<String>,
     progress: &Progress,
 ) -> Outcome {
-    let (plan, piece) = match document::plan_in_file(
-        record,
-        doc,
-        &job.path,
-        job.target.target,
-        job.target.info,
-    ) {
-        Ok(p) => p,
-        Err(e) => return Outcome::Unencodable(e),
-    };
+    let (plan, piece) =
+        match document::plan_in_file(record, doc, &job.path, job.target.target, job.target.info) {
+            Ok(p) => p,
+            Err(e) => return Outcome::Unencodable(e),
+        };
     let mut losses: Vec<String> = plan.losses.clone();
     losses.extend(extra);
     if !losses.is_empty() && !job.losses_ok {
