@@ -9,6 +9,7 @@ mod corpus;
 mod csa;
 mod edit_app;
 mod edit_e2e;
+mod fuzz_findings;
 mod graph;
 mod hostile;
 mod jkf;

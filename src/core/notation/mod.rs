@@ -196,10 +196,7 @@ pub fn read_text(text: &str, format: Format) -> Vec<Parsed> {
         })],
         Format::Bod => vec![match bod::read_bod(text) {
             Ok(position) => {
-                let mut b = builder::RecordBuilder::new(builder::Style {
-                    branches: false,
-                    merge: false,
-                });
+                let mut b = builder::RecordBuilder::new(builder::Style { branches: false });
                 let handicap = crate::core::rules::Handicap::matching(&position);
                 b.set_initial(crate::core::record::Initial { position, handicap }, 0);
                 b.finish()

@@ -142,10 +142,7 @@ fn parse_time(s: &str) -> Option<u64> {
 impl Reader {
     fn new() -> Reader {
         Reader {
-            b: RecordBuilder::new(Style {
-                branches: false,
-                merge: false,
-            }),
+            b: RecordBuilder::new(Style { branches: false }),
             phase: Phase::Header,
             pos: Position::empty(),
             board_seen: false,
@@ -213,11 +210,9 @@ impl Reader {
             b'%' => self.special(s, no),
             b'P' => self.position_line(s, no),
             b'N' if b.len() >= 2 && (b[1] == b'+' || b[1] == b'-') => {
-                let name = &s[2..];
-                if !name.is_empty() {
-                    let key = if b[1] == b'+' { "先手" } else { "後手" };
-                    self.b.record_mut().header.set(key, name);
-                }
+                // An empty name is kept (the writer writes `N+` back).
+                let key = if b[1] == b'+' { "先手" } else { "後手" };
+                self.b.record_mut().header.set(key, &s[2..]);
             }
             b'$' => self.field(s, no),
             b'V' => {
@@ -267,9 +262,7 @@ impl Reader {
             );
             return;
         }
-        if value.trim().is_empty() {
-            return;
-        }
+        // An empty value is kept (`$EVENT:` is written back as it was).
         let name = HEADER_KEYS
             .iter()
             .find(|(k, _)| *k == key)
