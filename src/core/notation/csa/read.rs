@@ -195,8 +195,13 @@ impl Reader {
         let b = s.as_bytes();
         let Some(&c0) = b.first() else { return };
         if c0 == b'\'' {
-            if let Some(text) = s.strip_prefix("'*") {
-                self.comment(text);
+            match s.strip_prefix("'*") {
+                Some(text) => self.comment(text),
+                // A plain comment (Floodgate's `'summary:…`, `'rating:…`, a program's remarks)
+                // is kept as a comment line with its quote, which tells it apart and writes it
+                // back as it was; the encoding declaration is not a comment.
+                None if !super::is_encoding_line(s) => self.comment(s),
+                None => {}
             }
             return;
         }

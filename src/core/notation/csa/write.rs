@@ -1,6 +1,6 @@
 //! The CSA writer: main line only, with a list of what CSA could not hold.
 
-use super::{CsaOptions, CsaVersion, HEADER_KEYS};
+use super::{CsaOptions, CsaVersion, HEADER_KEYS, is_plain_comment};
 use crate::core::notation::loss::{Census, Loss, Lost};
 use crate::core::notation::{TextEncoding, Written, lines};
 use crate::core::record::{Record, Special, Step};
@@ -160,7 +160,10 @@ fn write_comment(comment: &str, out: &mut String, empty_lines: &mut usize) {
             *empty_lines += 1;
             continue;
         }
-        out.push_str("'*");
+        // A plain comment read from a CSA file (kept with its quote) goes back as it was.
+        if !is_plain_comment(line) {
+            out.push_str("'*");
+        }
         out.push_str(line);
         out.push('\n');
     }
