@@ -4,7 +4,7 @@
 //! like any crash and saves the input under `artifacts/TARGET/`.
 
 use kifview::core::notation::{
-    self, DiagKind, Diagnostic, Format, Parsed, Target, TextEncoding, TextInfo,
+    self, DiagKind, Diagnostic, Format, Loss, Lost, Parsed, Target, TextEncoding, TextInfo, Written,
 };
 use kifview::core::record::{MoveData, NodeId, Record, Step};
 use kifview::core::rules::Position;
@@ -127,28 +127,70 @@ fn over_the_set_warning(d: &Diagnostic) -> bool {
     d.kind == DiagKind::BadBoard && d.message.starts_with("too many pieces")
 }
 
+/// Header fields as KIF and KI2 hold them: every field whose key the writer did not name as
+/// lost (`Lost::Headers`), line breaks in values as spaces, in order; `手合割` is the start
+/// position there, not a field.
+fn kept_header(r: &Record, losses: &[Loss]) -> Vec<(String, String)> {
+    let lost: Vec<&String> = losses
+        .iter()
+        .flat_map(|l| match &l.what {
+            Lost::Headers(keys) => keys.iter().collect(),
+            _ => Vec::new(),
+        })
+        .collect();
+    r.header
+        .fields
+        .iter()
+        .filter(|f| f.key != "手合割" && !lost.contains(&&f.key))
+        .map(|f| {
+            let v = f.value.replace("\r\n", " ").replace(['\r', '\n'], " ");
+            (f.key.clone(), v)
+        })
+        .collect()
+}
+
+/// KIF and KI2 keep every header field they do not list as lost, exactly: a writer never
+/// emits a header line its reader reads as another field (a key with a colon, a line that
+/// reads as a move, a comment or a diagram).
+fn same_header(r0: &Record, w: &Written, r1: &Record, format: Format) {
+    if !matches!(format, Format::Kif | Format::Ki2) {
+        return;
+    }
+    let (h0, h1) = (kept_header(r0, &w.losses), kept_header(r1, &w.losses));
+    if h0 != h1 {
+        fail(
+            "header changed",
+            format,
+            &w.text,
+            &first_difference(&h0, &h1),
+        );
+    }
+}
+
 /// Every writer's text reads back with its reader: no warning, the same initial position and
 /// main line (formats holding moves) or the same position (SFEN, BOD; held to the 40-piece
 /// set as every reader holds what it reads).
 pub fn check_every_writer(r0: &Record) {
     let (_, initial_over) = held_to_the_set(&r0.initial.position);
     for format in Format::ALL {
-        let written = notation::render(r0, Target::new(format), &utf8()).text;
-        let back = read_back(&written, format);
+        let w = notation::render(r0, Target::new(format), &utf8());
+        let written = &w.text;
+        let back = read_back(written, format);
         let r1 = &back.record;
         if format.holds_moves() {
-            no_warning(&back, initial_over, format, &written);
-            same_start_and_main_line(r0, r1, format, &written);
+            no_warning(&back, initial_over, format, written);
+            same_start_and_main_line(r0, r1, format, written);
+            same_header(r0, &w, r1, format);
         } else {
             let (last, over) = held_to_the_set(&r0.position_at(notation::last_position(r0)));
-            no_warning(&back, over, format, &written);
+            no_warning(&back, over, format, written);
             let want = position_key(&last);
             let got = position_key(&r1.initial.position);
             if want != got {
                 fail(
                     "position changed",
                     format,
-                    &written,
+                    written,
                     &format!("{want} became {got}"),
                 );
             }
@@ -197,11 +239,13 @@ fn same_start_and_main_line(r0: &Record, r1: &Record, format: Format, written: &
 /// `whole_tree`), and the second text is the first one exactly.
 pub fn check_round_trip(r0: &Record, target: Target, whole_tree: bool) {
     let format = target.format;
-    let t1 = notation::render(r0, target, &utf8()).text;
+    let w1 = notation::render(r0, target, &utf8());
+    let t1 = w1.text.clone();
     let p1 = read_back(&t1, format);
     no_warning(&p1, held_to_the_set(&r0.initial.position).1, format, &t1);
     let r1 = &p1.record;
     same_start_and_main_line(r0, r1, format, &t1);
+    same_header(r0, &w1, r1, format);
     if whole_tree {
         let (s0, s1) = (tree_shape(r0), tree_shape(r1));
         if s0 != s1 {

@@ -214,10 +214,34 @@ fn a_hand_kind_given_twice_is_held_to_one_count() {
     assert_eq!(p.to_sfen(), "4k4/9/9/9/9/9/9/9/4K4 b 18p 1");
 }
 
+/// Header fields as KIF and KI2 hold them: those whose key the writer did not list as lost,
+/// line breaks as spaces; `手合割` is the start position there.
+fn kept_header(r: &Record, losses: &[Loss]) -> Vec<(String, String)> {
+    let lost: Vec<&String> = losses
+        .iter()
+        .flat_map(|l| match &l.what {
+            Lost::Headers(keys) => keys.iter().collect(),
+            _ => Vec::new(),
+        })
+        .collect();
+    r.header
+        .fields
+        .iter()
+        .filter(|f| f.key != "手合割" && !lost.contains(&&f.key))
+        .map(|f| {
+            (
+                f.key.clone(),
+                f.value.replace("\r\n", " ").replace(['\r', '\n'], " "),
+            )
+        })
+        .collect()
+}
+
 /// Every input that fuzzing once failed on, opened as a user opens it and written in every
 /// format: each writer's text reads back with its reader without a warning (illegal moves and
 /// a board beyond the 40-piece set are said again, as they are kept), with the same initial
-/// position and main line (SFEN and BOD: the same last position).
+/// position and main line (SFEN and BOD: the same last position); KIF and KI2 keep every
+/// header field they do not list as lost.
 #[test]
 fn every_fuzz_finding_writes_back_in_every_format() {
     let dir = fixture("");
@@ -247,6 +271,14 @@ fn every_fuzz_finding_writes_back_in_every_format() {
                     w.text
                 );
                 let b = &back.record;
+                if matches!(format, Format::Kif | Format::Ki2) {
+                    assert_eq!(
+                        kept_header(b, &w.losses),
+                        kept_header(r, &w.losses),
+                        "{name} as {format:?}:\n{}",
+                        w.text
+                    );
+                }
                 if format.holds_moves() {
                     assert_eq!(
                         b.initial.position.to_sfen(),
