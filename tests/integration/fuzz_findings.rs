@@ -214,6 +214,37 @@ fn a_hand_kind_given_twice_is_held_to_one_count() {
     assert_eq!(p.to_sfen(), "4k4/9/9/9/9/9/9/9/4K4 b 18p 1");
 }
 
+/// A byte-order mark at the start of a header line mid-file (files put together from several)
+/// was read as part of the key; KIF wrote that field first, where the reader drops a text's
+/// byte-order mark, so `\u{feff}先手` became `先手` on the second pass. The mark is not part of
+/// a key; a key that starts with one (from JKF) is not written and is named as lost.
+#[test]
+fn a_byte_order_mark_before_a_header_key_is_not_part_of_it() {
+    let p = open("kif-header-key-after-a-stray-bom-loses-it-on-round-trip.kifu");
+    assert_eq!(
+        p.record.header.get("先手"),
+        Some("a"),
+        "{:?}",
+        p.record.header
+    );
+    let w = write(&p.record, Format::Kif);
+    assert!(w.text.starts_with("先手：a\n"), "{}", w.text);
+    assert_eq!(
+        write(&read(&w.text, Format::Kif).record, Format::Kif).text,
+        w.text
+    );
+    let jkf = read(
+        "{\"header\": {\"\u{feff}先手\": \"a\", \"後手\": \"b\"}, \"moves\": [{}]}",
+        Format::Jkf,
+    );
+    let w = write(&jkf.record, Format::Kif);
+    assert!(w.text.starts_with("後手：b\n"), "{}", w.text);
+    assert_eq!(
+        w.losses,
+        [Loss::new(Lost::Headers(vec!["\u{feff}先手".into()]), 1)]
+    );
+}
+
 /// Header fields as KIF and KI2 hold them: those whose key the writer did not list as lost,
 /// line breaks as spaces; `手合割` is the start position there.
 fn kept_header(r: &Record, losses: &[Loss]) -> Vec<(String, String)> {
