@@ -245,6 +245,33 @@ fn a_byte_order_mark_before_a_header_key_is_not_part_of_it() {
     );
 }
 
+/// `%%+ILLEGAL_ACTION` reads as an unknown ending `+ILLEGAL_ACTION`, which the CSA writer wrote
+/// as `%+ILLEGAL_ACTION`, a foul by Black read back as 反則負け. A word that would read as another
+/// ending is not written; the loss names it.
+#[test]
+fn a_csa_ending_word_is_not_written_as_another_ending() {
+    let p = open("csa-ending-word-read-as-another-ending-on-round-trip.csa");
+    assert_eq!(
+        main_line(&p.record),
+        ["+ILLEGAL_ACTION"],
+        "{:?}",
+        p.record.nodes
+    );
+    let w = write(&p.record, Format::Csa);
+    assert!(!w.text.contains("ILLEGAL"), "{}", w.text);
+    assert!(
+        w.losses
+            .iter()
+            .any(|l| matches!(&l.what, Lost::Ending { word, .. } if word == "+ILLEGAL_ACTION")),
+        "{:?}",
+        w.losses
+    );
+    assert_eq!(
+        write(&read(&w.text, Format::Csa).record, Format::Csa).text,
+        w.text
+    );
+}
+
 /// Header fields as KIF and KI2 hold them: those whose key the writer did not list as lost,
 /// line breaks as spaces; `手合割` is the start position there.
 fn kept_header(r: &Record, losses: &[Loss]) -> Vec<(String, String)> {

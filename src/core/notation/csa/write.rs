@@ -53,9 +53,17 @@ pub fn write(record: &Record, opts: &CsaOptions) -> Written {
                 out.push('\n');
             }
             Step::Special(s) => match s.csa_word(record.side_to_move_at(id)).or_else(|| {
-                // A CSA-style word read from a CSA file (`%MATTA`) goes back as it was.
+                // A CSA-style word read from a CSA file (`%MATTA`) goes back as it was, unless
+                // it would read as another ending (`%%+ILLEGAL_ACTION` was read as the word
+                // `+ILLEGAL_ACTION`).
                 match s {
-                    Special::Other(w) if csa_style_key(w) => Some(format!("%{w}")),
+                    Special::Other(w)
+                        if csa_style_key(w)
+                            && Special::from_csa(&format!("%{w}"), record.side_to_move_at(id))
+                                == *s =>
+                    {
+                        Some(format!("%{w}"))
+                    }
                     _ => None,
                 }
             }) {
