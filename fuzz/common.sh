@@ -23,7 +23,7 @@ dict_for() {
 
 # Seed directories for TARGET that exist: in-repo ones always, the shared corpus when
 # `with_shared` is given. libFuzzer reads them recursively and never writes to them.
-# tests/fixtures/fuzz (inputs that once failed) is left out when FUZZ_NO_FINDINGS=1.
+# tests/fixtures/fuzz (inputs that once failed) seeds every target but config.
 seeds_for() {
     local t=$1 with_shared=${2:-} dirs=() fx="$REPO/tests/fixtures"
     case $t in
@@ -36,7 +36,7 @@ seeds_for() {
     config) dirs=("$FUZZ/seeds/config") ;;
     *) dirs=("$fx/kif" "$fx/ki2" "$fx/csa" "$fx/jkf" "$fx/usi" "$FUZZ/seeds/usi" "$FUZZ/seeds/bod") ;;
     esac
-    [ "${FUZZ_NO_FINDINGS:-0}" = 1 ] || [ "$t" = config ] || dirs+=("$fx/fuzz")
+    [ "$t" = config ] || dirs+=("$fx/fuzz")
     if [ -n "$with_shared" ] && [ -d "$CORPUS" ]; then
         case $t in
         read_usi | read_bod | config) ;;

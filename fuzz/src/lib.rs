@@ -3,11 +3,12 @@
 //! A failed property panics with what differs (and the text written), so libFuzzer reports it
 //! like any crash and saves the input under `artifacts/TARGET/`.
 
-use kifview::core::notation::{self, DiagKind, Format, Parsed, Target, TextEncoding, TextInfo};
-use kifview::core::record::{MoveData, NodeId, Record, Special, Step};
-use kifview::core::rules::{Color, PieceKind, Position, Square};
+use kifview::core::notation::{
+    self, DiagKind, Diagnostic, Format, Loss, Lost, Parsed, Target, TextEncoding, TextInfo, Written,
+};
+use kifview::core::record::{MoveData, NodeId, Record, Step};
+use kifview::core::rules::Position;
 use std::borrow::Cow;
-use std::sync::OnceLock;
 
 /// Fuzz bytes as text: invalid UTF-8 is replaced, so every input reaches the reader.
 pub fn text(data: &[u8]) -> Cow<'_, str> {
@@ -67,11 +68,15 @@ pub fn tree_shape(r: &Record) -> Vec<(usize, Option<MoveData>)> {
 }
 
 /// Warnings that mean the reader could not take what the writer wrote. An illegal move is
-/// kept by every reader (the record read may hold one), so it is not one of them.
-pub fn unreadable(p: &Parsed) -> Vec<String> {
+/// kept by every reader (the record read may hold one), so it is not one of them; nor is the
+/// warning that a board holds more than the 40-piece set when the position written does
+/// (`over_the_set`: the readers keep a board as it is, with that warning, and take only the
+/// hands' excess out).
+pub fn unreadable(p: &Parsed, over_the_set: bool) -> Vec<String> {
     p.warnings
         .iter()
         .filter(|d| !matches!(d.kind, DiagKind::IllegalMove))
+        .filter(|d| !(over_the_set && over_the_set_warning(d)))
         .map(|d| format!("{:?} {d}", d.kind))
         .collect()
 }
@@ -109,195 +114,99 @@ fn read_back(written: &str, format: Format) -> Parsed {
     back.remove(0)
 }
 
-/// Findings already reported (issue 14 and the fuzzing report) that would otherwise stop most
-/// runs of the property targets. With `FUZZ_SKIP_KNOWN=1` a record showing one is not checked
-/// in the formats it breaks, so that a long run looks for what else there is (`run-smoke` sets
-/// it only with `FUZZ_NO_FINDINGS=1`). Drop a class here once it is fixed.
-#[derive(Clone, Copy, Default, Debug)]
-pub struct Known {
-    /// More pieces of a kind than the 40-piece set has (the readers accept them).
-    pub impossible_counts: bool,
-    /// A move the rules reject, kept by the reader: KI2 cannot always name it, and the USI
-    /// reader stops the line at it.
-    pub illegal_moves: bool,
-    /// An ending word kifview does not know (`Special::Other`): KIF/KI2 write it as a move line.
-    pub odd_ending: bool,
-    /// Variations nested deeper than JKF readers take (about 40).
-    pub deep_nesting: bool,
-    /// A header key the KIF/KI2 readers do not read as one (empty, with a space, a colon or a
-    /// control character, or starting like a move, comment or 変化 line), or a value with a
-    /// control character.
-    pub odd_header: bool,
-    /// A header value (player names included) that is empty, or starts or ends with white
-    /// space or a control character: the CSA reader trims it or drops it.
-    pub padded_value: bool,
-    /// Two variations starting with the same move (the KIF reader keeps both; the KI2 and JKF
-    /// readers merge them).
-    pub duplicate_siblings: bool,
+/// The position with what is beyond the 40-piece set taken out, as every reader holds a
+/// position it reads (`Position::fit_to_set`), and whether anything was beyond it.
+fn held_to_the_set(p: &Position) -> (Position, bool) {
+    let mut held = p.clone();
+    let over = !held.fit_to_set().is_empty();
+    (held, over)
 }
 
-fn odd_header_key(key: &str) -> bool {
-    let first = key.chars().next().unwrap_or(' ');
-    key.chars()
-        .any(|c| c.is_control() || c.is_whitespace() || c == ':' || c == '：')
-        || first.is_ascii_digit()
-        || ('０'..='９').contains(&first)
-        || "▲△☗☖*#&|+-".contains(first)
-        || ["変化", "手数", "まで"].iter().any(|p| key.starts_with(p))
+/// The reader's warning about a position beyond the 40-piece set (builder: `too many pieces`).
+fn over_the_set_warning(d: &Diagnostic) -> bool {
+    d.kind == DiagKind::BadBoard && d.message.starts_with("too many pieces")
 }
 
-/// Lone CRs (not before an LF) are not line ends for the readers yet (issue 14).
-pub fn known_lone_cr(data: &[u8]) -> bool {
-    skip_known()
-        && (data.last() == Some(&b'\r') || data.windows(2).any(|w| w[0] == b'\r' && w[1] != b'\n'))
+/// Header fields as KIF and KI2 hold them: every field whose key the writer did not name as
+/// lost (`Lost::Headers`), line breaks in values as spaces, in order; `手合割` is the start
+/// position there, not a field.
+fn kept_header(r: &Record, losses: &[Loss]) -> Vec<(String, String)> {
+    let lost: Vec<&String> = losses
+        .iter()
+        .flat_map(|l| match &l.what {
+            Lost::Headers(keys) => keys.iter().collect(),
+            _ => Vec::new(),
+        })
+        .collect();
+    r.header
+        .fields
+        .iter()
+        .filter(|f| f.key != "手合割" && !lost.contains(&&f.key))
+        .map(|f| {
+            let v = f.value.replace("\r\n", " ").replace(['\r', '\n'], " ");
+            (f.key.clone(), v)
+        })
+        .collect()
 }
 
-fn skip_known() -> bool {
-    static SKIP: OnceLock<bool> = OnceLock::new();
-    *SKIP.get_or_init(|| std::env::var_os("FUZZ_SKIP_KNOWN").is_some_and(|v| v == "1"))
-}
-
-impl Known {
-    /// What `r` shows, or nothing when `FUZZ_SKIP_KNOWN` is not set.
-    pub fn of(r: &Record) -> Known {
-        if !skip_known() {
-            return Known::default();
-        }
-        Known {
-            impossible_counts: impossible_counts(&r.initial.position),
-            illegal_moves: has_illegal_move(r),
-            odd_ending: r
-                .nodes
-                .iter()
-                .any(|n| matches!(n.special(), Some(Special::Other(_)))),
-            deep_nesting: nesting(r) > 40,
-            odd_header: r
-                .header
-                .fields
-                .iter()
-                .any(|f| odd_header_key(&f.key) || f.value.chars().any(char::is_control)),
-            padded_value: r.header.fields.iter().any(|f| {
-                let v = &f.value;
-                v.trim() != v || v.is_empty() || v.chars().any(char::is_control)
-            }),
-            duplicate_siblings: r.nodes.iter().any(|n| {
-                let moves: Vec<_> = n
-                    .children
-                    .iter()
-                    .filter_map(|&c| r.node(c).move_data().map(|m| m.mv))
-                    .collect();
-                moves
-                    .iter()
-                    .enumerate()
-                    .any(|(i, m)| moves[..i].contains(m))
-            }),
-        }
+/// KIF and KI2 keep every header field they do not list as lost, exactly: a writer never
+/// emits a header line its reader reads as another field (a key with a colon, a line that
+/// reads as a move, a comment or a diagram).
+fn same_header(r0: &Record, w: &Written, r1: &Record, format: Format) {
+    if !matches!(format, Format::Kif | Format::Ki2) {
+        return;
     }
-    /// Is the check of `format` skipped?
-    pub fn skips(&self, format: Format) -> bool {
-        self.impossible_counts
-            || match format {
-                Format::Kif => self.odd_ending || self.odd_header,
-                Format::Ki2 => {
-                    self.illegal_moves
-                        || self.odd_ending
-                        || self.odd_header
-                        || self.duplicate_siblings
-                }
-                Format::Usi => self.illegal_moves,
-                Format::Csa => self.padded_value,
-                Format::Jkf => self.deep_nesting || self.duplicate_siblings,
-                _ => false,
-            }
+    let (h0, h1) = (kept_header(r0, &w.losses), kept_header(r1, &w.losses));
+    if h0 != h1 {
+        fail(
+            "header changed",
+            format,
+            &w.text,
+            &first_difference(&h0, &h1),
+        );
     }
-}
-
-/// More of a kind (promoted or not, board and hands) than the full set.
-fn impossible_counts(p: &Position) -> bool {
-    let full = [18u32, 4, 4, 4, 4, 2, 2, 2];
-    let mut n = [0u32; 8];
-    for sq in Square::all() {
-        if let Some(piece) = p.piece_at(sq) {
-            n[piece.kind.unpromote() as usize] += 1;
-        }
-    }
-    for c in [Color::Black, Color::White] {
-        for k in PieceKind::HAND {
-            n[k as usize] += u32::from(p.hand_count(c, k));
-        }
-    }
-    n.iter().zip(full).any(|(&have, max)| have > max)
-}
-
-/// Does any move of the tree break the rules in its position?
-fn has_illegal_move(r: &Record) -> bool {
-    let mut positions = vec![None; r.nodes.len()];
-    positions[0] = Some(r.initial.position.clone());
-    for id in r.preorder() {
-        let Some(pos) = positions[id.index()].clone() else {
-            continue;
-        };
-        for &c in &r.node(id).children {
-            if let Some(m) = r.node(c).move_data() {
-                if pos.check(m.mv).is_err() {
-                    return true;
-                }
-                let mut next = pos.clone();
-                let _ = next.play_unchecked(m.mv);
-                positions[c.index()] = Some(next);
-            }
-        }
-    }
-    false
-}
-
-/// How many forks deep the tree goes (a move that is not its parent's first child opens one).
-fn nesting(r: &Record) -> usize {
-    let mut depth = vec![0usize; r.nodes.len()];
-    let mut deepest = 0;
-    for id in r.preorder() {
-        for (i, &c) in r.node(id).children.iter().enumerate() {
-            depth[c.index()] = depth[id.index()] + usize::from(i > 0);
-            deepest = deepest.max(depth[c.index()]);
-        }
-    }
-    deepest
 }
 
 /// Every writer's text reads back with its reader: no warning, the same initial position and
-/// main line (formats holding moves) or the same position (SFEN, BOD).
+/// main line (formats holding moves) or the same position (SFEN, BOD; held to the 40-piece
+/// set as every reader holds what it reads).
 pub fn check_every_writer(r0: &Record) {
-    let known = Known::of(r0);
+    let (_, initial_over) = held_to_the_set(&r0.initial.position);
     for format in Format::ALL {
-        if known.skips(format) {
-            continue;
-        }
-        let written = notation::render(r0, Target::new(format), &utf8()).text;
-        let back = read_back(&written, format);
-        let bad = unreadable(&back);
-        if !bad.is_empty() {
-            fail(
-                "reader rejects its writer's text",
-                format,
-                &written,
-                &bad.join("; "),
-            );
-        }
+        let w = notation::render(r0, Target::new(format), &utf8());
+        let written = &w.text;
+        let back = read_back(written, format);
         let r1 = &back.record;
         if format.holds_moves() {
-            same_start_and_main_line(r0, r1, format, &written);
+            no_warning(&back, initial_over, format, written);
+            same_start_and_main_line(r0, r1, format, written);
+            same_header(r0, &w, r1, format);
         } else {
-            let want = position_key(&r0.position_at(notation::last_position(r0)));
+            let (last, over) = held_to_the_set(&r0.position_at(notation::last_position(r0)));
+            no_warning(&back, over, format, written);
+            let want = position_key(&last);
             let got = position_key(&r1.initial.position);
             if want != got {
                 fail(
                     "position changed",
                     format,
-                    &written,
+                    written,
                     &format!("{want} became {got}"),
                 );
             }
         }
+    }
+}
+
+fn no_warning(back: &Parsed, over_the_set: bool, format: Format, written: &str) {
+    let bad = unreadable(back, over_the_set);
+    if !bad.is_empty() {
+        fail(
+            "reader rejects its writer's text",
+            format,
+            written,
+            &bad.join("; "),
+        );
     }
 }
 
@@ -330,22 +239,13 @@ fn same_start_and_main_line(r0: &Record, r1: &Record, format: Format, written: &
 /// `whole_tree`), and the second text is the first one exactly.
 pub fn check_round_trip(r0: &Record, target: Target, whole_tree: bool) {
     let format = target.format;
-    if Known::of(r0).skips(format) {
-        return;
-    }
-    let t1 = notation::render(r0, target, &utf8()).text;
+    let w1 = notation::render(r0, target, &utf8());
+    let t1 = w1.text.clone();
     let p1 = read_back(&t1, format);
-    let bad = unreadable(&p1);
-    if !bad.is_empty() {
-        fail(
-            "reader rejects its writer's text",
-            format,
-            &t1,
-            &bad.join("; "),
-        );
-    }
+    no_warning(&p1, held_to_the_set(&r0.initial.position).1, format, &t1);
     let r1 = &p1.record;
     same_start_and_main_line(r0, r1, format, &t1);
+    same_header(r0, &w1, r1, format);
     if whole_tree {
         let (s0, s1) = (tree_shape(r0), tree_shape(r1));
         if s0 != s1 {
@@ -422,10 +322,14 @@ fn contents(r: &Record) -> Contents {
     }
 }
 
-/// Reading `data` and reading it with LF line ends give the same records.
+/// Reading `data` and reading it with LF line ends give the same records. Text in UTF-16 (a
+/// UTF-16 byte-order mark first) is left out: a CR byte there is half of some character.
 pub fn check_newlines(data: &[u8]) {
+    if data.starts_with(b"\xFF\xFE") || data.starts_with(b"\xFE\xFF") {
+        return;
+    }
     let lf = lf_only(data);
-    if lf == data || known_lone_cr(data) {
+    if lf == data {
         return;
     }
     let (a, b) = (records(data), records(&lf));

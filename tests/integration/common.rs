@@ -72,6 +72,46 @@ pub fn norm_comment_lines(c: &str, skip_empty: bool) -> String {
     lines.join("\n")
 }
 
+/// The plain `'` comment lines of a CSA file (`'rating:…`, `'summary:…`; not `'*` comments, not
+/// the encoding line), as kifview keeps them: with their quote.
+pub fn plain_csa_comments(text: &str) -> std::collections::HashSet<String> {
+    // A comment takes the rest of its line, after statements joined by `,` (`+7776FU,'x`).
+    let comment = |line: &str| -> Option<String> {
+        let mut rest = line;
+        loop {
+            let s = rest.trim_start();
+            if s.starts_with('\'') {
+                return Some(s.to_string());
+            }
+            rest = &s[s.find(',')? + 1..];
+        }
+    };
+    text.lines()
+        .filter_map(comment)
+        .filter(|c| !c.starts_with("'*") && !c.contains("encoding="))
+        .collect()
+}
+
+/// `r` without the comment lines in `plain`: kifview keeps CSA plain comments where the
+/// reference reader of the corpus drops them.
+pub fn without_comment_lines(r: &Record, plain: &std::collections::HashSet<String>) -> Record {
+    let mut r = r.clone();
+    if plain.is_empty() {
+        return r;
+    }
+    for n in &mut r.nodes {
+        if n.comment.split('\n').any(|l| plain.contains(l)) {
+            n.comment = n
+                .comment
+                .split('\n')
+                .filter(|l| !plain.contains(*l))
+                .collect::<Vec<_>>()
+                .join("\n");
+        }
+    }
+    r
+}
+
 /// The line from `from` to its end as USI moves, specials as their KIF words (`投了`).
 pub fn usi_line(r: &Record, from: NodeId) -> Vec<String> {
     r.line_from(from)

@@ -330,6 +330,17 @@ fn corpus_reads_and_converts_to_what_expected_json_says() {
         let bytes = std::fs::read(&c.file).unwrap();
         let loaded = notation::load(&bytes, Some(&c.file));
         let Parsed { record, .. } = &loaded.records[0];
+        // The reference reader drops plain `'` comments of CSA files, which kifview keeps (and
+        // converts): they are left out of what is compared.
+        let plain = if c.format == "csa" {
+            common::plain_csa_comments(&common::read_file(&c.file))
+        } else {
+            Default::default()
+        };
+        let check_record =
+            |label: &str, r: &Record, e: &Value, cmp: Compare, f: &mut Vec<String>| {
+                check_record(label, &common::without_comment_lines(r, &plain), e, cmp, f)
+            };
         let exp_times = c.expected["has_times"].as_bool().unwrap_or(false);
         let cmp = Compare {
             mainline_only: c.mainline_only,

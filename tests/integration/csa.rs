@@ -2,7 +2,7 @@
 //! random legal games.
 
 use kifview::core::notation::csa::{self, CsaOptions, CsaVersion};
-use kifview::core::notation::{DiagKind, Parsed, TextEncoding, load};
+use kifview::core::notation::{DiagKind, TextEncoding, load};
 use kifview::core::record::{Header, Initial, MoveData, MoveTime, NodeId, Record, Special, Step};
 use kifview::core::rules::{HANDICAPS, Position, tsume_position};
 use proptest::prelude::*;
@@ -48,8 +48,7 @@ fn node_usi(r: &Record, id: NodeId) -> (Option<String>, Option<String>) {
 }
 
 /// Compares a parsed record with an expected JSON; returns the differences.
-fn compare(p: &Parsed, exp: &Value) -> Vec<String> {
-    let r = &p.record;
+fn compare(r: &Record, exp: &Value) -> Vec<String> {
     let mut diffs = Vec::new();
     let sfen = r.initial.position.to_sfen();
     if exp["initial_sfen"].as_str() != Some(sfen.as_str()) {
@@ -134,7 +133,10 @@ fn corpus_csa_files_read_as_expected() {
         let loaded = load(&bytes, Some(f));
         assert_eq!(loaded.records.len(), 1, "{}", f.display());
         let p = &loaded.records[0];
-        let mut diffs = compare(p, &exp);
+        // The reference reader drops plain `'` comments, which kifview keeps.
+        let plain = common::plain_csa_comments(&common::read_file(f));
+        let r = common::without_comment_lines(&p.record, &plain);
+        let mut diffs = compare(&r, &exp);
         diffs.retain(|d| !known_wrong_expectation(f, d));
         for w in &p.warnings {
             if w.kind != DiagKind::Encoding {
@@ -377,9 +379,10 @@ proptest! {
         for (opts, times) in [(CsaOptions::default(), &whole), (v3(TextEncoding::Utf8), &ms)] {
             let mut r = random_record(initial.clone(), &choices, &comments, times, ending);
             let mut h = Header::default();
-            if let Some(b) = &names.0 { h.set("先手", b.trim()); }
-            if let Some(w) = &names.1 { h.set("後手", w.trim()); }
-            h.fields.retain(|f| !f.value.is_empty());
+            // Leading white space and empty names are kept; white space at the end is not
+            // (a loss of its own, tested with the fuzz findings).
+            if let Some(b) = &names.0 { h.set("先手", b.trim_end()); }
+            if let Some(w) = &names.1 { h.set("後手", w.trim_end()); }
             r.header = h;
             let written = csa::write(&r, &opts);
             prop_assert!(written.losses.is_empty(), "losses {:?}", written.losses);
@@ -516,4 +519,71 @@ proptest! {
             }
         }
     }
+}
+
+/// A Floodgate game (real file): its plain `'` comments (`'wdoor+floodgate…` before the
+/// version line, `'rating:…` before the first move, `'summary:toryo:…` and the final position
+/// after `%TORYO`) were dropped. They are kept, with their quote, as the comments of the start
+/// position and of the node they follow; KIF keeps them (`*'summary:…`) and CSA writes them
+/// back as they were.
+#[test]
+fn floodgate_plain_comments_are_kept_and_converted() {
+    let Some(corpus) = common::corpus() else {
+        return;
+    };
+    let path = corpus.join("real/shogi-kifu-converter/data/tests/csa/floodgate.csa");
+    let bytes = std::fs::read(&path).expect("the Floodgate file of the corpus");
+    let p = &load(&bytes, Some(&path)).records[0];
+    let r = &p.record;
+    let root = &r.node(NodeId::ROOT).comment;
+    for line in [
+        "'wdoor+floodgate-300-10F+10b_n003_1060+40b_n007_1050Ti+20210405160009.csa",
+        "'Max_Moves:256",
+        "'black_rate:10b_n003_1060+507782308a74bb96974b7f14cd6f50d1:3382.0",
+    ] {
+        assert!(root.lines().any(|l| l == line), "{line} in {root:?}");
+    }
+    let last = *r.main_line().last().unwrap();
+    assert_eq!(r.node(last).special(), Some(&Special::Resign));
+    let end = &r.node(last).comment;
+    assert!(
+        end.lines()
+            .any(|l| l == "'summary:toryo:10b_n003_1060 win:40b_n007_1050Ti lose"),
+        "{end:?}"
+    );
+    assert!(end.ends_with("\n'$END_TIME:2021/04/05 16:25:34"), "{end:?}");
+    // An engine's `'**` comment is still the move's comment, without the quote.
+    let first = r.main_line()[1];
+    assert!(r.node(first).comment.starts_with("* 113 -3334FU"));
+
+    // To KIF and back: the same comments.
+    let w = kifview::core::notation::kif::write(r, &Default::default());
+    assert!(
+        w.text
+            .contains("*'summary:toryo:10b_n003_1060 win:40b_n007_1050Ti lose\n"),
+        "{}",
+        w.text
+    );
+    let back = kifview::core::notation::kif::read(&w.text);
+    assert_eq!(back.record.node(NodeId::ROOT).comment, *root);
+    let back_last = *back.record.main_line().last().unwrap();
+    assert_eq!(back.record.node(back_last).comment, *end);
+
+    // CSA writes them back as plain lines, and reads the same again.
+    let w = csa::write(r, &CsaOptions::default());
+    assert!(
+        w.text
+            .contains("%TORYO\nT0\n'P1-KY-KI * +TO *  *  * -KE-KY\n"),
+        "{}",
+        w.text
+    );
+    assert!(w.text.contains("\n'rating:10b_n003_1060+"), "{}", w.text);
+    let back = &csa::read(&w.text)[0];
+    for (a, b) in r.nodes.iter().zip(&back.record.nodes) {
+        assert_eq!(a.comment, b.comment);
+    }
+    assert_eq!(
+        csa::write(&back.record, &CsaOptions::default()).text,
+        w.text
+    );
 }

@@ -10,6 +10,7 @@ mod csa;
 mod edit_app;
 mod edit_e2e;
 mod fidelity;
+mod fuzz_findings;
 mod graph;
 mod hostile;
 mod jkf;

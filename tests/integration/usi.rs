@@ -76,13 +76,26 @@ fn several_lines_take_the_first_or_its_continuation() {
 }
 
 #[test]
-fn bad_and_illegal_moves_stop_with_line_and_token() {
-    let p = usi::read("\nposition startpos moves 7g7f 3c3d 7f7e 3d3e 7e7a\n").unwrap();
-    assert_eq!(main_usi(&p.record), ["7g7f", "3c3d", "7f7e", "3d3e"]);
+fn illegal_moves_are_kept_bad_ones_stop_with_line_and_token() {
+    // An illegal move is kept with a warning, as the KIF and CSA readers keep it.
+    let p = usi::read("\nposition startpos moves 7g7f 3c3d 7f7e 3d3e 7e7a 4a3b\n").unwrap();
+    assert_eq!(
+        main_usi(&p.record),
+        ["7g7f", "3c3d", "7f7e", "3d3e", "7e7a", "4a3b"]
+    );
     assert_eq!(p.warnings.len(), 1);
     let w = &p.warnings[0];
     assert_eq!((w.line, w.kind), (2, DiagKind::IllegalMove));
     assert!(w.message.contains("token 8"), "{w}");
+    // A move that cannot be played at all (no piece there) stops the line.
+    let p = usi::read("startpos moves 7g7f 7g7f 3c3d").unwrap();
+    assert_eq!(main_usi(&p.record), ["7g7f"]);
+    assert_eq!(p.warnings[0].kind, DiagKind::ImpossibleMove);
+    assert!(
+        p.warnings[0].message.contains("token 4"),
+        "{}",
+        p.warnings[0]
+    );
     let p = usi::read("startpos moves 7g7f xyz 3c3d").unwrap();
     assert_eq!(main_usi(&p.record), ["7g7f"]);
     assert_eq!(p.warnings[0].kind, DiagKind::BadMove);
@@ -91,9 +104,9 @@ fn bad_and_illegal_moves_stop_with_line_and_token() {
         "{}",
         p.warnings[0]
     );
-    // 二歩
+    // 二歩: kept, with the reason.
     let p = usi::read("sfen 4k4/9/9/9/9/9/4P4/9/4K4 b P 1 moves P*5e").unwrap();
-    assert!(p.record.main_line().len() == 1);
+    assert_eq!(main_usi(&p.record), ["P*5e"]);
     assert!(p.warnings[0].message.contains("二歩"), "{}", p.warnings[0]);
 }
 

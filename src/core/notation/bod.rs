@@ -328,10 +328,7 @@ impl BoardBuilder {
 /// Reads a BOD file into a record without moves (its start position, the `手数＝N` of the
 /// diagram as the number of its first move, and whether it had a turn line).
 pub fn read(text: &str) -> super::Parsed {
-    let mut b = super::builder::RecordBuilder::new(super::builder::Style {
-        branches: false,
-        merge: false,
-    });
+    let mut b = super::builder::RecordBuilder::new(super::builder::Style { branches: false });
     match read_bod(text) {
         Ok(position) => {
             let handicap = crate::core::rules::Handicap::matching(&position);

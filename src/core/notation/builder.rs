@@ -11,7 +11,7 @@
 
 use super::{DiagKind, Diagnostic, Parsed};
 use crate::core::record::{Initial, MoveData, MoveTime, NodeId, Record, Special, Step};
-use crate::core::rules::{Illegal, Move, Position, Square};
+use crate::core::rules::{Handicap, Illegal, Move, Position, Square};
 
 /// Builds one record.
 pub(crate) struct RecordBuilder {
@@ -23,8 +23,6 @@ pub(crate) struct RecordBuilder {
     trail: Vec<Position>,
     base: u32,
     keep_trail: bool,
-    /// Reuse an existing child that holds the same step instead of adding a second one.
-    merge: bool,
     /// The node that received the last comment line.
     comment_node: Option<NodeId>,
     /// The last move played that the rules reject (kept in the record): an `IllegalMove`
@@ -37,8 +35,6 @@ pub(crate) struct RecordBuilder {
 pub(crate) struct Style {
     /// The reader branches back (`変化`, forks): keep the positions along the line.
     pub branches: bool,
-    /// A step equal to an existing child's is that child (KI2 and JKF repeat shared moves).
-    pub merge: bool,
 }
 
 /// Why a move could not be played at all (no piece of the side to move there, ...): the rules'
@@ -56,19 +52,22 @@ impl RecordBuilder {
             cur: NodeId::ROOT,
             base: 0,
             keep_trail: style.branches,
-            merge: style.merge,
             comment_node: None,
             illegal_node: None,
         }
     }
 
     /// Sets how the record starts (before any move). The position is held to the 40-piece set
-    /// (`Position::fit_to_set`), with a warning at `line` per kind over it.
+    /// (`Position::fit_to_set`), with a warning at `line` per kind over it; a position that
+    /// then equals a preset is that preset, as a diagram of it reads.
     pub fn set_initial(&mut self, mut initial: Initial, line: usize) {
         debug_assert!(self.record.node(NodeId::ROOT).children.is_empty());
-        for e in initial.position.fit_to_set() {
+        let excess = initial.position.fit_to_set();
+        for e in &excess {
             self.warn(line, DiagKind::BadBoard, format!("too many pieces: {e}"));
-            initial.handicap = None;
+        }
+        if !excess.is_empty() {
+            initial.handicap = Handicap::matching(&initial.position);
         }
         self.trail = vec![initial.position.clone()];
         self.base = 0;
@@ -170,18 +169,8 @@ impl RecordBuilder {
     // Inlined: as a call it cost a fifth of the builder's own work per move (callgrind).
     #[inline(always)]
     fn append(&mut self, step: Step) {
-        if self.merge
-            && let Some(c) = self
-                .record
-                .node(self.cur)
-                .children
-                .iter()
-                .copied()
-                .find(|&c| self.record.node(c).step == step)
-        {
-            self.cur = c;
-            return;
-        }
+        // Every step read is a node of its own: two variations starting with the same move
+        // stay two, as the file has them (no reader merges them).
         self.cur = self.record.push_child(self.cur, step);
     }
 
@@ -298,9 +287,9 @@ mod tests {
 
     #[test]
     fn a_refused_move_names_no_node() {
-        // USI stops at an illegal move without playing it: no node holds it.
+        // USI keeps an illegal move that can be played, as the other readers do.
         let p = one("position startpos moves 7g7f 3c3d 2h5e 8c8d", Format::Usi);
-        assert_eq!(illegal_at(&p), [None]);
+        assert_eq!(illegal_at(&p), [Some(p.record.main_line()[3])]);
         // An illegal move then an impossible one: the impossible one names nothing (it is not
         // the illegal move before it).
         let p = one(

@@ -166,10 +166,7 @@ pub fn read(text: &str) -> Parsed {
             )],
         };
     }
-    let mut b = RecordBuilder::new(Style {
-        branches: true,
-        merge: true,
-    });
+    let mut b = RecordBuilder::new(Style { branches: true });
     if let Some(v) = root.get("initial").filter(Value::is_object) {
         let mut warnings = Vec::new();
         let initial = read_initial(v, &mut warnings);

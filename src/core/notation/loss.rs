@@ -40,6 +40,11 @@ pub enum Lost {
     LineBreaks {
         place: &'static str,
     },
+    /// White space at the end of one-line text that the format cannot keep there (CSA
+    /// readers trim lines): `place` is what held it (`header value`); it was written trimmed.
+    TrailingSpace {
+        place: &'static str,
+    },
     /// `#` program comment lines of a KIF file.
     ProgramLines,
     /// The numbering of a record that starts after move 1 (`手数＝80`: its first move is 81),
@@ -122,6 +127,13 @@ impl fmt::Display for Loss {
                     write!(f, "line breaks in a {place}")
                 } else {
                     write!(f, "line breaks in {n} {place}s")
+                }
+            }
+            Lost::TrailingSpace { place } => {
+                if n == 1 {
+                    write!(f, "white space at the end of a {place}")
+                } else {
+                    write!(f, "white space at the end of {n} {place}s")
                 }
             }
             Lost::ProgramLines => f.write_str(&counted(
@@ -274,6 +286,15 @@ mod tests {
                 2
             ),
             "line breaks in 2 header values"
+        );
+        assert_eq!(
+            l(
+                Lost::TrailingSpace {
+                    place: "header value"
+                },
+                2
+            ),
+            "white space at the end of 2 header values"
         );
         assert_eq!(
             l(

@@ -64,10 +64,7 @@ fn read_line(line_no: usize, text: &str) -> Result<Line, String> {
         }
         i += 1;
     }
-    let mut b = RecordBuilder::new(Style {
-        branches: false,
-        merge: false,
-    });
+    let mut b = RecordBuilder::new(Style { branches: false });
     let handicap = Handicap::matching(&initial);
     b.set_initial(
         Initial {
@@ -89,22 +86,24 @@ fn read_line(line_no: usize, text: &str) -> Result<Line, String> {
             );
             break;
         };
-        // An engine's line has no illegal moves: one stops it.
-        if let Err(e) = b.position().check(mv) {
-            b.warn(
+        // An illegal move that can be played is kept with a warning, as the KIF and CSA readers
+        // keep it (the USI writer writes it back); one that cannot be played stops the line.
+        match b.play(mv) {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => b.warn(
                 line_no,
                 DiagKind::IllegalMove,
                 format!("token {column} (move {n}): illegal move '{tok}': {e}"),
-            );
-            break;
-        }
-        if b.play(mv).is_err() {
-            b.warn(
-                line_no,
-                DiagKind::ImpossibleMove,
-                format!("token {column} (move {n}): '{tok}' cannot be played"),
-            );
-            break;
+            ),
+            Err(why) => {
+                let why = why.map_or("it cannot be played", |e| e.describe());
+                b.warn(
+                    line_no,
+                    DiagKind::ImpossibleMove,
+                    format!("token {column} (move {n}): '{tok}' is impossible: {why}"),
+                );
+                break;
+            }
         }
     }
     let parsed = b.finish();
@@ -131,8 +130,8 @@ pub fn looks_like(text: &str) -> bool {
 }
 
 /// Reads SFEN / USI text. Several lines: the first one that reads is taken, or a later line that
-/// continues the same game further. A bad or illegal move stops the line with a warning that
-/// names the token (1-based, counted from the start of the line).
+/// continues the same game further. An illegal move is kept with a warning; a bad or impossible
+/// one stops the line. Warnings name the token (1-based, counted from the start of the line).
 pub fn read(text: &str) -> Result<Parsed, Diagnostic> {
     let mut best: Option<Line> = None;
     let mut first_error: Option<Diagnostic> = None;

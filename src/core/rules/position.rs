@@ -752,8 +752,10 @@ impl Position {
                     Color::White
                 };
                 let n = if count == 0 { 1 } else { count as u8 };
-                let total = pos.hand_count(color, kind).checked_add(n);
-                if !total.is_some_and(|t| pos.set_hand_count(color, kind, t)) {
+                // A kind given twice (`10p9p`) adds up to at most what one count may say, so
+                // that the position writes back as SFEN that reads (`19p` would not).
+                let total = pos.hand_count(color, kind).saturating_add(n);
+                if total > 18 || !pos.set_hand_count(color, kind, total) {
                     return Err(err("too many pieces in hand"));
                 }
                 count = 0;

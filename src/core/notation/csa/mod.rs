@@ -54,3 +54,21 @@ const HEADER_KEYS: [(&str, &str); 8] = [
     ("OPENING", "戦型"),
     ("NOTE", "備考"),
 ];
+
+/// Is this `'` line the encoding declaration (`'CSA encoding=UTF-8`, `'encoding=Shift_JIS`)?
+fn is_encoding_line(line: &str) -> bool {
+    let Some(rest) = line.strip_prefix('\'') else {
+        return false;
+    };
+    let rest = rest.trim_start().to_ascii_lowercase();
+    let rest = rest
+        .strip_prefix("csa")
+        .map_or(rest.as_str(), str::trim_start);
+    rest.starts_with("encoding=")
+}
+
+/// A comment line that the CSA reader reads back as itself when written alone on a line: a
+/// plain comment (`'rating:…`) read with its quote. Other comment lines are written after `'*`.
+fn is_plain_comment(line: &str) -> bool {
+    line.starts_with('\'') && !line.starts_with("'*") && !is_encoding_line(line)
+}

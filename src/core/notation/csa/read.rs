@@ -168,10 +168,7 @@ fn parse_time(s: &str) -> Option<u64> {
 impl Reader {
     fn new() -> Reader {
         Reader {
-            b: RecordBuilder::new(Style {
-                branches: false,
-                merge: false,
-            }),
+            b: RecordBuilder::new(Style { branches: false }),
             phase: Phase::Header,
             pos: Position::empty(),
             board_seen: false,
@@ -224,8 +221,13 @@ impl Reader {
         let b = s.as_bytes();
         let Some(&c0) = b.first() else { return };
         if c0 == b'\'' {
-            if let Some(text) = s.strip_prefix("'*") {
-                self.comment(text);
+            match s.strip_prefix("'*") {
+                Some(text) => self.comment(text),
+                // A plain comment (Floodgate's `'summary:…`, `'rating:…`, a program's remarks)
+                // is kept as a comment line with its quote, which tells it apart and writes it
+                // back as it was; the encoding declaration is not a comment.
+                None if !super::is_encoding_line(s) => self.comment(s),
+                None => {}
             }
             return;
         }
@@ -239,11 +241,9 @@ impl Reader {
             b'%' => self.special(s, no),
             b'P' => self.position_line(s, no),
             b'N' if b.len() >= 2 && (b[1] == b'+' || b[1] == b'-') => {
-                let name = &s[2..];
-                if !name.is_empty() {
-                    let key = if b[1] == b'+' { "先手" } else { "後手" };
-                    self.b.record_mut().header.set(key, name);
-                }
+                // An empty name is kept (the writer writes `N+` back).
+                let key = if b[1] == b'+' { "先手" } else { "後手" };
+                self.b.record_mut().header.set(key, &s[2..]);
             }
             b'$' => self.field(s, no),
             b'V' => {
@@ -293,9 +293,7 @@ impl Reader {
             );
             return;
         }
-        if value.trim().is_empty() {
-            return;
-        }
+        // An empty value is kept (`$EVENT:` is written back as it was).
         let name = HEADER_KEYS
             .iter()
             .find(|(k, _)| *k == key)

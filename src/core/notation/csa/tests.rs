@@ -57,9 +57,14 @@ fn every_version_line_is_accepted() {
 }
 
 #[test]
-fn encoding_line_and_plain_comments_are_accepted_silently() {
-    let r = clean("'CSA encoding=SHIFT_JIS\nV3.0\n' a plain comment\nPI\n+\n'another\n+7776FU\n");
+fn encoding_line_is_skipped_and_plain_comments_are_kept_with_their_quote() {
+    let r = clean(
+        "'CSA encoding=SHIFT_JIS\nV3.0\n' a plain comment\nPI\n+\n'another\n+7776FU\n'summary:toryo\n",
+    );
     assert_eq!(usi_line(&r), ["7g7f"]);
+    assert_eq!(r.node(NodeId::ROOT).comment, "' a plain comment\n'another");
+    assert_eq!(node(&r, 1).comment, "'summary:toryo");
+    let r = clean("' encoding=UTF-8\nPI\n+\n");
     assert_eq!(r.node(NodeId::ROOT).comment, "");
 }
 
@@ -303,7 +308,7 @@ fn comments_go_to_the_last_node_and_evaluations_keep_a_star() {
         "V2.2\n'*before the position\nPI\n+\n'*root 2\n+7776FU\n'*first\n'** 30 -3334FU\n'plain\n'*\n-3334FU\n%TORYO\n'*after end\n",
     );
     assert_eq!(r.node(NodeId::ROOT).comment, "before the position\nroot 2");
-    assert_eq!(node(&r, 1).comment, "first\n* 30 -3334FU");
+    assert_eq!(node(&r, 1).comment, "first\n* 30 -3334FU\n'plain");
     assert_eq!(node(&r, 2).comment, "");
     assert_eq!(node(&r, 3).comment, "after end");
 }
@@ -515,6 +520,36 @@ fn writes_moves_times_comments_and_endings() {
     assert_eq!(
         w.losses.iter().map(ToString::to_string).collect::<Vec<_>>(),
         ["1 empty comment line"]
+    );
+}
+
+#[test]
+fn plain_comments_write_back_as_they_were_read() {
+    let text = "V2.2\n'wdoor+floodgate-300-10F\nPI\n+\n'*root\n'rating:a:b\n+7776FU\nT12\n'** 30 -3334FU\n%TORYO\n'summary:toryo:a win:b lose\n";
+    let r = game(text);
+    assert_eq!(
+        r.node(NodeId::ROOT).comment,
+        "'wdoor+floodgate-300-10F\nroot\n'rating:a:b"
+    );
+    // The first comment line comes after the turn line now: comments are the root's.
+    let w = write(&r, &CsaOptions::default());
+    assert_eq!(
+        w.text,
+        "V2.2\nPI\n+\n'wdoor+floodgate-300-10F\n'*root\n'rating:a:b\n+7776FU\nT12\n'** 30 -3334FU\n%TORYO\nT0\n'summary:toryo:a win:b lose\n"
+    );
+    assert_eq!(w.losses, []);
+    // Comment lines that would read as something else get `'*`: `'*x` and an encoding line.
+    let mut r = game("PI\n+\n");
+    r.node_mut(NodeId::ROOT).comment = "'*x\n'CSA encoding=EUC-JP".into();
+    let w = write(&r, &CsaOptions::default());
+    assert!(
+        w.text.ends_with("\n'*'*x\n'*'CSA encoding=EUC-JP\n"),
+        "{}",
+        w.text
+    );
+    assert_eq!(
+        game(&w.text).node(NodeId::ROOT).comment,
+        r.node(NodeId::ROOT).comment
     );
 }
 

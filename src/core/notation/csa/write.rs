@@ -1,6 +1,6 @@
 //! The CSA writer: main line only, with a list of what CSA could not hold.
 
-use super::{CsaOptions, CsaVersion, HEADER_KEYS};
+use super::{CsaOptions, CsaVersion, HEADER_KEYS, is_plain_comment};
 use crate::core::notation::loss::{Census, Loss, Lost};
 use crate::core::notation::{TextEncoding, Written, lines};
 use crate::core::record::{Record, Special, Step};
@@ -53,9 +53,17 @@ pub fn write(record: &Record, opts: &CsaOptions) -> Written {
                 out.push('\n');
             }
             Step::Special(s) => match s.csa_word(record.side_to_move_at(id)).or_else(|| {
-                // A CSA-style word read from a CSA file (`%MATTA`) goes back as it was.
+                // A CSA-style word read from a CSA file (`%MATTA`) goes back as it was, unless
+                // it would read as another ending (`%%+ILLEGAL_ACTION` was read as the word
+                // `+ILLEGAL_ACTION`).
                 match s {
-                    Special::Other(w) if csa_style_key(w) => Some(format!("%{w}")),
+                    Special::Other(w)
+                        if csa_style_key(w)
+                            && Special::from_csa(&format!("%{w}"), record.side_to_move_at(id))
+                                == *s =>
+                    {
+                        Some(format!("%{w}"))
+                    }
                     _ => None,
                 }
             }) {
@@ -161,7 +169,10 @@ fn write_comment(comment: &str, out: &mut String, empty_lines: &mut usize) {
             *empty_lines += 1;
             continue;
         }
-        out.push_str("'*");
+        // A plain comment read from a CSA file (kept with its quote) goes back as it was.
+        if !is_plain_comment(line) {
+            out.push_str("'*");
+        }
         out.push_str(line);
         out.push('\n');
     }
@@ -187,11 +198,12 @@ fn v3_time_value(v: &str) -> bool {
 fn write_header(record: &Record, v3: bool, out: &mut String, losses: &mut Vec<Loss>) {
     let h = &record.header;
     let mut breaks = 0;
+    let mut padded = 0;
     if let Some(n) = h.black_name() {
-        let _ = writeln!(out, "N+{}", one_line(n, &mut breaks));
+        let _ = writeln!(out, "N+{}", value_text(n, &mut breaks, &mut padded));
     }
     if let Some(n) = h.white_name() {
-        let _ = writeln!(out, "N-{}", one_line(n, &mut breaks));
+        let _ = writeln!(out, "N-{}", value_text(n, &mut breaks, &mut padded));
     }
     let mut written: Vec<&str> = Vec::new();
     let mut lost: Vec<&str> = Vec::new();
@@ -205,12 +217,9 @@ fn write_header(record: &Record, v3: bool, out: &mut String, losses: &mut Vec<Lo
     } else {
         "上手"
     };
-    let has_event = h.get("棋戦").is_some_and(|v| !v.trim().is_empty());
+    let has_event = h.get("棋戦").is_some();
     for f in &h.fields {
         let key = f.key.as_str();
-        if f.value.trim().is_empty() {
-            continue;
-        }
         if key == black_key || key == white_key {
             continue;
         }
@@ -234,7 +243,7 @@ fn write_header(record: &Record, v3: bool, out: &mut String, losses: &mut Vec<Lo
         match csa_key {
             Some(k) if !written.contains(&k) => {
                 written.push(k);
-                let value = one_line(&f.value, &mut breaks);
+                let value = value_text(&f.value, &mut breaks, &mut padded);
                 let value = if k == "START_TIME" || k == "END_TIME" {
                     csa_date(&value)
                 } else {
@@ -253,16 +262,29 @@ fn write_header(record: &Record, v3: bool, out: &mut String, losses: &mut Vec<Lo
         },
         breaks,
     ));
+    losses.extend(Loss::some(
+        Lost::TrailingSpace {
+            place: "header value",
+        },
+        padded,
+    ));
 }
 
-/// `v` with line breaks as spaces (counted in `breaks`).
-fn one_line(v: &str, breaks: &mut usize) -> String {
-    if v.contains(['\r', '\n']) {
+/// A header value as one CSA line: line breaks as spaces (counted in `breaks`), white space at
+/// the end taken off (counted in `padded`: the reader trims lines, and text editors do too).
+fn value_text(v: &str, breaks: &mut usize, padded: &mut usize) -> String {
+    let mut v = if v.contains(['\r', '\n']) {
         *breaks += 1;
         v.replace("\r\n", " ").replace(['\r', '\n'], " ")
     } else {
         v.to_string()
+    };
+    let kept = v.trim_end().len();
+    if kept < v.len() {
+        *padded += 1;
+        v.truncate(kept);
     }
+    v
 }
 
 /// Turns KIF dates (`2018/08/25(土) 23:56`, `2018年8月25日`) into CSA's `2018/08/25 23:56:00`.

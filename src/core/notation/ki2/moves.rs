@@ -42,23 +42,25 @@ fn direction(color: Color, from: Square, to: Square) -> (VDir, HDir) {
 /// The JSA suffix (`右`, `左上`, `直`, `打`, ...) that tells this move apart from the other
 /// pieces of the same kind that could reach the same square.
 pub fn direction_suffix(pos: &Position, md: &MoveData) -> String {
-    let piece = Piece::new(md.piece, md.color);
+    let attackers = pos.attackers(md.mv.to(), Piece::new(md.piece, md.color));
+    suffix_among(&attackers, md)
+}
+
+/// [`direction_suffix`] among `attackers`, the pieces of the mover's kind that can reach the
+/// destination.
+fn suffix_among(attackers: &[Square], md: &MoveData) -> String {
     let to = md.mv.to();
     let from = match md.mv {
         Move::Normal { from, .. } => from,
         Move::Drop { .. } => {
-            return if pos.attackers(to, piece).is_empty() {
+            return if attackers.is_empty() {
                 String::new()
             } else {
                 "打".to_string()
             };
         }
     };
-    let others: Vec<Square> = pos
-        .attackers(to, piece)
-        .into_iter()
-        .filter(|&s| s != from)
-        .collect();
+    let others: Vec<Square> = attackers.iter().copied().filter(|&s| s != from).collect();
     if others.is_empty() {
         return String::new();
     }
@@ -98,6 +100,11 @@ pub fn direction_suffix(pos: &Position, md: &MoveData) -> String {
 
 /// A move in KI2 style with its side mark: `▲７六歩`, `△同　銀右`, `▲５五角打`, `▲２二角不成`.
 /// `pos` is the position before the move; `prev_to` the previous move's destination (for 同).
+///
+/// A move no piece of its kind could make by the rules' movement (an illegal move kept from a
+/// file: a rook jumping over a piece) has no KI2 name, since a KI2 move is found among the
+/// pieces that can reach its square: it names its origin as KIF does, `▲２二飛不成(28)`,
+/// which [`parse_token`] reads back as that move.
 pub fn move_text(pos: &Position, md: &MoveData, prev_to: Option<Square>) -> String {
     let mut s = String::with_capacity(24);
     s.push_str(md.color.mark());
@@ -108,12 +115,19 @@ pub fn move_text(pos: &Position, md: &MoveData, prev_to: Option<Square>) -> Stri
         s.push_str(&japanese::square_kif(to));
     }
     s.push_str(md.piece.move_name());
-    s.push_str(&direction_suffix(pos, md));
-    if let Move::Normal { promote, .. } = md.mv {
+    let attackers = pos.attackers(to, Piece::new(md.piece, md.color));
+    s.push_str(&suffix_among(&attackers, md));
+    if let Move::Normal { from, promote, .. } = md.mv {
         if promote {
             s.push('成');
         } else if japanese::could_promote(md) {
             s.push_str("不成");
+        }
+        if !attackers.contains(&from) {
+            s.push('(');
+            s.push(char::from(b'0' + from.file()));
+            s.push(char::from(b'0' + from.rank()));
+            s.push(')');
         }
     }
     s

@@ -264,10 +264,7 @@ pub(super) fn reads_as_header(line: &str, key: &str, value: &str) -> bool {
 /// Reads KI2 text. Never fails: problems become warnings and the record keeps what was read.
 pub fn read(text: &str) -> Parsed {
     let mut r = Reader {
-        b: RecordBuilder::new(Style {
-            branches: true,
-            merge: true,
-        }),
+        b: RecordBuilder::new(Style { branches: true }),
         setup: Some(Setup::default()),
         broken: false,
     };

@@ -10,8 +10,11 @@ use super::super::{DiagKind, Diagnostic};
 use crate::core::record::{HeaderField, Initial, Record, StartLayout};
 use crate::core::rules::{Handicap, double_king_tsume_position, tsume_position};
 
-/// `key：value` or `key:value` (key non-empty, without spaces).
+/// `key：value` or `key:value` (key non-empty, without spaces). A byte-order mark in front
+/// is not part of the key: files put together from several keep theirs mid-file, and at the
+/// start of a text the readers drop it, so a key starting with one would not read back.
 pub(crate) fn header_line(l: &str) -> Option<(&str, &str)> {
+    let l = l.trim_start_matches('\u{feff}');
     let i = l.find(['：', ':'])?;
     let key = &l[..i];
     if key.is_empty() || key.contains([' ', '\t']) {

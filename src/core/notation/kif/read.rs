@@ -312,10 +312,7 @@ impl Reader {
 /// Reads KIF text (already decoded). Never panics; every problem is a warning.
 pub fn read(text: &str) -> Parsed {
     let mut r = Reader {
-        b: RecordBuilder::new(Style {
-            branches: true,
-            merge: false,
-        }),
+        b: RecordBuilder::new(Style { branches: true }),
         setup: Some(Setup::default()),
         skip: None,
         pending_branch: None,
