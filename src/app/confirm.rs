@@ -102,10 +102,10 @@ impl App {
             .and_then(|t| t.elapsed().ok())
             .map_or(String::new(), |e| {
                 let m = e.as_secs() / 60;
-                if m < 60 {
-                    format!(" from {m} min ago")
-                } else {
-                    format!(" from {} h ago", m / 60)
+                match m {
+                    0 => " (less than a minute ago)".to_string(),
+                    1..60 => format!(" ({m} min ago)"),
+                    _ => format!(" ({} h ago)", m / 60),
                 }
             });
         self.ask(
