@@ -394,3 +394,13 @@ fn kif_and_ki2_read_the_header_part_alike() {
     );
     assert!(ki2::write(&k2.record).text.contains("棋戦：A\n棋戦：B\n"));
 }
+
+#[test]
+fn a_long_move_is_followed_by_a_space() {
+    // ▲２二角不成 is six characters: the 12-cell column leaves no padding, and the writer
+    // used to join it to the next move (`▲２二角不成△同　銀`).
+    let r = read_ok("▲７六歩 △３四歩 ▲２二角不成 △同　銀\n");
+    let text = ki2::write(&r).text;
+    assert!(text.contains("▲２二角不成 △同　銀"), "{text}");
+    assert_eq!(main_usi(&read_ok(&text)), main_usi(&r));
+}

@@ -85,7 +85,8 @@ impl Out {
     }
     fn push_move(&mut self, s: &str) {
         if self.in_line > 0 {
-            let pad = 12usize.saturating_sub(self.last_len * 2);
+            // Moves line up in columns of 12 cells; a long move (▲３三角不成) still gets a space.
+            let pad = 12usize.saturating_sub(self.last_len * 2).max(1);
             self.text.extend(std::iter::repeat_n(' ', pad));
         }
         self.text.push_str(s);
