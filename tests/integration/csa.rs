@@ -587,3 +587,39 @@ fn floodgate_plain_comments_are_kept_and_converted() {
         w.text
     );
 }
+
+/// A file with both `$TIME_LIMIT` and V3.0's `$TIME` (both 持ち時間): the reader used to keep
+/// only the last one, so the time limit vanished on reading (found by csa_roundtrip with a
+/// longer run). A repeated `$EVENT` is kept as a field of its own too.
+#[test]
+fn time_limit_and_time_are_both_kept() {
+    let text = "V3.0\n$TIME_LIMIT:10分切れ負け\n$TIME:30+0+5\n$EVENT:A\n$EVENT:B\nPI\n+\n+7776FU\n";
+    let r = csa::read(text).swap_remove(0).record;
+    let values: Vec<(&str, &str)> = r
+        .header
+        .fields
+        .iter()
+        .map(|f| (f.key.as_str(), f.value.as_str()))
+        .collect();
+    assert_eq!(
+        values,
+        [
+            ("持ち時間", "10分切れ負け"),
+            ("持ち時間", "30+0+5"),
+            ("棋戦", "A"),
+            ("棋戦", "B")
+        ]
+    );
+    let w = csa::write(&r, &v3(TextEncoding::Utf8));
+    assert!(
+        w.text.contains("$TIME_LIMIT:10分切れ負け\n$TIME:30+0+5\n$EVENT:A\n"),
+        "{}",
+        w.text
+    );
+    // CSA holds one $EVENT: the second is named as lost, not dropped silently.
+    assert!(
+        w.losses.iter().any(|l| l.to_string().contains("棋戦")),
+        "{:?}",
+        w.losses
+    );
+}

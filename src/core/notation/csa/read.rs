@@ -299,7 +299,17 @@ impl Reader {
             .find(|(k, _)| *k == key)
             .map(|(_, n)| *n)
             .unwrap_or(key);
-        self.b.record_mut().header.set(name, value);
+        // Every field is kept, as in the file: `$TIME_LIMIT` and V3.0's `$TIME` are both
+        // 持ち時間 (a file may hold both), and a repeated key is a field of its own; only an
+        // empty one written early (`$END_TIME:` before the moves) is filled in.
+        let fields = &mut self.b.record_mut().header.fields;
+        match fields.iter_mut().find(|f| f.key == name && f.value.is_empty()) {
+            Some(f) => f.value = value.to_string(),
+            None => fields.push(crate::core::record::HeaderField {
+                key: name.to_string(),
+                value: value.to_string(),
+            }),
+        }
     }
 
     // ---- position ----
