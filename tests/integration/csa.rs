@@ -612,7 +612,8 @@ fn time_limit_and_time_are_both_kept() {
     );
     let w = csa::write(&r, &v3(TextEncoding::Utf8));
     assert!(
-        w.text.contains("$TIME_LIMIT:10分切れ負け\n$TIME:30+0+5\n$EVENT:A\n"),
+        w.text
+            .contains("$TIME_LIMIT:10分切れ負け\n$TIME:30+0+5\n$EVENT:A\n"),
         "{}",
         w.text
     );

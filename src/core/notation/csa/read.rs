@@ -303,7 +303,10 @@ impl Reader {
         // 持ち時間 (a file may hold both), and a repeated key is a field of its own; only an
         // empty one written early (`$END_TIME:` before the moves) is filled in.
         let fields = &mut self.b.record_mut().header.fields;
-        match fields.iter_mut().find(|f| f.key == name && f.value.is_empty()) {
+        match fields
+            .iter_mut()
+            .find(|f| f.key == name && f.value.is_empty())
+        {
             Some(f) => f.value = value.to_string(),
             None => fields.push(crate::core::record::HeaderField {
                 key: name.to_string(),
