@@ -941,3 +941,24 @@ proptest! {
         prop_assert_eq!(p.record.nodes.len(), back.record.nodes.len(), "{}", w.text);
     }
 }
+
+/// An ending word that ends with `+` (from CSA `%%39手----+`): a KIF move line loses a
+/// trailing `+` (the mark of a move with alternatives), so the word read back was `39手----`
+/// and the second write differed (found by kif_roundtrip in a longer run; the input is in
+/// tests/fixtures/fuzz). It is named as lost and written as 中断, which reads back the same.
+#[test]
+fn an_ending_word_ending_with_plus_is_named_not_mangled() {
+    let csa = "V2.2\nPI\n+\n+7776FU\n%%39手----+\n";
+    let r = notation::csa::read(csa).swap_remove(0).record;
+    let w = kif::write(&r, &kif::KifOptions::default());
+    assert!(
+        w.losses.iter().any(|l| l.to_string().contains("39手----+")),
+        "{:?}",
+        w.losses
+    );
+    assert!(w.text.contains("   2 中断\n"), "{}", w.text);
+    let back = kif::read(&w.text);
+    assert!(back.warnings.is_empty(), "{:?}", back.warnings);
+    let again = kif::write(&back.record, &kif::KifOptions::default());
+    assert_eq!(again.text, w.text);
+}

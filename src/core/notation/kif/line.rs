@@ -567,8 +567,13 @@ pub(super) fn classify(l: &str) -> KifLine<'_> {
 
 /// Would `word` on a move line read back as that ending word?
 pub(super) fn is_ending_word(word: &str) -> bool {
-    matches!(
-        parse_move_body(word),
-        Ok((Body::Special(w), rest)) if w == word && rest.is_empty()
-    )
+    // A move line loses its trailing white space and a trailing `+` (the mark of a move with
+    // alternatives) before its body is read.
+    let line_body = word.trim_end_matches(is_ws);
+    let line_body = line_body.strip_suffix('+').unwrap_or(line_body);
+    line_body == word
+        && matches!(
+            parse_move_body(word),
+            Ok((Body::Special(w), rest)) if w == word && rest.is_empty()
+        )
 }
