@@ -60,6 +60,15 @@ impl App {
             ));
             return;
         }
+        if self.save_running() {
+            // The file's other records are written back from the texts kept here, which the
+            // running save brings up to date when it ends.
+            self.info_level(
+                "a save is running: switch records once it has ended".into(),
+                Level::Warning,
+            );
+            return;
+        }
         if self.doc.record_texts.len() != self.doc.record_count {
             self.info_level(
                 format!(

@@ -214,3 +214,35 @@ fn a_second_save_waits_for_the_first_and_a_third_is_refused() {
     assert!(!c.nodes.iter().any(|n| n.comment.contains("二つ目")));
     assert!(!v.app.is_modified());
 }
+
+/// A CSA file of several records is written back from the texts the session keeps, which a
+/// save brings up to date when it ends: switching records while it runs is refused.
+#[test]
+fn records_are_not_switched_while_a_save_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("five.csa");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/csa/valid/five_records.csa"),
+        &path,
+    )
+    .unwrap();
+    let (record, doc) = document::read(&path, 0).unwrap();
+    let config = Config::defaults();
+    let theme = Theme::new(&config, false, false);
+    let mut app = App::new(record, doc, config);
+    app.set_background_saves(Duration::ZERO);
+    let mut v = Viewer::new(app, theme);
+    let fifo = dir.path().join("slow.csa");
+    mkfifo(&fifo);
+    press(&mut v, &format!(":w {}⏎y", fifo.display()));
+    assert!(v.app.save_running());
+    press(&mut v, "}");
+    let status = status_80x24(&mut v);
+    assert!(status.contains("a save is running"), "{status}");
+    assert_eq!(v.app.doc.record_index, 0);
+    let reader = drain(&fifo);
+    v.app.wait_for_saves();
+    assert!(!reader.join().unwrap().is_empty());
+    press(&mut v, "}");
+    assert_eq!(v.app.doc.record_index, 1);
+}
