@@ -1,6 +1,7 @@
 //! `kifview analyze` and `kifview mate` from the outside: comments, marks, re-analysis,
 //! refusals, shards, a crashing engine, Ctrl-C; the real engines when installed.
 
+use crate::common::stderr_of;
 use assert_cmd::Command;
 use kifview::analyze::{Source, main_line_evals};
 use kifview::core::notation;
@@ -43,10 +44,6 @@ fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
     }
     std::fs::write(&p, text).unwrap();
     p
-}
-
-fn stderr_of(out: &std::process::Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
 #[test]

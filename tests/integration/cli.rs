@@ -1,18 +1,13 @@
 //! The command-line contract: `convert`, `show`, `check`, `completions`, exit codes.
 
+use crate::common::asset;
 use assert_cmd::Command;
 use kifview::core::notation;
 use predicates::prelude::*;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 fn kifview() -> Command {
     Command::cargo_bin("kifview").expect("binary built")
-}
-
-fn asset(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("assets")
-        .join(name)
 }
 
 fn main_line_usi(path: &Path) -> Vec<String> {

@@ -7,6 +7,7 @@
 //! Root-only or slow cases are `#[ignore]`d; run them with
 //! `cargo test --test integration cli_files -- --ignored --test-threads=1`.
 
+use crate::common::{asset, stderr_of};
 use crate::pty::Session;
 use assert_cmd::Command;
 use std::os::unix::fs::{FileTypeExt, MetadataExt, PermissionsExt};
@@ -27,14 +28,11 @@ fn raw_kifview() -> std::process::Command {
     std::process::Command::new(bin())
 }
 
-fn asset(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("assets")
-        .join(name)
-}
-
-fn stderr_of(out: &std::process::Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
+/// `kifview convert assets/study.kif -o OUT`.
+fn convert_study_to(out: impl AsRef<std::ffi::OsStr>) -> Command {
+    let mut c = kifview();
+    c.arg("convert").arg(asset("study.kif")).arg("-o").arg(out);
+    c
 }
 
 fn is_root() -> bool {
@@ -254,13 +252,7 @@ fn a_device_node_is_written_into_not_replaced() {
     // SAFETY: a valid path string; makedev(1, 3) is the null device.
     let r = unsafe { libc::mknod(c.as_ptr(), libc::S_IFCHR | 0o666, libc::makedev(1, 3)) };
     assert_eq!(r, 0, "mknod: {}", std::io::Error::last_os_error());
-    kifview()
-        .arg("convert")
-        .arg(asset("study.kif"))
-        .arg("-o")
-        .arg(&node)
-        .assert()
-        .success();
+    convert_study_to(&node).assert().success();
     let m = std::fs::symlink_metadata(&node).unwrap();
     assert!(m.file_type().is_char_device(), "replaced by a regular file");
 }
@@ -272,13 +264,7 @@ fn links_read_only_files_and_new_files() {
     // A dangling link: an error, the link stays.
     let dangling = d.join("dangling.kifu");
     std::os::unix::fs::symlink("nowhere/x.kifu", &dangling).unwrap();
-    let out = raw_kifview()
-        .arg("convert")
-        .arg(asset("study.kif"))
-        .arg("-o")
-        .arg(&dangling)
-        .output()
-        .unwrap();
+    let out = convert_study_to(&dangling).output().unwrap();
     let err = stderr_of(&out);
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(
@@ -297,13 +283,7 @@ fn links_read_only_files_and_new_files() {
     let ro = d.join("ro.kifu");
     std::fs::write(&ro, "old").unwrap();
     std::fs::set_permissions(&ro, std::fs::Permissions::from_mode(0o444)).unwrap();
-    let out = raw_kifview()
-        .arg("convert")
-        .arg(asset("study.kif"))
-        .arg("-o")
-        .arg(&ro)
-        .output()
-        .unwrap();
+    let out = convert_study_to(&ro).output().unwrap();
     let err = stderr_of(&out);
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(err.contains("read-only"), "{err}");
@@ -314,13 +294,7 @@ fn links_read_only_files_and_new_files() {
     let b = d.join("b.kifu");
     std::fs::write(&a, "old").unwrap();
     std::fs::hard_link(&a, &b).unwrap();
-    kifview()
-        .arg("convert")
-        .arg(asset("study.kif"))
-        .arg("-o")
-        .arg(&a)
-        .assert()
-        .success();
+    convert_study_to(&a).assert().success();
     assert_eq!(std::fs::metadata(&a).unwrap().nlink(), 2);
     assert!(std::fs::read_to_string(&b).unwrap().contains("７六歩"));
 
@@ -328,13 +302,7 @@ fn links_read_only_files_and_new_files() {
     let reference = d.join("reference");
     std::fs::write(&reference, "x").unwrap();
     let new = d.join("new.kifu");
-    kifview()
-        .arg("convert")
-        .arg(asset("study.kif"))
-        .arg("-o")
-        .arg(&new)
-        .assert()
-        .success();
+    convert_study_to(&new).assert().success();
     let mode = |p: &Path| std::fs::metadata(p).unwrap().mode() & 0o777;
     assert_eq!(mode(&new), mode(&reference));
     assert!(
@@ -358,13 +326,7 @@ fn a_trailing_slash_or_a_missing_directory_writes_nothing() {
     assert_ne!(out.status.code(), Some(0), "{err}");
     assert!(names(dir.path()).is_empty(), "{:?}", names(dir.path()));
     let deep = dir.path().join("a/b/c.kifu");
-    let out = raw_kifview()
-        .arg("convert")
-        .arg(asset("study.kif"))
-        .arg("-o")
-        .arg(&deep)
-        .output()
-        .unwrap();
+    let out = convert_study_to(&deep).output().unwrap();
     let err = stderr_of(&out);
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(err.contains("a/b does not exist"), "{err}");
@@ -382,11 +344,7 @@ fn stale_temporary_files_are_cleaned_by_the_next_save() {
     let foreign = ".out.kifu.swp".to_string();
     std::fs::write(dir.path().join(&stale), "half a record").unwrap();
     std::fs::write(dir.path().join(&foreign), "someone else's").unwrap();
-    kifview()
-        .arg("convert")
-        .arg(asset("study.kif"))
-        .arg("-o")
-        .arg(dir.path().join("out.kifu"))
+    convert_study_to(dir.path().join("out.kifu"))
         .assert()
         .success();
     assert_eq!(names(dir.path()), [foreign.as_str(), "out.kifu"]);

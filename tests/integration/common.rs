@@ -47,6 +47,18 @@ pub fn files_with_ext(dir: &Path, exts: &[&str], out: &mut Vec<PathBuf>) {
     }
 }
 
+/// A file bundled in `assets/` (the samples the README opens).
+pub fn asset(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("assets")
+        .join(name)
+}
+
+/// What a finished command wrote to standard error.
+pub fn stderr_of(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
 pub fn read_file(p: &Path) -> String {
     let bytes = std::fs::read(p).unwrap();
     decode(&bytes, TextEncoding::ShiftJis).text

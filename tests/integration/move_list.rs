@@ -10,17 +10,12 @@ use kifview::core::notation::{self, Format};
 use kifview::core::record::{NodeId, Record};
 use kifview::tui::Viewer;
 use kifview::tui::theme::Theme;
-use std::path::Path;
 
 use crate::common::{corpus, press, screen, screen_rows};
 
 fn open_asset(name: &str, ply: Option<u32>) -> Viewer {
     let opts = LaunchOptions {
-        file: Some(
-            Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("assets")
-                .join(name),
-        ),
+        file: Some(crate::common::asset(name)),
         ply,
         ..Default::default()
     };

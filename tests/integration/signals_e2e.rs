@@ -1,13 +1,8 @@
 //! kifview ended by a signal: the terminal is given back, unsaved edits go to a recovery file,
 //! and opening the file again offers them.
 
+use crate::common::asset;
 use crate::pty::Session;
-
-fn asset(name: &str) -> std::path::PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("assets")
-        .join(name)
-}
 
 #[test]
 fn sigterm_keeps_unsaved_edits_and_the_next_open_restores_them() {

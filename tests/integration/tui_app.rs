@@ -405,11 +405,7 @@ fn big_study_browses_and_draws() {
 
 fn open_asset(name: &str) -> Viewer {
     let opts = LaunchOptions {
-        file: Some(
-            Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("assets")
-                .join(name),
-        ),
+        file: Some(crate::common::asset(name)),
         ..Default::default()
     };
     Viewer::new(
