@@ -54,6 +54,21 @@ pub fn asset(name: &str) -> PathBuf {
         .join(name)
 }
 
+/// The viewer as `kifview` starts it with these options (default config, no colours).
+pub fn viewer_with(opts: &kifview::app::LaunchOptions) -> Viewer {
+    let app = kifview::app::App::open(opts, kifview::app::Config::defaults()).unwrap();
+    Viewer::new(app, kifview::tui::theme::Theme::plain())
+}
+
+/// The viewer on `path`, at move `ply` when given (`kifview PATH +N`).
+pub fn viewer_on(path: &Path, ply: Option<u32>) -> Viewer {
+    viewer_with(&kifview::app::LaunchOptions {
+        file: Some(path.to_path_buf()),
+        ply,
+        ..Default::default()
+    })
+}
+
 /// What a finished command wrote to standard error.
 pub fn stderr_of(out: &std::process::Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()

@@ -12,22 +12,11 @@ use ratatui::backend::{Backend, TestBackend};
 use ratatui::crossterm::event::{Event, KeyCode, KeyModifiers};
 use std::path::Path;
 
-use crate::common::{key, press, screen, screen_rows, usi_line};
+use crate::common::{key, press, screen, screen_rows, usi_line, viewer_on, viewer_with};
 
 fn new_viewer() -> Viewer {
     let app = App::open(&LaunchOptions::default(), Config::defaults()).unwrap();
     Viewer::new(app, Theme::plain())
-}
-
-fn open_path(path: &Path) -> Viewer {
-    let opts = LaunchOptions {
-        file: Some(path.to_path_buf()),
-        ..Default::default()
-    };
-    Viewer::new(
-        App::open(&opts, Config::defaults()).unwrap(),
-        Theme::plain(),
-    )
 }
 
 fn text(t: &Terminal<TestBackend>) -> String {
@@ -611,7 +600,7 @@ fn save_back_keeps_format_encoding_and_line_endings_and_asks_on_outside_changes(
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/study.kif");
     std::fs::copy(&src, &file).unwrap();
     let before = notation::load(&std::fs::read(&file).unwrap(), Some(&file));
-    let mut v = open_path(&file);
+    let mut v = viewer_on(&file, None);
     press(&mut v, "lc研究⎋");
     press(&mut v, "^s");
     assert!(status(&mut v).contains("saved"), "{}", status(&mut v));
@@ -640,7 +629,7 @@ fn save_back_keeps_format_encoding_and_line_endings_and_asks_on_outside_changes(
 fn quitting_with_unsaved_edits_asks() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("new.kifu");
-    let mut v = open_path(&path);
+    let mut v = viewer_on(&path, None);
     assert!(
         status(&mut v).contains("new.kifu [new]"),
         "{}",
@@ -649,7 +638,7 @@ fn quitting_with_unsaved_edits_asks() {
     press(&mut v, "q");
     assert!(v.app.should_quit, "nothing to save: quits at once");
 
-    let mut v = open_path(&path);
+    let mut v = viewer_on(&path, None);
     typed(&mut v, "7g7f");
     press(&mut v, "q");
     assert!(!v.app.should_quit);
@@ -667,19 +656,19 @@ fn quitting_with_unsaved_edits_asks() {
         .record;
     assert_eq!(usi_line(&r, NodeId::ROOT), ["7g7f"]);
 
-    let mut v = open_path(&path);
+    let mut v = viewer_on(&path, None);
     press(&mut v, "G");
     typed(&mut v, "3c3d");
     press(&mut v, "^c");
     assert_eq!(v.app.mode(), Mode::Confirm);
     press(&mut v, "d");
     assert!(v.app.should_quit);
-    let mut v = open_path(&path);
+    let mut v = viewer_on(&path, None);
     press(&mut v, "G");
     typed(&mut v, "3c3d");
     press(&mut v, ":q!⏎");
     assert!(v.app.should_quit);
-    let mut v = open_path(&path);
+    let mut v = viewer_on(&path, None);
     press(&mut v, "G");
     typed(&mut v, "3c3d");
     press(&mut v, ":wq⏎");
@@ -698,10 +687,7 @@ fn new_record_without_a_file_needs_a_name_and_handicap_records_save() {
         handicap: Some("角落ち".into()),
         ..Default::default()
     };
-    let mut v = Viewer::new(
-        App::open(&opts, Config::defaults()).unwrap(),
-        Theme::plain(),
-    );
+    let mut v = viewer_with(&opts);
     typed(&mut v, "3c3d");
     // Ctrl-s with no file asks for a name.
     press(&mut v, "^s");
@@ -882,7 +868,7 @@ fn save_back_keeps_bom_and_crlf_and_every_record_of_a_csa_file() {
     let text =
         "\u{feff}先手：甲\r\n後手：乙\r\n手数----指手---------消費時間--\r\n   1 ７六歩(77)\r\n";
     std::fs::write(&file, text).unwrap();
-    let mut v = open_path(&file);
+    let mut v = viewer_on(&file, None);
     press(&mut v, "G");
     typed(&mut v, "3c3d");
     press(&mut v, "^s");
@@ -905,7 +891,7 @@ fn save_back_keeps_bom_and_crlf_and_every_record_of_a_csa_file() {
         format!("V2.2\nN+A\nN-B\nPI\n+\n+7776FU\n%TORYO\n/\n{other}"),
     )
     .unwrap();
-    let mut v = open_path(&two);
+    let mut v = viewer_on(&two, None);
     press(&mut v, "lcnote⎋^s");
     assert!(status(&mut v).contains("saved"), "{}", shown(&mut v));
     let back = std::fs::read_to_string(&two).unwrap();
@@ -926,7 +912,7 @@ fn study_copy(dir: &Path, name: &str) -> std::path::PathBuf {
 fn save_undo_and_a_different_edit_is_unsaved() {
     let dir = tempfile::tempdir().unwrap();
     let file = study_copy(dir.path(), "orig.kif");
-    let mut v = open_path(&file);
+    let mut v = viewer_on(&file, None);
     press(&mut v, "lc一⎋^s");
     assert!(!status(&mut v).contains("[+]"), "{}", status(&mut v));
     // An edit undone brings back exactly the saved state: nothing to save.
@@ -955,7 +941,7 @@ fn save_undo_and_a_different_edit_is_unsaved() {
 fn write_copy_keeps_the_session_and_saveas_switches() {
     let dir = tempfile::tempdir().unwrap();
     let file = study_copy(dir.path(), "orig.kif");
-    let mut v = open_path(&file);
+    let mut v = viewer_on(&file, None);
     press(&mut v, "lc研究⎋");
     // :w PATH in a format that cannot hold the variations: a copy; the session stays.
     let copy = dir.path().join("copy.csa");
@@ -1018,7 +1004,7 @@ fn write_copy_keeps_the_session_and_saveas_switches() {
 fn the_lossy_save_question_names_and_counts_what_goes() {
     let dir = tempfile::tempdir().unwrap();
     let file = study_copy(dir.path(), "orig.kif");
-    let mut v = open_path(&file);
+    let mut v = viewer_on(&file, None);
     let csa = dir.path().join("x.csa");
     press(&mut v, &format!(":w {}⏎", csa.display()));
     let s = shown(&mut v);
@@ -1053,7 +1039,7 @@ fn deleting_counts_every_node_asks_when_large_and_undo_restores_all() {
     // study.kif: ply 5 has branches inside branches; d reports the whole subtree.
     let dir = tempfile::tempdir().unwrap();
     let file = study_copy(dir.path(), "orig.kif");
-    let mut v = open_path(&file);
+    let mut v = viewer_on(&file, None);
     let before = v.app.record.clone();
     let attached = |r: &kifview::core::record::Record| r.preorder().len();
     // Find a move whose subtree holds a fork below it.
@@ -1131,7 +1117,7 @@ fn saving_over_a_read_only_file_asks_and_a_trailing_slash_is_refused() {
     let kifu = dir.path().join("ro.kifu");
     std::fs::write(&kifu, "手数----指手---------消費時間--\n").unwrap();
     std::fs::set_permissions(&kifu, std::fs::Permissions::from_mode(0o444)).unwrap();
-    let mut v = open_path(&kifu);
+    let mut v = viewer_on(&kifu, None);
     typed(&mut v, "7g7f");
     press(&mut v, "^s");
     let shown = shown(&mut v);

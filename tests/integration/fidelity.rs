@@ -3,14 +3,11 @@
 //! written; a file with a few bytes its encoding cannot read is read in that encoding with
 //! a warning naming each line, and saving it says that those bytes were replaced.
 
-use kifview::app::{App, Config, LaunchOptions};
 use kifview::core::notation::encoding::{TextEncoding, decode};
 use kifview::core::notation::{self, Format, ki2, kif};
-use kifview::tui::Viewer;
-use kifview::tui::theme::Theme;
 use std::path::{Path, PathBuf};
 
-use crate::common::{corpus, files_with_ext, press, screen, screen_rows};
+use crate::common::{corpus, files_with_ext, press, screen, screen_rows, viewer_on};
 
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -209,22 +206,11 @@ fn a_bod_with_a_move_count_keeps_it_and_its_turn_line() {
     assert_eq!(e, "--ply 87: the main line has moves 81 to 86");
 }
 
-fn open(path: &Path) -> Viewer {
-    let opts = LaunchOptions {
-        file: Some(path.to_path_buf()),
-        ..Default::default()
-    };
-    Viewer::new(
-        App::open(&opts, Config::defaults()).unwrap(),
-        Theme::plain(),
-    )
-}
-
 /// In the viewer the list numbers the moves from 81, the board says 手数＝80 at the start,
 /// and `:85` goes to move 85.
 #[test]
 fn the_viewer_numbers_a_record_from_move_81() {
-    let mut v = open(&fixture("from_move_81.kifu"));
+    let mut v = viewer_on(&fixture("from_move_81.kifu"), None);
     let rows = screen_rows(&screen(&mut v, 80, 24)).join("\n");
     assert!(rows.contains("手数＝80"), "{rows}");
     assert!(rows.contains("  81 ▲５三歩成"), "{rows}");
@@ -311,7 +297,7 @@ fn saving_a_file_with_replaced_bytes_asks_once() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join(name);
         std::fs::copy(fixture(name), &path).unwrap();
-        let mut v = open(&path);
+        let mut v = viewer_on(&path, None);
         press(&mut v, ":w⏎");
         let rows = screen_rows(&screen(&mut v, 160, 48)).join("\n");
         assert!(

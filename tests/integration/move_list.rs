@@ -11,19 +11,7 @@ use kifview::core::record::{NodeId, Record};
 use kifview::tui::Viewer;
 use kifview::tui::theme::Theme;
 
-use crate::common::{corpus, press, screen, screen_rows};
-
-fn open_asset(name: &str, ply: Option<u32>) -> Viewer {
-    let opts = LaunchOptions {
-        file: Some(crate::common::asset(name)),
-        ply,
-        ..Default::default()
-    };
-    Viewer::new(
-        App::open(&opts, Config::defaults()).unwrap(),
-        Theme::plain(),
-    )
-}
+use crate::common::{asset, corpus, press, screen, screen_rows, viewer_on, viewer_with};
 
 fn viewer(r: Record, config: Config) -> Viewer {
     Viewer::new(
@@ -67,7 +55,7 @@ fn assert_row(rows: &[String], ply: usize, start: &str) {
 #[test]
 fn a_variation_is_named_marked_and_left_with_m() {
     // study.kif: 6 △３三角 is the main line, 6 △８四歩 the second alternative.
-    let mut v = open_asset("study.kif", Some(6));
+    let mut v = viewer_on(&asset("study.kif"), Some(6));
     let rows = screen_rows(&screen(&mut v, 80, 24));
     assert_eq!(title(&rows), "棋譜 6/44");
     assert_row(&rows, 6, "   6 △３三角(22)+");
@@ -149,7 +137,7 @@ fn the_title_names_the_fork_the_cursor_is_past_or_the_next_one() {
 
 #[test]
 fn the_title_drops_the_hint_before_the_fork_on_a_narrow_pane() {
-    let mut v = open_asset("study.kif", Some(6));
+    let mut v = viewer_on(&asset("study.kif"), Some(6));
     press(&mut v, "jl");
     // 64 columns (the smallest the viewer draws): the pane is narrower.
     let rows = screen_rows(&screen(&mut v, 64, 18));
@@ -217,10 +205,7 @@ fn the_real_shogigui_file_marks_its_king_left_in_check_at_281() {
         ply: Some(280),
         ..Default::default()
     };
-    let mut v = Viewer::new(
-        App::open(&opts, Config::defaults()).unwrap(),
-        Theme::plain(),
-    );
+    let mut v = viewer_with(&opts);
     let rows = screen_rows(&screen(&mut v, 80, 24));
     assert_row(&rows, 281, " 281 ▲同　玉(59)!");
     assert!(!row(&rows, 280).contains('!'));

@@ -1,14 +1,13 @@
 //! Positions made in the position editor save in every format and read back identically.
 
-use crate::common::{press, screen, screen_rows};
+use crate::common::{press, screen, screen_rows, viewer_with};
 use kifview::app::input::{KeyCode, KeyEvent, Modifiers};
 use kifview::app::position_editor::{PositionEditor, Preset};
-use kifview::app::{App, Config, LaunchOptions, Mode};
+use kifview::app::{LaunchOptions, Mode};
 use kifview::core::notation::{self, Format, Target, TextEncoding, TextInfo};
 use kifview::core::record::{Initial, Record};
 use kifview::core::rules::{HANDICAPS, Handicap, Position};
 use kifview::tui::Viewer;
-use kifview::tui::theme::Theme;
 
 fn edited(preset: Preset, keys: &str) -> Position {
     let mut e = PositionEditor::new(Position::startpos(), false);
@@ -100,13 +99,6 @@ fn csa_writes_the_board_and_00al_for_the_rest() {
 
 // ----- the editor in the app -----
 
-fn viewer(opts: LaunchOptions) -> Viewer {
-    Viewer::new(
-        App::open(&opts, Config::defaults()).unwrap(),
-        Theme::plain(),
-    )
-}
-
 fn shown(v: &mut Viewer, w: u16, h: u16) -> String {
     screen_rows(&screen(v, w, h)).join("\n")
 }
@@ -121,7 +113,7 @@ fn preset(v: &mut Viewer, name: &str) {
 
 #[test]
 fn a_tsume_set_up_from_the_keyboard_becomes_the_start_of_an_empty_record() {
-    let mut v = viewer(LaunchOptions::default());
+    let mut v = viewer_with(&LaunchOptions::default());
     press(&mut v, "S");
     assert_eq!(v.app.mode(), Mode::PositionEditor);
     preset(&mut v, "詰将棋");
@@ -149,7 +141,7 @@ fn a_tsume_set_up_from_the_keyboard_becomes_the_start_of_an_empty_record() {
 
 #[test]
 fn every_validation_rule_keeps_the_editor_open_and_says_why() {
-    let mut v = viewer(LaunchOptions::default());
+    let mut v = viewer_with(&LaunchOptions::default());
     press(&mut v, ":setup⏎");
     assert_eq!(v.app.mode(), Mode::PositionEditor);
     preset(&mut v, "空の盤 (empty board)");
@@ -180,7 +172,7 @@ fn every_validation_rule_keeps_the_editor_open_and_says_why() {
 
 #[test]
 fn a_record_with_moves_starts_a_new_record_after_asking() {
-    let mut v = viewer(LaunchOptions::default());
+    let mut v = viewer_with(&LaunchOptions::default());
     press(&mut v, "m7g7f⏎");
     assert!(v.app.is_modified());
     press(&mut v, "S");
@@ -208,7 +200,7 @@ fn a_record_with_moves_starts_a_new_record_after_asking() {
 
 #[test]
 fn setup_on_the_command_line_starts_in_the_editor() {
-    let mut v = viewer(LaunchOptions {
+    let mut v = viewer_with(&LaunchOptions {
         setup: true,
         ..Default::default()
     });

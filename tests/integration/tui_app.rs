@@ -12,7 +12,7 @@ use ratatui::crossterm::event::{
 };
 use std::path::Path;
 
-use crate::common::{screen, screen_rows};
+use crate::common::{asset, screen, screen_rows, viewer_on, viewer_with};
 
 fn doc(name: &str) -> Document {
     Document::untitled(name)
@@ -403,20 +403,9 @@ fn big_study_browses_and_draws() {
     assert_eq!(v.app.cur_index(), 380);
 }
 
-fn open_asset(name: &str) -> Viewer {
-    let opts = LaunchOptions {
-        file: Some(crate::common::asset(name)),
-        ..Default::default()
-    };
-    Viewer::new(
-        App::open(&opts, Config::defaults()).unwrap(),
-        Theme::plain(),
-    )
-}
-
 #[test]
 fn sample_study_variation_and_tree() {
-    let mut v = open_asset("study.kif");
+    let mut v = viewer_on(&asset("study.kif"), None);
     assert!(v.app.record.len() > 40, "the KIF reader read the sample");
     press(&mut v, "llllll");
     let s = screen_rows(&screen(&mut v, 80, 24)).join("\n");
@@ -435,7 +424,7 @@ fn sample_study_variation_and_tree() {
 
 #[test]
 fn sample_handicap_game() {
-    let mut v = open_asset("handicap-nimaiochi.kif");
+    let mut v = viewer_on(&asset("handicap-nimaiochi.kif"), None);
     press(&mut v, "ll");
     let t = screen(&mut v, 80, 24);
     let s = screen_rows(&t).join("\n");
@@ -524,7 +513,7 @@ fn pane_borders_stay_in_their_columns_with_full_width_text() {
 
 #[test]
 fn move_list_times_line_up_whatever_the_move_text() {
-    let mut v = open_asset("study.kif");
+    let mut v = viewer_on(&asset("study.kif"), None);
     let t = screen(&mut v, 80, 24);
     let buf = t.backend().buffer();
     let area = v.view.moves_area;
@@ -736,10 +725,7 @@ fn a_long_file_name_gives_way_to_the_warning_count() {
         file: Some(file),
         ..Default::default()
     };
-    let mut v = Viewer::new(
-        App::open(&opts, Config::defaults()).unwrap(),
-        Theme::plain(),
-    );
+    let mut v = viewer_with(&opts);
     let rows = screen_rows(&screen(&mut v, 80, 24));
     let status = crate::common::status_rows(&v, &rows, 80);
     let first = status.lines().next().unwrap();
