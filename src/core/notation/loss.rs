@@ -2,7 +2,7 @@
 //! is the phrase shown to the user (`3 variations (17 moves)`, `5 comments`,
 //! `the 先手省略名 header`).
 
-use crate::core::record::{Record, Step};
+use crate::core::record::{Record, Special, Step};
 use std::fmt;
 
 /// One kind of thing a format cannot hold, and how many of it the record has.
@@ -204,6 +204,26 @@ impl Census {
             },
             self.variations,
         )
+    }
+}
+
+/// Ending words the format's reader would not read back as themselves, written as 中断: one
+/// loss per word, counted (KIF and KI2).
+pub fn endings_written_as_interrupt(losses: &mut Vec<Loss>, words: Vec<String>) {
+    for word in words {
+        match losses
+            .iter_mut()
+            .find(|l| matches!(&l.what, Lost::Ending { word: w, .. } if *w == word))
+        {
+            Some(l) => l.count += 1,
+            None => losses.push(Loss::new(
+                Lost::Ending {
+                    word,
+                    written_as: Some(Special::Interrupt.kif_word().to_string()),
+                },
+                1,
+            )),
+        }
     }
 }
 

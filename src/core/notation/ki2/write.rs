@@ -6,7 +6,7 @@ use super::moves::move_text;
 use super::read::{read_end_of_game, reads_as_header, strip_made};
 use crate::core::notation::bod;
 use crate::core::notation::kif::{handicap_line, moves_before_line, one_line, write_fields};
-use crate::core::notation::loss::{Loss, Lost};
+use crate::core::notation::loss::{self, Loss, Lost};
 use crate::core::notation::{Written, lines};
 use crate::core::record::{NodeId, Record, Special, Step};
 use crate::core::rules::{Color, Handicap, Position};
@@ -234,21 +234,7 @@ pub fn write(record: &Record) -> Written {
         Lost::LineBreaks { place: "bookmark" },
         c.bookmark_breaks,
     ));
-    for word in c.unreadable {
-        match losses
-            .iter_mut()
-            .find(|l| matches!(&l.what, Lost::Ending { word: w, .. } if *w == word))
-        {
-            Some(l) => l.count += 1,
-            None => losses.push(Loss::new(
-                Lost::Ending {
-                    word,
-                    written_as: Some(Special::Interrupt.kif_word().to_string()),
-                },
-                1,
-            )),
-        }
-    }
+    loss::endings_written_as_interrupt(&mut losses, c.unreadable);
     Written {
         text: out.text,
         losses,

@@ -5,7 +5,7 @@ use super::header::{handicap_line, moves_before_line, one_line, write_fields, wr
 use super::line::{KifLine, classify, is_ending_word};
 use crate::core::notation::bod;
 use crate::core::notation::japanese;
-use crate::core::notation::loss::{Loss, Lost};
+use crate::core::notation::loss::{self, Loss, Lost};
 use crate::core::notation::{Written, lines};
 use crate::core::record::{NodeId, Record, Special, Step};
 use crate::core::rules::Color;
@@ -219,16 +219,7 @@ pub fn write(record: &Record, opts: &KifOptions) -> Written {
         .filter(|n| n.time.is_some_and(|t| t.spent_ms % 1000 != 0))
         .count();
     losses.extend(Loss::some(Lost::SecondFractions { hint: None }, fractions));
-    for word in unreadable {
-        let written_as = Some(Special::Interrupt.kif_word().to_string());
-        match losses
-            .iter_mut()
-            .find(|l| matches!(&l.what, Lost::Ending { word: w, .. } if *w == word))
-        {
-            Some(l) => l.count += 1,
-            None => losses.push(Loss::new(Lost::Ending { word, written_as }, 1)),
-        }
-    }
+    loss::endings_written_as_interrupt(&mut losses, unreadable);
     Written { text: out, losses }
 }
 
