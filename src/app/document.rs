@@ -139,9 +139,23 @@ impl Document {
         Ok((parsed.record, doc))
     }
 
+    /// Does this document show one record of a CSA file of several (whose texts are kept)?
+    fn holds_several_csa_records(&self) -> bool {
+        self.format == Some(Format::Csa) && self.record_count > 1
+    }
+
+    /// [`Document::keep_record_texts`] for a file's bytes: decoded again only when the file
+    /// holds several CSA records (opening any other file does no second pass).
+    fn keep_record_texts_of(&mut self, bytes: &[u8], path: Option<&Path>) {
+        if self.holds_several_csa_records() {
+            let text = notation::encoding::decode(bytes, notation::default_encoding_for(path)).text;
+            self.keep_record_texts(&text);
+        }
+    }
+
     /// Keeps each record's text when `text` (a whole CSA file, decoded) holds several.
     fn keep_record_texts(&mut self, text: &str) {
-        if self.format != Some(Format::Csa) || self.record_count < 2 {
+        if !self.holds_several_csa_records() {
             return;
         }
         let (records, ends) = notation::csa::read_with_ends(text);
@@ -340,13 +354,8 @@ pub fn open(opts: &LaunchOptions) -> anyhow::Result<(Record, Document)> {
     .map_err(|e| anyhow::anyhow!(e))?;
     let (record, mut doc) = Document::from_loaded(loaded, (!stdin).then(|| path.clone()), index)
         .ok_or_else(|| anyhow::anyhow!("{}: no record", path.display()))?;
-    doc.keep_record_texts(&decode_for(&bytes, (!stdin).then_some(path.as_path())));
+    doc.keep_record_texts_of(&bytes, (!stdin).then_some(path.as_path()));
     Ok((record, doc))
-}
-
-/// The text of `bytes` as the reader decoded it.
-fn decode_for(bytes: &[u8], path: Option<&Path>) -> String {
-    notation::encoding::decode(bytes, notation::default_encoding_for(path)).text
 }
 
 /// Reads `bytes` into records, refusing what holds none (binary data, text no reader
@@ -382,7 +391,7 @@ pub fn read(path: &Path, index: usize) -> Result<(Record, Document), String> {
     let index = index.min(loaded.records.len().saturating_sub(1));
     let (record, mut doc) = Document::from_loaded(loaded, Some(path.to_path_buf()), index)
         .ok_or_else(|| format!("{}: no record", path.display()))?;
-    doc.keep_record_texts(&decode_for(&bytes, Some(path)));
+    doc.keep_record_texts_of(&bytes, Some(path));
     Ok((record, doc))
 }
 
