@@ -2,7 +2,7 @@
 //! is the phrase shown to the user (`3 variations (17 moves)`, `5 comments`,
 //! `the 先手省略名 header`).
 
-use crate::core::record::{Record, Special, Step};
+use crate::core::record::{NodeId, Record, Special, Step};
 use std::fmt;
 
 /// One kind of thing a format cannot hold, and how many of it the record has.
@@ -180,16 +180,28 @@ pub struct Census {
 
 impl Census {
     pub fn of(record: &Record) -> Census {
+        Census::along(record, &record.main_line())
+    }
+    /// [`Census::of`] for a caller that has the main line (root included) at hand. A record
+    /// without variations (most files) is counted in one pass over its nodes.
+    pub fn along(record: &Record, main: &[NodeId]) -> Census {
         let mut c = Census::default();
+        let mut moves = 0;
         for n in &record.nodes {
             c.variations += n.children.len().saturating_sub(1);
             c.comments += usize::from(!n.comment.is_empty());
             c.bookmarks += usize::from(n.bookmark.is_some());
             c.times += usize::from(n.time.is_some());
+            moves += usize::from(matches!(n.step, Step::Move(_)));
         }
-        let main = record.main_line();
         c.variation_nodes = record.nodes.len() - main.len();
-        for &id in &main {
+        if c.variation_nodes == 0 {
+            // Every node is on the main line.
+            c.main_moves = moves;
+            c.main_comments = c.comments;
+            return c;
+        }
+        for &id in main {
             let n = record.node(id);
             c.main_moves += usize::from(matches!(n.step, Step::Move(_)));
             c.main_comments += usize::from(!n.comment.is_empty());

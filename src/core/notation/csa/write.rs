@@ -39,7 +39,8 @@ pub fn write(record: &Record, opts: &CsaOptions) -> Written {
         &mut out,
         &mut empty_lines,
     );
-    for id in record.main_line().into_iter().skip(1) {
+    let main = record.main_line();
+    for &id in &main[1..] {
         let node = record.node(id);
         match &node.step {
             Step::Move(m) => {
@@ -111,7 +112,7 @@ pub fn write(record: &Record, opts: &CsaOptions) -> Written {
         write_comment(&node.comment, &mut out, &mut empty_lines);
     }
 
-    let c = Census::of(record);
+    let c = Census::along(record, &main);
     // Comments in variations go with them; the ending's comment too when the ending goes.
     let lost_comments = c.comments - c.main_comments + ending_comment;
     losses.extend(lost_ending);
