@@ -451,16 +451,10 @@ impl App {
                 };
                 if one_of_several {
                     // What is left out first: the status line may be narrow.
-                    let mut msg = if copy {
-                        format!(
-                            "wrote {name}: record {n} of {count} only ({}){without}; {what}",
-                            document::one_record_why(format)
-                        )
-                    } else {
-                        format!(
-                            "saved {name}: record {n} of {count} of {old_name}{without} ({what})"
-                        )
-                    };
+                    let mut msg = format!(
+                        "{verb} {name}: record {n} of {count} only ({}){without}; {what}",
+                        document::one_record_why(format)
+                    );
                     if !whole && self.is_modified() {
                         msg.push_str(&if copy {
                             format!("; [+] stays: {old_name} does not hold the edits")

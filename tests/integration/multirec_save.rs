@@ -276,7 +276,7 @@ fn saveas_in_a_one_record_format_asks_and_says_the_file_keeps_its_records() {
     let s = status(&mut v);
     assert!(
         s.contains(&format!(
-            "saved {}: record 2 of 5 of five.csa",
+            "saved {}: record 2 of 5 only (KIF holds one record per file); KIF Shift_JIS,",
             one.display()
         )) && s.contains("five.csa keeps its 5 records as they are on disk"),
         "{s}"
@@ -319,4 +319,34 @@ fn a_copy_in_another_encoding_declares_the_encoding_it_is_written_in() {
         names,
         "the copy reads back as the file did"
     );
+}
+
+#[test]
+fn saveas_in_a_format_that_also_loses_comments_keeps_the_edits_unsaved() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, text) = five_records(&dir, false);
+    let usi = dir.path().join("line.usi");
+    let mut v = at_record(&path, 2);
+    press(&mut v, "lcnote⎋");
+    press(&mut v, &format!(":saveas {}⏎", usi.display()));
+    let q = shown(&mut v);
+    assert!(
+        q.contains("the other 4 records of five.csa") && q.contains("comment"),
+        "one question names every loss: {q}"
+    );
+    press(&mut v, "y");
+    let s = status(&mut v);
+    assert!(
+        s.contains(&format!(
+            "saved {}: record 2 of 5 only (USI holds one record per file) without",
+            usi.display()
+        )) && s.contains("[+] stays: only this session holds them")
+            && s.contains("five.csa keeps its 5 records as they are on disk"),
+        "{s}"
+    );
+    assert_eq!(v.app.doc.name, "line.usi");
+    assert!(v.app.is_modified());
+    press(&mut v, "q");
+    assert!(!v.app.should_quit, "the comment exists nowhere on disk");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
 }
