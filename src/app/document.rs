@@ -247,10 +247,10 @@ impl Document {
         }
         let others = self.record_count - 1;
         let why = one_record_why(format);
-        let kept = if file_keeps_them {
-            format!("; {} keeps them", self.name)
-        } else {
-            String::new()
+        let kept = match (&self.path, file_keeps_them) {
+            (Some(_), true) => format!("; {} keeps them", self.name),
+            (Some(_), false) => format!("; {} loses them", self.name),
+            (None, _) => "; they are in no file".to_string(),
         };
         Some(format!(
             "the other {} of {} ({why}: only record {} is written{kept})",

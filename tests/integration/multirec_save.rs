@@ -350,3 +350,42 @@ fn saveas_in_a_format_that_also_loses_comments_keeps_the_edits_unsaved() {
     assert!(!v.app.should_quit, "the comment exists nowhere on disk");
     assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
 }
+
+#[test]
+fn pasted_records_are_all_written_to_csa_and_a_kif_save_says_the_others_are_in_no_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, text) = five_records(&dir, false);
+    let paste = |v: &mut Viewer| {
+        press(v, "p");
+        kifview::app::share::paste_text(&mut v.app, &text);
+        press(v, "^d");
+        assert_eq!(v.app.doc.record_count, 5);
+    };
+    let mut v = at_record(&path, 1);
+    paste(&mut v);
+    let all = dir.path().join("all.csa");
+    press(&mut v, &format!(":w {}⏎", all.display()));
+    // Record 1 is written as a plain :w writes the record shown; the others as pasted.
+    let (now, before) = (
+        pieces(&std::fs::read_to_string(&all).unwrap()),
+        pieces(&text),
+    );
+    assert_eq!((now.len(), &now[1..]), (5, &before[1..]));
+    assert!(
+        status(&mut v).contains("all 5 records"),
+        "{}",
+        status(&mut v)
+    );
+    // A format of one record per file: the other pasted records would be in no file.
+    let mut v = at_record(&path, 1);
+    paste(&mut v);
+    let one = dir.path().join("one.kifu");
+    press(&mut v, &format!(":w {}⏎", one.display()));
+    let q = shown(&mut v);
+    assert!(
+        q.contains("the other 4 records of [paste]") && q.contains("they are in no file"),
+        "{q}"
+    );
+    press(&mut v, "n");
+    assert!(!one.exists());
+}
