@@ -293,10 +293,10 @@ fn saveas_in_a_one_record_format_asks_and_says_the_file_keeps_its_records() {
     assert!(status(&mut v).contains("one.kif holds one record"));
 }
 
-#[test]
-fn a_copy_in_another_encoding_declares_the_encoding_it_is_written_in() {
-    let dir = tempfile::tempdir().unwrap();
-    let (_, text) = five_records(&dir, false);
+/// five.csa as a Shift_JIS CRLF file that says so on its second line
+/// (`'CSA encoding=SHIFT_JIS`), and the black player of each record.
+fn five_in_shift_jis(dir: &tempfile::TempDir) -> (PathBuf, Vec<String>) {
+    let (_, text) = five_records(dir, false);
     let sjis_text = text.replace("'CSA encoding=UTF-8", "'CSA encoding=SHIFT_JIS");
     assert_ne!(sjis_text, text);
     let info = TextInfo {
@@ -308,6 +308,13 @@ fn a_copy_in_another_encoding_declares_the_encoding_it_is_written_in() {
     std::fs::write(&path, &bytes).unwrap();
     let names = black_of(&path);
     assert_eq!(names.len(), 5);
+    (path, names)
+}
+
+#[test]
+fn a_copy_in_another_encoding_declares_the_encoding_it_is_written_in() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, names) = five_in_shift_jis(&dir);
     let mut v = at_record(&path, 3);
     let copy = dir.path().join("copy.csa");
     press(&mut v, &format!(":w {}⏎", copy.display()));
@@ -319,6 +326,22 @@ fn a_copy_in_another_encoding_declares_the_encoding_it_is_written_in() {
         names,
         "the copy reads back as the file did"
     );
+}
+
+#[test]
+fn saving_a_shift_jis_file_as_utf8_changes_its_declaration_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, names) = five_in_shift_jis(&dir);
+    let mut v = at_record(&path, 3);
+    // 𠮷 is not in Shift_JIS: the save asks, u writes the whole file in UTF-8.
+    press(&mut v, "lc𠮷⎋^s");
+    assert_eq!(v.app.mode(), Mode::Confirm, "{}", shown(&mut v));
+    press(&mut v, "u");
+    let text = String::from_utf8(std::fs::read(&path).unwrap()).expect("UTF-8 now");
+    assert!(text.contains("'CSA encoding=UTF-8") && text.contains("'*𠮷"));
+    assert!(!text.replace("\r\n", "").contains('\n'), "CRLF kept");
+    assert_eq!(black_of(&path), names, "the file reads back as it did");
+    assert!(!v.app.is_modified(), "{}", status(&mut v));
 }
 
 #[test]
