@@ -288,20 +288,24 @@ fn declare_encoding(text: &str, lines: usize, encoding: TextEncoding) -> String 
     };
     let mut out = String::with_capacity(text.len());
     for (n, l) in text.split_inclusive('\n').enumerate() {
-        let at = l
+        let from = l
             .find("encoding=")
-            .filter(|_| n < lines && l.starts_with('\''));
-        let Some(at) = at else {
-            out.push_str(l);
-            continue;
-        };
-        let from = at + "encoding=".len();
-        let old = l[from..]
-            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'))
-            .map_or(l.len(), |k| from + k);
-        out.push_str(&l[..from]);
-        out.push_str(label);
-        out.push_str(&l[old..]);
+            .filter(|_| n < lines && l.starts_with('\''))
+            .map(|at| at + "encoding=".len());
+        // As the decoder reads a declaration: a label it knows.
+        let end = from.map(|from| {
+            l[from..]
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'))
+                .map_or(l.len(), |k| from + k)
+        });
+        match from.zip(end) {
+            Some((from, end)) if TextEncoding::from_label(&l[from..end]).is_some() => {
+                out.push_str(&l[..from]);
+                out.push_str(label);
+                out.push_str(&l[end..]);
+            }
+            _ => out.push_str(l),
+        }
     }
     out
 }
@@ -745,8 +749,9 @@ mod tests {
             declare_encoding("'encoding=utf-8\n", 10, TextEncoding::ShiftJis),
             "'encoding=SHIFT_JIS\n"
         );
-        // Lines that are not `'` lines, and lines past the first ones, are left alone.
-        let moves = "N+encoding=x\n+7776FU\n";
+        // Lines that are not `'` lines, lines past the first ones, and labels that name no
+        // encoding (the decoder does not take them for a declaration) are left alone.
+        let moves = "N+encoding=x\n+7776FU\n'memo: encoding=mine\n";
         assert_eq!(declare_encoding(moves, 10, TextEncoding::Utf8), moves);
     }
 
