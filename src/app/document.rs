@@ -173,15 +173,18 @@ impl Document {
             .collect();
     }
 
-    /// The whole file's text with `record` (the one shown) rendered in place of its piece,
-    /// the others as they were; and that piece. `None` unless the file holds several records
-    /// and `target` is CSA.
+    /// Each record's text as a file of several records is written with `record` (the one
+    /// shown) rendered in place of its piece, the others as they were (with `info`'s line
+    /// ends and encoding declaration when they differ from the file's: a copy); and what
+    /// rendering `record` said. Joined, the pieces are the file's text before encoding (`\n`
+    /// line ends when `info` writes CRLF). `None` unless the file holds several records and
+    /// `target` is CSA.
     fn splice(
         &self,
         record: &Record,
         target: Target,
         info: &TextInfo,
-    ) -> Option<(String, Written)> {
+    ) -> Option<(Vec<String>, Written)> {
         if self.record_texts.len() < 2 || target.format != Format::Csa {
             return None;
         }
@@ -200,37 +203,111 @@ impl Document {
         if closed {
             w.text.push_str("/\n");
         }
-        let crlf = info.newline == notation::Newline::CrLf;
-        let mut text = String::new();
-        for (j, t) in self.record_texts.iter().enumerate() {
-            if j == i {
-                text.push_str(&w.text);
-            } else if crlf {
-                // The encoder turns each `\n` into CRLF.
-                text.push_str(&t.replace("\r\n", "\n"));
-            } else {
-                text.push_str(t);
-            }
-        }
-        Some((text, w))
+        let own = self.info;
+        // The encoder turns each `\n` into CRLF; a copy with LF line ends loses the CRs of a
+        // CRLF file.
+        let to_lf = info.newline == notation::Newline::CrLf
+            || own.is_some_and(|o| o.newline != info.newline);
+        let redeclare = own.is_some_and(|o| o.encoding != info.encoding);
+        let mut line = 0;
+        let pieces = self
+            .record_texts
+            .iter()
+            .enumerate()
+            .map(|(j, t)| {
+                let mut piece = if j == i {
+                    w.text.clone()
+                } else if to_lf {
+                    t.replace("\r\n", "\n")
+                } else {
+                    t.clone()
+                };
+                if redeclare && j != i && line < DECLARED_IN {
+                    piece = declare_encoding(&piece, DECLARED_IN - line, info.encoding);
+                }
+                line += line_breaks(&piece);
+                piece
+            })
+            .collect();
+        Some((pieces, w))
     }
 
-    /// What a save of the record shown to its own file in `format` leaves out of a file of
-    /// several records: the others, when the format holds only one (CSA writes them all).
-    pub fn other_records_loss(&self, format: Format) -> Option<String> {
-        let others = self.record_count.saturating_sub(1);
-        (others > 0 && (format != Format::Csa || self.record_texts.len() < 2)).then(|| {
-            format!(
-                "the other {} of this file (only record {} is written)",
-                if others == 1 {
-                    "record".to_string()
-                } else {
-                    format!("{others} records")
-                },
-                self.record_index + 1
-            )
-        })
+    /// Is a save of the record shown in `format` a save of the whole file: a file of one
+    /// record, or CSA with the text of each of its records kept?
+    pub fn written_whole_as(&self, format: Format) -> bool {
+        self.record_count < 2 || (format == Format::Csa && self.record_texts.len() >= 2)
     }
+
+    /// What writing the record shown in `format` leaves out of a file of several records:
+    /// the others, unless it is written whole ([`Document::written_whole_as`]).
+    /// `file_keeps_them`: the save leaves the session's file as it is (a copy, `:saveas`).
+    pub fn other_records_loss(&self, format: Format, file_keeps_them: bool) -> Option<String> {
+        if self.written_whole_as(format) {
+            return None;
+        }
+        let others = self.record_count - 1;
+        let why = one_record_why(format);
+        let kept = match (&self.path, file_keeps_them) {
+            (Some(_), true) => format!("; {} keeps them", self.name),
+            (Some(_), false) => format!("; {} loses them", self.name),
+            (None, _) => "; they are in no file".to_string(),
+        };
+        Some(format!(
+            "the other {} of {} ({why}: only record {} is written{kept})",
+            if others == 1 {
+                "record".to_string()
+            } else {
+                format!("{others} records")
+            },
+            self.name,
+            self.record_index + 1
+        ))
+    }
+}
+
+/// Why a save in `format` writes one record of a file of several.
+pub fn one_record_why(format: Format) -> String {
+    if format == Format::Csa {
+        "its records could not be told apart".to_string()
+    } else {
+        format!("{} holds one record per file", format.name())
+    }
+}
+
+/// The decoder looks for an encoding declaration in a file's first lines: as many as this.
+const DECLARED_IN: usize = 10;
+
+/// `text` with the encoding its first `lines` lines declare (`'CSA encoding=SHIFT_JIS`,
+/// `'encoding=Shift_JIS`) changed to `encoding`: a copy in another encoding must not claim
+/// the old one.
+fn declare_encoding(text: &str, lines: usize, encoding: TextEncoding) -> String {
+    let label = match encoding {
+        TextEncoding::Utf8 => "UTF-8",
+        TextEncoding::ShiftJis => "SHIFT_JIS",
+        TextEncoding::EucJp => "EUC-JP",
+    };
+    let mut out = String::with_capacity(text.len());
+    for (n, l) in text.split_inclusive('\n').enumerate() {
+        let from = l
+            .find("encoding=")
+            .filter(|_| n < lines && l.starts_with('\''))
+            .map(|at| at + "encoding=".len());
+        // As the decoder reads a declaration: a label it knows.
+        let end = from.map(|from| {
+            l[from..]
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'))
+                .map_or(l.len(), |k| from + k)
+        });
+        match from.zip(end) {
+            Some((from, end)) if TextEncoding::from_label(&l[from..end]).is_some() => {
+                out.push_str(&l[..from]);
+                out.push_str(label);
+                out.push_str(&l[end..]);
+            }
+            _ => out.push_str(l),
+        }
+    }
+    out
 }
 
 /// Line breaks in `t` (`\r\n`, `\r` or `\n`), as the readers count lines.
@@ -460,27 +537,27 @@ pub fn target_for(
     filetype::write_settings(path, same, encoding)
 }
 
-/// [`plan`] for the record shown of `doc` (given when saving to the session's own file): in a
-/// CSA file of several records the others are written back as they were, around this one,
-/// and the text of this one's piece comes back with the plan.
+/// [`plan`] for the record shown of `doc`: in a CSA file of several records the others are
+/// written back as they were, around this one (to the file itself or to a copy), and the
+/// text of each record as written comes back with the plan.
 pub fn plan_in_file(
     record: &Record,
     doc: Option<&Document>,
     path: &Path,
     target: Target,
     info: TextInfo,
-) -> Result<(SavePlan, Option<String>), EncodeError> {
-    let Some((text, w)) = doc.and_then(|d| d.splice(record, target, &info)) else {
+) -> Result<(SavePlan, Option<Vec<String>>), EncodeError> {
+    let Some((pieces, w)) = doc.and_then(|d| d.splice(record, target, &info)) else {
         return Ok((plan(record, path, target, info)?, None));
     };
     let plan = SavePlan {
         path: path.to_path_buf(),
         target,
         info,
-        bytes: notation::encoding::encode(&text, &info)?,
+        bytes: notation::encoding::encode(&pieces.concat(), &info)?,
         losses: w.losses.iter().map(ToString::to_string).collect(),
     };
-    Ok((plan, Some(w.text)))
+    Ok((plan, Some(pieces)))
 }
 
 /// Renders and encodes `record` for `path`; an unmappable character is an error naming it.
@@ -658,6 +735,24 @@ mod tests {
         let e = record_index("f.csa", 4, 3).unwrap_err();
         assert_eq!(e, "f.csa: --record 4: the file holds 3 records");
         assert!(record_index("f", 2, 1).unwrap_err().ends_with("1 record"));
+    }
+
+    #[test]
+    fn a_copy_declares_the_encoding_it_is_written_in_within_the_first_lines() {
+        let text =
+            "'records: 2\n'CSA encoding=SHIFT_JIS\r\nV3.0\n'encoding=sjis is a comment here\n";
+        assert_eq!(
+            declare_encoding(text, 2, TextEncoding::Utf8),
+            "'records: 2\n'CSA encoding=UTF-8\r\nV3.0\n'encoding=sjis is a comment here\n"
+        );
+        assert_eq!(
+            declare_encoding("'encoding=utf-8\n", 10, TextEncoding::ShiftJis),
+            "'encoding=SHIFT_JIS\n"
+        );
+        // Lines that are not `'` lines, lines past the first ones, and labels that name no
+        // encoding (the decoder does not take them for a declaration) are left alone.
+        let moves = "N+encoding=x\n+7776FU\n'memo: encoding=mine\n";
+        assert_eq!(declare_encoding(moves, 10, TextEncoding::Utf8), moves);
     }
 
     #[test]

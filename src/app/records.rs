@@ -1,7 +1,9 @@
 //! Files of several records (CSA `/`): `}` / `{` and `:record N` show another record of the
 //! file in the viewer. The record shown is the one edited; switching away from unsaved edits
 //! asks first (save the file, discard them, or stay), so no edit is ever dropped silently.
-//! Saving writes every record back (`document::plan_in_file`).
+//! Saving writes every record back (`document::plan_in_file`), and so do `:w PATH` and
+//! `:saveas PATH` to a CSA file; a format of one record per file gets the record shown only,
+//! after a question that names the others (`Document::other_records_loss`).
 
 use super::overlay::Pending;
 use super::state::{App, Level};

@@ -77,15 +77,15 @@ pub(super) enum Outcome {
         bytes: usize,
         /// What the file does not hold (the user said yes).
         losses: Vec<String>,
-        /// In a file of several records (written whole), the text of the record saved.
-        piece: Option<String>,
+        /// A file of several records written whole: the text of each record as written.
+        texts: Option<Vec<String>>,
     },
 }
 
 /// The save thread: renders and encodes `record`, stops at losses not agreed to yet, writes.
-/// `doc` is the session's document when saving to its own file (a CSA file of several
-/// records is written whole); `extra` are losses the session knows of and the plan does not (the other records of a
-/// multi-record file, bytes replaced when the file was read).
+/// `doc` is the session's document when its file holds several records (in CSA they are all
+/// written, to its own file or another); `extra` are losses the session knows of and the plan
+/// does not (the other records of such a file, bytes replaced when the file was read).
 pub(super) fn run_save(
     record: &Record,
     doc: Option<&Document>,
@@ -93,7 +93,7 @@ pub(super) fn run_save(
     extra: Vec<String>,
     progress: &Progress,
 ) -> Outcome {
-    let (plan, piece) =
+    let (plan, texts) =
         match document::plan_in_file(record, doc, &job.path, job.target.target, job.target.info) {
             Ok(p) => p,
             Err(e) => return Outcome::Unencodable(e),
@@ -118,7 +118,7 @@ pub(super) fn run_save(
             info: plan.info,
             bytes: plan.bytes.len(),
             losses: plan.losses,
-            piece,
+            texts,
         },
     }
 }

@@ -123,19 +123,20 @@ impl App {
     /// as long as [`Saves::blocks_for`] says.
     fn start_save(&mut self, job: SaveJob) {
         let record = self.record.clone();
-        // The session's own file (or its first file): a CSA file of several records gets
-        // them all back (the others as they were on disk).
+        // A file of several records: in CSA they are all written (the others as they are on
+        // disk), to its own file or to another; another format holds the record shown only,
+        // which the user is asked about first.
         let own = job.same_file || self.doc.path.is_none();
-        let mut extra: Vec<String> = own
-            .then(|| self.doc.other_records_loss(job.target.target.format))
-            .flatten()
+        let mut extra: Vec<String> = self
+            .doc
+            .other_records_loss(job.target.target.format, !own)
             .into_iter()
             .collect();
         extra.extend(self.replaced_bytes(job.target.info.encoding));
         let progress = Arc::new(Progress::default());
         let (tx, rx) = mpsc::channel();
         let (j, p) = (job.clone(), Arc::clone(&progress));
-        let doc = own.then(|| self.doc.clone());
+        let doc = (self.doc.record_count > 1).then(|| self.doc.clone());
         let spawned = std::thread::Builder::new()
             .name("kifview-save".into())
             .spawn(move || {
@@ -381,11 +382,19 @@ impl App {
                 info,
                 bytes,
                 losses,
-                piece,
+                texts,
             } => {
+                // A file of several records: was it written whole, or the record shown only
+                // (the user said yes)? The document is the one the save began with: records
+                // are not switched while a save runs, and another file detaches it.
+                let (n, count) = (self.doc.record_index + 1, self.doc.record_count);
+                let one_of_several = !self.doc.written_whole_as(format);
+                let old_name = self.doc.name.clone();
+                let copy = job.how == SaveHow::Copy;
                 // What was written holds everything in the record as it was when the save
-                // began: that revision is on disk (edits made since keep [+]).
-                let whole = losses.is_empty();
+                // began: that revision is on disk (edits made since keep [+]). Not so for a
+                // copy of one record of several: the session's file does not get the edits.
+                let whole = losses.is_empty() && !(copy && one_of_several);
                 // A followed file (--watch) need not reload what was just written.
                 if self
                     .watch
@@ -397,8 +406,16 @@ impl App {
                 if whole {
                     self.history.mark_saved_at(run.revision);
                 }
-                let what = format!("{} {}, {bytes} bytes", format.name(), info.encoding.name());
-                let copy = job.how == SaveHow::Copy;
+                let all = if count > 1 && !one_of_several {
+                    format!("all {count} records; ")
+                } else {
+                    String::new()
+                };
+                let what = format!(
+                    "{all}{} {}, {bytes} bytes",
+                    format.name(),
+                    info.encoding.name()
+                );
                 if !copy
                     && self
                         .watch
@@ -416,12 +433,9 @@ impl App {
                     self.doc.name = file_name(&job.path);
                     self.doc.format = Some(format);
                     self.doc.info = Some(info);
-                    if let Some(text) = piece {
-                        // A file of several records: this one's piece is now what was written.
-                        let i = self.doc.record_index;
-                        if let Some(t) = self.doc.record_texts.get_mut(i) {
-                            *t = text;
-                        }
+                    if let Some(texts) = texts {
+                        // A file of several records: each one's text is now what was written.
+                        self.doc.record_texts = texts;
                     } else {
                         // The file holds this record only.
                         self.doc.record_count = 1;
@@ -430,7 +444,31 @@ impl App {
                     }
                 }
                 let verb = if copy { "wrote" } else { "saved" };
-                if whole && copy {
+                let without = if losses.is_empty() {
+                    String::new()
+                } else {
+                    format!(" without {}", losses.join(", "))
+                };
+                if one_of_several {
+                    // What is left out first: the status line may be narrow.
+                    let mut msg = format!(
+                        "{verb} {name}: record {n} of {count} only ({}){without}; {what}",
+                        document::one_record_why(format)
+                    );
+                    if !whole && self.is_modified() {
+                        msg.push_str(&if copy {
+                            format!("; [+] stays: {old_name} does not hold the edits")
+                        } else {
+                            "; [+] stays: only this session holds them".to_string()
+                        });
+                    }
+                    if job.how == SaveHow::SaveAs {
+                        msg.push_str(&format!(
+                            "; {old_name} keeps its {count} records as they are on disk"
+                        ));
+                    }
+                    self.info_level(msg, Level::Warning);
+                } else if whole && copy {
                     self.info(format!(
                         "wrote a copy: {name} ({what}); still editing {}",
                         self.doc.name
@@ -441,8 +479,7 @@ impl App {
                     // The loss first: the status line may be narrow.
                     self.info_level(
                         format!(
-                            "{verb} {name} without {} ({what}); [+] stays: only this session holds them",
-                            losses.join(", ")
+                            "{verb} {name}{without} ({what}); [+] stays: only this session holds them"
                         ),
                         Level::Warning,
                     );

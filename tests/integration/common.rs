@@ -375,3 +375,28 @@ pub fn engine_or_skip(name: &str) -> Option<kifview::engine::EngineSpec> {
         }
     }
 }
+
+// ----- files of several records (CSA `/`) -----
+
+/// Five records from the generated corpus (g4242_001..005), joined with `/` lines.
+pub fn five_records(dir: &tempfile::TempDir, crlf: bool) -> (PathBuf, String) {
+    let src =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/csa/valid/five_records.csa");
+    let mut text = std::fs::read_to_string(src).unwrap();
+    if crlf {
+        text = text.replace('\n', "\r\n");
+    }
+    let path = dir.path().join("five.csa");
+    std::fs::write(&path, &text).unwrap();
+    (path, text)
+}
+
+/// The text of each record of a file, `/` lines included (as the file was cut).
+pub fn pieces(text: &str) -> Vec<String> {
+    let nl = if text.contains("\r\n") { "\r\n" } else { "\n" };
+    let sep = format!("{nl}/{nl}");
+    let mut out: Vec<String> = text.split(&sep).map(|p| format!("{p}{sep}")).collect();
+    let last = out.pop().unwrap();
+    out.push(last.strip_suffix(&sep).unwrap().to_string());
+    out
+}

@@ -19,6 +19,7 @@ mod kif;
 mod layout;
 mod modes;
 mod move_list;
+mod multirec_save;
 mod position_editor;
 mod pty;
 mod readme;

@@ -2,7 +2,7 @@
 //! move, `+N` as asked), multi-record CSA files (`record 2/5`, `}`/`{`, `:record N`, saving
 //! every record back), and Ctrl-z (the terminal given back and redrawn).
 
-use crate::common::{press, screen, screen_rows, status_rows};
+use crate::common::{five_records, pieces, press, screen, screen_rows, status_rows};
 use kifview::app::{App, Config, LaunchOptions, Mode};
 use kifview::tui::{Viewer, theme::Theme};
 use std::path::{Path, PathBuf};
@@ -130,27 +130,6 @@ fn ctrl_z_without_job_control_says_so() {
 }
 
 // ----- files of several records (CSA `/`) -----
-
-/// Five records from the generated corpus (g4242_001..005), joined with `/` lines.
-fn five_records(dir: &tempfile::TempDir, crlf: bool) -> (PathBuf, String) {
-    let src =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/csa/valid/five_records.csa");
-    let mut text = std::fs::read_to_string(src).unwrap();
-    if crlf {
-        text = text.replace('\n', "\r\n");
-    }
-    (write(dir, "five.csa", &text), text)
-}
-
-/// The text of each record of a file, `/` lines included (as the file was cut).
-fn pieces(text: &str) -> Vec<String> {
-    let nl = if text.contains("\r\n") { "\r\n" } else { "\n" };
-    let sep = format!("{nl}/{nl}");
-    let mut out: Vec<String> = text.split(&sep).map(|p| format!("{p}{sep}")).collect();
-    let last = out.pop().unwrap();
-    out.push(last.strip_suffix(&sep).unwrap().to_string());
-    out
-}
 
 fn viewer_for(path: &Path, record: usize) -> Viewer {
     let app = open_with(path, |o| o.record = record);
