@@ -8,9 +8,12 @@
 use super::types::{Color, Illegal, Move, Piece, PieceKind, Square};
 use std::fmt;
 
+mod safety;
+use safety::Safety;
+
 /// A shogi position. Cheap to clone (under 200 bytes, no heap). Equal positions have the same
 /// board, hands, side to move and move number.
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Clone)]
 pub struct Position {
     /// Indexed by `Square::index`.
     board: [Option<Piece>; 81],
@@ -23,7 +26,17 @@ pub struct Position {
     /// colour (a hand-made diagram) it is the one put last, or after a king is taken off the
     /// highest-indexed one left, as with shogi_core before.
     kings: [Option<Square>; 2],
+    /// Whether each king is attacked, when known (see `safety`): not part of what a position
+    /// is, only of how fast its questions are answered.
+    safety: Safety,
 }
+
+impl PartialEq for Position {
+    fn eq(&self, other: &Position) -> bool {
+        self.same_placement(other) && self.ply == other.ply && self.kings == other.kings
+    }
+}
+impl Eq for Position {}
 
 impl fmt::Debug for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -241,6 +254,7 @@ impl Position {
         put(2, 2, K::Bishop, white);
         put(8, 8, K::Bishop, black);
         put(2, 8, K::Rook, black);
+        pos.attacks_remembered();
         pos
     }
     /// An empty board, no pieces in hand, Black to move.
@@ -251,12 +265,16 @@ impl Position {
             side: Color::Black,
             ply: 1,
             kings: [None; 2],
+            safety: Safety::SAFE,
         }
     }
     pub fn side_to_move(&self) -> Color {
         self.side
     }
     pub fn set_side_to_move(&mut self, c: Color) {
+        if c != self.side {
+            self.safety = self.safety.swapped();
+        }
         self.side = c;
     }
     /// SFEN move number (1 at the start of a record).
@@ -271,6 +289,7 @@ impl Position {
     }
     pub fn set_piece(&mut self, sq: Square, piece: Option<Piece>) {
         let old = std::mem::replace(&mut self.board[sq.index()], piece);
+        self.safety = Safety::UNKNOWN;
         if old.is_some_and(|o| o.kind == PieceKind::King) && piece != old {
             // A king left: find the kings that remain (usually none of that colour).
             self.kings = [None; 2];
@@ -318,7 +337,7 @@ impl Position {
 
     /// Is the side to move in check?
     pub fn in_check(&self) -> bool {
-        self.king_capturable(self.side.flip()) == Some(true)
+        self.attacks().to_move
     }
     /// Is the side to move checkmated (in check with no legal move)?
     pub fn is_checkmate(&self) -> bool {
@@ -437,7 +456,7 @@ impl Position {
     /// checking or not.)
     fn check_outcome(&self, mv: Move) -> Result<(), Illegal> {
         let mover = self.side.flip();
-        if self.king_capturable(self.side) == Some(true) {
+        if self.attacks().other {
             return Err(Illegal::IgnoredCheck);
         }
         if let Move::Drop {
@@ -498,6 +517,7 @@ impl Position {
     /// how they are still read.
     pub fn play_unchecked(&mut self, mv: Move) -> Option<Played> {
         let side = self.side;
+        let before = self.attacks_remembered();
         let played = match mv {
             Move::Normal { from, to, promote } => {
                 let piece = self.piece_at(from).filter(|p| p.color == side)?;
@@ -540,6 +560,8 @@ impl Position {
         };
         self.side = side.flip();
         self.ply = self.ply.wrapping_add(1);
+        let king_moved = matches!(mv, Move::Normal { .. }) && played.piece == PieceKind::King;
+        self.safety = self.safety_after(before, mv, king_moved);
         Some(played)
     }
 
@@ -765,6 +787,7 @@ impl Position {
             let n: u16 = n.parse().map_err(|_| err("bad move number"))?;
             pos.set_move_number(n);
         }
+        pos.attacks_remembered();
         Ok(pos)
     }
 
@@ -772,7 +795,6 @@ impl Position {
     pub fn same_placement(&self, other: &Position) -> bool {
         self.board == other.board && self.hands == other.hands && self.side == other.side
     }
-
     /// A 64-bit hash of board, hands and side to move (not the move number), for 千日手.
     pub fn hash_key(&self) -> u64 {
         // FNV-1a over a compact encoding; positions are small and this is only used along a path.
@@ -895,20 +917,6 @@ impl Position {
             }
         }
         let k = king.index();
-        for (d, &(near, far)) in REACHING[attacker.index()].iter().enumerate() {
-            let step = index_step(d);
-            let (mut i, mut kinds) = (k, near);
-            for _ in 0..RAY_LENGTHS[k][d] {
-                i = i.wrapping_add_signed(step);
-                if let Some(p) = self.board[i] {
-                    if p.color == attacker && kinds & 1 << p.kind as u16 != 0 {
-                        return Some(true);
-                    }
-                    break;
-                }
-                kinds = far;
-            }
-        }
-        Some(false)
+        Some((0..8).any(|d| self.attacked_along(k, d, attacker)))
     }
 }

@@ -168,6 +168,7 @@ fn handicaps_have_the_expected_positions() {
     );
     assert_eq!(Handicap::by_name("飛落ち").unwrap().name, "飛車落ち");
     for h in HANDICAPS {
+        assert_eq!(h.position(), pos(&h.sfen()), "{}", h.name);
         assert_eq!(Handicap::matching(&h.position()), Some(h));
         assert!(!h.position().legal_moves().is_empty());
     }
@@ -754,4 +755,62 @@ fn a_pawn_on_its_last_rank_cannot_move() {
     let mut s = to_sc(&p);
     s.side_to_move_set(sc::Color::Black);
     assert_eq!(lite::prelegality::will_king_be_captured(&s), Some(true));
+}
+
+/// The kings' safety `play_unchecked` carries from move to move (see `position/safety.rs`)
+/// stays what a full look says, through long runs of any moves that can be played, legal or
+/// not: checks given and answered, kings walking into attack, kings left attacked for many
+/// moves, discovered attacks, from random boards and from the start. The reference is the
+/// rules crate's own king-capture test.
+#[test]
+fn remembered_king_safety_follows_any_moves() {
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let (mut checks, mut left_attacked, mut moves) = (0, 0, 0);
+    for game in 0..400 {
+        let mut p = if game % 4 == 0 {
+            Position::startpos()
+        } else {
+            random_board(&mut rng)
+        };
+        for _ in 0..400 {
+            // A random move the board allows: a piece of the side to move, or a drop.
+            let own: Vec<Square> = Square::all()
+                .filter(|&s| p.piece_at(s).is_some_and(|x| x.color == p.side_to_move()))
+                .collect();
+            let candidate = if own.is_empty() || rng.below(4) == 0 {
+                Move::Drop {
+                    kind: PieceKind::HAND[rng.below(PieceKind::HAND.len())],
+                    to: rng.square(),
+                }
+            } else {
+                Move::Normal {
+                    from: own[rng.below(own.len())],
+                    to: rng.square(),
+                    promote: rng.below(3) == 0,
+                }
+            };
+            // Mostly moves the rules allow (so games go on), sometimes any.
+            if rng.below(3) != 0 && p.check(candidate).is_err() {
+                continue;
+            }
+            let verdict = match p.play_checked(candidate) {
+                Some((_, verdict)) => verdict,
+                None => continue,
+            };
+            moves += 1;
+            let side = p.side_to_move();
+            let mover_attacked = crate_king_capturable(&p, side) == Some(true);
+            let to_move_attacked = crate_king_capturable(&p, side.flip()) == Some(true);
+            assert_eq!(p.in_check(), to_move_attacked, "{}", p.to_sfen());
+            if mover_attacked {
+                assert!(verdict.is_err(), "{} left its king attacked", p.to_sfen());
+            }
+            checks += usize::from(to_move_attacked);
+            left_attacked += usize::from(mover_attacked);
+        }
+    }
+    assert!(
+        moves > 10_000 && checks > 500 && left_attacked > 500,
+        "{moves} moves, {checks} checks, {left_attacked} kings left attacked"
+    );
 }
