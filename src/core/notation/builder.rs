@@ -62,14 +62,24 @@ impl RecordBuilder {
     /// then equals a preset is that preset, as a diagram of it reads.
     pub fn set_initial(&mut self, mut initial: Initial, line: usize) {
         debug_assert!(self.record.node(NodeId::ROOT).children.is_empty());
-        let excess = initial.position.fit_to_set();
+        // A preset's position fits the set (counting every square and hand is 2% of reading a
+        // short record).
+        let preset = initial
+            .handicap
+            .is_some_and(|h| h.position().same_placement(&initial.position));
+        let excess = if preset {
+            Vec::new()
+        } else {
+            initial.position.fit_to_set()
+        };
         for e in &excess {
             self.warn(line, DiagKind::BadBoard, format!("too many pieces: {e}"));
         }
         if !excess.is_empty() {
             initial.handicap = Handicap::matching(&initial.position);
         }
-        self.trail = vec![initial.position.clone()];
+        self.trail.clear();
+        self.trail.push(initial.position.clone());
         self.base = 0;
         self.record.initial = initial;
     }
@@ -104,6 +114,15 @@ impl RecordBuilder {
     /// Its ply (0 at the root).
     pub fn ply(&self) -> u32 {
         self.record.node(self.cur).ply
+    }
+    /// Makes room for about `moves` nodes (and their positions when the trail is kept), so
+    /// that a long record is not copied over as it grows.
+    pub fn reserve(&mut self, moves: usize) {
+        let moves = moves.min(1 << 20);
+        self.record.nodes.reserve(moves);
+        if self.keep_trail {
+            self.trail.reserve(moves);
+        }
     }
     /// The position at [`Self::cur`].
     pub fn position(&self) -> &Position {
@@ -209,6 +228,10 @@ impl RecordBuilder {
         let c = &mut self.record.node_mut(id).comment;
         if continuing || !c.is_empty() {
             c.push('\n');
+        } else {
+            // Room for a few lines at once: a comment grown line by line was copied over
+            // at nearly every line.
+            c.reserve(text.len().max(120));
         }
         c.push_str(text);
         self.comment_node = Some(id);

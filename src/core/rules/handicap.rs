@@ -75,12 +75,19 @@ impl Handicap {
     /// The preset's position (built once per preset).
     pub fn position(&self) -> Position {
         let i = HANDICAPS.iter().position(|h| h == self).expect("a preset");
+        if i == 0 {
+            // The even game, which most records start from: no need to build the others.
+            return Position::startpos();
+        }
         presets()[i].clone()
     }
     /// The preset whose position equals `pos` (board, hands, side), if any. The presets'
     /// positions are built once; comparing them (a few short `memcmp`s) costs less than
     /// hashing `pos` square by square did.
     pub fn matching(pos: &Position) -> Option<Handicap> {
+        if pos.same_placement(&Position::startpos()) {
+            return Some(HANDICAPS[0]);
+        }
         let i = presets().iter().position(|p| p.same_placement(pos))?;
         Some(HANDICAPS[i])
     }

@@ -269,6 +269,8 @@ pub fn read(text: &str) -> Parsed {
         broken: false,
     };
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    // A move takes about 12 bytes (`▲７六歩　`).
+    r.b.reserve(text.len() / 12);
     for (i, line) in lines(text).enumerate() {
         r.line(i + 1, line);
     }

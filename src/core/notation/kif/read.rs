@@ -320,9 +320,7 @@ pub fn read(text: &str) -> Parsed {
     };
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     // Roughly one node per 40 bytes of move text; comments make it an overestimate.
-    r.b.record_mut()
-        .nodes
-        .reserve((text.len() / 40).min(1 << 20));
+    r.b.reserve(text.len() / 40);
     for (i, line) in lines(text).enumerate() {
         r.line(i + 1, line);
     }
