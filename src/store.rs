@@ -426,11 +426,22 @@ fn write_linked(
 fn clean_stale_once(dir: &Path) {
     use std::collections::HashSet;
     use std::sync::Mutex;
-    static DONE: Mutex<Option<HashSet<PathBuf>>> = Mutex::new(None);
+    /// The directories done, and the last one asked about (a batch writes many files to
+    /// one directory: a comparison instead of hashing the path each time).
+    type Done = (Option<PathBuf>, HashSet<PathBuf>);
+    static DONE: Mutex<Option<Done>> = Mutex::new(None);
     let first = {
         let mut done = DONE.lock().unwrap_or_else(|e| e.into_inner());
-        let done = done.get_or_insert_with(HashSet::new);
-        !done.contains(dir) && done.insert(dir.to_path_buf())
+        let (last, done) = done.get_or_insert_with(Default::default);
+        if last
+            .as_deref()
+            .is_some_and(|l| l.as_os_str() == dir.as_os_str())
+        {
+            false
+        } else {
+            *last = Some(dir.to_path_buf());
+            !done.contains(dir) && done.insert(dir.to_path_buf())
+        }
     };
     if first {
         clean_stale(dir);

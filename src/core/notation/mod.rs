@@ -81,17 +81,23 @@ impl Format {
     }
     /// The format a file name's extension says, if any.
     pub fn from_path(path: &Path) -> Option<Format> {
-        let ext = path.extension()?.to_str()?.to_ascii_lowercase();
-        Some(match ext.as_str() {
-            "kif" | "kifu" => Format::Kif,
-            "ki2" | "ki2u" => Format::Ki2,
-            "csa" => Format::Csa,
-            "usi" => Format::Usi,
-            "sfen" => Format::Sfen,
-            "bod" => Format::Bod,
-            "jkf" | "json" => Format::Jkf,
-            _ => return None,
-        })
+        const EXTENSIONS: [(&str, Format); 10] = [
+            ("kif", Format::Kif),
+            ("kifu", Format::Kif),
+            ("csa", Format::Csa),
+            ("ki2", Format::Ki2),
+            ("ki2u", Format::Ki2),
+            ("usi", Format::Usi),
+            ("sfen", Format::Sfen),
+            ("bod", Format::Bod),
+            ("jkf", Format::Jkf),
+            ("json", Format::Jkf),
+        ];
+        let ext = path.extension()?.to_str()?;
+        EXTENSIONS
+            .iter()
+            .find(|(e, _)| e.eq_ignore_ascii_case(ext))
+            .map(|&(_, f)| f)
     }
     /// Can this format hold a whole game (as opposed to one position)?
     pub fn holds_moves(self) -> bool {
@@ -163,14 +169,11 @@ impl Format {
 /// The encoding a file of this name is expected to use when its bytes do not say
 /// (`.kif`/`.ki2` Shift_JIS, everything else UTF-8).
 pub fn default_encoding_for(path: Option<&Path>) -> TextEncoding {
-    match path
-        .and_then(|p| p.extension())
-        .and_then(|e| e.to_str())
-        .map(|e| e.to_ascii_lowercase())
-        .as_deref()
-    {
-        Some("kif") | Some("ki2") => TextEncoding::ShiftJis,
-        _ => TextEncoding::Utf8,
+    let ext = path.and_then(|p| p.extension()).and_then(|e| e.to_str());
+    if ext.is_some_and(|e| e.eq_ignore_ascii_case("kif") || e.eq_ignore_ascii_case("ki2")) {
+        TextEncoding::ShiftJis
+    } else {
+        TextEncoding::Utf8
     }
 }
 
@@ -260,12 +263,12 @@ impl Loaded {
 /// Blank input (nothing but white space) is an empty record. Bytes with a NUL are binary data,
 /// which no record format holds.
 pub fn try_load(bytes: &[u8], path: Option<&Path>) -> Result<Loaded, NotARecord> {
-    let format = path.and_then(Format::from_path).unwrap_or(Format::Kif);
+    let format = || path.and_then(Format::from_path).unwrap_or(Format::Kif);
     // UTF-16 text (with its byte-order mark) is full of NUL bytes and is still text.
     let utf16 = bytes.starts_with(b"\xFF\xFE") || bytes.starts_with(b"\xFE\xFF");
     if let Some(at) = memchr::memchr(0, &bytes[..bytes.len().min(1 << 16)]).filter(|_| !utf16) {
         return Err(NotARecord {
-            format,
+            format: format(),
             reason: format!("binary data (a NUL byte at byte {at}), not text"),
         });
     }

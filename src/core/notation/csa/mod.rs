@@ -60,11 +60,15 @@ fn is_encoding_line(line: &str) -> bool {
     let Some(rest) = line.strip_prefix('\'') else {
         return false;
     };
-    let rest = rest.trim_start().to_ascii_lowercase();
-    let rest = rest
-        .strip_prefix("csa")
-        .map_or(rest.as_str(), str::trim_start);
-    rest.starts_with("encoding=")
+    // Compared byte-wise, ASCII case aside (no lower-case copy of every comment line).
+    let starts = |s: &str, p: &str| s.get(..p.len()).is_some_and(|h| h.eq_ignore_ascii_case(p));
+    let rest = rest.trim_start();
+    let rest = if starts(rest, "csa") {
+        rest[3..].trim_start()
+    } else {
+        rest
+    };
+    starts(rest, "encoding=")
 }
 
 /// A comment line that the CSA reader reads back as itself when written alone on a line: a
