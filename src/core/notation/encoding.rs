@@ -482,63 +482,48 @@ fn encode_with(enc: &'static Encoding, text: &str, out: &mut Vec<u8>) -> Vec<Unm
     chars
 }
 
-/// Shift_JIS bytes of every BMP character (WHATWG's Shift_JIS encoder, which is what
-/// encoding_rs implements): 0 for a character Shift_JIS cannot hold, a value below 0x100 for
-/// one byte, else `lead << 8 | trail`. encoding_rs finds each kanji by a linear search of its
-/// index (about a thousand instructions a character, half the time of a CSA→KIF conversion);
-/// this table is built once from encoding_rs's own decoder, and a test checks it against
-/// encoding_rs's encoder for every BMP character.
-fn shift_jis_table() -> &'static [u16] {
-    static TABLE: std::sync::OnceLock<Box<[u16]>> = std::sync::OnceLock::new();
-    TABLE.get_or_init(|| {
-        let mut t = vec![0u16; 0x10000].into_boxed_slice();
-        for b in 0..0x80u16 {
-            t[usize::from(b)] = b;
+/// Shift_JIS bytes of a character (WHATWG's Shift_JIS encoder, which is what encoding_rs
+/// implements): 0 for a character Shift_JIS cannot hold, a value below 0x100 for one byte,
+/// else `lead << 8 | trail`. encoding_rs finds each kanji by a linear search of its index
+/// (about a thousand instructions a character); a record uses a few hundred distinct
+/// characters, so each is asked of encoding_rs once per process and remembered (a table
+/// built up front for every character cost 2.6 million instructions, more than converting a
+/// hundred records). A test checks every BMP character against encoding_rs's encoder.
+fn shift_jis_code(c: char) -> u16 {
+    use std::sync::atomic::{AtomicU16, Ordering};
+    /// Per BMP character: 0 while not asked yet, `CANNOT` for one Shift_JIS cannot hold.
+    static CODES: [AtomicU16; 0x10000] = [const { AtomicU16::new(0) }; 0x10000];
+    const CANNOT: u16 = u16::MAX;
+    if c.is_ascii() {
+        return c as u16;
+    }
+    let Some(slot) = CODES.get(c as usize) else {
+        return 0;
+    };
+    match slot.load(Ordering::Relaxed) {
+        0 => {
+            let code = encode_one_shift_jis(c);
+            // Racing threads store the same value.
+            slot.store(if code == 0 { CANNOT } else { code }, Ordering::Relaxed);
+            code
         }
-        // The WHATWG encoder's one-byte extras: U+0080, yen sign, overline, half-width kana.
-        t[0x80] = 0x80;
-        t[0xA5] = 0x5C;
-        t[0x203E] = 0x7E;
-        for c in 0xFF61..=0xFF9Fu32 {
-            t[c as usize] = (c - 0xFF61 + 0xA1) as u16;
-        }
-        let mut decoder_out = [0u8; 8];
-        // Two-byte codes in pointer order, so the first (lowest) pointer of a character wins.
-        for lead in (0x81..=0x9Fu8).chain(0xE0..=0xFC) {
-            for trail in (0x40..=0x7Eu8).chain(0x80..=0xFC) {
-                let pointer = (usize::from(lead) - if lead < 0xA0 { 0x81 } else { 0xC1 }) * 188
-                    + usize::from(trail)
-                    - if trail < 0x7F { 0x40 } else { 0x41 };
-                // NEC-selected IBM extensions (the encoder prefers the IBM rows) and user-defined
-                // characters (decoded to the private use area, never encoded).
-                if (8272..=10715).contains(&pointer) {
-                    continue;
-                }
-                let mut decoder = SHIFT_JIS.new_decoder_without_bom_handling();
-                let (result, _, written) = decoder.decode_to_utf8_without_replacement(
-                    &[lead, trail],
-                    &mut decoder_out,
-                    true,
-                );
-                if result != encoding_rs::DecoderResult::InputEmpty {
-                    continue;
-                }
-                let Some(c) = std::str::from_utf8(&decoder_out[..written])
-                    .ok()
-                    .and_then(|s| s.chars().next())
-                else {
-                    continue;
-                };
-                let slot = &mut t[c as usize];
-                if c as u32 >= 0x80 && *slot == 0 {
-                    *slot = u16::from(lead) << 8 | u16::from(trail);
-                }
-            }
-        }
-        // The encoder writes U+2212 MINUS SIGN as the full-width hyphen-minus.
-        t[0x2212] = t[0xFF0D];
-        t
-    })
+        CANNOT => 0,
+        code => code,
+    }
+}
+
+/// encoding_rs's Shift_JIS bytes for `c` ([`shift_jis_code`]'s form).
+fn encode_one_shift_jis(c: char) -> u16 {
+    let mut utf8 = [0u8; 4];
+    let mut out = [0u8; 4];
+    let mut encoder = SHIFT_JIS.new_encoder();
+    let (result, _, written) =
+        encoder.encode_from_utf8_without_replacement(c.encode_utf8(&mut utf8), &mut out, true);
+    match (result, written) {
+        (encoding_rs::EncoderResult::InputEmpty, 1) => u16::from(out[0]),
+        (encoding_rs::EncoderResult::InputEmpty, 2) => u16::from_be_bytes([out[0], out[1]]),
+        _ => 0,
+    }
 }
 
 /// What a file read with replaced bytes ([`TextInfo::lossy`]) gets for each U+FFFD when it is
@@ -549,7 +534,6 @@ pub const GETA: &str = "〓";
 /// Strict Shift_JIS (CP932) encoding with `\n` → `\r\n` when `crlf`; returns the characters
 /// it could not write. With `lossy`, U+FFFD is written as 〓 ([`GETA`]).
 fn encode_shift_jis(text: &str, crlf: bool, lossy: bool, out: &mut Vec<u8>) -> Vec<Unmappable> {
-    let table = shift_jis_table();
     let mut chars = Vec::new();
     let bytes = text.as_bytes();
     let mut i = 0;
@@ -565,7 +549,7 @@ fn encode_shift_jis(text: &str, crlf: bool, lossy: bool, out: &mut Vec<u8>) -> V
             break;
         };
         let c = if lossy && c == '\u{FFFD}' { '〓' } else { c };
-        let code = table.get(c as usize).copied().unwrap_or(0);
+        let code = shift_jis_code(c);
         match code {
             0 => chars.push(place(text, i, c)),
             1..=0xFF => out.push(code as u8),
