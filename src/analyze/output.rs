@@ -69,7 +69,7 @@ pub fn target(out: &Path, loaded: &Loaded) -> Result<(Target, TextInfo), String>
         };
     if same {
         return Ok((
-            Target::new(format),
+            loaded.own_target(),
             TextInfo {
                 lossy: false,
                 ..loaded.info
@@ -134,6 +134,14 @@ mod tests {
 
     fn loaded(text: &str, name: &str) -> Loaded {
         notation::load(text.as_bytes(), Some(Path::new(name)))
+    }
+
+    #[test]
+    fn a_csa_v3_input_is_written_as_v3() {
+        let l = loaded("V3.0\nPI\n+\n+7776FU\nT1.5\n", "a.csa");
+        assert!(target(Path::new("out/a.csa"), &l).unwrap().0.csa_v3);
+        let l = loaded("V2.2\nPI\n+\n+7776FU\nT1\n", "a.csa");
+        assert!(!target(Path::new("out/a.csa"), &l).unwrap().0.csa_v3);
     }
 
     #[test]

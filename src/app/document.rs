@@ -42,6 +42,9 @@ pub struct Document {
     /// writes the others back as they were and `}` / `:record N` read another. Empty for a
     /// file of one record.
     pub record_texts: Vec<String>,
+    /// The file is CSA version 3 (`V3.0`): saving it back writes V3.0 (V2.2 would cut its
+    /// times to whole seconds).
+    pub csa_v3: bool,
 }
 
 impl Document {
@@ -59,6 +62,7 @@ impl Document {
             stamp: None,
             replaced_lines: Vec::new(),
             record_texts: Vec::new(),
+            csa_v3: false,
         }
     }
 
@@ -70,6 +74,7 @@ impl Document {
         index: usize,
     ) -> Option<(Record, Document)> {
         let count = loaded.records.len();
+        let csa_v3 = loaded.csa_v3;
         let parsed = loaded.records.into_iter().nth(index)?;
         let name = match &path {
             None => "[stdin]".to_string(),
@@ -98,6 +103,7 @@ impl Document {
                 record_index: index,
                 record_count: count,
                 record_texts: Vec::new(),
+                csa_v3,
             },
         ))
     }

@@ -357,3 +357,30 @@ fn formats_without_a_first_move_number_say_so() {
     );
     assert!(w.losses.is_empty(), "{:?}", w.losses);
 }
+
+/// A CSA V3.0 file is saved back as V3.0: its times keep their fractions of a second, and
+/// saving asks nothing (it was written as V2.2, which asked to cut 12.345 s to 12 s). A V2.2
+/// file stays V2.2.
+#[test]
+fn a_csa_v3_file_is_saved_back_as_v3() {
+    let v3 = "'CSA encoding=UTF-8\nV3.0\nN+先手\nN-後手\nPI\n+\n+7776FU\nT12.345\n-3334FU\nT5.5\n%TORYO\n";
+    let v22 = "V2.2\nN+先手\nN-後手\nPI\n+\n+7776FU\nT12\n-3334FU\nT5\n%TORYO\n";
+    for (text, version) in [(v3, "V3.0"), (v22, "V2.2")] {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("game.csa");
+        std::fs::write(&path, text).unwrap();
+        let mut v = viewer_on(&path, None);
+        press(&mut v, "lc良い手⎋:w⏎");
+        let rows = screen_rows(&screen(&mut v, 160, 48)).join("\n");
+        assert!(rows.contains("saved"), "{version}: {rows}");
+        let saved = std::fs::read_to_string(&path).unwrap();
+        assert!(saved.lines().any(|l| l == version), "{saved}");
+        assert!(saved.contains("'*良い手"), "{saved}");
+        if version == "V3.0" {
+            assert!(
+                saved.contains("T12.345\n") && saved.contains("T5.5\n"),
+                "{saved}"
+            );
+        }
+    }
+}

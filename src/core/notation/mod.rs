@@ -184,6 +184,19 @@ pub struct Loaded {
     pub info: TextInfo,
     /// One per record in the file (CSA files may hold several, separated by `/`). Never empty.
     pub records: Vec<Parsed>,
+    /// A CSA file of version 3 (`V3.0`): written back the same way ([`Loaded::own_target`]).
+    pub csa_v3: bool,
+}
+
+impl Loaded {
+    /// The writer settings that write the file back as it was written (its format, and for
+    /// CSA its version).
+    pub fn own_target(&self) -> Target {
+        Target {
+            csa_v3: self.csa_v3,
+            ..Target::new(self.format)
+        }
+    }
 }
 
 /// Reads text in `format` into records (never empty).
@@ -225,6 +238,7 @@ pub fn load(bytes: &[u8], path: Option<&Path>) -> Loaded {
         }
     }
     Loaded {
+        csa_v3: format == Format::Csa && csa::declares_v3(&decoded.text),
         format,
         info: decoded.info,
         records,

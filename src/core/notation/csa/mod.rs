@@ -55,6 +55,17 @@ const HEADER_KEYS: [(&str, &str); 8] = [
     ("NOTE", "備考"),
 ];
 
+/// Does CSA text declare version 3 (`V3.0`) in its version line (the first line that is not
+/// a comment)? Such a file is written back as V3.0: V2.2 would cut its times to whole seconds.
+pub fn declares_v3(text: &str) -> bool {
+    // Split lazily (the version line comes first): `lines` would look for lone CRs in the
+    // whole text.
+    text.split(['\n', '\r'])
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with('\''))
+        .is_some_and(|l| l.starts_with("V3"))
+}
+
 /// Is this `'` line the encoding declaration (`'CSA encoding=UTF-8`, `'encoding=Shift_JIS`)?
 fn is_encoding_line(line: &str) -> bool {
     let Some(rest) = line.strip_prefix('\'') else {

@@ -619,3 +619,15 @@ fn unknown_csa_endings_are_written_back_as_read() {
         ["the ending 封じ手"]
     );
 }
+
+#[test]
+fn the_version_line_says_whether_a_file_is_v3() {
+    assert!(super::declares_v3(
+        "'CSA encoding=UTF-8\r\nV3.0\r\nPI\r\n+\r\n"
+    ));
+    assert!(super::declares_v3("\n' a comment\n\nV3.0\n"));
+    assert!(!super::declares_v3("V2.2\nPI\n+\n"));
+    assert!(!super::declares_v3("PI\n+\n+7776FU\n"));
+    // A V3.0 further down (a second record's) is not this file's version line.
+    assert!(!super::declares_v3("V2.2\nPI\n+\n/\nV3.0\n"));
+}
