@@ -171,3 +171,21 @@ fn no_evaluations_says_how_to_get_them() {
             .starts_with("no marked moves")
     );
 }
+
+/// A record that starts at move 81 names its moves from 81 in the graph's title too, as the
+/// move list and the board do.
+#[test]
+fn a_record_from_move_81_is_numbered_from_81_in_the_graph() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("from81.kifu");
+    std::fs::write(
+        &path,
+        "手合割：平手\n手数＝80\n手数----指手---------消費時間--\n  81 ７六歩(77)\n*#評価値=50\n  82 ３四歩(33)\n*#評価値=-30\n  83 ２六歩(27)\n*#評価値=80\n",
+    )
+    .unwrap();
+    let mut v = viewer(&path, Some(82));
+    keys(&mut v, "E");
+    let rows = screen_rows(&screen(&mut v, 160, 48)).join("\n");
+    assert!(rows.contains("82手 -30"), "{rows}");
+    assert!(!rows.contains(" 2手 "), "{rows}");
+}

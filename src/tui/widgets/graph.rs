@@ -71,11 +71,15 @@ pub fn graph_pane(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &m
         format!("評価値 ±{CLAMP}")
     };
     let now = match data.points.get(ply).filter(|_| on_main) {
-        Some(p) => match (p.eval, p.mark) {
-            (Some(e), Some(m)) => format!("{}手 {} 【{}】", p.ply, eval_text(e, win), m.word()),
-            (Some(e), None) => format!("{}手 {}", p.ply, eval_text(e, win)),
-            (None, _) => format!("{}手 -", p.ply),
-        },
+        Some(p) => {
+            // The move number a player sees (a record from move 81 starts at 81).
+            let n = app.record.moves_before() + p.ply;
+            match (p.eval, p.mark) {
+                (Some(e), Some(m)) => format!("{n}手 {} 【{}】", eval_text(e, win), m.word()),
+                (Some(e), None) => format!("{n}手 {}", eval_text(e, win)),
+                (None, _) => format!("{n}手 -"),
+            }
+        }
         None => "本譜外".to_string(),
     };
     let [s, g] = data.sides;
