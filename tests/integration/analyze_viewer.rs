@@ -256,9 +256,10 @@ fn mate_with_gpsusi() {
     let mut config = kifview::app::Config::defaults();
     config.engines = vec![spec];
     let mut app = App::new(tsume(), kifview::app::Document::untitled("t.kif"), config);
-    command(&mut app, "mate 5");
     // A loaded two-core machine: gpsusi starts slowly (up to the 30 s handshake) and then has
-    // its 5 s; only a failing test waits the whole three minutes.
+    // its 60 s (a one-move mate comes back at once; with 5 s it timed out under a heavy load);
+    // only a failing test waits the whole three minutes.
+    command(&mut app, "mate 60");
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(180);
     while app.job_running() && std::time::Instant::now() < deadline {
         app.research_tick(std::time::Instant::now());
