@@ -17,6 +17,10 @@ pub struct Session {
     _dir: tempfile::TempDir,
 }
 
+/// How long a wait gives the program: a debug build on a loaded two-core machine (the whole
+/// suite in parallel) has taken over 20 s to start; only a failing test waits this long.
+const PATIENCE: Duration = Duration::from_secs(60);
+
 impl Session {
     pub fn start(args: &[&str], rows: u16, cols: u16) -> Session {
         Session::start_program(env!("CARGO_BIN_EXE_kifview"), args, rows, cols)
@@ -90,7 +94,7 @@ impl Session {
     /// Waits (up to a generous limit, so a broken build fails instead of hanging) until the
     /// screen shows `text`.
     pub fn wait_for(&mut self, text: &str) -> String {
-        let deadline = Instant::now() + Duration::from_secs(20);
+        let deadline = Instant::now() + PATIENCE;
         loop {
             self.pump(Duration::from_millis(50));
             let s = self.screen();
@@ -106,7 +110,7 @@ impl Session {
 
     /// Waits until the screen no longer shows `text`.
     pub fn wait_gone(&mut self, text: &str) {
-        let deadline = Instant::now() + Duration::from_secs(20);
+        let deadline = Instant::now() + PATIENCE;
         loop {
             self.pump(Duration::from_millis(50));
             let s = self.screen();
@@ -128,7 +132,7 @@ impl Session {
     }
 
     pub fn wait_exit(&mut self) -> portable_pty::ExitStatus {
-        let deadline = Instant::now() + Duration::from_secs(20);
+        let deadline = Instant::now() + PATIENCE;
         loop {
             self.pump(Duration::from_millis(50));
             if let Some(st) = self.child.try_wait().unwrap() {
