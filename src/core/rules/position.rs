@@ -93,6 +93,13 @@ pub struct Played {
     pub captured: Option<PieceKind>,
 }
 
+impl Played {
+    /// Was `mv`, which this played, a king's move?
+    fn king_moved(&self, mv: Move) -> bool {
+        matches!(mv, Move::Normal { .. }) && self.piece == PieceKind::King
+    }
+}
+
 /// The index into `Position::board` of file `f`, rank `r`, when that is on the board.
 fn index_at(f: i8, r: i8) -> Option<usize> {
     ((1..=9).contains(&f) && (1..=9).contains(&r)).then(|| (f as usize - 1) * 9 + r as usize - 1)
@@ -337,7 +344,7 @@ impl Position {
 
     /// Is the side to move in check?
     pub fn in_check(&self) -> bool {
-        self.attacks().to_move
+        self.king_to_move_attacked()
     }
     /// Is the side to move checkmated (in check with no legal move)?
     pub fn is_checkmate(&self) -> bool {
@@ -348,7 +355,7 @@ impl Position {
     pub fn check(&self, mv: Move) -> Result<(), Illegal> {
         self.check_movement(mv)?;
         let mut after = self.clone();
-        after.play_unchecked(mv).ok_or(Illegal::CannotReach)?;
+        after.play_tracked(mv).ok_or(Illegal::CannotReach)?;
         after.check_outcome(mv)
     }
 
@@ -480,7 +487,7 @@ impl Position {
     /// Returns `None`, changing nothing, when the move cannot be played at all.
     pub fn play_checked(&mut self, mv: Move) -> Option<(Played, Result<(), Illegal>)> {
         let verdict = self.check_movement(mv);
-        let played = self.play_unchecked(mv)?;
+        let played = self.play_tracked(mv)?;
         Some((played, verdict.and_then(|()| self.check_outcome(mv))))
     }
 
@@ -508,7 +515,7 @@ impl Position {
     /// Plays `mv` if it is legal; otherwise changes nothing and says why.
     pub fn play(&mut self, mv: Move) -> Result<Played, Illegal> {
         self.check(mv)?;
-        self.play_unchecked(mv).ok_or(Illegal::CannotReach)
+        self.play_tracked(mv).ok_or(Illegal::CannotReach)
     }
 
     /// Plays `mv` without the rules of movement, as long as it is physically possible
@@ -516,8 +523,30 @@ impl Position {
     /// king on `to`, the piece in hand for a drop). Real records contain illegal moves; this is
     /// how they are still read.
     pub fn play_unchecked(&mut self, mv: Move) -> Option<Played> {
-        let side = self.side;
+        let played = self.play_on_board(mv)?;
+        // A replay asks nothing of the positions on the way: what the kings' safety is after
+        // the move is left to be looked up if asked.
+        self.safety = Safety::UNKNOWN;
+        Some(played)
+    }
+
+    /// [`Self::play_unchecked`] for a caller that asks about the position after the move (is
+    /// the mover's king left attacked?): the kings' safety is worked out at once from what
+    /// was known before (looked up first when nothing was), so that the next move can be
+    /// judged the same way.
+    #[inline]
+    fn play_tracked(&mut self, mv: Move) -> Option<Played> {
         let before = self.attacks_remembered();
+        let played = self.play_on_board(mv)?;
+        self.safety = Safety::known(self.attacks_after(before, mv, played.king_moved(mv)));
+        Some(played)
+    }
+
+    /// The board, hands and side to move after `mv` ([`Self::play_unchecked`]); the kings'
+    /// safety is the caller's.
+    #[inline(always)]
+    fn play_on_board(&mut self, mv: Move) -> Option<Played> {
+        let side = self.side;
         let played = match mv {
             Move::Normal { from, to, promote } => {
                 let piece = self.piece_at(from).filter(|p| p.color == side)?;
@@ -560,8 +589,6 @@ impl Position {
         };
         self.side = side.flip();
         self.ply = self.ply.wrapping_add(1);
-        let king_moved = matches!(mv, Move::Normal { .. }) && played.piece == PieceKind::King;
-        self.safety = self.safety_after(before, mv, king_moved);
         Some(played)
     }
 
@@ -569,14 +596,15 @@ impl Position {
     /// promotions, then drops from lance to rook, then pawn drops (the order of
     /// shogi_legality_lite's list followed by the pawn drops it got wrong).
     pub fn legal_moves(&self) -> Vec<Move> {
-        let side = self.side;
+        let me = self.with_known_safety();
+        let side = me.side;
         let mut moves = Vec::new();
-        for from in Square::all().filter(|&s| self.piece_at(s).is_some_and(|p| p.color == side)) {
+        for from in Square::all().filter(|&s| me.piece_at(s).is_some_and(|p| p.color == side)) {
             for promote in [false, true] {
                 moves.extend(
                     Square::all()
                         .map(|to| Move::Normal { from, to, promote })
-                        .filter(|&mv| self.check(mv).is_ok()),
+                        .filter(|&mv| me.check(mv).is_ok()),
                 );
             }
         }
@@ -584,7 +612,7 @@ impl Position {
         let drops = PieceKind::ALL[1..7].iter().chain([&PieceKind::Pawn]);
         for &kind in drops {
             moves.extend(
-                self.drop_destinations(kind)
+                me.drop_destinations(kind)
                     .into_iter()
                     .map(|to| Move::Drop { kind, to }),
             );
@@ -593,11 +621,12 @@ impl Position {
     }
     /// Legal destinations of the piece on `from` (with or without promotion).
     pub fn destinations_from(&self, from: Square) -> Vec<Square> {
+        let me = self.with_known_safety();
         Square::all()
             .filter(|&to| {
                 [false, true]
                     .into_iter()
-                    .any(|promote| self.check(Move::Normal { from, to, promote }).is_ok())
+                    .any(|promote| me.check(Move::Normal { from, to, promote }).is_ok())
             })
             .collect()
     }
@@ -606,8 +635,9 @@ impl Position {
         if self.hand_count(self.side, kind) == 0 {
             return Vec::new();
         }
+        let me = self.with_known_safety();
         Square::all()
-            .filter(|&to| self.check(Move::Drop { kind, to }).is_ok())
+            .filter(|&to| me.check(Move::Drop { kind, to }).is_ok())
             .collect()
     }
     /// Whether moving from `from` to `to` may promote and whether it must.

@@ -5,9 +5,10 @@
 //! asked of every move of every record read. Most of it can be skipped when the answer for
 //! the position before the move is known: a move changes two squares, so a king that was not
 //! attacked before can only be attacked along the line through the square the piece left
-//! (or, for the other king, by the piece that arrived). `play_unchecked` keeps both answers
-//! up to date; anything else that changes the board forgets them, and they are looked up in
-//! full the next time.
+//! (or, for the other king, by the piece that arrived). The moves that are judged
+//! (`play_checked`, `play`, `check`) keep both answers up to date; `play_unchecked` (a
+//! replay, which asks nothing on the way) and anything else that changes the board forget
+//! them, and they are looked up in full the next time they are asked.
 //!
 //! Debug builds (every test) check each remembered answer against the full look.
 
@@ -29,9 +30,9 @@ impl Safety {
         attacks: Attacks::NONE,
     };
     /// Neither king attacked (a board without kings, for one).
-    pub(super) const SAFE: Safety = Safety::new(Attacks::NONE);
+    pub(super) const SAFE: Safety = Safety::known(Attacks::NONE);
 
-    const fn new(attacks: Attacks) -> Safety {
+    pub(super) const fn known(attacks: Attacks) -> Safety {
         Safety {
             known: true,
             attacks,
@@ -108,9 +109,27 @@ impl Position {
     #[inline]
     pub(super) fn attacks_remembered(&mut self) -> Attacks {
         if !self.safety.known {
-            self.safety = Safety::new(self.look());
+            self.safety = Safety::known(self.look());
         }
         self.attacks()
+    }
+    /// Is the side to move in check (one look around one king when nothing is known)?
+    pub(super) fn king_to_move_attacked(&self) -> bool {
+        if self.safety.known {
+            self.attacks().to_move
+        } else {
+            self.king_capturable(self.side.flip()) == Some(true)
+        }
+    }
+    /// This position with its kings' safety known, for asking many moves of it (each then
+    /// judged from the lines it changes).
+    pub(super) fn with_known_safety(&self) -> std::borrow::Cow<'_, Position> {
+        if self.safety.known {
+            return std::borrow::Cow::Borrowed(self);
+        }
+        let mut p = self.clone();
+        p.attacks_remembered();
+        std::borrow::Cow::Owned(p)
     }
     /// Both kings' safety, by looking around each king.
     fn look(&self) -> Attacks {
@@ -120,11 +139,11 @@ impl Position {
         }
     }
 
-    /// What `play_unchecked` remembers after playing `mv` (`self` is the position after it),
-    /// from `before`, the kings' safety in the position before it. `king_moved`: the piece
-    /// that moved was the mover's king.
-    #[inline]
-    pub(super) fn safety_after(&self, before: Attacks, mv: Move, king_moved: bool) -> Safety {
+    /// The kings' safety after `mv` (`self` is the position after it), from `before`, their
+    /// safety in the position before it. `king_moved`: the piece that moved was the mover's
+    /// king.
+    #[inline(always)]
+    pub(super) fn attacks_after(&self, before: Attacks, mv: Move, king_moved: bool) -> Attacks {
         let mover = self.side.flip();
         let to = mv.to().index();
         let from = mv.from().map(Square::index);
@@ -159,7 +178,7 @@ impl Position {
                 None => false,
             }
         };
-        Safety::new(Attacks { to_move, other })
+        Attacks { to_move, other }
     }
 
     /// Is the king on index `k` attacked by `attacker` along the line from it through index
