@@ -115,13 +115,13 @@ impl RecordBuilder {
     pub fn ply(&self) -> u32 {
         self.record.node(self.cur).ply
     }
-    /// Makes room for about `moves` nodes (and their positions when the trail is kept), so
-    /// that a long record is not copied over as it grows.
+    /// Makes room for about `moves` nodes (and for the positions of a line that long when
+    /// the trail is kept: the trail holds one line, so a few hundred at most), so that a
+    /// record is not copied over as it grows.
     pub fn reserve(&mut self, moves: usize) {
-        let moves = moves.min(1 << 20);
-        self.record.nodes.reserve(moves);
+        self.record.nodes.reserve(moves.min(1 << 20));
         if self.keep_trail {
-            self.trail.reserve(moves);
+            self.trail.reserve(moves.min(512));
         }
     }
     /// The position at [`Self::cur`].
