@@ -269,13 +269,12 @@ fn write_node(
 
 fn write_notes(record: &Record, id: NodeId, out: &mut String, breaks: &mut Breaks) {
     let n = record.node(id);
-    if memchr::memchr2(b'\n', b'\r', n.comment.as_bytes()).is_none() {
+    if n.comment.is_empty() {
+    } else if memchr::memchr2(b'\n', b'\r', n.comment.as_bytes()).is_none() {
         // One line (most comments): written as it is.
-        if !n.comment.is_empty() {
-            out.push('*');
-            out.push_str(&n.comment);
-            out.push('\n');
-        }
+        out.push('*');
+        out.push_str(&n.comment);
+        out.push('\n');
     } else {
         // A lone CR ends a line for the reader too: it starts a new comment line.
         for l in lines(&n.comment) {
