@@ -42,8 +42,8 @@ pub struct Document {
     /// writes the others back as they were and `}` / `:record N` read another. Empty for a
     /// file of one record.
     pub record_texts: Vec<String>,
-    /// The file is CSA version 3 (`V3.0`): saving it back writes V3.0 (V2.2 would cut its
-    /// times to whole seconds).
+    /// The file (in a file of several records, the record shown) is CSA version 3 (`V3.0`):
+    /// saving it back writes V3.0 (V2.2 would cut its times to whole seconds).
     pub csa_v3: bool,
 }
 
@@ -140,6 +140,7 @@ impl Document {
         let doc = Document {
             warnings,
             record_index: index,
+            csa_v3: notation::csa::declares_v3(text),
             ..self.clone()
         };
         Ok((parsed.record, doc))
@@ -177,6 +178,11 @@ impl Document {
                 piece
             })
             .collect();
+        // Each record of the file has its own version line.
+        self.csa_v3 = self
+            .record_texts
+            .get(self.record_index)
+            .is_some_and(|t| notation::csa::declares_v3(t));
     }
 
     /// Each record's text as a file of several records is written with `record` (the one

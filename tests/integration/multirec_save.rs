@@ -412,3 +412,31 @@ fn pasted_records_are_all_written_to_csa_and_a_kif_save_says_the_others_are_in_n
     press(&mut v, "n");
     assert!(!one.exists());
 }
+
+/// Each record of a file of several keeps its own CSA version when saved: record 1 of
+/// five.csa is V3.0 and stays V3.0 (it was written as V2.2), record 2 is V2.2 and stays so,
+/// and the records around the one saved are as they were.
+#[test]
+fn a_saved_record_keeps_its_own_version() {
+    for (n, version) in [(1, "V3.0"), (2, "V2.2"), (4, "V3.0")] {
+        let dir = tempfile::tempdir().unwrap();
+        let (path, text) = five_records(&dir, false);
+        let before = pieces(&text);
+        assert!(
+            before[n - 1].lines().any(|l| l == version),
+            "{}",
+            before[n - 1]
+        );
+        let mut v = at_record(&path, n);
+        press(&mut v, "lcversion kept⎋^s");
+        assert!(!v.app.is_modified(), "record {n}: {}", status(&mut v));
+        let after = pieces(&std::fs::read_to_string(&path).unwrap());
+        assert_eq!(after.len(), 5);
+        let saved = &after[n - 1];
+        assert!(saved.contains("'*version kept"), "{saved}");
+        assert!(saved.lines().any(|l| l == version), "record {n}: {saved}");
+        for i in (0..5).filter(|&i| i != n - 1) {
+            assert_eq!(after[i], before[i], "record {} as it was", i + 1);
+        }
+    }
+}
