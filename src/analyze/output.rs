@@ -67,17 +67,10 @@ pub fn target(out: &Path, loaded: &Loaded) -> Result<(Target, TextInfo), String>
             (Some("kifu" | "ki2u"), e) => e == TextEncoding::Utf8,
             _ => true,
         };
-    if same {
-        return Ok((
-            loaded.own_target(),
-            TextInfo {
-                lossy: false,
-                ..loaded.info
-            },
-        ));
-    }
-    // Another kind of file: what `convert` writes for that extension.
-    notation::filetype::write_settings(out, None, None)
+    // The input's own settings, as saving back to its file keeps them; for another kind of
+    // file what `convert` writes for that extension.
+    let own = same.then(|| (loaded.own_target(), loaded.info));
+    notation::filetype::write_settings(out, own, None)
         .ok_or_else(|| format!("{}: cannot tell the format from the name", out.display()))
 }
 

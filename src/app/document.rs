@@ -146,6 +146,15 @@ impl Document {
         Ok((parsed.record, doc))
     }
 
+    /// The writer settings that write the record back as its file was written: its format,
+    /// and for CSA its version (`None` for a new record).
+    pub fn own_target(&self) -> Option<Target> {
+        self.format.map(|format| Target {
+            csa_v3: self.csa_v3,
+            ..Target::new(format)
+        })
+    }
+
     /// Does this document show one record of a CSA file of several (whose texts are kept)?
     fn holds_several_csa_records(&self) -> bool {
         self.format == Some(Format::Csa) && self.record_count > 1
@@ -543,7 +552,7 @@ pub fn expand_path(s: &str) -> PathBuf {
 /// the extension names no format.
 pub fn target_for(
     path: &Path,
-    same: Option<(Format, TextInfo)>,
+    same: Option<(Target, TextInfo)>,
     encoding: Option<TextEncoding>,
 ) -> Option<(Target, TextInfo)> {
     filetype::write_settings(path, same, encoding)

@@ -55,7 +55,7 @@ impl App {
             how
         };
         let same = if same_file {
-            self.doc.format.zip(self.doc.info)
+            self.doc.own_target().zip(self.doc.info)
         } else {
             None
         };
@@ -63,7 +63,7 @@ impl App {
             SaveEncoding::Fixed(e) => Some(e),
             SaveEncoding::Auto => None,
         };
-        let Some((mut target, mut info)) = document::target_for(&path, same, fixed) else {
+        let Some((target, mut info)) = document::target_for(&path, same, fixed) else {
             self.info_level(
                 format!(
                     "cannot tell the format of {}: use .kif (Shift_JIS), .kifu (UTF-8), .csa, .ki2, .ki2u, .jkf, .usi, .sfen or .bod",
@@ -73,8 +73,6 @@ impl App {
             );
             return;
         };
-        // A CSA V3.0 file stays V3.0 when saved back.
-        target.csa_v3 |= same.is_some() && self.doc.csa_v3;
         // The � of bytes replaced when the file was read are written as 〓 where the encoding
         // has no � (for the whole session: the record keeps them).
         info.lossy |= self.doc.info.is_some_and(|i| i.lossy);

@@ -101,21 +101,21 @@ impl FileType {
 /// The format and text settings for writing to `path` (replaces the app's
 /// `save::target_for`).
 ///
-/// Saving back to the file a record came from keeps its format, encoding, BOM and line endings
-/// (`same_file`). Otherwise the extension decides everything ([`FILE_TYPES`]); `encoding`
+/// Saving back to the file a record came from keeps its format (and CSA version), encoding, BOM
+/// and line endings (`same_file`). Otherwise the extension decides everything ([`FILE_TYPES`]); `encoding`
 /// overrides the extension's encoding for KIF and KI2 (the user's `save_encoding` setting).
 /// `None` when the extension names no format.
 pub fn write_settings(
     path: &Path,
-    same_file: Option<(Format, TextInfo)>,
+    same_file: Option<(Target, TextInfo)>,
     encoding: Option<TextEncoding>,
 ) -> Option<(Target, TextInfo)> {
-    if let Some((format, info)) = same_file {
+    if let Some((target, info)) = same_file {
         let info = TextInfo {
             lossy: false,
             ..info
         };
-        return Some((Target::new(format), info));
+        return Some((target, info));
     }
     let ty = for_path(path)?;
     let encoding = match encoding {
@@ -190,7 +190,12 @@ mod tests {
             newline: CrLf,
             lossy: true,
         };
-        let (t, i) = write_settings(Path::new("a.kif"), Some((Format::Kif, same)), None).unwrap();
+        let (t, i) = write_settings(
+            Path::new("a.kif"),
+            Some((Target::new(Format::Kif), same)),
+            None,
+        )
+        .unwrap();
         assert_eq!(t.format, Format::Kif);
         assert_eq!(
             (i.encoding, i.bom, i.newline, i.lossy),
