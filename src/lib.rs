@@ -14,7 +14,7 @@
 //! | library modules: `engine`, `convert`, `store`, `analyze` | USI engines as child processes; batch check and convert with a worker pool; writing files safely (atomic, through links, keeping permissions); game analysis (comments, marks, evaluations for the graph, batches, mate search) | `core`, and each other (`analyze` uses `engine`, `convert`, `store`) |
 //! | [`app`] | the application state, commands and their handlers, overlays, keymaps, config, the document (every file the app reads or writes) | `core`, the library modules; never a terminal crate |
 //! | [`tui`] | the run loop, terminal events turned into the app's keys, layout, one widget per pane, theme | `app`, `core`, ratatui, crossterm |
-//! | `main.rs`, `cli.rs` | arguments, subcommands, printing | everything |
+//! | `main.rs`, `cli` (one file per subcommand group) | arguments, subcommands, printing | everything |
 //!
 //! # A key, from the terminal to the screen
 //!

@@ -1,6 +1,5 @@
 //! `kifview`: the viewer and the scripting commands.
 
-mod analyze_cli;
 mod cli;
 
 use clap::Parser;

@@ -2,6 +2,8 @@
 //!
 //! Exit codes: 0 success, 1 when any input failed (the others are still processed), 2 bad usage.
 
+mod analyze;
+
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use kifview::app::LaunchOptions;
 use kifview::app::text::sanitize;
@@ -83,12 +85,12 @@ pub enum Command {
     #[command(
         after_help = "Examples:\n  kifview analyze game.kif -o game-analysed.kif\n  kifview analyze game.kifu --in-place --nodes 100000\n  kifview analyze -r games/ --out-dir analysed/ --jobs 2\n  kifview analyze -r /data/floodgate --in-place --shard 3/16"
     )]
-    Analyze(crate::analyze_cli::AnalyzeArgs),
+    Analyze(analyze::AnalyzeArgs),
     /// Search a position for a mate (USI go mate): prints 詰み N手: ▲…, 不詰 or 時間切れ.
     #[command(
         after_help = "Examples:\n  kifview mate tsume.kifu\n  kifview mate game.kif --ply 87 --time 30 --engine gpsusi"
     )]
-    Mate(crate::analyze_cli::MateArgs),
+    Mate(analyze::MateArgs),
     /// Print shell completions.
     #[command(
         after_help = "Examples:\n  kifview completions bash > ~/.local/share/bash-completion/completions/kifview\n  kifview completions zsh > ~/.zfunc/_kifview\n  kifview completions fish > ~/.config/fish/completions/kifview.fish"
@@ -324,8 +326,8 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Convert(a)) => convert(a),
         Some(Command::Show(a)) => show(a),
         Some(Command::Check(a)) => check(a),
-        Some(Command::Analyze(a)) => crate::analyze_cli::analyze(a),
-        Some(Command::Mate(a)) => crate::analyze_cli::mate(a),
+        Some(Command::Analyze(a)) => analyze::analyze(a),
+        Some(Command::Mate(a)) => analyze::mate(a),
         Some(Command::Completions { shell }) => {
             use clap::CommandFactory;
             let mut cmd = Cli::command();
