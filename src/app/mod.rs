@@ -24,6 +24,7 @@ pub mod lists;
 pub mod mode_line;
 pub mod outline;
 pub mod overlay;
+mod picture;
 pub mod position_editor;
 pub mod prompt;
 mod records;

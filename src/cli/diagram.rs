@@ -2,6 +2,7 @@
 
 use super::{Out, parse_record, print_messages};
 use clap::{ArgGroup, Args, ValueEnum};
+use kifview::app::Config;
 use kifview::convert::{self, Input};
 use kifview::diagram::names::{self, Pick};
 use kifview::diagram::render::{self, Fonts, MISSING};
@@ -54,12 +55,21 @@ pub struct DiagramArgs {
     pub no_highlight: bool,
     /// Output file (one diagram; its directory must exist). Without -o or --out-dir, one
     /// diagram goes to standard output.
-    #[arg(short = 'o', long = "output", value_name = "OUTPUT", conflicts_with = "out_dir")]
+    #[arg(
+        short = 'o',
+        long = "output",
+        value_name = "OUTPUT",
+        conflicts_with = "out_dir"
+    )]
     pub output: Option<PathBuf>,
     /// Directory for the diagrams (created if missing), named `NAME-ply040.svg` or after the
     /// bookmark, keeping the layout of the directories given with -r.
     #[arg(long, value_name = "DIR")]
     pub out_dir: Option<PathBuf>,
+    /// Config file, for its [diagram] theme (default: $KIFVIEW_CONFIG, else the platform
+    /// config directory).
+    #[arg(long, value_name = "PATH")]
+    pub config: Option<PathBuf>,
     /// Draw a bare position given as SFEN instead of a record.
     #[arg(long, value_name = "SFEN")]
     pub sfen: Option<String>,
@@ -159,12 +169,21 @@ pub fn diagram(a: DiagramArgs) -> ExitCode {
     if let Some(d) = &a.out_dir
         && let Err(e) = std::fs::create_dir_all(d)
     {
-        say(format!("kifview diagram: {}: cannot create: {e}", d.display()));
+        say(format!(
+            "kifview diagram: {}: cannot create: {e}",
+            d.display()
+        ));
         return ExitCode::from(1);
     }
-    let theme = Theme {
-        mark_last_move: !a.no_highlight,
-        ..Theme::default()
+    let theme = match Config::load(a.config.as_deref()) {
+        Ok(c) => Theme {
+            mark_last_move: c.diagram.mark_last_move && !a.no_highlight,
+            ..c.diagram
+        },
+        Err(e) => {
+            say(format!("kifview diagram: {e}"));
+            return ExitCode::from(2);
+        }
     };
     let fonts = Fonts::new();
     let plan = Plan {
@@ -222,7 +241,10 @@ fn finish(inputs: &[Input], done: &[Done], a: &DiagramArgs) -> ExitCode {
         && let Some(dir) = &a.out_dir
         && let Err(e) = store::flush_filesystem(dir, &written)
     {
-        say(format!("kifview diagram: {}: could not flush to disk: {e}", dir.display()));
+        say(format!(
+            "kifview diagram: {}: could not flush to disk: {e}",
+            dir.display()
+        ));
         return ExitCode::from(1);
     }
     if inputs.len() > 1 || written.len() > 1 {
@@ -264,14 +286,14 @@ fn draw_input(input: &Input, bare: Option<&str>, plan: &Plan, batch: bool) -> Do
         Err(e) => return done.fail(e),
     };
     let name = path.display().to_string();
-    done.messages
-        .extend(convert::warning_lines(&name, parsed));
+    done.messages.extend(convert::warning_lines(&name, parsed));
     let picked = match names::pick(&parsed.record, plan.pick) {
         Ok(p) => p,
         Err(e) => return done.fail(format!("{name}: {e}")),
     };
     if picked.is_empty() {
-        done.messages.push(format!("{name}: no bookmarks: nothing drawn"));
+        done.messages
+            .push(format!("{name}: no bookmarks: nothing drawn"));
         return done;
     }
     let mut stem = path
@@ -338,7 +360,10 @@ impl Done {
 /// The diagram's bytes in the plan's format, and the characters drawn as 〓.
 fn draw(d: &mut Diagram, plan: &Plan) -> Result<(Vec<u8>, Vec<char>), String> {
     if plan.format == Format::Svg && !plan.outline {
-        return Ok((svg::write(d, plan.theme, plan.size).into_bytes(), Vec::new()));
+        return Ok((
+            svg::write(d, plan.theme, plan.size).into_bytes(),
+            Vec::new(),
+        ));
     }
     let (db, missing) = plan.fonts.prepare(d, plan.theme);
     let text = svg::write(d, plan.theme, plan.size);

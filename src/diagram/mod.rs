@@ -54,8 +54,7 @@ pub struct Diagram {
 
 /// How a diagram looks: colours are CSS colours (`#rrggbb`, a name), the font a CSS family list
 /// put before the built-in stack.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
-#[serde(default, deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Theme {
     /// Behind everything.
     pub background: String,

@@ -105,7 +105,11 @@ fn safe(s: &str) -> String {
     if out.starts_with('.') {
         out.replace_range(..1, "_");
     }
-    if out.is_empty() { "bookmark".into() } else { out }
+    if out.is_empty() {
+        "bookmark".into()
+    } else {
+        out
+    }
 }
 
 #[cfg(test)]

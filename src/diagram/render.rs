@@ -150,7 +150,11 @@ pub fn png(svg: &str, db: Arc<fontdb::Database>) -> Result<Vec<u8>, String> {
     let size = tree.size().to_int_size();
     let mut pixmap = resvg::tiny_skia::Pixmap::new(size.width(), size.height())
         .ok_or_else(|| format!("cannot draw {}x{} pixels", size.width(), size.height()))?;
-    resvg::render(&tree, resvg::tiny_skia::Transform::identity(), &mut pixmap.as_mut());
+    resvg::render(
+        &tree,
+        resvg::tiny_skia::Transform::identity(),
+        &mut pixmap.as_mut(),
+    );
     pixmap.encode_png().map_err(|e| e.to_string())
 }
 
@@ -169,7 +173,11 @@ mod tests {
         let db = Fonts::bundled_only().bundled;
         let id = db.faces().next().expect("the bundled face").id;
         let glyphs = include_str!("../../assets/fonts/diagram-glyphs.txt");
-        for c in glyphs.chars().filter(|&c| c != '\n').chain(['A', 'ア', 'あ', '＃']) {
+        for c in glyphs
+            .chars()
+            .filter(|&c| c != '\n')
+            .chain(['A', 'ア', 'あ', '＃'])
+        {
             assert!(bundled_has(c), "{c}");
             assert!(face_has(&db, id, c), "{c} is not in the bundled font");
         }

@@ -272,7 +272,7 @@ pub(crate) fn esc(s: &str) -> std::borrow::Cow<'_, str> {
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
-            
+
             c => out.push(c),
         }
     }

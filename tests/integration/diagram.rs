@@ -50,7 +50,10 @@ fn handicap_game() {
     let d = Diagram::at(record, record.root(), false);
     let s = svg_of(&d);
     assert!(s.contains("▲下手") && s.contains("△上手"), "{s}");
-    assert!(!s.contains("駒箱"), "a handicap's missing pieces are not a box");
+    assert!(
+        !s.contains("駒箱"),
+        "a handicap's missing pieces are not a box"
+    );
     insta::assert_snapshot!("diagram_handicap", s);
 }
 
@@ -77,7 +80,10 @@ fn flipped_after_two_moves() {
     assert!(s.contains("第2手 △３四歩まで"), "{s}");
     let sente_line = s.find("▲先手").unwrap();
     let board = s.find("<path").unwrap();
-    assert!(sente_line < board, "sente's hand is above the board when flipped");
+    assert!(
+        sente_line < board,
+        "sente's hand is above the board when flipped"
+    );
     insta::assert_snapshot!("diagram_flipped", s);
 }
 
@@ -100,7 +106,10 @@ fn names_and_bookmarks_from_files_are_escaped() {
     let s = svg_of(&d);
     assert!(s.contains("&lt;b&gt;&amp;amp[31m"), "{s}");
     assert!(!s.contains('\u{1b}'));
-    assert!(s.contains("&lt;script&gt;"), "the bookmark is the caption: {s}");
+    assert!(
+        s.contains("&lt;script&gt;"),
+        "the bookmark is the caption: {s}"
+    );
 }
 
 /// The PNG of `d` drawn with the bundled font alone, decoded.
@@ -198,7 +207,11 @@ fn command_draws_a_whole_directory_keeping_its_layout() {
     std::fs::create_dir_all(src.join("club")).unwrap();
     std::fs::copy(asset("study.kif"), src.join("a.kif")).unwrap();
     std::fs::copy(asset("tsume.kifu"), src.join("club/b.kifu")).unwrap();
-    std::fs::write(src.join("club/short.kif"), "手合割：平手\n   1 ７六歩(77)\n").unwrap();
+    std::fs::write(
+        src.join("club/short.kif"),
+        "手合割：平手\n   1 ７六歩(77)\n",
+    )
+    .unwrap();
     let out = dir.path().join("out");
     kifview()
         .args(["diagram", "-r"])
@@ -207,7 +220,9 @@ fn command_draws_a_whole_directory_keeping_its_layout() {
         .arg(&out)
         .assert()
         .success()
-        .stderr(predicates::str::contains("wrote 3 diagrams from 3 of 3 files"));
+        .stderr(predicates::str::contains(
+            "wrote 3 diagrams from 3 of 3 files",
+        ));
     for f in ["a-ply001.png", "club/b-ply001.png", "club/short-ply001.png"] {
         let bytes = std::fs::read(out.join(f)).unwrap_or_else(|e| panic!("{f}: {e}"));
         let p = Pixmap::decode_png(&bytes).unwrap();
@@ -227,7 +242,9 @@ fn command_says_what_is_wrong() {
         .args(["--ply", "5"])
         .assert()
         .code(1)
-        .stderr(predicates::str::contains("short.kif: --ply 5: the main line has 1 move"));
+        .stderr(predicates::str::contains(
+            "short.kif: --ply 5: the main line has 1 move",
+        ));
     // Several diagrams need a directory.
     kifview()
         .arg("diagram")
@@ -247,4 +264,127 @@ fn command_says_what_is_wrong() {
         .assert()
         .code(1)
         .stderr(predicates::str::contains("position"));
+}
+
+/// Presses keys: characters, `⏎` Enter, `⌫` Backspace.
+fn press(a: &mut kifview::app::App, s: &str) {
+    use kifview::app::{KeyCode, KeyEvent};
+    for c in s.chars() {
+        a.handle_key(match c {
+            '⏎' => KeyEvent::plain(KeyCode::Enter),
+            '⌫' => KeyEvent::plain(KeyCode::Backspace),
+            c => KeyEvent::char(c),
+        });
+    }
+}
+
+#[test]
+fn the_copy_menu_saves_the_position_as_a_picture() {
+    use kifview::app::overlay::Overlay;
+    use kifview::app::{App, Config, LaunchOptions};
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("game.kif");
+    std::fs::write(&file, "手合割：平手\n   1 ７六歩(77)\n   2 ３四歩(33)\n").unwrap();
+    let opts = LaunchOptions {
+        file: Some(file.clone()),
+        ply: Some(1),
+        ..LaunchOptions::default()
+    };
+    let mut a = App::open(&opts, Config::defaults()).unwrap();
+    press(&mut a, "yd");
+    let Some(Overlay::Prompt(p)) = a.overlays.top() else {
+        panic!("y d asks for the file");
+    };
+    let offered = dir.path().join("game-ply001.svg").display().to_string();
+    assert_eq!(p.text, offered, "the record's name and the ply, beside it");
+    press(&mut a, "⏎");
+    let svg = std::fs::read_to_string(&offered).unwrap();
+    assert!(svg.contains("第1手 ▲７六歩まで"), "{svg}");
+    // Another name, as PNG.
+    press(&mut a, "yd");
+    let png = dir.path().join("p.png");
+    let back = "⌫".repeat(offered.chars().count());
+    press(&mut a, &format!("{back}{}⏎", png.display()));
+    let p = Pixmap::decode_png(&std::fs::read(&png).unwrap()).unwrap();
+    assert_eq!(p.width(), 816);
+    assert!(
+        a.message
+            .as_ref()
+            .unwrap()
+            .text
+            .contains("saved the position as p.png")
+    );
+    // A name that is neither is refused with the reason.
+    press(&mut a, "yd");
+    press(
+        &mut a,
+        &format!("{back}{}⏎", dir.path().join("x.txt").display()),
+    );
+    assert!(
+        a.message
+            .as_ref()
+            .unwrap()
+            .text
+            .contains(".svg or NAME.png")
+    );
+    assert!(!dir.path().join("x.txt").exists());
+}
+
+#[test]
+fn the_config_themes_the_pictures() {
+    use kifview::app::Config;
+    let c = Config::from_toml(
+        "my.toml",
+        "[diagram]\nboard = \"#ffffff\"\npiece_font = \"'IPAexMincho'\"\n",
+    )
+    .unwrap();
+    // Keys given replace the default's; the others stay.
+    assert_eq!(c.diagram.board, "#ffffff");
+    assert_eq!(c.diagram.line, Theme::default().line);
+    assert_eq!(Config::defaults().diagram, Theme::default());
+    let s = svg::write(&sfen("4k4/9/9/9/9/9/9/9/4K4 b - 1"), &c.diagram, None);
+    assert!(s.contains("fill=\"#ffffff\""));
+    assert!(
+        s.contains("font-family=\"'IPAexMincho', 'Noto Serif CJK JP'"),
+        "{s}"
+    );
+    let e = Config::from_toml("my.toml", "[diagram]\n\nline = \"red\\\" onload=\\\"x\"\n")
+        .unwrap_err()
+        .to_string();
+    assert!(e.starts_with("my.toml:3: diagram.line:"), "{e}");
+}
+
+#[test]
+fn command_takes_its_theme_from_the_config() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("c.toml");
+    std::fs::write(
+        &config,
+        "[diagram]\npromoted = \"#0000ff\"\nmark_last_move = false\n",
+    )
+    .unwrap();
+    let out = kifview()
+        .args(["diagram", "--position", "startpos moves 7g7f 3c3d 8h2b+"])
+        .arg("--config")
+        .arg(&config)
+        .assert()
+        .success();
+    let s = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(
+        s.contains("fill=\"#0000ff\" x="),
+        "the promoted bishop in the theme's colour: {s}"
+    );
+    assert!(!s.contains(&Theme::default().highlight), "no mark: {s}");
+    std::fs::write(&config, "[diagram]\nboard = \"no colour\"\n").unwrap();
+    kifview()
+        .args([
+            "diagram",
+            "--sfen",
+            "4k4/9/9/9/9/9/9/9/4K4 b - 1",
+            "--config",
+        ])
+        .arg(&config)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("c.toml:2: diagram.board"));
 }
