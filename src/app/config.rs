@@ -353,7 +353,7 @@ struct RawConfig {
     engines: Option<Spanned<Vec<EngineSpec>>>,
     analysis: Option<RawAnalysis>,
     move_list: Option<RawMoveList>,
-    diagram: Option<super::picture::RawDiagram>,
+    diagram: Option<super::diagram_theme::RawDiagram>,
 }
 
 #[derive(Deserialize, Default)]

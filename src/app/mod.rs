@@ -12,6 +12,7 @@ pub mod board_input;
 pub mod command;
 pub mod config;
 pub mod confirm;
+mod diagram_theme;
 mod dispatch;
 pub mod document;
 mod editing;

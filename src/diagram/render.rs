@@ -67,7 +67,9 @@ impl Fonts {
                 .chain(d.caption.as_deref())
         };
         let wanted = texts().any(needs_more);
-        if !self.use_system || !(wanted || !theme.piece_font.trim().is_empty()) {
+        let themed = !theme.piece_font.trim().is_empty();
+        let system = self.use_system && (wanted || themed);
+        if !system {
             if wanted {
                 return (self.bundled.clone(), replace_missing(d, bundled_has));
             }
