@@ -296,9 +296,10 @@ fn draw_input(input: &Input, bare: Option<&str>, plan: &Plan, batch: bool) -> Do
             .push(format!("{name}: no bookmarks: nothing drawn"));
         return done;
     }
-    let mut stem = path
-        .file_stem()
-        .map_or("stdin".into(), |s| s.to_string_lossy().into_owned());
+    let mut stem = match path.file_stem() {
+        Some(s) if path != Path::new("-") => s.to_string_lossy().into_owned(),
+        _ => "stdin".into(),
+    };
     if plan.record > 1 {
         stem = format!("{stem}-record{}", plan.record);
     }

@@ -388,3 +388,16 @@ fn command_takes_its_theme_from_the_config() {
         .code(2)
         .stderr(predicates::str::contains("c.toml:2: diagram.board"));
 }
+
+#[test]
+fn a_record_from_standard_input_is_named_stdin() {
+    let dir = tempfile::tempdir().unwrap();
+    kifview()
+        .args(["diagram", "-", "--all", "--out-dir"])
+        .arg(dir.path())
+        .write_stdin("手合割：平手\n   1 ７六歩(77)\n")
+        .assert()
+        .success();
+    assert!(dir.path().join("stdin-ply000.svg").is_file());
+    assert!(dir.path().join("stdin-ply001.svg").is_file());
+}
