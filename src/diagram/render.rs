@@ -157,7 +157,34 @@ pub fn png(svg: &str, db: Arc<fontdb::Database>) -> Result<Vec<u8>, String> {
         resvg::tiny_skia::Transform::identity(),
         &mut pixmap.as_mut(),
     );
-    pixmap.encode_png().map_err(|e| e.to_string())
+    encode(&pixmap).map_err(|e| e.to_string())
+}
+
+/// The pixels as a PNG: RGB when every pixel is opaque (the usual diagram: a quarter less to
+/// compress and store than tiny-skia's `encode_png`, always RGBA), else RGBA with the alpha
+/// taken out of the colours. (`Compression::Fast` took half the time but made files 2.3 times
+/// larger.)
+fn encode(pixmap: &resvg::tiny_skia::Pixmap) -> Result<Vec<u8>, png::EncodingError> {
+    let pixels = pixmap.pixels();
+    let (colour, data): (png::ColorType, Vec<u8>) = if pixels.iter().all(|p| p.alpha() == 255) {
+        let rgb = pixels.iter().flat_map(|p| [p.red(), p.green(), p.blue()]);
+        (png::ColorType::Rgb, rgb.collect())
+    } else {
+        let rgba = pixels.iter().flat_map(|p| {
+            let c = p.demultiply();
+            [c.red(), c.green(), c.blue(), c.alpha()]
+        });
+        (png::ColorType::Rgba, rgba.collect())
+    };
+    let mut out = Vec::new();
+    let mut e = png::Encoder::new(&mut out, pixmap.width(), pixmap.height());
+    e.set_color(colour);
+    e.set_depth(png::BitDepth::Eight);
+    e.set_compression(png::Compression::Balanced);
+    let mut w = e.write_header()?;
+    w.write_image_data(&data)?;
+    w.finish()?;
+    Ok(out)
 }
 
 /// The SVG with its text turned into paths (`--outline-text`): it then needs no font at all.

@@ -401,3 +401,34 @@ fn a_record_from_standard_input_is_named_stdin() {
     assert!(dir.path().join("stdin-ply000.svg").is_file());
     assert!(dir.path().join("stdin-ply001.svg").is_file());
 }
+
+#[test]
+fn png_is_rgb_when_opaque_and_keeps_a_transparent_background() {
+    let d = sfen("4k4/9/9/9/9/9/9/9/4K4 b - 1");
+    let db = || {
+        Fonts::bundled_only()
+            .prepare(&mut d.clone(), &Theme::default())
+            .0
+    };
+    let opaque = render::png(&svg::write(&d, &Theme::default(), None), db()).unwrap();
+    // The IHDR's colour type: 2 is RGB, 6 is RGBA.
+    assert_eq!(opaque[25], 2);
+    let clear = Theme {
+        background: "transparent".into(),
+        ..Theme::default()
+    };
+    let png = render::png(&svg::write(&d, &clear, None), db()).unwrap();
+    assert_eq!(png[25], 6);
+    let p = Pixmap::decode_png(&png).unwrap();
+    assert_eq!(
+        p.pixel(1, 1).unwrap().alpha(),
+        0,
+        "outside the board is see-through"
+    );
+    let board = p.pixel(100, 100).unwrap();
+    assert_eq!(
+        (board.alpha(), board.red()),
+        (255, 0xf6),
+        "the board is not"
+    );
+}
