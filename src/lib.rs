@@ -71,9 +71,9 @@
 //! - How something looks: its widget in `tui::widgets`; shared drawing helpers in `tui::draw`;
 //!   colours in `tui::theme` and the config.
 //! - How a picture of a position (`kifview diagram`, the copy menu's `d`) looks: `diagram::svg`
-  (the layout), `diagram::render` (the bundled font, PNG, outlines); its theme's config keys in
-  `app::diagram_theme`.
-- Work that outlives a key press (an engine, a batch): a library module, with the app
+//!   (the layout), `diagram::render` (the bundled font, PNG, outlines); its theme's config keys
+//!   in `app::diagram_theme`.
+//! - Work that outlives a key press (an engine, a batch): a library module, with the app
 //!   polling for its results.
 
 pub mod analyze;
