@@ -221,6 +221,11 @@ pub const CASTLES: &[Castle] = &[
     },
 ];
 
+const _: () = assert!(
+    CASTLES.len() <= 32,
+    "castles_at keeps them as bits of a u32"
+);
+
 /// The strategies a game can have (none of them about one side).
 const GAME: [&str; 10] = [
     "相居飛車",
@@ -329,27 +334,23 @@ fn has(pos: &Position, c: Color, file: u8, rank: u8, kind: PieceKind) -> bool {
     pos.piece_at(square(c, file, rank)) == Some(Piece::new(kind, c))
 }
 
-/// The castles of `CASTLES` that side `c` has in `pos`, by index.
-pub fn castles_at(pos: &Position, c: Color) -> Vec<usize> {
-    (0..CASTLES.len())
-        .filter(|&i| {
-            CASTLES[i]
-                .needs
-                .iter()
-                .all(|&(f, r, k)| has(pos, c, f, r, k))
-        })
-        .collect()
+/// The castles of [`CASTLES`] that side `c` has in `pos`: bit `i` for `CASTLES[i]`.
+fn castles_at(pos: &Position, c: Color) -> u32 {
+    CASTLES
+        .iter()
+        .enumerate()
+        .filter(|(_, castle)| castle.needs.iter().all(|&(f, r, k)| has(pos, c, f, r, k)))
+        .fold(0, |bits, (i, _)| bits | 1 << i)
 }
 
 /// The castle names of side `c` over the line, those that a castle also matched develops left
 /// out, in [`CASTLES`] order; `居玉` when its king has not moved in 40 plies.
 fn castles(line: &Line, c: Color) -> Vec<&'static Named> {
-    let mut seen = vec![false; CASTLES.len()];
-    for pos in &line.positions {
-        for i in castles_at(pos, c) {
-            seen[i] = true;
-        }
-    }
+    let bits = line
+        .positions
+        .iter()
+        .fold(0, |bits, pos| bits | castles_at(pos, c));
+    let seen: Vec<bool> = (0..CASTLES.len()).map(|i| bits & 1 << i != 0).collect();
     let developed: Vec<&str> = (0..CASTLES.len())
         .filter(|&i| seen[i])
         .flat_map(|i| CASTLES[i].develops.iter().copied())
@@ -399,7 +400,7 @@ fn follow_rook(line: &Line, c: Color) -> Rook {
     for (i, pos) in line.positions.iter().enumerate().take(STYLE_PLIES + 1) {
         if i > 0 {
             let m = &line.moves[i - 1];
-            if m.color == c && m.mv.from() == at {
+            if m.color == c && at.is_some() && m.mv.from() == at {
                 at = Some(m.mv.to()).filter(|_| !m.mv.is_promotion());
             } else if m.color != c && Some(m.mv.to()) == at {
                 at = None;
@@ -504,9 +505,9 @@ fn bishop_exchange(line: &Line) -> Option<bool> {
         })
     };
     let exchanged = line.positions.iter().take(OPENING_PLIES + 1).any(|p| {
-        !bishops(p)
-            && p.hand_count(Color::Black, PieceKind::Bishop) == 1
+        p.hand_count(Color::Black, PieceKind::Bishop) == 1
             && p.hand_count(Color::White, PieceKind::Bishop) == 1
+            && !bishops(p)
     });
     if !exchanged {
         return None;

@@ -382,6 +382,22 @@ fn ishida_gokigen_and_migi_shikenbisha() {
 }
 
 #[test]
+fn a_piece_dropped_after_the_rook_was_taken_is_not_the_rook() {
+    // Black's rook is taken on ２四; Black then drops a pawn on ６八, where a 四間飛車's rook
+    // would stand.
+    let b = [
+        "2g2f", "2f2e", "2e2d", "2h2d", "6g6f", "6f6e", "6e6d", "P*6h",
+    ];
+    let w = ["3a3b", "6a6b", "2c2d", "3b2c", "2c2d", "6b6a", "6c6d"];
+    let r = game(&b, &w, 30);
+    check(
+        &r,
+        &["先手居飛車"],
+        &["振り飛車", "四間飛車", "先手振り飛車"],
+    );
+}
+
+#[test]
 fn ai_furibisha_and_the_classes() {
     let r = game(&["7g7f", "2h7h"], &["3c3d", "8b3b"], 30);
     check(
