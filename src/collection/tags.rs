@@ -350,16 +350,17 @@ fn castles(line: &Line, c: Color) -> Vec<&'static Named> {
         .positions
         .iter()
         .fold(0, |bits, pos| bits | castles_at(pos, c));
-    let seen: Vec<bool> = (0..CASTLES.len()).map(|i| bits & 1 << i != 0).collect();
-    let developed: Vec<&str> = (0..CASTLES.len())
-        .filter(|&i| seen[i])
-        .flat_map(|i| CASTLES[i].develops.iter().copied())
-        .collect();
+    let matched = || {
+        CASTLES
+            .iter()
+            .enumerate()
+            .filter(move |(i, _)| bits & 1 << i != 0)
+            .map(|(_, castle)| castle)
+    };
+    let developed: Vec<&str> = matched().flat_map(|c| c.develops.iter().copied()).collect();
     let mut out: Vec<&'static Named> = Vec::new();
-    for (i, castle) in CASTLES.iter().enumerate() {
-        let name = &castle.name;
-        if seen[i] && !developed.contains(&name.plain) && !out.iter().any(|n| n.plain == name.plain)
-        {
+    for name in matched().map(|c| &c.name) {
+        if !developed.contains(&name.plain) && !out.iter().any(|n| n.plain == name.plain) {
             out.push(name);
         }
     }
