@@ -75,14 +75,14 @@ fn position(pieces: &[(Color, u8, u8, PieceKind)]) -> Record {
     })
 }
 
-/// Every record of the real corpus with its file.
-fn corpus_records() -> Vec<(String, Record)> {
+/// Every record of one part of the corpus (`real`, `generated`) with its file.
+fn corpus_records(part: &str) -> Vec<(String, Record)> {
     let Some(base) = corpus() else {
         return Vec::new();
     };
     let mut files = Vec::new();
     let exts = ["kif", "kifu", "ki2", "ki2u", "csa", "jkf"];
-    files_with_ext(&base.join("real"), &exts, &mut files);
+    files_with_ext(&base.join(part), &exts, &mut files);
     let mut out = Vec::new();
     for f in files {
         let loaded = notation::load(&std::fs::read(&f).unwrap(), Some(&f));
@@ -96,7 +96,7 @@ fn corpus_records() -> Vec<(String, Record)> {
 
 #[test]
 fn real_corpus_tag_histogram() {
-    let records = corpus_records();
+    let records = corpus_records("real");
     if records.is_empty() {
         return;
     }
@@ -570,4 +570,15 @@ fn handicap_games_get_castles_but_no_strategy() {
         &["美濃囲い", "先手美濃囲い"],
         &["振り飛車", "四間飛車", "居飛車", "対抗形"],
     );
+}
+
+#[test]
+fn generated_corpus_games_get_known_tags() {
+    // Random legal games: whatever they get, every tag is a known one, and nothing panics.
+    for (name, r) in corpus_records("generated") {
+        for tag in tags(&r) {
+            let plain = tag.trim_start_matches("先手").trim_start_matches("後手");
+            assert!(KNOWN.contains(&plain), "{name}: {tag}");
+        }
+    }
 }
