@@ -827,11 +827,10 @@ fn class_kept(game: &[&'static str], said: &[&'static str]) -> Option<&'static s
 
 /// Does a side's computed style (`居飛車`, `振り飛車`) agree with the game's class?
 fn style_fits(plain: &str, class: Option<&str>) -> bool {
-    match (plain, class) {
-        ("居飛車", Some("相居飛車" | "対抗形")) => true,
-        ("振り飛車", Some("相振り飛車" | "対抗形")) => true,
-        _ => false,
-    }
+    matches!(
+        (plain, class),
+        ("居飛車", Some("相居飛車" | "対抗形")) | ("振り飛車", Some("相振り飛車" | "対抗形"))
+    )
 }
 
 /// One side's opening tags and castles.
