@@ -336,10 +336,16 @@ fn has(pos: &Position, c: Color, file: u8, rank: u8, kind: PieceKind) -> bool {
 
 /// The castles of [`CASTLES`] that side `c` has in `pos`: bit `i` for `CASTLES[i]`.
 fn castles_at(pos: &Position, c: Color) -> u32 {
+    // The king's square, known without a look at the board, rules most castles out at once.
+    let king = pos.king_square(c).map(|sq| view(c, sq));
+    let holds = |&(f, r, k): &(u8, u8, PieceKind)| match k {
+        K => king == Some((f, r)),
+        _ => has(pos, c, f, r, k),
+    };
     CASTLES
         .iter()
         .enumerate()
-        .filter(|(_, castle)| castle.needs.iter().all(|&(f, r, k)| has(pos, c, f, r, k)))
+        .filter(|(_, castle)| castle.needs.iter().all(holds))
         .fold(0, |bits, (i, _)| bits | 1 << i)
 }
 
