@@ -18,7 +18,8 @@
 //! - Each side's castles (every game): `片美濃囲い`, `美濃囲い`, `高美濃囲い`, `銀冠`,
 //!   `振り飛車穴熊`, `居飛車穴熊` (both with `穴熊`), `舟囲い`, `エルモ囲い`, `左美濃`,
 //!   `天守閣美濃`, `ミレニアム囲い` (`菊水矢倉` in a 相居飛車 game), `金矢倉`, `銀矢倉`,
-//!   `雁木囲い`, and `居玉` (the king still on its square after 40 plies).
+//!   `平矢倉`, `片矢倉`, `土居矢倉`, `雁木囲い`, and `居玉` (the king still on its square
+//!   after 40 plies).
 //!
 //! # The rules (squares from the side's own view: its camp is ranks 7–9, its rook starts on ２八)
 //!
@@ -34,8 +35,8 @@
 //!   White's the pawn on ７六 (absolute squares); `角換わり` when both bishops have been
 //!   exchanged (each side holds one, none on the board), `一手損角換わり` when White took
 //!   first with its rook's pawn still short of ８五; `相掛かり` when both rook's pawns reached
-//!   the fifth rank before either side opened its bishop's diagonal. `矢倉`: a side reached
-//!   金矢倉 or 銀矢倉, or its silver ７七, gold ７八 and pawn ６六, within [`CASTLE_PLIES`].
+//!   the fifth rank before either side opened its bishop's diagonal. `矢倉`: a side built one
+//!   of the 矢倉 castles, or its silver ７七, gold ７八 and pawn ６六, within [`CASTLE_PLIES`].
 //! - Castles: [`CASTLES`] holds each as the pieces it needs on squares of the side's camp. Every
 //!   castle matched in a position of the first [`CASTLE_PLIES`] plies counts, except one that a
 //!   castle also matched develops (美濃囲い over 片美濃囲い, 銀冠 over 高美濃囲い, 居飛車穴熊 over
@@ -210,6 +211,21 @@ pub const CASTLES: &[Castle] = &[
         develops: &[],
     },
     Castle {
+        name: named!("平矢倉"),
+        needs: &[(8, 8, K), (7, 7, S), (7, 8, G), (6, 8, G)],
+        develops: &[],
+    },
+    Castle {
+        name: named!("片矢倉"),
+        needs: &[(7, 8, K), (7, 7, S), (6, 7, G), (6, 8, G)],
+        develops: &[],
+    },
+    Castle {
+        name: named!("土居矢倉"),
+        needs: &[(7, 8, K), (7, 7, S), (6, 7, G), (5, 8, G)],
+        develops: &[],
+    },
+    Castle {
         name: named!("雁木囲い"),
         needs: &[(6, 7, S), (7, 8, G), (5, 8, G), (5, 7, S)],
         develops: &[],
@@ -277,6 +293,9 @@ pub const KNOWN: &[&str] = &[
     "菊水矢倉",
     "金矢倉",
     "銀矢倉",
+    "平矢倉",
+    "片矢倉",
+    "土居矢倉",
     "雁木囲い",
     "居玉",
 ];
@@ -558,6 +577,9 @@ fn ai_ibisha(line: &Line, sides: &[Side; 2]) -> Vec<&'static str> {
             .iter()
             .any(|s| s.castles.iter().any(|n| n.plain == name))
     };
+    let yagura_castle = sides
+        .iter()
+        .any(|s| s.castles.iter().any(|n| n.plain.ends_with("矢倉")));
     let mut out = vec!["相居飛車"];
     if yokofudori(line) {
         out.push("横歩取り");
@@ -568,8 +590,7 @@ fn ai_ibisha(line: &Line, sides: &[Side; 2]) -> Vec<&'static str> {
         out.push("角換わり");
     } else if aigakari(line) {
         out.push("相掛かり");
-    } else if has_castle("金矢倉")
-        || has_castle("銀矢倉")
+    } else if yagura_castle
         || [Color::Black, Color::White]
             .iter()
             .any(|&c| yagura_shape(line, c))

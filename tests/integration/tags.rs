@@ -294,6 +294,24 @@ fn yagura_and_gangi_castles() {
         &["雁木囲い", "先手雁木囲い"],
         &[],
     );
+    let hira = [(8, 8, King), (7, 7, Silver), (7, 8, Gold), (6, 8, Gold)];
+    check(
+        &position(&side(B, &hira)),
+        &["平矢倉", "先手平矢倉"],
+        &["金矢倉"],
+    );
+    let kata = [(7, 8, King), (7, 7, Silver), (6, 7, Gold), (6, 8, Gold)];
+    check(
+        &position(&side(W, &kata)),
+        &["片矢倉", "後手片矢倉"],
+        &["土居矢倉"],
+    );
+    let doi = [(7, 8, King), (7, 7, Silver), (6, 7, Gold), (5, 8, Gold)];
+    check(
+        &position(&side(B, &doi)),
+        &["土居矢倉"],
+        &["片矢倉", "舟囲い"],
+    );
     // Near misses: 金矢倉 before the king went in; 雁木 without its right silver.
     let outside = [(7, 9, King), (7, 7, Silver), (7, 8, Gold), (6, 7, Gold)];
     check(&position(&side(B, &outside)), &[], &["金矢倉"]);
