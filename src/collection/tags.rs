@@ -24,10 +24,10 @@
 //! # The rules (squares from the side's own view: its camp is ranks 7–9, its rook starts on ２八)
 //!
 //! - The rook: the original rook is followed move by move over the first [`STYLE_PLIES`]
-//!   plies. A side whose rook stood on files 5–9 of its own ranks 6–9 in at least 3 of those
-//!   positions plays 振り飛車, on the file where it stood longest (the earlier on a tie; file 9
-//!   has no name); otherwise 居飛車, once the line is [`MIN_PLIES`] long (a shorter game gets
-//!   no style). `右四間飛車`: a 居飛車 rook on file 4 of ranks 6–9 with the fourth-file pawn
+//!   plies. A side whose rook stood on files 5–9 of its own ranks 7–9 (or on ７六, 石田流's
+//!   square) in at least 3 of those positions plays 振り飛車, on the file where it stood
+//!   longest (the earlier on a tie; file 9 has no name); otherwise 居飛車, once the line is
+//!   [`MIN_PLIES`] long (a shorter game gets no style). `右四間飛車`: a 居飛車 rook on file 4 of ranks 7–9 with the fourth-file pawn
 //!   pushed, in 3 positions. `石田流`: a 三間飛車 rook on ７六 with its pawn on ７五.
 //!   `ゴキゲン中飛車`: a White 中飛車 whose pawn reached ５五 with its bishop's diagonal open
 //!   (its ７筋 pawn pushed, its ６筋 pawn not).
@@ -405,7 +405,8 @@ fn castles(line: &Line, c: Color) -> Vec<&'static Named> {
 /// How one side placed its rook in the opening.
 #[derive(Debug, Default)]
 struct Rook {
-    /// Positions with the original rook on each file (index file − 1) of the side's ranks 6–9.
+    /// Positions with the original rook on each file (index file − 1) of the side's ranks 7–9
+    /// (and on ７六).
     on_file: [usize; 9],
     /// The first position with it on each file there.
     first: [usize; 9],
@@ -435,7 +436,9 @@ fn follow_rook(line: &Line, c: Color) -> Rook {
         let Some((file, rank)) = at.map(|sq| view(c, sq)) else {
             continue;
         };
-        if rank < 6 {
+        // Its home ranks, or 石田流's ７六: a rook floating on the sixth rank elsewhere
+        // (相掛かり's ▲５六飛) has not swung.
+        if rank < 6 || (rank == 6 && file != 7) {
             continue;
         }
         let f = usize::from(file - 1);

@@ -359,6 +359,9 @@ fn the_rook_file_decides_furibisha() {
     late.push("2h6h"); // Black's 21st move: ply 41
     let r = game(&late, &white_ibisha, 46);
     check(&r, &["相居飛車", "先手居飛車"], &["振り飛車", "四間飛車"]);
+    // A rook floating on the sixth rank of the fifth file (相掛かり's ▲５六飛) has not swung.
+    let r = game(&["2g2f", "2f2e", "2h2f", "2f5f"], &white_ibisha, 30);
+    check(&r, &["相居飛車", "先手居飛車"], &["中飛車", "振り飛車"]);
     let r = game(&["7g7f"], &["3c3d"], 12);
     check(&r, &[], &["居飛車", "振り飛車", "相居飛車"]);
 }
