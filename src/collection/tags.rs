@@ -541,10 +541,13 @@ fn bishop_exchange(line: &Line) -> Option<bool> {
     if !exchanged {
         return None;
     }
-    let first = line.moves.iter().position(|m| {
+    let Some(first) = line.moves.iter().position(|m| {
         m.piece == PieceKind::Bishop
             && matches!(m.captured, Some(PieceKind::Bishop | PieceKind::Horse))
-    })?;
+    }) else {
+        // Each bishop taken by another piece: an exchange nobody began with his bishop.
+        return Some(false);
+    };
     let by = line.moves[first].color;
     let before = &line.positions[first];
     let short = has(before, by, 2, 7, P) || has(before, by, 2, 6, P);

@@ -466,6 +466,11 @@ fn yokofudori_kakugawari_and_aigakari() {
     let w = ["3c3d", "2b8h+"];
     let r = game(&b, &w, 30);
     check(&r, &["一手損角換わり", "角換わり"], &["力戦"]);
+    // Each bishop taken by a knight: still an exchange.
+    let knights_b = ["7g7f", "9g9f", "8i7g", "7g6e", "8h3c"];
+    let knights_w = ["3c3d", "2b7g", "6a6b", "6b6a", "2a3c"];
+    let r = game(&knights_b, &knights_w, 30);
+    check(&r, &["相居飛車", "角換わり"], &["一手損角換わり", "力戦"]);
     // Near miss: a bishop taken and not taken back is no exchange.
     let r = game(&["7g7f", "2g2f"], &w, 30);
     check(&r, &[], &["角換わり", "一手損角換わり"]);
