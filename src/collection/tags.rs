@@ -33,10 +33,11 @@
 //!   (its ７筋 pawn pushed, its ６筋 pawn not).
 //! - Within [`OPENING_PLIES`] plies: `横歩取り` when Black's rook takes the pawn on ３四 or
 //!   White's the pawn on ７六 (absolute squares); `角換わり` when both bishops have been
-//!   exchanged (each side holds one, none on the board), `一手損角換わり` when White took
-//!   first with its rook's pawn still short of ８五; `相掛かり` when both rook's pawns reached
-//!   the fifth rank before either side opened its bishop's diagonal. `矢倉`: a side built one
-//!   of the 矢倉 castles, or its silver ７七, gold ７八 and pawn ６六, within [`CASTLE_PLIES`].
+//!   exchanged (each side holds one, none on the board), `一手損角換わり` when White's bishop
+//!   took Black's first with White's rook's pawn still short of ８五; `相掛かり` when both
+//!   rook's pawns reached the fifth rank before either side opened its bishop's diagonal.
+//!   `矢倉`: a side built one of the 矢倉 castles, or its silver ７七, gold ７八 and pawn ６六,
+//!   within [`CASTLE_PLIES`].
 //! - Castles: [`CASTLES`] holds each as the pieces it needs on squares of the side's camp. Every
 //!   castle matched in a position of the first [`CASTLE_PLIES`] plies counts, except one that a
 //!   castle also matched develops (美濃囲い over 片美濃囲い, 銀冠 over 高美濃囲い, 居飛車穴熊 over
