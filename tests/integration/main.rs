@@ -31,6 +31,7 @@ mod save_background;
 mod share;
 mod share_e2e;
 mod signals_e2e;
+mod tags;
 mod tui_app;
 mod tui_e2e;
 mod tui_layers;
