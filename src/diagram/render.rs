@@ -190,7 +190,15 @@ fn encode(pixmap: &resvg::tiny_skia::Pixmap) -> Result<Vec<u8>, png::EncodingErr
 /// The SVG with its text turned into paths (`--outline-text`): it then needs no font at all.
 pub fn outline(svg: &str, db: Arc<fontdb::Database>) -> Result<String, String> {
     let tree = usvg::Tree::from_str(svg, &options(db)).map_err(|e| e.to_string())?;
-    Ok(tree.to_string(&usvg::WriteOptions::default()))
+    // Two decimals of a unit (a square is 40 wide) and no indentation: 94 KB instead of 115 KB
+    // for the start position with usvg's defaults (eight decimals, indented).
+    let opts = usvg::WriteOptions {
+        coordinates_precision: 2,
+        transforms_precision: 3,
+        indent: usvg::Indent::None,
+        ..usvg::WriteOptions::default()
+    };
+    Ok(tree.to_string(&opts))
 }
 
 #[cfg(test)]
