@@ -91,8 +91,10 @@ pub fn in_place_risk(loaded: &Loaded, text: &[u8]) -> Option<String> {
     if loaded.info.lossy {
         return Some("its bytes are not all valid text; writing it back would lose them".into());
     }
-    let keeps = |k: DiagKind| matches!(k, DiagKind::IllegalMove | DiagKind::BadMoveNumber);
-    if let Some(w) = loaded.records[0].warnings.iter().find(|w| !keeps(w.kind)) {
+    // The rule the viewer's save and `convert` follow (`convert::unread`).
+    let loses = crate::convert::unread::loses_text;
+    let risky = |k: DiagKind| k == DiagKind::Encoding || loses(k);
+    if let Some(w) = loaded.records[0].warnings.iter().find(|w| risky(w.kind)) {
         return Some(format!(
             "kifview could not read all of it ({}); writing it back would lose that",
             w.with_file("line")

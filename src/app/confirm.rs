@@ -59,6 +59,7 @@ impl App {
                 job.losses_ok = true;
                 self.continue_save(job);
             }
+            (Pending::Losses(job), 'c') => self.ask_copy_name(&job),
             (Pending::ReadOnly(mut job), 'y') => {
                 job.read_only_ok = true;
                 self.continue_save(job);

@@ -7,6 +7,7 @@
 
 use super::LaunchOptions;
 use super::save::{self, DiskStamp, SavePlan};
+use crate::convert::unread::{self, Unread};
 use crate::core::notation::encoding::EncodeError;
 use crate::core::notation::{
     self, Diagnostic, Format, Parsed, Target, TextEncoding, TextInfo, Written, filetype,
@@ -45,6 +46,10 @@ pub struct Document {
     /// The file (in a file of several records, the record shown) is CSA version 3 (`V3.0`):
     /// saving it back writes V3.0 (V2.2 would cut its times to whole seconds).
     pub csa_v3: bool,
+    /// The lines of the file the reader could not read (a move that cannot be played and
+    /// the rest of its line, lines that match nothing): the record does not hold them, so a
+    /// save over the file asks first. Cleared once a save wrote over them.
+    pub unread: Option<Unread>,
 }
 
 impl Document {
@@ -63,6 +68,7 @@ impl Document {
             replaced_lines: Vec::new(),
             record_texts: Vec::new(),
             csa_v3: false,
+            unread: None,
         }
     }
 
@@ -104,6 +110,7 @@ impl Document {
                 record_count: count,
                 record_texts: Vec::new(),
                 csa_v3,
+                unread: None,
             },
         ))
     }
@@ -137,10 +144,12 @@ impl Document {
             }
             w
         }));
+        let unread = unread::unread(&self.record_texts.concat(), Format::Csa, &warnings);
         let doc = Document {
             warnings,
             record_index: index,
             csa_v3: notation::csa::declares_v3(text),
+            unread,
             ..self.clone()
         };
         Ok((parsed.record, doc))
@@ -167,6 +176,21 @@ impl Document {
             let text = notation::encoding::decode(bytes, notation::default_encoding_for(path)).text;
             self.keep_record_texts(&text);
         }
+    }
+
+    /// Notes what of the file (its `bytes`) the record does not hold ([`Document::unread`]);
+    /// the text is decoded a second time only when a warning says something was not read.
+    fn note_unread(&mut self, bytes: &[u8], path: Option<&Path>) {
+        let (Some(format), true) = (
+            self.format,
+            self.warnings
+                .iter()
+                .any(|w| w.line > 0 && unread::loses_text(w.kind)),
+        ) else {
+            return;
+        };
+        let text = notation::encoding::decode(bytes, notation::default_encoding_for(path)).text;
+        self.unread = unread::unread(&text, format, &self.warnings);
     }
 
     /// Keeps each record's text when `text` (a whole CSA file, decoded) holds several.
@@ -453,6 +477,7 @@ pub fn open(opts: &LaunchOptions) -> anyhow::Result<(Record, Document)> {
     let (record, mut doc) = Document::from_loaded(loaded, (!stdin).then(|| path.clone()), index)
         .ok_or_else(|| anyhow::anyhow!("{}: no record", path.display()))?;
     doc.keep_record_texts_of(&bytes, (!stdin).then_some(path.as_path()));
+    doc.note_unread(&bytes, (!stdin).then_some(path.as_path()));
     Ok((record, doc))
 }
 
@@ -490,6 +515,7 @@ pub fn read(path: &Path, index: usize) -> Result<(Record, Document), String> {
     let (record, mut doc) = Document::from_loaded(loaded, Some(path.to_path_buf()), index)
         .ok_or_else(|| format!("{}: no record", path.display()))?;
     doc.keep_record_texts_of(&bytes, Some(path));
+    doc.note_unread(&bytes, Some(path));
     Ok((record, doc))
 }
 

@@ -7,6 +7,7 @@ mod cli_files;
 mod common;
 mod corpus;
 mod csa;
+mod data_loss;
 mod edit_app;
 mod edit_e2e;
 mod fidelity;
