@@ -163,3 +163,29 @@ fn convert_names_the_lines_it_could_not_read() {
         "{err}"
     );
 }
+
+#[test]
+fn an_outside_change_of_the_same_size_with_its_time_put_back_is_asked_about() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("g.kifu");
+    let text = "手合割：平手\n   1 ７六歩(77)\n";
+    std::fs::write(&path, text).unwrap();
+    let mtime = std::fs::metadata(&path).unwrap().modified().unwrap();
+    let mut v = viewer(&path);
+    // Another program writes text of the same size and sets the time back (`cp -p`).
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    let other = text.replace("７六歩(77)", "２六歩(27)");
+    assert_eq!(other.len(), text.len());
+    std::fs::write(&path, &other).unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_modified(mtime)
+        .unwrap();
+    press(&mut v, "^s");
+    let s = shown(&mut v);
+    assert!(s.contains("changed on disk since it was opened"), "{s}");
+    press(&mut v, "n");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), other);
+}
