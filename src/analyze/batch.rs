@@ -443,7 +443,13 @@ pub fn analyse_file(
         return (FileResult::Skipped("no moves".into()), false);
     }
     let mark = marker(&b.game, &eng.info().name);
-    if !b.force && recorded_marker(&record) == Some(mark.as_str()) {
+    let done_in_output = || {
+        let out = job.output.as_deref().filter(|_| !same_file)?;
+        Some(output::analysed_copy(out, &record, &mark))
+    };
+    if !b.force
+        && (recorded_marker(&record) == Some(mark.as_str()) || done_in_output() == Some(true))
+    {
         return (
             FileResult::Skipped(
                 "already analysed with this engine and limit (--force redoes it)".into(),

@@ -116,6 +116,26 @@ pub fn in_place_risk(loaded: &Loaded, text: &[u8]) -> Option<String> {
     None
 }
 
+/// Is `out` (an output of an earlier run: `--out-dir`, `-o`) the analysis of `record` with
+/// `marker` already: it bears the marker and holds the same main line? A rerun then skips it.
+pub fn analysed_copy(out: &Path, record: &Record, marker: &str) -> bool {
+    let Ok(bytes) = std::fs::read(out) else {
+        return false;
+    };
+    let loaded = notation::load(&bytes, Some(out));
+    let [parsed] = loaded.records.as_slice() else {
+        return false;
+    };
+    let moves = |r: &Record| -> Vec<String> {
+        r.main_line()
+            .into_iter()
+            .filter_map(|n| r.node(n).move_data().map(|m| m.mv.usi()))
+            .collect()
+    };
+    super::game::recorded_marker(&parsed.record) == Some(marker)
+        && moves(&parsed.record) == moves(record)
+}
+
 /// Renders and encodes the record.
 pub fn bytes(record: &Record, target: Target, info: &TextInfo) -> Result<Vec<u8>, String> {
     notation::to_bytes(record, target, info)

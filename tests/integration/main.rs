@@ -1,6 +1,7 @@
 //! All integration tests in one binary (one link, shared helpers in `common` and `pty`).
 
 mod analyze;
+mod analyze_safety;
 mod analyze_viewer;
 mod cli;
 mod cli_files;
