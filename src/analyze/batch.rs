@@ -126,10 +126,11 @@ impl Summary {
         s
     }
 
-    /// 0 when everything was analysed or skipped, 1 when any file failed, 130 after Ctrl-C.
+    /// 0 when everything was analysed or skipped, 1 when any file failed, 130 after Ctrl-C
+    /// (128 + the signal after SIGTERM or SIGHUP).
     pub fn exit_code(&self) -> u8 {
         if self.interrupted {
-            130
+            super::progress::interrupted_status()
         } else if self.failed.is_empty() {
             0
         } else {

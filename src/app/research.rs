@@ -512,7 +512,7 @@ impl App {
             self.cancel_job();
         }
         let was_on = self.research.on;
-        self.research.shutdown();
+        self.research.retire();
         self.research.on = false;
         self.research.searched = None;
         self.research.picked = Some(spec.clone());

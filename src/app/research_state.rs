@@ -123,12 +123,30 @@ impl Research {
     /// Quits the engine (`quit`, then killed after the driver's quit timeout) and waits for
     /// it, so no process outlives kifview.
     pub fn shutdown(&mut self) {
-        if let Some(mut e) = self.engine.take() {
-            e.quit();
-            let deadline = Instant::now() + Duration::from_secs(6);
-            while e.state() != State::Dead && Instant::now() < deadline {
-                e.wait(Duration::from_millis(50));
-            }
+        if let Some(e) = self.engine.take() {
+            quit_and_wait(e);
         }
+    }
+
+    /// Quits the engine on a thread of its own (`:engine OTHER`: the screen does not wait
+    /// for an engine that takes its time to go). Should kifview end first, the engine's
+    /// guardian kills its process group.
+    pub fn retire(&mut self) {
+        if let Some(e) = self.engine.take() {
+            let spawned = std::thread::Builder::new()
+                .name("engine-quit".into())
+                .spawn(move || quit_and_wait(e));
+            // Without a thread the engine was dropped with the closure: killed at once.
+            drop(spawned);
+        }
+    }
+}
+
+/// `quit`, and waits until the engine is gone (killed after the driver's quit timeout).
+fn quit_and_wait(mut e: Engine) {
+    e.quit();
+    let deadline = Instant::now() + Duration::from_secs(6);
+    while e.state() != State::Dead && Instant::now() < deadline {
+        e.wait(Duration::from_millis(50));
     }
 }

@@ -440,6 +440,14 @@ impl Engine {
 
     fn finish_poll(&mut self) -> Vec<EngineEvent> {
         let now = Instant::now();
+        // An engine that stopped reading its commands is as good as hung.
+        let stuck = self.process.as_ref().map(Process::write_blocked_for);
+        if let Some(d) = stuck.filter(|&d| d >= self.timeouts.handshake) {
+            self.on_write_failed(format!(
+                "it has read none of its input for {} s",
+                d.as_secs()
+            ));
+        }
         if let Some((at, what)) = self.deadline
             && now >= at
         {
@@ -486,7 +494,33 @@ impl Engine {
             Incoming::Msg(msg) => self.on_message(msg),
             Incoming::Other(line) => self.remember(line),
             Incoming::Eof => self.on_eof(),
+            Incoming::Exited => self.on_exited(),
+            Incoming::WriteFailed(e) => self.on_write_failed(e),
         }
+    }
+
+    /// The process ended: its last lines first (a crash message, `bestmove`), which come
+    /// before the end of its output unless a child of it holds that open (then the end is
+    /// not waited for: the process is what counts).
+    fn on_exited(&mut self) {
+        let Some(p) = self.process.as_ref() else {
+            return;
+        };
+        let end = Instant::now() + Duration::from_millis(200);
+        let mut last = Vec::new();
+        while let Ok(item) =
+            p.rx.recv_timeout(end.saturating_duration_since(Instant::now()))
+        {
+            match item {
+                Incoming::Eof => break,
+                Incoming::Msg(_) | Incoming::Other(_) => last.push(item),
+                Incoming::Exited | Incoming::WriteFailed(_) => {}
+            }
+        }
+        for item in last {
+            self.handle(item);
+        }
+        self.on_eof();
     }
 
     /// Keeps a line for error messages.
@@ -716,14 +750,19 @@ impl Engine {
         self.deadline = Some((Instant::now() + within, what));
     }
 
-    /// Writes a line; a write error means the engine is gone.
+    /// Queues a line for the engine (never blocks); a write error means the engine is gone.
     fn send(&mut self, line: &str) {
         let Some(p) = self.process.as_mut() else {
             return;
         };
-        let Err(e) = p.send(line) else {
-            return;
-        };
+        if let Err(e) = p.send(line) {
+            self.on_write_failed(e.to_string());
+        }
+    }
+
+    /// A command could not be written: the engine closed its input (it is gone, or going),
+    /// or it stopped reading it for too long.
+    fn on_write_failed(&mut self, message: String) {
         let Some(mut p) = self.process.take() else {
             return;
         };
@@ -748,10 +787,7 @@ impl Engine {
             status.and_then(|s| s.signal()) == Some(libc::SIGKILL)
         };
         if killed_by_us {
-            self.fail(EngineError::Write {
-                name,
-                message: e.to_string(),
-            });
+            self.fail(EngineError::Write { name, message });
         } else {
             self.on_eof_status(status);
         }

@@ -59,6 +59,7 @@ pub mod analysis;
 pub mod discover;
 pub mod driver;
 mod error;
+mod guard;
 mod process;
 pub mod pv;
 pub mod score;

@@ -448,8 +448,14 @@ pub fn run(opts: LaunchOptions) -> anyhow::Result<()> {
     );
     ratatui::restore();
     let _ = std::io::stdout().flush();
-    // The engine quits after the screen is back (`quit`, killed if it lingers).
-    let result = result.map(|mut v| v.app.research.shutdown());
+    // The engine quits after the screen is back (`quit`, killed if it lingers); ended by a
+    // signal, it is killed at once (dropped: 200 ms for `quit`), well within the watchdog's
+    // time, and its guardian kills its process group whatever happens.
+    let result = result.map(|mut v| {
+        if ended_by.is_none() {
+            v.app.research.shutdown();
+        }
+    });
     if let Some((sig, kept)) = ended_by {
         match kept {
             None => eprintln!(

@@ -87,3 +87,108 @@ fn a_rerun_into_an_out_dir_skips_what_it_wrote_before() {
     let o = o1();
     assert!(stderr_of(&o).contains("skipped 1"), "{}", stderr_of(&o));
 }
+
+/// An engine started through a wrapper script that leaves a child of its own behind
+/// (`sleep 600 &`, its pid in `$ANALYST_STATE/child`) before it becomes the fake engine.
+fn wrapper(dir: &Path) -> String {
+    let p = dir.join("wrapper.sh");
+    std::fs::write(
+        &p,
+        format!(
+            "#!/bin/sh\nsleep 600 &\necho $! > \"$ANALYST_STATE/child\"\nexec /bin/sh {}\n",
+            analyst()
+        ),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+    p.display().to_string()
+}
+
+fn wait_for_file(p: &Path) -> String {
+    let end = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    loop {
+        if let Some(s) = std::fs::read_to_string(p)
+            .ok()
+            .filter(|s| s.ends_with('\n'))
+        {
+            return s;
+        }
+        assert!(
+            std::time::Instant::now() < end,
+            "{} never written",
+            p.display()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+/// Is process `pid` gone (or a zombie nobody reaps)? Waits as long as a loaded machine needs.
+fn gone(pid: i32) -> bool {
+    let end = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while std::time::Instant::now() < end {
+        match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+            Err(_) => return true,
+            Ok(s)
+                if s.rsplit(')')
+                    .next()
+                    .is_some_and(|r| r.trim_start().starts_with('Z')) =>
+            {
+                return true;
+            }
+            Ok(_) => std::thread::sleep(std::time::Duration::from_millis(50)),
+        }
+    }
+    false
+}
+
+fn slow_analysis(d: &Path, engine: &str) -> std::process::Child {
+    let input = write(d, "g.kifu", GAME);
+    std::process::Command::new(env!("CARGO_BIN_EXE_kifview"))
+        .env("ANALYST_STATE", d)
+        .env("ANALYST_SLEEP", "30")
+        .args(["analyze", "--engine", engine, "--nodes", "1000", "-o"])
+        .arg(d.join("out.kifu"))
+        .arg(input)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+#[test]
+fn the_children_of_an_engine_go_when_analyze_is_killed_with_sigkill() {
+    let d = tempfile::tempdir().unwrap();
+    let engine = wrapper(d.path());
+    let mut kv = slow_analysis(d.path(), &engine);
+    let child: i32 = wait_for_file(&d.path().join("child"))
+        .trim()
+        .parse()
+        .unwrap();
+    kv.kill().unwrap(); // SIGKILL: nothing of kifview runs any more
+    kv.wait().unwrap();
+    let alive = !gone(child);
+    if alive {
+        // SAFETY: the test's own grandchild, left behind by the fault under test.
+        unsafe { libc::kill(child, libc::SIGKILL) };
+    }
+    assert!(!alive, "the engine's child outlived kifview");
+}
+
+#[test]
+fn sigterm_ends_analyze_as_ctrl_c_does_and_its_engines_with_it() {
+    let d = tempfile::tempdir().unwrap();
+    let engine = wrapper(d.path());
+    let kv = slow_analysis(d.path(), &engine);
+    let child: i32 = wait_for_file(&d.path().join("child"))
+        .trim()
+        .parse()
+        .unwrap();
+    wait_for_file(&d.path().join("games"));
+    // SAFETY: signalling our own child.
+    unsafe { libc::kill(kv.id() as i32, libc::SIGTERM) };
+    let out = kv.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(143), "{err}");
+    assert!(err.contains("interrupted"), "{err}");
+    assert!(gone(child), "the engine's child outlived kifview");
+}
