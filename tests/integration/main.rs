@@ -11,6 +11,7 @@ mod csa;
 mod data_loss;
 mod edit_app;
 mod edit_e2e;
+mod engine_safety;
 mod fidelity;
 mod fuzz_findings;
 mod graph;
