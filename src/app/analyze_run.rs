@@ -19,6 +19,8 @@ use crate::core::rules::Move;
 use crate::engine::{Limit, Outcome, SearchId, SearchRequest};
 use std::time::{Duration, Instant};
 
+use crate::analyze::mate::MATE_GRACE;
+
 impl App {
     /// Is `:analyze` or `:mate` running?
     pub fn job_running(&self) -> bool {
@@ -287,6 +289,24 @@ impl App {
             );
             return;
         }
+        if let Some(Job::Mate {
+            give_up,
+            time,
+            search,
+            ..
+        }) = &mut self.research.job
+        {
+            // The time counts from `go mate`: an engine that answers `readyok` late (gpsusi
+            // under load) has not started yet.
+            let waiting = self.research.engine.as_ref().is_some_and(|e| {
+                let a = e.analysis();
+                a.search == *search && a.status == crate::engine::AnalysisStatus::Waiting
+            });
+            if waiting {
+                *give_up = now + *time + MATE_GRACE;
+                return;
+            }
+        }
         if let Some(Job::Mate { give_up, .. }) = &mut self.research.job
             && now >= *give_up
         {
@@ -354,10 +374,11 @@ impl App {
                 self.research.job = Some(Job::Mate {
                     search,
                     target: (self.research.epoch, node),
-                    give_up: Instant::now() + time + Duration::from_secs(3),
+                    give_up: Instant::now() + time + MATE_GRACE,
+                    time,
                 });
                 self.info(format!(
-                    "searching for a mate ({:.0} s){paused}; Esc stops",
+                    "searching for a mate ({} s){paused}; Esc stops",
                     time.as_secs_f64()
                 ));
             }

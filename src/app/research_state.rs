@@ -49,8 +49,11 @@ pub(crate) enum Job {
     Mate {
         search: crate::engine::SearchId,
         target: Target,
-        /// When to stop it if the engine does not keep its own time.
+        /// When to stop it if the engine does not keep its own time (counted from `go
+        /// mate`: while the engine is not ready yet, it moves on).
         give_up: Instant,
+        /// The time asked for.
+        time: std::time::Duration,
     },
 }
 

@@ -89,6 +89,9 @@ pub enum EngineEvent {
     Quit { killed: bool },
 }
 
+/// How long a mate search that was stopped (past its time) has to answer `checkmate`.
+pub const MATE_STOP: Duration = Duration::from_secs(2);
+
 /// The most lines one `poll` takes (the rest wait for the next one).
 pub const POLL_BATCH: usize = 5000;
 
@@ -478,6 +481,7 @@ impl Engine {
                 return;
             }
             "bestmove" => self.timeouts.stop,
+            "checkmate" => self.timeouts.stop.min(MATE_STOP),
             _ => self.timeouts.handshake,
         };
         let name = self.info.name.clone();
@@ -714,7 +718,12 @@ impl Engine {
         }
         r.stop_sent = true;
         self.state = State::Stopping;
-        self.expect("bestmove", self.timeouts.stop);
+        // A mate search is answered by `checkmate …`, and has had its time already.
+        if r.mate {
+            self.expect("checkmate", self.timeouts.stop.min(MATE_STOP));
+        } else {
+            self.expect("bestmove", self.timeouts.stop);
+        }
         self.send("stop");
     }
 

@@ -68,7 +68,7 @@ pub mod usi;
 
 pub use analysis::{Analysis, AnalysisStatus, Line};
 pub use discover::{discover, resolve};
-pub use driver::{Engine, EngineEvent, EngineInfo, State, Timeouts};
+pub use driver::{Engine, EngineEvent, EngineInfo, MATE_STOP, State, Timeouts};
 pub use error::EngineError;
 pub use score::Score;
 pub use search::{Limit, Outcome, SearchId, SearchRequest};

@@ -192,3 +192,58 @@ fn sigterm_ends_analyze_as_ctrl_c_does_and_its_engines_with_it() {
     assert!(err.contains("interrupted"), "{err}");
     assert!(gone(child), "the engine's child outlived kifview");
 }
+
+#[test]
+fn a_config_that_cannot_be_read_is_an_error_not_another_engine() {
+    let d = tempfile::tempdir().unwrap();
+    let input = write(d.path(), "g.kifu", GAME);
+    let broken = write(d.path(), "broken.toml", "[[engines]\nname = \n");
+    let o = analyze(d.path())
+        .arg("--config")
+        .arg(&broken)
+        .args(["--nodes", "1000"])
+        .arg(&input)
+        .output()
+        .unwrap();
+    let err = stderr_of(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("broken.toml"), "{err}");
+    assert!(o.stdout.is_empty(), "nothing analysed");
+    let o = Command::cargo_bin("kifview")
+        .unwrap()
+        .args(["mate", "--config"])
+        .arg(&broken)
+        .arg(&input)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr_of(&o));
+}
+
+/// An engine that answers the handshake and nothing else (no `checkmate`, not even after
+/// `stop`).
+fn silent(dir: &Path) -> String {
+    let p = dir.join("silent.sh");
+    std::fs::write(
+        &p,
+        "#!/bin/sh\nwhile read l; do case $l in usi) echo 'id name Silent'; echo usiok;; isready) echo readyok;; esac; done\n",
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+    p.display().to_string()
+}
+
+#[test]
+fn a_mate_search_that_never_answers_is_named_as_such() {
+    let d = tempfile::tempdir().unwrap();
+    let input = write(d.path(), "g.kifu", GAME);
+    let o = Command::cargo_bin("kifview")
+        .unwrap()
+        .args(["mate", "--time", "1", "--engine", &silent(d.path())])
+        .arg(&input)
+        .output()
+        .unwrap();
+    let err = stderr_of(&o);
+    assert!(!o.status.success());
+    assert!(err.contains("did not answer checkmate within 2 s"), "{err}");
+}

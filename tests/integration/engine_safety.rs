@@ -65,3 +65,48 @@ fn switching_engines_does_not_wait_for_the_old_one_to_quit() {
         std::thread::sleep(Duration::from_millis(50));
     }
 }
+
+/// The replay engine (`tests/fixtures/engines/replay.sh`) running `script` from the start.
+fn replay(dir: &Path, name: &str, script: &str) -> EngineSpec {
+    let path = dir.join(format!("{name}.script"));
+    std::fs::write(&path, script).unwrap();
+    let replay = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/engines/replay.sh");
+    let mut spec = EngineSpec::new("/bin/sh");
+    spec.name = name.into();
+    spec.args = vec![replay.display().to_string(), path.display().to_string()];
+    spec
+}
+
+#[test]
+fn mate_waits_for_an_engine_that_is_ready_late_and_then_searches() {
+    let dir = tempfile::tempdir().unwrap();
+    // `readyok` comes 5 s after `isready` (gpsusi under load), well after the 0.5 s asked for
+    // (and the grace after it).
+    let spec = replay(
+        dir.path(),
+        "Slow",
+        "< usi\n> id name Slow\n> usiok\n< isready\nsleep 5\n> readyok\n< go mate\n> checkmate nomate\n",
+    );
+    let mut config = Config::defaults();
+    config.engines = vec![spec];
+    let app = App::new(Record::default(), Document::untitled("t.kif"), config);
+    let mut v = Viewer::new(app, Theme::plain());
+    press(&mut v, ":mate 0.5⏎");
+    let end = Instant::now() + Duration::from_secs(60);
+    loop {
+        v.app.research_tick(Instant::now());
+        if v.app
+            .message
+            .as_ref()
+            .is_some_and(|m| m.text.contains("不詰"))
+        {
+            break;
+        }
+        assert!(
+            Instant::now() < end,
+            "the mate search never ran: {:?}",
+            v.app.message
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
