@@ -443,7 +443,7 @@ pub fn analyse_file(
     if first.is_none_or(|id| record.node(id).move_data().is_none()) {
         return (FileResult::Skipped("no moves".into()), false);
     }
-    let mark = marker(&b.game, &eng.info().name);
+    let mark = marker(&b.game, &game::written_name(&eng.info().name));
     let done_in_output = || {
         let out = job.output.as_deref().filter(|_| !same_file)?;
         Some(output::analysed_copy(out, &record, &mark))

@@ -69,6 +69,25 @@ pub fn marker(opts: &Options, engine: &str) -> String {
     )
 }
 
+/// The engine's name as analyses write it (`#エンジン=`, the marker): every file format and
+/// encoding can hold it. What is unsafe for a terminal goes (`engine::clean`: U+202E would
+/// turn the rest of a line around on screen), and a character Shift_JIS has no code for
+/// (`É`) becomes `?`: a name never fails a file. The viewer's `:analyze` and `kifview
+/// analyze` both write this.
+pub fn written_name(name: &str) -> String {
+    let clean = crate::engine::clean(name);
+    let fits = |c: char| {
+        let mut b = [0u8; 4];
+        !encoding_rs::SHIFT_JIS.encode(c.encode_utf8(&mut b)).2
+    };
+    clean
+        .chars()
+        .map(|c| if fits(c) { c } else { '?' })
+        .collect::<String>()
+        .trim()
+        .to_string()
+}
+
 /// The record's `#kifview-analyze` line, if it has one.
 pub fn recorded_marker(record: &Record) -> Option<&str> {
     record
@@ -373,7 +392,7 @@ pub fn analyse_record(
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<Report, Stopped> {
     let mut plan = Plan::new(record, opts);
-    let engine = eng.info().name.clone();
+    let engine = written_name(&eng.info().name);
     let mut report = Report::default();
     eng.new_game();
     for i in 0..plan.len() {

@@ -94,6 +94,27 @@ impl Bar {
     }
 }
 
+/// Writes an analysed record to stdout: the exact bytes to a file or a pipe; to a terminal
+/// as text made safe for it (`core::text::sanitize` on each line: the record quotes the
+/// file's and the engine's text), Shift_JIS shown as text.
+fn write_record(bytes: &[u8]) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    if !out.is_terminal() {
+        let _ = out.write_all(bytes);
+        return;
+    }
+    let encoding = if std::str::from_utf8(bytes).is_ok() {
+        crate::core::notation::TextEncoding::Utf8
+    } else {
+        crate::core::notation::TextEncoding::ShiftJis
+    };
+    let text = crate::core::notation::encoding::decode(bytes, encoding).text;
+    for line in text.lines() {
+        let _ = writeln!(out, "{}", crate::core::text::sanitize(line));
+    }
+}
+
 /// The whole batch with a progress bar on a terminal (stderr) and the analysed record on
 /// stdout for `Output::Stdout`.
 pub fn run(b: &Batch, cancel: &AtomicBool) -> Result<Summary, String> {
@@ -114,8 +135,7 @@ pub fn run(b: &Batch, cancel: &AtomicBool) -> Result<Summary, String> {
             ..
         } = ev
         {
-            use std::io::Write;
-            let _ = std::io::stdout().write_all(bytes);
+            write_record(bytes);
         }
     });
     bar.finish();

@@ -77,7 +77,7 @@ impl App {
         };
         e.stop();
         e.new_game();
-        let engine = e.spec().display_name();
+        let engine = crate::analyze::game::written_name(&e.spec().display_name());
         let run = AnalyzeRun {
             marker: marker(&opts, &engine),
             plan,

@@ -296,7 +296,7 @@ fn skip_line(reader: &mut impl BufRead) -> bool {
 /// Removes control characters from the free-text parts of a message (moves are checked with
 /// the rules later, so they need nothing here).
 fn clean_msg(msg: UsiMessage) -> UsiMessage {
-    let has_control = |s: &str| s.chars().any(char::is_control);
+    let has_control = |s: &str| s.chars().any(crate::core::text::is_unsafe);
     match msg {
         UsiMessage::IdName(s) => UsiMessage::IdName(clean(&s)),
         UsiMessage::IdAuthor(s) => UsiMessage::IdAuthor(clean(&s)),

@@ -247,3 +247,34 @@ fn a_mate_search_that_never_answers_is_named_as_such() {
     assert!(!o.status.success());
     assert!(err.contains("did not answer checkmate within 2 s"), "{err}");
 }
+
+#[test]
+fn an_engine_name_shift_jis_cannot_hold_never_fails_the_file() {
+    let d = tempfile::tempdir().unwrap();
+    let input = write(d.path(), "g.kif", GAME);
+    let script = std::fs::read_to_string(analyst())
+        .unwrap()
+        .replace("id name Analyst 1.0", "id name \u{C9}mile 1.0\u{202E}x");
+    let engine = write(d.path(), "emile.sh", &script);
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&engine, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let o = Command::cargo_bin("kifview")
+        .unwrap()
+        .env("ANALYST_STATE", d.path())
+        .args(["analyze", "--engine"])
+        .arg(&engine)
+        .args(["--nodes", "1000", "-o"])
+        .arg(d.path().join("out.kif"))
+        .arg(&input)
+        .output()
+        .unwrap();
+    let err = stderr_of(&o);
+    assert!(err.contains("analysed 1, skipped 0, failed 0"), "{err}");
+    let out = std::fs::read(d.path().join("out.kif")).unwrap();
+    let text = kifview::core::notation::encoding::decode(
+        &out,
+        kifview::core::notation::TextEncoding::ShiftJis,
+    )
+    .text;
+    assert!(text.contains("#エンジン=?mile 1.0x"), "{text}");
+}

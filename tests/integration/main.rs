@@ -32,7 +32,9 @@ mod robustness;
 mod save_background;
 mod share;
 mod share_e2e;
+
 mod signals_e2e;
+mod terminal_safety;
 mod tui_app;
 mod tui_e2e;
 mod tui_layers;
