@@ -824,9 +824,15 @@ mod tests {
         // A keymap with no way out is refused: every quit key and `:` unbound.
         let none = "[keys.normal]\n\"q\" = \"none\"\n\"ctrl-c\" = \"none\"\n\":\" = \"none\"\n";
         let stuck = Config::from_toml("u.toml", none).unwrap_err();
-        assert!(stuck.to_string().contains("no key quits kifview"), "{stuck}");
+        assert!(
+            stuck.to_string().contains("no key quits kifview"),
+            "{stuck}"
+        );
         let still = "[keys.normal]\n\"q\" = \"none\"\n\"ctrl-c\" = \"none\"\n";
-        assert!(Config::from_toml("u.toml", still).is_ok(), ": and :q remain");
+        assert!(
+            Config::from_toml("u.toml", still).is_ok(),
+            ": and :q remain"
+        );
         assert_eq!(e.line, 1);
         assert!(e.message.contains("insert"), "{e}");
 
