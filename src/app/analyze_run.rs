@@ -354,8 +354,15 @@ impl App {
         }
         let name = self.research_engine_label();
         if let Some(why) = known_unsupported(&name) {
+            let other = self.mate_capable_engine().map_or(
+                String::new(),
+                |n| format!("; :engine {n} uses one that has, then :mate"),
+            );
             self.info_level(
-                MateResult::NotSupported(sanitize(&why).into_owned()).text(),
+                format!(
+                    "{}{other}",
+                    MateResult::NotSupported(sanitize(&why).into_owned()).text()
+                ),
                 Level::Error,
             );
             return;
@@ -384,6 +391,19 @@ impl App {
             }
             Err(err) => self.info_level(sanitize(&err.to_string()).into_owned(), Level::Error),
         }
+    }
+
+    /// A configured or installed engine with a USI mate search (as `kifview mate` picks
+    /// one), by the name `:engine` takes.
+    fn mate_capable_engine(&self) -> Option<String> {
+        self.config
+            .engines
+            .iter()
+            .cloned()
+            .chain(crate::engine::discover())
+            .map(|s| s.display_name())
+            .find(|n| known_unsupported(n).is_none())
+            .map(|n| sanitize(&n).into_owned())
     }
 
     fn mate_done(&mut self, target: (u64, NodeId), outcome: &Outcome) {

@@ -110,3 +110,19 @@ fn mate_waits_for_an_engine_that_is_ready_late_and_then_searches() {
         std::thread::sleep(Duration::from_millis(20));
     }
 }
+
+#[test]
+fn mate_with_an_engine_without_a_mate_search_names_one_that_has() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = Config::defaults();
+    config.engines = vec![
+        stubborn(dir.path(), "Fairy-Stockfish 11"),
+        stubborn(dir.path(), "Mater"),
+    ];
+    let app = App::new(Record::default(), Document::untitled("t.kif"), config);
+    let mut v = Viewer::new(app, Theme::plain());
+    press(&mut v, ":mate⏎");
+    let msg = v.app.message.as_ref().map(|m| m.text.clone()).unwrap_or_default();
+    assert!(msg.contains("not supported by this engine"), "{msg}");
+    assert!(msg.contains(":engine Mater"), "{msg}");
+}
