@@ -654,6 +654,19 @@ impl Engine {
                 )));
                 continue;
             }
+            let declared = self.info.options.iter().find(|o| o.name == *name);
+            if let Some(why) = declared.and_then(|o| super::usi::unfit_value(o, value)) {
+                let from = if self.session.contains_key(name) {
+                    "set in this session".to_string()
+                } else {
+                    format!("in the config's [[engines]] entry {}", self.spec.display_name())
+                };
+                self.events.push(EngineEvent::Note(clean(&format!(
+                    "option {name} = {value:?} ({from}) not sent: engine {} declares it {why}; it keeps its default",
+                    self.info.name
+                ))));
+                continue;
+            }
             self.send_option(name, value);
         }
         if self.state == State::NotReady {
