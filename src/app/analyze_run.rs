@@ -240,7 +240,7 @@ impl App {
         let Some(e) = self.research.engine.as_ref() else {
             return;
         };
-        let result = Searched::from_analysis(e.analysis(), &run.engine);
+        let result = Searched::from_analysis_upto(e.analysis(), &run.engine, run.plan.multipv());
         let i = run.step;
         let step = self.write_result(&mut run, i, result).and_then(|()| {
             run.step += 1;
@@ -354,10 +354,9 @@ impl App {
         }
         let name = self.research_engine_label();
         if let Some(why) = known_unsupported(&name) {
-            let other = self.mate_capable_engine().map_or(
-                String::new(),
-                |n| format!("; :engine {n} uses one that has, then :mate"),
-            );
+            let other = self.mate_capable_engine().map_or(String::new(), |n| {
+                format!("; :engine {n} uses one that has, then :mate")
+            });
             self.info_level(
                 format!(
                     "{}{other}",

@@ -659,7 +659,10 @@ impl Engine {
                 let from = if self.session.contains_key(name) {
                     "set in this session".to_string()
                 } else {
-                    format!("in the config's [[engines]] entry {}", self.spec.display_name())
+                    format!(
+                        "in the config's [[engines]] entry {}",
+                        self.spec.display_name()
+                    )
                 };
                 self.events.push(EngineEvent::Note(clean(&format!(
                     "option {name} = {value:?} ({from}) not sent: engine {} declares it {why}; it keeps its default",

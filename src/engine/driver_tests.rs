@@ -652,9 +652,12 @@ fn an_option_value_of_the_wrong_type_is_not_sent_and_said() {
          > usiok\n< isready\n> readyok\n",
     );
     let mut spec = fake.spec.clone();
-    spec.options.insert("Threads".into(), OptionValue::Text("many".into()));
-    spec.options.insert("Ponder".into(), OptionValue::Text("yes".into()));
-    spec.options.insert("Style".into(), OptionValue::Text("Risky".into()));
+    spec.options
+        .insert("Threads".into(), OptionValue::Text("many".into()));
+    spec.options
+        .insert("Ponder".into(), OptionValue::Text("yes".into()));
+    spec.options
+        .insert("Style".into(), OptionValue::Text("Risky".into()));
     let mut e = Engine::start_with(spec, quick()).unwrap();
     let events = until(&mut e, 10, |ev| *ev == EngineEvent::Ready);
     let notes: Vec<&String> = events
@@ -670,10 +673,16 @@ fn an_option_value_of_the_wrong_type_is_not_sent_and_said() {
             && n.contains("[[engines]] entry fake")),
         "{notes:?}"
     );
-    assert!(notes.iter().any(|n| n.contains("Ponder = \"yes\"")), "{notes:?}");
+    assert!(
+        notes.iter().any(|n| n.contains("Ponder = \"yes\"")),
+        "{notes:?}"
+    );
     drop(e);
     let log = fake.log();
     assert!(!log.iter().any(|l| l.contains("Threads")), "{log:?}");
     assert!(!log.iter().any(|l| l.contains("Ponder")), "{log:?}");
-    assert!(log.iter().any(|l| l == "setoption name Style value Risky"), "{log:?}");
+    assert!(
+        log.iter().any(|l| l == "setoption name Style value Risky"),
+        "{log:?}"
+    );
 }

@@ -57,9 +57,9 @@ pub fn unfit_value(o: &UsiOption, value: &str) -> Option<String> {
                 (Some(a), Some(b)) => format!(" from {a} to {b}"),
                 _ => String::new(),
             };
-            let fits = value.parse::<i64>().is_ok_and(|n| {
-                o.min.is_none_or(|a| n >= a) && o.max.is_none_or(|b| n <= b)
-            });
+            let fits = value
+                .parse::<i64>()
+                .is_ok_and(|n| o.min.is_none_or(|a| n >= a) && o.max.is_none_or(|b| n <= b));
             (!fits).then(|| format!("a spin (a whole number{range})"))
         }
         "check" => (!matches!(value, "true" | "false")).then(|| "a check (true or false)".into()),

@@ -278,3 +278,29 @@ fn an_engine_name_shift_jis_cannot_hold_never_fails_the_file() {
     .text;
     assert!(text.contains("#エンジン=?mile 1.0x"), "{text}");
 }
+
+#[test]
+fn lines_beyond_the_multipv_asked_for_are_not_written() {
+    let d = tempfile::tempdir().unwrap();
+    let input = write(d.path(), "g.kifu", GAME);
+    let script = std::fs::read_to_string(analyst()).unwrap().replace(
+        "bestmove resign\\n'",
+        "info depth 3 multipv 999999 score cp 5 pv 1g1f\\nbestmove resign\\n'",
+    );
+    assert!(script.contains("999999"));
+    let engine = write(d.path(), "flood.sh", &script);
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&engine, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let o = Command::cargo_bin("kifview")
+        .unwrap()
+        .env("ANALYST_STATE", d.path())
+        .args(["analyze", "--engine"])
+        .arg(&engine)
+        .args(["--nodes", "1000"])
+        .arg(&input)
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("#エンジン="), "{}", stderr_of(&o));
+    assert!(!out.contains("#候補999999"), "{out}");
+}

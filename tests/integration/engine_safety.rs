@@ -122,7 +122,12 @@ fn mate_with_an_engine_without_a_mate_search_names_one_that_has() {
     let app = App::new(Record::default(), Document::untitled("t.kif"), config);
     let mut v = Viewer::new(app, Theme::plain());
     press(&mut v, ":mate⏎");
-    let msg = v.app.message.as_ref().map(|m| m.text.clone()).unwrap_or_default();
+    let msg = v
+        .app
+        .message
+        .as_ref()
+        .map(|m| m.text.clone())
+        .unwrap_or_default();
     assert!(msg.contains("not supported by this engine"), "{msg}");
     assert!(msg.contains(":engine Mater"), "{msg}");
 }
