@@ -77,7 +77,9 @@ impl App {
         };
         e.stop();
         e.new_game();
-        let engine = crate::analyze::game::written_name(&e.spec().display_name());
+        // One rule with `kifview analyze`: the engine's `id name` (its configured name until
+        // that came), written as `written_name` makes it fit every file.
+        let engine = crate::analyze::game::written_name(&self.research_engine_label());
         let run = AnalyzeRun {
             marker: marker(&opts, &engine),
             plan,
