@@ -237,6 +237,8 @@ pub fn start_engine(spec: &EngineSpec, opts: &Options) -> Result<Engine, String>
                     return Ok(eng);
                 }
                 EngineEvent::Error(e) => return Err(e.to_string()),
+                // A batch does not analyse with settings other than the ones asked for.
+                EngineEvent::OptionRefused(why) => return Err(why),
                 _ => {}
             }
         }

@@ -179,7 +179,7 @@ impl App {
                     changed = true;
                 }
                 EngineEvent::Analysis(_) | EngineEvent::Quit { .. } => changed = true,
-                EngineEvent::Note(n) => note = Some(n),
+                EngineEvent::Note(n) | EngineEvent::OptionRefused(n) => note = Some(n),
                 EngineEvent::Error(err) => error = Some(err.to_string()),
             }
         }

@@ -82,6 +82,9 @@ pub enum EngineEvent {
     },
     /// Something worth a line in a log or the status line; the engine goes on.
     Note(String),
+    /// An option value that does not fit the type the engine declares was not sent (the
+    /// engine goes on with its default): what, from where, and what the engine declares.
+    OptionRefused(String),
     /// The engine is dead (crash, exit, timeout, broken pipe); it has been killed and reaped.
     /// [`Engine::restart`] starts it again.
     Error(EngineError),
@@ -664,7 +667,7 @@ impl Engine {
                         self.spec.display_name()
                     )
                 };
-                self.events.push(EngineEvent::Note(clean(&format!(
+                self.events.push(EngineEvent::OptionRefused(clean(&format!(
                     "option {name} = {value:?} ({from}) not sent: engine {} declares it {why}; it keeps its default",
                     self.info.name
                 ))));

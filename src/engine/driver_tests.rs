@@ -663,7 +663,7 @@ fn an_option_value_of_the_wrong_type_is_not_sent_and_said() {
     let notes: Vec<&String> = events
         .iter()
         .filter_map(|ev| match ev {
-            EngineEvent::Note(n) => Some(n),
+            EngineEvent::OptionRefused(n) => Some(n),
             _ => None,
         })
         .collect();

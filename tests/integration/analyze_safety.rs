@@ -304,3 +304,33 @@ fn lines_beyond_the_multipv_asked_for_are_not_written() {
     assert!(out.contains("#エンジン="), "{}", stderr_of(&o));
     assert!(!out.contains("#候補999999"), "{out}");
 }
+
+#[test]
+fn an_option_value_the_engine_cannot_take_fails_the_batch_with_the_reason() {
+    let d = tempfile::tempdir().unwrap();
+    let input = write(d.path(), "g.kifu", GAME);
+    let config = write(
+        d.path(),
+        "c.toml",
+        &format!(
+            "[[engines]]\nname = \"fake\"\ncommand = \"{}\"\n[engines.options]\nMultiPV = \"lots\"\n",
+            analyst()
+        ),
+    );
+    let o = Command::cargo_bin("kifview")
+        .unwrap()
+        .env("ANALYST_STATE", d.path())
+        .args(["analyze", "--config"])
+        .arg(&config)
+        .args(["--engine", "fake", "--nodes", "1000"])
+        .arg(&input)
+        .output()
+        .unwrap();
+    let err = stderr_of(&o);
+    assert!(!o.status.success(), "{err}");
+    assert!(
+        err.contains("option MultiPV = \"lots\" (in the config's [[engines]] entry fake) not sent")
+            && err.contains("a spin (a whole number from 1 to 10)"),
+        "{err}"
+    );
+}
