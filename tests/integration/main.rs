@@ -34,6 +34,7 @@ mod share;
 mod share_e2e;
 
 mod signals_e2e;
+mod tags;
 mod terminal_safety;
 mod tui_app;
 mod tui_e2e;
