@@ -1,6 +1,6 @@
 //! The CSA writer: main line only, with a list of what CSA could not hold.
 
-use super::{CsaOptions, CsaVersion, HEADER_KEYS, is_plain_comment};
+use super::{CsaOptions, CsaVersion, HEADER_KEYS};
 use crate::core::notation::loss::{Census, Loss, Lost};
 use crate::core::notation::{TextEncoding, Written, lines};
 use crate::core::record::{Record, Special, Step};
@@ -24,7 +24,14 @@ pub fn write(record: &Record, opts: &CsaOptions) -> Written {
     } else {
         out.push_str("V2.2\n");
     }
-    write_header(record, v3, &mut out, &mut losses);
+    let mut remarks = Remarks::default();
+    for l in &record.program_lines {
+        // KIF's own declaration is not carried over (V3.0 writes its own).
+        if !(l.starts_with("#KIF") && l.contains("encoding=")) {
+            remarks.write(l.strip_prefix('#').unwrap_or(l), &mut out);
+        }
+    }
+    write_header(record, v3, &mut out, &mut losses, &mut remarks);
     let pos = &record.initial.position;
     write_position(pos, &mut out);
     out.push(sign(pos.side_to_move()));
@@ -39,6 +46,7 @@ pub fn write(record: &Record, opts: &CsaOptions) -> Written {
         &mut out,
         &mut empty_lines,
     );
+    remarks.write_all(&record.node(record.root()).remarks, &mut out);
     let main = record.main_line();
     for &id in &main[1..] {
         let node = record.node(id);
@@ -74,6 +82,7 @@ pub fn write(record: &Record, opts: &CsaOptions) -> Written {
                 }
                 None => {
                     ending_comment = usize::from(!node.comment.is_empty());
+                    remarks.lost += node.remarks.len();
                     lost_ending = Some(Loss::new(
                         Lost::Ending {
                             word: s.kif_word().to_string(),
@@ -110,6 +119,7 @@ pub fn write(record: &Record, opts: &CsaOptions) -> Written {
             out.push('\n');
         }
         write_comment(&node.comment, &mut out, &mut empty_lines);
+        remarks.write_all(&node.remarks, &mut out);
     }
 
     let c = Census::along(record, &main);
@@ -119,7 +129,11 @@ pub fn write(record: &Record, opts: &CsaOptions) -> Written {
     losses.extend(c.variations_loss());
     losses.extend(Loss::some(Lost::Comments, lost_comments));
     losses.extend(Loss::some(Lost::Bookmarks, c.bookmarks));
-    losses.extend(Loss::some(Lost::ProgramLines, record.program_lines.len()));
+    // Remarks in variations go with them.
+    let main_remarks: usize = main.iter().map(|&id| record.node(id).remarks.len()).sum();
+    let off_main = record.remark_count() - record.program_lines.len() - main_remarks;
+    losses.extend(Loss::some(Lost::ProgramLines, remarks.lost + off_main));
+    losses.extend(Loss::some(Lost::LineBreaks { place: "remark" }, remarks.breaks));
     losses.extend(crate::core::notation::loss::move_numbers(record));
     losses.extend(Loss::some(Lost::EmptyCommentLines, empty_lines));
     losses.extend(Loss::some(
@@ -159,6 +173,34 @@ fn push_square(out: &mut String, sq: Square) {
     out.push((b'0' + sq.rank()) as char);
 }
 
+/// Remark lines (`'x`) written, and those CSA cannot hold as remarks.
+#[derive(Default)]
+struct Remarks {
+    /// Remarks left out: a text a reader would take for a comment (`'*…`) or for the
+    /// encoding declaration, or that belongs to an ending CSA cannot write.
+    lost: usize,
+    /// Line breaks in a remark (written as spaces).
+    breaks: usize,
+}
+
+impl Remarks {
+    fn write(&mut self, text: &str, out: &mut String) {
+        let line = format!("'{}", text.replace("\r\n", " ").replace(['\r', '\n'], " "));
+        self.breaks += usize::from(line.len() != text.len() + 1);
+        if line.starts_with("'*") || super::is_encoding_line(&line) {
+            self.lost += 1;
+            return;
+        }
+        out.push_str(&line);
+        out.push('\n');
+    }
+    fn write_all(&mut self, remarks: &[String], out: &mut String) {
+        for r in remarks {
+            self.write(r, out);
+        }
+    }
+}
+
 fn write_comment(comment: &str, out: &mut String, empty_lines: &mut usize) {
     if comment.is_empty() {
         return;
@@ -170,10 +212,8 @@ fn write_comment(comment: &str, out: &mut String, empty_lines: &mut usize) {
             *empty_lines += 1;
             continue;
         }
-        // A plain comment read from a CSA file (kept with its quote) goes back as it was.
-        if !is_plain_comment(line) {
-            out.push_str("'*");
-        }
+        // Whatever its first character: a comment line (`'*'quote`), never a remark.
+        out.push_str("'*");
         out.push_str(line);
         out.push('\n');
     }
@@ -196,16 +236,24 @@ fn v3_time_value(v: &str) -> bool {
             .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit() || b == b'.'))
 }
 
-fn write_header(record: &Record, v3: bool, out: &mut String, losses: &mut Vec<Loss>) {
+fn write_header(
+    record: &Record,
+    v3: bool,
+    out: &mut String,
+    losses: &mut Vec<Loss>,
+    remarks: &mut Remarks,
+) {
     let h = &record.header;
     let mut breaks = 0;
     let mut padded = 0;
-    if let Some(n) = h.black_name() {
+    // An empty name is left out (as tsshogi writes; shogi-kifu-converter rejects `N+` alone).
+    if let Some(n) = h.black_name().filter(|n| !n.trim().is_empty()) {
         let _ = writeln!(out, "N+{}", value_text(n, &mut breaks, &mut padded));
     }
-    if let Some(n) = h.white_name() {
+    if let Some(n) = h.white_name().filter(|n| !n.trim().is_empty()) {
         let _ = writeln!(out, "N-{}", value_text(n, &mut breaks, &mut padded));
     }
+    let mut not_dates = Vec::new();
     let mut written: Vec<&str> = Vec::new();
     let mut lost: Vec<&str> = Vec::new();
     let black_key = if h.get("先手").is_some() {
@@ -243,13 +291,23 @@ fn write_header(record: &Record, v3: bool, out: &mut String, losses: &mut Vec<Lo
         };
         match csa_key {
             Some(k) if !written.contains(&k) => {
-                written.push(k);
                 let value = value_text(&f.value, &mut breaks, &mut padded);
                 let value = if k == "START_TIME" || k == "END_TIME" {
-                    csa_date(&value)
+                    match csa_date(&value) {
+                        Some(d) => d,
+                        None if value.trim().is_empty() => value,
+                        None => {
+                            // Not a date CSA readers can read (`2005/11/29･30日`): kept as a
+                            // remark, named as lost as a field.
+                            remarks.write(&format!("{key}：{value}"), out);
+                            not_dates.push(key.to_string());
+                            continue;
+                        }
+                    }
                 } else {
                     value
                 };
+                written.push(k);
                 let _ = writeln!(out, "${k}:{value}");
             }
             _ => lost.push(key),
@@ -257,6 +315,10 @@ fn write_header(record: &Record, v3: bool, out: &mut String, losses: &mut Vec<Lo
     }
     let lost: Vec<String> = lost.into_iter().map(String::from).collect();
     losses.extend(Loss::some(Lost::Headers(lost.clone()), lost.len()));
+    losses.extend(Loss::some(
+        Lost::NotCsaDates(not_dates.clone()),
+        not_dates.len(),
+    ));
     losses.extend(Loss::some(
         Lost::LineBreaks {
             place: "header value",
@@ -288,9 +350,9 @@ fn value_text(v: &str, breaks: &mut usize, padded: &mut usize) -> String {
     v
 }
 
-/// Turns KIF dates (`2018/08/25(土) 23:56`, `2018年8月25日`) into CSA's `2018/08/25 23:56:00`.
-/// Text that is not a date is returned unchanged.
-pub(super) fn csa_date(v: &str) -> String {
+/// Turns KIF dates (`2018/08/25(土) 23:56`, `2018年8月25日`) into CSA's `2018/08/25 23:56:00`
+/// (or `2018/08/25` without a time); `None` for text that is not such a date.
+pub(super) fn csa_date(v: &str) -> Option<String> {
     let norm: String = v
         .trim()
         .chars()
@@ -369,7 +431,7 @@ pub(super) fn csa_date(v: &str) -> String {
         let _ = write!(s, " {hh:02}:{mm:02}:{ss:02}");
         Some(s)
     };
-    parse().unwrap_or_else(|| v.trim().to_string())
+    parse()
 }
 
 /// `PI` with removals when the position is the start position minus some pieces with empty

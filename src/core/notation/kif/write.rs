@@ -241,7 +241,7 @@ fn write_node(
                 .parent
                 .and_then(|p| record.node(p).move_data())
                 .map(|m| m.mv.to());
-            japanese::push_kif_move(out, md, prev_to);
+            japanese::push_kif_file_move(out, md, prev_to);
         }
         Step::Special(s) => out.push_str(kif_special(s, unreadable).kif_word()),
         Step::Root => {}
@@ -282,6 +282,11 @@ fn write_notes(record: &Record, id: NodeId, out: &mut String, breaks: &mut Break
             out.push_str(l);
             out.push('\n');
         }
+    }
+    for r in &n.remarks {
+        out.push('#');
+        out.push_str(&one_line(r, &mut breaks.program));
+        out.push('\n');
     }
     if let Some(b) = &n.bookmark {
         out.push('&');
