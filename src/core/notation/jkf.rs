@@ -524,8 +524,11 @@ fn entry_fields(
                 Some(w) if JKF_SPECIALS.contains(&w.trim_start_matches('%')) => {
                     w.trim_start_matches('%').to_string()
                 }
-                // `MATTA`, `ERROR`: read from a JKF or CSA file, written back as they were.
-                None if matches!(s, Special::Other(w) if JKF_SPECIALS.contains(&w.as_str())) => {
+                // `MATTA`, `ERROR`: read from a JKF or CSA file, written back as they were
+                // (unless they would read as another ending).
+                None if matches!(s, Special::Other(w)
+                    if JKF_SPECIALS.contains(&w.as_str()) && special_of(w, side) == *s) =>
+                {
                     s.kif_word().to_string()
                 }
                 _ => {

@@ -3,7 +3,7 @@
 use super::{CsaOptions, CsaVersion, HEADER_KEYS};
 use crate::core::notation::loss::{Census, Loss, Lost};
 use crate::core::notation::{TextEncoding, Written, lines};
-use crate::core::record::{Record, Special, Step};
+use crate::core::record::{Header, Record, Special, Step};
 use crate::core::rules::{Color, PieceKind, Position, Square};
 use std::fmt::Write as _;
 
@@ -25,13 +25,18 @@ pub fn write(record: &Record, opts: &CsaOptions) -> Written {
         out.push_str("V2.2\n");
     }
     let mut remarks = Remarks::default();
+    let not_dates = write_header(record, v3, &mut out, &mut losses);
+    // The head's remarks after the header, then the dates that were not CSA dates (read
+    // back, they are remarks of the head too: written again, the same text).
     for l in &record.program_lines {
         // KIF's own declaration is not carried over (V3.0 writes its own).
         if !(l.starts_with("#KIF") && l.contains("encoding=")) {
             remarks.write(l.strip_prefix('#').unwrap_or(l), &mut out);
         }
     }
-    write_header(record, v3, &mut out, &mut losses, &mut remarks);
+    for l in &not_dates {
+        remarks.write(l, &mut out);
+    }
     let pos = &record.initial.position;
     write_position(pos, &mut out);
     out.push(sign(pos.side_to_move()));
@@ -236,36 +241,31 @@ fn v3_time_value(v: &str) -> bool {
             .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit() || b == b'.'))
 }
 
-fn write_header(
-    record: &Record,
-    v3: bool,
-    out: &mut String,
-    losses: &mut Vec<Loss>,
-    remarks: &mut Remarks,
-) {
+/// Writes the names and `$` fields; returns the date fields that are not dates CSA can hold,
+/// as remark text (`開始日時：2005/11/29･30日`), named in `losses`.
+fn write_header(record: &Record, v3: bool, out: &mut String, losses: &mut Vec<Loss>) -> Vec<String> {
     let h = &record.header;
     let mut breaks = 0;
     let mut padded = 0;
-    // An empty name is left out (as tsshogi writes; shogi-kifu-converter rejects `N+` alone).
-    if let Some(n) = h.black_name().filter(|n| !n.trim().is_empty()) {
-        let _ = writeln!(out, "N+{}", value_text(n, &mut breaks, &mut padded));
-    }
-    if let Some(n) = h.white_name().filter(|n| !n.trim().is_empty()) {
-        let _ = writeln!(out, "N-{}", value_text(n, &mut breaks, &mut padded));
+    let mut lost: Vec<&str> = Vec::new();
+    // An empty name is left out (as tsshogi writes; shogi-kifu-converter rejects `N+` alone)
+    // and named as lost.
+    for (sign, name, key) in [
+        ('+', h.black_name(), black_key(h)),
+        ('-', h.white_name(), white_key(h)),
+    ] {
+        match name {
+            Some(n) if n.trim().is_empty() => lost.push(key),
+            Some(n) => {
+                let _ = writeln!(out, "N{sign}{}", value_text(n, &mut breaks, &mut padded));
+            }
+            None => {}
+        }
     }
     let mut not_dates = Vec::new();
+    let mut not_date_keys = Vec::new();
     let mut written: Vec<&str> = Vec::new();
-    let mut lost: Vec<&str> = Vec::new();
-    let black_key = if h.get("先手").is_some() {
-        "先手"
-    } else {
-        "下手"
-    };
-    let white_key = if h.get("後手").is_some() {
-        "後手"
-    } else {
-        "上手"
-    };
+    let (black_key, white_key) = (black_key(h), white_key(h));
     let has_event = h.get("棋戦").is_some();
     for f in &h.fields {
         let key = f.key.as_str();
@@ -299,8 +299,8 @@ fn write_header(
                         None => {
                             // Not a date CSA readers can read (`2005/11/29･30日`): kept as a
                             // remark, named as lost as a field.
-                            remarks.write(&format!("{key}：{value}"), out);
-                            not_dates.push(key.to_string());
+                            not_dates.push(format!("{key}：{value}"));
+                            not_date_keys.push(key.to_string());
                             continue;
                         }
                     }
@@ -316,8 +316,8 @@ fn write_header(
     let lost: Vec<String> = lost.into_iter().map(String::from).collect();
     losses.extend(Loss::some(Lost::Headers(lost.clone()), lost.len()));
     losses.extend(Loss::some(
-        Lost::NotCsaDates(not_dates.clone()),
-        not_dates.len(),
+        Lost::NotCsaDates(not_date_keys.clone()),
+        not_date_keys.len(),
     ));
     losses.extend(Loss::some(
         Lost::LineBreaks {
@@ -331,6 +331,25 @@ fn write_header(
         },
         padded,
     ));
+    not_dates
+}
+
+/// The key of Black's name: `先手`, else `下手`.
+fn black_key(h: &Header) -> &'static str {
+    if h.get("先手").is_some() {
+        "先手"
+    } else {
+        "下手"
+    }
+}
+
+/// The key of White's name: `後手`, else `上手`.
+fn white_key(h: &Header) -> &'static str {
+    if h.get("後手").is_some() {
+        "後手"
+    } else {
+        "上手"
+    }
 }
 
 /// A header value as one CSA line: line breaks as spaces (counted in `breaks`), white space at
