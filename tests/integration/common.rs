@@ -296,7 +296,9 @@ pub fn counted_mate_is_mate(v: &mut Value) {
                 if let Some(Value::String(s)) = m.get_mut("special")
                     && let Some(w) = s.strip_prefix("other:")
                     && w.ends_with("手詰")
-                    && w.trim_end_matches("手詰").chars().all(|c| c.is_ascii_digit())
+                    && w.trim_end_matches("手詰")
+                        .chars()
+                        .all(|c| c.is_ascii_digit())
                 {
                     *s = "mate".into();
                 }

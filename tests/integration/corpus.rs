@@ -234,8 +234,7 @@ fn cases(dir: &Path) -> Vec<Case> {
             let Some(stem) = name.strip_suffix(".expected.json") else {
                 continue;
             };
-            let mut e: Value =
-                serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap();
+            let mut e: Value = serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap();
             common::counted_mate_is_mate(&mut e);
             let _ = stem;
             for (fname, info) in e["files"].as_object().unwrap() {

@@ -564,7 +564,10 @@ fn floodgate_remarks_are_kept_as_remarks_and_converted() {
             .any(|l| l == "summary:toryo:10b_n003_1060 win:40b_n007_1050Ti lose"),
         "{end:?}"
     );
-    assert_eq!(end.last().map(String::as_str), Some("$END_TIME:2021/04/05 16:25:34"));
+    assert_eq!(
+        end.last().map(String::as_str),
+        Some("$END_TIME:2021/04/05 16:25:34")
+    );
     // No comment holds a remark.
     assert!(r.nodes.iter().all(|n| !n.comment.starts_with('\'')));
     // An engine's `'**` comment is still the move's comment, without the quote.

@@ -137,10 +137,7 @@ fn an_empty_name_is_left_out_of_csa_and_named() {
     assert_eq!(p.record.header.get("後手"), Some(""));
     let w = write(&p.record, Format::Csa);
     assert!(!w.text.contains("\nN-"), "{}", w.text);
-    assert_eq!(
-        w.losses,
-        [Loss::new(Lost::Headers(vec!["後手".into()]), 1)]
-    );
+    assert_eq!(w.losses, [Loss::new(Lost::Headers(vec!["後手".into()]), 1)]);
     let back = read(&w.text, Format::Csa);
     assert_eq!(back.record.header.get("後手"), None);
     assert_eq!(write(&back.record, Format::Csa).text, w.text);

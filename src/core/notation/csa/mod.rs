@@ -81,4 +81,3 @@ fn is_encoding_line(line: &str) -> bool {
     };
     starts(rest, "encoding=")
 }
-

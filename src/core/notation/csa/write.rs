@@ -138,7 +138,10 @@ pub fn write(record: &Record, opts: &CsaOptions) -> Written {
     let main_remarks: usize = main.iter().map(|&id| record.node(id).remarks.len()).sum();
     let off_main = record.remark_count() - record.program_lines.len() - main_remarks;
     losses.extend(Loss::some(Lost::ProgramLines, remarks.lost + off_main));
-    losses.extend(Loss::some(Lost::LineBreaks { place: "remark" }, remarks.breaks));
+    losses.extend(Loss::some(
+        Lost::LineBreaks { place: "remark" },
+        remarks.breaks,
+    ));
     losses.extend(crate::core::notation::loss::move_numbers(record));
     losses.extend(Loss::some(Lost::EmptyCommentLines, empty_lines));
     losses.extend(Loss::some(
@@ -243,7 +246,12 @@ fn v3_time_value(v: &str) -> bool {
 
 /// Writes the names and `$` fields; returns the date fields that are not dates CSA can hold,
 /// as remark text (`開始日時：2005/11/29･30日`), named in `losses`.
-fn write_header(record: &Record, v3: bool, out: &mut String, losses: &mut Vec<Loss>) -> Vec<String> {
+fn write_header(
+    record: &Record,
+    v3: bool,
+    out: &mut String,
+    losses: &mut Vec<Loss>,
+) -> Vec<String> {
     let h = &record.header;
     let mut breaks = 0;
     let mut padded = 0;
