@@ -581,3 +581,23 @@ fn the_shogihome_rules_read_shogihomes_own_comments() {
     assert_eq!(shogihome_pv(&start, "▲７六歩△３四歩▲２二角成"), Ok(3));
     assert!(shogihome_pv(&start, "△３四歩").is_err());
 }
+
+/// Saving a remark a Shift_JIS file cannot hold: the question says where the character is
+/// (remarks are not comments any more, and were not searched).
+#[test]
+fn saving_names_a_remark_the_encoding_cannot_hold() {
+    let d = tempfile::tempdir().unwrap();
+    let src = d.path().join("r.kifu");
+    std::fs::write(
+        &src,
+        "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n#☗の好手\n",
+    )
+    .unwrap();
+    let mut v = common::viewer_on(&src, None);
+    let kif = d.path().join("r.kif");
+    common::press(&mut v, &format!(":w {}⏎", kif.display()));
+    let rows = common::screen_rows(&common::screen(&mut v, 100, 30)).join("\n");
+    assert!(rows.contains("Shift_JIS cannot hold 1 character"), "{rows}");
+    assert!(rows.contains("in a remark (# line) at move 1"), "{rows}");
+    assert!(!kif.exists());
+}

@@ -414,7 +414,7 @@ impl Record {
     }
 
     /// Does the record hold anything beyond an empty even-game start: a move, a header field,
-    /// a comment, a bookmark, a program line, or another initial position?
+    /// a comment, a bookmark, a remark, or another initial position?
     pub fn holds_anything(&self) -> bool {
         let root = self.node(NodeId::ROOT);
         !self.is_empty()
