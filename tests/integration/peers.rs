@@ -113,7 +113,7 @@ fn research_score(line: &str) -> Option<f64> {
     truthy(line.strip_prefix("#評価値=").and_then(js_number_prefix))
         .or_else(|| truthy(after_word("*解析 ")))
         .or_else(|| truthy(after_word("* ")))
-        .or_else(|| kshogi())
+        .or_else(kshogi)
 }
 
 /// ShogiHome's `parseComment`, research part: the last line of each kind wins.
@@ -165,10 +165,8 @@ pub fn shogihome_pv(pos: &Position, pv: &str) -> Result<usize, String> {
     let mut tokens = Vec::new();
     let mut cur = String::new();
     for c in pv.chars() {
-        if matches!(c, '▲' | '△' | '☗' | '☖') {
-            if !cur.is_empty() {
-                tokens.push(std::mem::take(&mut cur));
-            }
+        if matches!(c, '▲' | '△' | '☗' | '☖') && !cur.is_empty() {
+            tokens.push(std::mem::take(&mut cur));
         }
         cur.push(c);
     }
