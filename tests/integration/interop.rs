@@ -91,12 +91,17 @@ fn a_declined_promotion_is_written_to_kif_without_funari() {
     );
 }
 
-/// Every real record of the corpus converted to KIF and KIFU (the same writer, either
-/// encoding): no move line says `不成`, and the declined promotions read back the same.
+/// Every record of the corpus (real and generated) converted to KIF and KIFU (the same
+/// writer, either encoding): no move line says `不成`, and the declined promotions read back
+/// the same.
 #[test]
-fn no_real_record_converts_to_a_kif_move_line_with_funari() {
+fn no_corpus_record_converts_to_a_kif_move_line_with_funari() {
     let (mut records, mut declined) = (0, 0);
-    for f in real_records() {
+    let mut files = real_records();
+    if let Some(c) = common::corpus() {
+        files_with_ext(&c.join("generated"), &["kif", "ki2", "csa"], &mut files);
+    }
+    for f in files {
         for p in load(&f) {
             records += 1;
             for target in [
@@ -121,7 +126,7 @@ fn no_real_record_converts_to_a_kif_move_line_with_funari() {
             declined += ki2.matches("不成").count();
         }
     }
-    println!("{records} real records to KIF and KIFU: no 不成 ({declined} declined promotions)");
+    println!("{records} corpus records to KIF and KIFU: no 不成 ({declined} declined promotions)");
     if records > 0 {
         assert!(declined > 0, "the corpus has declined promotions to write");
     }
