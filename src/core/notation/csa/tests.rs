@@ -641,3 +641,20 @@ fn the_version_line_says_whether_a_file_is_v3() {
     // A V3.0 further down (a second record's) is not this file's version line.
     assert!(!super::declares_v3("V2.2\nPI\n+\n/\nV3.0\n"));
 }
+
+#[test]
+fn a_remark_with_a_line_break_is_one_line_and_said() {
+    let mut r = game("PI\n+\n+7776FU\n");
+    let first = r.main_line()[1];
+    r.node_mut(first).remarks.push("a\nb".into());
+    r.node_mut(first).remarks.push("*not a comment".into());
+    let w = write(&r, &CsaOptions::default());
+    assert!(w.text.ends_with("+7776FU\n'a b\n"), "{}", w.text);
+    assert_eq!(
+        w.losses.iter().map(ToString::to_string).collect::<Vec<_>>(),
+        [
+            "1 remark line (# in KIF, ' in CSA)",
+            "line breaks in a remark"
+        ]
+    );
+}

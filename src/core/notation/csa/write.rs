@@ -194,7 +194,7 @@ struct Remarks {
 impl Remarks {
     fn write(&mut self, text: &str, out: &mut String) {
         let line = format!("'{}", text.replace("\r\n", " ").replace(['\r', '\n'], " "));
-        self.breaks += usize::from(line.len() != text.len() + 1);
+        self.breaks += usize::from(text.contains(['\r', '\n']));
         if line.starts_with("'*") || super::is_encoding_line(&line) {
             self.lost += 1;
             return;
