@@ -229,7 +229,7 @@ pub fn write(record: &Record) -> Written {
     losses.extend(Loss::some(Lost::Times, c.timed));
     losses.extend(Loss::some(
         Lost::LineBreaks {
-            place: "program line",
+            place: "remark (# line)",
         },
         c.program_breaks,
     ));

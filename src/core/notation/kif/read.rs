@@ -1,5 +1,5 @@
 //! The KIF reader: a single pass over the lines with no regular expressions. Header lines and
-//! an optional board diagram, then move lines, comments (`*`), bookmarks (`&`), program lines
+//! an optional board diagram, then move lines, comments (`*`), bookmarks (`&`), remarks
 //! (`#`) and `変化：N手` blocks. Each move is checked once against the rules in the position it
 //! is played in; a variation starts from the position kept for its ply.
 

@@ -96,9 +96,11 @@ struct Breaks {
     bookmark: usize,
 }
 
-/// Writes `record` as KIF in Kifu for Windows style: program lines, header, 手合割 or a board
-/// diagram, move lines with times when the record has any, comments, bookmarks, the closing
-/// `まで…` line, then `変化：N手` blocks depth first (deepest branch point first).
+/// Writes `record` as KIF in Kifu for Windows style: the head's remarks (`#`), header, 手合割
+/// or a board diagram, move lines with times when the record has any (a declined promotion
+/// without `不成`, as the KIF specification says), comments, remarks, bookmarks, the closing
+/// `まで…` line (Kifu for Windows' wording), then `変化：N手` blocks depth first (deepest
+/// branch point first).
 pub fn write(record: &Record, opts: &KifOptions) -> Written {
     let mut losses = Vec::new();
     let mut breaks = Breaks::default();
@@ -211,7 +213,7 @@ pub fn write(record: &Record, opts: &KifOptions) -> Written {
         }
     }
     let line_breaks = |place, n| Loss::some(Lost::LineBreaks { place }, n);
-    losses.extend(line_breaks("program line", breaks.program));
+    losses.extend(line_breaks("remark (# line)", breaks.program));
     losses.extend(line_breaks("bookmark", breaks.bookmark));
     let fractions = record
         .nodes
