@@ -177,8 +177,10 @@ fn remarks_keep_their_place_and_jkf_names_them() {
     ] {
         let mut back = read(&text, format).record;
         if format == Format::Ki2 {
-            // KI2 has no line where the moves start: a remark of the start position reads
-            // back as one of the head, before the moves all the same.
+            // KI2 has no line where the moves start: a remark of the start position is
+            // written with the head's and read back as one of them (written again, the same).
+            assert!(text.starts_with("#before the first move\n"), "{text}");
+            assert_eq!(write(&back, Format::Ki2).text, text);
             assert_eq!(back.program_lines, ["#before the first move"], "{text}");
             back.node_mut(NodeId::ROOT).remarks = std::mem::take(&mut back.program_lines)
                 .iter()

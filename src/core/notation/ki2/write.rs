@@ -106,7 +106,14 @@ impl Out {
                 self.text.push('\n');
             }
         }
-        for r in &node.remarks {
+        // The start position's remarks are written with the head's (KI2 has no line where the
+        // moves start: read back, they are the head's).
+        let remarks = if id == NodeId::ROOT {
+            &[][..]
+        } else {
+            &node.remarks[..]
+        };
+        for r in remarks {
             self.end_line();
             self.text.push('#');
             self.text.push_str(&one_line(r, &mut counts.program_breaks));
@@ -161,6 +168,11 @@ pub fn write(record: &Record) -> Written {
             continue;
         }
         out.text.push_str(&one_line(l, &mut counts.program_breaks));
+        out.text.push('\n');
+    }
+    for r in &record.node(NodeId::ROOT).remarks {
+        out.text.push('#');
+        out.text.push_str(&one_line(r, &mut counts.program_breaks));
         out.text.push('\n');
     }
     write_fields(
