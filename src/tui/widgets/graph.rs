@@ -63,8 +63,13 @@ fn column(area: Rect, points: usize, ply: usize) -> u16 {
 pub fn graph_pane(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut ViewState) {
     let data = GraphData::new(&app.record);
     let win = app.graph.win_percent;
-    let ply = app.cur_index();
-    let on_main = data.points.get(ply).is_some_and(|p| p.node == app.cur());
+    // An ending (投了, 詰み) stands for the position after the last move: that move's point.
+    let cur = match app.record.node(app.cur()) {
+        n if n.special().is_some() => n.parent.unwrap_or(app.cur()),
+        _ => app.cur(),
+    };
+    let ply = app.record.node(cur).ply as usize;
+    let on_main = data.points.get(ply).is_some_and(|p| p.node == cur);
     let scale = if win {
         "勝率".to_string()
     } else {
