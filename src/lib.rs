@@ -75,6 +75,7 @@
 
 pub mod analyze;
 pub mod app;
+pub mod collection;
 pub mod convert;
 pub mod core;
 pub mod engine;
