@@ -58,8 +58,8 @@ pub fn update(
 ) -> Result<Report, String> {
     let mut roots_abs = Vec::new();
     for r in roots {
-        let abs = std::fs::canonicalize(r)
-            .map_err(|e| format!("{}: cannot index: {e}", r.display()))?;
+        let abs =
+            std::fs::canonicalize(r).map_err(|e| format!("{}: cannot index: {e}", r.display()))?;
         roots_abs.push(abs);
     }
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: cannot create: {e}", dir.display()))?;
@@ -74,7 +74,11 @@ pub fn update(
     }
     // After a rebuild every folder the index held is read again; otherwise the ones given.
     let walk_roots: Vec<PathBuf> = if report.rebuilt.is_some() {
-        all_roots.iter().map(PathBuf::from).filter(|p| p.exists()).collect()
+        all_roots
+            .iter()
+            .map(PathBuf::from)
+            .filter(|p| p.exists())
+            .collect()
     } else {
         roots_abs.clone()
     };
@@ -101,7 +105,10 @@ pub fn update(
         let _ = cat.db.execute_batch("ROLLBACK");
         return Err(e);
     }
-    cat.set_meta("roots", &serde_json::to_string(&all_roots).expect("strings"))?;
+    cat.set_meta(
+        "roots",
+        &serde_json::to_string(&all_roots).expect("strings"),
+    )?;
     cat.set_meta("variations", if opts.variations { "1" } else { "0" })?;
     cat.db.execute_batch("COMMIT").map_err(|e| e.to_string())?;
     write_games_bin(dir, &cat)?;
@@ -205,7 +212,11 @@ fn store_file(
 
 fn games_of(cat: &Catalog, file_id: i64) -> Result<usize, String> {
     cat.db
-        .query_row("SELECT count(*) FROM games WHERE file_id = ?1", [file_id], |r| r.get::<_, i64>(0))
+        .query_row(
+            "SELECT count(*) FROM games WHERE file_id = ?1",
+            [file_id],
+            |r| r.get::<_, i64>(0),
+        )
         .map(|n| n as usize)
         .map_err(|e| e.to_string())
 }
@@ -334,7 +345,10 @@ fn write_games_bin(dir: &Path, cat: &Catalog) -> Result<(), String> {
     let mut bytes = vec![0u8; first as usize];
     for (id, o) in cat.results()? {
         if let Some(b) = bytes.get_mut(id as usize) {
-            *b = 1 + super::Outcome::ALL.iter().position(|x| *x == o).unwrap_or(3) as u8;
+            *b = 1 + super::Outcome::ALL
+                .iter()
+                .position(|x| *x == o)
+                .unwrap_or(3) as u8;
         }
     }
     let tmp = dir.join("games.bin.tmp");

@@ -96,7 +96,9 @@ impl Catalog {
         };
         let db = Connection::open_with_flags(path, flags).map_err(sql)?;
         let format: Option<String> = db
-            .query_row("SELECT value FROM meta WHERE key = 'format'", [], |r| r.get(0))
+            .query_row("SELECT value FROM meta WHERE key = 'format'", [], |r| {
+                r.get(0)
+            })
             .optional()
             .map_err(sql)?;
         match format.as_deref() {
@@ -117,7 +119,8 @@ impl Catalog {
             }
         }
         if !read_only {
-            db.execute_batch("PRAGMA synchronous=NORMAL;").map_err(sql)?;
+            db.execute_batch("PRAGMA synchronous=NORMAL;")
+                .map_err(sql)?;
         }
         Ok(Catalog { db })
     }
@@ -224,7 +227,11 @@ impl Catalog {
                     .prepare(&format!("SELECT {cols} FROM game_list WHERE id = ?1"))
                     .map_err(sql)?;
                 for id in ids {
-                    if let Some(g) = st.query_row([id], GameInfo::from_row).optional().map_err(sql)? {
+                    if let Some(g) = st
+                        .query_row([id], GameInfo::from_row)
+                        .optional()
+                        .map_err(sql)?
+                    {
                         out.push(g);
                     }
                 }
@@ -286,7 +293,16 @@ impl Catalog {
             .execute(
                 "INSERT INTO files(path, size, mtime_ns, hash, format, records, warnings, error)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-                params![path, size, mtime_ns, hash, format, records as i64, warnings as i64, error],
+                params![
+                    path,
+                    size,
+                    mtime_ns,
+                    hash,
+                    format,
+                    records as i64,
+                    warnings as i64,
+                    error
+                ],
             )
             .map_err(sql)?;
         Ok(self.db.last_insert_rowid())
@@ -337,7 +353,13 @@ impl Catalog {
         Ok(())
     }
 
-    pub fn add_segment(&self, id: i64, first_game: u32, games: u32, pairs: u64) -> Result<(), String> {
+    pub fn add_segment(
+        &self,
+        id: i64,
+        first_game: u32,
+        games: u32,
+        pairs: u64,
+    ) -> Result<(), String> {
         self.db
             .execute(
                 "INSERT INTO segments(id, first_game, games, pairs) VALUES (?1, ?2, ?3, ?4)",
@@ -410,7 +432,9 @@ fn where_clause(f: &Filter) -> (String, Vec<String>) {
     if let Some(u) = &f.under {
         let a = arg(u.clone(), &mut args);
         let b = arg(format!("{}/", u.trim_end_matches('/')), &mut args);
-        conds.push(format!("(path = {a} OR substr(path, 1, length({b})) = {b})"));
+        conds.push(format!(
+            "(path = {a} OR substr(path, 1, length({b})) = {b})"
+        ));
     }
     if conds.is_empty() {
         (String::new(), args)

@@ -80,7 +80,11 @@ impl KeyWalker {
             return; // a king taken (a hand-made record): no hand holds it
         };
         self.key ^= hand_part(c, k, *n);
-        *n = if add { n.saturating_add(1) } else { n.saturating_sub(1) };
+        *n = if add {
+            n.saturating_add(1)
+        } else {
+            n.saturating_sub(1)
+        };
         self.key ^= hand_part(c, k, *n);
     }
     pub fn play(&mut self, m: &MoveData) {
@@ -177,12 +181,18 @@ mod tests {
 
     #[test]
     fn transpositions_share_a_key_and_the_side_to_move_counts() {
-        let a = Position::from_sfen("lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2")
-            .unwrap();
-        let b = Position::from_sfen("lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 9")
-            .unwrap();
-        let c = Position::from_sfen("lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 40")
-            .unwrap();
+        let a = Position::from_sfen(
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2",
+        )
+        .unwrap();
+        let b = Position::from_sfen(
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 9",
+        )
+        .unwrap();
+        let c = Position::from_sfen(
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 40",
+        )
+        .unwrap();
         assert_ne!(position_key(&a), position_key(&b));
         assert_eq!(position_key(&a), position_key(&c));
     }
@@ -194,10 +204,24 @@ mod tests {
                 let to = Square::new(f, r).unwrap();
                 let from = Square::new(10 - f, r).unwrap();
                 for mv in [
-                    Move::Normal { from, to, promote: true },
-                    Move::Normal { from, to, promote: false },
-                    Move::Drop { kind: PieceKind::Rook, to },
-                    Move::Drop { kind: PieceKind::Pawn, to },
+                    Move::Normal {
+                        from,
+                        to,
+                        promote: true,
+                    },
+                    Move::Normal {
+                        from,
+                        to,
+                        promote: false,
+                    },
+                    Move::Drop {
+                        kind: PieceKind::Rook,
+                        to,
+                    },
+                    Move::Drop {
+                        kind: PieceKind::Pawn,
+                        to,
+                    },
                 ] {
                     assert_eq!(decode_move(encode_move(mv)), Some(mv));
                 }

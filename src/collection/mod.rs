@@ -40,7 +40,12 @@ pub enum Outcome {
 }
 
 impl Outcome {
-    pub const ALL: [Outcome; 4] = [Outcome::Sente, Outcome::Gote, Outcome::Draw, Outcome::Unknown];
+    pub const ALL: [Outcome; 4] = [
+        Outcome::Sente,
+        Outcome::Gote,
+        Outcome::Draw,
+        Outcome::Unknown,
+    ];
     pub fn word(self) -> &'static str {
         match self {
             Outcome::Sente => "sente",

@@ -115,7 +115,9 @@ impl Index {
             seg.games_with(key, &mut candidates);
             for &g in &candidates {
                 if self.outcome(g).is_none()
-                    || allowed.as_ref().is_some_and(|a| a.binary_search(&g).is_err())
+                    || allowed
+                        .as_ref()
+                        .is_some_and(|a| a.binary_search(&g).is_err())
                 {
                     continue;
                 }
@@ -171,13 +173,26 @@ impl Index {
         let mut moves: std::collections::HashMap<Move, NextMove> = Default::default();
         for h in self.hits(target, filter)? {
             let o = self.outcome(h.game).unwrap_or(Outcome::Unknown);
-            count(&mut out.games, [&mut out.sente, &mut out.gote, &mut out.draw, &mut out.unknown], o);
+            count(
+                &mut out.games,
+                [
+                    &mut out.sente,
+                    &mut out.gote,
+                    &mut out.draw,
+                    &mut out.unknown,
+                ],
+                o,
+            );
             if let Some(mv) = h.next {
                 let m = moves.entry(mv).or_insert_with(|| NextMove {
                     usi: mv.usi(),
                     ..NextMove::default()
                 });
-                count(&mut m.games, [&mut m.sente, &mut m.gote, &mut m.draw, &mut m.unknown], o);
+                count(
+                    &mut m.games,
+                    [&mut m.sente, &mut m.gote, &mut m.draw, &mut m.unknown],
+                    o,
+                );
             }
         }
         out.moves = moves.into_values().collect();

@@ -128,7 +128,12 @@ pub fn game(r: &Record, record: u32, variations: bool) -> Game {
 
 fn info(r: &Record, record: u32, moves: u32) -> GameInfo {
     let h = &r.header;
-    let text = |k: &str| h.get(k).map(str::trim).filter(|s| !s.is_empty()).map(String::from);
+    let text = |k: &str| {
+        h.get(k)
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(String::from)
+    };
     let end = r.main_line().last().copied();
     let special = end.and_then(|id| r.node(id).special().map(|s| (id, s)));
     let (result, ending) = match special {
@@ -167,7 +172,9 @@ pub fn outcome(s: &Special, to_move: Color) -> Outcome {
         Color::White => Outcome::Gote,
     };
     match s {
-        Special::Resign | Special::Mate | Special::Timeout | Special::FoulLose => side(to_move.flip()),
+        Special::Resign | Special::Mate | Special::Timeout | Special::FoulLose => {
+            side(to_move.flip())
+        }
         Special::FoulWin | Special::EnteringKing => side(to_move),
         Special::RepetitionDraw | Special::Impass | Special::Draw => Outcome::Draw,
         _ => Outcome::Unknown,
@@ -204,7 +211,9 @@ pub fn normal_date(s: &str) -> Option<String> {
         nums.push(n);
     }
     match nums[..] {
-        [y, m, d, ..] if (1000..=9999).contains(&y) && (1..=12).contains(&m) && (1..=31).contains(&d) => {
+        [y, m, d, ..]
+            if (1000..=9999).contains(&y) && (1..=12).contains(&m) && (1..=31).contains(&d) =>
+        {
             Some(format!("{y:04}-{m:02}-{d:02}"))
         }
         _ => None,
@@ -217,11 +226,23 @@ mod tests {
 
     #[test]
     fn header_dates_are_normalised() {
-        assert_eq!(normal_date("2024/01/02 10:00:00").as_deref(), Some("2024-01-02"));
-        assert_eq!(normal_date("2024/1/2(火) 10:00").as_deref(), Some("2024-01-02"));
+        assert_eq!(
+            normal_date("2024/01/02 10:00:00").as_deref(),
+            Some("2024-01-02")
+        );
+        assert_eq!(
+            normal_date("2024/1/2(火) 10:00").as_deref(),
+            Some("2024-01-02")
+        );
         assert_eq!(normal_date("2003年5月3日").as_deref(), Some("2003-05-03"));
-        assert_eq!(normal_date("２０１０年１２月１日").as_deref(), Some("2010-12-01"));
-        assert_eq!(normal_date("2018-08-25T23:56:00").as_deref(), Some("2018-08-25"));
+        assert_eq!(
+            normal_date("２０１０年１２月１日").as_deref(),
+            Some("2010-12-01")
+        );
+        assert_eq!(
+            normal_date("2018-08-25T23:56:00").as_deref(),
+            Some("2018-08-25")
+        );
         assert_eq!(normal_date("2018/13/01"), None);
         assert_eq!(normal_date("平成20年"), None);
         assert_eq!(normal_date(""), None);

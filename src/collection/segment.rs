@@ -78,7 +78,8 @@ impl SegmentWriter {
     /// Adds the next game (id [`next_game`](Self::next_game)) and its distinct keys.
     pub fn add(&mut self, game: &StoredGame, keys: &[u64]) -> Result<u32, String> {
         let id = self.next_game();
-        let mut buf = Vec::with_capacity(8 + game.lines.iter().map(|l| 2 + 2 * l.len()).sum::<usize>());
+        let mut buf =
+            Vec::with_capacity(8 + game.lines.iter().map(|l| 2 + 2 * l.len()).sum::<usize>());
         match &game.initial {
             None => buf.push(0),
             Some(s) => {
@@ -112,7 +113,9 @@ impl SegmentWriter {
     }
 
     fn spill(&mut self) -> Result<(), String> {
-        let path = self.dir.join(format!("tmp-{}-{}.bin", self.id, self.chunks.len()));
+        let path = self
+            .dir
+            .join(format!("tmp-{}-{}.bin", self.id, self.chunks.len()));
         self.pairs.sort_unstable();
         write_pairs(&path, &self.pairs, false)?;
         self.pairs.clear();
@@ -146,7 +149,9 @@ impl SegmentWriter {
                 let mut rest = std::mem::take(&mut self.pairs);
                 rest.sort_unstable();
                 self.pairs = rest;
-                let path = self.dir.join(format!("tmp-{}-{}.bin", self.id, self.chunks.len()));
+                let path = self
+                    .dir
+                    .join(format!("tmp-{}-{}.bin", self.id, self.chunks.len()));
                 write_pairs(&path, &self.pairs, false)?;
                 self.chunks.push(path);
                 self.pairs = Vec::new();
@@ -393,11 +398,23 @@ mod tests {
     fn a_truncated_file_is_damaged_not_read() {
         let dir = tempfile::tempdir().unwrap();
         let mut w = SegmentWriter::create(dir.path(), 1, 0).unwrap();
-        w.add(&StoredGame { initial: None, lines: vec![vec![1]] }, &[1, 2]).unwrap();
+        w.add(
+            &StoredGame {
+                initial: None,
+                lines: vec![vec![1]],
+            },
+            &[1, 2],
+        )
+        .unwrap();
         w.finish().unwrap();
         let p = pos_path(dir.path(), 1);
         let len = std::fs::metadata(&p).unwrap().len();
-        std::fs::OpenOptions::new().write(true).open(&p).unwrap().set_len(len - 3).unwrap();
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(&p)
+            .unwrap()
+            .set_len(len - 3)
+            .unwrap();
         let e = Segment::open(dir.path(), 1).err().unwrap();
         assert!(e.contains("damaged"), "{e}");
     }
