@@ -46,6 +46,7 @@ pub struct SegmentWriter {
     pairs: Vec<u128>,
     chunks: Vec<PathBuf>,
     count: u64,
+    chunk: usize,
 }
 
 fn io(path: &Path, e: std::io::Error) -> String {
@@ -67,7 +68,14 @@ impl SegmentWriter {
             pairs: Vec::new(),
             chunks: Vec::new(),
             count: 0,
+            chunk: CHUNK,
         })
+    }
+
+    /// Sorts at most `n` pairs in memory before spilling a chunk to disk (default [`CHUNK`]).
+    pub fn chunk_size(mut self, n: usize) -> SegmentWriter {
+        self.chunk = n.max(1);
+        self
     }
 
     /// The id the next game gets.
@@ -106,7 +114,7 @@ impl SegmentWriter {
         self.pairs
             .extend(keys.iter().map(|&k| (k as u128) << 32 | id as u128));
         self.count += keys.len() as u64;
-        if self.pairs.len() >= CHUNK {
+        if self.pairs.len() >= self.chunk {
             self.spill()?;
         }
         Ok(id)
@@ -392,6 +400,45 @@ mod tests {
         assert_eq!(back.initial.as_deref(), Some("9/9/9/9/9/9/9/9/9 b - 1"));
         assert_eq!(back.lines, vec![vec![], vec![7]]);
         assert!(s.game(12).is_none());
+    }
+
+    #[test]
+    fn pairs_sorted_in_chunks_on_disk_merge_into_one_sorted_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut w = SegmentWriter::create(dir.path(), 2, 1)
+            .unwrap()
+            .chunk_size(4);
+        let g = StoredGame {
+            initial: None,
+            lines: vec![vec![]],
+        };
+        let mut want = Vec::new();
+        for game in 1..=9u32 {
+            let keys: Vec<u64> = (0..3)
+                .map(|k| u64::from((game * 7 + k * 13) % 11))
+                .collect();
+            let mut keys = keys;
+            keys.sort_unstable();
+            keys.dedup();
+            want.extend(keys.iter().map(|&k| (k, game)));
+            w.add(&g, &keys).unwrap();
+        }
+        let (games, pairs) = w.finish().unwrap();
+        assert_eq!((games, pairs as usize), (9, want.len()));
+        let names: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name())
+            .collect();
+        assert_eq!(names.len(), 2, "chunks removed: {names:?}");
+        let s = Segment::open(dir.path(), 2).unwrap();
+        for key in 0..11u64 {
+            let mut got = Vec::new();
+            s.games_with(key, &mut got);
+            let mut exp: Vec<u32> = want.iter().filter(|p| p.0 == key).map(|p| p.1).collect();
+            exp.sort_unstable();
+            assert_eq!(got, exp, "key {key}");
+        }
     }
 
     #[test]
