@@ -7,6 +7,10 @@
 //!   `KIFVIEW_COLLECTION_OUT=DIR KIFVIEW_COLLECTION_GAMES=100000 cargo bench --bench collection`
 //!   writes one file per game (60% CSA, 30% Shift_JIS KIF, 10% KI2, 1,000 a folder);
 //!   `KIFVIEW_COLLECTION_PER_FILE=1000` writes multi-record CSA files of 1,000 games instead.
+//! - The 10^6-game collection from the 100,000-game one: `KIFVIEW_COLLECTION_FROM=DIR
+//!   KIFVIEW_COLLECTION_OUT=DIR2 KIFVIEW_COLLECTION_COPIES=10 cargo bench --bench collection`
+//!   writes its games 10 times as multi-record CSA files of 1,000 games (generating 10^6 games
+//!   with the rules takes longer than a benchmark should).
 //! - Comparing the two storage designs for positions on the same pairs:
 //!   `KIFVIEW_COLLECTION_COMPARE=100000 cargo bench --bench collection` (sorted memory-mapped
 //!   segment vs a SQLite table `(key, game)` WITHOUT ROWID): build time, bytes per pair, lookups.
@@ -80,6 +84,37 @@ fn dir_bytes(dir: &Path) -> u64 {
                 .sum()
         })
         .unwrap_or(0)
+}
+
+/// Writes the games of every file under `src` as multi-record CSA files of `per_file` games,
+/// `copies` times (`dst/c0`, `dst/c1`, …): the 10^6-game collection made from the 100,000 one
+/// (each position then has `copies` times the games; the distinct positions are the same).
+fn replicate(src: &Path, dst: &Path, copies: usize, per_file: usize) {
+    let files: Vec<_> = kifview::convert::expand_inputs(&[src.to_path_buf()], true)
+        .expect("walk")
+        .into_iter()
+        .map(|i| i.path)
+        .collect();
+    for c in 0..copies {
+        std::fs::create_dir_all(dst.join(format!("c{c}"))).expect("dir");
+    }
+    let chunks: Vec<&[std::path::PathBuf]> = files.chunks(per_file).collect();
+    kifview::convert::run_parallel(&chunks, |chunk| {
+        let recs: Vec<_> = chunk
+            .iter()
+            .flat_map(|f| kifview::convert::load_input(f).expect("readable").records)
+            .map(|p| p.record)
+            .collect();
+        let bytes = collgen::multi_csa(&recs);
+        let name = chunk[0]
+            .file_stem()
+            .expect("name")
+            .to_string_lossy()
+            .into_owned();
+        for c in 0..copies {
+            std::fs::write(dst.join(format!("c{c}/{name}.csa")), &bytes).expect("write");
+        }
+    });
 }
 
 /// Both designs on the same (key, game) pairs of `games` generated games.
@@ -177,6 +212,17 @@ fn compare(games: usize) {
 }
 
 fn benches(c: &mut Criterion) {
+    if let (Some(src), Some(out)) = (
+        std::env::var_os("KIFVIEW_COLLECTION_FROM"),
+        std::env::var_os("KIFVIEW_COLLECTION_OUT"),
+    ) {
+        let copies =
+            std::env::var("KIFVIEW_COLLECTION_COPIES").map_or(10, |s| s.parse().expect("a number"));
+        let per_file = std::env::var("KIFVIEW_COLLECTION_PER_FILE")
+            .map_or(1000, |s| s.parse().expect("a number"));
+        replicate(Path::new(&src), Path::new(&out), copies, per_file);
+        return;
+    }
     if let Some(out) = std::env::var_os("KIFVIEW_COLLECTION_OUT") {
         let games = std::env::var("KIFVIEW_COLLECTION_GAMES")
             .map_or(100_000, |s| s.parse().expect("a number"));

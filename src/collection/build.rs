@@ -140,26 +140,41 @@ fn apply(
     let mut writer: Option<SegmentWriter> = None;
     let done = std::sync::atomic::AtomicU64::new(0);
     let total = todo.len() as u64;
-    for batch in todo.chunks(BATCH) {
-        let reads = crate::convert::run_parallel(batch, |f| {
+    let read = |batch: &[Found]| {
+        crate::convert::run_parallel(batch, |f| {
             let r = scan::read_file(&f.path, f.size, f.mtime, opts.variations);
             let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
             progress(n, total);
             r
-        });
-        for (f, r) in batch.iter().zip(reads) {
-            report.files_read += 1;
-            if let Some(k) = known.get(&f.key) {
-                if k.hash == r.hash && r.games.is_ok() {
-                    cat.touch_file(k.id, r.size, r.mtime_ns)?;
-                    continue;
+        })
+    };
+    // The next batch is read while this one is stored: storing (SQLite, the segment) is one
+    // thread's work, reading is every core's.
+    let batches: Vec<&[Found]> = todo.chunks(BATCH).collect();
+    std::thread::scope(|s| -> Result<(), String> {
+        let mut next = batches.first().map(|b| s.spawn(|| read(b)));
+        for (i, batch) in batches.iter().enumerate() {
+            let reads = next
+                .take()
+                .expect("spawned")
+                .join()
+                .expect("reader panicked");
+            next = batches.get(i + 1).map(|b| s.spawn(|| read(b)));
+            for (f, r) in batch.iter().zip(reads) {
+                report.files_read += 1;
+                if let Some(k) = known.get(&f.key) {
+                    if k.hash == r.hash && r.games.is_ok() {
+                        cat.touch_file(k.id, r.size, r.mtime_ns)?;
+                        continue;
+                    }
+                    report.games_removed += games_of(cat, k.id)?;
+                    cat.forget_file(k.id)?;
                 }
-                report.games_removed += games_of(cat, k.id)?;
-                cat.forget_file(k.id)?;
+                store_file(dir, cat, f, r, &mut writer, seg_id, first_game, report)?;
             }
-            store_file(dir, cat, f, r, &mut writer, seg_id, first_game, report)?;
         }
-    }
+        Ok(())
+    })?;
     if let Some(w) = writer {
         let first = first_game;
         let (games, pairs) = w.finish()?;

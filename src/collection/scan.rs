@@ -140,7 +140,16 @@ fn info(r: &Record, record: u32, moves: u32) -> GameInfo {
         Some((id, s)) => (outcome(s, r.side_to_move_at(id)), Some(s.json_name())),
         None => (Outcome::Unknown, None),
     };
-    let evals = main_line_evals(r);
+    // Most collections have no comments: the evaluations are only looked for when there are.
+    let commented = r
+        .main_line()
+        .iter()
+        .any(|&id| !r.node(id).comment.is_empty());
+    let evals = if commented {
+        main_line_evals(r)
+    } else {
+        Vec::new()
+    };
     let sides = summary(r, &evals, &MarkConfig::default());
     GameInfo {
         id: 0,

@@ -124,8 +124,7 @@ impl SegmentWriter {
         let path = self
             .dir
             .join(format!("tmp-{}-{}.bin", self.id, self.chunks.len()));
-        self.pairs.sort_unstable();
-        write_pairs(&path, &self.pairs, false)?;
+        write_pairs(&path, &mut self.pairs, false)?;
         self.pairs.clear();
         self.chunks.push(path);
         Ok(())
@@ -150,19 +149,14 @@ impl SegmentWriter {
             .map_err(|e| io(&mpath, e))?;
         let ppath = pos_path(&self.dir, self.id);
         if self.chunks.is_empty() {
-            self.pairs.sort_unstable();
-            write_pairs(&ppath, &self.pairs, true)?;
+            write_pairs(&ppath, &mut self.pairs, true)?;
         } else {
             if !self.pairs.is_empty() {
-                let mut rest = std::mem::take(&mut self.pairs);
-                rest.sort_unstable();
-                self.pairs = rest;
                 let path = self
                     .dir
                     .join(format!("tmp-{}-{}.bin", self.id, self.chunks.len()));
-                write_pairs(&path, &self.pairs, false)?;
+                write_pairs(&path, &mut self.pairs, false)?;
                 self.chunks.push(path);
-                self.pairs = Vec::new();
             }
             merge_chunks(&self.chunks, &ppath, self.count)?;
             for c in &self.chunks {
@@ -180,7 +174,14 @@ fn pair_bytes(p: u128) -> [u8; PAIR] {
     b
 }
 
-fn write_pairs(path: &Path, pairs: &[u128], header: bool) -> Result<(), String> {
+/// Sorts `pairs` (two halves on two threads) and writes them merged.
+fn write_pairs(path: &Path, pairs: &mut [u128], header: bool) -> Result<(), String> {
+    let (a, b) = pairs.split_at_mut(pairs.len() / 2);
+    std::thread::scope(|s| {
+        s.spawn(|| a.sort_unstable());
+        b.sort_unstable();
+    });
+    let (a, b) = pairs.split_at(pairs.len() / 2);
     let f = File::create(path).map_err(|e| io(path, e))?;
     let mut w = BufWriter::with_capacity(1 << 20, f);
     let go = || -> std::io::Result<()> {
@@ -188,7 +189,15 @@ fn write_pairs(path: &Path, pairs: &[u128], header: bool) -> Result<(), String> 
             w.write_all(POS_MAGIC)?;
             w.write_all(&(pairs.len() as u64).to_le_bytes())?;
         }
-        for &p in pairs {
+        let (mut i, mut j) = (0, 0);
+        while i < a.len() || j < b.len() {
+            let p = if j == b.len() || (i < a.len() && a[i] <= b[j]) {
+                i += 1;
+                a[i - 1]
+            } else {
+                j += 1;
+                b[j - 1]
+            };
             w.write_all(&pair_bytes(p))?;
         }
         w.into_inner().map_err(|e| e.into_error())?.sync_all()
