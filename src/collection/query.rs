@@ -3,7 +3,7 @@
 use super::build::{CATALOG, GAMES};
 use super::catalog::Catalog;
 use super::keys::{decode_move, position_key};
-use super::segment::Segment;
+use super::segment::{GameView, Segment};
 use super::{Filter, GameInfo, Outcome};
 use crate::core::rules::{Move, Position};
 use serde::Serialize;
@@ -121,8 +121,8 @@ impl Index {
                 {
                     continue;
                 }
-                let Some(stored) = seg.game(g) else { continue };
-                let initial = match &stored.initial {
+                let Some(stored) = seg.view(g) else { continue };
+                let initial = match stored.initial {
                     None => start.clone(),
                     Some(s) => match Position::from_sfen(s) {
                         Ok(p) => p,
@@ -223,15 +223,15 @@ fn count(total: &mut u64, by: [&mut u64; 4], o: Outcome) {
 }
 
 /// The first ply at which the line from `initial` reaches `target`, and the move played there.
-fn first_reach(initial: &Position, line: &[u16], target: &Position) -> Option<(u32, Option<Move>)> {
+fn first_reach(initial: &Position, line: &[u8], target: &Position) -> Option<(u32, Option<Move>)> {
     let mut pos = initial.clone();
-    for ply in 0..=line.len() {
+    let mut codes = GameView::codes(line);
+    for ply in 0.. {
+        let next = codes.next();
         if pos.same_placement(target) {
-            let next = line.get(ply).and_then(|&c| decode_move(c));
-            return Some((ply as u32, next));
+            return Some((ply, next.and_then(decode_move)));
         }
-        let mv = decode_move(*line.get(ply)?)?;
-        pos.play_unchecked(mv)?;
+        pos.play_unchecked(decode_move(next?)?)?;
     }
     None
 }

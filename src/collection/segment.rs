@@ -34,6 +34,21 @@ pub struct StoredGame {
     pub lines: Vec<Vec<u16>>,
 }
 
+/// A stored game as its bytes in the memory map.
+pub struct GameView<'a> {
+    pub initial: Option<&'a str>,
+    /// Each line's move codes, two little-endian bytes each.
+    pub lines: smallvec::SmallVec<[&'a [u8]; 2]>,
+}
+
+impl GameView<'_> {
+    /// The move codes of a line.
+    pub fn codes(line: &[u8]) -> impl Iterator<Item = u16> + '_ {
+        line.chunks_exact(2)
+            .map(|b| u16::from_le_bytes([b[0], b[1]]))
+    }
+}
+
 /// Writes a segment: games in id order, their keys in any order.
 pub struct SegmentWriter {
     dir: PathBuf,
@@ -335,8 +350,9 @@ impl Segment {
         game >= self.first_game && game - self.first_game < self.games
     }
 
-    /// The stored game (`None` when it is not in this segment or its bytes are damaged).
-    pub fn game(&self, game: u32) -> Option<StoredGame> {
+    /// The stored game, read in place (`None` when it is not in this segment or its bytes are
+    /// damaged).
+    pub fn view(&self, game: u32) -> Option<GameView<'_>> {
         if !self.holds(game) {
             return None;
         }
@@ -345,8 +361,7 @@ impl Segment {
             let at = self.offsets_at + k * 8;
             Some(u64::from_le_bytes(self.moves.get(at..at + 8)?.try_into().ok()?) as usize)
         };
-        let bytes = self.moves.get(off(i)?..off(i + 1)?)?;
-        let mut r = bytes;
+        let mut r = self.moves.get(off(i)?..off(i + 1)?)?;
         let mut take = |n: usize| -> Option<&[u8]> {
             let (a, b) = (r.get(..n)?, r.get(n..)?);
             r = b;
@@ -357,16 +372,29 @@ impl Segment {
             0 => None,
             _ => {
                 let len = u16_of(take(2)?) as usize;
-                Some(String::from_utf8(take(len)?.to_vec()).ok()?)
+                Some(std::str::from_utf8(take(len)?).ok()?)
             }
         };
         let n = u16_of(take(2)?) as usize;
-        let mut lines = Vec::with_capacity(n);
+        let mut lines = smallvec::SmallVec::new();
         for _ in 0..n {
             let len = u16_of(take(2)?) as usize;
-            lines.push(take(len * 2)?.chunks_exact(2).map(u16_of).collect());
+            lines.push(take(len * 2)?);
         }
-        Some(StoredGame { initial, lines })
+        Some(GameView { initial, lines })
+    }
+
+    /// The stored game, copied out.
+    pub fn game(&self, game: u32) -> Option<StoredGame> {
+        let v = self.view(game)?;
+        Some(StoredGame {
+            initial: v.initial.map(String::from),
+            lines: v
+                .lines
+                .iter()
+                .map(|l| GameView::codes(l).collect())
+                .collect(),
+        })
     }
 
     pub fn pairs(&self) -> usize {
