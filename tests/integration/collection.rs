@@ -639,3 +639,44 @@ fn the_real_corpus_indexes_without_a_failure_and_reports_its_warnings() {
     }
     assert!(warned > 0, "the corpus has warnings to report");
 }
+
+#[test]
+fn variations_are_indexed_when_asked_and_the_table_opens_at_the_position() {
+    let dir = tempfile::tempdir().unwrap();
+    let coll = dir.path().join("coll");
+    std::fs::create_dir_all(&coll).unwrap();
+    let kif = "手合割：平手\n先手：甲\n後手：乙\n手数----指手---------消費時間--\n\
+               1 ７六歩(77)\n2 ３四歩(33)+\n3 投了\n\n変化：2手\n2 ８四歩(83)\n3 ２六歩(27)\n";
+    std::fs::write(coll.join("v.kifu"), kif).unwrap();
+    // After 7g7f 8c8d 2g2f: only the variation gets there.
+    let varpos = "lnsgkgsnl/1r5b1/p1ppppppp/1p7/9/2P4P1/PP1PPPP1P/1B5R1/LNSGKGSNL w - 4";
+    let idx = dir.path().join("idx");
+    index(&coll, &idx);
+    assert!(find(&idx, varpos, &[]).is_empty());
+    let out = kifview().arg("index").arg(&coll).arg("--variations").arg("--index").arg(&idx).output().unwrap();
+    let err = common::stderr_of(&out);
+    assert!(out.status.success() && err.contains("rebuilt") && err.contains("--variations"), "{err}");
+    let got = find(&idx, varpos, &[]);
+    assert_eq!(got.values().map(|v| v.0).collect::<Vec<_>>(), [3], "{got:?}");
+    // The table a person reads: the game, and the line that opens the file there.
+    let out = kifview()
+        .args(["find", "--position", "startpos moves 7g7f", "--index"])
+        .arg(&idx)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let path = std::fs::canonicalize(coll.join("v.kifu")).unwrap();
+    assert!(text.contains("甲 - 乙"), "{text}");
+    assert!(text.contains(&format!("  {} +1\n", path.display())), "{text}");
+    assert!(text.ends_with("1 game(s)\n"), "{text}");
+    // explore counts the game once, with the main line's next move.
+    let out = kifview()
+        .args(["explore", "--json", "--position", "startpos moves 7g7f", "--index"])
+        .arg(&idx)
+        .output()
+        .unwrap();
+    let v = &json_lines(&out)[0];
+    assert_eq!(v["games"], 1);
+    assert_eq!(v["moves"][0]["usi"], "3c3d");
+}
