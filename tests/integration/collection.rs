@@ -41,7 +41,7 @@ fn result_of(r: &Record) -> &'static str {
         return "unknown";
     };
     let moves = line.len() - 2;
-    let to_move = if moves % 2 == 0 {
+    let to_move = if moves.is_multiple_of(2) {
         Color::Black
     } else {
         Color::White
@@ -293,7 +293,8 @@ fn check_filters(idx: &Path, coll: &Path, games: &[Written]) {
             .and_then(|g| g.rec.header.get(key).map(String::from))
     };
     let someone = games[5].rec.header.get("先手").unwrap().to_string();
-    let cases: Vec<(Vec<String>, Box<dyn Fn(&(String, u32)) -> bool>)> = vec![
+    type Keep<'a> = Box<dyn Fn(&(String, u32)) -> bool + 'a>;
+    let cases: Vec<(Vec<String>, Keep)> = vec![
         (
             vec!["--player".into(), someone.clone()],
             Box::new(|k| {
@@ -653,11 +654,25 @@ fn variations_are_indexed_when_asked_and_the_table_opens_at_the_position() {
     let idx = dir.path().join("idx");
     index(&coll, &idx);
     assert!(find(&idx, varpos, &[]).is_empty());
-    let out = kifview().arg("index").arg(&coll).arg("--variations").arg("--index").arg(&idx).output().unwrap();
+    let out = kifview()
+        .arg("index")
+        .arg(&coll)
+        .arg("--variations")
+        .arg("--index")
+        .arg(&idx)
+        .output()
+        .unwrap();
     let err = common::stderr_of(&out);
-    assert!(out.status.success() && err.contains("rebuilt") && err.contains("--variations"), "{err}");
+    assert!(
+        out.status.success() && err.contains("rebuilt") && err.contains("--variations"),
+        "{err}"
+    );
     let got = find(&idx, varpos, &[]);
-    assert_eq!(got.values().map(|v| v.0).collect::<Vec<_>>(), [3], "{got:?}");
+    assert_eq!(
+        got.values().map(|v| v.0).collect::<Vec<_>>(),
+        [3],
+        "{got:?}"
+    );
     // The table a person reads: the game, and the line that opens the file there.
     let out = kifview()
         .args(["find", "--position", "startpos moves 7g7f", "--index"])
@@ -668,11 +683,20 @@ fn variations_are_indexed_when_asked_and_the_table_opens_at_the_position() {
     let text = String::from_utf8(out.stdout).unwrap();
     let path = std::fs::canonicalize(coll.join("v.kifu")).unwrap();
     assert!(text.contains("甲 - 乙"), "{text}");
-    assert!(text.contains(&format!("  {} +1\n", path.display())), "{text}");
+    assert!(
+        text.contains(&format!("  {} +1\n", path.display())),
+        "{text}"
+    );
     assert!(text.ends_with("1 game(s)\n"), "{text}");
     // explore counts the game once, with the main line's next move.
     let out = kifview()
-        .args(["explore", "--json", "--position", "startpos moves 7g7f", "--index"])
+        .args([
+            "explore",
+            "--json",
+            "--position",
+            "startpos moves 7g7f",
+            "--index",
+        ])
         .arg(&idx)
         .output()
         .unwrap();
