@@ -38,7 +38,27 @@ pub struct Report {
 
 pub const CATALOG: &str = "catalog.sqlite";
 pub const GAMES: &str = "games.bin";
+/// A batch of files read before they are stored: at most this many files, or bytes (a few
+/// multi-record files can hold 10^5 games).
 const BATCH: usize = 4096;
+const BATCH_BYTES: i64 = 16 << 20;
+
+/// `todo` cut into batches of at most [`BATCH`] files and about [`BATCH_BYTES`] bytes.
+fn batches(todo: &[Found]) -> Vec<&[Found]> {
+    let mut out = Vec::new();
+    let (mut start, mut bytes) = (0, 0);
+    for (i, f) in todo.iter().enumerate() {
+        bytes += f.size.max(0);
+        if i + 1 - start >= BATCH || bytes >= BATCH_BYTES {
+            out.push(&todo[start..=i]);
+            (start, bytes) = (i + 1, 0);
+        }
+    }
+    if start < todo.len() {
+        out.push(&todo[start..]);
+    }
+    out
+}
 
 /// A file found in a folder: its path (absolute) and what `stat` said.
 struct Found {
@@ -150,7 +170,7 @@ fn apply(
     };
     // The next batch is read while this one is stored: storing (SQLite, the segment) is one
     // thread's work, reading is every core's.
-    let batches: Vec<&[Found]> = todo.chunks(BATCH).collect();
+    let batches = batches(todo);
     std::thread::scope(|s| -> Result<(), String> {
         let mut next = batches.first().map(|b| s.spawn(|| read(b)));
         for (i, batch) in batches.iter().enumerate() {
@@ -370,4 +390,29 @@ fn write_games_bin(dir: &Path, cat: &Catalog) -> Result<(), String> {
     std::fs::write(&tmp, &bytes).map_err(|e| format!("{}: {e}", tmp.display()))?;
     std::fs::rename(&tmp, dir.join(GAMES)).map_err(|e| format!("{}: {e}", dir.display()))?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn found(size: i64) -> Found {
+        Found {
+            path: PathBuf::new(),
+            key: String::new(),
+            size,
+            mtime: 0,
+        }
+    }
+
+    #[test]
+    fn batches_hold_a_bounded_number_of_files_and_bytes() {
+        let big: Vec<Found> = (0..5).map(|_| found(BATCH_BYTES / 2)).collect();
+        let b = batches(&big);
+        assert_eq!(b.iter().map(|b| b.len()).collect::<Vec<_>>(), [2, 2, 1]);
+        let small: Vec<Found> = (0..BATCH + 3).map(|_| found(10)).collect();
+        let b = batches(&small);
+        assert_eq!(b.iter().map(|b| b.len()).collect::<Vec<_>>(), [BATCH, 3]);
+        assert!(batches(&[]).is_empty());
+    }
 }
