@@ -11,7 +11,7 @@
 //! | layer | holds | uses |
 //! | --- | --- | --- |
 //! | [`core`] | `rules` (board, legal moves and why a move is illegal, handicaps, SFEN), `record` (the tree of moves as an arena, edits with their inverses, the undo history), `notation` (decoding, format detection, the readers and writers of every format) | std, encoding_rs |
-//! | library modules: `engine`, `convert`, `store`, `analyze`, `collection` | USI engines as child processes; batch check and convert with a worker pool; writing files safely (atomic, through links, keeping permissions); game analysis (comments, marks, evaluations for the graph, batches, mate search); collections (an index of folders of records: the catalog in SQLite, positions in sorted memory-mapped segments; which games reach a position, what was played from it) | `core`, and each other (`analyze` uses `engine`, `convert`, `store`; `collection` uses `convert` and `analyze`, with rusqlite and memmap2) |
+//! | library modules: `engine`, `convert`, `store`, `analyze`, `collection`, `diagram` | USI engines as child processes; batch check and convert with a worker pool; writing files safely (atomic, through links, keeping permissions); game analysis (comments, marks, evaluations for the graph, batches, mate search); collections of games (an index of folders of records: the catalog in SQLite, positions in sorted memory-mapped segments; which games reach a position, what was played from it; `collection::tags`: a game's strategy and castle tags, 戦型・囲い); diagrams of positions as SVG and PNG (layout, the bundled font, resvg) | `core`, and each other (`analyze` uses `engine`, `convert`, `store`; `collection` uses `convert` and `analyze`, with rusqlite and memmap2; `diagram` uses `convert`), resvg |
 //! | [`app`] | the application state, commands and their handlers, overlays, keymaps, config, the document (every file the app reads or writes) | `core`, the library modules; never a terminal crate |
 //! | [`tui`] | the run loop, terminal events turned into the app's keys, layout, one widget per pane, theme | `app`, `core`, ratatui, crossterm |
 //! | `main.rs`, `cli` (one file per subcommand group) | arguments, subcommands, printing | everything |
@@ -56,6 +56,9 @@
 //! # Where a change goes
 //!
 //! - A rule of shogi, or a new handicap: `core::rules`.
+//! - A strategy or castle tag (戦型・囲い): a rule or a `CASTLES` entry in `collection::tags`,
+//!   with a game or a position that must get it and a near miss that must not in
+//!   `tests/integration/tags.rs`.
 //! - A new format, or a reader's or writer's behaviour: `core::notation` (a reader builds the
 //!   record the way the other readers do; a writer lists what its format cannot hold).
 //! - A new kind of edit to the record: an `Edit` and its inverse in `core::record`, then a
@@ -70,6 +73,9 @@
 //! - Reading or writing files from the app: `app::document` only.
 //! - How something looks: its widget in `tui::widgets`; shared drawing helpers in `tui::draw`;
 //!   colours in `tui::theme` and the config.
+//! - How a picture of a position (`kifview diagram`, the copy menu's `d`) looks: `diagram::svg`
+//!   (the layout), `diagram::render` (the bundled font, PNG, outlines); its theme's config keys
+//!   in `app::diagram_theme`.
 //! - Work that outlives a key press (an engine, a batch): a library module, with the app
 //!   polling for its results.
 //! - Indexing collections, position queries, the catalog's schema: `collection` (the commands
@@ -80,6 +86,7 @@ pub mod app;
 pub mod collection;
 pub mod convert;
 pub mod core;
+pub mod diagram;
 pub mod engine;
 pub mod store;
 pub mod tui;

@@ -49,6 +49,162 @@ impl Shard {
     }
 }
 
+/// `--shard`: a fixed `K/N`, or `auto` / `auto/N`: the shard of this task of a job
+/// scheduler's array, read from its environment ([`ShardSpec::resolve`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ShardSpec {
+    Fixed(Shard),
+    /// `auto` (`count: None`: the scheduler's count) or `auto/N`.
+    Auto {
+        count: Option<u32>,
+    },
+}
+
+impl std::str::FromStr for ShardSpec {
+    type Err = String;
+    fn from_str(s: &str) -> Result<ShardSpec, String> {
+        let t = s.trim();
+        if t == "auto" {
+            return Ok(ShardSpec::Auto { count: None });
+        }
+        if let Some(n) = t.strip_prefix("auto/") {
+            return match n.trim().parse::<u32>() {
+                Ok(n) if n > 0 => Ok(ShardSpec::Auto { count: Some(n) }),
+                _ => Err(format!(
+                    "--shard {s}: expected auto/N with N ≥ 1 (e.g. auto/16)"
+                )),
+            };
+        }
+        s.parse()
+            .map(ShardSpec::Fixed)
+            .map_err(|e: String| format!("{e}, or auto, or auto/N"))
+    }
+}
+
+/// The environment variables `--shard auto` reads (Slurm job arrays, Kubernetes Indexed Jobs).
+pub const SHARD_VARIABLES: [&str; 7] = [
+    "SLURM_ARRAY_TASK_ID",
+    "SLURM_ARRAY_TASK_COUNT",
+    "SLURM_ARRAY_TASK_MIN",
+    "SLURM_ARRAY_TASK_MAX",
+    "SLURM_ARRAY_TASK_STEP",
+    "JOB_COMPLETION_INDEX",
+    "JOB_COMPLETION_COUNT",
+];
+
+impl ShardSpec {
+    /// The shard to take, and for `auto` where it came from (a line for the job's log).
+    /// `var` reads the environment (`std::env::var` in the binary; a map in tests).
+    ///
+    /// - Slurm: the task's place in the array, `(SLURM_ARRAY_TASK_ID − SLURM_ARRAY_TASK_MIN) ÷
+    ///   SLURM_ARRAY_TASK_STEP + 1`, of `SLURM_ARRAY_TASK_COUNT` (so `--array=0-63` and
+    ///   `--array=1-64` both make shards 1/64 to 64/64). An array that is not one evenly
+    ///   stepped range (`--array=1,4,9`) is refused: its tasks would not cover every shard.
+    /// - Kubernetes Indexed Jobs: `JOB_COMPLETION_INDEX + 1` (it counts from 0) of N from
+    ///   `auto/N` or `JOB_COMPLETION_COUNT` (Kubernetes does not set a count: the Job's spec
+    ///   sets it, equal to `completions`).
+    ///
+    /// `auto/N` must agree with the scheduler's count when it gives one.
+    pub fn resolve(
+        self,
+        var: &dyn Fn(&str) -> Option<String>,
+    ) -> Result<(Shard, Option<String>), String> {
+        let count = match self {
+            ShardSpec::Fixed(s) => return Ok((s, None)),
+            ShardSpec::Auto { count } => count,
+        };
+        let num =
+            |name: &str| -> Result<Option<u32>, String> {
+                match var(name) {
+                    None => Ok(None),
+                    Some(v) if v.trim().is_empty() => Ok(None),
+                    Some(v) => v.trim().parse().map(Some).map_err(|_| {
+                        format!("--shard auto: {name}={v:?} is not a whole number ≥ 0")
+                    }),
+                }
+            };
+        let (slurm, k8s) = (num("SLURM_ARRAY_TASK_ID")?, num("JOB_COMPLETION_INDEX")?);
+        let (place, total, from) = match (slurm, k8s) {
+            (Some(_), Some(_)) => {
+                return Err("--shard auto: both SLURM_ARRAY_TASK_ID and JOB_COMPLETION_INDEX are set: give --shard K/N".into());
+            }
+            (Some(id), None) => slurm_place(id, &num)?,
+            (None, Some(i)) => (
+                i,
+                num("JOB_COMPLETION_COUNT")?.map(|n| (n, "JOB_COMPLETION_COUNT")),
+                format!("JOB_COMPLETION_INDEX={i}"),
+            ),
+            (None, None) => {
+                return Err("--shard auto: no job array found: SLURM_ARRAY_TASK_ID (a Slurm job array) and JOB_COMPLETION_INDEX (a Kubernetes Indexed Job) are both unset; give --shard K/N".into());
+            }
+        };
+        let count = match (count, total) {
+            (Some(n), Some((t, name))) if n != t => {
+                return Err(format!("--shard auto/{n}: the scheduler says {name}={t}"));
+            }
+            (Some(n), _) => n,
+            (None, Some((t, _))) if t > 0 => t,
+            (None, _) => {
+                let wanted = if slurm.is_some() {
+                    "SLURM_ARRAY_TASK_COUNT"
+                } else {
+                    "JOB_COMPLETION_COUNT"
+                };
+                return Err(format!(
+                    "--shard auto: {from} but no count: set {wanted} or give --shard auto/N"
+                ));
+            }
+        };
+        if place >= count {
+            return Err(format!(
+                "--shard auto: {from} is task {} of an array of {count}",
+                u64::from(place) + 1
+            ));
+        }
+        let shard = Shard {
+            index: place + 1,
+            count,
+        };
+        Ok((shard, Some(from)))
+    }
+}
+
+/// A Slurm task's 0-based place in its array, the array's count when Slurm gives it, and the
+/// variables that decided it.
+#[allow(clippy::type_complexity)]
+fn slurm_place(
+    id: u32,
+    num: &dyn Fn(&str) -> Result<Option<u32>, String>,
+) -> Result<(u32, Option<(u32, &'static str)>, String), String> {
+    let min = num("SLURM_ARRAY_TASK_MIN")?.unwrap_or(0);
+    let step = num("SLURM_ARRAY_TASK_STEP")?.unwrap_or(1).max(1);
+    let count = num("SLURM_ARRAY_TASK_COUNT")?;
+    let mut from = format!("SLURM_ARRAY_TASK_ID={id}");
+    if min > 0 {
+        from.push_str(&format!(", SLURM_ARRAY_TASK_MIN={min}"));
+    }
+    if step > 1 {
+        from.push_str(&format!(", SLURM_ARRAY_TASK_STEP={step}"));
+    }
+    if id < min || !(id - min).is_multiple_of(step) {
+        return Err(format!(
+            "--shard auto: {from}: the task id is not in the array's range"
+        ));
+    }
+    if let (Some(max), Some(n)) = (num("SLURM_ARRAY_TASK_MAX")?, count)
+        && (max < min || (max - min) / step + 1 != n)
+    {
+        return Err(format!(
+            "--shard auto: the Slurm array is not one evenly stepped range (SLURM_ARRAY_TASK_MIN={min}, SLURM_ARRAY_TASK_MAX={max}, SLURM_ARRAY_TASK_COUNT={n}): use --array=1-N, or --shard K/N"
+        ));
+    }
+    Ok((
+        (id - min) / step,
+        count.map(|n| (n, "SLURM_ARRAY_TASK_COUNT")),
+        from,
+    ))
+}
+
 /// A batch: what `kifview analyze` was asked.
 #[derive(Clone, Debug)]
 pub struct Batch {
@@ -551,6 +707,123 @@ mod tests {
         for bad in ["0/4", "5/4", "1/0", "x/2", "3", ""] {
             assert!(bad.parse::<Shard>().unwrap_err().contains("K/N"), "{bad}");
         }
+    }
+
+    fn auto(spec: &str, vars: &[(&str, &str)]) -> Result<(Shard, Option<String>), String> {
+        let vars: std::collections::HashMap<String, String> = vars
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        spec.parse::<ShardSpec>()?
+            .resolve(&|k: &str| vars.get(k).cloned())
+    }
+
+    fn shard(index: u32, count: u32) -> Shard {
+        Shard { index, count }
+    }
+
+    #[test]
+    fn shard_auto_from_slurm_arrays() {
+        let slurm = |id: &str, min: &str, max: &str, count: &str| {
+            vec![
+                ("SLURM_ARRAY_TASK_ID", id.to_string()),
+                ("SLURM_ARRAY_TASK_MIN", min.to_string()),
+                ("SLURM_ARRAY_TASK_MAX", max.to_string()),
+                ("SLURM_ARRAY_TASK_COUNT", count.to_string()),
+            ]
+        };
+        let run = |spec: &str, v: Vec<(&str, String)>| {
+            let v: Vec<(&str, &str)> = v.iter().map(|(k, x)| (*k, x.as_str())).collect();
+            auto(spec, &v)
+        };
+        // --array=0-63 and --array=1-64 give the same shards.
+        assert_eq!(
+            run("auto", slurm("0", "0", "63", "64")).unwrap().0,
+            shard(1, 64)
+        );
+        assert_eq!(
+            run("auto", slurm("63", "0", "63", "64")).unwrap().0,
+            shard(64, 64)
+        );
+        assert_eq!(
+            run("auto", slurm("1", "1", "64", "64")).unwrap().0,
+            shard(1, 64)
+        );
+        assert_eq!(
+            run("auto", slurm("64", "1", "64", "64")).unwrap().0,
+            shard(64, 64)
+        );
+        // --array=10-13
+        let (s, from) = run("auto", slurm("12", "10", "13", "4")).unwrap();
+        assert_eq!(s, shard(3, 4));
+        assert!(from.unwrap().contains("SLURM_ARRAY_TASK_ID=12"));
+        // --array=0-30:10 (0, 10, 20, 30)
+        let mut v = slurm("20", "0", "30", "4");
+        v.push(("SLURM_ARRAY_TASK_STEP", "10".into()));
+        assert_eq!(run("auto", v).unwrap().0, shard(3, 4));
+        // auto/N agrees with the count, or says where they differ.
+        assert_eq!(
+            run("auto/64", slurm("5", "1", "64", "64")).unwrap().0,
+            shard(5, 64)
+        );
+        let e = run("auto/32", slurm("5", "1", "64", "64")).unwrap_err();
+        assert!(e.contains("SLURM_ARRAY_TASK_COUNT=64"), "{e}");
+        // A list with holes (--array=1,4,9) does not cover every shard.
+        let e = run("auto", slurm("4", "1", "9", "3")).unwrap_err();
+        assert!(e.contains("not one evenly stepped range"), "{e}");
+        // Without a count: auto/N, or an error naming the variable.
+        let v = vec![("SLURM_ARRAY_TASK_ID", "3".to_string())];
+        assert_eq!(run("auto/8", v.clone()).unwrap().0, shard(4, 8));
+        let e = run("auto", v).unwrap_err();
+        assert!(e.contains("SLURM_ARRAY_TASK_COUNT"), "{e}");
+        // A task beyond the count, or not a number.
+        let e = run("auto/4", vec![("SLURM_ARRAY_TASK_ID", "4".into())]).unwrap_err();
+        assert!(e.contains("task 5 of an array of 4"), "{e}");
+        let e = run("auto", vec![("SLURM_ARRAY_TASK_ID", "x".into())]).unwrap_err();
+        assert!(e.contains("SLURM_ARRAY_TASK_ID=\"x\""), "{e}");
+    }
+
+    #[test]
+    fn shard_auto_from_kubernetes_indexed_jobs() {
+        fn k(i: &str) -> [(&'static str, &str); 1] {
+            [("JOB_COMPLETION_INDEX", i)]
+        }
+        assert_eq!(auto("auto/16", &k("0")).unwrap().0, shard(1, 16));
+        assert_eq!(auto("auto/16", &k("15")).unwrap().0, shard(16, 16));
+        assert!(
+            auto("auto/16", &k("16"))
+                .unwrap_err()
+                .contains("of an array of 16")
+        );
+        let with_count = [("JOB_COMPLETION_INDEX", "2"), ("JOB_COMPLETION_COUNT", "5")];
+        assert_eq!(auto("auto", &with_count).unwrap().0, shard(3, 5));
+        assert!(
+            auto("auto/6", &with_count)
+                .unwrap_err()
+                .contains("JOB_COMPLETION_COUNT=5")
+        );
+        let e = auto("auto", &k("2")).unwrap_err();
+        assert!(
+            e.contains("JOB_COMPLETION_COUNT") && e.contains("auto/N"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn shard_auto_needs_exactly_one_scheduler() {
+        let e = auto("auto", &[]).unwrap_err();
+        assert!(
+            e.contains("SLURM_ARRAY_TASK_ID") && e.contains("JOB_COMPLETION_INDEX"),
+            "{e}"
+        );
+        let both = [("SLURM_ARRAY_TASK_ID", "1"), ("JOB_COMPLETION_INDEX", "1")];
+        assert!(auto("auto/4", &both).unwrap_err().contains("both"));
+        // A fixed shard ignores the environment.
+        assert_eq!(auto("2/3", &both).unwrap(), (shard(2, 3), None));
+        for bad in ["auto/0", "auto/x", "automatic", "auto/"] {
+            assert!(bad.parse::<ShardSpec>().is_err(), "{bad}");
+        }
+        assert!("0/3".parse::<ShardSpec>().unwrap_err().contains("auto/N"));
     }
 
     #[test]

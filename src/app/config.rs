@@ -320,6 +320,8 @@ pub struct Config {
     pub engines: Vec<EngineSpec>,
     /// `[analysis]`: how research mode runs.
     pub analysis: AnalysisConfig,
+    /// `[diagram]`: how pictures of positions look (`y` `d`, `kifview diagram`).
+    pub diagram: crate::diagram::Theme,
     /// Where the user's file came from, if one was read.
     pub source: Option<PathBuf>,
 }
@@ -351,6 +353,7 @@ struct RawConfig {
     engines: Option<Spanned<Vec<EngineSpec>>>,
     analysis: Option<RawAnalysis>,
     move_list: Option<RawMoveList>,
+    diagram: Option<super::diagram_theme::RawDiagram>,
 }
 
 #[derive(Deserialize, Default)]
@@ -484,6 +487,7 @@ impl Config {
                 analyze_time_ms: 1000,
                 mate_time_ms: 10_000,
             },
+            diagram: crate::diagram::Theme::default(),
             source: None,
         }
     }
@@ -640,6 +644,10 @@ impl Config {
                 ));
             }
             self.engines = list;
+        }
+        if let Some(d) = raw.diagram {
+            d.apply(&mut self.diagram)
+                .map_err(|(span, m)| err_at(file, text, span, m))?;
         }
         if let Some(a) = raw.analysis {
             if let Some(n) = a.multipv {

@@ -720,6 +720,13 @@ pub fn write_recovery(record: &Record, doc: &Document) -> Result<PathBuf, String
     Ok(path)
 }
 
+/// Writes a picture of the position (`y` `d`) safely; its directory must exist.
+pub fn write_picture(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    store::save(path, bytes, SaveOptions::default())
+        .map(|_| ())
+        .map_err(|e| e.to_string())
+}
+
 /// The recovery file an earlier session left for the record `doc` shows, if any.
 pub fn find_recovery(doc: &Document) -> Option<PathBuf> {
     let r = recovery_path_of(doc.path.as_deref()?, doc);

@@ -2,7 +2,7 @@
 //! [`kifview::analyze`].
 
 use clap::{ArgGroup, Args};
-use kifview::analyze::batch::{self, Batch, Shard};
+use kifview::analyze::batch::{self, Batch, ShardSpec};
 use kifview::analyze::{self, MarkConfig, Options, Output, mate};
 use kifview::app::Config;
 use kifview::app::text::sanitize;
@@ -54,9 +54,11 @@ pub struct AnalyzeArgs {
     /// Engines in parallel (default: cores ÷ the engine's Threads option).
     #[arg(long, value_name = "N")]
     pub jobs: Option<usize>,
-    /// Take only the K-th of N stable shares of the inputs (by path hash), e.g. 3/16.
-    #[arg(long, value_name = "K/N")]
-    pub shard: Option<Shard>,
+    /// Take only the K-th of N stable shares of the inputs (by path hash), e.g. 3/16; `auto`
+    /// or `auto/N`: this task's share of a Slurm job array (SLURM_ARRAY_TASK_ID, _COUNT, _MIN)
+    /// or a Kubernetes Indexed Job (JOB_COMPLETION_INDEX of N or JOB_COMPLETION_COUNT).
+    #[arg(long, value_name = "K/N|auto[/N]")]
+    pub shard: Option<ShardSpec>,
     /// Walk directories.
     #[arg(short = 'r', long)]
     pub recursive: bool,
@@ -149,6 +151,21 @@ pub fn analyze(a: AnalyzeArgs) -> ExitCode {
     if a.to.is_some_and(|t| t < a.from) {
         return usage("--to is before --from");
     }
+    let shard = match a.shard.map(|s| s.resolve(&|k: &str| std::env::var(k).ok())) {
+        None => None,
+        Some(Ok((s, from))) => {
+            if let Some(from) = from {
+                eprintln!(
+                    "kifview analyze: --shard auto: shard {}/{} ({})",
+                    s.index,
+                    s.count,
+                    sanitize(&from)
+                );
+            }
+            Some(s)
+        }
+        Some(Err(m)) => return usage(&m),
+    };
     let output = match (a.output, a.out_dir, a.in_place) {
         (Some(o), _, _) => Output::File(o),
         (_, Some(d), _) => Output::Dir(d),
@@ -160,7 +177,7 @@ pub fn analyze(a: AnalyzeArgs) -> ExitCode {
         recursive: a.recursive,
         output,
         jobs: a.jobs,
-        shard: a.shard,
+        shard,
         force: a.force,
         game: Options {
             limit,

@@ -1,10 +1,11 @@
 //! Command-line interface: the viewer launcher and the `convert`, `show` and `check` commands
-//! (here), `analyze`/`mate` (`analyze.rs`) and `index`/`find`/`explore`/`games` (`collection.rs`).
+//! (`analyze`, `mate`, `diagram`, and `index`/`find`/`explore`/`games` in files of their own).
 //!
 //! Exit codes: 0 success, 1 when any input failed (the others are still processed), 2 bad usage.
 
 mod analyze;
 mod collection;
+mod diagram;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use kifview::app::LaunchOptions;
@@ -113,6 +114,11 @@ pub enum Command {
         after_help = "Examples:\n  kifview games --player 藤井 --result sente\n  kifview games --tag 矢倉 --json | jq .path"
     )]
     Games(collection::GamesArgs),
+    /// Draw positions as SVG or PNG diagrams: one, every bookmark, or whole collections.
+    #[command(
+        after_help = "Examples:\n  kifview diagram game.kif -o game.svg           the final position\n  kifview diagram game.kif --ply 40 -o p40.png\n  kifview diagram game.kif --bookmarks --out-dir pics/ --format png\n  kifview diagram -r games/ --out-dir pics/ --ply 30 --flip\n  kifview diagram --sfen '4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1' -o tsume.svg"
+    )]
+    Diagram(diagram::DiagramArgs),
     /// Print shell completions.
     #[command(
         after_help = "Examples:\n  kifview completions bash > ~/.local/share/bash-completion/completions/kifview\n  kifview completions zsh > ~/.zfunc/_kifview\n  kifview completions fish > ~/.config/fish/completions/kifview.fish"
@@ -354,6 +360,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Find(a)) => collection::find(a),
         Some(Command::Explore(a)) => collection::explore(a),
         Some(Command::Games(a)) => collection::games(a),
+        Some(Command::Diagram(a)) => diagram::diagram(a),
         Some(Command::Completions { shell }) => {
             use clap::CommandFactory;
             let mut cmd = Cli::command();

@@ -326,6 +326,105 @@ fn shards_take_every_file_exactly_once() {
     assert_eq!(o.status.code(), Some(2));
 }
 
+/// `kifview analyze --shard SPEC` of `in/` into `out`, with only the scheduler variables
+/// `vars` set; the files it wrote (relative names) and its standard error.
+fn analyze_shard(
+    d: &Path,
+    spec: &str,
+    vars: &[(&str, &str)],
+    out: &str,
+) -> (Option<i32>, Vec<String>, String) {
+    let mut c = analyze(d);
+    for v in kifview::analyze::batch::SHARD_VARIABLES {
+        c.env_remove(v);
+    }
+    c.envs(vars.iter().copied());
+    let o = c
+        .args(["--nodes", "1", "-r", "--shard", spec, "--out-dir"])
+        .arg(d.join(out))
+        .arg(d.join("in"))
+        .output()
+        .unwrap();
+    let mut files = Vec::new();
+    crate::common::files_with_ext(&d.join(out), &["kifu"], &mut files);
+    let mut names: Vec<String> = files
+        .iter()
+        .map(|f| {
+            let rel = f.strip_prefix(d.join(out)).unwrap();
+            rel.to_string_lossy().into_owned()
+        })
+        .collect();
+    names.sort();
+    (o.status.code(), names, stderr_of(&o))
+}
+
+#[test]
+fn shard_auto_takes_the_share_of_a_slurm_or_kubernetes_task() {
+    let d = tempfile::tempdir().unwrap();
+    let names: Vec<String> = (0..12).map(|i| format!("y{}/g{i}.kifu", i % 3)).collect();
+    for n in &names {
+        write(d.path(), &format!("in/{n}"), GAME);
+    }
+    let share = |k: u32| -> Vec<String> {
+        let s = kifview::analyze::Shard { index: k, count: 3 };
+        let mut v: Vec<String> = names.iter().filter(|n| s.holds(n)).cloned().collect();
+        v.sort();
+        v
+    };
+    let mut seen = Vec::new();
+    for k in 1..=3u32 {
+        // Slurm, --array=5-7: task ids 5, 6, 7 are shards 1, 2, 3.
+        let id = (k + 4).to_string();
+        let vars = [
+            ("SLURM_ARRAY_TASK_ID", id.as_str()),
+            ("SLURM_ARRAY_TASK_MIN", "5"),
+            ("SLURM_ARRAY_TASK_MAX", "7"),
+            ("SLURM_ARRAY_TASK_COUNT", "3"),
+        ];
+        let (code, got, err) = analyze_shard(d.path(), "auto", &vars, &format!("slurm{k}"));
+        assert_eq!(code, Some(0), "{err}");
+        assert_eq!(got, share(k), "Slurm task {id}: {err}");
+        assert!(
+            err.contains(&format!("shard {k}/3 (SLURM_ARRAY_TASK_ID={id}")),
+            "{err}"
+        );
+        seen.extend(got);
+        // Kubernetes counts from 0; the count from auto/N.
+        let index = (k - 1).to_string();
+        let vars = [("JOB_COMPLETION_INDEX", index.as_str())];
+        let (code, got, err) = analyze_shard(d.path(), "auto/3", &vars, &format!("k8s{k}"));
+        assert_eq!(code, Some(0), "{err}");
+        assert_eq!(got, share(k), "index {index}: {err}");
+    }
+    seen.sort();
+    let mut all = names.clone();
+    all.sort();
+    assert_eq!(seen, all, "the three tasks take every file once");
+}
+
+#[test]
+fn shard_auto_without_a_scheduler_is_a_usage_error() {
+    let d = tempfile::tempdir().unwrap();
+    write(d.path(), "in/g.kifu", GAME);
+    let (code, got, err) = analyze_shard(d.path(), "auto", &[], "out");
+    assert_eq!(code, Some(2), "{err}");
+    assert!(got.is_empty());
+    assert!(
+        err.contains("SLURM_ARRAY_TASK_ID") && err.contains("JOB_COMPLETION_INDEX"),
+        "{err}"
+    );
+    let (code, _, err) = analyze_shard(d.path(), "auto", &[("JOB_COMPLETION_INDEX", "0")], "out");
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("JOB_COMPLETION_COUNT"), "{err}");
+    let vars = [
+        ("SLURM_ARRAY_TASK_ID", "9"),
+        ("SLURM_ARRAY_TASK_COUNT", "4"),
+    ];
+    let (code, _, err) = analyze_shard(d.path(), "auto", &vars, "out");
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("task 10 of an array of 4"), "{err}");
+}
+
 #[test]
 fn formats_without_comments_and_unsafe_rewrites_are_refused() {
     let d = tempfile::tempdir().unwrap();
