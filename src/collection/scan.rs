@@ -258,6 +258,28 @@ mod tests {
     }
 
     #[test]
+    fn analysed_records_fill_the_summary_columns() {
+        let text = "手合割：平手\n先手：甲\n後手：乙\n開始日時：2024/01/02(火) 10:00\n棋戦：テスト\n\
+                    手数----指手---------消費時間--\n*#評価値=30\n1 ７六歩(77)\n*#評価値=40\n\
+                    2 ３四歩(33)\n*#評価値=900\n*【悪手】\n3 投了\n";
+        let r = crate::core::notation::read_text(text, crate::core::notation::Format::Kif)
+            .remove(0)
+            .record;
+        let g = game(&r, 1, false);
+        let i = &g.info;
+        assert_eq!(i.evaluated, 3);
+        assert_eq!(i.marks[1], [0, 0, 1, 0], "gote's 悪手");
+        assert_eq!(i.marks[0], [0; 4]);
+        assert_eq!(i.result, Outcome::Sente, "gote to move resigned");
+        assert_eq!(i.ending.as_deref(), Some("resign"));
+        assert_eq!(i.date.as_deref(), Some("2024-01-02"));
+        assert_eq!(i.event.as_deref(), Some("テスト"));
+        assert_eq!((i.moves, i.first_move), (2, 1));
+        assert_eq!(g.keys.len(), 3);
+        assert!(g.stored.initial.is_none());
+    }
+
+    #[test]
     fn endings_give_results_for_the_right_side() {
         use Color::{Black, White};
         assert_eq!(outcome(&Special::Resign, White), Outcome::Sente);
