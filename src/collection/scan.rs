@@ -270,7 +270,7 @@ mod tests {
         assert_eq!(i.evaluated, 3);
         assert_eq!(i.marks[1], [0, 0, 1, 0], "gote's 悪手");
         assert_eq!(i.marks[0], [0; 4]);
-        assert_eq!(i.result, Outcome::Sente, "gote to move resigned");
+        assert_eq!(i.result, Outcome::Gote, "sente to move resigned");
         assert_eq!(i.ending.as_deref(), Some("resign"));
         assert_eq!(i.date.as_deref(), Some("2024-01-02"));
         assert_eq!(i.event.as_deref(), Some("テスト"));
