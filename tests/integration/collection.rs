@@ -285,16 +285,31 @@ fn check_against(idx: &Path, games: &[Written]) {
 fn check_filters(idx: &Path, coll: &Path, games: &[Written]) {
     let o = oracle(games);
     // The tags are the tagger's (tested on its own): `--tag` must select the games it tagged.
-    let out = kifview().args(["games", "--json", "--index"]).arg(idx).output().unwrap();
+    let out = kifview()
+        .args(["games", "--json", "--index"])
+        .arg(idx)
+        .output()
+        .unwrap();
     let tagged: HashMap<(String, u32), Vec<String>> = json_lines(&out)
         .into_iter()
         .map(|v| {
-            let k = (v["path"].as_str().unwrap().to_string(), v["record"].as_u64().unwrap() as u32);
-            let t = v["tags"].as_array().unwrap().iter().map(|t| t.as_str().unwrap().to_string());
+            let k = (
+                v["path"].as_str().unwrap().to_string(),
+                v["record"].as_u64().unwrap() as u32,
+            );
+            let t = v["tags"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|t| t.as_str().unwrap().to_string());
             (k, t.collect())
         })
         .collect();
-    assert!(tagged.iter().any(|(k, t)| k.0.ends_with("transposed-a.kif") && t.contains(&"矢倉".to_string())));
+    assert!(
+        tagged
+            .iter()
+            .any(|(k, t)| k.0.ends_with("transposed-a.kif") && t.contains(&"矢倉".to_string()))
+    );
     let start = placement(&Position::startpos());
     let sfen = format!("{start} 1");
     let header = |k: &(String, u32), key: &str| -> Option<String> {
@@ -349,7 +364,11 @@ fn check_filters(idx: &Path, coll: &Path, games: &[Written]) {
         ),
         (
             vec!["--tag".into(), "矢倉".into()],
-            Box::new(|k| tagged.get(k).is_some_and(|t| t.contains(&"矢倉".to_string()))),
+            Box::new(|k| {
+                tagged
+                    .get(k)
+                    .is_some_and(|t| t.contains(&"矢倉".to_string()))
+            }),
         ),
     ];
     for (args, keep) in &cases {
@@ -409,7 +428,10 @@ fn find_and_explore_agree_with_replaying_every_game_and_follow_updates() {
     assert_eq!(a["handicap"], "平手");
     assert_eq!(a["result"], "unknown");
     // The header's 戦型 wins: its tag is there (with what it implies).
-    assert!(a["tags"].as_array().unwrap().contains(&"矢倉".into()), "{a}");
+    assert!(
+        a["tags"].as_array().unwrap().contains(&"矢倉".into()),
+        "{a}"
+    );
     let multi: Vec<_> = rows
         .iter()
         .filter(|r| r["path"].as_str().unwrap().ends_with("multi.csa"))
