@@ -74,8 +74,9 @@ impl Catalog {
     /// Creates an empty catalog at `path`.
     pub fn create(path: &Path) -> Result<Catalog, String> {
         let db = Connection::open(path).map_err(sql)?;
-        db.execute_batch("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;")
-            .map_err(sql)?;
+        // SQLite's defaults (a rollback journal, full sync): the catalog is one plain file
+        // between updates, which a read-only connection opens anywhere (WAL would need its
+        // `-shm` file, or a writable folder to make one).
         db.execute_batch(SCHEMA).map_err(sql)?;
         db.execute(
             "INSERT INTO meta(key, value) VALUES ('format', ?1)",
@@ -117,10 +118,6 @@ impl Catalog {
             if ok != "ok" {
                 return Err(format!("the catalog is damaged ({ok})"));
             }
-        }
-        if !read_only {
-            db.execute_batch("PRAGMA synchronous=NORMAL;")
-                .map_err(sql)?;
         }
         Ok(Catalog { db })
     }

@@ -594,6 +594,11 @@ fn bad_positions_missing_and_damaged_indexes_are_clear_errors() {
     assert_eq!(json_lines(&out).len(), 30);
     // An index of another version.
     let db = rusqlite::Connection::open(idx.join("catalog.sqlite")).unwrap();
+    // The catalog is one plain file (no WAL, whose -shm file a read-only place cannot hold).
+    let mode: String = db
+        .query_row("PRAGMA journal_mode", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(mode, "delete");
     db.execute(
         "UPDATE meta SET value = 'kifview-collection-0' WHERE key = 'format'",
         [],
