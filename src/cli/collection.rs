@@ -290,10 +290,17 @@ struct GameJson<'a> {
 /// JSON text with every control or bidirectional-override character escaped (`\u….`): the
 /// same data for a program, nothing a terminal would act on.
 fn json_line<T: Serialize>(v: &T) -> String {
-    let raw = serde_json::to_string(v).expect("plain data");
+    let mut raw = serde_json::to_string(v).expect("plain data");
+    let acts =
+        |c: char| c.is_control() || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}');
+    // Most lines hold nothing to escape: they are written as they are.
+    if !raw.contains(acts) {
+        raw.push('\n');
+        return raw;
+    }
     let mut out = String::with_capacity(raw.len() + 1);
     for c in raw.chars() {
-        if c.is_control() || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}') {
+        if acts(c) {
             out.push_str(&format!("\\u{:04x}", c as u32));
         } else {
             out.push(c);
@@ -342,6 +349,55 @@ fn shell_word(p: &str) -> String {
     }
 }
 
+/// Text written to standard output as it is made, in blocks; `Err` once the reader is gone
+/// (`find … | head`), which stops the query.
+struct Stream {
+    out: Out,
+    text: String,
+    count: u64,
+}
+
+/// Why a stream stopped early (not an error: the reader closed the pipe).
+const CLOSED: &str = "\0closed";
+
+impl Stream {
+    fn new() -> Stream {
+        Stream {
+            out: Out::new(),
+            text: String::with_capacity(1 << 17),
+            count: 0,
+        }
+    }
+    fn push(&mut self, line: &str) -> Result<(), String> {
+        self.text.push_str(line);
+        self.count += 1;
+        if self.text.len() > 1 << 16 {
+            self.out.write(self.text.as_bytes());
+            self.text.clear();
+            if self.out.closed {
+                return Err(CLOSED.into());
+            }
+        }
+        Ok(())
+    }
+    /// Ends the stream: the query's outcome, the count line of the table, the flush.
+    fn end(mut self, r: Result<(), String>, json: bool, who: &str) -> ExitCode {
+        match r {
+            Err(e) if e != CLOSED => {
+                self.out.write(self.text.as_bytes());
+                let _ = self.out.finish(&format!("kifview {who}"));
+                return fail(1, who, &e);
+            }
+            _ => {}
+        }
+        if !json {
+            self.text.push_str(&format!("{} game(s)\n", self.count));
+        }
+        self.out.write(self.text.as_bytes());
+        finish(self.out, who)
+    }
+}
+
 pub fn find(a: QueryArgs) -> ExitCode {
     let pos = match target(&a.at) {
         Ok(p) => p,
@@ -351,37 +407,25 @@ pub fn find(a: QueryArgs) -> ExitCode {
         Ok(i) => i,
         Err(c) => return c,
     };
-    let found = match idx.find(&pos, &filter(a.filter)) {
-        Ok(f) => f,
-        Err(e) => return fail(1, "find", &e),
-    };
-    let mut out = Out::new();
-    let mut text = String::new();
-    for Found { game: g, ply } in &found {
-        if a.json {
-            text.push_str(&json_line(&FoundJson {
+    let mut s = Stream::new();
+    let r = idx.find_each(&pos, &filter(a.filter), &mut |Found { game: g, ply }| {
+        let line = if a.json {
+            json_line(&FoundJson {
                 path: &g.path,
                 record: g.record,
-                ply: *ply,
+                ply,
                 result: g.result,
                 sente: name(&g.sente),
                 gote: name(&g.gote),
                 date: g.date.as_deref(),
                 event: g.event.as_deref(),
-            }));
+            })
         } else {
-            text.push_str(&human(g, Some(*ply)));
-        }
-        if text.len() > 1 << 16 {
-            out.write(text.as_bytes());
-            text.clear();
-        }
-    }
-    if !a.json {
-        text.push_str(&format!("{} game(s)\n", found.len()));
-    }
-    out.write(text.as_bytes());
-    finish(out, "find")
+            human(&g, Some(ply))
+        };
+        s.push(&line)
+    });
+    s.end(r, a.json, "find")
 }
 
 fn finish(out: Out, who: &str) -> ExitCode {
@@ -447,15 +491,10 @@ pub fn games(a: GamesArgs) -> ExitCode {
         Ok(i) => i,
         Err(c) => return c,
     };
-    let rows = match idx.games(&filter(a.filter)) {
-        Ok(r) => r,
-        Err(e) => return fail(1, "games", &e),
-    };
-    let mut out = Out::new();
-    let mut text = String::new();
-    for g in &rows {
-        if a.json {
-            text.push_str(&json_line(&GameJson {
+    let mut s = Stream::new();
+    let r = idx.games_each(&filter(a.filter), &mut |g| {
+        let line = if a.json {
+            json_line(&GameJson {
                 path: &g.path,
                 record: g.record,
                 result: g.result,
@@ -466,18 +505,11 @@ pub fn games(a: GamesArgs) -> ExitCode {
                 moves: g.moves,
                 handicap: g.handicap.as_deref(),
                 tags: &g.tags,
-            }));
+            })
         } else {
-            text.push_str(&human(g, None));
-        }
-        if text.len() > 1 << 16 {
-            out.write(text.as_bytes());
-            text.clear();
-        }
-    }
-    if !a.json {
-        text.push_str(&format!("{} game(s)\n", rows.len()));
-    }
-    out.write(text.as_bytes());
-    finish(out, "games")
+            human(&g, None)
+        };
+        s.push(&line)
+    });
+    s.end(r, a.json, "games")
 }

@@ -150,21 +150,39 @@ impl Index {
     }
 
     /// The games that reach `target` (board, hands and side to move; the move number aside),
-    /// ordered by path and record.
+    /// in index order (path and record order for the files of one build; files added by a
+    /// later update come after).
     pub fn find(&self, target: &Position, filter: &Filter) -> Result<Vec<Found>, String> {
+        let mut out = Vec::new();
+        self.find_each(target, filter, &mut |f| {
+            out.push(f);
+            Ok(())
+        })?;
+        Ok(out)
+    }
+
+    /// [`Index::find`] one game at a time, in the same order, without holding the games'
+    /// rows (memory bounded by a few bytes a hit); an error from `each` stops it.
+    pub fn find_each(
+        &self,
+        target: &Position,
+        filter: &Filter,
+        each: &mut dyn FnMut(Found) -> Result<(), String>,
+    ) -> Result<(), String> {
         let hits = self.hits(target, filter)?;
         let ids: Vec<u32> = hits.iter().map(|h| h.game).collect();
-        let rows = self.catalog.games(&Filter::default(), Some(&ids))?;
-        Ok(rows
-            .into_iter()
-            .filter_map(|game| {
-                let i = ids.binary_search(&game.id).ok()?;
-                Some(Found {
+        let mut i = 0;
+        self.catalog
+            .each_game(&Filter::default(), Some(&ids), &mut |game| {
+                // Rows come in id order, a subset of `ids`.
+                while hits[i].game < game.id {
+                    i += 1;
+                }
+                each(Found {
                     ply: hits[i].ply,
                     game,
                 })
             })
-            .collect())
     }
 
     /// The moves played from `target` and how the games scored.
@@ -201,9 +219,23 @@ impl Index {
         Ok(out)
     }
 
-    /// The catalog, filtered, ordered by path and record.
+    /// The catalog, filtered, in index order (as [`Index::find`]).
     pub fn games(&self, filter: &Filter) -> Result<Vec<GameInfo>, String> {
-        self.catalog.games(filter, None)
+        let mut out = Vec::new();
+        self.games_each(filter, &mut |g| {
+            out.push(g);
+            Ok(())
+        })?;
+        Ok(out)
+    }
+
+    /// [`Index::games`] one row at a time, without holding them; an error from `each` stops it.
+    pub fn games_each(
+        &self,
+        filter: &Filter,
+        each: &mut dyn FnMut(GameInfo) -> Result<(), String>,
+    ) -> Result<(), String> {
+        self.catalog.each_game(filter, None, each)
     }
 
     /// (games, position pairs, bytes of the position index on disk).

@@ -429,9 +429,10 @@ impl Position {
     /// The squares holding `piece` from which it can go to `to` by its way of moving, pins and
     /// checks ignored (KI2 names a move by its target and tells such pieces apart). Empty when
     /// `to` holds a piece of that colour.
-    pub fn attackers(&self, to: Square, piece: Piece) -> Vec<Square> {
+    /// (Inline up to 4 squares: no allocation, it runs for every move a KI2 reader reads.)
+    pub fn attackers(&self, to: Square, piece: Piece) -> smallvec::SmallVec<[Square; 4]> {
         if self.piece_at(to).is_some_and(|p| p.color == piece.color) {
-            return Vec::new();
+            return smallvec::SmallVec::new();
         }
         Square::all()
             .filter(|&sq| self.piece_at(sq) == Some(piece) && self.reaches(piece, sq, to))
