@@ -84,7 +84,9 @@ impl Document {
     ) -> Option<(Record, Document)> {
         let count = loaded.records.len();
         let (csa_v3, kif_dialect) = (loaded.csa_v3, loaded.kif_dialect);
-        let parsed = loaded.records.into_iter().nth(index)?;
+        let mut parsed = loaded.records.into_iter().nth(index)?;
+        // The status line and the `W` list show the heaviest problem first.
+        notation::by_weight(&mut parsed.warnings);
         let name = match &path {
             None => "[stdin]".to_string(),
             Some(p) => file_name(p),
@@ -148,6 +150,7 @@ impl Document {
             }
             w
         }));
+        notation::by_weight(&mut warnings);
         let unread = unread::unread(&self.record_texts.concat(), Format::Csa, &warnings);
         let doc = Document {
             warnings,

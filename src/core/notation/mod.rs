@@ -15,7 +15,7 @@ pub mod kif;
 pub mod loss;
 pub mod usi;
 
-pub use diag::{DiagKind, Diagnostic};
+pub use diag::{DiagKind, Diagnostic, by_line, by_weight};
 pub use encoding::{Newline, TextEncoding, TextInfo};
 pub use loss::{Loss, Lost};
 
@@ -238,6 +238,7 @@ pub fn load(bytes: &[u8], path: Option<&Path>) -> Loaded {
                 .iter()
                 .map(|(line, w)| Diagnostic::new(*line, DiagKind::Encoding, w.clone()));
             r.warnings.splice(0..0, w);
+            by_line(&mut r.warnings);
         }
     }
     Loaded {
