@@ -11,7 +11,7 @@
 //! - [`render`] draws that SVG into a PNG, or turns its text into outlines
 //!   (`--outline-text`), with the bundled font (`assets/fonts`: a subset of Noto Serif CJK JP,
 //!   OFL) so that the kanji show on a machine with no Japanese font. A character the subset
-//!   lacks (a player's name) comes from an installed font that has it, else it is drawn as 〓
+//!   lacks (a level-2 kanji of a name) comes from an installed font that has it, else it is drawn as 〓
 //!   and a warning says so.
 //! - [`names`] names output files (`game-ply040.svg`, a bookmark's name).
 //!

@@ -122,11 +122,27 @@ fn replace_missing(d: &mut Diagram, has: impl Fn(char) -> bool) -> Vec<char> {
 }
 
 /// Does the bundled subset hold `c`? (`assets/fonts/make-subset.sh` makes it from exactly
-/// these: the list of diagram glyphs, ASCII, full-width ASCII and kana.)
+/// these: the list of diagram glyphs, the kanji of JIS X 0208 level 1, ASCII, full-width ASCII
+/// and kana.)
 pub fn bundled_has(c: char) -> bool {
+    static LISTED: OnceLock<Vec<char>> = OnceLock::new();
     const GLYPHS: &str = include_str!("../../assets/fonts/diagram-glyphs.txt");
-    matches!(c, ' '..='~' | '\u{FF01}'..='\u{FF5E}' | '\u{3041}'..='\u{3096}' | '\u{309B}'..='\u{309C}' | '\u{30A1}'..='\u{30FA}' | 'ー')
-        || (c != '\n' && GLYPHS.contains(c))
+    const KANJI: &str = include_str!("../../assets/fonts/jis-level1-kanji.txt");
+    if matches!(c, ' '..='~' | '\u{FF01}'..='\u{FF5E}' | '\u{3041}'..='\u{3096}' | '\u{309B}'..='\u{309C}' | '\u{30A1}'..='\u{30FA}' | 'ー')
+    {
+        return true;
+    }
+    let listed = LISTED.get_or_init(|| {
+        let mut v: Vec<char> = GLYPHS
+            .chars()
+            .chain(KANJI.chars())
+            .filter(|&c| c != '\n')
+            .collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    });
+    listed.binary_search(&c).is_ok()
 }
 
 fn face_has(db: &fontdb::Database, id: fontdb::ID, c: char) -> bool {
@@ -210,15 +226,19 @@ mod tests {
         let db = Fonts::bundled_only().bundled;
         let id = db.faces().next().expect("the bundled face").id;
         let glyphs = include_str!("../../assets/fonts/diagram-glyphs.txt");
+        let kanji = include_str!("../../assets/fonts/jis-level1-kanji.txt");
+        assert_eq!(kanji.chars().count(), 2965, "JIS X 0208 level 1");
         for c in glyphs
             .chars()
+            .chain(kanji.chars())
             .filter(|&c| c != '\n')
-            .chain(['A', 'ア', 'あ', '＃'])
+            .chain(['A', 'ア', 'あ', '＃', '羽', '聡'])
         {
             assert!(bundled_has(c), "{c}");
             assert!(face_has(&db, id, c), "{c} is not in the bundled font");
         }
-        for c in ['羽', '治', '😀'] {
+        // 髙 (an IBM extension), 凜 (level 2), 𠮷 (outside the BMP): not bundled.
+        for c in ['髙', '凜', '𠮷', '😀'] {
             assert!(!bundled_has(c), "{c}");
             assert!(!face_has(&db, id, c), "{c}");
         }

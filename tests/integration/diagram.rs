@@ -159,14 +159,19 @@ fn png_draws_the_kanji_with_the_bundled_font_alone() {
 
 #[test]
 fn png_draws_a_character_no_font_has_as_the_replacement_mark() {
-    let text = "先手：羽生善治\n後手：あい\n手合割：平手\n";
+    // 髙 (an IBM extension) and 𠮷 (outside the BMP) are in no JIS X 0208 level: the bundled
+    // font lacks them. The level-1 kanji of names (羽生善治, 藤井聡太) are bundled.
+    let text = "先手：髙橋𠮷男\n後手：羽生善治\n手合割：平手\n";
     let mut d = diagram_of(text, None, false);
     let (_, missing) = png_of(&mut d, 408);
-    // 生 is in the bundled font (不成's alternative 生): only the others are missing.
-    assert_eq!(missing, ['羽', '善', '治']);
-    let expected = format!("{MISSING}生{MISSING}{MISSING}");
+    assert_eq!(missing, ['髙', '𠮷']);
+    let expected = format!("{MISSING}橋{MISSING}男");
     assert_eq!(d.sides[0].name.as_deref(), Some(expected.as_str()));
-    assert_eq!(d.sides[1].name.as_deref(), Some("あい"), "kana are bundled");
+    assert_eq!(
+        d.sides[1].name.as_deref(),
+        Some("羽生善治"),
+        "JIS level-1 kanji are bundled"
+    );
 }
 
 #[test]

@@ -29,7 +29,11 @@ pub fn copy_menu(main: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mu
     let h = rows.len() as u16 + notes.len() as u16 + 3;
     let area = centered(main, 56, h);
     clear(area, buf);
-    let b = block("Copy to the clipboard".into(), true, theme);
+    let b = block(
+        "Copy to the clipboard, or save a picture".into(),
+        true,
+        theme,
+    );
     let inner = b.inner(area);
     b.render(area, buf);
     vs.overlay_area = inner;
