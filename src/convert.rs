@@ -107,9 +107,11 @@ pub fn pick_record<'a>(loaded: &'a Loaded, n: usize, path: &Path) -> Result<&'a 
     }
 }
 
-/// Warnings as `FILE:LINE: message` lines.
+/// Warnings as `FILE:LINE: message` lines, sorted by line.
 pub fn warning_lines(name: &str, parsed: &Parsed) -> impl Iterator<Item = String> {
-    parsed.warnings.iter().map(move |w| w.with_file(name))
+    let mut sorted = parsed.warnings.clone();
+    notation::by_line(&mut sorted);
+    sorted.into_iter().map(move |w| w.with_file(name))
 }
 
 /// Files to convert: the inputs, with directories walked when `recursive` (files of the

@@ -44,7 +44,8 @@
 //!    `app` that touches the disk.
 //! 2. `core::notation` decodes them (BOM, declared or detected Shift_JIS/UTF-8/EUC-JP, a few
 //!    unreadable bytes replaced by � with a warning per line, line endings, all remembered for
-//!    writing back), detects the format from the name and the text, and
+//!    writing back), detects the format from the name and the text (and a KIF file's
+//!    dialect, `notation::kif::KifDialect`, which saving back to the file keeps), and
 //!    reads it with that format's reader into a [`core::record::Record`] and warnings that
 //!    name the line and what was expected.
 //! 3. The app shows the record; saving goes back the same way: `app::saving` asks its

@@ -46,6 +46,8 @@ pub struct Document {
     /// The file (in a file of several records, the record shown) is CSA version 3 (`V3.0`):
     /// saving it back writes V3.0 (V2.2 would cut its times to whole seconds).
     pub csa_v3: bool,
+    /// A KIF file's layout (`notation::kif::KifDialect`): saving it back keeps it.
+    pub kif_dialect: notation::kif::KifDialect,
     /// The lines of the file the reader could not read (a move that cannot be played and
     /// the rest of its line, lines that match nothing): the record does not hold them, so a
     /// save over the file asks first. Cleared once a save wrote over them.
@@ -68,6 +70,7 @@ impl Document {
             replaced_lines: Vec::new(),
             record_texts: Vec::new(),
             csa_v3: false,
+            kif_dialect: notation::kif::KifDialect::default(),
             unread: None,
         }
     }
@@ -80,8 +83,10 @@ impl Document {
         index: usize,
     ) -> Option<(Record, Document)> {
         let count = loaded.records.len();
-        let csa_v3 = loaded.csa_v3;
-        let parsed = loaded.records.into_iter().nth(index)?;
+        let (csa_v3, kif_dialect) = (loaded.csa_v3, loaded.kif_dialect);
+        let mut parsed = loaded.records.into_iter().nth(index)?;
+        // The status line and the `W` list show the heaviest problem first.
+        notation::by_weight(&mut parsed.warnings);
         let name = match &path {
             None => "[stdin]".to_string(),
             Some(p) => file_name(p),
@@ -110,6 +115,7 @@ impl Document {
                 record_count: count,
                 record_texts: Vec::new(),
                 csa_v3,
+                kif_dialect,
                 unread: None,
             },
         ))
@@ -144,6 +150,7 @@ impl Document {
             }
             w
         }));
+        notation::by_weight(&mut warnings);
         let unread = unread::unread(&self.record_texts.concat(), Format::Csa, &warnings);
         let doc = Document {
             warnings,
@@ -160,6 +167,7 @@ impl Document {
     pub fn own_target(&self) -> Option<Target> {
         self.format.map(|format| Target {
             csa_v3: self.csa_v3,
+            kif_dialect: self.kif_dialect,
             ..Target::new(format)
         })
     }

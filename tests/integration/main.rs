@@ -33,6 +33,7 @@ mod readme;
 mod research;
 mod research_e2e;
 mod robustness;
+mod round_trip;
 mod save_background;
 mod share;
 mod share_e2e;

@@ -179,7 +179,7 @@ fn an_illegal_move_read_from_the_file_is_marked_where_it_is() {
     let rows = screen_rows(&t);
     let status = rows.last().unwrap();
     assert!(
-        status.contains("! line 5: move 3 (2h5e) is illegal"),
+        status.contains("! line 5: move 3 (▲５五飛(28)) is illegal"),
         "{}",
         rows.join("\n")
     );
@@ -215,7 +215,7 @@ fn the_real_shogigui_file_marks_its_king_left_in_check_at_281() {
     assert!(
         rows.last()
             .unwrap()
-            .contains("move 281 (5i6i) is illegal: 王手放置"),
+            .contains("move 281 (▲同　玉(59)) is illegal: 王手放置"),
         "{}",
         rows.join("\n")
     );

@@ -32,6 +32,40 @@ pub enum DiagKind {
     Unsupported,
 }
 
+impl DiagKind {
+    /// How much the problem matters to a player, heaviest first (0): moves not read (a line
+    /// of play cut short, a line skipped), then an illegal move kept, then header and
+    /// diagram problems, then replaced bytes.
+    pub fn weight(self) -> u8 {
+        match self {
+            DiagKind::ImpossibleMove
+            | DiagKind::BadMove
+            | DiagKind::UnknownLine
+            | DiagKind::BadBranch
+            | DiagKind::AfterEnd => 0,
+            DiagKind::IllegalMove => 1,
+            DiagKind::BadHeader
+            | DiagKind::BadBoard
+            | DiagKind::BadMoveNumber
+            | DiagKind::BadTime
+            | DiagKind::Unsupported => 2,
+            DiagKind::Encoding => 3,
+        }
+    }
+}
+
+/// Orders a record's warnings by weight ([`DiagKind::weight`]), then by line: what the
+/// status line and the warnings list show first.
+pub fn by_weight(warnings: &mut [Diagnostic]) {
+    warnings.sort_by_key(|w| (w.kind.weight(), w.line));
+}
+
+/// Orders warnings by line (a whole-file problem, line 0, first): what `kifview check`
+/// prints.
+pub fn by_line(warnings: &mut [Diagnostic]) {
+    warnings.sort_by_key(|w| w.line);
+}
+
 /// One problem in a file: `LINE: message` (line is 1-based; 0 means the whole file).
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Diagnostic {
@@ -69,5 +103,27 @@ impl fmt::Display for Diagnostic {
         } else {
             write!(f, "{}: {}", self.line, self.message)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_heaviest_problem_comes_first_then_the_line() {
+        let mut w = vec![
+            Diagnostic::new(105, DiagKind::Encoding, "replaced byte"),
+            Diagnostic::new(3, DiagKind::BadHeader, "header"),
+            Diagnostic::new(40, DiagKind::IllegalMove, "illegal"),
+            Diagnostic::new(30, DiagKind::ImpossibleMove, "skipped"),
+            Diagnostic::new(20, DiagKind::IllegalMove, "illegal too"),
+        ];
+        by_weight(&mut w);
+        let lines: Vec<usize> = w.iter().map(|d| d.line).collect();
+        assert_eq!(lines, [30, 20, 40, 3, 105]);
+        by_line(&mut w);
+        let lines: Vec<usize> = w.iter().map(|d| d.line).collect();
+        assert_eq!(lines, [3, 20, 30, 40, 105]);
     }
 }

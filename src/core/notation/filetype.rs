@@ -94,6 +94,7 @@ impl FileType {
             format: self.format,
             csa_v3,
             declare_encoding: self.declares_encoding(encoding),
+            kif_dialect: super::kif::KifDialect::default(),
         }
     }
 }

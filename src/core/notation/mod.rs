@@ -15,7 +15,7 @@ pub mod kif;
 pub mod loss;
 pub mod usi;
 
-pub use diag::{DiagKind, Diagnostic};
+pub use diag::{DiagKind, Diagnostic, by_line, by_weight};
 pub use encoding::{Newline, TextEncoding, TextInfo};
 pub use loss::{Loss, Lost};
 
@@ -186,6 +186,8 @@ pub struct Loaded {
     pub records: Vec<Parsed>,
     /// A CSA file of version 3 (`V3.0`): written back the same way ([`Loaded::own_target`]).
     pub csa_v3: bool,
+    /// A KIF file's layout ([`kif::detect_dialect`]): written back the same way.
+    pub kif_dialect: kif::KifDialect,
 }
 
 impl Loaded {
@@ -194,6 +196,7 @@ impl Loaded {
     pub fn own_target(&self) -> Target {
         Target {
             csa_v3: self.csa_v3,
+            kif_dialect: self.kif_dialect,
             ..Target::new(self.format)
         }
     }
@@ -235,10 +238,16 @@ pub fn load(bytes: &[u8], path: Option<&Path>) -> Loaded {
                 .iter()
                 .map(|(line, w)| Diagnostic::new(*line, DiagKind::Encoding, w.clone()));
             r.warnings.splice(0..0, w);
+            by_line(&mut r.warnings);
         }
     }
     Loaded {
         csa_v3: format == Format::Csa && csa::declares_v3(&decoded.text),
+        kif_dialect: if format == Format::Kif {
+            kif::detect_dialect(&decoded.text)
+        } else {
+            kif::KifDialect::default()
+        },
         format,
         info: decoded.info,
         records,
@@ -309,6 +318,9 @@ pub struct Target {
     pub csa_v3: bool,
     /// KIF only: write a `#KIF version=2.0 encoding=…` first line (for UTF-8 in a `.kif`).
     pub declare_encoding: bool,
+    /// KIF only: the layout to write ([`kif::KifDialect`]): the file's own when saving it back,
+    /// kifview's own otherwise.
+    pub kif_dialect: kif::KifDialect,
 }
 
 impl Target {
@@ -317,6 +329,7 @@ impl Target {
             format,
             csa_v3: false,
             declare_encoding: false,
+            kif_dialect: kif::KifDialect::default(),
         }
     }
 }
@@ -344,6 +357,7 @@ pub fn render(record: &Record, target: Target, info: &TextInfo) -> Written {
                 record,
                 &kif::KifOptions {
                     encoding_line,
+                    dialect: target.kif_dialect,
                     ..kif::KifOptions::default()
                 },
             )

@@ -74,6 +74,10 @@ enum Phase {
 
 struct Reader {
     b: RecordBuilder,
+    /// Empty comment lines (`'*`) that began a node's comment, by line: kept when more lines
+    /// follow, named in a warning when they stay the node's only comment (a record holds no
+    /// empty comment).
+    lone_empty: Vec<(usize, crate::core::record::NodeId)>,
     phase: Phase,
     /// The position being set up (header phase).
     pos: Position,
@@ -179,6 +183,7 @@ impl Reader {
             content: false,
             skipped: 0,
             stop_warning: None,
+            lone_empty: Vec::new(),
         }
     }
 
@@ -222,7 +227,7 @@ impl Reader {
         let Some(&c0) = b.first() else { return };
         if c0 == b'\'' {
             match s.strip_prefix("'*") {
-                Some(text) => self.comment(text),
+                Some(text) => self.comment(text, no),
                 // A plain `'` line (Floodgate's `'summary:…`, `'rating:…`, a program's notes)
                 // is a remark, which readers skip: kept as one, not as a comment; the encoding
                 // declaration is neither.
@@ -266,12 +271,13 @@ impl Reader {
         }
     }
 
-    fn comment(&mut self, text: &str) {
-        if text.is_empty() {
-            return;
-        }
+    fn comment(&mut self, text: &str, no: usize) {
         if self.phase == Phase::Stopped {
             return;
+        }
+        let id = self.b.cur();
+        if text.is_empty() && self.b.record_mut().node(id).comment.is_empty() {
+            self.lone_empty.push((no, id));
         }
         self.b.comment_line(text);
     }
@@ -827,6 +833,15 @@ impl Reader {
     }
 
     fn finish(mut self) -> Parsed {
+        for (no, id) in std::mem::take(&mut self.lone_empty) {
+            if self.b.record_mut().node(id).comment.is_empty() {
+                self.warn(
+                    no,
+                    DiagKind::Unsupported,
+                    "an empty comment line ('*) with no other comment line on its move is not kept",
+                );
+            }
+        }
         if !self.content {
             self.warn(0, DiagKind::UnknownLine, "no CSA record found");
         }

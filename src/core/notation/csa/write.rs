@@ -42,15 +42,10 @@ pub fn write(record: &Record, opts: &CsaOptions) -> Written {
     out.push(sign(pos.side_to_move()));
     out.push('\n');
 
-    let mut empty_lines = 0usize;
     let mut ms_lost = 0usize;
     let mut lost_ending = None;
     let mut ending_comment = 0;
-    write_comment(
-        &record.node(record.root()).comment,
-        &mut out,
-        &mut empty_lines,
-    );
+    write_comment(&record.node(record.root()).comment, &mut out);
     remarks.write_all(&record.node(record.root()).remarks, &mut out);
     let main = record.main_line();
     for &id in &main[1..] {
@@ -123,7 +118,7 @@ pub fn write(record: &Record, opts: &CsaOptions) -> Written {
             }
             out.push('\n');
         }
-        write_comment(&node.comment, &mut out, &mut empty_lines);
+        write_comment(&node.comment, &mut out);
         remarks.write_all(&node.remarks, &mut out);
     }
 
@@ -143,7 +138,6 @@ pub fn write(record: &Record, opts: &CsaOptions) -> Written {
         remarks.breaks,
     ));
     losses.extend(crate::core::notation::loss::move_numbers(record));
-    losses.extend(Loss::some(Lost::EmptyCommentLines, empty_lines));
     losses.extend(Loss::some(
         Lost::SecondFractions {
             hint: Some("V2.2 has whole seconds; V3.0 keeps them"),
@@ -209,17 +203,13 @@ impl Remarks {
     }
 }
 
-fn write_comment(comment: &str, out: &mut String, empty_lines: &mut usize) {
+/// Writes a comment as `'*` lines, an empty line as `'*` alone (the reader keeps it).
+fn write_comment(comment: &str, out: &mut String) {
     if comment.is_empty() {
         return;
     }
     // A lone CR ends a line for the reader too: it starts a new comment line.
     for line in lines(comment) {
-        if line.is_empty() {
-            // `'*` alone is not a comment in CSA.
-            *empty_lines += 1;
-            continue;
-        }
         // Whatever its first character: a comment line (`'*'quote`), never a remark.
         out.push_str("'*");
         out.push_str(line);

@@ -8,6 +8,7 @@
 //!
 //! The writer produces Kifu for Windows style text; see [`write`].
 
+mod dialect;
 mod header;
 mod line;
 mod read;
@@ -15,6 +16,7 @@ mod read;
 mod tests;
 mod write;
 
+pub use dialect::{KifDialect, TimeStyle, detect as detect_dialect};
 pub(crate) use header::{
     Setup, board_line, handicap_line, header_field, header_line, moves_before_line, one_line,
     write_fields,
@@ -33,6 +35,8 @@ pub struct KifOptions {
     pub encoding_line: Option<String>,
     /// Write the closing `まで…` line after the main line when it ends in a special ending.
     pub result_line: bool,
+    /// The layout of the file written back ([`KifDialect`]; kifview's own by default).
+    pub dialect: KifDialect,
 }
 
 impl Default for KifOptions {
@@ -40,6 +44,7 @@ impl Default for KifOptions {
         KifOptions {
             encoding_line: None,
             result_line: true,
+            dialect: KifDialect::default(),
         }
     }
 }

@@ -6,9 +6,10 @@
 use super::header::{Setup, board_line, header_field};
 use super::line::{Body, KifLine, RawMove, classify, parse_move_line, skip_spaces};
 use crate::core::notation::builder::{RecordBuilder, Style};
+use crate::core::notation::japanese;
 use crate::core::notation::{DiagKind, Parsed, lines};
 use crate::core::record::Special;
-use crate::core::rules::Move;
+use crate::core::rules::{Color, Move, Square};
 
 struct Reader {
     b: RecordBuilder,
@@ -297,7 +298,7 @@ impl Reader {
                 self.b.warn(
                     no,
                     DiagKind::IllegalMove,
-                    format!("move {n} ({}) is illegal: {why}", mv.usi()),
+                    format!("move {n} ({}) is illegal: {why}", written(side, raw, to)),
                 );
                 true
             }
@@ -308,13 +309,31 @@ impl Reader {
                     DiagKind::ImpossibleMove,
                     format!(
                         "move {n} ({}) cannot be played: {why}; the rest of this line of play is skipped",
-                        mv.usi()
+                        written(side, raw, to)
                     ),
                 );
                 false
             }
         }
     }
+}
+
+/// A move as players write it in messages: `▲７六歩(77)`, `△同　角成(88)`, `▲５五角打`.
+fn written(side: Color, raw: RawMove, to: Square) -> String {
+    let mut s = String::from(if side == Color::Black { "▲" } else { "△" });
+    match raw.to {
+        Some(_) => s.push_str(&japanese::square_kif(to)),
+        None => s.push_str("同\u{3000}"),
+    }
+    s.push_str(raw.piece.move_name());
+    if raw.promote {
+        s.push('成');
+    }
+    match raw.from {
+        Some(f) => s.push_str(&format!("({}{})", f.file(), f.rank())),
+        None => s.push('打'),
+    }
+    s
 }
 
 /// Reads KIF text (already decoded). Never panics; every problem is a warning.

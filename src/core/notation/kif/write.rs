@@ -1,6 +1,7 @@
 //! The KIF writer: Kifu for Windows style text; see [`write`].
 
 use super::KifOptions;
+use super::dialect::{KifDialect, MateResult, TimeStyle, width};
 use super::header::{handicap_line, moves_before_line, one_line, write_fields, written_preset};
 use super::line::{KifLine, classify, is_ending_word};
 use crate::core::notation::bod;
@@ -10,14 +11,6 @@ use crate::core::notation::{Written, lines};
 use crate::core::record::{NodeId, Record, Special, Step};
 use crate::core::rules::Color;
 use std::borrow::Cow;
-
-/// Display width of KIF text: ASCII is one column, everything else two.
-fn width(s: &str) -> usize {
-    s.chars().map(|c| if c.is_ascii() { 1 } else { 2 }).sum()
-}
-
-/// The column width of the move field on a move line (Kifu for Windows).
-const MOVE_FIELD: usize = 13;
 
 /// Appends `n` right-aligned in `width` columns (spaces, or zeros with `zero`).
 pub(super) fn push_num(out: &mut String, n: u64, width: usize, zero: bool) {
@@ -72,6 +65,23 @@ pub(super) fn push_time(out: &mut String, spent_ms: u64, total_ms: u64) {
     two(&mut buf, 10, (t / 60) % 60, b'0');
     two(&mut buf, 13, t % 60, b'0');
     out.push_str(std::str::from_utf8(&buf).unwrap_or_default());
+}
+
+/// Appends the time in Shogidokoro's style, `(00:16 / 00:00:16)`.
+/// With `spaced` false, shogidb2's `(00:16/00:00:16)`.
+fn push_dokoro_time(out: &mut String, spent_ms: u64, total_ms: u64, spaced: bool) {
+    let (s, t) = (spent_ms / 1000, total_ms / 1000);
+    out.push('(');
+    push_num(out, s / 60, 2, true);
+    out.push(':');
+    push_num(out, s % 60, 2, true);
+    out.push_str(if spaced { " / " } else { "/" });
+    push_num(out, t / 3600, 2, true);
+    out.push(':');
+    push_num(out, (t / 60) % 60, 2, true);
+    out.push(':');
+    push_num(out, t % 60, 2, true);
+    out.push(')');
 }
 
 fn is_encoding_declaration(l: &str) -> bool {
@@ -131,8 +141,23 @@ pub fn write(record: &Record, opts: &KifOptions) -> Written {
         preset,
         |out| {
             match preset {
-                Some(h) => handicap_line(h, out),
-                None => bod::write_position(&init.position, out, false),
+                Some(h) => {
+                    handicap_line(h, out);
+                    out.pop();
+                    pad_handicap(out, &opts.dialect);
+                }
+                None => {
+                    if let Some(name) = opts.dialect.board_handicap {
+                        out.push_str("手合割：");
+                        out.push_str(name);
+                        pad_handicap(out, &opts.dialect);
+                    }
+                    let from = out.len();
+                    bod::write_position(&init.position, out, false);
+                    if !opts.dialect.hand_pad {
+                        unpad_hands(out, from);
+                    }
+                }
             }
             moves_before_line(record, out);
             // A diagram with White to move says so; a turn line the file had is kept.
@@ -142,7 +167,14 @@ pub fn write(record: &Record, opts: &KifOptions) -> Written {
             }
         },
     );
-    out.push_str("手数----指手---------消費時間--\n");
+    match opts.dialect.short_moves_header {
+        0 => out.push_str("手数----指手---------消費時間--\n"),
+        n => {
+            out.push_str("手数----指手");
+            out.extend(std::iter::repeat_n('-', usize::from(n)));
+            out.push('\n');
+        }
+    }
     write_notes(record, NodeId::ROOT, &mut out, &mut breaks);
 
     let has_times = record.nodes.iter().any(|n| n.time.is_some());
@@ -158,8 +190,12 @@ pub fn write(record: &Record, opts: &KifOptions) -> Written {
         stack.push((first, false));
     }
     let mut main = true;
+    let mut ended_with_result = false;
     while let Some((start, header)) = stack.pop() {
         if header {
+            if opts.dialect.blank_for_result && !out.ends_with("\n\n") && !ended_with_result {
+                out.push('\n');
+            }
             out.push('\n');
             out.push_str("変化：");
             push_num(&mut out, u64::from(record.move_number(start)), 0, false);
@@ -169,26 +205,25 @@ pub fn write(record: &Record, opts: &KifOptions) -> Written {
         let mut id = start;
         loop {
             line.push(id);
-            write_node(record, id, has_times, &totals, &mut out, &mut unreadable);
+            let times = has_times.then_some(&totals[..]);
+            write_node(record, id, times, &opts.dialect, &mut out, &mut unreadable);
             write_notes(record, id, &mut out, &mut breaks);
             match record.node(id).children.first() {
                 Some(&c) => id = c,
                 None => break,
             }
         }
-        if main {
-            main = false;
-            if opts.result_line
-                && let Step::Special(s) = &record.node(id).step
-            {
-                let s = kif_special(s, &mut Vec::new());
-                out.push_str(&s.result_line(
-                    record.move_number(id).saturating_sub(1),
-                    record.side_to_move_at(id),
-                    init.is_handicap_game(),
-                ));
-                out.push('\n');
-            }
+        let result = if main {
+            opts.result_line && opts.dialect.result_line
+        } else {
+            opts.dialect.variation_results
+        };
+        main = false;
+        ended_with_result = false;
+        if result && let Step::Special(s) = &record.node(id).step {
+            ended_with_result = true;
+            let s = kif_special(s, &mut Vec::new());
+            push_result(&mut out, record, id, &s, &opts.dialect);
         }
         // Alternatives, deepest branch point first; at one point, in sibling order. The
         // first node's own siblings are handled by whoever wrote its parent's line, except at
@@ -212,6 +247,13 @@ pub fn write(record: &Record, opts: &KifOptions) -> Written {
             stack.push((sib, true));
         }
     }
+    out.extend(std::iter::repeat_n(
+        '\n',
+        usize::from(opts.dialect.trailing_blanks),
+    ));
+    if !opts.dialect.final_newline {
+        out.pop();
+    }
     let line_breaks = |place, n| Loss::some(Lost::LineBreaks { place }, n);
     losses.extend(line_breaks("remark (# line)", breaks.program));
     losses.extend(line_breaks("bookmark", breaks.bookmark));
@@ -225,16 +267,58 @@ pub fn write(record: &Record, opts: &KifOptions) -> Written {
     Written { text: out, losses }
 }
 
+/// Writes one move line; `totals` (the running total of each node) when the record has times.
+/// Ends a `手合割` line: its padding and the line break.
+fn pad_handicap(out: &mut String, dialect: &KifDialect) {
+    out.extend(std::iter::repeat_n(
+        '\u{3000}',
+        usize::from(dialect.handicap_pad),
+    ));
+    out.push('\n');
+}
+
+/// The closing line after the main line (or a variation) that ends in `s` at `id`.
+fn push_result(out: &mut String, record: &Record, id: NodeId, s: &Special, dialect: &KifDialect) {
+    let plies = record.move_number(id).saturating_sub(1);
+    match (s, dialect.mate_result) {
+        (Special::Mate, MateResult::Tsume) => out.push_str(&format!("まで{plies}手詰")),
+        (Special::Mate, MateResult::Short) => out.push_str(&format!("まで{plies}手で詰")),
+        _ => out.push_str(&s.result_line(
+            plies,
+            record.side_to_move_at(id),
+            record.initial.is_handicap_game(),
+        )),
+    }
+    out.push('\n');
+}
+
+/// Drops the `　` after the last piece of the hand lines written from byte `from` on.
+fn unpad_hands(out: &mut String, from: usize) {
+    let text: String = lines(&out[from..])
+        .map(|l| {
+            if l.contains("の持駒：") {
+                l.strip_suffix('\u{3000}').unwrap_or(l)
+            } else {
+                l
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    out.truncate(from);
+    out.push_str(&text);
+}
+
 fn write_node(
     record: &Record,
     id: NodeId,
-    has_times: bool,
-    totals: &[u64],
+    totals: Option<&[u64]>,
+    dialect: &KifDialect,
     out: &mut String,
     unreadable: &mut Vec<String>,
 ) {
     let n = record.node(id);
-    push_num(out, u64::from(record.move_number(id)), 4, false);
+    let number_width = if dialect.padded_numbers { 4 } else { 0 };
+    push_num(out, u64::from(record.move_number(id)), number_width, false);
     out.push(' ');
     let body_start = out.len();
     match &n.step {
@@ -244,24 +328,54 @@ fn write_node(
                 .and_then(|p| record.node(p).move_data())
                 .map(|m| m.mv.to());
             japanese::push_kif_file_move(out, md, prev_to);
+            let spaced = out[body_start..].contains("同\u{3000}");
+            if (dialect.ryu && out[body_start..].contains('龍')) || (!dialect.same_space && spaced)
+            {
+                let mut body = out[body_start..].to_string();
+                if !dialect.same_space {
+                    body = body.replace("同\u{3000}", "同");
+                }
+                if dialect.ryu {
+                    body = body.replace('龍', "竜");
+                }
+                out.truncate(body_start);
+                out.push_str(&body);
+            }
         }
         Step::Special(s) => out.push_str(kif_special(s, unreadable).kif_word()),
         Step::Root => {}
     }
-    let plus = match n.parent {
-        Some(p) => record.node(p).children.last() != Some(&id),
-        None => false,
-    };
-    if has_times || plus {
-        let w = width(&out[body_start..]);
-        let pad = if w < MOVE_FIELD { MOVE_FIELD - w } else { 1 };
+    let plus = dialect.plus_marks
+        && match n.parent {
+            Some(p) => record.node(p).children.last() != Some(&id),
+            None => false,
+        };
+    if totals.is_some() || plus {
+        let body = &out[body_start..];
+        let w = if dialect.field_in_chars {
+            body.chars().count()
+        } else {
+            width(body)
+        };
+        let field = usize::from(dialect.move_field);
+        let pad = if w < field { field - w } else { 1 };
         for _ in 0..pad {
             out.push(' ');
         }
     }
-    if has_times {
+    if totals.is_none() && !plus {
+        let w = width(&out[body_start..]);
+        let field = usize::from(dialect.untimed_field);
+        out.extend(std::iter::repeat_n(' ', field.saturating_sub(w)));
+    }
+    if let Some(totals) = totals {
         let time = n.time.unwrap_or_default();
-        push_time(out, time.spent_ms, totals[id.index()]);
+        let total = totals[id.index()];
+        match dialect.time {
+            TimeStyle::Kakinoki => push_time(out, time.spent_ms, total),
+            TimeStyle::Shogidokoro => push_dokoro_time(out, time.spent_ms, total, true),
+            TimeStyle::ZeroPadded => push_dokoro_time(out, time.spent_ms, total, false),
+        }
     }
     if plus {
         out.push('+');

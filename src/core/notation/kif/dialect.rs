@@ -1,0 +1,310 @@
+//! The dialect of a KIF file: how the program that wrote it lays out what the grammar leaves
+//! open (the padding of the `手合割` line, the move and time columns, `竜` or `龍`, the closing
+//! `まで…` lines). [`detect`] reads it from the text; the writer takes it (through
+//! [`crate::core::notation::Target`]) so that saving a file back changes only what was edited.
+//! A new file or a conversion gets kifview's own style, [`KifDialect::default`] (Kifu for
+//! Windows').
+
+use super::line::{KifLine, classify, is_ending_word, move_number, skip_spaces};
+use crate::core::notation::lines;
+
+/// How a move's time is written.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum TimeStyle {
+    /// Kifu for Windows, ShogiHome, kifview: `( 0:16/00:00:16)`.
+    #[default]
+    Kakinoki,
+    /// Shogidokoro: `(00:16 / 00:00:16)`.
+    Shogidokoro,
+    /// shogidb2: `(00:16/00:00:16)`.
+    ZeroPadded,
+}
+
+/// How the closing line names a game ended by mate (`詰み`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum MateResult {
+    /// `まで7手で先手の勝ち` (Kifu for Windows' games, kifview).
+    #[default]
+    Winner,
+    /// `まで7手詰` (Kifu for Windows' tsume problems).
+    Tsume,
+    /// `まで7手で詰`.
+    Short,
+}
+
+/// The layout choices of one KIF file.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct KifDialect {
+    /// The U+3000 after the `手合割` name (Kifu for Windows: two, `手合割：平手　　`).
+    pub handicap_pad: u8,
+    /// Move numbers right-aligned in 4 columns (`   1 ７六歩(77)`); else `1 ７六歩(77)`.
+    pub padded_numbers: bool,
+    /// The columns of the move before its time or `+` (13 in Kifu for Windows; 0: one
+    /// space).
+    pub move_field: u8,
+    /// The columns a move without a time is padded to with trailing spaces (old Kifu for
+    /// Windows: 12; 0: none).
+    pub untimed_field: u8,
+    /// `同　歩` (else `同歩`).
+    pub same_space: bool,
+    pub mate_result: MateResult,
+    /// A line that ends without a closing line is followed by a blank line in its place
+    /// (before the next `変化`; old Kifu for Windows).
+    pub blank_for_result: bool,
+    /// `move_field` counts characters (ShogiGUI: 15), not display columns.
+    pub field_in_chars: bool,
+    /// Moves with alternatives end in `+` (Shogidokoro writes none).
+    pub plus_marks: bool,
+    /// The dashes after `指手` on a `手数----指手--` line without `消費時間` (0: the whole
+    /// `手数----指手---------消費時間--`).
+    pub short_moves_header: u8,
+    /// The `手合割` line a file has beside its board diagram (`手合割：平手　　` above a tsume
+    /// diagram in Kifu for Windows), by name.
+    pub board_handicap: Option<&'static str>,
+    /// Hands of a board diagram end with `　` (`後手の持駒：飛　歩四　`).
+    pub hand_pad: bool,
+    /// Blank lines after the last line (a ShogiHome file ends with one).
+    pub trailing_blanks: u8,
+    /// The last line ends with a line break.
+    pub final_newline: bool,
+    pub time: TimeStyle,
+    /// Moves of a dragon written `竜` (else `龍`).
+    pub ryu: bool,
+    /// A closing `まで…` line after the main line when it ends in an ending word.
+    pub result_line: bool,
+    /// A closing `まで…` line after each variation that ends in an ending word, too.
+    pub variation_results: bool,
+}
+
+impl Default for KifDialect {
+    fn default() -> Self {
+        KifDialect {
+            handicap_pad: 0,
+            untimed_field: 0,
+            same_space: true,
+            mate_result: MateResult::Winner,
+            blank_for_result: false,
+            padded_numbers: true,
+            move_field: 13,
+            field_in_chars: false,
+            plus_marks: true,
+            short_moves_header: 0,
+            board_handicap: None,
+            hand_pad: true,
+            trailing_blanks: 0,
+            final_newline: true,
+            time: TimeStyle::Kakinoki,
+            ryu: false,
+            result_line: true,
+            variation_results: false,
+        }
+    }
+}
+
+/// Display width of KIF text: ASCII is one column, everything else two.
+pub(super) fn width(s: &str) -> usize {
+    s.chars().map(|c| if c.is_ascii() { 1 } else { 2 }).sum()
+}
+
+/// A timed (or `+`) move line's layout: padded numbers, the move's display width, its
+/// characters, the spaces after it, and the time style.
+struct MoveLayout {
+    padded: bool,
+    width: usize,
+    chars: usize,
+    spaces: usize,
+    time: Option<TimeStyle>,
+}
+
+fn move_layout(l: &str) -> Option<MoveLayout> {
+    let (_, rest) = move_number(skip_spaces(l))?;
+    let body = rest.strip_prefix(' ').unwrap_or(rest);
+    let (moved, time) = match body.rfind('(') {
+        Some(at) if body[at..].contains('/') => (&body[..at], Some(&body[at..])),
+        _ => (body.strip_suffix('+')?, None),
+    };
+    let mv = moved.trim_end_matches(' ');
+    let time = time.map(|t| {
+        if t.contains(" / ") {
+            TimeStyle::Shogidokoro
+        } else if t.starts_with("(0") {
+            TimeStyle::ZeroPadded
+        } else {
+            TimeStyle::Kakinoki
+        }
+    });
+    Some(MoveLayout {
+        padded: l.starts_with(' '),
+        width: width(mv),
+        chars: mv.chars().count(),
+        spaces: moved.len() - mv.len(),
+        time,
+    })
+}
+
+/// What the move lines measured say: the move field and whether it counts characters.
+#[derive(Default)]
+struct Fields {
+    by_width: Option<Option<usize>>,
+    by_chars: Option<Option<usize>>,
+    compact: bool,
+    untimed: Option<Option<usize>>,
+}
+
+/// Records `v` as the value seen, or `None` once two values differ.
+fn same(seen: &mut Option<Option<usize>>, v: usize) {
+    match seen {
+        None => *seen = Some(Some(v)),
+        Some(s) if *s != Some(v) => *s = None,
+        _ => {}
+    }
+}
+
+impl Fields {
+    fn add(&mut self, m: &MoveLayout) {
+        if m.spaces > 1 {
+            same(&mut self.by_width, m.width + m.spaces);
+            same(&mut self.by_chars, m.chars + m.spaces);
+        } else {
+            // One space: a move too long for the field, or no field at all.
+            self.compact = true;
+        }
+    }
+    fn untimed(&mut self, width: usize) {
+        same(&mut self.untimed, width);
+    }
+    fn apply(&self, d: &mut KifDialect) {
+        let field = |f: Option<Option<usize>>| f.flatten().and_then(|v| u8::try_from(v).ok());
+        if let Some(w) = field(self.untimed) {
+            d.untimed_field = w;
+        }
+        if self.compact && self.by_width.is_none() {
+            d.move_field = 0;
+        } else if let Some(w) = field(self.by_width) {
+            d.move_field = w;
+        } else if let Some(c) = field(self.by_chars) {
+            d.move_field = c;
+            d.field_in_chars = true;
+        }
+    }
+}
+
+/// Reads the dialect of KIF text (what it does not show stays kifview's own).
+pub fn detect(text: &str) -> KifDialect {
+    let mut d = KifDialect::default();
+    let mut fields = Fields::default();
+    let (mut measured, mut numbers_seen, mut in_variation, mut plus_seen) =
+        (0, false, false, false);
+    let (mut main_result, mut main_ending) = (false, false);
+    let mut handicap = None;
+    let mut blanks: usize = 0;
+    let mut after_move = false;
+    for l in lines(text) {
+        let kind = classify(l);
+        if matches!(kind, KifLine::Variation(_)) && blanks >= 2 && after_move {
+            d.blank_for_result = true;
+        }
+        if kind == KifLine::Blank && l.is_empty() {
+            blanks += 1;
+        } else {
+            after_move = matches!(kind, KifLine::Move(..));
+            blanks = 0;
+        }
+        match kind {
+            KifLine::Header("手合割", value) => {
+                let pads = value.len() - value.trim_end_matches('\u{3000}').len();
+                d.handicap_pad = u8::try_from(pads / 3).unwrap_or(0);
+                handicap = board_handicap_name(value.trim_end_matches('\u{3000}'));
+            }
+            KifLine::Board(_) if l.contains("の持駒：") => {
+                d.board_handicap = handicap;
+                d.hand_pad = l.ends_with('\u{3000}') || l.ends_with("なし");
+            }
+            KifLine::MovesHeader if !l.contains("消費時間") => {
+                let dashes = l.rsplit("指手").next().unwrap_or("");
+                d.short_moves_header = u8::try_from(dashes.len()).unwrap_or(0);
+            }
+            KifLine::Move(_, rest) => {
+                if !numbers_seen {
+                    numbers_seen = true;
+                    d.padded_numbers = l.starts_with(' ');
+                }
+                plus_seen |= l.ends_with('+');
+                if measured < 400
+                    && let Some(m) = move_layout(l)
+                {
+                    if measured == 0 {
+                        d.padded_numbers = m.padded;
+                        d.time = m.time.unwrap_or_default();
+                    }
+                    measured += 1;
+                    fields.add(&m);
+                }
+                let word = skip_spaces(rest).split([' ', '\u{3000}', '(']).next();
+                if !in_variation && word.is_some_and(|w| !w.is_empty() && is_ending_word(w)) {
+                    main_ending = true;
+                }
+                d.ryu |= rest.contains('竜');
+                d.same_space &= !rest.contains("同歩") && !rest.contains("同銀");
+                if let Some(w) = untimed_width(l) {
+                    fields.untimed(w);
+                }
+            }
+            KifLine::Variation(_) => {
+                in_variation = true;
+            }
+            KifLine::Result => {
+                if in_variation {
+                    d.variation_results = true;
+                } else {
+                    main_result = true;
+                }
+                let m = mate_result(l.trim_end());
+                if m != MateResult::Winner {
+                    d.mate_result = m;
+                }
+            }
+            _ => {}
+        }
+    }
+    fields.apply(&mut d);
+    d.plus_marks = plus_seen || !in_variation;
+    d.result_line = main_result || !main_ending;
+    // `lines` gives an empty last line after a final line break.
+    d.final_newline = text.ends_with(['\n', '\r']) || text.is_empty();
+    d.trailing_blanks = u8::try_from(blanks.saturating_sub(1)).unwrap_or(u8::MAX);
+    d
+}
+
+/// The display width a move line without a time or `+` is padded to with trailing spaces, if
+/// it is.
+fn untimed_width(l: &str) -> Option<usize> {
+    let body = l.strip_suffix(' ')?;
+    if body.ends_with([')', '+']) && body.contains('/') {
+        return None;
+    }
+    let (_, rest) = move_number(skip_spaces(l))?;
+    let rest = rest.strip_prefix(' ')?;
+    Some(width(rest))
+}
+
+/// The wording of a closing line after a mate.
+fn mate_result(l: &str) -> MateResult {
+    let Some(rest) = l.strip_prefix("まで") else {
+        return MateResult::Winner;
+    };
+    let rest = rest.trim_start_matches(|c: char| c.is_ascii_digit());
+    match rest {
+        "手詰" => MateResult::Tsume,
+        "手で詰" => MateResult::Short,
+        _ => MateResult::Winner,
+    }
+}
+
+/// The name of a `手合割` line written beside a board diagram, as the writer writes it.
+fn board_handicap_name(name: &str) -> Option<&'static str> {
+    if name == "その他" {
+        return Some("その他");
+    }
+    crate::core::rules::Handicap::by_name(name).map(|h| h.name)
+}
