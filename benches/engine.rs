@@ -211,7 +211,7 @@ fn benches(c: &mut Criterion) {
         ("csa_to_kif", &csa_paths[..], "kif"),
     ] {
         let ft = filetype::by_ext(to).expect("a known extension");
-        let s = convert::Settings::new(ft, None, false, 1);
+        let s = convert::Settings::new(ft, None, false, Some(1));
         let jobs: Vec<convert::Job> = paths
             .iter()
             .map(|p| convert::Job {

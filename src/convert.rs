@@ -12,6 +12,9 @@ use crate::store::{self, SaveOptions};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
+pub mod unread;
+pub use unread::Unread;
+
 /// An input file and the directory its output path is relative to (for `convert -r`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Input {
@@ -258,8 +261,8 @@ pub struct Settings {
     pub file_type: &'static FileType,
     pub target: Target,
     pub encoding: TextEncoding,
-    /// Which record of a multi-record input (1-based).
-    pub record: usize,
+    /// Which record of a multi-record input (1-based); `None`: every record.
+    pub record: Option<usize>,
 }
 
 impl Settings {
@@ -268,7 +271,7 @@ impl Settings {
         file_type: &'static FileType,
         encoding: Option<TextEncoding>,
         csa_v3: bool,
-        record: usize,
+        record: Option<usize>,
     ) -> Settings {
         let encoding = encoding.unwrap_or(file_type.encoding);
         Settings {
@@ -283,19 +286,36 @@ impl Settings {
 /// Converts one input. In a batch, files are replaced without one sync each (the caller
 /// flushes the file system once at the end: [`store::flush_filesystem`]); a single output is
 /// fully synced. Output files keep the input's line endings; standard output gets `\n`.
+///
+/// A file of several records (CSA `/`) without `--record` is converted whole: to CSA as a
+/// file of as many records, to a format of one record per file as one file per record
+/// (`game.kif`, `game-2.kif`, …), and to standard output in such a format not at all (the
+/// count is said). Lines the reader could not read are named: the output does not hold them.
 pub fn convert_one(job: &Job, s: &Settings, batch: bool) -> JobResult {
     let r = JobResult::default();
     let name = display_name(&job.input);
-    let loaded = match load_input(&job.input) {
-        Ok(l) => l,
+    let bytes = match read_input(&job.input) {
+        Ok(b) => b,
         Err(e) => return r.fail(e),
     };
-    let parsed = match pick_record(&loaded, s.record, &job.input) {
-        Ok(p) => p,
-        Err(e) => return r.fail(e),
+    let named = (job.input != Path::new("-")).then_some(job.input.as_path());
+    let loaded = match read_records(&bytes, named) {
+        Ok(l) => l,
+        Err(why) => return r.fail(format!("{name}: not a record: {why}")),
+    };
+    let picked: Vec<&Parsed> = match s.record {
+        Some(n) => match pick_record(&loaded, n, &job.input) {
+            Ok(p) => vec![p],
+            Err(e) => return r.fail(e),
+        },
+        None => loaded.records.iter().collect(),
     };
     let mut r = r;
-    r.messages.extend(warning_lines(&name, parsed));
+    for p in &picked {
+        r.messages.extend(warning_lines(&name, p));
+    }
+    r.messages
+        .extend(unread_lines(&name, &bytes, named, &loaded, &picked));
     let info = TextInfo {
         encoding: s.encoding,
         bom: false,
@@ -306,27 +326,158 @@ pub fn convert_one(job: &Job, s: &Settings, batch: bool) -> JobResult {
         },
         lossy: false,
     };
-    let (bytes, losses) = match notation::to_bytes(&parsed.record, s.target, &info) {
-        Ok(x) => x,
-        Err(e) => {
-            return r.fail(format!(
-                "{name}: not converted: {e} (use --encoding utf-8 to keep these characters)"
-            ));
-        }
+    let outputs = match outputs(job, s, &name, &picked, &info) {
+        Ok(o) => o,
+        Err(e) => return r.fail(e),
     };
-    let format = s.target.format.name();
-    r.messages.extend(
-        losses
+    if outputs.len() > 1 {
+        let names: Vec<String> = outputs
             .iter()
-            .map(|l| format!("{name}: warning: {format} cannot hold {l}; not written")),
-    );
+            .filter_map(|o| Some(o.0.as_deref()?.display().to_string()))
+            .collect();
+        r.messages.push(format!(
+            "{name}: {} records, {} holds one record per file: written as {}",
+            outputs.len(),
+            s.target.format.name(),
+            names.join(", ")
+        ));
+    }
+    for (out, rendered) in outputs {
+        let (bytes, losses) = match rendered {
+            Ok(x) => x,
+            Err(e) => {
+                return r.fail(format!(
+                    "{name}: not converted: {e} (use --encoding utf-8 to keep these characters)"
+                ));
+            }
+        };
+        r.messages.extend(losses);
+        if let Err(e) = write_output(job, out.as_deref(), bytes, batch, &mut r) {
+            return r.fail(e);
+        }
+    }
+    r
+}
+
+/// The bytes of one output (or why its text could not be encoded) and its loss warnings.
+type Rendered = Result<(Vec<u8>, Vec<String>), notation::encoding::EncodeError>;
+
+/// What `picked` (the records of one input to convert) become: one output (`None`: standard
+/// output), or one per record in a format of one record per file.
+fn outputs(
+    job: &Job,
+    s: &Settings,
+    name: &str,
+    picked: &[&Parsed],
+    info: &TextInfo,
+) -> Result<Vec<(Option<PathBuf>, Rendered)>, String> {
+    let format = s.target.format;
+    let losses = |n: Option<usize>, l: Vec<notation::Loss>| -> Vec<String> {
+        let which = n.map_or(String::new(), |n| format!("record {n}: "));
+        l.iter()
+            .map(|l| {
+                format!(
+                    "{name}: {which}warning: {} cannot hold {l}; not written",
+                    format.name()
+                )
+            })
+            .collect()
+    };
+    if picked.len() == 1 {
+        let rendered = notation::to_bytes(&picked[0].record, s.target, info)
+            .map(|(b, l)| (b, losses(None, l)));
+        return Ok(vec![(job.output.clone(), rendered)]);
+    }
+    if format == notation::Format::Csa {
+        let mut text = String::new();
+        let mut lost = Vec::new();
+        for (i, p) in picked.iter().enumerate() {
+            let w = notation::render(&p.record, s.target, info);
+            if i > 0 {
+                text.push_str("/\n");
+            }
+            text.push_str(&w.text);
+            if !text.ends_with('\n') {
+                text.push('\n');
+            }
+            lost.extend(losses(Some(i + 1), w.losses));
+        }
+        let rendered = notation::encoding::encode(&text, info).map(|b| (b, lost));
+        return Ok(vec![(job.output.clone(), rendered)]);
+    }
     let Some(out) = &job.output else {
+        return Err(format!(
+            "{name}: holds {} records and {} holds one record per file: nothing written \
+             (give --record N for one, or -o FILE / --out-dir DIR for one file per record)",
+            picked.len(),
+            format.name()
+        ));
+    };
+    Ok(picked
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let path = if i == 0 {
+                out.clone()
+            } else {
+                numbered(out, i + 1)
+            };
+            let rendered = notation::to_bytes(&p.record, s.target, info)
+                .map(|(b, l)| (b, losses(Some(i + 1), l)));
+            (Some(path), rendered)
+        })
+        .collect())
+}
+
+/// `game-2.kif` for record 2 of what goes to `game.kif`.
+pub fn numbered(out: &Path, n: usize) -> PathBuf {
+    let stem = out.file_stem().unwrap_or_default().to_string_lossy();
+    match out.extension() {
+        Some(ext) => out.with_file_name(format!("{stem}-{n}.{}", ext.to_string_lossy())),
+        None => out.with_file_name(format!("{stem}-{n}")),
+    }
+}
+
+/// Warnings naming the lines of the input that the records in `picked` do not hold.
+fn unread_lines(
+    name: &str,
+    bytes: &[u8],
+    named: Option<&Path>,
+    loaded: &Loaded,
+    picked: &[&Parsed],
+) -> Vec<String> {
+    let any = picked
+        .iter()
+        .flat_map(|p| &p.warnings)
+        .any(|w| w.line > 0 && unread::loses_text(w.kind));
+    if !any {
+        return Vec::new();
+    }
+    let text = notation::encoding::decode(bytes, notation::default_encoding_for(named)).text;
+    let warnings: Vec<notation::Diagnostic> =
+        picked.iter().flat_map(|p| p.warnings.clone()).collect();
+    unread::unread(&text, loaded.format, &warnings)
+        .map(|u| format!("{name}: warning: {u}; the output does not hold them"))
+        .into_iter()
+        .collect()
+}
+
+/// Writes one output (standard output when `out` is `None`).
+fn write_output(
+    job: &Job,
+    out: Option<&Path>,
+    bytes: Vec<u8>,
+    batch: bool,
+    r: &mut JobResult,
+) -> Result<(), String> {
+    let Some(out) = out else {
         r.stdout = bytes;
-        return r;
+        return Ok(());
     };
     if job.renamed {
         r.messages.push(format!(
-            "{name}: written as {} (another input has the same name)",
+            "{}: written as {} (another input has the same name)",
+            display_name(&job.input),
             out.display()
         ));
     }
@@ -334,14 +485,13 @@ pub fn convert_one(job: &Job, s: &Settings, batch: bool) -> JobResult {
         deferred_sync: batch,
         ..SaveOptions::default()
     };
-    if let Err(e) = store::save(out, &bytes, opts) {
+    store::save(out, &bytes, opts).map(|_| ()).map_err(|e| {
         let hint = match e {
             store::SaveError::ReadOnly { .. } => " (make it writable to replace it)",
             _ => "",
         };
-        return r.fail(format!("{e}{hint}"));
-    }
-    r
+        format!("{e}{hint}")
+    })
 }
 
 /// Converts every job on every core; `done` is called after each. Batches (more than one job)

@@ -10,7 +10,7 @@
 //!
 //! | layer | holds | uses |
 //! | --- | --- | --- |
-//! | [`core`] | `rules` (board, legal moves and why a move is illegal, handicaps, SFEN), `record` (the tree of moves as an arena, edits with their inverses, the undo history), `notation` (decoding, format detection, the readers and writers of every format) | std, encoding_rs |
+//! | [`core`] | `rules` (board, legal moves and why a move is illegal, handicaps, SFEN), `record` (the tree of moves as an arena, edits with their inverses, the undo history), `notation` (decoding, format detection, the readers and writers of every format), `text` (the one sanitizer for everything that reaches a terminal) | std, encoding_rs |
 //! | library modules: `engine`, `convert`, `store`, `analyze`, `collection` | USI engines as child processes; batch check and convert with a worker pool; writing files safely (atomic, through links, keeping permissions); game analysis (comments, marks, evaluations for the graph, batches, mate search); collections of games (`collection::tags`: a game's strategy and castle tags, 戦型・囲い) | `core`, and each other (`analyze` uses `engine`, `convert`, `store`) |
 //! | [`app`] | the application state, commands and their handlers, overlays, keymaps, config, the document (every file the app reads or writes) | `core`, the library modules; never a terminal crate |
 //! | [`tui`] | the run loop, terminal events turned into the app's keys, layout, one widget per pane, theme | `app`, `core`, ratatui, crossterm |

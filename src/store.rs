@@ -15,7 +15,8 @@
 //!   asks, then saves again with [`SaveOptions::replace_read_only`].
 //! - A file with several hard links is written in place once the complete temporary copy is
 //!   on disk and read back, so every link sees the new contents ([`SaveOptions::break_hard_links`]
-//!   replaces it instead).
+//!   replaces it instead). So is a file that is a mount point (a single-file bind mount: the
+//!   rename is refused with EBUSY).
 //! - A new file gets the mode the umask gives (0666 less the umask); a replaced one keeps its
 //!   mode (and owner, where allowed).
 //! - Temporary files left by a kifview that died (`kill -9`, power cut) are removed by the next
@@ -193,10 +194,21 @@ pub fn save_counted(
             how: How::InPlace,
         });
     }
-    replace(&target, bytes, Some(&meta), opts, written).map(|()| Saved {
-        path: target,
-        how: How::Replaced,
-    })
+    match replace(&target, bytes, Some(&meta), opts, written) {
+        // A file that is a mount point (a single-file bind mount, as containers use) cannot
+        // be renamed over: written in place as a hard-linked file is, after a verified copy.
+        Err(SaveError::Io { source, .. }) if source.raw_os_error() == Some(libc::EBUSY) => {
+            write_linked(&target, bytes, &meta, opts, written)?;
+            Ok(Saved {
+                path: target,
+                how: How::InPlace,
+            })
+        }
+        r => r.map(|()| Saved {
+            path: target,
+            how: How::Replaced,
+        }),
+    }
 }
 
 /// A name for an open file descriptor: `/dev/stdout`, `/dev/stderr`, `/dev/fd/N`,
@@ -665,6 +677,37 @@ mod tests {
         };
         assert_eq!(save(&a, b"mine", brk).unwrap().how, How::Replaced);
         assert_eq!(std::fs::read(&b).unwrap(), b"new contents");
+    }
+
+    /// Needs root (mount): `sudo -E cargo test --lib store::tests::a_bind_mounted_file -- --ignored`.
+    #[test]
+    #[ignore = "needs root to bind-mount a file"]
+    fn a_bind_mounted_file_is_written_in_place() {
+        let dir = tempfile::tempdir().unwrap();
+        let (src, dst) = (dir.path().join("src.kif"), dir.path().join("dst.kif"));
+        std::fs::write(&src, "old").unwrap();
+        std::fs::write(&dst, "").unwrap();
+        let mounted = std::process::Command::new("mount")
+            .args(["--bind"])
+            .arg(&src)
+            .arg(&dst)
+            .status()
+            .is_ok_and(|s| s.success());
+        assert!(mounted, "mount --bind failed: run this test as root");
+        let saved = save(&dst, b"new text", opts());
+        let _ = std::process::Command::new("umount").arg(&dst).status();
+        let saved = saved.unwrap();
+        assert_eq!(saved.how, How::InPlace);
+        assert_eq!(
+            std::fs::read(&src).unwrap(),
+            b"new text",
+            "through the mount"
+        );
+        assert_eq!(
+            names(dir.path()),
+            ["dst.kif", "src.kif"],
+            "no temporary file left"
+        );
     }
 
     #[test]

@@ -282,10 +282,11 @@ impl Summary {
         s
     }
 
-    /// 0 when everything was analysed or skipped, 1 when any file failed, 130 after Ctrl-C.
+    /// 0 when everything was analysed or skipped, 1 when any file failed, 130 after Ctrl-C
+    /// (128 + the signal after SIGTERM or SIGHUP).
     pub fn exit_code(&self) -> u8 {
         if self.interrupted {
-            130
+            super::progress::interrupted_status()
         } else if self.failed.is_empty() {
             0
         } else {
@@ -392,6 +393,8 @@ pub fn start_engine(spec: &EngineSpec, opts: &Options) -> Result<Engine, String>
                     return Ok(eng);
                 }
                 EngineEvent::Error(e) => return Err(e.to_string()),
+                // A batch does not analyse with settings other than the ones asked for.
+                EngineEvent::OptionRefused(why) => return Err(why),
                 _ => {}
             }
         }
@@ -598,8 +601,14 @@ pub fn analyse_file(
     if first.is_none_or(|id| record.node(id).move_data().is_none()) {
         return (FileResult::Skipped("no moves".into()), false);
     }
-    let mark = marker(&b.game, &eng.info().name);
-    if !b.force && recorded_marker(&record) == Some(mark.as_str()) {
+    let mark = marker(&b.game, &game::written_name(&eng.info().name));
+    let done_in_output = || {
+        let out = job.output.as_deref().filter(|_| !same_file)?;
+        Some(output::analysed_copy(out, &record, &mark))
+    };
+    if !b.force
+        && (recorded_marker(&record) == Some(mark.as_str()) || done_in_output() == Some(true))
+    {
         return (
             FileResult::Skipped(
                 "already analysed with this engine and limit (--force redoes it)".into(),

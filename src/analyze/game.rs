@@ -69,6 +69,25 @@ pub fn marker(opts: &Options, engine: &str) -> String {
     )
 }
 
+/// The engine's name as analyses write it (`#エンジン=`, the marker): every file format and
+/// encoding can hold it. What is unsafe for a terminal goes (`engine::clean`: U+202E would
+/// turn the rest of a line around on screen), and a character Shift_JIS has no code for
+/// (`É`) becomes `?`: a name never fails a file. The viewer's `:analyze` and `kifview
+/// analyze` both write this.
+pub fn written_name(name: &str) -> String {
+    let clean = crate::engine::clean(name);
+    let fits = |c: char| {
+        let mut b = [0u8; 4];
+        !encoding_rs::SHIFT_JIS.encode(c.encode_utf8(&mut b)).2
+    };
+    clean
+        .chars()
+        .map(|c| if fits(c) { c } else { '?' })
+        .collect::<String>()
+        .trim()
+        .to_string()
+}
+
 /// The record's `#kifview-analyze` line, if it has one.
 pub fn recorded_marker(record: &Record) -> Option<&str> {
     record
@@ -113,6 +132,12 @@ pub struct Searched {
 impl Searched {
     /// From a finished search: the best line in ShogiHome's format, then `#候補N=` lines.
     pub fn from_analysis(a: &Analysis, engine: &str) -> Searched {
+        Searched::from_analysis_upto(a, engine, u32::MAX)
+    }
+
+    /// [`Searched::from_analysis`] with the lines the search asked for only (`multipv`): an
+    /// engine that sends `multipv 999999` unasked gets no `#候補999999=` line.
+    pub fn from_analysis_upto(a: &Analysis, engine: &str, multipv: u32) -> Searched {
         let Some(best) = a.best() else {
             return Searched {
                 score: None,
@@ -124,7 +149,7 @@ impl Searched {
             };
         };
         let mut block = a.comment(best, Some(engine));
-        for line in a.lines.iter().skip(1) {
+        for line in a.lines.iter().skip(1).filter(|l| l.multipv <= multipv) {
             let score = line.score.map(Score::text).unwrap_or_default();
             let pv = crate::engine::pv::japanese(&a.position, &line.pv.moves, None);
             block.push_str(&format!("#候補{}={score} {pv}\n", line.multipv));
@@ -171,6 +196,11 @@ pub struct Plan {
 }
 
 impl Plan {
+    /// How many lines each search asks for.
+    pub fn multipv(&self) -> u32 {
+        self.opts.multipv
+    }
+
     /// Every main-line move from `opts.from` to `opts.to` (special endings are not moves), and
     /// the position before the first of them (its evaluation decides the first mark).
     pub fn new(record: &Record, opts: &Options) -> Plan {
@@ -373,7 +403,7 @@ pub fn analyse_record(
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<Report, Stopped> {
     let mut plan = Plan::new(record, opts);
-    let engine = eng.info().name.clone();
+    let engine = written_name(&eng.info().name);
     let mut report = Report::default();
     eng.new_game();
     for i in 0..plan.len() {
@@ -384,7 +414,7 @@ pub fn analyse_record(
         let result = match plan.mated_here(i) {
             Some(r) => r,
             None => match search_blocking(eng, plan.request(i), cancel) {
-                Ok(a) => Searched::from_analysis(&a, &engine),
+                Ok(a) => Searched::from_analysis_upto(&a, &engine, opts.multipv),
                 Err(SearchFailure::Cancelled) => return Err(Stopped::Cancelled),
                 Err(SearchFailure::Engine(error)) => return Err(Stopped::Engine { ply, error }),
                 Err(SearchFailure::Refused(error)) => {

@@ -72,6 +72,11 @@ impl MateResult {
     }
 }
 
+/// How long past its time a mate search may go before it is stopped (the engine keeps the
+/// time itself; this is for one that does not). The driver then waits
+/// `engine::MATE_STOP` for its `checkmate` before it kills it.
+pub const MATE_GRACE: Duration = Duration::from_secs(1);
+
 /// Engines known to answer `go mate` with a chess-style search.
 pub fn known_unsupported(engine: &str) -> Option<String> {
     engine.to_ascii_lowercase().contains("fairy-stockfish").then(|| {
@@ -100,7 +105,7 @@ pub fn mate_search(
     })?;
     // The engine keeps the time itself; stop it if it does not (the driver kills it when the
     // stop is not answered either).
-    let give_up = Instant::now() + time + Duration::from_secs(3);
+    let give_up = Instant::now() + time + MATE_GRACE;
     let mut stopped = false;
     loop {
         for ev in eng.wait(Duration::from_millis(50)) {

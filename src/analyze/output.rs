@@ -91,8 +91,10 @@ pub fn in_place_risk(loaded: &Loaded, text: &[u8]) -> Option<String> {
     if loaded.info.lossy {
         return Some("its bytes are not all valid text; writing it back would lose them".into());
     }
-    let keeps = |k: DiagKind| matches!(k, DiagKind::IllegalMove | DiagKind::BadMoveNumber);
-    if let Some(w) = loaded.records[0].warnings.iter().find(|w| !keeps(w.kind)) {
+    // The rule the viewer's save and `convert` follow (`convert::unread`).
+    let loses = crate::convert::unread::loses_text;
+    let risky = |k: DiagKind| k == DiagKind::Encoding || loses(k);
+    if let Some(w) = loaded.records[0].warnings.iter().find(|w| risky(w.kind)) {
         return Some(format!(
             "kifview could not read all of it ({}); writing it back would lose that",
             w.with_file("line")
@@ -112,6 +114,26 @@ pub fn in_place_risk(loaded: &Loaded, text: &[u8]) -> Option<String> {
         }
     }
     None
+}
+
+/// Is `out` (an output of an earlier run: `--out-dir`, `-o`) the analysis of `record` with
+/// `marker` already: it bears the marker and holds the same main line? A rerun then skips it.
+pub fn analysed_copy(out: &Path, record: &Record, marker: &str) -> bool {
+    let Ok(bytes) = std::fs::read(out) else {
+        return false;
+    };
+    let loaded = notation::load(&bytes, Some(out));
+    let [parsed] = loaded.records.as_slice() else {
+        return false;
+    };
+    let moves = |r: &Record| -> Vec<String> {
+        r.main_line()
+            .into_iter()
+            .filter_map(|n| r.node(n).move_data().map(|m| m.mv.usi()))
+            .collect()
+    };
+    super::game::recorded_marker(&parsed.record) == Some(marker)
+        && moves(&parsed.record) == moves(record)
 }
 
 /// Renders and encodes the record.

@@ -4,7 +4,7 @@
 use super::batch::{self, Batch, Event, FileResult, Job, Summary};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 
 /// Each file counts this many units on the bar, spread over its searches.
 const UNITS: u64 = 1000;
@@ -94,6 +94,27 @@ impl Bar {
     }
 }
 
+/// Writes an analysed record to stdout: the exact bytes to a file or a pipe; to a terminal
+/// as text made safe for it (`core::text::sanitize` on each line: the record quotes the
+/// file's and the engine's text), Shift_JIS shown as text.
+fn write_record(bytes: &[u8]) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    if !out.is_terminal() {
+        let _ = out.write_all(bytes);
+        return;
+    }
+    let encoding = if std::str::from_utf8(bytes).is_ok() {
+        crate::core::notation::TextEncoding::Utf8
+    } else {
+        crate::core::notation::TextEncoding::ShiftJis
+    };
+    let text = crate::core::notation::encoding::decode(bytes, encoding).text;
+    for line in text.lines() {
+        let _ = writeln!(out, "{}", crate::core::text::sanitize(line));
+    }
+}
+
 /// The whole batch with a progress bar on a terminal (stderr) and the analysed record on
 /// stdout for `Output::Stdout`.
 pub fn run(b: &Batch, cancel: &AtomicBool) -> Result<Summary, String> {
@@ -114,8 +135,7 @@ pub fn run(b: &Batch, cancel: &AtomicBool) -> Result<Summary, String> {
             ..
         } = ev
         {
-            use std::io::Write;
-            let _ = std::io::stdout().write_all(bytes);
+            write_record(bytes);
         }
     });
     bar.finish();
@@ -125,25 +145,41 @@ pub fn run(b: &Batch, cancel: &AtomicBool) -> Result<Summary, String> {
     summary
 }
 
-/// Set by the first Ctrl-C once [`catch_interrupt`] ran.
+/// Set by the first Ctrl-C (or SIGTERM, SIGHUP) once [`catch_interrupt`] ran.
 pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
-extern "C" fn on_sigint(_: libc::c_int) {
-    // Only an atomic store: async-signal-safe.
+/// The signal that set [`INTERRUPTED`].
+static SIGNAL: AtomicI32 = AtomicI32::new(0);
+
+extern "C" fn on_signal(sig: libc::c_int) {
+    // Only atomic stores: async-signal-safe.
+    SIGNAL.store(sig, Ordering::Relaxed);
     INTERRUPTED.store(true, Ordering::Relaxed);
 }
 
-/// Makes the first Ctrl-C (SIGINT) set [`INTERRUPTED`] instead of killing the process, so a
-/// batch finishes cleanly; a second Ctrl-C kills as usual (`SA_RESETHAND`). Engines run in
-/// their own process groups and do not get the terminal's SIGINT.
+/// Makes the first Ctrl-C (SIGINT), SIGTERM or SIGHUP (a supervisor, a closed terminal) set
+/// [`INTERRUPTED`] instead of killing the process, so a batch finishes cleanly: the files
+/// done are complete, the engines quit; a second one kills as usual (`SA_RESETHAND`).
+/// Engines run in their own process groups and do not get the terminal's SIGINT.
 pub fn catch_interrupt() -> &'static AtomicBool {
-    // SAFETY: the handler only stores to an atomic; the sigaction struct is fully initialised.
-    unsafe {
-        let mut sa: libc::sigaction = std::mem::zeroed();
-        sa.sa_sigaction = on_sigint as extern "C" fn(libc::c_int) as usize;
-        sa.sa_flags = libc::SA_RESETHAND | libc::SA_RESTART;
-        libc::sigemptyset(&mut sa.sa_mask);
-        libc::sigaction(libc::SIGINT, &sa, std::ptr::null_mut());
+    for sig in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+        // SAFETY: the handler only stores to atomics; the sigaction struct is fully
+        // initialised.
+        unsafe {
+            let mut sa: libc::sigaction = std::mem::zeroed();
+            sa.sa_sigaction = on_signal as extern "C" fn(libc::c_int) as usize;
+            sa.sa_flags = libc::SA_RESETHAND | libc::SA_RESTART;
+            libc::sigemptyset(&mut sa.sa_mask);
+            libc::sigaction(sig, &sa, std::ptr::null_mut());
+        }
     }
     &INTERRUPTED
+}
+
+/// The exit status after an interruption: 128 + the signal (130 for Ctrl-C).
+pub fn interrupted_status() -> u8 {
+    match SIGNAL.load(Ordering::Relaxed) {
+        0 => 130,
+        s => u8::try_from(128 + s).unwrap_or(130),
+    }
 }

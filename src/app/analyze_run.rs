@@ -19,6 +19,8 @@ use crate::core::rules::Move;
 use crate::engine::{Limit, Outcome, SearchId, SearchRequest};
 use std::time::{Duration, Instant};
 
+use crate::analyze::mate::MATE_GRACE;
+
 impl App {
     /// Is `:analyze` or `:mate` running?
     pub fn job_running(&self) -> bool {
@@ -75,7 +77,9 @@ impl App {
         };
         e.stop();
         e.new_game();
-        let engine = e.spec().display_name();
+        // One rule with `kifview analyze`: the engine's `id name` (its configured name until
+        // that came), written as `written_name` makes it fit every file.
+        let engine = crate::analyze::game::written_name(&self.research_engine_label());
         let run = AnalyzeRun {
             marker: marker(&opts, &engine),
             plan,
@@ -238,7 +242,7 @@ impl App {
         let Some(e) = self.research.engine.as_ref() else {
             return;
         };
-        let result = Searched::from_analysis(e.analysis(), &run.engine);
+        let result = Searched::from_analysis_upto(e.analysis(), &run.engine, run.plan.multipv());
         let i = run.step;
         let step = self.write_result(&mut run, i, result).and_then(|()| {
             run.step += 1;
@@ -287,6 +291,24 @@ impl App {
             );
             return;
         }
+        if let Some(Job::Mate {
+            give_up,
+            time,
+            search,
+            ..
+        }) = &mut self.research.job
+        {
+            // The time counts from `go mate`: an engine that answers `readyok` late (gpsusi
+            // under load) has not started yet.
+            let waiting = self.research.engine.as_ref().is_some_and(|e| {
+                let a = e.analysis();
+                a.search == *search && a.status == crate::engine::AnalysisStatus::Waiting
+            });
+            if waiting {
+                *give_up = now + *time + MATE_GRACE;
+                return;
+            }
+        }
         if let Some(Job::Mate { give_up, .. }) = &mut self.research.job
             && now >= *give_up
         {
@@ -334,8 +356,14 @@ impl App {
         }
         let name = self.research_engine_label();
         if let Some(why) = known_unsupported(&name) {
+            let other = self.mate_capable_engine().map_or(String::new(), |n| {
+                format!("; :engine {n} uses one that has, then :mate")
+            });
             self.info_level(
-                MateResult::NotSupported(sanitize(&why).into_owned()).text(),
+                format!(
+                    "{}{other}",
+                    MateResult::NotSupported(sanitize(&why).into_owned()).text()
+                ),
                 Level::Error,
             );
             return;
@@ -354,15 +382,29 @@ impl App {
                 self.research.job = Some(Job::Mate {
                     search,
                     target: (self.research.epoch, node),
-                    give_up: Instant::now() + time + Duration::from_secs(3),
+                    give_up: Instant::now() + time + MATE_GRACE,
+                    time,
                 });
                 self.info(format!(
-                    "searching for a mate ({:.0} s){paused}; Esc stops",
+                    "searching for a mate ({} s){paused}; Esc stops",
                     time.as_secs_f64()
                 ));
             }
             Err(err) => self.info_level(sanitize(&err.to_string()).into_owned(), Level::Error),
         }
+    }
+
+    /// A configured or installed engine with a USI mate search (as `kifview mate` picks
+    /// one), by the name `:engine` takes.
+    fn mate_capable_engine(&self) -> Option<String> {
+        self.config
+            .engines
+            .iter()
+            .cloned()
+            .chain(crate::engine::discover())
+            .map(|s| s.display_name())
+            .find(|n| known_unsupported(n).is_none())
+            .map(|n| sanitize(&n).into_owned())
     }
 
     fn mate_done(&mut self, target: (u64, NodeId), outcome: &Outcome) {

@@ -720,8 +720,28 @@ impl Config {
                     self.keymap.bind(m, k, c);
                 }
             }
+            self.check_way_out(file)?;
         }
         Ok(())
+    }
+
+    /// A keymap must leave a way to quit: a key for `quit` in normal mode, or one that opens
+    /// the `:` line (for `:q`). Without either kifview could only be ended by a signal.
+    fn check_way_out(&self, file: &str) -> Result<(), ConfigError> {
+        let reachable = |want: Command| {
+            self.keymap
+                .maps
+                .get(&KeyMode::Normal)
+                .is_some_and(|m| m.values().any(|&c| c == want))
+        };
+        if reachable(Command::Quit) || reachable(Command::GotoPlyPrompt) {
+            return Ok(());
+        }
+        Err(ConfigError {
+            file: file.to_string(),
+            line: 0,
+            message: "keys.normal: no key quits kifview (bind one to `quit`, or one to `goto_ply` for the : line and :q)".into(),
+        })
     }
 }
 
@@ -801,6 +821,18 @@ mod tests {
         assert!(e.message.contains("ctrl-pagedwn"), "{e}");
 
         let e = Config::from_toml("u.toml", "[keys.insert]\n\"x\" = \"quit\"\n").unwrap_err();
+        // A keymap with no way out is refused: every quit key and `:` unbound.
+        let none = "[keys.normal]\n\"q\" = \"none\"\n\"ctrl-c\" = \"none\"\n\":\" = \"none\"\n";
+        let stuck = Config::from_toml("u.toml", none).unwrap_err();
+        assert!(
+            stuck.to_string().contains("no key quits kifview"),
+            "{stuck}"
+        );
+        let still = "[keys.normal]\n\"q\" = \"none\"\n\"ctrl-c\" = \"none\"\n";
+        assert!(
+            Config::from_toml("u.toml", still).is_ok(),
+            ": and :q remain"
+        );
         assert_eq!(e.line, 1);
         assert!(e.message.contains("insert"), "{e}");
 

@@ -59,6 +59,7 @@ impl App {
                 job.losses_ok = true;
                 self.continue_save(job);
             }
+            (Pending::Losses(job), 'c') => self.ask_copy_name(&job),
             (Pending::ReadOnly(mut job), 'y') => {
                 job.read_only_ok = true;
                 self.continue_save(job);
@@ -73,7 +74,11 @@ impl App {
             (Pending::SwitchRecord(index), c) => self.answer_switch(index, c),
             (Pending::Recover(path), 'y') => self.restore_recovery(&path),
             (Pending::Recover(path), 'd') => match document::remove_recovery(&path) {
-                Ok(()) => self.info("recovery file deleted; the file is as it was saved"),
+                Ok(()) => {
+                    self.info("recovery file deleted; the file is as it was saved");
+                    // The next one another session left, if any.
+                    self.offer_recovery();
+                }
                 Err(e) => self.info_level(format!("not deleted: {e}"), Level::Error),
             },
             (Pending::Recover(path), _) => self.info(format!(
@@ -90,37 +95,50 @@ impl App {
         }
     }
 
-    /// Offers the recovery file an earlier session left for the open file, if there is one.
+    /// Offers the recovery files earlier sessions left for the record shown, newest first,
+    /// each with what it holds; one that holds no record is not restored, only deleted.
     pub(crate) fn offer_recovery(&mut self) {
-        let Some(path) = document::find_recovery(&self.doc) else {
+        let found = document::find_recoveries(&self.doc);
+        let Some(newest) = found.first() else {
             self.note_other_recoveries();
             return;
         };
-        let when = std::fs::metadata(&path)
-            .and_then(|m| m.modified())
-            .ok()
-            .and_then(|t| t.elapsed().ok())
-            .map_or(String::new(), |e| {
-                let m = e.as_secs() / 60;
-                match m {
-                    0 => " (less than a minute ago)".to_string(),
-                    1..60 => format!(" ({m} min ago)"),
-                    _ => format!(" ({} h ago)", m / 60),
-                }
-            });
-        self.ask(
-            format!(
-                "Restore the unsaved edits of {} kept when kifview was ended{when}?",
-                self.doc.name
+        let mut details: Vec<String> = found
+            .iter()
+            .map(|r| format!("  {}: {}", r.path.display(), r.summary()))
+            .collect();
+        if found.len() > 1 {
+            details.insert(
+                0,
+                format!(
+                    "{} sessions kept edits; the newest is offered first, then the others",
+                    found.len()
+                ),
+            );
+        }
+        let name = self.doc.name.clone();
+        let path = newest.path.clone();
+        match &newest.kind {
+            document::RecoveryKind::Unusable(why) => self.ask(
+                format!("A recovery file of {name} holds no record ({why}). Delete it?"),
+                details,
+                vec![('d', "delete it"), ('n', "leave it")],
+                Pending::Recover(path),
             ),
-            vec![format!("  {}", path.display())],
-            vec![
-                ('y', "restore"),
-                ('n', "open the file as saved"),
-                ('d', "delete them"),
-            ],
-            Pending::Recover(path),
-        );
+            document::RecoveryKind::Record { .. } => self.ask(
+                format!(
+                    "Restore the unsaved edits of {name} kept when kifview was ended ({})?",
+                    newest.summary()
+                ),
+                details,
+                vec![
+                    ('y', "restore"),
+                    ('n', "open the file as saved"),
+                    ('d', "delete them"),
+                ],
+                Pending::Recover(path),
+            ),
+        }
     }
 
     /// Replaces the record with the recovered one, unsaved, and deletes the recovery file.
@@ -132,14 +150,26 @@ impl App {
                 self.replace_record(record, doc);
                 self.history = crate::core::record::History::unsaved();
                 let _ = document::remove_recovery(path);
-                self.info("unsaved edits restored (Ctrl-s saves them)");
+                let left = document::find_recoveries(&self.doc).len();
+                if left > 0 {
+                    self.info_level(
+                        format!(
+                            "unsaved edits restored (Ctrl-s saves them); {left} more recovery file{} of another session: :e reopens the file to offer {}",
+                            if left == 1 { "" } else { "s" },
+                            if left == 1 { "it" } else { "them" }
+                        ),
+                        Level::Warning,
+                    );
+                } else {
+                    self.info("unsaved edits restored (Ctrl-s saves them)");
+                }
             }
         }
     }
 
     /// With unsaved edits, writes them to a recovery file (kifview is being ended by a
     /// signal). `None` when there was nothing to keep.
-    pub fn write_recovery(&self) -> Option<Result<std::path::PathBuf, String>> {
+    pub fn write_recovery(&self) -> Option<Result<document::Kept, String>> {
         self.is_modified()
             .then(|| document::write_recovery(&self.record, &self.doc))
     }

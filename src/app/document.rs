@@ -7,6 +7,7 @@
 
 use super::LaunchOptions;
 use super::save::{self, DiskStamp, SavePlan};
+use crate::convert::unread::{self, Unread};
 use crate::core::notation::encoding::EncodeError;
 use crate::core::notation::{
     self, Diagnostic, Format, Parsed, Target, TextEncoding, TextInfo, Written, filetype,
@@ -45,6 +46,10 @@ pub struct Document {
     /// The file (in a file of several records, the record shown) is CSA version 3 (`V3.0`):
     /// saving it back writes V3.0 (V2.2 would cut its times to whole seconds).
     pub csa_v3: bool,
+    /// The lines of the file the reader could not read (a move that cannot be played and
+    /// the rest of its line, lines that match nothing): the record does not hold them, so a
+    /// save over the file asks first. Cleared once a save wrote over them.
+    pub unread: Option<Unread>,
 }
 
 impl Document {
@@ -63,6 +68,7 @@ impl Document {
             replaced_lines: Vec::new(),
             record_texts: Vec::new(),
             csa_v3: false,
+            unread: None,
         }
     }
 
@@ -104,6 +110,7 @@ impl Document {
                 record_count: count,
                 record_texts: Vec::new(),
                 csa_v3,
+                unread: None,
             },
         ))
     }
@@ -137,10 +144,12 @@ impl Document {
             }
             w
         }));
+        let unread = unread::unread(&self.record_texts.concat(), Format::Csa, &warnings);
         let doc = Document {
             warnings,
             record_index: index,
             csa_v3: notation::csa::declares_v3(text),
+            unread,
             ..self.clone()
         };
         Ok((parsed.record, doc))
@@ -167,6 +176,21 @@ impl Document {
             let text = notation::encoding::decode(bytes, notation::default_encoding_for(path)).text;
             self.keep_record_texts(&text);
         }
+    }
+
+    /// Notes what of the file (its `bytes`) the record does not hold ([`Document::unread`]);
+    /// the text is decoded a second time only when a warning says something was not read.
+    fn note_unread(&mut self, bytes: &[u8], path: Option<&Path>) {
+        let (Some(format), true) = (
+            self.format,
+            self.warnings
+                .iter()
+                .any(|w| w.line > 0 && unread::loses_text(w.kind)),
+        ) else {
+            return;
+        };
+        let text = notation::encoding::decode(bytes, notation::default_encoding_for(path)).text;
+        self.unread = unread::unread(&text, format, &self.warnings);
     }
 
     /// Keeps each record's text when `text` (a whole CSA file, decoded) holds several.
@@ -453,6 +477,7 @@ pub fn open(opts: &LaunchOptions) -> anyhow::Result<(Record, Document)> {
     let (record, mut doc) = Document::from_loaded(loaded, (!stdin).then(|| path.clone()), index)
         .ok_or_else(|| anyhow::anyhow!("{}: no record", path.display()))?;
     doc.keep_record_texts_of(&bytes, (!stdin).then_some(path.as_path()));
+    doc.note_unread(&bytes, (!stdin).then_some(path.as_path()));
     Ok((record, doc))
 }
 
@@ -490,6 +515,7 @@ pub fn read(path: &Path, index: usize) -> Result<(Record, Document), String> {
     let (record, mut doc) = Document::from_loaded(loaded, Some(path.to_path_buf()), index)
         .ok_or_else(|| format!("{}: no record", path.display()))?;
     doc.keep_record_texts_of(&bytes, Some(path));
+    doc.note_unread(&bytes, Some(path));
     Ok((record, doc))
 }
 
@@ -648,101 +674,13 @@ pub fn complete_path(partial: &str) -> Vec<String> {
     out
 }
 
-// ----- recovery files (kifview ended by a signal with unsaved edits) -----
+// ----- recovery files (kifview ended by a signal with unsaved edits): `recovery.rs` -----
 
-/// Where the unsaved edits of the record at `path` are kept when kifview is ended by a signal:
-/// `.NAME.kifview-recovery.kifu` beside it (KIF in UTF-8 holds everything a record can).
-pub fn recovery_path(path: &Path) -> PathBuf {
-    let name = file_name(path);
-    path.with_file_name(format!(".{name}.kifview-recovery.kifu"))
-}
-
-/// The recovery file of record `index` (0-based) of a file of several records:
-/// `.NAME.record-N.kifview-recovery.kifu`, so that its edits go back to that record.
-fn record_recovery_path(path: &Path, index: usize) -> PathBuf {
-    let name = file_name(path);
-    path.with_file_name(format!(
-        ".{name}.record-{}.kifview-recovery.kifu",
-        index + 1
-    ))
-}
-
-/// The recovery file of the record `doc` shows.
-fn recovery_path_of(path: &Path, doc: &Document) -> PathBuf {
-    if doc.record_count > 1 {
-        record_recovery_path(path, doc.record_index)
-    } else {
-        recovery_path(path)
-    }
-}
-
-/// The other records of `doc`'s file (1-based) that have a recovery file.
-pub fn other_recoveries(doc: &Document) -> Vec<usize> {
-    let Some(path) = doc.path.as_deref() else {
-        return Vec::new();
-    };
-    (0..doc.record_count)
-        .filter(|&i| i != doc.record_index && record_recovery_path(path, i).is_file())
-        .map(|i| i + 1)
-        .collect()
-}
-
-/// Where a record with no file of its own is kept: the user's data directory.
-fn untitled_recovery_path() -> Option<PathBuf> {
-    let dirs = directories::ProjectDirs::from("", "", "kifview")?;
-    let stamp = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    Some(
-        dirs.data_local_dir()
-            .join("recovery")
-            .join(format!("untitled-{stamp}-{}.kifu", std::process::id())),
-    )
-}
-
-/// Writes `record` to the recovery file of `doc` (beside its file, or in the data directory
-/// for a record without one) and returns where it went.
-pub fn write_recovery(record: &Record, doc: &Document) -> Result<PathBuf, String> {
-    let path = match &doc.path {
-        Some(p) => recovery_path_of(p, doc),
-        None => untitled_recovery_path().ok_or("no data directory for a recovery file")?,
-    };
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    }
-    let (bytes, _) = notation::to_bytes(
-        record,
-        Target::new(Format::Kif),
-        &TextInfo::new(TextEncoding::Utf8),
-    )
-    .map_err(|e| e.to_string())?;
-    store::save(&path, &bytes, SaveOptions::default()).map_err(|e| e.to_string())?;
-    Ok(path)
-}
-
-/// The recovery file an earlier session left for the record `doc` shows, if any.
-pub fn find_recovery(doc: &Document) -> Option<PathBuf> {
-    let r = recovery_path_of(doc.path.as_deref()?, doc);
-    r.is_file().then_some(r)
-}
-
-/// Reads a recovery file back.
-pub fn read_recovery(path: &Path) -> Result<Record, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let loaded = notation::try_load(&bytes, Some(path))
-        .map_err(|e| format!("{}: not a record: {e}", path.display()))?;
-    loaded
-        .records
-        .into_iter()
-        .next()
-        .map(|p| p.record)
-        .ok_or_else(|| format!("{}: no record", path.display()))
-}
-
-/// Deletes a recovery file (after it was restored or the user declined it).
-pub fn remove_recovery(path: &Path) -> Result<(), String> {
-    std::fs::remove_file(path).map_err(|e| format!("{}: {e}", path.display()))
-}
+mod recovery;
+pub use recovery::{
+    Kept, Kind as RecoveryKind, Recovery, find_recoveries, other_recoveries, read_recovery,
+    remove_recovery, write_recovery,
+};
 
 #[cfg(test)]
 mod tests {

@@ -179,7 +179,7 @@ impl App {
                     changed = true;
                 }
                 EngineEvent::Analysis(_) | EngineEvent::Quit { .. } => changed = true,
-                EngineEvent::Note(n) => note = Some(n),
+                EngineEvent::Note(n) | EngineEvent::OptionRefused(n) => note = Some(n),
                 EngineEvent::Error(err) => error = Some(err.to_string()),
             }
         }
@@ -512,7 +512,7 @@ impl App {
             self.cancel_job();
         }
         let was_on = self.research.on;
-        self.research.shutdown();
+        self.research.retire();
         self.research.on = false;
         self.research.searched = None;
         self.research.picked = Some(spec.clone());

@@ -49,8 +49,11 @@ pub(crate) enum Job {
     Mate {
         search: crate::engine::SearchId,
         target: Target,
-        /// When to stop it if the engine does not keep its own time.
+        /// When to stop it if the engine does not keep its own time (counted from `go
+        /// mate`: while the engine is not ready yet, it moves on).
         give_up: Instant,
+        /// The time asked for.
+        time: std::time::Duration,
     },
 }
 
@@ -123,12 +126,30 @@ impl Research {
     /// Quits the engine (`quit`, then killed after the driver's quit timeout) and waits for
     /// it, so no process outlives kifview.
     pub fn shutdown(&mut self) {
-        if let Some(mut e) = self.engine.take() {
-            e.quit();
-            let deadline = Instant::now() + Duration::from_secs(6);
-            while e.state() != State::Dead && Instant::now() < deadline {
-                e.wait(Duration::from_millis(50));
-            }
+        if let Some(e) = self.engine.take() {
+            quit_and_wait(e);
         }
+    }
+
+    /// Quits the engine on a thread of its own (`:engine OTHER`: the screen does not wait
+    /// for an engine that takes its time to go). Should kifview end first, the engine's
+    /// guardian kills its process group.
+    pub fn retire(&mut self) {
+        if let Some(e) = self.engine.take() {
+            let spawned = std::thread::Builder::new()
+                .name("engine-quit".into())
+                .spawn(move || quit_and_wait(e));
+            // Without a thread the engine was dropped with the closure: killed at once.
+            drop(spawned);
+        }
+    }
+}
+
+/// `quit`, and waits until the engine is gone (killed after the driver's quit timeout).
+fn quit_and_wait(mut e: Engine) {
+    e.quit();
+    let deadline = Instant::now() + Duration::from_secs(6);
+    while e.state() != State::Dead && Instant::now() < deadline {
+        e.wait(Duration::from_millis(50));
     }
 }

@@ -133,6 +133,11 @@ impl App {
             .into_iter()
             .collect();
         extra.extend(self.replaced_bytes(job.target.info.encoding));
+        if job.same_file
+            && let Some(u) = &self.doc.unread
+        {
+            extra.insert(0, format!("{u} and would be removed"));
+        }
         let progress = Arc::new(Progress::default());
         let (tx, rx) = mpsc::channel();
         let (j, p) = (job.clone(), Arc::clone(&progress));
@@ -349,6 +354,9 @@ impl App {
                     Pending::Encoding(job),
                 );
             }
+            Outcome::Losses { losses, .. } if job.same_file && self.doc.unread.is_some() => {
+                self.ask_unread(job, losses);
+            }
             Outcome::Losses { format, losses } => {
                 let yes = if job.quit_after {
                     "save without them and quit"
@@ -426,8 +434,9 @@ impl App {
                     self.watch = None;
                 }
                 if !copy {
-                    // The session's file holds no unreadable bytes any more.
+                    // The session's file holds no unreadable bytes (nor unread lines) any more.
                     self.doc.replaced_lines.clear();
+                    self.doc.unread = None;
                     self.doc.stamp = Some(stamp);
                     self.doc.path = Some(job.path.clone());
                     self.doc.name = file_name(&job.path);
@@ -489,6 +498,50 @@ impl App {
                 }
             }
         }
+    }
+
+    /// A save over a file that was not read whole: what would go, and a copy offered first.
+    fn ask_unread(&mut self, job: SaveJob, losses: Vec<String>) {
+        let Some(u) = &self.doc.unread else { return };
+        let question = format!(
+            "{} was not read whole: {} could not be read and would be removed. Save over it?",
+            self.doc.name,
+            u.lines_text()
+        );
+        let yes = if job.quit_after {
+            "save over it without them and quit"
+        } else {
+            "save over it without them"
+        };
+        self.ask(
+            question,
+            losses.iter().map(|l| format!("  - {l}")).collect(),
+            vec![
+                ('c', "save as another file instead"),
+                ('y', yes),
+                ('n', "cancel"),
+            ],
+            Pending::Losses(job),
+        );
+    }
+
+    /// `c` to the question of [`App::ask_unread`]: a name for the copy, the file left as it is.
+    pub(crate) fn ask_copy_name(&mut self, job: &SaveJob) {
+        let p = &job.path;
+        let stem = p.file_stem().map(|s| s.to_string_lossy().into_owned());
+        let suggested = match (stem, p.extension()) {
+            (Some(stem), Some(ext)) => {
+                p.with_file_name(format!("{stem}-edited.{}", ext.to_string_lossy()))
+            }
+            _ => p.with_file_name(format!("{}-edited", file_name(p))),
+        };
+        self.open_prompt(
+            PromptKind::SaveAs {
+                quit_after: job.quit_after,
+            },
+            "save as (the file read in part stays as it is): ",
+            suggested.display().to_string(),
+        );
     }
 
     /// The bytes of the file its encoding could not read (replaced by � when it was read), as

@@ -93,18 +93,12 @@ pub struct MateArgs {
     pub config: Option<PathBuf>,
 }
 
-/// The config's `[[engines]]`; a config that cannot be read is reported and left out.
-fn configured_engines(config: Option<&std::path::Path>, command: &str) -> Vec<EngineSpec> {
-    match Config::load(config) {
-        Ok(c) => c.engines,
-        Err(e) => {
-            eprintln!(
-                "kifview {command}: {} (engines from the config not used)",
-                sanitize(&e.to_string())
-            );
-            Vec::new()
-        }
-    }
+/// The config's `[[engines]]`; a config that cannot be read is an error (as in the viewer):
+/// going on with another engine would analyse with what the user did not ask for.
+fn configured_engines(config: Option<&std::path::Path>) -> Result<Vec<EngineSpec>, String> {
+    Config::load(config)
+        .map(|c| c.engines)
+        .map_err(|e| e.to_string())
 }
 
 fn engine_spec(
@@ -137,7 +131,10 @@ pub fn analyze(a: AnalyzeArgs) -> ExitCode {
         eprintln!("kifview analyze: {}", sanitize(m));
         ExitCode::from(2)
     };
-    let configured = configured_engines(a.config.as_deref(), "analyze");
+    let configured = match configured_engines(a.config.as_deref()) {
+        Ok(c) => c,
+        Err(m) => return usage(&m),
+    };
     let engine = match engine_spec(a.engine.as_deref(), &a.options, &configured) {
         Ok(s) => s,
         Err(m) => return usage(&m),
@@ -227,7 +224,10 @@ pub fn mate(a: MateArgs) -> ExitCode {
         eprintln!("kifview mate: {}", sanitize(m));
         ExitCode::from(code)
     };
-    let configured = configured_engines(a.config.as_deref(), "mate");
+    let configured = match configured_engines(a.config.as_deref()) {
+        Ok(c) => c,
+        Err(m) => return fail(&m, 2),
+    };
     let spec = match mate_engine(a.engine.as_deref(), &configured) {
         Ok(s) => s,
         Err(m) => return fail(&m, 2),

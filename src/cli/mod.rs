@@ -163,9 +163,10 @@ pub struct ConvertArgs {
     /// Output encoding (default: Shift_JIS for kif, UTF-8 for kifu and csa).
     #[arg(long, value_enum)]
     pub encoding: Option<EncodingArg>,
-    /// Which record of a multi-record CSA input (1-based).
-    #[arg(long, default_value_t = 1, value_name = "N", value_parser = parse_record)]
-    pub record: usize,
+    /// Which record of a multi-record CSA input (1-based). Without it every record is
+    /// converted: to CSA as one file, to another format as one file per record (NAME-2.kif, …).
+    #[arg(long, value_name = "N", value_parser = parse_record)]
+    pub record: Option<usize>,
     /// CSA version to write.
     #[arg(long, default_value = "2.2", value_parser = ["2.2", "3", "3.0"])]
     pub csa_version: String,

@@ -3,3 +3,4 @@
 pub mod notation;
 pub mod record;
 pub mod rules;
+pub mod text;

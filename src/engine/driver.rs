@@ -82,12 +82,18 @@ pub enum EngineEvent {
     },
     /// Something worth a line in a log or the status line; the engine goes on.
     Note(String),
+    /// An option value that does not fit the type the engine declares was not sent (the
+    /// engine goes on with its default): what, from where, and what the engine declares.
+    OptionRefused(String),
     /// The engine is dead (crash, exit, timeout, broken pipe); it has been killed and reaped.
     /// [`Engine::restart`] starts it again.
     Error(EngineError),
     /// `quit` finished; `killed` when it had to be killed after the quit timeout.
     Quit { killed: bool },
 }
+
+/// How long a mate search that was stopped (past its time) has to answer `checkmate`.
+pub const MATE_STOP: Duration = Duration::from_secs(2);
 
 /// The most lines one `poll` takes (the rest wait for the next one).
 pub const POLL_BATCH: usize = 5000;
@@ -440,6 +446,14 @@ impl Engine {
 
     fn finish_poll(&mut self) -> Vec<EngineEvent> {
         let now = Instant::now();
+        // An engine that stopped reading its commands is as good as hung.
+        let stuck = self.process.as_ref().map(Process::write_blocked_for);
+        if let Some(d) = stuck.filter(|&d| d >= self.timeouts.handshake) {
+            self.on_write_failed(format!(
+                "it has read none of its input for {} s",
+                d.as_secs()
+            ));
+        }
         if let Some((at, what)) = self.deadline
             && now >= at
         {
@@ -470,6 +484,7 @@ impl Engine {
                 return;
             }
             "bestmove" => self.timeouts.stop,
+            "checkmate" => self.timeouts.stop.min(MATE_STOP),
             _ => self.timeouts.handshake,
         };
         let name = self.info.name.clone();
@@ -486,7 +501,33 @@ impl Engine {
             Incoming::Msg(msg) => self.on_message(msg),
             Incoming::Other(line) => self.remember(line),
             Incoming::Eof => self.on_eof(),
+            Incoming::Exited => self.on_exited(),
+            Incoming::WriteFailed(e) => self.on_write_failed(e),
         }
+    }
+
+    /// The process ended: its last lines first (a crash message, `bestmove`), which come
+    /// before the end of its output unless a child of it holds that open (then the end is
+    /// not waited for: the process is what counts).
+    fn on_exited(&mut self) {
+        let Some(p) = self.process.as_ref() else {
+            return;
+        };
+        let end = Instant::now() + Duration::from_millis(200);
+        let mut last = Vec::new();
+        while let Ok(item) =
+            p.rx.recv_timeout(end.saturating_duration_since(Instant::now()))
+        {
+            match item {
+                Incoming::Eof => break,
+                Incoming::Msg(_) | Incoming::Other(_) => last.push(item),
+                Incoming::Exited | Incoming::WriteFailed(_) => {}
+            }
+        }
+        for item in last {
+            self.handle(item);
+        }
+        self.on_eof();
     }
 
     /// Keeps a line for error messages.
@@ -616,6 +657,22 @@ impl Engine {
                 )));
                 continue;
             }
+            let declared = self.info.options.iter().find(|o| o.name == *name);
+            if let Some(why) = declared.and_then(|o| super::usi::unfit_value(o, value)) {
+                let from = if self.session.contains_key(name) {
+                    "set in this session".to_string()
+                } else {
+                    format!(
+                        "in the config's [[engines]] entry {}",
+                        self.spec.display_name()
+                    )
+                };
+                self.events.push(EngineEvent::OptionRefused(clean(&format!(
+                    "option {name} = {value:?} ({from}) not sent: engine {} declares it {why}; it keeps its default",
+                    self.info.name
+                ))));
+                continue;
+            }
             self.send_option(name, value);
         }
         if self.state == State::NotReady {
@@ -680,7 +737,12 @@ impl Engine {
         }
         r.stop_sent = true;
         self.state = State::Stopping;
-        self.expect("bestmove", self.timeouts.stop);
+        // A mate search is answered by `checkmate …`, and has had its time already.
+        if r.mate {
+            self.expect("checkmate", self.timeouts.stop.min(MATE_STOP));
+        } else {
+            self.expect("bestmove", self.timeouts.stop);
+        }
         self.send("stop");
     }
 
@@ -716,14 +778,19 @@ impl Engine {
         self.deadline = Some((Instant::now() + within, what));
     }
 
-    /// Writes a line; a write error means the engine is gone.
+    /// Queues a line for the engine (never blocks); a write error means the engine is gone.
     fn send(&mut self, line: &str) {
         let Some(p) = self.process.as_mut() else {
             return;
         };
-        let Err(e) = p.send(line) else {
-            return;
-        };
+        if let Err(e) = p.send(line) {
+            self.on_write_failed(e.to_string());
+        }
+    }
+
+    /// A command could not be written: the engine closed its input (it is gone, or going),
+    /// or it stopped reading it for too long.
+    fn on_write_failed(&mut self, message: String) {
         let Some(mut p) = self.process.take() else {
             return;
         };
@@ -748,10 +815,7 @@ impl Engine {
             status.and_then(|s| s.signal()) == Some(libc::SIGKILL)
         };
         if killed_by_us {
-            self.fail(EngineError::Write {
-                name,
-                message: e.to_string(),
-            });
+            self.fail(EngineError::Write { name, message });
         } else {
             self.on_eof_status(status);
         }

@@ -641,3 +641,48 @@ fn a_flood_of_info_lines_is_coalesced_into_one_event_per_poll() {
     assert_eq!(a.lines[2].score, Some(crate::engine::Score::Cp(20_000)));
     assert_eq!(a.nodes, Some(20_000_000));
 }
+
+#[test]
+fn an_option_value_of_the_wrong_type_is_not_sent_and_said() {
+    let fake = Fake::new(
+        "< usi\n> id name Typed\n\
+         > option name Threads type spin default 1 min 1 max 512\n\
+         > option name Ponder type check default false\n\
+         > option name Style type combo default Normal var Normal var Risky\n\
+         > usiok\n< isready\n> readyok\n",
+    );
+    let mut spec = fake.spec.clone();
+    spec.options
+        .insert("Threads".into(), OptionValue::Text("many".into()));
+    spec.options
+        .insert("Ponder".into(), OptionValue::Text("yes".into()));
+    spec.options
+        .insert("Style".into(), OptionValue::Text("Risky".into()));
+    let mut e = Engine::start_with(spec, quick()).unwrap();
+    let events = until(&mut e, 10, |ev| *ev == EngineEvent::Ready);
+    let notes: Vec<&String> = events
+        .iter()
+        .filter_map(|ev| match ev {
+            EngineEvent::OptionRefused(n) => Some(n),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        notes.iter().any(|n| n.contains("Threads = \"many\"")
+            && n.contains("a spin (a whole number from 1 to 512)")
+            && n.contains("[[engines]] entry fake")),
+        "{notes:?}"
+    );
+    assert!(
+        notes.iter().any(|n| n.contains("Ponder = \"yes\"")),
+        "{notes:?}"
+    );
+    drop(e);
+    let log = fake.log();
+    assert!(!log.iter().any(|l| l.contains("Threads")), "{log:?}");
+    assert!(!log.iter().any(|l| l.contains("Ponder")), "{log:?}");
+    assert!(
+        log.iter().any(|l| l == "setoption name Style value Risky"),
+        "{log:?}"
+    );
+}

@@ -59,6 +59,7 @@ pub mod analysis;
 pub mod discover;
 pub mod driver;
 mod error;
+mod guard;
 mod process;
 pub mod pv;
 pub mod score;
@@ -67,7 +68,7 @@ pub mod usi;
 
 pub use analysis::{Analysis, AnalysisStatus, Line};
 pub use discover::{discover, resolve};
-pub use driver::{Engine, EngineEvent, EngineInfo, State, Timeouts};
+pub use driver::{Engine, EngineEvent, EngineInfo, MATE_STOP, State, Timeouts};
 pub use error::EngineError;
 pub use score::Score;
 pub use search::{Limit, Outcome, SearchId, SearchRequest};
@@ -144,13 +145,14 @@ impl fmt::Display for OptionValue {
     }
 }
 
-/// Removes control characters (escape sequences, CR, NUL …) from engine text; tabs become
-/// spaces. Engine output is untrusted: nothing from it reaches the screen without this.
+/// Removes what is unsafe for a terminal (`core::text::is_unsafe`: escape sequences, CR,
+/// NUL, bidi controls, U+2028 …) from engine text; tabs become spaces. Engine output is
+/// untrusted: nothing from it reaches the screen without this.
 pub(crate) fn clean(s: &str) -> String {
     s.chars()
         .filter_map(|c| match c {
             '\t' => Some(' '),
-            c if c.is_control() => None,
+            c if crate::core::text::is_unsafe(c) => None,
             c => Some(c),
         })
         .collect()

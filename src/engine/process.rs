@@ -1,6 +1,10 @@
 //! The engine's process: spawned in its own process group, killed with its parent on Linux
-//! (`PR_SET_PDEATHSIG`), read by one thread that parses every line, killed and reaped on drop.
+//! (`PR_SET_PDEATHSIG`, and the whole group by a guardian: `guard.rs`), read by one thread
+//! that parses every line, written by another (a full pipe never blocks the caller), watched
+//! by a third that says when it exited (even while a child of it holds the output open),
+//! killed and reaped on drop.
 
+use super::guard::Guard;
 use super::usi::{UsiMessage, parse_line};
 use super::{EngineSpec, clean};
 use crate::core::notation::TextEncoding;
@@ -8,7 +12,10 @@ use crate::core::notation::encoding::decode;
 use std::borrow::Cow;
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver, SyncSender};
+use std::time::{Duration, Instant};
 
 /// What the reader thread sends.
 #[derive(Debug)]
@@ -18,6 +25,10 @@ pub(crate) enum Incoming {
     Other(String),
     /// The engine closed its output: it exited or crashed.
     Eof,
+    /// The engine's process ended (its output may still be open: a child holds it).
+    Exited,
+    /// A command could not be written (the engine closed its input).
+    WriteFailed(String),
 }
 
 /// Lines parsed but not yet taken by `Engine::poll`. When the owner falls behind, the reader
@@ -29,9 +40,14 @@ const MAX_LINE: usize = 1 << 16;
 
 pub(crate) struct Process {
     child: Child,
-    stdin: Option<ChildStdin>,
+    /// Lines for the writer thread (dropped: it closes the engine's input).
+    stdin: Option<mpsc::Sender<Vec<u8>>>,
+    /// When the writer began the write it is still in (ms since `born`; 0: none).
+    writing_since: Arc<AtomicU64>,
+    born: Instant,
     pub(crate) rx: Receiver<Incoming>,
     status: Option<ExitStatus>,
+    guard: Option<Guard>,
 }
 
 impl Process {
@@ -47,43 +63,80 @@ impl Process {
             cmd.current_dir(dir);
         }
         detach(&mut cmd);
-        let mut child = cmd.spawn()?;
+        let child = cmd.spawn()?;
         // `cmd` holds our copies of the pipe's write end: without dropping it, EOF never comes.
         drop(cmd);
-        let stdin = child.stdin.take();
         let (tx, rx) = mpsc::sync_channel(CHANNEL);
-        let name = format!("usi-reader-{}", child.id());
-        let spawned = std::thread::Builder::new()
-            .name(name)
-            .spawn(move || read_loop(reader, tx));
         let mut process = Process {
-            child,
-            stdin,
+            stdin: None,
+            writing_since: Arc::new(AtomicU64::new(0)),
+            born: Instant::now(),
             rx,
             status: None,
+            guard: None,
+            child,
         };
-        if let Err(e) = spawned {
+        let id = process.child.id();
+        // The group's guardian first: nothing the engine starts may outlive kifview.
+        let pgid = libc::pid_t::try_from(id).map_err(io::Error::other);
+        let started = pgid.and_then(Guard::watch).and_then(|g| {
+            process.guard = Some(g);
+            let stdin = process
+                .child
+                .stdin
+                .take()
+                .ok_or_else(|| io::Error::other("no stdin"))?;
+            let (ltx, lrx) = mpsc::channel();
+            process.stdin = Some(ltx);
+            let since = Arc::clone(&process.writing_since);
+            let (wtx, born) = (tx.clone(), process.born);
+            std::thread::Builder::new()
+                .name(format!("usi-writer-{id}"))
+                .spawn(move || write_loop(stdin, lrx, wtx, since, born))?;
+            let etx = tx.clone();
+            std::thread::Builder::new()
+                .name(format!("usi-exit-{id}"))
+                .spawn(move || watch_exit(id, etx))?;
+            std::thread::Builder::new()
+                .name(format!("usi-reader-{id}"))
+                .spawn(move || read_loop(reader, tx))
+        });
+        if let Err(e) = started {
             process.kill();
             return Err(e);
         }
         Ok(process)
     }
 
+    /// How long the write under way has been waiting for the engine to read (a full pipe:
+    /// an engine that stopped reading its commands).
+    pub(crate) fn write_blocked_for(&self) -> Duration {
+        match self.writing_since.load(Ordering::Relaxed) {
+            0 => Duration::ZERO,
+            ms => self
+                .born
+                .elapsed()
+                .saturating_sub(Duration::from_millis(ms)),
+        }
+    }
+
     pub(crate) fn id(&self) -> u32 {
         self.child.id()
     }
 
-    /// Writes one command line.
+    /// Queues one command line for the writer thread (never blocks); an error when the
+    /// writer is gone (the engine closed its input).
     pub(crate) fn send(&mut self, line: &str) -> io::Result<()> {
         let stdin = self
             .stdin
-            .as_mut()
+            .as_ref()
             .ok_or_else(|| io::Error::new(io::ErrorKind::BrokenPipe, "stdin closed"))?;
         let mut buf = Vec::with_capacity(line.len() + 1);
         buf.extend_from_slice(line.as_bytes());
         buf.push(b'\n');
-        stdin.write_all(&buf)?;
-        stdin.flush()
+        stdin
+            .send(buf)
+            .map_err(|_| io::Error::new(io::ErrorKind::BrokenPipe, "stdin closed"))
     }
 
     /// Kills the engine's whole process group (unless already reaped) and reaps it. Returns
@@ -100,6 +153,10 @@ impl Process {
                 }
             }
             let _ = self.child.kill();
+            // Before the leader is reaped, while its id still names the group.
+            if let Some(mut g) = self.guard.take() {
+                g.release();
+            }
             self.status = self.child.wait().ok();
         }
         self.status
@@ -135,6 +192,49 @@ fn detach(cmd: &mut Command) {
                 }
                 Ok(())
             });
+        }
+    }
+}
+
+/// Writes the lines queued for the engine, noting when a write is under way (so that an
+/// engine that stops reading is seen); on a write error says so and stops.
+fn write_loop(
+    mut stdin: ChildStdin,
+    lines: Receiver<Vec<u8>>,
+    tx: SyncSender<Incoming>,
+    since: Arc<AtomicU64>,
+    born: Instant,
+) {
+    while let Ok(line) = lines.recv() {
+        let ms = u64::try_from(born.elapsed().as_millis())
+            .unwrap_or(u64::MAX)
+            .max(1);
+        since.store(ms, Ordering::Relaxed);
+        let wrote = stdin.write_all(&line).and_then(|()| stdin.flush());
+        since.store(0, Ordering::Relaxed);
+        if let Err(e) = wrote {
+            let _ = tx.send(Incoming::WriteFailed(e.to_string()));
+            return;
+        }
+    }
+}
+
+/// Waits for the engine's process to end without reaping it (`WNOWAIT`: `Process::kill`
+/// reaps it) and says so.
+fn watch_exit(pid: u32, tx: SyncSender<Incoming>) {
+    let pid: libc::id_t = pid;
+    loop {
+        // SAFETY: waitid fills `info`, a zeroed siginfo_t of our own.
+        let r = unsafe {
+            let mut info: libc::siginfo_t = std::mem::zeroed();
+            libc::waitid(libc::P_PID, pid, &mut info, libc::WEXITED | libc::WNOWAIT)
+        };
+        if r == 0 {
+            let _ = tx.send(Incoming::Exited);
+            return;
+        }
+        if io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
+            return; // reaped already (ECHILD)
         }
     }
 }
@@ -196,7 +296,7 @@ fn skip_line(reader: &mut impl BufRead) -> bool {
 /// Removes control characters from the free-text parts of a message (moves are checked with
 /// the rules later, so they need nothing here).
 fn clean_msg(msg: UsiMessage) -> UsiMessage {
-    let has_control = |s: &str| s.chars().any(char::is_control);
+    let has_control = |s: &str| s.chars().any(crate::core::text::is_unsafe);
     match msg {
         UsiMessage::IdName(s) => UsiMessage::IdName(clean(&s)),
         UsiMessage::IdAuthor(s) => UsiMessage::IdAuthor(clean(&s)),
@@ -276,3 +376,7 @@ mod tests {
         assert!(matches!(got.last(), Some(Incoming::Eof)));
     }
 }
+
+#[cfg(test)]
+#[path = "process_tests.rs"]
+mod lifecycle_tests;

@@ -48,6 +48,27 @@ pub struct UsiOption {
     pub vars: Vec<String>,
 }
 
+/// Why `value` does not fit the option `o` as the engine declared it (`None`: it fits, or
+/// the type is one kifview does not check). An engine given `Threads = many` may abort.
+pub fn unfit_value(o: &UsiOption, value: &str) -> Option<String> {
+    match o.kind.as_str() {
+        "spin" => {
+            let range = match (o.min, o.max) {
+                (Some(a), Some(b)) => format!(" from {a} to {b}"),
+                _ => String::new(),
+            };
+            let fits = value
+                .parse::<i64>()
+                .is_ok_and(|n| o.min.is_none_or(|a| n >= a) && o.max.is_none_or(|b| n <= b));
+            (!fits).then(|| format!("a spin (a whole number{range})"))
+        }
+        "check" => (!matches!(value, "true" | "false")).then(|| "a check (true or false)".into()),
+        "combo" if !o.vars.is_empty() => (!o.vars.iter().any(|v| v == value))
+            .then(|| format!("a combo of {}", o.vars.join(", "))),
+        _ => None,
+    }
+}
+
 /// Whether a score is exact or only a bound (aspiration window failed).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Bound {

@@ -123,7 +123,7 @@ mod signals {
         RECEIVED.store(sig, Ordering::SeqCst);
     }
 
-    /// Catches SIGTERM, SIGHUP and SIGQUIT from now on, and starts a watchdog: when a signal
+    /// Catches SIGTERM, SIGHUP, SIGQUIT and SIGINT from now on, and starts a watchdog: when a signal
     /// came and the run loop has not ended the process within three seconds (a hung-up
     /// terminal can keep a terminal read spinning on end-of-file inside crossterm), it ends
     /// the process itself with 128 + the signal.
@@ -139,7 +139,9 @@ mod signals {
                 }
             }
         });
-        for sig in [libc::SIGTERM, libc::SIGHUP, libc::SIGQUIT] {
+        // SIGINT too: in raw mode Ctrl-c is a key, so a SIGINT comes from outside (`kill -INT`,
+        // `timeout -s INT`, a supervisor, an IDE's stop button) and ends kifview as SIGTERM does.
+        for sig in [libc::SIGTERM, libc::SIGHUP, libc::SIGQUIT, libc::SIGINT] {
             // SAFETY: `note` is async-signal-safe (one atomic store); the struct is zeroed
             // and then filled as sigaction(2) asks.
             unsafe {
@@ -254,6 +256,7 @@ mod signals {
             libc::SIGTERM => "SIGTERM",
             libc::SIGHUP => "SIGHUP",
             libc::SIGQUIT => "SIGQUIT",
+            libc::SIGINT => "SIGINT",
             _ => "a signal",
         }
     }
@@ -316,7 +319,7 @@ pub fn run(opts: LaunchOptions) -> anyhow::Result<()> {
     let mut terminal = ratatui::try_init()?;
     signals::install();
     signals::install_job_control();
-    let mut ended_by: Option<(i32, Option<Result<std::path::PathBuf, String>>)> = None;
+    let mut ended_by: Option<(i32, Option<Result<crate::app::document::Kept, String>>)> = None;
     let prev = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         let _ = crossterm::execute!(
@@ -445,18 +448,23 @@ pub fn run(opts: LaunchOptions) -> anyhow::Result<()> {
     );
     ratatui::restore();
     let _ = std::io::stdout().flush();
-    // The engine quits after the screen is back (`quit`, killed if it lingers).
-    let result = result.map(|mut v| v.app.research.shutdown());
+    // The engine quits after the screen is back (`quit`, killed if it lingers); ended by a
+    // signal, it is killed at once (dropped: 200 ms for `quit`), well within the watchdog's
+    // time, and its guardian kills its process group whatever happens.
+    let result = result.map(|mut v| {
+        if ended_by.is_none() {
+            v.app.research.shutdown();
+        }
+    });
     if let Some((sig, kept)) = ended_by {
         match kept {
             None => eprintln!(
                 "kifview: ended by {}; nothing was unsaved",
                 signals::name(sig)
             ),
-            Some(Ok(path)) => eprintln!(
-                "kifview: ended by {}; the unsaved edits are in {} (opening the file again offers them)",
-                signals::name(sig),
-                path.display()
+            Some(Ok(kept)) => eprintln!(
+                "kifview: ended by {}; the unsaved edits are in {kept} (opening the file again offers them)",
+                signals::name(sig)
             ),
             Some(Err(e)) => eprintln!(
                 "kifview: ended by {}; the unsaved edits could not be kept: {e}",

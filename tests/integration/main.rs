@@ -1,14 +1,17 @@
 //! All integration tests in one binary (one link, shared helpers in `common` and `pty`).
 
 mod analyze;
+mod analyze_safety;
 mod analyze_viewer;
 mod cli;
 mod cli_files;
 mod common;
 mod corpus;
 mod csa;
+mod data_loss;
 mod edit_app;
 mod edit_e2e;
+mod engine_safety;
 mod fidelity;
 mod fuzz_findings;
 mod graph;
@@ -29,8 +32,10 @@ mod robustness;
 mod save_background;
 mod share;
 mod share_e2e;
+
 mod signals_e2e;
 mod tags;
+mod terminal_safety;
 mod tui_app;
 mod tui_e2e;
 mod tui_layers;

@@ -29,6 +29,17 @@ impl Session {
     /// Another program (a shell, to run kifview as a job) with kifview's test config in its
     /// environment.
     pub fn start_program(program: &str, args: &[&str], rows: u16, cols: u16) -> Session {
+        Session::start_with_env(program, args, &[], rows, cols)
+    }
+
+    /// [`Session::start_program`] with more variables in the environment.
+    pub fn start_with_env(
+        program: &str,
+        args: &[&str],
+        env: &[(&str, &std::path::Path)],
+        rows: u16,
+        cols: u16,
+    ) -> Session {
         let dir = tempfile::tempdir().unwrap();
         // Fixed ambiguous width: the terminal here does not answer the cursor-position probe.
         let cfg = dir.path().join("config.toml");
@@ -46,6 +57,9 @@ impl Session {
         cmd.env("KIFVIEW_CONFIG", &cfg);
         cmd.env("TERM", "xterm-256color");
         cmd.env_remove("NO_COLOR");
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
         cmd.cwd(env!("CARGO_MANIFEST_DIR"));
         let child = pair.slave.spawn_command(cmd).unwrap();
         drop(pair.slave);

@@ -10,6 +10,17 @@ use std::time::{Duration, Instant};
 use crate::pty::Session;
 
 /// The processes whose parent is `pid` (from /proc).
+/// The child processes of `pid` that are not kifview itself: each engine has a guardian
+/// (`engine::guard`), a fork of kifview, beside it.
+fn engine_children(pid: u32) -> Vec<u32> {
+    let comm = |p: u32| std::fs::read_to_string(format!("/proc/{p}/comm")).unwrap_or_default();
+    let own = comm(pid);
+    children(pid)
+        .into_iter()
+        .filter(|&c| comm(c) != own)
+        .collect()
+}
+
 fn children(pid: u32) -> Vec<u32> {
     let mut out = Vec::new();
     for e in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
@@ -68,7 +79,7 @@ fn analyse_browse_insert_the_line_save_and_quit_with_fairy_stockfish() {
     s.wait_for("解析中 (a: stop)");
     s.wait_for("深さ");
     let pid = s.pid().expect("kifview's pid");
-    let engines = children(pid);
+    let engines = engine_children(pid);
     assert_eq!(engines.len(), 1, "one engine process: {engines:?}");
     // Browse: the pane follows to ply 2 (gote's 3四歩 played; sente to move).
     s.send("ll");

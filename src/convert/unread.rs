@@ -1,0 +1,204 @@
+//! What of a file the reader could not read: the lines a save over the file would remove
+//! (a move that cannot be played and the rest of its line of play, lines that match nothing
+//! the format allows, ...). The viewer asks before saving over such a file, `convert` says
+//! what its output leaves out, and `analyze --in-place` refuses it: one rule for all three.
+
+use crate::core::notation::{DiagKind, Diagnostic, Format};
+use std::fmt;
+
+/// The parts of a file a record read from it does not hold.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unread {
+    /// Line ranges (1-based, inclusive), in order, not overlapping.
+    pub spans: Vec<(usize, usize)>,
+    /// The first and last move number written on those lines (KIF), when there are any.
+    pub moves: Option<(u32, u32)>,
+    /// Lines of moves in those lines.
+    pub move_lines: usize,
+    /// Comment lines in those lines.
+    pub comments: usize,
+}
+
+/// Does a warning of this kind mean text of the file is not in the record? (An illegal move
+/// and a move number out of place are kept; bytes replaced by � are counted on their own.)
+pub fn loses_text(kind: DiagKind) -> bool {
+    !matches!(
+        kind,
+        DiagKind::IllegalMove | DiagKind::BadMoveNumber | DiagKind::Encoding
+    )
+}
+
+/// What of `text` (the file, decoded) the record read from it in `format` with `warnings`
+/// does not hold; `None` when it holds everything.
+pub fn unread(text: &str, format: Format, warnings: &[Diagnostic]) -> Option<Unread> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut spans: Vec<(usize, usize)> = Vec::new();
+    for w in warnings.iter().filter(|w| w.line > 0 && loses_text(w.kind)) {
+        let end = if w.message.contains("skipped") {
+            end_of_line_of_play(&lines, w.line, format)
+        } else {
+            w.line
+        };
+        spans.push((w.line, end.max(w.line)));
+    }
+    if spans.is_empty() {
+        return None;
+    }
+    spans.sort_unstable();
+    let mut merged: Vec<(usize, usize)> = Vec::new();
+    for (a, b) in spans {
+        match merged.last_mut() {
+            Some(last) if a <= last.1 + 1 => last.1 = last.1.max(b),
+            _ => merged.push((a, b)),
+        }
+    }
+    let mut u = Unread {
+        spans: merged,
+        moves: None,
+        move_lines: 0,
+        comments: 0,
+    };
+    for &(a, b) in &u.spans.clone() {
+        for l in lines.iter().take(b).skip(a - 1) {
+            u.count_line(l.trim_start(), format);
+        }
+    }
+    Some(u)
+}
+
+/// The last line of the line of play that `line` is in: the line before the next variation
+/// (KIF, KI2: `変化：`), record (CSA: `/`), or the file's last line.
+fn end_of_line_of_play(lines: &[&str], line: usize, format: Format) -> usize {
+    let next = lines.iter().enumerate().skip(line).find(|(_, l)| {
+        let t = l.trim();
+        match format {
+            Format::Kif | Format::Ki2 => t.starts_with("変化"),
+            Format::Csa => t == "/",
+            _ => false,
+        }
+    });
+    next.map_or(lines.len(), |(i, _)| i)
+}
+
+impl Unread {
+    fn count_line(&mut self, l: &str, format: Format) {
+        match format {
+            Format::Csa => {
+                if l.starts_with("'*") {
+                    self.comments += 1;
+                } else if l.starts_with(['+', '-']) && l.len() > 1 {
+                    self.move_lines += 1;
+                }
+            }
+            _ => {
+                if l.starts_with(['*', '＊']) {
+                    self.comments += 1;
+                } else if let Some(n) = leading_number(l) {
+                    self.move_lines += 1;
+                    self.moves = Some(match self.moves {
+                        None => (n, n),
+                        Some((a, b)) => (a.min(n), b.max(n)),
+                    });
+                } else if l.starts_with(['▲', '△', '☗', '☖']) {
+                    self.move_lines += 1;
+                }
+            }
+        }
+    }
+
+    /// `lines 300–566 of the file (moves 40–104, 65 comments)`.
+    pub fn lines_text(&self) -> String {
+        let span = |&(a, b): &(usize, usize)| {
+            if a == b {
+                a.to_string()
+            } else {
+                format!("{a}–{b}")
+            }
+        };
+        let total: usize = self.spans.iter().map(|(a, b)| b - a + 1).sum();
+        let mut shown: Vec<String> = self.spans.iter().take(3).map(span).collect();
+        if self.spans.len() > 3 {
+            shown.push(format!("{} more", self.spans.len() - 3));
+        }
+        let mut what = Vec::new();
+        match self.moves {
+            Some((a, b)) if a == b => what.push(format!("move {a}")),
+            Some((a, b)) => what.push(format!("moves {a}–{b}")),
+            None if self.move_lines > 0 => what.push(plural(self.move_lines, "move")),
+            None => {}
+        }
+        if self.comments > 0 {
+            what.push(plural(self.comments, "comment"));
+        }
+        let what = if what.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", what.join(", "))
+        };
+        format!(
+            "line{} {} of the file{what}",
+            if total == 1 { "" } else { "s" },
+            shown.join(", ")
+        )
+    }
+}
+
+impl fmt::Display for Unread {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} could not be read", self.lines_text())
+    }
+}
+
+fn plural(n: usize, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
+    }
+}
+
+/// The move number a KIF move line starts with (ASCII or full-width digits).
+fn leading_number(l: &str) -> Option<u32> {
+    let digits: String = l
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || ('０'..='９').contains(c))
+        .map(|c| {
+            if c.is_ascii_digit() {
+                c
+            } else {
+                char::from(b'0' + (c as u32 - '０' as u32) as u8)
+            }
+        })
+        .collect();
+    digits.parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::notation;
+
+    fn of(text: &str, format: Format) -> Option<Unread> {
+        let loaded = notation::load(text.as_bytes(), None);
+        unread(text, format, &loaded.records[0].warnings)
+    }
+
+    #[test]
+    fn a_move_that_cannot_be_played_loses_the_rest_of_its_line_of_play() {
+        let text = "手合割：平手\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ５五角(22)\n*gone\n   4 ８四歩(83)\n\n変化：3手\n   3 ２六歩(27)\n";
+        let u = of(text, Format::Kif).expect("lines 4-7 are not read");
+        assert_eq!(u.spans, vec![(4, 7)]);
+        assert_eq!(
+            u.to_string(),
+            "lines 4–7 of the file (moves 3–4, 1 comment) could not be read"
+        );
+        let whole = "手合割：平手\n   1 ７六歩(77)\n";
+        assert_eq!(of(whole, Format::Kif), None);
+    }
+
+    #[test]
+    fn a_line_that_matches_nothing_is_one_line() {
+        let u = of("手合割：平手\n   1 ７六歩(77)\nこれは何\n", Format::Kif).unwrap();
+        assert_eq!(u.to_string(), "line 3 of the file could not be read");
+    }
+}

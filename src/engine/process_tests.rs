@@ -1,0 +1,121 @@
+//! The engine's process and everything it starts: seen to exit, never blocking the caller on
+//! a full pipe, and gone with kifview however it ends.
+
+use crate::engine::test_support::until;
+use crate::engine::{Engine, EngineEvent, EngineSpec, Timeouts};
+use std::time::{Duration, Instant};
+
+/// An engine that is the shell script `body`, in `dir`.
+fn script(dir: &std::path::Path, body: &str) -> EngineSpec {
+    let path = dir.join("engine.sh");
+    std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+    let mut spec = EngineSpec::new("/bin/sh");
+    spec.name = "script".into();
+    spec.args = vec![path.display().to_string()];
+    spec
+}
+
+/// Is process `pid` gone (or a zombie nobody reaps, which runs no more)?
+pub(crate) fn gone(pid: i32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => true,
+        Ok(s) => s
+            .rsplit(')')
+            .next()
+            .is_some_and(|rest| rest.trim_start().starts_with('Z')),
+    }
+}
+
+/// Waits (as patiently as a loaded machine needs) for `pid` to be gone.
+pub(crate) fn wait_gone(pid: i32) -> bool {
+    let end = Instant::now() + Duration::from_secs(30);
+    while Instant::now() < end {
+        if gone(pid) {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    false
+}
+
+fn read_pid(path: &std::path::Path) -> i32 {
+    let end = Instant::now() + Duration::from_secs(30);
+    loop {
+        if let Some(pid) = std::fs::read_to_string(path)
+            .ok()
+            .and_then(|s| s.trim().parse().ok())
+        {
+            return pid;
+        }
+        assert!(Instant::now() < end, "{} never written", path.display());
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn an_engine_that_exits_while_its_child_holds_its_output_is_seen_to_exit() {
+    let dir = tempfile::tempdir().unwrap();
+    let child = dir.path().join("child");
+    // Ready, then gone while nothing is asked of it; its child keeps the output pipe open
+    // (as a wrapper script without `exec` does).
+    let spec = script(
+        dir.path(),
+        &format!(
+            "read l\necho 'id name Exiter'\necho usiok\nread l\necho readyok\nsleep 600 &\necho $! > {}\nexit 3",
+            child.display()
+        ),
+    );
+    let long = Timeouts {
+        handshake: Duration::from_secs(600),
+        ..Timeouts::default()
+    };
+    let mut e = Engine::start_with(spec, long).unwrap();
+    let events = until(&mut e, 20, |ev| matches!(ev, EngineEvent::Error(_)));
+    let err = events
+        .iter()
+        .find_map(|ev| match ev {
+            EngineEvent::Error(err) => Some(err.to_string()),
+            _ => None,
+        })
+        .unwrap();
+    assert!(err.contains("exited (exit code 3)"), "{err}");
+    // And its child went with it.
+    assert!(wait_gone(read_pid(&child)), "the engine's child still runs");
+}
+
+#[test]
+fn an_engine_that_stops_reading_never_blocks_the_caller_and_is_killed() {
+    let dir = tempfile::tempdir().unwrap();
+    // Answers the handshake without reading a line, then reads nothing ever.
+    let spec = script(
+        dir.path(),
+        "echo 'id name Deaf'\necho usiok\necho readyok\nexec sleep 600",
+    );
+    let quick = Timeouts {
+        handshake: Duration::from_secs(2),
+        quit: Duration::from_secs(2),
+        stop: Duration::from_secs(2),
+    };
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut e = Engine::start_with(spec, quick).unwrap();
+        // Far more than a pipe holds (64 KiB): a blocking write would never return.
+        let big = format!("position startpos moves{}", " 7g7f 3c3d".repeat(30_000));
+        for _ in 0..4 {
+            let _ = e.send_raw(&big);
+        }
+        tx.send("sent").unwrap();
+        let events = until(&mut e, 20, |ev| matches!(ev, EngineEvent::Error(_)));
+        let _ = tx.send(Box::leak(format!("{events:?}").into_boxed_str()));
+    });
+    assert_eq!(
+        rx.recv_timeout(Duration::from_secs(60)),
+        Ok("sent"),
+        "writing to an engine that does not read blocked the caller"
+    );
+    let events = rx.recv_timeout(Duration::from_secs(120)).unwrap();
+    assert!(
+        events.contains("Write {") && events.contains("read none of its input"),
+        "{events}"
+    );
+}

@@ -1,0 +1,191 @@
+//! Nothing the user had is lost (issue 25): a file read only in part is not cut short by a
+//! save, every record of a file of several is converted, recovery files always find a place
+//! and never share one, outside changes are noticed however they were made.
+
+use crate::common::{press, screen, screen_rows};
+use kifview::app::Mode;
+use kifview::tui::Viewer;
+use std::path::Path;
+
+/// The whole screen at 160x48 (a question shows its details above the status line).
+fn shown(v: &mut Viewer) -> String {
+    screen_rows(&screen(v, 160, 48)).join("\n")
+}
+
+fn viewer(path: &Path) -> Viewer {
+    let mut v = crate::common::viewer_on(path, None);
+    v.app
+        .set_background_saves(std::time::Duration::from_secs(3600));
+    v
+}
+
+/// Move 3 (５五角) cannot be played: the reader stops that line there, and lines 4–7 (moves
+/// 3–4 and a comment) are not in the record.
+const CUT: &str = "手合割：平手\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ５五角(22)\n*a comment on move 3\n   4 ８四歩(83)\n\n変化：3手\n   3 ２六歩(27)\n";
+
+#[test]
+fn saving_a_file_read_in_part_asks_first_and_offers_a_copy() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("cut.kifu");
+    std::fs::write(&path, CUT).unwrap();
+    let mut v = viewer(&path);
+    press(&mut v, "^s");
+    assert_eq!(v.app.mode(), Mode::Confirm, "{}", shown(&mut v));
+    let s = shown(&mut v);
+    assert!(
+        s.contains("cut.kifu was not read whole: lines 4–7 of the file (moves 3–4, 1 comment)"),
+        "{s}"
+    );
+    assert!(s.contains("save as another file instead"), "{s}");
+    press(&mut v, "n");
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        CUT,
+        "cancel keeps it"
+    );
+    // `c`: a name for the copy; the file read in part stays as it is.
+    press(&mut v, "^s");
+    press(&mut v, "c");
+    assert_eq!(v.app.mode(), Mode::Prompt);
+    press(&mut v, "⏎");
+    v.app.wait_for_saves();
+    let copy = dir.path().join("cut-edited.kifu");
+    assert!(copy.is_file(), "{}", shown(&mut v));
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), CUT);
+    // The session is on the copy now, which holds all the record has: no question.
+    press(&mut v, "^s");
+    v.app.wait_for_saves();
+    assert_ne!(v.app.mode(), Mode::Confirm, "{}", shown(&mut v));
+}
+
+#[test]
+fn saving_over_a_file_read_in_part_is_a_choice() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("cut.kifu");
+    std::fs::write(&path, CUT).unwrap();
+    let mut v = viewer(&path);
+    press(&mut v, "^s");
+    press(&mut v, "y");
+    v.app.wait_for_saves();
+    let now = std::fs::read_to_string(&path).unwrap();
+    assert!(!now.contains("５五角"), "{now}");
+    // Once written over, the file holds what the record has: a second save asks nothing.
+    press(&mut v, "^s");
+    v.app.wait_for_saves();
+    assert_ne!(v.app.mode(), Mode::Confirm);
+}
+
+fn kifview() -> std::process::Command {
+    std::process::Command::new(env!("CARGO_BIN_EXE_kifview"))
+}
+
+fn five(dir: &tempfile::TempDir) -> std::path::PathBuf {
+    crate::common::five_records(dir, false).0
+}
+
+#[test]
+fn convert_writes_every_record_of_a_csa_file_to_csa() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = five(&dir);
+    let out = dir.path().join("out.csa");
+    let o = kifview()
+        .args(["convert"])
+        .arg(&input)
+        .arg("-o")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", crate::common::stderr_of(&o));
+    let loaded = kifview::core::notation::load(&std::fs::read(&out).unwrap(), Some(&out));
+    assert_eq!(loaded.records.len(), 5);
+    let orig = kifview::core::notation::load(&std::fs::read(&input).unwrap(), Some(&input));
+    for (a, b) in orig.records.iter().zip(&loaded.records) {
+        assert_eq!(
+            crate::common::usi_line(&a.record, kifview::core::record::NodeId::ROOT),
+            crate::common::usi_line(&b.record, kifview::core::record::NodeId::ROOT)
+        );
+    }
+}
+
+#[test]
+fn convert_writes_one_file_per_record_in_a_one_record_format() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = five(&dir);
+    let out = dir.path().join("g.kifu");
+    let o = kifview()
+        .args(["convert"])
+        .arg(&input)
+        .arg("-o")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let err = crate::common::stderr_of(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        err.contains("5 records, KIF holds one record per file"),
+        "{err}"
+    );
+    for name in ["g.kifu", "g-2.kifu", "g-3.kifu", "g-4.kifu", "g-5.kifu"] {
+        assert!(dir.path().join(name).is_file(), "{name}: {err}");
+    }
+    // To standard output, one record per file cannot be: refused with the count.
+    let o = kifview()
+        .args(["convert", "--to", "kifu"])
+        .arg(&input)
+        .output()
+        .unwrap();
+    let err = crate::common::stderr_of(&o);
+    assert!(!o.status.success());
+    assert!(err.contains("holds 5 records"), "{err}");
+    assert!(o.stdout.is_empty());
+    // --record N picks one, as before.
+    let o = kifview()
+        .args(["convert", "--to", "kifu", "--record", "2"])
+        .arg(&input)
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+}
+
+#[test]
+fn convert_names_the_lines_it_could_not_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("cut.kifu");
+    std::fs::write(&input, CUT).unwrap();
+    let o = kifview()
+        .args(["convert", "--to", "csa"])
+        .arg(&input)
+        .output()
+        .unwrap();
+    let err = crate::common::stderr_of(&o);
+    assert!(
+        err.contains("lines 4–7 of the file (moves 3–4, 1 comment) could not be read; the output does not hold them"),
+        "{err}"
+    );
+}
+
+#[test]
+fn an_outside_change_of_the_same_size_with_its_time_put_back_is_asked_about() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("g.kifu");
+    let text = "手合割：平手\n   1 ７六歩(77)\n";
+    std::fs::write(&path, text).unwrap();
+    let mtime = std::fs::metadata(&path).unwrap().modified().unwrap();
+    let mut v = viewer(&path);
+    // Another program writes text of the same size and sets the time back (`cp -p`).
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    let other = text.replace("７六歩(77)", "２六歩(27)");
+    assert_eq!(other.len(), text.len());
+    std::fs::write(&path, &other).unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_modified(mtime)
+        .unwrap();
+    press(&mut v, "^s");
+    let s = shown(&mut v);
+    assert!(s.contains("changed on disk since it was opened"), "{s}");
+    press(&mut v, "n");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), other);
+}
