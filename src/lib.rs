@@ -24,12 +24,12 @@
 //!    line, a prompt, a question, a list, the comment editor, move input, the tree, help, the
 //!    copy menu, the paste prompt each have their mode) turns the key into an [`app::Command`];
 //!    a character typed where text goes becomes `Action::Insert`.
-//! 3. [`app::update`] runs the command's handler from the command table (`app::command`:
+//! 3. [`app::update`] runs the command's handler from the command table (`app::dispatch::command`:
 //!    name, doc and handler, written once); `:` lines run through their own table
-//!    (`app::typable`: name, aliases, argument, doc, handler).
+//!    (`app::dispatch::typable`: name, aliases, argument, doc, handler).
 //! 4. The handler opens or closes an overlay (a stack: closing returns to the one below), moves
 //!    in the record (`app::state`), or changes the record through `App::apply`
-//!    (`app::editing`), which is one undo step of the history: each state of the record has a
+//!    (`app::edit`), which is one undo step of the history: each state of the record has a
 //!    revision, and the record is modified while its revision is not the one last written
 //!    whole to disk.
 //! 5. `tui::ui` lays the screen out and each widget (`tui::widgets`) draws its pane from
@@ -47,7 +47,7 @@
 //!    writing back), detects the format from the name and the text, and
 //!    reads it with that format's reader into a [`core::record::Record`] and warnings that
 //!    name the line and what was expected.
-//! 3. The app shows the record; saving goes back the same way: `app::saving` asks its
+//! 3. The app shows the record; saving goes back the same way: `app::document::save` asks its
 //!    questions (outside changes, an encoding that cannot hold a character, a format that
 //!    cannot hold everything, each named and counted), `app::document` renders, encodes and
 //!    writes, on a thread of its own with a copy of the record (a save that takes longer than
@@ -62,11 +62,11 @@
 //! - A new format, or a reader's or writer's behaviour: `core::notation` (a reader builds the
 //!   record the way the other readers do; a writer lists what its format cannot hold).
 //! - A new kind of edit to the record: an `Edit` and its inverse in `core::record`, then a
-//!   handler in `app::editing` that applies it.
-//! - A new key command: a line in the command table (`app::command`) with its handler, and
+//!   handler in `app::edit` that applies it.
+//! - A new key command: a line in the command table (`app::dispatch::command`) with its handler, and
 //!   its default key in `assets/default-config.toml` (and `config.example.toml`); the help
 //!   and the README's key table follow.
-//! - A new `:` command: a line in `app::typable`; the help, completion and the README's table
+//! - A new `:` command: a line in `app::dispatch::typable`; the help, completion and the README's table
 //!   follow.
 //! - A new overlay: a variant of `app::overlay::Overlay` with its state, its key mode, the
 //!   handlers that open and close it, and a widget in `tui::widgets`.

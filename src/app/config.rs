@@ -2,8 +2,8 @@
 //! style. The defaults are `assets/default-config.toml`, read by the same code as the user's
 //! file; the user's file is merged over them key by key.
 
-use super::command::Command;
-use super::input::KeyEvent;
+use super::dispatch::command::Command;
+use super::dispatch::input::KeyEvent;
 use crate::core::notation::TextEncoding;
 use crate::engine::EngineSpec;
 use serde::Deserialize;
@@ -121,7 +121,7 @@ impl Keymap {
         let Some(m) = self.maps.get(&mode) else {
             return Vec::new();
         };
-        super::command::COMMANDS
+        super::dispatch::command::COMMANDS
             .iter()
             .filter_map(|info| {
                 let c = info.command;
@@ -754,7 +754,7 @@ impl Default for Config {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::app::input::KeyCode;
+    use crate::app::dispatch::input::KeyCode;
 
     #[test]
     fn defaults_set_every_option() {

@@ -7,50 +7,28 @@
 //! USI engine; the front end calls `App::research_tick` after each key and every 30 ms while
 //! an engine runs.
 
-mod analyze_run;
-pub mod board_input;
-pub mod command;
 pub mod config;
-pub mod confirm;
-mod dispatch;
+pub mod dispatch;
 pub mod document;
-mod editing;
-pub mod graph;
-mod graph_view;
-pub mod input;
+pub mod edit;
 mod lifecycle;
 pub mod line_view;
-pub mod lists;
-pub mod mode_line;
 pub mod outline;
 pub mod overlay;
-pub mod position_editor;
-pub mod prompt;
-mod records;
 pub mod research;
-mod research_state;
-pub mod save;
-mod save_thread;
-pub mod saving;
 pub mod search;
-mod searching;
-mod setup;
-pub mod share;
 mod state;
 #[doc(hidden)]
 pub mod testing;
 #[cfg(test)]
 mod tests;
 pub mod text;
-pub mod textedit;
-pub mod typable;
-pub mod watch;
 
-pub use command::{COMMANDS, Command};
 pub use config::{Config, ConfigError, KeyMode};
+pub use dispatch::command::{COMMANDS, Command};
+pub use dispatch::input::{KeyCode, KeyEvent, Modifiers};
 pub use dispatch::update;
 pub use document::Document;
-pub use input::{KeyCode, KeyEvent, Modifiers};
 pub use overlay::{Mode, Overlay};
 pub use state::{Action, App, Focus, Level, Message, Pane};
 

@@ -635,7 +635,7 @@ fn colon_commands_complete_and_name_close_matches() {
     press(&mut v, "⎋");
     // The help lists the : commands from their table.
     let help = kifview::tui::ui::help_lines(&v.app).join("\n");
-    for c in kifview::app::typable::TYPABLE_COMMANDS {
+    for c in kifview::app::dispatch::typable::TYPABLE_COMMANDS {
         assert!(
             help.contains(&c.usage()),
             "{} missing from the help",

@@ -6,7 +6,7 @@
 
 use crate::analyze::{Eval, Mark, Source};
 use crate::app::App;
-use crate::app::graph::{CLAMP, GraphData, plotted};
+use crate::app::research::graph::{CLAMP, GraphData, plotted};
 use crate::engine::Score;
 use crate::tui::draw::block;
 use crate::tui::text::{clean, truncate};

@@ -2,9 +2,9 @@
 //! cursor, sente's hand, the side to move, the piece box, the last message and the keys.
 
 use super::board::BoardWidget;
-use crate::app::board_input::BoardMarks;
+use crate::app::edit::position_editor::{PositionEditor, Region, SET};
 use crate::app::overlay::PositionEditing;
-use crate::app::position_editor::{PositionEditor, Region, SET};
+use crate::app::overlay::board_input::BoardMarks;
 use crate::core::rules::{Color, PieceKind};
 use crate::tui::theme::Theme;
 use ratatui::buffer::Buffer;
@@ -192,7 +192,7 @@ fn box_line(e: &PositionEditor, t: &Theme) -> Line<'static> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::app::input::{KeyCode, KeyEvent, Modifiers};
+    use crate::app::dispatch::input::{KeyCode, KeyEvent, Modifiers};
     use crate::core::rules::Position;
 
     fn draw(e: &PositionEditor, w: u16, h: u16, errors: &[String]) -> Vec<String> {
@@ -239,7 +239,7 @@ mod tests {
     #[test]
     fn tsume_setup_at_80x24() {
         let mut e = PositionEditor::new(Position::startpos(), false);
-        e.apply_preset(crate::app::position_editor::Preset::Tsume);
+        e.apply_preset(crate::app::edit::position_editor::Preset::Tsume);
         typed(&mut e, "22S32G\t");
         let rows = draw(&e, 80, 24, &[]);
         let screen = rows.join("\n");

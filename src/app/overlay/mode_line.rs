@@ -2,11 +2,11 @@
 //! its name and its way out (`-- MOVE INPUT -- Esc: leave`), with the keys the keymap binds
 //! (a rebound Esc shows the new key).
 
-use super::command::Command;
-use super::config::KeyMode;
-use super::input::{KeyCode, KeyEvent};
-use super::overlay::{ListKind, Mode, Overlay, PromptKind};
-use super::state::App;
+use crate::app::config::KeyMode;
+use crate::app::dispatch::command::Command;
+use crate::app::dispatch::input::{KeyCode, KeyEvent};
+use crate::app::overlay::{ListKind, Mode, Overlay, PromptKind};
+use crate::app::state::App;
 
 /// A mode's name and how to leave it.
 #[derive(Clone, PartialEq, Eq, Debug)]

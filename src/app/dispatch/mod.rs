@@ -2,13 +2,17 @@
 //! `Command`, whose handler (from the command table) runs; typed characters go into the top
 //! overlay. `update` is the one place an action changes the app.
 
-use super::command::{Command, command_table};
-use super::input::{KeyCode, KeyEvent};
-use super::overlay::{Mode, Overlay};
-use super::share::{self, Copy};
-use super::state::{Action, App, Level};
-use super::textedit::TextEditor;
-use super::{typable, watch};
+pub mod command;
+pub mod input;
+pub mod typable;
+
+use crate::app::dispatch::command::{Command, command_table};
+use crate::app::dispatch::input::{KeyCode, KeyEvent};
+use crate::app::document::clipboard::{self, Copy};
+use crate::app::document::watch;
+use crate::app::overlay::textedit::TextEditor;
+use crate::app::overlay::{Mode, Overlay};
+use crate::app::state::{Action, App, Level};
 use crate::core::rules::PieceKind;
 
 macro_rules! define_handlers {
@@ -68,7 +72,7 @@ impl App {
         match self.mode() {
             Mode::CommandLine => typable::submit_line(self),
             Mode::Prompt => self.prompt_submit(),
-            Mode::Paste => share::submit_paste(self),
+            Mode::Paste => clipboard::submit_paste(self),
             // Enter is no answer to a question; elsewhere nothing is typed.
             Mode::Confirm
             | Mode::Normal
@@ -159,7 +163,7 @@ impl App {
                 }
             }
             Some(Overlay::CommentEditor(ed)) => ed.editor.insert(c),
-            Some(Overlay::Paste(_)) => share::insert(self, c),
+            Some(Overlay::Paste(_)) => clipboard::insert(self, c),
             Some(Overlay::Confirm(_)) => self.answer(c),
             Some(
                 Overlay::List(_)
@@ -191,7 +195,7 @@ impl App {
                     self.insert(c);
                 }
             }
-            Some(Overlay::Paste(_)) | None => share::paste_text(self, text),
+            Some(Overlay::Paste(_)) | None => clipboard::paste_text(self, text),
             Some(
                 Overlay::Confirm(_)
                 | Overlay::List(_)

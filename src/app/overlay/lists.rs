@@ -1,9 +1,9 @@
 //! Lists to pick from: bookmarks, endings, header fields.
 
-pub use super::overlay::{ListKind, ListView};
-use super::overlay::{Mode, Overlay, PromptKind};
-use super::position_editor::Preset;
-use super::state::{App, Level};
+use crate::app::edit::position_editor::Preset;
+pub use crate::app::overlay::{ListKind, ListView};
+use crate::app::overlay::{Mode, Overlay, PromptKind};
+use crate::app::state::{App, Level};
 use crate::core::record::{Edit, NodeId, Special};
 
 /// The endings `r` offers.

@@ -2,9 +2,9 @@
 //! work ([`run_save`]: render, encode, write through `store`). The questions and what an
 //! outcome means for the session are `saving.rs`'s.
 
-use super::document::{self, Document};
-use super::overlay::SaveJob;
-use super::save::DiskStamp;
+use crate::app::document::checks::DiskStamp;
+use crate::app::document::{self, Document};
+use crate::app::overlay::SaveJob;
 use crate::core::notation::encoding::EncodeError;
 use crate::core::notation::{Format, TextInfo};
 use crate::core::record::{Record, Revision};

@@ -1,10 +1,10 @@
 //! Questions that wait for a one-key answer: unsaved changes at quit, overwriting, an
 //! encoding or a format that cannot hold everything, large deletions.
 
-use super::document;
-pub use super::overlay::{Confirm, Pending};
-use super::overlay::{Mode, Overlay};
-use super::state::{App, Level};
+use crate::app::document;
+pub use crate::app::overlay::{Confirm, Pending};
+use crate::app::overlay::{Mode, Overlay};
+use crate::app::state::{App, Level};
 use crate::core::notation::{Format, TextEncoding};
 
 impl App {

@@ -2,10 +2,10 @@
 //! about twice a second; a changed size or modification time reloads the record, keeping the
 //! user's place.
 
-use super::document::{self, Watch};
-use super::overlay::Mode;
-use super::save::DiskStamp;
-use super::state::{App, Level};
+use crate::app::document::checks::DiskStamp;
+use crate::app::document::{self, Watch};
+use crate::app::overlay::Mode;
+use crate::app::state::{App, Level};
 use crate::core::record::{NodeId, Record, Step};
 
 /// How many ticks a file that reads worse than before (no more moves but more warnings:

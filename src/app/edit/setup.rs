@@ -2,11 +2,11 @@
 //! it the keys, its preset list, and what Enter does with the position (a new record, or the
 //! start of a record that has no moves yet, one undo step).
 
-use super::document::{self, Document};
-use super::input::KeyEvent;
-use super::overlay::{ListKind, Overlay, Pending, PositionEditing};
-use super::position_editor::{Outcome, PositionEditor, Preset};
-use super::state::{App, Level};
+use crate::app::dispatch::input::KeyEvent;
+use crate::app::document::{self, Document};
+use crate::app::edit::position_editor::{Outcome, PositionEditor, Preset};
+use crate::app::overlay::{ListKind, Overlay, Pending, PositionEditing};
+use crate::app::state::{App, Level};
 use crate::core::record::{Edit, Initial, NodeId};
 use crate::core::rules::{Handicap, Position};
 

@@ -40,8 +40,8 @@
 //! searched as they are. `benches/viewer.rs` times `/` and
 //! `n` on a 68,000-node study.
 
-use super::outline::OutlineRow;
-use super::text::sanitize;
+use crate::app::outline::OutlineRow;
+use crate::app::text::sanitize;
 use crate::core::notation::{japanese, ki2};
 use crate::core::record::{MoveData, NodeId, Record, Step};
 use crate::core::rules::{Position, Square};
@@ -544,5 +544,5 @@ pub(super) fn snippet(q: &Query, text: &str) -> String {
 }
 
 #[cfg(test)]
-#[path = "search_tests.rs"]
+#[path = "matches_tests.rs"]
 pub(crate) mod tests;

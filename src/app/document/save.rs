@@ -3,13 +3,13 @@
 //! everything. The bytes and the disk are `document.rs`'s business; the save runs on a thread
 //! (`save_thread.rs`) while keys are handled, and its outcome is taken here.
 
-use super::config::SaveEncoding;
-use super::document::{self, file_name, same_path};
-use super::overlay::{Pending, PromptKind};
-pub use super::overlay::{SaveHow, SaveJob, SaveJobTarget};
-pub use super::save_thread::Saves;
-use super::save_thread::{Outcome, Progress, Running, run_save, size_text};
-use super::state::{App, Level};
+use crate::app::config::SaveEncoding;
+pub use crate::app::document::background::Saves;
+use crate::app::document::background::{Outcome, Progress, Running, run_save, size_text};
+use crate::app::document::{self, file_name, same_path};
+use crate::app::overlay::{Pending, PromptKind};
+pub use crate::app::overlay::{SaveHow, SaveJob, SaveJobTarget};
+use crate::app::state::{App, Level};
 use crate::core::notation::TextEncoding;
 use crate::core::notation::encoding::GETA;
 use crate::core::record::NodeId;
@@ -204,7 +204,7 @@ impl App {
                 }
             }
         }
-        if self.saves.running.is_none() && self.mode() != super::overlay::Mode::Confirm {
+        if self.saves.running.is_none() && self.mode() != crate::app::overlay::Mode::Confirm {
             if let Some(job) = self.saves.queued.take() {
                 self.continue_save(job);
                 changed = true;
@@ -222,7 +222,7 @@ impl App {
         loop {
             self.wait_for_save_upto(None);
             let queued = self.saves.queued.is_some() || self.saves.quit_pending.is_some();
-            if !queued || self.mode() == super::overlay::Mode::Confirm {
+            if !queued || self.mode() == crate::app::overlay::Mode::Confirm {
                 return;
             }
             self.save_tick();
@@ -409,7 +409,7 @@ impl App {
                     .as_ref()
                     .is_some_and(|w| same_path(&w.path, &job.path))
                 {
-                    super::watch::set_stamp(self, stamp);
+                    crate::app::document::watch::set_stamp(self, stamp);
                 }
                 if whole {
                     self.history.mark_saved_at(run.revision);

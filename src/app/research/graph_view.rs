@@ -1,7 +1,7 @@
-//! Whether the evaluation graph is shown, kept in [`App`](super::App) (the behaviour is in
+//! Whether the evaluation graph is shown, kept in [`App`](crate::app::App) (the behaviour is in
 //! `graph.rs`).
 
-/// Whether the graph is shown and on which scale (part of [`App`](super::App)).
+/// Whether the graph is shown and on which scale (part of [`App`](crate::app::App)).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct GraphView {
     pub shown: bool,

@@ -1,4 +1,4 @@
-//! Research mode's state, kept in [`App`](super::App): the engine, whether it follows the
+//! Research mode's state, kept in [`App`](crate::app::App): the engine, whether it follows the
 //! cursor, what it was last asked to search, the session's engine options. The behaviour is
 //! in `research.rs`.
 

@@ -5,8 +5,8 @@
 //! `:saveas PATH` to a CSA file; a format of one record per file gets the record shown only,
 //! after a question that names the others (`Document::other_records_loss`).
 
-use super::overlay::Pending;
-use super::state::{App, Level};
+use crate::app::overlay::Pending;
+use crate::app::state::{App, Level};
 
 impl App {
     /// `}` (`delta` 1) and `{` (-1): the next or previous record of the file.
@@ -153,7 +153,7 @@ impl App {
     /// Says which other records of the file have edits kept by a session ended by a signal
     /// (each is offered when its record is shown).
     pub(crate) fn note_other_recoveries(&mut self) {
-        let others = super::document::other_recoveries(&self.doc);
+        let others = crate::app::document::other_recoveries(&self.doc);
         if let Some(first) = others.first() {
             let list: Vec<String> = others.iter().map(ToString::to_string).collect();
             self.info_level(

@@ -9,11 +9,16 @@
 //! best line into the record, `C` (`pv_to_comment`) copies it into the comment, each one undo
 //! step; `:engine` and `:set` choose the engine and its options.
 
-use super::overlay::{CommandLine, ListKind, Overlay};
-use super::research_state::Target;
-pub use super::research_state::{DEBOUNCE, Research};
-use super::state::{App, Level};
-use super::text::sanitize;
+pub(crate) mod analyze;
+pub mod graph;
+pub(crate) mod graph_view;
+pub(crate) mod state;
+
+use crate::app::overlay::{CommandLine, ListKind, Overlay};
+use crate::app::research::state::Target;
+pub use crate::app::research::state::{DEBOUNCE, Research};
+use crate::app::state::{App, Level};
+use crate::app::text::sanitize;
 use crate::core::record::Edit;
 use crate::core::rules::{Move, Square};
 use crate::engine::{
@@ -228,7 +233,7 @@ impl App {
         // `:analyze` writes the best line only (as ShogiHome's analysis does).
         let analysing = matches!(
             self.research.job,
-            Some(super::research_state::Job::Analyze(_))
+            Some(crate::app::research::state::Job::Analyze(_))
         );
         let n = if analysing {
             "1".to_string()

@@ -4,9 +4,12 @@
 //! Every change goes through `App::apply` (`History::apply`), so each is one undo step and
 //! the cursor returns to where it happened. Navigation never touches the history.
 
-use super::overlay::{CommentEdit, Mode, Overlay, Pending};
-use super::state::{App, Level};
-use super::textedit::TextEditor;
+pub mod position_editor;
+pub(crate) mod setup;
+
+use crate::app::overlay::textedit::TextEditor;
+use crate::app::overlay::{CommentEdit, Mode, Overlay, Pending};
+use crate::app::state::{App, Level};
 use crate::core::record::{Edit, EditError, NodeId, Special};
 use crate::core::rules::Move;
 
@@ -318,7 +321,7 @@ impl App {
         let editor = TextEditor::new(&self.record.node(node).comment);
         self.overlays
             .replace_or_push(Overlay::CommentEditor(CommentEdit { node, editor }));
-        self.focus = super::state::Focus::Comment;
+        self.focus = crate::app::state::Focus::Comment;
         self.info("editing the comment: Esc keeps it, Ctrl-c throws the changes away");
     }
 

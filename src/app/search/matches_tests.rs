@@ -1,5 +1,5 @@
 use super::*;
-use crate::app::input::{KeyCode, KeyEvent};
+use crate::app::dispatch::input::{KeyCode, KeyEvent};
 use crate::app::testing::app_with;
 use crate::app::{App, Level, Mode};
 
@@ -344,9 +344,9 @@ fn without_a_search_n_and_l_say_so_and_the_record_changing_is_followed() {
     assert_eq!(a.cur(), main_at(&a, 1));
     assert_eq!(msg(&a), "match 1/1: しおり &研究会 1手目 ▲７六歩(77)");
     assert!(a.search.highlight(a.revision).is_some());
-    crate::app::typable::run(&mut a, "noh");
+    crate::app::dispatch::typable::run(&mut a, "noh");
     assert!(a.search.highlight(a.revision).is_none(), ":noh hides it");
-    crate::app::typable::run(&mut a, "search 同歩");
+    crate::app::dispatch::typable::run(&mut a, "search 同歩");
     assert_eq!(a.record.node(a.cur()).ply, 10);
     assert!(a.search.highlight(a.revision).is_some());
 }

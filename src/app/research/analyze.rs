@@ -8,12 +8,12 @@
 //! or Esc (`cancel_job`) stops it, keeping what was written. `:mate [SECONDS]` runs USI
 //! `go mate` on the current position; a mate found is inserted by `I` like an engine line.
 
-use super::research_state::{AnalyzeRun, Job};
-use super::state::{App, Level};
-use super::text::sanitize;
 use crate::analyze::game::{marker, with_marker};
 use crate::analyze::mate::known_unsupported;
 use crate::analyze::{MateResult, Options, Plan, Searched};
+use crate::app::research::state::{AnalyzeRun, Job};
+use crate::app::state::{App, Level};
+use crate::app::text::sanitize;
 use crate::core::record::NodeId;
 use crate::core::rules::Move;
 use crate::engine::{Limit, Outcome, SearchId, SearchRequest};

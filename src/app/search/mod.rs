@@ -1,10 +1,12 @@
 //! The `/` search's commands: the prompt, going to a match (`n`, `N`), the list of matches
 //! (`L`), `:search` and `:noh`. What matches and in which order: `search.rs`.
 
-use super::overlay::{ListKind, PromptKind};
-use super::search::{Found, Index, Kind, Match, Query, find, snippet};
-use super::state::{App, Level};
-use super::text::sanitize;
+pub mod matches;
+
+use crate::app::overlay::{ListKind, PromptKind};
+use crate::app::search::matches::{Found, Index, Kind, Match, Query, find, snippet};
+use crate::app::state::{App, Level};
+use crate::app::text::sanitize;
 use crate::core::record::NodeId;
 
 impl App {

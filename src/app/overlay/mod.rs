@@ -3,9 +3,16 @@
 //! entry on a stack, holding its own state. The key mode is the top entry's; closing one
 //! returns to the one below. With nothing open the viewer browses the record.
 
-use super::config::KeyMode;
-use super::position_editor::PositionEditor;
-use super::textedit::TextEditor;
+pub mod board_input;
+pub mod confirm;
+pub mod lists;
+pub mod mode_line;
+pub mod prompt;
+pub mod textedit;
+
+use crate::app::config::KeyMode;
+use crate::app::edit::position_editor::PositionEditor;
+use crate::app::overlay::textedit::TextEditor;
 use crate::core::notation::{Target, TextInfo};
 use crate::core::record::NodeId;
 use crate::core::rules::{PieceKind, Position, Square};

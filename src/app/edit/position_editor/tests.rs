@@ -1,5 +1,5 @@
 use super::*;
-use crate::app::input::Modifiers;
+use crate::app::dispatch::input::Modifiers;
 
 fn keys(e: &mut PositionEditor, s: &str) -> Outcome {
     let mut last = Outcome::Continue;

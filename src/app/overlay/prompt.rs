@@ -1,10 +1,10 @@
 //! One-line prompts on the status line: a typed move, a bookmark name, header values and
 //! new fields, a file name to save to.
 
-use super::document::expand_path;
-use super::overlay::{Mode, Overlay, SaveHow};
-pub use super::overlay::{Prompt, PromptKind};
-use super::state::{App, Level};
+use crate::app::document::expand_path;
+use crate::app::overlay::{Mode, Overlay, SaveHow};
+pub use crate::app::overlay::{Prompt, PromptKind};
+use crate::app::state::{App, Level};
 use crate::core::notation::input::{self, Entered, InputError};
 use crate::core::record::Edit;
 
@@ -84,7 +84,10 @@ impl App {
                             }
                             _ => e.to_string(),
                         };
-                        self.info_level(super::text::sanitize(&msg).into_owned(), Level::Error);
+                        self.info_level(
+                            crate::app::text::sanitize(&msg).into_owned(),
+                            Level::Error,
+                        );
                     }
                 }
             }

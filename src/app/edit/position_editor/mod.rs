@@ -16,7 +16,7 @@
 //!
 //! hjkl are not cursor keys here: `l` and `k` are gote's lance and king in SFEN.
 
-use super::input::{KeyCode, KeyEvent};
+use crate::app::dispatch::input::{KeyCode, KeyEvent};
 use crate::core::notation::japanese::{piece_char, square_kif};
 use crate::core::rules::{
     Color, HANDICAPS, Piece, PieceKind, Position, Square, double_king_tsume_position,

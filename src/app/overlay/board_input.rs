@@ -1,9 +1,9 @@
 //! Entering a move on the board: a cursor picks a piece (or a piece in hand), then its
 //! square; the promotion question; clicks on squares.
 
-pub use super::overlay::{BoardInput, BoardMarks, Picked};
-use super::overlay::{Mode, Overlay};
-use super::state::{App, Level};
+pub use crate::app::overlay::{BoardInput, BoardMarks, Picked};
+use crate::app::overlay::{Mode, Overlay};
+use crate::app::state::{App, Level};
 use crate::core::rules::{Color, Move, PieceKind, Square};
 
 /// Squares the piece on `from` may legally go to, asked of `Position::check` square by square:
@@ -263,8 +263,8 @@ impl App {
         }
         self.board_cursor = Some(to);
         let again = self.keys_for(
-            super::config::KeyMode::Normal,
-            super::command::Command::EnterMove,
+            crate::app::config::KeyMode::Normal,
+            crate::app::dispatch::command::Command::EnterMove,
         );
         if let (Some(k), Some(m)) = (again.first(), self.message.as_mut())
             && m.level == Level::Info

@@ -3,9 +3,9 @@
 //! marks, a summary per side, and moving between marked moves (`]`, `[`). The pane itself is
 //! `tui::widgets::graph`.
 
-pub use super::graph_view::GraphView;
-use super::state::{App, Level};
 use crate::analyze::{Mark, MarkConfig, PlyEval, main_line_evals};
+pub use crate::app::research::graph_view::GraphView;
+use crate::app::state::{App, Level};
 use crate::core::rules::Color;
 use crate::engine::Score;
 

@@ -5,8 +5,14 @@
 //! Writing goes through `crate::store` (atomic saves, links, devices, read-only files); the
 //! format, encoding and line endings of a name come from `core::notation::filetype`.
 
-use super::LaunchOptions;
-use super::save::{self, DiskStamp, SavePlan};
+pub(crate) mod background;
+pub mod checks;
+pub mod clipboard;
+pub(crate) mod records;
+pub mod save;
+pub mod watch;
+
+use crate::app::LaunchOptions;
 use crate::convert::unread::{self, Unread};
 use crate::core::notation::encoding::EncodeError;
 use crate::core::notation::{
@@ -15,6 +21,7 @@ use crate::core::notation::{
 use crate::core::record::{Initial, Record};
 use crate::core::rules::{HANDICAPS, Handicap, Position};
 use crate::store::{self, SaveError, SaveOptions};
+use checks::{DiskStamp, SavePlan};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
@@ -544,7 +551,7 @@ pub fn stamp(path: &Path) -> Option<DiskStamp> {
 
 /// Has `path` changed on disk since `stamp` was taken (or appeared/disappeared)?
 pub fn changed_on_disk(path: &Path, stamp: Option<DiskStamp>) -> bool {
-    save::changed_on_disk(path, stamp)
+    checks::changed_on_disk(path, stamp)
 }
 
 /// Does something exist at `path`?
@@ -614,7 +621,7 @@ pub fn plan(
     target: Target,
     info: TextInfo,
 ) -> Result<SavePlan, EncodeError> {
-    save::plan(record, path, target, info)
+    checks::plan(record, path, target, info)
 }
 
 /// Writes a planned save safely (`store::save`: atomic, through links, devices in place,

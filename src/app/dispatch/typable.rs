@@ -2,11 +2,11 @@
 //! argument, one-line doc and handler. Running a line, Tab completion, the help's command
 //! list and the README's table all come from the table. A number goes to that ply.
 
-use super::document::{self, expand_path};
-use super::overlay::SaveHow;
-use super::overlay::{CommandLine, Mode, Overlay, PromptKind};
-use super::state::{App, Level};
-use super::text::sanitize;
+use crate::app::document::{self, expand_path};
+use crate::app::overlay::SaveHow;
+use crate::app::overlay::{CommandLine, Mode, Overlay, PromptKind};
+use crate::app::state::{App, Level};
+use crate::app::text::sanitize;
 
 /// What a command's argument is (Tab completes file paths).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -132,14 +132,14 @@ pub const TYPABLE_COMMANDS: &[TypableCommand] = &[
         aliases: &["e"],
         arg: Arg::OptionalPath,
         doc: "Open another file (without PATH: read this one again); refused with unsaved edits",
-        handler: |a, arg| super::share::edit_file(a, arg, false),
+        handler: |a, arg| crate::app::document::clipboard::edit_file(a, arg, false),
     },
     TypableCommand {
         name: "edit!",
         aliases: &["e!"],
         arg: Arg::OptionalPath,
         doc: "Open another file (or read this one again), throwing unsaved edits away",
-        handler: |a, arg| super::share::edit_file(a, arg, true),
+        handler: |a, arg| crate::app::document::clipboard::edit_file(a, arg, true),
     },
     TypableCommand {
         name: "paste",
@@ -148,7 +148,7 @@ pub const TYPABLE_COMMANDS: &[TypableCommand] = &[
         doc: "Open the paste prompt: paste a KIF, KI2, CSA, SFEN/USI, BOD or JKF record",
         handler: |a, arg| {
             if no_arg(a, "paste", arg) {
-                super::share::open_prompt(a, false)
+                crate::app::document::clipboard::open_prompt(a, false)
             }
         },
     },
@@ -159,7 +159,7 @@ pub const TYPABLE_COMMANDS: &[TypableCommand] = &[
         doc: "Open the paste prompt, throwing unsaved edits away",
         handler: |a, arg| {
             if no_arg(a, "paste!", arg) {
-                super::share::open_prompt(a, true)
+                crate::app::document::clipboard::open_prompt(a, true)
             }
         },
     },
@@ -181,7 +181,7 @@ pub const TYPABLE_COMMANDS: &[TypableCommand] = &[
         doc: "Follow the file: reload when another program writes it (again: stop)",
         handler: |a, arg| {
             if no_arg(a, "watch", arg) {
-                super::watch::toggle(a)
+                crate::app::document::watch::toggle(a)
             }
         },
     },

@@ -2,11 +2,11 @@
 //! `:e PATH`. The app only decides what text to copy; the front end sends it to the terminal
 //! (OSC 52) and turns the terminal's bracketed paste into `paste_text`.
 
-use super::command::Command;
-use super::document::{self, expand_path};
-use super::overlay::{Mode, Overlay, PasteBox};
-use super::state::{App, Level};
-use super::text::sanitize;
+use crate::app::dispatch::command::Command;
+use crate::app::document::{self, expand_path};
+use crate::app::overlay::{Mode, Overlay, PasteBox};
+use crate::app::state::{App, Level};
+use crate::app::text::sanitize;
 use crate::core::notation::{self, Format, Parsed, Target, TextEncoding, TextInfo, bod, usi};
 use crate::core::rules::Position;
 
@@ -280,7 +280,7 @@ pub fn edit_file(app: &mut App, path: &str, force: bool) {
             let count = doc.record_count;
             app.replace_record(record, doc);
             if app.watch.is_some() {
-                super::watch::start(app);
+                crate::app::document::watch::start(app);
             } else if clean {
                 let more = if count > 1 {
                     format!("; record {} of {count}", index + 1)
