@@ -314,8 +314,22 @@ pub fn convert_one(job: &Job, s: &Settings, batch: bool) -> JobResult {
     for p in &picked {
         r.messages.extend(warning_lines(&name, p));
     }
-    r.messages
-        .extend(unread_lines(&name, &bytes, named, &loaded, &picked));
+    let unread = unread_of(&bytes, named, &loaded, &picked);
+    if let Some(u) = &unread {
+        // The rule `analyze --in-place` and the viewer's save follow: a file read in part is
+        // not written over with what was read.
+        let over_itself = job.output.as_deref().is_some_and(|o| {
+            std::fs::canonicalize(o).ok() == std::fs::canonicalize(&job.input).ok()
+        });
+        if over_itself {
+            return r.fail(format!(
+                "{name}: not converted over itself: {u}, and writing it would remove them (write to another file)"
+            ));
+        }
+        r.messages.push(format!(
+            "{name}: warning: {u}; the output does not hold them"
+        ));
+    }
     let info = TextInfo {
         encoding: s.encoding,
         bom: false,
@@ -438,28 +452,24 @@ pub fn numbered(out: &Path, n: usize) -> PathBuf {
     }
 }
 
-/// Warnings naming the lines of the input that the records in `picked` do not hold.
-fn unread_lines(
-    name: &str,
+/// The lines of the input that the records in `picked` do not hold, if any.
+fn unread_of(
     bytes: &[u8],
     named: Option<&Path>,
     loaded: &Loaded,
     picked: &[&Parsed],
-) -> Vec<String> {
+) -> Option<Unread> {
     let any = picked
         .iter()
         .flat_map(|p| &p.warnings)
         .any(|w| w.line > 0 && unread::loses_text(w.kind));
     if !any {
-        return Vec::new();
+        return None;
     }
     let text = notation::encoding::decode(bytes, notation::default_encoding_for(named)).text;
     let warnings: Vec<notation::Diagnostic> =
         picked.iter().flat_map(|p| p.warnings.clone()).collect();
     unread::unread(&text, loaded.format, &warnings)
-        .map(|u| format!("{name}: warning: {u}; the output does not hold them"))
-        .into_iter()
-        .collect()
 }
 
 /// Writes one output (standard output when `out` is `None`).

@@ -283,10 +283,10 @@ impl Summary {
     }
 
     /// 0 when everything was analysed or skipped, 1 when any file failed, 130 after Ctrl-C
-    /// (128 + the signal after SIGTERM or SIGHUP).
+    /// (`progress::exit_code` gives 128 + the signal after SIGTERM or SIGHUP).
     pub fn exit_code(&self) -> u8 {
         if self.interrupted {
-            super::progress::interrupted_status()
+            130
         } else if self.failed.is_empty() {
             0
         } else {

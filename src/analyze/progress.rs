@@ -176,10 +176,11 @@ pub fn catch_interrupt() -> &'static AtomicBool {
     &INTERRUPTED
 }
 
-/// The exit status after an interruption: 128 + the signal (130 for Ctrl-C).
-pub fn interrupted_status() -> u8 {
-    match SIGNAL.load(Ordering::Relaxed) {
-        0 => 130,
-        s => u8::try_from(128 + s).unwrap_or(130),
+/// The batch's exit status: [`Summary::exit_code`], and after an interruption 128 + the
+/// signal that caused it (130 for Ctrl-C, 143 for SIGTERM, 129 for SIGHUP).
+pub fn exit_code(s: &Summary) -> u8 {
+    match (s.interrupted, SIGNAL.load(Ordering::Relaxed)) {
+        (true, sig) if sig > 0 => u8::try_from(128 + sig).unwrap_or(130),
+        _ => s.exit_code(),
     }
 }

@@ -191,7 +191,7 @@ pub fn analyze(a: AnalyzeArgs) -> ExitCode {
             for line in s.text().lines() {
                 eprintln!("{}", sanitize(line));
             }
-            ExitCode::from(s.exit_code())
+            ExitCode::from(analyze::progress::exit_code(&s))
         }
         Err(m) => {
             eprintln!("kifview analyze: {}", sanitize(&m));

@@ -189,3 +189,24 @@ fn an_outside_change_of_the_same_size_with_its_time_put_back_is_asked_about() {
     press(&mut v, "n");
     assert_eq!(std::fs::read_to_string(&path).unwrap(), other);
 }
+
+#[test]
+fn convert_never_writes_a_file_read_in_part_over_itself() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("cut.kifu");
+    std::fs::write(&input, CUT).unwrap();
+    let o = kifview()
+        .args(["convert"])
+        .arg(&input)
+        .arg("-o")
+        .arg(&input)
+        .output()
+        .unwrap();
+    let err = crate::common::stderr_of(&o);
+    assert!(!o.status.success());
+    assert!(
+        err.contains("not converted over itself: lines 4–7"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&input).unwrap(), CUT);
+}
