@@ -22,7 +22,6 @@ mod state;
 pub mod testing;
 #[cfg(test)]
 mod tests;
-pub mod text;
 
 pub use config::{Config, ConfigError, KeyMode};
 pub use dispatch::command::{COMMANDS, Command};

@@ -112,7 +112,7 @@ pub struct App {
     /// Research mode: the engine and what it analyses (`research.rs`).
     pub research: super::research::state::Research,
     /// The evaluation graph (`graph.rs`).
-    pub graph: super::research::graph_view::GraphView,
+    pub graph: super::research::state::GraphView,
     /// `/` search: the last query and its matches (`search.rs`).
     pub search: super::search::matches::Search,
     /// Saves running in the background (`saving.rs`).
@@ -161,7 +161,7 @@ impl App {
             clipboard: None,
             watch: None,
             research: super::research::state::Research::new(None, config_best_move),
-            graph: super::research::graph_view::GraphView::default(),
+            graph: super::research::state::GraphView::default(),
             search: Default::default(),
             saves: Default::default(),
             cur: NodeId::ROOT,

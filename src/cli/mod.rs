@@ -6,11 +6,11 @@ mod analyze;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use kifview::app::LaunchOptions;
-use kifview::app::text::sanitize;
 use kifview::convert::{self, Settings};
 use kifview::core::notation::TextEncoding;
 use kifview::core::notation::filetype::{self, FileType};
 use kifview::core::rules::{HANDICAPS, Handicap};
+use kifview::core::text::sanitize;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;

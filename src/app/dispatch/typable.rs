@@ -6,7 +6,7 @@ use crate::app::document::{self, expand_path};
 use crate::app::overlay::SaveHow;
 use crate::app::overlay::{CommandLine, Mode, Overlay, PromptKind};
 use crate::app::state::{App, Level};
-use crate::app::text::sanitize;
+use crate::core::text::sanitize;
 
 /// What a command's argument is (Tab completes file paths).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

@@ -6,9 +6,9 @@ use crate::app::dispatch::command::Command;
 use crate::app::document::{self, expand_path};
 use crate::app::overlay::{Mode, Overlay, PasteBox};
 use crate::app::state::{App, Level};
-use crate::app::text::sanitize;
 use crate::core::notation::{self, Format, Parsed, Target, TextEncoding, TextInfo, bod, usi};
 use crate::core::rules::Position;
+use crate::core::text::sanitize;
 
 /// The most text the paste prompt holds (a long game with comments is well under this).
 pub const PASTE_LIMIT: usize = 4 << 20;

@@ -85,7 +85,7 @@ impl App {
                             _ => e.to_string(),
                         };
                         self.info_level(
-                            crate::app::text::sanitize(&msg).into_owned(),
+                            crate::core::text::sanitize(&msg).into_owned(),
                             Level::Error,
                         );
                     }

@@ -13,9 +13,9 @@ use crate::analyze::mate::known_unsupported;
 use crate::analyze::{MateResult, Options, Plan, Searched};
 use crate::app::research::state::{AnalyzeRun, Job};
 use crate::app::state::{App, Level};
-use crate::app::text::sanitize;
 use crate::core::record::NodeId;
 use crate::core::rules::Move;
+use crate::core::text::sanitize;
 use crate::engine::{Limit, Outcome, SearchId, SearchRequest};
 use std::time::{Duration, Instant};
 

@@ -4,7 +4,7 @@
 //! `tui::widgets::graph`.
 
 use crate::analyze::{Mark, MarkConfig, PlyEval, main_line_evals};
-pub use crate::app::research::graph_view::GraphView;
+pub use crate::app::research::state::GraphView;
 use crate::app::state::{App, Level};
 use crate::core::rules::Color;
 use crate::engine::Score;

@@ -11,16 +11,15 @@
 
 pub(crate) mod analyze;
 pub mod graph;
-pub(crate) mod graph_view;
 pub(crate) mod state;
 
 use crate::app::overlay::{CommandLine, ListKind, Overlay};
 use crate::app::research::state::Target;
 pub use crate::app::research::state::{DEBOUNCE, Research};
 use crate::app::state::{App, Level};
-use crate::app::text::sanitize;
 use crate::core::record::Edit;
 use crate::core::rules::{Move, Square};
+use crate::core::text::sanitize;
 use crate::engine::{
     self, Engine, EngineEvent, EngineSpec, Limit, OptionValue, SearchRequest, State,
 };

@@ -1,6 +1,7 @@
 //! Research mode's state, kept in [`App`](crate::app::App): the engine, whether it follows the
-//! cursor, what it was last asked to search, the session's engine options. The behaviour is
-//! in `research.rs`.
+//! cursor, what it was last asked to search, the session's engine options; and whether the
+//! evaluation graph is shown. The behaviour is in `research/mod.rs` and `research/graph.rs`
+//! (this file imports neither, so `App` can hold these without a cycle).
 
 use crate::core::record::NodeId;
 use crate::engine::{Analysis, Engine, EngineSpec, State};
@@ -152,4 +153,12 @@ fn quit_and_wait(mut e: Engine) {
     while e.state() != State::Dead && Instant::now() < deadline {
         e.wait(Duration::from_millis(50));
     }
+}
+
+/// Whether the graph is shown and on which scale (part of [`App`](crate::app::App)).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GraphView {
+    pub shown: bool,
+    /// Sente's win % instead of centipawns (clamped to ±2,000).
+    pub win_percent: bool,
 }

@@ -41,10 +41,10 @@
 //! `n` on a 68,000-node study.
 
 use crate::app::outline::OutlineRow;
-use crate::app::text::sanitize;
 use crate::core::notation::{japanese, ki2};
 use crate::core::record::{MoveData, NodeId, Record, Step};
 use crate::core::rules::{Position, Square};
+use crate::core::text::sanitize;
 use std::borrow::Cow;
 
 // ----- folding -----

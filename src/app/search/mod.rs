@@ -6,8 +6,8 @@ pub mod matches;
 use crate::app::overlay::{ListKind, PromptKind};
 use crate::app::search::matches::{Found, Index, Kind, Match, Query, find, snippet};
 use crate::app::state::{App, Level};
-use crate::app::text::sanitize;
 use crate::core::record::NodeId;
+use crate::core::text::sanitize;
 
 impl App {
     /// `/`: the search prompt.
