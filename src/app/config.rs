@@ -521,7 +521,7 @@ impl Config {
             return Ok(Config::defaults());
         };
         let name = path.display().to_string();
-        match std::fs::read_to_string(&path) {
+        match super::document::read_config_file(&path) {
             Ok(text) => {
                 let mut c = Config::from_toml(&name, &text)?;
                 c.source = Some(path);

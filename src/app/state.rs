@@ -1,5 +1,5 @@
 //! The application state and moving around the record. Keys and clicks reach it through
-//! `dispatch.rs`; edits through `editing.rs`.
+//! `dispatch/`; edits through `edit/`.
 
 use super::LaunchOptions;
 use super::config::Config;
@@ -105,17 +105,17 @@ pub struct App {
     pub(crate) focus_redo: Vec<NodeId>,
     /// Where the board cursor was when move input last closed.
     pub(crate) board_cursor: Option<Square>,
-    /// Text waiting for the front end to put on the clipboard (`share.rs`).
+    /// Text waiting for the front end to put on the clipboard (`document/clipboard.rs`).
     pub clipboard: Option<String>,
-    /// Following the file (`--watch`, `watch.rs`); `None` when off.
+    /// Following the file (`--watch`, `document/watch.rs`); `None` when off.
     pub watch: Option<Watch>,
-    /// Research mode: the engine and what it analyses (`research.rs`).
+    /// Research mode: the engine and what it analyses (`research/`).
     pub research: super::research::state::Research,
-    /// The evaluation graph (`graph.rs`).
+    /// The evaluation graph (`research/graph.rs`).
     pub graph: super::research::state::GraphView,
-    /// `/` search: the last query and its matches (`search.rs`).
+    /// `/` search: the last query and its matches (`search/`).
     pub search: super::search::matches::Search,
-    /// Saves running in the background (`saving.rs`).
+    /// Saves running in the background (`document/save.rs`).
     pub saves: super::document::background::Saves,
     cur: NodeId,
     /// The chosen child at each fork (parent -> child) the user has visited.

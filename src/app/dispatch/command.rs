@@ -3,8 +3,8 @@
 //!
 //! The table is a macro so it can be expanded at two layers: here into the `Command` enum,
 //! its names and docs (the keymap in `config.rs` needs them, and it sits below the app
-//! state), and in `dispatch.rs` into the handlers (which need the app state). The handler
-//! expressions are resolved where `dispatch.rs` expands them.
+//! state), and in `dispatch/mod.rs` into the handlers (which need the app state). The handler
+//! expressions are resolved where `dispatch/mod.rs` expands them.
 
 /// Calls `$m!` with the whole table: `Variant = "name", "doc", handler;` per command.
 macro_rules! command_table {

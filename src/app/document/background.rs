@@ -1,6 +1,6 @@
 //! A save on a thread of its own: what the session keeps of it ([`Saves`]), and the thread's
 //! work ([`run_save`]: render, encode, write through `store`). The questions and what an
-//! outcome means for the session are `saving.rs`'s.
+//! outcome means for the session are `save.rs`'s.
 
 use crate::app::document::checks::DiskStamp;
 use crate::app::document::{self, Document};
@@ -16,7 +16,7 @@ use std::time::Duration;
 
 /// The saves of a session. A save writes a copy of the record taken when it began, on a thread
 /// of its own (`store::save`: as safe as ever), while keys are handled and the screen is
-/// drawn; the status line shows its progress ([`App::save_status`]). One save runs at a time:
+/// drawn; the status line shows its progress ([`App::save_status`](crate::app::App::save_status)). One save runs at a time:
 /// another waits for it (one at most), and quitting waits for both.
 #[derive(Debug, Default)]
 pub struct Saves {

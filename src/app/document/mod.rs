@@ -554,6 +554,12 @@ pub fn changed_on_disk(path: &Path, stamp: Option<DiskStamp>) -> bool {
     checks::changed_on_disk(path, stamp)
 }
 
+/// The text of the config file at `path` (the config's rules are `app::config`'s; reading it
+/// is the document's, like every file the app reads).
+pub fn read_config_file(path: &Path) -> std::io::Result<String> {
+    std::fs::read_to_string(path)
+}
+
 /// Does something exist at `path`?
 pub fn exists(path: &Path) -> bool {
     path.exists()

@@ -1,7 +1,7 @@
 //! Saving with its questions: vim's `:w` (the record's own file), `:w PATH` (a copy),
 //! `:saveas PATH` (switch files); overwriting, encodings and formats that cannot hold
-//! everything. The bytes and the disk are `document.rs`'s business; the save runs on a thread
-//! (`save_thread.rs`) while keys are handled, and its outcome is taken here.
+//! everything. The bytes and the disk are `document/mod.rs`'s business; the save runs on a thread
+//! (`background.rs`) while keys are handled, and its outcome is taken here.
 
 use crate::app::config::SaveEncoding;
 pub use crate::app::document::background::Saves;

@@ -13,7 +13,7 @@ pub const DEBOUNCE: Duration = Duration::from_millis(100);
 /// What a search is of: the record (its generation) and the node.
 pub(crate) type Target = (u64, NodeId);
 
-/// The engine and research mode's state (part of [`App`]).
+/// The engine and research mode's state (part of [`App`](crate::app::App)).
 #[derive(Default)]
 pub struct Research {
     pub(crate) engine: Option<Engine>,
@@ -35,7 +35,7 @@ pub struct Research {
     pub(crate) session: Vec<(String, String)>,
     /// Why the engine stopped (crash, timeout), until it is started again.
     pub failure: Option<String>,
-    /// `:analyze` or `:mate` running on the engine (`analyze_run.rs`).
+    /// `:analyze` or `:mate` running on the engine (`research/analyze.rs`).
     pub(crate) job: Option<Job>,
     /// The last mate `:mate` found: the position's node and the moves (`I` inserts them).
     pub(crate) mate_line: Option<(Target, Vec<crate::core::rules::Move>)>,

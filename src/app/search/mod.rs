@@ -1,5 +1,5 @@
 //! The `/` search's commands: the prompt, going to a match (`n`, `N`), the list of matches
-//! (`L`), `:search` and `:noh`. What matches and in which order: `search.rs`.
+//! (`L`), `:search` and `:noh`. What matches and in which order: `matches.rs`.
 
 pub mod matches;
 
