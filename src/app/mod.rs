@@ -2,7 +2,8 @@
 //! modules; never the terminal crates.
 //!
 //! The top level holds `App` and moving around the record (`state.rs`), the config and
-//! keymaps (`config.rs`), what the move list shows of a line (`line_view.rs`), the variation
+//! keymaps (`config/`, with the `[diagram]` theme in `config/diagram.rs`), what the move list
+//! shows of a line (`line_view.rs`), the variation
 //! tree as an outline (`outline.rs`) and suspending with Ctrl-z (`lifecycle.rs`); each
 //! feature has a folder with its state and behaviour:
 //!
@@ -17,7 +18,7 @@
 //!   else in `app` names `std::fs`): opening, saving with its questions (`save.rs`), what a
 //!   save checks (`checks.rs`), the save thread (`background.rs`), the records of a
 //!   multi-record file (`records.rs`), following a file (`watch.rs`), recovery files, copy and
-//!   paste and `:e` (`clipboard.rs`).
+//!   paste and `:e` (`clipboard.rs`), the copy menu's picture of the position (`picture.rs`).
 //! - `edit/`: changes to the record through `App::apply` and its history (`mod.rs`), the
 //!   position editor (`position_editor/`) and its place in the app (`setup.rs`).
 //! - `search/`: the `/` search's commands (`mod.rs`); what matches and in which order

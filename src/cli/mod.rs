@@ -1,9 +1,10 @@
 //! Command-line interface: the arguments, the viewer launcher, and one file per subcommand
-//! (`convert`, `show`, `check`, `analyze` with `mate`).
+//! (`convert`, `show`, `check`, `analyze` with `mate`, `diagram`).
 //!
 //! Exit codes: 0 success, 1 when any input failed (the others are still processed), 2 bad usage.
 
 mod analyze;
+mod diagram;
 
 use clap::{Args, Parser, Subcommand};
 use kifview::app::LaunchOptions;
@@ -89,6 +90,11 @@ pub enum Command {
         after_help = "Examples:\n  kifview mate tsume.kifu\n  kifview mate game.kif --ply 87 --time 30 --engine gpsusi"
     )]
     Mate(analyze::MateArgs),
+    /// Draw positions as SVG or PNG diagrams: one, every bookmark, or whole collections.
+    #[command(
+        after_help = "Examples:\n  kifview diagram game.kif -o game.svg           the final position\n  kifview diagram game.kif --ply 40 -o p40.png\n  kifview diagram game.kif --bookmarks --out-dir pics/ --format png\n  kifview diagram -r games/ --out-dir pics/ --ply 30 --flip\n  kifview diagram --sfen '4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1' -o tsume.svg"
+    )]
+    Diagram(diagram::DiagramArgs),
     /// Print shell completions.
     #[command(
         after_help = "Examples:\n  kifview completions bash > ~/.local/share/bash-completion/completions/kifview\n  kifview completions zsh > ~/.zfunc/_kifview\n  kifview completions fish > ~/.config/fish/completions/kifview.fish"
@@ -230,6 +236,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Check(a)) => check::run(a),
         Some(Command::Analyze(a)) => analyze::analyze(a),
         Some(Command::Mate(a)) => analyze::mate(a),
+        Some(Command::Diagram(a)) => diagram::diagram(a),
         Some(Command::Completions { shell }) => {
             use clap::CommandFactory;
             let mut cmd = Cli::command();

@@ -9,6 +9,7 @@ mod common;
 mod corpus;
 mod csa;
 mod data_loss;
+mod diagram;
 mod edit_app;
 mod edit_e2e;
 mod engine_safety;

@@ -98,6 +98,7 @@ macro_rules! command_table {
             CopyKif = "copy_kif", "Copy: the whole record as KIF", |a| clipboard::copy(a, Copy::Kif);
             CopyKi2 = "copy_ki2", "Copy: the whole record as KI2", |a| clipboard::copy(a, Copy::Ki2);
             CopyCsa = "copy_csa", "Copy: the whole record as CSA", |a| clipboard::copy(a, Copy::Csa);
+            SaveDiagram = "save_diagram", "Save the current position as an SVG or PNG picture (asks for the file)", App::open_diagram_prompt;
             Paste = "paste", "Open a pasted record (KIF, KI2, CSA, SFEN/USI, BOD or JKF)", |a| clipboard::open_prompt(a, false);
             Newline = "newline", "Paste prompt: start a new line", |a| clipboard::insert(a, '\n');
             ToggleWatch = "toggle_watch", "Follow the file: reload when another program writes it", watch::toggle;

@@ -27,13 +27,14 @@ pub enum Copy {
 }
 
 /// The copy menu's entries: command, what it copies.
-pub const COPY_CHOICES: [(Command, &str); 6] = [
+pub const COPY_CHOICES: [(Command, &str); 7] = [
     (Command::CopySfen, "SFEN of this position"),
     (Command::CopyBod, "BOD diagram of this position"),
     (Command::CopyUsi, "USI: position … moves … up to here"),
     (Command::CopyKif, "KIF: the whole record"),
     (Command::CopyKi2, "KI2: the whole record"),
     (Command::CopyCsa, "CSA: the whole record (main line)"),
+    (Command::SaveDiagram, "save the position as an SVG/PNG file"),
 ];
 
 /// Text made for the clipboard.

@@ -8,6 +8,7 @@
 pub(crate) mod background;
 pub mod checks;
 pub mod clipboard;
+mod picture;
 pub(crate) mod records;
 pub mod save;
 pub mod watch;
@@ -685,6 +686,13 @@ pub fn complete_path(partial: &str) -> Vec<String> {
         .collect();
     out.sort();
     out
+}
+
+/// Writes a picture of the position (`y` `d`) safely; its directory must exist.
+pub fn write_picture(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    store::save(path, bytes, SaveOptions::default())
+        .map(|_| ())
+        .map_err(|e| e.to_string())
 }
 
 // ----- recovery files (kifview ended by a signal with unsaved edits): `recovery.rs` -----

@@ -118,6 +118,8 @@ pub enum PromptKind {
     },
     /// `/`: what to search for.
     Search,
+    /// The file to save the position's picture (SVG or PNG) in.
+    Diagram,
 }
 
 /// A one-line prompt on the status line.

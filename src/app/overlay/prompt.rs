@@ -101,6 +101,12 @@ impl App {
                     self.save_to(Some(expand_path(&text)), SaveHow::Own, quit_after);
                 }
             }
+            PromptKind::Diagram => {
+                self.close_prompt();
+                if !text.is_empty() {
+                    self.save_diagram(expand_path(&text));
+                }
+            }
             PromptKind::Bookmark => {
                 self.close_prompt();
                 let node = self.cur();

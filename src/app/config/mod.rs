@@ -2,6 +2,8 @@
 //! style. The defaults are `assets/default-config.toml`, read by the same code as the user's
 //! file; the user's file is merged over them key by key.
 
+mod diagram;
+
 use super::dispatch::command::Command;
 use super::dispatch::input::KeyEvent;
 use crate::core::notation::TextEncoding;
@@ -13,7 +15,7 @@ use std::path::{Path, PathBuf};
 use toml::Spanned;
 
 /// The embedded defaults.
-pub const DEFAULT_CONFIG: &str = include_str!("../../assets/default-config.toml");
+pub const DEFAULT_CONFIG: &str = include_str!("../../../assets/default-config.toml");
 
 /// A config problem: `FILE:LINE: message`.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -320,6 +322,8 @@ pub struct Config {
     pub engines: Vec<EngineSpec>,
     /// `[analysis]`: how research mode runs.
     pub analysis: AnalysisConfig,
+    /// `[diagram]`: how pictures of positions look (`y` `d`, `kifview diagram`).
+    pub diagram: crate::diagram::Theme,
     /// Where the user's file came from, if one was read.
     pub source: Option<PathBuf>,
 }
@@ -351,6 +355,7 @@ struct RawConfig {
     engines: Option<Spanned<Vec<EngineSpec>>>,
     analysis: Option<RawAnalysis>,
     move_list: Option<RawMoveList>,
+    diagram: Option<diagram::RawDiagram>,
 }
 
 #[derive(Deserialize, Default)]
@@ -484,6 +489,7 @@ impl Config {
                 analyze_time_ms: 1000,
                 mate_time_ms: 10_000,
             },
+            diagram: crate::diagram::Theme::default(),
             source: None,
         }
     }
@@ -640,6 +646,10 @@ impl Config {
                 ));
             }
             self.engines = list;
+        }
+        if let Some(d) = raw.diagram {
+            d.apply(&mut self.diagram)
+                .map_err(|(span, m)| err_at(file, text, span, m))?;
         }
         if let Some(a) = raw.analysis {
             if let Some(n) = a.multipv {
@@ -854,7 +864,7 @@ mod tests {
 
     #[test]
     fn example_config_parses_and_matches_defaults() {
-        let text = include_str!("../../config.example.toml");
+        let text = include_str!("../../../config.example.toml");
         let c = Config::from_toml("config.example.toml", text).unwrap();
         let d = Config::defaults();
         assert_eq!(c.colors, d.colors);
@@ -876,7 +886,7 @@ mod tests {
                 .contains("move_list.notation: unknown value `csa`"),
             "{e}"
         );
-        let text = include_str!("../../config.example.toml");
+        let text = include_str!("../../../config.example.toml");
         let example = Config::from_toml("config.example.toml", text).unwrap();
         assert_eq!(example.move_notation, MoveNotation::Kif);
     }

@@ -1,0 +1,434 @@
+//! Diagrams: the SVG of typical positions (snapshots), PNGs drawn with the bundled font alone
+//! (a machine without Japanese fonts), and `kifview diagram` from the command line.
+
+use crate::common::asset;
+use assert_cmd::Command;
+use kifview::convert::{node_at_ply, read_records};
+use kifview::core::rules::Position;
+use kifview::diagram::render::{self, Fonts, MISSING};
+use kifview::diagram::{Diagram, Theme, svg};
+use resvg::tiny_skia::Pixmap;
+
+fn kifview() -> Command {
+    Command::cargo_bin("kifview").expect("binary built")
+}
+
+/// The diagram after `ply` moves (all for `None`) of the record in `text`.
+fn diagram_of(text: &str, ply: Option<u32>, flip: bool) -> Diagram {
+    let loaded = read_records(text.as_bytes(), None).expect("a record");
+    let record = &loaded.records[0].record;
+    Diagram::at(record, node_at_ply(record, ply).unwrap(), flip)
+}
+
+fn sfen(s: &str) -> Diagram {
+    Diagram::of_position(Position::from_sfen(s).unwrap(), false)
+}
+
+/// The SVG, checked to be one resvg reads.
+fn svg_of(d: &Diagram) -> String {
+    let s = svg::write(d, &Theme::default(), None);
+    resvg::usvg::Tree::from_str(&s, &resvg::usvg::Options::default())
+        .unwrap_or_else(|e| panic!("not an SVG resvg reads: {e}\n{s}"));
+    s
+}
+
+#[test]
+fn start_position() {
+    let d = diagram_of("position startpos\n", None, false);
+    let s = svg_of(&d);
+    // Gote's pieces are turned, sente's are not; nothing is marked before a move.
+    assert_eq!(s.matches("rotate(180").count(), 20);
+    assert!(!s.contains("第"), "no caption at the start");
+    insta::assert_snapshot!("diagram_start", s);
+}
+
+#[test]
+fn handicap_game() {
+    let text = std::fs::read(asset("handicap-nimaiochi.kif")).unwrap();
+    let loaded = read_records(&text, Some(&asset("handicap-nimaiochi.kif"))).unwrap();
+    let record = &loaded.records[0].record;
+    let d = Diagram::at(record, record.root(), false);
+    let s = svg_of(&d);
+    assert!(s.contains("▲下手") && s.contains("△上手"), "{s}");
+    assert!(
+        !s.contains("駒箱"),
+        "a handicap's missing pieces are not a box"
+    );
+    insta::assert_snapshot!("diagram_handicap", s);
+}
+
+#[test]
+fn tsume_with_both_hands_and_the_box() {
+    let d = sfen("7nk/9/7P1/9/9/9/9/9/9 b GS2r 1");
+    let s = svg_of(&d);
+    assert!(s.contains("▲先手　持駒 金 銀"), "{s}");
+    assert!(s.contains("△後手　持駒 飛二"), "{s}");
+    assert!(
+        s.contains("駒箱 角二 金三 銀三 桂三 香四 歩十七"),
+        "the rest of the set is in the box: {s}"
+    );
+    insta::assert_snapshot!("diagram_tsume", s);
+}
+
+#[test]
+fn flipped_after_two_moves() {
+    let d = diagram_of("position startpos moves 7g7f 3c3d\n", None, true);
+    let s = svg_of(&d);
+    // Gote's view: sente's pieces are the turned ones, 一 is at the bottom, the last move's
+    // square (３四) is marked and named.
+    assert_eq!(s.matches("rotate(180").count(), 20);
+    assert!(s.contains("第2手 △３四歩まで"), "{s}");
+    let sente_line = s.find("▲先手").unwrap();
+    let board = s.find("<path").unwrap();
+    assert!(
+        sente_line < board,
+        "sente's hand is above the board when flipped"
+    );
+    insta::assert_snapshot!("diagram_flipped", s);
+}
+
+#[test]
+fn every_promoted_piece() {
+    let d = sfen("4k4/9/+P+L+N+S+B+R3/9/9/9/3+r+b+s+n+l+p/9/4K4 b - 1");
+    let s = svg_of(&d);
+    for k in ['と', '杏', '圭', '全', '馬', '龍'] {
+        assert_eq!(s.matches(&format!(">{k}<")).count(), 2, "{k}");
+    }
+    let promoted = Theme::default().promoted;
+    assert_eq!(s.matches(&format!("fill=\"{promoted}\"")).count(), 12);
+    insta::assert_snapshot!("diagram_promoted", s);
+}
+
+#[test]
+fn names_and_bookmarks_from_files_are_escaped() {
+    let text = "先手：<b>&amp\u{1b}[31m\n後手：\"x\"\n手合割：平手\n   1 ７六歩(77)\n&<script>\n";
+    let d = diagram_of(text, None, false);
+    let s = svg_of(&d);
+    assert!(s.contains("&lt;b&gt;&amp;amp[31m"), "{s}");
+    assert!(!s.contains('\u{1b}'));
+    assert!(
+        s.contains("&lt;script&gt;"),
+        "the bookmark is the caption: {s}"
+    );
+}
+
+/// The PNG of `d` drawn with the bundled font alone, decoded.
+fn png_of(d: &mut Diagram, width: u32) -> (Pixmap, Vec<char>) {
+    let fonts = Fonts::bundled_only();
+    let theme = Theme::default();
+    let (db, missing) = fonts.prepare(d, &theme);
+    let bytes = render::png(&svg::write(d, &theme, Some(width)), db).unwrap();
+    (Pixmap::decode_png(&bytes).unwrap(), missing)
+}
+
+/// How many pixels of the square (file, rank) are dark (a glyph's strokes), leaving out the
+/// grid lines at its edges. The layout: squares 40x44 units from (12, 64), two pixels a unit.
+fn dark_pixels(p: &Pixmap, file: u32, rank: u32) -> usize {
+    let (x0, y0) = ((12 + (9 - file) * 40) * 2, (64 + (rank - 1) * 44) * 2);
+    let mut n = 0;
+    for y in y0 + 6..y0 + 88 - 6 {
+        for x in x0 + 6..x0 + 80 - 6 {
+            let c = p.pixel(x, y).unwrap();
+            if u32::from(c.red()) + u32::from(c.green()) + u32::from(c.blue()) < 200 {
+                n += 1;
+            }
+        }
+    }
+    n
+}
+
+#[test]
+fn png_draws_the_kanji_with_the_bundled_font_alone() {
+    let mut d = diagram_of("position startpos moves 7g7f\n", None, false);
+    let (p, missing) = png_of(&mut d, 816);
+    assert!(missing.is_empty());
+    assert_eq!(p.width(), 816);
+    assert_eq!(p.height(), 538 * 2);
+    // Every piece is drawn (its kanji has strokes), every empty square is not.
+    for (file, rank) in [(5, 9), (8, 8), (2, 2), (5, 1), (7, 6), (1, 7), (9, 3)] {
+        assert!(
+            dark_pixels(&p, file, rank) > 150,
+            "no kanji on {file}{rank}: {}",
+            dark_pixels(&p, file, rank)
+        );
+    }
+    for (file, rank) in [(5, 5), (7, 7), (1, 5)] {
+        assert_eq!(dark_pixels(&p, file, rank), 0, "{file}{rank} is empty");
+    }
+}
+
+#[test]
+fn png_draws_a_character_no_font_has_as_the_replacement_mark() {
+    let text = "先手：羽生善治\n後手：あい\n手合割：平手\n";
+    let mut d = diagram_of(text, None, false);
+    let (_, missing) = png_of(&mut d, 408);
+    // 生 is in the bundled font (不成's alternative 生): only the others are missing.
+    assert_eq!(missing, ['羽', '善', '治']);
+    let expected = format!("{MISSING}生{MISSING}{MISSING}");
+    assert_eq!(d.sides[0].name.as_deref(), Some(expected.as_str()));
+    assert_eq!(d.sides[1].name.as_deref(), Some("あい"), "kana are bundled");
+}
+
+#[test]
+fn outline_text_leaves_no_text_to_find_a_font_for() {
+    let mut d = diagram_of("position startpos\n", None, false);
+    let theme = Theme::default();
+    let (db, _) = Fonts::bundled_only().prepare(&mut d, &theme);
+    let s = render::outline(&svg::write(&d, &theme, None), db).unwrap();
+    assert!(!s.contains("<text"), "{s}");
+    assert!(s.matches("<path").count() > 40, "the kanji became paths");
+}
+
+#[test]
+fn command_writes_one_file_per_bookmark_named_after_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("pics");
+    kifview()
+        .arg("diagram")
+        .arg(asset("study.kifu"))
+        .args(["--bookmarks", "--out-dir"])
+        .arg(&out)
+        .assert()
+        .success();
+    let mut names: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["study-仕掛け.svg", "study-開始局面.svg"]);
+    let s = std::fs::read_to_string(out.join("study-仕掛け.svg")).unwrap();
+    assert!(s.contains(">仕掛け<"), "the bookmark is the caption");
+}
+
+#[test]
+fn command_draws_a_whole_directory_keeping_its_layout() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("games");
+    std::fs::create_dir_all(src.join("club")).unwrap();
+    std::fs::copy(asset("study.kif"), src.join("a.kif")).unwrap();
+    std::fs::copy(asset("tsume.kifu"), src.join("club/b.kifu")).unwrap();
+    std::fs::write(
+        src.join("club/short.kif"),
+        "手合割：平手\n   1 ７六歩(77)\n",
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    kifview()
+        .args(["diagram", "-r"])
+        .arg(&src)
+        .args(["--ply", "1", "--format", "png", "--out-dir"])
+        .arg(&out)
+        .assert()
+        .success()
+        .stderr(predicates::str::contains(
+            "wrote 3 diagrams from 3 of 3 files",
+        ));
+    for f in ["a-ply001.png", "club/b-ply001.png", "club/short-ply001.png"] {
+        let bytes = std::fs::read(out.join(f)).unwrap_or_else(|e| panic!("{f}: {e}"));
+        let p = Pixmap::decode_png(&bytes).unwrap();
+        assert_eq!(p.width(), 816, "{f}");
+    }
+}
+
+#[test]
+fn command_says_what_is_wrong() {
+    // A ply past the end names the file and the length; the other inputs are still drawn.
+    let dir = tempfile::tempdir().unwrap();
+    let short = dir.path().join("short.kif");
+    std::fs::write(&short, "手合割：平手\n   1 ７六歩(77)\n").unwrap();
+    kifview()
+        .arg("diagram")
+        .arg(&short)
+        .args(["--ply", "5"])
+        .assert()
+        .code(1)
+        .stderr(predicates::str::contains(
+            "short.kif: --ply 5: the main line has 1 move",
+        ));
+    // Several diagrams need a directory.
+    kifview()
+        .arg("diagram")
+        .arg(&short)
+        .args(["--all", "-o", "x.svg"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("--out-dir"));
+    // A bare position: an SFEN on the command line, the SVG on standard output.
+    kifview()
+        .args(["diagram", "--sfen", "4k4/9/9/9/9/9/9/9/4K4 w - 1"])
+        .assert()
+        .success()
+        .stdout(predicates::str::starts_with("<svg"));
+    kifview()
+        .args(["diagram", "--sfen", "not a position"])
+        .assert()
+        .code(1)
+        .stderr(predicates::str::contains("position"));
+}
+
+/// Presses keys: characters, `⏎` Enter, `⌫` Backspace.
+fn press(a: &mut kifview::app::App, s: &str) {
+    use kifview::app::{KeyCode, KeyEvent};
+    for c in s.chars() {
+        a.handle_key(match c {
+            '⏎' => KeyEvent::plain(KeyCode::Enter),
+            '⌫' => KeyEvent::plain(KeyCode::Backspace),
+            c => KeyEvent::char(c),
+        });
+    }
+}
+
+#[test]
+fn the_copy_menu_saves_the_position_as_a_picture() {
+    use kifview::app::overlay::Overlay;
+    use kifview::app::{App, Config, LaunchOptions};
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("game.kif");
+    std::fs::write(&file, "手合割：平手\n   1 ７六歩(77)\n   2 ３四歩(33)\n").unwrap();
+    let opts = LaunchOptions {
+        file: Some(file.clone()),
+        ply: Some(1),
+        ..LaunchOptions::default()
+    };
+    let mut a = App::open(&opts, Config::defaults()).unwrap();
+    press(&mut a, "yd");
+    let Some(Overlay::Prompt(p)) = a.overlays.top() else {
+        panic!("y d asks for the file");
+    };
+    let offered = dir.path().join("game-ply001.svg").display().to_string();
+    assert_eq!(p.text, offered, "the record's name and the ply, beside it");
+    press(&mut a, "⏎");
+    let svg = std::fs::read_to_string(&offered).unwrap();
+    assert!(svg.contains("第1手 ▲７六歩まで"), "{svg}");
+    // Another name, as PNG.
+    press(&mut a, "yd");
+    let png = dir.path().join("p.png");
+    let back = "⌫".repeat(offered.chars().count());
+    press(&mut a, &format!("{back}{}⏎", png.display()));
+    let p = Pixmap::decode_png(&std::fs::read(&png).unwrap()).unwrap();
+    assert_eq!(p.width(), 816);
+    assert!(
+        a.message
+            .as_ref()
+            .unwrap()
+            .text
+            .contains("saved the position as p.png")
+    );
+    // A name that is neither is refused with the reason.
+    press(&mut a, "yd");
+    press(
+        &mut a,
+        &format!("{back}{}⏎", dir.path().join("x.txt").display()),
+    );
+    assert!(
+        a.message
+            .as_ref()
+            .unwrap()
+            .text
+            .contains(".svg or NAME.png")
+    );
+    assert!(!dir.path().join("x.txt").exists());
+}
+
+#[test]
+fn the_config_themes_the_pictures() {
+    use kifview::app::Config;
+    let c = Config::from_toml(
+        "my.toml",
+        "[diagram]\nboard = \"#ffffff\"\npiece_font = \"'IPAexMincho'\"\n",
+    )
+    .unwrap();
+    // Keys given replace the default's; the others stay.
+    assert_eq!(c.diagram.board, "#ffffff");
+    assert_eq!(c.diagram.line, Theme::default().line);
+    assert_eq!(Config::defaults().diagram, Theme::default());
+    let s = svg::write(&sfen("4k4/9/9/9/9/9/9/9/4K4 b - 1"), &c.diagram, None);
+    assert!(s.contains("fill=\"#ffffff\""));
+    assert!(
+        s.contains("font-family=\"'IPAexMincho', 'Noto Serif CJK JP'"),
+        "{s}"
+    );
+    let e = Config::from_toml("my.toml", "[diagram]\n\nline = \"red\\\" onload=\\\"x\"\n")
+        .unwrap_err()
+        .to_string();
+    assert!(e.starts_with("my.toml:3: diagram.line:"), "{e}");
+}
+
+#[test]
+fn command_takes_its_theme_from_the_config() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("c.toml");
+    std::fs::write(
+        &config,
+        "[diagram]\npromoted = \"#0000ff\"\nmark_last_move = false\n",
+    )
+    .unwrap();
+    let out = kifview()
+        .args(["diagram", "--position", "startpos moves 7g7f 3c3d 8h2b+"])
+        .arg("--config")
+        .arg(&config)
+        .assert()
+        .success();
+    let s = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(
+        s.contains("fill=\"#0000ff\" x="),
+        "the promoted bishop in the theme's colour: {s}"
+    );
+    assert!(!s.contains(&Theme::default().highlight), "no mark: {s}");
+    std::fs::write(&config, "[diagram]\nboard = \"no colour\"\n").unwrap();
+    kifview()
+        .args([
+            "diagram",
+            "--sfen",
+            "4k4/9/9/9/9/9/9/9/4K4 b - 1",
+            "--config",
+        ])
+        .arg(&config)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("c.toml:2: diagram.board"));
+}
+
+#[test]
+fn a_record_from_standard_input_is_named_stdin() {
+    let dir = tempfile::tempdir().unwrap();
+    kifview()
+        .args(["diagram", "-", "--all", "--out-dir"])
+        .arg(dir.path())
+        .write_stdin("手合割：平手\n   1 ７六歩(77)\n")
+        .assert()
+        .success();
+    assert!(dir.path().join("stdin-ply000.svg").is_file());
+    assert!(dir.path().join("stdin-ply001.svg").is_file());
+}
+
+#[test]
+fn png_is_rgb_when_opaque_and_keeps_a_transparent_background() {
+    let d = sfen("4k4/9/9/9/9/9/9/9/4K4 b - 1");
+    let db = || {
+        Fonts::bundled_only()
+            .prepare(&mut d.clone(), &Theme::default())
+            .0
+    };
+    let opaque = render::png(&svg::write(&d, &Theme::default(), None), db()).unwrap();
+    // The IHDR's colour type: 2 is RGB, 6 is RGBA.
+    assert_eq!(opaque[25], 2);
+    let clear = Theme {
+        background: "transparent".into(),
+        ..Theme::default()
+    };
+    let png = render::png(&svg::write(&d, &clear, None), db()).unwrap();
+    assert_eq!(png[25], 6);
+    let p = Pixmap::decode_png(&png).unwrap();
+    assert_eq!(
+        p.pixel(1, 1).unwrap().alpha(),
+        0,
+        "outside the board is see-through"
+    );
+    let board = p.pixel(100, 100).unwrap();
+    assert_eq!(
+        (board.alpha(), board.red()),
+        (255, 0xf6),
+        "the board is not"
+    );
+}
