@@ -33,7 +33,6 @@ mod robustness;
 mod save_background;
 mod share;
 mod share_e2e;
-
 mod signals_e2e;
 mod tags;
 mod terminal_safety;
