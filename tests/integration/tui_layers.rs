@@ -302,9 +302,7 @@ fn no_file_of_src_imports_itself_through_a_cycle() {
 const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
     ("src/app/document/save.rs", "finish_save", 196),
     ("src/app/config/mod.rs", "apply", 181),
-    ("src/tui/ui.rs", "render", 149),
     ("src/tui/mod.rs", "run", 145),
-    ("src/app/overlay/prompt.rs", "prompt_submit", 119),
     ("src/tui/widgets/graph.rs", "graph_pane", 100),
     ("src/tui/widgets/position_editor.rs", "render", 87),
 ];

@@ -61,36 +61,7 @@ impl App {
         };
         let text = p.text.trim().to_string();
         match p.kind {
-            PromptKind::Move => {
-                if text.is_empty() {
-                    self.close_prompt();
-                    return;
-                }
-                let cur = self.cur();
-                let prev_to = self.record.node(cur).move_data().map(|m| m.mv.to());
-                match input::parse(self.position(), prev_to, &text) {
-                    Ok(Entered::Move(mv)) => {
-                        self.close_prompt();
-                        self.enter_move(mv);
-                    }
-                    Ok(Entered::Special(s)) => {
-                        self.close_prompt();
-                        self.add_ending(s);
-                    }
-                    Err(e) => {
-                        let msg = match &e {
-                            InputError::Ambiguous(c) => {
-                                format!("which one? {} (type one of them)", c.join(" / "))
-                            }
-                            _ => e.to_string(),
-                        };
-                        self.info_level(
-                            crate::core::text::sanitize(&msg).into_owned(),
-                            Level::Error,
-                        );
-                    }
-                }
-            }
+            PromptKind::Move => self.submit_move(&text),
             PromptKind::Search => {
                 self.close_prompt();
                 self.search_submit(&text);
@@ -107,24 +78,7 @@ impl App {
                     self.save_diagram(expand_path(&text));
                 }
             }
-            PromptKind::Bookmark => {
-                self.close_prompt();
-                let node = self.cur();
-                let name = (!text.is_empty()).then(|| text.clone());
-                if self.record.node(node).bookmark == name {
-                    return;
-                }
-                if self
-                    .apply_or_say(Edit::SetBookmark { node, name })
-                    .is_some()
-                {
-                    self.info(if text.is_empty() {
-                        "bookmark removed".to_string()
-                    } else {
-                        format!("bookmark &{text} set ('  lists the bookmarks)")
-                    });
-                }
-            }
+            PromptKind::Bookmark => self.submit_bookmark(text),
             PromptKind::HeaderValue(i) => {
                 self.close_prompt();
                 let mut h = self.record.header.clone();
@@ -135,34 +89,7 @@ impl App {
                     self.set_header(h);
                 }
             }
-            PromptKind::HeaderNewKey => {
-                let key = text.trim_end_matches([':', '：']).trim().to_string();
-                if key.is_empty() {
-                    self.close_prompt();
-                    return;
-                }
-                if key.contains(['：', '\n']) || key.starts_with('#') {
-                    self.info_level(
-                        "a field name cannot contain '：' or start with '#'".into(),
-                        Level::Error,
-                    );
-                    return;
-                }
-                if let Some(i) = self.record.header.fields.iter().position(|f| f.key == key) {
-                    let value = self.record.header.fields[i].value.clone();
-                    self.next_prompt(Prompt {
-                        kind: PromptKind::HeaderValue(i),
-                        label: format!("{key}："),
-                        text: value,
-                    });
-                    return;
-                }
-                self.next_prompt(Prompt {
-                    kind: PromptKind::HeaderNewValue(key.clone()),
-                    label: format!("{key}："),
-                    text: String::new(),
-                });
-            }
+            PromptKind::HeaderNewKey => self.submit_header_key(&text),
             PromptKind::HeaderNewValue(key) => {
                 self.close_prompt();
                 let mut h = self.record.header.clone();
@@ -173,5 +100,84 @@ impl App {
                 }
             }
         }
+    }
+
+    /// A typed move (or an ending word): entered, or the error stays on the status line.
+    fn submit_move(&mut self, text: &str) {
+        if text.is_empty() {
+            self.close_prompt();
+            return;
+        }
+        let cur = self.cur();
+        let prev_to = self.record.node(cur).move_data().map(|m| m.mv.to());
+        match input::parse(self.position(), prev_to, text) {
+            Ok(Entered::Move(mv)) => {
+                self.close_prompt();
+                self.enter_move(mv);
+            }
+            Ok(Entered::Special(s)) => {
+                self.close_prompt();
+                self.add_ending(s);
+            }
+            Err(e) => {
+                let msg = match &e {
+                    InputError::Ambiguous(c) => {
+                        format!("which one? {} (type one of them)", c.join(" / "))
+                    }
+                    _ => e.to_string(),
+                };
+                self.info_level(crate::core::text::sanitize(&msg).into_owned(), Level::Error);
+            }
+        }
+    }
+
+    /// A bookmark name for the current move (empty: the bookmark is removed).
+    fn submit_bookmark(&mut self, text: String) {
+        self.close_prompt();
+        let node = self.cur();
+        let name = (!text.is_empty()).then(|| text.clone());
+        if self.record.node(node).bookmark == name {
+            return;
+        }
+        if self
+            .apply_or_say(Edit::SetBookmark { node, name })
+            .is_some()
+        {
+            self.info(if text.is_empty() {
+                "bookmark removed".to_string()
+            } else {
+                format!("bookmark &{text} set ('  lists the bookmarks)")
+            });
+        }
+    }
+
+    /// A new header field's name: an existing field edits its value, a new one asks for it.
+    fn submit_header_key(&mut self, text: &str) {
+        let key = text.trim_end_matches([':', '：']).trim().to_string();
+        if key.is_empty() {
+            self.close_prompt();
+            return;
+        }
+        if key.contains(['：', '\n']) || key.starts_with('#') {
+            self.info_level(
+                "a field name cannot contain '：' or start with '#'".into(),
+                Level::Error,
+            );
+            return;
+        }
+        if let Some(i) = self.record.header.fields.iter().position(|f| f.key == key) {
+            let value = self.record.header.fields[i].value.clone();
+            self.next_prompt(Prompt {
+                kind: PromptKind::HeaderValue(i),
+                label: format!("{key}："),
+                text: value,
+            });
+            return;
+        }
+        self.next_prompt(Prompt {
+            kind: PromptKind::HeaderNewValue(key.clone()),
+            label: format!("{key}："),
+            text: String::new(),
+        });
     }
 }
