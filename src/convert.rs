@@ -8,8 +8,8 @@
 use crate::core::notation::filetype::{self, FileType};
 use crate::core::notation::{self, Loaded, Newline, Parsed, Target, TextEncoding, TextInfo, bod};
 use crate::core::record::{NodeId, Record};
+use crate::load::{display_name, load_input, pick_record, read_input, read_records};
 use crate::store::{self, SaveOptions};
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 pub mod unread;
@@ -46,64 +46,6 @@ impl JobResult {
         self.messages.push(message);
         self.failed = true;
         self
-    }
-}
-
-/// Reads a file (or standard input for `-`) into its bytes.
-pub fn read_input(path: &Path) -> Result<Vec<u8>, String> {
-    if path == Path::new("-") {
-        let mut bytes = Vec::new();
-        std::io::stdin()
-            .read_to_end(&mut bytes)
-            .map_err(|e| format!("reading standard input: {e}"))?;
-        return Ok(bytes);
-    }
-    // `fs::read` (and `File::read_to_end`) ask the file's size and position first: two more
-    // system calls per file of a batch. Records are small: start with room for a typical one,
-    // let larger ones grow, and read through `Take`, which does not ask.
-    let mut bytes = Vec::with_capacity(64 * 1024);
-    std::fs::File::open(path)
-        .and_then(|f| f.take(u64::MAX).read_to_end(&mut bytes))
-        .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
-    Ok(bytes)
-}
-
-/// Reads a file (or standard input for `-`) into records. An input that yields nothing a
-/// record could hold (an empty file, binary data, text no reader understood) is an error that
-/// says why.
-pub fn load_input(path: &Path) -> Result<Loaded, String> {
-    let bytes = read_input(path)?;
-    let named = (path != Path::new("-")).then_some(path);
-    read_records(&bytes, named)
-        .map_err(|why| format!("{}: not a record: {why}", display_name(path)))
-}
-
-/// The records in `bytes`, or why there are none: an empty input, or what
-/// `notation::try_load` refuses (binary data, text no reader understood).
-pub fn read_records(bytes: &[u8], named: Option<&Path>) -> Result<Loaded, String> {
-    if bytes.iter().all(u8::is_ascii_whitespace) {
-        return Err("the file is empty".into());
-    }
-    notation::try_load(bytes, named).map_err(|e| e.to_string())
-}
-
-fn display_name(path: &Path) -> String {
-    if path == Path::new("-") {
-        "standard input".into()
-    } else {
-        path.display().to_string()
-    }
-}
-
-/// The record `n` (1-based) of a loaded file.
-pub fn pick_record<'a>(loaded: &'a Loaded, n: usize, path: &Path) -> Result<&'a Parsed, String> {
-    match n.checked_sub(1).and_then(|i| loaded.records.get(i)) {
-        Some(p) => Ok(p),
-        None => Err(format!(
-            "{}: --record {n}: the file holds {} record(s)",
-            display_name(path),
-            loaded.records.len()
-        )),
     }
 }
 

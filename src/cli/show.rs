@@ -2,7 +2,7 @@
 
 use super::{Out, parse_record, print_messages};
 use clap::Args;
-use kifview::convert;
+use kifview::{convert, load};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -23,14 +23,14 @@ pub struct ShowArgs {
 }
 
 pub fn run(a: ShowArgs) -> ExitCode {
-    let loaded = match convert::load_input(&a.file) {
+    let loaded = match load::load_input(&a.file) {
         Ok(l) => l,
         Err(e) => {
             print_messages(&[e]);
             return ExitCode::from(1);
         }
     };
-    let parsed = match convert::pick_record(&loaded, a.record, &a.file) {
+    let parsed = match load::pick_record(&loaded, a.record, &a.file) {
         Ok(p) => p,
         Err(e) => {
             print_messages(&[e]);

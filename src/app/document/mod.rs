@@ -21,9 +21,9 @@ use crate::core::notation::{
 };
 use crate::core::record::{Initial, Record};
 use crate::core::rules::{HANDICAPS, Handicap, Position};
+use crate::load;
 use crate::store::{self, SaveError, SaveOptions};
 use checks::{DiskStamp, SavePlan};
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 /// Where the record came from and how to write it back.
@@ -396,20 +396,6 @@ pub fn file_name(p: &Path) -> String {
         .unwrap_or_else(|| p.display().to_string())
 }
 
-/// Which record of a file `--record N` means (1-based; 0 is the first), as an index, or why
-/// there is none.
-fn record_index(what: &str, want: usize, count: usize) -> Result<usize, String> {
-    let want = want.max(1);
-    if want <= count {
-        Ok(want - 1)
-    } else {
-        Err(format!(
-            "{what}: --record {want}: the file holds {count} record{}",
-            if count == 1 { "" } else { "s" }
-        ))
-    }
-}
-
 /// A new record: 平手, or the handicap `--handicap` names.
 fn new_record(handicap: Option<&str>) -> anyhow::Result<Record> {
     let position = match handicap {
@@ -460,28 +446,12 @@ pub fn open(opts: &LaunchOptions) -> anyhow::Result<(Record, Document)> {
         };
         return Ok((new_record(opts.handicap.as_deref())?, doc));
     }
-    let bytes = if stdin {
-        let mut b = Vec::new();
-        std::io::stdin()
-            .read_to_end(&mut b)
-            .map_err(|e| anyhow::anyhow!("cannot read standard input: {e}"))?;
-        b
-    } else {
-        std::fs::read(path).map_err(|e| anyhow::anyhow!("cannot open {}: {e}", path.display()))?
-    };
-    let shown = if stdin {
-        "standard input".to_string()
-    } else {
-        path.display().to_string()
-    };
+    let bytes = load::read_input(path).map_err(|e| anyhow::anyhow!(e))?;
+    let shown = load::display_name(path);
     let loaded = load_checked(&bytes, (!stdin).then_some(path.as_path()), &shown)
         .map_err(|e| anyhow::anyhow!(e))?;
-    let index = record_index(
-        &path.display().to_string(),
-        opts.record,
-        loaded.records.len(),
-    )
-    .map_err(|e| anyhow::anyhow!(e))?;
+    let index = load::record_index(&shown, opts.record, loaded.records.len())
+        .map_err(|e| anyhow::anyhow!(e))?;
     let (record, mut doc) = Document::from_loaded(loaded, (!stdin).then(|| path.clone()), index)
         .ok_or_else(|| anyhow::anyhow!("{}: no record", path.display()))?;
     doc.keep_record_texts_of(&bytes, (!stdin).then_some(path.as_path()));
@@ -499,7 +469,7 @@ fn load_checked(
 ) -> Result<notation::Loaded, String> {
     let mut loaded =
         notation::try_load(bytes, path).map_err(|e| format!("{shown}: not a record: {e}"))?;
-    if bytes.iter().all(u8::is_ascii_whitespace) {
+    if load::is_empty(bytes) {
         for r in &mut loaded.records {
             r.warnings.insert(
                 0,
@@ -706,6 +676,7 @@ pub use recovery::{
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::load::record_index;
 
     #[test]
     fn record_numbers_are_one_based_and_checked() {
