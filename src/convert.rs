@@ -1,5 +1,6 @@
-//! Batch work on record files: reading inputs, planning outputs, converting on every core,
-//! checking, and the position `show` prints. The CLI parses arguments and prints what these
+//! Batch work on record files: walking the inputs, planning outputs, converting and checking
+//! on every core (through `crate::pool`; the files are read by `crate::load`), and the
+//! position `show` prints. The CLI parses arguments and prints what these
 //! functions return; nothing here writes to the terminal.
 //!
 //! Messages are returned as they are: they quote the files' own text, and the caller strips
@@ -9,6 +10,7 @@ use crate::core::notation::filetype::{self, FileType};
 use crate::core::notation::{self, Loaded, Newline, Parsed, Target, TextEncoding, TextInfo, bod};
 use crate::core::record::{NodeId, Record};
 use crate::load::{display_name, load_input, pick_record, read_input, read_records};
+use crate::pool;
 use crate::store::{self, SaveOptions};
 use std::path::{Path, PathBuf};
 
@@ -152,48 +154,6 @@ pub fn missing_dirs(jobs: &[Job]) -> Vec<PathBuf> {
     dirs.into_iter()
         .filter(|d| !d.is_dir())
         .map(Path::to_path_buf)
-        .collect()
-}
-
-/// Runs `f` over `items` on every core; results come back in input order.
-pub fn run_parallel<I: Sync, T: Send>(items: &[I], f: impl Fn(&I) -> T + Sync) -> Vec<T> {
-    let threads = std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1)
-        .min(items.len())
-        .max(1);
-    if threads == 1 {
-        return items.iter().map(&f).collect();
-    }
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let mut slots: Vec<Option<T>> = (0..items.len()).map(|_| None).collect();
-    let parts: Vec<Vec<(usize, T)>> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..threads)
-            .map(|_| {
-                s.spawn(|| {
-                    let mut mine = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        if i >= items.len() {
-                            break;
-                        }
-                        mine.push((i, f(&items[i])));
-                    }
-                    mine
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().expect("worker panicked"))
-            .collect()
-    });
-    for (i, t) in parts.into_iter().flatten() {
-        slots[i] = Some(t);
-    }
-    slots
-        .into_iter()
-        .map(|t| t.expect("every job ran"))
         .collect()
 }
 
@@ -455,7 +415,7 @@ pub fn convert_all(
     done: impl Fn() + Sync,
 ) -> Result<Vec<JobResult>, String> {
     let batch = jobs.len() > 1;
-    let results = run_parallel(jobs, |job| {
+    let results = pool::map_in_order(jobs, |job| {
         let r = convert_one(job, s, batch);
         done();
         r
@@ -492,7 +452,7 @@ pub fn check_one(path: &Path) -> JobResult {
 
 /// Checks every file on every core (results in input order).
 pub fn check_all(files: &[PathBuf]) -> Vec<JobResult> {
-    run_parallel(files, |f| check_one(f))
+    pool::map_in_order(files, |f| check_one(f))
 }
 
 /// The number of moves of the main line (specials such as 投了 are not moves).
@@ -622,15 +582,5 @@ mod tests {
             node_at_ply(r, None).unwrap(),
             node_at_ply(r, Some(2)).unwrap()
         );
-    }
-
-    #[test]
-    fn the_pool_keeps_input_order() {
-        let items: Vec<usize> = (0..100).collect();
-        assert_eq!(
-            run_parallel(&items, |i| i * 2),
-            (0..100).map(|i| i * 2).collect::<Vec<_>>()
-        );
-        assert!(run_parallel(&[] as &[usize], |i| *i).is_empty());
     }
 }

@@ -14,7 +14,7 @@
 //! | layer | holds | uses |
 //! | --- | --- | --- |
 //! | [`core`] | `rules` (board, legal moves and why a move is illegal, handicaps, SFEN), `record` (the tree of moves as an arena, edits with their inverses, the undo history), `notation` (decoding, format detection, the readers and writers of every format), `text` (the one sanitizer for everything that reaches a terminal) | std, encoding_rs |
-//! | library modules: `engine`, `load`, `convert`, `store`, `analyze`, `collection`, `diagram` | USI engines as child processes; the one loader (a path, standard input or bytes to records; one rule for an empty input and for `--record N`, used by the viewer and every subcommand); batch check and convert with a worker pool; writing files safely (atomic, through links, keeping permissions); game analysis (comments, marks, evaluations for the graph, batches, mate search); collections of games (`collection::tags`: a game's strategy and castle tags, 戦型・囲い); diagrams of positions as SVG and PNG (layout, the bundled font, resvg) | `core`, and each other (`analyze` uses `engine`, `convert`, `store`; `diagram` uses `convert`), resvg |
+//! | library modules: `engine`, `load`, `pool`, `convert`, `store`, `analyze`, `collection`, `diagram` | USI engines as child processes; the one loader (a path, standard input or bytes to records; one rule for an empty input and for `--record N`, used by the viewer and every subcommand); the batch pool (a function over many inputs on every core, results in input order); batch check and convert; writing files safely (atomic, through links, keeping permissions); game analysis (comments, marks, evaluations for the graph, batches, mate search); collections of games (`collection::tags`: a game's strategy and castle tags, 戦型・囲い); diagrams of positions as SVG and PNG (layout, the bundled font, resvg) | `core`, and each other (`analyze` uses `engine`, `convert`, `store`; `diagram` uses `convert`), resvg |
 //! | [`app`] | `App` and moving around the record (`app::state`), config and keymaps (`app::config`), and one folder per feature: `dispatch` (the command table, the `:` table, the app's key events, `update`), `overlay` (the stack and each overlay's state: prompts, questions, lists, the comment editor, move input, the mode line), `document` (open, save with its questions and its thread, the records of a multi-record file, following a file, recovery files, copy and paste, the copy menu's picture: every file the app reads or writes), `edit` (changes to the record, the position editor), `search` (`/`), `research` (the engine, `:analyze`, the evaluation graph) | `core`, the library modules; never a terminal crate |
 //! | [`tui`] | the run loop, terminal events turned into the app's keys, layout, one widget per pane, theme | `app`, `core`, ratatui, crossterm |
 //! | `main.rs`, `cli` (the binary: `cli/mod.rs` the arguments and the viewer's launch, one file per subcommand: `convert`, `show`, `check`, `analyze` with `mate`, `diagram`) | arguments, subcommands, printing | everything |
@@ -97,5 +97,6 @@ pub mod core;
 pub mod diagram;
 pub mod engine;
 pub mod load;
+pub mod pool;
 pub mod store;
 pub mod tui;

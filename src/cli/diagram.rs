@@ -199,7 +199,8 @@ pub fn diagram(a: DiagramArgs) -> ExitCode {
         to,
     };
     let batch = inputs.len() > 1;
-    let done = convert::run_parallel(&inputs, |i| draw_input(i, bare.as_deref(), &plan, batch));
+    let done =
+        kifview::pool::map_in_order(&inputs, |i| draw_input(i, bare.as_deref(), &plan, batch));
     finish(&inputs, &done, &a)
 }
 
