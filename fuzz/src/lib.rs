@@ -167,14 +167,163 @@ fn same_header(r0: &Record, w: &Written, r1: &Record, format: Format) {
     }
 }
 
+/// The move lines of KIF text that write `不成`: the KIF specification forbids it
+/// (`不成の場合は、「不成」を表記しない`), and ShogiHome, json-kifu-format, cshogi and
+/// shogi-kifu-converter stop at or skip such a line (issue 19).
+pub fn kif_funari_move_lines(text: &str) -> Vec<&str> {
+    text.lines()
+        .filter(|l| {
+            let t = l.trim_start_matches([' ', '\u{3000}']);
+            let digits = t.len() - t.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+            digits > 0 && t[digits..].starts_with([' ', '\u{3000}']) && l.contains("不成")
+        })
+        .collect()
+}
+
+/// The `special` enum of the JKF JSON schema (json-kifu-format 5.5.0,
+/// `specification/json-kifu-format.schema.json`, `$defs/special`), besides `null`.
+const JKF_SCHEMA_SPECIALS: [&str; 14] = [
+    "TORYO",
+    "CHUDAN",
+    "SENNICHITE",
+    "TIME_UP",
+    "ILLEGAL_MOVE",
+    "+ILLEGAL_ACTION",
+    "-ILLEGAL_ACTION",
+    "JISHOGI",
+    "KACHI",
+    "HIKIWAKE",
+    "MATTA",
+    "TSUMI",
+    "FUZUMI",
+    "ERROR",
+];
+
+/// The JSON object that starts at `text[at]` (`{`), to its matching `}`: strings are skipped
+/// with their escapes.
+fn json_object(text: &str, at: usize) -> &str {
+    let (mut depth, mut in_str, mut escaped) = (0usize, false, false);
+    for (i, b) in text.bytes().enumerate().skip(at) {
+        match (in_str, escaped, b) {
+            (true, true, _) => escaped = false,
+            (true, false, b'\\') => escaped = true,
+            (true, false, b'"') => in_str = false,
+            (true, false, _) => {}
+            (false, _, b'"') => in_str = true,
+            (false, _, b'{') => depth += 1,
+            (false, _, b'}') => {
+                depth -= 1;
+                if depth == 0 {
+                    return &text[at..=i];
+                }
+            }
+            _ => {}
+        }
+    }
+    &text[at..]
+}
+
+/// Where JKF text kifview wrote breaks the JKF schema in what its writer could get wrong: a
+/// `special` outside the schema's enum, a required field missing (`header` and `moves` of the
+/// record, `color`, `to` and `piece` of a move, `now` and `total` of a time, `preset` of the
+/// initial position). A key inside a JSON string is escaped (`\"special\":`): only the
+/// writer's own keys match.
+pub fn jkf_outside_schema(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    if !text.starts_with("{\n  \"header\": {") || !text.contains("\n  \"moves\": [") {
+        out.push("the record's header or moves is missing".into());
+    }
+    for (at, _) in text.match_indices("\"special\":") {
+        let rest = &text[at + "\"special\":".len()..];
+        let ok = rest.starts_with("null")
+            || JKF_SCHEMA_SPECIALS
+                .iter()
+                .any(|s| rest.starts_with(&format!("\"{s}\"")));
+        if !ok {
+            out.push(format!(
+                "special {}",
+                rest.chars().take(20).collect::<String>()
+            ));
+        }
+    }
+    let required: [(&str, &[&str]); 3] = [
+        ("\"move\":{", &["\"color\":", "\"to\":", "\"piece\":"]),
+        ("\"time\":{", &["\"now\":", "\"total\":"]),
+        ("\"initial\": {", &["\"preset\":"]),
+    ];
+    for (key, fields) in required {
+        for (at, _) in text.match_indices(key) {
+            let obj = json_object(text, at + key.len() - 1);
+            for f in fields {
+                if !obj.contains(f) {
+                    out.push(format!("{key} without {f}: {obj}"));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A comment kifview wrote to CSA is a comment (`'*`) for a reader that skips remarks (every
+/// `'` line that is not `'*`): reading the text without its remark lines gives every node of
+/// the main line the comment it has in `r0` (empty lines aside: CSA cannot write them).
+fn same_csa_comments(r0: &Record, written: &str) {
+    let skipped: String = written
+        .lines()
+        .filter(|l| !l.starts_with('\'') || l.starts_with("'*"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let back = read_back(&skipped, Format::Csa).record;
+    let norm = |c: &str| -> Vec<String> {
+        c.split(['\n', '\r'])
+            .filter(|l| !l.is_empty())
+            .map(str::to_string)
+            .collect()
+    };
+    for (a, b) in r0.main_line().into_iter().zip(back.main_line()) {
+        let (ca, cb) = (norm(&r0.node(a).comment), norm(&back.node(b).comment));
+        if ca != cb {
+            fail(
+                "comment lost to a reader that skips remarks",
+                Format::Csa,
+                written,
+                &format!("{ca:?} became {cb:?}"),
+            );
+        }
+    }
+}
+
+/// What a file kifview writes must mean in other programs (issue 19): KIF without `不成`
+/// move lines, JKF within its schema, CSA comments as comments.
+fn means_the_same_elsewhere(r0: &Record, format: Format, written: &str) {
+    match format {
+        Format::Kif => {
+            let bad = kif_funari_move_lines(written);
+            if !bad.is_empty() {
+                fail("move line with 不成", format, written, &bad.join(" / "));
+            }
+        }
+        Format::Jkf => {
+            let bad = jkf_outside_schema(written);
+            if !bad.is_empty() {
+                fail("outside the JKF schema", format, written, &bad.join("; "));
+            }
+        }
+        Format::Csa => same_csa_comments(r0, written),
+        _ => {}
+    }
+}
+
 /// Every writer's text reads back with its reader: no warning, the same initial position and
 /// main line (formats holding moves) or the same position (SFEN, BOD; held to the 40-piece
-/// set as every reader holds what it reads).
+/// set as every reader holds what it reads); and means the same in other programs
+/// ([`means_the_same_elsewhere`]).
 pub fn check_every_writer(r0: &Record) {
     let (_, initial_over) = held_to_the_set(&r0.initial.position);
     for format in Format::ALL {
         let w = notation::render(r0, Target::new(format), &utf8());
         let written = &w.text;
+        means_the_same_elsewhere(r0, format, written);
         let back = read_back(written, format);
         let r1 = &back.record;
         if format.holds_moves() {
@@ -241,6 +390,7 @@ pub fn check_round_trip(r0: &Record, target: Target, whole_tree: bool) {
     let format = target.format;
     let w1 = notation::render(r0, target, &utf8());
     let t1 = w1.text.clone();
+    means_the_same_elsewhere(r0, format, &t1);
     let p1 = read_back(&t1, format);
     no_warning(&p1, held_to_the_set(&r0.initial.position).1, format, &t1);
     let r1 = &p1.record;

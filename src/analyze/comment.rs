@@ -8,7 +8,8 @@
 //!
 //! ```text
 //! 【悪手】                  the mark, on its own line first (ShogiHome's `header`)
-//! #詰み=先手勝ち:5手         for a mate score (no `:N手` when the engine gave no distance), or
+//! #詰み=先手勝ち:5手         for a mate score (no `:N手` when the engine gave no distance or
+//!                           the position is already mate), or
 //! 先手有利                  ShogiHome's situation words (`getSituationText`), then
 //! #評価値=450               centipawns from sente's side
 //! #読み筋=▲７六歩△３四歩     the engine's line, every move legal
@@ -227,8 +228,11 @@ pub fn score_lines(score: Score) -> String {
                 "後手勝ち"
             };
             match plies {
-                Some(n) => format!("#詰み={who}:{n}手"),
-                None => format!("#詰み={who}"),
+                // `:0手` (the position is already mate) reads in ShogiHome as a mate score of 0,
+                // which its chart draws as gote winning (`mate > 0 ? +MATE : -MATE`), and
+                // ShogiHome never writes it: without the count, it reads as the side's win.
+                Some(n) if n > 0 => format!("#詰み={who}:{n}手"),
+                _ => format!("#詰み={who}"),
             }
         }
         Score::Cp(cp) => format!("{}\n#評価値={cp}", score.situation()),
@@ -356,5 +360,11 @@ mod tests {
             sente_wins: false,
         };
         assert_eq!(score_lines(m), "#詰み=後手勝ち");
+        // Already mate: no `:0手`, which ShogiHome would read as a score of 0 (gote's win).
+        let m = Score::Mate {
+            plies: Some(0),
+            sente_wins: true,
+        };
+        assert_eq!(score_lines(m), "#詰み=先手勝ち");
     }
 }

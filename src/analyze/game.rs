@@ -527,7 +527,7 @@ mod tests {
         assert_eq!(plan.len(), 2);
         assert_eq!(plan.mated_here(0), None);
         let m = plan.mated_here(1).expect("gote is mated after ▲２二金");
-        assert_eq!(m.block, "#詰み=先手勝ち:0手");
+        assert_eq!(m.block, "#詰み=先手勝ち");
     }
 
     #[test]

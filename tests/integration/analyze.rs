@@ -200,7 +200,7 @@ fn main_lines_ending_in_mate_resignation_and_repetition() {
     let line = t.main_line();
     assert_eq!(
         t.node(line[1]).comment,
-        "#詰み=先手勝ち:0手\n正解。２三の歩が金を支えている。"
+        "#詰み=先手勝ち\n正解。２三の歩が金を支えている。"
     );
     assert_eq!(
         t.node(line[2]).special().map(|s| s.kif_word().to_string()),

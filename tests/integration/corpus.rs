@@ -234,7 +234,8 @@ fn cases(dir: &Path) -> Vec<Case> {
             let Some(stem) = name.strip_suffix(".expected.json") else {
                 continue;
             };
-            let e: Value = serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap();
+            let mut e: Value = serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap();
+            common::counted_mate_is_mate(&mut e);
             let _ = stem;
             for (fname, info) in e["files"].as_object().unwrap() {
                 out.push(Case {
@@ -263,7 +264,8 @@ fn cases(dir: &Path) -> Vec<Case> {
     }
     reals.sort();
     for p in reals {
-        let e: Value = serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap();
+        let mut e: Value = serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap();
+        common::counted_mate_is_mate(&mut e);
         let file = PathBuf::from(p.to_string_lossy().trim_end_matches(".expected.json"));
         let format = e["format"].as_str().unwrap_or("").to_string();
         out.push(Case {

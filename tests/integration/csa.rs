@@ -379,10 +379,13 @@ proptest! {
         for (opts, times) in [(CsaOptions::default(), &whole), (v3(TextEncoding::Utf8), &ms)] {
             let mut r = random_record(initial.clone(), &choices, &comments, times, ending);
             let mut h = Header::default();
-            // Leading white space and empty names are kept; white space at the end is not
-            // (a loss of its own, tested with the fuzz findings).
-            if let Some(b) = &names.0 { h.set("先手", b.trim_end()); }
-            if let Some(w) = &names.1 { h.set("後手", w.trim_end()); }
+            // Leading white space is kept; white space at the end is not, nor an empty name
+            // (losses of their own, tested with the fuzz findings).
+            for (key, n) in [("先手", &names.0), ("後手", &names.1)] {
+                if let Some(n) = n.as_deref().map(str::trim_end).filter(|n| !n.is_empty()) {
+                    h.set(key, n);
+                }
+            }
             r.header = h;
             let written = csa::write(&r, &opts);
             prop_assert!(written.losses.is_empty(), "losses {:?}", written.losses);
@@ -521,13 +524,14 @@ proptest! {
     }
 }
 
-/// A Floodgate game (real file): its plain `'` comments (`'wdoor+floodgate…` before the
-/// version line, `'rating:…` before the first move, `'summary:toryo:…` and the final position
-/// after `%TORYO`) were dropped. They are kept, with their quote, as the comments of the start
-/// position and of the node they follow; KIF keeps them (`*'summary:…`) and CSA writes them
-/// back as they were.
+/// A Floodgate game (real file): its plain `'` lines (`'wdoor+floodgate…` before the version
+/// line, `'rating:…` before the first move, `'summary:toryo:…` and the final position after
+/// `%TORYO`) are remarks, which CSA readers skip (issue 19): kifview keeps them as remarks of
+/// the record's head and of the node they follow, not as comments; KIF writes them as `#`
+/// lines at the same place (no `*'summary` comment another program would show) and CSA writes
+/// them back as they were.
 #[test]
-fn floodgate_plain_comments_are_kept_and_converted() {
+fn floodgate_remarks_are_kept_as_remarks_and_converted() {
     let Some(corpus) = common::corpus() else {
         return;
     };
@@ -535,39 +539,55 @@ fn floodgate_plain_comments_are_kept_and_converted() {
     let bytes = std::fs::read(&path).expect("the Floodgate file of the corpus");
     let p = &load(&bytes, Some(&path)).records[0];
     let r = &p.record;
-    let root = &r.node(NodeId::ROOT).comment;
-    for line in [
-        "'wdoor+floodgate-300-10F+10b_n003_1060+40b_n007_1050Ti+20210405160009.csa",
-        "'Max_Moves:256",
-        "'black_rate:10b_n003_1060+507782308a74bb96974b7f14cd6f50d1:3382.0",
-    ] {
-        assert!(root.lines().any(|l| l == line), "{line} in {root:?}");
-    }
+    assert_eq!(
+        r.program_lines,
+        [
+            "#wdoor+floodgate-300-10F+10b_n003_1060+40b_n007_1050Ti+20210405160009.csa",
+            "#Max_Moves:256",
+            "#Least_Time_Per_Move:0",
+            "#Increment:10"
+        ]
+    );
+    let root = r.node(NodeId::ROOT);
+    assert!(
+        root.remarks
+            .iter()
+            .any(|l| l == "black_rate:10b_n003_1060+507782308a74bb96974b7f14cd6f50d1:3382.0"),
+        "{:?}",
+        root.remarks
+    );
     let last = *r.main_line().last().unwrap();
     assert_eq!(r.node(last).special(), Some(&Special::Resign));
-    let end = &r.node(last).comment;
+    let end = &r.node(last).remarks;
     assert!(
-        end.lines()
-            .any(|l| l == "'summary:toryo:10b_n003_1060 win:40b_n007_1050Ti lose"),
+        end.iter()
+            .any(|l| l == "summary:toryo:10b_n003_1060 win:40b_n007_1050Ti lose"),
         "{end:?}"
     );
-    assert!(end.ends_with("\n'$END_TIME:2021/04/05 16:25:34"), "{end:?}");
+    assert_eq!(
+        end.last().map(String::as_str),
+        Some("$END_TIME:2021/04/05 16:25:34")
+    );
+    // No comment holds a remark.
+    assert!(r.nodes.iter().all(|n| !n.comment.starts_with('\'')));
     // An engine's `'**` comment is still the move's comment, without the quote.
     let first = r.main_line()[1];
     assert!(r.node(first).comment.starts_with("* 113 -3334FU"));
 
-    // To KIF and back: the same comments.
+    // To KIF and back: `#` lines where they stood, read back as the same remarks.
     let w = kifview::core::notation::kif::write(r, &Default::default());
     assert!(
         w.text
-            .contains("*'summary:toryo:10b_n003_1060 win:40b_n007_1050Ti lose\n"),
+            .contains("\n#summary:toryo:10b_n003_1060 win:40b_n007_1050Ti lose\n"),
         "{}",
         w.text
     );
+    assert!(!w.text.contains("*'"), "{}", w.text);
     let back = kifview::core::notation::kif::read(&w.text);
-    assert_eq!(back.record.node(NodeId::ROOT).comment, *root);
-    let back_last = *back.record.main_line().last().unwrap();
-    assert_eq!(back.record.node(back_last).comment, *end);
+    assert_eq!(back.record.program_lines, r.program_lines);
+    for (a, b) in r.nodes.iter().zip(&back.record.nodes) {
+        assert_eq!((&a.comment, &a.remarks), (&b.comment, &b.remarks));
+    }
 
     // CSA writes them back as plain lines, and reads the same again.
     let w = csa::write(r, &CsaOptions::default());
@@ -580,7 +600,7 @@ fn floodgate_plain_comments_are_kept_and_converted() {
     assert!(w.text.contains("\n'rating:10b_n003_1060+"), "{}", w.text);
     let back = &csa::read(&w.text)[0];
     for (a, b) in r.nodes.iter().zip(&back.record.nodes) {
-        assert_eq!(a.comment, b.comment);
+        assert_eq!((&a.comment, &a.remarks), (&b.comment, &b.remarks));
     }
     assert_eq!(
         csa::write(&back.record, &CsaOptions::default()).text,

@@ -129,13 +129,13 @@ fn a_tsume_diagram_keeps_its_sente_ban_line_and_fields_after_the_diagram() {
     let w = kif::write(&l.records[0].record, &kif::KifOptions::default());
     let original = std::fs::read_to_string(fixture("tsume_sente_ban.kifu")).unwrap();
     // The writer adds the closing line of the ending.
-    assert_eq!(w.text, format!("{original}まで1手で詰み\n"));
+    assert_eq!(w.text, format!("{original}まで1手で先手の勝ち\n"));
     // Without the line the diagram is written without it (Black to move is the default).
     let no_turn = original.replace("先手番\n", "");
     let r = kif::read(&no_turn);
     assert_eq!(
         kif::write(&r.record, &kif::KifOptions::default()).text,
-        format!("{no_turn}まで1手で詰み\n")
+        format!("{no_turn}まで1手で先手の勝ち\n")
     );
 }
 

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 #[allow(dead_code)]
 #[path = "../../fuzz/src/lib.rs"]
 mod fuzz_checks;
-use fuzz_checks::kept_header;
+use fuzz_checks::{jkf_outside_schema, kept_header, kif_funari_move_lines};
 
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -128,16 +128,18 @@ fn two_variations_with_the_same_first_move_stay_two() {
 }
 
 /// `後手：` with no name: the CSA writer wrote `N-`, the CSA reader dropped it, so the second
-/// conversion differed from the first. An empty name (and an empty `$` value) is kept.
+/// conversion differed from the first. An empty `N-` is rejected by shogi-kifu-converter and
+/// left out by tsshogi's writer (issue 19): the empty name is left out and named as lost; an
+/// empty `$` value is kept.
 #[test]
-fn an_empty_name_survives_csa() {
+fn an_empty_name_is_left_out_of_csa_and_named() {
     let p = open("kif-empty-player-name-csa-round-trip-drops-it.kif");
     assert_eq!(p.record.header.get("後手"), Some(""));
     let w = write(&p.record, Format::Csa);
-    assert!(w.text.contains("\nN-\n"), "{}", w.text);
-    assert_eq!(w.losses, []);
+    assert!(!w.text.contains("\nN-"), "{}", w.text);
+    assert_eq!(w.losses, [Loss::new(Lost::Headers(vec!["後手".into()]), 1)]);
     let back = read(&w.text, Format::Csa);
-    assert_eq!(back.record.header.get("後手"), Some(""));
+    assert_eq!(back.record.header.get("後手"), None);
     assert_eq!(write(&back.record, Format::Csa).text, w.text);
     let back = read("V2.2\n$EVENT:\nPI\n+\n", Format::Csa);
     assert_eq!(back.record.header.get("棋戦"), Some(""));
@@ -368,4 +370,39 @@ fn every_fuzz_finding_writes_back_in_every_format() {
             }
         }
     }
+}
+
+/// The fuzz targets' checks of what other programs read (issue 19) catch what they look for:
+/// a KIF move line with `不成`, a JKF `special` outside the schema or a move without a
+/// required field; the texts kifview writes pass them.
+#[test]
+fn the_fuzz_checks_of_other_readers_catch_what_they_look_for() {
+    let kif =
+        "手数----指手---------消費時間--\n 101 ８二銀不成(71)\n*８二銀不成 is fine in a comment\n";
+    assert_eq!(kif_funari_move_lines(kif), [" 101 ８二銀不成(71)"]);
+    let r = read("position startpos moves 7g7f 3c3d 8h2b", Format::Usi).record;
+    assert_eq!(
+        kif_funari_move_lines(&write(&r, Format::Kif).text),
+        Vec::<&str>::new()
+    );
+    let jkf = write(&r, Format::Jkf).text;
+    assert_eq!(jkf_outside_schema(&jkf), Vec::<String>::new());
+    let bad = jkf.replacen("\"piece\":\"FU\",", "", 1);
+    assert_eq!(jkf_outside_schema(&bad).len(), 1, "{bad}");
+    let mut r = r;
+    let last = *r.main_line().last().unwrap();
+    r.push_child(
+        last,
+        kifview::core::record::Step::Special(kifview::core::record::Special::Resign),
+    );
+    let jkf = write(&r, Format::Jkf).text;
+    assert!(jkf.contains("\"special\":\"TORYO\""), "{jkf}");
+    let bad = jkf.replace("\"TORYO\"", "\"61手詰\"");
+    assert_eq!(jkf_outside_schema(&bad).len(), 1, "{bad}");
+    // A comment that merely quotes the key is not the key.
+    r.node_mut(last).comment = "\"special\":\"x\"".into();
+    assert_eq!(
+        jkf_outside_schema(&write(&r, Format::Jkf).text),
+        Vec::<String>::new()
+    );
 }

@@ -5,7 +5,9 @@
 use kifview::app::{App, Config, KeyEvent, LaunchOptions};
 use kifview::tui::Viewer;
 use kifview::tui::theme::Theme;
-use ratatui::crossterm::event::{Event, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+use ratatui::crossterm::event::{
+    Event, KeyCode, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
+};
 use ratatui::style::Modifier;
 use std::path::{Path, PathBuf};
 
@@ -86,6 +88,27 @@ fn floodgate_csa_shows_its_graph_on_opening() {
         rows.contains("コメント") && !rows.contains("勝率"),
         "{rows}"
     );
+}
+
+/// On the main line's ending (投了, the last node) the title said `本譜外` (off the main line):
+/// it shows the position after the last move, as on that move.
+#[test]
+fn the_ending_of_the_main_line_is_on_the_main_line() {
+    let mut v = viewer(&fixture(), Some(117));
+    keys(&mut v, "E");
+    let on_move = screen_rows(&screen(&mut v, 80, 24)).join("\n");
+    let title = |rows: &str| {
+        rows.lines()
+            .find(|l| l.contains("評価値 ±2000 · "))
+            .map(str::to_string)
+            .unwrap_or_else(|| panic!("no graph title in {rows}"))
+    };
+    assert!(title(&on_move).contains("117手 "), "{on_move}");
+    crate::common::key(&mut v, KeyCode::Right, KeyModifiers::NONE);
+    assert!(v.app.record.node(v.app.cur()).special().is_some());
+    let on_end = screen_rows(&screen(&mut v, 80, 24)).join("\n");
+    assert!(!on_end.contains("本譜外"), "{on_end}");
+    assert_eq!(title(&on_end), title(&on_move));
 }
 
 #[test]

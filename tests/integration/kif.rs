@@ -563,7 +563,9 @@ fn comments_bookmarks_and_program_lines_go_where_they_belong() {
     assert_eq!(r.node(m[1]).comment, "one\n*two");
     assert_eq!(r.node(m[1]).bookmark.as_deref(), Some("mark"));
     assert_eq!(r.node(m[2]).comment, "end");
-    assert_eq!(r.program_lines, ["#head", "#mid"]);
+    // A `#` line of the head is the record's; among the moves, a remark of the move before.
+    assert_eq!(r.program_lines, ["#head"]);
+    assert_eq!(r.node(m[1]).remarks, ["mid"]);
 }
 
 #[test]

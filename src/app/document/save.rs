@@ -596,6 +596,9 @@ impl App {
             if n.special().is_some_and(|s| s.kif_word().contains(ch)) {
                 return Some(format!("in the ending {}", at(id)));
             }
+            if n.remarks.iter().any(|r| r.contains(ch)) {
+                return Some(format!("in a remark (# line) {}", at(id)));
+            }
         }
         rec.program_lines
             .iter()

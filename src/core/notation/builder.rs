@@ -237,6 +237,12 @@ impl RecordBuilder {
         self.comment_node = Some(id);
     }
 
+    /// Adds a remark line (CSA `'x`, KIF `#x`, without the mark) to the current node.
+    pub fn remark_line(&mut self, text: &str) {
+        let id = self.cur;
+        self.record.node_mut(id).remarks.push(text.to_string());
+    }
+
     /// Sets the whole comment of the current node.
     pub fn set_comment(&mut self, text: String) {
         let id = self.cur;

@@ -156,8 +156,21 @@ pub fn kif_move(md: &MoveData, prev_to: Option<Square>) -> String {
     s
 }
 
-/// Appends [`kif_move`]'s text to `out` without allocating (for writers of long records).
+/// Appends [`kif_move`]'s text to `out` without allocating (the screen, search).
 pub fn push_kif_move(out: &mut String, md: &MoveData, prev_to: Option<Square>) {
+    push_move(out, md, prev_to, true);
+}
+
+/// Appends a move as a KIF file's move line says it: like [`push_kif_move`] but a declined
+/// promotion is the move without `成` and without `不成` (`８二銀(71)`), as the KIF
+/// specification says (`不成の場合は、「不成」を表記しない`) and Kifu for Windows writes; the
+/// origin square says the rest, and ShogiHome (tsshogi), json-kifu-format and cshogi reject
+/// or skip a `不成` move line.
+pub fn push_kif_file_move(out: &mut String, md: &MoveData, prev_to: Option<Square>) {
+    push_move(out, md, prev_to, false);
+}
+
+fn push_move(out: &mut String, md: &MoveData, prev_to: Option<Square>, declined: bool) {
     let to = md.mv.to();
     if prev_to == Some(to) {
         out.push_str("同\u{3000}");
@@ -170,7 +183,7 @@ pub fn push_kif_move(out: &mut String, md: &MoveData, prev_to: Option<Square>) {
         Move::Normal { from, promote, .. } => {
             if promote {
                 out.push('成');
-            } else if could_promote(md) {
+            } else if declined && could_promote(md) {
                 out.push_str("不成");
             }
             out.push('(');

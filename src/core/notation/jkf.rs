@@ -447,6 +447,27 @@ fn relative_code(suffix: &str) -> String {
         .collect()
 }
 
+/// The values JKF's `special` may take: the `special` enum of the JKF JSON schema
+/// (`specification/json-kifu-format.schema.json` of json-kifu-format 5.5.0), CSA's words
+/// without `%`. An ending outside it (`MAX_MOVES`, 不戦勝, 封じ手, ...) is written as
+/// `CHUDAN` and named in the losses, as KIF writes such an ending as 中断.
+pub const JKF_SPECIALS: [&str; 14] = [
+    "TORYO",
+    "CHUDAN",
+    "SENNICHITE",
+    "TIME_UP",
+    "ILLEGAL_MOVE",
+    "+ILLEGAL_ACTION",
+    "-ILLEGAL_ACTION",
+    "JISHOGI",
+    "KACHI",
+    "HIKIWAKE",
+    "MATTA",
+    "TSUMI",
+    "FUZUMI",
+    "ERROR",
+];
+
 /// One entry's fields before `forks` (without braces).
 fn entry_fields(
     record: &Record,
@@ -500,10 +521,19 @@ fn entry_fields(
         Step::Special(s) => {
             let side = record.side_to_move_at(id);
             let name = match s.csa_word(side) {
-                Some(w) => w.trim_start_matches('%').to_string(),
-                None => {
-                    losses.specials.push(s.kif_word().to_string());
+                Some(w) if JKF_SPECIALS.contains(&w.trim_start_matches('%')) => {
+                    w.trim_start_matches('%').to_string()
+                }
+                // `MATTA`, `ERROR`: read from a JKF or CSA file, written back as they were
+                // (unless they would read as another ending).
+                None if matches!(s, Special::Other(w)
+                    if JKF_SPECIALS.contains(&w.as_str()) && special_of(w, side) == *s) =>
+                {
                     s.kif_word().to_string()
+                }
+                _ => {
+                    losses.specials.push(s.kif_word().to_string());
+                    "CHUDAN".to_string()
                 }
             };
             f.push(format!("\"special\":{}", json_str(&name)));
@@ -628,13 +658,13 @@ pub fn write(record: &Record) -> Written {
         l.push(Loss::new(
             Lost::Ending {
                 word: group[0].clone(),
-                written_as: Some("its Japanese word, which JKF readers do not know".into()),
+                written_as: Some("中断 (CHUDAN): JKF has no word for it".into()),
             },
             group.len(),
         ));
     }
     l.extend(Loss::some(Lost::Bookmarks, losses.bookmarks));
-    l.extend(Loss::some(Lost::ProgramLines, record.program_lines.len()));
+    l.extend(Loss::some(Lost::ProgramLines, record.remark_count()));
     l.extend(super::loss::move_numbers(record));
     Written {
         text: out,

@@ -45,8 +45,11 @@ pub enum Lost {
     TrailingSpace {
         place: &'static str,
     },
-    /// `#` program comment lines of a KIF file.
+    /// Remark lines (KIF's and KI2's `#`, CSA's `'`: lines other programs skip).
     ProgramLines,
+    /// `開始日時`/`終了日時` fields whose text is not a date CSA can hold (`$START_TIME` takes
+    /// `YYYY/MM/DD HH:MM:SS`): written as remarks instead, by key.
+    NotCsaDates(Vec<String>),
     /// The numbering of a record that starts after move 1 (`手数＝80`: its first move is 81),
     /// in a format that numbers every record from 1 (CSA, JKF).
     MoveNumbers {
@@ -138,9 +141,15 @@ impl fmt::Display for Loss {
             }
             Lost::ProgramLines => f.write_str(&counted(
                 n,
-                "program comment line (#)",
-                "program comment lines (#)",
+                "remark line (# in KIF, ' in CSA)",
+                "remark lines (# in KIF, ' in CSA)",
             )),
+            Lost::NotCsaDates(keys) => write!(
+                f,
+                "the {} header{} (not a date CSA can hold: written as a remark)",
+                and_list(keys),
+                if keys.len() == 1 { "" } else { "s" }
+            ),
             Lost::MoveNumbers { first } => write!(
                 f,
                 "the move numbers (the record starts at move {first}; read back, it starts at 1)"
@@ -254,7 +263,7 @@ pub fn beyond_the_moves(record: &Record, c: &Census) -> Vec<Loss> {
         Loss::some(Lost::Comments, c.comments),
         Loss::some(Lost::Bookmarks, c.bookmarks),
         Loss::some(Lost::Times, c.times),
-        Loss::some(Lost::ProgramLines, record.program_lines.len()),
+        Loss::some(Lost::ProgramLines, record.remark_count()),
     ]
     .into_iter()
     .flatten()

@@ -81,6 +81,11 @@ pub struct Node {
     /// Bookmark name (`&` in KIF).
     pub bookmark: Option<String>,
     pub time: Option<MoveTime>,
+    /// Remark lines that stood after this node (for the root: after the start of the moves),
+    /// without their mark: CSA's `'x` (not `'*x`) and KIF's and KI2's `#x`, the lines other
+    /// programs skip. Not comments: a writer writes them as its format's remark, or names
+    /// them as lost ([`crate::core::notation::Lost::ProgramLines`]).
+    pub remarks: Vec<String>,
 }
 
 impl Node {
@@ -182,7 +187,9 @@ pub struct Record {
     /// (1, or 81 for a diagram read with `手数＝80`): see [`Record::move_number`].
     pub initial: Initial,
     pub nodes: Vec<Node>,
-    /// `#` lines of a KIF file (program comments), kept for round trips.
+    /// Remark lines of the file's head, before the moves start, with KIF's `#` (KIF and KI2
+    /// `#` lines; CSA `'` lines before the position, stored as `#` and the text). Remarks
+    /// among the moves are the nodes' [`Node::remarks`].
     pub program_lines: Vec<String>,
     /// Where the file put its `手合割` or diagram and its turn line.
     pub layout: StartLayout,
@@ -207,6 +214,7 @@ impl Record {
                 comment: String::new(),
                 bookmark: None,
                 time: None,
+                remarks: Vec::new(),
             }],
             program_lines: Vec::new(),
             layout: StartLayout::default(),
@@ -251,6 +259,7 @@ impl Record {
             comment: String::new(),
             bookmark: None,
             time: None,
+            remarks: Vec::new(),
         });
         self.nodes[parent.index()].children.push(id);
         id
@@ -405,15 +414,21 @@ impl Record {
     }
 
     /// Does the record hold anything beyond an empty even-game start: a move, a header field,
-    /// a comment, a bookmark, a program line, or another initial position?
+    /// a comment, a bookmark, a remark, or another initial position?
     pub fn holds_anything(&self) -> bool {
         let root = self.node(NodeId::ROOT);
         !self.is_empty()
             || !self.header.fields.is_empty()
             || !root.comment.is_empty()
             || root.bookmark.is_some()
+            || !root.remarks.is_empty()
             || !self.program_lines.is_empty()
             || self.initial != Initial::even()
+    }
+
+    /// How many remark lines the record holds: the head's and every node's.
+    pub fn remark_count(&self) -> usize {
+        self.program_lines.len() + self.nodes.iter().map(|n| n.remarks.len()).sum::<usize>()
     }
 
     /// How many times the position at `id` occurred on the path from the root (itself included).

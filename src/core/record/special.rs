@@ -54,6 +54,13 @@ const KIF_WORDS: [(&str, Special); 14] = [
     ("引き分け", Special::Draw),
 ];
 
+/// Is `w` a count of moves and `手詰` (`61手詰`, `６１手詰`)?
+fn is_counted_mate(w: &str) -> bool {
+    let is_digit = |c: char| c.is_ascii_digit() || ('０'..='９').contains(&c);
+    let rest = w.trim_start_matches(is_digit);
+    rest.len() < w.len() && rest == "手詰"
+}
+
 impl Special {
     /// Reads a KIF ending word (`投了`, `詰`, `時間切れ`, ...); unknown words become `Other`.
     pub fn from_kif(word: &str) -> Special {
@@ -67,6 +74,8 @@ impl Special {
             "持将棋宣言" => Special::Impass,
             "入玉宣言" => Special::EnteringKing,
             "引分け" | "引分" => Special::Draw,
+            // `61手詰` (`まで61手詰`: how tsume records end, the last move mates).
+            _ if is_counted_mate(w) => Special::Mate,
             _ => Special::Other(w.to_string()),
         }
     }
@@ -178,7 +187,8 @@ impl Special {
             Special::FoulWin => format!("まで{plies}手で{mover}の反則勝ち"),
             Special::FoulLose => format!("まで{plies}手で{mover}の反則負け"),
             Special::EnteringKing => format!("まで{plies}手で{mover}の入玉勝ち"),
-            Special::Mate => format!("まで{plies}手で詰み"),
+            // As Kifu for Windows writes a game ended by mate: the winner, named.
+            Special::Mate => format!("まで{plies}手で{other}の勝ち"),
             Special::Other(w) => {
                 // `まで61手詰`: the word already carries the count.
                 let digits = w.chars().take_while(char::is_ascii_digit).count();

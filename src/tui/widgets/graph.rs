@@ -7,6 +7,7 @@
 use crate::analyze::{Eval, Mark, Source};
 use crate::app::App;
 use crate::app::research::graph::{CLAMP, GraphData, plotted};
+use crate::core::record::NodeId;
 use crate::engine::Score;
 use crate::tui::draw::block;
 use crate::tui::text::{clean, truncate};
@@ -63,13 +64,18 @@ fn column(area: Rect, points: usize, ply: usize) -> u16 {
 pub fn graph_pane(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut ViewState) {
     let data = GraphData::new(&app.record);
     let win = app.graph.win_percent;
-    let ply = app.cur_index();
+    // An ending (投了, 詰み) stands for the position after the last move: that move's point.
+    let cur = match app.record.node(app.cur()) {
+        n if n.special().is_some() => n.parent.unwrap_or(app.cur()),
+        _ => app.cur(),
+    };
+    let ply = app.record.node(cur).ply as usize;
     let scale = if win {
         "勝率".to_string()
     } else {
         format!("評価値 ±{CLAMP}")
     };
-    let now = now_text(app, &data, ply);
+    let now = now_text(app, &data, ply, cur);
     let [s, g] = data.sides;
     let foot = format!("▲{} △{}", s.text(), g.text());
     let b = block(format!("{scale} · {now}"), false, theme)
@@ -107,9 +113,9 @@ pub fn graph_pane(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &m
 
 /// The title's part for the current move: its number, evaluation and mark, or 本譜外 off the
 /// main line.
-fn now_text(app: &App, data: &GraphData, ply: usize) -> String {
+fn now_text(app: &App, data: &GraphData, ply: usize, cur: NodeId) -> String {
     let win = app.graph.win_percent;
-    let on_main = data.points.get(ply).is_some_and(|p| p.node == app.cur());
+    let on_main = data.points.get(ply).is_some_and(|p| p.node == cur);
     match data.points.get(ply).filter(|_| on_main) {
         Some(p) => {
             // The move number a player sees (a record from move 81 starts at 81).

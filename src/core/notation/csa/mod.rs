@@ -81,9 +81,3 @@ fn is_encoding_line(line: &str) -> bool {
     };
     starts(rest, "encoding=")
 }
-
-/// A comment line that the CSA reader reads back as itself when written alone on a line: a
-/// plain comment (`'rating:…`) read with its quote. Other comment lines are written after `'*`.
-fn is_plain_comment(line: &str) -> bool {
-    line.starts_with('\'') && !line.starts_with("'*") && !is_encoding_line(line)
-}

@@ -223,10 +223,10 @@ impl Reader {
         if c0 == b'\'' {
             match s.strip_prefix("'*") {
                 Some(text) => self.comment(text),
-                // A plain comment (Floodgate's `'summary:…`, `'rating:…`, a program's remarks)
-                // is kept as a comment line with its quote, which tells it apart and writes it
-                // back as it was; the encoding declaration is not a comment.
-                None if !super::is_encoding_line(s) => self.comment(s),
+                // A plain `'` line (Floodgate's `'summary:…`, `'rating:…`, a program's notes)
+                // is a remark, which readers skip: kept as one, not as a comment; the encoding
+                // declaration is neither.
+                None if !super::is_encoding_line(s) => self.remark(&s[1..]),
                 None => {}
             }
             return;
@@ -274,6 +274,15 @@ impl Reader {
             return;
         }
         self.b.comment_line(text);
+    }
+
+    /// A remark line (`'x`): the record's before the position, else the current node's.
+    fn remark(&mut self, text: &str) {
+        match self.phase {
+            Phase::Stopped => {}
+            Phase::Header => self.b.record_mut().program_lines.push(format!("#{text}")),
+            _ => self.b.remark_line(text),
+        }
     }
 
     fn field(&mut self, s: &str, no: usize) {

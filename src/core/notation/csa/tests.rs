@@ -57,13 +57,17 @@ fn every_version_line_is_accepted() {
 }
 
 #[test]
-fn encoding_line_is_skipped_and_plain_comments_are_kept_with_their_quote() {
+fn encoding_line_is_skipped_and_plain_lines_are_remarks() {
     let r = clean(
         "'CSA encoding=SHIFT_JIS\nV3.0\n' a plain comment\nPI\n+\n'another\n+7776FU\n'summary:toryo\n",
     );
     assert_eq!(usi_line(&r), ["7g7f"]);
-    assert_eq!(r.node(NodeId::ROOT).comment, "' a plain comment\n'another");
-    assert_eq!(node(&r, 1).comment, "'summary:toryo");
+    // Remarks, which readers skip: not comments.
+    assert_eq!(r.node(NodeId::ROOT).comment, "");
+    assert_eq!(r.program_lines, ["# a plain comment"]);
+    assert_eq!(r.node(NodeId::ROOT).remarks, ["another"]);
+    assert_eq!(node(&r, 1).comment, "");
+    assert_eq!(node(&r, 1).remarks, ["summary:toryo"]);
     let r = clean("' encoding=UTF-8\nPI\n+\n");
     assert_eq!(r.node(NodeId::ROOT).comment, "");
 }
@@ -308,7 +312,8 @@ fn comments_go_to_the_last_node_and_evaluations_keep_a_star() {
         "V2.2\n'*before the position\nPI\n+\n'*root 2\n+7776FU\n'*first\n'** 30 -3334FU\n'plain\n'*\n-3334FU\n%TORYO\n'*after end\n",
     );
     assert_eq!(r.node(NodeId::ROOT).comment, "before the position\nroot 2");
-    assert_eq!(node(&r, 1).comment, "first\n* 30 -3334FU\n'plain");
+    assert_eq!(node(&r, 1).comment, "first\n* 30 -3334FU");
+    assert_eq!(node(&r, 1).remarks, ["plain"]);
     assert_eq!(node(&r, 2).comment, "");
     assert_eq!(node(&r, 3).comment, "after end");
 }
@@ -473,11 +478,15 @@ fn writes_names_fields_and_full_dates() {
         ["the 表題 and レーティング headers"]
     );
     assert_eq!(
-        write::csa_date("2018/08/25(土) 23:56:07"),
-        "2018/08/25 23:56:07"
+        write::csa_date("2018/08/25(土) 23:56:07").as_deref(),
+        Some("2018/08/25 23:56:07")
     );
-    assert_eq!(write::csa_date("２０１８年８月２５日"), "2018/08/25");
-    assert_eq!(write::csa_date("昭和"), "昭和");
+    assert_eq!(
+        write::csa_date("２０１８年８月２５日").as_deref(),
+        Some("2018/08/25")
+    );
+    assert_eq!(write::csa_date("昭和"), None);
+    assert_eq!(write::csa_date("2005/11/29･30日"), None);
 }
 
 #[test]
@@ -524,18 +533,16 @@ fn writes_moves_times_comments_and_endings() {
 }
 
 #[test]
-fn plain_comments_write_back_as_they_were_read() {
+fn remarks_write_back_as_they_were_read() {
     let text = "V2.2\n'wdoor+floodgate-300-10F\nPI\n+\n'*root\n'rating:a:b\n+7776FU\nT12\n'** 30 -3334FU\n%TORYO\n'summary:toryo:a win:b lose\n";
     let r = game(text);
-    assert_eq!(
-        r.node(NodeId::ROOT).comment,
-        "'wdoor+floodgate-300-10F\nroot\n'rating:a:b"
-    );
-    // The first comment line comes after the turn line now: comments are the root's.
+    assert_eq!(r.node(NodeId::ROOT).comment, "root");
+    assert_eq!(r.program_lines, ["#wdoor+floodgate-300-10F"]);
+    assert_eq!(r.node(NodeId::ROOT).remarks, ["rating:a:b"]);
     let w = write(&r, &CsaOptions::default());
     assert_eq!(
         w.text,
-        "V2.2\nPI\n+\n'wdoor+floodgate-300-10F\n'*root\n'rating:a:b\n+7776FU\nT12\n'** 30 -3334FU\n%TORYO\nT0\n'summary:toryo:a win:b lose\n"
+        "V2.2\n'wdoor+floodgate-300-10F\nPI\n+\n'*root\n'rating:a:b\n+7776FU\nT12\n'** 30 -3334FU\n%TORYO\nT0\n'summary:toryo:a win:b lose\n"
     );
     assert_eq!(w.losses, []);
     // Comment lines that would read as something else get `'*`: `'*x` and an encoding line.
@@ -588,15 +595,18 @@ fn losses_name_what_csa_cannot_hold() {
     r.node_mut(first).bookmark = Some("a".into());
     let end = r.main_line()[2];
     r.push_child(end, Step::Special(Special::WinByDefault));
+    // A remark of the head is written as one; a remark in a variation goes with it.
     r.program_lines.push("# KIF".into());
+    r.node_mut(v).remarks.push("in the variation".into());
     let w = write(&r, &CsaOptions::default());
+    assert!(w.text.starts_with("V2.2\n' KIF\n"), "{}", w.text);
     assert_eq!(
         w.losses.iter().map(ToString::to_string).collect::<Vec<_>>(),
         [
             "the ending 不戦勝",
             "1 variation (1 move)",
             "2 bookmarks",
-            "1 program comment line (#)"
+            "1 remark line (# in KIF, ' in CSA)"
         ]
     );
     assert!(w.text.ends_with("-3334FU\n"));
@@ -630,4 +640,21 @@ fn the_version_line_says_whether_a_file_is_v3() {
     assert!(!super::declares_v3("PI\n+\n+7776FU\n"));
     // A V3.0 further down (a second record's) is not this file's version line.
     assert!(!super::declares_v3("V2.2\nPI\n+\n/\nV3.0\n"));
+}
+
+#[test]
+fn a_remark_with_a_line_break_is_one_line_and_said() {
+    let mut r = game("PI\n+\n+7776FU\n");
+    let first = r.main_line()[1];
+    r.node_mut(first).remarks.push("a\nb".into());
+    r.node_mut(first).remarks.push("*not a comment".into());
+    let w = write(&r, &CsaOptions::default());
+    assert!(w.text.ends_with("+7776FU\n'a b\n"), "{}", w.text);
+    assert_eq!(
+        w.losses.iter().map(ToString::to_string).collect::<Vec<_>>(),
+        [
+            "1 remark line (# in KIF, ' in CSA)",
+            "line breaks in a remark"
+        ]
+    );
 }

@@ -1,9 +1,9 @@
 //! The CSA writer: main line only, with a list of what CSA could not hold.
 
-use super::{CsaOptions, CsaVersion, HEADER_KEYS, is_plain_comment};
+use super::{CsaOptions, CsaVersion, HEADER_KEYS};
 use crate::core::notation::loss::{Census, Loss, Lost};
 use crate::core::notation::{TextEncoding, Written, lines};
-use crate::core::record::{Record, Special, Step};
+use crate::core::record::{Header, Record, Special, Step};
 use crate::core::rules::{Color, PieceKind, Position, Square};
 use std::fmt::Write as _;
 
@@ -24,7 +24,19 @@ pub fn write(record: &Record, opts: &CsaOptions) -> Written {
     } else {
         out.push_str("V2.2\n");
     }
-    write_header(record, v3, &mut out, &mut losses);
+    let mut remarks = Remarks::default();
+    let not_dates = write_header(record, v3, &mut out, &mut losses);
+    // The head's remarks after the header, then the dates that were not CSA dates (read
+    // back, they are remarks of the head too: written again, the same text).
+    for l in &record.program_lines {
+        // KIF's own declaration is not carried over (V3.0 writes its own).
+        if !(l.starts_with("#KIF") && l.contains("encoding=")) {
+            remarks.write(l.strip_prefix('#').unwrap_or(l), &mut out);
+        }
+    }
+    for l in &not_dates {
+        remarks.write(l, &mut out);
+    }
     let pos = &record.initial.position;
     write_position(pos, &mut out);
     out.push(sign(pos.side_to_move()));
@@ -39,6 +51,7 @@ pub fn write(record: &Record, opts: &CsaOptions) -> Written {
         &mut out,
         &mut empty_lines,
     );
+    remarks.write_all(&record.node(record.root()).remarks, &mut out);
     let main = record.main_line();
     for &id in &main[1..] {
         let node = record.node(id);
@@ -74,6 +87,7 @@ pub fn write(record: &Record, opts: &CsaOptions) -> Written {
                 }
                 None => {
                     ending_comment = usize::from(!node.comment.is_empty());
+                    remarks.lost += node.remarks.len();
                     lost_ending = Some(Loss::new(
                         Lost::Ending {
                             word: s.kif_word().to_string(),
@@ -110,6 +124,7 @@ pub fn write(record: &Record, opts: &CsaOptions) -> Written {
             out.push('\n');
         }
         write_comment(&node.comment, &mut out, &mut empty_lines);
+        remarks.write_all(&node.remarks, &mut out);
     }
 
     let c = Census::along(record, &main);
@@ -119,7 +134,14 @@ pub fn write(record: &Record, opts: &CsaOptions) -> Written {
     losses.extend(c.variations_loss());
     losses.extend(Loss::some(Lost::Comments, lost_comments));
     losses.extend(Loss::some(Lost::Bookmarks, c.bookmarks));
-    losses.extend(Loss::some(Lost::ProgramLines, record.program_lines.len()));
+    // Remarks in variations go with them.
+    let main_remarks: usize = main.iter().map(|&id| record.node(id).remarks.len()).sum();
+    let off_main = record.remark_count() - record.program_lines.len() - main_remarks;
+    losses.extend(Loss::some(Lost::ProgramLines, remarks.lost + off_main));
+    losses.extend(Loss::some(
+        Lost::LineBreaks { place: "remark" },
+        remarks.breaks,
+    ));
     losses.extend(crate::core::notation::loss::move_numbers(record));
     losses.extend(Loss::some(Lost::EmptyCommentLines, empty_lines));
     losses.extend(Loss::some(
@@ -159,6 +181,34 @@ fn push_square(out: &mut String, sq: Square) {
     out.push((b'0' + sq.rank()) as char);
 }
 
+/// Remark lines (`'x`) written, and those CSA cannot hold as remarks.
+#[derive(Default)]
+struct Remarks {
+    /// Remarks left out: a text a reader would take for a comment (`'*…`) or for the
+    /// encoding declaration, or that belongs to an ending CSA cannot write.
+    lost: usize,
+    /// Line breaks in a remark (written as spaces).
+    breaks: usize,
+}
+
+impl Remarks {
+    fn write(&mut self, text: &str, out: &mut String) {
+        let line = format!("'{}", text.replace("\r\n", " ").replace(['\r', '\n'], " "));
+        self.breaks += usize::from(text.contains(['\r', '\n']));
+        if line.starts_with("'*") || super::is_encoding_line(&line) {
+            self.lost += 1;
+            return;
+        }
+        out.push_str(&line);
+        out.push('\n');
+    }
+    fn write_all(&mut self, remarks: &[String], out: &mut String) {
+        for r in remarks {
+            self.write(r, out);
+        }
+    }
+}
+
 fn write_comment(comment: &str, out: &mut String, empty_lines: &mut usize) {
     if comment.is_empty() {
         return;
@@ -170,10 +220,8 @@ fn write_comment(comment: &str, out: &mut String, empty_lines: &mut usize) {
             *empty_lines += 1;
             continue;
         }
-        // A plain comment read from a CSA file (kept with its quote) goes back as it was.
-        if !is_plain_comment(line) {
-            out.push_str("'*");
-        }
+        // Whatever its first character: a comment line (`'*'quote`), never a remark.
+        out.push_str("'*");
         out.push_str(line);
         out.push('\n');
     }
@@ -196,28 +244,36 @@ fn v3_time_value(v: &str) -> bool {
             .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit() || b == b'.'))
 }
 
-fn write_header(record: &Record, v3: bool, out: &mut String, losses: &mut Vec<Loss>) {
+/// Writes the names and `$` fields; returns the date fields that are not dates CSA can hold,
+/// as remark text (`開始日時：2005/11/29･30日`), named in `losses`.
+fn write_header(
+    record: &Record,
+    v3: bool,
+    out: &mut String,
+    losses: &mut Vec<Loss>,
+) -> Vec<String> {
     let h = &record.header;
     let mut breaks = 0;
     let mut padded = 0;
-    if let Some(n) = h.black_name() {
-        let _ = writeln!(out, "N+{}", value_text(n, &mut breaks, &mut padded));
-    }
-    if let Some(n) = h.white_name() {
-        let _ = writeln!(out, "N-{}", value_text(n, &mut breaks, &mut padded));
-    }
-    let mut written: Vec<&str> = Vec::new();
     let mut lost: Vec<&str> = Vec::new();
-    let black_key = if h.get("先手").is_some() {
-        "先手"
-    } else {
-        "下手"
-    };
-    let white_key = if h.get("後手").is_some() {
-        "後手"
-    } else {
-        "上手"
-    };
+    // An empty name is left out (as tsshogi writes; shogi-kifu-converter rejects `N+` alone)
+    // and named as lost.
+    for (sign, name, key) in [
+        ('+', h.black_name(), black_key(h)),
+        ('-', h.white_name(), white_key(h)),
+    ] {
+        match name {
+            Some(n) if n.trim().is_empty() => lost.push(key),
+            Some(n) => {
+                let _ = writeln!(out, "N{sign}{}", value_text(n, &mut breaks, &mut padded));
+            }
+            None => {}
+        }
+    }
+    let mut not_dates = Vec::new();
+    let mut not_date_keys = Vec::new();
+    let mut written: Vec<&str> = Vec::new();
+    let (black_key, white_key) = (black_key(h), white_key(h));
     let has_event = h.get("棋戦").is_some();
     for f in &h.fields {
         let key = f.key.as_str();
@@ -243,13 +299,23 @@ fn write_header(record: &Record, v3: bool, out: &mut String, losses: &mut Vec<Lo
         };
         match csa_key {
             Some(k) if !written.contains(&k) => {
-                written.push(k);
                 let value = value_text(&f.value, &mut breaks, &mut padded);
                 let value = if k == "START_TIME" || k == "END_TIME" {
-                    csa_date(&value)
+                    match csa_date(&value) {
+                        Some(d) => d,
+                        None if value.trim().is_empty() => value,
+                        None => {
+                            // Not a date CSA readers can read (`2005/11/29･30日`): kept as a
+                            // remark, named as lost as a field.
+                            not_dates.push(format!("{key}：{value}"));
+                            not_date_keys.push(key.to_string());
+                            continue;
+                        }
+                    }
                 } else {
                     value
                 };
+                written.push(k);
                 let _ = writeln!(out, "${k}:{value}");
             }
             _ => lost.push(key),
@@ -257,6 +323,10 @@ fn write_header(record: &Record, v3: bool, out: &mut String, losses: &mut Vec<Lo
     }
     let lost: Vec<String> = lost.into_iter().map(String::from).collect();
     losses.extend(Loss::some(Lost::Headers(lost.clone()), lost.len()));
+    losses.extend(Loss::some(
+        Lost::NotCsaDates(not_date_keys.clone()),
+        not_date_keys.len(),
+    ));
     losses.extend(Loss::some(
         Lost::LineBreaks {
             place: "header value",
@@ -269,6 +339,25 @@ fn write_header(record: &Record, v3: bool, out: &mut String, losses: &mut Vec<Lo
         },
         padded,
     ));
+    not_dates
+}
+
+/// The key of Black's name: `先手`, else `下手`.
+fn black_key(h: &Header) -> &'static str {
+    if h.get("先手").is_some() {
+        "先手"
+    } else {
+        "下手"
+    }
+}
+
+/// The key of White's name: `後手`, else `上手`.
+fn white_key(h: &Header) -> &'static str {
+    if h.get("後手").is_some() {
+        "後手"
+    } else {
+        "上手"
+    }
 }
 
 /// A header value as one CSA line: line breaks as spaces (counted in `breaks`), white space at
@@ -288,9 +377,9 @@ fn value_text(v: &str, breaks: &mut usize, padded: &mut usize) -> String {
     v
 }
 
-/// Turns KIF dates (`2018/08/25(土) 23:56`, `2018年8月25日`) into CSA's `2018/08/25 23:56:00`.
-/// Text that is not a date is returned unchanged.
-pub(super) fn csa_date(v: &str) -> String {
+/// Turns KIF dates (`2018/08/25(土) 23:56`, `2018年8月25日`) into CSA's `2018/08/25 23:56:00`
+/// (or `2018/08/25` without a time); `None` for text that is not such a date.
+pub(super) fn csa_date(v: &str) -> Option<String> {
     let norm: String = v
         .trim()
         .chars()
@@ -369,7 +458,7 @@ pub(super) fn csa_date(v: &str) -> String {
         let _ = write!(s, " {hh:02}:{mm:02}:{ss:02}");
         Some(s)
     };
-    parse().unwrap_or_else(|| v.trim().to_string())
+    parse()
 }
 
 /// `PI` with removals when the position is the start position minus some pieces with empty

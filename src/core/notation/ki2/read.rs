@@ -178,8 +178,13 @@ impl Reader {
         if line.trim_matches(japanese::is_space).is_empty() {
             return;
         }
-        if line.starts_with('#') {
-            self.b.record_mut().program_lines.push(line.to_string());
+        if let Some(remark) = line.strip_prefix('#') {
+            // A `#` line of the head is the record's; among the moves, the move's.
+            if self.setup.is_some() {
+                self.b.record_mut().program_lines.push(line.to_string());
+            } else if !self.broken {
+                self.b.remark_line(remark);
+            }
             return;
         }
         if let Some(l) = bod::classify(line) {

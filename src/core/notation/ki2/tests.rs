@@ -43,7 +43,11 @@ fn made_lines() {
         ("まで3手で詰", Special::Mate),
         ("まで3手で詰み", Special::Mate),
         ("まで3手で不詰", Special::NoMate),
-        ("まで61手詰", Special::Other("61手詰".into())),
+        // The tsume convention (the last move mates), as json-kifu-format reads it.
+        ("まで61手詰", Special::Mate),
+        ("まで６１手詰", Special::Mate),
+        ("まで3手で不戦勝", Special::WinByDefault),
+        ("まで3手で不戦敗", Special::LossByDefault),
     ] {
         assert_eq!(read_end_of_game(strip_made(l).unwrap()), s, "{l}");
     }

@@ -62,7 +62,6 @@ fn position_text(record: &Record, out: &mut String) {
 #[derive(Default)]
 struct Counts {
     timed: usize,
-    by_default: usize,
     program_breaks: usize,
     bookmark_breaks: usize,
     /// Ending words that would not read back, written as 中断.
@@ -107,6 +106,19 @@ impl Out {
                 self.text.push('\n');
             }
         }
+        // The start position's remarks are written with the head's (KI2 has no line where the
+        // moves start: read back, they are the head's).
+        let remarks = if id == NodeId::ROOT {
+            &[][..]
+        } else {
+            &node.remarks[..]
+        };
+        for r in remarks {
+            self.end_line();
+            self.text.push('#');
+            self.text.push_str(&one_line(r, &mut counts.program_breaks));
+            self.text.push('\n');
+        }
         if let Some(b) = &node.bookmark {
             self.end_line();
             self.text.push('&');
@@ -118,16 +130,21 @@ impl Out {
     /// The `まで…` line of an ending; an ending the reader would not read back the same is
     /// written as 中断.
     fn ending(&mut self, record: &Record, id: NodeId, sp: &Special, counts: &mut Counts) {
-        let by_default = matches!(sp, Special::WinByDefault | Special::LossByDefault);
-        counts.by_default += usize::from(by_default);
         self.end_line();
         let side = record.side_to_move_at(id);
         let handicap = record.initial.is_handicap_game();
         let plies = record.move_number(id).saturating_sub(1);
+        let reads_back = |line: &str| {
+            !line.contains(['\n', '\r'])
+                && strip_made(line).map(read_end_of_game).as_ref() == Some(sp)
+        };
         let mut line = sp.result_line(plies, side, handicap);
-        let reads_back = !line.contains(['\n', '\r'])
-            && strip_made(&line).map(read_end_of_game).as_ref() == Some(sp);
-        if !reads_back && !by_default {
+        if *sp == Special::Mate && !reads_back(&line) {
+            // KI2 has no move line to carry 詰み, and `…の勝ち` reads as 投了: the tsume form
+            // (`まで61手詰`), which KI2 readers read as mate.
+            line = format!("まで{plies}手詰");
+        }
+        if !reads_back(&line) {
             counts.unreadable.push(sp.kif_word().to_string());
             line = Special::Interrupt.result_line(plies, side, handicap);
         }
@@ -151,6 +168,11 @@ pub fn write(record: &Record) -> Written {
             continue;
         }
         out.text.push_str(&one_line(l, &mut counts.program_breaks));
+        out.text.push('\n');
+    }
+    for r in &record.node(NodeId::ROOT).remarks {
+        out.text.push('#');
+        out.text.push_str(&one_line(r, &mut counts.program_breaks));
         out.text.push('\n');
     }
     write_fields(
@@ -218,15 +240,8 @@ pub fn write(record: &Record) -> Written {
     let c = counts;
     losses.extend(Loss::some(Lost::Times, c.timed));
     losses.extend(Loss::some(
-        Lost::Ending {
-            word: "不戦勝/不戦敗".into(),
-            written_as: Some("a win, read back as 投了".into()),
-        },
-        c.by_default,
-    ));
-    losses.extend(Loss::some(
         Lost::LineBreaks {
-            place: "program line",
+            place: "remark (# line)",
         },
         c.program_breaks,
     ));

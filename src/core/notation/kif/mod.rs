@@ -2,7 +2,7 @@
 //!
 //! The reader is a single pass over the lines with no regular expressions: header lines and an
 //! optional board diagram, then move lines (`   1 ７六歩(77)   ( 0:16/00:00:16)`), comments
-//! (`*`), bookmarks (`&`), program lines (`#`) and `変化：N手` blocks. Each move is checked once
+//! (`*`), bookmarks (`&`), remarks (`#`: the head's, or the move's they follow) and `変化：N手` blocks. Each move is checked once
 //! against the rules in the position it is played in (through the shared record builder); a
 //! variation starts from the position kept for its ply. The header part is shared with KI2.
 //!

@@ -1,5 +1,5 @@
 //! The KIF reader: a single pass over the lines with no regular expressions. Header lines and
-//! an optional board diagram, then move lines, comments (`*`), bookmarks (`&`), program lines
+//! an optional board diagram, then move lines, comments (`*`), bookmarks (`&`), remarks
 //! (`#`) and `変化：N手` blocks. Each move is checked once against the rules in the position it
 //! is played in; a variation starts from the position kept for its ply.
 
@@ -66,7 +66,15 @@ impl Reader {
     fn line(&mut self, no: usize, l: &str) {
         match classify(l) {
             KifLine::Blank | KifLine::Result => {}
-            KifLine::Program => self.b.record_mut().program_lines.push(l.to_string()),
+            // A `#` line of the head is the record's; among the moves, the move's.
+            KifLine::Program if self.setup.is_some() => {
+                self.b.record_mut().program_lines.push(l.to_string())
+            }
+            KifLine::Program => {
+                if self.skip.is_none() {
+                    self.b.remark_line(&l[1..]);
+                }
+            }
             KifLine::Comment(c) => {
                 if self.skip.is_none() {
                     self.b.comment_line(c);

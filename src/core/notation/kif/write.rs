@@ -96,9 +96,11 @@ struct Breaks {
     bookmark: usize,
 }
 
-/// Writes `record` as KIF in Kifu for Windows style: program lines, header, 手合割 or a board
-/// diagram, move lines with times when the record has any, comments, bookmarks, the closing
-/// `まで…` line, then `変化：N手` blocks depth first (deepest branch point first).
+/// Writes `record` as KIF in Kifu for Windows style: the head's remarks (`#`), header, 手合割
+/// or a board diagram, move lines with times when the record has any (a declined promotion
+/// without `不成`, as the KIF specification says), comments, remarks, bookmarks, the closing
+/// `まで…` line (Kifu for Windows' wording), then `変化：N手` blocks depth first (deepest
+/// branch point first).
 pub fn write(record: &Record, opts: &KifOptions) -> Written {
     let mut losses = Vec::new();
     let mut breaks = Breaks::default();
@@ -211,7 +213,7 @@ pub fn write(record: &Record, opts: &KifOptions) -> Written {
         }
     }
     let line_breaks = |place, n| Loss::some(Lost::LineBreaks { place }, n);
-    losses.extend(line_breaks("program line", breaks.program));
+    losses.extend(line_breaks("remark (# line)", breaks.program));
     losses.extend(line_breaks("bookmark", breaks.bookmark));
     let fractions = record
         .nodes
@@ -241,7 +243,7 @@ fn write_node(
                 .parent
                 .and_then(|p| record.node(p).move_data())
                 .map(|m| m.mv.to());
-            japanese::push_kif_move(out, md, prev_to);
+            japanese::push_kif_file_move(out, md, prev_to);
         }
         Step::Special(s) => out.push_str(kif_special(s, unreadable).kif_word()),
         Step::Root => {}
@@ -282,6 +284,11 @@ fn write_notes(record: &Record, id: NodeId, out: &mut String, breaks: &mut Break
             out.push_str(l);
             out.push('\n');
         }
+    }
+    for r in &n.remarks {
+        out.push('#');
+        out.push_str(&one_line(r, &mut breaks.program));
+        out.push('\n');
     }
     if let Some(b) = &n.bookmark {
         out.push('&');
