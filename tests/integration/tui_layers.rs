@@ -60,28 +60,32 @@ fn code_outside_tests(text: &str) -> String {
             rest = &after["#[cfg(test)]".len()..];
             continue;
         };
-        let mut depth = 0;
-        let mut end = after.len();
-        for (k, c) in after[open..].char_indices() {
-            match c {
-                '{' => depth += 1,
-                '}' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        end = open + k + 1;
-                        break;
-                    }
-                }
-                _ => {}
-            }
-        }
-        rest = &after[end..];
+        rest = &after[block_end(after, open)..];
     }
     out.push_str(rest);
     out.lines()
         .map(|l| l.split("//").next().unwrap_or(""))
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// Where the block opening at `open` (a `{`) ends: just past its matching `}` (the end of
+/// the text when it has none).
+fn block_end(text: &str, open: usize) -> usize {
+    let mut depth = 0;
+    for (k, c) in text[open..].char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return open + k + 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    text.len()
 }
 
 /// Every path a `use` tree names: `super::{a, b::{c, d}}` is `super::a`, `super::b::c`,
@@ -332,22 +336,7 @@ fn functions(code: &str) -> Vec<(String, usize)> {
         if name.is_empty() || bytes[open] == b';' {
             continue;
         }
-        let mut depth = 0;
-        let mut end = code.len();
-        for (k, c) in code[open..].char_indices() {
-            match c {
-                '{' => depth += 1,
-                '}' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        end = open + k + 1;
-                        break;
-                    }
-                }
-                _ => {}
-            }
-        }
-        out.push((name, lines_of(&code[i..end])));
+        out.push((name, lines_of(&code[i..block_end(code, open)])));
     }
     out
 }
