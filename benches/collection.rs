@@ -99,10 +99,10 @@ fn replicate(src: &Path, dst: &Path, copies: usize, per_file: usize) {
         std::fs::create_dir_all(dst.join(format!("c{c}"))).expect("dir");
     }
     let chunks: Vec<&[std::path::PathBuf]> = files.chunks(per_file).collect();
-    kifview::convert::run_parallel(&chunks, |chunk| {
+    kifview::pool::map_in_order(&chunks, |chunk| {
         let recs: Vec<_> = chunk
             .iter()
-            .flat_map(|f| kifview::convert::load_input(f).expect("readable").records)
+            .flat_map(|f| kifview::load::load_input(f).expect("readable").records)
             .map(|p| p.record)
             .collect();
         let bytes = collgen::multi_csa(&recs);

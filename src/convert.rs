@@ -1,5 +1,6 @@
-//! Batch work on record files: reading inputs, planning outputs, converting on every core,
-//! checking, and the position `show` prints. The CLI parses arguments and prints what these
+//! Batch work on record files: walking the inputs, planning outputs, converting and checking
+//! on every core (through `crate::pool`; the files are read by `crate::load`), and the
+//! position `show` prints. The CLI parses arguments and prints what these
 //! functions return; nothing here writes to the terminal.
 //!
 //! Messages are returned as they are: they quote the files' own text, and the caller strips
@@ -8,8 +9,9 @@
 use crate::core::notation::filetype::{self, FileType};
 use crate::core::notation::{self, Loaded, Newline, Parsed, Target, TextEncoding, TextInfo, bod};
 use crate::core::record::{NodeId, Record};
+use crate::load::{display_name, load_input, pick_record, read_input, read_records};
+use crate::pool;
 use crate::store::{self, SaveOptions};
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 pub mod unread;
@@ -46,64 +48,6 @@ impl JobResult {
         self.messages.push(message);
         self.failed = true;
         self
-    }
-}
-
-/// Reads a file (or standard input for `-`) into its bytes.
-pub fn read_input(path: &Path) -> Result<Vec<u8>, String> {
-    if path == Path::new("-") {
-        let mut bytes = Vec::new();
-        std::io::stdin()
-            .read_to_end(&mut bytes)
-            .map_err(|e| format!("reading standard input: {e}"))?;
-        return Ok(bytes);
-    }
-    // `fs::read` (and `File::read_to_end`) ask the file's size and position first: two more
-    // system calls per file of a batch. Records are small: start with room for a typical one,
-    // let larger ones grow, and read through `Take`, which does not ask.
-    let mut bytes = Vec::with_capacity(64 * 1024);
-    std::fs::File::open(path)
-        .and_then(|f| f.take(u64::MAX).read_to_end(&mut bytes))
-        .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
-    Ok(bytes)
-}
-
-/// Reads a file (or standard input for `-`) into records. An input that yields nothing a
-/// record could hold (an empty file, binary data, text no reader understood) is an error that
-/// says why.
-pub fn load_input(path: &Path) -> Result<Loaded, String> {
-    let bytes = read_input(path)?;
-    let named = (path != Path::new("-")).then_some(path);
-    read_records(&bytes, named)
-        .map_err(|why| format!("{}: not a record: {why}", display_name(path)))
-}
-
-/// The records in `bytes`, or why there are none: an empty input, or what
-/// `notation::try_load` refuses (binary data, text no reader understood).
-pub fn read_records(bytes: &[u8], named: Option<&Path>) -> Result<Loaded, String> {
-    if bytes.iter().all(u8::is_ascii_whitespace) {
-        return Err("the file is empty".into());
-    }
-    notation::try_load(bytes, named).map_err(|e| e.to_string())
-}
-
-fn display_name(path: &Path) -> String {
-    if path == Path::new("-") {
-        "standard input".into()
-    } else {
-        path.display().to_string()
-    }
-}
-
-/// The record `n` (1-based) of a loaded file.
-pub fn pick_record<'a>(loaded: &'a Loaded, n: usize, path: &Path) -> Result<&'a Parsed, String> {
-    match n.checked_sub(1).and_then(|i| loaded.records.get(i)) {
-        Some(p) => Ok(p),
-        None => Err(format!(
-            "{}: --record {n}: the file holds {} record(s)",
-            display_name(path),
-            loaded.records.len()
-        )),
     }
 }
 
@@ -212,48 +156,6 @@ pub fn missing_dirs(jobs: &[Job]) -> Vec<PathBuf> {
     dirs.into_iter()
         .filter(|d| !d.is_dir())
         .map(Path::to_path_buf)
-        .collect()
-}
-
-/// Runs `f` over `items` on every core; results come back in input order.
-pub fn run_parallel<I: Sync, T: Send>(items: &[I], f: impl Fn(&I) -> T + Sync) -> Vec<T> {
-    let threads = std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1)
-        .min(items.len())
-        .max(1);
-    if threads == 1 {
-        return items.iter().map(&f).collect();
-    }
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let mut slots: Vec<Option<T>> = (0..items.len()).map(|_| None).collect();
-    let parts: Vec<Vec<(usize, T)>> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..threads)
-            .map(|_| {
-                s.spawn(|| {
-                    let mut mine = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        if i >= items.len() {
-                            break;
-                        }
-                        mine.push((i, f(&items[i])));
-                    }
-                    mine
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().expect("worker panicked"))
-            .collect()
-    });
-    for (i, t) in parts.into_iter().flatten() {
-        slots[i] = Some(t);
-    }
-    slots
-        .into_iter()
-        .map(|t| t.expect("every job ran"))
         .collect()
 }
 
@@ -515,7 +417,7 @@ pub fn convert_all(
     done: impl Fn() + Sync,
 ) -> Result<Vec<JobResult>, String> {
     let batch = jobs.len() > 1;
-    let results = run_parallel(jobs, |job| {
+    let results = pool::map_in_order(jobs, |job| {
         let r = convert_one(job, s, batch);
         done();
         r
@@ -552,7 +454,7 @@ pub fn check_one(path: &Path) -> JobResult {
 
 /// Checks every file on every core (results in input order).
 pub fn check_all(files: &[PathBuf]) -> Vec<JobResult> {
-    run_parallel(files, |f| check_one(f))
+    pool::map_in_order(files, |f| check_one(f))
 }
 
 /// The number of moves of the main line (specials such as 投了 are not moves).
@@ -682,15 +584,5 @@ mod tests {
             node_at_ply(r, None).unwrap(),
             node_at_ply(r, Some(2)).unwrap()
         );
-    }
-
-    #[test]
-    fn the_pool_keeps_input_order() {
-        let items: Vec<usize> = (0..100).collect();
-        assert_eq!(
-            run_parallel(&items, |i| i * 2),
-            (0..100).map(|i| i * 2).collect::<Vec<_>>()
-        );
-        assert!(run_parallel(&[] as &[usize], |i| *i).is_empty());
     }
 }

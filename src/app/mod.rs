@@ -1,58 +1,53 @@
-//! Application state, commands, overlays, keymaps and config. Uses `core`; never the
-//! terminal crates. A key becomes a `Command` through the keymap of the top overlay's mode
-//! (`overlay.rs`); the command table (`command.rs`) and the `:` table (`typable.rs`) hold
-//! the handlers; changes to the record go through `editing.rs` and its history; files go
-//! through `document.rs` only. The `/` search: what matches and in which order in
-//! `search.rs`, its keys and prompt in `searching.rs`. Research mode (`research.rs`) owns the
-//! USI engine; the front end calls `App::research_tick` after each key and every 30 ms while
-//! an engine runs.
+//! Application state, commands, overlays, keymaps and config. Uses `core` and the library
+//! modules; never the terminal crates.
+//!
+//! The top level holds `App` and moving around the record (`state.rs`), the config and
+//! keymaps (`config/`, with the `[diagram]` theme in `config/diagram.rs`), what the move list
+//! shows of a line (`line_view.rs`), the variation
+//! tree as an outline (`outline.rs`) and suspending with Ctrl-z (`lifecycle.rs`); each
+//! feature has a folder with its state and behaviour:
+//!
+//! - `dispatch/`: a key becomes a `Command` through the keymap of the top overlay's mode;
+//!   `update` (in `dispatch/mod.rs`) is the one place an action changes the app; the command
+//!   table (`command.rs`) and the `:` table (`typable.rs`) hold the handlers; `input.rs` the
+//!   app's own key events.
+//! - `overlay/`: the stack of everything open over the record (`mod.rs`), prompts, questions,
+//!   lists, the comment editor (`textedit.rs`), move input on the board (`board_input.rs`),
+//!   the mode line.
+//! - `document/`: where the record came from and every file the app reads or writes (nothing
+//!   else in `app` names `std::fs`): opening, saving with its questions (`save.rs`), what a
+//!   save checks (`checks.rs`), the save thread (`background.rs`), the records of a
+//!   multi-record file (`records.rs`), following a file (`watch.rs`), recovery files, copy and
+//!   paste and `:e` (`clipboard.rs`), the copy menu's picture of the position (`picture.rs`).
+//! - `edit/`: changes to the record through `App::apply` and its history (`mod.rs`), the
+//!   position editor (`position_editor/`) and its place in the app (`setup.rs`).
+//! - `search/`: the `/` search's commands (`mod.rs`); what matches and in which order
+//!   (`matches.rs`).
+//! - `research/`: research mode owns the USI engine (`mod.rs`; the front end calls
+//!   `App::research_tick` after each key and every 30 ms while an engine runs), its state
+//!   (`state.rs`), `:analyze` and `:mate` (`analyze.rs`), the evaluation graph (`graph.rs`).
 
-mod analyze_run;
-pub mod board_input;
-pub mod command;
 pub mod config;
-pub mod confirm;
-mod diagram_theme;
-mod dispatch;
+pub mod dispatch;
 pub mod document;
-mod editing;
-pub mod graph;
-mod graph_view;
-pub mod input;
+pub mod edit;
 mod lifecycle;
 pub mod line_view;
-pub mod lists;
-pub mod mode_line;
 pub mod outline;
 pub mod overlay;
-mod picture;
-pub mod position_editor;
-pub mod prompt;
-mod records;
 pub mod research;
-mod research_state;
-pub mod save;
-mod save_thread;
-pub mod saving;
 pub mod search;
-mod searching;
-mod setup;
-pub mod share;
 mod state;
 #[doc(hidden)]
 pub mod testing;
 #[cfg(test)]
 mod tests;
-pub mod text;
-pub mod textedit;
-pub mod typable;
-pub mod watch;
 
-pub use command::{COMMANDS, Command};
 pub use config::{Config, ConfigError, KeyMode};
+pub use dispatch::command::{COMMANDS, Command};
+pub use dispatch::input::{KeyCode, KeyEvent, Modifiers};
 pub use dispatch::update;
 pub use document::Document;
-pub use input::{KeyCode, KeyEvent, Modifiers};
 pub use overlay::{Mode, Overlay};
 pub use state::{Action, App, Focus, Level, Message, Pane};
 

@@ -1,9 +1,9 @@
 //! The application state and moving around the record. Keys and clicks reach it through
-//! `dispatch.rs`; edits through `editing.rs`.
+//! `dispatch/`; edits through `edit/`.
 
 use super::LaunchOptions;
-use super::command::Command;
 use super::config::Config;
+use super::dispatch::command::Command;
 use super::document::{self, Document, Watch};
 use super::outline::Outline;
 use super::overlay::{Mode, Overlay, Overlays};
@@ -105,18 +105,18 @@ pub struct App {
     pub(crate) focus_redo: Vec<NodeId>,
     /// Where the board cursor was when move input last closed.
     pub(crate) board_cursor: Option<Square>,
-    /// Text waiting for the front end to put on the clipboard (`share.rs`).
+    /// Text waiting for the front end to put on the clipboard (`document/clipboard.rs`).
     pub clipboard: Option<String>,
-    /// Following the file (`--watch`, `watch.rs`); `None` when off.
+    /// Following the file (`--watch`, `document/watch.rs`); `None` when off.
     pub watch: Option<Watch>,
-    /// Research mode: the engine and what it analyses (`research.rs`).
-    pub research: super::research_state::Research,
-    /// The evaluation graph (`graph.rs`).
-    pub graph: super::graph_view::GraphView,
-    /// `/` search: the last query and its matches (`search.rs`).
-    pub search: super::search::Search,
-    /// Saves running in the background (`saving.rs`).
-    pub saves: super::save_thread::Saves,
+    /// Research mode: the engine and what it analyses (`research/`).
+    pub research: super::research::state::Research,
+    /// The evaluation graph (`research/graph.rs`).
+    pub graph: super::research::state::GraphView,
+    /// `/` search: the last query and its matches (`search/`).
+    pub search: super::search::matches::Search,
+    /// Saves running in the background (`document/save.rs`).
+    pub saves: super::document::background::Saves,
     cur: NodeId,
     /// The chosen child at each fork (parent -> child) the user has visited.
     chosen: HashMap<NodeId, NodeId>,
@@ -160,8 +160,8 @@ impl App {
             board_cursor: None,
             clipboard: None,
             watch: None,
-            research: super::research_state::Research::new(None, config_best_move),
-            graph: super::graph_view::GraphView::default(),
+            research: super::research::state::Research::new(None, config_best_move),
+            graph: super::research::state::GraphView::default(),
             search: Default::default(),
             saves: Default::default(),
             cur: NodeId::ROOT,
@@ -192,7 +192,7 @@ impl App {
         let (record, doc) = document::open(opts)?;
         let mut app = App::new(record, doc, config);
         app.flipped = opts.flip;
-        app.research = super::research_state::Research::new(
+        app.research = super::research::state::Research::new(
             opts.engine.clone(),
             app.config.analysis.best_move,
         );

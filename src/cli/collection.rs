@@ -3,11 +3,11 @@
 
 use super::{Out, print_messages};
 use clap::{ArgGroup, Args, ValueEnum};
-use kifview::app::text::sanitize;
 use kifview::collection::{self, Filter, Found, GameInfo, Index, Outcome, UpdateOptions};
-use kifview::convert;
 use kifview::core::notation::usi;
 use kifview::core::rules::Position;
+use kifview::core::text::sanitize;
+use kifview::{convert, load};
 use serde::Serialize;
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -221,8 +221,8 @@ fn target(p: &PositionArgs) -> Result<Position, (u8, String)> {
         return Ok(r.position_at(*r.main_line().last().expect("the root")));
     }
     let file = p.file.as_deref().expect("clap requires one");
-    let loaded = convert::load_input(file).map_err(|e| (1, e))?;
-    let parsed = convert::pick_record(&loaded, p.record, file).map_err(|e| (2, e))?;
+    let loaded = load::load_input(file).map_err(|e| (1, e))?;
+    let parsed = load::pick_record(&loaded, p.record, file).map_err(|e| (2, e))?;
     let node = convert::node_at_ply(&parsed.record, p.ply)
         .map_err(|e| (2, format!("{}: {e}", file.display())))?;
     Ok(parsed.record.position_at(node))

@@ -7,6 +7,7 @@ use kifview::convert::{self, Input};
 use kifview::diagram::names::{self, Pick};
 use kifview::diagram::render::{self, Fonts, MISSING};
 use kifview::diagram::{Diagram, Theme, svg};
+use kifview::load;
 use kifview::store::{self, SaveOptions};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -198,7 +199,8 @@ pub fn diagram(a: DiagramArgs) -> ExitCode {
         to,
     };
     let batch = inputs.len() > 1;
-    let done = convert::run_parallel(&inputs, |i| draw_input(i, bare.as_deref(), &plan, batch));
+    let done =
+        kifview::pool::map_in_order(&inputs, |i| draw_input(i, bare.as_deref(), &plan, batch));
     finish(&inputs, &done, &a)
 }
 
@@ -273,14 +275,14 @@ fn draw_input(input: &Input, bare: Option<&str>, plan: &Plan, batch: bool) -> Do
     let mut done = Done::default();
     let path = &input.path;
     let loaded = match bare {
-        Some(text) => convert::read_records(text.as_bytes(), None)
+        Some(text) => load::read_records(text.as_bytes(), None)
             .map_err(|why| format!("the position is not one kifview reads: {why}")),
-        None => convert::load_input(path),
+        None => load::load_input(path),
     };
     let parsed = match loaded
         .as_ref()
         .map_err(Clone::clone)
-        .and_then(|l| convert::pick_record(l, plan.record, path))
+        .and_then(|l| load::pick_record(l, plan.record, path))
     {
         Ok(p) => p,
         Err(e) => return done.fail(e),

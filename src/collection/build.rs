@@ -161,7 +161,7 @@ fn apply(
     let done = std::sync::atomic::AtomicU64::new(0);
     let total = todo.len() as u64;
     let read = |batch: &[Found]| {
-        crate::convert::run_parallel(batch, |f| {
+        crate::pool::map_in_order(batch, |f| {
             let r = scan::read_file(&f.path, f.size, f.mtime, opts.variations);
             let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
             progress(n, total);

@@ -13,8 +13,8 @@
 //! - `games.bin`: one byte per game id, its result, 0 for a game forgotten since (its pairs stay
 //!   in the old segment until the next full rebuild).
 //!
-//! Files are read with the project's reading path (`convert::read_records`, every record of a
-//! multi-record CSA file) on every core (`convert::run_parallel`).
+//! Files are read with the project's reading path (`load::read_records`, every record of a
+//! multi-record CSA file) on every core (`pool::map_in_order`).
 
 pub mod build;
 pub mod catalog;

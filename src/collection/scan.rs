@@ -64,7 +64,7 @@ pub fn read_file(path: &Path, size: i64, mtime: i64, variations: bool) -> FileRe
         format: None,
         warnings: Vec::new(),
     };
-    let bytes = match crate::convert::read_input(path) {
+    let bytes = match crate::load::read_input(path) {
         Ok(b) => b,
         Err(e) => {
             out.games = Err(e);
@@ -76,7 +76,7 @@ pub fn read_file(path: &Path, size: i64, mtime: i64, variations: bool) -> FileRe
         out.size = -1;
     }
     out.hash = content_hash(&bytes);
-    let loaded = match crate::convert::read_records(&bytes, Some(path)) {
+    let loaded = match crate::load::read_records(&bytes, Some(path)) {
         Ok(l) => l,
         Err(why) => {
             out.games = Err(format!("{}: not a record: {why}", path.display()));

@@ -342,7 +342,7 @@ pub fn run(opts: LaunchOptions) -> anyhow::Result<()> {
         let mut viewer = Viewer::new(app, theme);
         viewer.app.set_background_saves(SAVE_BLOCKS_FOR);
         if opts.watch {
-            crate::app::watch::start(&mut viewer.app);
+            crate::app::document::watch::start(&mut viewer.app);
         }
         let mut next_check = Instant::now() + WATCH_INTERVAL;
         let mut dirty = true;
@@ -435,7 +435,7 @@ pub fn run(opts: LaunchOptions) -> anyhow::Result<()> {
                 && !viewer.app.save_running()
                 && Instant::now() >= next_check
             {
-                dirty |= crate::app::watch::tick(&mut viewer.app);
+                dirty |= crate::app::document::watch::tick(&mut viewer.app);
                 next_check = Instant::now() + WATCH_INTERVAL;
             }
         }

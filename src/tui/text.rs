@@ -1,6 +1,6 @@
 //! Display text: sanitizing, ambiguous-width padding, width-exact wrapping and padding.
 
-use crate::app::text::{sanitize, sanitize_lines};
+use crate::core::text::{sanitize, sanitize_lines};
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 /// Pad written after an East Asian Ambiguous character in double-width mode; the cell that

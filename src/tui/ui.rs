@@ -80,98 +80,129 @@ pub fn render(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut V
         }
     };
     if wide {
-        let [left, mid, right] = Layout::horizontal([
-            Constraint::Length(board_w),
-            Constraint::Length(40),
-            Constraint::Fill(1),
-        ])
-        .areas(main);
-        let used = board_or_grid(left, buf, app, theme, vs, grid);
-        let [_, header] =
-            Layout::vertical([Constraint::Length(used), Constraint::Fill(1)]).areas(left);
-        header::header_pane(header, buf, app, theme, vs);
-        let [moves, vars] = Layout::vertical([
-            Constraint::Fill(1),
-            Constraint::Length(variations_height(app, 8)),
-        ])
-        .areas(mid);
-        move_list::move_list(moves, buf, app, theme, vs);
-        variations::variations(vars, buf, app, theme, vs);
-        let pane_h = if analysis::visible(app, true) {
-            analysis::wanted_height(app).min(right.height / 3)
-        } else {
-            0
-        };
-        // The graph gives up rows (down to 8) to a comment that does not fit.
-        let graph_h = if app.graph.shown {
-            let h = (right.height * 2 / 5).clamp(8, 18);
-            let comment_room = right.height.saturating_sub(h + pane_h);
-            let short =
-                comment::wanted_height(app, theme, right.width).saturating_sub(comment_room);
-            h.saturating_sub(short).max(8)
-        } else {
-            0
-        };
-        let [comment, graph_area, pane] = Layout::vertical([
-            Constraint::Fill(1),
-            Constraint::Length(graph_h),
-            Constraint::Length(pane_h),
-        ])
-        .areas(right);
-        comment::comment_pane(comment, buf, app, theme, vs);
-        if graph_h > 0 {
-            graph::graph_pane(graph_area, buf, app, theme, vs);
-        }
-        if pane_h > 0 {
-            analysis::analysis_pane(pane, buf, app, theme);
-        }
+        wide_panes(main, buf, app, theme, vs, grid, board_w);
     } else {
-        let [left, right] =
-            Layout::horizontal([Constraint::Length(board_w), Constraint::Fill(1)]).areas(main);
-        let used = board_or_grid(left, buf, app, theme, vs, grid);
-        let [_, header] =
-            Layout::vertical([Constraint::Length(used), Constraint::Fill(1)]).areas(left);
-        header::header_pane(header, buf, app, theme, vs);
-        // Research mode: the analysis pane takes the comment pane's place (the comment comes
-        // back while it has the focus or is being edited).
-        // So does the graph (both: the graph over the analysis).
-        let commenting =
-            app.mode() == crate::app::Mode::Comment || app.focus == crate::app::Focus::Comment;
-        let research = analysis::visible(app, false) && !commenting;
-        let graphing = app.graph.shown && !commenting;
-        let vars_h = variations_height(app, 5);
-        let comment_h = match (graphing, research) {
-            (true, true) => 7 + analysis::wanted_height(app).min(right.height / 4),
-            (true, false) => (right.height * 2 / 5).max(8),
-            (false, true) => analysis::wanted_height(app)
-                .max(right.height / 3)
-                .min(right.height / 2),
-            (false, false) => comment_height(app, theme, right, vars_h),
-        };
-        let [moves, vars, comment] = Layout::vertical([
-            Constraint::Fill(1),
-            Constraint::Length(vars_h),
-            Constraint::Length(comment_h),
-        ])
-        .areas(right);
-        move_list::move_list(moves, buf, app, theme, vs);
-        variations::variations(vars, buf, app, theme, vs);
-        if graphing && research {
-            let [g, a] =
-                Layout::vertical([Constraint::Length(7), Constraint::Fill(1)]).areas(comment);
-            graph::graph_pane(g, buf, app, theme, vs);
-            analysis::analysis_pane(a, buf, app, theme);
-        } else if graphing {
-            graph::graph_pane(comment, buf, app, theme, vs);
-        } else if research {
-            analysis::analysis_pane(comment, buf, app, theme);
-        } else {
-            comment::comment_pane(comment, buf, app, theme, vs);
-        }
+        narrow_panes(main, buf, app, theme, vs, grid, board_w);
     }
     status::status_line(status, buf, app, theme, vs);
     search::highlight(buf, app, vs);
-    // The overlays, bottom first, so the top one is drawn last (over the others).
+    overlays(main, buf, app, theme, vs);
+    if theme.double {
+        skip_ambiguous_pads(buf);
+    }
+}
+
+/// The panes of a wide screen: the board over the header, the moves over the variations, the
+/// comment over the graph and the analysis.
+fn wide_panes(
+    main: Rect,
+    buf: &mut Buffer,
+    app: &App,
+    theme: &Theme,
+    vs: &mut ViewState,
+    grid: Option<Grid>,
+    board_w: u16,
+) {
+    let [left, mid, right] = Layout::horizontal([
+        Constraint::Length(board_w),
+        Constraint::Length(40),
+        Constraint::Fill(1),
+    ])
+    .areas(main);
+    let used = board_or_grid(left, buf, app, theme, vs, grid);
+    let [_, header] = Layout::vertical([Constraint::Length(used), Constraint::Fill(1)]).areas(left);
+    header::header_pane(header, buf, app, theme, vs);
+    let [moves, vars] = Layout::vertical([
+        Constraint::Fill(1),
+        Constraint::Length(variations_height(app, 8)),
+    ])
+    .areas(mid);
+    move_list::move_list(moves, buf, app, theme, vs);
+    variations::variations(vars, buf, app, theme, vs);
+    let pane_h = if analysis::visible(app, true) {
+        analysis::wanted_height(app).min(right.height / 3)
+    } else {
+        0
+    };
+    // The graph gives up rows (down to 8) to a comment that does not fit.
+    let graph_h = if app.graph.shown {
+        let h = (right.height * 2 / 5).clamp(8, 18);
+        let comment_room = right.height.saturating_sub(h + pane_h);
+        let short = comment::wanted_height(app, theme, right.width).saturating_sub(comment_room);
+        h.saturating_sub(short).max(8)
+    } else {
+        0
+    };
+    let [comment, graph_area, pane] = Layout::vertical([
+        Constraint::Fill(1),
+        Constraint::Length(graph_h),
+        Constraint::Length(pane_h),
+    ])
+    .areas(right);
+    comment::comment_pane(comment, buf, app, theme, vs);
+    if graph_h > 0 {
+        graph::graph_pane(graph_area, buf, app, theme, vs);
+    }
+    if pane_h > 0 {
+        analysis::analysis_pane(pane, buf, app, theme);
+    }
+}
+
+/// The panes of a narrow screen: the board over the header; the moves, the variations, and
+/// the comment (or the graph and the analysis in its place).
+fn narrow_panes(
+    main: Rect,
+    buf: &mut Buffer,
+    app: &App,
+    theme: &Theme,
+    vs: &mut ViewState,
+    grid: Option<Grid>,
+    board_w: u16,
+) {
+    let [left, right] =
+        Layout::horizontal([Constraint::Length(board_w), Constraint::Fill(1)]).areas(main);
+    let used = board_or_grid(left, buf, app, theme, vs, grid);
+    let [_, header] = Layout::vertical([Constraint::Length(used), Constraint::Fill(1)]).areas(left);
+    header::header_pane(header, buf, app, theme, vs);
+    // Research mode: the analysis pane takes the comment pane's place (the comment comes
+    // back while it has the focus or is being edited).
+    // So does the graph (both: the graph over the analysis).
+    let commenting =
+        app.mode() == crate::app::Mode::Comment || app.focus == crate::app::Focus::Comment;
+    let research = analysis::visible(app, false) && !commenting;
+    let graphing = app.graph.shown && !commenting;
+    let vars_h = variations_height(app, 5);
+    let comment_h = match (graphing, research) {
+        (true, true) => 7 + analysis::wanted_height(app).min(right.height / 4),
+        (true, false) => (right.height * 2 / 5).max(8),
+        (false, true) => analysis::wanted_height(app)
+            .max(right.height / 3)
+            .min(right.height / 2),
+        (false, false) => comment_height(app, theme, right, vars_h),
+    };
+    let [moves, vars, comment] = Layout::vertical([
+        Constraint::Fill(1),
+        Constraint::Length(vars_h),
+        Constraint::Length(comment_h),
+    ])
+    .areas(right);
+    move_list::move_list(moves, buf, app, theme, vs);
+    variations::variations(vars, buf, app, theme, vs);
+    if graphing && research {
+        let [g, a] = Layout::vertical([Constraint::Length(7), Constraint::Fill(1)]).areas(comment);
+        graph::graph_pane(g, buf, app, theme, vs);
+        analysis::analysis_pane(a, buf, app, theme);
+    } else if graphing {
+        graph::graph_pane(comment, buf, app, theme, vs);
+    } else if research {
+        analysis::analysis_pane(comment, buf, app, theme);
+    } else {
+        comment::comment_pane(comment, buf, app, theme, vs);
+    }
+}
+
+/// The overlays, bottom first, so the top one is drawn last (over the others).
+fn overlays(main: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut ViewState) {
     for o in app.overlays.iter() {
         match o {
             Overlay::Tree { selected } => tree::tree_overlay(main, buf, app, *selected, theme, vs),
@@ -192,9 +223,6 @@ pub fn render(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut V
             | Overlay::CommentEditor(_)
             | Overlay::BoardInput(_) => {}
         }
-    }
-    if theme.double {
-        skip_ambiguous_pads(buf);
     }
 }
 

@@ -3,10 +3,11 @@
 
 use crate::common::asset;
 use assert_cmd::Command;
-use kifview::convert::{node_at_ply, read_records};
+use kifview::convert::node_at_ply;
 use kifview::core::rules::Position;
 use kifview::diagram::render::{self, Fonts, MISSING};
 use kifview::diagram::{Diagram, Theme, svg};
+use kifview::load::read_records;
 use resvg::tiny_skia::Pixmap;
 
 fn kifview() -> Command {

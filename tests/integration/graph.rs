@@ -120,7 +120,7 @@ fn analysed_kif_marks_summary_brackets_and_clicks() {
     assert!(rows.contains("評価値 ±2000 · 0手"), "{rows}");
     insta::assert_snapshot!("graph_analysed_80x24", t.backend());
     // The summary counts what the comments say, per side.
-    let data = kifview::app::graph::GraphData::new(&v.app.record);
+    let data = kifview::app::research::graph::GraphData::new(&v.app.record);
     let [s, g] = data.sides;
     assert!(rows.contains(&format!("▲{}", s.text())), "{rows}");
     let marks: usize = s.counts.iter().chain(g.counts.iter()).sum();

@@ -380,7 +380,7 @@ fn pasted_records_are_all_written_to_csa_and_a_kif_save_says_the_others_are_in_n
     let (path, text) = five_records(&dir, false);
     let paste = |v: &mut Viewer| {
         press(v, "p");
-        kifview::app::share::paste_text(&mut v.app, &text);
+        kifview::app::document::clipboard::paste_text(&mut v.app, &text);
         press(v, "^d");
         assert_eq!(v.app.doc.record_count, 5);
     };

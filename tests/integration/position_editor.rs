@@ -1,8 +1,8 @@
 //! Positions made in the position editor save in every format and read back identically.
 
 use crate::common::{press, screen, screen_rows, viewer_with};
-use kifview::app::input::{KeyCode, KeyEvent, Modifiers};
-use kifview::app::position_editor::{PositionEditor, Preset};
+use kifview::app::dispatch::input::{KeyCode, KeyEvent, Modifiers};
+use kifview::app::edit::position_editor::{PositionEditor, Preset};
 use kifview::app::{LaunchOptions, Mode};
 use kifview::core::notation::{self, Format, Target, TextEncoding, TextInfo};
 use kifview::core::record::{Initial, Record};

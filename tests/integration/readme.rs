@@ -35,8 +35,8 @@ fn readme_key_table_matches_the_keymap() {
 
 #[test]
 fn readme_command_table_matches_the_typable_commands() {
-    let table = kifview::app::typable::markdown_table();
-    for c in kifview::app::typable::TYPABLE_COMMANDS {
+    let table = kifview::app::dispatch::typable::markdown_table();
+    for c in kifview::app::dispatch::typable::TYPABLE_COMMANDS {
         assert!(table.contains(c.doc), "{} missing", c.name);
     }
     check_section("commands", &table);

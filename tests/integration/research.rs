@@ -386,7 +386,7 @@ fn engine_and_set_commands() {
         "< go\n{START_INFO}< stop\n> bestmove 7g7f\n< go\n{START_INFO}"
     ));
     let mut app = started(&fake);
-    kifview::app::typable::run(&mut app, "set MultiPV 2");
+    kifview::app::dispatch::typable::run(&mut app, "set MultiPV 2");
     assert!(
         app.message.as_ref().unwrap().text.contains("MultiPV = 2"),
         "{:?}",
@@ -395,7 +395,7 @@ fn engine_and_set_commands() {
     logged(&mut app, &fake, "setoption name MultiPV value 2");
     let gos = |f: &Fake| f.log().iter().filter(|l| l.starts_with("go")).count();
     until(&mut app, "searched again", |_| gos(&fake) == 2);
-    kifview::app::typable::run(&mut app, "set");
+    kifview::app::dispatch::typable::run(&mut app, "set");
     let list = app.overlays.list().expect("the option list").clone();
     assert!(
         list.items.iter().any(|i| i.starts_with("MultiPV  2")),
@@ -408,11 +408,11 @@ fn engine_and_set_commands() {
         Some("set MultiPV ".to_string())
     );
     app.handle_key(KeyEvent::plain(KeyCode::Esc));
-    kifview::app::typable::run(&mut app, "engine");
+    kifview::app::dispatch::typable::run(&mut app, "engine");
     let list = app.overlays.list().expect("the engine list").clone();
     assert!(list.items[0].starts_with("* Fake"), "{:?}", list.items);
     app.handle_key(KeyEvent::plain(KeyCode::Esc));
-    kifview::app::typable::run(&mut app, "engine /nonexistent/x");
+    kifview::app::dispatch::typable::run(&mut app, "engine /nonexistent/x");
     let msg = app.message.clone().unwrap();
     assert_eq!(msg.level, Level::Error);
     assert!(
@@ -421,7 +421,7 @@ fn engine_and_set_commands() {
     );
     assert!(app.research.on, "the engine in use stays");
     // Switching to a configured engine by name restarts the analysis with it.
-    kifview::app::typable::run(&mut app, "engine fake");
+    kifview::app::dispatch::typable::run(&mut app, "engine fake");
     assert!(app.research.on, "{:?}", app.message);
     until(&mut app, "lines from the new engine", lines_arrived(2));
 }

@@ -1,7 +1,7 @@
 //! Copy menu, paste prompt and `:e`: what each copy choice puts on the clipboard, what each
 //! pasted format opens, and the messages a user sees.
 
-use kifview::app::share::paste_text;
+use kifview::app::document::clipboard::paste_text;
 use kifview::app::testing::push_line;
 use kifview::app::{App, Config, Document, KeyCode, KeyEvent, Level, Mode, Modifiers};
 use kifview::core::notation::{self, Format, Target, TextEncoding, TextInfo};

@@ -600,6 +600,27 @@ fn record_option_picks_a_record_of_a_multi_record_csa_file() {
     assert_eq!(open(1).unwrap().record.header.black_name(), Some("Alpha"));
     let e = open(3).unwrap_err().to_string();
     assert!(e.contains("--record 3") && e.contains("2 records"), "{e}");
+    // One `--record N` rule: the subcommands answer as the viewer does, word for word.
+    let viewer_says = e.trim().to_string();
+    for args in [
+        &["show", "--record", "3"][..],
+        &["convert", "--to", "kifu", "--record", "3"],
+        &["diagram", "-o", "x.svg", "--record", "3"],
+    ] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_kifview"))
+            .args(&args[..1])
+            .arg(&file)
+            .args(&args[1..])
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?}");
+        assert!(
+            err.contains(&viewer_says),
+            "{args:?}: {err} (the viewer: {viewer_says})"
+        );
+    }
 }
 
 #[test]
@@ -635,7 +656,7 @@ fn colon_commands_complete_and_name_close_matches() {
     press(&mut v, "⎋");
     // The help lists the : commands from their table.
     let help = kifview::tui::ui::help_lines(&v.app).join("\n");
-    for c in kifview::app::typable::TYPABLE_COMMANDS {
+    for c in kifview::app::dispatch::typable::TYPABLE_COMMANDS {
         assert!(
             help.contains(&c.usage()),
             "{} missing from the help",

@@ -1,6 +1,16 @@
-//! Layering: `src/core` and `src/app` never use the terminal crates.
+//! The rules `src/lib.rs` states about the layers, checked on the source text:
+//! - `core` and `app` never name a terminal crate;
+//! - `core` names only `core`; the library modules (everything but `app`, `tui`, `cli` and
+//!   `main`) never name `app`, `tui` or `cli`; `app` never names `tui`, `cli` or `main`;
+//! - `std::fs` appears in `app` only under `app/document/`;
+//! - no cycles between the files of `src/` (a parent naming its own children is structure);
+//! - in `app` and `tui`, no file over 600 lines of code outside tests and no function over
+//!   80 lines (`LONG_FUNCTIONS` lists the ones that were longer when the rule came, each at
+//!   most as long as it was then; a listed function that shrinks below the limit must leave
+//!   the list).
 
-use std::path::Path;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
 
 #[test]
 fn core_and_app_never_mention_terminal_crates() {
@@ -50,28 +60,32 @@ fn code_outside_tests(text: &str) -> String {
             rest = &after["#[cfg(test)]".len()..];
             continue;
         };
-        let mut depth = 0;
-        let mut end = after.len();
-        for (k, c) in after[open..].char_indices() {
-            match c {
-                '{' => depth += 1,
-                '}' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        end = open + k + 1;
-                        break;
-                    }
-                }
-                _ => {}
-            }
-        }
-        rest = &after[end..];
+        rest = &after[block_end(after, open)..];
     }
     out.push_str(rest);
     out.lines()
         .map(|l| l.split("//").next().unwrap_or(""))
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// Where the block opening at `open` (a `{`) ends: just past its matching `}` (the end of
+/// the text when it has none).
+fn block_end(text: &str, open: usize) -> usize {
+    let mut depth = 0;
+    for (k, c) in text[open..].char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return open + k + 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    text.len()
 }
 
 /// Every path a `use` tree names: `super::{a, b::{c, d}}` is `super::a`, `super::b::c`,
@@ -157,9 +171,8 @@ fn resolve(
         .find(|m| known.contains(m))
 }
 
-#[test]
-fn app_and_tui_files_import_each_other_without_cycles_and_stay_small() {
-    use std::collections::{BTreeMap, BTreeSet};
+/// Every `.rs` file under `src/`.
+fn source_files() -> (PathBuf, Vec<PathBuf>) {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut files = Vec::new();
     let mut stack = vec![src.clone()];
@@ -173,52 +186,278 @@ fn app_and_tui_files_import_each_other_without_cycles_and_stay_small() {
             }
         }
     }
+    files.sort();
+    (src, files)
+}
+
+/// A file of tests only (`tests.rs`, `*_tests.rs`, included under `#[cfg(test)]`).
+fn is_test_file(f: &Path) -> bool {
+    let name = f
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    name == "tests" || name.ends_with("_tests")
+}
+
+fn layer(m: &[String]) -> &str {
+    m.first().map_or("lib", String::as_str)
+}
+
+/// Which layers a file of layer `from` may not name (`lib.rs`'s table).
+fn forbidden(from: &str, to: &str) -> bool {
+    match from {
+        "core" => to != "core",
+        "app" => matches!(to, "tui" | "cli" | "main"),
+        "tui" => matches!(to, "cli" | "main"),
+        "cli" | "main" | "lib" => false,
+        // The library modules: engine, convert, store, analyze, collection, ...
+        _ => matches!(to, "app" | "tui" | "cli" | "main"),
+    }
+}
+
+/// The module graph of `src/` (each file's module and the modules it names), after checking
+/// every file against `check`.
+fn module_graph(
+    mut check: impl FnMut(&Path, &[String], &str),
+) -> BTreeMap<Vec<String>, BTreeSet<Vec<String>>> {
+    let (src, files) = source_files();
     let known: BTreeSet<Vec<String>> = files.iter().map(|f| module_of(&src, f)).collect();
-    let mut edges: BTreeMap<Vec<String>, BTreeSet<Vec<String>>> = BTreeMap::new();
-    let mut big = Vec::new();
+    let mut edges = BTreeMap::new();
     for f in &files {
         let m = module_of(&src, f);
-        let code = code_outside_tests(&std::fs::read_to_string(f).unwrap());
-        let watched = matches!(m.first().map(String::as_str), Some("app" | "tui"));
-        let lines = code.lines().filter(|l| !l.trim().is_empty()).count();
-        if watched && lines > 1000 {
-            big.push(format!("{} has {lines} lines of code", f.display()));
-        }
+        let code = code_outside_tests(&blank_literals(&std::fs::read_to_string(f).unwrap()));
+        check(f, &m, &code);
         let deps: BTreeSet<Vec<String>> = named_paths(&code)
             .iter()
             .filter_map(|p| resolve(&m, p, &known))
             // A parent naming its own children (re-exports, `mod` wiring) is structure.
             .filter(|d| *d != m && !(d.len() > m.len() && d[..m.len()] == m[..]))
             .collect();
-        for d in &deps {
-            let (a, b) = (m.first().map(String::as_str), d.first().map(String::as_str));
-            assert!(
-                !(a == Some("core") && b != Some("core")),
-                "{} (core) uses {d:?}",
-                f.display()
-            );
-            assert!(
-                !(a == Some("app") && matches!(b, Some("tui" | "cli" | "main"))),
-                "{} (app) uses {d:?}",
-                f.display()
-            );
-        }
         edges.insert(m, deps);
     }
-    assert!(big.is_empty(), "{big:?}");
-    // A cycle: a module that reaches itself.
-    for start in edges
-        .keys()
-        .filter(|m| matches!(m.first().map(String::as_str), Some("app" | "tui")))
-    {
+    assert!(edges.len() > 100, "only {} files", edges.len());
+    edges
+}
+
+#[test]
+fn every_layer_names_only_the_layers_it_may_use() {
+    let mut broken = Vec::new();
+    let edges = module_graph(|_, _, _| {});
+    for (m, deps) in &edges {
+        for d in deps {
+            if forbidden(layer(m), layer(d)) {
+                broken.push(format!(
+                    "{} ({}) names {}",
+                    m.join("::"),
+                    layer(m),
+                    d.join("::")
+                ));
+            }
+        }
+    }
+    assert!(broken.is_empty(), "{broken:#?}");
+}
+
+#[test]
+fn only_app_document_touches_the_disk_in_app() {
+    let mut broken = Vec::new();
+    module_graph(|f, m, code| {
+        let in_app = layer(m) == "app";
+        let in_document = m.get(1).is_some_and(|s| s == "document");
+        if in_app && !in_document && !is_test_file(f) {
+            let uses_fs = named_paths(code).iter().any(|p| p.starts_with("std::fs"))
+                || code.contains("std::fs");
+            if uses_fs {
+                broken.push(f.display().to_string());
+            }
+        }
+    });
+    assert!(
+        broken.is_empty(),
+        "std::fs outside app/document/: {broken:#?}"
+    );
+}
+
+#[test]
+fn no_file_of_src_imports_itself_through_a_cycle() {
+    let edges = module_graph(|_, _, _| {});
+    let mut cycles = Vec::new();
+    for start in edges.keys() {
         let mut seen = BTreeSet::new();
         let mut todo: Vec<&Vec<String>> = edges[start].iter().collect();
         while let Some(m) = todo.pop() {
-            assert!(m != start, "{start:?} imports itself through a cycle");
+            if m == start {
+                cycles.push(start.join("::"));
+                break;
+            }
             if seen.insert(m.clone()) {
                 todo.extend(edges.get(m).into_iter().flatten());
             }
         }
     }
-    assert!(edges.len() > 40, "only {} files", edges.len());
+    assert!(
+        cycles.is_empty(),
+        "these import themselves through a cycle: {cycles:#?}"
+    );
+}
+
+/// Functions of `app` and `tui` that were over 80 lines when the limit came, and their
+/// length then (file, function, lines): none may grow, and each leaves the list once split.
+const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
+    ("src/app/document/save.rs", "finish_save", 196),
+    ("src/app/config/mod.rs", "apply", 181),
+    ("src/tui/mod.rs", "run", 145),
+];
+/// Files of `app` and `tui` over 600 lines of code when the limit came (file, lines then).
+const LARGE_FILES: &[(&str, usize)] = &[("src/app/config/mod.rs", 659)];
+const MAX_FUNCTION: usize = 80;
+const MAX_FILE: usize = 600;
+
+/// Lines that are not blank.
+fn lines_of(code: &str) -> usize {
+    code.lines().filter(|l| !l.trim().is_empty()).count()
+}
+
+/// Each function with a body: its name and its lines (signature to closing brace).
+fn functions(code: &str) -> Vec<(String, usize)> {
+    let mut out = Vec::new();
+    let bytes = code.as_bytes();
+    for (i, _) in code.match_indices("fn ") {
+        if i > 0 && (bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_') {
+            continue;
+        }
+        let name: String = code[i + 3..]
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        let Some(open) = code[i..].find(['{', ';']).map(|k| i + k) else {
+            continue;
+        };
+        if name.is_empty() || bytes[open] == b';' {
+            continue;
+        }
+        out.push((name, lines_of(&code[i..block_end(code, open)])));
+    }
+    out
+}
+
+#[test]
+fn files_and_functions_of_app_and_tui_stay_small() {
+    let (src, files) = source_files();
+    let root = src.parent().unwrap();
+    let mut broken = Vec::new();
+    let mut listed_seen = BTreeSet::new();
+    for f in &files {
+        let m = module_of(&src, f);
+        if !matches!(layer(&m), "app" | "tui") || is_test_file(f) {
+            continue;
+        }
+        let rel = f.strip_prefix(root).unwrap().to_string_lossy().into_owned();
+        let code = code_outside_tests(&blank_literals(&std::fs::read_to_string(f).unwrap()));
+        let lines = lines_of(&code);
+        let limit = LARGE_FILES
+            .iter()
+            .find(|(p, _)| *p == rel)
+            .map_or(MAX_FILE, |l| l.1);
+        if lines > limit {
+            broken.push(format!("{rel} has {lines} lines of code (at most {limit})"));
+        }
+        for (name, n) in functions(&code) {
+            let listed = LONG_FUNCTIONS
+                .iter()
+                .find(|(p, f, _)| *p == rel && *f == name);
+            if let Some(l) = listed {
+                listed_seen.insert((l.0, l.1));
+                if n <= MAX_FUNCTION {
+                    broken.push(format!(
+                        "{rel}: {name} is {n} lines now: take it off LONG_FUNCTIONS"
+                    ));
+                }
+            }
+            let limit = listed.map_or(MAX_FUNCTION, |l| l.2);
+            if n > limit {
+                broken.push(format!("{rel}: fn {name} has {n} lines (at most {limit})"));
+            }
+        }
+    }
+    for (p, f, _) in LONG_FUNCTIONS {
+        if !listed_seen.contains(&(*p, *f)) {
+            broken.push(format!("{p}: {f} is gone: take it off LONG_FUNCTIONS"));
+        }
+    }
+    assert!(broken.is_empty(), "{broken:#?}");
+}
+
+/// The text with the insides of string and character literals and of comments blanked (line
+/// breaks kept), so that braces and `//` in them count for nothing.
+fn blank_literals(s: &str) -> String {
+    let c: Vec<char> = s.chars().collect();
+    let mut out = String::with_capacity(s.len());
+    let mut i = 0;
+    let keep_breaks = |from: &[char], out: &mut String| {
+        out.extend(from.iter().filter(|&&ch| ch == '\n'));
+    };
+    while i < c.len() {
+        let ident_before = i > 0 && (c[i - 1].is_alphanumeric() || c[i - 1] == '_');
+        if c[i] == '/' && c.get(i + 1) == Some(&'/') {
+            while i < c.len() && c[i] != '\n' {
+                i += 1;
+            }
+        } else if c[i] == '/' && c.get(i + 1) == Some(&'*') {
+            let start = i;
+            i += 2;
+            while i < c.len() && !(c[i] == '*' && c.get(i + 1) == Some(&'/')) {
+                i += 1;
+            }
+            i = (i + 2).min(c.len());
+            keep_breaks(&c[start..i], &mut out);
+        } else if !ident_before && (c[i] == 'r' || (c[i] == 'b' && c.get(i + 1) == Some(&'r'))) && {
+            let k = i + if c[i] == 'b' { 2 } else { 1 };
+            let hashes = c[k..].iter().take_while(|&&ch| ch == '#').count();
+            c.get(k + hashes) == Some(&'"')
+        } {
+            let k = i + if c[i] == 'b' { 2 } else { 1 };
+            let hashes = c[k..].iter().take_while(|&&ch| ch == '#').count();
+            let start = i;
+            i = k + hashes + 1;
+            while i < c.len()
+                && !(c[i] == '"'
+                    && c[i + 1..]
+                        .iter()
+                        .take(hashes)
+                        .filter(|&&h| h == '#')
+                        .count()
+                        == hashes)
+            {
+                i += 1;
+            }
+            i = (i + 1 + hashes).min(c.len());
+            out.push_str("\"\"");
+            keep_breaks(&c[start..i], &mut out);
+        } else if c[i] == '"' {
+            let start = i;
+            i += 1;
+            while i < c.len() && c[i] != '"' {
+                i += if c[i] == '\\' { 2 } else { 1 };
+            }
+            i = (i + 1).min(c.len());
+            out.push_str("\"\"");
+            keep_breaks(&c[start..i.min(c.len())], &mut out);
+        } else if c[i] == '\'' && c.get(i + 1) == Some(&'\\') {
+            // '\n', '\'', '\u{..}'
+            i += 2;
+            while i < c.len() && c[i] != '\'' {
+                i += 1;
+            }
+            i += 1;
+            out.push_str("' '");
+        } else if c[i] == '\'' && c.get(i + 2) == Some(&'\'') {
+            i += 3;
+            out.push_str("' '");
+        } else {
+            out.push(c[i]);
+            i += 1;
+        }
+    }
+    out
 }

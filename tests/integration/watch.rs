@@ -1,7 +1,7 @@
 //! Following a file (`--watch`, `F`): reloads keep the user's place, follow the end only when
 //! the user was there, and a half-written file does not throw the user away.
 
-use kifview::app::{App, Config, KeyEvent, LaunchOptions, Level, watch};
+use kifview::app::{App, Config, KeyEvent, LaunchOptions, Level, document::watch};
 use std::path::{Path, PathBuf};
 
 const HEAD: &str = "先手：甲\n後手：乙\n手数----指手---------消費時間--\n";

@@ -2,7 +2,7 @@
 //! column (names, hands, board, the `手数＝` line).
 
 use crate::app::App;
-use crate::app::board_input::BoardMarks;
+use crate::app::overlay::board_input::BoardMarks;
 use crate::core::notation::japanese::{FULL_DIGITS, KANJI_DIGITS, kanji_count};
 use crate::core::record::Step;
 use crate::core::rules::{Color, Position, Square};

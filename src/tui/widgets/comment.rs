@@ -92,7 +92,7 @@ pub fn wanted_height(app: &App, theme: &Theme, width: u16) -> u16 {
 
 /// Cells a character takes on screen.
 fn cells(c: char, double: bool) -> usize {
-    let c = crate::app::text::sanitize(&c.to_string())
+    let c = crate::core::text::sanitize(&c.to_string())
         .chars()
         .next()
         .unwrap_or(' ');

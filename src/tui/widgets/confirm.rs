@@ -1,6 +1,6 @@
 //! A question with what it is about (what would be lost, which characters) and the answers.
 
-use crate::app::confirm::Confirm;
+use crate::app::overlay::confirm::Confirm;
 use crate::tui::draw::{block, clear, overlay_rect, scrolled_text};
 use crate::tui::text::{clean, wrap};
 use crate::tui::theme::Theme;

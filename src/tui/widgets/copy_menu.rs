@@ -1,6 +1,6 @@
 //! The copy menu (`y`): what can be copied, each with its key.
 
-use crate::app::share::COPY_CHOICES;
+use crate::app::document::clipboard::COPY_CHOICES;
 use crate::app::{App, Command, KeyMode};
 use crate::tui::draw::{block, centered, clear, keys_for};
 use crate::tui::text::{clean, fit, truncate, width};

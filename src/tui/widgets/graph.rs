@@ -6,7 +6,8 @@
 
 use crate::analyze::{Eval, Mark, Source};
 use crate::app::App;
-use crate::app::graph::{CLAMP, GraphData, plotted};
+use crate::app::research::graph::{CLAMP, GraphData, plotted};
+use crate::core::record::NodeId;
 use crate::engine::Score;
 use crate::tui::draw::block;
 use crate::tui::text::{clean, truncate};
@@ -69,24 +70,12 @@ pub fn graph_pane(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &m
         _ => app.cur(),
     };
     let ply = app.record.node(cur).ply as usize;
-    let on_main = data.points.get(ply).is_some_and(|p| p.node == cur);
     let scale = if win {
         "勝率".to_string()
     } else {
         format!("評価値 ±{CLAMP}")
     };
-    let now = match data.points.get(ply).filter(|_| on_main) {
-        Some(p) => {
-            // The move number a player sees (a record from move 81 starts at 81).
-            let n = app.record.moves_before() + p.ply;
-            match (p.eval, p.mark) {
-                (Some(e), Some(m)) => format!("{n}手 {} 【{}】", eval_text(e, win), m.word()),
-                (Some(e), None) => format!("{n}手 {}", eval_text(e, win)),
-                (None, _) => format!("{n}手 -"),
-            }
-        }
-        None => "本譜外".to_string(),
-    };
+    let now = now_text(app, &data, ply, cur);
     let [s, g] = data.sides;
     let foot = format!("▲{} △{}", s.text(), g.text());
     let b = block(format!("{scale} · {now}"), false, theme)
@@ -108,6 +97,41 @@ pub fn graph_pane(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &m
         );
         return;
     }
+    plot(inner, buf, &data, win, theme);
+    let n = data.points.len();
+    // The current ply: a reversed column (visible without colours too).
+    if ply < n {
+        let x = column(inner, n, ply);
+        for y in inner.top()..inner.bottom() {
+            let cell = &mut buf[(x, y)];
+            cell.set_style(cell.style().patch(theme.selection));
+        }
+    }
+    vs.graph_area = inner;
+    vs.graph_points = n;
+}
+
+/// The title's part for the current move: its number, evaluation and mark, or 本譜外 off the
+/// main line.
+fn now_text(app: &App, data: &GraphData, ply: usize, cur: NodeId) -> String {
+    let win = app.graph.win_percent;
+    let on_main = data.points.get(ply).is_some_and(|p| p.node == cur);
+    match data.points.get(ply).filter(|_| on_main) {
+        Some(p) => {
+            // The move number a player sees (a record from move 81 starts at 81).
+            let n = app.record.moves_before() + p.ply;
+            match (p.eval, p.mark) {
+                (Some(e), Some(m)) => format!("{n}手 {} 【{}】", eval_text(e, win), m.word()),
+                (Some(e), None) => format!("{n}手 {}", eval_text(e, win)),
+                (None, _) => format!("{n}手 -"),
+            }
+        }
+        None => "本譜外".to_string(),
+    }
+}
+
+/// The chart: the evaluations as a line over the zero line, mistakes and blunders as dots.
+fn plot(inner: Rect, buf: &mut Buffer, data: &GraphData, win: bool, theme: &Theme) {
     let n = data.points.len();
     let value = |e: &Eval| plotted(e.score, win);
     let line: Vec<(f64, f64)> = data
@@ -156,16 +180,6 @@ pub fn graph_pane(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &m
         .x_axis(Axis::default().bounds([0.0, last]))
         .y_axis(Axis::default().bounds([lo, hi]))
         .render(inner, buf);
-    // The current ply: a reversed column (visible without colours too).
-    if ply < n {
-        let x = column(inner, n, ply);
-        for y in inner.top()..inner.bottom() {
-            let cell = &mut buf[(x, y)];
-            cell.set_style(cell.style().patch(theme.selection));
-        }
-    }
-    vs.graph_area = inner;
-    vs.graph_points = n;
 }
 
 #[cfg(test)]

@@ -66,7 +66,7 @@ pub fn help_lines(app: &App) -> Vec<String> {
     out.push("and scrolls the comment; click a piece, then a square, to enter a move.".into());
     out.push(String::new());
     out.push("Commands (after :; Tab completes names and file paths)".into());
-    out.extend(crate::app::typable::help_lines());
+    out.extend(crate::app::dispatch::typable::help_lines());
     out.push(String::new());
     out.push("Copying goes through the terminal (OSC 52) and works over SSH; in tmux it".into());
     out.push("needs `set -g set-clipboard on`. Pasting uses the terminal's own paste.".into());

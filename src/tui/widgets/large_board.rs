@@ -225,7 +225,7 @@ pub fn large_column(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::app::board_input::BoardMarks;
+    use crate::app::overlay::board_input::BoardMarks;
     use crate::core::rules::{Move, PieceKind, Square};
     use unicode_width::UnicodeWidthStr;
 

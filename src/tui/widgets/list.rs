@@ -1,6 +1,6 @@
 //! A list overlay to pick from: bookmarks, endings or header fields.
 
-use crate::app::lists::ListView;
+use crate::app::overlay::lists::ListView;
 use crate::tui::draw::block;
 use crate::tui::draw::{clear, overlay_rect};
 use crate::tui::text::{clean, fit};

@@ -2,9 +2,9 @@
 //! cursor, sente's hand, the side to move, the piece box, the last message and the keys.
 
 use super::board::BoardWidget;
-use crate::app::board_input::BoardMarks;
+use crate::app::edit::position_editor::{PositionEditor, Region, SET};
 use crate::app::overlay::PositionEditing;
-use crate::app::position_editor::{PositionEditor, Region, SET};
+use crate::app::overlay::board_input::BoardMarks;
 use crate::core::rules::{Color, PieceKind};
 use crate::tui::theme::Theme;
 use ratatui::buffer::Buffer;
@@ -86,19 +86,7 @@ impl Widget for &PositionEditorWidget<'_> {
         // Beside the board when there is room, else below it: the box and the side to move.
         let side_x = inner.x + bw + 2;
         let beside = inner.width >= bw + 2 + 24;
-        let mut info = vec![
-            Line::from(format!(
-                "手番：{}",
-                match e.position().side_to_move() {
-                    Color::Black => "▲先手",
-                    Color::White => "△後手",
-                }
-            )),
-            box_line(e, t),
-        ];
-        if let Some(why) = e.overdrawn() {
-            info.push(Line::styled(why, t.error));
-        }
+        let info = info_lines(e, t);
         y += bh;
         hand_line(e, bottom, t).render(Rect::new(inner.x, y, inner.width, 1), buf);
         y += 1;
@@ -112,18 +100,45 @@ impl Widget for &PositionEditorWidget<'_> {
             Paragraph::new(info).render(Rect::new(inner.x, y, inner.width, h), buf);
             y += h;
         }
-        let mut lines: Vec<Line> = Vec::new();
-        for err in self.errors {
-            lines.push(Line::styled(format!("✗ {err}"), t.error));
-        }
-        if let Some(m) = &e.message {
-            lines.push(Line::from(m.clone()));
-        }
-        lines.push(Line::styled(HINT, t.dim));
+        let lines = self.message_lines();
         let rest = Rect::new(inner.x, y, inner.width, inner.bottom().saturating_sub(y));
         Paragraph::new(lines)
             .wrap(Wrap { trim: false })
             .render(rest, buf);
+    }
+}
+
+/// The side to move, the piece box, and why the set is overdrawn (if it is).
+fn info_lines(e: &PositionEditor, t: &Theme) -> Vec<Line<'static>> {
+    let mut info = vec![
+        Line::from(format!(
+            "手番：{}",
+            match e.position().side_to_move() {
+                Color::Black => "▲先手",
+                Color::White => "△後手",
+            }
+        )),
+        box_line(e, t),
+    ];
+    if let Some(why) = e.overdrawn() {
+        info.push(Line::styled(why, t.error));
+    }
+    info
+}
+
+impl PositionEditorWidget<'_> {
+    /// Below the board: why the position cannot be used, the editor's message, the keys.
+    fn message_lines(&self) -> Vec<Line<'static>> {
+        let t = self.theme;
+        let mut lines: Vec<Line> = Vec::new();
+        for err in self.errors {
+            lines.push(Line::styled(format!("✗ {err}"), t.error));
+        }
+        if let Some(m) = &self.editor.message {
+            lines.push(Line::from(m.clone()));
+        }
+        lines.push(Line::styled(HINT, t.dim));
+        lines
     }
 }
 
@@ -192,7 +207,7 @@ fn box_line(e: &PositionEditor, t: &Theme) -> Line<'static> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::app::input::{KeyCode, KeyEvent, Modifiers};
+    use crate::app::dispatch::input::{KeyCode, KeyEvent, Modifiers};
     use crate::core::rules::Position;
 
     fn draw(e: &PositionEditor, w: u16, h: u16, errors: &[String]) -> Vec<String> {
@@ -239,7 +254,7 @@ mod tests {
     #[test]
     fn tsume_setup_at_80x24() {
         let mut e = PositionEditor::new(Position::startpos(), false);
-        e.apply_preset(crate::app::position_editor::Preset::Tsume);
+        e.apply_preset(crate::app::edit::position_editor::Preset::Tsume);
         typed(&mut e, "22S32G\t");
         let rows = draw(&e, 80, 24, &[]);
         let screen = rows.join("\n");

@@ -4,7 +4,7 @@
 //! with colours off (`NO_COLOR`).
 
 use crate::app::App;
-use crate::app::search::{Highlight, Kind};
+use crate::app::search::matches::{Highlight, Kind};
 use crate::tui::view::ViewState;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -67,7 +67,7 @@ fn mark_text(buf: &mut Buffer, area: Rect, h: &Highlight) {
 #[cfg(test)]
 mod tests {
     use crate::app::App;
-    use crate::app::search::tests::{STUDY, search};
+    use crate::app::search::matches::tests::{STUDY, search};
     use crate::app::testing::app_with;
     use crate::tui::theme::Theme;
     use crate::tui::ui::{ViewState, render};
@@ -157,7 +157,7 @@ mod tests {
             ]
         );
         // :noh hides it all.
-        crate::app::typable::run(&mut a, "noh");
+        crate::app::dispatch::typable::run(&mut a, "noh");
         let (buf, vs) = draw(&a, 80, 24);
         assert_eq!(marked(&buf, vs.header_area)[2], " 先手：藤井聡太");
     }

@@ -188,7 +188,7 @@ pub fn status_line(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &
 }
 
 /// A question and its answer keys, as one text (wrapped by the caller).
-fn question_text(q: &crate::app::confirm::Confirm, d: bool) -> String {
+fn question_text(q: &crate::app::overlay::confirm::Confirm, d: bool) -> String {
     let answers: Vec<String> = q
         .answers
         .iter()

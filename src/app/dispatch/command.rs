@@ -1,0 +1,193 @@
+//! The command table: every bindable command with its snake_case name (used in the config),
+//! one-line doc and handler, written once, as helix's `static_commands!`.
+//!
+//! The table is a macro so it can be expanded at two layers: here into the `Command` enum,
+//! its names and docs (the keymap in `config.rs` needs them, and it sits below the app
+//! state), and in `dispatch/mod.rs` into the handlers (which need the app state). The handler
+//! expressions are resolved where `dispatch/mod.rs` expands them.
+
+/// Calls `$m!` with the whole table: `Variant = "name", "doc", handler;` per command.
+macro_rules! command_table {
+    ($m:ident) => {
+        $m! {
+            NextMove = "next_move", "Next move along the current line", |a| a.step(1);
+            PrevMove = "prev_move", "Previous move", |a| a.step(-1);
+            NextVariation = "next_variation", "Next alternative at this ply (switches the line)", |a| a.switch_alternative(1);
+            PrevVariation = "prev_variation", "Previous alternative at this ply", |a| a.switch_alternative(-1);
+            GoStart = "go_start", "Start position", |a| a.go_on_line(0);
+            GoEnd = "go_end", "End of the current line", App::go_end;
+            Forward10 = "forward_10", "Forward 10 plies", |a| a.step(10);
+            Back10 = "back_10", "Back 10 plies", |a| a.step(-10);
+            GotoPlyPrompt = "goto_ply", "Go to a ply of the current line (type a number, then Enter)", typable::open;
+            ToggleTree = "toggle_tree", "Show or hide the variation tree", App::toggle_tree;
+            FlipBoard = "flip_board", "Turn the board around", |a| a.flipped = !a.flipped;
+            ToggleNotation = "toggle_notation", "Move list: KIF (▲７六歩(77)) or KI2 (▲７六歩, △同　銀右) notation", App::toggle_notation;
+            CycleBoardSize = "cycle_board_size", "Board size: auto (large when it fits), bod, large", App::cycle_board_size;
+            FocusNext = "focus_next", "Move the focus to the next pane", |a| a.focus = a.focus.step(1);
+            FocusPrev = "focus_prev", "Move the focus to the previous pane", |a| a.focus = a.focus.step(-1);
+            ScrollDown = "scroll_down", "Scroll the focused pane down", |a| a.scroll_focused(1);
+            ScrollUp = "scroll_up", "Scroll the focused pane up", |a| a.scroll_focused(-1);
+            ShowWarnings = "show_warnings", "List the problems found while reading the file", App::show_warnings;
+            Help = "help", "Show this help", App::open_help;
+            Quit = "quit", "Quit", |a| a.request_quit(false);
+            Suspend = "suspend", "Suspend kifview to the shell (fg brings it back; a running engine pauses with it)", |a| a.suspend_requested = true;
+            TreeDown = "tree_down", "Tree: select the next branch", |a| a.tree_move(1);
+            TreeUp = "tree_up", "Tree: select the previous branch", |a| a.tree_move(-1);
+            TreePageDown = "tree_page_down", "Tree: down one page", |a| a.tree_move(10);
+            TreePageUp = "tree_page_up", "Tree: up one page", |a| a.tree_move(-10);
+            TreeTop = "tree_top", "Tree: first branch", |a| a.tree_move(isize::MIN / 2);
+            TreeBottom = "tree_bottom", "Tree: last branch", |a| a.tree_move(isize::MAX / 2);
+            TreeJump = "tree_jump", "Tree: go to the selected branch", App::tree_jump_selected;
+            Close = "close", "Close this view", App::close_overlay;
+            Submit = "submit", "Command line: run what was typed", App::submit;
+            Cancel = "cancel", "Command line: cancel", App::cancel;
+            DeleteBack = "delete_back", "Command line: delete the character before the cursor", App::delete_back;
+            Complete = "complete", "Command line: complete the command or file name (again: the next match); file prompts too", typable::complete;
+            EnterMove = "enter_move", "Enter a move on the board: a cursor picks the piece, then the square", App::start_board;
+            TypeMove = "type_move", "Type a move: 7g7f, P*5e, ７六歩, 76歩, 同歩, 58金右, 7776FU, 投了", App::open_move_prompt;
+            AddEnding = "add_ending", "End the line here (投了, 中断, 千日手, 持将棋, 詰み, ...)", App::open_endings;
+            DeleteVariation = "delete_variation", "Delete the current move and everything after it", App::delete_variation;
+            CutAfter = "cut_after", "Delete everything after the current move (cut the record here)", App::cut_after;
+            MoveAlternativeDown = "move_alternative_down", "Move the current alternative down among its siblings", |a| a.reorder(1);
+            MoveAlternativeUp = "move_alternative_up", "Move the current alternative up among its siblings", |a| a.reorder(-1);
+            MakeMainLine = "make_main_line", "Make the current line the main line", App::make_main_line;
+            MainLine = "main_line", "Back to the main line (本譜) at this ply, leaving the variation", App::back_to_main_line;
+            Undo = "undo", "Undo the last edit", App::undo;
+            Redo = "redo", "Redo the last undone edit", App::redo;
+            EditComment = "edit_comment", "Edit the comment of the current move (the start position's at ply 0)", App::start_comment;
+            EditBookmark = "edit_bookmark", "Set, rename or remove (empty name) the bookmark of the current move", App::open_bookmark_prompt;
+            ListBookmarks = "list_bookmarks", "List the bookmarks and jump to one", App::open_bookmarks;
+            EditPosition = "edit_position", "Set up a position (局面編集): board, hands, piece box, presets; Enter uses it", App::open_position_editor;
+            EditHeader = "edit_header", "Edit the header fields (players, event, date, your own keys)", App::open_header;
+            Save = "save", "Save to the record's file (:w PATH writes a copy, :saveas PATH switches files)", |a| a.save_or_ask_name(false);
+            CursorLeft = "cursor_left", "Board: cursor left", |a| a.move_cursor(-1, 0);
+            CursorRight = "cursor_right", "Board: cursor right", |a| a.move_cursor(1, 0);
+            CursorUp = "cursor_up", "Board: cursor up", |a| a.move_cursor(0, -1);
+            CursorDown = "cursor_down", "Board: cursor down", |a| a.move_cursor(0, 1);
+            BoardPick = "board_pick", "Board: pick the piece under the cursor, then its destination", App::board_pick;
+            DropPawn = "drop_pawn", "Board: drop a pawn (歩) from the hand, then pick the square", |a| a.pick_from_hand(PieceKind::Pawn);
+            DropLance = "drop_lance", "Board: drop a lance (香) from the hand", |a| a.pick_from_hand(PieceKind::Lance);
+            DropKnight = "drop_knight", "Board: drop a knight (桂) from the hand", |a| a.pick_from_hand(PieceKind::Knight);
+            DropSilver = "drop_silver", "Board: drop a silver (銀) from the hand", |a| a.pick_from_hand(PieceKind::Silver);
+            DropGold = "drop_gold", "Board: drop a gold (金) from the hand", |a| a.pick_from_hand(PieceKind::Gold);
+            DropBishop = "drop_bishop", "Board: drop a bishop (角) from the hand", |a| a.pick_from_hand(PieceKind::Bishop);
+            DropRook = "drop_rook", "Board: drop a rook (飛) from the hand", |a| a.pick_from_hand(PieceKind::Rook);
+            Promote = "promote", "Board: promote (when asked)", |a| a.answer_promotion(true);
+            NoPromote = "no_promote", "Board: do not promote (when asked)", |a| a.answer_promotion(false);
+            BoardCancel = "board_cancel", "Board: put the picked piece back, or leave move input", App::board_cancel;
+            EditorNewline = "editor_newline", "Editor: new line", |a| a.with_editor(TextEditor::newline);
+            EditorBackspace = "editor_backspace", "Editor: delete the character before the cursor", |a| a.with_editor(TextEditor::backspace);
+            EditorDelete = "editor_delete", "Editor: delete the character under the cursor", |a| a.with_editor(TextEditor::delete);
+            EditorLeft = "editor_left", "Editor: cursor left", |a| a.with_editor(TextEditor::left);
+            EditorRight = "editor_right", "Editor: cursor right", |a| a.with_editor(TextEditor::right);
+            EditorUp = "editor_up", "Editor: cursor up", |a| a.with_editor(TextEditor::up);
+            EditorDown = "editor_down", "Editor: cursor down", |a| a.with_editor(TextEditor::down);
+            EditorHome = "editor_home", "Editor: start of the line", |a| a.with_editor(TextEditor::home);
+            EditorEnd = "editor_end", "Editor: end of the line", |a| a.with_editor(TextEditor::end);
+            EditorDone = "editor_done", "Editor: keep the text and leave (one undo step)", |a| a.finish_comment(true);
+            EditorDiscard = "editor_discard", "Editor: leave and throw the changes away", |a| a.finish_comment(false);
+            ListDown = "list_down", "List: next entry", |a| a.list_move(1);
+            ListUp = "list_up", "List: previous entry", |a| a.list_move(-1);
+            ListPick = "list_pick", "List: choose this entry (jump, edit the value, end the line)", App::list_pick;
+            ListAdd = "list_add", "List: add an entry (header: a new field)", App::list_add;
+            ListDelete = "list_delete", "List: delete this entry", App::list_delete;
+            CopyMenu = "copy_menu", "Copy the position, the line or the record to the clipboard (menu)", clipboard::toggle_copy_menu;
+            CopySfen = "copy_sfen", "Copy: the current position as SFEN", |a| clipboard::copy(a, Copy::Sfen);
+            CopyBod = "copy_bod", "Copy: the current position as a BOD diagram", |a| clipboard::copy(a, Copy::Bod);
+            CopyUsi = "copy_usi", "Copy: the moves up to here as a USI `position … moves …` line", |a| clipboard::copy(a, Copy::Usi);
+            CopyKif = "copy_kif", "Copy: the whole record as KIF", |a| clipboard::copy(a, Copy::Kif);
+            CopyKi2 = "copy_ki2", "Copy: the whole record as KI2", |a| clipboard::copy(a, Copy::Ki2);
+            CopyCsa = "copy_csa", "Copy: the whole record as CSA", |a| clipboard::copy(a, Copy::Csa);
+            SaveDiagram = "save_diagram", "Save the current position as an SVG or PNG picture (asks for the file)", App::open_diagram_prompt;
+            Paste = "paste", "Open a pasted record (KIF, KI2, CSA, SFEN/USI, BOD or JKF)", |a| clipboard::open_prompt(a, false);
+            Newline = "newline", "Paste prompt: start a new line", |a| clipboard::insert(a, '\n');
+            ToggleWatch = "toggle_watch", "Follow the file: reload when another program writes it", watch::toggle;
+            ToggleAnalysis = "toggle_analysis", "Research: analyse the position with the engine, following the cursor (again: stop)", App::toggle_analysis;
+            InsertPv = "insert_pv", "Research: insert the engine's best line here as a variation (one undo step)", App::insert_best_pv;
+            PickPv = "pick_pv", "Research: choose one of the engine's lines to insert", App::open_pv_list;
+            PvToComment = "pv_to_comment", "Research: add the best line to the comment (ShogiHome's #評価値, #読み筋)", App::pv_to_comment;
+            ToggleBestMove = "toggle_best_move", "Research: show or hide the best move's squares on the board", App::toggle_best_move;
+            CancelJob = "cancel_job", "Stop :analyze or :mate (the comments written so far stay; u undoes them)", App::cancel_job;
+            ToggleGraph = "toggle_graph", "Show or hide the evaluation graph of the main line (from the comments' evaluations)", App::toggle_graph;
+            GraphScale = "graph_scale", "Graph: centipawns (±2000) or sente's win %", App::toggle_graph_scale;
+            NextMark = "next_mark", "Go to the next marked move (緩手, 疑問手, 悪手, 大悪手) of the main line", |a| a.jump_mark(true);
+            PrevMark = "prev_mark", "Go to the previous marked move of the main line", |a| a.jump_mark(false);
+            Search = "search", "Search the record: moves (76歩, 同歩, 58金右), comments, bookmarks, header (Enter on an empty / repeats the last search)", App::open_search_prompt;
+            SearchNext = "search_next", "Next match of the last search (into variations too; wraps around)", |a| a.search_step(true);
+            SearchPrev = "search_prev", "Previous match of the last search", |a| a.search_step(false);
+            SearchList = "search_list", "List the matches of the last search (those off the current line too) and jump to one", App::open_search_list;
+            NextRecord = "next_record", "Next record of a file that holds several (CSA /); asks first about unsaved edits", |a| a.step_record(1);
+            PrevRecord = "prev_record", "Previous record of a file that holds several", |a| a.step_record(-1);
+            NoOp = "none", "Do nothing (unbinds a default key)", |_| {};
+        }
+    };
+}
+pub(crate) use command_table;
+
+macro_rules! define_commands {
+    ($( $variant:ident = $name:literal, $doc:literal, $handler:expr; )*) => {
+        /// A command a key can be bound to.
+        #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+        pub enum Command {
+            $( #[doc = $doc] $variant, )*
+        }
+        /// Every command with its config name and doc, in the order of the help.
+        pub const COMMANDS: &[CommandInfo] = &[
+            $( CommandInfo { command: Command::$variant, name: $name, doc: $doc }, )*
+        ];
+    };
+}
+
+/// A command's name and doc.
+#[derive(Clone, Copy, Debug)]
+pub struct CommandInfo {
+    pub command: Command,
+    /// The snake_case name used in the config.
+    pub name: &'static str,
+    /// One line for the help and the README.
+    pub doc: &'static str,
+}
+
+command_table!(define_commands);
+
+impl Command {
+    /// The command of a config name.
+    pub fn from_name(name: &str) -> Option<Command> {
+        COMMANDS.iter().find(|c| c.name == name).map(|c| c.command)
+    }
+    /// The table lists the variants in declaration order.
+    fn info(self) -> &'static CommandInfo {
+        &COMMANDS[self as usize]
+    }
+    pub fn name(self) -> &'static str {
+        self.info().name
+    }
+    pub fn doc(self) -> &'static str {
+        self.info().doc
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_snake_case_and_round_trip() {
+        let mut seen = std::collections::HashSet::new();
+        for (i, c) in COMMANDS.iter().enumerate() {
+            assert_eq!(c.command as usize, i, "{} out of order", c.name);
+            assert!(seen.insert(c.name), "duplicate {}", c.name);
+            assert!(
+                c.name
+                    .chars()
+                    .all(|ch| ch.is_ascii_lowercase() || ch.is_ascii_digit() || ch == '_'),
+                "{}",
+                c.name
+            );
+            assert!(!c.doc.is_empty());
+            assert_eq!(Command::from_name(c.name), Some(c.command));
+            assert_eq!(c.command.name(), c.name);
+        }
+        assert_eq!(Command::from_name("nope"), None);
+    }
+}

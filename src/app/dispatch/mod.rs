@@ -1,0 +1,225 @@
+//! From a key to a change: the keymap of the top overlay's mode turns a key into a
+//! `Command`, whose handler (from the command table) runs; typed characters go into the top
+//! overlay. `update` is the one place an action changes the app.
+
+pub mod command;
+pub mod input;
+pub mod typable;
+
+use crate::app::dispatch::command::{Command, command_table};
+use crate::app::dispatch::input::{KeyCode, KeyEvent};
+use crate::app::document::clipboard::{self, Copy};
+use crate::app::document::watch;
+use crate::app::overlay::textedit::TextEditor;
+use crate::app::overlay::{Mode, Overlay};
+use crate::app::state::{Action, App, Level};
+use crate::core::rules::PieceKind;
+
+macro_rules! define_handlers {
+    ($( $variant:ident = $name:literal, $doc:literal, $handler:expr; )*) => {
+        /// Each command's handler, in the order of `Command`'s variants.
+        const HANDLERS: &[fn(&mut App)] = &[ $( $handler, )* ];
+    };
+}
+
+command_table!(define_handlers);
+
+impl Command {
+    /// Runs the command's handler.
+    pub fn run(self, app: &mut App) {
+        HANDLERS[self as usize](app)
+    }
+}
+
+impl App {
+    /// The action a key means in the current mode.
+    pub fn action_for_key(&self, key: KeyEvent) -> Option<Action> {
+        let mode = self.mode();
+        if let Some(c) = self.config.keymap.get(mode.key_mode(), &key) {
+            return Some(Action::Run(c));
+        }
+        match key.code {
+            KeyCode::Char(c) if mode.takes_text() && !key.mods.ctrl && !key.mods.alt => {
+                Some(Action::Insert(c))
+            }
+            _ => None,
+        }
+    }
+
+    /// Handles one key press: clears the last message, then runs what the key is bound to.
+    pub fn handle_key(&mut self, key: KeyEvent) {
+        if self.mode() != Mode::CommandLine {
+            self.message = None;
+        }
+        if self.mode() == Mode::PositionEditor {
+            return self.position_editor_key(key);
+        }
+        match self.action_for_key(key) {
+            Some(a) => update(self, a),
+            None if self.mode() == Mode::Normal => self.info_level(
+                format!("{key} is not bound (? lists the keys)"),
+                Level::Info,
+            ),
+            None => {}
+        }
+        self.search_after_key();
+    }
+
+    // ----- overlay-dependent commands -----
+
+    /// `submit` (Enter): runs the `:` line, answers a prompt, opens the pasted text.
+    pub(crate) fn submit(&mut self) {
+        match self.mode() {
+            Mode::CommandLine => typable::submit_line(self),
+            Mode::Prompt => self.prompt_submit(),
+            Mode::Paste => clipboard::submit_paste(self),
+            // Enter is no answer to a question; elsewhere nothing is typed.
+            Mode::Confirm
+            | Mode::Normal
+            | Mode::Tree
+            | Mode::Help
+            | Mode::Warnings
+            | Mode::Board
+            | Mode::Comment
+            | Mode::List
+            | Mode::Copy
+            | Mode::PositionEditor => {}
+        }
+    }
+
+    /// `cancel` (Esc): leaves the `:` line, a prompt, a question or the paste prompt.
+    pub(crate) fn cancel(&mut self) {
+        match self.mode() {
+            Mode::CommandLine => {
+                self.overlays.pop();
+            }
+            Mode::Prompt => self.close_prompt(),
+            Mode::Confirm => self.answer('\u{1b}'),
+            Mode::Paste => {
+                self.overlays.pop();
+                self.info("paste cancelled");
+            }
+            Mode::Normal
+            | Mode::Tree
+            | Mode::Help
+            | Mode::Warnings
+            | Mode::Board
+            | Mode::Comment
+            | Mode::List
+            | Mode::Copy
+            | Mode::PositionEditor => self.close_overlay(),
+        }
+    }
+
+    /// `delete_back` (Backspace): deletes the last character typed. On an empty `:` line it
+    /// leaves the line, as vim does; an empty prompt stays open and says that Esc leaves it
+    /// (closing it silently made the next Enter start move input).
+    pub(crate) fn delete_back(&mut self) {
+        let emptied = match self.overlays.top_mut() {
+            Some(Overlay::CommandLine(l)) => {
+                l.completion = None;
+                l.text.pop().is_none()
+            }
+            Some(Overlay::Prompt(p)) => {
+                if p.text.pop().is_none() {
+                    self.info("the prompt is empty: type, or Esc leaves");
+                }
+                false
+            }
+            Some(Overlay::Paste(p)) => {
+                p.text.pop();
+                false
+            }
+            Some(
+                Overlay::Confirm(_)
+                | Overlay::List(_)
+                | Overlay::CommentEditor(_)
+                | Overlay::BoardInput(_)
+                | Overlay::Tree { .. }
+                | Overlay::Help { .. }
+                | Overlay::Warnings { .. }
+                | Overlay::CopyMenu
+                | Overlay::PositionEditor(_),
+            )
+            | None => false,
+        };
+        if emptied {
+            self.cancel();
+        }
+    }
+
+    /// A character typed into the top overlay.
+    fn insert(&mut self, c: char) {
+        match self.overlays.top_mut() {
+            Some(Overlay::CommandLine(l)) => {
+                l.completion = None;
+                if l.text.chars().count() < 1024 {
+                    l.text.push(c);
+                }
+            }
+            Some(Overlay::Prompt(p)) => {
+                if p.text.chars().count() < 400 && !c.is_control() {
+                    p.text.push(c);
+                }
+            }
+            Some(Overlay::CommentEditor(ed)) => ed.editor.insert(c),
+            Some(Overlay::Paste(_)) => clipboard::insert(self, c),
+            Some(Overlay::Confirm(_)) => self.answer(c),
+            Some(
+                Overlay::List(_)
+                | Overlay::BoardInput(_)
+                | Overlay::Tree { .. }
+                | Overlay::Help { .. }
+                | Overlay::Warnings { .. }
+                | Overlay::CopyMenu
+                | Overlay::PositionEditor(_),
+            )
+            | None => {}
+        }
+    }
+
+    /// Text pasted (or sent at once by an input method): typed into the comment editor or a
+    /// prompt, the first line onto the `:` line, into the paste prompt, and while browsing it
+    /// opens the paste prompt with it.
+    pub fn paste(&mut self, text: &str) {
+        match self.overlays.top_mut() {
+            Some(Overlay::CommentEditor(ed)) => ed.editor.insert_str(text),
+            Some(Overlay::Prompt(_)) => {
+                for c in text.chars().filter(|c| !c.is_control()) {
+                    self.insert(c);
+                }
+            }
+            Some(Overlay::CommandLine(_)) => {
+                let line = text.lines().next().unwrap_or("");
+                for c in line.chars().filter(|c| !c.is_control()) {
+                    self.insert(c);
+                }
+            }
+            Some(Overlay::Paste(_)) | None => clipboard::paste_text(self, text),
+            Some(
+                Overlay::Confirm(_)
+                | Overlay::List(_)
+                | Overlay::BoardInput(_)
+                | Overlay::Tree { .. }
+                | Overlay::Help { .. }
+                | Overlay::Warnings { .. }
+                | Overlay::CopyMenu
+                | Overlay::PositionEditor(_),
+            ) => {}
+        }
+    }
+}
+
+/// Applies one action.
+pub fn update(app: &mut App, action: Action) {
+    match action {
+        Action::Run(c) => c.run(app),
+        Action::Insert(c) => app.insert(c),
+        Action::GotoPly(n) => app.goto_ply(n),
+        Action::JumpTo(id) => app.jump_to(id),
+        Action::TreeJumpRow(r) => app.tree_jump(r),
+        Action::Scroll(p, d) => app.scroll(p, d),
+        Action::BoardClick(sq) => app.board_click(sq),
+    }
+    app.say_move_warning();
+}

@@ -1,0 +1,735 @@
+//! The document: where the record came from and how to write it back. Every file the app
+//! reads or writes goes through here (opening a path, standard input or pasted text, reading
+//! again, saving, and looking at the file on disk); nothing else in `app` touches the disk.
+//!
+//! Writing goes through `crate::store` (atomic saves, links, devices, read-only files); the
+//! format, encoding and line endings of a name come from `core::notation::filetype`.
+
+pub(crate) mod background;
+pub mod checks;
+pub mod clipboard;
+mod picture;
+pub(crate) mod records;
+pub mod save;
+pub mod watch;
+
+use crate::app::LaunchOptions;
+use crate::convert::unread::{self, Unread};
+use crate::core::notation::encoding::EncodeError;
+use crate::core::notation::{
+    self, Diagnostic, Format, Parsed, Target, TextEncoding, TextInfo, Written, filetype,
+};
+use crate::core::record::{Initial, Record};
+use crate::core::rules::{HANDICAPS, Handicap, Position};
+use crate::load;
+use crate::store::{self, SaveError, SaveOptions};
+use checks::{DiskStamp, SavePlan};
+use std::path::{Path, PathBuf};
+
+/// Where the record came from and how to write it back.
+#[derive(Clone, Debug)]
+pub struct Document {
+    /// The file, when there is one (`None` for stdin, pasted text and new records).
+    pub path: Option<PathBuf>,
+    /// Name for the status line (`game.kif`, `[stdin]`, `[new]`, `[paste]`).
+    pub name: String,
+    /// The format read (`None` for a new record).
+    pub format: Option<Format>,
+    pub info: Option<TextInfo>,
+    /// Problems the reader found.
+    pub warnings: Vec<Diagnostic>,
+    /// Which record of the file (0-based) and how many there are.
+    pub record_index: usize,
+    pub record_count: usize,
+    /// The file as it was on disk when opened or last saved (to notice outside changes).
+    pub stamp: Option<DiskStamp>,
+    /// Lines of the file with bytes its encoding could not read, which were replaced by �
+    /// (the reader's encoding warnings); emptied once a save wrote over them.
+    pub replaced_lines: Vec<usize>,
+    /// A file of several records (CSA `/`): each record's text as on disk (decoded,
+    /// separators included; joined they are the whole file), so that saving the one shown
+    /// writes the others back as they were and `}` / `:record N` read another. Empty for a
+    /// file of one record.
+    pub record_texts: Vec<String>,
+    /// The file (in a file of several records, the record shown) is CSA version 3 (`V3.0`):
+    /// saving it back writes V3.0 (V2.2 would cut its times to whole seconds).
+    pub csa_v3: bool,
+    /// A KIF file's layout (`notation::kif::KifDialect`): saving it back keeps it.
+    pub kif_dialect: notation::kif::KifDialect,
+    /// The lines of the file the reader could not read (a move that cannot be played and
+    /// the rest of its line, lines that match nothing): the record does not hold them, so a
+    /// save over the file asks first. Cleared once a save wrote over them.
+    pub unread: Option<Unread>,
+}
+
+impl Document {
+    /// A document with no file behind it yet (a new record, pasted text in tests), shown as
+    /// `name`.
+    pub fn untitled(name: impl Into<String>) -> Document {
+        Document {
+            path: None,
+            name: name.into(),
+            format: None,
+            info: None,
+            warnings: Vec::new(),
+            record_index: 0,
+            record_count: 1,
+            stamp: None,
+            replaced_lines: Vec::new(),
+            record_texts: Vec::new(),
+            csa_v3: false,
+            kif_dialect: notation::kif::KifDialect::default(),
+            unread: None,
+        }
+    }
+
+    /// Record `index` (0-based) of a file read into `loaded`, with the document describing it.
+    /// `path` is `None` for standard input. `None` when the file has no such record.
+    pub fn from_loaded(
+        loaded: notation::Loaded,
+        path: Option<PathBuf>,
+        index: usize,
+    ) -> Option<(Record, Document)> {
+        let count = loaded.records.len();
+        let (csa_v3, kif_dialect) = (loaded.csa_v3, loaded.kif_dialect);
+        let mut parsed = loaded.records.into_iter().nth(index)?;
+        // The status line and the `W` list show the heaviest problem first.
+        notation::by_weight(&mut parsed.warnings);
+        let name = match &path {
+            None => "[stdin]".to_string(),
+            Some(p) => file_name(p),
+        };
+        let replaced_lines = if loaded.info.lossy {
+            parsed
+                .warnings
+                .iter()
+                .filter(|w| w.kind == notation::DiagKind::Encoding && w.line > 0)
+                .map(|w| w.line)
+                .collect()
+        } else {
+            Vec::new()
+        };
+        Some((
+            parsed.record,
+            Document {
+                replaced_lines,
+                stamp: path.as_deref().and_then(DiskStamp::of),
+                path,
+                name,
+                format: Some(loaded.format),
+                info: Some(loaded.info),
+                warnings: parsed.warnings,
+                record_index: index,
+                record_count: count,
+                record_texts: Vec::new(),
+                csa_v3,
+                kif_dialect,
+                unread: None,
+            },
+        ))
+    }
+
+    /// Record `index` (0-based) of a file of several, read from its text as it is on disk
+    /// (the record shown was saved or its edits discarded first), with its warnings' lines
+    /// counted from the start of the file.
+    pub fn record_at(&self, index: usize) -> Result<(Record, Document), String> {
+        let text = self.record_texts.get(index).ok_or_else(|| {
+            format!(
+                "there is no record {} (the file holds {})",
+                index + 1,
+                self.record_count
+            )
+        })?;
+        let first_line: usize = self.record_texts[..index]
+            .iter()
+            .map(|t| line_breaks(t))
+            .sum();
+        let parsed = notation::csa::read(text).swap_remove(0);
+        // What the decoding said (line 0) holds for every record.
+        let mut warnings: Vec<Diagnostic> = self
+            .warnings
+            .iter()
+            .filter(|w| w.line == 0 && w.kind == notation::DiagKind::Encoding)
+            .cloned()
+            .collect();
+        warnings.extend(parsed.warnings.into_iter().map(|mut w| {
+            if w.line > 0 {
+                w.line += first_line;
+            }
+            w
+        }));
+        notation::by_weight(&mut warnings);
+        let unread = unread::unread(&self.record_texts.concat(), Format::Csa, &warnings);
+        let doc = Document {
+            warnings,
+            record_index: index,
+            csa_v3: notation::csa::declares_v3(text),
+            unread,
+            ..self.clone()
+        };
+        Ok((parsed.record, doc))
+    }
+
+    /// The writer settings that write the record back as its file was written: its format,
+    /// and for CSA its version (`None` for a new record).
+    pub fn own_target(&self) -> Option<Target> {
+        self.format.map(|format| Target {
+            csa_v3: self.csa_v3,
+            kif_dialect: self.kif_dialect,
+            ..Target::new(format)
+        })
+    }
+
+    /// Does this document show one record of a CSA file of several (whose texts are kept)?
+    fn holds_several_csa_records(&self) -> bool {
+        self.format == Some(Format::Csa) && self.record_count > 1
+    }
+
+    /// [`Document::keep_record_texts`] for a file's bytes: decoded again only when the file
+    /// holds several CSA records (opening any other file does no second pass).
+    fn keep_record_texts_of(&mut self, bytes: &[u8], path: Option<&Path>) {
+        if self.holds_several_csa_records() {
+            let text = notation::encoding::decode(bytes, notation::default_encoding_for(path)).text;
+            self.keep_record_texts(&text);
+        }
+    }
+
+    /// Notes what of the file (its `bytes`) the record does not hold ([`Document::unread`]);
+    /// the text is decoded a second time only when a warning says something was not read.
+    fn note_unread(&mut self, bytes: &[u8], path: Option<&Path>) {
+        let (Some(format), true) = (
+            self.format,
+            self.warnings
+                .iter()
+                .any(|w| w.line > 0 && unread::loses_text(w.kind)),
+        ) else {
+            return;
+        };
+        let text = notation::encoding::decode(bytes, notation::default_encoding_for(path)).text;
+        self.unread = unread::unread(&text, format, &self.warnings);
+    }
+
+    /// Keeps each record's text when `text` (a whole CSA file, decoded) holds several.
+    fn keep_record_texts(&mut self, text: &str) {
+        if !self.holds_several_csa_records() {
+            return;
+        }
+        let (records, ends) = notation::csa::read_with_ends(text);
+        if records.len() != self.record_count {
+            return;
+        }
+        let mut start = 0;
+        self.record_texts = ends
+            .iter()
+            .map(|&end| {
+                let piece = text[start..end].to_string();
+                start = end;
+                piece
+            })
+            .collect();
+        // Each record of the file has its own version line.
+        self.csa_v3 = self
+            .record_texts
+            .get(self.record_index)
+            .is_some_and(|t| notation::csa::declares_v3(t));
+    }
+
+    /// Each record's text as a file of several records is written with `record` (the one
+    /// shown) rendered in place of its piece, the others as they were (with `info`'s line
+    /// ends and encoding declaration when they differ from the file's: a copy); and what
+    /// rendering `record` said. Joined, the pieces are the file's text before encoding (`\n`
+    /// line ends when `info` writes CRLF). `None` unless the file holds several records and
+    /// `target` is CSA.
+    fn splice(
+        &self,
+        record: &Record,
+        target: Target,
+        info: &TextInfo,
+    ) -> Option<(Vec<String>, Written)> {
+        if self.record_texts.len() < 2 || target.format != Format::Csa {
+            return None;
+        }
+        let i = self.record_index;
+        let mut w = notation::render(record, target, info);
+        // The record keeps the `/` that closed it (the last one too, when it had one).
+        let closed = i + 1 < self.record_texts.len()
+            || self.record_texts[i]
+                .lines()
+                .rev()
+                .find(|l| !l.trim().is_empty())
+                .is_some_and(|l| l.trim() == "/");
+        if !w.text.ends_with('\n') {
+            w.text.push('\n');
+        }
+        if closed {
+            w.text.push_str("/\n");
+        }
+        let own = self.info;
+        // The encoder turns each `\n` into CRLF; a copy with LF line ends loses the CRs of a
+        // CRLF file.
+        let to_lf = info.newline == notation::Newline::CrLf
+            || own.is_some_and(|o| o.newline != info.newline);
+        let redeclare = own.is_some_and(|o| o.encoding != info.encoding);
+        let mut line = 0;
+        let pieces = self
+            .record_texts
+            .iter()
+            .enumerate()
+            .map(|(j, t)| {
+                let mut piece = if j == i {
+                    w.text.clone()
+                } else if to_lf {
+                    t.replace("\r\n", "\n")
+                } else {
+                    t.clone()
+                };
+                if redeclare && j != i && line < DECLARED_IN {
+                    piece = declare_encoding(&piece, DECLARED_IN - line, info.encoding);
+                }
+                line += line_breaks(&piece);
+                piece
+            })
+            .collect();
+        Some((pieces, w))
+    }
+
+    /// Is a save of the record shown in `format` a save of the whole file: a file of one
+    /// record, or CSA with the text of each of its records kept?
+    pub fn written_whole_as(&self, format: Format) -> bool {
+        self.record_count < 2 || (format == Format::Csa && self.record_texts.len() >= 2)
+    }
+
+    /// What writing the record shown in `format` leaves out of a file of several records:
+    /// the others, unless it is written whole ([`Document::written_whole_as`]).
+    /// `file_keeps_them`: the save leaves the session's file as it is (a copy, `:saveas`).
+    pub fn other_records_loss(&self, format: Format, file_keeps_them: bool) -> Option<String> {
+        if self.written_whole_as(format) {
+            return None;
+        }
+        let others = self.record_count - 1;
+        let why = one_record_why(format);
+        let kept = match (&self.path, file_keeps_them) {
+            (Some(_), true) => format!("; {} keeps them", self.name),
+            (Some(_), false) => format!("; {} loses them", self.name),
+            (None, _) => "; they are in no file".to_string(),
+        };
+        Some(format!(
+            "the other {} of {} ({why}: only record {} is written{kept})",
+            if others == 1 {
+                "record".to_string()
+            } else {
+                format!("{others} records")
+            },
+            self.name,
+            self.record_index + 1
+        ))
+    }
+}
+
+/// Why a save in `format` writes one record of a file of several.
+pub fn one_record_why(format: Format) -> String {
+    if format == Format::Csa {
+        "its records could not be told apart".to_string()
+    } else {
+        format!("{} holds one record per file", format.name())
+    }
+}
+
+/// The decoder looks for an encoding declaration in a file's first lines: as many as this.
+const DECLARED_IN: usize = 10;
+
+/// `text` with the encoding its first `lines` lines declare (`'CSA encoding=SHIFT_JIS`,
+/// `'encoding=Shift_JIS`) changed to `encoding`: a copy in another encoding must not claim
+/// the old one.
+fn declare_encoding(text: &str, lines: usize, encoding: TextEncoding) -> String {
+    let label = match encoding {
+        TextEncoding::Utf8 => "UTF-8",
+        TextEncoding::ShiftJis => "SHIFT_JIS",
+        TextEncoding::EucJp => "EUC-JP",
+    };
+    let mut out = String::with_capacity(text.len());
+    for (n, l) in text.split_inclusive('\n').enumerate() {
+        let from = l
+            .find("encoding=")
+            .filter(|_| n < lines && l.starts_with('\''))
+            .map(|at| at + "encoding=".len());
+        // As the decoder reads a declaration: a label it knows.
+        let end = from.map(|from| {
+            l[from..]
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'))
+                .map_or(l.len(), |k| from + k)
+        });
+        match from.zip(end) {
+            Some((from, end)) if TextEncoding::from_label(&l[from..end]).is_some() => {
+                out.push_str(&l[..from]);
+                out.push_str(label);
+                out.push_str(&l[end..]);
+            }
+            _ => out.push_str(l),
+        }
+    }
+    out
+}
+
+/// Line breaks in `t` (`\r\n`, `\r` or `\n`), as the readers count lines.
+fn line_breaks(t: &str) -> usize {
+    t.matches('\n').count() + t.matches('\r').count() - t.matches("\r\n").count()
+}
+
+/// The followed file.
+#[derive(Clone, Debug)]
+pub struct Watch {
+    pub path: PathBuf,
+    /// Size and time of the version shown.
+    pub stamp: Option<DiskStamp>,
+    /// A version not shown yet because it read worse, and how many ticks it has been so.
+    pub pending: Option<(DiskStamp, u32)>,
+}
+
+/// Formats whose text names the position after its moves (`position startpos moves …`):
+/// opened (from a file or pasted) at the last move, not at the start.
+pub fn opens_at_end(format: Format) -> bool {
+    matches!(format, Format::Usi | Format::Sfen)
+}
+
+/// Moves (not endings) in the record.
+pub fn move_count(r: &Record) -> usize {
+    r.nodes.iter().filter(|n| n.move_data().is_some()).count()
+}
+
+/// The last part of `p`, for the status line.
+pub fn file_name(p: &Path) -> String {
+    p.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| p.display().to_string())
+}
+
+/// A new record: 平手, or the handicap `--handicap` names.
+fn new_record(handicap: Option<&str>) -> anyhow::Result<Record> {
+    let position = match handicap {
+        None => Position::startpos(),
+        Some(name) => Handicap::by_name(name)
+            .ok_or_else(|| {
+                let names: Vec<&str> = HANDICAPS.iter().map(|h| h.name).collect();
+                anyhow::anyhow!(
+                    "unknown handicap `{name}` (expected one of: {})",
+                    names.join(" ")
+                )
+            })?
+            .position(),
+    };
+    Ok(record_from(position))
+}
+
+/// A new record without moves starting from `position`, with the 手合割 it matches (in the
+/// header too).
+pub fn record_from(position: Position) -> Record {
+    let handicap = Handicap::matching(&position);
+    let mut record = Record::new(Initial { position, handicap });
+    if let Some(h) = handicap {
+        record.header.set("手合割", h.name);
+    }
+    record
+}
+
+/// Opens what the command line asked for: a file, standard input (`-`), or a new record (no
+/// file, or a file that does not exist yet in an existing directory: it is created on save).
+pub fn open(opts: &LaunchOptions) -> anyhow::Result<(Record, Document)> {
+    let Some(path) = &opts.file else {
+        return Ok((
+            new_record(opts.handicap.as_deref())?,
+            Document::untitled("[new]"),
+        ));
+    };
+    let stdin = path.as_os_str() == "-";
+    let missing = !stdin
+        && !path.exists()
+        && path
+            .parent()
+            .is_none_or(|d| d.as_os_str().is_empty() || d.is_dir());
+    if missing {
+        let doc = Document {
+            path: Some(path.clone()),
+            ..Document::untitled(format!("{} [new]", file_name(path)))
+        };
+        return Ok((new_record(opts.handicap.as_deref())?, doc));
+    }
+    let bytes = load::read_input(path).map_err(|e| anyhow::anyhow!(e))?;
+    let shown = load::display_name(path);
+    let loaded = load_checked(&bytes, (!stdin).then_some(path.as_path()), &shown)
+        .map_err(|e| anyhow::anyhow!(e))?;
+    let index = load::record_index(&shown, opts.record, loaded.records.len())
+        .map_err(|e| anyhow::anyhow!(e))?;
+    let (record, mut doc) = Document::from_loaded(loaded, (!stdin).then(|| path.clone()), index)
+        .ok_or_else(|| anyhow::anyhow!("{}: no record", path.display()))?;
+    doc.keep_record_texts_of(&bytes, (!stdin).then_some(path.as_path()));
+    doc.note_unread(&bytes, (!stdin).then_some(path.as_path()));
+    Ok((record, doc))
+}
+
+/// Reads `bytes` into records, refusing what holds none (binary data, text no reader
+/// understood: `notation::try_load`); an empty file is an empty record with a warning that
+/// says so.
+fn load_checked(
+    bytes: &[u8],
+    path: Option<&Path>,
+    shown: &str,
+) -> Result<notation::Loaded, String> {
+    let mut loaded =
+        notation::try_load(bytes, path).map_err(|e| format!("{shown}: not a record: {e}"))?;
+    if load::is_empty(bytes) {
+        for r in &mut loaded.records {
+            r.warnings.insert(
+                0,
+                Diagnostic::new(
+                    0,
+                    notation::DiagKind::UnknownLine,
+                    "the file is empty: a new 平手 record",
+                ),
+            );
+        }
+    }
+    Ok(loaded)
+}
+
+/// Reads record `index` (0-based; the last one when the file has fewer) of the file at
+/// `path` (`:e`, and reloading a followed file).
+pub fn read(path: &Path, index: usize) -> Result<(Record, Document), String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+    let loaded = load_checked(&bytes, Some(path), &path.display().to_string())?;
+    let index = index.min(loaded.records.len().saturating_sub(1));
+    let (record, mut doc) = Document::from_loaded(loaded, Some(path.to_path_buf()), index)
+        .ok_or_else(|| format!("{}: no record", path.display()))?;
+    doc.keep_record_texts_of(&bytes, Some(path));
+    doc.note_unread(&bytes, Some(path));
+    Ok((record, doc))
+}
+
+/// Reads pasted text: the first record, the document describing it, and how many records the
+/// text holds.
+pub fn from_text(text: &str) -> (Parsed, Document) {
+    let format = Format::detect(text);
+    let mut records = notation::read_text(text, format);
+    let count = records.len();
+    let parsed = records.swap_remove(0);
+    let mut doc = Document {
+        format: Some(format),
+        info: Some(TextInfo::new(notation::TextEncoding::Utf8)),
+        warnings: Vec::new(),
+        record_count: count,
+        ..Document::untitled("[paste]")
+    };
+    doc.keep_record_texts(text);
+    (parsed, doc)
+}
+
+/// The size and time of `path` now (`None` when it cannot be read).
+pub fn stamp(path: &Path) -> Option<DiskStamp> {
+    DiskStamp::of(path)
+}
+
+/// Has `path` changed on disk since `stamp` was taken (or appeared/disappeared)?
+pub fn changed_on_disk(path: &Path, stamp: Option<DiskStamp>) -> bool {
+    checks::changed_on_disk(path, stamp)
+}
+
+/// The text of the config file at `path` (the config's rules are `app::config`'s; reading it
+/// is the document's, like every file the app reads).
+pub fn read_config_file(path: &Path) -> std::io::Result<String> {
+    std::fs::read_to_string(path)
+}
+
+/// Does something exist at `path`?
+pub fn exists(path: &Path) -> bool {
+    path.exists()
+}
+
+/// Do two paths name the same file (once both exist, by their canonical form)?
+pub fn same_path(a: &Path, b: &Path) -> bool {
+    if a == b {
+        return true;
+    }
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => false,
+    }
+}
+
+/// `~/x.kif` expanded with `$HOME`.
+pub fn expand_path(s: &str) -> PathBuf {
+    if let Some(rest) = s.strip_prefix("~/")
+        && let Some(home) = std::env::var_os("HOME")
+    {
+        return PathBuf::from(home).join(rest);
+    }
+    PathBuf::from(s)
+}
+
+/// The format and text settings for writing to `path`: the file's own when `same` gives them
+/// (saving back), else by the extension (`encoding` overrides a KIF/KI2 file's). `None` when
+/// the extension names no format.
+pub fn target_for(
+    path: &Path,
+    same: Option<(Target, TextInfo)>,
+    encoding: Option<TextEncoding>,
+) -> Option<(Target, TextInfo)> {
+    filetype::write_settings(path, same, encoding)
+}
+
+/// [`plan`] for the record shown of `doc`: in a CSA file of several records the others are
+/// written back as they were, around this one (to the file itself or to a copy), and the
+/// text of each record as written comes back with the plan.
+pub fn plan_in_file(
+    record: &Record,
+    doc: Option<&Document>,
+    path: &Path,
+    target: Target,
+    info: TextInfo,
+) -> Result<(SavePlan, Option<Vec<String>>), EncodeError> {
+    let Some((pieces, w)) = doc.and_then(|d| d.splice(record, target, &info)) else {
+        return Ok((plan(record, path, target, info)?, None));
+    };
+    let plan = SavePlan {
+        path: path.to_path_buf(),
+        target,
+        info,
+        bytes: notation::encoding::encode(&pieces.concat(), &info)?,
+        losses: w.losses.iter().map(ToString::to_string).collect(),
+    };
+    Ok((plan, Some(pieces)))
+}
+
+/// Renders and encodes `record` for `path`; an unmappable character is an error naming it.
+pub fn plan(
+    record: &Record,
+    path: &Path,
+    target: Target,
+    info: TextInfo,
+) -> Result<SavePlan, EncodeError> {
+    checks::plan(record, path, target, info)
+}
+
+/// Writes a planned save safely (`store::save`: atomic, through links, devices in place,
+/// read-only files only when `replace_read_only`), adding the bytes written to `written` as
+/// they go; returns the written file's new stamp.
+pub fn write(
+    plan: &SavePlan,
+    replace_read_only: bool,
+    written: &std::sync::atomic::AtomicU64,
+) -> Result<DiskStamp, SaveError> {
+    let saved = store::save_counted(
+        &plan.path,
+        &plan.bytes,
+        SaveOptions {
+            replace_read_only,
+            ..SaveOptions::default()
+        },
+        written,
+    )?;
+    // The stamp of the file written (a link's target), so a later save notices outside changes.
+    DiskStamp::of(&saved.path).ok_or_else(|| SaveError::Io {
+        path: saved.path.clone(),
+        op: "read back what was saved",
+        source: std::io::Error::other("the saved file cannot be read"),
+        existed: false,
+    })
+}
+
+/// Names of the entries of the directory part of `partial` that start with its file part,
+/// as `partial` completed (directories end in `/`). For Tab on the `:` line.
+pub fn complete_path(partial: &str) -> Vec<String> {
+    let (dir, stem) = match partial.rfind('/') {
+        Some(i) => (&partial[..=i], &partial[i + 1..]),
+        None => ("", partial),
+    };
+    let read_from = if dir.is_empty() {
+        PathBuf::from(".")
+    } else {
+        expand_path(dir)
+    };
+    let Ok(rd) = std::fs::read_dir(&read_from) else {
+        return Vec::new();
+    };
+    let mut out: Vec<String> = rd
+        .filter_map(|e| e.ok())
+        .filter_map(|e| {
+            let name = e.file_name().to_str()?.to_string();
+            if !name.starts_with(stem) || (name.starts_with('.') && !stem.starts_with('.')) {
+                return None;
+            }
+            let slash = if e.path().is_dir() { "/" } else { "" };
+            Some(format!("{dir}{name}{slash}"))
+        })
+        .take(1000)
+        .collect();
+    out.sort();
+    out
+}
+
+/// Writes a picture of the position (`y` `d`) safely; its directory must exist.
+pub fn write_picture(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    store::save(path, bytes, SaveOptions::default())
+        .map(|_| ())
+        .map_err(|e| e.to_string())
+}
+
+// ----- recovery files (kifview ended by a signal with unsaved edits): `recovery.rs` -----
+
+mod recovery;
+pub use recovery::{
+    Kept, Kind as RecoveryKind, Recovery, find_recoveries, other_recoveries, read_recovery,
+    remove_recovery, write_recovery,
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::load::record_index;
+
+    #[test]
+    fn record_numbers_are_one_based_and_checked() {
+        assert_eq!(record_index("f", 0, 3), Ok(0));
+        assert_eq!(record_index("f", 1, 3), Ok(0));
+        assert_eq!(record_index("f", 3, 3), Ok(2));
+        let e = record_index("f.csa", 4, 3).unwrap_err();
+        assert_eq!(e, "f.csa: --record 4: the file holds 3 records");
+        assert!(record_index("f", 2, 1).unwrap_err().ends_with("1 record"));
+    }
+
+    #[test]
+    fn a_copy_declares_the_encoding_it_is_written_in_within_the_first_lines() {
+        let text =
+            "'records: 2\n'CSA encoding=SHIFT_JIS\r\nV3.0\n'encoding=sjis is a comment here\n";
+        assert_eq!(
+            declare_encoding(text, 2, TextEncoding::Utf8),
+            "'records: 2\n'CSA encoding=UTF-8\r\nV3.0\n'encoding=sjis is a comment here\n"
+        );
+        assert_eq!(
+            declare_encoding("'encoding=utf-8\n", 10, TextEncoding::ShiftJis),
+            "'encoding=SHIFT_JIS\n"
+        );
+        // Lines that are not `'` lines, lines past the first ones, and labels that name no
+        // encoding (the decoder does not take them for a declaration) are left alone.
+        let moves = "N+encoding=x\n+7776FU\n'memo: encoding=mine\n";
+        assert_eq!(declare_encoding(moves, 10, TextEncoding::Utf8), moves);
+    }
+
+    #[test]
+    fn completes_file_names_in_a_directory() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("game1.kif"), "").unwrap();
+        std::fs::write(dir.path().join("game2.csa"), "").unwrap();
+        std::fs::create_dir(dir.path().join("games")).unwrap();
+        let base = format!("{}/", dir.path().display());
+        let got = complete_path(&format!("{base}game"));
+        assert_eq!(
+            got,
+            [
+                format!("{base}game1.kif"),
+                format!("{base}game2.csa"),
+                format!("{base}games/")
+            ]
+        );
+        assert!(complete_path(&format!("{base}x")).is_empty());
+    }
+}

@@ -1,0 +1,104 @@
+//! The copy menu's "save the position as an SVG/PNG file" (`y` `d`), with the config's
+//! `[diagram]` theme (`app::config::diagram`).
+
+use crate::app::document;
+use crate::app::overlay::{Mode, PromptKind};
+use crate::app::state::{App, Level};
+use crate::diagram::render::{self, Fonts, MISSING};
+use crate::diagram::{Diagram, svg};
+use std::path::{Path, PathBuf};
+
+/// The width of a PNG saved from the viewer, in pixels.
+const PNG_WIDTH: u32 = 816;
+
+impl App {
+    /// The copy menu's "save the position as a picture": asks for the file, offering
+    /// `NAME-ply040.svg` beside the record.
+    pub(crate) fn open_diagram_prompt(&mut self) {
+        if self.mode() == Mode::Copy {
+            self.overlays.pop();
+        }
+        let default = default_path(self.doc.path.as_deref(), self.ply_number());
+        self.open_prompt(
+            PromptKind::Diagram,
+            "save the position as (.svg or .png): ",
+            default,
+        );
+    }
+
+    /// The current position's move number, as the record numbers its moves.
+    fn ply_number(&self) -> u32 {
+        self.record.moves_before() + self.record.node(self.cur()).ply
+    }
+
+    /// Draws the current position (as the board shows it: flipped or not) into `path`, SVG or
+    /// PNG by its extension, with the config's theme.
+    pub(crate) fn save_diagram(&mut self, path: PathBuf) {
+        let png = match path.extension().and_then(|e| e.to_str()) {
+            Some(e) if e.eq_ignore_ascii_case("png") => true,
+            Some(e) if e.eq_ignore_ascii_case("svg") => false,
+            _ => {
+                self.info_level(
+                    "a picture is saved as NAME.svg or NAME.png".into(),
+                    Level::Error,
+                );
+                return;
+            }
+        };
+        let theme = &self.config.diagram;
+        let mut d = Diagram::at(&self.record, self.cur(), self.flipped);
+        let mut missing = Vec::new();
+        let bytes = if png {
+            let (db, m) = Fonts::new().prepare(&mut d, theme);
+            missing = m;
+            render::png(&svg::write(&d, theme, Some(PNG_WIDTH)), db)
+        } else {
+            Ok(svg::write(&d, theme, None).into_bytes())
+        };
+        let result = bytes.and_then(|b| document::write_picture(&path, &b));
+        let name = document::file_name(&path);
+        match result {
+            Ok(()) if missing.is_empty() => self.info(format!("saved the position as {name}")),
+            Ok(()) => {
+                let chars: String = missing.into_iter().collect();
+                self.info_level(
+                    format!(
+                        "saved the position as {name}; no font here has {chars}: drawn as {MISSING}"
+                    ),
+                    Level::Warning,
+                );
+            }
+            Err(e) => self.info_level(format!("{name}: not saved: {e}"), Level::Error),
+        }
+    }
+}
+
+/// `game-ply040.svg` beside `record` (in the current directory for a record without a file).
+fn default_path(record: Option<&Path>, ply: u32) -> String {
+    let stem = record
+        .and_then(Path::file_stem)
+        .map_or("position".into(), |s| s.to_string_lossy().into_owned());
+    let name = format!("{stem}-ply{ply:03}.svg");
+    match record
+        .and_then(Path::parent)
+        .filter(|p| !p.as_os_str().is_empty())
+    {
+        Some(dir) => dir.join(name).display().to_string(),
+        None => name,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_name_says_the_record_and_the_ply() {
+        assert_eq!(
+            default_path(Some(Path::new("games/a.kif")), 40),
+            "games/a-ply040.svg"
+        );
+        assert_eq!(default_path(Some(Path::new("a.kif")), 0), "a-ply000.svg");
+        assert_eq!(default_path(None, 7), "position-ply007.svg");
+    }
+}

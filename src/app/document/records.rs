@@ -1,0 +1,180 @@
+//! Files of several records (CSA `/`): `}` / `{` and `:record N` show another record of the
+//! file in the viewer. The record shown is the one edited; switching away from unsaved edits
+//! asks first (save the file, discard them, or stay), so no edit is ever dropped silently.
+//! Saving writes every record back (`document::plan_in_file`), and so do `:w PATH` and
+//! `:saveas PATH` to a CSA file; a format of one record per file gets the record shown only,
+//! after a question that names the others (`Document::other_records_loss`).
+
+use crate::app::overlay::Pending;
+use crate::app::state::{App, Level};
+
+impl App {
+    /// `}` (`delta` 1) and `{` (-1): the next or previous record of the file.
+    pub(crate) fn step_record(&mut self, delta: isize) {
+        let count = self.doc.record_count;
+        if count < 2 {
+            self.info(format!("{} holds one record", self.doc.name));
+            return;
+        }
+        let to = self.doc.record_index as isize + delta;
+        if to < 0 || to >= count as isize {
+            let which = if delta < 0 { "first" } else { "last" };
+            self.info(format!(
+                "this is the {which} record ({}/{count})",
+                to.clamp(0, count as isize - 1) + 1
+            ));
+            return;
+        }
+        self.switch_record(to as usize);
+    }
+
+    /// `:record N` (1-based); without N, says which record is shown.
+    pub(crate) fn record_command(&mut self, arg: &str) {
+        let count = self.doc.record_count;
+        if arg.is_empty() {
+            self.info(format!(
+                "record {}/{count} of {} ({{ and }} switch)",
+                self.doc.record_index + 1,
+                self.doc.name
+            ));
+            return;
+        }
+        match arg.parse::<usize>() {
+            Ok(n) if (1..=count).contains(&n) => self.switch_record(n - 1),
+            _ => self.info_level(
+                format!(
+                    ":record N takes a number from 1 to {count} ({} holds {count} record{})",
+                    self.doc.name,
+                    if count == 1 { "" } else { "s" }
+                ),
+                Level::Error,
+            ),
+        }
+    }
+
+    /// Shows record `index`, asking first when the one shown has unsaved edits.
+    fn switch_record(&mut self, index: usize) {
+        if index == self.doc.record_index {
+            self.info(format!(
+                "already at record {}/{}",
+                index + 1,
+                self.doc.record_count
+            ));
+            return;
+        }
+        if self.save_running() {
+            // The file's other records are written back from the texts kept here, which the
+            // running save brings up to date when it ends.
+            self.info_level(
+                "a save is running: switch records once it has ended".into(),
+                Level::Warning,
+            );
+            return;
+        }
+        if self.doc.record_texts.len() != self.doc.record_count {
+            self.info_level(
+                format!(
+                    "{} cannot be switched to another record here",
+                    self.doc.name
+                ),
+                Level::Error,
+            );
+            return;
+        }
+        if self.is_modified() {
+            let (n, count) = (self.doc.record_index + 1, self.doc.record_count);
+            self.ask(
+                format!(
+                    "record {n}/{count} has unsaved changes. Save the file before going to record {}?",
+                    index + 1
+                ),
+                vec![format!(
+                    "  s saves the whole file (all {count} records, this one with its edits)"
+                )],
+                vec![('s', "save and go"), ('d', "discard and go"), ('c', "cancel")],
+                Pending::SwitchRecord(index),
+            );
+            return;
+        }
+        self.show_record(index);
+    }
+
+    /// The answer to "save before going to another record?".
+    pub(crate) fn answer_switch(&mut self, index: usize, c: char) {
+        match c {
+            's' => {
+                self.save_or_ask_name(false);
+                if self.is_modified() {
+                    // A question came up (or the save is still under way): nothing is
+                    // switched until it is done.
+                    if self.message.is_none() {
+                        self.info(format!(
+                            "still at record {}: switch again once it is saved",
+                            self.doc.record_index + 1
+                        ));
+                    }
+                } else {
+                    self.show_record(index);
+                }
+            }
+            'd' => self.show_record(index),
+            _ => self.info("still here: nothing was saved or discarded"),
+        }
+    }
+
+    /// Shows record `index` of the file as it is on disk (the edits of the one shown were
+    /// saved or discarded).
+    fn show_record(&mut self, index: usize) {
+        match self.doc.record_at(index) {
+            Err(e) => self.info_level(e, Level::Error),
+            Ok((record, doc)) => {
+                let count = doc.record_count;
+                let warnings = doc.warnings.len();
+                self.replace_record(record, doc);
+                let mut msg = format!("record {}/{count}", index + 1);
+                let names = self.players_text();
+                if !names.is_empty() {
+                    msg.push_str(&format!(": {names}"));
+                }
+                if warnings > 0 {
+                    msg.push_str(&format!(
+                        "; {warnings} warning{} (W lists them)",
+                        if warnings == 1 { "" } else { "s" }
+                    ));
+                    self.info_level(msg, Level::Warning);
+                } else {
+                    self.info(msg);
+                }
+                self.offer_recovery();
+            }
+        }
+    }
+
+    /// Says which other records of the file have edits kept by a session ended by a signal
+    /// (each is offered when its record is shown).
+    pub(crate) fn note_other_recoveries(&mut self) {
+        let others = crate::app::document::other_recoveries(&self.doc);
+        if let Some(first) = others.first() {
+            let list: Vec<String> = others.iter().map(ToString::to_string).collect();
+            self.info_level(
+                format!(
+                    "unsaved edits of record {} were kept when kifview was ended: :record {first} offers them",
+                    list.join(", ")
+                ),
+                Level::Warning,
+            );
+        }
+    }
+
+    /// `先手 vs 後手` from the header, or nothing.
+    fn players_text(&self) -> String {
+        let h = &self.record.header;
+        let get = |keys: &[&str]| keys.iter().find_map(|k| h.get(k)).map(str::to_string);
+        match (get(&["先手", "下手"]), get(&["後手", "上手"])) {
+            (Some(b), Some(w)) => format!("{b} vs {w}"),
+            (Some(b), None) => b,
+            (None, Some(w)) => w,
+            (None, None) => String::new(),
+        }
+    }
+}

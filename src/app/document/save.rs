@@ -1,0 +1,608 @@
+//! Saving with its questions: vim's `:w` (the record's own file), `:w PATH` (a copy),
+//! `:saveas PATH` (switch files); overwriting, encodings and formats that cannot hold
+//! everything. The bytes and the disk are `document/mod.rs`'s business; the save runs on a thread
+//! (`background.rs`) while keys are handled, and its outcome is taken here.
+
+use crate::app::config::SaveEncoding;
+pub use crate::app::document::background::Saves;
+use crate::app::document::background::{Outcome, Progress, Running, run_save, size_text};
+use crate::app::document::{self, file_name, same_path};
+use crate::app::overlay::{Pending, PromptKind};
+pub use crate::app::overlay::{SaveHow, SaveJob, SaveJobTarget};
+use crate::app::state::{App, Level};
+use crate::core::notation::TextEncoding;
+use crate::core::notation::encoding::GETA;
+use crate::core::record::NodeId;
+use std::path::PathBuf;
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, mpsc};
+use std::time::Duration;
+
+impl App {
+    /// Saves to the record's file, or asks for a name when it has none.
+    pub(crate) fn save_or_ask_name(&mut self, quit_after: bool) {
+        if self.doc.path.is_some() {
+            self.save_to(None, SaveHow::Own, quit_after);
+        } else {
+            self.open_prompt(
+                PromptKind::SaveAs { quit_after },
+                "save as (.kif Shift_JIS, .kifu UTF-8, .csa): ",
+                String::new(),
+            );
+        }
+    }
+
+    /// Saves to `path` (or the file the record came from) and quits afterwards if asked.
+    /// `how` says what becomes of the session: a path that is the record's own file, or any
+    /// path while the record has no file yet, is a plain save whatever `how` says.
+    pub fn save_to(&mut self, path: Option<PathBuf>, how: SaveHow, quit_after: bool) {
+        let Some(path) = path.clone().or_else(|| self.doc.path.clone()) else {
+            self.info_level(
+                "this record has no file yet: save it with :w PATH (.kif Shift_JIS, .kifu UTF-8, .csa)"
+                    .into(),
+                Level::Error,
+            );
+            return;
+        };
+        let same_file = self
+            .doc
+            .path
+            .as_deref()
+            .is_some_and(|p| same_path(p, &path));
+        let how = if same_file || self.doc.path.is_none() {
+            SaveHow::Own
+        } else {
+            how
+        };
+        let same = if same_file {
+            self.doc.own_target().zip(self.doc.info)
+        } else {
+            None
+        };
+        let fixed = match self.config.save_encoding {
+            SaveEncoding::Fixed(e) => Some(e),
+            SaveEncoding::Auto => None,
+        };
+        let Some((target, mut info)) = document::target_for(&path, same, fixed) else {
+            self.info_level(
+                format!(
+                    "cannot tell the format of {}: use .kif (Shift_JIS), .kifu (UTF-8), .csa, .ki2, .ki2u, .jkf, .usi, .sfen or .bod",
+                    path.display()
+                ),
+                Level::Error,
+            );
+            return;
+        };
+        // The � of bytes replaced when the file was read are written as 〓 where the encoding
+        // has no � (for the whole session: the record keeps them).
+        info.lossy |= self.doc.info.is_some_and(|i| i.lossy);
+        let job = SaveJob {
+            path,
+            target: SaveJobTarget { target, info },
+            how,
+            same_file,
+            overwrite_ok: false,
+            losses_ok: false,
+            read_only_ok: false,
+            quit_after,
+        };
+        self.continue_save(job);
+    }
+
+    pub(crate) fn continue_save(&mut self, mut job: SaveJob) {
+        if self.saves.running.is_some() {
+            self.queue_save(job);
+            return;
+        }
+        let name = job.path.display().to_string();
+        if !job.overwrite_ok {
+            if job.same_file && document::changed_on_disk(&job.path, self.doc.stamp) {
+                self.ask(
+                    format!("{name} changed on disk since it was opened. Overwrite it?"),
+                    vec!["Another program wrote to the file; saving replaces its changes.".into()],
+                    vec![('y', "overwrite"), ('n', "cancel")],
+                    Pending::Overwrite(job),
+                );
+                return;
+            }
+            if !job.same_file && document::exists(&job.path) {
+                self.ask(
+                    format!("{name} already exists. Overwrite it?"),
+                    Vec::new(),
+                    vec![('y', "overwrite"), ('n', "cancel")],
+                    Pending::Overwrite(job),
+                );
+                return;
+            }
+            job.overwrite_ok = true;
+        }
+        self.start_save(job);
+    }
+
+    /// Writes the record as it is now in the background (see [`Saves`]); waits for the save
+    /// as long as [`Saves::blocks_for`] says.
+    fn start_save(&mut self, job: SaveJob) {
+        let record = self.record.clone();
+        // A file of several records: in CSA they are all written (the others as they are on
+        // disk), to its own file or to another; another format holds the record shown only,
+        // which the user is asked about first.
+        let own = job.same_file || self.doc.path.is_none();
+        let mut extra: Vec<String> = self
+            .doc
+            .other_records_loss(job.target.target.format, !own)
+            .into_iter()
+            .collect();
+        extra.extend(self.replaced_bytes(job.target.info.encoding));
+        if job.same_file
+            && let Some(u) = &self.doc.unread
+        {
+            extra.insert(0, format!("{u} and would be removed"));
+        }
+        let progress = Arc::new(Progress::default());
+        let (tx, rx) = mpsc::channel();
+        let (j, p) = (job.clone(), Arc::clone(&progress));
+        let doc = (self.doc.record_count > 1).then(|| self.doc.clone());
+        let spawned = std::thread::Builder::new()
+            .name("kifview-save".into())
+            .spawn(move || {
+                let _ = tx.send(run_save(&record, doc.as_ref(), &j, extra, &p));
+            });
+        if let Err(e) = spawned {
+            self.info_level(
+                format!("not saved: cannot start the save: {e}"),
+                Level::Error,
+            );
+            return;
+        }
+        self.saves.running = Some(Running {
+            job,
+            rx,
+            progress,
+            revision: self.history.current(),
+            detached: false,
+        });
+        self.wait_for_save_upto(self.saves.blocks_for);
+    }
+
+    /// Waits for the running save, at most `limit` (`None`: until it ends), and takes its
+    /// outcome when it came.
+    fn wait_for_save_upto(&mut self, limit: Option<Duration>) {
+        let Some(r) = &self.saves.running else {
+            return;
+        };
+        let got = match limit {
+            None => {
+                r.rx.recv()
+                    .map_err(|_| mpsc::RecvTimeoutError::Disconnected)
+            }
+            Some(d) => r.rx.recv_timeout(d),
+        };
+        match got {
+            Ok(outcome) => self.finish_save(outcome),
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+            Err(mpsc::RecvTimeoutError::Disconnected) => self.finish_save(Outcome::Failed(
+                "the save stopped before it ended; the file on disk may be the old one".into(),
+            )),
+        }
+    }
+
+    /// The run loop's turn: takes the outcome of a save that ended, starts a queued one when
+    /// no question is open, then quits if that waited for the saves. True while a save runs
+    /// or something changed (the screen needs drawing).
+    pub fn save_tick(&mut self) -> bool {
+        let mut changed = false;
+        if let Some(r) = &self.saves.running {
+            match r.rx.try_recv() {
+                Ok(outcome) => {
+                    self.finish_save(outcome);
+                    changed = true;
+                }
+                Err(mpsc::TryRecvError::Empty) => return true,
+                Err(mpsc::TryRecvError::Disconnected) => {
+                    self.wait_for_save_upto(Some(Duration::ZERO));
+                    changed = true;
+                }
+            }
+        }
+        if self.saves.running.is_none() && self.mode() != crate::app::overlay::Mode::Confirm {
+            if let Some(job) = self.saves.queued.take() {
+                self.continue_save(job);
+                changed = true;
+            } else if let Some(force) = self.saves.quit_pending.take() {
+                self.request_quit(force);
+                changed = true;
+            }
+        }
+        changed || self.saves.running.is_some()
+    }
+
+    /// Waits until every save (the running one and a queued one) has ended, or a question
+    /// stops them (tests, and callers that cannot go on while a save runs).
+    pub fn wait_for_saves(&mut self) {
+        loop {
+            self.wait_for_save_upto(None);
+            let queued = self.saves.queued.is_some() || self.saves.quit_pending.is_some();
+            if !queued || self.mode() == crate::app::overlay::Mode::Confirm {
+                return;
+            }
+            self.save_tick();
+        }
+    }
+
+    /// Is a save running?
+    pub fn save_running(&self) -> bool {
+        self.saves.running.is_some()
+    }
+
+    /// Saves run in the background: a save that has not ended after `d` goes on while keys
+    /// are handled, its progress on the status line (the viewer: about 100 ms).
+    pub fn set_background_saves(&mut self, d: Duration) {
+        self.saves.blocks_for = Some(d);
+    }
+
+    /// The status line's account of a running save: `saving study.kif… 48% of 2.7 MB`.
+    pub fn save_status(&self) -> Option<String> {
+        let r = self.saves.running.as_ref()?;
+        let name = file_name(&r.job.path);
+        let total = r.progress.total.load(Ordering::Relaxed);
+        let written = r.progress.written.load(Ordering::Relaxed);
+        // The size is known once the bytes are made.
+        let mut s = match (written * 100).checked_div(total) {
+            None => format!("saving {name}…"),
+            Some(pct) => format!("saving {name}… {pct}% of {}", size_text(total)),
+        };
+        if self.saves.queued.is_some() {
+            s.push_str(", then another");
+        }
+        if self.saves.quit_pending.is_some() || r.job.quit_after {
+            s.push_str(", then quit");
+        }
+        Some(s)
+    }
+
+    /// `q` while a save runs: the quit waits for it (and then asks, as ever, when edits are
+    /// unsaved). True when the quit was put off.
+    pub(crate) fn quit_waits_for_save(&mut self, force: bool) -> bool {
+        if self.saves.running.is_none() && self.saves.queued.is_none() {
+            return false;
+        }
+        // The status line says so (`saving study.kif… 48% of 2.7 MB, then quit`).
+        self.saves.quit_pending = Some(force);
+        true
+    }
+
+    /// Another save while one runs waits for it (one at a time: never two writes at once).
+    fn queue_save(&mut self, job: SaveJob) {
+        if self.saves.queued.is_some() {
+            self.info_level(
+                "not saved: a save is running and another waits; save again when they have ended"
+                    .into(),
+                Level::Warning,
+            );
+            return;
+        }
+        let name = file_name(&job.path);
+        self.saves.queued = Some(job);
+        self.info(format!("a save is running: {name} is saved when it ends"));
+    }
+
+    /// What a save that ended means for the session: the same as a save that never left the
+    /// key's handling (questions, messages, the file and its stamp, the saved revision).
+    fn finish_save(&mut self, outcome: Outcome) {
+        let Some(run) = self.saves.running.take() else {
+            return;
+        };
+        let saved = matches!(outcome, Outcome::Saved { .. });
+        if !saved {
+            // A quit that waited for this save does not happen: the user sees why first.
+            self.saves.quit_pending = None;
+        }
+        if run.detached {
+            // The record was replaced meanwhile (`:e`): only say how the save went.
+            match outcome {
+                Outcome::Saved { .. } => self.info(format!(
+                    "saved {} (before the record was replaced)",
+                    run.job.path.display()
+                )),
+                _ => self.info_level(
+                    format!(
+                        "{} was not saved (the record was replaced meanwhile)",
+                        run.job.path.display()
+                    ),
+                    Level::Warning,
+                ),
+            }
+            return;
+        }
+        let job = run.job;
+        let name = job.path.display().to_string();
+        match outcome {
+            Outcome::Unencodable(e) => {
+                let mut details: Vec<String> = e
+                    .chars
+                    .iter()
+                    .take(20)
+                    .map(|u| match self.locate_char(u.ch) {
+                        Some(place) => format!(
+                            "  '{}' (U+{:04X}) {place} (line {}, column {} of the file)",
+                            u.ch, u.ch as u32, u.line, u.column
+                        ),
+                        None => format!("  {u}"),
+                    })
+                    .collect();
+                if e.chars.len() > 20 {
+                    details.push(format!("  ... and {} more", e.chars.len() - 20));
+                }
+                let first = e.chars.first().map(|u| {
+                    let place = self.locate_char(u.ch).unwrap_or_default();
+                    format!("'{}' {place}", u.ch)
+                });
+                let more = match e.chars.len() {
+                    0 | 1 => String::new(),
+                    n => format!(" and {} more", n - 1),
+                };
+                self.ask(
+                    format!(
+                        "{} cannot hold {} character{} of this record: {}{more}",
+                        e.encoding.name(),
+                        e.chars.len(),
+                        if e.chars.len() == 1 { "" } else { "s" },
+                        first.unwrap_or_default()
+                    ),
+                    details,
+                    vec![('u', "save as UTF-8 instead"), ('c', "cancel")],
+                    Pending::Encoding(job),
+                );
+            }
+            Outcome::Losses { losses, .. } if job.same_file && self.doc.unread.is_some() => {
+                self.ask_unread(job, losses);
+            }
+            Outcome::Losses { format, losses } => {
+                let yes = if job.quit_after {
+                    "save without them and quit"
+                } else {
+                    "save without them"
+                };
+                self.ask(
+                    format!(
+                        "{} cannot hold {}: save without them?",
+                        format.name(),
+                        losses.join(", ")
+                    ),
+                    losses.iter().map(|l| format!("  - {l}")).collect(),
+                    vec![('y', yes), ('n', "cancel")],
+                    Pending::Losses(job),
+                );
+            }
+            Outcome::ReadOnly(path) => {
+                let shown = path.display().to_string();
+                self.ask(
+                    format!("{shown} is read-only. Replace it anyway?"),
+                    vec!["The file keeps its read-only mode after the save.".into()],
+                    vec![('y', "replace it"), ('n', "cancel")],
+                    Pending::ReadOnly(job),
+                );
+            }
+            Outcome::Failed(e) => self.info_level(format!("not saved: {e}"), Level::Error),
+            Outcome::Saved {
+                stamp,
+                format,
+                info,
+                bytes,
+                losses,
+                texts,
+            } => {
+                // A file of several records: was it written whole, or the record shown only
+                // (the user said yes)? The document is the one the save began with: records
+                // are not switched while a save runs, and another file detaches it.
+                let (n, count) = (self.doc.record_index + 1, self.doc.record_count);
+                let one_of_several = !self.doc.written_whole_as(format);
+                let old_name = self.doc.name.clone();
+                let copy = job.how == SaveHow::Copy;
+                // What was written holds everything in the record as it was when the save
+                // began: that revision is on disk (edits made since keep [+]). Not so for a
+                // copy of one record of several: the session's file does not get the edits.
+                let whole = losses.is_empty() && !(copy && one_of_several);
+                // A followed file (--watch) need not reload what was just written.
+                if self
+                    .watch
+                    .as_ref()
+                    .is_some_and(|w| same_path(&w.path, &job.path))
+                {
+                    crate::app::document::watch::set_stamp(self, stamp);
+                }
+                if whole {
+                    self.history.mark_saved_at(run.revision);
+                }
+                let all = if count > 1 && !one_of_several {
+                    format!("all {count} records; ")
+                } else {
+                    String::new()
+                };
+                let what = format!(
+                    "{all}{} {}, {bytes} bytes",
+                    format.name(),
+                    info.encoding.name()
+                );
+                if !copy
+                    && self
+                        .watch
+                        .as_ref()
+                        .is_some_and(|w| !same_path(&w.path, &job.path))
+                {
+                    // The session moved to another file: the old one is not its file any more.
+                    self.watch = None;
+                }
+                if !copy {
+                    // The session's file holds no unreadable bytes (nor unread lines) any more.
+                    self.doc.replaced_lines.clear();
+                    self.doc.unread = None;
+                    self.doc.stamp = Some(stamp);
+                    self.doc.path = Some(job.path.clone());
+                    self.doc.name = file_name(&job.path);
+                    self.doc.format = Some(format);
+                    self.doc.info = Some(info);
+                    if let Some(texts) = texts {
+                        // A file of several records: each one's text is now what was written.
+                        self.doc.record_texts = texts;
+                    } else {
+                        // The file holds this record only.
+                        self.doc.record_count = 1;
+                        self.doc.record_index = 0;
+                        self.doc.record_texts.clear();
+                    }
+                }
+                let verb = if copy { "wrote" } else { "saved" };
+                let without = if losses.is_empty() {
+                    String::new()
+                } else {
+                    format!(" without {}", losses.join(", "))
+                };
+                if one_of_several {
+                    // What is left out first: the status line may be narrow.
+                    let mut msg = format!(
+                        "{verb} {name}: record {n} of {count} only ({}){without}; {what}",
+                        document::one_record_why(format)
+                    );
+                    if !whole && self.is_modified() {
+                        msg.push_str(&if copy {
+                            format!("; [+] stays: {old_name} does not hold the edits")
+                        } else {
+                            "; [+] stays: only this session holds them".to_string()
+                        });
+                    }
+                    if job.how == SaveHow::SaveAs {
+                        msg.push_str(&format!(
+                            "; {old_name} keeps its {count} records as they are on disk"
+                        ));
+                    }
+                    self.info_level(msg, Level::Warning);
+                } else if whole && copy {
+                    self.info(format!(
+                        "wrote a copy: {name} ({what}); still editing {}",
+                        self.doc.name
+                    ));
+                } else if whole {
+                    self.info(format!("saved {name} ({what})"));
+                } else {
+                    // The loss first: the status line may be narrow.
+                    self.info_level(
+                        format!(
+                            "{verb} {name}{without} ({what}); [+] stays: only this session holds them"
+                        ),
+                        Level::Warning,
+                    );
+                }
+                if job.quit_after {
+                    self.should_quit = true;
+                }
+            }
+        }
+    }
+
+    /// A save over a file that was not read whole: what would go, and a copy offered first.
+    fn ask_unread(&mut self, job: SaveJob, losses: Vec<String>) {
+        let Some(u) = &self.doc.unread else { return };
+        let question = format!(
+            "{} was not read whole: {} could not be read and would be removed. Save over it?",
+            self.doc.name,
+            u.lines_text()
+        );
+        let yes = if job.quit_after {
+            "save over it without them and quit"
+        } else {
+            "save over it without them"
+        };
+        self.ask(
+            question,
+            losses.iter().map(|l| format!("  - {l}")).collect(),
+            vec![
+                ('c', "save as another file instead"),
+                ('y', yes),
+                ('n', "cancel"),
+            ],
+            Pending::Losses(job),
+        );
+    }
+
+    /// `c` to the question of [`App::ask_unread`]: a name for the copy, the file left as it is.
+    pub(crate) fn ask_copy_name(&mut self, job: &SaveJob) {
+        let p = &job.path;
+        let stem = p.file_stem().map(|s| s.to_string_lossy().into_owned());
+        let suggested = match (stem, p.extension()) {
+            (Some(stem), Some(ext)) => {
+                p.with_file_name(format!("{stem}-edited.{}", ext.to_string_lossy()))
+            }
+            _ => p.with_file_name(format!("{}-edited", file_name(p))),
+        };
+        self.open_prompt(
+            PromptKind::SaveAs {
+                quit_after: job.quit_after,
+            },
+            "save as (the file read in part stays as it is): ",
+            suggested.display().to_string(),
+        );
+    }
+
+    /// The bytes of the file its encoding could not read (replaced by � when it was read), as
+    /// a loss for the save question: the original bytes cannot be written back.
+    fn replaced_bytes(&self, writing: TextEncoding) -> Option<String> {
+        let lines = &self.doc.replaced_lines;
+        let read = self.doc.info?.encoding;
+        let shown: Vec<String> = lines.iter().take(5).map(ToString::to_string).collect();
+        let more = match lines.len() {
+            0 => return None,
+            1..=5 => String::new(),
+            n => format!(" and {} more", n - 5),
+        };
+        Some(format!(
+            "the original bytes that were not {read} on line{} {}{more} (read as �, written as {})",
+            if lines.len() == 1 { "" } else { "s" },
+            shown.join(", "),
+            if writing == TextEncoding::Utf8 {
+                "�"
+            } else {
+                GETA
+            }
+        ))
+    }
+
+    /// Where in the record a character occurs first, in words.
+    pub(crate) fn locate_char(&self, ch: char) -> Option<String> {
+        let rec = &self.record;
+        if let Some(f) = rec
+            .header
+            .fields
+            .iter()
+            .find(|f| f.key.contains(ch) || f.value.contains(ch))
+        {
+            return Some(format!("in the header field {}", f.key));
+        }
+        let at = |id: NodeId| {
+            if id == NodeId::ROOT {
+                "of the start position".to_string()
+            } else {
+                format!("at move {} ({})", rec.move_number(id), self.step_text(id))
+            }
+        };
+        for id in rec.preorder() {
+            let n = rec.node(id);
+            if n.comment.contains(ch) {
+                return Some(format!("in the comment {}", at(id)));
+            }
+            if n.bookmark.as_deref().is_some_and(|b| b.contains(ch)) {
+                return Some(format!("in the bookmark {}", at(id)));
+            }
+            if n.special().is_some_and(|s| s.kif_word().contains(ch)) {
+                return Some(format!("in the ending {}", at(id)));
+            }
+            if n.remarks.iter().any(|r| r.contains(ch)) {
+                return Some(format!("in a remark (# line) {}", at(id)));
+            }
+        }
+        rec.program_lines
+            .iter()
+            .any(|l| l.contains(ch))
+            .then(|| "in a # line kept from the file".to_string())
+    }
+}

@@ -1,0 +1,175 @@
+//! Following a file another program keeps writing (`--watch`, `F`): the front end calls `tick`
+//! about twice a second; a changed size or modification time reloads the record, keeping the
+//! user's place.
+
+use crate::app::document::checks::DiskStamp;
+use crate::app::document::{self, Watch};
+use crate::app::overlay::Mode;
+use crate::app::state::{App, Level};
+use crate::core::record::{NodeId, Record, Step};
+
+/// How many ticks a file that reads worse than before (no more moves but more warnings:
+/// probably half written) is given to get better before it is shown anyway.
+const PATIENCE: u32 = 6;
+
+/// Starts following the current file (its present state is the one shown).
+pub fn start(app: &mut App) {
+    let Some(path) = app.doc.path.clone() else {
+        app.watch = None;
+        app.info_level(
+            format!("{} is not a file: nothing to follow", app.doc.name),
+            Level::Error,
+        );
+        return;
+    };
+    app.watch = Some(Watch {
+        stamp: document::stamp(&path),
+        path,
+        pending: None,
+    });
+    app.info(format!(
+        "following {}: reloads when it changes (F stops)",
+        app.doc.name
+    ));
+}
+
+/// `F`: follow the file, or stop.
+pub fn toggle(app: &mut App) {
+    if app.watch.take().is_some() {
+        app.info(format!("stopped following {}", app.doc.name));
+    } else {
+        start(app);
+    }
+}
+
+/// Checks the followed file; reloads it when it changed. Returns whether anything visible
+/// changed (the record or the message).
+pub fn tick(app: &mut App) -> bool {
+    let Some(w) = app.watch.as_ref() else {
+        return false;
+    };
+    let path = w.path.clone();
+    let Some(now) = document::stamp(&path) else {
+        // Gone for the moment (a writer replacing it): try again next time.
+        return false;
+    };
+    if Some(now) == w.stamp {
+        return false;
+    }
+    if app.mode() != Mode::Normal {
+        // Not while a menu, prompt or list is open: it would close under the user's hands.
+        return false;
+    }
+    if app.is_modified() {
+        set_stamp(app, now);
+        app.info_level(
+            format!(
+                "{} changed on disk; not reloaded because of unsaved changes (:e! reloads)",
+                app.doc.name
+            ),
+            Level::Warning,
+        );
+        return true;
+    }
+    let (record, doc) = match document::read(&path, app.doc.record_index) {
+        Ok(r) => r,
+        Err(e) => {
+            app.info_level(e, Level::Error);
+            return true;
+        }
+    };
+    // Half written: no more moves than before, but more problems. Keep what is shown.
+    let worse = record.len() <= app.record.len() && doc.warnings.len() > app.doc.warnings.len();
+    if worse {
+        let tries = match app.watch.as_ref().and_then(|w| w.pending) {
+            Some((s, n)) if s == now => n + 1,
+            _ => 1,
+        };
+        if tries < PATIENCE {
+            if let Some(w) = app.watch.as_mut() {
+                w.pending = Some((now, tries));
+            }
+            app.info_level(
+                format!(
+                    "{} is being written ({} warning{}); showing the last good state",
+                    app.doc.name,
+                    doc.warnings.len(),
+                    if doc.warnings.len() == 1 { "" } else { "s" }
+                ),
+                Level::Warning,
+            );
+            return true;
+        }
+    }
+    reload(app, record, doc);
+    set_stamp(app, now);
+    true
+}
+
+/// Remembers `stamp` as the version shown (after the app wrote the file itself).
+pub(crate) fn set_stamp(app: &mut App, stamp: DiskStamp) {
+    if let Some(w) = app.watch.as_mut() {
+        w.stamp = Some(stamp);
+        w.pending = None;
+    }
+}
+
+/// The node reached by following `steps` from the root as far as they exist in `record`.
+fn follow(record: &Record, steps: &[Step]) -> NodeId {
+    let mut n = NodeId::ROOT;
+    for s in steps {
+        match record
+            .node(n)
+            .children
+            .iter()
+            .find(|&&c| record.node(c).step == *s)
+        {
+            Some(&c) => n = c,
+            None => break,
+        }
+    }
+    n
+}
+
+/// Shows the re-read record at the same ply of the same line (with the same alternatives);
+/// at the newest move when the user was at the end of the line.
+pub fn reload(app: &mut App, record: Record, doc: document::Document) {
+    let steps: Vec<Step> = app.line()[1..]
+        .iter()
+        .map(|&id| app.record.node(id).step.clone())
+        .collect();
+    let ply = app.cur_index();
+    let at_end = ply + 1 == app.line().len();
+    let before = document::move_count(&app.record);
+    let after = document::move_count(&record);
+    let warnings = doc.warnings.len();
+    app.replace_record(record, doc);
+    let deepest = follow(&app.record, &steps);
+    app.jump_to(deepest);
+    if at_end {
+        app.go_end();
+    } else {
+        let ply = ply.min(app.cur_index()) as u32;
+        app.goto_ply(ply);
+    }
+    let mut msg = match after as isize - before as isize {
+        0 => "reloaded: no new moves".to_string(),
+        1 => "reloaded: 1 new move".to_string(),
+        n if n > 1 => format!("reloaded: {n} new moves"),
+        -1 => "reloaded: 1 move fewer".to_string(),
+        n => format!("reloaded: {} moves fewer", -n),
+    };
+    if after > before && !at_end {
+        msg.push_str(" (G goes to the end)");
+    }
+    let level = if warnings > 0 {
+        msg.push_str(&format!(
+            "; {warnings} warning{} (W lists them)",
+            if warnings == 1 { "" } else { "s" }
+        ));
+        Level::Warning
+    } else {
+        Level::Info
+    };
+    app.info_level(msg, level);
+}

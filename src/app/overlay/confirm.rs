@@ -1,0 +1,198 @@
+//! Questions that wait for a one-key answer: unsaved changes at quit, overwriting, an
+//! encoding or a format that cannot hold everything, large deletions.
+
+use crate::app::document;
+pub use crate::app::overlay::{Confirm, Pending};
+use crate::app::overlay::{Mode, Overlay};
+use crate::app::state::{App, Level};
+use crate::core::notation::{Format, TextEncoding};
+
+impl App {
+    /// Asks a question over what is open (a `:` line or a prompt that led to it closes).
+    pub(crate) fn ask(
+        &mut self,
+        question: String,
+        details: Vec<String>,
+        answers: Vec<(char, &'static str)>,
+        pending: Pending,
+    ) {
+        while matches!(
+            self.mode(),
+            Mode::CommandLine | Mode::Prompt | Mode::Confirm
+        ) {
+            self.overlays.pop();
+        }
+        self.overlays.push(Overlay::Confirm(Confirm {
+            question,
+            details,
+            answers,
+            pending,
+        }));
+    }
+
+    pub(crate) fn answer(&mut self, c: char) {
+        let c = c.to_ascii_lowercase();
+        let Some(Overlay::Confirm(q)) = self.overlays.top() else {
+            return;
+        };
+        if c != '\u{1b}' && !q.answers.iter().any(|&(k, _)| k == c) {
+            return;
+        }
+        let Some(Overlay::Confirm(q)) = self.overlays.pop() else {
+            return;
+        };
+        match (q.pending, c) {
+            (Pending::Quit, 's') => self.save_or_ask_name(true),
+            (Pending::Quit, 'd') => self.should_quit = true,
+            (Pending::Quit, _) => self.info("still here: nothing was saved or discarded"),
+            (Pending::Overwrite(mut job), 'y') => {
+                job.overwrite_ok = true;
+                self.continue_save(job);
+            }
+            (Pending::Encoding(mut job), 'u') => {
+                job.target.info.encoding = TextEncoding::Utf8;
+                job.target.info.bom = false;
+                job.target.target.declare_encoding = job.target.target.format == Format::Kif;
+                self.continue_save(job);
+            }
+            (Pending::Losses(mut job), 'y') => {
+                job.losses_ok = true;
+                self.continue_save(job);
+            }
+            (Pending::Losses(job), 'c') => self.ask_copy_name(&job),
+            (Pending::ReadOnly(mut job), 'y') => {
+                job.read_only_ok = true;
+                self.continue_save(job);
+            }
+            (Pending::Delete { node, cut }, 'y') => self.delete_now(node, cut),
+            (Pending::Delete { .. }, _) => self.info("nothing deleted"),
+            (Pending::NewRecord(pos), 'y') => {
+                self.overlays.clear();
+                self.new_record_from(*pos);
+            }
+            (Pending::NewRecord(_), _) => self.info("back in the position editor"),
+            (Pending::SwitchRecord(index), c) => self.answer_switch(index, c),
+            (Pending::Recover(path), 'y') => self.restore_recovery(&path),
+            (Pending::Recover(path), 'd') => match document::remove_recovery(&path) {
+                Ok(()) => {
+                    self.info("recovery file deleted; the file is as it was saved");
+                    // The next one another session left, if any.
+                    self.offer_recovery();
+                }
+                Err(e) => self.info_level(format!("not deleted: {e}"), Level::Error),
+            },
+            (Pending::Recover(path), _) => self.info(format!(
+                "the recovery file stays: {} (restore it by opening the file again)",
+                path.display()
+            )),
+            (
+                Pending::Overwrite(_)
+                | Pending::Encoding(_)
+                | Pending::Losses(_)
+                | Pending::ReadOnly(_),
+                _,
+            ) => self.info("not saved"),
+        }
+    }
+
+    /// Offers the recovery files earlier sessions left for the record shown, newest first,
+    /// each with what it holds; one that holds no record is not restored, only deleted.
+    pub(crate) fn offer_recovery(&mut self) {
+        let found = document::find_recoveries(&self.doc);
+        let Some(newest) = found.first() else {
+            self.note_other_recoveries();
+            return;
+        };
+        let mut details: Vec<String> = found
+            .iter()
+            .map(|r| format!("  {}: {}", r.path.display(), r.summary()))
+            .collect();
+        if found.len() > 1 {
+            details.insert(
+                0,
+                format!(
+                    "{} sessions kept edits; the newest is offered first, then the others",
+                    found.len()
+                ),
+            );
+        }
+        let name = self.doc.name.clone();
+        let path = newest.path.clone();
+        match &newest.kind {
+            document::RecoveryKind::Unusable(why) => self.ask(
+                format!("A recovery file of {name} holds no record ({why}). Delete it?"),
+                details,
+                vec![('d', "delete it"), ('n', "leave it")],
+                Pending::Recover(path),
+            ),
+            document::RecoveryKind::Record { .. } => self.ask(
+                format!(
+                    "Restore the unsaved edits of {name} kept when kifview was ended ({})?",
+                    newest.summary()
+                ),
+                details,
+                vec![
+                    ('y', "restore"),
+                    ('n', "open the file as saved"),
+                    ('d', "delete them"),
+                ],
+                Pending::Recover(path),
+            ),
+        }
+    }
+
+    /// Replaces the record with the recovered one, unsaved, and deletes the recovery file.
+    fn restore_recovery(&mut self, path: &std::path::Path) {
+        match document::read_recovery(path) {
+            Err(e) => self.info_level(format!("not restored: {e}"), Level::Error),
+            Ok(record) => {
+                let doc = self.doc.clone();
+                self.replace_record(record, doc);
+                self.history = crate::core::record::History::unsaved();
+                let _ = document::remove_recovery(path);
+                let left = document::find_recoveries(&self.doc).len();
+                if left > 0 {
+                    self.info_level(
+                        format!(
+                            "unsaved edits restored (Ctrl-s saves them); {left} more recovery file{} of another session: :e reopens the file to offer {}",
+                            if left == 1 { "" } else { "s" },
+                            if left == 1 { "it" } else { "them" }
+                        ),
+                        Level::Warning,
+                    );
+                } else {
+                    self.info("unsaved edits restored (Ctrl-s saves them)");
+                }
+            }
+        }
+    }
+
+    /// With unsaved edits, writes them to a recovery file (kifview is being ended by a
+    /// signal). `None` when there was nothing to keep.
+    pub fn write_recovery(&self) -> Option<Result<document::Kept, String>> {
+        self.is_modified()
+            .then(|| document::write_recovery(&self.record, &self.doc))
+    }
+
+    /// `q`: quits, or asks first when there are unsaved edits.
+    pub(crate) fn request_quit(&mut self, force: bool) {
+        if self.quit_waits_for_save(force) {
+            return;
+        }
+        if force || !self.history.is_modified() {
+            self.should_quit = true;
+            return;
+        }
+        let name = self.doc.name.clone();
+        self.ask(
+            format!("{name} has unsaved changes. Save them?"),
+            Vec::new(),
+            vec![
+                ('s', "save and quit"),
+                ('d', "discard and quit"),
+                ('c', "cancel"),
+            ],
+            Pending::Quit,
+        );
+    }
+}

@@ -1,0 +1,193 @@
+//! What mode the keyboard is in, for the status line: every mode other than browsing shows
+//! its name and its way out (`-- MOVE INPUT -- Esc: leave`), with the keys the keymap binds
+//! (a rebound Esc shows the new key).
+
+use crate::app::config::KeyMode;
+use crate::app::dispatch::command::Command;
+use crate::app::dispatch::input::{KeyCode, KeyEvent};
+use crate::app::overlay::{ListKind, Mode, Overlay, PromptKind};
+use crate::app::state::App;
+
+/// A mode's name and how to leave it.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct ModeTag {
+    /// `MOVE INPUT`, `COMMENT`, `TREE`, ...
+    pub name: &'static str,
+    /// `Enter: run`, `Esc: leave`: the keys and what they do, the way out last.
+    pub keys: Vec<String>,
+}
+
+impl ModeTag {
+    /// `-- COMMAND -- Enter: run  Esc: leave`.
+    pub fn text(&self) -> String {
+        if self.keys.is_empty() {
+            self.short()
+        } else {
+            format!("-- {} -- {}", self.name, self.keys.join("  "))
+        }
+    }
+    /// The name and the way out only: `-- COMMAND -- Esc: leave` (for a narrow line).
+    pub fn compact(&self) -> String {
+        match self.keys.last() {
+            Some(k) => format!("-- {} -- {k}", self.name),
+            None => format!("-- {} --", self.name),
+        }
+    }
+    /// The name only: `-- COMMAND --`.
+    pub fn short(&self) -> String {
+        format!("-- {} --", self.name)
+    }
+}
+
+impl App {
+    /// The keys bound to `cmd` in `mode`, characters first.
+    pub(crate) fn keys_for(&self, mode: KeyMode, cmd: Command) -> Vec<KeyEvent> {
+        self.config
+            .keymap
+            .bindings(mode)
+            .into_iter()
+            .find(|(c, _)| *c == cmd)
+            .map(|(_, keys)| keys)
+            .unwrap_or_default()
+    }
+
+    /// The key bound to `cmd` in `mode`: Esc or Enter when it is one of them (the keys every
+    /// mode shares), else the shortest.
+    fn key_for(&self, mode: KeyMode, cmd: Command) -> Option<KeyEvent> {
+        let keys = self.keys_for(mode, cmd);
+        [KeyCode::Esc, KeyCode::Enter]
+            .into_iter()
+            .find_map(|code| keys.iter().copied().find(|k| *k == KeyEvent::plain(code)))
+            .or_else(|| keys.first().copied())
+    }
+
+    /// `Enter: run`, `Esc: leave`: each command with its key, the ones without a key left out.
+    fn keys_text(&self, mode: KeyMode, what: &[(Command, &str)]) -> Vec<String> {
+        what.iter()
+            .filter_map(|&(c, label)| Some(format!("{}: {label}", self.key_for(mode, c)?)))
+            .collect()
+    }
+
+    /// The mode shown on the status line; `None` while browsing with nothing running.
+    pub fn mode_tag(&self) -> Option<ModeTag> {
+        use Command as C;
+        let mode = self.mode();
+        let km = mode.key_mode();
+        let (name, keys): (&'static str, &[(Command, &str)]) = match mode {
+            Mode::Normal => {
+                return if self.job_running() {
+                    Some(ModeTag {
+                        name: "ANALYZING",
+                        keys: self.keys_text(km, &[(C::CancelJob, "stop")]),
+                    })
+                } else if self.research.on {
+                    Some(ModeTag {
+                        name: "RESEARCH",
+                        keys: self.keys_text(km, &[(C::ToggleAnalysis, "stop")]),
+                    })
+                } else {
+                    None
+                };
+            }
+            Mode::Board => ("MOVE INPUT", &[(C::BoardCancel, "leave")]),
+            Mode::CommandLine => ("COMMAND", &[(C::Submit, "run"), (C::Cancel, "leave")]),
+            Mode::Prompt => match self.overlays.top() {
+                Some(Overlay::Prompt(p)) if p.kind == PromptKind::Search => {
+                    ("SEARCH", &[(C::Submit, "search"), (C::Cancel, "cancel")])
+                }
+                _ => ("PROMPT", &[(C::Submit, "ok"), (C::Cancel, "cancel")]),
+            },
+            // The question lists its own answers.
+            Mode::Confirm => return None,
+            Mode::Comment => (
+                "COMMENT",
+                &[(C::EditorDiscard, "discard"), (C::EditorDone, "keep")],
+            ),
+            Mode::List => {
+                let name = match self.overlays.list().map(|l| &l.kind) {
+                    Some(ListKind::Bookmarks(_)) => "BOOKMARKS",
+                    Some(ListKind::Endings) => "ENDINGS",
+                    Some(ListKind::Header) => "HEADER",
+                    Some(ListKind::Presets) => "PRESETS",
+                    Some(ListKind::Engines(_)) => "ENGINES",
+                    Some(ListKind::EngineOptions) => "ENGINE OPTIONS",
+                    Some(ListKind::EngineLines) => "ENGINE LINES",
+                    Some(ListKind::Search) => "SEARCH RESULTS",
+                    None => "LIST",
+                };
+                (name, &[(C::ListPick, "choose"), (C::Close, "close")])
+            }
+            Mode::Tree => ("TREE", &[(C::TreeJump, "go"), (C::Close, "close")]),
+            Mode::Help => ("HELP", &[(C::Close, "close")]),
+            Mode::Warnings => ("WARNINGS", &[(C::Close, "close")]),
+            Mode::Copy => ("COPY", &[(C::Close, "close")]),
+            Mode::Paste => ("PASTE", &[(C::Submit, "open"), (C::Cancel, "cancel")]),
+            // Its keys are its own (not in the keymap).
+            Mode::PositionEditor => {
+                return Some(ModeTag {
+                    name: "POSITION EDITOR",
+                    keys: vec!["Enter: use".into(), "Esc: cancel".into()],
+                });
+            }
+        };
+        Some(ModeTag {
+            name,
+            keys: self.keys_text(km, keys),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::app::testing::app_with;
+    use crate::app::{App, KeyEvent, Mode};
+
+    fn press(app: &mut App, keys: &str) {
+        for c in keys.chars() {
+            app.handle_key(KeyEvent::char(c));
+        }
+    }
+
+    #[test]
+    fn every_mode_but_browsing_names_itself_and_its_way_out() {
+        let mut app = app_with("");
+        assert_eq!(app.mode_tag(), None, "browsing shows nothing");
+        for (keys, mode, want) in [
+            ("i", Mode::Board, "-- MOVE INPUT -- Esc: leave"),
+            (
+                ":",
+                Mode::CommandLine,
+                "-- COMMAND -- Enter: run  Esc: leave",
+            ),
+            (
+                "c",
+                Mode::Comment,
+                "-- COMMENT -- Ctrl-c: discard  Esc: keep",
+            ),
+            ("t", Mode::Tree, "-- TREE -- Enter: go  Esc: close"),
+            ("?", Mode::Help, "-- HELP -- Esc: close"),
+            ("y", Mode::Copy, "-- COPY -- Esc: close"),
+            ("r", Mode::List, "-- ENDINGS -- Enter: choose  Esc: close"),
+            ("m", Mode::Prompt, "-- PROMPT -- Enter: ok  Esc: cancel"),
+            (
+                "S",
+                Mode::PositionEditor,
+                "-- POSITION EDITOR -- Enter: use  Esc: cancel",
+            ),
+        ] {
+            let mut app = app_with("");
+            press(&mut app, keys);
+            assert_eq!(app.mode(), mode, "{keys}");
+            assert_eq!(
+                app.mode_tag().map(|t| t.text()).as_deref(),
+                Some(want),
+                "{keys}"
+            );
+        }
+        press(&mut app, "p");
+        assert_eq!(
+            app.mode_tag().unwrap().text(),
+            "-- PASTE -- Ctrl-d: open  Esc: cancel"
+        );
+    }
+}
