@@ -144,15 +144,16 @@ impl Document {
             }
             w
         }));
-        let unread = unread::unread(&self.record_texts.concat(), Format::Csa, &warnings);
-        let doc = Document {
+        let mut doc = Document {
             warnings,
             record_index: index,
             csa_v3: notation::csa::declares_v3(text),
-            unread,
+            unread: None,
             ..self.clone()
         };
-        Ok((parsed.record, doc))
+        let mut record = parsed.record;
+        doc.keep_unread(&mut record, &self.record_texts.concat(), Format::Csa);
+        Ok((record, doc))
     }
 
     /// The writer settings that write the record back as its file was written: its format,
@@ -178,9 +179,11 @@ impl Document {
         }
     }
 
-    /// Notes what of the file (its `bytes`) the record does not hold ([`Document::unread`]);
-    /// the text is decoded a second time only when a warning says something was not read.
-    fn note_unread(&mut self, bytes: &[u8], path: Option<&Path>) {
+    /// Keeps what of the file (its `bytes`) the reader could not read in `record`, as remark
+    /// lines where it was (`convert::unread::keep`), with a warning that says so; what cannot
+    /// be kept is noted as [`Document::unread`]. The text is decoded a second time only when
+    /// a warning says something was not read.
+    fn note_unread(&mut self, record: &mut Record, bytes: &[u8], path: Option<&Path>) {
         let (Some(format), true) = (
             self.format,
             self.warnings
@@ -190,7 +193,20 @@ impl Document {
             return;
         };
         let text = notation::encoding::decode(bytes, notation::default_encoding_for(path)).text;
-        self.unread = unread::unread(&text, format, &self.warnings);
+        self.keep_unread(record, &text, format);
+    }
+
+    /// [`Document::note_unread`] for the decoded `text` of the file.
+    fn keep_unread(&mut self, record: &mut Record, text: &str, format: Format) {
+        let kept = unread::keep(text, format, &self.warnings, record);
+        if let Some(k) = &kept.kept {
+            self.warnings.push(Diagnostic::new(
+                0,
+                notation::DiagKind::UnknownLine,
+                format!("{k}: kept as remark lines (#) where they were, written back on save"),
+            ));
+        }
+        self.unread = kept.left;
     }
 
     /// Keeps each record's text when `text` (a whole CSA file, decoded) holds several.
@@ -477,7 +493,8 @@ pub fn open(opts: &LaunchOptions) -> anyhow::Result<(Record, Document)> {
     let (record, mut doc) = Document::from_loaded(loaded, (!stdin).then(|| path.clone()), index)
         .ok_or_else(|| anyhow::anyhow!("{}: no record", path.display()))?;
     doc.keep_record_texts_of(&bytes, (!stdin).then_some(path.as_path()));
-    doc.note_unread(&bytes, (!stdin).then_some(path.as_path()));
+    let mut record = record;
+    doc.note_unread(&mut record, &bytes, (!stdin).then_some(path.as_path()));
     Ok((record, doc))
 }
 
@@ -515,7 +532,8 @@ pub fn read(path: &Path, index: usize) -> Result<(Record, Document), String> {
     let (record, mut doc) = Document::from_loaded(loaded, Some(path.to_path_buf()), index)
         .ok_or_else(|| format!("{}: no record", path.display()))?;
     doc.keep_record_texts_of(&bytes, Some(path));
-    doc.note_unread(&bytes, Some(path));
+    let mut record = record;
+    doc.note_unread(&mut record, &bytes, Some(path));
     Ok((record, doc))
 }
 
