@@ -68,7 +68,9 @@ pub mod usi;
 
 pub use analysis::{Analysis, AnalysisStatus, Line};
 pub use discover::{discover, resolve};
-pub use driver::{Engine, EngineEvent, EngineInfo, MATE_STOP, State, Timeouts};
+pub use driver::{
+    Engine, EngineEvent, EngineInfo, MATE_STOP, MATE_STOP_GRACE, MateBudget, State, Timeouts,
+};
 pub use error::EngineError;
 pub use score::Score;
 pub use search::{Limit, Outcome, SearchId, SearchRequest};
