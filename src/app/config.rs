@@ -734,22 +734,46 @@ impl Config {
     }
 
     /// A keymap must leave a way to quit: a key for `quit` in normal mode, or one that opens
-    /// the `:` line (for `:q`). Without either kifview could only be ended by a signal.
+    /// the `:` line (for `:q`); and in every other mode a key that leaves it (`close`,
+    /// `cancel`, `submit`, `quit`, `board_cancel`, `editor_done`, `editor_discard`). Without
+    /// them kifview, or a view of it, could only be left by a signal.
     fn check_way_out(&self, file: &str) -> Result<(), ConfigError> {
-        let reachable = |want: Command| {
+        let bound = |mode: KeyMode, want: &[Command]| {
             self.keymap
                 .maps
-                .get(&KeyMode::Normal)
-                .is_some_and(|m| m.values().any(|&c| c == want))
+                .get(&mode)
+                .is_some_and(|m| m.values().any(|c| want.contains(c)))
         };
-        if reachable(Command::Quit) || reachable(Command::GotoPlyPrompt) {
-            return Ok(());
-        }
-        Err(ConfigError {
+        let stuck = |message: String| ConfigError {
             file: file.to_string(),
             line: 0,
-            message: "keys.normal: no key quits kifview (bind one to `quit`, or one to `goto_ply` for the : line and :q)".into(),
-        })
+            message,
+        };
+        if !bound(KeyMode::Normal, &[Command::Quit, Command::GotoPlyPrompt]) {
+            return Err(stuck("keys.normal: no key quits kifview (bind one to `quit`, or one to `goto_ply` for the : line and :q)".into()));
+        }
+        let exits = [
+            Command::Quit,
+            Command::Close,
+            Command::Cancel,
+            Command::Submit,
+            Command::BoardCancel,
+            Command::EditorDone,
+            Command::EditorDiscard,
+        ];
+        match KeyMode::ALL[1..].iter().find(|&&m| !bound(m, &exits)) {
+            Some(m) => Err(stuck(format!(
+                "keys.{0}: no key leaves {0} mode once in it (bind one to {1})",
+                m.name(),
+                match m {
+                    KeyMode::Command | KeyMode::Paste => "`cancel`",
+                    KeyMode::Board => "`board_cancel`",
+                    KeyMode::Editor => "`editor_done` or `editor_discard`",
+                    _ => "`close`",
+                }
+            ))),
+            None => Ok(()),
+        }
     }
 }
 
@@ -841,6 +865,39 @@ mod tests {
             Config::from_toml("u.toml", still).is_ok(),
             ": and :q remain"
         );
+        // Every mode that can be entered needs a way out too: the help with none is refused,
+        // with one key left it is fine.
+        let help = "[keys.help]\n\"?\" = \"none\"\n\"Esc\" = \"none\"\n\"q\" = \"none\"\n\"ctrl-c\" = \"none\"\n";
+        let h = Config::from_toml("u.toml", help).unwrap_err();
+        assert!(
+            h.to_string()
+                .contains("keys.help: no key leaves help mode once in it (bind one to `close`)"),
+            "{h}"
+        );
+        let one_left = help.replace("\"q\" = \"none\"", "\"q\" = \"close\"");
+        assert!(Config::from_toml("u.toml", &one_left).is_ok());
+        for (mode, keys) in [
+            ("list", &["Esc", "q", "ctrl-c"][..]),
+            ("command", &["Enter", "Esc", "ctrl-c"][..]),
+            ("editor", &["Esc", "ctrl-c"][..]),
+            ("board", &["Esc", "q", "ctrl-c"][..]),
+            ("paste", &["ctrl-d", "alt-Enter", "Esc", "ctrl-c"][..]),
+            ("tree", &["t", "Esc", "q", "ctrl-c"][..]),
+            ("copy", &["Esc", "q", "y", "ctrl-c"][..]),
+        ] {
+            let unbound: String = keys
+                .iter()
+                .map(|k| format!("\"{k}\" = \"none\"\n"))
+                .collect();
+            let Err(e) = Config::from_toml("u.toml", &format!("[keys.{mode}]\n{unbound}")) else {
+                panic!("keys.{mode} without a way out was taken");
+            };
+            assert!(
+                e.to_string()
+                    .contains(&format!("keys.{mode}: no key leaves")),
+                "{e}"
+            );
+        }
         assert_eq!(e.line, 1);
         assert!(e.message.contains("insert"), "{e}");
 
