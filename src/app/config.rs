@@ -644,6 +644,7 @@ impl Config {
                 ));
             }
             self.engines = list;
+            self.note_option_lines(file, text);
         }
         if let Some(d) = raw.diagram {
             d.apply(&mut self.diagram)
@@ -731,6 +732,30 @@ impl Config {
             self.check_way_out(file)?;
         }
         Ok(())
+    }
+
+    /// Notes the config line of each engine option (`FILE:LINE`), so that a value the engine
+    /// cannot take is named with it.
+    fn note_option_lines(&mut self, file: &str, text: &str) {
+        #[derive(Deserialize)]
+        struct Lines {
+            #[serde(default)]
+            engines: Vec<EngineLines>,
+        }
+        #[derive(Deserialize)]
+        struct EngineLines {
+            #[serde(default)]
+            options: BTreeMap<String, toml::Spanned<toml::Value>>,
+        }
+        let Ok(lines) = toml::from_str::<Lines>(text) else {
+            return;
+        };
+        for (spec, found) in self.engines.iter_mut().zip(lines.engines) {
+            for (name, value) in found.options {
+                let line = line_of(text, value.span().start);
+                spec.option_origins.insert(name, format!("{file}:{line}"));
+            }
+        }
     }
 
     /// A keymap must leave a way to quit: a key for `quit` in normal mode, or one that opens
@@ -978,6 +1003,7 @@ mod tests {
         assert_eq!(c.engines.len(), 2);
         assert_eq!(c.engines[0].display_name(), "Yane");
         assert_eq!(c.engines[0].options["Threads"].to_string(), "4");
+        assert_eq!(c.engines[0].option_origins["MultiPV"], "u.toml:9");
         assert_eq!(c.engines[1].display_name(), "fairy-stockfish");
         let e = Config::from_toml("u.toml", "\n[[engines]]\nname = \"x\"\ncomand = \"y\"\n")
             .unwrap_err();

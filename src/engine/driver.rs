@@ -696,6 +696,11 @@ impl Engine {
             if let Some(why) = declared.and_then(|o| super::usi::unfit_value(o, value)) {
                 let from = if self.session.contains_key(name) {
                     "set in this session".to_string()
+                } else if let Some(at) = self.spec.option_origins.get(name) {
+                    format!(
+                        "{at}, in the config's [[engines]] entry {}",
+                        self.spec.display_name()
+                    )
                 } else {
                     format!(
                         "in the config's [[engines]] entry {}",

@@ -105,6 +105,9 @@ pub struct EngineSpec {
     /// `setoption` values sent after `usiok`, in name order.
     #[serde(default)]
     pub options: BTreeMap<String, OptionValue>,
+    /// Where each of `options` was set (`FILE:LINE` of the config), for messages about it.
+    #[serde(skip)]
+    pub option_origins: BTreeMap<String, String>,
 }
 
 impl EngineSpec {
