@@ -11,7 +11,7 @@
 //! | layer | holds | uses |
 //! | --- | --- | --- |
 //! | [`core`] | `rules` (board, legal moves and why a move is illegal, handicaps, SFEN), `record` (the tree of moves as an arena, edits with their inverses, the undo history), `notation` (decoding, format detection, the readers and writers of every format), `text` (the one sanitizer for everything that reaches a terminal) | std, encoding_rs |
-//! | library modules: `engine`, `convert`, `store`, `analyze`, `collection`, `diagram` | USI engines as child processes; batch check and convert with a worker pool; writing files safely (atomic, through links, keeping permissions); game analysis (comments, marks, evaluations for the graph, batches, mate search); collections of games (`collection::tags`: a game's strategy and castle tags, 戦型・囲い); diagrams of positions as SVG and PNG (layout, the bundled font, resvg) | `core`, and each other (`analyze` uses `engine`, `convert`, `store`; `diagram` uses `convert`), resvg |
+//! | library modules: `engine`, `convert`, `store`, `analyze`, `collection`, `diagram` | USI engines as child processes; batch check and convert with a worker pool; writing files safely (atomic, through links, keeping permissions); game analysis (comments, marks, evaluations for the graph, batches, mate search); collections of games (an index of folders of records: the catalog in SQLite, positions in sorted memory-mapped segments; which games reach a position, what was played from it; `collection::tags`: a game's strategy and castle tags, 戦型・囲い); diagrams of positions as SVG and PNG (layout, the bundled font, resvg) | `core`, and each other (`analyze` uses `engine`, `convert`, `store`; `collection` uses `convert` and `analyze`, with rusqlite and memmap2; `diagram` uses `convert`), resvg |
 //! | [`app`] | the application state, commands and their handlers, overlays, keymaps, config, the document (every file the app reads or writes) | `core`, the library modules; never a terminal crate |
 //! | [`tui`] | the run loop, terminal events turned into the app's keys, layout, one widget per pane, theme | `app`, `core`, ratatui, crossterm |
 //! | `main.rs`, `cli` (one file per subcommand group) | arguments, subcommands, printing | everything |
@@ -78,6 +78,8 @@
 //!   in `app::diagram_theme`.
 //! - Work that outlives a key press (an engine, a batch): a library module, with the app
 //!   polling for its results.
+//! - Indexing collections, position queries, the catalog's schema: `collection` (the commands
+//!   in `cli/collection.rs` only parse and print).
 
 pub mod analyze;
 pub mod app;

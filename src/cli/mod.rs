@@ -1,9 +1,10 @@
 //! Command-line interface: the viewer launcher and the `convert`, `show` and `check` commands
-//! (`analyze`, `mate` and `diagram` in files of their own).
+//! (`analyze`, `mate`, `diagram`, and `index`/`find`/`explore`/`games` in files of their own).
 //!
 //! Exit codes: 0 success, 1 when any input failed (the others are still processed), 2 bad usage.
 
 mod analyze;
+mod collection;
 mod diagram;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -93,6 +94,26 @@ pub enum Command {
         after_help = "Examples:\n  kifview mate tsume.kifu\n  kifview mate game.kif --ply 87 --time 30 --engine gpsusi"
     )]
     Mate(analyze::MateArgs),
+    /// Index folders of records for `find`, `explore` and `games` (incremental).
+    #[command(
+        after_help = "Examples:\n  kifview index ~/kifu                     into the default index\n  kifview index /data/floodgate --index fg.idx\n  kifview index ~/kifu --variations        variations' positions too"
+    )]
+    Index(collection::IndexArgs),
+    /// List the indexed games that reach a position.
+    #[command(
+        after_help = "Examples:\n  kifview find --position \"startpos moves 7g7f 3c3d 2g2f\"\n  kifview find --file game.kif --ply 30 --player 羽生 --json\n  kifview find --sfen \"lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2\" --index fg.idx"
+    )]
+    Find(collection::QueryArgs),
+    /// The moves played from a position in the indexed games, with their results.
+    #[command(
+        after_help = "Examples:\n  kifview explore --position startpos\n  kifview explore --position \"startpos moves 7g7f\" --from 2020 --json"
+    )]
+    Explore(collection::QueryArgs),
+    /// The catalog of indexed games, filtered.
+    #[command(
+        after_help = "Examples:\n  kifview games --player 藤井 --result sente\n  kifview games --tag 矢倉 --json | jq .path"
+    )]
+    Games(collection::GamesArgs),
     /// Draw positions as SVG or PNG diagrams: one, every bookmark, or whole collections.
     #[command(
         after_help = "Examples:\n  kifview diagram game.kif -o game.svg           the final position\n  kifview diagram game.kif --ply 40 -o p40.png\n  kifview diagram game.kif --bookmarks --out-dir pics/ --format png\n  kifview diagram -r games/ --out-dir pics/ --ply 30 --flip\n  kifview diagram --sfen '4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1' -o tsume.svg"
@@ -336,6 +357,10 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Check(a)) => check(a),
         Some(Command::Analyze(a)) => analyze::analyze(a),
         Some(Command::Mate(a)) => analyze::mate(a),
+        Some(Command::Index(a)) => collection::index(a),
+        Some(Command::Find(a)) => collection::find(a),
+        Some(Command::Explore(a)) => collection::explore(a),
+        Some(Command::Games(a)) => collection::games(a),
         Some(Command::Diagram(a)) => diagram::diagram(a),
         Some(Command::Completions { shell }) => {
             use clap::CommandFactory;

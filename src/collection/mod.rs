@@ -1,1 +1,162 @@
+//! Collections: an index of every game under some folders, answering "which games reached this
+//! position" ([`Index::find`]), "what was played from it and how did it score"
+//! ([`Index::explore`]) and "which games match" ([`Index::games`]). Terminal-free; the CLI's
+//! `index`, `find`, `explore` and `games` print what these return.
+//!
+//! An index is a folder:
+//! - `catalog.sqlite`: the catalog of files and games (schema: [`catalog::SCHEMA`]), readable by
+//!   `sqlite3`, pandas or Datasette;
+//! - `pos-N.bin` / `moves-N.bin`: one segment per `kifview index` run that added games
+//!   ([`segment`]): sorted (position key, game) pairs, memory-mapped at query time, and each
+//!   game's moves, replayed to confirm every candidate (so a key collision never puts a wrong
+//!   game in an answer) and to read the move played next;
+//! - `games.bin`: one byte per game id, its result, 0 for a game forgotten since (its pairs stay
+//!   in the old segment until the next full rebuild).
+//!
+//! Files are read with the project's reading path (`convert::read_records`, every record of a
+//! multi-record CSA file) on every core (`convert::run_parallel`).
+
+pub mod build;
+pub mod catalog;
+pub mod keys;
+pub mod query;
+pub mod scan;
+pub mod segment;
 pub mod tags;
+
+pub use build::{Report, UpdateOptions, update};
+pub use query::{Explored, Found, Index, NextMove};
+
+use serde::Serialize;
+
+/// How a game ended, for sente.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Outcome {
+    Sente,
+    Gote,
+    Draw,
+    Unknown,
+}
+
+impl Outcome {
+    pub const ALL: [Outcome; 4] = [
+        Outcome::Sente,
+        Outcome::Gote,
+        Outcome::Draw,
+        Outcome::Unknown,
+    ];
+    pub fn word(self) -> &'static str {
+        match self {
+            Outcome::Sente => "sente",
+            Outcome::Gote => "gote",
+            Outcome::Draw => "draw",
+            Outcome::Unknown => "unknown",
+        }
+    }
+    pub fn parse(s: &str) -> Outcome {
+        Outcome::ALL
+            .into_iter()
+            .find(|o| o.word() == s)
+            .unwrap_or(Outcome::Unknown)
+    }
+}
+
+/// Which games a query looks at. Names and events match as substrings; dates compare as
+/// `YYYY-MM-DD` text (`to` as a prefix: `--to 2020` takes all of 2020); `under` is an absolute
+/// path.
+#[derive(Clone, Debug, Default)]
+pub struct Filter {
+    pub player: Option<String>,
+    pub sente: Option<String>,
+    pub gote: Option<String>,
+    pub event: Option<String>,
+    pub from: Option<String>,
+    pub to: Option<String>,
+    pub result: Option<Outcome>,
+    pub tag: Option<String>,
+    pub under: Option<String>,
+}
+
+impl Filter {
+    pub fn is_empty(&self) -> bool {
+        self.player.is_none()
+            && self.sente.is_none()
+            && self.gote.is_none()
+            && self.event.is_none()
+            && self.from.is_none()
+            && self.to.is_none()
+            && self.result.is_none()
+            && self.tag.is_none()
+            && self.under.is_none()
+    }
+}
+
+/// A game of the catalog.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameInfo {
+    pub id: u32,
+    /// Absolute.
+    pub path: String,
+    /// 1-based record in the file.
+    pub record: u32,
+    pub sente: Option<String>,
+    pub gote: Option<String>,
+    /// `YYYY-MM-DD`.
+    pub date: Option<String>,
+    pub event: Option<String>,
+    pub handicap: Option<String>,
+    pub result: Outcome,
+    /// The main line's ending (`resign`, `mate`, … as JKF names them).
+    pub ending: Option<String>,
+    pub moves: u32,
+    /// The number the record gives its first move.
+    pub first_move: u32,
+    /// The header's 戦型.
+    pub opening: Option<String>,
+    pub tags: Vec<String>,
+    /// Main-line positions with an evaluation in their comment.
+    pub evaluated: u32,
+    /// Marks per side (sente, gote): 緩手, 疑問手, 悪手, 大悪手.
+    pub marks: [[u32; 4]; 2],
+    /// Mean win-% loss per judged move, per side.
+    pub loss: [Option<f64>; 2],
+}
+
+impl GameInfo {
+    pub(crate) const COLUMNS: &'static str = "id, path, record, sente, gote, date, event, \
+        handicap, result, ending, moves, first_move, opening, tags, evaluated, \
+        sente_inaccuracies, sente_dubious, sente_mistakes, sente_blunders, \
+        gote_inaccuracies, gote_dubious, gote_mistakes, gote_blunders, sente_loss, gote_loss";
+
+    pub(crate) fn from_row(r: &rusqlite::Row) -> rusqlite::Result<GameInfo> {
+        let tags: String = r.get(13)?;
+        let mut marks = [[0; 4]; 2];
+        for (i, m) in marks.iter_mut().flatten().enumerate() {
+            *m = r.get(15 + i)?;
+        }
+        Ok(GameInfo {
+            id: r.get(0)?,
+            path: r.get(1)?,
+            record: r.get(2)?,
+            sente: r.get(3)?,
+            gote: r.get(4)?,
+            date: r.get(5)?,
+            event: r.get(6)?,
+            handicap: r.get(7)?,
+            result: Outcome::parse(&r.get::<_, String>(8)?),
+            ending: r.get(9)?,
+            moves: r.get(10)?,
+            first_move: r.get(11)?,
+            opening: r.get(12)?,
+            tags: tags
+                .split(',')
+                .filter(|t| !t.is_empty())
+                .map(String::from)
+                .collect(),
+            evaluated: r.get(14)?,
+            marks,
+            loss: [r.get(23)?, r.get(24)?],
+        })
+    }
+}

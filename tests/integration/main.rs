@@ -5,6 +5,7 @@ mod analyze_safety;
 mod analyze_viewer;
 mod cli;
 mod cli_files;
+mod collection;
 mod common;
 mod corpus;
 mod csa;

@@ -1,0 +1,483 @@
+//! `kifview index`, `find`, `explore` and `games`: their arguments, and the calls into
+//! [`kifview::collection`].
+
+use super::{Out, print_messages};
+use clap::{ArgGroup, Args, ValueEnum};
+use kifview::app::text::sanitize;
+use kifview::collection::{self, Filter, Found, GameInfo, Index, Outcome, UpdateOptions};
+use kifview::convert;
+use kifview::core::notation::usi;
+use kifview::core::rules::Position;
+use serde::Serialize;
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Args, Debug)]
+pub struct IndexArgs {
+    /// Folders (or files) of records: KIF, KIFU, KI2, KI2U, CSA, JKF.
+    #[arg(required = true, value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+    /// The index folder (default: $KIFVIEW_INDEX, else the platform data directory's
+    /// kifview/collection).
+    #[arg(long, value_name = "IDX")]
+    pub index: Option<PathBuf>,
+    /// Index the positions of variations too (changing this rebuilds the index).
+    #[arg(long)]
+    pub variations: bool,
+}
+
+/// The position of a query.
+#[derive(Args, Debug)]
+#[command(group(ArgGroup::new("at").required(true).args(["sfen", "position", "file"])))]
+pub struct PositionArgs {
+    /// The position as SFEN (the move number may be left out).
+    #[arg(long, value_name = "SFEN")]
+    pub sfen: Option<String>,
+    /// The position as USI: "startpos moves 7g7f 3c3d" or "sfen … moves …".
+    #[arg(long, value_name = "USI")]
+    pub position: Option<String>,
+    /// The position of a record file, with --ply (and --record).
+    #[arg(long, value_name = "F", requires = "ply")]
+    pub file: Option<PathBuf>,
+    /// Which record of a multi-record --file (1-based).
+    #[arg(long, default_value_t = 1, value_name = "N", value_parser = super::parse_record)]
+    pub record: usize,
+    /// After this move of --file's main line, numbered as the record numbers its moves.
+    #[arg(long, value_name = "N", requires = "file")]
+    pub ply: Option<u32>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ResultArg {
+    Sente,
+    Gote,
+    Draw,
+    Unknown,
+}
+
+#[derive(Args, Debug, Default)]
+pub struct FilterArgs {
+    /// Games where either side's name contains NAME.
+    #[arg(long, value_name = "NAME")]
+    pub player: Option<String>,
+    /// Games where sente's (下手's) name contains NAME.
+    #[arg(long, value_name = "NAME")]
+    pub sente: Option<String>,
+    /// Games where gote's (上手's) name contains NAME.
+    #[arg(long, value_name = "NAME")]
+    pub gote: Option<String>,
+    /// Games whose event (棋戦) contains TEXT.
+    #[arg(long, value_name = "TEXT")]
+    pub event: Option<String>,
+    /// Games on or after DATE (YYYY, YYYY-MM or YYYY-MM-DD).
+    #[arg(long, value_name = "DATE", value_parser = parse_date)]
+    pub from: Option<String>,
+    /// Games on or before DATE (YYYY, YYYY-MM or YYYY-MM-DD: all of that year or month).
+    #[arg(long, value_name = "DATE", value_parser = parse_date)]
+    pub to: Option<String>,
+    /// Games with this result.
+    #[arg(long, value_enum)]
+    pub result: Option<ResultArg>,
+    /// Games with this strategy or castle tag (or this 戦型 header).
+    #[arg(long, value_name = "TAG")]
+    pub tag: Option<String>,
+    /// Games of files under this folder.
+    #[arg(long, value_name = "FOLDER")]
+    pub under: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct QueryArgs {
+    #[command(flatten)]
+    pub at: PositionArgs,
+    /// The index folder (default: $KIFVIEW_INDEX, else the platform data directory's
+    /// kifview/collection).
+    #[arg(long, value_name = "IDX")]
+    pub index: Option<PathBuf>,
+    #[command(flatten)]
+    pub filter: FilterArgs,
+    /// JSON output (see the README for its keys).
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct GamesArgs {
+    /// The index folder (default: $KIFVIEW_INDEX, else the platform data directory's
+    /// kifview/collection).
+    #[arg(long, value_name = "IDX")]
+    pub index: Option<PathBuf>,
+    #[command(flatten)]
+    pub filter: FilterArgs,
+    /// One JSON object a line.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `--from`/`--to`: `YYYY`, `YYYY-MM` or `YYYY-MM-DD` (`/` also accepted).
+fn parse_date(s: &str) -> Result<String, String> {
+    let d = s.trim().replace('/', "-");
+    let parts: Vec<&str> = d.split('-').collect();
+    let ok = matches!(parts.len(), 1..=3)
+        && parts[0].len() == 4
+        && parts[1..].iter().all(|p| p.len() == 2)
+        && parts.iter().all(|p| p.bytes().all(|b| b.is_ascii_digit()));
+    if ok {
+        Ok(d)
+    } else {
+        Err(format!("expected YYYY, YYYY-MM or YYYY-MM-DD, got '{s}'"))
+    }
+}
+
+/// The index folder: `--index`, else `$KIFVIEW_INDEX`, else `<data dir>/kifview/collection`
+/// (`~/.local/share/kifview/collection` on Linux): outside the collection, which may be
+/// read-only.
+fn index_dir(given: Option<PathBuf>) -> Result<PathBuf, String> {
+    if let Some(p) = given {
+        return Ok(p);
+    }
+    if let Some(p) = std::env::var_os("KIFVIEW_INDEX").filter(|p| !p.is_empty()) {
+        return Ok(PathBuf::from(p));
+    }
+    directories::ProjectDirs::from("", "", "kifview")
+        .map(|d| d.data_dir().join("collection"))
+        .ok_or_else(|| "no home directory for the default index: use --index IDX".into())
+}
+
+pub fn index(a: IndexArgs) -> ExitCode {
+    let dir = match index_dir(a.index) {
+        Ok(d) => d,
+        Err(e) => return fail(2, "index", &e),
+    };
+    let bar = if std::io::stderr().is_terminal() {
+        indicatif::ProgressBar::with_draw_target(Some(0), indicatif::ProgressDrawTarget::stderr())
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    let progress = |done: u64, total: u64| {
+        bar.set_length(total);
+        bar.set_position(done);
+    };
+    let opts = UpdateOptions {
+        variations: a.variations,
+    };
+    let report = collection::update(&dir, &a.paths, opts, &progress);
+    bar.finish_and_clear();
+    let r = match report {
+        Ok(r) => r,
+        Err(e) => return fail(1, "index", &e),
+    };
+    if let Some(why) = &r.rebuilt {
+        print_messages(&[format!("kifview index: rebuilt {}: {why}", dir.display())]);
+    }
+    print_messages(&r.warnings);
+    print_messages(&r.failures);
+    print_messages(&[format!(
+        "kifview index: {}: {} games ({} added, {} removed); files: {} read, {} unchanged, {} removed, {} skipped",
+        dir.display(),
+        r.games,
+        r.games_added,
+        r.games_removed,
+        r.files_read,
+        r.files_unchanged,
+        r.files_removed,
+        r.failures.len()
+    )]);
+    if r.failures.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}
+
+fn fail(code: u8, who: &str, e: &str) -> ExitCode {
+    print_messages(&[format!("kifview {who}: {e}")]);
+    ExitCode::from(code)
+}
+
+/// The position the arguments name; `Err((exit code, message))`.
+fn target(p: &PositionArgs) -> Result<Position, (u8, String)> {
+    if let Some(s) = &p.sfen {
+        let mut text = s.trim().to_string();
+        if text.split_whitespace().count() == 3 {
+            text.push_str(" 1");
+        }
+        let text = text.strip_prefix("sfen ").unwrap_or(&text).to_string();
+        return Position::from_sfen(&text).map_err(|e| (2, format!("--sfen: {e}")));
+    }
+    if let Some(s) = &p.position {
+        let s = s.trim();
+        let text = if s.starts_with("position ") {
+            s.to_string()
+        } else {
+            format!("position {s}")
+        };
+        let parsed = usi::read(&text).map_err(|d| (2, format!("--position: {}", d.message)))?;
+        if let Some(w) = parsed.warnings.first() {
+            return Err((2, format!("--position: {}", w.message)));
+        }
+        let r = &parsed.record;
+        return Ok(r.position_at(*r.main_line().last().expect("the root")));
+    }
+    let file = p.file.as_deref().expect("clap requires one");
+    let loaded = convert::load_input(file).map_err(|e| (1, e))?;
+    let parsed = convert::pick_record(&loaded, p.record, file).map_err(|e| (2, e))?;
+    let node = convert::node_at_ply(&parsed.record, p.ply)
+        .map_err(|e| (2, format!("{}: {e}", file.display())))?;
+    Ok(parsed.record.position_at(node))
+}
+
+fn filter(f: FilterArgs) -> Filter {
+    let under = f.under.map(|u| {
+        std::fs::canonicalize(&u)
+            .or_else(|_| std::path::absolute(&u))
+            .unwrap_or(u)
+            .to_string_lossy()
+            .into_owned()
+    });
+    Filter {
+        player: f.player,
+        sente: f.sente,
+        gote: f.gote,
+        event: f.event,
+        from: f.from,
+        to: f.to,
+        result: f.result.map(|r| match r {
+            ResultArg::Sente => Outcome::Sente,
+            ResultArg::Gote => Outcome::Gote,
+            ResultArg::Draw => Outcome::Draw,
+            ResultArg::Unknown => Outcome::Unknown,
+        }),
+        tag: f.tag,
+        under,
+    }
+}
+
+fn open(given: Option<PathBuf>, who: &str) -> Result<Index, ExitCode> {
+    let dir = index_dir(given).map_err(|e| fail(2, who, &e))?;
+    Index::open(&dir).map_err(|e| fail(1, who, &e))
+}
+
+/// A game as `find --json` prints it.
+#[derive(Serialize)]
+struct FoundJson<'a> {
+    path: &'a str,
+    record: u32,
+    ply: u32,
+    result: Outcome,
+    sente: &'a str,
+    gote: &'a str,
+    date: Option<&'a str>,
+    event: Option<&'a str>,
+}
+
+/// A game as `games --json` prints it.
+#[derive(Serialize)]
+struct GameJson<'a> {
+    path: &'a str,
+    record: u32,
+    result: Outcome,
+    sente: &'a str,
+    gote: &'a str,
+    date: Option<&'a str>,
+    event: Option<&'a str>,
+    moves: u32,
+    handicap: Option<&'a str>,
+    tags: &'a [String],
+}
+
+/// JSON text with every control or bidirectional-override character escaped (`\u….`): the
+/// same data for a program, nothing a terminal would act on.
+fn json_line<T: Serialize>(v: &T) -> String {
+    let raw = serde_json::to_string(v).expect("plain data");
+    let mut out = String::with_capacity(raw.len() + 1);
+    for c in raw.chars() {
+        if c.is_control() || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}') {
+            out.push_str(&format!("\\u{:04x}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out.push('\n');
+    out
+}
+
+fn name(s: &Option<String>) -> &str {
+    s.as_deref().unwrap_or("")
+}
+
+/// The human-readable line of a game, and the line that opens it (`FILE +N [--record R]`).
+fn human(g: &GameInfo, ply: Option<u32>) -> String {
+    let mut s = format!(
+        "{}  {:<7}  {} - {}",
+        g.date.as_deref().unwrap_or("----------"),
+        g.result.word(),
+        sanitize(name(&g.sente)),
+        sanitize(name(&g.gote)),
+    );
+    if let Some(e) = &g.event {
+        s.push_str(&format!("  [{}]", sanitize(e)));
+    }
+    let open = match ply {
+        Some(p) => format!("{} +{}", shell_word(&g.path), g.first_move - 1 + p),
+        None => shell_word(&g.path),
+    };
+    let record = if g.record > 1 {
+        format!(" --record {}", g.record)
+    } else {
+        String::new()
+    };
+    format!("{s}\n  {open}{record}\n")
+}
+
+/// A path as one shell word (quoted when it holds anything but plain characters).
+fn shell_word(p: &str) -> String {
+    let plain = |c: char| c.is_alphanumeric() || "/._-+,:@%".contains(c);
+    let clean = sanitize(p);
+    if !clean.is_empty() && clean.chars().all(plain) {
+        clean.into_owned()
+    } else {
+        format!("'{}'", clean.replace('\'', r"'\''"))
+    }
+}
+
+pub fn find(a: QueryArgs) -> ExitCode {
+    let pos = match target(&a.at) {
+        Ok(p) => p,
+        Err((code, e)) => return fail(code, "find", &e),
+    };
+    let idx = match open(a.index, "find") {
+        Ok(i) => i,
+        Err(c) => return c,
+    };
+    let found = match idx.find(&pos, &filter(a.filter)) {
+        Ok(f) => f,
+        Err(e) => return fail(1, "find", &e),
+    };
+    let mut out = Out::new();
+    let mut text = String::new();
+    for Found { game: g, ply } in &found {
+        if a.json {
+            text.push_str(&json_line(&FoundJson {
+                path: &g.path,
+                record: g.record,
+                ply: *ply,
+                result: g.result,
+                sente: name(&g.sente),
+                gote: name(&g.gote),
+                date: g.date.as_deref(),
+                event: g.event.as_deref(),
+            }));
+        } else {
+            text.push_str(&human(g, Some(*ply)));
+        }
+        if text.len() > 1 << 16 {
+            out.write(text.as_bytes());
+            text.clear();
+        }
+    }
+    if !a.json {
+        text.push_str(&format!("{} game(s)\n", found.len()));
+    }
+    out.write(text.as_bytes());
+    finish(out, "find")
+}
+
+fn finish(out: Out, who: &str) -> ExitCode {
+    match out.finish(&format!("kifview {who}")) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(c) => c,
+    }
+}
+
+pub fn explore(a: QueryArgs) -> ExitCode {
+    let pos = match target(&a.at) {
+        Ok(p) => p,
+        Err((code, e)) => return fail(code, "explore", &e),
+    };
+    let idx = match open(a.index, "explore") {
+        Ok(i) => i,
+        Err(c) => return c,
+    };
+    let e = match idx.explore(&pos, &filter(a.filter)) {
+        Ok(e) => e,
+        Err(e) => return fail(1, "explore", &e),
+    };
+    let mut out = Out::new();
+    if a.json {
+        out.write(json_line(&e).as_bytes());
+    } else {
+        let pct = |n: u64, of: u64| {
+            if of == 0 {
+                0.0
+            } else {
+                100.0 * n as f64 / of as f64
+            }
+        };
+        let mut t = format!(
+            "{} game(s): sente {} ({:.1}%), gote {} ({:.1}%), draw {}, unknown {}\n",
+            e.games,
+            e.sente,
+            pct(e.sente, e.games),
+            e.gote,
+            pct(e.gote, e.games),
+            e.draw,
+            e.unknown
+        );
+        t.push_str("move      games   sente%  gote%  draw  unknown\n");
+        for m in &e.moves {
+            t.push_str(&format!(
+                "{:<8}{:>7}   {:>5.1}  {:>5.1}  {:>4}  {:>7}\n",
+                m.usi,
+                m.games,
+                pct(m.sente, m.games),
+                pct(m.gote, m.games),
+                m.draw,
+                m.unknown
+            ));
+        }
+        out.write(t.as_bytes());
+    }
+    finish(out, "explore")
+}
+
+pub fn games(a: GamesArgs) -> ExitCode {
+    let idx = match open(a.index, "games") {
+        Ok(i) => i,
+        Err(c) => return c,
+    };
+    let rows = match idx.games(&filter(a.filter)) {
+        Ok(r) => r,
+        Err(e) => return fail(1, "games", &e),
+    };
+    let mut out = Out::new();
+    let mut text = String::new();
+    for g in &rows {
+        if a.json {
+            text.push_str(&json_line(&GameJson {
+                path: &g.path,
+                record: g.record,
+                result: g.result,
+                sente: name(&g.sente),
+                gote: name(&g.gote),
+                date: g.date.as_deref(),
+                event: g.event.as_deref(),
+                moves: g.moves,
+                handicap: g.handicap.as_deref(),
+                tags: &g.tags,
+            }));
+        } else {
+            text.push_str(&human(g, None));
+        }
+        if text.len() > 1 << 16 {
+            out.write(text.as_bytes());
+            text.clear();
+        }
+    }
+    if !a.json {
+        text.push_str(&format!("{} game(s)\n", rows.len()));
+    }
+    out.write(text.as_bytes());
+    finish(out, "games")
+}

@@ -1,0 +1,418 @@
+//! `kifview index`: builds or updates an index from folders of records.
+//!
+//! Incremental: a file whose size and modification time are unchanged is not read; a changed
+//! one is read and hashed, and re-indexed only when its bytes changed; files gone from a folder
+//! given are forgotten. An index that cannot be trusted (damaged, of another version, indexed
+//! with another `--variations`) is rebuilt from the folders it held and the ones given.
+
+use super::catalog::{Catalog, KnownFile};
+use super::scan::{self, FileRead};
+use super::segment::{Segment, SegmentWriter};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+#[derive(Clone, Copy, Debug, Default)]
+pub struct UpdateOptions {
+    /// Index the positions of variations too.
+    pub variations: bool,
+}
+
+/// What an update did.
+#[derive(Clone, Debug, Default)]
+pub struct Report {
+    pub files_read: usize,
+    pub files_unchanged: usize,
+    pub files_removed: usize,
+    pub games_added: usize,
+    pub games_removed: usize,
+    pub pairs_added: u64,
+    /// `FILE: why` for each file skipped.
+    pub failures: Vec<String>,
+    /// `FILE:LINE: message` reader warnings of the files read.
+    pub warnings: Vec<String>,
+    /// Why the index was rebuilt from scratch, when it was.
+    pub rebuilt: Option<String>,
+    /// Games in the index afterwards.
+    pub games: u64,
+}
+
+pub const CATALOG: &str = "catalog.sqlite";
+pub const GAMES: &str = "games.bin";
+/// A batch of files read before they are stored: at most this many files, or bytes (a few
+/// multi-record files can hold 10^5 games).
+const BATCH: usize = 4096;
+const BATCH_BYTES: i64 = 16 << 20;
+
+/// `todo` cut into batches of at most [`BATCH`] files and about [`BATCH_BYTES`] bytes.
+fn batches(todo: &[Found]) -> Vec<&[Found]> {
+    let mut out = Vec::new();
+    let (mut start, mut bytes) = (0, 0);
+    for (i, f) in todo.iter().enumerate() {
+        bytes += f.size.max(0);
+        if i + 1 - start >= BATCH || bytes >= BATCH_BYTES {
+            out.push(&todo[start..=i]);
+            (start, bytes) = (i + 1, 0);
+        }
+    }
+    if start < todo.len() {
+        out.push(&todo[start..]);
+    }
+    out
+}
+
+/// A file found in a folder: its path (absolute) and what `stat` said.
+struct Found {
+    path: PathBuf,
+    key: String,
+    size: i64,
+    mtime: i64,
+}
+
+/// Builds or updates the index in `dir` from `roots` (folders or files). `progress(done, total)`
+/// is called from the workers as files are read.
+pub fn update(
+    dir: &Path,
+    roots: &[PathBuf],
+    opts: UpdateOptions,
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> Result<Report, String> {
+    let mut roots_abs = Vec::new();
+    for r in roots {
+        let abs =
+            std::fs::canonicalize(r).map_err(|e| format!("{}: cannot index: {e}", r.display()))?;
+        roots_abs.push(abs);
+    }
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: cannot create: {e}", dir.display()))?;
+    let mut report = Report::default();
+    let (cat, rebuilt, mut all_roots) = open_or_rebuild(dir, opts)?;
+    report.rebuilt = rebuilt;
+    for r in &roots_abs {
+        let s = r.to_string_lossy().into_owned();
+        if !all_roots.contains(&s) {
+            all_roots.push(s);
+        }
+    }
+    // After a rebuild every folder the index held is read again; otherwise the ones given.
+    let walk_roots: Vec<PathBuf> = if report.rebuilt.is_some() {
+        all_roots
+            .iter()
+            .map(PathBuf::from)
+            .filter(|p| p.exists())
+            .collect()
+    } else {
+        roots_abs.clone()
+    };
+    let mut found = Vec::new();
+    let mut known: HashMap<String, KnownFile> = HashMap::new();
+    for root in &walk_roots {
+        found.extend(walk(root)?);
+        known.extend(cat.files_under(&root.to_string_lossy())?);
+    }
+    found.sort_by(|a, b| a.key.cmp(&b.key));
+    found.dedup_by(|a, b| a.key == b.key);
+    let mut todo = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for f in found {
+        seen.insert(f.key.clone());
+        match known.get(&f.key) {
+            Some(k) if k.size == f.size && k.mtime_ns == f.mtime => report.files_unchanged += 1,
+            _ => todo.push(f),
+        }
+    }
+    cat.db.execute_batch("BEGIN").map_err(|e| e.to_string())?;
+    let result = apply(dir, &cat, &todo, &known, &seen, opts, progress, &mut report);
+    if let Err(e) = result {
+        let _ = cat.db.execute_batch("ROLLBACK");
+        return Err(e);
+    }
+    cat.set_meta(
+        "roots",
+        &serde_json::to_string(&all_roots).expect("strings"),
+    )?;
+    cat.set_meta("variations", if opts.variations { "1" } else { "0" })?;
+    cat.db.execute_batch("COMMIT").map_err(|e| e.to_string())?;
+    write_games_bin(dir, &cat)?;
+    report.games = cat.counts()?.0;
+    Ok(report)
+}
+
+/// Reads the files of `todo`, stores what changed, forgets what is gone (inside the caller's
+/// transaction).
+#[allow(clippy::too_many_arguments)]
+fn apply(
+    dir: &Path,
+    cat: &Catalog,
+    todo: &[Found],
+    known: &HashMap<String, KnownFile>,
+    seen: &std::collections::HashSet<String>,
+    opts: UpdateOptions,
+    progress: &(dyn Fn(u64, u64) + Sync),
+    report: &mut Report,
+) -> Result<(), String> {
+    for (path, k) in known {
+        if !seen.contains(path) {
+            report.games_removed += games_of(cat, k.id)?;
+            cat.forget_file(k.id)?;
+            report.files_removed += 1;
+        }
+    }
+    let (seg_id, first_game) = next_segment(cat)?;
+    let mut writer: Option<SegmentWriter> = None;
+    let done = std::sync::atomic::AtomicU64::new(0);
+    let total = todo.len() as u64;
+    let read = |batch: &[Found]| {
+        crate::convert::run_parallel(batch, |f| {
+            let r = scan::read_file(&f.path, f.size, f.mtime, opts.variations);
+            let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+            progress(n, total);
+            r
+        })
+    };
+    // The next batch is read while this one is stored: storing (SQLite, the segment) is one
+    // thread's work, reading is every core's.
+    let batches = batches(todo);
+    std::thread::scope(|s| -> Result<(), String> {
+        let mut next = batches.first().map(|b| s.spawn(|| read(b)));
+        for (i, batch) in batches.iter().enumerate() {
+            let reads = next
+                .take()
+                .expect("spawned")
+                .join()
+                .expect("reader panicked");
+            next = batches.get(i + 1).map(|b| s.spawn(|| read(b)));
+            for (f, r) in batch.iter().zip(reads) {
+                report.files_read += 1;
+                if let Some(k) = known.get(&f.key) {
+                    if k.hash == r.hash && r.games.is_ok() {
+                        cat.touch_file(k.id, r.size, r.mtime_ns)?;
+                        continue;
+                    }
+                    report.games_removed += games_of(cat, k.id)?;
+                    cat.forget_file(k.id)?;
+                }
+                store_file(dir, cat, f, r, &mut writer, seg_id, first_game, report)?;
+            }
+        }
+        Ok(())
+    })?;
+    if let Some(w) = writer {
+        let first = first_game;
+        let (games, pairs) = w.finish()?;
+        cat.add_segment(seg_id, first, games, pairs)?;
+        report.pairs_added = pairs;
+    }
+    Ok(())
+}
+
+#[allow(clippy::too_many_arguments)]
+fn store_file(
+    dir: &Path,
+    cat: &Catalog,
+    f: &Found,
+    r: FileRead,
+    writer: &mut Option<SegmentWriter>,
+    seg_id: i64,
+    first_game: u32,
+    report: &mut Report,
+) -> Result<(), String> {
+    report.warnings.extend(r.warnings.iter().cloned());
+    let (games, error) = match r.games {
+        Ok(g) => (g, None),
+        Err(e) => (Vec::new(), Some(e)),
+    };
+    if let Some(e) = &error {
+        report.failures.push(e.clone());
+    }
+    let file_id = cat.add_file(
+        &f.key,
+        r.size,
+        r.mtime_ns,
+        &r.hash,
+        r.format,
+        games.len(),
+        r.warnings.len(),
+        error.as_deref(),
+    )?;
+    for g in games {
+        if writer.is_none() {
+            *writer = Some(SegmentWriter::create(dir, seg_id, first_game)?);
+        }
+        let w = writer.as_mut().expect("just made");
+        let id = w.add(&g.stored, &g.keys)?;
+        cat.add_game(id, file_id, &g.info)?;
+        report.games_added += 1;
+    }
+    Ok(())
+}
+
+fn games_of(cat: &Catalog, file_id: i64) -> Result<usize, String> {
+    cat.db
+        .query_row(
+            "SELECT count(*) FROM games WHERE file_id = ?1",
+            [file_id],
+            |r| r.get::<_, i64>(0),
+        )
+        .map(|n| n as usize)
+        .map_err(|e| e.to_string())
+}
+
+/// The id of the next segment and of its first game (ids are never reused).
+fn next_segment(cat: &Catalog) -> Result<(i64, u32), String> {
+    cat.db
+        .query_row(
+            "SELECT coalesce(max(id), 0) + 1, coalesce(max(first_game + games), 1) FROM segments",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .map_err(|e| e.to_string())
+}
+
+/// The record files under `root` (or `root` itself), with their size and modification time.
+fn walk(root: &Path) -> Result<Vec<Found>, String> {
+    let inputs = if root.is_dir() {
+        crate::convert::expand_inputs(&[root.to_path_buf()], true)?
+            .into_iter()
+            .map(|i| i.path)
+            .collect()
+    } else {
+        vec![root.to_path_buf()]
+    };
+    Ok(inputs
+        .into_iter()
+        .filter_map(|p| {
+            let m = std::fs::metadata(&p).ok()?;
+            Some(Found {
+                key: p.to_string_lossy().into_owned(),
+                size: m.len() as i64,
+                mtime: scan::mtime_ns(&m),
+                path: p,
+            })
+        })
+        .collect())
+}
+
+/// Opens the catalog in `dir`, or makes a new one: when there is none, or when the one there
+/// cannot be trusted (then with the reason, and the folders it held when they can be read).
+fn open_or_rebuild(
+    dir: &Path,
+    opts: UpdateOptions,
+) -> Result<(Catalog, Option<String>, Vec<String>), String> {
+    let path = dir.join(CATALOG);
+    if !path.exists() {
+        clear(dir)?;
+        return Ok((Catalog::create(&path)?, None, Vec::new()));
+    }
+    let why = match Catalog::open(&path, false, true) {
+        Ok(cat) => match check(dir, &cat, opts) {
+            Ok(roots) => return Ok((cat, None, roots)),
+            Err(why) => (why, roots_of(&cat)),
+        },
+        Err(why) => (why, Vec::new()),
+    };
+    clear(dir)?;
+    Ok((Catalog::create(&path)?, Some(why.0), why.1))
+}
+
+fn roots_of(cat: &Catalog) -> Vec<String> {
+    cat.meta("roots")
+        .ok()
+        .flatten()
+        .and_then(|s| serde_json::from_str(&s).ok())
+        .unwrap_or_default()
+}
+
+/// Can the index be updated in place: same `--variations`, every segment readable, and not so
+/// much forgotten that a rebuild is cheaper than carrying it? Also removes files a run that
+/// did not finish left behind.
+fn check(dir: &Path, cat: &Catalog, opts: UpdateOptions) -> Result<Vec<String>, String> {
+    let want = if opts.variations { "1" } else { "0" };
+    if let Some(v) = cat.meta("variations")?
+        && v != want
+    {
+        return Err(format!(
+            "it was built {} --variations",
+            if v == "1" { "with" } else { "without" }
+        ));
+    }
+    let segs = cat.segments()?;
+    for &s in &segs {
+        Segment::open(dir, s)?;
+    }
+    let (live, _, stored) = cat.counts()?;
+    if segs.len() > 32 || stored > 2 * live.max(1000) {
+        return Err(format!(
+            "compacting: {} segments, {stored} games stored for {live} in the catalog",
+            segs.len()
+        ));
+    }
+    for e in std::fs::read_dir(dir).map_err(|e| e.to_string())?.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let seg = name
+            .strip_prefix("pos-")
+            .or_else(|| name.strip_prefix("moves-"))
+            .and_then(|n| n.strip_suffix(".bin"))
+            .and_then(|n| n.parse::<i64>().ok());
+        if name.starts_with("tmp-") || seg.is_some_and(|s| !segs.contains(&s)) {
+            let _ = std::fs::remove_file(e.path());
+        }
+    }
+    Ok(roots_of(cat))
+}
+
+/// Removes every file an index is made of.
+fn clear(dir: &Path) -> Result<(), String> {
+    for e in std::fs::read_dir(dir).map_err(|e| e.to_string())?.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let ours = name.starts_with(CATALOG)
+            || name == GAMES
+            || name.starts_with("tmp-")
+            || (name.ends_with(".bin") && (name.starts_with("pos-") || name.starts_with("moves-")));
+        if ours {
+            std::fs::remove_file(e.path()).map_err(|e| format!("{name}: {e}"))?;
+        }
+    }
+    Ok(())
+}
+
+/// `games.bin`: per game id, 0 when gone, else 1 + its result (sente, gote, draw, unknown).
+fn write_games_bin(dir: &Path, cat: &Catalog) -> Result<(), String> {
+    let (_, first) = next_segment(cat)?;
+    let mut bytes = vec![0u8; first as usize];
+    for (id, o) in cat.results()? {
+        if let Some(b) = bytes.get_mut(id as usize) {
+            *b = 1 + super::Outcome::ALL
+                .iter()
+                .position(|x| *x == o)
+                .unwrap_or(3) as u8;
+        }
+    }
+    let tmp = dir.join("games.bin.tmp");
+    std::fs::write(&tmp, &bytes).map_err(|e| format!("{}: {e}", tmp.display()))?;
+    std::fs::rename(&tmp, dir.join(GAMES)).map_err(|e| format!("{}: {e}", dir.display()))?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn found(size: i64) -> Found {
+        Found {
+            path: PathBuf::new(),
+            key: String::new(),
+            size,
+            mtime: 0,
+        }
+    }
+
+    #[test]
+    fn batches_hold_a_bounded_number_of_files_and_bytes() {
+        let big: Vec<Found> = (0..5).map(|_| found(BATCH_BYTES / 2)).collect();
+        let b = batches(&big);
+        assert_eq!(b.iter().map(|b| b.len()).collect::<Vec<_>>(), [2, 2, 1]);
+        let small: Vec<Found> = (0..BATCH + 3).map(|_| found(10)).collect();
+        let b = batches(&small);
+        assert_eq!(b.iter().map(|b| b.len()).collect::<Vec<_>>(), [BATCH, 3]);
+        assert!(batches(&[]).is_empty());
+    }
+}

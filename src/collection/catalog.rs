@@ -1,0 +1,441 @@
+//! The catalog: files, games and segments in SQLite (`catalog.sqlite` in the index folder).
+//! The schema is [`SCHEMA`], documented in the README for `sqlite3`, pandas or Datasette.
+
+use super::{Filter, GameInfo, Outcome};
+use rusqlite::{Connection, OptionalExtension, params};
+use std::path::Path;
+
+/// The version of the index's layout: an index of another version is refused (and rebuilt by
+/// `kifview index`).
+pub const FORMAT: &str = "kifview-collection-1";
+
+pub const SCHEMA: &str = "
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE files(
+  id INTEGER PRIMARY KEY,
+  path TEXT NOT NULL UNIQUE,      -- absolute
+  size INTEGER NOT NULL,          -- bytes when read (-1: it changed while being read)
+  mtime_ns INTEGER NOT NULL,
+  hash TEXT NOT NULL,             -- FNV-1a 64 of the bytes, hex
+  format TEXT,                    -- kif, ki2, csa, jkf (NULL when unreadable)
+  records INTEGER NOT NULL,       -- records indexed from the file
+  warnings INTEGER NOT NULL,      -- reader warnings
+  error TEXT                      -- why the file was skipped, or NULL
+);
+CREATE TABLE segments(
+  id INTEGER PRIMARY KEY,         -- pos-ID.bin and moves-ID.bin
+  first_game INTEGER NOT NULL,
+  games INTEGER NOT NULL,
+  pairs INTEGER NOT NULL
+);
+CREATE TABLE games(
+  id INTEGER PRIMARY KEY,
+  file_id INTEGER NOT NULL REFERENCES files(id),
+  record INTEGER NOT NULL,        -- 1-based record in the file
+  sente TEXT, gote TEXT,          -- 先手/後手 (下手/上手 in handicap games)
+  date TEXT,                      -- YYYY-MM-DD from 開始日時 / $START_TIME (else 終了日時)
+  event TEXT,                     -- 棋戦
+  handicap TEXT,                  -- 手合割 name (平手, 香落ち, …); NULL for a custom position
+  result TEXT NOT NULL,           -- sente, gote, draw, unknown
+  ending TEXT,                    -- the main line's ending (resign, mate, timeout, …)
+  moves INTEGER NOT NULL,         -- moves of the main line
+  first_move INTEGER NOT NULL,    -- the record's number of its first move (1, or 81 after 手数＝80)
+  opening TEXT,                   -- the header's 戦型
+  tags TEXT NOT NULL,             -- strategy and castle tags, comma-separated
+  evaluated INTEGER NOT NULL,     -- main-line positions with an evaluation in their comment
+  sente_inaccuracies INTEGER NOT NULL, sente_dubious INTEGER NOT NULL,
+  sente_mistakes INTEGER NOT NULL, sente_blunders INTEGER NOT NULL,
+  gote_inaccuracies INTEGER NOT NULL, gote_dubious INTEGER NOT NULL,
+  gote_mistakes INTEGER NOT NULL, gote_blunders INTEGER NOT NULL,
+  sente_loss REAL, gote_loss REAL -- mean win-% loss per judged move
+);
+CREATE INDEX games_file ON games(file_id);
+CREATE VIEW game_list AS
+  SELECT games.*, files.path AS path FROM games JOIN files ON files.id = games.file_id;
+";
+
+pub struct Catalog {
+    pub db: Connection,
+}
+
+fn sql(e: rusqlite::Error) -> String {
+    format!("catalog: {e}")
+}
+
+/// A file as the catalog remembers it.
+pub struct KnownFile {
+    pub id: i64,
+    pub size: i64,
+    pub mtime_ns: i64,
+    pub hash: String,
+}
+
+impl Catalog {
+    /// Creates an empty catalog at `path`.
+    pub fn create(path: &Path) -> Result<Catalog, String> {
+        let db = Connection::open(path).map_err(sql)?;
+        // SQLite's defaults (a rollback journal, full sync): the catalog is one plain file
+        // between updates, which a read-only connection opens anywhere (WAL would need its
+        // `-shm` file, or a writable folder to make one).
+        db.execute_batch(SCHEMA).map_err(sql)?;
+        db.execute(
+            "INSERT INTO meta(key, value) VALUES ('format', ?1)",
+            [FORMAT],
+        )
+        .map_err(sql)?;
+        Ok(Catalog { db })
+    }
+
+    /// Opens an existing catalog, refusing one of another version; `check` runs SQLite's
+    /// quick_check as well (a damaged file is an error).
+    pub fn open(path: &Path, read_only: bool, check: bool) -> Result<Catalog, String> {
+        use rusqlite::OpenFlags;
+        let flags = if read_only {
+            OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX
+        } else {
+            OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX
+        };
+        let db = Connection::open_with_flags(path, flags).map_err(sql)?;
+        let format: Option<String> = db
+            .query_row("SELECT value FROM meta WHERE key = 'format'", [], |r| {
+                r.get(0)
+            })
+            .optional()
+            .map_err(sql)?;
+        match format.as_deref() {
+            Some(FORMAT) => {}
+            Some(other) => {
+                return Err(format!(
+                    "the index is of another version ({other}, this kifview reads {FORMAT})"
+                ));
+            }
+            None => return Err("not a kifview index (no format in its catalog)".into()),
+        }
+        if check {
+            let ok: String = db
+                .query_row("PRAGMA quick_check", [], |r| r.get(0))
+                .map_err(sql)?;
+            if ok != "ok" {
+                return Err(format!("the catalog is damaged ({ok})"));
+            }
+        }
+        Ok(Catalog { db })
+    }
+
+    pub fn meta(&self, key: &str) -> Result<Option<String>, String> {
+        self.db
+            .query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0))
+            .optional()
+            .map_err(sql)
+    }
+    pub fn set_meta(&self, key: &str, value: &str) -> Result<(), String> {
+        self.db
+            .execute(
+                "INSERT INTO meta(key, value) VALUES (?1, ?2)
+                 ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                [key, value],
+            )
+            .map(|_| ())
+            .map_err(sql)
+    }
+
+    /// Every file the catalog knows under `root` (a file or a folder), by path.
+    pub fn files_under(
+        &self,
+        root: &str,
+    ) -> Result<std::collections::HashMap<String, KnownFile>, String> {
+        let mut st = self
+            .db
+            .prepare(
+                "SELECT id, path, size, mtime_ns, hash FROM files
+                 WHERE path = ?1 OR substr(path, 1, length(?2)) = ?2",
+            )
+            .map_err(sql)?;
+        let folder = format!("{}/", root.trim_end_matches('/'));
+        let rows = st
+            .query_map([root, folder.as_str()], |r| {
+                Ok((
+                    r.get::<_, String>(1)?,
+                    KnownFile {
+                        id: r.get(0)?,
+                        size: r.get(2)?,
+                        mtime_ns: r.get(3)?,
+                        hash: r.get(4)?,
+                    },
+                ))
+            })
+            .map_err(sql)?;
+        rows.collect::<Result<_, _>>().map_err(sql)
+    }
+
+    /// The highest game id (0 when there is none).
+    pub fn max_game(&self) -> Result<u32, String> {
+        self.db
+            .query_row("SELECT coalesce(max(id), 0) FROM games", [], |r| r.get(0))
+            .map_err(sql)
+    }
+
+    pub fn segments(&self) -> Result<Vec<i64>, String> {
+        let mut st = self
+            .db
+            .prepare("SELECT id FROM segments ORDER BY id")
+            .map_err(sql)?;
+        let rows = st.query_map([], |r| r.get(0)).map_err(sql)?;
+        rows.collect::<Result<_, _>>().map_err(sql)
+    }
+
+    /// Each live game's id and result.
+    pub fn results(&self) -> Result<Vec<(u32, Outcome)>, String> {
+        let mut st = self
+            .db
+            .prepare("SELECT id, result FROM games")
+            .map_err(sql)?;
+        let rows = st
+            .query_map([], |r| {
+                Ok((r.get::<_, u32>(0)?, Outcome::parse(&r.get::<_, String>(1)?)))
+            })
+            .map_err(sql)?;
+        rows.collect::<Result<_, _>>().map_err(sql)
+    }
+
+    /// The ids of the games that pass `filter`, in id order.
+    pub fn filtered_ids(&self, filter: &Filter) -> Result<Vec<u32>, String> {
+        let (clause, args) = where_clause(filter);
+        let mut st = self
+            .db
+            .prepare(&format!("SELECT id FROM game_list{clause} ORDER BY id"))
+            .map_err(sql)?;
+        let rows = st
+            .query_map(rusqlite::params_from_iter(args.iter()), |r| r.get(0))
+            .map_err(sql)?;
+        rows.collect::<Result<_, _>>().map_err(sql)
+    }
+
+    /// Catalog rows: of the games `ids` (sorted) when given, else of every game passing `filter`;
+    /// ordered by path and record.
+    pub fn games(&self, filter: &Filter, ids: Option<&[u32]>) -> Result<Vec<GameInfo>, String> {
+        let (clause, args) = where_clause(filter);
+        let mut out = Vec::new();
+        let cols = GameInfo::COLUMNS;
+        match ids {
+            Some(ids) if ids.len() < 2000 => {
+                let mut st = self
+                    .db
+                    .prepare(&format!("SELECT {cols} FROM game_list WHERE id = ?1"))
+                    .map_err(sql)?;
+                for id in ids {
+                    if let Some(g) = st
+                        .query_row([id], GameInfo::from_row)
+                        .optional()
+                        .map_err(sql)?
+                    {
+                        out.push(g);
+                    }
+                }
+            }
+            _ => {
+                let mut st = self
+                    .db
+                    .prepare(&format!("SELECT {cols} FROM game_list{clause}"))
+                    .map_err(sql)?;
+                let rows = st
+                    .query_map(rusqlite::params_from_iter(args.iter()), GameInfo::from_row)
+                    .map_err(sql)?;
+                for g in rows {
+                    let g = g.map_err(sql)?;
+                    if ids.is_none_or(|ids| ids.binary_search(&g.id).is_ok()) {
+                        out.push(g);
+                    }
+                }
+            }
+        }
+        out.sort_by(|a, b| a.path.cmp(&b.path).then(a.record.cmp(&b.record)));
+        Ok(out)
+    }
+
+    /// Forgets a file and its games.
+    pub fn forget_file(&self, id: i64) -> Result<(), String> {
+        self.db
+            .execute("DELETE FROM games WHERE file_id = ?1", [id])
+            .map_err(sql)?;
+        self.db
+            .execute("DELETE FROM files WHERE id = ?1", [id])
+            .map_err(sql)?;
+        Ok(())
+    }
+
+    pub fn touch_file(&self, id: i64, size: i64, mtime_ns: i64) -> Result<(), String> {
+        self.db
+            .execute(
+                "UPDATE files SET size = ?2, mtime_ns = ?3 WHERE id = ?1",
+                params![id, size, mtime_ns],
+            )
+            .map(|_| ())
+            .map_err(sql)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub fn add_file(
+        &self,
+        path: &str,
+        size: i64,
+        mtime_ns: i64,
+        hash: &str,
+        format: Option<&str>,
+        records: usize,
+        warnings: usize,
+        error: Option<&str>,
+    ) -> Result<i64, String> {
+        self.db
+            .execute(
+                "INSERT INTO files(path, size, mtime_ns, hash, format, records, warnings, error)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                params![
+                    path,
+                    size,
+                    mtime_ns,
+                    hash,
+                    format,
+                    records as i64,
+                    warnings as i64,
+                    error
+                ],
+            )
+            .map_err(sql)?;
+        Ok(self.db.last_insert_rowid())
+    }
+
+    pub fn add_game(&self, id: u32, file_id: i64, g: &GameInfo) -> Result<(), String> {
+        let mut st = self
+            .db
+            .prepare_cached(
+                "INSERT INTO games(id, file_id, record, sente, gote, date, event, handicap,
+                   result, ending, moves, first_move, opening, tags, evaluated,
+                   sente_inaccuracies, sente_dubious, sente_mistakes, sente_blunders,
+                   gote_inaccuracies, gote_dubious, gote_mistakes, gote_blunders,
+                   sente_loss, gote_loss)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15,
+                   ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25)",
+            )
+            .map_err(sql)?;
+        let m = &g.marks;
+        st.execute(params![
+            id,
+            file_id,
+            g.record,
+            g.sente,
+            g.gote,
+            g.date,
+            g.event,
+            g.handicap,
+            g.result.word(),
+            g.ending,
+            g.moves,
+            g.first_move,
+            g.opening,
+            g.tags.join(","),
+            g.evaluated,
+            m[0][0],
+            m[0][1],
+            m[0][2],
+            m[0][3],
+            m[1][0],
+            m[1][1],
+            m[1][2],
+            m[1][3],
+            g.loss[0],
+            g.loss[1],
+        ])
+        .map_err(sql)?;
+        Ok(())
+    }
+
+    pub fn add_segment(
+        &self,
+        id: i64,
+        first_game: u32,
+        games: u32,
+        pairs: u64,
+    ) -> Result<(), String> {
+        self.db
+            .execute(
+                "INSERT INTO segments(id, first_game, games, pairs) VALUES (?1, ?2, ?3, ?4)",
+                params![id, first_game, games, pairs as i64],
+            )
+            .map(|_| ())
+            .map_err(sql)
+    }
+
+    /// (live games, pairs stored in segments, games stored in segments).
+    pub fn counts(&self) -> Result<(u64, u64, u64), String> {
+        let live: i64 = self
+            .db
+            .query_row("SELECT count(*) FROM games", [], |r| r.get(0))
+            .map_err(sql)?;
+        let (pairs, stored): (i64, i64) = self
+            .db
+            .query_row(
+                "SELECT coalesce(sum(pairs), 0), coalesce(sum(games), 0) FROM segments",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .map_err(sql)?;
+        Ok((live as u64, pairs as u64, stored as u64))
+    }
+}
+
+/// ` WHERE …` for a filter (empty without conditions) and its arguments.
+fn where_clause(f: &Filter) -> (String, Vec<String>) {
+    let mut conds: Vec<String> = Vec::new();
+    let mut args: Vec<String> = Vec::new();
+    let arg = |v: String, args: &mut Vec<String>| {
+        args.push(v);
+        format!("?{}", args.len())
+    };
+    if let Some(p) = &f.player {
+        let a = arg(p.clone(), &mut args);
+        conds.push(format!("(instr(sente, {a}) > 0 OR instr(gote, {a}) > 0)"));
+    }
+    if let Some(p) = &f.sente {
+        let a = arg(p.clone(), &mut args);
+        conds.push(format!("instr(sente, {a}) > 0"));
+    }
+    if let Some(p) = &f.gote {
+        let a = arg(p.clone(), &mut args);
+        conds.push(format!("instr(gote, {a}) > 0"));
+    }
+    if let Some(e) = &f.event {
+        let a = arg(e.clone(), &mut args);
+        conds.push(format!("instr(event, {a}) > 0"));
+    }
+    if let Some(d) = &f.from {
+        let a = arg(d.clone(), &mut args);
+        conds.push(format!("date >= {a}"));
+    }
+    if let Some(d) = &f.to {
+        let a = arg(d.clone(), &mut args);
+        conds.push(format!("substr(date, 1, length({a})) <= {a}"));
+    }
+    if let Some(r) = f.result {
+        let a = arg(r.word().to_string(), &mut args);
+        conds.push(format!("result = {a}"));
+    }
+    if let Some(t) = &f.tag {
+        let a = arg(t.clone(), &mut args);
+        conds.push(format!(
+            "(instr(',' || tags || ',', ',' || {a} || ',') > 0 OR opening = {a})"
+        ));
+    }
+    if let Some(u) = &f.under {
+        let a = arg(u.clone(), &mut args);
+        let b = arg(format!("{}/", u.trim_end_matches('/')), &mut args);
+        conds.push(format!(
+            "(path = {a} OR substr(path, 1, length({b})) = {b})"
+        ));
+    }
+    if conds.is_empty() {
+        (String::new(), args)
+    } else {
+        (format!(" WHERE {}", conds.join(" AND ")), args)
+    }
+}

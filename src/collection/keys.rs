@@ -1,0 +1,232 @@
+//! Position keys and the two-byte move code of the position index.
+//!
+//! A key is a 64-bit Zobrist hash of board, hands and side to move (the SFEN without its move
+//! number), so transpositions share a key. Keys are only a way to find candidates: every answer
+//! is confirmed by replaying the game's stored moves and comparing the positions themselves
+//! (`query`), so a collision can cost time but never put a wrong game in an answer.
+
+use crate::core::record::{MoveData, NodeId, Record, Step};
+use crate::core::rules::{Color, Move, PieceKind, Position, Square};
+
+/// SplitMix64's finaliser: a well-mixed 64-bit value per input.
+const fn mix(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The key part of a piece on a square.
+fn board_part(sq: usize, kind: PieceKind, color: Color) -> u64 {
+    mix(0x1_0000 | (sq as u64) << 8 | (color as u64) << 5 | kind as u64)
+}
+
+/// The key part of `count` pieces of `kind` in `color`'s hand (nothing for none).
+fn hand_part(color: Color, kind: usize, count: u8) -> u64 {
+    if count == 0 {
+        0
+    } else {
+        mix(0x2_0000_0000 | (color as u64) << 16 | (kind as u64) << 8 | count as u64)
+    }
+}
+
+const WHITE_TO_MOVE: u64 = mix(0x3_0000_0000_0000);
+
+/// The key of a position: board, hands and side to move.
+pub fn position_key(p: &Position) -> u64 {
+    let mut k = 0;
+    for sq in Square::all() {
+        if let Some(pc) = p.piece_at(sq) {
+            k ^= board_part(sq.index(), pc.kind, pc.color);
+        }
+    }
+    for c in [Color::Black, Color::White] {
+        for kind in PieceKind::HAND {
+            k ^= hand_part(c, kind as usize, p.hand_count(c, kind));
+        }
+    }
+    if p.side_to_move() == Color::White {
+        k ^= WHITE_TO_MOVE;
+    }
+    k
+}
+
+/// Follows a line's keys move by move without replaying the rules: what a move changes is in
+/// its [`MoveData`].
+pub struct KeyWalker {
+    key: u64,
+    hands: [[u8; 7]; 2],
+}
+
+impl KeyWalker {
+    pub fn new(p: &Position) -> KeyWalker {
+        let mut hands = [[0; 7]; 2];
+        for c in [Color::Black, Color::White] {
+            for kind in PieceKind::HAND {
+                hands[c.index()][kind as usize] = p.hand_count(c, kind);
+            }
+        }
+        KeyWalker {
+            key: position_key(p),
+            hands,
+        }
+    }
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+    fn hand(&mut self, c: Color, kind: PieceKind, add: bool) {
+        let k = kind as usize;
+        let Some(n) = self.hands[c.index()].get_mut(k) else {
+            return; // a king taken (a hand-made record): no hand holds it
+        };
+        self.key ^= hand_part(c, k, *n);
+        *n = if add {
+            n.saturating_add(1)
+        } else {
+            n.saturating_sub(1)
+        };
+        self.key ^= hand_part(c, k, *n);
+    }
+    pub fn play(&mut self, m: &MoveData) {
+        let c = m.color;
+        match m.mv {
+            Move::Normal { from, to, .. } => {
+                self.key ^= board_part(from.index(), m.piece, c);
+                if let Some(cap) = m.captured {
+                    self.key ^= board_part(to.index(), cap, c.flip());
+                    self.hand(c, cap.unpromote(), true);
+                }
+                self.key ^= board_part(to.index(), m.piece_after(), c);
+            }
+            Move::Drop { kind, to } => {
+                self.hand(c, kind, false);
+                self.key ^= board_part(to.index(), kind, c);
+            }
+        }
+        self.key ^= WHITE_TO_MOVE;
+    }
+}
+
+/// A move in two bytes: the origin square (0..81) or 81 + the dropped kind, the destination
+/// square shifted by 7, and the promotion bit 14.
+pub fn encode_move(mv: Move) -> u16 {
+    match mv {
+        Move::Normal { from, to, promote } => {
+            from.index() as u16 | (to.index() as u16) << 7 | u16::from(promote) << 14
+        }
+        Move::Drop { kind, to } => (81 + kind as u16) | (to.index() as u16) << 7,
+    }
+}
+
+fn square(i: u16) -> Option<Square> {
+    let i = i as u8;
+    (i < 81).then(|| Square::new(i / 9 + 1, i % 9 + 1))?
+}
+
+/// The move of [`encode_move`]; `None` for bytes no move encodes to (a damaged file).
+pub fn decode_move(code: u16) -> Option<Move> {
+    let to = square((code >> 7) & 0x7F)?;
+    let from = code & 0x7F;
+    if from < 81 {
+        return Some(Move::Normal {
+            from: square(from)?,
+            to,
+            promote: code & (1 << 14) != 0,
+        });
+    }
+    let kind = *PieceKind::HAND.iter().find(|k| **k as u16 == from - 81)?;
+    Some(Move::Drop { kind, to })
+}
+
+/// The moves of the main line (up to its ending), then, when `variations`, of every other line
+/// from the root to the end of a variation.
+pub fn lines(record: &Record, variations: bool) -> Vec<Vec<NodeId>> {
+    let moves = |path: Vec<NodeId>| -> Vec<NodeId> {
+        path.into_iter()
+            .filter(|&id| id != NodeId::ROOT)
+            .take_while(|&id| matches!(record.node(id).step, Step::Move(_)))
+            .collect()
+    };
+    let mut out = vec![moves(record.main_line())];
+    if variations {
+        for id in record.preorder() {
+            if record.sibling_index(id) > 0 {
+                let mut path = record.path(id);
+                path.extend(record.line_from(id).into_iter().skip(1));
+                out.push(moves(path));
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::notation::{Format, read_text};
+
+    #[test]
+    fn keys_followed_move_by_move_are_the_keys_of_the_positions() {
+        let text = "手合割：平手\n1 ７六歩(77)\n2 ３四歩(33)\n3 ２二角成(88)\n4 同　銀(31)\n\
+                    5 ４五角打\n6 ５二玉(51)\n7 ２三角成(45)\n";
+        let r = read_text(text, Format::Kif).remove(0).record;
+        let line = &lines(&r, false)[0];
+        assert_eq!(line.len(), 7);
+        let mut w = KeyWalker::new(&r.initial.position);
+        for &id in line {
+            w.play(r.node(id).move_data().unwrap());
+            assert_eq!(w.key(), position_key(&r.position_at(id)), "at {id:?}");
+        }
+    }
+
+    #[test]
+    fn transpositions_share_a_key_and_the_side_to_move_counts() {
+        let a = Position::from_sfen(
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2",
+        )
+        .unwrap();
+        let b = Position::from_sfen(
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 9",
+        )
+        .unwrap();
+        let c = Position::from_sfen(
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 40",
+        )
+        .unwrap();
+        assert_ne!(position_key(&a), position_key(&b));
+        assert_eq!(position_key(&a), position_key(&c));
+    }
+
+    #[test]
+    fn every_move_code_reads_back() {
+        for f in 1..=9 {
+            for r in 1..=9 {
+                let to = Square::new(f, r).unwrap();
+                let from = Square::new(10 - f, r).unwrap();
+                for mv in [
+                    Move::Normal {
+                        from,
+                        to,
+                        promote: true,
+                    },
+                    Move::Normal {
+                        from,
+                        to,
+                        promote: false,
+                    },
+                    Move::Drop {
+                        kind: PieceKind::Rook,
+                        to,
+                    },
+                    Move::Drop {
+                        kind: PieceKind::Pawn,
+                        to,
+                    },
+                ] {
+                    assert_eq!(decode_move(encode_move(mv)), Some(mv));
+                }
+            }
+        }
+        assert_eq!(decode_move(0x7FFF), None);
+    }
+}

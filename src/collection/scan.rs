@@ -1,0 +1,297 @@
+//! Reading one file of a collection: its records, each turned into a catalog row, its stored
+//! moves and its position keys.
+
+use super::keys::{KeyWalker, encode_move, lines};
+use super::segment::StoredGame;
+use super::{GameInfo, Outcome, tags};
+use crate::analyze::{MarkConfig, main_line_evals, summary};
+use crate::core::record::{Record, Special};
+use crate::core::rules::{Color, Position};
+use std::path::Path;
+
+/// One record, ready to be stored.
+pub struct Game {
+    /// `id` and `path` are filled in when stored.
+    pub info: GameInfo,
+    pub stored: StoredGame,
+    /// Distinct keys of every position of its lines, sorted.
+    pub keys: Vec<u64>,
+}
+
+/// What reading a file gave.
+pub struct FileRead {
+    pub size: i64,
+    pub mtime_ns: i64,
+    pub hash: String,
+    /// The games, or why the file was skipped.
+    pub games: Result<Vec<Game>, String>,
+    pub format: Option<&'static str>,
+    /// `FILE:LINE: message` lines.
+    pub warnings: Vec<String>,
+}
+
+/// FNV-1a over 64-bit words (the tail byte by byte): a content hash for "did this file change".
+pub fn content_hash(bytes: &[u8]) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut words = bytes.chunks_exact(8);
+    for w in &mut words {
+        h ^= u64::from_le_bytes(w.try_into().expect("8 bytes"));
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    for &b in words.remainder() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    format!("{h:016x}{:x}", bytes.len())
+}
+
+/// Modification time in nanoseconds since the epoch (0 when the system does not say).
+pub fn mtime_ns(m: &std::fs::Metadata) -> i64 {
+    m.modified()
+        .ok()
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_nanos() as i64)
+}
+
+/// Reads `path`, which had `size` and `mtime_ns` when the folder was walked. A file that changed
+/// while being read is stored with size -1, so that the next run reads it again.
+pub fn read_file(path: &Path, size: i64, mtime: i64, variations: bool) -> FileRead {
+    let mut out = FileRead {
+        size,
+        mtime_ns: mtime,
+        hash: String::new(),
+        games: Err(String::new()),
+        format: None,
+        warnings: Vec::new(),
+    };
+    let bytes = match crate::convert::read_input(path) {
+        Ok(b) => b,
+        Err(e) => {
+            out.games = Err(e);
+            return out;
+        }
+    };
+    let after = std::fs::metadata(path).map(|m| (m.len() as i64, mtime_ns(&m)));
+    if bytes.len() as i64 != size || after.ok() != Some((size, mtime)) {
+        out.size = -1;
+    }
+    out.hash = content_hash(&bytes);
+    let loaded = match crate::convert::read_records(&bytes, Some(path)) {
+        Ok(l) => l,
+        Err(why) => {
+            out.games = Err(format!("{}: not a record: {why}", path.display()));
+            return out;
+        }
+    };
+    out.format = Some(loaded.format.name());
+    let name = path.display().to_string();
+    let mut games = Vec::with_capacity(loaded.records.len());
+    for (i, parsed) in loaded.records.iter().enumerate() {
+        out.warnings
+            .extend(crate::convert::warning_lines(&name, parsed));
+        games.push(game(&parsed.record, i as u32 + 1, variations));
+    }
+    out.games = Ok(games);
+    out
+}
+
+/// The catalog row, stored moves and keys of one record.
+pub fn game(r: &Record, record: u32, variations: bool) -> Game {
+    let lines = lines(r, variations);
+    let mut keys = Vec::with_capacity(lines.iter().map(|l| l.len() + 1).sum());
+    let mut coded = Vec::with_capacity(lines.len());
+    for line in &lines {
+        let mut w = KeyWalker::new(&r.initial.position);
+        keys.push(w.key());
+        let mut codes = Vec::with_capacity(line.len());
+        for &id in line {
+            let m = r.node(id).move_data().expect("lines hold moves");
+            w.play(m);
+            keys.push(w.key());
+            codes.push(encode_move(m.mv));
+        }
+        coded.push(codes);
+    }
+    keys.sort_unstable();
+    keys.dedup();
+    let initial = (!r.initial.position.same_placement(&Position::startpos()))
+        .then(|| r.initial.position.to_sfen());
+    Game {
+        info: info(r, record, lines[0].len() as u32),
+        stored: StoredGame {
+            initial,
+            lines: coded,
+        },
+        keys,
+    }
+}
+
+fn info(r: &Record, record: u32, moves: u32) -> GameInfo {
+    let h = &r.header;
+    let text = |k: &str| {
+        h.get(k)
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(String::from)
+    };
+    let end = r.main_line().last().copied();
+    let special = end.and_then(|id| r.node(id).special().map(|s| (id, s)));
+    let (result, ending) = match special {
+        Some((id, s)) => (outcome(s, r.side_to_move_at(id)), Some(s.json_name())),
+        None => (Outcome::Unknown, None),
+    };
+    // Most collections have no comments: the evaluations are only looked for when there are.
+    let commented = r
+        .main_line()
+        .iter()
+        .any(|&id| !r.node(id).comment.is_empty());
+    let evals = if commented {
+        main_line_evals(r)
+    } else {
+        Vec::new()
+    };
+    let sides = summary(r, &evals, &MarkConfig::default());
+    GameInfo {
+        id: 0,
+        path: String::new(),
+        record,
+        sente: h.black_name().map(|s| s.trim().to_string()),
+        gote: h.white_name().map(|s| s.trim().to_string()),
+        date: ["開始日時", "終了日時", "対局日"]
+            .iter()
+            .find_map(|k| h.get(k).and_then(normal_date)),
+        event: text("棋戦"),
+        handicap: r.initial.handicap.map(|h| h.name.to_string()),
+        result,
+        ending,
+        moves,
+        first_move: r.moves_before() + 1,
+        opening: text("戦型"),
+        tags: tags::tags(r).into_iter().map(String::from).collect(),
+        evaluated: evals.iter().filter(|e| e.eval.is_some()).count() as u32,
+        marks: sides.map(|s| s.marks.map(|n| n as u32)),
+        loss: sides.map(|s| s.average_loss),
+    }
+}
+
+/// The result for sente of a main line ending in `s` with `to_move` to move.
+pub fn outcome(s: &Special, to_move: Color) -> Outcome {
+    let side = |c: Color| match c {
+        Color::Black => Outcome::Sente,
+        Color::White => Outcome::Gote,
+    };
+    match s {
+        Special::Resign | Special::Mate | Special::Timeout | Special::FoulLose => {
+            side(to_move.flip())
+        }
+        Special::FoulWin | Special::EnteringKing => side(to_move),
+        Special::RepetitionDraw | Special::Impass | Special::Draw => Outcome::Draw,
+        _ => Outcome::Unknown,
+    }
+}
+
+/// `YYYY-MM-DD` from a header date: `2024/01/02 10:00:00`, `2024/1/2(火)`, `2024年1月2日`,
+/// `2024-01-02T…`; `None` without a year, month and day.
+pub fn normal_date(s: &str) -> Option<String> {
+    let mut nums = Vec::with_capacity(3);
+    let mut cur: Option<u32> = None;
+    for c in s.trim().chars() {
+        match c.to_digit(10).or_else(|| {
+            // full-width digits
+            ('０'..='９').contains(&c).then(|| c as u32 - '０' as u32)
+        }) {
+            Some(d) => cur = Some(cur.unwrap_or(0).saturating_mul(10).saturating_add(d)),
+            None => {
+                if let Some(n) = cur.take() {
+                    nums.push(n);
+                    if nums.len() == 3 {
+                        break;
+                    }
+                }
+                if !matches!(c, '/' | '-' | '年' | '月' | '.' | ' ') {
+                    break;
+                }
+            }
+        }
+    }
+    if let Some(n) = cur
+        && nums.len() < 3
+    {
+        nums.push(n);
+    }
+    match nums[..] {
+        [y, m, d, ..]
+            if (1000..=9999).contains(&y) && (1..=12).contains(&m) && (1..=31).contains(&d) =>
+        {
+            Some(format!("{y:04}-{m:02}-{d:02}"))
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn header_dates_are_normalised() {
+        assert_eq!(
+            normal_date("2024/01/02 10:00:00").as_deref(),
+            Some("2024-01-02")
+        );
+        assert_eq!(
+            normal_date("2024/1/2(火) 10:00").as_deref(),
+            Some("2024-01-02")
+        );
+        assert_eq!(normal_date("2003年5月3日").as_deref(), Some("2003-05-03"));
+        assert_eq!(
+            normal_date("２０１０年１２月１日").as_deref(),
+            Some("2010-12-01")
+        );
+        assert_eq!(
+            normal_date("2018-08-25T23:56:00").as_deref(),
+            Some("2018-08-25")
+        );
+        assert_eq!(normal_date("2018/13/01"), None);
+        assert_eq!(normal_date("平成20年"), None);
+        assert_eq!(normal_date(""), None);
+    }
+
+    #[test]
+    fn analysed_records_fill_the_summary_columns() {
+        let text = "手合割：平手\n先手：甲\n後手：乙\n開始日時：2024/01/02(火) 10:00\n棋戦：テスト\n\
+                    手数----指手---------消費時間--\n*#評価値=30\n1 ７六歩(77)\n*#評価値=40\n\
+                    2 ３四歩(33)\n*#評価値=900\n*【悪手】\n3 投了\n";
+        let r = crate::core::notation::read_text(text, crate::core::notation::Format::Kif)
+            .remove(0)
+            .record;
+        let g = game(&r, 1, false);
+        let i = &g.info;
+        assert_eq!(i.evaluated, 3);
+        assert_eq!(i.marks[1], [0, 0, 1, 0], "gote's 悪手");
+        assert_eq!(i.marks[0], [0; 4]);
+        assert_eq!(i.result, Outcome::Gote, "sente to move resigned");
+        assert_eq!(i.ending.as_deref(), Some("resign"));
+        assert_eq!(i.date.as_deref(), Some("2024-01-02"));
+        assert_eq!(i.event.as_deref(), Some("テスト"));
+        assert_eq!((i.moves, i.first_move), (2, 1));
+        assert_eq!(g.keys.len(), 3);
+        assert!(g.stored.initial.is_none());
+    }
+
+    #[test]
+    fn endings_give_results_for_the_right_side() {
+        use Color::{Black, White};
+        assert_eq!(outcome(&Special::Resign, White), Outcome::Sente);
+        assert_eq!(outcome(&Special::Mate, Black), Outcome::Gote);
+        assert_eq!(outcome(&Special::Timeout, Black), Outcome::Gote);
+        assert_eq!(outcome(&Special::FoulLose, White), Outcome::Sente);
+        assert_eq!(outcome(&Special::FoulWin, White), Outcome::Gote);
+        assert_eq!(outcome(&Special::EnteringKing, Black), Outcome::Sente);
+        assert_eq!(outcome(&Special::RepetitionDraw, Black), Outcome::Draw);
+        assert_eq!(outcome(&Special::Impass, White), Outcome::Draw);
+        assert_eq!(outcome(&Special::Draw, White), Outcome::Draw);
+        assert_eq!(outcome(&Special::Interrupt, White), Outcome::Unknown);
+        assert_eq!(outcome(&Special::MaxMoves, White), Outcome::Unknown);
+    }
+}
