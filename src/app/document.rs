@@ -200,11 +200,15 @@ impl Document {
     fn keep_unread(&mut self, record: &mut Record, text: &str, format: Format) {
         let kept = unread::keep(text, format, &self.warnings, record);
         if let Some(k) = &kept.kept {
-            self.warnings.push(Diagnostic::new(
-                0,
-                notation::DiagKind::UnknownLine,
-                format!("{k}: kept as remark lines (#) where they were, written back on save"),
-            ));
+            // Said with the warnings that lost the text (their count stays what the file has).
+            for w in self.warnings.iter_mut() {
+                let in_kept = k.spans.iter().any(|&(a, b)| (a..=b).contains(&w.line));
+                if in_kept && unread::loses_text(w.kind) {
+                    w.message.push_str(
+                        " (kept as # remark lines after the last move read, written back on save)",
+                    );
+                }
+            }
         }
         self.unread = kept.left;
     }

@@ -33,10 +33,10 @@ fn saving_a_file_read_in_part_writes_the_unread_lines_back_as_remarks() {
     let path = dir.path().join("cut.kifu");
     std::fs::write(&path, CUT).unwrap();
     let mut v = viewer(&path);
-    // The player sees that they were kept, and where: the remarks of move 2.
+    // The player is told that they were kept, and where (the comment pane shows them).
     let warned = v.app.doc.warnings.iter().any(|w| {
         w.message.contains(
-            "lines 4–7 of the file (moves 3–4, 1 comment) could not be read: kept as remark lines",
+            "the rest of this line of play is skipped (kept as # remark lines after the last move read, written back on save)",
         )
     });
     assert!(warned, "{:?}", v.app.doc.warnings);
