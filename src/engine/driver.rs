@@ -110,11 +110,12 @@ pub struct MateBudget {
 }
 
 impl MateBudget {
-    /// The answer wait is a quarter of the limit (at most [`MATE_STOP`]), the grace an eighth
-    /// (at most [`MATE_STOP_GRACE`]): `--time 2` is `go mate 1250`, `stop` at 1.5 s, killed
-    /// at 2 s; `--time 10` is `go mate 7000`, `stop` at 8 s, killed at 10 s.
+    /// The answer wait is half the limit (at most [`MATE_STOP`]: gpsusi on a loaded machine
+    /// was seen taking over half a second to answer `stop`), the grace an eighth (at most
+    /// [`MATE_STOP_GRACE`]): `--time 2` is `go mate 750`, `stop` at 1 s, killed at 2 s;
+    /// `--time 10` is `go mate 7000`, `stop` at 8 s, killed at 10 s.
     pub fn of(limit: Duration) -> MateBudget {
-        let answer = MATE_STOP.min(limit / 4);
+        let answer = MATE_STOP.min(limit / 2);
         let grace = MATE_STOP_GRACE.min(limit / 8);
         MateBudget {
             limit,

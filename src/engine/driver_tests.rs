@@ -424,7 +424,7 @@ fn mate_search_answers() {
     let log = fake.log();
     assert!(log.contains(&"position sfen 4k4/9/4G4/9/9/9/9/9/4K4 b G 1".to_string()));
     // 3 s in all: the engine is told 3 s less the grace and the wait for its answer.
-    assert!(log.contains(&"go mate 1875".to_string()), "{log:?}");
+    assert!(log.contains(&"go mate 1125".to_string()), "{log:?}");
     assert!(log.contains(&"go mate infinite".to_string()));
 }
 
@@ -708,13 +708,13 @@ fn a_mate_search_that_never_answers_ends_at_the_limit_asked_for() {
         })
         .unwrap();
     // The whole search, its grace and the wait for checkmate fit in the 2 s asked for: the
-    // engine is told 1.25 s, stopped at 1.5 s and killed at 2 s.
+    // engine is told 0.75 s, stopped at 1 s and killed at 2 s.
     assert!(
         err.starts_with("engine Fake did not answer checkmate within 2 s"),
         "{err}"
     );
     let log = fake.log();
-    let go = log.iter().position(|l| l == "go mate 1250");
+    let go = log.iter().position(|l| l == "go mate 750");
     assert!(go.is_some(), "{log:?}");
     assert!(log[go.unwrap()..].iter().any(|l| l == "stop"), "{log:?}");
 }

@@ -221,7 +221,7 @@ fn a_mate_search_that_never_answers_is_reported_at_the_limit_asked_for() {
     let m = message(&app);
     assert!(m.contains("did not answer checkmate within 2 s"), "{m}");
     let log = fake.log();
-    let go = log.iter().position(|l| l == "go mate 1250");
+    let go = log.iter().position(|l| l == "go mate 750");
     assert!(go.is_some(), "{log:?}");
     assert!(log[go.unwrap()..].iter().any(|l| l == "stop"), "{log:?}");
 }
@@ -238,7 +238,7 @@ fn mate_found_is_inserted_by_i() {
     assert_eq!(message(&app), "詰み 1手: ▲２二金 (I inserts it)");
     assert!(
         // 5 s in all: the engine is told 5 s less the grace and the wait for its answer.
-        fake.log().iter().any(|l| l == "go mate 3125"),
+        fake.log().iter().any(|l| l == "go mate 2375"),
         "{:?}",
         fake.log()
     );
