@@ -203,10 +203,16 @@ pub fn convert_one(job: &Job, s: &Settings, batch: bool) -> JobResult {
         Err(e) => return r.fail(e),
     };
     let named = (job.input != Path::new("-")).then_some(job.input.as_path());
-    let loaded = match read_records(&bytes, named) {
+    let mut loaded = match read_records(&bytes, named) {
         Ok(l) => l,
         Err(why) => return r.fail(format!("{name}: not a record: {why}")),
     };
+    if let Some(n) = s.record
+        && let Err(e) = pick_record(&loaded, n, &job.input)
+    {
+        return r.fail(e);
+    }
+    let (kept, unread) = keep_unread(&bytes, named, &mut loaded, s.record);
     let picked: Vec<&Parsed> = match s.record {
         Some(n) => match pick_record(&loaded, n, &job.input) {
             Ok(p) => vec![p],
@@ -218,18 +224,30 @@ pub fn convert_one(job: &Job, s: &Settings, batch: bool) -> JobResult {
     for p in &picked {
         r.messages.extend(warning_lines(&name, p));
     }
-    let unread = unread_of(&bytes, named, &loaded, &picked);
+    for k in &kept {
+        r.messages.push(format!(
+            "{name}: warning: {k}: kept as remark lines (#) where they were"
+        ));
+    }
+    // The rule `analyze --in-place` and the viewer's save follow: a file read in part is not
+    // written over with what was read. Kept as remarks, the lines are written back only by a
+    // format that holds every remark (KIF, KI2; CSA the lines of a CSA file).
+    let holds = match s.target.format {
+        notation::Format::Kif | notation::Format::Ki2 => true,
+        notation::Format::Csa => loaded.format == notation::Format::Csa,
+        _ => false,
+    };
+    let over_itself = job
+        .output
+        .as_deref()
+        .is_some_and(|o| std::fs::canonicalize(o).ok() == std::fs::canonicalize(&job.input).ok());
+    let lost = unread.as_ref().or(kept.first().filter(|_| !holds));
+    if over_itself && let Some(u) = lost {
+        return r.fail(format!(
+            "{name}: not converted over itself: {u}, and writing it would remove them (write to another file)"
+        ));
+    }
     if let Some(u) = &unread {
-        // The rule `analyze --in-place` and the viewer's save follow: a file read in part is
-        // not written over with what was read.
-        let over_itself = job.output.as_deref().is_some_and(|o| {
-            std::fs::canonicalize(o).ok() == std::fs::canonicalize(&job.input).ok()
-        });
-        if over_itself {
-            return r.fail(format!(
-                "{name}: not converted over itself: {u}, and writing it would remove them (write to another file)"
-            ));
-        }
         r.messages.push(format!(
             "{name}: warning: {u}; the output does not hold them"
         ));
@@ -356,24 +374,36 @@ pub fn numbered(out: &Path, n: usize) -> PathBuf {
     }
 }
 
-/// The lines of the input that the records in `picked` do not hold, if any.
-fn unread_of(
+/// Keeps the lines of the input its records (record `pick`, 1-based, when given) could not
+/// read in them as remark lines (`unread::keep`): what was kept, and what could not be.
+fn keep_unread(
     bytes: &[u8],
     named: Option<&Path>,
-    loaded: &Loaded,
-    picked: &[&Parsed],
-) -> Option<Unread> {
-    let any = picked
-        .iter()
-        .flat_map(|p| &p.warnings)
-        .any(|w| w.line > 0 && unread::loses_text(w.kind));
+    loaded: &mut Loaded,
+    pick: Option<usize>,
+) -> (Vec<Unread>, Option<Unread>) {
+    let picked = |i: usize| pick.is_none_or(|n| n == i + 1);
+    let any = loaded.records.iter().enumerate().any(|(i, p)| {
+        picked(i)
+            && p.warnings
+                .iter()
+                .any(|w| w.line > 0 && unread::loses_text(w.kind))
+    });
     if !any {
-        return None;
+        return (Vec::new(), None);
     }
     let text = notation::encoding::decode(bytes, notation::default_encoding_for(named)).text;
-    let warnings: Vec<notation::Diagnostic> =
-        picked.iter().flat_map(|p| p.warnings.clone()).collect();
-    unread::unread(&text, loaded.format, &warnings)
+    let (mut kept, mut left) = (Vec::new(), None);
+    let format = loaded.format;
+    for (i, p) in loaded.records.iter_mut().enumerate() {
+        if !picked(i) {
+            continue;
+        }
+        let k = unread::keep(&text, format, &p.warnings, &mut p.record);
+        kept.extend(k.kept);
+        left = left.or(k.left);
+    }
+    (kept, left)
 }
 
 /// Writes one output (standard output when `out` is `None`).

@@ -72,9 +72,9 @@ impl MateResult {
     }
 }
 
-/// How long past its time a mate search may go before it is stopped (the engine keeps the
-/// time itself; this is for one that does not). The driver then waits
-/// `engine::MATE_STOP` for its `checkmate` before it kills it.
+/// A backstop: how long past its time a mate search may go before the caller stops it. The
+/// driver itself tells the engine less than the time, stops it and kills it when it has not
+/// answered `checkmate`, all within the time (`engine::MateBudget`).
 pub const MATE_GRACE: Duration = Duration::from_secs(1);
 
 /// Engines known to answer `go mate` with a chess-style search.

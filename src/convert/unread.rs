@@ -4,6 +4,7 @@
 //! what its output leaves out, and `analyze --in-place` refuses it: one rule for all three.
 
 use crate::core::notation::{DiagKind, Diagnostic, Format};
+use crate::core::record::{NodeId, Record};
 use std::fmt;
 
 /// The parts of a file a record read from it does not hold.
@@ -32,38 +33,77 @@ pub fn loses_text(kind: DiagKind) -> bool {
 /// does not hold; `None` when it holds everything.
 pub fn unread(text: &str, format: Format, warnings: &[Diagnostic]) -> Option<Unread> {
     let lines: Vec<&str> = text.lines().collect();
-    let mut spans: Vec<(usize, usize)> = Vec::new();
+    let spans: Vec<(usize, usize)> = spans(&lines, format, warnings)
+        .into_iter()
+        .map(|(a, b, _)| (a, b))
+        .collect();
+    Unread::of_spans(&lines, format, spans)
+}
+
+/// The line ranges not read, merged, each with the node the reader was at when it found the
+/// first of them.
+fn spans(lines: &[&str], format: Format, warnings: &[Diagnostic]) -> Vec<Span> {
+    let mut spans: Vec<Span> = Vec::new();
     for w in warnings.iter().filter(|w| w.line > 0 && loses_text(w.kind)) {
         let end = if w.message.contains("skipped") {
-            end_of_line_of_play(&lines, w.line, format)
+            end_of_line_of_play(lines, w.line, format)
         } else {
             w.line
         };
-        spans.push((w.line, end.max(w.line)));
+        spans.push((w.line, end.max(w.line).min(lines.len().max(w.line)), w.at));
     }
-    if spans.is_empty() {
-        return None;
-    }
-    spans.sort_unstable();
-    let mut merged: Vec<(usize, usize)> = Vec::new();
-    for (a, b) in spans {
+    spans.sort_by_key(|&(a, b, _)| (a, b));
+    let mut merged: Vec<Span> = Vec::new();
+    for (a, b, at) in spans {
         match merged.last_mut() {
             Some(last) if a <= last.1 + 1 => last.1 = last.1.max(b),
-            _ => merged.push((a, b)),
+            _ => merged.push((a, b, at)),
         }
     }
-    let mut u = Unread {
-        spans: merged,
-        moves: None,
-        move_lines: 0,
-        comments: 0,
-    };
-    for &(a, b) in &u.spans.clone() {
-        for l in lines.iter().take(b).skip(a - 1) {
-            u.count_line(l.trim_start(), format);
+    merged
+}
+
+/// First line, last line (1-based, inclusive), and the node read last before them.
+type Span = (usize, usize, Option<NodeId>);
+
+/// What [`keep`] did: the lines it kept in the record, and those it could not.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Kept {
+    pub kept: Option<Unread>,
+    pub left: Option<Unread>,
+}
+
+/// Keeps the lines of `text` that `record` (read from it in `format` with `warnings`) does
+/// not hold, verbatim, as remark lines (KIF/KI2 `#`, CSA `'`, which other programs skip)
+/// where they were: each run of lines becomes remarks of the node read last before it (the
+/// head's remarks when the reader was in the header), so that saving the record writes them
+/// back after that move instead of removing them. Blank lines ending a run hold nothing and
+/// are not kept. Formats without remarks (JKF, USI) name them as a loss when written.
+pub fn keep(text: &str, format: Format, warnings: &[Diagnostic], record: &mut Record) -> Kept {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut kept = Vec::new();
+    let mut left = Vec::new();
+    for (a, b, at) in spans(&lines, format, warnings) {
+        let Some(run) = lines.get(a - 1..b) else {
+            left.push((a, b));
+            continue;
+        };
+        let run = &run[..run.len() - run.iter().rev().take_while(|l| l.trim().is_empty()).count()];
+        let run = run
+            .iter()
+            .map(|l| l.strip_suffix('\r').unwrap_or(l).to_string());
+        match at {
+            Some(id) if id.index() < record.nodes.len() => {
+                record.node_mut(id).remarks.extend(run);
+            }
+            _ => record.program_lines.extend(run.map(|l| format!("#{l}"))),
         }
+        kept.push((a, b));
     }
-    Some(u)
+    Kept {
+        kept: Unread::of_spans(&lines, format, kept),
+        left: Unread::of_spans(&lines, format, left),
+    }
 }
 
 /// The last line of the line of play that `line` is in: the line before the next variation
@@ -81,6 +121,24 @@ fn end_of_line_of_play(lines: &[&str], line: usize, format: Format) -> usize {
 }
 
 impl Unread {
+    fn of_spans(lines: &[&str], format: Format, spans: Vec<(usize, usize)>) -> Option<Unread> {
+        if spans.is_empty() {
+            return None;
+        }
+        let mut u = Unread {
+            spans,
+            moves: None,
+            move_lines: 0,
+            comments: 0,
+        };
+        for &(a, b) in &u.spans.clone() {
+            for l in lines.iter().take(b).skip(a - 1) {
+                u.count_line(l.trim_start(), format);
+            }
+        }
+        Some(u)
+    }
+
     fn count_line(&mut self, l: &str, format: Format) {
         match format {
             Format::Csa => {

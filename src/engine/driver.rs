@@ -92,8 +92,38 @@ pub enum EngineEvent {
     Quit { killed: bool },
 }
 
-/// How long a mate search that was stopped (past its time) has to answer `checkmate`.
+/// How long a mate search that was stopped (past its time) has to answer `checkmate`, at
+/// most ([`MateBudget`]).
 pub const MATE_STOP: Duration = Duration::from_secs(2);
+
+/// How long past the time it was given a mate search runs before it is stopped, at most.
+pub const MATE_STOP_GRACE: Duration = Duration::from_secs(1);
+
+/// How a mate search's time limit is spent, so that it ends within that limit however the
+/// engine behaves: it is told `go mate` for `search`, stopped at `stop_after` when it has not
+/// answered, and killed at the limit when `checkmate` has not come by then.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MateBudget {
+    pub limit: Duration,
+    pub search: Duration,
+    pub stop_after: Duration,
+}
+
+impl MateBudget {
+    /// The answer wait is half the limit (at most [`MATE_STOP`]: gpsusi on a loaded machine
+    /// was seen taking over half a second to answer `stop`), the grace an eighth (at most
+    /// [`MATE_STOP_GRACE`]): `--time 2` is `go mate 750`, `stop` at 1 s, killed at 2 s;
+    /// `--time 10` is `go mate 7000`, `stop` at 8 s, killed at 10 s.
+    pub fn of(limit: Duration) -> MateBudget {
+        let answer = MATE_STOP.min(limit / 2);
+        let grace = MATE_STOP_GRACE.min(limit / 8);
+        MateBudget {
+            limit,
+            search: limit - answer - grace,
+            stop_after: limit - answer,
+        }
+    }
+}
 
 /// The most lines one `poll` takes (the rest wait for the next one).
 pub const POLL_BATCH: usize = 5000;
@@ -105,6 +135,8 @@ struct Running {
     id: SearchId,
     position: Position,
     mate: bool,
+    /// A mate search's time limit, which its `checkmate` must come within.
+    mate_limit: Option<MateBudget>,
     stop_at: Option<Instant>,
     stop_sent: bool,
     user_stopped: bool,
@@ -484,7 +516,11 @@ impl Engine {
                 return;
             }
             "bestmove" => self.timeouts.stop,
-            "checkmate" => self.timeouts.stop.min(MATE_STOP),
+            // A timed mate search is killed at its limit: that is what it did not keep.
+            "checkmate" => match self.running.as_ref().and_then(|r| r.mate_limit) {
+                Some(b) => b.limit,
+                None => self.timeouts.stop.min(MATE_STOP),
+            },
             _ => self.timeouts.handshake,
         };
         let name = self.info.name.clone();
@@ -661,6 +697,11 @@ impl Engine {
             if let Some(why) = declared.and_then(|o| super::usi::unfit_value(o, value)) {
                 let from = if self.session.contains_key(name) {
                     "set in this session".to_string()
+                } else if let Some(at) = self.spec.option_origins.get(name) {
+                    format!(
+                        "{at}, in the config's [[engines]] entry {}",
+                        self.spec.display_name()
+                    )
                 } else {
                     format!(
                         "in the config's [[engines]] entry {}",
@@ -714,8 +755,13 @@ impl Engine {
             id: p.id,
             position: p.position,
             mate: matches!(p.limit, Limit::Mate(_)),
+            mate_limit: match p.limit {
+                Limit::Mate(Some(d)) => Some(MateBudget::of(d)),
+                _ => None,
+            },
             stop_at: match p.limit {
                 Limit::Time(d) => Some(Instant::now() + d),
+                Limit::Mate(Some(d)) => Some(Instant::now() + MateBudget::of(d).stop_after),
                 _ => None,
             },
             stop_sent: false,
@@ -739,7 +785,11 @@ impl Engine {
         self.state = State::Stopping;
         // A mate search is answered by `checkmate …`, and has had its time already.
         if r.mate {
-            self.expect("checkmate", self.timeouts.stop.min(MATE_STOP));
+            let within = match r.mate_limit {
+                Some(b) => b.limit - b.stop_after,
+                None => self.timeouts.stop.min(MATE_STOP),
+            };
+            self.expect("checkmate", within);
         } else {
             self.expect("bestmove", self.timeouts.stop);
         }

@@ -423,7 +423,8 @@ fn mate_search_answers() {
     );
     let log = fake.log();
     assert!(log.contains(&"position sfen 4k4/9/4G4/9/9/9/9/9/4K4 b G 1".to_string()));
-    assert!(log.contains(&"go mate 3000".to_string()));
+    // 3 s in all: the engine is told 3 s less the grace and the wait for its answer.
+    assert!(log.contains(&"go mate 1125".to_string()), "{log:?}");
     assert!(log.contains(&"go mate infinite".to_string()));
 }
 
@@ -685,4 +686,46 @@ fn an_option_value_of_the_wrong_type_is_not_sent_and_said() {
         log.iter().any(|l| l == "setoption name Style value Risky"),
         "{log:?}"
     );
+}
+
+#[test]
+fn a_mate_search_that_never_answers_ends_at_the_limit_asked_for() {
+    // The engine reads go mate and stop and answers neither.
+    let fake = Fake::new(&format!("{HANDSHAKE}< go mate\n"));
+    let mut e = fake.start();
+    e.search(SearchRequest {
+        root: Position::from_sfen("4k4/9/4G4/9/9/9/9/9/4K4 b G 1").unwrap(),
+        moves: vec![],
+        limit: Limit::Mate(Some(Duration::from_secs(2))),
+    })
+    .unwrap();
+    let events = until(&mut e, 10, |ev| matches!(ev, EngineEvent::Error(_)));
+    let err = events
+        .iter()
+        .find_map(|ev| match ev {
+            EngineEvent::Error(err) => Some(err.to_string()),
+            _ => None,
+        })
+        .unwrap();
+    // The whole search, its grace and the wait for checkmate fit in the 2 s asked for: the
+    // engine is told 0.75 s, stopped at 1 s and killed at 2 s.
+    assert!(
+        err.starts_with("engine Fake did not answer checkmate within 2 s"),
+        "{err}"
+    );
+    let log = fake.log();
+    let go = log.iter().position(|l| l == "go mate 750");
+    assert!(go.is_some(), "{log:?}");
+    assert!(log[go.unwrap()..].iter().any(|l| l == "stop"), "{log:?}");
+}
+
+#[test]
+fn a_mate_budget_fits_in_its_limit() {
+    let b = MateBudget::of(Duration::from_secs(10));
+    assert_eq!(
+        (b.search, b.stop_after),
+        (Duration::from_secs(7), Duration::from_secs(8))
+    );
+    let b = MateBudget::of(Duration::from_millis(500));
+    assert!(b.search < b.stop_after && b.stop_after < b.limit, "{b:?}");
 }

@@ -68,7 +68,9 @@ pub mod usi;
 
 pub use analysis::{Analysis, AnalysisStatus, Line};
 pub use discover::{discover, resolve};
-pub use driver::{Engine, EngineEvent, EngineInfo, MATE_STOP, State, Timeouts};
+pub use driver::{
+    Engine, EngineEvent, EngineInfo, MATE_STOP, MATE_STOP_GRACE, MateBudget, State, Timeouts,
+};
 pub use error::EngineError;
 pub use score::Score;
 pub use search::{Limit, Outcome, SearchId, SearchRequest};
@@ -103,6 +105,9 @@ pub struct EngineSpec {
     /// `setoption` values sent after `usiok`, in name order.
     #[serde(default)]
     pub options: BTreeMap<String, OptionValue>,
+    /// Where each of `options` was set (`FILE:LINE` of the config), for messages about it.
+    #[serde(skip)]
+    pub option_origins: BTreeMap<String, String>,
 }
 
 impl EngineSpec {

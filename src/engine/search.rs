@@ -41,7 +41,7 @@ impl Limit {
             Limit::Nodes(n) => format!("go nodes {n}"),
             Limit::Depth(n) => format!("go depth {n}"),
             Limit::Mate(None) => "go mate infinite".to_string(),
-            Limit::Mate(Some(d)) => format!("go mate {}", ms(d)),
+            Limit::Mate(Some(d)) => format!("go mate {}", ms(super::MateBudget::of(d).search)),
         }
     }
 }

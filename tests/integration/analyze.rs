@@ -664,11 +664,13 @@ fn mate_solves_the_tsume_sample() {
         assert!(o.status.success(), "{}", stderr_of(&o));
         assert_eq!(String::from_utf8_lossy(&o.stdout), "詰み 1手: ▲２二金\n");
         // An opening has no mate: gpsusi proves it (or, on a loaded machine, runs out of time).
+        // 5 s leaves it 2 s to answer stop (within 2 s, the wait is 1 s: too short for gpsusi
+        // while the whole suite runs on two cores).
         let d = tempfile::tempdir().unwrap();
         let game = write(d.path(), "g.kifu", GAME);
         let o = Command::cargo_bin("kifview")
             .unwrap()
-            .args(["mate", "--engine", &gps, "--time", "2", "--ply", "3"])
+            .args(["mate", "--engine", &gps, "--time", "5", "--ply", "3"])
             .arg(&game)
             .output()
             .unwrap();

@@ -245,7 +245,9 @@ fn a_mate_search_that_never_answers_is_named_as_such() {
         .unwrap();
     let err = stderr_of(&o);
     assert!(!o.status.success());
-    assert!(err.contains("did not answer checkmate within 2 s"), "{err}");
+    // Named at the limit asked for: the grace and the wait for checkmate fit in it (before,
+    // 1 s + 1 s of grace + 2 s of waiting, named as 2 s).
+    assert!(err.contains("did not answer checkmate within 1 s"), "{err}");
 }
 
 #[test]
@@ -328,9 +330,13 @@ fn an_option_value_the_engine_cannot_take_fails_the_batch_with_the_reason() {
         .unwrap();
     let err = stderr_of(&o);
     assert!(!o.status.success(), "{err}");
+    // Named with the config file and the line that set it.
+    let at = format!(
+        "option MultiPV = \"lots\" ({}:5, in the config's [[engines]] entry fake) not sent",
+        config.display()
+    );
     assert!(
-        err.contains("option MultiPV = \"lots\" (in the config's [[engines]] entry fake) not sent")
-            && err.contains("a spin (a whole number from 1 to 10)"),
+        err.contains(&at) && err.contains("a spin (a whole number from 1 to 10)"),
         "{err}"
     );
 }

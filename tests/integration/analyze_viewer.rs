@@ -212,6 +212,21 @@ fn tsume() -> Record {
 }
 
 #[test]
+fn a_mate_search_that_never_answers_is_reported_at_the_limit_asked_for() {
+    // The engine reads go mate and stop and answers neither.
+    let fake = Fake::new("< go mate\n");
+    let mut app = fake.app(tsume());
+    command(&mut app, "mate 2");
+    until(&mut app, "the search given up", |a| !a.job_running());
+    let m = message(&app);
+    assert!(m.contains("did not answer checkmate within 2 s"), "{m}");
+    let log = fake.log();
+    let go = log.iter().position(|l| l == "go mate 750");
+    assert!(go.is_some(), "{log:?}");
+    assert!(log[go.unwrap()..].iter().any(|l| l == "stop"), "{log:?}");
+}
+
+#[test]
 fn mate_found_is_inserted_by_i() {
     let fake = Fake::new(
         "< go mate\n> checkmate G*2b\n< go mate\n> checkmate nomate\n< go mate\n> checkmate timeout\n< go mate\n> checkmate notimplemented\n",
@@ -222,7 +237,8 @@ fn mate_found_is_inserted_by_i() {
     until(&mut app, "mate found", |a| !a.job_running());
     assert_eq!(message(&app), "詰み 1手: ▲２二金 (I inserts it)");
     assert!(
-        fake.log().iter().any(|l| l == "go mate 5000"),
+        // 5 s in all: the engine is told 5 s less the grace and the wait for its answer.
+        fake.log().iter().any(|l| l == "go mate 2375"),
         "{:?}",
         fake.log()
     );

@@ -23,56 +23,77 @@ fn viewer(path: &Path) -> Viewer {
 /// 3–4 and a comment) are not in the record.
 const CUT: &str = "手合割：平手\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ５五角(22)\n*a comment on move 3\n   4 ８四歩(83)\n\n変化：3手\n   3 ２六歩(27)\n";
 
+/// CUT saved back: the lines that could not be read are remark lines after move 2, the last
+/// move read before them (other programs skip `#` lines, as kifview's reader keeps them).
+const CUT_SAVED: &str = "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n#   3 ５五角(22)\n#*a comment on move 3\n#   4 ８四歩(83)\n   3 ２六歩(27)\n";
+
 #[test]
-fn saving_a_file_read_in_part_asks_first_and_offers_a_copy() {
+fn saving_a_file_read_in_part_writes_the_unread_lines_back_as_remarks() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("cut.kifu");
     std::fs::write(&path, CUT).unwrap();
     let mut v = viewer(&path);
+    // The player is told that they were kept, and where (the comment pane shows them).
+    let warned = v.app.doc.warnings.iter().any(|w| {
+        w.message.contains(
+            "the rest of this line of play is skipped (kept as # remark lines after the last move read, written back on save)",
+        )
+    });
+    assert!(warned, "{:?}", v.app.doc.warnings);
     press(&mut v, "^s");
-    assert_eq!(v.app.mode(), Mode::Confirm, "{}", shown(&mut v));
-    let s = shown(&mut v);
-    assert!(
-        s.contains("cut.kifu was not read whole: lines 4–7 of the file (moves 3–4, 1 comment)"),
-        "{s}"
-    );
-    assert!(s.contains("save as another file instead"), "{s}");
-    press(&mut v, "n");
-    assert_eq!(
-        std::fs::read_to_string(&path).unwrap(),
-        CUT,
-        "cancel keeps it"
-    );
-    // `c`: a name for the copy; the file read in part stays as it is.
-    press(&mut v, "^s");
-    press(&mut v, "c");
-    assert_eq!(v.app.mode(), Mode::Prompt);
-    press(&mut v, "⏎");
     v.app.wait_for_saves();
-    let copy = dir.path().join("cut-edited.kifu");
-    assert!(copy.is_file(), "{}", shown(&mut v));
-    assert_eq!(std::fs::read_to_string(&path).unwrap(), CUT);
-    // The session is on the copy now, which holds all the record has: no question.
+    assert_ne!(v.app.mode(), Mode::Confirm, "nothing is lost: no question");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), CUT_SAVED);
+    // Read again, the file is read whole and written back the same.
+    let mut v = viewer(&path);
+    assert!(v.app.doc.unread.is_none());
+    press(&mut v, "^s");
+    v.app.wait_for_saves();
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), CUT_SAVED);
+}
+
+/// A real game (Shift_JIS, CRLF, 181 moves) damaged on purpose: move 30 names a square that
+/// holds the opponent's piece, so the reader stops at move 29. Saved back, every line from
+/// move 30 to the end is in the file, verbatim after a `#`, right after move 29.
+#[test]
+fn a_real_game_with_an_impossible_move_saved_back_keeps_every_line() {
+    let Some(corpus) = crate::common::corpus() else {
+        return;
+    };
+    let src = corpus.join("real/python-shogi/data/games/habu-fujii-2006.kif");
+    let orig = std::fs::read(&src).unwrap();
+    let (text, _, bad) = encoding_rs::SHIFT_JIS.decode(&orig);
+    assert!(!bad);
+    let damaged = text.replacen("  30 ７四歩(73)", "  30 ５五角(99)", 1);
+    assert_ne!(damaged, text, "move 30 is where the test expects it");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("game.kif");
+    std::fs::write(&path, encoding_rs::SHIFT_JIS.encode(&damaged).0).unwrap();
+    let mut v = viewer(&path);
     press(&mut v, "^s");
     v.app.wait_for_saves();
     assert_ne!(v.app.mode(), Mode::Confirm, "{}", shown(&mut v));
-}
-
-#[test]
-fn saving_over_a_file_read_in_part_is_a_choice() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("cut.kifu");
-    std::fs::write(&path, CUT).unwrap();
-    let mut v = viewer(&path);
-    press(&mut v, "^s");
-    press(&mut v, "y");
-    v.app.wait_for_saves();
-    let now = std::fs::read_to_string(&path).unwrap();
-    assert!(!now.contains("５五角"), "{now}");
-    // Once written over, the file holds what the record has: a second save asks nothing.
-    press(&mut v, "^s");
-    v.app.wait_for_saves();
-    assert_ne!(v.app.mode(), Mode::Confirm);
+    let written = std::fs::read(&path).unwrap();
+    // The encoding and the line endings are kept.
+    let (saved, _, bad) = encoding_rs::SHIFT_JIS.decode(&written);
+    assert!(!bad);
+    assert!(!saved.replace("\r\n", "").contains('\n'), "CRLF throughout");
+    let lines: Vec<&str> = damaged.split("\r\n").collect();
+    let from = lines.iter().position(|l| l.starts_with("  30 ")).unwrap();
+    let last = lines.iter().rposition(|l| !l.trim().is_empty()).unwrap();
+    let kept: String = lines[from..=last]
+        .iter()
+        .map(|l| format!("#{l}\r\n"))
+        .collect();
+    let move29 = lines[from - 1].trim_end();
+    let at = saved.find(move29).expect("move 29 is written");
+    let after29 = &saved[at..];
+    let next = after29.find("\r\n").unwrap() + 2;
+    assert!(
+        after29[next..].starts_with(&kept),
+        "the lines from move 30 on follow move 29:\n{saved}"
+    );
+    assert!(saved.contains("#まで181手で先手の勝ち\r\n"), "{saved}");
 }
 
 fn kifview() -> std::process::Command {
@@ -159,7 +180,7 @@ fn convert_names_the_lines_it_could_not_read() {
         .unwrap();
     let err = crate::common::stderr_of(&o);
     assert!(
-        err.contains("lines 4–7 of the file (moves 3–4, 1 comment) could not be read; the output does not hold them"),
+        err.contains("lines 4–7 of the file (moves 3–4, 1 comment) could not be read: kept as remark lines (#) where they were"),
         "{err}"
     );
 }
@@ -191,10 +212,26 @@ fn an_outside_change_of_the_same_size_with_its_time_put_back_is_asked_about() {
 }
 
 #[test]
-fn convert_never_writes_a_file_read_in_part_over_itself() {
+fn convert_over_itself_keeps_what_it_could_not_read_or_refuses() {
     let dir = tempfile::tempdir().unwrap();
     let input = dir.path().join("cut.kifu");
     std::fs::write(&input, CUT).unwrap();
+    // To a format without remarks (JKF), the lines would go: refused, the file left as it is.
+    let o = kifview()
+        .args(["convert", "--to", "jkf"])
+        .arg(&input)
+        .arg("-o")
+        .arg(&input)
+        .output()
+        .unwrap();
+    let err = crate::common::stderr_of(&o);
+    assert!(!o.status.success(), "{err}");
+    assert!(
+        err.contains("not converted over itself: lines 4–7"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&input).unwrap(), CUT);
+    // KIF holds them as remark lines: written where they were.
     let o = kifview()
         .args(["convert"])
         .arg(&input)
@@ -203,10 +240,6 @@ fn convert_never_writes_a_file_read_in_part_over_itself() {
         .output()
         .unwrap();
     let err = crate::common::stderr_of(&o);
-    assert!(!o.status.success());
-    assert!(
-        err.contains("not converted over itself: lines 4–7"),
-        "{err}"
-    );
-    assert_eq!(std::fs::read_to_string(&input).unwrap(), CUT);
+    assert!(o.status.success(), "{err}");
+    assert_eq!(std::fs::read_to_string(&input).unwrap(), CUT_SAVED);
 }

@@ -30,6 +30,7 @@ mod peers;
 mod position_editor;
 mod pty;
 mod readme;
+mod remarks_pane;
 mod research;
 mod research_e2e;
 mod robustness;

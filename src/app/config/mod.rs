@@ -646,6 +646,7 @@ impl Config {
                 ));
             }
             self.engines = list;
+            self.note_option_lines(file, text);
         }
         if let Some(d) = raw.diagram {
             d.apply(&mut self.diagram)
@@ -735,23 +736,71 @@ impl Config {
         Ok(())
     }
 
+    /// Notes the config line of each engine option (`FILE:LINE`), so that a value the engine
+    /// cannot take is named with it.
+    fn note_option_lines(&mut self, file: &str, text: &str) {
+        #[derive(Deserialize)]
+        struct Lines {
+            #[serde(default)]
+            engines: Vec<EngineLines>,
+        }
+        #[derive(Deserialize)]
+        struct EngineLines {
+            #[serde(default)]
+            options: BTreeMap<String, toml::Spanned<toml::Value>>,
+        }
+        let Ok(lines) = toml::from_str::<Lines>(text) else {
+            return;
+        };
+        for (spec, found) in self.engines.iter_mut().zip(lines.engines) {
+            for (name, value) in found.options {
+                let line = line_of(text, value.span().start);
+                spec.option_origins.insert(name, format!("{file}:{line}"));
+            }
+        }
+    }
+
     /// A keymap must leave a way to quit: a key for `quit` in normal mode, or one that opens
-    /// the `:` line (for `:q`). Without either kifview could only be ended by a signal.
+    /// the `:` line (for `:q`); and in every other mode a key that leaves it (`close`,
+    /// `cancel`, `submit`, `quit`, `board_cancel`, `editor_done`, `editor_discard`). Without
+    /// them kifview, or a view of it, could only be left by a signal.
     fn check_way_out(&self, file: &str) -> Result<(), ConfigError> {
-        let reachable = |want: Command| {
+        let bound = |mode: KeyMode, want: &[Command]| {
             self.keymap
                 .maps
-                .get(&KeyMode::Normal)
-                .is_some_and(|m| m.values().any(|&c| c == want))
+                .get(&mode)
+                .is_some_and(|m| m.values().any(|c| want.contains(c)))
         };
-        if reachable(Command::Quit) || reachable(Command::GotoPlyPrompt) {
-            return Ok(());
-        }
-        Err(ConfigError {
+        let stuck = |message: String| ConfigError {
             file: file.to_string(),
             line: 0,
-            message: "keys.normal: no key quits kifview (bind one to `quit`, or one to `goto_ply` for the : line and :q)".into(),
-        })
+            message,
+        };
+        if !bound(KeyMode::Normal, &[Command::Quit, Command::GotoPlyPrompt]) {
+            return Err(stuck("keys.normal: no key quits kifview (bind one to `quit`, or one to `goto_ply` for the : line and :q)".into()));
+        }
+        let exits = [
+            Command::Quit,
+            Command::Close,
+            Command::Cancel,
+            Command::Submit,
+            Command::BoardCancel,
+            Command::EditorDone,
+            Command::EditorDiscard,
+        ];
+        match KeyMode::ALL[1..].iter().find(|&&m| !bound(m, &exits)) {
+            Some(m) => Err(stuck(format!(
+                "keys.{0}: no key leaves {0} mode once in it (bind one to {1})",
+                m.name(),
+                match m {
+                    KeyMode::Command | KeyMode::Paste => "`cancel`",
+                    KeyMode::Board => "`board_cancel`",
+                    KeyMode::Editor => "`editor_done` or `editor_discard`",
+                    _ => "`close`",
+                }
+            ))),
+            None => Ok(()),
+        }
     }
 }
 
@@ -843,6 +892,39 @@ mod tests {
             Config::from_toml("u.toml", still).is_ok(),
             ": and :q remain"
         );
+        // Every mode that can be entered needs a way out too: the help with none is refused,
+        // with one key left it is fine.
+        let help = "[keys.help]\n\"?\" = \"none\"\n\"Esc\" = \"none\"\n\"q\" = \"none\"\n\"ctrl-c\" = \"none\"\n";
+        let h = Config::from_toml("u.toml", help).unwrap_err();
+        assert!(
+            h.to_string()
+                .contains("keys.help: no key leaves help mode once in it (bind one to `close`)"),
+            "{h}"
+        );
+        let one_left = help.replace("\"q\" = \"none\"", "\"q\" = \"close\"");
+        assert!(Config::from_toml("u.toml", &one_left).is_ok());
+        for (mode, keys) in [
+            ("list", &["Esc", "q", "ctrl-c"][..]),
+            ("command", &["Enter", "Esc", "ctrl-c"][..]),
+            ("editor", &["Esc", "ctrl-c"][..]),
+            ("board", &["Esc", "q", "ctrl-c"][..]),
+            ("paste", &["ctrl-d", "alt-Enter", "Esc", "ctrl-c"][..]),
+            ("tree", &["t", "Esc", "q", "ctrl-c"][..]),
+            ("copy", &["Esc", "q", "y", "ctrl-c"][..]),
+        ] {
+            let unbound: String = keys
+                .iter()
+                .map(|k| format!("\"{k}\" = \"none\"\n"))
+                .collect();
+            let Err(e) = Config::from_toml("u.toml", &format!("[keys.{mode}]\n{unbound}")) else {
+                panic!("keys.{mode} without a way out was taken");
+            };
+            assert!(
+                e.to_string()
+                    .contains(&format!("keys.{mode}: no key leaves")),
+                "{e}"
+            );
+        }
         assert_eq!(e.line, 1);
         assert!(e.message.contains("insert"), "{e}");
 
@@ -923,6 +1005,7 @@ mod tests {
         assert_eq!(c.engines.len(), 2);
         assert_eq!(c.engines[0].display_name(), "Yane");
         assert_eq!(c.engines[0].options["Threads"].to_string(), "4");
+        assert_eq!(c.engines[0].option_origins["MultiPV"], "u.toml:9");
         assert_eq!(c.engines[1].display_name(), "fairy-stockfish");
         let e = Config::from_toml("u.toml", "\n[[engines]]\nname = \"x\"\ncomand = \"y\"\n")
             .unwrap_err();

@@ -159,15 +159,16 @@ impl Document {
             w
         }));
         notation::by_weight(&mut warnings);
-        let unread = unread::unread(&self.record_texts.concat(), Format::Csa, &warnings);
-        let doc = Document {
+        let mut doc = Document {
             warnings,
             record_index: index,
             csa_v3: notation::csa::declares_v3(text),
-            unread,
+            unread: None,
             ..self.clone()
         };
-        Ok((parsed.record, doc))
+        let mut record = parsed.record;
+        doc.keep_unread(&mut record, &self.record_texts.concat(), Format::Csa);
+        Ok((record, doc))
     }
 
     /// The writer settings that write the record back as its file was written: its format,
@@ -194,9 +195,11 @@ impl Document {
         }
     }
 
-    /// Notes what of the file (its `bytes`) the record does not hold ([`Document::unread`]);
-    /// the text is decoded a second time only when a warning says something was not read.
-    fn note_unread(&mut self, bytes: &[u8], path: Option<&Path>) {
+    /// Keeps what of the file (its `bytes`) the reader could not read in `record`, as remark
+    /// lines where it was (`convert::unread::keep`), with a warning that says so; what cannot
+    /// be kept is noted as [`Document::unread`]. The text is decoded a second time only when
+    /// a warning says something was not read.
+    fn note_unread(&mut self, record: &mut Record, bytes: &[u8], path: Option<&Path>) {
         let (Some(format), true) = (
             self.format,
             self.warnings
@@ -206,7 +209,24 @@ impl Document {
             return;
         };
         let text = notation::encoding::decode(bytes, notation::default_encoding_for(path)).text;
-        self.unread = unread::unread(&text, format, &self.warnings);
+        self.keep_unread(record, &text, format);
+    }
+
+    /// [`Document::note_unread`] for the decoded `text` of the file.
+    fn keep_unread(&mut self, record: &mut Record, text: &str, format: Format) {
+        let kept = unread::keep(text, format, &self.warnings, record);
+        if let Some(k) = &kept.kept {
+            // Said with the warnings that lost the text (their count stays what the file has).
+            for w in self.warnings.iter_mut() {
+                let in_kept = k.spans.iter().any(|&(a, b)| (a..=b).contains(&w.line));
+                if in_kept && unread::loses_text(w.kind) {
+                    w.message.push_str(
+                        " (kept as # remark lines after the last move read, written back on save)",
+                    );
+                }
+            }
+        }
+        self.unread = kept.left;
     }
 
     /// Keeps each record's text when `text` (a whole CSA file, decoded) holds several.
@@ -463,7 +483,8 @@ pub fn open(opts: &LaunchOptions) -> anyhow::Result<(Record, Document)> {
     let (record, mut doc) = Document::from_loaded(loaded, (!stdin).then(|| path.clone()), index)
         .ok_or_else(|| anyhow::anyhow!("{}: no record", path.display()))?;
     doc.keep_record_texts_of(&bytes, (!stdin).then_some(path.as_path()));
-    doc.note_unread(&bytes, (!stdin).then_some(path.as_path()));
+    let mut record = record;
+    doc.note_unread(&mut record, &bytes, (!stdin).then_some(path.as_path()));
     Ok((record, doc))
 }
 
@@ -501,7 +522,8 @@ pub fn read(path: &Path, index: usize) -> Result<(Record, Document), String> {
     let (record, mut doc) = Document::from_loaded(loaded, Some(path.to_path_buf()), index)
         .ok_or_else(|| format!("{}: no record", path.display()))?;
     doc.keep_record_texts_of(&bytes, Some(path));
-    doc.note_unread(&bytes, Some(path));
+    let mut record = record;
+    doc.note_unread(&mut record, &bytes, Some(path));
     Ok((record, doc))
 }
 

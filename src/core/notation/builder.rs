@@ -89,6 +89,7 @@ impl RecordBuilder {
     /// names none).
     pub fn warn(&mut self, line: usize, kind: DiagKind, msg: impl Into<String>) {
         let mut d = Diagnostic::new(line, kind, msg);
+        d.at = Some(self.cur);
         if kind == DiagKind::IllegalMove && self.illegal_node == Some(self.cur) {
             d.node = Some(self.cur);
         }

@@ -75,6 +75,9 @@ pub struct Diagnostic {
     /// The node the problem is about, when it is one the record holds (an illegal move that
     /// was kept): the viewer marks that move in the move list.
     pub node: Option<NodeId>,
+    /// The reader's current node when it found the problem (the last one read before it), so
+    /// that text it could not read can be kept there (`convert::unread::keep`).
+    pub at: Option<NodeId>,
 }
 
 impl Diagnostic {
@@ -84,6 +87,7 @@ impl Diagnostic {
             kind,
             message: message.into(),
             node: None,
+            at: None,
         }
     }
     /// `FILE:LINE: message`.

@@ -3,7 +3,6 @@
 use crate::app::App;
 use crate::app::{Focus, Mode, Overlay};
 use crate::tui::draw::block;
-use crate::tui::draw::scrolled_text;
 use crate::tui::text::{clean, clean_lines, is_ambiguous, wrap};
 use crate::tui::theme::Theme;
 use crate::tui::view::ViewState;
@@ -36,20 +35,59 @@ pub fn comment_pane(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: 
         comment_editor(inner, buf, app, theme, vs);
         return;
     }
-    if node.comment.is_empty() {
+    let lines = pane_lines(app, theme, inner.width as usize);
+    if lines.is_empty() {
         b.render(area, buf);
         buf.set_string(inner.x, inner.y, "なし", theme.dim);
         return;
     }
-    let lines = wrap(
-        &clean_lines(&node.comment, theme.double),
-        inner.width as usize,
-    );
     if let Some(s) = scroll_indicator(lines.len(), inner.height as usize, app.comment_scroll) {
         b = b.title_bottom(Line::from(clean(&s, theme.double)).right_aligned());
     }
     b.render(area, buf);
-    vs.comment_max = scrolled_text(inner, buf, &lines, app.comment_scroll, Style::new());
+    let max = lines.len().saturating_sub(inner.height as usize) as u16;
+    let scroll = app.comment_scroll.min(max);
+    for (row, (l, style)) in lines
+        .iter()
+        .skip(scroll as usize)
+        .take(inner.height as usize)
+        .enumerate()
+    {
+        buf.set_stringn(
+            inner.x,
+            inner.y + row as u16,
+            l,
+            inner.width as usize,
+            *style,
+        );
+    }
+    vs.comment_max = max;
+}
+
+/// The pane's rows at `w` columns: the current node's comment, then its remarks (for the
+/// start position, the file head's remarks first), each remark starting with `#` and dim, so
+/// that it stands apart from the comment without colours too.
+fn pane_lines(app: &App, theme: &Theme, w: usize) -> Vec<(String, Style)> {
+    let node = app.record.node(app.cur());
+    let mut out: Vec<(String, Style)> = Vec::new();
+    if !node.comment.is_empty() {
+        let text = clean_lines(&node.comment, theme.double);
+        out.extend(wrap(&text, w).into_iter().map(|l| (l, Style::new())));
+    }
+    let head = if node.ply == 0 {
+        &app.record.program_lines[..]
+    } else {
+        &[]
+    };
+    let remarks = head
+        .iter()
+        .map(|l| l.to_string())
+        .chain(node.remarks.iter().map(|r| format!("#{r}")));
+    for r in remarks {
+        let text = clean_lines(&r, theme.double);
+        out.extend(wrap(&text, w).into_iter().map(|l| (l, theme.dim)));
+    }
+    out
 }
 
 /// `(6-10/20 ↑↓)`: the lines shown of how many, and which way there is more; `None` when
@@ -78,14 +116,7 @@ pub fn wanted_height(app: &App, theme: &Theme, width: u16) -> u16 {
         Some(Overlay::CommentEditor(ed)) => {
             rows(ed.editor.lines(), w.max(2), theme.double).len() + 1
         }
-        _ => {
-            let c = &app.record.node(app.cur()).comment;
-            if c.is_empty() {
-                1
-            } else {
-                wrap(&clean_lines(c, theme.double), w).len()
-            }
-        }
+        _ => pane_lines(app, theme, w).len().max(1),
     };
     (n.min(u16::MAX as usize - 2) as u16) + 2
 }
