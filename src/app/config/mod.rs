@@ -2,6 +2,7 @@
 //! style. The defaults are `assets/default-config.toml`, read by the same code as the user's
 //! file; the user's file is merged over them key by key.
 
+mod checks;
 mod diagram;
 
 use super::dispatch::command::Command;
@@ -550,7 +551,12 @@ impl Config {
             line: e.span().map(|s| line_of(text, s.start)).unwrap_or(0),
             message: e.message().trim().to_string(),
         })?;
-        self.apply(file, text, raw)
+        let engines = raw.engines.is_some();
+        self.apply(file, text, raw)?;
+        if engines {
+            self.note_option_lines(file, text);
+        }
+        Ok(())
     }
 
     fn apply(&mut self, file: &str, text: &str, raw: RawConfig) -> Result<(), ConfigError> {
@@ -646,7 +652,6 @@ impl Config {
                 ));
             }
             self.engines = list;
-            self.note_option_lines(file, text);
         }
         if let Some(d) = raw.diagram {
             d.apply(&mut self.diagram)
@@ -734,73 +739,6 @@ impl Config {
             self.check_way_out(file)?;
         }
         Ok(())
-    }
-
-    /// Notes the config line of each engine option (`FILE:LINE`), so that a value the engine
-    /// cannot take is named with it.
-    fn note_option_lines(&mut self, file: &str, text: &str) {
-        #[derive(Deserialize)]
-        struct Lines {
-            #[serde(default)]
-            engines: Vec<EngineLines>,
-        }
-        #[derive(Deserialize)]
-        struct EngineLines {
-            #[serde(default)]
-            options: BTreeMap<String, toml::Spanned<toml::Value>>,
-        }
-        let Ok(lines) = toml::from_str::<Lines>(text) else {
-            return;
-        };
-        for (spec, found) in self.engines.iter_mut().zip(lines.engines) {
-            for (name, value) in found.options {
-                let line = line_of(text, value.span().start);
-                spec.option_origins.insert(name, format!("{file}:{line}"));
-            }
-        }
-    }
-
-    /// A keymap must leave a way to quit: a key for `quit` in normal mode, or one that opens
-    /// the `:` line (for `:q`); and in every other mode a key that leaves it (`close`,
-    /// `cancel`, `submit`, `quit`, `board_cancel`, `editor_done`, `editor_discard`). Without
-    /// them kifview, or a view of it, could only be left by a signal.
-    fn check_way_out(&self, file: &str) -> Result<(), ConfigError> {
-        let bound = |mode: KeyMode, want: &[Command]| {
-            self.keymap
-                .maps
-                .get(&mode)
-                .is_some_and(|m| m.values().any(|c| want.contains(c)))
-        };
-        let stuck = |message: String| ConfigError {
-            file: file.to_string(),
-            line: 0,
-            message,
-        };
-        if !bound(KeyMode::Normal, &[Command::Quit, Command::GotoPlyPrompt]) {
-            return Err(stuck("keys.normal: no key quits kifview (bind one to `quit`, or one to `goto_ply` for the : line and :q)".into()));
-        }
-        let exits = [
-            Command::Quit,
-            Command::Close,
-            Command::Cancel,
-            Command::Submit,
-            Command::BoardCancel,
-            Command::EditorDone,
-            Command::EditorDiscard,
-        ];
-        match KeyMode::ALL[1..].iter().find(|&&m| !bound(m, &exits)) {
-            Some(m) => Err(stuck(format!(
-                "keys.{0}: no key leaves {0} mode once in it (bind one to {1})",
-                m.name(),
-                match m {
-                    KeyMode::Command | KeyMode::Paste => "`cancel`",
-                    KeyMode::Board => "`board_cancel`",
-                    KeyMode::Editor => "`editor_done` or `editor_discard`",
-                    _ => "`close`",
-                }
-            ))),
-            None => Ok(()),
-        }
     }
 }
 
