@@ -1,7 +1,7 @@
 //! `kifview analyze` and `kifview mate` from the outside: comments, marks, re-analysis,
 //! refusals, shards, a crashing engine, Ctrl-C; the real engines when installed.
 
-use crate::common::stderr_of;
+use crate::common::{analyst, analyze, manifest, stderr_of};
 use assert_cmd::Command;
 use kifview::analyze::{Source, main_line_evals};
 use kifview::core::notation;
@@ -9,25 +9,6 @@ use kifview::core::record::Record;
 use kifview::engine::Score;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
-
-fn manifest() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn analyst() -> String {
-    manifest()
-        .join("tests/fixtures/engines/analyst.sh")
-        .display()
-        .to_string()
-}
-
-/// `kifview analyze` with the fake engine, its counters in `state`.
-fn analyze(state: &Path) -> Command {
-    let mut c = Command::cargo_bin("kifview").expect("binary built");
-    c.env("ANALYST_STATE", state)
-        .args(["analyze", "--engine", &analyst()]);
-    c
-}
 
 fn load(path: &Path) -> Record {
     let l = notation::load(&std::fs::read(path).unwrap(), Some(path));

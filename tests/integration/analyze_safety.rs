@@ -1,28 +1,9 @@
 //! `kifview analyze` and `mate` when things go wrong (issue 25): reruns that skip what an
 //! earlier run wrote, configs that cannot be read, engines with odd names and answers.
 
-use crate::common::stderr_of;
+use crate::common::{analyst, analyze, stderr_of};
 use assert_cmd::Command;
 use std::path::{Path, PathBuf};
-
-fn manifest() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn analyst() -> String {
-    manifest()
-        .join("tests/fixtures/engines/analyst.sh")
-        .display()
-        .to_string()
-}
-
-/// `kifview analyze` with the fake engine, its counters in `state`.
-fn analyze(state: &Path) -> Command {
-    let mut c = Command::cargo_bin("kifview").expect("binary built");
-    c.env("ANALYST_STATE", state)
-        .args(["analyze", "--engine", &analyst()]);
-    c
-}
 
 const GAME: &str = "手合割：平手\n先手：A\n後手：B\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２六歩(27)\n   4 投了\n";
 

@@ -427,3 +427,22 @@ pub fn pieces(text: &str) -> Vec<String> {
     out.push(last.strip_suffix(&sep).unwrap().to_string());
     out
 }
+
+pub fn manifest() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+pub fn analyst() -> String {
+    manifest()
+        .join("tests/fixtures/engines/analyst.sh")
+        .display()
+        .to_string()
+}
+
+/// `kifview analyze` with the fake engine (`tests/fixtures/engines/analyst.sh`), its counters in `state`.
+pub fn analyze(state: &Path) -> assert_cmd::Command {
+    let mut c = assert_cmd::Command::cargo_bin("kifview").expect("binary built");
+    c.env("ANALYST_STATE", state)
+        .args(["analyze", "--engine", &analyst()]);
+    c
+}
