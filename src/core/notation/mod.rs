@@ -186,7 +186,8 @@ pub struct Loaded {
     pub records: Vec<Parsed>,
     /// A CSA file of version 3 (`V3.0`): written back the same way ([`Loaded::own_target`]).
     pub csa_v3: bool,
-    /// A KIF file's layout ([`kif::detect_dialect`]): written back the same way.
+    /// A KIF file's layout (read with the records: [`kif::read_with_dialect`]): written back
+    /// the same way.
     pub kif_dialect: kif::KifDialect,
 }
 
@@ -230,7 +231,12 @@ pub fn load(bytes: &[u8], path: Option<&Path>) -> Loaded {
     let format = path
         .and_then(Format::from_path)
         .unwrap_or_else(|| Format::detect(&decoded.text));
-    let mut records = read_text(&decoded.text, format);
+    let (mut records, kif_dialect) = if format == Format::Kif {
+        let (parsed, dialect) = kif::read_with_dialect(&decoded.text);
+        (vec![parsed], dialect)
+    } else {
+        (read_text(&decoded.text, format), kif::KifDialect::default())
+    };
     if !decoded.warnings.is_empty() {
         for r in &mut records {
             let w = decoded
@@ -243,11 +249,7 @@ pub fn load(bytes: &[u8], path: Option<&Path>) -> Loaded {
     }
     Loaded {
         csa_v3: format == Format::Csa && csa::declares_v3(&decoded.text),
-        kif_dialect: if format == Format::Kif {
-            kif::detect_dialect(&decoded.text)
-        } else {
-            kif::KifDialect::default()
-        },
+        kif_dialect,
         format,
         info: decoded.info,
         records,

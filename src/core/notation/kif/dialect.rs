@@ -1,12 +1,12 @@
 //! The dialect of a KIF file: how the program that wrote it lays out what the grammar leaves
 //! open (the padding of the `手合割` line, the move and time columns, `竜` or `龍`, the closing
-//! `まで…` lines). [`detect`] reads it from the text; the writer takes it (through
-//! [`crate::core::notation::Target`]) so that saving a file back changes only what was edited.
+//! `まで…` lines). [`Scan`] reads it from the lines the reader classifies; the writer takes it
+//! (through [`crate::core::notation::Target`]) so that saving a file back changes only what was
+//! edited.
 //! A new file or a conversion gets kifview's own style, [`KifDialect::default`] (Kifu for
 //! Windows').
 
-use super::line::{KifLine, classify, is_ending_word, move_number, skip_spaces};
-use crate::core::notation::lines;
+use super::line::{KifLine, is_ending_word, move_number, skip_spaces};
 
 /// How a move's time is written.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
@@ -189,91 +189,118 @@ impl Fields {
     }
 }
 
-/// Reads the dialect of KIF text (what it does not show stays kifview's own).
-pub fn detect(text: &str) -> KifDialect {
-    let mut d = KifDialect::default();
-    let mut fields = Fields::default();
-    let (mut measured, mut numbers_seen, mut in_variation, mut plus_seen) =
-        (0, false, false, false);
-    let (mut main_result, mut main_ending) = (false, false);
-    let mut handicap = None;
-    let mut blanks: usize = 0;
-    let mut after_move = false;
-    for l in lines(text) {
-        let kind = classify(l);
-        if matches!(kind, KifLine::Variation(_)) && blanks >= 2 && after_move {
-            d.blank_for_result = true;
+/// The dialect of KIF text, read line by line from the reader's classified lines
+/// ([`super::read_with_dialect`]); what the text does not show stays kifview's own.
+pub(super) struct Scan {
+    d: KifDialect,
+    fields: Fields,
+    measured: usize,
+    numbers_seen: bool,
+    in_variation: bool,
+    plus_seen: bool,
+    main_result: bool,
+    main_ending: bool,
+    handicap: Option<&'static str>,
+    blanks: usize,
+    after_move: bool,
+}
+
+impl Scan {
+    pub(super) fn new() -> Scan {
+        Scan {
+            d: KifDialect::default(),
+            fields: Fields::default(),
+            measured: 0,
+            numbers_seen: false,
+            in_variation: false,
+            plus_seen: false,
+            main_result: false,
+            main_ending: false,
+            handicap: None,
+            blanks: 0,
+            after_move: false,
         }
-        if kind == KifLine::Blank && l.is_empty() {
-            blanks += 1;
+    }
+
+    pub(super) fn line(&mut self, l: &str, kind: &KifLine<'_>) {
+        if matches!(*kind, KifLine::Variation(_)) && self.blanks >= 2 && self.after_move {
+            self.d.blank_for_result = true;
+        }
+        if *kind == KifLine::Blank && l.is_empty() {
+            self.blanks += 1;
         } else {
-            after_move = matches!(kind, KifLine::Move(..));
-            blanks = 0;
+            self.after_move = matches!(*kind, KifLine::Move(..));
+            self.blanks = 0;
         }
-        match kind {
+        match *kind {
             KifLine::Header("手合割", value) => {
                 let pads = value.len() - value.trim_end_matches('\u{3000}').len();
-                d.handicap_pad = u8::try_from(pads / 3).unwrap_or(0);
-                handicap = board_handicap_name(value.trim_end_matches('\u{3000}'));
+                self.d.handicap_pad = u8::try_from(pads / 3).unwrap_or(0);
+                self.handicap = board_handicap_name(value.trim_end_matches('\u{3000}'));
             }
             KifLine::Board(_) if l.contains("の持駒：") => {
-                d.board_handicap = handicap;
-                d.hand_pad = l.ends_with('\u{3000}') || l.ends_with("なし");
+                self.d.board_handicap = self.handicap;
+                self.d.hand_pad = l.ends_with('\u{3000}') || l.ends_with("なし");
             }
             KifLine::MovesHeader if !l.contains("消費時間") => {
                 let dashes = l.rsplit("指手").next().unwrap_or("");
-                d.short_moves_header = u8::try_from(dashes.len()).unwrap_or(0);
+                self.d.short_moves_header = u8::try_from(dashes.len()).unwrap_or(0);
             }
             KifLine::Move(_, rest) => {
-                if !numbers_seen {
-                    numbers_seen = true;
-                    d.padded_numbers = l.starts_with(' ');
+                if !self.numbers_seen {
+                    self.numbers_seen = true;
+                    self.d.padded_numbers = l.starts_with(' ');
                 }
-                plus_seen |= l.ends_with('+');
-                if measured < 400
+                self.plus_seen |= l.ends_with('+');
+                if self.measured < 400
                     && let Some(m) = move_layout(l)
                 {
-                    if measured == 0 {
-                        d.padded_numbers = m.padded;
-                        d.time = m.time.unwrap_or_default();
+                    if self.measured == 0 {
+                        self.d.padded_numbers = m.padded;
+                        self.d.time = m.time.unwrap_or_default();
                     }
-                    measured += 1;
-                    fields.add(&m);
+                    self.measured += 1;
+                    self.fields.add(&m);
                 }
                 let word = skip_spaces(rest).split([' ', '\u{3000}', '(']).next();
-                if !in_variation && word.is_some_and(|w| !w.is_empty() && is_ending_word(w)) {
-                    main_ending = true;
+                if !self.in_variation && word.is_some_and(|w| !w.is_empty() && is_ending_word(w)) {
+                    self.main_ending = true;
                 }
-                d.ryu |= rest.contains('竜');
-                d.same_space &= !rest.contains("同歩") && !rest.contains("同銀");
+                self.d.ryu |= rest.contains('竜');
+                self.d.same_space &= !rest.contains("同歩") && !rest.contains("同銀");
                 if let Some(w) = untimed_width(l) {
-                    fields.untimed(w);
+                    self.fields.untimed(w);
                 }
             }
             KifLine::Variation(_) => {
-                in_variation = true;
+                self.in_variation = true;
             }
             KifLine::Result => {
-                if in_variation {
-                    d.variation_results = true;
+                if self.in_variation {
+                    self.d.variation_results = true;
                 } else {
-                    main_result = true;
+                    self.main_result = true;
                 }
                 let m = mate_result(l.trim_end());
                 if m != MateResult::Winner {
-                    d.mate_result = m;
+                    self.d.mate_result = m;
                 }
             }
             _ => {}
         }
     }
-    fields.apply(&mut d);
-    d.plus_marks = plus_seen || !in_variation;
-    d.result_line = main_result || !main_ending;
-    // `lines` gives an empty last line after a final line break.
-    d.final_newline = text.ends_with(['\n', '\r']) || text.is_empty();
-    d.trailing_blanks = u8::try_from(blanks.saturating_sub(1)).unwrap_or(u8::MAX);
-    d
+
+    /// The dialect, once every line of `text` went through [`Scan::line`].
+    pub(super) fn finish(self, text: &str) -> KifDialect {
+        let mut d = self.d;
+        self.fields.apply(&mut d);
+        d.plus_marks = self.plus_seen || !self.in_variation;
+        d.result_line = self.main_result || !self.main_ending;
+        // `lines` gives an empty last line after a final line break.
+        d.final_newline = text.ends_with(['\n', '\r']) || text.is_empty();
+        d.trailing_blanks = u8::try_from(self.blanks.saturating_sub(1)).unwrap_or(u8::MAX);
+        d
+    }
 }
 
 /// The display width a move line without a time or `+` is padded to with trailing spaces, if

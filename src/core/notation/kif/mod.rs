@@ -16,12 +16,12 @@ mod read;
 mod tests;
 mod write;
 
-pub use dialect::{KifDialect, TimeStyle, detect as detect_dialect};
+pub use dialect::{KifDialect, TimeStyle};
 pub(crate) use header::{
     Setup, board_line, handicap_line, header_field, header_line, moves_before_line, one_line,
     write_fields,
 };
-pub use read::read;
+pub use read::{read, read_with_dialect};
 pub use write::write;
 
 /// The encoding declaration Kifu for Windows writes at the top of a UTF-8 `.kif`.

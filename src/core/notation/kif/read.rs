@@ -3,6 +3,7 @@
 //! (`#`) and `変化：N手` blocks. Each move is checked once against the rules in the position it
 //! is played in; a variation starts from the position kept for its ply.
 
+use super::dialect::{KifDialect, Scan};
 use super::header::{Setup, board_line, header_field};
 use super::line::{Body, KifLine, RawMove, classify, parse_move_line, skip_spaces};
 use crate::core::notation::builder::{RecordBuilder, Style};
@@ -64,8 +65,8 @@ impl Reader {
         record.initial.position.set_move_number(next);
     }
 
-    fn line(&mut self, no: usize, l: &str) {
-        match classify(l) {
+    fn line(&mut self, no: usize, l: &str, kind: KifLine<'_>) {
+        match kind {
             KifLine::Blank | KifLine::Result => {}
             // A `#` line of the head is the record's; among the moves, the move's.
             KifLine::Program if self.setup.is_some() => {
@@ -338,6 +339,19 @@ fn written(side: Color, raw: RawMove, to: Square) -> String {
 
 /// Reads KIF text (already decoded). Never panics; every problem is a warning.
 pub fn read(text: &str) -> Parsed {
+    read_lines(text, |_, _| {})
+}
+
+/// [`read`], and the file's dialect from the same pass over its lines (for writing it back as
+/// it was written).
+pub fn read_with_dialect(text: &str) -> (Parsed, KifDialect) {
+    let mut scan = Scan::new();
+    let parsed = read_lines(text, |l, kind| scan.line(l, kind));
+    (parsed, scan.finish(text))
+}
+
+/// [`read`], showing each classified line to `also` as well.
+fn read_lines(text: &str, mut also: impl FnMut(&str, &KifLine<'_>)) -> Parsed {
     let mut r = Reader {
         b: RecordBuilder::new(Style { branches: true }),
         setup: Some(Setup::default()),
@@ -349,7 +363,9 @@ pub fn read(text: &str) -> Parsed {
     // Roughly one node per 40 bytes of move text; comments make it an overestimate.
     r.b.reserve(text.len() / 40);
     for (i, line) in lines(text).enumerate() {
-        r.line(i + 1, line);
+        let kind = classify(line);
+        also(line, &kind);
+        r.line(i + 1, line, kind);
     }
     r.start_moves();
     let mut p = r.b.finish();
