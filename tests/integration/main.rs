@@ -4,6 +4,7 @@ mod analyze;
 mod analyze_safety;
 mod analyze_viewer;
 mod cli;
+mod cli_check;
 mod cli_files;
 mod collection;
 mod common;
