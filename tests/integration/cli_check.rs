@@ -142,3 +142,55 @@ fn a_folder_with_no_record_files_is_said_and_fails() {
             "checked 1 file: 1 clean, 0 with warnings, 0 unreadable",
         ));
 }
+
+#[test]
+fn csa_ki2_and_jkf_messages_name_moves_as_the_file_writes_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let csa = dir.path().join("a.csa");
+    std::fs::write(&csa, "V2.2\nPI\n+\n+7776FU\n-3334FU\n+5755FU\n").unwrap();
+    let ki2 = dir.path().join("b.ki2");
+    std::fs::write(
+        &ki2,
+        "手合割：平手\n▲２六歩 △８四歩 ▲２五歩 △８五歩\n▲２四歩 △同歩 ▲同飛 △２三歩\n▲５五歩打 △１四歩 ▲９九角成\n",
+    )
+    .unwrap();
+    let jkf = dir.path().join("c.jkf");
+    let mv = |from: (u8, u8), to: (u8, u8), color: u8| {
+        format!(
+            r#"{{"move":{{"from":{{"x":{},"y":{}}},"to":{{"x":{},"y":{}}},"color":{color},"piece":"FU"}}}}"#,
+            from.0, from.1, to.0, to.1
+        )
+    };
+    std::fs::write(
+        &jkf,
+        format!(
+            r#"{{"header":{{}},"initial":{{"preset":"HIRATE"}},"moves":[{{}},{},{},{}]}}"#,
+            mv((7, 7), (7, 6), 0),
+            mv((3, 3), (3, 4), 1),
+            mv((5, 7), (5, 5), 0)
+        ),
+    )
+    .unwrap();
+    let out = kifview()
+        .arg("check")
+        .arg(&csa)
+        .arg(&ki2)
+        .arg(&jkf)
+        .assert()
+        .code(1);
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    let expected = [
+        "a.csa:6: move 3 (+5755FU) is illegal: the piece cannot move there",
+        "b.ki2:4: move 9 (▲５五歩打) is illegal: 二歩 (two unpromoted pawns on one file)",
+        "b.ki2:4: move 11 (▲９九角成): no 角 of the side to move can go to ９九; the rest of this line of play is skipped",
+        "c.jkf: moves[3]: move 3 (▲５五歩(57)) is illegal: the piece cannot move there",
+    ];
+    for e in expected {
+        assert!(stdout.contains(e), "expected {e:?} in:\n{stdout}");
+    }
+    // Never USI's squares (5g5e).
+    assert!(
+        !stdout.contains("5g5e") && !stdout.contains("5e"),
+        "{stdout}"
+    );
+}
