@@ -24,6 +24,7 @@ mod jkf;
 mod ki2;
 mod kif;
 mod layout;
+mod mate;
 mod modes;
 mod move_list;
 mod multirec_save;
