@@ -50,7 +50,9 @@
 //! 2. `core::notation` decodes them (BOM, declared or detected Shift_JIS/UTF-8/EUC-JP, a few
 //!    unreadable bytes replaced by � with a warning per line, line endings, all remembered for
 //!    writing back), detects the format from the name and the text (and a KIF file's
-//!    dialect, `notation::kif::KifDialect`, which saving back to the file keeps), and
+//!    dialect, `notation::kif::KifDialect`, which saving back to the file keeps; a clean CSA or
+//!    KI2 file's text, which its record keeps, `core::record::Source`, so that writing it back
+//!    reuses the file's own text for what did not change), and
 //!    reads it with that format's reader into a [`core::record::Record`] and warnings that
 //!    name the line and what was expected.
 //! 3. The app shows the record; saving goes back the same way: `app::document::save` asks its

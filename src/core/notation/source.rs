@@ -12,8 +12,10 @@
 //! from the end; what lies between, the edit, is the writer's). A file saved without edits is
 //! the file; an edit changes only its own part.
 //!
-//! The result is read back and must give the same record as the writer's own text, or the
-//! writer's text is used: the file never means something else for reusing its text.
+//! The result is read back and must give the same record as the writer's own text (else the
+//! writer's head is tried, then the writer's text alone is used): the file never means
+//! something else for reusing its text, and what the writer would write otherwise (a
+//! `$START_TIME` that is not a CSA date) is written the writer's way.
 
 use super::{Format, Target, TextEncoding, TextInfo, ki2, read_text};
 use crate::core::record::{Record, Source};
@@ -75,7 +77,9 @@ pub(super) fn reuse(record: &Record, target: Target, info: &TextInfo, generated:
     let mut as_read = read.swap_remove(0).record;
     as_read.source = Source::default();
     let before = super::render(&as_read, target, info).text;
-    if before == generated {
+    // The file's text whole, when the record writes as it did and the file says nothing the
+    // writer would say otherwise (a `$START_TIME` that is not a CSA date, written as a remark).
+    if before == generated && means_the_same(&src.text, &generated, src.format) {
         return src.text.clone();
     }
     let own = parts(&src.text, src.format);
@@ -84,23 +88,23 @@ pub(super) fn reuse(record: &Record, target: Target, info: &TextInfo, generated:
     if own.len() != old.len() {
         return generated;
     }
-    let text = splice(&own, &old, &new);
-    if means_the_same(&text, record, &generated, src.format) {
-        text
-    } else {
-        generated
-    }
+    // The file's own head and moves; else its moves under the writer's head.
+    [true, false]
+        .into_iter()
+        .map(|head| splice(&own, &old, &new, head))
+        .find(|text| means_the_same(text, &generated, src.format))
+        .unwrap_or(generated)
 }
 
 /// The parts of `new` in order, each replaced by the file's own (`own[i]`) where it is the
 /// writer's old part `old[i]` (but for the spaces and line breaks that end it): the head's two
-/// parts each, then the moves matched from the start and from the end.
-fn splice(own: &[&str], old: &[&str], new: &[&str]) -> String {
+/// parts each (unless not `head`), then the moves matched from the start and from the end.
+fn splice(own: &[&str], old: &[&str], new: &[&str], head: bool) -> String {
     let same = |i: usize, j: usize| old[i].trim_end() == new[j].trim_end();
     let (n, o) = (new.len(), old.len());
     let mut pick: Vec<Option<usize>> = vec![None; n];
     for (i, p) in pick.iter_mut().enumerate().take(HEAD_PARTS) {
-        *p = same(i, i).then_some(i);
+        *p = (head && same(i, i)).then_some(i);
     }
     let mut front = HEAD_PARTS;
     while front < n.min(o) && same(front, front) {
@@ -128,24 +132,25 @@ fn splice(own: &[&str], old: &[&str], new: &[&str]) -> String {
     text
 }
 
-/// Does `text` read as the record being written (`record`), or as the writer's own text for it
-/// (`generated`: what the format holds of it), with as many warnings? (Where the file put its
-/// `手合割` line, or none for 平手, is not what it means.)
-fn means_the_same(text: &str, record: &Record, generated: &str, format: Format) -> bool {
+/// Does `text` read as the writer's own text for the record (`generated`), with as many
+/// warnings? (Where the file put its `手合割` line, or none for 平手, is not what it means, nor
+/// is a `#KI2 version=2.0 encoding=…` line: the file is written in the encoding it declares.)
+fn means_the_same(text: &str, generated: &str, format: Format) -> bool {
     let read = |t: &str| {
         let mut r = read_text(t, format);
         for p in &mut r {
             p.record.layout = Default::default();
+            p.record
+                .program_lines
+                .retain(|l| !(l.starts_with("#KI") && l.contains("encoding=")));
         }
         r
     };
     let (a, b) = (read(text), read(generated));
-    if a.len() != 1 || b.len() != 1 || a[0].warnings.len() != b[0].warnings.len() {
-        return false;
-    }
-    let mut wanted = record.clone();
-    wanted.layout = Default::default();
-    a[0].record == b[0].record || a[0].record == wanted
+    a.len() == 1
+        && b.len() == 1
+        && a[0].warnings.len() == b[0].warnings.len()
+        && a[0].record == b[0].record
 }
 
 /// The parts of the head: what comes before the root's comments, and those comments.
