@@ -302,13 +302,6 @@ impl App {
     pub fn graph(&self) -> &super::research::state::GraphView {
         &self.graph
     }
-    /// Where the board cursor was when move input last closed.
-    pub(crate) fn board_cursor(&self) -> Option<Square> {
-        self.board_cursor
-    }
-    pub(crate) fn set_board_cursor(&mut self, sq: Square) {
-        self.board_cursor = Some(sq);
-    }
     /// `flip_board`: turns the board around.
     pub(crate) fn flip_board(&mut self) {
         self.flipped = !self.flipped;
