@@ -111,7 +111,7 @@ pub fn mouse_action(app: &App, vs: &ViewState, m: &MouseEvent) -> Option<Action>
             if inside(vs.graph_area, col, row) {
                 let ply = super::widgets::graph::ply_at(vs.graph_area, vs.graph_points, col)?;
                 return app
-                    .record
+                    .record()
                     .main_line()
                     .get(ply as usize)
                     .map(|&id| Action::JumpTo(id));

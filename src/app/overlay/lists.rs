@@ -60,7 +60,7 @@ impl App {
                 .map(|p| p.name().to_string())
                 .collect(),
             ListKind::Header => self
-                .record
+                .record()
                 .header
                 .fields
                 .iter()
@@ -84,7 +84,7 @@ impl App {
 
     pub(crate) fn open_bookmarks(&mut self) {
         let ids: Vec<NodeId> = self
-            .record
+            .record()
             .preorder()
             .into_iter()
             .filter(|&id| self.record().node(id).bookmark.is_some())

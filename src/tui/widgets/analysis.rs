@@ -16,7 +16,7 @@ use ratatui::widgets::Widget;
 /// Rows the pane wants for `lines` engine lines (borders and the summary row included).
 pub fn wanted_height(app: &App) -> u16 {
     let n = app
-        .research
+        .research()
         .analysis()
         .map_or(0, |a| a.lines.len())
         .max(app.config().analysis.multipv as usize)

@@ -107,7 +107,7 @@ pub fn warnings_overlay(
     vs: &mut ViewState,
 ) {
     let lines = app
-        .doc
+        .source()
         .warnings
         .iter()
         .map(|w| clean(&w.with_file(&app.source().name), theme.double))

@@ -45,7 +45,7 @@ fn title(app: &App, width_avail: usize, double: bool) -> String {
     };
     let fork = format!("変化 {}手目 {}/{}", before + d.at, d.index, d.count);
     let back = app
-        .config
+        .config()
         .keymap
         .first_key(KeyMode::Normal, Command::MainLine)
         .map(|k| format!(" · {k}:本譜"))
