@@ -2,7 +2,8 @@
 //! (`convert`, `show`, `check`, `analyze` with `mate`, `diagram`, and `collection` for
 //! `index`/`find`/`explore`/`games`).
 //!
-//! Exit codes: 0 success, 1 when any input failed (the others are still processed), 2 bad usage.
+//! Exit codes: 0 success, 1 when any input failed (the others are still processed) or a batch's
+//! inputs hold no record file, 2 bad usage.
 
 mod analyze;
 mod collection;
