@@ -8,6 +8,7 @@
 //! `KIFVIEW_REQUIRE_CORPUS=1`.
 
 use kifview::core::notation;
+use kifview::core::record::Edit;
 use std::path::Path;
 
 use crate::common;
@@ -508,5 +509,19 @@ fn csa_and_ki2_in_their_own_words_save_back_and_an_edit_changes_its_own_line() {
             KI2_OWN.replace("▲２二角成 ", "▲２二角成\n*一言\n")
         };
         assert_eq!(out, want, "{name}: a comment on move 3");
+        // Cut after the last move (CSA) or move 6 (KI2): the moves before as the file wrote
+        // them, the end the writer's.
+        record.node_mut(third).comment.clear();
+        let at = if name.ends_with(".csa") { 3 } else { 6 };
+        let node = record.main_line()[at];
+        record.apply(Edit::CutAfter { node }).unwrap();
+        let (out, _) = notation::to_bytes(&record, target, &info).unwrap();
+        let out = notation::encoding::decode(&out, info.encoding).text;
+        let want = if name.ends_with(".csa") {
+            CSA_OWN.replace("%TORYO", "")
+        } else {
+            KI2_OWN.replace(" ▲７七銀 △３二玉\nまで8手で中断\n", "\n")
+        };
+        assert_eq!(out, want, "{name}: cut after move {at}");
     }
 }

@@ -127,7 +127,16 @@ fn splice(own: &[&str], old: &[&str], new: &[&str], head: bool) -> String {
             text.push('\n');
         }
         last = pick[j];
-        text.push_str(pick[j].map_or(*part, |i| own[i]));
+        match pick[j] {
+            None => text.push_str(part),
+            // The file's part, but for the last part of a record cut after it, which ends as
+            // the writer ends it (with its line break, not the spaces before the next move).
+            Some(i) if j + 1 == new.len() && i + 1 != own.len() => {
+                text.push_str(own[i].trim_end());
+                text.push_str(&part[part.trim_end().len()..]);
+            }
+            Some(i) => text.push_str(own[i]),
+        }
     }
     text
 }
