@@ -525,3 +525,32 @@ fn csa_and_ki2_in_their_own_words_save_back_and_an_edit_changes_its_own_line() {
         assert_eq!(out, want, "{name}: cut after move {at}");
     }
 }
+
+#[test]
+fn the_viewer_saves_a_commented_csa_and_ki2_file_changing_only_that_move() {
+    let dir = tempfile::tempdir().unwrap();
+    let sjis = |t: &str| encoding_rs::SHIFT_JIS.encode(t).0.into_owned();
+    for (name, text, want) in [
+        (
+            "own.csa",
+            CSA_OWN,
+            CSA_OWN.replace("+2726FU,T2\n", "+2726FU\nT2\n'*一言\n"),
+        ),
+        (
+            "own.ki2",
+            KI2_OWN,
+            KI2_OWN.replace("▲２二角成 ", "▲２二角成\n*一言\n"),
+        ),
+    ] {
+        let path = dir.path().join(name);
+        std::fs::write(&path, sjis(text)).unwrap();
+        let mut v = common::viewer_on(&path, Some(3));
+        common::press(&mut v, "c一言⎋");
+        common::press(&mut v, ":w⏎");
+        assert_eq!(
+            std::fs::read(&path).unwrap(),
+            sjis(&want),
+            "{name}: saved with a comment on move 3"
+        );
+    }
+}
