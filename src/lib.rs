@@ -32,9 +32,12 @@
 //!    (`app::dispatch::typable`: name, aliases, argument, doc, handler).
 //! 4. The handler opens or closes an overlay (a stack: closing returns to the one below), moves
 //!    in the record (`app::state`), or changes the record through `App::apply`
-//!    (`app::edit`), which is one undo step of the history: each state of the record has a
-//!    revision, and the record is modified while its revision is not the one last written
-//!    whole to disk.
+//!    (`app::edit`), which hands the edit to the [`app::Document`]: the record, its undo
+//!    history, its revision and its saves live and die together there, and every change of
+//!    the record is one undo step through its `apply`, `undo` or `redo`. Each state of the
+//!    record has a revision, and the record is modified while its revision is not the one
+//!    last written whole to disk. `App`'s own fields are the app layer's: the front end,
+//!    tests and benches read it through its methods and change it through commands.
 //! 5. `tui::ui` lays the screen out and each widget (`tui::widgets`) draws its pane from
 //!    `&App`; the overlays are drawn from the bottom of the stack up. Render-only state
 //!    (scroll offsets, where things were drawn for the mouse) is `tui::view::ViewState`.
@@ -58,7 +61,9 @@
 //!    cannot hold everything, each named and counted; `app::document::checks` finds them),
 //!    `app::document` renders, encodes and writes, on a thread of its own with a copy of the
 //!    record (`app::document::background`; a save that takes longer than about 100 ms shows
-//!    its progress on the status line; the run loop takes its outcome).
+//!    its progress on the status line; the run loop takes its outcome, and the document
+//!    takes what it means in one step, `Document::saved`: the revision on disk, and the file
+//!    it is now).
 //!
 //! # Where a change goes
 //!

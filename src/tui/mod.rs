@@ -62,12 +62,12 @@ impl Viewer {
                     let suspend = self.app.mode() == crate::app::Mode::PositionEditor
                         && self
                             .app
-                            .config
+                            .config()
                             .keymap
                             .get(crate::app::KeyMode::Normal, &key)
                             == Some(crate::app::Command::Suspend);
                     if suspend {
-                        self.app.suspend_requested = true;
+                        self.app.request_suspend();
                     } else {
                         self.app.handle_key(key);
                     }
@@ -331,14 +331,14 @@ pub fn run(opts: LaunchOptions) -> anyhow::Result<()> {
     }));
     let result = (|| -> anyhow::Result<Viewer> {
         crossterm::execute!(std::io::stdout(), EnableMouseCapture, EnableBracketedPaste)?;
-        let double = match app.config.ambiguous_width {
+        let double = match app.config().ambiguous_width {
             AmbiguousWidth::Single => false,
             AmbiguousWidth::Double => true,
             AmbiguousWidth::Auto => probe_ambiguous_width(),
         };
         // (No `terminal.clear()`: it asks the terminal for the cursor position, which not
         // every terminal answers; the alternate screen starts blank.)
-        let theme = Theme::new(&app.config, !no_color(), double);
+        let theme = Theme::new(app.config(), !no_color(), double);
         let mut viewer = Viewer::new(app, theme);
         viewer.app.set_background_saves(SAVE_BLOCKS_FOR);
         if opts.watch {
@@ -350,14 +350,14 @@ pub fn run(opts: LaunchOptions) -> anyhow::Result<()> {
         let mut last_draw = Instant::now();
         let mut just_read = false;
         // A running save ends before kifview does.
-        while !viewer.app.should_quit || viewer.app.save_running() {
+        while !viewer.app.should_quit() || viewer.app.save_running() {
             if let Some(sig) = signals::received() {
                 ended_by = Some((sig, viewer.app.write_recovery()));
                 break;
             }
             // Ctrl-z or SIGTSTP: suspend; SIGCONT after a stop kifview did not see (SIGSTOP):
             // take the terminal again and redraw everything.
-            if std::mem::take(&mut viewer.app.suspend_requested) || signals::take_stop() {
+            if viewer.app.take_suspend_request() || signals::take_stop() {
                 suspend(&mut terminal, &mut viewer.app)?;
                 (dirty, now_please) = (true, true);
             } else if signals::take_cont() {
@@ -374,12 +374,12 @@ pub fn run(opts: LaunchOptions) -> anyhow::Result<()> {
             // (never blocking on it) and to draw what it sent.
             let mut wait: Option<Duration> = None;
             let mut wake = |d: Duration| wait = Some(wait.map_or(d, |w| w.min(d)));
-            if viewer.app.watch.is_some() {
+            if viewer.app.watch().is_some() {
                 wake(next_check.saturating_duration_since(Instant::now()));
             }
             if viewer.app.research_busy() {
                 // An idle engine is only watched (for a crash); a searching one is read.
-                wake(if viewer.app.research.on || viewer.app.job_running() {
+                wake(if viewer.app.research().on || viewer.app.job_running() {
                     ENGINE_POLL
                 } else {
                     WATCH_INTERVAL / 2
@@ -431,7 +431,7 @@ pub fn run(opts: LaunchOptions) -> anyhow::Result<()> {
             dirty |= viewer.app.save_tick();
             // Not while a save runs: the followed file may be the one being written (its
             // outcome gives the file's new stamp).
-            if viewer.app.watch.is_some()
+            if viewer.app.watch().is_some()
                 && !viewer.app.save_running()
                 && Instant::now() >= next_check
             {
@@ -453,7 +453,7 @@ pub fn run(opts: LaunchOptions) -> anyhow::Result<()> {
     // time, and its guardian kills its process group whatever happens.
     let result = result.map(|mut v| {
         if ended_by.is_none() {
-            v.app.research.shutdown();
+            v.app.shutdown_engine();
         }
     });
     if let Some((sig, kept)) = ended_by {

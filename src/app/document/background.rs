@@ -3,7 +3,7 @@
 //! outcome means for the session are `save.rs`'s.
 
 use crate::app::document::checks::DiskStamp;
-use crate::app::document::{self, Document};
+use crate::app::document::{self, Source};
 use crate::app::overlay::SaveJob;
 use crate::core::notation::encoding::EncodeError;
 use crate::core::notation::{Format, TextInfo};
@@ -88,7 +88,7 @@ pub(super) enum Outcome {
 /// does not (the other records of such a file, bytes replaced when the file was read).
 pub(super) fn run_save(
     record: &Record,
-    doc: Option<&Document>,
+    doc: Option<&Source>,
     job: &SaveJob,
     extra: Vec<String>,
     progress: &Progress,

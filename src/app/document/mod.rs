@@ -1,4 +1,5 @@
-//! The document: where the record came from and how to write it back. Every file the app
+//! The document: the record with its lifecycle ([`Document`], `doc.rs`), where it came from
+//! and how to write it back ([`Source`]). Every file the app
 //! reads or writes goes through here (opening a path, standard input or pasted text, reading
 //! again, saving, and looking at the file on disk); nothing else in `app` touches the disk.
 //!
@@ -8,6 +9,7 @@
 pub(crate) mod background;
 pub mod checks;
 pub mod clipboard;
+mod doc;
 mod picture;
 pub(crate) mod records;
 pub mod save;
@@ -26,9 +28,13 @@ use crate::store::{self, SaveError, SaveOptions};
 use checks::{DiskStamp, SavePlan};
 use std::path::{Path, PathBuf};
 
-/// Where the record came from and how to write it back.
+pub use doc::Document;
+pub(crate) use doc::Saved;
+
+/// Where the record came from and how to write it back (the part of the [`Document`] a save
+/// thread takes a copy of).
 #[derive(Clone, Debug)]
-pub struct Document {
+pub struct Source {
     /// The file, when there is one (`None` for stdin, pasted text and new records).
     pub path: Option<PathBuf>,
     /// Name for the status line (`game.kif`, `[stdin]`, `[new]`, `[paste]`).
@@ -62,11 +68,11 @@ pub struct Document {
     pub unread: Option<Unread>,
 }
 
-impl Document {
+impl Source {
     /// A document with no file behind it yet (a new record, pasted text in tests), shown as
     /// `name`.
-    pub fn untitled(name: impl Into<String>) -> Document {
-        Document {
+    pub fn untitled(name: impl Into<String>) -> Source {
+        Source {
             path: None,
             name: name.into(),
             format: None,
@@ -89,7 +95,7 @@ impl Document {
         loaded: notation::Loaded,
         path: Option<PathBuf>,
         index: usize,
-    ) -> Option<(Record, Document)> {
+    ) -> Option<(Record, Source)> {
         let count = loaded.records.len();
         let (csa_v3, kif_dialect) = (loaded.csa_v3, loaded.kif_dialect);
         let mut parsed = loaded.records.into_iter().nth(index)?;
@@ -111,7 +117,7 @@ impl Document {
         };
         Some((
             parsed.record,
-            Document {
+            Source {
                 replaced_lines,
                 stamp: path.as_deref().and_then(DiskStamp::of),
                 path,
@@ -132,7 +138,7 @@ impl Document {
     /// Record `index` (0-based) of a file of several, read from its text as it is on disk
     /// (the record shown was saved or its edits discarded first), with its warnings' lines
     /// counted from the start of the file.
-    pub fn record_at(&self, index: usize) -> Result<(Record, Document), String> {
+    pub fn record_at(&self, index: usize) -> Result<(Record, Source), String> {
         let text = self.record_texts.get(index).ok_or_else(|| {
             format!(
                 "there is no record {} (the file holds {})",
@@ -159,7 +165,7 @@ impl Document {
             w
         }));
         notation::by_weight(&mut warnings);
-        let mut doc = Document {
+        let mut doc = Source {
             warnings,
             record_index: index,
             csa_v3: notation::csa::declares_v3(text),
@@ -169,6 +175,27 @@ impl Document {
         let mut record = parsed.record;
         doc.keep_unread(&mut record, &self.record_texts.concat(), Format::Csa);
         Ok((record, doc))
+    }
+
+    /// A save wrote the record shown over `s.path`, which is the session's file now: it
+    /// holds no unreadable bytes nor unread lines any more, and (unless it is a file of
+    /// several records written whole) this record only.
+    fn wrote_over(&mut self, s: Saved<'_>) {
+        self.replaced_lines.clear();
+        self.unread = None;
+        self.stamp = Some(s.stamp);
+        self.path = Some(s.path.to_path_buf());
+        self.name = file_name(s.path);
+        self.format = Some(s.format);
+        self.info = Some(s.info);
+        if let Some(texts) = s.texts {
+            // A file of several records: each one's text is now what was written.
+            self.record_texts = texts;
+        } else {
+            self.record_count = 1;
+            self.record_index = 0;
+            self.record_texts.clear();
+        }
     }
 
     /// The writer settings that write the record back as its file was written: its format,
@@ -186,7 +213,7 @@ impl Document {
         self.format == Some(Format::Csa) && self.record_count > 1
     }
 
-    /// [`Document::keep_record_texts`] for a file's bytes: decoded again only when the file
+    /// [`Source::keep_record_texts`] for a file's bytes: decoded again only when the file
     /// holds several CSA records (opening any other file does no second pass).
     fn keep_record_texts_of(&mut self, bytes: &[u8], path: Option<&Path>) {
         if self.holds_several_csa_records() {
@@ -197,7 +224,7 @@ impl Document {
 
     /// Keeps what of the file (its `bytes`) the reader could not read in `record`, as remark
     /// lines where it was (`convert::unread::keep`), with a warning that says so; what cannot
-    /// be kept is noted as [`Document::unread`]. The text is decoded a second time only when
+    /// be kept is noted as [`Source::unread`]. The text is decoded a second time only when
     /// a warning says something was not read.
     fn note_unread(&mut self, record: &mut Record, bytes: &[u8], path: Option<&Path>) {
         let (Some(format), true) = (
@@ -212,7 +239,7 @@ impl Document {
         self.keep_unread(record, &text, format);
     }
 
-    /// [`Document::note_unread`] for the decoded `text` of the file.
+    /// [`Source::note_unread`] for the decoded `text` of the file.
     fn keep_unread(&mut self, record: &mut Record, text: &str, format: Format) {
         let kept = unread::keep(text, format, &self.warnings, record);
         if let Some(k) = &kept.kept {
@@ -320,7 +347,7 @@ impl Document {
     }
 
     /// What writing the record shown in `format` leaves out of a file of several records:
-    /// the others, unless it is written whole ([`Document::written_whole_as`]).
+    /// the others, unless it is written whole ([`Source::written_whole_as`]).
     /// `file_keeps_them`: the save leaves the session's file as it is (a copy, `:saveas`).
     pub fn other_records_loss(&self, format: Format, file_keeps_them: bool) -> Option<String> {
         if self.written_whole_as(format) {
@@ -454,11 +481,11 @@ pub fn record_from(position: Position) -> Record {
 
 /// Opens what the command line asked for: a file, standard input (`-`), or a new record (no
 /// file, or a file that does not exist yet in an existing directory: it is created on save).
-pub fn open(opts: &LaunchOptions) -> anyhow::Result<(Record, Document)> {
+pub fn open(opts: &LaunchOptions) -> anyhow::Result<(Record, Source)> {
     let Some(path) = &opts.file else {
         return Ok((
             new_record(opts.handicap.as_deref())?,
-            Document::untitled("[new]"),
+            Source::untitled("[new]"),
         ));
     };
     let stdin = path.as_os_str() == "-";
@@ -468,9 +495,9 @@ pub fn open(opts: &LaunchOptions) -> anyhow::Result<(Record, Document)> {
             .parent()
             .is_none_or(|d| d.as_os_str().is_empty() || d.is_dir());
     if missing {
-        let doc = Document {
+        let doc = Source {
             path: Some(path.clone()),
-            ..Document::untitled(format!("{} [new]", file_name(path)))
+            ..Source::untitled(format!("{} [new]", file_name(path)))
         };
         return Ok((new_record(opts.handicap.as_deref())?, doc));
     }
@@ -480,7 +507,7 @@ pub fn open(opts: &LaunchOptions) -> anyhow::Result<(Record, Document)> {
         .map_err(|e| anyhow::anyhow!(e))?;
     let index = load::record_index(&shown, opts.record, loaded.records.len())
         .map_err(|e| anyhow::anyhow!(e))?;
-    let (record, mut doc) = Document::from_loaded(loaded, (!stdin).then(|| path.clone()), index)
+    let (record, mut doc) = Source::from_loaded(loaded, (!stdin).then(|| path.clone()), index)
         .ok_or_else(|| anyhow::anyhow!("{}: no record", path.display()))?;
     doc.keep_record_texts_of(&bytes, (!stdin).then_some(path.as_path()));
     let mut record = record;
@@ -515,11 +542,11 @@ fn load_checked(
 
 /// Reads record `index` (0-based; the last one when the file has fewer) of the file at
 /// `path` (`:e`, and reloading a followed file).
-pub fn read(path: &Path, index: usize) -> Result<(Record, Document), String> {
+pub fn read(path: &Path, index: usize) -> Result<(Record, Source), String> {
     let bytes = std::fs::read(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
     let loaded = load_checked(&bytes, Some(path), &path.display().to_string())?;
     let index = index.min(loaded.records.len().saturating_sub(1));
-    let (record, mut doc) = Document::from_loaded(loaded, Some(path.to_path_buf()), index)
+    let (record, mut doc) = Source::from_loaded(loaded, Some(path.to_path_buf()), index)
         .ok_or_else(|| format!("{}: no record", path.display()))?;
     doc.keep_record_texts_of(&bytes, Some(path));
     let mut record = record;
@@ -529,17 +556,17 @@ pub fn read(path: &Path, index: usize) -> Result<(Record, Document), String> {
 
 /// Reads pasted text: the first record, the document describing it, and how many records the
 /// text holds.
-pub fn from_text(text: &str) -> (Parsed, Document) {
+pub fn from_text(text: &str) -> (Parsed, Source) {
     let format = Format::detect(text);
     let mut records = notation::read_text(text, format);
     let count = records.len();
     let parsed = records.swap_remove(0);
-    let mut doc = Document {
+    let mut doc = Source {
         format: Some(format),
         info: Some(TextInfo::new(notation::TextEncoding::Utf8)),
         warnings: Vec::new(),
         record_count: count,
-        ..Document::untitled("[paste]")
+        ..Source::untitled("[paste]")
     };
     doc.keep_record_texts(text);
     (parsed, doc)
@@ -603,7 +630,7 @@ pub fn target_for(
 /// text of each record as written comes back with the plan.
 pub fn plan_in_file(
     record: &Record,
-    doc: Option<&Document>,
+    doc: Option<&Source>,
     path: &Path,
     target: Target,
     info: TextInfo,

@@ -6,7 +6,7 @@
 use crate::app::config::SaveEncoding;
 pub use crate::app::document::background::Saves;
 use crate::app::document::background::{Outcome, Progress, Running, run_save, size_text};
-use crate::app::document::{self, file_name, same_path};
+use crate::app::document::{self, Saved, file_name, same_path};
 use crate::app::overlay::{Pending, PromptKind};
 pub use crate::app::overlay::{SaveHow, SaveJob, SaveJobTarget};
 use crate::app::state::{App, Level};
@@ -21,7 +21,7 @@ use std::time::Duration;
 impl App {
     /// Saves to the record's file, or asks for a name when it has none.
     pub(crate) fn save_or_ask_name(&mut self, quit_after: bool) {
-        if self.doc.path.is_some() {
+        if self.doc.source().path.is_some() {
             self.save_to(None, SaveHow::Own, quit_after);
         } else {
             self.open_prompt(
@@ -36,7 +36,7 @@ impl App {
     /// `how` says what becomes of the session: a path that is the record's own file, or any
     /// path while the record has no file yet, is a plain save whatever `how` says.
     pub fn save_to(&mut self, path: Option<PathBuf>, how: SaveHow, quit_after: bool) {
-        let Some(path) = path.clone().or_else(|| self.doc.path.clone()) else {
+        let Some(path) = path.clone().or_else(|| self.doc.source().path.clone()) else {
             self.info_level(
                 "this record has no file yet: save it with :w PATH (.kif Shift_JIS, .kifu UTF-8, .csa)"
                     .into(),
@@ -46,16 +46,17 @@ impl App {
         };
         let same_file = self
             .doc
+            .source()
             .path
             .as_deref()
             .is_some_and(|p| same_path(p, &path));
-        let how = if same_file || self.doc.path.is_none() {
+        let how = if same_file || self.doc.source().path.is_none() {
             SaveHow::Own
         } else {
             how
         };
         let same = if same_file {
-            self.doc.own_target().zip(self.doc.info)
+            self.doc.source().own_target().zip(self.doc.source().info)
         } else {
             None
         };
@@ -75,7 +76,7 @@ impl App {
         };
         // The � of bytes replaced when the file was read are written as 〓 where the encoding
         // has no � (for the whole session: the record keeps them).
-        info.lossy |= self.doc.info.is_some_and(|i| i.lossy);
+        info.lossy |= self.doc.source().info.is_some_and(|i| i.lossy);
         let job = SaveJob {
             path,
             target: SaveJobTarget { target, info },
@@ -90,13 +91,13 @@ impl App {
     }
 
     pub(crate) fn continue_save(&mut self, mut job: SaveJob) {
-        if self.saves.running.is_some() {
+        if self.doc.saves.running.is_some() {
             self.queue_save(job);
             return;
         }
         let name = job.path.display().to_string();
         if !job.overwrite_ok {
-            if job.same_file && document::changed_on_disk(&job.path, self.doc.stamp) {
+            if job.same_file && document::changed_on_disk(&job.path, self.doc.source().stamp) {
                 self.ask(
                     format!("{name} changed on disk since it was opened. Overwrite it?"),
                     vec!["Another program wrote to the file; saving replaces its changes.".into()],
@@ -122,26 +123,27 @@ impl App {
     /// Writes the record as it is now in the background (see [`Saves`]); waits for the save
     /// as long as [`Saves::blocks_for`] says.
     fn start_save(&mut self, job: SaveJob) {
-        let record = self.record.clone();
+        let record = self.doc.record().clone();
         // A file of several records: in CSA they are all written (the others as they are on
         // disk), to its own file or to another; another format holds the record shown only,
         // which the user is asked about first.
-        let own = job.same_file || self.doc.path.is_none();
+        let own = job.same_file || self.doc.source().path.is_none();
         let mut extra: Vec<String> = self
             .doc
+            .source()
             .other_records_loss(job.target.target.format, !own)
             .into_iter()
             .collect();
         extra.extend(self.replaced_bytes(job.target.info.encoding));
         if job.same_file
-            && let Some(u) = &self.doc.unread
+            && let Some(u) = &self.doc.source().unread
         {
             extra.insert(0, format!("{u} and would be removed"));
         }
         let progress = Arc::new(Progress::default());
         let (tx, rx) = mpsc::channel();
         let (j, p) = (job.clone(), Arc::clone(&progress));
-        let doc = (self.doc.record_count > 1).then(|| self.doc.clone());
+        let doc = (self.doc.source().record_count > 1).then(|| self.doc.source().clone());
         let spawned = std::thread::Builder::new()
             .name("kifview-save".into())
             .spawn(move || {
@@ -154,20 +156,20 @@ impl App {
             );
             return;
         }
-        self.saves.running = Some(Running {
+        self.doc.saves.running = Some(Running {
             job,
             rx,
             progress,
-            revision: self.history.current(),
+            revision: self.doc.current(),
             detached: false,
         });
-        self.wait_for_save_upto(self.saves.blocks_for);
+        self.wait_for_save_upto(self.doc.saves.blocks_for);
     }
 
     /// Waits for the running save, at most `limit` (`None`: until it ends), and takes its
     /// outcome when it came.
     fn wait_for_save_upto(&mut self, limit: Option<Duration>) {
-        let Some(r) = &self.saves.running else {
+        let Some(r) = &self.doc.saves.running else {
             return;
         };
         let got = match limit {
@@ -191,7 +193,7 @@ impl App {
     /// or something changed (the screen needs drawing).
     pub fn save_tick(&mut self) -> bool {
         let mut changed = false;
-        if let Some(r) = &self.saves.running {
+        if let Some(r) = &self.doc.saves.running {
             match r.rx.try_recv() {
                 Ok(outcome) => {
                     self.finish_save(outcome);
@@ -204,16 +206,16 @@ impl App {
                 }
             }
         }
-        if self.saves.running.is_none() && self.mode() != crate::app::overlay::Mode::Confirm {
-            if let Some(job) = self.saves.queued.take() {
+        if self.doc.saves.running.is_none() && self.mode() != crate::app::overlay::Mode::Confirm {
+            if let Some(job) = self.doc.saves.queued.take() {
                 self.continue_save(job);
                 changed = true;
-            } else if let Some(force) = self.saves.quit_pending.take() {
+            } else if let Some(force) = self.doc.saves.quit_pending.take() {
                 self.request_quit(force);
                 changed = true;
             }
         }
-        changed || self.saves.running.is_some()
+        changed || self.doc.saves.running.is_some()
     }
 
     /// Waits until every save (the running one and a queued one) has ended, or a question
@@ -221,7 +223,7 @@ impl App {
     pub fn wait_for_saves(&mut self) {
         loop {
             self.wait_for_save_upto(None);
-            let queued = self.saves.queued.is_some() || self.saves.quit_pending.is_some();
+            let queued = self.doc.saves.queued.is_some() || self.doc.saves.quit_pending.is_some();
             if !queued || self.mode() == crate::app::overlay::Mode::Confirm {
                 return;
             }
@@ -231,18 +233,18 @@ impl App {
 
     /// Is a save running?
     pub fn save_running(&self) -> bool {
-        self.saves.running.is_some()
+        self.doc.saves.running.is_some()
     }
 
     /// Saves run in the background: a save that has not ended after `d` goes on while keys
     /// are handled, its progress on the status line (the viewer: about 100 ms).
     pub fn set_background_saves(&mut self, d: Duration) {
-        self.saves.blocks_for = Some(d);
+        self.doc.saves.blocks_for = Some(d);
     }
 
     /// The status line's account of a running save: `saving study.kif… 48% of 2.7 MB`.
     pub fn save_status(&self) -> Option<String> {
-        let r = self.saves.running.as_ref()?;
+        let r = self.doc.saves.running.as_ref()?;
         let name = file_name(&r.job.path);
         let total = r.progress.total.load(Ordering::Relaxed);
         let written = r.progress.written.load(Ordering::Relaxed);
@@ -251,10 +253,10 @@ impl App {
             None => format!("saving {name}…"),
             Some(pct) => format!("saving {name}… {pct}% of {}", size_text(total)),
         };
-        if self.saves.queued.is_some() {
+        if self.doc.saves.queued.is_some() {
             s.push_str(", then another");
         }
-        if self.saves.quit_pending.is_some() || r.job.quit_after {
+        if self.doc.saves.quit_pending.is_some() || r.job.quit_after {
             s.push_str(", then quit");
         }
         Some(s)
@@ -263,17 +265,17 @@ impl App {
     /// `q` while a save runs: the quit waits for it (and then asks, as ever, when edits are
     /// unsaved). True when the quit was put off.
     pub(crate) fn quit_waits_for_save(&mut self, force: bool) -> bool {
-        if self.saves.running.is_none() && self.saves.queued.is_none() {
+        if self.doc.saves.running.is_none() && self.doc.saves.queued.is_none() {
             return false;
         }
         // The status line says so (`saving study.kif… 48% of 2.7 MB, then quit`).
-        self.saves.quit_pending = Some(force);
+        self.doc.saves.quit_pending = Some(force);
         true
     }
 
     /// Another save while one runs waits for it (one at a time: never two writes at once).
     fn queue_save(&mut self, job: SaveJob) {
-        if self.saves.queued.is_some() {
+        if self.doc.saves.queued.is_some() {
             self.info_level(
                 "not saved: a save is running and another waits; save again when they have ended"
                     .into(),
@@ -282,20 +284,20 @@ impl App {
             return;
         }
         let name = file_name(&job.path);
-        self.saves.queued = Some(job);
+        self.doc.saves.queued = Some(job);
         self.info(format!("a save is running: {name} is saved when it ends"));
     }
 
     /// What a save that ended means for the session: the same as a save that never left the
     /// key's handling (questions, messages, the file and its stamp, the saved revision).
     fn finish_save(&mut self, outcome: Outcome) {
-        let Some(run) = self.saves.running.take() else {
+        let Some(run) = self.doc.saves.running.take() else {
             return;
         };
         let saved = matches!(outcome, Outcome::Saved { .. });
         if !saved {
             // A quit that waited for this save does not happen: the user sees why first.
-            self.saves.quit_pending = None;
+            self.doc.saves.quit_pending = None;
         }
         if run.detached {
             // The record was replaced meanwhile (`:e`): only say how the save went.
@@ -354,7 +356,9 @@ impl App {
                     Pending::Encoding(job),
                 );
             }
-            Outcome::Losses { losses, .. } if job.same_file && self.doc.unread.is_some() => {
+            Outcome::Losses { losses, .. }
+                if job.same_file && self.doc.source().unread.is_some() =>
+            {
                 self.ask_unread(job, losses);
             }
             Outcome::Losses { format, losses } => {
@@ -395,9 +399,12 @@ impl App {
                 // A file of several records: was it written whole, or the record shown only
                 // (the user said yes)? The document is the one the save began with: records
                 // are not switched while a save runs, and another file detaches it.
-                let (n, count) = (self.doc.record_index + 1, self.doc.record_count);
-                let one_of_several = !self.doc.written_whole_as(format);
-                let old_name = self.doc.name.clone();
+                let (n, count) = (
+                    self.doc.source().record_index + 1,
+                    self.doc.source().record_count,
+                );
+                let one_of_several = !self.doc.source().written_whole_as(format);
+                let old_name = self.doc.source().name.clone();
                 let copy = job.how == SaveHow::Copy;
                 // What was written holds everything in the record as it was when the save
                 // began: that revision is on disk (edits made since keep [+]). Not so for a
@@ -410,9 +417,6 @@ impl App {
                     .is_some_and(|w| same_path(&w.path, &job.path))
                 {
                     crate::app::document::watch::set_stamp(self, stamp);
-                }
-                if whole {
-                    self.history.mark_saved_at(run.revision);
                 }
                 let all = if count > 1 && !one_of_several {
                     format!("all {count} records; ")
@@ -433,25 +437,16 @@ impl App {
                     // The session moved to another file: the old one is not its file any more.
                     self.watch = None;
                 }
-                if !copy {
-                    // The session's file holds no unreadable bytes (nor unread lines) any more.
-                    self.doc.replaced_lines.clear();
-                    self.doc.unread = None;
-                    self.doc.stamp = Some(stamp);
-                    self.doc.path = Some(job.path.clone());
-                    self.doc.name = file_name(&job.path);
-                    self.doc.format = Some(format);
-                    self.doc.info = Some(info);
-                    if let Some(texts) = texts {
-                        // A file of several records: each one's text is now what was written.
-                        self.doc.record_texts = texts;
-                    } else {
-                        // The file holds this record only.
-                        self.doc.record_count = 1;
-                        self.doc.record_index = 0;
-                        self.doc.record_texts.clear();
-                    }
-                }
+                // The outcome reaches the document in one step: the saved revision, and the
+                // file it is now (unless this was a copy).
+                let own = (!copy).then(|| Saved {
+                    path: &job.path,
+                    stamp,
+                    format,
+                    info,
+                    texts,
+                });
+                self.doc.saved(run.revision, whole, own);
                 let verb = if copy { "wrote" } else { "saved" };
                 let without = if losses.is_empty() {
                     String::new()
@@ -480,7 +475,7 @@ impl App {
                 } else if whole && copy {
                     self.info(format!(
                         "wrote a copy: {name} ({what}); still editing {}",
-                        self.doc.name
+                        self.doc.source().name
                     ));
                 } else if whole {
                     self.info(format!("saved {name} ({what})"));
@@ -502,10 +497,12 @@ impl App {
 
     /// A save over a file that was not read whole: what would go, and a copy offered first.
     fn ask_unread(&mut self, job: SaveJob, losses: Vec<String>) {
-        let Some(u) = &self.doc.unread else { return };
+        let Some(u) = &self.doc.source().unread else {
+            return;
+        };
         let question = format!(
             "{} was not read whole: {} could not be read and would be removed. Save over it?",
-            self.doc.name,
+            self.doc.source().name,
             u.lines_text()
         );
         let yes = if job.quit_after {
@@ -547,8 +544,8 @@ impl App {
     /// The bytes of the file its encoding could not read (replaced by � when it was read), as
     /// a loss for the save question: the original bytes cannot be written back.
     fn replaced_bytes(&self, writing: TextEncoding) -> Option<String> {
-        let lines = &self.doc.replaced_lines;
-        let read = self.doc.info?.encoding;
+        let lines = &self.doc.source().replaced_lines;
+        let read = self.doc.source().info?.encoding;
         let shown: Vec<String> = lines.iter().take(5).map(ToString::to_string).collect();
         let more = match lines.len() {
             0 => return None,
@@ -569,7 +566,7 @@ impl App {
 
     /// Where in the record a character occurs first, in words.
     pub(crate) fn locate_char(&self, ch: char) -> Option<String> {
-        let rec = &self.record;
+        let rec = self.doc.record();
         if let Some(f) = rec
             .header
             .fields
