@@ -538,6 +538,13 @@ fn save_as_kif_kifu_and_csa_and_read_back() {
     // the first :w, which made game.kif its file, as in vim).
     let s = status(&mut v);
     assert!(s.contains(" game.kif KIF") && s.contains("wrote"), "{s}");
+    // Nothing is unsaved (game.kif holds every edit): the message says so, not `[+] stays`.
+    assert!(!v.app.is_modified());
+    let m = v.app.message().unwrap().text.clone();
+    assert!(
+        m.contains("without") && m.contains("game.kif holds them") && !m.contains("[+]"),
+        "{m}"
+    );
 }
 
 #[test]

@@ -304,7 +304,6 @@ fn no_file_of_src_imports_itself_through_a_cycle() {
 /// Functions of `app` and `tui` that were over 80 lines when the limit came, and their
 /// length then (file, function, lines): none may grow, and each leaves the list once split.
 const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
-    ("src/app/document/save.rs", "finish_save", 196),
     ("src/app/config/mod.rs", "apply", 181),
     ("src/tui/mod.rs", "run", 145),
 ];

@@ -70,16 +70,20 @@ pub(super) enum Outcome {
     },
     ReadOnly(PathBuf),
     Failed(String),
-    Saved {
-        stamp: DiskStamp,
-        format: Format,
-        info: TextInfo,
-        bytes: usize,
-        /// What the file does not hold (the user said yes).
-        losses: Vec<String>,
-        /// A file of several records written whole: the text of each record as written.
-        texts: Option<Vec<String>>,
-    },
+    Saved(Written),
+}
+
+/// What a save wrote.
+#[derive(Debug)]
+pub(super) struct Written {
+    pub stamp: DiskStamp,
+    pub format: Format,
+    pub info: TextInfo,
+    pub bytes: usize,
+    /// What the file does not hold (the user said yes).
+    pub losses: Vec<String>,
+    /// A file of several records written whole: the text of each record as written.
+    pub texts: Option<Vec<String>>,
 }
 
 /// The save thread: renders and encodes `record`, stops at losses not agreed to yet, writes.
@@ -112,14 +116,14 @@ pub(super) fn run_save(
     match document::write(&plan, job.read_only_ok, &progress.written) {
         Err(SaveError::ReadOnly { path }) => Outcome::ReadOnly(path),
         Err(e) => Outcome::Failed(e.to_string()),
-        Ok(stamp) => Outcome::Saved {
+        Ok(stamp) => Outcome::Saved(Written {
             stamp,
             format: plan.target.format,
             info: plan.info,
             bytes: plan.bytes.len(),
             losses: plan.losses,
             texts,
-        },
+        }),
     }
 }
 

@@ -5,15 +5,16 @@
 
 use crate::app::config::SaveEncoding;
 pub use crate::app::document::background::Saves;
-use crate::app::document::background::{Outcome, Progress, Running, run_save, size_text};
+use crate::app::document::background::{Outcome, Progress, Running, Written, run_save, size_text};
+use crate::app::document::checks::DiskStamp;
 use crate::app::document::{self, Saved, file_name, same_path};
 use crate::app::overlay::{Pending, PromptKind};
 pub use crate::app::overlay::{SaveHow, SaveJob, SaveJobTarget};
 use crate::app::state::{App, Level};
-use crate::core::notation::TextEncoding;
-use crate::core::notation::encoding::GETA;
-use crate::core::record::NodeId;
-use std::path::PathBuf;
+use crate::core::notation::encoding::{EncodeError, GETA};
+use crate::core::notation::{Format, TextEncoding, TextInfo};
+use crate::core::record::{NodeId, Revision};
+use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, mpsc};
 use std::time::Duration;
@@ -294,90 +295,23 @@ impl App {
         let Some(run) = self.doc.saves.running.take() else {
             return;
         };
-        let saved = matches!(outcome, Outcome::Saved { .. });
-        if !saved {
+        if !matches!(outcome, Outcome::Saved { .. }) {
             // A quit that waited for this save does not happen: the user sees why first.
             self.doc.saves.quit_pending = None;
         }
         if run.detached {
-            // The record was replaced meanwhile (`:e`): only say how the save went.
-            match outcome {
-                Outcome::Saved { .. } => self.info(format!(
-                    "saved {} (before the record was replaced)",
-                    run.job.path.display()
-                )),
-                _ => self.info_level(
-                    format!(
-                        "{} was not saved (the record was replaced meanwhile)",
-                        run.job.path.display()
-                    ),
-                    Level::Warning,
-                ),
-            }
+            self.say_detached(&run.job, matches!(outcome, Outcome::Saved { .. }));
             return;
         }
         let job = run.job;
-        let name = job.path.display().to_string();
         match outcome {
-            Outcome::Unencodable(e) => {
-                let mut details: Vec<String> = e
-                    .chars
-                    .iter()
-                    .take(20)
-                    .map(|u| match self.locate_char(u.ch) {
-                        Some(place) => format!(
-                            "  '{}' (U+{:04X}) {place} (line {}, column {} of the file)",
-                            u.ch, u.ch as u32, u.line, u.column
-                        ),
-                        None => format!("  {u}"),
-                    })
-                    .collect();
-                if e.chars.len() > 20 {
-                    details.push(format!("  ... and {} more", e.chars.len() - 20));
-                }
-                let first = e.chars.first().map(|u| {
-                    let place = self.locate_char(u.ch).unwrap_or_default();
-                    format!("'{}' {place}", u.ch)
-                });
-                let more = match e.chars.len() {
-                    0 | 1 => String::new(),
-                    n => format!(" and {} more", n - 1),
-                };
-                self.ask(
-                    format!(
-                        "{} cannot hold {} character{} of this record: {}{more}",
-                        e.encoding.name(),
-                        e.chars.len(),
-                        if e.chars.len() == 1 { "" } else { "s" },
-                        first.unwrap_or_default()
-                    ),
-                    details,
-                    vec![('u', "save as UTF-8 instead"), ('c', "cancel")],
-                    Pending::Encoding(job),
-                );
-            }
+            Outcome::Unencodable(e) => self.ask_unencodable(job, &e),
             Outcome::Losses { losses, .. }
                 if job.same_file && self.doc.source().unread.is_some() =>
             {
                 self.ask_unread(job, losses);
             }
-            Outcome::Losses { format, losses } => {
-                let yes = if job.quit_after {
-                    "save without them and quit"
-                } else {
-                    "save without them"
-                };
-                self.ask(
-                    format!(
-                        "{} cannot hold {}: save without them?",
-                        format.name(),
-                        losses.join(", ")
-                    ),
-                    losses.iter().map(|l| format!("  - {l}")).collect(),
-                    vec![('y', yes), ('n', "cancel")],
-                    Pending::Losses(job),
-                );
-            }
+            Outcome::Losses { format, losses } => self.ask_losses(job, format, &losses),
             Outcome::ReadOnly(path) => {
                 let shown = path.display().to_string();
                 self.ask(
@@ -388,110 +322,197 @@ impl App {
                 );
             }
             Outcome::Failed(e) => self.info_level(format!("not saved: {e}"), Level::Error),
-            Outcome::Saved {
-                stamp,
-                format,
-                info,
-                bytes,
-                losses,
-                texts,
-            } => {
-                // A file of several records: was it written whole, or the record shown only
-                // (the user said yes)? The document is the one the save began with: records
-                // are not switched while a save runs, and another file detaches it.
-                let (n, count) = (
-                    self.doc.source().record_index + 1,
-                    self.doc.source().record_count,
-                );
-                let one_of_several = !self.doc.source().written_whole_as(format);
-                let old_name = self.doc.source().name.clone();
-                let copy = job.how == SaveHow::Copy;
-                // What was written holds everything in the record as it was when the save
-                // began: that revision is on disk (edits made since keep [+]). Not so for a
-                // copy of one record of several: the session's file does not get the edits.
-                let whole = losses.is_empty() && !(copy && one_of_several);
-                // A followed file (--watch) need not reload what was just written.
-                if self
-                    .watch
-                    .as_ref()
-                    .is_some_and(|w| same_path(&w.path, &job.path))
-                {
-                    crate::app::document::watch::set_stamp(self, stamp);
-                }
-                let all = if count > 1 && !one_of_several {
-                    format!("all {count} records; ")
+            Outcome::Saved(written) => self.saved(job, run.revision, written),
+        }
+    }
+
+    /// The record was replaced meanwhile (`:e`): only say how the save went.
+    fn say_detached(&mut self, job: &SaveJob, saved: bool) {
+        let path = job.path.display();
+        if saved {
+            self.info(format!("saved {path} (before the record was replaced)"));
+        } else {
+            self.info_level(
+                format!("{path} was not saved (the record was replaced meanwhile)"),
+                Level::Warning,
+            );
+        }
+    }
+
+    /// The encoding cannot hold some characters: where each is, and UTF-8 offered instead.
+    fn ask_unencodable(&mut self, job: SaveJob, e: &EncodeError) {
+        let mut details: Vec<String> = e
+            .chars
+            .iter()
+            .take(20)
+            .map(|u| match self.locate_char(u.ch) {
+                Some(place) => format!(
+                    "  '{}' (U+{:04X}) {place} (line {}, column {} of the file)",
+                    u.ch, u.ch as u32, u.line, u.column
+                ),
+                None => format!("  {u}"),
+            })
+            .collect();
+        if e.chars.len() > 20 {
+            details.push(format!("  ... and {} more", e.chars.len() - 20));
+        }
+        let first = e.chars.first().map(|u| {
+            let place = self.locate_char(u.ch).unwrap_or_default();
+            format!("'{}' {place}", u.ch)
+        });
+        let more = match e.chars.len() {
+            0 | 1 => String::new(),
+            n => format!(" and {} more", n - 1),
+        };
+        self.ask(
+            format!(
+                "{} cannot hold {} character{} of this record: {}{more}",
+                e.encoding.name(),
+                e.chars.len(),
+                if e.chars.len() == 1 { "" } else { "s" },
+                first.unwrap_or_default()
+            ),
+            details,
+            vec![('u', "save as UTF-8 instead"), ('c', "cancel")],
+            Pending::Encoding(job),
+        );
+    }
+
+    /// The format cannot hold everything: save without it?
+    fn ask_losses(&mut self, job: SaveJob, format: Format, losses: &[String]) {
+        let yes = if job.quit_after {
+            "save without them and quit"
+        } else {
+            "save without them"
+        };
+        self.ask(
+            format!(
+                "{} cannot hold {}: save without them?",
+                format.name(),
+                losses.join(", ")
+            ),
+            losses.iter().map(|l| format!("  - {l}")).collect(),
+            vec![('y', yes), ('n', "cancel")],
+            Pending::Losses(job),
+        );
+    }
+
+    /// A save was written: the document takes what it means in one step (the revision on
+    /// disk, the file it is now), then the message says what was written and what was not.
+    fn saved(&mut self, job: SaveJob, revision: Revision, w: Written) {
+        // A file of several records: was it written whole, or the record shown only (the
+        // user said yes)? The document is the one the save began with: records are not
+        // switched while a save runs, and another file detaches it.
+        let one_of_several = !self.doc.source().written_whole_as(w.format);
+        let before = Before {
+            name: self.doc.source().name.clone(),
+            n: self.doc.source().record_index + 1,
+            count: self.doc.source().record_count,
+            one_of_several,
+        };
+        let copy = job.how == SaveHow::Copy;
+        // What was written holds everything in the record as it was when the save began:
+        // that revision is on disk (edits made since keep [+]). Not so for a copy of one
+        // record of several: the session's file does not get the edits.
+        let whole = w.losses.is_empty() && !(copy && one_of_several);
+        self.follow_saved_file(&job.path, w.stamp, copy);
+        let own = (!copy).then(|| Saved {
+            path: &job.path,
+            stamp: w.stamp,
+            format: w.format,
+            info: w.info,
+            texts: w.texts,
+        });
+        self.doc.saved(revision, whole, own);
+        self.say_saved(&job, &before, whole, (w.format, w.info, w.bytes), &w.losses);
+        if job.quit_after {
+            self.should_quit = true;
+        }
+    }
+
+    /// A followed file (--watch) need not reload what was just written; a session that moved
+    /// to another file stops following the old one.
+    fn follow_saved_file(&mut self, path: &Path, stamp: DiskStamp, copy: bool) {
+        let Some(w) = &self.watch else { return };
+        if same_path(&w.path, path) {
+            crate::app::document::watch::set_stamp(self, stamp);
+        } else if !copy {
+            self.watch = None;
+        }
+    }
+
+    /// The message after a save: what was written, and what was left out and where it is.
+    fn say_saved(
+        &mut self,
+        job: &SaveJob,
+        before: &Before,
+        whole: bool,
+        (format, info, bytes): (Format, TextInfo, usize),
+        losses: &[String],
+    ) {
+        let name = job.path.display().to_string();
+        let Before {
+            name: old_name,
+            n,
+            count,
+            one_of_several,
+        } = before;
+        let copy = job.how == SaveHow::Copy;
+        let all = if *count > 1 && !one_of_several {
+            format!("all {count} records; ")
+        } else {
+            String::new()
+        };
+        let what = format!(
+            "{all}{} {}, {bytes} bytes",
+            format.name(),
+            info.encoding.name()
+        );
+        let verb = if copy { "wrote" } else { "saved" };
+        let without = if losses.is_empty() {
+            String::new()
+        } else {
+            format!(" without {}", losses.join(", "))
+        };
+        // Where what was left out is: the session's own file when nothing is unsaved (a copy
+        // after a save), else only this session ([+] stays).
+        let kept = if copy && !self.is_modified() {
+            format!("{old_name} holds them")
+        } else {
+            "[+] stays: only this session holds them".to_string()
+        };
+        if *one_of_several {
+            // What is left out first: the status line may be narrow.
+            let mut msg = format!(
+                "{verb} {name}: record {n} of {count} only ({}){without}; {what}",
+                document::one_record_why(format)
+            );
+            if !whole && self.is_modified() {
+                msg.push_str(&if copy {
+                    format!("; [+] stays: {old_name} does not hold the edits")
                 } else {
-                    String::new()
-                };
-                let what = format!(
-                    "{all}{} {}, {bytes} bytes",
-                    format.name(),
-                    info.encoding.name()
-                );
-                if !copy
-                    && self
-                        .watch
-                        .as_ref()
-                        .is_some_and(|w| !same_path(&w.path, &job.path))
-                {
-                    // The session moved to another file: the old one is not its file any more.
-                    self.watch = None;
-                }
-                // The outcome reaches the document in one step: the saved revision, and the
-                // file it is now (unless this was a copy).
-                let own = (!copy).then(|| Saved {
-                    path: &job.path,
-                    stamp,
-                    format,
-                    info,
-                    texts,
+                    format!("; {kept}")
                 });
-                self.doc.saved(run.revision, whole, own);
-                let verb = if copy { "wrote" } else { "saved" };
-                let without = if losses.is_empty() {
-                    String::new()
-                } else {
-                    format!(" without {}", losses.join(", "))
-                };
-                if one_of_several {
-                    // What is left out first: the status line may be narrow.
-                    let mut msg = format!(
-                        "{verb} {name}: record {n} of {count} only ({}){without}; {what}",
-                        document::one_record_why(format)
-                    );
-                    if !whole && self.is_modified() {
-                        msg.push_str(&if copy {
-                            format!("; [+] stays: {old_name} does not hold the edits")
-                        } else {
-                            "; [+] stays: only this session holds them".to_string()
-                        });
-                    }
-                    if job.how == SaveHow::SaveAs {
-                        msg.push_str(&format!(
-                            "; {old_name} keeps its {count} records as they are on disk"
-                        ));
-                    }
-                    self.info_level(msg, Level::Warning);
-                } else if whole && copy {
-                    self.info(format!(
-                        "wrote a copy: {name} ({what}); still editing {}",
-                        self.doc.source().name
-                    ));
-                } else if whole {
-                    self.info(format!("saved {name} ({what})"));
-                } else {
-                    // The loss first: the status line may be narrow.
-                    self.info_level(
-                        format!(
-                            "{verb} {name}{without} ({what}); [+] stays: only this session holds them"
-                        ),
-                        Level::Warning,
-                    );
-                }
-                if job.quit_after {
-                    self.should_quit = true;
-                }
             }
+            if job.how == SaveHow::SaveAs {
+                msg.push_str(&format!(
+                    "; {old_name} keeps its {count} records as they are on disk"
+                ));
+            }
+            self.info_level(msg, Level::Warning);
+        } else if whole && copy {
+            let own = &self.doc.source().name;
+            self.info(format!(
+                "wrote a copy: {name} ({what}); still editing {own}"
+            ));
+        } else if whole {
+            self.info(format!("saved {name} ({what})"));
+        } else {
+            // The loss first: the status line may be narrow.
+            self.info_level(
+                format!("{verb} {name}{without} ({what}); {kept}"),
+                Level::Warning,
+            );
         }
     }
 
@@ -602,4 +623,12 @@ impl App {
             .any(|l| l.contains(ch))
             .then(|| "in a # line kept from the file".to_string())
     }
+}
+
+/// What the session was before a save's outcome changed it, for the message.
+struct Before {
+    name: String,
+    n: usize,
+    count: usize,
+    one_of_several: bool,
 }
