@@ -442,6 +442,26 @@ fn paste_prompt_snapshot() {
     insta::assert_snapshot!("paste_prompt_ki2", t.backend());
 }
 
+#[test]
+fn the_paste_prompt_says_when_nothing_looks_like_a_record() {
+    let mut v = Viewer::new(app(game()), Theme::plain());
+    keys(&mut v.app, "p");
+    paste_text(&mut v.app, "hello, world\rsee you\r");
+    let mut t = Terminal::new(TestBackend::new(80, 24)).unwrap();
+    t.draw(|f| v.draw(f)).unwrap();
+    let shown = crate::common::screen_rows(&t).join("\n");
+    assert!(
+        shown.contains("2 lines · nothing here looks like a record")
+            && !shown.contains("looks like KIF"),
+        "{shown}"
+    );
+    // A record's text still names its format.
+    paste_text(&mut v.app, "+7776FU\r");
+    t.draw(|f| v.draw(f)).unwrap();
+    let shown = crate::common::screen_rows(&t).join("\n");
+    assert!(shown.contains("looks like CSA"), "{shown}");
+}
+
 /// Makes an edit, so the record holds something that is on no disk.
 fn touch(a: &mut kifview::app::App) {
     let edit = kifview::core::record::Edit::SetComment {
