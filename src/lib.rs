@@ -59,11 +59,13 @@
 //! 3. The app shows the record; saving goes back the same way: `app::document::save` asks its
 //!    questions (outside changes, an encoding that cannot hold a character, a format that
 //!    cannot hold everything, each named and counted; `app::document::checks` finds them),
-//!    `app::document` renders, encodes and writes, on a thread of its own with a copy of the
-//!    record (`app::document::background`; a save that takes longer than about 100 ms shows
-//!    its progress on the status line; the run loop takes its outcome, and the document
-//!    takes what it means in one step, `Document::saved`: the revision on disk, and the file
-//!    it is now).
+//!    and on a thread of its own with a copy of the record (`app::document::background`)
+//!    `core::notation` renders and encodes it (a record of a CSA file of several in its place
+//!    among the others as they were, `notation::csa::splice`, which also rewrites their
+//!    encoding declaration for a copy in another encoding) and `store` writes the bytes (a
+//!    save that takes longer than about 100 ms shows its progress on the status line; the
+//!    run loop takes its outcome, and the document takes what it means in one step,
+//!    `Document::saved`: the revision on disk, and the file it is now).
 //!
 //! # Where a change goes
 //!

@@ -148,7 +148,7 @@ impl Source {
         })?;
         let first_line: usize = self.record_texts[..index]
             .iter()
-            .map(|t| line_breaks(t))
+            .map(|t| notation::csa::line_breaks(t))
             .sum();
         let parsed = notation::csa::read(text).swap_remove(0);
         // What the decoding said (line 0) holds for every record.
@@ -282,11 +282,8 @@ impl Source {
     }
 
     /// Each record's text as a file of several records is written with `record` (the one
-    /// shown) rendered in place of its piece, the others as they were (with `info`'s line
-    /// ends and encoding declaration when they differ from the file's: a copy); and what
-    /// rendering `record` said. Joined, the pieces are the file's text before encoding (`\n`
-    /// line ends when `info` writes CRLF). `None` unless the file holds several records and
-    /// `target` is CSA.
+    /// shown) in its place (`notation::csa::splice`), and what rendering `record` said.
+    /// `None` unless the file holds several records and `target` is CSA.
     fn splice(
         &self,
         record: &Record,
@@ -296,48 +293,12 @@ impl Source {
         if self.record_texts.len() < 2 || target.format != Format::Csa {
             return None;
         }
-        let i = self.record_index;
-        let mut w = notation::render(record, target, info);
-        // The record keeps the `/` that closed it (the last one too, when it had one).
-        let closed = i + 1 < self.record_texts.len()
-            || self.record_texts[i]
-                .lines()
-                .rev()
-                .find(|l| !l.trim().is_empty())
-                .is_some_and(|l| l.trim() == "/");
-        if !w.text.ends_with('\n') {
-            w.text.push('\n');
-        }
-        if closed {
-            w.text.push_str("/\n");
-        }
-        let own = self.info;
-        // The encoder turns each `\n` into CRLF; a copy with LF line ends loses the CRs of a
-        // CRLF file.
-        let to_lf = info.newline == notation::Newline::CrLf
-            || own.is_some_and(|o| o.newline != info.newline);
-        let redeclare = own.is_some_and(|o| o.encoding != info.encoding);
-        let mut line = 0;
-        let pieces = self
-            .record_texts
-            .iter()
-            .enumerate()
-            .map(|(j, t)| {
-                let mut piece = if j == i {
-                    w.text.clone()
-                } else if to_lf {
-                    t.replace("\r\n", "\n")
-                } else {
-                    t.clone()
-                };
-                if redeclare && j != i && line < DECLARED_IN {
-                    piece = declare_encoding(&piece, DECLARED_IN - line, info.encoding);
-                }
-                line += line_breaks(&piece);
-                piece
-            })
-            .collect();
-        Some((pieces, w))
+        let file = notation::csa::Records {
+            texts: &self.record_texts,
+            index: self.record_index,
+            info: self.info,
+        };
+        Some(notation::csa::splice(file, record, target, info))
     }
 
     /// Is a save of the record shown in `format` a save of the whole file: a file of one
@@ -380,47 +341,6 @@ pub fn one_record_why(format: Format) -> String {
     } else {
         format!("{} holds one record per file", format.name())
     }
-}
-
-/// The decoder looks for an encoding declaration in a file's first lines: as many as this.
-const DECLARED_IN: usize = 10;
-
-/// `text` with the encoding its first `lines` lines declare (`'CSA encoding=SHIFT_JIS`,
-/// `'encoding=Shift_JIS`) changed to `encoding`: a copy in another encoding must not claim
-/// the old one.
-fn declare_encoding(text: &str, lines: usize, encoding: TextEncoding) -> String {
-    let label = match encoding {
-        TextEncoding::Utf8 => "UTF-8",
-        TextEncoding::ShiftJis => "SHIFT_JIS",
-        TextEncoding::EucJp => "EUC-JP",
-    };
-    let mut out = String::with_capacity(text.len());
-    for (n, l) in text.split_inclusive('\n').enumerate() {
-        let from = l
-            .find("encoding=")
-            .filter(|_| n < lines && l.starts_with('\''))
-            .map(|at| at + "encoding=".len());
-        // As the decoder reads a declaration: a label it knows.
-        let end = from.map(|from| {
-            l[from..]
-                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'))
-                .map_or(l.len(), |k| from + k)
-        });
-        match from.zip(end) {
-            Some((from, end)) if TextEncoding::from_label(&l[from..end]).is_some() => {
-                out.push_str(&l[..from]);
-                out.push_str(label);
-                out.push_str(&l[end..]);
-            }
-            _ => out.push_str(l),
-        }
-    }
-    out
-}
-
-/// Line breaks in `t` (`\r\n`, `\r` or `\n`), as the readers count lines.
-fn line_breaks(t: &str) -> usize {
-    t.matches('\n').count() + t.matches('\r').count() - t.matches("\r\n").count()
 }
 
 /// The followed file.
@@ -743,24 +663,6 @@ mod tests {
         let e = record_index("f.csa", 4, 3).unwrap_err();
         assert_eq!(e, "f.csa: --record 4: the file holds 3 records");
         assert!(record_index("f", 2, 1).unwrap_err().ends_with("1 record"));
-    }
-
-    #[test]
-    fn a_copy_declares_the_encoding_it_is_written_in_within_the_first_lines() {
-        let text =
-            "'records: 2\n'CSA encoding=SHIFT_JIS\r\nV3.0\n'encoding=sjis is a comment here\n";
-        assert_eq!(
-            declare_encoding(text, 2, TextEncoding::Utf8),
-            "'records: 2\n'CSA encoding=UTF-8\r\nV3.0\n'encoding=sjis is a comment here\n"
-        );
-        assert_eq!(
-            declare_encoding("'encoding=utf-8\n", 10, TextEncoding::ShiftJis),
-            "'encoding=SHIFT_JIS\n"
-        );
-        // Lines that are not `'` lines, lines past the first ones, and labels that name no
-        // encoding (the decoder does not take them for a declaration) are left alone.
-        let moves = "N+encoding=x\n+7776FU\n'memo: encoding=mine\n";
-        assert_eq!(declare_encoding(moves, 10, TextEncoding::Utf8), moves);
     }
 
     #[test]
