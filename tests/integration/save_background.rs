@@ -253,3 +253,40 @@ fn records_are_not_switched_while_a_save_runs() {
     press(&mut v, "}");
     assert_eq!(v.app.source().record_index, 1);
 }
+
+/// "Save the file before going to record 2?" `s`: the switch waits for the save (which may
+/// ask first and run in the background), then happens; it is not decided while the save
+/// still runs.
+#[test]
+fn save_and_go_to_another_record_goes_once_the_save_has_written_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, _) = crate::common::five_records(&dir, false);
+    let (record, doc) = document::read(&path, 0).unwrap();
+    let mut app = App::new(record, doc, Config::defaults());
+    app.set_background_saves(Duration::ZERO);
+    let mut v = Viewer::new(app, Theme::plain());
+    press(&mut v, "lc変更⎋");
+    // The disk is slow: the file is now a FIFO that takes the bytes when the test reads them.
+    std::fs::remove_file(&path).unwrap();
+    mkfifo(&path);
+    press(&mut v, "}s");
+    let q = screen_rows(&screen(&mut v, 120, 40)).join("\n");
+    assert!(q.contains("changed on disk"), "{q}");
+    press(&mut v, "y");
+    assert!(v.app.save_running());
+    assert_eq!(
+        v.app.source().record_index,
+        0,
+        "not switched while the save runs"
+    );
+    let bytes = drain(&path).join().unwrap();
+    v.app.wait_for_saves();
+    assert!(String::from_utf8(bytes).unwrap().contains("変更"));
+    assert_eq!(
+        v.app.source().record_index,
+        1,
+        "{:?}",
+        v.app.message().map(|m| &m.text)
+    );
+    assert!(!v.app.is_modified());
+}

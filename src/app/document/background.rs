@@ -22,8 +22,8 @@ use std::time::Duration;
 pub struct Saves {
     pub(super) running: Option<Running>,
     pub(super) queued: Option<SaveJob>,
-    /// A quit (forced or not) waiting for the saves to end.
-    pub(super) quit_pending: Option<bool>,
+    /// What waits for the saves to end (a quit, forced or not).
+    pub(super) then: Option<super::job::Then>,
     /// How long starting a save waits for it to end before it goes on in the background;
     /// `None`: until it ends (no run loop to take its outcome later, as in tests).
     pub blocks_for: Option<Duration>,

@@ -10,6 +10,7 @@ pub(crate) mod background;
 pub mod checks;
 pub mod clipboard;
 mod doc;
+pub mod job;
 mod picture;
 pub(crate) mod records;
 pub mod save;

@@ -5,6 +5,7 @@
 //! `:saveas PATH` to a CSA file; a format of one record per file gets the record shown only,
 //! after a question that names the others (`Source::other_records_loss`).
 
+use crate::app::document::job::Then;
 use crate::app::overlay::Pending;
 use crate::app::state::{App, Level};
 
@@ -105,21 +106,9 @@ impl App {
     /// The answer to "save before going to another record?".
     pub(crate) fn answer_switch(&mut self, index: usize, c: char) {
         match c {
-            's' => {
-                self.save_or_ask_name(false);
-                if self.is_modified() {
-                    // A question came up (or the save is still under way): nothing is
-                    // switched until it is done.
-                    if self.message.is_none() {
-                        self.info(format!(
-                            "still at record {}: switch again once it is saved",
-                            self.doc.source().record_index + 1
-                        ));
-                    }
-                } else {
-                    self.show_record(index);
-                }
-            }
+            // The switch happens once the save has written the record (`Then::ShowRecord`):
+            // a question or a save still running leaves it for later.
+            's' => self.save_or_ask_name(Then::ShowRecord(index)),
             'd' => self.show_record(index),
             _ => self.info("still here: nothing was saved or discarded"),
         }
@@ -127,7 +116,7 @@ impl App {
 
     /// Shows record `index` of the file as it is on disk (the edits of the one shown were
     /// saved or discarded).
-    fn show_record(&mut self, index: usize) {
+    pub(super) fn show_record(&mut self, index: usize) {
         match self.doc.source().record_at(index) {
             Err(e) => self.info_level(e, Level::Error),
             Ok((record, doc)) => {

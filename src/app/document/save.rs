@@ -7,9 +7,10 @@ use crate::app::config::SaveEncoding;
 pub use crate::app::document::background::Saves;
 use crate::app::document::background::{Outcome, Progress, Running, Written, run_save, size_text};
 use crate::app::document::checks::DiskStamp;
+pub use crate::app::document::job::{SaveHow, SaveJob, SaveJobTarget, Then};
 use crate::app::document::{self, Saved, file_name, same_path};
 use crate::app::overlay::{Pending, PromptKind};
-pub use crate::app::overlay::{SaveHow, SaveJob, SaveJobTarget};
+
 use crate::app::state::{App, Level};
 use crate::core::notation::encoding::{EncodeError, GETA};
 use crate::core::notation::{Format, TextEncoding, TextInfo};
@@ -21,22 +22,22 @@ use std::time::Duration;
 
 impl App {
     /// Saves to the record's file, or asks for a name when it has none.
-    pub(crate) fn save_or_ask_name(&mut self, quit_after: bool) {
+    pub(crate) fn save_or_ask_name(&mut self, then: Then) {
         if self.doc.source().path.is_some() {
-            self.save_to(None, SaveHow::Own, quit_after);
+            self.save_to(None, SaveHow::Own, then);
         } else {
             self.open_prompt(
-                PromptKind::SaveAs { quit_after },
+                PromptKind::SaveAs { then },
                 "save as (.kif Shift_JIS, .kifu UTF-8, .csa): ",
                 String::new(),
             );
         }
     }
 
-    /// Saves to `path` (or the file the record came from) and quits afterwards if asked.
+    /// Saves to `path` (or the file the record came from), then does what `then` says.
     /// `how` says what becomes of the session: a path that is the record's own file, or any
     /// path while the record has no file yet, is a plain save whatever `how` says.
-    pub fn save_to(&mut self, path: Option<PathBuf>, how: SaveHow, quit_after: bool) {
+    pub fn save_to(&mut self, path: Option<PathBuf>, how: SaveHow, then: Then) {
         let Some(path) = path.clone().or_else(|| self.doc.source().path.clone()) else {
             self.info_level(
                 "this record has no file yet: save it with :w PATH (.kif Shift_JIS, .kifu UTF-8, .csa)"
@@ -86,7 +87,7 @@ impl App {
             overwrite_ok: false,
             losses_ok: false,
             read_only_ok: false,
-            quit_after,
+            then,
         };
         self.continue_save(job);
     }
@@ -211,8 +212,8 @@ impl App {
             if let Some(job) = self.doc.saves.queued.take() {
                 self.continue_save(job);
                 changed = true;
-            } else if let Some(force) = self.doc.saves.quit_pending.take() {
-                self.request_quit(force);
+            } else if let Some(then) = self.doc.saves.then.take() {
+                self.go_on(then);
                 changed = true;
             }
         }
@@ -224,7 +225,7 @@ impl App {
     pub fn wait_for_saves(&mut self) {
         loop {
             self.wait_for_save_upto(None);
-            let queued = self.doc.saves.queued.is_some() || self.doc.saves.quit_pending.is_some();
+            let queued = self.doc.saves.queued.is_some() || self.doc.saves.then.is_some();
             if !queued || self.mode() == crate::app::overlay::Mode::Confirm {
                 return;
             }
@@ -257,7 +258,9 @@ impl App {
         if self.doc.saves.queued.is_some() {
             s.push_str(", then another");
         }
-        if self.doc.saves.quit_pending.is_some() || r.job.quit_after {
+        if matches!(self.doc.saves.then, Some(Then::Quit { .. }))
+            || matches!(r.job.then, Then::Quit { .. })
+        {
             s.push_str(", then quit");
         }
         Some(s)
@@ -270,7 +273,7 @@ impl App {
             return false;
         }
         // The status line says so (`saving study.kif… 48% of 2.7 MB, then quit`).
-        self.doc.saves.quit_pending = Some(force);
+        self.doc.saves.then = Some(Then::Quit { force });
         true
     }
 
@@ -297,7 +300,7 @@ impl App {
         };
         if !matches!(outcome, Outcome::Saved { .. }) {
             // A quit that waited for this save does not happen: the user sees why first.
-            self.doc.saves.quit_pending = None;
+            self.doc.saves.then = None;
         }
         if run.detached {
             self.say_detached(&run.job, matches!(outcome, Outcome::Saved { .. }));
@@ -380,11 +383,7 @@ impl App {
 
     /// The format cannot hold everything: save without it?
     fn ask_losses(&mut self, job: SaveJob, format: Format, losses: &[String]) {
-        let yes = if job.quit_after {
-            "save without them and quit"
-        } else {
-            "save without them"
-        };
+        let yes = job.then.yes(false);
         self.ask(
             format!(
                 "{} cannot hold {}: save without them?",
@@ -425,8 +424,35 @@ impl App {
         });
         self.doc.saved(revision, whole, own);
         self.say_saved(&job, &before, whole, (w.format, w.info, w.bytes), &w.losses);
-        if job.quit_after {
-            self.should_quit = true;
+        self.after_saved(job.then, revision);
+    }
+
+    /// What the user asked to happen once the save was written (the record as it was at
+    /// `revision` is on disk, without what they agreed to leave out).
+    fn after_saved(&mut self, then: Then, revision: Revision) {
+        match then {
+            Then::Stay => {}
+            // Edits made while the save ran are not on disk: the quit asks about them.
+            Then::Quit { .. } if self.doc.current() != revision => self.request_quit(false),
+            Then::Quit { .. } => self.should_quit = true,
+            Then::ShowRecord(index) if !self.is_modified() => self.show_record(index),
+            Then::ShowRecord(_) => {
+                let n = self.doc.source().record_index + 1;
+                self.info_level(
+                    format!(
+                        "still at record {n}: it holds what the file does not ([+]); d discards it when you switch"
+                    ),
+                    Level::Warning,
+                );
+            }
+        }
+    }
+
+    /// What waited for the saves to end: a quit asked for while one ran.
+    fn go_on(&mut self, then: Then) {
+        match then {
+            Then::Quit { force } => self.request_quit(force),
+            Then::Stay | Then::ShowRecord(_) => {}
         }
     }
 
@@ -526,11 +552,7 @@ impl App {
             self.doc.source().name,
             u.lines_text()
         );
-        let yes = if job.quit_after {
-            "save over it without them and quit"
-        } else {
-            "save over it without them"
-        };
+        let yes = job.then.yes(true);
         self.ask(
             question,
             losses.iter().map(|l| format!("  - {l}")).collect(),
@@ -554,9 +576,7 @@ impl App {
             _ => p.with_file_name(format!("{}-edited", file_name(p))),
         };
         self.open_prompt(
-            PromptKind::SaveAs {
-                quit_after: job.quit_after,
-            },
+            PromptKind::SaveAs { then: job.then },
             "save as (the file read in part stays as it is): ",
             suggested.display().to_string(),
         );
