@@ -305,7 +305,6 @@ fn no_file_of_src_imports_itself_through_a_cycle() {
 /// length then (file, function, lines): none may grow, and each leaves the list once split.
 const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
     ("src/app/config/mod.rs", "apply", 181),
-    ("src/tui/mod.rs", "run", 145),
 ];
 /// Files of `app` and `tui` over 600 lines of code when the limit came (file, lines then).
 const LARGE_FILES: &[(&str, usize)] = &[("src/app/config/mod.rs", 659)];
