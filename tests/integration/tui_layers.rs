@@ -303,11 +303,9 @@ fn no_file_of_src_imports_itself_through_a_cycle() {
 
 /// Functions of `app` and `tui` that were over 80 lines when the limit came, and their
 /// length then (file, function, lines): none may grow, and each leaves the list once split.
-const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
-    ("src/app/config/mod.rs", "apply", 181),
-];
+const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[];
 /// Files of `app` and `tui` over 600 lines of code when the limit came (file, lines then).
-const LARGE_FILES: &[(&str, usize)] = &[("src/app/config/mod.rs", 659)];
+const LARGE_FILES: &[(&str, usize)] = &[];
 const MAX_FUNCTION: usize = 80;
 const MAX_FILE: usize = 600;
 
