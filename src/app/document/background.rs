@@ -69,7 +69,10 @@ pub(super) enum Outcome {
         losses: Vec<String>,
     },
     ReadOnly(PathBuf),
-    Failed(String),
+    /// Not written: why (kept typed until the message says it).
+    Failed(SaveError),
+    /// The save thread ended without an outcome.
+    Stopped,
     Saved(Written),
 }
 
@@ -115,7 +118,7 @@ pub(super) fn run_save(
         .store(plan.bytes.len() as u64, Ordering::Relaxed);
     match document::write(&plan, job.read_only_ok, &progress.written) {
         Err(SaveError::ReadOnly { path }) => Outcome::ReadOnly(path),
-        Err(e) => Outcome::Failed(e.to_string()),
+        Err(e) => Outcome::Failed(e),
         Ok(stamp) => Outcome::Saved(Written {
             stamp,
             format: plan.target.format,

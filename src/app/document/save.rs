@@ -184,9 +184,7 @@ impl App {
         match got {
             Ok(outcome) => self.finish_save(outcome),
             Err(mpsc::RecvTimeoutError::Timeout) => {}
-            Err(mpsc::RecvTimeoutError::Disconnected) => self.finish_save(Outcome::Failed(
-                "the save stopped before it ended; the file on disk may be the old one".into(),
-            )),
+            Err(mpsc::RecvTimeoutError::Disconnected) => self.finish_save(Outcome::Stopped),
         }
     }
 
@@ -325,6 +323,11 @@ impl App {
                 );
             }
             Outcome::Failed(e) => self.info_level(format!("not saved: {e}"), Level::Error),
+            Outcome::Stopped => self.info_level(
+                "not saved: the save stopped before it ended; the file on disk may be the old one"
+                    .into(),
+                Level::Error,
+            ),
             Outcome::Saved(written) => self.saved(job, run.revision, written),
         }
     }
