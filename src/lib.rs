@@ -87,6 +87,10 @@
 //!   that open and close it, and a widget in `tui::widgets`; the compiler then names each
 //!   `match` that must learn it (in `app::overlay`, `app::dispatch`, `app::config`,
 //!   `app::overlay::mode_line`, `tui::ui`, `tui::event`, `tui::widgets::status`).
+//! - State of the app: what lives and dies with the record shown (its history, caches of it,
+//!   its saves) in `app::Document` (`app/document/doc.rs`), which `replace_record` replaces
+//!   as a whole; what the screen needs of the session in `App` (at most 15 fields, none
+//!   visible outside `app`: the front end reads them through methods).
 //! - Reading or writing files from the app: under `app/document/` only (the config file too:
 //!   `app::document::read_config_file`).
 //! - How something looks: its widget in `tui::widgets`; shared drawing helpers in `tui::draw`;

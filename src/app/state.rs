@@ -227,7 +227,7 @@ impl App {
     }
     /// Shows another record in place of the current one: a fresh view of it (start
     /// position, no history, nothing open, scrolled to the top). The document is replaced as
-    /// a whole ([`Document::replaced_by`]); what is the session's (board orientation, focus,
+    /// a whole (`Document::replaced_by`); what is the session's (board orientation, focus,
     /// board size, clipboard, watch, graph, the engine, the search's query) stays.
     pub fn replace_record(&mut self, record: Record, source: Source) {
         self.cursor = Cursor::at_start(&record);

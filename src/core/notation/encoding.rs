@@ -145,7 +145,7 @@ fn strict(enc: TextEncoding, bytes: &[u8]) -> Option<String> {
 }
 
 /// `text` with the encoding its first `lines` lines declare in a CSA comment (`'CSA
-/// encoding=SHIFT_JIS`, `'encoding=Shift_JIS`) changed to `encoding`, as [`declared`] reads a
+/// encoding=SHIFT_JIS`, `'encoding=Shift_JIS`) changed to `encoding`, as `declared` reads a
 /// declaration: a copy in another encoding must not claim the old one.
 pub fn redeclare(text: &str, lines: usize, encoding: TextEncoding) -> String {
     let label = match encoding {
