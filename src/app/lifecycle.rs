@@ -25,4 +25,9 @@ impl App {
         }
         self.info("resumed (Ctrl-z suspends again)".to_string());
     }
+
+    /// The viewer ends: the engine quits (`quit`, killed if it lingers).
+    pub fn shutdown_engine(&mut self) {
+        self.research.shutdown();
+    }
 }

@@ -59,7 +59,7 @@ macro_rules! command_table {
             ListBookmarks = "list_bookmarks", "List the bookmarks and jump to one", App::open_bookmarks;
             EditPosition = "edit_position", "Set up a position (局面編集): board, hands, piece box, presets; Enter uses it", App::open_position_editor;
             EditHeader = "edit_header", "Edit the header fields (players, event, date, your own keys)", App::open_header;
-            Save = "save", "Save to the record's file (:w PATH writes a copy, :saveas PATH switches files)", |a| a.save_or_ask_name(false);
+            Save = "save", "Save to the record's file (:w PATH writes a copy, :saveas PATH switches files)", |a| a.save_or_ask_name(crate::app::document::job::Then::Stay);
             CursorLeft = "cursor_left", "Board: cursor left", |a| a.move_cursor(-1, 0);
             CursorRight = "cursor_right", "Board: cursor right", |a| a.move_cursor(1, 0);
             CursorUp = "cursor_up", "Board: cursor up", |a| a.move_cursor(0, -1);

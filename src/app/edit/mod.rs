@@ -1,8 +1,9 @@
 //! Changing the record: moves, endings, deleting, reordering, the main line, header, undo
 //! and redo, and the comment editor.
 //!
-//! Every change goes through `App::apply` (`History::apply`), so each is one undo step and
-//! the cursor returns to where it happened. Navigation never touches the history.
+//! Every change goes through `App::apply` (`Document::apply`, `History::apply`), so each is
+//! one undo step and the cursor returns to where it happened. Navigation never touches the
+//! history.
 
 pub mod position_editor;
 pub(crate) mod setup;
@@ -22,11 +23,8 @@ impl App {
     /// Applies an edit as one undo step and goes to where it happened.
     pub(crate) fn apply(&mut self, edit: Edit) -> Result<NodeId, EditError> {
         let cur = self.cur();
-        let focus = self.history.apply(&mut self.record, edit, cur)?;
-        self.revision += 1;
+        let focus = self.doc.apply(edit, cur)?;
         self.jump_to(focus);
-        self.focus_undo.push(focus);
-        self.focus_redo.clear();
         Ok(focus)
     }
 
@@ -43,9 +41,7 @@ impl App {
     /// Goes to `id` and remembers it as where the last edit left the cursor.
     pub(crate) fn settle(&mut self, id: NodeId) {
         self.jump_to(id);
-        if let Some(f) = self.focus_undo.last_mut() {
-            *f = id;
-        }
+        self.doc.settle(id);
     }
 
     /// Undo and redo put a picked piece back (the position under it changes).
@@ -58,14 +54,10 @@ impl App {
     pub(crate) fn undo(&mut self) {
         self.forget_pick();
         let cur = self.cur();
-        match self.history.undo(&mut self.record, cur) {
+        match self.doc.undo(cur) {
             Some(to) => {
-                if let Some(f) = self.focus_undo.pop() {
-                    self.focus_redo.push(f);
-                }
-                self.revision += 1;
                 self.jump_to(to);
-                let more = if self.history.can_undo() {
+                let more = if self.doc.history().can_undo() {
                     ""
                 } else {
                     " (nothing more to undo)"
@@ -79,16 +71,8 @@ impl App {
     pub(crate) fn redo(&mut self) {
         self.forget_pick();
         let cur = self.cur();
-        match self.history.redo(&mut self.record, cur) {
+        match self.doc.redo(cur) {
             Some(to) => {
-                let to = match self.focus_redo.pop() {
-                    Some(f) => {
-                        self.focus_undo.push(f);
-                        if self.record.is_attached(f) { f } else { to }
-                    }
-                    None => to,
-                };
-                self.revision += 1;
                 self.jump_to(to);
                 self.info("redone");
             }
@@ -100,7 +84,7 @@ impl App {
     /// as a new variation after the existing ones.
     pub fn enter_move(&mut self, mv: Move) -> bool {
         let cur = self.cur();
-        if let Some(s) = self.record.node(cur).special() {
+        if let Some(s) = self.doc.record().node(cur).special() {
             let word = s.kif_word().to_string();
             self.info_level(
                 format!("the line has ended here ({word}); go back a move to add a variation"),
@@ -108,7 +92,7 @@ impl App {
             );
             return false;
         }
-        if let Some(child) = self.record.find_move_child(cur, mv) {
+        if let Some(child) = self.doc.record().find_move_child(cur, mv) {
             self.jump_to(child);
             self.info(format!(
                 "{} is already in the record: went there",
@@ -116,7 +100,7 @@ impl App {
             ));
             return true;
         }
-        let siblings = self.record.node(cur).children.len();
+        let siblings = self.doc.record().node(cur).children.len();
         match self.apply(Edit::AddMove { parent: cur, mv }) {
             Ok(id) => {
                 let what = if siblings == 0 {
@@ -137,11 +121,12 @@ impl App {
     pub(crate) fn add_ending(&mut self, s: Special) {
         let cur = self.cur();
         if let Some(&c) = self
-            .record
+            .doc
+            .record()
             .node(cur)
             .children
             .iter()
-            .find(|&&c| self.record.node(c).special() == Some(&s))
+            .find(|&&c| self.doc.record().node(c).special() == Some(&s))
         {
             self.jump_to(c);
             self.info(format!("{} is already here", s.kif_word()));
@@ -172,7 +157,7 @@ impl App {
 
     pub(crate) fn cut_after(&mut self) {
         let cur = self.cur();
-        if self.record.node(cur).children.is_empty() {
+        if self.doc.record().node(cur).children.is_empty() {
             self.info("nothing follows this move");
             return;
         }
@@ -181,7 +166,7 @@ impl App {
 
     /// Nodes a deletion removes: `node`'s whole subtree (`cut`: without `node`).
     pub(crate) fn deleted_count(&self, node: NodeId, cut: bool) -> usize {
-        self.record.preorder_from(node).len() - usize::from(cut)
+        self.doc.record().preorder_from(node).len() - usize::from(cut)
     }
 
     /// Deletes at once, or asks first when more than `ASK_ABOVE` nodes would go.
@@ -246,7 +231,7 @@ impl App {
             self.info("no alternatives here to reorder");
             return;
         };
-        let kids = &self.record.node(fork).children;
+        let kids = &self.doc.record().node(fork).children;
         let to = sel as isize + d;
         if to < 0 || to >= kids.len() as isize {
             self.info(if d > 0 {
@@ -272,7 +257,7 @@ impl App {
             self.info(format!(
                 "moved to place {}/{}{}",
                 to + 1,
-                self.record.node(fork).children.len(),
+                self.doc.record().node(fork).children.len(),
                 if to == 0 { " (main line here)" } else { "" }
             ));
         }
@@ -282,14 +267,15 @@ impl App {
         // The end of the shown line, so the whole line becomes the main line.
         let cur = self.cur();
         let on_main = self
-            .record
+            .doc
+            .record()
             .path(cur)
             .iter()
-            .all(|&n| self.record.sibling_index(n) == 0);
+            .all(|&n| self.doc.record().sibling_index(n) == 0);
         let below_main = self
             .line()
             .iter()
-            .all(|&n| self.record.sibling_index(n) == 0);
+            .all(|&n| self.doc.record().sibling_index(n) == 0);
         if on_main && below_main {
             self.info("this is already the main line");
             return;
@@ -318,10 +304,10 @@ impl App {
 
     pub(crate) fn start_comment(&mut self) {
         let node = self.cur();
-        let editor = TextEditor::new(&self.record.node(node).comment);
+        let editor = TextEditor::new(&self.doc.record().node(node).comment);
         self.overlays
             .replace_or_push(Overlay::CommentEditor(CommentEdit { node, editor }));
-        self.focus = crate::app::state::Focus::Comment;
+        self.view.focus = crate::app::state::Focus::Comment;
         self.info("editing the comment: Esc keeps it, Ctrl-c throws the changes away");
     }
 
@@ -344,7 +330,7 @@ impl App {
             return;
         }
         let text = ed.editor.text();
-        if self.record.node(ed.node).comment == text {
+        if self.doc.record().node(ed.node).comment == text {
             return;
         }
         if self

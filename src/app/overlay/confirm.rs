@@ -42,7 +42,9 @@ impl App {
             return;
         };
         match (q.pending, c) {
-            (Pending::Quit, 's') => self.save_or_ask_name(true),
+            (Pending::Quit, 's') => {
+                self.save_or_ask_name(crate::app::document::job::Then::Quit { force: false })
+            }
             (Pending::Quit, 'd') => self.should_quit = true,
             (Pending::Quit, _) => self.info("still here: nothing was saved or discarded"),
             (Pending::Overwrite(mut job), 'y') => {

@@ -13,7 +13,6 @@ pub mod textedit;
 use crate::app::config::KeyMode;
 use crate::app::edit::position_editor::PositionEditor;
 use crate::app::overlay::textedit::TextEditor;
-use crate::core::notation::{Target, TextInfo};
 use crate::core::record::NodeId;
 use crate::core::rules::{PieceKind, Position, Square};
 use std::path::PathBuf;
@@ -112,9 +111,9 @@ pub enum PromptKind {
     HeaderValue(usize),
     HeaderNewKey,
     HeaderNewValue(String),
-    /// A file name to save a record that has none; then quit if asked.
+    /// A file name to save a record that has none; then what was asked (quit).
     SaveAs {
-        quit_after: bool,
+        then: crate::app::document::job::Then,
     },
     /// `/`: what to search for.
     Search,
@@ -192,40 +191,9 @@ pub struct Confirm {
     pub pending: Pending,
 }
 
-// ----- saving (what a question about a save carries) -----
+// ----- saving (what a question about a save carries): `document::job` -----
 
-/// Format and text settings of a save.
-#[derive(Clone, Copy, Debug)]
-pub struct SaveJobTarget {
-    pub target: Target,
-    pub info: TextInfo,
-}
-
-/// What a save does to the session (vim's `:w`, `:w PATH`, `:saveas PATH`).
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum SaveHow {
-    /// Write the record's own file (or, when it has none yet, make PATH its file).
-    Own,
-    /// Write a copy; the session stays on its file.
-    Copy,
-    /// Write PATH and make it the session's file and format.
-    SaveAs,
-}
-
-/// A save in progress (it may stop to ask questions).
-#[derive(Clone, Debug)]
-pub struct SaveJob {
-    pub path: PathBuf,
-    pub target: SaveJobTarget,
-    pub how: SaveHow,
-    /// Writing back to the file the record came from.
-    pub same_file: bool,
-    pub overwrite_ok: bool,
-    /// The user said yes to replacing a read-only file.
-    pub read_only_ok: bool,
-    pub losses_ok: bool,
-    pub quit_after: bool,
-}
+pub use crate::app::document::job::{SaveHow, SaveJob, SaveJobTarget, Then};
 
 // ----- the stack -----
 

@@ -29,10 +29,11 @@ impl App {
 
     /// The moves from the start to `node`.
     fn moves_to(&self, node: NodeId) -> Vec<Move> {
-        self.record
+        self.doc
+            .record()
             .path(node)
             .iter()
-            .filter_map(|&n| self.record.node(n).move_data().map(|m| m.mv))
+            .filter_map(|&n| self.doc.record().node(n).move_data().map(|m| m.mv))
             .collect()
     }
 
@@ -63,7 +64,7 @@ impl App {
             limit: Limit::Time(Duration::from_millis(self.config.analysis.analyze_time_ms)),
             ..Options::default()
         };
-        let plan = Plan::new(&self.record, &opts);
+        let plan = Plan::new(self.doc.record(), &opts);
         if plan.writes() == 0 {
             self.info_level("the main line has no moves to analyse".into(), Level::Error);
             return;
@@ -165,27 +166,22 @@ impl App {
         i: usize,
         result: Searched,
     ) -> Result<(), String> {
-        let Some((node, text, mark)) = run.plan.finish(&self.record, i, result) else {
+        let Some((node, text, mark)) = run.plan.finish(self.doc.record(), i, result) else {
             return Ok(());
         };
         let mut texts = vec![(node, text)];
         if run.written + 1 == run.plan.writes() {
             // The last one: the start position records how the record was analysed.
-            let root = with_marker(&self.record.node(NodeId::ROOT).comment, &run.marker);
+            let root = with_marker(&self.doc.record().node(NodeId::ROOT).comment, &run.marker);
             texts.push((NodeId::ROOT, root));
         }
         let cur = self.cur();
         // Undone, or another edit since: a step of its own.
-        let extend = run.rev.is_some() && run.rev == Some(self.history.current());
-        self.history
-            .apply_comments(&mut self.record, texts, cur, extend)
+        let extend = run.rev.is_some() && run.rev == Some(self.doc.current());
+        self.doc
+            .apply_comments(texts, cur, extend)
             .map_err(|e| format!("analysis stopped: {e} (the record changed under it)"))?;
-        if !extend {
-            self.focus_undo.push(cur);
-            self.focus_redo.clear();
-        }
-        self.revision += 1;
-        run.rev = Some(self.history.current());
+        run.rev = Some(self.doc.current());
         run.written += 1;
         run.marks += usize::from(mark.is_some());
         Ok(())
@@ -346,7 +342,7 @@ impl App {
             return;
         }
         let node = self.cur();
-        if let Some(s) = self.record.node(node).special() {
+        if let Some(s) = self.doc.record().node(node).special() {
             let word = s.kif_word().to_string();
             self.info_level(format!("the line has ended here ({word})"), Level::Error);
             return;
@@ -370,7 +366,7 @@ impl App {
         }
         let paused = self.pause_research();
         let req = SearchRequest {
-            root: self.record.initial.position.clone(),
+            root: self.doc.record().initial.position.clone(),
             moves: self.moves_to(node),
             limit: Limit::Mate(Some(time)),
         };
@@ -409,8 +405,13 @@ impl App {
 
     fn mate_done(&mut self, target: (u64, NodeId), outcome: &Outcome) {
         let name = self.research_engine_label();
-        let position = self.record.position_at(target.1);
-        let prev_to = self.record.node(target.1).move_data().map(|m| m.mv.to());
+        let position = self.doc.record().position_at(target.1);
+        let prev_to = self
+            .doc
+            .record()
+            .node(target.1)
+            .move_data()
+            .map(|m| m.mv.to());
         let result = MateResult::from_outcome(outcome, &position, prev_to, &name);
         let text = sanitize(&result.text()).into_owned();
         match result {

@@ -98,7 +98,7 @@ impl App {
     /// `toggle_graph` (`E`).
     pub(crate) fn toggle_graph(&mut self) {
         self.graph.shown = !self.graph.shown;
-        if self.graph.shown && !GraphData::new(&self.record).has_evals() {
+        if self.graph.shown && !GraphData::new(self.doc.record()).has_evals() {
             self.info(
                 "no evaluations in the comments yet: :analyze writes them (E hides the graph)",
             );
@@ -119,7 +119,7 @@ impl App {
     /// `next_mark` / `prev_mark` (`]`, `[`): the next (or previous) main-line move with a
     /// mark (緩手 … 大悪手) after (before) the current ply.
     pub(crate) fn jump_mark(&mut self, forward: bool) {
-        let data = GraphData::new(&self.record);
+        let data = GraphData::new(self.doc.record());
         let ply = self.cur_index() as u32;
         let marked = data.points.iter().filter(|p| p.mark.is_some());
         let found = if forward {
@@ -162,7 +162,7 @@ mod tests {
     #[test]
     fn summary_counts_marks_and_losses_per_side() {
         let app = app_with(KIF);
-        let d = GraphData::new(&app.record);
+        let d = GraphData::new(app.doc.record());
         assert_eq!(d.points.len(), 5, "start + 4 moves; 投了 is no point");
         assert!(d.has_evals());
         // Gote's ３四歩 is the 悪手; sente's ２二角成 the 緩手.
@@ -192,7 +192,7 @@ mod tests {
         assert_eq!(app.message.as_ref().unwrap().level, Level::Warning);
         app.jump_mark(false);
         assert_eq!(app.cur_index(), 2);
-        let last = app.record.main_line()[4];
+        let last = app.doc.record().main_line()[4];
         app.jump_to(last);
         assert_eq!(app.cur_index(), 4);
     }

@@ -273,13 +273,14 @@ impl App {
         self.research.pending = None;
         self.research.searched = Some(target);
         let moves: Vec<Move> = self
-            .record
+            .doc
+            .record()
             .path(self.cur())
             .iter()
-            .filter_map(|&n| self.record.node(n).move_data().map(|m| m.mv))
+            .filter_map(|&n| self.doc.record().node(n).move_data().map(|m| m.mv))
             .collect();
         let req = SearchRequest {
-            root: self.record.initial.position.clone(),
+            root: self.doc.record().initial.position.clone(),
             moves,
             limit: Limit::Infinite,
         };
@@ -343,7 +344,7 @@ impl App {
     /// Adds `moves` after the current position as a variation (see `insert_pv`).
     fn insert_moves(&mut self, moves: Vec<Move>) {
         let cur = self.cur();
-        if let Some(s) = self.record.node(cur).special() {
+        if let Some(s) = self.doc.record().node(cur).special() {
             let word = s.kif_word().to_string();
             self.info_level(format!("the line has ended here ({word})"), Level::Error);
             return;
@@ -352,7 +353,7 @@ impl App {
         let mut known = 0;
         while let Some(c) = moves
             .get(known)
-            .and_then(|&m| self.record.find_move_child(at, m))
+            .and_then(|&m| self.doc.record().find_move_child(at, m))
         {
             at = c;
             known += 1;
@@ -366,10 +367,10 @@ impl App {
             ));
             return;
         }
-        let siblings = self.record.node(at).children.len();
-        let prev_to = self.record.node(at).move_data().map(|m| m.mv.to());
+        let siblings = self.doc.record().node(at).children.len();
+        let prev_to = self.doc.record().node(at).move_data().map(|m| m.mv.to());
         let first = engine::pv::japanese(
-            &self.record.position_at(at),
+            &self.doc.record().position_at(at),
             &moves[known..known + 1],
             prev_to,
         );
@@ -435,7 +436,7 @@ impl App {
         };
         let text = a.comment(line, self.research.engine_name());
         let node = self.cur();
-        let old = &self.record.node(node).comment;
+        let old = &self.doc.record().node(node).comment;
         let new = if old.trim().is_empty() {
             text.trim_end().to_string()
         } else {
