@@ -3,7 +3,7 @@
 
 use super::{Out, print_messages};
 use clap::{ArgGroup, Args, ValueEnum};
-use kifview::collection::{self, Filter, Found, GameInfo, Index, Outcome, UpdateOptions};
+use kifview::collection::{self, Brief, Filter, Index, Outcome, UpdateOptions};
 use kifview::core::notation::usi;
 use kifview::core::rules::Position;
 use kifview::core::text::sanitize;
@@ -310,25 +310,25 @@ fn json_line<T: Serialize>(v: &T) -> String {
     out
 }
 
-fn name(s: &Option<String>) -> &str {
-    s.as_deref().unwrap_or("")
+fn name<'a>(s: &Option<&'a str>) -> &'a str {
+    s.unwrap_or("")
 }
 
 /// The human-readable line of a game, and the line that opens it (`FILE +N [--record R]`).
-fn human(g: &GameInfo, ply: Option<u32>) -> String {
+fn human(g: &Brief, ply: Option<u32>) -> String {
     let mut s = format!(
         "{}  {:<7}  {} - {}",
-        g.date.as_deref().unwrap_or("----------"),
+        g.date.unwrap_or("----------"),
         g.result.word(),
         sanitize(name(&g.sente)),
         sanitize(name(&g.gote)),
     );
-    if let Some(e) = &g.event {
+    if let Some(e) = g.event {
         s.push_str(&format!("  [{}]", sanitize(e)));
     }
     let open = match ply {
-        Some(p) => format!("{} +{}", shell_word(&g.path), g.first_move - 1 + p),
-        None => shell_word(&g.path),
+        Some(p) => format!("{} +{}", shell_word(g.path), g.first_move - 1 + p),
+        None => shell_word(g.path),
     };
     let record = if g.record > 1 {
         format!(" --record {}", g.record)
@@ -353,7 +353,7 @@ fn shell_word(p: &str) -> String {
 /// (`find … | head`), which stops the query.
 struct Stream {
     out: Out,
-    text: String,
+    text: Vec<u8>,
     count: u64,
 }
 
@@ -364,15 +364,36 @@ impl Stream {
     fn new() -> Stream {
         Stream {
             out: Out::new(),
-            text: String::with_capacity(1 << 17),
+            text: Vec::with_capacity(1 << 17),
             count: 0,
         }
     }
     fn push(&mut self, line: &str) -> Result<(), String> {
-        self.text.push_str(line);
+        self.text.extend_from_slice(line.as_bytes());
+        self.written()
+    }
+    /// Pushes `v` as a JSON line ([`json_line`]), serialized in place.
+    fn push_json<T: Serialize>(&mut self, v: &T) -> Result<(), String> {
+        let at = self.text.len();
+        serde_json::to_writer(&mut self.text, v).map_err(|e| e.to_string())?;
+        // Bytes that may start a character a terminal acts on (DEL, C1 controls in U+0080..,
+        // U+2000.. for the bidirectional overrides): escaped the slow way. serde_json already
+        // escapes the C0 controls.
+        if self.text[at..]
+            .iter()
+            .any(|&b| matches!(b, 0x7F | 0xC2 | 0xE2))
+        {
+            self.text.truncate(at);
+            let line = json_line(v);
+            return self.push(&line);
+        }
+        self.text.push(b'\n');
+        self.written()
+    }
+    fn written(&mut self) -> Result<(), String> {
         self.count += 1;
         if self.text.len() > 1 << 16 {
-            self.out.write(self.text.as_bytes());
+            self.out.write(&self.text);
             self.text.clear();
             if self.out.closed {
                 return Err(CLOSED.into());
@@ -384,16 +405,17 @@ impl Stream {
     fn end(mut self, r: Result<(), String>, json: bool, who: &str) -> ExitCode {
         match r {
             Err(e) if e != CLOSED => {
-                self.out.write(self.text.as_bytes());
+                self.out.write(&self.text);
                 let _ = self.out.finish(&format!("kifview {who}"));
                 return fail(1, who, &e);
             }
             _ => {}
         }
         if !json {
-            self.text.push_str(&format!("{} game(s)\n", self.count));
+            let count = format!("{} game(s)\n", self.count);
+            self.text.extend_from_slice(count.as_bytes());
         }
-        self.out.write(self.text.as_bytes());
+        self.out.write(&self.text);
         finish(self.out, who)
     }
 }
@@ -408,22 +430,21 @@ pub fn find(a: QueryArgs) -> ExitCode {
         Err(c) => return c,
     };
     let mut s = Stream::new();
-    let r = idx.find_each(&pos, &filter(a.filter), &mut |Found { game: g, ply }| {
-        let line = if a.json {
-            json_line(&FoundJson {
-                path: &g.path,
+    let r = idx.find_brief(&pos, &filter(a.filter), &mut |g, ply| {
+        if a.json {
+            s.push_json(&FoundJson {
+                path: g.path,
                 record: g.record,
                 ply,
                 result: g.result,
                 sente: name(&g.sente),
                 gote: name(&g.gote),
-                date: g.date.as_deref(),
-                event: g.event.as_deref(),
+                date: g.date,
+                event: g.event,
             })
         } else {
-            human(&g, Some(ply))
-        };
-        s.push(&line)
+            s.push(&human(g, Some(ply)))
+        }
     });
     s.end(r, a.json, "find")
 }
@@ -493,13 +514,13 @@ pub fn games(a: GamesArgs) -> ExitCode {
     };
     let mut s = Stream::new();
     let r = idx.games_each(&filter(a.filter), &mut |g| {
-        let line = if a.json {
-            json_line(&GameJson {
+        if a.json {
+            s.push_json(&GameJson {
                 path: &g.path,
                 record: g.record,
                 result: g.result,
-                sente: name(&g.sente),
-                gote: name(&g.gote),
+                sente: g.sente.as_deref().unwrap_or(""),
+                gote: g.gote.as_deref().unwrap_or(""),
                 date: g.date.as_deref(),
                 event: g.event.as_deref(),
                 moves: g.moves,
@@ -507,9 +528,8 @@ pub fn games(a: GamesArgs) -> ExitCode {
                 tags: &g.tags,
             })
         } else {
-            human(&g, None)
-        };
-        s.push(&line)
+            s.push(&human(&g.brief(), None))
+        }
     });
     s.end(r, a.json, "games")
 }

@@ -33,10 +33,10 @@ use serde::Serialize;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Outcome {
-    Sente,
-    Gote,
-    Draw,
-    Unknown,
+    Sente = 0,
+    Gote = 1,
+    Draw = 2,
+    Unknown = 3,
 }
 
 impl Outcome {
@@ -92,6 +92,46 @@ impl Filter {
     }
 }
 
+/// What `find` prints of a game, borrowed from the catalog's row ([`Index::find_brief`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Brief<'a> {
+    pub id: u32,
+    /// Absolute.
+    pub path: &'a str,
+    /// 1-based record in the file.
+    pub record: u32,
+    pub sente: Option<&'a str>,
+    pub gote: Option<&'a str>,
+    /// `YYYY-MM-DD`.
+    pub date: Option<&'a str>,
+    pub event: Option<&'a str>,
+    pub result: Outcome,
+    /// The number the record gives its first move.
+    pub first_move: u32,
+}
+
+impl<'a> Brief<'a> {
+    pub(crate) const COLUMNS: &'static str =
+        "games.id, files.path, record, sente, gote, date, event, result, first_move";
+
+    pub(crate) fn from_row(r: &'a rusqlite::Row) -> rusqlite::Result<Brief<'a>> {
+        let text = |i: usize| -> rusqlite::Result<Option<&'a str>> {
+            r.get_ref(i)?.as_str_or_null().map_err(Into::into)
+        };
+        Ok(Brief {
+            id: r.get(0)?,
+            path: text(1)?.unwrap_or(""),
+            record: r.get(2)?,
+            sente: text(3)?,
+            gote: text(4)?,
+            date: text(5)?,
+            event: text(6)?,
+            result: Outcome::parse(text(7)?.unwrap_or("")),
+            first_move: r.get(8)?,
+        })
+    }
+}
+
 /// A game of the catalog.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GameInfo {
@@ -124,6 +164,21 @@ pub struct GameInfo {
 }
 
 impl GameInfo {
+    /// The columns `find` prints, borrowed.
+    pub fn brief(&self) -> Brief<'_> {
+        Brief {
+            id: self.id,
+            path: &self.path,
+            record: self.record,
+            sente: self.sente.as_deref(),
+            gote: self.gote.as_deref(),
+            date: self.date.as_deref(),
+            event: self.event.as_deref(),
+            result: self.result,
+            first_move: self.first_move,
+        }
+    }
+
     pub(crate) const COLUMNS: &'static str = "id, path, record, sente, gote, date, event, \
         handicap, result, ending, moves, first_move, opening, tags, evaluated, \
         sente_inaccuracies, sente_dubious, sente_mistakes, sente_blunders, \

@@ -743,3 +743,51 @@ fn variations_are_indexed_when_asked_and_the_table_opens_at_the_position() {
     assert_eq!(v["games"], 1);
     assert_eq!(v["moves"][0]["usi"], "3c3d");
 }
+
+#[test]
+fn names_a_terminal_would_act_on_come_out_escaped_in_json_and_cleaned_in_the_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let coll = dir.path().join("coll");
+    std::fs::create_dir_all(&coll).unwrap();
+    // One game a name: DEL, a C1 control (CSI), a bidirectional override, an escape
+    // sequence (and a harmless U+2015 beside it).
+    let names = ["甲\u{7f}前", "乙\u{9b}31m", "丙\u{202e}逆", "丁\u{1b}[2J―"];
+    for (i, n) in names.iter().enumerate() {
+        let kif = format!(
+            "手合割：平手\n先手：{n}\n後手：相手\n手数----指手---------消費時間--\n\
+             1 ７六歩(77)\n2 投了\n"
+        );
+        std::fs::write(coll.join(format!("c{i}.kif")), kif).unwrap();
+    }
+    let idx = dir.path().join("idx");
+    index(&coll, &idx);
+    let acts = |s: &str| {
+        s.chars().any(|c| {
+            c.is_control() && c != '\n'
+                || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+        })
+    };
+    for cmd in ["find", "games"] {
+        let mut c = kifview();
+        c.args([cmd, "--json", "--index"]).arg(&idx);
+        if cmd == "find" {
+            c.args(["--position", "startpos"]);
+        }
+        let out = c.output().unwrap();
+        let text = String::from_utf8(out.stdout.clone()).unwrap();
+        assert!(!acts(&text), "{cmd}: {text:?}");
+        let got: Vec<_> = json_lines(&out)
+            .iter()
+            .map(|v| v["sente"].as_str().unwrap().to_string())
+            .collect();
+        assert_eq!(got, names, "{cmd}");
+    }
+    let out = kifview()
+        .args(["find", "--position", "startpos", "--index"])
+        .arg(&idx)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success() && text.contains("4 game(s)"), "{text}");
+    assert!(!acts(&text), "{text:?}");
+}
