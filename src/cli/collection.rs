@@ -173,6 +173,12 @@ pub fn index(a: IndexArgs) -> ExitCode {
     }
     print_messages(&r.warnings);
     print_messages(&r.failures);
+    if let Some(c) = &r.compacted {
+        print_messages(&[format!(
+            "kifview index: compacted ({}): {} position pairs, {} before",
+            c.why, c.pairs_after, c.pairs_before
+        )]);
+    }
     print_messages(&[format!(
         "kifview index: {}: {} games ({} added, {} removed); files: {} read, {} unchanged, {} removed, {} skipped",
         dir.display(),

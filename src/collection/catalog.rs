@@ -316,6 +316,74 @@ impl Catalog {
         Ok(())
     }
 
+    /// The ids of the catalog's games, in order.
+    pub fn live_ids(&self) -> Result<Vec<u32>, String> {
+        let mut st = self
+            .db
+            .prepare("SELECT id FROM games ORDER BY id")
+            .map_err(sql)?;
+        let rows = st.query_map([], |r| r.get(0)).map_err(sql)?;
+        rows.collect::<Result<_, _>>().map_err(sql)
+    }
+
+    /// Gives every game the id `remap[old id]` (ids not in `remap` are kept; the new ids must
+    /// be distinct), inside the caller's transaction.
+    pub fn renumber(&self, remap: &[u32]) -> Result<(), String> {
+        self.db
+            .execute_batch(
+                "CREATE TEMP TABLE IF NOT EXISTS remap(old INTEGER PRIMARY KEY, new INTEGER NOT NULL);
+                 DELETE FROM remap;",
+            )
+            .map_err(sql)?;
+        {
+            let mut st = self
+                .db
+                .prepare("INSERT INTO remap(old, new) VALUES (?1, ?2)")
+                .map_err(sql)?;
+            for (old, &new) in remap.iter().enumerate() {
+                if new != 0 && new as usize != old {
+                    st.execute([old as i64, new as i64]).map_err(sql)?;
+                }
+            }
+        }
+        // Through negative ids: no new id meets an old one on the way.
+        self.db
+            .execute_batch(
+                "UPDATE games SET id = -(SELECT new FROM remap WHERE old = games.id)
+                   WHERE id IN (SELECT old FROM remap);
+                 UPDATE games SET id = -id WHERE id < 0;
+                 DELETE FROM remap;",
+            )
+            .map_err(sql)
+    }
+
+    /// Replaces every segment by one (compaction), inside the caller's transaction.
+    pub fn replace_segments(
+        &self,
+        id: i64,
+        first_game: u32,
+        games: u32,
+        pairs: u64,
+    ) -> Result<(), String> {
+        self.db.execute("DELETE FROM segments", []).map_err(sql)?;
+        self.add_segment(id, first_game, games, pairs)?;
+        self.bump_generation()
+    }
+
+    /// The catalog's generation: one more at every change of games or ids, written with
+    /// `games.bin` so a `games.bin` left from before a change is recognised.
+    pub fn generation(&self) -> Result<u64, String> {
+        Ok(self
+            .meta("generation")?
+            .and_then(|g| g.parse().ok())
+            .unwrap_or(0))
+    }
+
+    pub fn bump_generation(&self) -> Result<(), String> {
+        let g = self.generation()? + 1;
+        self.set_meta("generation", &g.to_string())
+    }
+
     /// Forgets a file and its games.
     pub fn forget_file(&self, id: i64) -> Result<(), String> {
         self.db

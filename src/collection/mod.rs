@@ -18,6 +18,7 @@
 
 pub mod build;
 pub mod catalog;
+pub mod compact;
 pub mod keys;
 pub mod query;
 pub mod scan;

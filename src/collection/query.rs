@@ -86,6 +86,13 @@ impl Index {
             .map_err(|e| damaged(format!("{}: {e}", gpath.display())))?;
         // SAFETY: games.bin is replaced by a rename, never written in place.
         let games = unsafe { memmap2::Mmap::map(&f) }.map_err(|e| damaged(e.to_string()))?;
+        // A `games.bin` from before the catalog's last change would give games wrong results.
+        if games.first().copied() != Some(catalog.generation().map_err(damaged)? as u8) {
+            return Err(damaged(format!(
+                "{}: older than the catalog",
+                gpath.display()
+            )));
+        }
         Ok(Index {
             dir: dir.to_path_buf(),
             catalog,

@@ -791,3 +791,107 @@ fn names_a_terminal_would_act_on_come_out_escaped_in_json_and_cleaned_in_the_tab
     assert!(out.status.success() && text.contains("4 game(s)"), "{text}");
     assert!(!acts(&text), "{text:?}");
 }
+
+/// Bytes of the position index: every `pos-N.bin` and `moves-N.bin`.
+fn segment_bytes(idx: &Path) -> (u64, usize) {
+    let mut bytes = 0;
+    let mut files = 0;
+    for e in std::fs::read_dir(idx).unwrap().flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if name.ends_with(".bin") && (name.starts_with("pos-") || name.starts_with("moves-")) {
+            bytes += e.metadata().unwrap().len();
+            files += 1;
+        }
+    }
+    (bytes, files)
+}
+
+#[test]
+fn forgotten_games_are_compacted_away_and_answers_stay_exact() {
+    let dir = tempfile::tempdir().unwrap();
+    let coll = dir.path().join("coll");
+    let idx = dir.path().join("idx");
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let mut games = write_collection(&coll, &mut rng);
+    index(&coll, &idx);
+    let (full, _) = segment_bytes(&idx);
+
+    // A small change: below a quarter forgotten, nothing merged (the old pairs are skipped).
+    let first = games
+        .iter()
+        .position(|g| g.path.ends_with("/g1.kifu"))
+        .unwrap();
+    std::fs::remove_file(&games[first].path).unwrap();
+    games.remove(first);
+    let err = index(&coll, &idx);
+    assert!(!err.contains("compacted"), "{err}");
+    check_against(&idx, &games);
+
+    // Most single-game files deleted, one rewritten: the segments merge into one of the
+    // games left, smaller, and the answers are those of the files left.
+    let mut deleted = 0;
+    games.retain(|g| {
+        let drop = g.path.contains("/g") && !g.path.ends_with("/g6.kif") && deleted < 12;
+        if drop {
+            std::fs::remove_file(&g.path).unwrap();
+            deleted += 1;
+        }
+        !drop
+    });
+    let rewritten = games
+        .iter()
+        .position(|g| g.path.ends_with("/g6.kif"))
+        .unwrap();
+    let fresh = collgen::game(&mut rng, 12);
+    std::fs::write(
+        &games[rewritten].path,
+        collgen::bytes(&fresh, Format::Kif, true),
+    )
+    .unwrap();
+    games[rewritten].rec = fresh;
+    let err = index(&coll, &idx);
+    assert!(err.contains("compacted ("), "{err}");
+    assert!(
+        err.contains(&format!("{} games (1 added, 13 removed)", games.len())),
+        "{err}"
+    );
+    let (after, files) = segment_bytes(&idx);
+    assert_eq!(files, 2, "one segment left");
+    assert!(after * 10 < full * 7, "{after} bytes after, {full} before");
+    check_against(&idx, &games);
+
+    // Updates go on from the merged segment.
+    let added = coll.join("later/y.csa");
+    std::fs::create_dir_all(added.parent().unwrap()).unwrap();
+    let extra = collgen::game(&mut rng, 12);
+    std::fs::write(&added, collgen::bytes(&extra, Format::Csa, false)).unwrap();
+    games.push(Written {
+        path: std::fs::canonicalize(&added)
+            .unwrap()
+            .to_string_lossy()
+            .into_owned(),
+        record: 1,
+        rec: extra,
+    });
+    index(&coll, &idx);
+    check_against(&idx, &games);
+
+    // A games.bin older than the catalog (a crash between the two) is refused, then healed.
+    let gb = idx.join("games.bin");
+    let mut bytes = std::fs::read(&gb).unwrap();
+    bytes[0] = bytes[0].wrapping_sub(1);
+    std::fs::write(&gb, bytes).unwrap();
+    let out = kifview()
+        .args(["find", "--position", "startpos", "--index"])
+        .arg(&idx)
+        .output()
+        .unwrap();
+    let err = common::stderr_of(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("older than the catalog") && err.contains("kifview index"),
+        "{err}"
+    );
+    index(&coll, &idx);
+    check_against(&idx, &games);
+}
