@@ -56,15 +56,13 @@ pub fn run(dir: &Path, cat: &Catalog, new_id: i64, why: String) -> Result<Compac
     // Old id -> new id (0: not kept).
     let mut remap = vec![0u32; end as usize];
     let mut writer = SegmentWriter::create(dir, new_id, first)?;
-    let mut kept = 0u32;
-    for &g in &live {
+    for (kept, &g) in live.iter().enumerate() {
         // A game with no stored bytes (none should be) stays in no answer, under its new id.
         let bytes = segs.iter().find(|s| s.holds(g)).and_then(|s| s.raw(g));
         writer.add_raw(bytes.unwrap_or_default())?;
         if let Some(slot) = remap.get_mut(g as usize) {
-            *slot = first + kept;
+            *slot = first + kept as u32;
         }
-        kept += 1;
     }
     let games = writer.finish_raw()?;
     let pairs_before = segs.iter().map(|s| s.pairs() as u64).sum();
