@@ -418,10 +418,12 @@ impl Catalog {
         error: Option<&str>,
     ) -> Result<i64, String> {
         self.db
-            .execute(
+            .prepare_cached(
                 "INSERT INTO files(path, size, mtime_ns, hash, format, records, warnings, error)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-                params![
+            )
+            .and_then(|mut st| {
+                st.execute(params![
                     path,
                     size,
                     mtime_ns,
@@ -430,8 +432,8 @@ impl Catalog {
                     records as i64,
                     warnings as i64,
                     error
-                ],
-            )
+                ])
+            })
             .map_err(sql)?;
         Ok(self.db.last_insert_rowid())
     }

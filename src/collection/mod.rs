@@ -11,7 +11,8 @@
 //!   game's moves, replayed to confirm every candidate (so a key collision never puts a wrong
 //!   game in an answer) and to read the move played next;
 //! - `games.bin`: one byte per game id, its result, 0 for a game forgotten since (its pairs stay
-//!   in the old segment until the next full rebuild).
+//!   in their segment until [`compact`] merges the segments), and the catalog's generation in
+//!   byte 0 (no game has id 0).
 //!
 //! Files are read with the project's reading path (`load::read_records`, every record of a
 //! multi-record CSA file) on every core (`pool::map_in_order`).
