@@ -320,38 +320,43 @@ fn name<'a>(s: &Option<&'a str>) -> &'a str {
     s.unwrap_or("")
 }
 
-/// The human-readable line of a game, and the line that opens it (`FILE +N [--record R]`).
-fn human(g: &Brief, ply: Option<u32>) -> String {
-    let mut s = format!(
-        "{}  {:<7}  {} - {}",
-        g.date.unwrap_or("----------"),
-        g.result.word(),
-        sanitize(name(&g.sente)),
-        sanitize(name(&g.gote)),
-    );
+/// The human-readable line of a game, and the line that opens it (`FILE +N [--record R]`),
+/// written into `t`.
+fn human(t: &mut Vec<u8>, g: &Brief, ply: Option<u32>) {
+    let put = |t: &mut Vec<u8>, s: &str| t.extend_from_slice(s.as_bytes());
+    put(t, g.date.unwrap_or("----------"));
+    put(t, "  ");
+    put(t, &format!("{:<7}", g.result.word()));
+    put(t, "  ");
+    put(t, &sanitize(name(&g.sente)));
+    put(t, " - ");
+    put(t, &sanitize(name(&g.gote)));
     if let Some(e) = g.event {
-        s.push_str(&format!("  [{}]", sanitize(e)));
+        put(t, "  [");
+        put(t, &sanitize(e));
+        put(t, "]");
     }
-    let open = match ply {
-        Some(p) => format!("{} +{}", shell_word(g.path), g.first_move - 1 + p),
-        None => shell_word(g.path),
-    };
-    let record = if g.record > 1 {
-        format!(" --record {}", g.record)
-    } else {
-        String::new()
-    };
-    format!("{s}\n  {open}{record}\n")
+    put(t, "\n  ");
+    shell_word(t, g.path);
+    if let Some(p) = ply {
+        put(t, " +");
+        number(t, g.first_move - 1 + p);
+    }
+    if g.record > 1 {
+        put(t, " --record ");
+        number(t, g.record);
+    }
+    put(t, "\n");
 }
 
 /// A path as one shell word (quoted when it holds anything but plain characters).
-fn shell_word(p: &str) -> String {
+fn shell_word(t: &mut Vec<u8>, p: &str) {
     let plain = |c: char| c.is_alphanumeric() || "/._-+,:@%".contains(c);
     let clean = sanitize(p);
     if !clean.is_empty() && clean.chars().all(plain) {
-        clean.into_owned()
+        t.extend_from_slice(clean.as_bytes());
     } else {
-        format!("'{}'", clean.replace('\'', r"'\''"))
+        t.extend_from_slice(format!("'{}'", clean.replace('\'', r"'\''")).as_bytes());
     }
 }
 
@@ -361,6 +366,21 @@ struct Stream {
     out: Out,
     text: Vec<u8>,
     count: u64,
+}
+
+/// `n` in decimal.
+fn number(t: &mut Vec<u8>, mut n: u32) {
+    let mut buf = [0u8; 10];
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    t.extend_from_slice(&buf[i..]);
 }
 
 /// Why a stream stopped early (not an error: the reader closed the pipe).
@@ -376,6 +396,11 @@ impl Stream {
     }
     fn push(&mut self, line: &str) -> Result<(), String> {
         self.text.extend_from_slice(line.as_bytes());
+        self.written()
+    }
+    /// Pushes a game as the table a person reads shows it.
+    fn push_human(&mut self, g: &Brief, ply: Option<u32>) -> Result<(), String> {
+        human(&mut self.text, g, ply);
         self.written()
     }
     /// Pushes `v` as a JSON line ([`json_line`]), serialized in place.
@@ -394,6 +419,60 @@ impl Stream {
             return self.push(&line);
         }
         self.text.push(b'\n');
+        self.written()
+    }
+    /// Pushes a game as `find --json` prints it, written by hand: the common line (no string
+    /// holding a quote, a backslash, a control or a byte that may start one a terminal acts
+    /// on) without serde's machinery; any other line through [`push_json`](Self::push_json).
+    fn push_found(&mut self, g: &Brief, ply: u32) -> Result<(), String> {
+        let at = self.text.len();
+        let t = &mut self.text;
+        let mut plain = true;
+        let mut field = |t: &mut Vec<u8>, key: &[u8], v: Option<&str>| {
+            t.extend_from_slice(key);
+            match v {
+                None => t.extend_from_slice(b"null"),
+                Some(v) => {
+                    // Without a branch per byte.
+                    let odd = v.bytes().fold(false, |odd, b| {
+                        odd | (b < 0x20)
+                            | (b == b'"')
+                            | (b == b'\\')
+                            | (b == 0x7F)
+                            | (b == 0xC2)
+                            | (b == 0xE2)
+                    });
+                    plain &= !odd;
+                    t.push(b'"');
+                    t.extend_from_slice(v.as_bytes());
+                    t.push(b'"');
+                }
+            }
+        };
+        field(t, b"{\"path\":", Some(g.path));
+        t.extend_from_slice(b",\"record\":");
+        number(t, g.record);
+        t.extend_from_slice(b",\"ply\":");
+        number(t, ply);
+        field(t, b",\"result\":", Some(g.result.word()));
+        field(t, b",\"sente\":", Some(name(&g.sente)));
+        field(t, b",\"gote\":", Some(name(&g.gote)));
+        field(t, b",\"date\":", g.date);
+        field(t, b",\"event\":", g.event);
+        if !plain {
+            t.truncate(at);
+            return self.push_json(&FoundJson {
+                path: g.path,
+                record: g.record,
+                ply,
+                result: g.result,
+                sente: name(&g.sente),
+                gote: name(&g.gote),
+                date: g.date,
+                event: g.event,
+            });
+        }
+        t.extend_from_slice(b"}\n");
         self.written()
     }
     fn written(&mut self) -> Result<(), String> {
@@ -438,18 +517,9 @@ pub fn find(a: QueryArgs) -> ExitCode {
     let mut s = Stream::new();
     let r = idx.find_brief(&pos, &filter(a.filter), &mut |g, ply| {
         if a.json {
-            s.push_json(&FoundJson {
-                path: g.path,
-                record: g.record,
-                ply,
-                result: g.result,
-                sente: name(&g.sente),
-                gote: name(&g.gote),
-                date: g.date,
-                event: g.event,
-            })
+            s.push_found(g, ply)
         } else {
-            s.push(&human(g, Some(ply)))
+            s.push_human(g, Some(ply))
         }
     });
     s.end(r, a.json, "find")
@@ -534,7 +604,7 @@ pub fn games(a: GamesArgs) -> ExitCode {
                 tags: &g.tags,
             })
         } else {
-            s.push(&human(&g.brief(), None))
+            s.push_human(&g.brief(), None)
         }
     });
     s.end(r, a.json, "games")

@@ -101,6 +101,11 @@ impl Catalog {
             OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX
         };
         let db = Connection::open_with_flags(path, flags).map_err(sql)?;
+        if read_only {
+            // Queries read the pages in place instead of copying them into SQLite's cache.
+            db.execute_batch("PRAGMA mmap_size = 1073741824")
+                .map_err(sql)?;
+        }
         let format: Option<String> = db
             .query_row("SELECT value FROM meta WHERE key = 'format'", [], |r| {
                 r.get(0)

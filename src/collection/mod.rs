@@ -117,8 +117,23 @@ impl<'a> Brief<'a> {
         "games.id, files.path, record, sente, gote, date, event, result, first_move";
 
     pub(crate) fn from_row(r: &'a rusqlite::Row) -> rusqlite::Result<Brief<'a>> {
+        // simdutf8: the text of 100,000 rows is checked in a fraction of `str::from_utf8`'s time.
         let text = |i: usize| -> rusqlite::Result<Option<&'a str>> {
-            r.get_ref(i)?.as_str_or_null().map_err(Into::into)
+            match r.get_ref(i)? {
+                rusqlite::types::ValueRef::Null => Ok(None),
+                rusqlite::types::ValueRef::Text(b) => match simdutf8::basic::from_utf8(b) {
+                    Ok(s) => Ok(Some(s)),
+                    // The standard check, for its error.
+                    Err(_) => std::str::from_utf8(b)
+                        .map(Some)
+                        .map_err(|e| rusqlite::Error::Utf8Error(i, e)),
+                },
+                v => Err(rusqlite::Error::InvalidColumnType(
+                    i,
+                    String::new(),
+                    v.data_type(),
+                )),
+            }
         };
         Ok(Brief {
             id: r.get(0)?,
