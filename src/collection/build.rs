@@ -388,18 +388,35 @@ fn clear(dir: &Path) -> Result<(), String> {
     Ok(())
 }
 
-/// `games.bin`: per game id, 0 when gone, else 1 + its result (sente, gote, draw, unknown).
+/// `games.bin`, for N = the next game id: N bytes, per game id 0 when gone, else 1 + its
+/// result (sente, gote, draw, unknown), byte 0 the catalog's generation (no game has id 0);
+/// then N two-byte codes (little-endian), per game its first move's code when it starts at
+/// the start position ([`START_NO_MOVE`] with no move), else [`NOT_AT_START`]: what `explore`
+/// and `find` at the start position read instead of each game's stored moves.
 fn write_games_bin(dir: &Path, cat: &Catalog) -> Result<(), String> {
     let (_, first) = next_segment(cat)?;
-    let mut bytes = vec![0u8; (first as usize).max(1)];
-    // Byte 0 (no game has id 0): the catalog's generation, checked by `Index::open`.
+    let n = (first as usize).max(1);
+    let mut bytes = vec![0u8; 3 * n];
     bytes[0] = cat.generation()? as u8;
     for (id, o) in cat.results()? {
         if let Some(b) = bytes.get_mut(id as usize) {
-            *b = 1 + super::Outcome::ALL
-                .iter()
-                .position(|x| *x == o)
-                .unwrap_or(3) as u8;
+            *b = 1 + o as u8;
+        }
+    }
+    let (results, codes) = bytes.split_at_mut(n);
+    codes.fill(0xFF);
+    for seg in cat.segments()? {
+        let seg = Segment::open(dir, seg)?;
+        for g in seg.game_ids() {
+            let code = match seg.start_move(g) {
+                _ if results.get(g as usize).is_none_or(|&r| r == 0) => continue,
+                Some(Some(c)) => c,
+                Some(None) => START_NO_MOVE,
+                None => NOT_AT_START,
+            };
+            if let Some(c) = codes.get_mut(2 * g as usize..2 * g as usize + 2) {
+                c.copy_from_slice(&code.to_le_bytes());
+            }
         }
     }
     let tmp = dir.join("games.bin.tmp");
@@ -407,6 +424,11 @@ fn write_games_bin(dir: &Path, cat: &Catalog) -> Result<(), String> {
     std::fs::rename(&tmp, dir.join(GAMES)).map_err(|e| format!("{}: {e}", dir.display()))?;
     Ok(())
 }
+
+/// In `games.bin`'s codes: a game that does not start at the start position.
+pub const NOT_AT_START: u16 = 0xFFFF;
+/// In `games.bin`'s codes: a game that starts at the start position and has no move.
+pub const START_NO_MOVE: u16 = 0xFFFE;
 
 #[cfg(test)]
 mod tests {

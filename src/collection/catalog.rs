@@ -7,7 +7,7 @@ use std::path::Path;
 
 /// The version of the index's layout: an index of another version is refused (and rebuilt by
 /// `kifview index`).
-pub const FORMAT: &str = "kifview-collection-1";
+pub const FORMAT: &str = "kifview-collection-2";
 
 pub const SCHEMA: &str = "
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);

@@ -12,7 +12,8 @@
 //!   game in an answer) and to read the move played next;
 //! - `games.bin`: one byte per game id, its result, 0 for a game forgotten since (its pairs stay
 //!   in their segment until [`compact`] merges the segments), and the catalog's generation in
-//!   byte 0 (no game has id 0).
+//!   byte 0 (no game has id 0); then per game id the code of its first move when it starts at
+//!   the start position, so a query there replays nothing (`build::write_games_bin`).
 //!
 //! Files are read with the project's reading path (`load::read_records`, every record of a
 //! multi-record CSA file) on every core (`pool::map_in_order`).

@@ -1,6 +1,6 @@
 //! Queries over an index: which games reach a position, what was played from it.
 
-use super::build::{CATALOG, GAMES};
+use super::build::{CATALOG, GAMES, NOT_AT_START, START_NO_MOVE};
 use super::catalog::Catalog;
 use super::keys::{decode_move, position_key};
 use super::segment::{GameView, Segment};
@@ -86,6 +86,9 @@ impl Index {
             .map_err(|e| damaged(format!("{}: {e}", gpath.display())))?;
         // SAFETY: games.bin is replaced by a rename, never written in place.
         let games = unsafe { memmap2::Mmap::map(&f) }.map_err(|e| damaged(e.to_string()))?;
+        if games.is_empty() || games.len() % 3 != 0 {
+            return Err(damaged(format!("{}: damaged (its size)", gpath.display())));
+        }
         // A `games.bin` from before the catalog's last change would give games wrong results.
         if games.first().copied() != Some(catalog.generation().map_err(damaged)? as u8) {
             return Err(damaged(format!(
@@ -101,10 +104,29 @@ impl Index {
         })
     }
 
+    /// Game ids `games.bin` covers.
+    fn ids(&self) -> usize {
+        self.games.len() / 3
+    }
+
     fn outcome(&self, game: u32) -> Option<Outcome> {
+        if game as usize >= self.ids() {
+            return None;
+        }
         match self.games.get(game as usize)? {
             0 => None,
             b => Outcome::ALL.get(*b as usize - 1).copied(),
+        }
+    }
+
+    /// For a game that starts at the start position: `Some(its first move's code)` (`Some(None)`
+    /// with no move); `None` for any other game (from `games.bin`).
+    fn start_code(&self, game: u32) -> Option<Option<u16>> {
+        let at = self.ids() + 2 * game as usize;
+        match u16::from_le_bytes(self.games.get(at..at + 2)?.try_into().ok()?) {
+            NOT_AT_START => None,
+            START_NO_MOVE => Some(None),
+            c => Some(Some(c)),
         }
     }
 
@@ -140,10 +162,7 @@ impl Index {
                 {
                     continue;
                 }
-                let Some(stored) = seg.view(g) else { continue };
-                if at_start && stored.initial.is_none() {
-                    let main = stored.lines.first().copied().unwrap_or_default();
-                    let next = GameView::codes(main).next();
+                if at_start && let Some(next) = self.start_code(g) {
                     each(Hit {
                         game: g,
                         ply: 0,
@@ -151,6 +170,7 @@ impl Index {
                     });
                     continue;
                 }
+                let Some(stored) = seg.view(g) else { continue };
                 let initial = match stored.initial {
                     None => start.clone(),
                     Some(s) => match Position::from_sfen(s) {
@@ -242,21 +262,28 @@ impl Index {
     /// The moves played from `target` and how the games scored.
     pub fn explore(&self, target: &Position, filter: &Filter) -> Result<Explored, String> {
         // Counted by outcome (sente, gote, draw, unknown): all games, and per next-move code.
+        // Per code: a table of every two-byte code (2 MB of zeroed pages, only those touched
+        // are ever written or read), no hashing per game.
         let mut all = [0u64; 4];
-        let mut by_code: std::collections::HashMap<u16, [u64; 4]> = Default::default();
+        let mut by_code = vec![[0u64; 4]; 1 << 16];
+        let mut seen: Vec<u16> = Vec::new();
         self.each_hit(target, filter, &mut |h| {
             let o = self.outcome(h.game).unwrap_or(Outcome::Unknown) as usize;
             all[o] += 1;
             if let Some(code) = h.next {
-                by_code.entry(code).or_default()[o] += 1;
+                let c = &mut by_code[code as usize];
+                if *c == [0; 4] {
+                    seen.push(code);
+                }
+                c[o] += 1;
             }
         })?;
         let tally = |c: [u64; 4]| (c.iter().sum(), c[0], c[1], c[2], c[3]);
         let (games, sente, gote, draw, unknown) = tally(all);
-        let mut moves: Vec<NextMove> = by_code
+        let mut moves: Vec<NextMove> = seen
             .into_iter()
-            .filter_map(|(code, c)| {
-                let (games, sente, gote, draw, unknown) = tally(c);
+            .filter_map(|code| {
+                let (games, sente, gote, draw, unknown) = tally(by_code[code as usize]);
                 Some(NextMove {
                     usi: decode_move(code)?.usi(),
                     games,

@@ -395,6 +395,21 @@ impl Segment {
         self.moves.get(off(i)?..off(i + 1)?)
     }
 
+    /// For a stored game that starts at the start position: `Some(its first move's code)`
+    /// (`Some(None)` when it has no move); `None` for any other game. Reads three fields of its
+    /// bytes, not the whole game ([`view`](Self::view)).
+    pub fn start_move(&self, game: u32) -> Option<Option<u16>> {
+        match self.raw(game)? {
+            // No initial position, then the number of lines, the main line's length, its moves.
+            [0, _, _, a, b, rest @ ..] => Some(match (u16::from_le_bytes([*a, *b]), rest) {
+                (1.., [c, d, ..]) => Some(u16::from_le_bytes([*c, *d])),
+                _ => None,
+            }),
+            [0, ..] => Some(None),
+            _ => None,
+        }
+    }
+
     pub fn holds(&self, game: u32) -> bool {
         game >= self.first_game && game - self.first_game < self.games
     }

@@ -895,3 +895,58 @@ fn forgotten_games_are_compacted_away_and_answers_stay_exact() {
     index(&coll, &idx);
     check_against(&idx, &games);
 }
+
+#[test]
+fn games_without_moves_and_handicap_games_at_their_first_position() {
+    let dir = tempfile::tempdir().unwrap();
+    let coll = dir.path().join("coll");
+    std::fs::create_dir_all(&coll).unwrap();
+    let head = "先手：甲\n後手：乙\n手数----指手---------消費時間--\n";
+    let files = [
+        ("empty.kif", format!("手合割：平手\n{head}1 投了\n")),
+        (
+            "one.kif",
+            format!("手合割：平手\n{head}1 ７六歩(77)\n2 投了\n"),
+        ),
+        ("lance.kif", format!("手合割：香落ち\n{head}1 ３四歩(33)\n")),
+    ];
+    for (name, text) in &files {
+        std::fs::write(coll.join(name), text).unwrap();
+    }
+    let idx = dir.path().join("idx");
+    index(&coll, &idx);
+    let start = format!("{} 1", placement(&Position::startpos()));
+    let got = find(&idx, &start, &[]);
+    let names: Vec<(&str, u32)> = got
+        .iter()
+        .map(|((p, _), (ply, _))| (p.rsplit('/').next().unwrap(), *ply))
+        .collect();
+    assert_eq!(names, [("empty.kif", 0), ("one.kif", 0)]);
+    let out = kifview()
+        .args(["explore", "--json", "--sfen", &start, "--index"])
+        .arg(&idx)
+        .output()
+        .unwrap();
+    let v = &json_lines(&out)[0];
+    assert_eq!(
+        (v["games"].as_u64(), v["gote"].as_u64()),
+        (Some(2), Some(1))
+    );
+    assert_eq!(v["moves"].as_array().unwrap().len(), 1, "{v}");
+    assert_eq!(v["moves"][0]["usi"], "7g7f");
+    assert_eq!(v["moves"][0]["games"], 1);
+    // The handicap game at its own first position, ply 0, and its first move.
+    let lance = "lnsgkgsn1/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1";
+    let got = find(&idx, lance, &[]);
+    assert_eq!(
+        got.values().map(|v| v.0).collect::<Vec<_>>(),
+        [0],
+        "{got:?}"
+    );
+    let out = kifview()
+        .args(["explore", "--json", "--sfen", lance, "--index"])
+        .arg(&idx)
+        .output()
+        .unwrap();
+    assert_eq!(json_lines(&out)[0]["moves"][0]["usi"], "3c3d");
+}
