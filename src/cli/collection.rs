@@ -71,10 +71,10 @@ pub struct FilterArgs {
     #[arg(long, value_name = "TEXT")]
     pub event: Option<String>,
     /// Games on or after DATE (YYYY, YYYY-MM or YYYY-MM-DD).
-    #[arg(long, value_name = "DATE", value_parser = parse_date)]
+    #[arg(long, value_name = "DATE", value_parser = collection::filter_text::parse_date)]
     pub from: Option<String>,
     /// Games on or before DATE (YYYY, YYYY-MM or YYYY-MM-DD: all of that year or month).
-    #[arg(long, value_name = "DATE", value_parser = parse_date)]
+    #[arg(long, value_name = "DATE", value_parser = collection::filter_text::parse_date)]
     pub to: Option<String>,
     /// Games with this result.
     #[arg(long, value_enum)]
@@ -113,21 +113,6 @@ pub struct GamesArgs {
     /// One JSON object a line.
     #[arg(long)]
     pub json: bool,
-}
-
-/// `--from`/`--to`: `YYYY`, `YYYY-MM` or `YYYY-MM-DD` (`/` also accepted).
-fn parse_date(s: &str) -> Result<String, String> {
-    let d = s.trim().replace('/', "-");
-    let parts: Vec<&str> = d.split('-').collect();
-    let ok = matches!(parts.len(), 1..=3)
-        && parts[0].len() == 4
-        && parts[1..].iter().all(|p| p.len() == 2)
-        && parts.iter().all(|p| p.bytes().all(|b| b.is_ascii_digit()));
-    if ok {
-        Ok(d)
-    } else {
-        Err(format!("expected YYYY, YYYY-MM or YYYY-MM-DD, got '{s}'"))
-    }
 }
 
 /// The index folder: `--index`, else `$KIFVIEW_INDEX`, else `<data dir>/kifview/collection`

@@ -59,6 +59,37 @@ CREATE VIEW game_list AS
 /// the files' primary key.
 const FROM: &str = "games CROSS JOIN files ON files.id = games.file_id";
 
+/// A column of the game list ([`Catalog::page`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SortBy {
+    Date,
+    Sente,
+    Gote,
+    Event,
+    Result,
+    Moves,
+    Tags,
+    Path,
+    /// Index order (path and record order within one build).
+    Id,
+}
+
+impl SortBy {
+    fn column(self) -> &'static str {
+        match self {
+            SortBy::Date => "date",
+            SortBy::Sente => "sente",
+            SortBy::Gote => "gote",
+            SortBy::Event => "event",
+            SortBy::Result => "result",
+            SortBy::Moves => "moves",
+            SortBy::Tags => "tags",
+            SortBy::Path => "files.path, record",
+            SortBy::Id => "games.id",
+        }
+    }
+}
+
 pub struct Catalog {
     pub db: Connection,
 }
@@ -319,6 +350,51 @@ impl Catalog {
             }
         }
         Ok(())
+    }
+
+    /// One page of the games passing `filter`, sorted by `sort` (then by id), from `offset`.
+    pub fn page(
+        &self,
+        filter: &Filter,
+        sort: SortBy,
+        descending: bool,
+        offset: u64,
+        limit: u64,
+    ) -> Result<Vec<GameInfo>, String> {
+        let (clause, args) = where_clause(filter);
+        let order = if descending { "DESC" } else { "ASC" };
+        let n = args.len();
+        let mut st = self
+            .db
+            .prepare(&format!(
+                "SELECT games.{} FROM {FROM}{clause} ORDER BY {} {order}, games.id {order} \
+                 LIMIT ?{} OFFSET ?{}",
+                GameInfo::COLUMNS,
+                sort.column(),
+                n + 1,
+                n + 2
+            ))
+            .map_err(sql)?;
+        let mut values: Vec<rusqlite::types::Value> = args.into_iter().map(Into::into).collect();
+        values.push((limit.min(i64::MAX as u64) as i64).into());
+        values.push((offset.min(i64::MAX as u64) as i64).into());
+        let rows = st
+            .query_map(rusqlite::params_from_iter(values), GameInfo::from_row)
+            .map_err(sql)?;
+        rows.collect::<Result<_, _>>().map_err(sql)
+    }
+
+    /// How many games pass `filter`.
+    pub fn count(&self, filter: &Filter) -> Result<u64, String> {
+        let (clause, args) = where_clause(filter);
+        self.db
+            .query_row(
+                &format!("SELECT count(*) FROM {FROM}{clause}"),
+                rusqlite::params_from_iter(args.iter()),
+                |r| r.get::<_, i64>(0),
+            )
+            .map(|n| n as u64)
+            .map_err(sql)
     }
 
     /// The ids of the catalog's games, in order.

@@ -21,6 +21,7 @@
 pub mod build;
 pub mod catalog;
 pub mod compact;
+pub mod filter_text;
 pub mod keys;
 pub mod query;
 pub mod scan;
@@ -28,6 +29,7 @@ pub mod segment;
 pub mod tags;
 
 pub use build::{Report, UpdateOptions, update};
+pub use catalog::SortBy;
 pub use query::{Explored, Found, Index, NextMove};
 
 use serde::Serialize;

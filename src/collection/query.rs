@@ -1,7 +1,7 @@
 //! Queries over an index: which games reach a position, what was played from it.
 
 use super::build::{CATALOG, GAMES, NOT_AT_START, START_NO_MOVE};
-use super::catalog::Catalog;
+use super::catalog::{Catalog, SortBy};
 use super::keys::{decode_move, position_key};
 use super::segment::{GameView, Segment};
 use super::{Brief, Filter, GameInfo, Outcome};
@@ -322,6 +322,24 @@ impl Index {
         each: &mut dyn FnMut(GameInfo) -> Result<(), String>,
     ) -> Result<(), String> {
         self.catalog.each_game(filter, None, each)
+    }
+
+    /// One page of the game list: the games passing `filter`, sorted by `sort` (then by
+    /// index order), `limit` of them from `offset`.
+    pub fn page(
+        &self,
+        filter: &Filter,
+        sort: SortBy,
+        descending: bool,
+        offset: u64,
+        limit: u64,
+    ) -> Result<Vec<GameInfo>, String> {
+        self.catalog.page(filter, sort, descending, offset, limit)
+    }
+
+    /// How many games pass `filter`.
+    pub fn count(&self, filter: &Filter) -> Result<u64, String> {
+        self.catalog.count(filter)
     }
 
     /// (games, position pairs, bytes of the position index on disk).

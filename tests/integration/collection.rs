@@ -950,3 +950,65 @@ fn games_without_moves_and_handicap_games_at_their_first_position() {
         .unwrap();
     assert_eq!(json_lines(&out)[0]["moves"][0]["usi"], "3c3d");
 }
+
+#[test]
+fn the_game_list_pages_sorted_and_typed_filters_and_queries_on_another_thread() {
+    use kifview::collection::{Filter, Index, SortBy};
+    let dir = tempfile::tempdir().unwrap();
+    let coll = dir.path().join("coll");
+    let idx_dir = dir.path().join("idx");
+    let mut rng = Rng(0x1234_5678_9abc_def1);
+    write_collection(&coll, &mut rng);
+    index(&coll, &idx_dir);
+    let idx = Index::open(&idx_dir).unwrap();
+    let all = idx.games(&Filter::default()).unwrap();
+    assert_eq!(idx.count(&Filter::default()).unwrap(), 30);
+    // Pages of 7 sorted by moves, longest first (then index order, reversed), make the list.
+    let mut want = all.clone();
+    want.sort_by(|a, b| b.moves.cmp(&a.moves).then(b.id.cmp(&a.id)));
+    let mut got = Vec::new();
+    for page in 0..5 {
+        got.extend(
+            idx.page(&Filter::default(), SortBy::Moves, true, page * 7, 7)
+                .unwrap(),
+        );
+    }
+    assert_eq!(got, want);
+    let by_path = idx
+        .page(&Filter::default(), SortBy::Path, false, 0, 100)
+        .unwrap();
+    let mut paths: Vec<_> = all.iter().map(|g| (g.path.clone(), g.record)).collect();
+    paths.sort();
+    assert_eq!(
+        by_path
+            .iter()
+            .map(|g| (g.path.clone(), g.record))
+            .collect::<Vec<_>>(),
+        paths
+    );
+    // A typed filter selects what the CLI's options select.
+    let typed = Filter::parse("転置 2001..2001").unwrap();
+    let page = idx.page(&typed, SortBy::Date, false, 0, 100).unwrap();
+    let out = kifview()
+        .args([
+            "games", "--json", "--player", "転置", "--from", "2001", "--to", "2001", "--index",
+        ])
+        .arg(&idx_dir)
+        .output()
+        .unwrap();
+    let cli: Vec<String> = json_lines(&out)
+        .iter()
+        .map(|v| v["path"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(page.iter().map(|g| g.path.clone()).collect::<Vec<_>>(), cli);
+    assert_eq!(cli.len(), 1, "{cli:?}");
+    assert_eq!(idx.count(&typed).unwrap(), 1);
+    // The index moves to another thread (the viewer queries off the key path).
+    let start = Position::startpos();
+    let here = idx.explore(&start, &Filter::default()).unwrap();
+    let there = std::thread::spawn(move || idx.explore(&start, &Filter::default()).unwrap())
+        .join()
+        .unwrap();
+    assert_eq!(here, there);
+    assert_eq!(here.games, 30);
+}
