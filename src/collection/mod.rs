@@ -15,6 +15,10 @@
 //!   byte 0 (no game has id 0); then per game id the code of its first move when it starts at
 //!   the start position, so a query there replays nothing (`build::write_games_bin`).
 //!
+//! For the viewer's game list: [`Index::page`] (a filter, a sort by any column, offset and
+//! limit), [`Index::count`], and [`Filter::parse`] for a typed filter ([`filter_text`]). An
+//! [`Index`] is `Send`: queries can run on another thread.
+//!
 //! Files are read with the project's reading path (`load::read_records`, every record of a
 //! multi-record CSA file) on every core (`pool::map_in_order`).
 
