@@ -4,6 +4,7 @@
 //! ready from the engine's `Analysis` snapshot: no parsing here.
 
 use crate::app::App;
+use crate::app::research::state::Job;
 use crate::engine::{Analysis, AnalysisStatus, State};
 use crate::tui::draw::block;
 use crate::tui::text::{clean, truncate};
@@ -47,8 +48,12 @@ fn title(app: &App) -> String {
     let name = r.engine_name().unwrap_or("");
     let state = if r.failure.is_some() {
         "エラー (a: restart)"
-    } else if app.job_running() {
-        "棋譜解析・詰み探索中 (Esc: stop)"
+    } else if let Some(job) = &r.job {
+        // What runs: `:analyze` or `:mate`, never both.
+        match job {
+            Job::Analyze(_) => "棋譜解析中 (Esc: stop)",
+            Job::Mate { .. } => "詰み探索中 (Esc: stop)",
+        }
     } else {
         match (
             r.engine().map(|e| e.state()),
