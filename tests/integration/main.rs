@@ -23,6 +23,7 @@ mod jkf;
 mod ki2;
 mod kif;
 mod layout;
+mod legal_squares;
 mod modes;
 mod move_list;
 mod multirec_save;

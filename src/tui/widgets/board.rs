@@ -46,7 +46,7 @@ impl BoardWidget<'_> {
             (29, 11)
         }
     }
-    /// What a square shows: three cells of text (`v歩`, ` 歩`, ` ・`, ` ＊`), its style (the
+    /// What a square shows: three cells of text (`v歩`, ` 歩`, ` ・`; while a piece is picked, ` ＊` and `*歩` on its legal squares), its style (the
     /// last move, the best move, check, move input's marks) and whether the move-input
     /// cursor is on it. Both boards draw squares from this.
     pub(crate) fn look(&self, sq: Square) -> Look {
@@ -83,9 +83,13 @@ impl BoardWidget<'_> {
         let mut cursor = false;
         if let Some(m) = &self.marks {
             if m.targets.contains(&sq) {
-                if pos.piece_at(sq).is_none() {
-                    text = " ＊".to_string();
-                }
+                // A marker as well as the colour (NO_COLOR shows no colour): `＊` on an
+                // empty square, `*` before a piece that can be taken (only the opponent's
+                // pieces are ever targets, so `*` stands where gote's `v` would).
+                text = match pos.piece_at(sq) {
+                    None => " ＊".to_string(),
+                    Some(p) => format!("*{}", p.kind.board_char()),
+                };
                 style = style.patch(t.variation_mark).add_modifier(Modifier::BOLD);
             }
             if Some(sq) == m.picked {
