@@ -4,7 +4,7 @@
 use super::text::width;
 use super::theme::Theme;
 pub use super::view::ViewState;
-use super::widgets::board::{BoardWidget, board_column};
+use super::widgets::board::{self, BoardWidget, board_column};
 use super::widgets::large_board::{GRIDS, Grid, large_column};
 use super::widgets::{
     analysis, comment, confirm, copy_menu, graph, header, help, list, move_list, paste,
@@ -47,13 +47,7 @@ pub fn render(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut V
         ..ViewState::default()
     };
     if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
-        let msg = format!(
-            "kifview needs a terminal of at least {MIN_WIDTH}x{MIN_HEIGHT}; this one is {}x{}.",
-            area.width, area.height
-        );
-        Paragraph::new(msg)
-            .wrap(ratatui::widgets::Wrap { trim: true })
-            .render(area, buf);
+        reduced(area, buf, app, theme, vs);
         return;
     }
     let status_h = status::status_height(app, theme, area.width);
@@ -90,6 +84,40 @@ pub fn render(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut V
     if theme.double {
         skip_ambiguous_pads(buf);
     }
+}
+
+/// Below `MIN_WIDTH`x`MIN_HEIGHT`: the board and the move line (with the hands, the names
+/// and the status line as rows allow), or, when even the board does not fit, the move line
+/// and what size the full layout needs.
+fn reduced(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut ViewState) {
+    if area.is_empty() {
+        return;
+    }
+    let status_h = u16::from(area.height > BoardWidget::size(theme).1 + 1);
+    let [main, status] =
+        Layout::vertical([Constraint::Fill(1), Constraint::Length(status_h)]).areas(area);
+    if status_h > 0 {
+        status::status_line(status, buf, app, theme, vs);
+    }
+    if board::reduced_column(main, buf, app, theme, vs).is_some() {
+        return;
+    }
+    buf.set_line(area.x, area.y, &board::move_line(app, theme), area.width);
+    let msg = format!(
+        "The board needs {}x{} and the full layout {MIN_WIDTH}x{MIN_HEIGHT}; this terminal is {}x{}.",
+        BoardWidget::size(theme).0,
+        BoardWidget::size(theme).1 + 1,
+        area.width,
+        area.height
+    );
+    let rest = Rect {
+        y: area.y + 1,
+        height: main.height.saturating_sub(1),
+        ..area
+    };
+    Paragraph::new(msg)
+        .wrap(ratatui::widgets::Wrap { trim: true })
+        .render(rest, buf);
 }
 
 /// The panes of a wide screen: the board over the header, the moves over the variations, the

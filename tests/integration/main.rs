@@ -37,6 +37,7 @@ mod research_e2e;
 mod robustness;
 mod round_trip;
 mod save_background;
+mod screen_fit;
 mod share;
 mod share_e2e;
 mod signals_e2e;

