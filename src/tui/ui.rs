@@ -22,7 +22,8 @@ pub use super::widgets::help::help_lines;
 /// Smallest terminal the viewer draws in.
 pub const MIN_WIDTH: u16 = 64;
 pub const MIN_HEIGHT: u16 = 18;
-/// From this width on, the comment gets a column of its own.
+/// From this width on, the comment keeps its pane beside the analysis and the graph: a
+/// column of its own beside the BOD board, or under the moves beside a large one.
 const WIDE: u16 = 120;
 
 /// Draws the whole screen.
@@ -192,6 +193,10 @@ fn narrow_panes(
     let used = board_or_grid(left, buf, app, theme, vs, grid);
     let [_, header] = Layout::vertical([Constraint::Length(used), Constraint::Fill(1)]).areas(left);
     header::header_pane(header, buf, app, theme, vs);
+    let vars_h = variations_height(app, 5);
+    if main.width >= WIDE {
+        return stacked_panes(right, buf, app, theme, vs, vars_h);
+    }
     // Research mode: the analysis pane takes the comment pane's place (the comment comes
     // back while it has the focus or is being edited).
     // So does the graph (both: the graph over the analysis).
@@ -199,7 +204,6 @@ fn narrow_panes(
         app.mode() == crate::app::Mode::Comment || app.focus == crate::app::Focus::Comment;
     let research = analysis::visible(app, false) && !commenting;
     let graphing = app.graph.shown && !commenting;
-    let vars_h = variations_height(app, 5);
     let comment_h = match (graphing, research) {
         (true, true) => 7 + analysis::wanted_height(app).min(right.height / 4),
         (true, false) => (right.height * 2 / 5).max(8),
@@ -226,6 +230,49 @@ fn narrow_panes(
         analysis::analysis_pane(comment, buf, app, theme);
     } else {
         comment::comment_pane(comment, buf, app, theme, vs);
+    }
+}
+
+/// The column beside a large board from `WIDE` columns on: the moves, the variations, the
+/// comment, and under it the graph and the analysis when shown (none takes another's place).
+fn stacked_panes(
+    right: Rect,
+    buf: &mut Buffer,
+    app: &App,
+    theme: &Theme,
+    vs: &mut ViewState,
+    vars_h: u16,
+) {
+    let pane_h = if analysis::visible(app, true) {
+        analysis::wanted_height(app).min(right.height / 4)
+    } else {
+        0
+    };
+    let graph_h = if app.graph.shown {
+        (right.height / 4).max(8)
+    } else {
+        0
+    };
+    let rest = Rect {
+        height: right.height.saturating_sub(pane_h + graph_h),
+        ..right
+    };
+    let [moves, vars, comment, graph_area, pane] = Layout::vertical([
+        Constraint::Fill(1),
+        Constraint::Length(vars_h),
+        Constraint::Length(comment_height(app, theme, rest, vars_h)),
+        Constraint::Length(graph_h),
+        Constraint::Length(pane_h),
+    ])
+    .areas(right);
+    move_list::move_list(moves, buf, app, theme, vs);
+    variations::variations(vars, buf, app, theme, vs);
+    comment::comment_pane(comment, buf, app, theme, vs);
+    if graph_h > 0 {
+        graph::graph_pane(graph_area, buf, app, theme, vs);
+    }
+    if pane_h > 0 {
+        analysis::analysis_pane(pane, buf, app, theme);
     }
 }
 

@@ -55,3 +55,35 @@ fn below_64x18_the_board_and_the_move_line_show() {
     // Nothing to draw in: no panic.
     let _ = rows_at(&mut v, 1, 1);
 }
+
+#[test]
+fn at_120_columns_the_analysis_and_the_comment_show_together() {
+    use crate::research::{Fake, key, until};
+    use kifview::app::testing::push_line;
+    use kifview::core::record::{NodeId, Record};
+    let fake = Fake::new("< go\n> info depth 3 nodes 10 multipv 1 score cp 123 pv 7g7f 3c3d\n");
+    let mut r = Record::default();
+    r.node_mut(NodeId::ROOT).comment = "序盤の研究".into();
+    push_line(&mut r, NodeId::ROOT, "7g7f 3c3d");
+    let mut app = fake.app(r);
+    key(&mut app, 'a');
+    until(&mut app, "a line", |a| {
+        a.analysis_is_current() && a.research.analysis().is_some_and(|x| !x.lines.is_empty())
+    });
+    let mut v = Viewer::new(app, Theme::plain());
+    // 120x40 draws the large board (auto): the comment, the graph and the analysis share
+    // the column beside it; 200x60 and 120x24 (the BOD board) have columns for each.
+    key(&mut v.app, 'E');
+    for (w, h) in [(120, 40), (120, 24), (200, 60)] {
+        let all = rows_at(&mut v, w, h).join("\n");
+        assert!(all.contains("検討 解析中"), "{w}x{h}:\n{all}");
+        assert!(all.contains("序盤の研究"), "{w}x{h}:\n{all}");
+        assert!(all.contains("+123"), "{w}x{h}:\n{all}");
+    }
+    // At 80x24 the analysis takes the comment's place (Tab shows the comment).
+    let all = rows_at(&mut v, 80, 24).join("\n");
+    assert!(
+        all.contains("検討 解析中") && !all.contains("序盤の研究"),
+        "{all}"
+    );
+}
