@@ -140,6 +140,10 @@ impl App {
             .collect();
         move_warnings.sort_unstable();
         let board_size = config.board_size;
+        // The graph shows by itself where it fits when the comments hold evaluations.
+        let graph_auto = crate::analyze::main_line_evals(&record)
+            .iter()
+            .any(|p| p.eval.is_some());
         let mut app = App {
             record,
             doc,
@@ -161,7 +165,10 @@ impl App {
             clipboard: None,
             watch: None,
             research: super::research::state::Research::new(None, config_best_move),
-            graph: super::research::state::GraphView::default(),
+            graph: super::research::state::GraphView {
+                auto: graph_auto,
+                ..Default::default()
+            },
             search: Default::default(),
             saves: Default::default(),
             cur: NodeId::ROOT,
@@ -228,7 +235,10 @@ impl App {
         fresh.focus = self.focus;
         fresh.clipboard = self.clipboard.take();
         fresh.watch = self.watch.take();
-        fresh.graph = self.graph;
+        fresh.graph = super::research::state::GraphView {
+            auto: fresh.graph.auto,
+            ..self.graph
+        };
         fresh.search = self.search.carried();
         fresh.research = std::mem::take(&mut self.research);
         fresh.research.record_replaced();

@@ -154,7 +154,7 @@ fn wide_panes(
         0
     };
     // The graph gives up rows (down to 8) to a comment that does not fit.
-    let graph_h = if app.graph.shown {
+    let graph_h = if graph_fits(app) {
         let h = (right.height * 2 / 5).clamp(8, 18);
         let comment_room = right.height.saturating_sub(h + pane_h);
         let short = comment::wanted_height(app, theme, right.width).saturating_sub(comment_room);
@@ -248,7 +248,7 @@ fn stacked_panes(
     } else {
         0
     };
-    let graph_h = if app.graph.shown {
+    let graph_h = if graph_fits(app) {
         (right.height / 4).max(8)
     } else {
         0
@@ -274,6 +274,12 @@ fn stacked_panes(
     if pane_h > 0 {
         analysis::analysis_pane(pane, buf, app, theme);
     }
+}
+
+/// Is the graph drawn where it has a pane of its own (from `WIDE` columns): when `E` showed
+/// it, or by itself for a record whose comments hold evaluations.
+fn graph_fits(app: &App) -> bool {
+    app.graph.shown || app.graph.auto
 }
 
 /// The overlays, bottom first, so the top one is drawn last (over the others).

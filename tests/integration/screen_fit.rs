@@ -87,3 +87,44 @@ fn at_120_columns_the_analysis_and_the_comment_show_together() {
         "{all}"
     );
 }
+
+#[test]
+fn a_record_with_evaluations_opens_with_its_graph_where_it_fits() {
+    let analysed = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/graph/analysed.kif");
+    let open = || {
+        let opts = LaunchOptions {
+            file: Some(analysed.clone()),
+            ..Default::default()
+        };
+        Viewer::new(
+            App::open(&opts, Config::defaults()).unwrap(),
+            Theme::plain(),
+        )
+    };
+    let mut v = open();
+    // Without `E`: beside the comment from 120 columns (the BOD board at 120x24, the large
+    // one at 120x40 and 200x60).
+    for (w, h) in [(120, 24), (120, 40), (200, 60)] {
+        let all = rows_at(&mut v, w, h).join("\n");
+        assert!(all.contains("評価値 ±2000"), "{w}x{h}:\n{all}");
+        assert!(all.contains("コメント"), "{w}x{h}:\n{all}");
+    }
+    // `E` hides what is seen.
+    press(&mut v, "E");
+    let all = rows_at(&mut v, 200, 60).join("\n");
+    assert!(!all.contains("評価値 ±2000"), "{all}");
+    // At 80x24 it would take the comment's place: it waits for `E`, which shows it.
+    let mut v = open();
+    let all = rows_at(&mut v, 80, 24).join("\n");
+    assert!(
+        !all.contains("評価値 ±2000") && all.contains("コメント"),
+        "{all}"
+    );
+    press(&mut v, "E");
+    let all = rows_at(&mut v, 80, 24).join("\n");
+    assert!(all.contains("評価値 ±2000"), "{all}");
+    // A record without evaluations opens without it.
+    let mut v = Viewer::new(kifview::app::testing::app_with(""), Theme::plain());
+    let all = rows_at(&mut v, 200, 60).join("\n");
+    assert!(!all.contains("評価値"), "{all}");
+}

@@ -97,7 +97,10 @@ pub fn plotted(score: Score, win_percent: bool) -> f64 {
 impl App {
     /// `toggle_graph` (`E`).
     pub(crate) fn toggle_graph(&mut self) {
-        self.graph.shown = !self.graph.shown;
+        // Shown by itself (`auto`) counts as shown where the screen drew it.
+        let seen = self.graph.shown || self.graph.on_screen;
+        self.graph.auto = false;
+        self.graph.shown = !seen;
         if self.graph.shown && !GraphData::new(&self.record).has_evals() {
             self.info(
                 "no evaluations in the comments yet: :analyze writes them (E hides the graph)",
