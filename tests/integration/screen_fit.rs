@@ -128,3 +128,35 @@ fn a_record_with_evaluations_opens_with_its_graph_where_it_fits() {
     let all = rows_at(&mut v, 200, 60).join("\n");
     assert!(!all.contains("評価値"), "{all}");
 }
+
+#[test]
+fn the_move_list_ends_with_a_marker_where_the_reader_stopped() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("cut.kif");
+    // Line 5: no piece on ５六 to play; lines 5–7 are not read into the line of play.
+    let kif = "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ５五角(56)\n   4 ８四歩(83)\n   5 投了\n";
+    std::fs::write(&path, kif).unwrap();
+    let opts = LaunchOptions {
+        file: Some(path),
+        ..Default::default()
+    };
+    let mut v = Viewer::new(
+        App::open(&opts, Config::defaults()).unwrap(),
+        Theme::plain(),
+    );
+    for (w, h) in [(80, 24), (120, 40), (200, 60)] {
+        let rows = rows_at(&mut v, w, h);
+        let i = rows
+            .iter()
+            .position(|r| r.contains("△３四歩(33)"))
+            .unwrap_or_else(|| panic!("{}", rows.join("\n")));
+        assert!(
+            rows[i + 1].contains("… 以下読めず (lines 5–7)"),
+            "{w}x{h}:\n{}",
+            rows.join("\n")
+        );
+    }
+    // A file read to its end has no marker.
+    let mut v = study_at(0);
+    assert!(!rows_at(&mut v, 80, 24).join("\n").contains("以下読めず"));
+}

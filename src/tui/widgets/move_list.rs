@@ -85,7 +85,9 @@ pub fn move_list(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mu
     } else if cur + margin >= vs.moves_offset + h {
         vs.moves_offset = (cur + margin + 1).saturating_sub(h);
     }
-    vs.moves_offset = vs.moves_offset.min(line.len().saturating_sub(h));
+    let cut = cut_short(app);
+    let total = line.len() + usize::from(cut.is_some());
+    vs.moves_offset = vs.moves_offset.min(total.saturating_sub(h));
     let w = inner.width as usize;
     let long_time = w >= 36;
     let rows = vs.moves_offset..line.len().min(vs.moves_offset + h);
@@ -142,4 +144,25 @@ pub fn move_list(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mu
             buf.set_style(Rect::new(inner.x, y, inner.width, 1), theme.selection);
         }
     }
+    if let Some(text) = cut
+        && (vs.moves_offset..vs.moves_offset + h).contains(&line.len())
+    {
+        let y = inner.y + (line.len() - vs.moves_offset) as u16;
+        let text = truncate(&clean(&text, theme.double), w);
+        buf.set_stringn(inner.x, y, text, w, theme.warning);
+    }
+}
+
+/// `     … 以下読めず (lines 125–566)`: the reader stopped this line of play at its last
+/// move (a move that cannot be played, moves after the ending); the lines not read follow
+/// it in the file.
+fn cut_short(app: &App) -> Option<String> {
+    let last = *app.line().last()?;
+    let w = app.doc.warnings.iter().find(|w| {
+        w.at == Some(last) && w.message.contains("the rest of") && w.message.contains("skipped")
+    })?;
+    Some(match app.doc.unread_span(w.line) {
+        Some((a, b)) if b > a => format!("     … 以下読めず (lines {a}–{b})"),
+        _ => format!("     … 以下読めず (line {})", w.line),
+    })
 }
