@@ -7,6 +7,7 @@ use kifview::app::{App, Config, LaunchOptions};
 use kifview::tui::Viewer;
 use kifview::tui::theme::Theme;
 use std::path::Path;
+use unicode_width::UnicodeWidthStr;
 
 /// `assets/study.kif` at ply `ply`, colours off (as with `NO_COLOR`).
 fn study_at(ply: u32) -> Viewer {
@@ -159,4 +160,52 @@ fn the_move_list_ends_with_a_marker_where_the_reader_stopped() {
     // A file read to its end has no marker.
     let mut v = study_at(0);
     assert!(!rows_at(&mut v, 80, 24).join("\n").contains("以下読めず"));
+}
+
+/// The comment pane's rows at 80x24 (its inside, as drawn).
+fn comment_rows(v: &mut Viewer) -> Vec<String> {
+    let t = screen(v, 80, 24);
+    let a = v.view.comment_area;
+    assert!(a.width > 0, "no comment pane");
+    let buf = t.backend().buffer();
+    (a.top()..a.bottom())
+        .map(|y| {
+            let mut s = String::new();
+            let mut x = a.left();
+            while x < a.right() {
+                let sym = buf[(x, y)].symbol();
+                s.push_str(sym);
+                x += UnicodeWidthStr::width(sym).max(1) as u16;
+            }
+            s
+        })
+        .collect()
+}
+
+#[test]
+fn comment_lines_never_start_with_closing_punctuation() {
+    // 21 kanji, then `い。」`: at 80x24 the pane holds 22 full-width characters a row, so a
+    // break by width alone put `。」` at the start of the second row.
+    let comment = format!("{}い。」と言った（本当）。", "研".repeat(21));
+    let mut r = kifview::core::record::Record::default();
+    r.node_mut(kifview::core::record::NodeId::ROOT).comment = comment.clone();
+    let app = App::new(
+        r,
+        kifview::app::Document::untitled("t.kif"),
+        Config::defaults(),
+    );
+    let mut v = Viewer::new(app, Theme::plain());
+    let check = |rows: &[String]| {
+        let text: Vec<&str> = rows.iter().map(|r| r.trim_end()).collect();
+        assert_eq!(text[0], "研".repeat(21), "{text:?}");
+        assert!(text[1].starts_with("い。」と言った"), "{text:?}");
+        for t in &text {
+            assert!(!t.starts_with(['、', '。', '」', '）']), "{text:?}");
+        }
+    };
+    check(&comment_rows(&mut v));
+    // The comment editor wraps the same way.
+    press(&mut v, "c");
+    assert_eq!(v.app.mode(), kifview::app::Mode::Comment);
+    check(&comment_rows(&mut v));
 }

@@ -78,16 +78,9 @@ pub fn move_list(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mu
     if h == 0 {
         return;
     }
-    // Keep the current move in view with a little context.
-    let margin = if h > 6 { 2 } else { 0 };
-    if cur < vs.moves_offset + margin {
-        vs.moves_offset = cur.saturating_sub(margin);
-    } else if cur + margin >= vs.moves_offset + h {
-        vs.moves_offset = (cur + margin + 1).saturating_sub(h);
-    }
     let cut = cut_short(app);
     let total = line.len() + usize::from(cut.is_some());
-    vs.moves_offset = vs.moves_offset.min(total.saturating_sub(h));
+    vs.moves_offset = scrolled(vs.moves_offset, cur, total, h);
     let w = inner.width as usize;
     let long_time = w >= 36;
     let rows = vs.moves_offset..line.len().min(vs.moves_offset + h);
@@ -144,11 +137,31 @@ pub fn move_list(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mu
             buf.set_style(Rect::new(inner.x, y, inner.width, 1), theme.selection);
         }
     }
-    if let Some(text) = cut
-        && (vs.moves_offset..vs.moves_offset + h).contains(&line.len())
-    {
-        let y = inner.y + (line.len() - vs.moves_offset) as u16;
-        let text = truncate(&clean(&text, theme.double), w);
+    if let Some(text) = cut {
+        cut_row(inner, buf, line.len(), vs.moves_offset, &text, theme);
+    }
+}
+
+/// The list's new offset: row `cur` of `total` in view among `h` rows, with a little context.
+fn scrolled(offset: usize, cur: usize, total: usize, h: usize) -> usize {
+    let margin = if h > 6 { 2 } else { 0 };
+    let offset = if cur < offset + margin {
+        cur.saturating_sub(margin)
+    } else if cur + margin >= offset + h {
+        (cur + margin + 1).saturating_sub(h)
+    } else {
+        offset
+    };
+    offset.min(total.saturating_sub(h))
+}
+
+/// Draws the `… 以下読めず` row as list row `row` when the list scrolled to `offset` shows it.
+fn cut_row(inner: Rect, buf: &mut Buffer, row: usize, offset: usize, text: &str, theme: &Theme) {
+    let h = inner.height as usize;
+    if (offset..offset + h).contains(&row) {
+        let w = inner.width as usize;
+        let y = inner.y + (row - offset) as u16;
+        let text = truncate(&clean(text, theme.double), w);
         buf.set_stringn(inner.x, y, text, w, theme.warning);
     }
 }
