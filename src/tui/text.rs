@@ -62,6 +62,20 @@ pub fn truncate(s: &str, w: usize) -> String {
     out
 }
 
+/// `s` cut to at most `w` cells, ending with `…` when something was cut (`double`: the
+/// ellipsis, an ambiguous character, takes two cells; `s` is already clean).
+pub fn ellipsize(s: &str, w: usize, double: bool) -> String {
+    if width(s) <= w {
+        return s.to_string();
+    }
+    let dots = clean("…", double);
+    let mut out = truncate(s, w.saturating_sub(width(&dots)));
+    if width(&out) + width(&dots) <= w {
+        out.push_str(&dots);
+    }
+    out
+}
+
 /// `s` cut or padded with spaces to exactly `w` cells.
 pub fn fit(s: &str, w: usize) -> String {
     let mut t = truncate(s, w);
@@ -268,5 +282,8 @@ mod tests {
         assert_eq!(fit("７六歩", 7), "７六歩 ");
         assert_eq!(fit("７六歩", 5), "７六 ");
         assert_eq!(truncate("abc", 2), "ab");
+        assert_eq!(ellipsize("鈴木花子", 8, false), "鈴木花子");
+        assert_eq!(ellipsize("鈴木花子", 7, false), "鈴木花…");
+        assert_eq!(ellipsize("鈴木花子", 7, true), "鈴木…\u{a0}");
     }
 }

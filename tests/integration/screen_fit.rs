@@ -209,3 +209,63 @@ fn comment_lines_never_start_with_closing_punctuation() {
     assert_eq!(v.app.mode(), kifview::app::Mode::Comment);
     check(&comment_rows(&mut v));
 }
+
+#[test]
+fn a_long_player_name_ends_with_an_ellipsis() {
+    let mut r = kifview::core::record::Record::default();
+    r.header
+        .set("先手", "第八十二期名人戦七番勝負挑戦者決定リーグ優勝者");
+    r.header.set("後手", "羽生");
+    let app = App::new(
+        r,
+        kifview::app::Document::untitled("t.kif"),
+        Config::defaults(),
+    );
+    let mut v = Viewer::new(app, Theme::plain());
+    for (w, h) in [(80, 24), (120, 40)] {
+        let rows = rows_at(&mut v, w, h);
+        let row = rows
+            .iter()
+            .find(|r| r.starts_with("▲先手："))
+            .unwrap_or_else(|| panic!("{}", rows.join("\n")));
+        assert!(row.contains("…　手番"), "{w}x{h}: {row}");
+        assert!(
+            rows.iter().any(|r| r.starts_with("△後手：羽生 ")),
+            "{w}x{h}"
+        );
+    }
+}
+
+#[test]
+fn engine_lines_at_80x24_end_on_a_whole_move() {
+    use crate::research::{Fake, key, until};
+    let fake = Fake::new(
+        "< go\n> info depth 9 nodes 10 multipv 1 score cp 50 pv 7g7f 3c3d 2g2f 8c8d 2f2e 8d8e 6i7h 4a3b 2e2d 2c2d\n",
+    );
+    let mut app = fake.app(kifview::core::record::Record::default());
+    key(&mut app, 'a');
+    until(&mut app, "a line", |a| {
+        a.analysis_is_current() && a.research.analysis().is_some_and(|x| !x.lines.is_empty())
+    });
+    let full = app.research.analysis().unwrap().lines[0].japanese.clone();
+    let mut v = Viewer::new(app, Theme::plain());
+    let rows = rows_at(&mut v, 80, 24);
+    let row = rows
+        .iter()
+        .find(|r| r.contains("+50"))
+        .unwrap_or_else(|| panic!("{}", rows.join("\n")));
+    let pv: String = row
+        .chars()
+        .skip_while(|&c| c != '▲')
+        .take_while(|&c| c != '│')
+        .collect();
+    let shown = pv
+        .trim_end()
+        .strip_suffix('…')
+        .unwrap_or_else(|| panic!("{row}"));
+    assert!(full.starts_with(shown), "{full} / {shown}");
+    assert!(
+        full[shown.len()..].starts_with(['▲', '△']),
+        "cut inside a move: {row}"
+    );
+}

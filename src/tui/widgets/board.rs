@@ -6,7 +6,7 @@ use crate::app::overlay::board_input::BoardMarks;
 use crate::core::notation::japanese::{FULL_DIGITS, KANJI_DIGITS, kanji_count};
 use crate::core::record::Step;
 use crate::core::rules::{Color, Position, Square};
-use crate::tui::text::{clean, truncate, wrap};
+use crate::tui::text::{clean, ellipsize, wrap};
 use crate::tui::theme::Theme;
 use crate::tui::view::ViewState;
 use ratatui::buffer::Buffer;
@@ -200,7 +200,12 @@ pub(crate) fn name_line(app: &App, c: Color, w: usize, theme: &Theme) -> Line<'s
         text.push('：');
         text.push_str(n);
     }
-    let text = truncate(&clean(&text, theme.double), w.saturating_sub(8));
+    // A long name ends with `…` (room is kept for `　手番`).
+    let text = ellipsize(
+        &clean(&text, theme.double),
+        w.saturating_sub(8),
+        theme.double,
+    );
     let mut spans = vec![Span::styled(
         text,
         match c {
