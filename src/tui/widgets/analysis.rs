@@ -1,7 +1,7 @@
 //! The analysis pane (research mode): the engine's name and state in the title, a summary
 //! row (situation, depth, nodes, speed), then one row per line: score from sente's side,
-//! win %, depth/seldepth and the line in Japanese, cut before a move that does not fit. Everything comes
-//! ready from the engine's `Analysis` snapshot: no parsing here.
+//! win %, depth/seldepth and the line in Japanese, cut before a move that does not fit.
+//! Everything comes ready from the engine's `Analysis` snapshot: no parsing here.
 
 use crate::app::App;
 use crate::app::research::state::Job;
