@@ -31,7 +31,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, vs: &mut ViewState) {
     let area = frame.area();
     let buf = frame.buffer_mut();
     render(area, buf, app, theme, vs);
-    if let Some(Overlay::CommandLine(line)) = app.overlays.top() {
+    if let Some(Overlay::CommandLine(line)) = app.overlays().top() {
         let x = area.x + 1 + width(&line.text) as u16;
         frame.set_cursor_position((x.min(area.right().saturating_sub(1)), area.bottom() - 1));
     } else if let Some(p) = vs.cursor {
@@ -201,9 +201,9 @@ fn narrow_panes(
     // back while it has the focus or is being edited).
     // So does the graph (both: the graph over the analysis).
     let commenting =
-        app.mode() == crate::app::Mode::Comment || app.focus == crate::app::Focus::Comment;
+        app.mode() == crate::app::Mode::Comment || app.focus() == crate::app::Focus::Comment;
     let research = analysis::visible(app, false) && !commenting;
-    let graphing = app.graph.shown && !commenting;
+    let graphing = app.graph().shown && !commenting;
     let comment_h = match (graphing, research) {
         (true, true) => 7 + analysis::wanted_height(app).min(right.height / 4),
         (true, false) => (right.height * 2 / 5).max(8),
@@ -279,12 +279,12 @@ fn stacked_panes(
 /// Is the graph drawn where it has a pane of its own (from `WIDE` columns): when `E` showed
 /// it, or by itself for a record whose comments hold evaluations.
 fn graph_fits(app: &App) -> bool {
-    app.graph.shown || app.graph.auto
+    app.graph().shown || app.graph().auto
 }
 
 /// The overlays, bottom first, so the top one is drawn last (over the others).
 fn overlays(main: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut ViewState) {
-    for o in app.overlays.iter() {
+    for o in app.overlays().iter() {
         match o {
             Overlay::Tree { selected } => tree::tree_overlay(main, buf, app, *selected, theme, vs),
             Overlay::Help { scroll } => help::help_overlay(main, buf, app, *scroll, theme, vs),
@@ -344,7 +344,7 @@ fn comment_height(app: &App, theme: &Theme, right: Rect, vars_h: u16) -> u16 {
 /// leaves the move list 40 columns and the header pane 8 rows (the smallest grid, 4x2,
 /// from 96x32 cells; 6x3 from 114x41; 8x4 from 132x50).
 pub fn pick_grid(app: &App, main: Rect, theme: &Theme) -> Option<Grid> {
-    let (others_w, header_h) = match app.board_size {
+    let (others_w, header_h) = match app.board_size() {
         BoardSize::Bod => return None,
         BoardSize::Auto => (40, 8),
         BoardSize::Large => (24, 0),
@@ -359,7 +359,7 @@ pub fn pick_grid(app: &App, main: Rect, theme: &Theme) -> Option<Grid> {
 fn variations_height(app: &App, max: u16) -> u16 {
     let n = app
         .alternatives()
-        .map_or(1, |(fork, _)| app.record.node(fork).children.len());
+        .map_or(1, |(fork, _)| app.record().node(fork).children.len());
     (n as u16).clamp(1, max - 2) + 2
 }
 

@@ -108,6 +108,11 @@ impl App {
         }
     }
 
+    /// The screen says whether its last frame drew the graph (`E` hides what is seen).
+    pub fn set_graph_on_screen(&mut self, on: bool) {
+        self.graph.on_screen = on;
+    }
+
     /// `graph_scale` (`%`): centipawns or win %.
     pub(crate) fn toggle_graph_scale(&mut self) {
         self.graph.win_percent = !self.graph.win_percent;

@@ -44,7 +44,7 @@ pub fn tree_overlay(
     }
     vs.tree_offset = vs.tree_offset.min(n.saturating_sub(h));
     let cur_row = outline.row_of(app.cur());
-    let rec = &app.record;
+    let rec = app.record();
     for (row, i) in (vs.tree_offset..n.min(vs.tree_offset + h)).enumerate() {
         let r = outline.rows[i];
         let depth = r.depth as usize;
