@@ -156,6 +156,8 @@ pub fn row_starts(
             && !never_starts(chars[k - 1])
             && class(chars[k - 1]) == unicode_linebreak::BreakClass::Ideographic
     }));
+    // A move stays whole: no break after its side's mark (`▲７六歩`, `△同　銀`).
+    breaks.retain(|&k| !matches!(chars.get(k.wrapping_sub(1)), Some('▲' | '△' | '☗' | '☖')));
     breaks.sort_unstable();
     breaks.dedup();
     let mut starts = vec![0];
@@ -259,6 +261,11 @@ mod tests {
                 "            record to",
                 "            its file"
             ]
+        );
+        // A move is not split after its mark.
+        assert_eq!(
+            wrap("KI2 (▲７六歩, △同　銀右)", 15),
+            vec!["KI2 (▲７六歩,", "△同　銀右)"]
         );
         // Too little room to hang: no indent.
         assert_eq!(wrap_hanging("abc def", 4, 3), vec!["abc", "def"]);
