@@ -149,6 +149,7 @@ impl App {
     pub fn new(record: Record, source: Source, config: Config) -> App {
         let config_best_move = config.analysis.best_move;
         let board_size = config.board_size;
+        let graph_auto = graph_auto(&record);
         let mut app = App {
             cursor: Cursor::at_start(&record),
             doc: Document::new(record, source),
@@ -168,7 +169,10 @@ impl App {
             clipboard: None,
             watch: None,
             research: super::research::state::Research::new(None, config_best_move),
-            graph: super::research::state::GraphView::default(),
+            graph: super::research::state::GraphView {
+                auto: graph_auto,
+                ..Default::default()
+            },
             search: Default::default(),
         };
         app.rebuild_line();
@@ -231,6 +235,7 @@ impl App {
     /// board size, clipboard, watch, graph, the engine, the search's query) stays.
     pub fn replace_record(&mut self, record: Record, source: Source) {
         self.cursor = Cursor::at_start(&record);
+        self.graph.auto = graph_auto(&record);
         self.doc.replaced_by(record, source);
         self.overlays = Overlays::default();
         self.view.comment_scroll = 0;
@@ -652,4 +657,12 @@ impl App {
             }
         }
     }
+}
+
+/// Whether the graph shows by itself (where it fits): the main line's comments hold
+/// evaluations.
+fn graph_auto(record: &Record) -> bool {
+    crate::analyze::main_line_evals(record)
+        .iter()
+        .any(|p| p.eval.is_some())
 }

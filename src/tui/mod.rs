@@ -49,6 +49,7 @@ impl Viewer {
     /// Draws a frame, then keeps the app's scroll offsets within what could be shown.
     pub fn draw(&mut self, frame: &mut Frame) {
         ui::draw(frame, &self.app, &self.theme, &mut self.view);
+        self.app.set_graph_on_screen(self.view.graph_area.width > 0);
         self.app.clamp_scroll(Pane::Comment, self.view.comment_max);
         self.app.clamp_scroll(Pane::Header, self.view.header_max);
         self.app.clamp_scroll(Pane::Overlay, self.view.overlay_max);

@@ -5,7 +5,7 @@ use crate::app::App;
 use crate::app::KeyMode;
 use crate::tui::draw::block;
 use crate::tui::draw::{clear, overlay_rect, scrolled_text};
-use crate::tui::text::{clean, fit, wrap};
+use crate::tui::text::{clean, fit, width, wrap_hanging};
 use crate::tui::theme::Theme;
 use crate::tui::view::ViewState;
 use ratatui::buffer::Buffer;
@@ -30,9 +30,24 @@ fn text_overlay(
     vs.overlay_area = inner;
     let wrapped: Vec<String> = lines
         .iter()
-        .flat_map(|l| wrap(l, inner.width as usize))
+        .flat_map(|l| wrap_hanging(l, inner.width as usize, hang(l)))
         .collect();
     vs.overlay_max = scrolled_text(inner, buf, &wrapped, scroll, Style::new());
+}
+
+/// Where a wrapped line of help continues: under the description of an entry (`  keys
+/// description`, the keys and the description two spaces apart), else two cells in.
+fn hang(line: &str) -> usize {
+    let Some(body) = line.strip_prefix("  ") else {
+        return 2;
+    };
+    match body.find("  ") {
+        Some(i) => {
+            let gap = body[i..].len() - body[i..].trim_start().len();
+            2 + width(&body[..i]) + gap
+        }
+        None => 4,
+    }
 }
 
 /// The key help, generated from the keymap and the command table.
