@@ -46,7 +46,7 @@ mod tests;
 pub use config::{Config, ConfigError, KeyMode};
 pub use dispatch::command::{COMMANDS, Command};
 pub use dispatch::input::{KeyCode, KeyEvent, Modifiers};
-pub use dispatch::update;
+pub use dispatch::{Input, update};
 pub use document::Document;
 pub use overlay::{Mode, Overlay};
 pub use state::{Action, App, Focus, Level, Message, Pane};

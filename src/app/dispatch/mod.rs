@@ -6,6 +6,7 @@ pub mod command;
 pub mod input;
 pub mod typable;
 
+use crate::app::config::KeyMode;
 use crate::app::dispatch::command::{Command, command_table};
 use crate::app::dispatch::input::{KeyCode, KeyEvent};
 use crate::app::document::clipboard::{self, Copy};
@@ -46,23 +47,29 @@ impl App {
         }
     }
 
-    /// Handles one key press: clears the last message, then runs what the key is bound to.
+    /// One key press (see [`update`]).
     pub fn handle_key(&mut self, key: KeyEvent) {
-        if self.mode() != Mode::CommandLine {
-            self.message = None;
-        }
+        update(self, key);
+    }
+
+    /// What a key does: the position editor takes every key as it is (Ctrl-z still
+    /// suspends); elsewhere the top overlay's keymap, or text typed into it.
+    fn key(&mut self, key: KeyEvent) {
         if self.mode() == Mode::PositionEditor {
+            if self.config.keymap.get(KeyMode::Normal, &key) == Some(Command::Suspend) {
+                self.suspend_requested = true;
+                return;
+            }
             return self.position_editor_key(key);
         }
         match self.action_for_key(key) {
-            Some(a) => update(self, a),
+            Some(a) => self.act(a),
             None if self.mode() == Mode::Normal => self.info_level(
                 format!("{key} is not bound (? lists the keys)"),
                 Level::Info,
             ),
             None => {}
         }
-        self.search_after_key();
     }
 
     // ----- overlay-dependent commands -----
@@ -178,10 +185,15 @@ impl App {
         }
     }
 
+    /// Text pasted (see [`update`]).
+    pub fn paste(&mut self, text: &str) {
+        update(self, Input::Paste(text.to_string()));
+    }
+
     /// Text pasted (or sent at once by an input method): typed into the comment editor or a
     /// prompt, the first line onto the `:` line, into the paste prompt, and while browsing it
     /// opens the paste prompt with it.
-    pub fn paste(&mut self, text: &str) {
+    fn paste_text(&mut self, text: &str) {
         match self.overlays.top_mut() {
             Some(Overlay::CommentEditor(ed)) => ed.editor.insert_str(text),
             Some(Overlay::Prompt(_)) => {
@@ -210,16 +222,58 @@ impl App {
     }
 }
 
-/// Applies one action.
-pub fn update(app: &mut App, action: Action) {
-    match action {
-        Action::Run(c) => c.run(app),
-        Action::Insert(c) => app.insert(c),
-        Action::GotoPly(n) => app.goto_ply(n),
-        Action::JumpTo(id) => app.jump_to(id),
-        Action::TreeJumpRow(r) => app.tree_jump(r),
-        Action::Scroll(p, d) => app.scroll(p, d),
-        Action::BoardClick(sq) => app.board_click(sq),
+/// What reaches the app from the user: a key, a mouse action (the front end turns a click or
+/// the wheel into an [`Action`]) or pasted text.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Input {
+    Key(KeyEvent),
+    Action(Action),
+    Paste(String),
+}
+
+impl From<KeyEvent> for Input {
+    fn from(k: KeyEvent) -> Input {
+        Input::Key(k)
+    }
+}
+
+impl From<Action> for Input {
+    fn from(a: Action) -> Input {
+        Input::Action(a)
+    }
+}
+
+/// The one entry for everything the user does, with one set of steps before and after:
+/// the last message goes (except while typing a `:` line, which may show completions), the
+/// input runs, then the status line names a move the reader warned about and a search whose
+/// record changed is run again.
+pub fn update(app: &mut App, input: impl Into<Input>) {
+    if app.mode() != Mode::CommandLine {
+        app.message = None;
+    }
+    match input.into() {
+        Input::Key(k) => app.key(k),
+        Input::Action(a) => app.act(a),
+        Input::Paste(text) => app.paste_text(&text),
     }
     app.say_move_warning();
+    app.search_after_key();
 }
+
+impl App {
+    /// Applies one action.
+    fn act(&mut self, action: Action) {
+        match action {
+            Action::Run(c) => c.run(self),
+            Action::Insert(c) => self.insert(c),
+            Action::GotoPly(n) => self.goto_ply(n),
+            Action::JumpTo(id) => self.jump_to(id),
+            Action::TreeJumpRow(r) => self.tree_jump(r),
+            Action::Scroll(p, d) => self.scroll(p, d),
+            Action::BoardClick(sq) => self.board_click(sq),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
