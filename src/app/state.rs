@@ -433,43 +433,6 @@ impl App {
 
     // ----- overlays that only look -----
 
-    pub(crate) fn toggle_tree(&mut self) {
-        if self.mode() == Mode::Tree {
-            self.overlays.pop();
-        } else {
-            let cur = self.cur;
-            let selected = self.outline().row_of(cur);
-            self.overlays.push(Overlay::Tree { selected });
-        }
-    }
-
-    pub(crate) fn tree_move(&mut self, d: isize) {
-        let n = self.outline().rows.len() as isize;
-        if let Some(Overlay::Tree { selected }) = self.overlays.top_mut() {
-            *selected = (*selected as isize + d).clamp(0, (n - 1).max(0)) as usize;
-        }
-    }
-
-    pub(crate) fn tree_jump_selected(&mut self) {
-        if let Some(row) = self.overlays.tree_selected() {
-            self.tree_jump(row);
-        }
-    }
-
-    pub(crate) fn tree_jump(&mut self, row: usize) {
-        let Some(r) = self.outline().rows.get(row).copied() else {
-            return;
-        };
-        // Keep the current node when it lies on the chosen branch.
-        let cur = self.cur;
-        if self.outline().row_of(cur) != row {
-            self.jump_to(r.start);
-        }
-        if self.mode() == Mode::Tree {
-            self.overlays.pop();
-        }
-    }
-
     pub(crate) fn show_warnings(&mut self) {
         if self.doc.warnings.is_empty() {
             self.info("the file was read without problems");

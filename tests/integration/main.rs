@@ -41,6 +41,7 @@ mod share_e2e;
 mod signals_e2e;
 mod tags;
 mod terminal_safety;
+mod tree;
 mod tui_app;
 mod tui_e2e;
 mod tui_layers;

@@ -142,7 +142,7 @@ impl App {
                 | Overlay::List(_)
                 | Overlay::CommentEditor(_)
                 | Overlay::BoardInput(_)
-                | Overlay::Tree { .. }
+                | Overlay::Tree(_)
                 | Overlay::Help { .. }
                 | Overlay::Warnings { .. }
                 | Overlay::CopyMenu
@@ -175,7 +175,7 @@ impl App {
             Some(
                 Overlay::List(_)
                 | Overlay::BoardInput(_)
-                | Overlay::Tree { .. }
+                | Overlay::Tree(_)
                 | Overlay::Help { .. }
                 | Overlay::Warnings { .. }
                 | Overlay::CopyMenu
@@ -212,7 +212,7 @@ impl App {
                 Overlay::Confirm(_)
                 | Overlay::List(_)
                 | Overlay::BoardInput(_)
-                | Overlay::Tree { .. }
+                | Overlay::Tree(_)
                 | Overlay::Help { .. }
                 | Overlay::Warnings { .. }
                 | Overlay::CopyMenu

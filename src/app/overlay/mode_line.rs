@@ -117,7 +117,14 @@ impl App {
                 };
                 (name, &[(C::ListPick, "choose"), (C::Close, "close")])
             }
-            Mode::Tree => ("TREE", &[(C::TreeJump, "go"), (C::Close, "close")]),
+            Mode::Tree => (
+                "TREE",
+                &[
+                    (C::TreeFold, "fold"),
+                    (C::TreeJump, "go"),
+                    (C::Close, "close"),
+                ],
+            ),
             Mode::Help => ("HELP", &[(C::Close, "close")]),
             Mode::Warnings => ("WARNINGS", &[(C::Close, "close")]),
             Mode::Copy => ("COPY", &[(C::Close, "close")]),
@@ -164,7 +171,7 @@ mod tests {
                 Mode::Comment,
                 "-- COMMENT -- Ctrl-c: discard  Esc: keep",
             ),
-            ("t", Mode::Tree, "-- TREE -- Enter: go  Esc: close"),
+            ("t", Mode::Tree, "-- TREE -- o: fold  Enter: go  Esc: close"),
             ("?", Mode::Help, "-- HELP -- Esc: close"),
             ("y", Mode::Copy, "-- COPY -- Esc: close"),
             ("r", Mode::List, "-- ENDINGS -- Enter: choose  Esc: close"),
