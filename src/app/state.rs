@@ -236,6 +236,85 @@ impl App {
         *self = fresh;
     }
 
+    // ----- what the screen reads (the fields are the app layer's own) -----
+
+    /// The record shown.
+    pub fn record(&self) -> &Record {
+        &self.record
+    }
+    /// Where the record came from and how it is written back.
+    pub fn source(&self) -> &Document {
+        &self.doc
+    }
+    /// The revision of the record shown (bumped by every change; caches compare against it).
+    pub fn revision(&self) -> u64 {
+        self.revision
+    }
+    /// The config in use.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+    /// What is open over the record, bottom first.
+    pub fn overlays(&self) -> &Overlays {
+        &self.overlays
+    }
+    /// The focused pane.
+    pub fn focus(&self) -> Focus {
+        self.focus
+    }
+    /// Is White at the bottom?
+    pub fn flipped(&self) -> bool {
+        self.flipped
+    }
+    /// How big the board is drawn.
+    pub fn board_size(&self) -> super::config::BoardSize {
+        self.board_size
+    }
+    /// The status line's message.
+    pub fn message(&self) -> Option<&Message> {
+        self.message.as_ref()
+    }
+    /// Has the user quit (the front end ends once the saves have ended)?
+    pub fn should_quit(&self) -> bool {
+        self.should_quit
+    }
+    /// The comment pane's scroll offset.
+    pub fn comment_scroll(&self) -> u16 {
+        self.comment_scroll
+    }
+    /// The header pane's scroll offset.
+    pub fn header_scroll(&self) -> u16 {
+        self.header_scroll
+    }
+    /// The followed file, when `--watch` follows one.
+    pub fn watch(&self) -> Option<&Watch> {
+        self.watch.as_ref()
+    }
+    /// Research mode: the engine and its analysis.
+    pub fn research(&self) -> &super::research::state::Research {
+        &self.research
+    }
+    /// The `/` search.
+    pub fn search(&self) -> &super::search::matches::Search {
+        &self.search
+    }
+    /// The evaluation graph's settings.
+    pub fn graph(&self) -> &super::research::state::GraphView {
+        &self.graph
+    }
+    /// `flip_board`: turns the board around.
+    pub(crate) fn flip_board(&mut self) {
+        self.flipped = !self.flipped;
+    }
+    /// `focus_next` / `focus_prev`.
+    pub(crate) fn step_focus(&mut self, d: isize) {
+        self.focus = self.focus.step(d);
+    }
+    /// The record shown exists nowhere on disk (restored from a recovery file).
+    pub(crate) fn mark_unsaved(&mut self) {
+        self.history = History::unsaved();
+    }
+
     /// What the keyboard is doing (the top overlay's mode).
     pub fn mode(&self) -> Mode {
         self.overlays.mode()

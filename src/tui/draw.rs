@@ -86,7 +86,7 @@ pub(crate) fn overlay_rect(main: Rect, max_w: u16) -> Rect {
 
 /// The keys bound to `cmd` in `mode`, as `a/b` (empty when unbound).
 pub fn keys_for(app: &App, mode: KeyMode, cmd: Command) -> String {
-    app.config
+    app.config()
         .keymap
         .bindings(mode)
         .into_iter()

@@ -76,7 +76,7 @@ pub fn mouse_action(app: &App, vs: &ViewState, m: &MouseEvent) -> Option<Action>
             let (cw, ch) = (vs.board_cell.0.max(1), vs.board_cell.1.max(1));
             let c = ((col - vs.board_squares.x) / cw).min(8) as u8;
             let r = ((row - vs.board_squares.y) / ch).min(8) as u8;
-            let (file, rank) = if app.flipped {
+            let (file, rank) = if app.flipped() {
                 (c + 1, 9 - r)
             } else {
                 (9 - c, r + 1)
@@ -110,7 +110,7 @@ pub fn mouse_action(app: &App, vs: &ViewState, m: &MouseEvent) -> Option<Action>
             if inside(vs.graph_area, col, row) {
                 let ply = super::widgets::graph::ply_at(vs.graph_area, vs.graph_points, col)?;
                 return app
-                    .record
+                    .record()
                     .main_line()
                     .get(ply as usize)
                     .map(|&id| Action::JumpTo(id));

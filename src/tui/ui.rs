@@ -30,7 +30,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, vs: &mut ViewState) {
     let area = frame.area();
     let buf = frame.buffer_mut();
     render(area, buf, app, theme, vs);
-    if let Some(Overlay::CommandLine(line)) = app.overlays.top() {
+    if let Some(Overlay::CommandLine(line)) = app.overlays().top() {
         let x = area.x + 1 + width(&line.text) as u16;
         frame.set_cursor_position((x.min(area.right().saturating_sub(1)), area.bottom() - 1));
     } else if let Some(p) = vs.cursor {
@@ -127,7 +127,7 @@ fn wide_panes(
         0
     };
     // The graph gives up rows (down to 8) to a comment that does not fit.
-    let graph_h = if app.graph.shown {
+    let graph_h = if app.graph().shown {
         let h = (right.height * 2 / 5).clamp(8, 18);
         let comment_room = right.height.saturating_sub(h + pane_h);
         let short = comment::wanted_height(app, theme, right.width).saturating_sub(comment_room);
@@ -170,9 +170,9 @@ fn narrow_panes(
     // back while it has the focus or is being edited).
     // So does the graph (both: the graph over the analysis).
     let commenting =
-        app.mode() == crate::app::Mode::Comment || app.focus == crate::app::Focus::Comment;
+        app.mode() == crate::app::Mode::Comment || app.focus() == crate::app::Focus::Comment;
     let research = analysis::visible(app, false) && !commenting;
-    let graphing = app.graph.shown && !commenting;
+    let graphing = app.graph().shown && !commenting;
     let vars_h = variations_height(app, 5);
     let comment_h = match (graphing, research) {
         (true, true) => 7 + analysis::wanted_height(app).min(right.height / 4),
@@ -213,7 +213,7 @@ fn overlays(
     theme: &Theme,
     vs: &mut ViewState,
 ) {
-    for o in app.overlays.iter() {
+    for o in app.overlays().iter() {
         match o {
             Overlay::Tree(t) => tree::tree_overlay(main, beside, buf, app, t, theme, vs),
             Overlay::Help { scroll } => help::help_overlay(main, buf, app, *scroll, theme, vs),
@@ -273,7 +273,7 @@ fn comment_height(app: &App, theme: &Theme, right: Rect, vars_h: u16) -> u16 {
 /// leaves the move list 40 columns and the header pane 8 rows (the smallest grid, 4x2,
 /// from 96x32 cells; 6x3 from 114x41; 8x4 from 132x50).
 pub fn pick_grid(app: &App, main: Rect, theme: &Theme) -> Option<Grid> {
-    let (others_w, header_h) = match app.board_size {
+    let (others_w, header_h) = match app.board_size() {
         BoardSize::Bod => return None,
         BoardSize::Auto => (40, 8),
         BoardSize::Large => (24, 0),
@@ -288,7 +288,7 @@ pub fn pick_grid(app: &App, main: Rect, theme: &Theme) -> Option<Grid> {
 fn variations_height(app: &App, max: u16) -> u16 {
     let n = app
         .alternatives()
-        .map_or(1, |(fork, _)| app.record.node(fork).children.len());
+        .map_or(1, |(fork, _)| app.record().node(fork).children.len());
     (n as u16).clamp(1, max - 2) + 2
 }
 

@@ -20,11 +20,11 @@ macro_rules! command_table {
             Back10 = "back_10", "Back 10 plies", |a| a.step(-10);
             GotoPlyPrompt = "goto_ply", "Go to a ply of the current line (type a number, then Enter)", typable::open;
             ToggleTree = "toggle_tree", "Show or hide the variation tree", App::toggle_tree;
-            FlipBoard = "flip_board", "Turn the board around", |a| a.flipped = !a.flipped;
+            FlipBoard = "flip_board", "Turn the board around", |a| a.flip_board();
             ToggleNotation = "toggle_notation", "Move list: KIF (▲７六歩(77)) or KI2 (▲７六歩, △同　銀右) notation", App::toggle_notation;
             CycleBoardSize = "cycle_board_size", "Board size: auto (large when it fits), bod, large", App::cycle_board_size;
-            FocusNext = "focus_next", "Move the focus to the next pane", |a| a.focus = a.focus.step(1);
-            FocusPrev = "focus_prev", "Move the focus to the previous pane", |a| a.focus = a.focus.step(-1);
+            FocusNext = "focus_next", "Move the focus to the next pane", |a| a.step_focus(1);
+            FocusPrev = "focus_prev", "Move the focus to the previous pane", |a| a.step_focus(-1);
             ScrollDown = "scroll_down", "Scroll the focused pane down", |a| a.scroll_focused(1);
             ScrollUp = "scroll_up", "Scroll the focused pane up", |a| a.scroll_focused(-1);
             ShowWarnings = "show_warnings", "List the problems found while reading the file", App::show_warnings;

@@ -52,7 +52,7 @@ impl App {
     }
 
     pub(crate) fn start_board(&mut self) {
-        if let Some(s) = self.record.node(self.cur()).special() {
+        if let Some(s) = self.record().node(self.cur()).special() {
             let word = s.kif_word().to_string();
             self.info_level(
                 format!("the line has ended here ({word}); go back a move to add a variation"),
@@ -60,7 +60,7 @@ impl App {
             );
             return;
         }
-        let last = self.record.last_move_at(self.cur()).map(|m| m.mv.to());
+        let last = self.record().last_move_at(self.cur()).map(|m| m.mv.to());
         let mut b = BoardInput::default();
         b.cursor = last.or(self.board_cursor).unwrap_or(b.cursor);
         self.overlays.replace_or_push(Overlay::BoardInput(b));
@@ -93,7 +93,7 @@ impl App {
 
     pub(crate) fn move_cursor(&mut self, dx: i8, dy: i8) {
         // On screen, left is towards file 9 and up towards rank 1 (the other way when flipped).
-        let s = if self.flipped { -1 } else { 1 };
+        let s = if self.flipped() { -1 } else { 1 };
         let Some(b) = self.board_top() else {
             return;
         };

@@ -98,7 +98,7 @@ impl App {
     /// Offers the recovery files earlier sessions left for the record shown, newest first,
     /// each with what it holds; one that holds no record is not restored, only deleted.
     pub(crate) fn offer_recovery(&mut self) {
-        let found = document::find_recoveries(&self.doc);
+        let found = document::find_recoveries(self.source());
         let Some(newest) = found.first() else {
             self.note_other_recoveries();
             return;
@@ -116,7 +116,7 @@ impl App {
                 ),
             );
         }
-        let name = self.doc.name.clone();
+        let name = self.source().name.clone();
         let path = newest.path.clone();
         match &newest.kind {
             document::RecoveryKind::Unusable(why) => self.ask(
@@ -146,11 +146,11 @@ impl App {
         match document::read_recovery(path) {
             Err(e) => self.info_level(format!("not restored: {e}"), Level::Error),
             Ok(record) => {
-                let doc = self.doc.clone();
+                let doc = self.source().clone();
                 self.replace_record(record, doc);
-                self.history = crate::core::record::History::unsaved();
+                self.mark_unsaved();
                 let _ = document::remove_recovery(path);
-                let left = document::find_recoveries(&self.doc).len();
+                let left = document::find_recoveries(self.source()).len();
                 if left > 0 {
                     self.info_level(
                         format!(
@@ -171,7 +171,7 @@ impl App {
     /// signal). `None` when there was nothing to keep.
     pub fn write_recovery(&self) -> Option<Result<document::Kept, String>> {
         self.is_modified()
-            .then(|| document::write_recovery(&self.record, &self.doc))
+            .then(|| document::write_recovery(self.record(), self.source()))
     }
 
     /// `q`: quits, or asks first when there are unsaved edits.
@@ -179,11 +179,11 @@ impl App {
         if self.quit_waits_for_save(force) {
             return;
         }
-        if force || !self.history.is_modified() {
+        if force || !self.is_modified() {
             self.should_quit = true;
             return;
         }
-        let name = self.doc.name.clone();
+        let name = self.source().name.clone();
         self.ask(
             format!("{name} has unsaved changes. Save them?"),
             Vec::new(),

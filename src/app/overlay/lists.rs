@@ -45,11 +45,11 @@ impl App {
             ListKind::Bookmarks(ids) => ids
                 .iter()
                 .map(|&id| {
-                    let n = self.record.node(id);
+                    let n = self.record().node(id);
                     format!(
                         "&{}  {}手目 {}",
                         n.bookmark.as_deref().unwrap_or(""),
-                        self.record.move_number(id),
+                        self.record().move_number(id),
                         self.step_text(id)
                     )
                 })
@@ -60,7 +60,7 @@ impl App {
                 .map(|p| p.name().to_string())
                 .collect(),
             ListKind::Header => self
-                .record
+                .record()
                 .header
                 .fields
                 .iter()
@@ -84,10 +84,10 @@ impl App {
 
     pub(crate) fn open_bookmarks(&mut self) {
         let ids: Vec<NodeId> = self
-            .record
+            .record()
             .preorder()
             .into_iter()
-            .filter(|&id| self.record.node(id).bookmark.is_some())
+            .filter(|&id| self.record().node(id).bookmark.is_some())
             .collect();
         if ids.is_empty() {
             self.info("no bookmarks (b sets one on the current move)");
@@ -102,7 +102,7 @@ impl App {
     }
 
     pub(crate) fn open_endings(&mut self) {
-        if let Some(s) = self.record.node(self.cur()).special() {
+        if let Some(s) = self.record().node(self.cur()).special() {
             let word = s.kif_word().to_string();
             self.info_level(format!("the line has already ended ({word})"), Level::Error);
             return;
@@ -135,7 +135,7 @@ impl App {
             ListKind::Bookmarks(ids) => {
                 self.close_list();
                 if let Some(&id) = ids.get(l.selected)
-                    && self.record.is_attached(id)
+                    && self.record().is_attached(id)
                 {
                     self.jump_to(id);
                 }
@@ -151,8 +151,8 @@ impl App {
                 }
             }
             ListKind::Header => {
-                let n = self.record.header.fields.len();
-                let Some(f) = self.record.header.fields.get(l.selected) else {
+                let n = self.record().header.fields.len();
+                let Some(f) = self.record().header.fields.get(l.selected) else {
                     match self.header_placeholders().get(l.selected - n) {
                         Some(key) => self.open_prompt(
                             PromptKind::HeaderNewValue(key.to_string()),
@@ -183,7 +183,7 @@ impl App {
 
     /// Usual header fields the record does not have yet (offered in the header list).
     pub(crate) fn header_placeholders(&self) -> Vec<&'static str> {
-        let players = if self.record.initial.is_handicap_game() {
+        let players = if self.record().initial.is_handicap_game() {
             ["下手", "上手"]
         } else {
             ["先手", "後手"]
@@ -191,7 +191,7 @@ impl App {
         players
             .into_iter()
             .chain(["棋戦", "開始日時", "場所", "持ち時間"])
-            .filter(|k| self.record.header.get(k).is_none())
+            .filter(|k| self.record().header.get(k).is_none())
             .collect()
     }
 
@@ -215,7 +215,7 @@ impl App {
         match l.kind {
             ListKind::Header => {
                 let i = l.selected;
-                let mut h = self.record.header.clone();
+                let mut h = self.record().header.clone();
                 if i < h.fields.len() {
                     let f = h.fields.remove(i);
                     self.set_header(h);

@@ -11,7 +11,7 @@ use crate::core::record::Edit;
 impl App {
     pub(crate) fn open_prompt(&mut self, kind: PromptKind, label: &str, text: String) {
         if kind == PromptKind::Move
-            && let Some(s) = self.record.node(self.cur()).special()
+            && let Some(s) = self.record().node(self.cur()).special()
         {
             let word = s.kif_word().to_string();
             self.info_level(
@@ -34,7 +34,7 @@ impl App {
 
     /// `b`: set, rename or remove the current move's bookmark.
     pub(crate) fn open_bookmark_prompt(&mut self) {
-        let cur = self.record.node(self.cur()).bookmark.clone();
+        let cur = self.record().node(self.cur()).bookmark.clone();
         self.open_prompt(PromptKind::Bookmark, "bookmark: ", cur.unwrap_or_default());
     }
 
@@ -81,7 +81,7 @@ impl App {
             PromptKind::Bookmark => self.submit_bookmark(text),
             PromptKind::HeaderValue(i) => {
                 self.close_prompt();
-                let mut h = self.record.header.clone();
+                let mut h = self.record().header.clone();
                 if let Some(f) = h.fields.get_mut(i)
                     && f.value != text
                 {
@@ -92,11 +92,12 @@ impl App {
             PromptKind::HeaderNewKey => self.submit_header_key(&text),
             PromptKind::HeaderNewValue(key) => {
                 self.close_prompt();
-                let mut h = self.record.header.clone();
+                let mut h = self.record().header.clone();
                 h.set(&key, &text);
                 self.set_header(h);
+                let last = self.record().header.fields.len().saturating_sub(1);
                 if let Some(l) = self.overlays.list_mut() {
-                    l.selected = self.record.header.fields.len().saturating_sub(1);
+                    l.selected = last;
                 }
             }
         }
@@ -109,7 +110,7 @@ impl App {
             return;
         }
         let cur = self.cur();
-        let prev_to = self.record.node(cur).move_data().map(|m| m.mv.to());
+        let prev_to = self.record().node(cur).move_data().map(|m| m.mv.to());
         match input::parse(self.position(), prev_to, text) {
             Ok(Entered::Move(mv)) => {
                 self.close_prompt();
@@ -136,7 +137,7 @@ impl App {
         self.close_prompt();
         let node = self.cur();
         let name = (!text.is_empty()).then(|| text.clone());
-        if self.record.node(node).bookmark == name {
+        if self.record().node(node).bookmark == name {
             return;
         }
         if self
@@ -165,8 +166,14 @@ impl App {
             );
             return;
         }
-        if let Some(i) = self.record.header.fields.iter().position(|f| f.key == key) {
-            let value = self.record.header.fields[i].value.clone();
+        if let Some(i) = self
+            .record()
+            .header
+            .fields
+            .iter()
+            .position(|f| f.key == key)
+        {
+            let value = self.record().header.fields[i].value.clone();
             self.next_prompt(Prompt {
                 kind: PromptKind::HeaderValue(i),
                 label: format!("{key}："),

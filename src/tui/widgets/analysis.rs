@@ -16,10 +16,10 @@ use ratatui::widgets::Widget;
 /// Rows the pane wants for `lines` engine lines (borders and the summary row included).
 pub fn wanted_height(app: &App) -> u16 {
     let n = app
-        .research
+        .research()
         .analysis()
         .map_or(0, |a| a.lines.len())
-        .max(app.config.analysis.multipv as usize)
+        .max(app.config().analysis.multipv as usize)
         .clamp(1, 10);
     n as u16 + 3
 }
@@ -27,7 +27,7 @@ pub fn wanted_height(app: &App) -> u16 {
 /// Should the pane be drawn? While analysing, and after stopping while the lines are of the
 /// position shown (or always, when `roomy`: the pane has its own space).
 pub fn visible(app: &App, roomy: bool) -> bool {
-    let r = &app.research;
+    let r = app.research();
     r.on || r.failure.is_some() || (r.engine().is_some() && (roomy || app.analysis_is_current()))
 }
 
@@ -43,7 +43,7 @@ pub fn short_count(n: u64) -> String {
 
 /// The title: `検討 解析中 · Fairy-Stockfish 11.1` (the state first: a long name is cut).
 fn title(app: &App) -> String {
-    let r = &app.research;
+    let r = app.research();
     let name = r.engine_name().unwrap_or("");
     let state = if r.failure.is_some() {
         "エラー (a: restart)"
@@ -119,17 +119,17 @@ pub fn analysis_pane(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
             buf.set_stringn(inner.x, inner.y + row, t, w, style);
         }
     };
-    if let Some(f) = &app.research.failure {
+    if let Some(f) = &app.research().failure {
         put(buf, 0, f, theme.error);
     }
-    let Some(a) = app.research.analysis() else {
+    let Some(a) = app.research().analysis() else {
         return;
     };
     let current = app.analysis_is_current();
     let stale = if current { Style::new() } else { theme.dim };
-    let first = u16::from(app.research.failure.is_some());
+    let first = u16::from(app.research().failure.is_some());
     if a.lines.is_empty() {
-        let msg = match (a.status, app.research.on) {
+        let msg = match (a.status, app.research().on) {
             (_, false) => "",
             (AnalysisStatus::Waiting, _) => "エンジンの応答を待っています…",
             _ => "読み筋はまだありません",

@@ -185,7 +185,7 @@ pub fn hand_text(pos: &Position, color: Color, handicap: bool) -> String {
 
 /// `▲先手：name　手番`, cut to `w` cells.
 pub(crate) fn name_line(app: &App, c: Color, w: usize, theme: &Theme) -> Line<'static> {
-    let rec = &app.record;
+    let rec = app.record();
     let handicap = rec.initial.is_handicap_game();
     let name = match c {
         Color::Black => rec.header.black_name(),
@@ -214,7 +214,7 @@ pub(crate) fn name_line(app: &App, c: Color, w: usize, theme: &Theme) -> Line<'s
 
 /// `手数＝5  ▲２五歩  まで` (or the ending's line), with `王手` / `詰み`.
 pub(crate) fn move_line(app: &App, theme: &Theme) -> Line<'static> {
-    let rec = &app.record;
+    let rec = app.record();
     let d = theme.double;
     let pos = app.position();
     let node = rec.node(app.cur());
@@ -255,12 +255,12 @@ pub(crate) fn move_line(app: &App, theme: &Theme) -> Line<'static> {
 
 /// The board widget for the current position (the last move, move input, the best move).
 pub(crate) fn widget_for<'a>(app: &'a App, theme: &'a Theme) -> BoardWidget<'a> {
-    let last = app.record.last_move_at(app.cur());
+    let last = app.record().last_move_at(app.cur());
     BoardWidget {
         position: app.position(),
         last_to: last.map(|m| m.mv.to()),
         last_from: last.and_then(|m| m.mv.from()),
-        flipped: app.flipped,
+        flipped: app.flipped(),
         theme,
         marks: app.board_marks(),
         best: app.best_move_squares(),
@@ -269,7 +269,7 @@ pub(crate) fn widget_for<'a>(app: &'a App, theme: &'a Theme) -> BoardWidget<'a> 
 
 /// The top and bottom players (gote on top unless the board is flipped).
 pub(crate) fn top_bottom(app: &App) -> (Color, Color) {
-    if app.flipped {
+    if app.flipped() {
         (Color::Black, Color::White)
     } else {
         (Color::White, Color::Black)
@@ -286,7 +286,7 @@ pub fn board_column(
     vs: &mut ViewState,
 ) -> u16 {
     let pos = app.position();
-    let handicap = app.record.initial.is_handicap_game();
+    let handicap = app.record().initial.is_handicap_game();
     let (top, bottom) = top_bottom(app);
     let w = area.width as usize;
     let hand_lines = |c: Color| wrap(&hand_text(pos, c, handicap), w);

@@ -15,7 +15,7 @@ use unicode_width::UnicodeWidthChar;
 
 /// The comment of the current move (or the editor, while it is open).
 pub fn comment_pane(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut ViewState) {
-    let node = app.record.node(app.cur());
+    let node = app.record().node(app.cur());
     let mut title = if node.ply == 0 {
         "コメント（開始局面）".to_string()
     } else {
@@ -27,7 +27,7 @@ pub fn comment_pane(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: 
     if app.mode() == Mode::Comment {
         title.push_str(" 編集中  Esc: keep  Ctrl-c: discard");
     }
-    let mut b = block(title, app.focus == Focus::Comment, theme);
+    let mut b = block(title, app.focus() == Focus::Comment, theme);
     let inner = b.inner(area);
     vs.comment_area = inner;
     if editing(app) {
@@ -41,12 +41,12 @@ pub fn comment_pane(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: 
         buf.set_string(inner.x, inner.y, "なし", theme.dim);
         return;
     }
-    if let Some(s) = scroll_indicator(lines.len(), inner.height as usize, app.comment_scroll) {
+    if let Some(s) = scroll_indicator(lines.len(), inner.height as usize, app.comment_scroll()) {
         b = b.title_bottom(Line::from(clean(&s, theme.double)).right_aligned());
     }
     b.render(area, buf);
     let max = lines.len().saturating_sub(inner.height as usize) as u16;
-    let scroll = app.comment_scroll.min(max);
+    let scroll = app.comment_scroll().min(max);
     for (row, (l, style)) in lines
         .iter()
         .skip(scroll as usize)
@@ -68,14 +68,14 @@ pub fn comment_pane(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: 
 /// start position, the file head's remarks first), each remark starting with `#` and dim, so
 /// that it stands apart from the comment without colours too.
 fn pane_lines(app: &App, theme: &Theme, w: usize) -> Vec<(String, Style)> {
-    let node = app.record.node(app.cur());
+    let node = app.record().node(app.cur());
     let mut out: Vec<(String, Style)> = Vec::new();
     if !node.comment.is_empty() {
         let text = clean_lines(&node.comment, theme.double);
         out.extend(wrap(&text, w).into_iter().map(|l| (l, Style::new())));
     }
     let head = if node.ply == 0 {
-        &app.record.program_lines[..]
+        &app.record().program_lines[..]
     } else {
         &[]
     };
@@ -105,14 +105,14 @@ fn scroll_indicator(total: usize, shown: usize, scroll: u16) -> Option<String> {
 
 /// Is the comment editor open (on top)?
 fn editing(app: &App) -> bool {
-    matches!(app.overlays.top(), Some(Overlay::CommentEditor(_)))
+    matches!(app.overlays().top(), Some(Overlay::CommentEditor(_)))
 }
 
 /// Rows the comment pane would like at `width` columns (borders included): every wrapped
 /// line of the comment, or of the text being edited and one more for the cursor.
 pub fn wanted_height(app: &App, theme: &Theme, width: u16) -> u16 {
     let w = width.saturating_sub(2) as usize;
-    let n = match app.overlays.top() {
+    let n = match app.overlays().top() {
         Some(Overlay::CommentEditor(ed)) => {
             rows(ed.editor.lines(), w.max(2), theme.double).len() + 1
         }
@@ -181,7 +181,7 @@ fn comment_editor(
     theme: &Theme,
     vs: &mut ViewState,
 ) -> bool {
-    let Some(Overlay::CommentEditor(ed)) = app.overlays.top() else {
+    let Some(Overlay::CommentEditor(ed)) = app.overlays().top() else {
         return false;
     };
     let (w, h) = (area.width as usize, area.height as usize);

@@ -62,14 +62,14 @@ fn column(area: Rect, points: usize, ply: usize) -> u16 {
 
 /// Draws the pane.
 pub fn graph_pane(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut ViewState) {
-    let data = GraphData::new(&app.record);
-    let win = app.graph.win_percent;
+    let data = GraphData::new(app.record());
+    let win = app.graph().win_percent;
     // An ending (投了, 詰み) stands for the position after the last move: that move's point.
-    let cur = match app.record.node(app.cur()) {
+    let cur = match app.record().node(app.cur()) {
         n if n.special().is_some() => n.parent.unwrap_or(app.cur()),
         _ => app.cur(),
     };
-    let ply = app.record.node(cur).ply as usize;
+    let ply = app.record().node(cur).ply as usize;
     let scale = if win {
         "勝率".to_string()
     } else {
@@ -114,12 +114,12 @@ pub fn graph_pane(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &m
 /// The title's part for the current move: its number, evaluation and mark, or 本譜外 off the
 /// main line.
 fn now_text(app: &App, data: &GraphData, ply: usize, cur: NodeId) -> String {
-    let win = app.graph.win_percent;
+    let win = app.graph().win_percent;
     let on_main = data.points.get(ply).is_some_and(|p| p.node == cur);
     match data.points.get(ply).filter(|_| on_main) {
         Some(p) => {
             // The move number a player sees (a record from move 81 starts at 81).
-            let n = app.record.moves_before() + p.ply;
+            let n = app.record().moves_before() + p.ply;
             match (p.eval, p.mark) {
                 (Some(e), Some(m)) => format!("{n}手 {} 【{}】", eval_text(e, win), m.word()),
                 (Some(e), None) => format!("{n}手 {}", eval_text(e, win)),

@@ -17,11 +17,11 @@ pub fn header_pane(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &
     if area.height < 3 {
         return;
     }
-    let b = block("対局情報".to_string(), app.focus == Focus::Header, theme);
+    let b = block("対局情報".to_string(), app.focus() == Focus::Header, theme);
     let inner = b.inner(area);
     b.render(area, buf);
     vs.header_area = inner;
-    let rec = &app.record;
+    let rec = app.record();
     let mut fields: Vec<String> = rec
         .header
         .fields
@@ -43,5 +43,5 @@ pub fn header_pane(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &
         .iter()
         .flat_map(|f| wrap(&clean(f, theme.double), inner.width as usize))
         .collect();
-    vs.header_max = scrolled_text(inner, buf, &lines, app.header_scroll, Style::new());
+    vs.header_max = scrolled_text(inner, buf, &lines, app.header_scroll(), Style::new());
 }

@@ -56,7 +56,7 @@ pub fn help_lines(app: &App) -> Vec<String> {
         (KeyMode::Paste, "Paste prompt (p, :paste)"),
     ] {
         out.push(title.to_string());
-        for (cmd, keys) in app.config.keymap.bindings(mode) {
+        for (cmd, keys) in app.config().keymap.bindings(mode) {
             let keys: Vec<String> = keys.iter().map(|k| k.to_string()).collect();
             out.push(format!("  {}  {}", fit(&keys.join(" "), 22), cmd.doc()));
         }
@@ -107,11 +107,14 @@ pub fn warnings_overlay(
     vs: &mut ViewState,
 ) {
     let lines = app
-        .doc
+        .source()
         .warnings
         .iter()
-        .map(|w| clean(&w.with_file(&app.doc.name), theme.double))
+        .map(|w| clean(&w.with_file(&app.source().name), theme.double))
         .collect();
-    let title = format!("Problems found while reading ({})", app.doc.warnings.len());
+    let title = format!(
+        "Problems found while reading ({})",
+        app.source().warnings.len()
+    );
     text_overlay(main, buf, title, lines, scroll, theme, vs);
 }

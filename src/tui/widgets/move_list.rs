@@ -34,7 +34,7 @@ fn fmt_time(t: &MoveTime, long: bool) -> String {
 fn title(app: &App, width_avail: usize, double: bool) -> String {
     let line = app.line();
     // Move numbers as the player sees them: a record may start at move 81 (手数＝80).
-    let before = app.record.moves_before() as usize;
+    let before = app.record().moves_before() as usize;
     let ply = format!(
         "棋譜 {}/{}",
         before + app.cur_index(),
@@ -45,7 +45,7 @@ fn title(app: &App, width_avail: usize, double: bool) -> String {
     };
     let fork = format!("変化 {}手目 {}/{}", before + d.at, d.index, d.count);
     let back = app
-        .config
+        .config()
         .keymap
         .first_key(KeyMode::Normal, Command::MainLine)
         .map(|k| format!(" · {k}:本譜"))
@@ -68,7 +68,7 @@ pub fn move_list(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mu
     let cur = app.cur_index();
     let b = block(
         title(app, area.width.saturating_sub(2) as usize, theme.double),
-        app.focus == Focus::Moves,
+        app.focus() == Focus::Moves,
         theme,
     );
     let inner = b.inner(area);
@@ -95,15 +95,15 @@ pub fn move_list(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mu
     let variation_body = theme.variation_mark.remove_modifier(Modifier::BOLD);
     for ((row, idx), text) in rows.enumerate().zip(texts) {
         let id = line[idx];
-        let node = app.record.node(id);
+        let node = app.record().node(id);
         let alt = node
             .parent
-            .is_some_and(|p| app.record.node(p).children.len() > 1);
+            .is_some_and(|p| app.record().node(p).children.len() > 1);
         let warned = app.move_warning(id).is_some();
         let in_variation = idx >= variation_from;
         let time = node.time.as_ref().map(|t| fmt_time(t, long_time));
         let time_w = time.as_ref().map_or(0, |t| width(t) + 1);
-        let num = format!("{:>4}", app.record.move_number(id));
+        let num = format!("{:>4}", app.record().move_number(id));
         let gutter = if in_variation { rule } else { " " };
         let body = clean(&text, theme.double);
         let mut mark = String::new();

@@ -13,15 +13,15 @@ use ratatui::text::{Line, Span};
 /// it gets rows of its own below it (up to three) instead of being cut off.
 pub fn status_height(app: &App, theme: &Theme, width_cells: u16) -> u16 {
     // A question wraps onto as many rows as it needs (at most four): its answers must show.
-    if let Some(Overlay::Confirm(q)) = app.overlays.top() {
+    if let Some(Overlay::Confirm(q)) = app.overlays().top() {
         let text = question_text(q, theme.double);
         return wrap(&text, width_cells as usize).len().clamp(1, 4) as u16;
     }
     let has_prompt = matches!(
-        app.overlays.top(),
+        app.overlays().top(),
         Some(Overlay::CommandLine(_) | Overlay::Prompt(_) | Overlay::Confirm(_))
     );
-    match &app.message {
+    match app.message() {
         Some(m) if !has_prompt => {
             let d = theme.double;
             let used = width(&file_part(app, d))
@@ -51,7 +51,7 @@ fn file_part(app: &App, d: bool) -> String {
 /// `file_part` with the file name shortened in the middle (`very-lo…name.kif`) so that the
 /// whole part takes at most `max` cells: the name gives way before anything else does.
 fn file_part_within(app: &App, d: bool, max: usize) -> String {
-    let doc = &app.doc;
+    let doc = app.source();
     let name = clean(&doc.name, d);
     let rest = file_part_rest(app);
     let room = max.saturating_sub(width(&rest)).max(9);
@@ -76,7 +76,7 @@ fn middle_ellipsis(s: &str, w: usize) -> String {
 
 /// Everything after the file name: record number, format, encoding, BOM, CRLF, [+], [watch].
 fn file_part_rest(app: &App) -> String {
-    let doc = &app.doc;
+    let doc = app.source();
     let mut left = String::new();
     if doc.record_count > 1 {
         left.push_str(&format!(
@@ -97,7 +97,7 @@ fn file_part_rest(app: &App) -> String {
     if app.is_modified() {
         left.push_str(" [+]");
     }
-    if app.watch.is_some() {
+    if app.watch().is_some() {
         left.push_str(" [watch]");
     }
     left
@@ -118,7 +118,7 @@ fn mode_part(app: &App, w: usize) -> Option<String> {
 
 /// ` 3 warnings ` when the reader found problems.
 fn warnings_part(app: &App) -> Option<String> {
-    let n = app.doc.warnings.len();
+    let n = app.source().warnings.len();
     (n > 0).then(|| format!(" {n} warning{} ", if n == 1 { "" } else { "s" }))
 }
 
@@ -156,7 +156,7 @@ pub fn status_line(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &
     if let Some(s) = app.save_status() {
         spans.push(Span::styled(format!(" {}", clean(&s, d)), theme.warning));
     }
-    let message = app.message.as_ref().map(|m| {
+    let message = app.message().as_ref().map(|m| {
         let style = level_style(m.level, theme);
         Span::styled(format!(" {}", clean(&m.text, d)), style)
     });
@@ -201,10 +201,10 @@ fn question_text(q: &crate::app::overlay::confirm::Confirm, d: bool) -> String {
 fn prompt_line(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut ViewState) -> bool {
     let d = theme.double;
     let w = area.width as usize;
-    let (text, cursor_at) = match app.overlays.top() {
+    let (text, cursor_at) = match app.overlays().top() {
         Some(Overlay::CommandLine(line)) => {
             let t = format!(":{}", clean(&line.text, d));
-            if app.message.is_none() {
+            if app.message().is_none() {
                 // Only the line (the terminal cursor is placed by `ui::draw`).
                 buf.set_stringn(area.x, area.y, fit(&t, w), w, Style::new());
                 right_tag(area, buf, app, width(&t));
@@ -242,7 +242,7 @@ fn prompt_line(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut 
     let typing = matches!(app.mode(), Mode::Prompt | Mode::CommandLine);
     buf.set_style(area, Style::new().add_modifier(Modifier::REVERSED));
     let mut spans = vec![Span::raw(text.clone())];
-    if let (true, Some(m)) = (typing, &app.message) {
+    if let (true, Some(m)) = (typing, app.message()) {
         let style = level_style(m.level, theme);
         spans.push(Span::styled(format!("   {}", clean(&m.text, d)), style));
     }

@@ -119,7 +119,7 @@ fn row_text(app: &App, outline: &Outline, view: &TreeView, row: usize, ascii: bo
     let holds_cursor = outline.shown_row(cur_row, |id| view.is_folded(id)) == row;
     let mut s = String::from(if holds_cursor { "* " } else { "  " });
     s.push_str(&lines(outline, row, ascii));
-    let rec = &app.record;
+    let rec = app.record();
     if r.start == NodeId::ROOT {
         s.push_str(&format!("本譜  ({}手)", r.len.saturating_sub(1)));
     } else {

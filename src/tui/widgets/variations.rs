@@ -17,13 +17,13 @@ pub fn variations(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &m
     let title = match alts {
         Some((fork, sel)) => format!(
             "変化 {}手目 {}/{}",
-            app.record.move_number(fork) + 1,
+            app.record().move_number(fork) + 1,
             sel + 1,
-            app.record.node(fork).children.len()
+            app.record().node(fork).children.len()
         ),
         None => "変化".to_string(),
     };
-    let b = block(title, app.focus == Focus::Variations, theme);
+    let b = block(title, app.focus() == Focus::Variations, theme);
     let inner = b.inner(area);
     b.render(area, buf);
     vs.variations_area = inner;
@@ -31,7 +31,7 @@ pub fn variations(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &m
         buf.set_string(inner.x, inner.y, "なし", theme.dim);
         return;
     };
-    let children = &app.record.node(fork).children;
+    let children = &app.record().node(fork).children;
     let h = inner.height as usize;
     if h == 0 {
         return;
