@@ -46,4 +46,5 @@ mod tui_app;
 mod tui_e2e;
 mod tui_layers;
 mod usi;
+mod warnings_list;
 mod watch;

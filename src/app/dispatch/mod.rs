@@ -54,7 +54,7 @@ impl App {
 
     /// What a key does: the position editor takes every key as it is (Ctrl-z still
     /// suspends); elsewhere the top overlay's keymap, or text typed into it.
-    fn key(&mut self, key: KeyEvent) {
+    fn key_press(&mut self, key: KeyEvent) {
         if self.mode() == Mode::PositionEditor {
             if self.config.keymap.get(KeyMode::Normal, &key) == Some(Command::Suspend) {
                 self.suspend_requested = true;
@@ -252,7 +252,7 @@ pub fn update(app: &mut App, input: impl Into<Input>) {
         app.message = None;
     }
     match input.into() {
-        Input::Key(k) => app.key(k),
+        Input::Key(k) => app.key_press(k),
         Input::Action(a) => app.act(a),
         Input::Paste(text) => app.paste_text(&text),
     }

@@ -10,6 +10,7 @@ pub mod mode_line;
 pub mod prompt;
 pub mod textedit;
 pub mod tree;
+pub mod warnings;
 
 use crate::app::config::KeyMode;
 use crate::app::edit::position_editor::PositionEditor;
@@ -245,7 +246,8 @@ pub enum Overlay {
     Help {
         scroll: u16,
     },
-    /// The reader's warnings, scrolled this far.
+    /// The reader's warnings; `scroll` is the one selected (j/k move it, the list follows;
+    /// Enter goes to its move: `warnings.rs`).
     Warnings {
         scroll: u16,
     },

@@ -11,6 +11,7 @@
 use crate::analyze::game::{marker, with_marker};
 use crate::analyze::mate::known_unsupported;
 use crate::analyze::{MateResult, Options, Plan, Searched};
+use crate::app::dispatch::command::Command;
 use crate::app::research::state::{AnalyzeRun, Job};
 use crate::app::state::{App, Level};
 use crate::core::record::NodeId;
@@ -102,8 +103,9 @@ impl App {
             Ok(()) => {
                 self.research.job = Some(Job::Analyze(run));
                 self.info(format!(
-                    "analysing {total} moves with {}{paused}; Esc or :analyze stops",
-                    sanitize(&self.research_engine_label())
+                    "analysing {total} moves with {}{paused}; {} or :analyze stops",
+                    sanitize(&self.research_engine_label()),
+                    self.key(Command::CancelJob)
                 ));
             }
             Err(msg) => {
@@ -264,10 +266,11 @@ impl App {
             return;
         }
         self.info(format!(
-            "analysing {}/{total} (ply {}), {} marked; Esc stops",
+            "analysing {}/{total} (ply {}), {} marked; {} stops",
             run.written,
             run.plan.ply(run.step),
-            run.marks
+            run.marks,
+            self.key(Command::CancelJob)
         ));
         self.research.job = Some(Job::Analyze(Box::new(run)));
     }
@@ -340,7 +343,10 @@ impl App {
         };
         if self.research.job.is_some() {
             self.info_level(
-                "the engine is busy with :analyze or :mate (Esc stops it)".into(),
+                format!(
+                    "the engine is busy with :analyze or :mate ({} stops it)",
+                    self.key(Command::CancelJob)
+                ),
                 Level::Error,
             );
             return;
@@ -386,8 +392,9 @@ impl App {
                     time,
                 });
                 self.info(format!(
-                    "searching for a mate ({} s){paused}; Esc stops",
-                    time.as_secs_f64()
+                    "searching for a mate ({} s){paused}; {} stops",
+                    time.as_secs_f64(),
+                    self.key(Command::CancelJob)
                 ));
             }
             Err(err) => self.info_level(sanitize(&err.to_string()).into_owned(), Level::Error),

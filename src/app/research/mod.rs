@@ -13,6 +13,7 @@ pub(crate) mod analyze;
 pub mod graph;
 pub(crate) mod state;
 
+use crate::app::dispatch::command::Command;
 use crate::app::overlay::{CommandLine, ListKind, Overlay};
 use crate::app::research::state::Target;
 pub use crate::app::research::state::{DEBOUNCE, Research};
@@ -75,7 +76,8 @@ impl App {
                 Ok(()) => {
                     let name = sanitize(&e.spec().display_name()).into_owned();
                     self.research.failure = None;
-                    self.info(format!("started {name} again; a stops"));
+                    let stop = self.key(Command::ToggleAnalysis);
+                    self.info(format!("started {name} again; {stop} stops"));
                     true
                 }
                 Err(err) => {
@@ -107,8 +109,9 @@ impl App {
                     String::new()
                 };
                 self.info(format!(
-                    "analysing with {}{how}; a stops",
-                    sanitize(&spec.display_name())
+                    "analysing with {}{how}; {} stops",
+                    sanitize(&spec.display_name()),
+                    self.key(Command::ToggleAnalysis)
                 ));
                 true
             }
@@ -123,7 +126,10 @@ impl App {
     pub(crate) fn toggle_analysis(&mut self) {
         if self.research.job.is_some() {
             self.info_level(
-                "the engine is busy with :analyze or :mate (Esc stops it)".into(),
+                format!(
+                    "the engine is busy with :analyze or :mate ({} stops it)",
+                    self.key(Command::CancelJob)
+                ),
                 Level::Error,
             );
             return;
