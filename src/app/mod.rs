@@ -8,12 +8,14 @@
 //! feature has a folder with its state and behaviour:
 //!
 //! - `dispatch/`: a key becomes a `Command` through the keymap of the top overlay's mode;
-//!   `update` (in `dispatch/mod.rs`) is the one place an action changes the app; the command
+//!   `update` (in `dispatch/mod.rs`) is the one entry for keys, mouse actions and paste, with
+//!   one set of steps before and after; the command
 //!   table (`command.rs`) and the `:` table (`typable.rs`) hold the handlers; `input.rs` the
 //!   app's own key events.
 //! - `overlay/`: the stack of everything open over the record (`mod.rs`), prompts, questions,
 //!   lists, the comment editor (`textedit.rs`), move input on the board (`board_input.rs`),
-//!   the mode line.
+//!   the variation tree (`tree.rs`), the problem list (`warnings.rs`), the mode line and the
+//!   names of keys in messages (`mode_line.rs`).
 //! - `document/`: where the record came from and every file the app reads or writes (nothing
 //!   else in `app` names `std::fs`): opening, saving with its questions (`save.rs`), what a
 //!   save checks (`checks.rs`), the save thread (`background.rs`), the records of a

@@ -1,6 +1,7 @@
 //! From a key to a change: the keymap of the top overlay's mode turns a key into a
 //! `Command`, whose handler (from the command table) runs; typed characters go into the top
-//! overlay. `update` is the one place an action changes the app.
+//! overlay. `update` is the one entry for keys, mouse actions and paste, and the one place they
+//! change the app.
 
 pub mod command;
 pub mod input;
