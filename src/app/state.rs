@@ -175,7 +175,11 @@ impl App {
         if let Some(w) = app.doc.warnings.first() {
             let n = app.doc.warnings.len();
             let more = if n > 1 {
-                format!(" (and {} more; W lists them)", n - 1)
+                format!(
+                    " (and {} more; {} lists them)",
+                    n - 1,
+                    app.key(Command::ShowWarnings)
+                )
             } else {
                 String::new()
             };

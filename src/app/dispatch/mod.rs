@@ -130,7 +130,8 @@ impl App {
             }
             Some(Overlay::Prompt(p)) => {
                 if p.text.pop().is_none() {
-                    self.info("the prompt is empty: type, or Esc leaves");
+                    let esc = self.key_name(KeyMode::Command, Command::Cancel);
+                    self.info(format!("the prompt is empty: type, or {esc} leaves"));
                 }
                 false
             }

@@ -196,7 +196,10 @@ impl App {
     /// Esc (`cancel_job`): stops `:analyze` or `:mate`, keeping what was written.
     pub(crate) fn cancel_job(&mut self) {
         let Some(job) = self.research.job.take() else {
-            self.info("nothing to stop (:analyze, :mate and a run the engine)");
+            let a = self.key(Command::ToggleAnalysis);
+            self.info(format!(
+                "nothing to stop (:analyze, :mate and {a} run the engine)"
+            ));
             return;
         };
         if let Some(e) = self.research.engine.as_mut() {
@@ -206,9 +209,9 @@ impl App {
         match job {
             Job::Analyze(run) => {
                 let undo = if run.written > 0 {
-                    " (u undoes them)"
+                    format!(" ({} them)", self.undo_hint())
                 } else {
-                    ""
+                    String::new()
                 };
                 self.info(format!(
                     "analysis stopped: {} of {} moves written{undo}",

@@ -13,6 +13,7 @@ pub(crate) mod analyze;
 pub mod graph;
 pub(crate) mod state;
 
+use crate::app::config::KeyMode;
 use crate::app::dispatch::command::Command;
 use crate::app::overlay::{CommandLine, ListKind, Overlay};
 use crate::app::research::state::Target;
@@ -401,7 +402,8 @@ impl App {
         let added = n - known;
         let s = if added == 1 { "" } else { "s" };
         self.info(format!(
-            "{place}: {first}… {added} move{s} (u undoes{followed})"
+            "{place}: {first}… {added} move{s} ({}{followed})",
+            self.undo_hint()
         ));
     }
 
@@ -410,10 +412,14 @@ impl App {
         if self.current_line(0).is_none() {
             return;
         }
-        self.open_list(
-            ListKind::EngineLines,
-            "読み筋  Enter: insert as a variation  Esc: close",
+        let keys = self.keys_hint(
+            KeyMode::List,
+            &[
+                (Command::ListPick, "insert as a variation"),
+                (Command::Close, "close"),
+            ],
         );
+        self.open_list(ListKind::EngineLines, &format!("読み筋  {keys}"));
     }
 
     /// The rows of the line picker.
@@ -452,7 +458,10 @@ impl App {
             .is_some()
         {
             self.settle(node);
-            self.info("the engine's line is in the comment (u undoes)");
+            self.info(format!(
+                "the engine's line is in the comment ({})",
+                self.undo_hint()
+            ));
         }
     }
 
@@ -485,10 +494,14 @@ impl App {
                 .iter()
                 .position(|s| Some(s) == current.as_ref())
                 .unwrap_or(0);
-            self.open_list(
-                ListKind::Engines(all),
-                "エンジン  Enter: use this one  Esc: close",
+            let keys = self.keys_hint(
+                KeyMode::List,
+                &[
+                    (Command::ListPick, "use this one"),
+                    (Command::Close, "close"),
+                ],
             );
+            self.open_list(ListKind::Engines(all), &format!("エンジン  {keys}"));
             if let Some(l) = self.overlays.list_mut() {
                 l.selected = sel;
             }
@@ -539,10 +552,14 @@ impl App {
     /// `:set [NAME VALUE]`: sets an engine option for this session, or lists them.
     pub(crate) fn set_command(&mut self, arg: &str) {
         if arg.is_empty() {
-            self.open_list(
-                ListKind::EngineOptions,
-                "エンジン設定  Enter: change (:set NAME VALUE)  Esc: close",
+            let keys = self.keys_hint(
+                KeyMode::List,
+                &[
+                    (Command::ListPick, "change (:set NAME VALUE)"),
+                    (Command::Close, "close"),
+                ],
             );
+            self.open_list(ListKind::EngineOptions, &format!("エンジン設定  {keys}"));
             return;
         }
         let (name, value) = match arg.rsplit_once(char::is_whitespace) {
