@@ -41,6 +41,9 @@ pub struct JobResult {
     /// Bytes for standard output (a conversion without an output file).
     pub stdout: Vec<u8>,
     pub failed: bool,
+    /// The input could not be read as a record at all (no file, no bytes, nothing a reader
+    /// understood), as opposed to a record read with warnings.
+    pub unreadable: bool,
 }
 
 impl JobResult {
@@ -470,7 +473,10 @@ pub fn check_one(path: &Path) -> JobResult {
     let r = JobResult::default();
     let name = display_name(path);
     match load_input(path) {
-        Err(e) => r.fail(e),
+        Err(e) => JobResult {
+            unreadable: true,
+            ..r.fail(e)
+        },
         Ok(l) => {
             let mut r = r;
             for p in &l.records {

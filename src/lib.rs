@@ -13,7 +13,7 @@
 //!
 //! | layer | holds | uses |
 //! | --- | --- | --- |
-//! | [`core`] | `rules` (board, legal moves and why a move is illegal, handicaps, SFEN), `record` (the tree of moves as an arena, edits with their inverses, the undo history), `notation` (decoding, format detection, the readers and writers of every format), `text` (the one sanitizer for everything that reaches a terminal) | std, encoding_rs |
+//! | [`core`] | `rules` (board, legal moves and why a move is illegal, handicaps, SFEN, `rules::setup`: the rules a position must meet before play starts from it, for the position editor and `kifview mate`), `record` (the tree of moves as an arena, edits with their inverses, the undo history), `notation` (decoding, format detection, the readers and writers of every format), `text` (the one sanitizer for everything that reaches a terminal) | std, encoding_rs |
 //! | library modules: `engine`, `load`, `pool`, `convert`, `store`, `analyze`, `collection`, `diagram` | USI engines as child processes; the one loader (a path, standard input or bytes to records; one rule for an empty input and for `--record N`, used by the viewer and every subcommand); the batch pool (a function over many inputs on every core, results in input order); batch check and convert; writing files safely (atomic, through links, keeping permissions); game analysis (comments, marks, evaluations for the graph, batches, mate search); collections of games (an index of folders of records: the catalog in SQLite, positions in sorted memory-mapped segments; which games reach a position, what was played from it; `collection::tags`: a game's strategy and castle tags, 戦型・囲い); diagrams of positions as SVG and PNG (layout, the bundled font, resvg) | `core`, and each other (`analyze` uses `engine`, `convert`, `store`; `collection` uses `load`, `pool`, `convert` and `analyze`, with rusqlite and memmap2; `diagram` uses `convert`), resvg |
 //! | [`app`] | `App` and moving around the record (`app::state`), config and keymaps (`app::config`), and one folder per feature: `dispatch` (the command table, the `:` table, the app's key events, `update`), `overlay` (the stack and each overlay's state: prompts, questions, lists, the comment editor, move input, the mode line), `document` (open, save with its questions and its thread, the records of a multi-record file, following a file, recovery files, copy and paste, the copy menu's picture: every file the app reads or writes), `edit` (changes to the record, the position editor), `search` (`/`), `research` (the engine, `:analyze`, the evaluation graph) | `core`, the library modules; never a terminal crate |
 //! | [`tui`] | the run loop, terminal events turned into the app's keys, layout, one widget per pane, theme | `app`, `core`, ratatui, crossterm |
@@ -53,7 +53,9 @@
 //! 2. `core::notation` decodes them (BOM, declared or detected Shift_JIS/UTF-8/EUC-JP, a few
 //!    unreadable bytes replaced by � with a warning per line, line endings, all remembered for
 //!    writing back), detects the format from the name and the text (and a KIF file's
-//!    dialect, `notation::kif::KifDialect`, which saving back to the file keeps), and
+//!    dialect, `notation::kif::KifDialect`, which saving back to the file keeps; a clean CSA or
+//!    KI2 file's text, which its record keeps, `core::record::Source`, so that writing it back
+//!    reuses the file's own text for what did not change), and
 //!    reads it with that format's reader into a [`core::record::Record`] and warnings that
 //!    name the line and what was expected.
 //! 3. The app shows the record; saving goes back the same way: `app::document::save` asks its

@@ -6,6 +6,7 @@ use kifview::analyze::batch::{self, Batch, ShardSpec};
 use kifview::analyze::{self, MarkConfig, Options, Output, mate};
 use kifview::app::Config;
 use kifview::core::notation;
+use kifview::core::rules::{Move, Position, setup};
 use kifview::core::text::sanitize;
 use kifview::engine::{self, EngineSpec, Limit, OptionValue};
 use std::path::PathBuf;
@@ -91,6 +92,10 @@ pub struct MateArgs {
     /// Config file, for its [[engines]] (default: $KIFVIEW_CONFIG, else the platform config directory).
     #[arg(long, value_name = "PATH")]
     pub config: Option<PathBuf>,
+    /// Search a position the rules say cannot arise (二歩, a piece that can never move, ...)
+    /// instead of refusing it.
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// The config's `[[engines]]`; a config that cannot be read is an error (as in the viewer):
@@ -224,6 +229,13 @@ pub fn mate(a: MateArgs) -> ExitCode {
         eprintln!("kifview mate: {}", sanitize(m));
         ExitCode::from(code)
     };
+    if !(a.time > 0.0 && a.time < 1e6) {
+        return fail("--time: expected seconds > 0", 2);
+    }
+    let (position, moves) = match mate_position(&a) {
+        Ok(p) => p,
+        Err((m, code)) => return fail(&m, code),
+    };
     let configured = match configured_engines(a.config.as_deref()) {
         Ok(c) => c,
         Err(m) => return fail(&m, 2),
@@ -232,33 +244,6 @@ pub fn mate(a: MateArgs) -> ExitCode {
         Ok(s) => s,
         Err(m) => return fail(&m, 2),
     };
-    let bytes = match std::fs::read(&a.file) {
-        Ok(b) => b,
-        Err(e) => return fail(&format!("{}: {e}", a.file.display()), 1),
-    };
-    let mut loaded = notation::load(&bytes, Some(&a.file));
-    if a.record == 0 || a.record > loaded.records.len() {
-        let n = loaded.records.len();
-        return fail(
-            &format!("--record {}: the file holds {n} record(s)", a.record),
-            2,
-        );
-    }
-    let record = loaded.records.swap_remove(a.record - 1).record;
-    let moves: Vec<_> = record
-        .main_line()
-        .iter()
-        .filter_map(|&id| record.node(id).move_data().map(|m| m.mv))
-        .collect();
-    if a.ply as usize > moves.len() {
-        return fail(
-            &format!("--ply {}: the main line has {} moves", a.ply, moves.len()),
-            2,
-        );
-    }
-    if !(a.time > 0.0 && a.time < 1e6) {
-        return fail("--time: expected seconds > 0", 2);
-    }
     let opts = Options {
         limit: Limit::Mate(None),
         ..Options::default()
@@ -267,16 +252,9 @@ pub fn mate(a: MateArgs) -> ExitCode {
         Ok(e) => e,
         Err(m) => return fail(&m, 1),
     };
-    let moves = moves[..a.ply as usize].to_vec();
     let time = Duration::from_secs_f64(a.time);
     let cancel = AtomicBool::new(false);
-    match mate::mate_search(
-        &mut eng,
-        record.initial.position.clone(),
-        moves,
-        time,
-        &cancel,
-    ) {
+    match mate::mate_search(&mut eng, position, moves, time, &cancel) {
         Ok(r) => {
             println!("{}", sanitize(&r.text()));
             eng.quit();
@@ -288,4 +266,58 @@ pub fn mate(a: MateArgs) -> ExitCode {
         }
         Err(e) => fail(&e.to_string(), 1),
     }
+}
+
+/// The start position and the moves to play for `mate`, after the rules' checks on the position
+/// searched: one that cannot arise (二歩, a piece that can never move, more pieces than the set
+/// holds, no gote king, the side not to move in check) is refused (exit 2) unless `--force`,
+/// and named on standard error either way. Engines answer such positions with nonsense, or
+/// crash.
+fn mate_position(a: &MateArgs) -> Result<(Position, Vec<Move>), (String, u8)> {
+    let name = a.file.display();
+    let bytes = std::fs::read(&a.file).map_err(|e| (format!("{name}: {e}"), 1))?;
+    let mut loaded = notation::load(&bytes, Some(&a.file));
+    if a.record == 0 || a.record > loaded.records.len() {
+        let n = loaded.records.len();
+        return Err((
+            format!("--record {}: the file holds {n} record(s)", a.record),
+            2,
+        ));
+    }
+    let parsed = loaded.records.swap_remove(a.record - 1);
+    // A board the reader had to change (more pieces than the set holds, a row it could not
+    // read) is not the position the file gives: a reason too.
+    let board: Vec<String> = parsed
+        .warnings
+        .iter()
+        .filter(|w| w.kind == notation::DiagKind::BadBoard)
+        .map(|w| format!("line {}: {}", w.line, w.message))
+        .collect();
+    let record = parsed.record;
+    let line = record.main_line();
+    let moves: Vec<_> = line
+        .iter()
+        .filter_map(|&id| record.node(id).move_data().map(|m| m.mv))
+        .collect();
+    if a.ply as usize > moves.len() {
+        let why = format!("--ply {}: the main line has {} moves", a.ply, moves.len());
+        return Err((why, 2));
+    }
+    let searched = record.position_at(line[a.ply as usize]);
+    let mut why = setup::validate(&searched).err().unwrap_or_default();
+    why.extend(board);
+    if !why.is_empty() {
+        let at = match a.ply {
+            0 => "the start position".to_string(),
+            n => format!("the position after {n} moves"),
+        };
+        let said = format!("{name}: {at} cannot arise in a game: {}", why.join("; "));
+        if !a.force {
+            let hint = "an engine may answer it with nonsense or crash; --force sends it anyway";
+            return Err((format!("{said} ({hint})"), 2));
+        }
+        eprintln!("kifview mate: {}; sent anyway (--force)", sanitize(&said));
+    }
+    let moves = moves[..a.ply as usize].to_vec();
+    Ok((record.initial.position.clone(), moves))
 }

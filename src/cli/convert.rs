@@ -124,9 +124,9 @@ pub fn run(a: ConvertArgs) -> ExitCode {
             return usage("say the output format with --to kif|kifu|csa|ki2|ki2u|jkf|usi|sfen|bod");
         }
     };
-    let inputs = match convert::expand_inputs(&a.inputs, a.recursive) {
+    let inputs = match super::batch_inputs("convert", "to convert", &a.inputs, a.recursive) {
         Ok(i) => i,
-        Err(m) => return usage(&m),
+        Err(code) => return code,
     };
     if (inputs.len() > 1 || a.recursive) && a.out_dir.is_none() {
         return usage("several inputs need --out-dir DIR");

@@ -2,7 +2,8 @@
 //! (`convert`, `show`, `check`, `analyze` with `mate`, `diagram`, and `collection` for
 //! `index`/`find`/`explore`/`games`).
 //!
-//! Exit codes: 0 success, 1 when any input failed (the others are still processed), 2 bad usage.
+//! Exit codes: 0 success, 1 when any input failed (the others are still processed) or a batch's
+//! inputs hold no record file, 2 bad usage.
 
 mod analyze;
 mod collection;
@@ -79,7 +80,7 @@ pub enum Command {
     Show(show::ShowArgs),
     /// Read and replay every line of every file; print FILE:LINE: message per problem.
     #[command(
-        after_help = "Examples:\n  kifview check game.kif\n  kifview check records/*.kif && echo all good"
+        after_help = "Exit status: 0 every file clean, 1 any file with a warning or unreadable (or no record file found), 2 bad usage.\n\nExamples:\n  kifview check game.kif\n  kifview check records/*.kif && echo all good\n  kifview check -r records/"
     )]
     Check(check::CheckArgs),
     /// Analyse every move with a USI engine; write the results into the comments (ShogiHome's format).
@@ -200,6 +201,45 @@ macro_rules! say {
 mod check;
 mod convert;
 mod show;
+
+/// The files a batch command (`convert`, `check`) works on: the inputs, with directories walked
+/// when `recursive` (the record files [`kifview::convert::expand_inputs`] selects). A directory
+/// given without `-r` is bad usage (exit 2). A directory in which `-r` finds no record file is
+/// named on standard error, and when the inputs come to no file at all that is an error (exit 1):
+/// a script pointed at the wrong folder hears it instead of succeeding with nothing done.
+pub(crate) fn batch_inputs(
+    who: &str,
+    verb: &str,
+    inputs: &[PathBuf],
+    recursive: bool,
+) -> Result<Vec<kifview::convert::Input>, ExitCode> {
+    let found = match kifview::convert::expand_inputs(inputs, recursive) {
+        Ok(f) => f,
+        Err(m) => {
+            say!("kifview {who}: {}", m.replace("to convert", verb));
+            return Err(ExitCode::from(2));
+        }
+    };
+    let exts: Vec<String> = kifview::core::notation::filetype::FILE_TYPES
+        .iter()
+        .filter(|t| t.in_batches)
+        .map(|t| format!(".{}", t.ext))
+        .collect();
+    for dir in inputs.iter().filter(|d| d.is_dir()) {
+        if !found.iter().any(|i| i.base.as_ref() == Some(dir)) {
+            say!(
+                "kifview {who}: {}: no record files in it or under it (looked for {})",
+                dir.display(),
+                exts.join(", ")
+            );
+        }
+    }
+    // Only directories come to nothing, and each was named above.
+    if found.is_empty() {
+        return Err(ExitCode::from(1));
+    }
+    Ok(found)
+}
 
 /// Standard output that reports write errors once: a closed pipe ends the output quietly
 /// (as `head` users expect); any other error (a full disk) is an error message and exit 1.

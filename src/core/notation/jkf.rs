@@ -9,6 +9,7 @@
 //! however deep variations nest.
 
 use super::builder::{RecordBuilder, Style};
+use super::japanese;
 use super::json::{self, Value};
 use super::ki2::direction_suffix;
 use super::loss::{Loss, Lost};
@@ -280,11 +281,22 @@ fn play(b: &mut RecordBuilder, mv: Value, here: impl Fn() -> String) -> bool {
             return false;
         }
     };
+    // The move as players write it (`move 30 (△５五角(22))`), as the KIF reader names its moves.
+    let named = format!(
+        "move {} ({}{})",
+        b.record().moves_before() + b.ply() + 1,
+        if md.color == Color::Black {
+            '▲'
+        } else {
+            '△'
+        },
+        japanese::kif_move(&md, b.prev_to())
+    );
     let illegal = |b: &mut RecordBuilder, e: Illegal| {
         b.warn(
             0,
             DiagKind::IllegalMove,
-            format!("{}: illegal move {}: {e}", here(), md.mv.usi()),
+            format!("{}: {named} is illegal: {e}", here()),
         );
     };
     match b.play(md.mv) {
@@ -300,7 +312,7 @@ fn play(b: &mut RecordBuilder, mv: Value, here: impl Fn() -> String) -> bool {
             b.warn(
                 0,
                 DiagKind::ImpossibleMove,
-                format!("{}: move {} cannot be played", here(), md.mv.usi()),
+                format!("{}: {named} cannot be played", here()),
             );
             false
         }

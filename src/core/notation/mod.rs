@@ -13,6 +13,7 @@ mod json;
 pub mod ki2;
 pub mod kif;
 pub mod loss;
+mod source;
 pub mod usi;
 
 pub use diag::{DiagKind, Diagnostic, by_line, by_weight};
@@ -237,6 +238,19 @@ pub fn load(bytes: &[u8], path: Option<&Path>) -> Loaded {
     } else {
         (read_text(&decoded.text, format), kif::KifDialect::default())
     };
+    let csa_v3 = format == Format::Csa && csa::declares_v3(&decoded.text);
+    if let [one] = records.as_mut_slice()
+        && one.warnings.is_empty()
+        && decoded.warnings.is_empty()
+    {
+        source::keep(
+            &mut one.record,
+            &decoded.text,
+            format,
+            &decoded.info,
+            csa_v3,
+        );
+    }
     if !decoded.warnings.is_empty() {
         for r in &mut records {
             let w = decoded
@@ -248,7 +262,7 @@ pub fn load(bytes: &[u8], path: Option<&Path>) -> Loaded {
         }
     }
     Loaded {
-        csa_v3: format == Format::Csa && csa::declares_v3(&decoded.text),
+        csa_v3,
         kif_dialect,
         format,
         info: decoded.info,
@@ -364,7 +378,13 @@ pub fn render(record: &Record, target: Target, info: &TextInfo) -> Written {
                 },
             )
         }
-        Format::Ki2 => ki2::write(record),
+        Format::Ki2 => {
+            let w = ki2::write(record);
+            Written {
+                text: source::reuse(record, target, info, w.text),
+                ..w
+            }
+        }
         Format::Jkf => jkf::write(record),
         Format::Usi => {
             let mut w = usi::write(record);
@@ -381,17 +401,23 @@ pub fn render(record: &Record, target: Target, info: &TextInfo) -> Written {
             text: bod::write_bod(record, last_position(record)),
             losses: position_only_losses(record),
         },
-        Format::Csa => csa::write(
-            record,
-            &csa::CsaOptions {
-                version: if target.csa_v3 {
-                    csa::CsaVersion::V30
-                } else {
-                    csa::CsaVersion::V22
+        Format::Csa => {
+            let w = csa::write(
+                record,
+                &csa::CsaOptions {
+                    version: if target.csa_v3 {
+                        csa::CsaVersion::V30
+                    } else {
+                        csa::CsaVersion::V22
+                    },
+                    encoding: info.encoding,
                 },
-                encoding: info.encoding,
-            },
-        ),
+            );
+            Written {
+                text: source::reuse(record, target, info, w.text),
+                ..w
+            }
+        }
     }
 }
 

@@ -193,6 +193,33 @@ pub struct Record {
     pub program_lines: Vec<String>,
     /// Where the file put its `手合割` or diagram and its turn line.
     pub layout: StartLayout,
+    /// The text the record was read from, when the reader keeps it.
+    pub source: Source,
+}
+
+/// The text a record was read from, kept by `core::notation` (which alone looks inside) so
+/// that writing the record back in its own format reuses the file's own text for all that
+/// did not change. Not part of what the record means: records that differ only in it are
+/// equal.
+#[derive(Clone, Default)]
+pub struct Source(pub Option<std::sync::Arc<dyn std::any::Any + Send + Sync>>);
+
+impl PartialEq for Source {
+    fn eq(&self, _: &Source) -> bool {
+        true
+    }
+}
+
+impl Eq for Source {}
+
+impl std::fmt::Debug for Source {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.is_some() {
+            "Source(kept)"
+        } else {
+            "Source(none)"
+        })
+    }
 }
 
 impl Default for Record {
@@ -218,6 +245,7 @@ impl Record {
             }],
             program_lines: Vec::new(),
             layout: StartLayout::default(),
+            source: Source::default(),
         }
     }
     /// The number of moves played before the record starts: 0, or 80 for a record whose first

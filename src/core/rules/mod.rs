@@ -4,6 +4,7 @@
 
 mod handicap;
 mod position;
+pub mod setup;
 mod types;
 
 pub use handicap::{HANDICAPS, Handicap, double_king_tsume_position, tsume_position};

@@ -637,6 +637,9 @@ impl Reader {
             return;
         }
         let side = self.b.position().side_to_move();
+        // The move as messages name it: its number, as KIF numbers it, and the file's own text.
+        let n = self.b.record().moves_before() + self.b.ply() + 1;
+        let m = format!("move {n} ({s})");
         let parsed = (b.len() == 7)
             .then(|| {
                 Some((
@@ -652,7 +655,7 @@ impl Reader {
                 no,
                 DiagKind::BadMove,
                 format!(
-                    "unreadable move '{}' (expected e.g. +7776FU: sign, from, to, piece)",
+                    "move {n}: unreadable '{}' (expected e.g. +7776FU: sign, from, to, piece)",
                     short(s)
                 ),
             );
@@ -663,7 +666,7 @@ impl Reader {
                 no,
                 DiagKind::ImpossibleMove,
                 format!(
-                    "move {s} is {}'s but {} is to move",
+                    "{m} is {}'s but {} is to move",
                     side_name(color),
                     side_name(side)
                 ),
@@ -675,7 +678,7 @@ impl Reader {
                 self.stop(
                     no,
                     DiagKind::BadMove,
-                    format!("move {s} drops {}, which cannot be dropped", code.csa()),
+                    format!("{m} drops {}, which cannot be dropped", code.csa()),
                 );
                 return;
             }
@@ -685,7 +688,7 @@ impl Reader {
                 self.stop(
                     no,
                     DiagKind::BadMove,
-                    format!("move {s} starts on no square ({ff}{fr})"),
+                    format!("{m} starts on no square ({ff}{fr})"),
                 );
                 return;
             };
@@ -693,7 +696,7 @@ impl Reader {
                 self.stop(
                     no,
                     DiagKind::ImpossibleMove,
-                    format!("move {s}: no piece on {ff}{fr}"),
+                    format!("{m}: no piece on {ff}{fr}"),
                 );
                 return;
             };
@@ -701,10 +704,7 @@ impl Reader {
                 self.stop(
                     no,
                     DiagKind::ImpossibleMove,
-                    format!(
-                        "move {s}: the piece on {ff}{fr} is {}'s",
-                        side_name(p.color)
-                    ),
+                    format!("{m}: the piece on {ff}{fr} is {}'s", side_name(p.color)),
                 );
                 return;
             }
@@ -718,7 +718,7 @@ impl Reader {
                     no,
                     DiagKind::BadMove,
                     format!(
-                        "move {s} names {} but the piece on {ff}{fr} is {}; read as {}",
+                        "{m} names {} but the piece on {ff}{fr} is {}; read as {}",
                         code.csa(),
                         p.kind.csa(),
                         if promote {
@@ -737,7 +737,7 @@ impl Reader {
             Ok(Err(e)) => self.warn(
                 no,
                 DiagKind::IllegalMove,
-                format!("illegal move {s}: {}", e.describe()),
+                format!("{m} is illegal: {}", e.describe()),
             ),
             Err(why) => {
                 // Not playable at all (rare): the rules say why.
@@ -745,7 +745,7 @@ impl Reader {
                 self.stop(
                     no,
                     DiagKind::ImpossibleMove,
-                    format!("move {s} is impossible: {why}"),
+                    format!("{m} cannot be played: {why}"),
                 );
             }
         }

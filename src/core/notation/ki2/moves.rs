@@ -161,13 +161,18 @@ fn inline_special(t: &str) -> Option<Special> {
     WORDS.contains(&t).then(|| Special::from_kif(t))
 }
 
+/// A move token without its spaces, as messages quote it (`５五角`).
+pub fn token_text(token: &str) -> String {
+    token
+        .chars()
+        .filter(|&c| !japanese::is_space(c) && c != '\r')
+        .collect()
+}
+
 /// Reads one move token (the text after `▲`/`△`, spaces allowed) in `pos`, where the side to move
 /// plays it. Returns what it is, or a message saying what was expected.
 pub fn parse_token(pos: &Position, token: &str, prev_to: Option<Square>) -> Result<Token, String> {
-    let t: String = token
-        .chars()
-        .filter(|&c| !japanese::is_space(c) && c != '\r')
-        .collect();
+    let t = token_text(token);
     if let Some(s) = inline_special(&t) {
         return Ok(Token::Special(s));
     }

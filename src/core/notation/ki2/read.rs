@@ -1,7 +1,7 @@
 //! The KI2 reader: the header part as KIF has it (shared with the KIF reader), then lines of
 //! moves with side marks, comments, bookmarks, `変化：N手` blocks and `まで…` endings.
 
-use super::moves::{Token, parse_token};
+use super::moves::{Token, parse_token, token_text};
 use super::{is_mark, mark_color};
 use crate::core::notation::bod;
 use crate::core::notation::builder::{RecordBuilder, Style};
@@ -58,6 +58,12 @@ struct Reader {
 }
 
 impl Reader {
+    /// The move about to be read, as messages name it: its number and the file's own text
+    /// (`move 30 (△５五角)`), as the KIF reader names its moves.
+    fn named(&self, mark: char, tok: &str) -> String {
+        let n = self.b.record().moves_before() + self.b.ply() + 1;
+        format!("move {n} ({mark}{})", token_text(tok))
+    }
     fn start_moves(&mut self) {
         if let Some(setup) = self.setup.take() {
             setup.start(&mut self.b);
@@ -108,14 +114,12 @@ impl Reader {
             match parse_token(self.b.position(), tok, self.b.prev_to()) {
                 Ok(Token::Special(s)) => self.add_special(line_no, s),
                 Ok(Token::Move(md)) => {
+                    let named = self.named(mark, tok);
                     if mark_color(mark) != md.color {
                         self.b.warn(
                             line_no,
                             DiagKind::BadMove,
-                            format!(
-                                "'{mark}{}': the side mark does not match the side to move",
-                                tok.trim()
-                            ),
+                            format!("{named}: the side mark does not match the side to move"),
                         );
                     }
                     match self.b.play(md.mv) {
@@ -123,20 +127,31 @@ impl Reader {
                         Ok(Err(e)) => self.b.warn(
                             line_no,
                             DiagKind::IllegalMove,
-                            format!("illegal move '{mark}{}': {e}", tok.trim()),
+                            format!("{named} is illegal: {e}"),
                         ),
-                        Err(_) => {
+                        Err(why) => {
+                            let why = why.map_or("it cannot be played", |e| e.describe());
                             self.b.warn(
                                 line_no,
                                 DiagKind::ImpossibleMove,
-                                format!("move '{mark}{}' cannot be played", tok.trim()),
+                                format!(
+                                    "{named} cannot be played: {why}; the rest of this line of play is skipped"
+                                ),
                             );
                             self.broken = true;
                         }
                     }
                 }
                 Err(msg) => {
-                    self.b.warn(line_no, DiagKind::BadMove, msg);
+                    let named = self.named(mark, tok);
+                    let why = msg
+                        .strip_prefix(&format!("'{}': ", token_text(tok)))
+                        .unwrap_or(&msg);
+                    self.b.warn(
+                        line_no,
+                        DiagKind::BadMove,
+                        format!("{named}: {why}; the rest of this line of play is skipped"),
+                    );
                     self.broken = true;
                 }
             }
