@@ -9,7 +9,7 @@ pub mod ui;
 pub mod view;
 pub mod widgets;
 
-use crate::app::{App, Config, LaunchOptions, Pane, config::AmbiguousWidth, update};
+use crate::app::{App, Config, Input, LaunchOptions, Pane, config::AmbiguousWidth, update};
 use crossterm::event::{
     DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture, Event,
 };
@@ -59,19 +59,7 @@ impl Viewer {
         match ev {
             Event::Key(k) => {
                 if let Some(key) = event::to_key_event(k) {
-                    // The position editor takes every key as it is; Ctrl-z still suspends.
-                    let suspend = self.app.mode() == crate::app::Mode::PositionEditor
-                        && self
-                            .app
-                            .config()
-                            .keymap
-                            .get(crate::app::KeyMode::Normal, &key)
-                            == Some(crate::app::Command::Suspend);
-                    if suspend {
-                        self.app.request_suspend();
-                    } else {
-                        self.app.handle_key(key);
-                    }
+                    update(&mut self.app, key);
                 }
             }
             Event::Mouse(m) => {
@@ -80,7 +68,7 @@ impl Viewer {
                 }
             }
             Event::Paste(text) => {
-                self.app.paste(text);
+                update(&mut self.app, Input::Paste(text.clone()));
             }
             // A resize redraws anyway; focus changes mean nothing here.
             Event::Resize(..) | Event::FocusGained | Event::FocusLost => {}

@@ -81,7 +81,9 @@ pub fn render(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut V
     }
     status::status_line(status, buf, app, theme, vs);
     search::highlight(buf, app, vs);
-    overlays(main, buf, app, theme, vs);
+    let [_, beside] =
+        Layout::horizontal([Constraint::Length(board_w), Constraint::Fill(1)]).areas(main);
+    overlays(main, beside, buf, app, theme, vs);
     if theme.double {
         skip_ambiguous_pads(buf);
     }
@@ -282,11 +284,19 @@ fn graph_fits(app: &App) -> bool {
     app.graph().shown || app.graph().auto
 }
 
-/// The overlays, bottom first, so the top one is drawn last (over the others).
-fn overlays(main: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut ViewState) {
+/// The overlays, bottom first, so the top one is drawn last (over the others). `beside` is
+/// the part of the screen right of the board, for those that keep the board in sight.
+fn overlays(
+    main: Rect,
+    beside: Rect,
+    buf: &mut Buffer,
+    app: &App,
+    theme: &Theme,
+    vs: &mut ViewState,
+) {
     for o in app.overlays().iter() {
         match o {
-            Overlay::Tree { selected } => tree::tree_overlay(main, buf, app, *selected, theme, vs),
+            Overlay::Tree(t) => tree::tree_overlay(main, beside, buf, app, t, theme, vs),
             Overlay::Help { scroll } => help::help_overlay(main, buf, app, *scroll, theme, vs),
             Overlay::Warnings { scroll } => {
                 help::warnings_overlay(main, buf, app, *scroll, theme, vs)

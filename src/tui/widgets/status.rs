@@ -232,7 +232,7 @@ fn prompt_line(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut 
             Overlay::List(_)
             | Overlay::CommentEditor(_)
             | Overlay::BoardInput(_)
-            | Overlay::Tree { .. }
+            | Overlay::Tree(_)
             | Overlay::Help { .. }
             | Overlay::Warnings { .. }
             | Overlay::CopyMenu
