@@ -15,7 +15,7 @@
 //! | --- | --- | --- |
 //! | [`core`] | `rules` (board, legal moves and why a move is illegal, handicaps, SFEN, `rules::setup`: the rules a position must meet before play starts from it, for the position editor and `kifview mate`), `record` (the tree of moves as an arena, edits with their inverses, the undo history), `notation` (decoding, format detection, the readers and writers of every format), `text` (the one sanitizer for everything that reaches a terminal) | std, encoding_rs |
 //! | library modules: `engine`, `load`, `pool`, `convert`, `store`, `analyze`, `collection`, `diagram` | USI engines as child processes; the one loader (a path, standard input or bytes to records; one rule for an empty input and for `--record N`, used by the viewer and every subcommand); the batch pool (a function over many inputs on every core, results in input order); batch check and convert; writing files safely (atomic, through links, keeping permissions); game analysis (comments, marks, evaluations for the graph, batches, mate search); collections of games (an index of folders of records: the catalog in SQLite, positions in sorted memory-mapped segments; which games reach a position, what was played from it; `collection::tags`: a game's strategy and castle tags, 戦型・囲い); diagrams of positions as SVG and PNG (layout, the bundled font, resvg) | `core`, and each other (`analyze` uses `engine`, `convert`, `store`; `collection` uses `load`, `pool`, `convert` and `analyze`, with rusqlite and memmap2; `diagram` uses `convert`), resvg |
-//! | [`app`] | `App` and moving around the record (`app::state`), config and keymaps (`app::config`), and one folder per feature: `dispatch` (the command table, the `:` table, the app's key events, `update`), `overlay` (the stack and each overlay's state: prompts, questions, lists, the comment editor, move input, the mode line), `document` (open, save with its questions and its thread, the records of a multi-record file, following a file, recovery files, copy and paste, the copy menu's picture: every file the app reads or writes), `edit` (changes to the record, the position editor), `search` (`/`), `research` (the engine, `:analyze`, the evaluation graph) | `core`, the library modules; never a terminal crate |
+//! | [`app`] | `App` and moving around the record (`app::state`), config and keymaps (`app::config`), and one folder per feature: `dispatch` (the command table, the `:` table, the app's key events, `update`), `overlay` (the stack, the `OverlayState` trait through which each overlay's state answers for its behaviour, and each overlay's state: prompts, questions, lists, the comment editor, move input, the mode line), `document` (open, save with its questions and its thread, the records of a multi-record file, following a file, recovery files, copy and paste, the copy menu's picture: every file the app reads or writes), `edit` (changes to the record, the position editor), `search` (`/`), `research` (the engine, `:analyze`, the evaluation graph) | `core`, the library modules; never a terminal crate |
 //! | [`tui`] | the run loop, terminal events turned into the app's keys, layout, one widget per pane, theme | `app`, `core`, ratatui, crossterm |
 //! | `main.rs`, `cli` (the binary: `cli/mod.rs` the arguments and the viewer's launch, one file per subcommand: `convert`, `show`, `check`, `analyze` with `mate`, `diagram`) | arguments, subcommands, printing | everything |
 //!
@@ -26,10 +26,13 @@
 //!    hands it to [`app::update`], the one entry for keys, mouse and paste: it clears the last
 //!    message, runs the input, then names a move the reader warned about and refreshes a
 //!    search the change made stale (the same steps for all three).
-//! 2. The keymap of the top overlay's mode (`app::overlay`: nothing open is browsing; the `:`
+//! 2. The keymap of the top overlay (`app::overlay`: nothing open is browsing; the `:`
 //!    line, a prompt, a question, a list, the comment editor, move input, the tree, help, the
-//!    copy menu, the paste prompt each have their mode) turns the key into an [`app::Command`];
-//!    a character typed where text goes becomes `Action::Insert`.
+//!    copy menu, the paste prompt, a panel each say which keymap, through their state's
+//!    `OverlayState::key_mode`) turns the key into an [`app::Command`]; a character typed
+//!    where text goes (`OverlayState::takes_text`) becomes `Action::Insert`, which the top
+//!    overlay's state takes. Commands whose meaning depends on the overlay (`submit`,
+//!    `cancel`, `delete_back`) ask its state too.
 //! 3. The command's handler runs from the command table
 //!    (`app::dispatch::command`: name, doc and handler, written once); `:` lines run through their own table
 //!    (`app::dispatch::typable`: name, aliases, argument, doc, handler).
@@ -87,12 +90,16 @@
 //!   and the README's key table follow.
 //! - A new `:` command: a line in `app::dispatch::typable`; the help, completion and the
 //!   README's table follow.
-//! - A new overlay: a variant of `app::overlay::Overlay` and of `Mode` with its state (in
-//!   `app::overlay`, or the feature's folder, as `app::overlay::tree` for the tree), its key
-//!   mode and default keys, the handlers that open and close it, and a widget in
-//!   `tui::widgets`; the compiler then names each `match` that must learn it (in
-//!   `app::overlay`, `app::dispatch`, `app::config`, `app::overlay::mode_line`, `tui::ui`,
-//!   `tui::event`, `tui::widgets::status`).
+//! - A new overlay: a state type that implements `app::overlay::OverlayState` (its mode,
+//!   its keymap, whether it takes text, its tag and way out on the status line, what Enter,
+//!   Esc, typing, Backspace and paste do, whether it scrolls: one place per overlay, in
+//!   `app::overlay` or the feature's folder), the command that opens it (a line in the
+//!   command table) and its default key. One that shows lines of text answers `panel` and
+//!   is opened as `Overlay::Panel(Box::new(..))`: the panel widget draws it and nothing else
+//!   learns it. One with a
+//!   widget of its own is also a variant of `Overlay` and of `Mode`, a line in
+//!   `Overlay::state`/`state_mut` (the app's one `match` over the kinds) and one in
+//!   `tui::ui::overlays` (the front end's, which picks the widget).
 //! - A message that names a key: `App::key` (browsing) or `App::key_name` (another mode)
 //!   names the command's current key, so that a rebound key is the one named.
 //! - State of the app: what lives and dies with the record shown (its history, caches of it,

@@ -539,7 +539,7 @@ impl App {
             self.info("the file was read without problems");
         } else {
             self.overlays
-                .replace_or_push(Overlay::Warnings { scroll: 0 });
+                .replace_or_push(Overlay::Warnings(Default::default()));
         }
     }
 
@@ -557,7 +557,7 @@ impl App {
 
     pub(crate) fn open_help(&mut self) {
         if self.mode() != Mode::Help {
-            self.overlays.push(Overlay::Help { scroll: 0 });
+            self.overlays.push(Overlay::Help(Default::default()));
         }
     }
 

@@ -83,9 +83,7 @@ pub fn mouse_action(app: &App, vs: &ViewState, m: &MouseEvent) -> Option<Action>
             };
             crate::core::rules::Square::new(file, rank).map(Action::BoardClick)
         }
-        Mode::Board | Mode::Prompt | Mode::Comment | Mode::Confirm | Mode::List => None,
-        Mode::Copy | Mode::Paste | Mode::PositionEditor => None,
-        Mode::Help | Mode::Warnings => {
+        Mode::Help | Mode::Warnings | Mode::Panel(_) => {
             (wheel != 0).then_some(Action::Scroll(Pane::Overlay, wheel * 3))
         }
         Mode::Normal | Mode::CommandLine => {
@@ -121,5 +119,7 @@ pub fn mouse_action(app: &App, vs: &ViewState, m: &MouseEvent) -> Option<Action>
             }
             None
         }
+        // The others take no mouse action.
+        _ => None,
     }
 }

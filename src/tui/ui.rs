@@ -297,16 +297,18 @@ fn overlays(
     for o in app.overlays().iter() {
         match o {
             Overlay::Tree(t) => tree::tree_overlay(main, beside, buf, app, t, theme, vs),
-            Overlay::Help { scroll } => help::help_overlay(main, buf, app, *scroll, theme, vs),
-            Overlay::Warnings { scroll } => {
-                help::warnings_overlay(main, buf, app, *scroll, theme, vs)
-            }
+            Overlay::Help(h) => help::help_overlay(main, buf, app, h.scroll, theme, vs),
+            Overlay::Warnings(w) => help::warnings_overlay(main, buf, app, w.scroll, theme, vs),
             Overlay::List(l) => list::list_overlay(main, buf, l, theme, vs),
             Overlay::Confirm(q) => confirm::confirm_overlay(main, buf, q, theme),
-            Overlay::CopyMenu => copy_menu::copy_menu(main, buf, app, theme, vs),
+            Overlay::CopyMenu(_) => copy_menu::copy_menu(main, buf, app, theme, vs),
             Overlay::Paste(p) => paste::paste_prompt(main, buf, app, p, theme, vs),
             Overlay::PositionEditor(p) => {
                 position_editor::position_editor_overlay(main, buf, p, theme)
+            }
+            Overlay::Panel(p) => {
+                let scroll = p.scroll();
+                help::panel_overlay(main, buf, &p.panel(app), scroll, theme, vs)
             }
             // Drawn in their panes (the status line, the comment pane, the board).
             Overlay::CommandLine(_)

@@ -511,3 +511,48 @@ fn app_fields_are_few_and_the_app_layers_own() {
         fields.len()
     );
 }
+
+/// The variants of `pub enum $name` in `src/app/overlay/mod.rs`.
+fn overlay_variants(name: &str) -> Vec<String> {
+    let (src, _) = source_files();
+    let text = std::fs::read_to_string(src.join("app/overlay/mod.rs")).unwrap();
+    let code = code_outside_tests(&text);
+    let open = code.find(&format!("pub enum {name} {{")).expect("the enum") + 10 + name.len();
+    let body = &code[open..block_end(&code, open)];
+    body.lines()
+        .map(str::trim)
+        .filter_map(|l| {
+            let v: String = l.chars().take_while(|c| c.is_alphanumeric()).collect();
+            (v.chars().next().is_some_and(char::is_uppercase)).then_some(v)
+        })
+        .collect()
+}
+
+/// A new overlay teaches its behaviour to nothing but its own state (`OverlayState`): the
+/// only files that name every kind of overlay are the app's one `match` (`Overlay::state`)
+/// and the front end's (`tui::ui`, which picks the widget); none names every `Mode`.
+/// Planted once: a `match` over every `Overlay` variant in `tui/widgets/status.rs` failed it.
+#[test]
+fn only_two_files_match_on_every_overlay() {
+    let (src, files) = source_files();
+    let root = src.parent().unwrap();
+    for (name, allowed) in [
+        ("Overlay", &["src/app/overlay/mod.rs", "src/tui/ui.rs"][..]),
+        ("Mode", &[][..]),
+    ] {
+        let variants = overlay_variants(name);
+        assert!(variants.len() >= 10, "{name}: {variants:?}");
+        let naming_all: Vec<String> = files
+            .iter()
+            .filter(|f| !is_test_file(f))
+            .filter(|f| {
+                let code = code_outside_tests(&std::fs::read_to_string(f).unwrap());
+                variants
+                    .iter()
+                    .all(|v| code.contains(&format!("{name}::{v}")))
+            })
+            .map(|f| f.strip_prefix(root).unwrap().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(naming_all, allowed, "files that name every {name}");
+    }
+}

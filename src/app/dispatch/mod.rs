@@ -12,8 +12,8 @@ use crate::app::dispatch::command::{Command, command_table};
 use crate::app::dispatch::input::{KeyCode, KeyEvent};
 use crate::app::document::clipboard::{self, Copy};
 use crate::app::document::watch;
+use crate::app::overlay::Mode;
 use crate::app::overlay::textedit::TextEditor;
-use crate::app::overlay::{Mode, Overlay};
 use crate::app::state::{Action, App, Level};
 use crate::core::rules::PieceKind;
 
@@ -36,12 +36,11 @@ impl Command {
 impl App {
     /// The action a key means in the current mode.
     pub fn action_for_key(&self, key: KeyEvent) -> Option<Action> {
-        let mode = self.mode();
-        if let Some(c) = self.config.keymap.get(mode.key_mode(), &key) {
+        if let Some(c) = self.config.keymap.get(self.overlays.key_mode(), &key) {
             return Some(Action::Run(c));
         }
         match key.code {
-            KeyCode::Char(c) if mode.takes_text() && !key.mods.ctrl && !key.mods.alt => {
+            KeyCode::Char(c) if self.overlays.takes_text() && !key.mods.ctrl && !key.mods.alt => {
                 Some(Action::Insert(c))
             }
             _ => None,
@@ -75,47 +74,20 @@ impl App {
 
     // ----- overlay-dependent commands -----
 
-    /// `submit` (Enter): runs the `:` line, answers a prompt, opens the pasted text.
+    /// `submit` (Enter): what the top overlay does with it (runs the `:` line, answers a
+    /// prompt, opens the pasted text); Enter is no answer to a question.
     pub(crate) fn submit(&mut self) {
-        match self.mode() {
-            Mode::CommandLine => typable::submit_line(self),
-            Mode::Prompt => self.prompt_submit(),
-            Mode::Paste => clipboard::submit_paste(self),
-            // Enter is no answer to a question; elsewhere nothing is typed.
-            Mode::Confirm
-            | Mode::Normal
-            | Mode::Tree
-            | Mode::Help
-            | Mode::Warnings
-            | Mode::Board
-            | Mode::Comment
-            | Mode::List
-            | Mode::Copy
-            | Mode::PositionEditor => {}
+        if let Some(run) = self.overlays.top().and_then(|o| o.state().submit()) {
+            run(self);
         }
     }
 
-    /// `cancel` (Esc): leaves the `:` line, a prompt, a question or the paste prompt.
+    /// `cancel` (Esc): the top overlay's way out (leaves the `:` line, a prompt, a question,
+    /// the paste prompt; closes the others).
     pub(crate) fn cancel(&mut self) {
-        match self.mode() {
-            Mode::CommandLine => {
-                self.overlays.pop();
-            }
-            Mode::Prompt => self.close_prompt(),
-            Mode::Confirm => self.answer('\u{1b}'),
-            Mode::Paste => {
-                self.overlays.pop();
-                self.info("paste cancelled");
-            }
-            Mode::Normal
-            | Mode::Tree
-            | Mode::Help
-            | Mode::Warnings
-            | Mode::Board
-            | Mode::Comment
-            | Mode::List
-            | Mode::Copy
-            | Mode::PositionEditor => self.close_overlay(),
+        match self.overlays.top() {
+            Some(o) => o.state().cancel()(self),
+            None => self.close_overlay(),
         }
     }
 
@@ -123,67 +95,29 @@ impl App {
     /// leaves the line, as vim does; an empty prompt stays open and says that Esc leaves it
     /// (closing it silently made the next Enter start move input).
     pub(crate) fn delete_back(&mut self) {
-        let emptied = match self.overlays.top_mut() {
-            Some(Overlay::CommandLine(l)) => {
-                l.completion = None;
-                l.text.pop().is_none()
-            }
-            Some(Overlay::Prompt(p)) => {
-                if p.text.pop().is_none() {
-                    let esc = self.key_name(KeyMode::Command, Command::Cancel);
-                    self.info(format!("the prompt is empty: type, or {esc} leaves"));
-                }
-                false
-            }
-            Some(Overlay::Paste(p)) => {
-                p.text.pop();
-                false
-            }
-            Some(
-                Overlay::Confirm(_)
-                | Overlay::List(_)
-                | Overlay::CommentEditor(_)
-                | Overlay::BoardInput(_)
-                | Overlay::Tree(_)
-                | Overlay::Help { .. }
-                | Overlay::Warnings { .. }
-                | Overlay::CopyMenu
-                | Overlay::PositionEditor(_),
-            )
-            | None => false,
-        };
-        if emptied {
-            self.cancel();
+        let then = self
+            .overlays
+            .top_mut()
+            .and_then(|o| o.state_mut().delete_back());
+        if let Some(then) = then {
+            then(self);
         }
+    }
+
+    /// Says that an empty prompt stays open, and which key leaves it.
+    pub(crate) fn say_prompt_empty(&mut self) {
+        let esc = self.key_name(KeyMode::Command, Command::Cancel);
+        self.info(format!("the prompt is empty: type, or {esc} leaves"));
     }
 
     /// A character typed into the top overlay.
     fn insert(&mut self, c: char) {
-        match self.overlays.top_mut() {
-            Some(Overlay::CommandLine(l)) => {
-                l.completion = None;
-                if l.text.chars().count() < 1024 {
-                    l.text.push(c);
-                }
-            }
-            Some(Overlay::Prompt(p)) => {
-                if p.text.chars().count() < 400 && !c.is_control() {
-                    p.text.push(c);
-                }
-            }
-            Some(Overlay::CommentEditor(ed)) => ed.editor.insert(c),
-            Some(Overlay::Paste(_)) => clipboard::insert(self, c),
-            Some(Overlay::Confirm(_)) => self.answer(c),
-            Some(
-                Overlay::List(_)
-                | Overlay::BoardInput(_)
-                | Overlay::Tree(_)
-                | Overlay::Help { .. }
-                | Overlay::Warnings { .. }
-                | Overlay::CopyMenu
-                | Overlay::PositionEditor(_),
-            )
-            | None => {}
+        let then = self
+            .overlays
+            .top_mut()
+            .and_then(|o| o.state_mut().insert(c));
+        if let Some(then) = then {
+            then(self, c);
         }
     }
 
@@ -192,34 +126,16 @@ impl App {
         update(self, Input::Paste(text.to_string()));
     }
 
-    /// Text pasted (or sent at once by an input method): typed into the comment editor or a
-    /// prompt, the first line onto the `:` line, into the paste prompt, and while browsing it
-    /// opens the paste prompt with it.
+    /// Text pasted (or sent at once by an input method): the top overlay takes it (typed
+    /// into the comment editor or a prompt, the first line onto the `:` line, into the paste
+    /// prompt), and while browsing it opens the paste prompt with it.
     fn paste_text(&mut self, text: &str) {
-        match self.overlays.top_mut() {
-            Some(Overlay::CommentEditor(ed)) => ed.editor.insert_str(text),
-            Some(Overlay::Prompt(_)) => {
-                for c in text.chars().filter(|c| !c.is_control()) {
-                    self.insert(c);
-                }
-            }
-            Some(Overlay::CommandLine(_)) => {
-                let line = text.lines().next().unwrap_or("");
-                for c in line.chars().filter(|c| !c.is_control()) {
-                    self.insert(c);
-                }
-            }
-            Some(Overlay::Paste(_)) | None => clipboard::paste_text(self, text),
-            Some(
-                Overlay::Confirm(_)
-                | Overlay::List(_)
-                | Overlay::BoardInput(_)
-                | Overlay::Tree(_)
-                | Overlay::Help { .. }
-                | Overlay::Warnings { .. }
-                | Overlay::CopyMenu
-                | Overlay::PositionEditor(_),
-            ) => {}
+        let then = match self.overlays.top_mut() {
+            Some(o) => o.state_mut().paste(text),
+            None => Some(clipboard::paste_text as fn(&mut App, &str)),
+        };
+        if let Some(then) = then {
+            then(self, text);
         }
     }
 }

@@ -106,7 +106,7 @@ pub fn toggle_copy_menu(app: &mut App) {
     if app.mode() == Mode::Copy {
         app.overlays.pop();
     } else {
-        app.overlays.push(Overlay::CopyMenu);
+        app.overlays.push(Overlay::CopyMenu(Default::default()));
     }
 }
 

@@ -3,6 +3,7 @@
 //! entry on a stack, holding its own state. The key mode is the top entry's; closing one
 //! returns to the one below. With nothing open the viewer browses the record.
 
+pub mod behaviour;
 pub mod board_input;
 pub mod confirm;
 pub mod lists;
@@ -17,6 +18,7 @@ use crate::app::edit::position_editor::PositionEditor;
 use crate::app::overlay::textedit::TextEditor;
 use crate::core::record::NodeId;
 use crate::core::rules::{PieceKind, Position, Square};
+pub use behaviour::{CopyMenuView, HelpView, OverlayState, WarningList};
 use std::path::PathBuf;
 
 /// The comment being edited.
@@ -210,19 +212,21 @@ pub enum Overlay {
     BoardInput(BoardInput),
     /// The variation tree (`tree.rs`).
     Tree(tree::TreeView),
-    /// The key help, scrolled this far.
-    Help {
-        scroll: u16,
-    },
-    /// The reader's warnings; `scroll` is the one selected (j/k move it, the list follows;
-    /// Enter goes to its move: `warnings.rs`).
-    Warnings {
-        scroll: u16,
-    },
-    CopyMenu,
+    Help(HelpView),
+    Warnings(WarningList),
+    CopyMenu(CopyMenuView),
     Paste(PasteBox),
     /// The position editor (局面編集).
     PositionEditor(Box<PositionEditing>),
+    /// An overlay known only by its behaviour (a panel of text, as `info.rs`): a new one
+    /// needs no variant.
+    Panel(Box<dyn OverlayState>),
+}
+
+impl Clone for Box<dyn OverlayState> {
+    fn clone(&self) -> Self {
+        self.clone_box()
+    }
 }
 
 /// The position editor and why its last Enter was refused.
@@ -250,57 +254,49 @@ pub enum Mode {
     Paste,
     /// The position editor: keys go to it as they are (letters are pieces).
     PositionEditor,
-}
-
-impl Mode {
-    /// The key bindings this mode uses.
-    pub fn key_mode(self) -> KeyMode {
-        match self {
-            Mode::Normal => KeyMode::Normal,
-            Mode::CommandLine | Mode::Prompt | Mode::Confirm => KeyMode::Command,
-            Mode::Board => KeyMode::Board,
-            Mode::Comment => KeyMode::Editor,
-            Mode::List => KeyMode::List,
-            Mode::Tree => KeyMode::Tree,
-            Mode::Help | Mode::Warnings => KeyMode::Help,
-            Mode::Copy => KeyMode::Copy,
-            Mode::Paste => KeyMode::Paste,
-            // Not looked up: `App::handle_key` gives the editor every key.
-            Mode::PositionEditor => KeyMode::Board,
-        }
-    }
-    /// Do typed characters go into this mode (as text or as an answer)?
-    pub fn takes_text(self) -> bool {
-        match self {
-            Mode::CommandLine | Mode::Paste | Mode::Prompt | Mode::Comment | Mode::Confirm => true,
-            Mode::Normal
-            | Mode::Tree
-            | Mode::Help
-            | Mode::Warnings
-            | Mode::Board
-            | Mode::List
-            | Mode::Copy
-            | Mode::PositionEditor => false,
-        }
-    }
+    /// An `Overlay::Panel`, by its name.
+    Panel(&'static str),
 }
 
 impl Overlay {
-    pub fn mode(&self) -> Mode {
+    /// Its state, which answers for it ([`OverlayState`]): the one `match` over the kinds.
+    pub fn state(&self) -> &dyn OverlayState {
         match self {
-            Overlay::CommandLine(_) => Mode::CommandLine,
-            Overlay::Prompt(_) => Mode::Prompt,
-            Overlay::Confirm(_) => Mode::Confirm,
-            Overlay::List(_) => Mode::List,
-            Overlay::CommentEditor(_) => Mode::Comment,
-            Overlay::BoardInput(_) => Mode::Board,
-            Overlay::Tree(_) => Mode::Tree,
-            Overlay::Help { .. } => Mode::Help,
-            Overlay::Warnings { .. } => Mode::Warnings,
-            Overlay::CopyMenu => Mode::Copy,
-            Overlay::Paste(_) => Mode::Paste,
-            Overlay::PositionEditor(_) => Mode::PositionEditor,
+            Overlay::CommandLine(x) => x,
+            Overlay::Prompt(x) => x,
+            Overlay::Confirm(x) => x,
+            Overlay::List(x) => x,
+            Overlay::CommentEditor(x) => x,
+            Overlay::BoardInput(x) => x,
+            Overlay::Tree(x) => x,
+            Overlay::Help(x) => x,
+            Overlay::Warnings(x) => x,
+            Overlay::CopyMenu(x) => x,
+            Overlay::Paste(x) => x,
+            Overlay::PositionEditor(x) => x.as_ref(),
+            Overlay::Panel(x) => x.as_ref(),
         }
+    }
+    /// [`Overlay::state`], to change it.
+    pub fn state_mut(&mut self) -> &mut dyn OverlayState {
+        match self {
+            Overlay::CommandLine(x) => x,
+            Overlay::Prompt(x) => x,
+            Overlay::Confirm(x) => x,
+            Overlay::List(x) => x,
+            Overlay::CommentEditor(x) => x,
+            Overlay::BoardInput(x) => x,
+            Overlay::Tree(x) => x,
+            Overlay::Help(x) => x,
+            Overlay::Warnings(x) => x,
+            Overlay::CopyMenu(x) => x,
+            Overlay::Paste(x) => x,
+            Overlay::PositionEditor(x) => x.as_mut(),
+            Overlay::Panel(x) => x.as_mut(),
+        }
+    }
+    pub fn mode(&self) -> Mode {
+        self.state().mode()
     }
 }
 
@@ -337,6 +333,14 @@ impl Overlays {
     /// The mode of the top overlay.
     pub fn mode(&self) -> Mode {
         self.top().map_or(Mode::Normal, Overlay::mode)
+    }
+    /// The keymap of the top overlay (browsing: `Normal`).
+    pub fn key_mode(&self) -> KeyMode {
+        self.top().map_or(KeyMode::Normal, |o| o.state().key_mode())
+    }
+    /// Do typed characters go into the top overlay?
+    pub fn takes_text(&self) -> bool {
+        self.top().is_some_and(|o| o.state().takes_text())
     }
     pub fn push(&mut self, o: Overlay) {
         self.0.push(o);
@@ -389,26 +393,11 @@ impl Overlays {
     }
     /// The scroll offset of the top overlay, for the overlays that scroll.
     pub fn scroll_mut(&mut self) -> Option<&mut u16> {
-        match self.0.last_mut()? {
-            Overlay::Help { scroll } | Overlay::Warnings { scroll } => Some(scroll),
-            Overlay::CommandLine(_)
-            | Overlay::Prompt(_)
-            | Overlay::Confirm(_)
-            | Overlay::List(_)
-            | Overlay::CommentEditor(_)
-            | Overlay::BoardInput(_)
-            | Overlay::Tree(_)
-            | Overlay::CopyMenu
-            | Overlay::Paste(_)
-            | Overlay::PositionEditor(_) => None,
-        }
+        self.0.last_mut()?.state_mut().scroll_mut()
     }
     /// The top overlay's scroll offset (0 for those that do not scroll).
     pub fn scroll(&self) -> u16 {
-        match self.0.last() {
-            Some(Overlay::Help { scroll } | Overlay::Warnings { scroll }) => *scroll,
-            _ => 0,
-        }
+        self.top().map_or(0, |o| o.state().scroll())
     }
 }
 
@@ -424,9 +413,9 @@ mod tests {
             selected: 3,
             ..Default::default()
         }));
-        s.push(Overlay::Help { scroll: 0 });
+        s.push(Overlay::Help(HelpView::default()));
         assert_eq!(s.mode(), Mode::Help);
-        assert_eq!(s.mode().key_mode(), KeyMode::Help);
+        assert_eq!(s.key_mode(), KeyMode::Help);
         assert_eq!(
             s.tree_selected(),
             Some(3),
@@ -463,6 +452,8 @@ mod tests {
         assert_eq!(s.iter().count(), 2, "the second prompt replaced the first");
         assert_eq!(s.prompt().map(|p| p.text.as_str()), Some("b"));
         assert!(s.contains(Mode::List));
-        assert!(Mode::Prompt.takes_text() && !Mode::List.takes_text());
+        assert!(s.takes_text(), "a prompt takes text");
+        s.pop();
+        assert!(!s.takes_text(), "a list does not");
     }
 }

@@ -5,7 +5,7 @@
 use crate::app::config::KeyMode;
 use crate::app::dispatch::command::Command;
 use crate::app::dispatch::input::{KeyCode, KeyEvent};
-use crate::app::overlay::{ListKind, Mode, Overlay, PromptKind};
+use crate::app::overlay::behaviour::Tag;
 use crate::app::state::App;
 
 /// A mode's name and how to leave it.
@@ -93,82 +93,38 @@ impl App {
             .collect()
     }
 
-    /// The mode shown on the status line; `None` while browsing with nothing running.
+    /// The mode shown on the status line (the top overlay's tag, with the keys the keymap
+    /// binds); `None` while browsing with nothing running.
     pub fn mode_tag(&self) -> Option<ModeTag> {
         use Command as C;
-        let mode = self.mode();
-        let km = mode.key_mode();
-        let (name, keys): (&'static str, &[(Command, &str)]) = match mode {
-            Mode::Normal => {
-                return if self.job_running() {
-                    Some(ModeTag {
-                        name: "ANALYZING",
-                        keys: self.keys_text(km, &[(C::CancelJob, "stop")]),
-                    })
-                } else if self.research.on {
-                    Some(ModeTag {
-                        name: "RESEARCH",
-                        keys: self.keys_text(km, &[(C::ToggleAnalysis, "stop")]),
-                    })
-                } else {
-                    None
-                };
-            }
-            Mode::Board => ("MOVE INPUT", &[(C::BoardCancel, "leave")]),
-            Mode::CommandLine => ("COMMAND", &[(C::Submit, "run"), (C::Cancel, "leave")]),
-            Mode::Prompt => match self.overlays.top() {
-                Some(Overlay::Prompt(p)) if p.kind == PromptKind::Search => {
-                    ("SEARCH", &[(C::Submit, "search"), (C::Cancel, "cancel")])
-                }
-                _ => ("PROMPT", &[(C::Submit, "ok"), (C::Cancel, "cancel")]),
-            },
-            // The question lists its own answers.
-            Mode::Confirm => return None,
-            Mode::Comment => (
-                "COMMENT",
-                &[(C::EditorDiscard, "discard"), (C::EditorDone, "keep")],
-            ),
-            Mode::List => {
-                let name = match self.overlays.list().map(|l| &l.kind) {
-                    Some(ListKind::Bookmarks(_)) => "BOOKMARKS",
-                    Some(ListKind::Endings) => "ENDINGS",
-                    Some(ListKind::Header) => "HEADER",
-                    Some(ListKind::Presets) => "PRESETS",
-                    Some(ListKind::Engines(_)) => "ENGINES",
-                    Some(ListKind::EngineOptions) => "ENGINE OPTIONS",
-                    Some(ListKind::EngineLines) => "ENGINE LINES",
-                    Some(ListKind::Search) => "SEARCH RESULTS",
-                    None => "LIST",
-                };
-                (name, &[(C::ListPick, "choose"), (C::Close, "close")])
-            }
-            Mode::Tree => (
-                "TREE",
-                &[
-                    (C::TreeFold, "fold"),
-                    (C::TreeJump, "go"),
-                    (C::Close, "close"),
-                ],
-            ),
-            Mode::Help => ("HELP", &[(C::Close, "close")]),
-            Mode::Warnings => (
-                "WARNINGS",
-                &[(C::WarningJump, "go to the move"), (C::Close, "close")],
-            ),
-            Mode::Copy => ("COPY", &[(C::Close, "close")]),
-            Mode::Paste => ("PASTE", &[(C::Submit, "open"), (C::Cancel, "cancel")]),
-            // Its keys are its own (not in the keymap).
-            Mode::PositionEditor => {
-                return Some(ModeTag {
-                    name: "POSITION EDITOR",
-                    keys: vec!["Enter: use".into(), "Esc: cancel".into()],
-                });
-            }
+        let Some(top) = self.overlays.top() else {
+            let km = KeyMode::Normal;
+            return if self.job_running() {
+                Some(ModeTag {
+                    name: "ANALYZING",
+                    keys: self.keys_text(km, &[(C::CancelJob, "stop")]),
+                })
+            } else if self.research.on {
+                Some(ModeTag {
+                    name: "RESEARCH",
+                    keys: self.keys_text(km, &[(C::ToggleAnalysis, "stop")]),
+                })
+            } else {
+                None
+            };
         };
-        Some(ModeTag {
-            name,
-            keys: self.keys_text(km, keys),
-        })
+        let state = top.state();
+        match state.tag() {
+            Tag::None => None,
+            Tag::Keys(name, keys) => Some(ModeTag {
+                name,
+                keys: self.keys_text(state.key_mode(), keys),
+            }),
+            Tag::Fixed(name, keys) => Some(ModeTag {
+                name,
+                keys: keys.iter().map(|k| k.to_string()).collect(),
+            }),
+        }
     }
 }
 

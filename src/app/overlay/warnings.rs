@@ -1,14 +1,14 @@
 //! The reader's warnings (`W`): a list whose selected warning Enter goes to (the move it
 //! names, or the last move read before the line it names).
 
-use crate::app::overlay::Overlay;
+use crate::app::overlay::{Overlay, WarningList};
 use crate::app::state::{App, Level};
 
 impl App {
     /// `warning_jump` (Enter in the problem list): goes to the move the selected warning
     /// names and closes the list; in the help, closes it.
     pub(crate) fn warning_jump(&mut self) {
-        let Some(&Overlay::Warnings { scroll }) = self.overlays().top() else {
+        let Some(&Overlay::Warnings(WarningList { scroll })) = self.overlays().top() else {
             return self.close_overlay();
         };
         let Some(w) = self.source().warnings.get(scroll as usize) else {

@@ -1,6 +1,7 @@
 //! The key help (generated from the keymap and the command tables) and the reader's
 //! warnings, as scrolling text overlays.
 
+use crate::app::overlay::behaviour::Panel;
 use crate::app::{App, Command, KeyMode};
 use crate::tui::draw::{block, keys_for};
 use crate::tui::draw::{clear, overlay_rect, scrolled_text};
@@ -109,6 +110,20 @@ pub fn help_overlay(
         theme,
         vs,
     );
+}
+
+/// An overlay known by its behaviour (`Overlay::Panel`): its title and lines, scrolled.
+pub fn panel_overlay(
+    main: Rect,
+    buf: &mut Buffer,
+    panel: &Panel,
+    scroll: u16,
+    theme: &Theme,
+    vs: &mut ViewState,
+) {
+    let d = theme.double;
+    let lines = panel.lines.iter().map(|l| clean(l, d)).collect();
+    text_overlay(main, buf, clean(&panel.title, d), lines, scroll, theme, vs);
 }
 
 /// The reader's warnings, one selected (`selected`, which j/k move): Enter goes to the move it

@@ -228,18 +228,7 @@ fn prompt_line(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut 
             return true;
         }
         // The others draw elsewhere; the status line shows the file and the message.
-        Some(
-            Overlay::List(_)
-            | Overlay::CommentEditor(_)
-            | Overlay::BoardInput(_)
-            | Overlay::Tree(_)
-            | Overlay::Help { .. }
-            | Overlay::Warnings { .. }
-            | Overlay::CopyMenu
-            | Overlay::Paste(_)
-            | Overlay::PositionEditor(_),
-        )
-        | None => return false,
+        _ => return false,
     };
     let typing = matches!(app.mode(), Mode::Prompt | Mode::CommandLine);
     buf.set_style(area, Style::new().add_modifier(Modifier::REVERSED));
