@@ -15,7 +15,7 @@
 //! | --- | --- | --- |
 //! | [`core`] | `rules` (board, legal moves and why a move is illegal, handicaps, SFEN, `rules::setup`: the rules a position must meet before play starts from it, for the position editor and `kifview mate`), `record` (the tree of moves as an arena, edits with their inverses, the undo history), `notation` (decoding, format detection, the readers and writers of every format), `text` (the one sanitizer for everything that reaches a terminal) | std, encoding_rs |
 //! | library modules: `engine`, `load`, `pool`, `convert`, `store`, `analyze`, `collection`, `diagram` | USI engines as child processes; the one loader (a path, standard input or bytes to records; one rule for an empty input and for `--record N`, used by the viewer and every subcommand); the batch pool (a function over many inputs on every core, results in input order); batch check and convert; writing files safely (atomic, through links, keeping permissions); game analysis (comments, marks, evaluations for the graph, batches, mate search); collections of games (an index of folders of records: the catalog in SQLite, positions in sorted memory-mapped segments; which games reach a position, what was played from it; `collection::tags`: a game's strategy and castle tags, 戦型・囲い); diagrams of positions as SVG and PNG (layout, the bundled font, resvg) | `core`, and each other (`analyze` uses `engine`, `convert`, `store`; `collection` uses `load`, `pool`, `convert` and `analyze`, with rusqlite and memmap2; `diagram` uses `convert`), resvg |
-//! | [`app`] | `App` and moving around the record (`app::state`), config and keymaps (`app::config`), and one folder per feature: `dispatch` (the command table, the `:` table, the app's key events, `update`), `overlay` (the stack, the `OverlayState` trait through which each overlay's state answers for its behaviour, and each overlay's state: prompts, questions, lists, the comment editor, move input, the mode line), `document` (open, save with its questions and its thread, the records of a multi-record file, following a file, recovery files, copy and paste, the copy menu's picture: every file the app reads or writes), `edit` (changes to the record, the position editor), `search` (`/`), `research` (the engine, `:analyze`, the evaluation graph) | `core`, the library modules; never a terminal crate |
+//! | [`app`] | `App` and moving around the record (`app::state`), config and keymaps (`app::config`), and one folder per feature: `dispatch` (the command table, the `:` table, the app's key events, `update`), `overlay` (the stack, the `OverlayState` trait through which each overlay's state answers for its behaviour, and each overlay's state: prompts, questions, lists, the comment editor, move input, the record's info, the mode line), `document` (open, save with its questions and its thread, the records of a multi-record file, following a file, recovery files, copy and paste, the copy menu's picture: every file the app reads or writes), `edit` (changes to the record, the position editor), `search` (`/`), `research` (the engine, `:analyze`, the evaluation graph) | `core`, the library modules; never a terminal crate |
 //! | [`tui`] | the run loop, terminal events turned into the app's keys, layout, one widget per pane, theme | `app`, `core`, ratatui, crossterm |
 //! | `main.rs`, `cli` (the binary: `cli/mod.rs` the arguments and the viewer's launch, one file per subcommand: `convert`, `show`, `check`, `analyze` with `mate`, `diagram`) | arguments, subcommands, printing | everything |
 //!
@@ -96,10 +96,12 @@
 //!   `app::overlay` or the feature's folder), the command that opens it (a line in the
 //!   command table) and its default key. One that shows lines of text answers `panel` and
 //!   is opened as `Overlay::Panel(Box::new(..))`: the panel widget draws it and nothing else
-//!   learns it. One with a
+//!   learns it (`app::overlay::info`, `Ctrl-g`, took its file, its `mod` line, the command
+//!   line and the key with its rows in `config.example.toml` and the README). One with a
 //!   widget of its own is also a variant of `Overlay` and of `Mode`, a line in
 //!   `Overlay::state`/`state_mut` (the app's one `match` over the kinds) and one in
-//!   `tui::ui::overlays` (the front end's, which picks the widget).
+//!   `tui::ui::overlays` (the front end's, which picks the widget); no other file names
+//!   every kind (`tests/integration/tui_layers.rs` checks it).
 //! - A message that names a key: `App::key` (browsing) or `App::key_name` (another mode)
 //!   names the command's current key, so that a rebound key is the one named.
 //! - State of the app: what lives and dies with the record shown (its history, caches of it,

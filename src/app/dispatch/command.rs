@@ -29,6 +29,7 @@ macro_rules! command_table {
             ScrollUp = "scroll_up", "Scroll the focused pane up", |a| a.scroll_focused(-1);
             ShowWarnings = "show_warnings", "List the problems found while reading the file", App::show_warnings;
             WarningJump = "warning_jump", "Problem list: go to the move the selected problem names (in the help: close)", App::warning_jump;
+            RecordInfo = "record_info", "Show the record's file, format, encoding, line endings, KIF layout and header", App::open_record_info;
             Help = "help", "Show this help", App::open_help;
             Quit = "quit", "Quit", |a| a.request_quit(false);
             Suspend = "suspend", "Suspend kifview to the shell (fg brings it back; a running engine pauses with it)", |a| a.suspend_requested = true;

@@ -6,6 +6,7 @@
 pub mod behaviour;
 pub mod board_input;
 pub mod confirm;
+pub mod info;
 pub mod lists;
 pub mod mode_line;
 pub mod prompt;
