@@ -92,7 +92,8 @@
 //!   README's table follow.
 //! - A new overlay: a state type that implements `app::overlay::OverlayState` (its mode,
 //!   its keymap, whether it takes text, its tag and way out on the status line, what Enter,
-//!   Esc, typing, Backspace and paste do, whether it scrolls: one place per overlay, in
+//!   Esc, typing, Backspace and paste do, whether it scrolls, whether it takes every key
+//!   itself as the position editor does: one place per overlay, in
 //!   `app::overlay` or the feature's folder), the command that opens it (a line in the
 //!   command table) and its default key. One that shows lines of text answers `panel` and
 //!   is opened as `Overlay::Panel(Box::new(..))`: the panel widget draws it and nothing else

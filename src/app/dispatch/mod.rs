@@ -52,15 +52,15 @@ impl App {
         update(self, key);
     }
 
-    /// What a key does: the position editor takes every key as it is (Ctrl-z still
-    /// suspends); elsewhere the top overlay's keymap, or text typed into it.
+    /// What a key does: an overlay that takes every key as it is (the position editor) gets
+    /// it (Ctrl-z still suspends); elsewhere the top overlay's keymap, or text typed into it.
     fn key_press(&mut self, key: KeyEvent) {
-        if self.mode() == Mode::PositionEditor {
+        if let Some(own) = self.overlays.top().and_then(|o| o.state().own_keys()) {
             if self.config.keymap.get(KeyMode::Normal, &key) == Some(Command::Suspend) {
                 self.suspend_requested = true;
                 return;
             }
-            return self.position_editor_key(key);
+            return own(self, key);
         }
         match self.action_for_key(key) {
             Some(a) => self.act(a),

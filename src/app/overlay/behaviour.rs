@@ -9,6 +9,7 @@
 
 use crate::app::config::KeyMode;
 use crate::app::dispatch::command::Command;
+use crate::app::dispatch::input::KeyEvent;
 use crate::app::dispatch::typable;
 use crate::app::document::clipboard;
 use crate::app::overlay::tree::TreeView;
@@ -46,6 +47,11 @@ pub trait OverlayState: std::fmt::Debug {
     fn mode(&self) -> Mode;
     /// The keymap its keys are looked up in.
     fn key_mode(&self) -> KeyMode;
+    /// Does it take every key as it is, not through a keymap (the position editor, whose
+    /// letters are pieces)? Then this gets each key (Ctrl-z still suspends).
+    fn own_keys(&self) -> Option<fn(&mut App, KeyEvent)> {
+        None
+    }
     /// Do typed characters go into it (as text or as an answer)?
     fn takes_text(&self) -> bool {
         false
@@ -417,9 +423,12 @@ impl OverlayState for PositionEditing {
     fn mode(&self) -> Mode {
         Mode::PositionEditor
     }
-    /// Not looked up: `App::key_press` gives the editor every key.
+    /// Not looked up: it takes every key ([`OverlayState::own_keys`]).
     fn key_mode(&self) -> KeyMode {
         KeyMode::Board
+    }
+    fn own_keys(&self) -> Option<fn(&mut App, KeyEvent)> {
+        Some(App::position_editor_key)
     }
     /// Its keys are its own (not in the keymap).
     fn tag(&self) -> Tag {
