@@ -3,7 +3,7 @@
 
 use super::{Out, print_messages};
 use clap::{ArgGroup, Args, ValueEnum};
-use kifview::collection::{self, Filter, Found, GameInfo, Index, Outcome, UpdateOptions};
+use kifview::collection::{self, Brief, Filter, Index, Outcome, UpdateOptions};
 use kifview::core::notation::usi;
 use kifview::core::rules::Position;
 use kifview::core::text::sanitize;
@@ -71,10 +71,10 @@ pub struct FilterArgs {
     #[arg(long, value_name = "TEXT")]
     pub event: Option<String>,
     /// Games on or after DATE (YYYY, YYYY-MM or YYYY-MM-DD).
-    #[arg(long, value_name = "DATE", value_parser = parse_date)]
+    #[arg(long, value_name = "DATE", value_parser = collection::filter_text::parse_date)]
     pub from: Option<String>,
     /// Games on or before DATE (YYYY, YYYY-MM or YYYY-MM-DD: all of that year or month).
-    #[arg(long, value_name = "DATE", value_parser = parse_date)]
+    #[arg(long, value_name = "DATE", value_parser = collection::filter_text::parse_date)]
     pub to: Option<String>,
     /// Games with this result.
     #[arg(long, value_enum)]
@@ -113,21 +113,6 @@ pub struct GamesArgs {
     /// One JSON object a line.
     #[arg(long)]
     pub json: bool,
-}
-
-/// `--from`/`--to`: `YYYY`, `YYYY-MM` or `YYYY-MM-DD` (`/` also accepted).
-fn parse_date(s: &str) -> Result<String, String> {
-    let d = s.trim().replace('/', "-");
-    let parts: Vec<&str> = d.split('-').collect();
-    let ok = matches!(parts.len(), 1..=3)
-        && parts[0].len() == 4
-        && parts[1..].iter().all(|p| p.len() == 2)
-        && parts.iter().all(|p| p.bytes().all(|b| b.is_ascii_digit()));
-    if ok {
-        Ok(d)
-    } else {
-        Err(format!("expected YYYY, YYYY-MM or YYYY-MM-DD, got '{s}'"))
-    }
 }
 
 /// The index folder: `--index`, else `$KIFVIEW_INDEX`, else `<data dir>/kifview/collection`
@@ -173,6 +158,12 @@ pub fn index(a: IndexArgs) -> ExitCode {
     }
     print_messages(&r.warnings);
     print_messages(&r.failures);
+    if let Some(c) = &r.compacted {
+        print_messages(&[format!(
+            "kifview index: compacted ({}): {} position pairs, {} before",
+            c.why, c.pairs_after, c.pairs_before
+        )]);
+    }
     print_messages(&[format!(
         "kifview index: {}: {} games ({} added, {} removed); files: {} read, {} unchanged, {} removed, {} skipped",
         dir.display(),
@@ -310,42 +301,47 @@ fn json_line<T: Serialize>(v: &T) -> String {
     out
 }
 
-fn name(s: &Option<String>) -> &str {
-    s.as_deref().unwrap_or("")
+fn name<'a>(s: &Option<&'a str>) -> &'a str {
+    s.unwrap_or("")
 }
 
-/// The human-readable line of a game, and the line that opens it (`FILE +N [--record R]`).
-fn human(g: &GameInfo, ply: Option<u32>) -> String {
-    let mut s = format!(
-        "{}  {:<7}  {} - {}",
-        g.date.as_deref().unwrap_or("----------"),
-        g.result.word(),
-        sanitize(name(&g.sente)),
-        sanitize(name(&g.gote)),
-    );
-    if let Some(e) = &g.event {
-        s.push_str(&format!("  [{}]", sanitize(e)));
+/// The human-readable line of a game, and the line that opens it (`FILE +N [--record R]`),
+/// written into `t`.
+fn human(t: &mut Vec<u8>, g: &Brief, ply: Option<u32>) {
+    let put = |t: &mut Vec<u8>, s: &str| t.extend_from_slice(s.as_bytes());
+    put(t, g.date.unwrap_or("----------"));
+    put(t, "  ");
+    put(t, &format!("{:<7}", g.result.word()));
+    put(t, "  ");
+    put(t, &sanitize(name(&g.sente)));
+    put(t, " - ");
+    put(t, &sanitize(name(&g.gote)));
+    if let Some(e) = g.event {
+        put(t, "  [");
+        put(t, &sanitize(e));
+        put(t, "]");
     }
-    let open = match ply {
-        Some(p) => format!("{} +{}", shell_word(&g.path), g.first_move - 1 + p),
-        None => shell_word(&g.path),
-    };
-    let record = if g.record > 1 {
-        format!(" --record {}", g.record)
-    } else {
-        String::new()
-    };
-    format!("{s}\n  {open}{record}\n")
+    put(t, "\n  ");
+    shell_word(t, g.path);
+    if let Some(p) = ply {
+        put(t, " +");
+        number(t, g.first_move - 1 + p);
+    }
+    if g.record > 1 {
+        put(t, " --record ");
+        number(t, g.record);
+    }
+    put(t, "\n");
 }
 
 /// A path as one shell word (quoted when it holds anything but plain characters).
-fn shell_word(p: &str) -> String {
+fn shell_word(t: &mut Vec<u8>, p: &str) {
     let plain = |c: char| c.is_alphanumeric() || "/._-+,:@%".contains(c);
     let clean = sanitize(p);
     if !clean.is_empty() && clean.chars().all(plain) {
-        clean.into_owned()
+        t.extend_from_slice(clean.as_bytes());
     } else {
-        format!("'{}'", clean.replace('\'', r"'\''"))
+        t.extend_from_slice(format!("'{}'", clean.replace('\'', r"'\''")).as_bytes());
     }
 }
 
@@ -353,8 +349,23 @@ fn shell_word(p: &str) -> String {
 /// (`find … | head`), which stops the query.
 struct Stream {
     out: Out,
-    text: String,
+    text: Vec<u8>,
     count: u64,
+}
+
+/// `n` in decimal.
+fn number(t: &mut Vec<u8>, mut n: u32) {
+    let mut buf = [0u8; 10];
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    t.extend_from_slice(&buf[i..]);
 }
 
 /// Why a stream stopped early (not an error: the reader closed the pipe).
@@ -364,15 +375,95 @@ impl Stream {
     fn new() -> Stream {
         Stream {
             out: Out::new(),
-            text: String::with_capacity(1 << 17),
+            text: Vec::with_capacity(1 << 17),
             count: 0,
         }
     }
     fn push(&mut self, line: &str) -> Result<(), String> {
-        self.text.push_str(line);
+        self.text.extend_from_slice(line.as_bytes());
+        self.written()
+    }
+    /// Pushes a game as the table a person reads shows it.
+    fn push_human(&mut self, g: &Brief, ply: Option<u32>) -> Result<(), String> {
+        human(&mut self.text, g, ply);
+        self.written()
+    }
+    /// Pushes `v` as a JSON line ([`json_line`]), serialized in place.
+    fn push_json<T: Serialize>(&mut self, v: &T) -> Result<(), String> {
+        let at = self.text.len();
+        serde_json::to_writer(&mut self.text, v).map_err(|e| e.to_string())?;
+        // Bytes that may start a character a terminal acts on (DEL, C1 controls in U+0080..,
+        // U+2000.. for the bidirectional overrides): escaped the slow way. serde_json already
+        // escapes the C0 controls.
+        if self.text[at..]
+            .iter()
+            .any(|&b| matches!(b, 0x7F | 0xC2 | 0xE2))
+        {
+            self.text.truncate(at);
+            let line = json_line(v);
+            return self.push(&line);
+        }
+        self.text.push(b'\n');
+        self.written()
+    }
+    /// Pushes a game as `find --json` prints it, written by hand: the common line (no string
+    /// holding a quote, a backslash, a control or a byte that may start one a terminal acts
+    /// on) without serde's machinery; any other line through [`push_json`](Self::push_json).
+    fn push_found(&mut self, g: &Brief, ply: u32) -> Result<(), String> {
+        let at = self.text.len();
+        let t = &mut self.text;
+        let mut plain = true;
+        let mut field = |t: &mut Vec<u8>, key: &[u8], v: Option<&str>| {
+            t.extend_from_slice(key);
+            match v {
+                None => t.extend_from_slice(b"null"),
+                Some(v) => {
+                    // Without a branch per byte.
+                    let odd = v.bytes().fold(false, |odd, b| {
+                        odd | (b < 0x20)
+                            | (b == b'"')
+                            | (b == b'\\')
+                            | (b == 0x7F)
+                            | (b == 0xC2)
+                            | (b == 0xE2)
+                    });
+                    plain &= !odd;
+                    t.push(b'"');
+                    t.extend_from_slice(v.as_bytes());
+                    t.push(b'"');
+                }
+            }
+        };
+        field(t, b"{\"path\":", Some(g.path));
+        t.extend_from_slice(b",\"record\":");
+        number(t, g.record);
+        t.extend_from_slice(b",\"ply\":");
+        number(t, ply);
+        field(t, b",\"result\":", Some(g.result.word()));
+        field(t, b",\"sente\":", Some(name(&g.sente)));
+        field(t, b",\"gote\":", Some(name(&g.gote)));
+        field(t, b",\"date\":", g.date);
+        field(t, b",\"event\":", g.event);
+        if !plain {
+            t.truncate(at);
+            return self.push_json(&FoundJson {
+                path: g.path,
+                record: g.record,
+                ply,
+                result: g.result,
+                sente: name(&g.sente),
+                gote: name(&g.gote),
+                date: g.date,
+                event: g.event,
+            });
+        }
+        t.extend_from_slice(b"}\n");
+        self.written()
+    }
+    fn written(&mut self) -> Result<(), String> {
         self.count += 1;
         if self.text.len() > 1 << 16 {
-            self.out.write(self.text.as_bytes());
+            self.out.write(&self.text);
             self.text.clear();
             if self.out.closed {
                 return Err(CLOSED.into());
@@ -384,16 +475,17 @@ impl Stream {
     fn end(mut self, r: Result<(), String>, json: bool, who: &str) -> ExitCode {
         match r {
             Err(e) if e != CLOSED => {
-                self.out.write(self.text.as_bytes());
+                self.out.write(&self.text);
                 let _ = self.out.finish(&format!("kifview {who}"));
                 return fail(1, who, &e);
             }
             _ => {}
         }
         if !json {
-            self.text.push_str(&format!("{} game(s)\n", self.count));
+            let count = format!("{} game(s)\n", self.count);
+            self.text.extend_from_slice(count.as_bytes());
         }
-        self.out.write(self.text.as_bytes());
+        self.out.write(&self.text);
         finish(self.out, who)
     }
 }
@@ -408,22 +500,12 @@ pub fn find(a: QueryArgs) -> ExitCode {
         Err(c) => return c,
     };
     let mut s = Stream::new();
-    let r = idx.find_each(&pos, &filter(a.filter), &mut |Found { game: g, ply }| {
-        let line = if a.json {
-            json_line(&FoundJson {
-                path: &g.path,
-                record: g.record,
-                ply,
-                result: g.result,
-                sente: name(&g.sente),
-                gote: name(&g.gote),
-                date: g.date.as_deref(),
-                event: g.event.as_deref(),
-            })
+    let r = idx.find_brief(&pos, &filter(a.filter), &mut |g, ply| {
+        if a.json {
+            s.push_found(g, ply)
         } else {
-            human(&g, Some(ply))
-        };
-        s.push(&line)
+            s.push_human(g, Some(ply))
+        }
     });
     s.end(r, a.json, "find")
 }
@@ -493,13 +575,13 @@ pub fn games(a: GamesArgs) -> ExitCode {
     };
     let mut s = Stream::new();
     let r = idx.games_each(&filter(a.filter), &mut |g| {
-        let line = if a.json {
-            json_line(&GameJson {
+        if a.json {
+            s.push_json(&GameJson {
                 path: &g.path,
                 record: g.record,
                 result: g.result,
-                sente: name(&g.sente),
-                gote: name(&g.gote),
+                sente: g.sente.as_deref().unwrap_or(""),
+                gote: g.gote.as_deref().unwrap_or(""),
                 date: g.date.as_deref(),
                 event: g.event.as_deref(),
                 moves: g.moves,
@@ -507,9 +589,8 @@ pub fn games(a: GamesArgs) -> ExitCode {
                 tags: &g.tags,
             })
         } else {
-            human(&g, None)
-        };
-        s.push(&line)
+            s.push_human(&g.brief(), None)
+        }
     });
     s.end(r, a.json, "games")
 }

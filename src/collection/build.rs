@@ -34,6 +34,8 @@ pub struct Report {
     pub rebuilt: Option<String>,
     /// Games in the index afterwards.
     pub games: u64,
+    /// The segments merged into one after this update, when they were.
+    pub compacted: Option<super::compact::Compacted>,
 }
 
 pub const CATALOG: &str = "catalog.sqlite";
@@ -130,7 +132,19 @@ pub fn update(
         &serde_json::to_string(&all_roots).expect("strings"),
     )?;
     cat.set_meta("variations", if opts.variations { "1" } else { "0" })?;
+    cat.bump_generation()?;
     cat.db.execute_batch("COMMIT").map_err(|e| e.to_string())?;
+    if let Some(why) = super::compact::needed(&cat)? {
+        // The update is committed: a compaction that fails leaves the index as it was.
+        let (id, _) = next_segment(&cat)?;
+        match super::compact::run(dir, &cat, id, why) {
+            Ok(c) => report.compacted = Some(c),
+            Err(e) => report
+                .warnings
+                .push(format!("{}: not compacted: {e}", dir.display())),
+        }
+        remove_strays(dir, &cat.segments()?)?;
+    }
     write_games_bin(dir, &cat)?;
     report.games = cat.counts()?.0;
     Ok(report)
@@ -338,13 +352,13 @@ fn check(dir: &Path, cat: &Catalog, opts: UpdateOptions) -> Result<Vec<String>, 
     for &s in &segs {
         Segment::open(dir, s)?;
     }
-    let (live, _, stored) = cat.counts()?;
-    if segs.len() > 32 || stored > 2 * live.max(1000) {
-        return Err(format!(
-            "compacting: {} segments, {stored} games stored for {live} in the catalog",
-            segs.len()
-        ));
-    }
+    remove_strays(dir, &segs)?;
+    Ok(roots_of(cat))
+}
+
+/// Removes the segment files of segments the catalog does not hold (a compaction's old ones,
+/// or what a run that did not finish left behind).
+fn remove_strays(dir: &Path, segs: &[i64]) -> Result<(), String> {
     for e in std::fs::read_dir(dir).map_err(|e| e.to_string())?.flatten() {
         let name = e.file_name().to_string_lossy().into_owned();
         let seg = name
@@ -356,7 +370,7 @@ fn check(dir: &Path, cat: &Catalog, opts: UpdateOptions) -> Result<Vec<String>, 
             let _ = std::fs::remove_file(e.path());
         }
     }
-    Ok(roots_of(cat))
+    Ok(())
 }
 
 /// Removes every file an index is made of.
@@ -374,16 +388,35 @@ fn clear(dir: &Path) -> Result<(), String> {
     Ok(())
 }
 
-/// `games.bin`: per game id, 0 when gone, else 1 + its result (sente, gote, draw, unknown).
+/// `games.bin`, for N = the next game id: N bytes, per game id 0 when gone, else 1 + its
+/// result (sente, gote, draw, unknown), byte 0 the catalog's generation (no game has id 0);
+/// then N two-byte codes (little-endian), per game its first move's code when it starts at
+/// the start position ([`START_NO_MOVE`] with no move), else [`NOT_AT_START`]: what `explore`
+/// and `find` at the start position read instead of each game's stored moves.
 fn write_games_bin(dir: &Path, cat: &Catalog) -> Result<(), String> {
     let (_, first) = next_segment(cat)?;
-    let mut bytes = vec![0u8; first as usize];
+    let n = (first as usize).max(1);
+    let mut bytes = vec![0u8; 3 * n];
+    bytes[0] = cat.generation()? as u8;
     for (id, o) in cat.results()? {
         if let Some(b) = bytes.get_mut(id as usize) {
-            *b = 1 + super::Outcome::ALL
-                .iter()
-                .position(|x| *x == o)
-                .unwrap_or(3) as u8;
+            *b = 1 + o as u8;
+        }
+    }
+    let (results, codes) = bytes.split_at_mut(n);
+    codes.fill(0xFF);
+    for seg in cat.segments()? {
+        let seg = Segment::open(dir, seg)?;
+        for g in seg.game_ids() {
+            let code = match seg.start_move(g) {
+                _ if results.get(g as usize).is_none_or(|&r| r == 0) => continue,
+                Some(Some(c)) => c,
+                Some(None) => START_NO_MOVE,
+                None => NOT_AT_START,
+            };
+            if let Some(c) = codes.get_mut(2 * g as usize..2 * g as usize + 2) {
+                c.copy_from_slice(&code.to_le_bytes());
+            }
         }
     }
     let tmp = dir.join("games.bin.tmp");
@@ -391,6 +424,11 @@ fn write_games_bin(dir: &Path, cat: &Catalog) -> Result<(), String> {
     std::fs::rename(&tmp, dir.join(GAMES)).map_err(|e| format!("{}: {e}", dir.display()))?;
     Ok(())
 }
+
+/// In `games.bin`'s codes: a game that does not start at the start position.
+pub const NOT_AT_START: u16 = 0xFFFF;
+/// In `games.bin`'s codes: a game that starts at the start position and has no move.
+pub const START_NO_MOVE: u16 = 0xFFFE;
 
 #[cfg(test)]
 mod tests {

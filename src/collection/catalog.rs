@@ -1,13 +1,13 @@
 //! The catalog: files, games and segments in SQLite (`catalog.sqlite` in the index folder).
 //! The schema is [`SCHEMA`], documented in the README for `sqlite3`, pandas or Datasette.
 
-use super::{Filter, GameInfo, Outcome};
+use super::{Brief, Filter, GameInfo, Outcome};
 use rusqlite::{Connection, OptionalExtension, params};
 use std::path::Path;
 
 /// The version of the index's layout: an index of another version is refused (and rebuilt by
 /// `kifview index`).
-pub const FORMAT: &str = "kifview-collection-1";
+pub const FORMAT: &str = "kifview-collection-2";
 
 pub const SCHEMA: &str = "
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -59,6 +59,37 @@ CREATE VIEW game_list AS
 /// the files' primary key.
 const FROM: &str = "games CROSS JOIN files ON files.id = games.file_id";
 
+/// A column of the game list ([`Catalog::page`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SortBy {
+    Date,
+    Sente,
+    Gote,
+    Event,
+    Result,
+    Moves,
+    Tags,
+    Path,
+    /// Index order (path and record order within one build).
+    Id,
+}
+
+impl SortBy {
+    fn column(self) -> &'static str {
+        match self {
+            SortBy::Date => "date",
+            SortBy::Sente => "sente",
+            SortBy::Gote => "gote",
+            SortBy::Event => "event",
+            SortBy::Result => "result",
+            SortBy::Moves => "moves",
+            SortBy::Tags => "tags",
+            SortBy::Path => "files.path, record",
+            SortBy::Id => "games.id",
+        }
+    }
+}
+
 pub struct Catalog {
     pub db: Connection,
 }
@@ -101,6 +132,11 @@ impl Catalog {
             OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX
         };
         let db = Connection::open_with_flags(path, flags).map_err(sql)?;
+        if read_only {
+            // Queries read the pages in place instead of copying them into SQLite's cache.
+            db.execute_batch("PRAGMA mmap_size = 1073741824")
+                .map_err(sql)?;
+        }
         let format: Option<String> = db
             .query_row("SELECT value FROM meta WHERE key = 'format'", [], |r| {
                 r.get(0)
@@ -271,6 +307,164 @@ impl Catalog {
         Ok(())
     }
 
+    /// Calls `each` with the columns `find` prints of the games `ids` (sorted), in id order,
+    /// borrowed from SQLite's row: nothing allocated per game. Few ids are looked up one by
+    /// one; many are read in one pass from the first.
+    pub fn each_brief(
+        &self,
+        ids: &[u32],
+        each: &mut dyn FnMut(&Brief) -> Result<(), String>,
+    ) -> Result<(), String> {
+        let cols = Brief::COLUMNS;
+        let (Some(&first), Some(&last)) = (ids.first(), ids.last()) else {
+            return Ok(());
+        };
+        if ids.len() < 2000 {
+            let mut st = self
+                .db
+                .prepare(&format!("SELECT {cols} FROM {FROM} WHERE games.id = ?1"))
+                .map_err(sql)?;
+            for id in ids {
+                let mut rows = st.query([id]).map_err(sql)?;
+                if let Some(row) = rows.next().map_err(sql)? {
+                    each(&Brief::from_row(row).map_err(sql)?)?;
+                }
+            }
+            return Ok(());
+        }
+        let mut st = self
+            .db
+            .prepare(&format!(
+                "SELECT {cols} FROM {FROM} WHERE games.id BETWEEN ?1 AND ?2 ORDER BY games.id"
+            ))
+            .map_err(sql)?;
+        let mut rows = st.query([first, last]).map_err(sql)?;
+        let mut wanted = ids.iter().peekable();
+        while let Some(row) = rows.next().map_err(sql)? {
+            let id: u32 = row.get(0).map_err(sql)?;
+            while wanted.next_if(|&&x| x < id).is_some() {}
+            if wanted.next_if_eq(&&id).is_some() {
+                each(&Brief::from_row(row).map_err(sql)?)?;
+            } else if wanted.peek().is_none() {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// One page of the games passing `filter`, sorted by `sort` (then by id), from `offset`.
+    pub fn page(
+        &self,
+        filter: &Filter,
+        sort: SortBy,
+        descending: bool,
+        offset: u64,
+        limit: u64,
+    ) -> Result<Vec<GameInfo>, String> {
+        let (clause, args) = where_clause(filter);
+        let order = if descending { "DESC" } else { "ASC" };
+        let n = args.len();
+        let mut st = self
+            .db
+            .prepare(&format!(
+                "SELECT games.{} FROM {FROM}{clause} ORDER BY {} {order}, games.id {order} \
+                 LIMIT ?{} OFFSET ?{}",
+                GameInfo::COLUMNS,
+                sort.column(),
+                n + 1,
+                n + 2
+            ))
+            .map_err(sql)?;
+        let mut values: Vec<rusqlite::types::Value> = args.into_iter().map(Into::into).collect();
+        values.push((limit.min(i64::MAX as u64) as i64).into());
+        values.push((offset.min(i64::MAX as u64) as i64).into());
+        let rows = st
+            .query_map(rusqlite::params_from_iter(values), GameInfo::from_row)
+            .map_err(sql)?;
+        rows.collect::<Result<_, _>>().map_err(sql)
+    }
+
+    /// How many games pass `filter`.
+    pub fn count(&self, filter: &Filter) -> Result<u64, String> {
+        let (clause, args) = where_clause(filter);
+        self.db
+            .query_row(
+                &format!("SELECT count(*) FROM {FROM}{clause}"),
+                rusqlite::params_from_iter(args.iter()),
+                |r| r.get::<_, i64>(0),
+            )
+            .map(|n| n as u64)
+            .map_err(sql)
+    }
+
+    /// The ids of the catalog's games, in order.
+    pub fn live_ids(&self) -> Result<Vec<u32>, String> {
+        let mut st = self
+            .db
+            .prepare("SELECT id FROM games ORDER BY id")
+            .map_err(sql)?;
+        let rows = st.query_map([], |r| r.get(0)).map_err(sql)?;
+        rows.collect::<Result<_, _>>().map_err(sql)
+    }
+
+    /// Gives every game the id `remap[old id]` (ids not in `remap` are kept; the new ids must
+    /// be distinct), inside the caller's transaction.
+    pub fn renumber(&self, remap: &[u32]) -> Result<(), String> {
+        self.db
+            .execute_batch(
+                "CREATE TEMP TABLE IF NOT EXISTS remap(old INTEGER PRIMARY KEY, new INTEGER NOT NULL);
+                 DELETE FROM remap;",
+            )
+            .map_err(sql)?;
+        {
+            let mut st = self
+                .db
+                .prepare("INSERT INTO remap(old, new) VALUES (?1, ?2)")
+                .map_err(sql)?;
+            for (old, &new) in remap.iter().enumerate() {
+                if new != 0 && new as usize != old {
+                    st.execute([old as i64, new as i64]).map_err(sql)?;
+                }
+            }
+        }
+        // Through negative ids: no new id meets an old one on the way.
+        self.db
+            .execute_batch(
+                "UPDATE games SET id = -(SELECT new FROM remap WHERE old = games.id)
+                   WHERE id IN (SELECT old FROM remap);
+                 UPDATE games SET id = -id WHERE id < 0;
+                 DELETE FROM remap;",
+            )
+            .map_err(sql)
+    }
+
+    /// Replaces every segment by one (compaction), inside the caller's transaction.
+    pub fn replace_segments(
+        &self,
+        id: i64,
+        first_game: u32,
+        games: u32,
+        pairs: u64,
+    ) -> Result<(), String> {
+        self.db.execute("DELETE FROM segments", []).map_err(sql)?;
+        self.add_segment(id, first_game, games, pairs)?;
+        self.bump_generation()
+    }
+
+    /// The catalog's generation: one more at every change of games or ids, written with
+    /// `games.bin` so a `games.bin` left from before a change is recognised.
+    pub fn generation(&self) -> Result<u64, String> {
+        Ok(self
+            .meta("generation")?
+            .and_then(|g| g.parse().ok())
+            .unwrap_or(0))
+    }
+
+    pub fn bump_generation(&self) -> Result<(), String> {
+        let g = self.generation()? + 1;
+        self.set_meta("generation", &g.to_string())
+    }
+
     /// Forgets a file and its games.
     pub fn forget_file(&self, id: i64) -> Result<(), String> {
         self.db
@@ -305,10 +499,12 @@ impl Catalog {
         error: Option<&str>,
     ) -> Result<i64, String> {
         self.db
-            .execute(
+            .prepare_cached(
                 "INSERT INTO files(path, size, mtime_ns, hash, format, records, warnings, error)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-                params![
+            )
+            .and_then(|mut st| {
+                st.execute(params![
                     path,
                     size,
                     mtime_ns,
@@ -317,8 +513,8 @@ impl Catalog {
                     records as i64,
                     warnings as i64,
                     error
-                ],
-            )
+                ])
+            })
             .map_err(sql)?;
         Ok(self.db.last_insert_rowid())
     }

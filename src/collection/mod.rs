@@ -11,13 +11,21 @@
 //!   game's moves, replayed to confirm every candidate (so a key collision never puts a wrong
 //!   game in an answer) and to read the move played next;
 //! - `games.bin`: one byte per game id, its result, 0 for a game forgotten since (its pairs stay
-//!   in the old segment until the next full rebuild).
+//!   in their segment until [`compact`] merges the segments), and the catalog's generation in
+//!   byte 0 (no game has id 0); then per game id the code of its first move when it starts at
+//!   the start position, so a query there replays nothing (`build::write_games_bin`).
+//!
+//! For the viewer's game list: [`Index::page`] (a filter, a sort by any column, offset and
+//! limit), [`Index::count`], and [`Filter::parse`] for a typed filter ([`filter_text`]). An
+//! [`Index`] is `Send`: queries can run on another thread.
 //!
 //! Files are read with the project's reading path (`load::read_records`, every record of a
 //! multi-record CSA file) on every core (`pool::map_in_order`).
 
 pub mod build;
 pub mod catalog;
+pub mod compact;
+pub mod filter_text;
 pub mod keys;
 pub mod query;
 pub mod scan;
@@ -25,6 +33,7 @@ pub mod segment;
 pub mod tags;
 
 pub use build::{Report, UpdateOptions, update};
+pub use catalog::SortBy;
 pub use query::{Explored, Found, Index, NextMove};
 
 use serde::Serialize;
@@ -33,10 +42,10 @@ use serde::Serialize;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Outcome {
-    Sente,
-    Gote,
-    Draw,
-    Unknown,
+    Sente = 0,
+    Gote = 1,
+    Draw = 2,
+    Unknown = 3,
 }
 
 impl Outcome {
@@ -92,6 +101,61 @@ impl Filter {
     }
 }
 
+/// What `find` prints of a game, borrowed from the catalog's row ([`Index::find_brief`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Brief<'a> {
+    pub id: u32,
+    /// Absolute.
+    pub path: &'a str,
+    /// 1-based record in the file.
+    pub record: u32,
+    pub sente: Option<&'a str>,
+    pub gote: Option<&'a str>,
+    /// `YYYY-MM-DD`.
+    pub date: Option<&'a str>,
+    pub event: Option<&'a str>,
+    pub result: Outcome,
+    /// The number the record gives its first move.
+    pub first_move: u32,
+}
+
+impl<'a> Brief<'a> {
+    pub(crate) const COLUMNS: &'static str =
+        "games.id, files.path, record, sente, gote, date, event, result, first_move";
+
+    pub(crate) fn from_row(r: &'a rusqlite::Row) -> rusqlite::Result<Brief<'a>> {
+        // simdutf8: the text of 100,000 rows is checked in a fraction of `str::from_utf8`'s time.
+        let text = |i: usize| -> rusqlite::Result<Option<&'a str>> {
+            match r.get_ref(i)? {
+                rusqlite::types::ValueRef::Null => Ok(None),
+                rusqlite::types::ValueRef::Text(b) => match simdutf8::basic::from_utf8(b) {
+                    Ok(s) => Ok(Some(s)),
+                    // The standard check, for its error.
+                    Err(_) => std::str::from_utf8(b)
+                        .map(Some)
+                        .map_err(|e| rusqlite::Error::Utf8Error(i, e)),
+                },
+                v => Err(rusqlite::Error::InvalidColumnType(
+                    i,
+                    String::new(),
+                    v.data_type(),
+                )),
+            }
+        };
+        Ok(Brief {
+            id: r.get(0)?,
+            path: text(1)?.unwrap_or(""),
+            record: r.get(2)?,
+            sente: text(3)?,
+            gote: text(4)?,
+            date: text(5)?,
+            event: text(6)?,
+            result: Outcome::parse(text(7)?.unwrap_or("")),
+            first_move: r.get(8)?,
+        })
+    }
+}
+
 /// A game of the catalog.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GameInfo {
@@ -124,6 +188,21 @@ pub struct GameInfo {
 }
 
 impl GameInfo {
+    /// The columns `find` prints, borrowed.
+    pub fn brief(&self) -> Brief<'_> {
+        Brief {
+            id: self.id,
+            path: &self.path,
+            record: self.record,
+            sente: self.sente.as_deref(),
+            gote: self.gote.as_deref(),
+            date: self.date.as_deref(),
+            event: self.event.as_deref(),
+            result: self.result,
+            first_move: self.first_move,
+        }
+    }
+
     pub(crate) const COLUMNS: &'static str = "id, path, record, sente, gote, date, event, \
         handicap, result, ending, moves, first_move, opening, tags, evaluated, \
         sente_inaccuracies, sente_dubious, sente_mistakes, sente_blunders, \

@@ -1,11 +1,11 @@
 //! Queries over an index: which games reach a position, what was played from it.
 
-use super::build::{CATALOG, GAMES};
-use super::catalog::Catalog;
+use super::build::{CATALOG, GAMES, NOT_AT_START, START_NO_MOVE};
+use super::catalog::{Catalog, SortBy};
 use super::keys::{decode_move, position_key};
 use super::segment::{GameView, Segment};
-use super::{Filter, GameInfo, Outcome};
-use crate::core::rules::{Move, Position};
+use super::{Brief, Filter, GameInfo, Outcome};
+use crate::core::rules::Position;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 
@@ -52,11 +52,12 @@ pub struct Explored {
     pub moves: Vec<NextMove>,
 }
 
-/// A confirmed hit: the game, where it first reaches the position and what it played next.
+/// A confirmed hit: the game, where it first reaches the position and the code of the move
+/// it played next (`None` when it ends there).
 struct Hit {
     game: u32,
     ply: u32,
-    next: Option<Move>,
+    next: Option<u16>,
 }
 
 impl Index {
@@ -85,6 +86,16 @@ impl Index {
             .map_err(|e| damaged(format!("{}: {e}", gpath.display())))?;
         // SAFETY: games.bin is replaced by a rename, never written in place.
         let games = unsafe { memmap2::Mmap::map(&f) }.map_err(|e| damaged(e.to_string()))?;
+        if games.is_empty() || games.len() % 3 != 0 {
+            return Err(damaged(format!("{}: damaged (its size)", gpath.display())));
+        }
+        // A `games.bin` from before the catalog's last change would give games wrong results.
+        if games.first().copied() != Some(catalog.generation().map_err(damaged)? as u8) {
+            return Err(damaged(format!(
+                "{}: older than the catalog",
+                gpath.display()
+            )));
+        }
         Ok(Index {
             dir: dir.to_path_buf(),
             catalog,
@@ -93,23 +104,53 @@ impl Index {
         })
     }
 
+    /// Game ids `games.bin` covers.
+    fn ids(&self) -> usize {
+        self.games.len() / 3
+    }
+
     fn outcome(&self, game: u32) -> Option<Outcome> {
+        if game as usize >= self.ids() {
+            return None;
+        }
         match self.games.get(game as usize)? {
             0 => None,
             b => Outcome::ALL.get(*b as usize - 1).copied(),
         }
     }
 
-    fn hits(&self, target: &Position, filter: &Filter) -> Result<Vec<Hit>, String> {
+    /// For a game that starts at the start position: `Some(its first move's code)` (`Some(None)`
+    /// with no move); `None` for any other game (from `games.bin`).
+    fn start_code(&self, game: u32) -> Option<Option<u16>> {
+        let at = self.ids() + 2 * game as usize;
+        match u16::from_le_bytes(self.games.get(at..at + 2)?.try_into().ok()?) {
+            NOT_AT_START => None,
+            START_NO_MOVE => Some(None),
+            c => Some(Some(c)),
+        }
+    }
+
+    /// Calls `each` with every game that reaches `target`, in id order (segments hold
+    /// ascending ids, and a key's pairs are sorted by game).
+    ///
+    /// A candidate (a game with the key) is confirmed by replaying its stored moves, except
+    /// when the target is the start position and so is the candidate's initial position: then
+    /// it reaches it at ply 0 by construction, and the move played there is its first.
+    fn each_hit(
+        &self,
+        target: &Position,
+        filter: &Filter,
+        each: &mut dyn FnMut(Hit),
+    ) -> Result<(), String> {
         let key = position_key(target);
         let allowed = if filter.is_empty() {
             None
         } else {
             Some(self.catalog.filtered_ids(filter)?)
         };
-        let mut out = Vec::new();
-        let mut candidates = Vec::new();
         let start = Position::startpos();
+        let at_start = target.same_placement(&start);
+        let mut candidates = Vec::new();
         for seg in &self.segments {
             candidates.clear();
             seg.games_with(key, &mut candidates);
@@ -121,6 +162,14 @@ impl Index {
                 {
                     continue;
                 }
+                if at_start && let Some(next) = self.start_code(g) {
+                    each(Hit {
+                        game: g,
+                        ply: 0,
+                        next,
+                    });
+                    continue;
+                }
                 let Some(stored) = seg.view(g) else { continue };
                 let initial = match stored.initial {
                     None => start.clone(),
@@ -129,7 +178,7 @@ impl Index {
                         Err(_) => continue,
                     },
                 };
-                let mut best: Option<(u32, Option<Move>)> = None;
+                let mut best: Option<(u32, Option<u16>)> = None;
                 for (i, line) in stored.lines.iter().enumerate() {
                     if let Some(h) = first_reach(&initial, line, target)
                         && best.is_none_or(|b| h.0 < b.0)
@@ -141,11 +190,16 @@ impl Index {
                     }
                 }
                 if let Some((ply, next)) = best {
-                    out.push(Hit { game: g, ply, next });
+                    each(Hit { game: g, ply, next });
                 }
             }
         }
-        out.sort_by_key(|h| h.game);
+        Ok(())
+    }
+
+    fn hits(&self, target: &Position, filter: &Filter) -> Result<Vec<Hit>, String> {
+        let mut out = Vec::new();
+        self.each_hit(target, filter, &mut |h| out.push(h))?;
         Ok(out)
     }
 
@@ -185,38 +239,70 @@ impl Index {
             })
     }
 
+    /// [`Index::find_each`] with only the columns `find` prints, borrowed ([`Brief`]), and the
+    /// ply: what the CLI streams, nothing allocated per game.
+    pub fn find_brief(
+        &self,
+        target: &Position,
+        filter: &Filter,
+        each: &mut dyn FnMut(&Brief, u32) -> Result<(), String>,
+    ) -> Result<(), String> {
+        let hits = self.hits(target, filter)?;
+        let ids: Vec<u32> = hits.iter().map(|h| h.game).collect();
+        let mut i = 0;
+        self.catalog.each_brief(&ids, &mut |b| {
+            // Rows come in id order, a subset of `ids`.
+            while hits[i].game < b.id {
+                i += 1;
+            }
+            each(b, hits[i].ply)
+        })
+    }
+
     /// The moves played from `target` and how the games scored.
     pub fn explore(&self, target: &Position, filter: &Filter) -> Result<Explored, String> {
-        let mut out = Explored::default();
-        let mut moves: std::collections::HashMap<Move, NextMove> = Default::default();
-        for h in self.hits(target, filter)? {
-            let o = self.outcome(h.game).unwrap_or(Outcome::Unknown);
-            count(
-                &mut out.games,
-                [
-                    &mut out.sente,
-                    &mut out.gote,
-                    &mut out.draw,
-                    &mut out.unknown,
-                ],
-                o,
-            );
-            if let Some(mv) = h.next {
-                let m = moves.entry(mv).or_insert_with(|| NextMove {
-                    usi: mv.usi(),
-                    ..NextMove::default()
-                });
-                count(
-                    &mut m.games,
-                    [&mut m.sente, &mut m.gote, &mut m.draw, &mut m.unknown],
-                    o,
-                );
+        // Counted by outcome (sente, gote, draw, unknown): all games, and per next-move code.
+        // Per code: a table of every two-byte code (2 MB of zeroed pages, only those touched
+        // are ever written or read), no hashing per game.
+        let mut all = [0u64; 4];
+        let mut by_code = vec![[0u64; 4]; 1 << 16];
+        let mut seen: Vec<u16> = Vec::new();
+        self.each_hit(target, filter, &mut |h| {
+            let o = self.outcome(h.game).unwrap_or(Outcome::Unknown) as usize;
+            all[o] += 1;
+            if let Some(code) = h.next {
+                let c = &mut by_code[code as usize];
+                if *c == [0; 4] {
+                    seen.push(code);
+                }
+                c[o] += 1;
             }
-        }
-        out.moves = moves.into_values().collect();
-        out.moves
-            .sort_by(|a, b| b.games.cmp(&a.games).then_with(|| a.usi.cmp(&b.usi)));
-        Ok(out)
+        })?;
+        let tally = |c: [u64; 4]| (c.iter().sum(), c[0], c[1], c[2], c[3]);
+        let (games, sente, gote, draw, unknown) = tally(all);
+        let mut moves: Vec<NextMove> = seen
+            .into_iter()
+            .filter_map(|code| {
+                let (games, sente, gote, draw, unknown) = tally(by_code[code as usize]);
+                Some(NextMove {
+                    usi: decode_move(code)?.usi(),
+                    games,
+                    sente,
+                    gote,
+                    draw,
+                    unknown,
+                })
+            })
+            .collect();
+        moves.sort_by(|a, b| b.games.cmp(&a.games).then_with(|| a.usi.cmp(&b.usi)));
+        Ok(Explored {
+            games,
+            sente,
+            gote,
+            draw,
+            unknown,
+            moves,
+        })
     }
 
     /// The catalog, filtered, in index order (as [`Index::find`]).
@@ -238,6 +324,24 @@ impl Index {
         self.catalog.each_game(filter, None, each)
     }
 
+    /// One page of the game list: the games passing `filter`, sorted by `sort` (then by
+    /// index order), `limit` of them from `offset`.
+    pub fn page(
+        &self,
+        filter: &Filter,
+        sort: SortBy,
+        descending: bool,
+        offset: u64,
+        limit: u64,
+    ) -> Result<Vec<GameInfo>, String> {
+        self.catalog.page(filter, sort, descending, offset, limit)
+    }
+
+    /// How many games pass `filter`.
+    pub fn count(&self, filter: &Filter) -> Result<u64, String> {
+        self.catalog.count(filter)
+    }
+
     /// (games, position pairs, bytes of the position index on disk).
     pub fn sizes(&self) -> Result<(u64, u64, u64), String> {
         let (live, _, _) = self.catalog.counts()?;
@@ -247,21 +351,14 @@ impl Index {
     }
 }
 
-fn count(total: &mut u64, by: [&mut u64; 4], o: Outcome) {
-    *total += 1;
-    let i = Outcome::ALL.iter().position(|x| *x == o).unwrap_or(3);
-    let [a, b, c, d] = by;
-    *[a, b, c, d].into_iter().nth(i).expect("four outcomes") += 1;
-}
-
 /// The first ply at which the line from `initial` reaches `target`, and the move played there.
-fn first_reach(initial: &Position, line: &[u8], target: &Position) -> Option<(u32, Option<Move>)> {
+fn first_reach(initial: &Position, line: &[u8], target: &Position) -> Option<(u32, Option<u16>)> {
     let mut pos = initial.clone();
     let mut codes = GameView::codes(line);
     for ply in 0.. {
         let next = codes.next();
         if pos.same_placement(target) {
-            return Some((ply, next.and_then(decode_move)));
+            return Some((ply, next));
         }
         pos.play_unchecked(decode_move(next?)?)?;
     }

@@ -19,7 +19,7 @@ use std::fs::File;
 use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
-const POS_MAGIC: &[u8; 8] = b"KVPOS001";
+pub(crate) const POS_MAGIC: &[u8; 8] = b"KVPOS001";
 const MOVES_MAGIC: &[u8; 8] = b"KVMOV001";
 const PAIR: usize = 12;
 /// Pairs sorted in memory before a chunk goes to disk (16 M pairs: 256 MB).
@@ -141,6 +141,17 @@ impl SegmentWriter {
         Ok(id)
     }
 
+    /// Adds the next game as the bytes [`Segment::raw`] gave (empty: a game forgotten, which
+    /// keeps its id and reads as none), without keys: compaction writes the pairs itself.
+    pub fn add_raw(&mut self, bytes: &[u8]) -> Result<(), String> {
+        let path = moves_path(&self.dir, self.id);
+        self.moves.write_all(bytes).map_err(|e| io(&path, e))?;
+        self.written += bytes.len() as u64;
+        self.offsets.push(self.written);
+        self.games += 1;
+        Ok(())
+    }
+
     fn spill(&mut self) -> Result<(), String> {
         let path = self
             .dir
@@ -153,21 +164,7 @@ impl SegmentWriter {
 
     /// Writes the footer and the sorted pairs; returns (games, pairs).
     pub fn finish(mut self) -> Result<(u32, u64), String> {
-        let mpath = moves_path(&self.dir, self.id);
-        let mut footer = Vec::with_capacity(self.offsets.len() * 8 + 24);
-        for o in &self.offsets {
-            footer.extend_from_slice(&o.to_le_bytes());
-        }
-        footer.extend_from_slice(&self.first_game.to_le_bytes());
-        footer.extend_from_slice(&self.games.to_le_bytes());
-        footer.extend_from_slice(&self.written.to_le_bytes());
-        footer.extend_from_slice(MOVES_MAGIC);
-        self.moves.write_all(&footer).map_err(|e| io(&mpath, e))?;
-        self.moves
-            .into_inner()
-            .map_err(|e| io(&mpath, e.into_error()))?
-            .sync_all()
-            .map_err(|e| io(&mpath, e))?;
+        self.finish_moves()?;
         let ppath = pos_path(&self.dir, self.id);
         if self.chunks.is_empty() {
             write_pairs(&ppath, &mut self.pairs, true)?;
@@ -185,6 +182,28 @@ impl SegmentWriter {
             }
         }
         Ok((self.games, self.count))
+    }
+
+    /// Writes the moves file's footer only: the pairs are the caller's (after
+    /// [`add_raw`](Self::add_raw)). Returns the games.
+    pub fn finish_raw(mut self) -> Result<u32, String> {
+        self.finish_moves()
+    }
+
+    fn finish_moves(&mut self) -> Result<u32, String> {
+        let mpath = moves_path(&self.dir, self.id);
+        let mut footer = Vec::with_capacity(self.offsets.len() * 8 + 24);
+        for o in &self.offsets {
+            footer.extend_from_slice(&o.to_le_bytes());
+        }
+        footer.extend_from_slice(&self.first_game.to_le_bytes());
+        footer.extend_from_slice(&self.games.to_le_bytes());
+        footer.extend_from_slice(&self.written.to_le_bytes());
+        footer.extend_from_slice(MOVES_MAGIC);
+        self.moves.write_all(&footer).map_err(|e| io(&mpath, e))?;
+        self.moves.flush().map_err(|e| io(&mpath, e))?;
+        self.moves.get_ref().sync_all().map_err(|e| io(&mpath, e))?;
+        Ok(self.games)
     }
 }
 
@@ -352,13 +371,19 @@ impl Segment {
         }
     }
 
-    pub fn holds(&self, game: u32) -> bool {
-        game >= self.first_game && game - self.first_game < self.games
+    /// The (key, game) pair at `i` (of [`pairs`](Self::pairs)), in order.
+    pub fn pair(&self, i: usize) -> (u64, u32) {
+        (self.key_at(i), self.game_at(i))
     }
 
-    /// The stored game, read in place (`None` when it is not in this segment or its bytes are
-    /// damaged).
-    pub fn view(&self, game: u32) -> Option<GameView<'_>> {
+    /// The ids this segment holds: `first..end`.
+    pub fn game_ids(&self) -> std::ops::Range<u32> {
+        self.first_game..self.first_game + self.games
+    }
+
+    /// A stored game's bytes as [`SegmentWriter::add_raw`] takes them (`None` when not held
+    /// here or damaged).
+    pub fn raw(&self, game: u32) -> Option<&[u8]> {
         if !self.holds(game) {
             return None;
         }
@@ -367,7 +392,32 @@ impl Segment {
             let at = self.offsets_at + k * 8;
             Some(u64::from_le_bytes(self.moves.get(at..at + 8)?.try_into().ok()?) as usize)
         };
-        let mut r = self.moves.get(off(i)?..off(i + 1)?)?;
+        self.moves.get(off(i)?..off(i + 1)?)
+    }
+
+    /// For a stored game that starts at the start position: `Some(its first move's code)`
+    /// (`Some(None)` when it has no move); `None` for any other game. Reads three fields of its
+    /// bytes, not the whole game ([`view`](Self::view)).
+    pub fn start_move(&self, game: u32) -> Option<Option<u16>> {
+        match self.raw(game)? {
+            // No initial position, then the number of lines, the main line's length, its moves.
+            [0, _, _, a, b, rest @ ..] => Some(match (u16::from_le_bytes([*a, *b]), rest) {
+                (1.., [c, d, ..]) => Some(u16::from_le_bytes([*c, *d])),
+                _ => None,
+            }),
+            [0, ..] => Some(None),
+            _ => None,
+        }
+    }
+
+    pub fn holds(&self, game: u32) -> bool {
+        game >= self.first_game && game - self.first_game < self.games
+    }
+
+    /// The stored game, read in place (`None` when it is not in this segment or its bytes are
+    /// damaged).
+    pub fn view(&self, game: u32) -> Option<GameView<'_>> {
+        let mut r = self.raw(game)?;
         let mut take = |n: usize| -> Option<&[u8]> {
             let (a, b) = (r.get(..n)?, r.get(n..)?);
             r = b;

@@ -372,10 +372,15 @@ fn castles_at(pos: &Position, c: Color) -> u32 {
 /// The castle names of side `c` over the line, those that a castle also matched develops left
 /// out, in [`CASTLES`] order; `居玉` when its king has not moved in 40 plies.
 fn castles(line: &Line, c: Color) -> Vec<&'static Named> {
+    // A position after the other side's move matches no castle of `c` the one before did not
+    // (that move can only take `c`'s pieces away): only the first position and those after
+    // `c`'s own moves are looked at.
     let bits = line
         .positions
         .iter()
-        .fold(0, |bits, pos| bits | castles_at(pos, c));
+        .enumerate()
+        .filter(|(i, pos)| *i == 0 || pos.side_to_move() != c)
+        .fold(0, |bits, (_, pos)| bits | castles_at(pos, c));
     let matched = || {
         CASTLES
             .iter()

@@ -743,3 +743,272 @@ fn variations_are_indexed_when_asked_and_the_table_opens_at_the_position() {
     assert_eq!(v["games"], 1);
     assert_eq!(v["moves"][0]["usi"], "3c3d");
 }
+
+#[test]
+fn names_a_terminal_would_act_on_come_out_escaped_in_json_and_cleaned_in_the_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let coll = dir.path().join("coll");
+    std::fs::create_dir_all(&coll).unwrap();
+    // One game a name: DEL, a C1 control (CSI), a bidirectional override, an escape
+    // sequence (and a harmless U+2015 beside it).
+    let names = ["甲\u{7f}前", "乙\u{9b}31m", "丙\u{202e}逆", "丁\u{1b}[2J―"];
+    for (i, n) in names.iter().enumerate() {
+        let kif = format!(
+            "手合割：平手\n先手：{n}\n後手：相手\n手数----指手---------消費時間--\n\
+             1 ７六歩(77)\n2 投了\n"
+        );
+        std::fs::write(coll.join(format!("c{i}.kif")), kif).unwrap();
+    }
+    let idx = dir.path().join("idx");
+    index(&coll, &idx);
+    let acts = |s: &str| {
+        s.chars().any(|c| {
+            c.is_control() && c != '\n'
+                || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+        })
+    };
+    for cmd in ["find", "games"] {
+        let mut c = kifview();
+        c.args([cmd, "--json", "--index"]).arg(&idx);
+        if cmd == "find" {
+            c.args(["--position", "startpos"]);
+        }
+        let out = c.output().unwrap();
+        let text = String::from_utf8(out.stdout.clone()).unwrap();
+        assert!(!acts(&text), "{cmd}: {text:?}");
+        let got: Vec<_> = json_lines(&out)
+            .iter()
+            .map(|v| v["sente"].as_str().unwrap().to_string())
+            .collect();
+        assert_eq!(got, names, "{cmd}");
+    }
+    let out = kifview()
+        .args(["find", "--position", "startpos", "--index"])
+        .arg(&idx)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success() && text.contains("4 game(s)"), "{text}");
+    assert!(!acts(&text), "{text:?}");
+}
+
+/// Bytes of the position index: every `pos-N.bin` and `moves-N.bin`.
+fn segment_bytes(idx: &Path) -> (u64, usize) {
+    let mut bytes = 0;
+    let mut files = 0;
+    for e in std::fs::read_dir(idx).unwrap().flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if name.ends_with(".bin") && (name.starts_with("pos-") || name.starts_with("moves-")) {
+            bytes += e.metadata().unwrap().len();
+            files += 1;
+        }
+    }
+    (bytes, files)
+}
+
+#[test]
+fn forgotten_games_are_compacted_away_and_answers_stay_exact() {
+    let dir = tempfile::tempdir().unwrap();
+    let coll = dir.path().join("coll");
+    let idx = dir.path().join("idx");
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let mut games = write_collection(&coll, &mut rng);
+    index(&coll, &idx);
+    let (full, _) = segment_bytes(&idx);
+
+    // A small change: below a quarter forgotten, nothing merged (the old pairs are skipped).
+    let first = games
+        .iter()
+        .position(|g| g.path.ends_with("/g1.kifu"))
+        .unwrap();
+    std::fs::remove_file(&games[first].path).unwrap();
+    games.remove(first);
+    let err = index(&coll, &idx);
+    assert!(!err.contains("compacted"), "{err}");
+    check_against(&idx, &games);
+
+    // Most single-game files deleted, one rewritten: the segments merge into one of the
+    // games left, smaller, and the answers are those of the files left.
+    let mut deleted = 0;
+    games.retain(|g| {
+        let drop = g.path.contains("/g") && !g.path.ends_with("/g6.kif") && deleted < 12;
+        if drop {
+            std::fs::remove_file(&g.path).unwrap();
+            deleted += 1;
+        }
+        !drop
+    });
+    let rewritten = games
+        .iter()
+        .position(|g| g.path.ends_with("/g6.kif"))
+        .unwrap();
+    let fresh = collgen::game(&mut rng, 12);
+    std::fs::write(
+        &games[rewritten].path,
+        collgen::bytes(&fresh, Format::Kif, true),
+    )
+    .unwrap();
+    games[rewritten].rec = fresh;
+    let err = index(&coll, &idx);
+    assert!(err.contains("compacted ("), "{err}");
+    assert!(
+        err.contains(&format!("{} games (1 added, 13 removed)", games.len())),
+        "{err}"
+    );
+    let (after, files) = segment_bytes(&idx);
+    assert_eq!(files, 2, "one segment left");
+    assert!(after * 10 < full * 7, "{after} bytes after, {full} before");
+    check_against(&idx, &games);
+
+    // Updates go on from the merged segment.
+    let added = coll.join("later/y.csa");
+    std::fs::create_dir_all(added.parent().unwrap()).unwrap();
+    let extra = collgen::game(&mut rng, 12);
+    std::fs::write(&added, collgen::bytes(&extra, Format::Csa, false)).unwrap();
+    games.push(Written {
+        path: std::fs::canonicalize(&added)
+            .unwrap()
+            .to_string_lossy()
+            .into_owned(),
+        record: 1,
+        rec: extra,
+    });
+    index(&coll, &idx);
+    check_against(&idx, &games);
+
+    // A games.bin older than the catalog (a crash between the two) is refused, then healed.
+    let gb = idx.join("games.bin");
+    let mut bytes = std::fs::read(&gb).unwrap();
+    bytes[0] = bytes[0].wrapping_sub(1);
+    std::fs::write(&gb, bytes).unwrap();
+    let out = kifview()
+        .args(["find", "--position", "startpos", "--index"])
+        .arg(&idx)
+        .output()
+        .unwrap();
+    let err = common::stderr_of(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("older than the catalog") && err.contains("kifview index"),
+        "{err}"
+    );
+    index(&coll, &idx);
+    check_against(&idx, &games);
+}
+
+#[test]
+fn games_without_moves_and_handicap_games_at_their_first_position() {
+    let dir = tempfile::tempdir().unwrap();
+    let coll = dir.path().join("coll");
+    std::fs::create_dir_all(&coll).unwrap();
+    let head = "先手：甲\n後手：乙\n手数----指手---------消費時間--\n";
+    let files = [
+        ("empty.kif", format!("手合割：平手\n{head}1 投了\n")),
+        (
+            "one.kif",
+            format!("手合割：平手\n{head}1 ７六歩(77)\n2 投了\n"),
+        ),
+        ("lance.kif", format!("手合割：香落ち\n{head}1 ３四歩(33)\n")),
+    ];
+    for (name, text) in &files {
+        std::fs::write(coll.join(name), text).unwrap();
+    }
+    let idx = dir.path().join("idx");
+    index(&coll, &idx);
+    let start = format!("{} 1", placement(&Position::startpos()));
+    let got = find(&idx, &start, &[]);
+    let names: Vec<(&str, u32)> = got
+        .iter()
+        .map(|((p, _), (ply, _))| (p.rsplit('/').next().unwrap(), *ply))
+        .collect();
+    assert_eq!(names, [("empty.kif", 0), ("one.kif", 0)]);
+    let out = kifview()
+        .args(["explore", "--json", "--sfen", &start, "--index"])
+        .arg(&idx)
+        .output()
+        .unwrap();
+    let v = &json_lines(&out)[0];
+    assert_eq!(
+        (v["games"].as_u64(), v["gote"].as_u64()),
+        (Some(2), Some(1))
+    );
+    assert_eq!(v["moves"].as_array().unwrap().len(), 1, "{v}");
+    assert_eq!(v["moves"][0]["usi"], "7g7f");
+    assert_eq!(v["moves"][0]["games"], 1);
+    // The handicap game at its own first position, ply 0, and its first move.
+    let lance = "lnsgkgsn1/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1";
+    let got = find(&idx, lance, &[]);
+    assert_eq!(
+        got.values().map(|v| v.0).collect::<Vec<_>>(),
+        [0],
+        "{got:?}"
+    );
+    let out = kifview()
+        .args(["explore", "--json", "--sfen", lance, "--index"])
+        .arg(&idx)
+        .output()
+        .unwrap();
+    assert_eq!(json_lines(&out)[0]["moves"][0]["usi"], "3c3d");
+}
+
+#[test]
+fn the_game_list_pages_sorted_and_typed_filters_and_queries_on_another_thread() {
+    use kifview::collection::{Filter, Index, SortBy};
+    let dir = tempfile::tempdir().unwrap();
+    let coll = dir.path().join("coll");
+    let idx_dir = dir.path().join("idx");
+    let mut rng = Rng(0x1234_5678_9abc_def1);
+    write_collection(&coll, &mut rng);
+    index(&coll, &idx_dir);
+    let idx = Index::open(&idx_dir).unwrap();
+    let all = idx.games(&Filter::default()).unwrap();
+    assert_eq!(idx.count(&Filter::default()).unwrap(), 30);
+    // Pages of 7 sorted by moves, longest first (then index order, reversed), make the list.
+    let mut want = all.clone();
+    want.sort_by(|a, b| b.moves.cmp(&a.moves).then(b.id.cmp(&a.id)));
+    let mut got = Vec::new();
+    for page in 0..5 {
+        got.extend(
+            idx.page(&Filter::default(), SortBy::Moves, true, page * 7, 7)
+                .unwrap(),
+        );
+    }
+    assert_eq!(got, want);
+    let by_path = idx
+        .page(&Filter::default(), SortBy::Path, false, 0, 100)
+        .unwrap();
+    let mut paths: Vec<_> = all.iter().map(|g| (g.path.clone(), g.record)).collect();
+    paths.sort();
+    assert_eq!(
+        by_path
+            .iter()
+            .map(|g| (g.path.clone(), g.record))
+            .collect::<Vec<_>>(),
+        paths
+    );
+    // A typed filter selects what the CLI's options select.
+    let typed = Filter::parse("転置 2001..2001").unwrap();
+    let page = idx.page(&typed, SortBy::Date, false, 0, 100).unwrap();
+    let out = kifview()
+        .args([
+            "games", "--json", "--player", "転置", "--from", "2001", "--to", "2001", "--index",
+        ])
+        .arg(&idx_dir)
+        .output()
+        .unwrap();
+    let cli: Vec<String> = json_lines(&out)
+        .iter()
+        .map(|v| v["path"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(page.iter().map(|g| g.path.clone()).collect::<Vec<_>>(), cli);
+    assert_eq!(cli.len(), 1, "{cli:?}");
+    assert_eq!(idx.count(&typed).unwrap(), 1);
+    // The index moves to another thread (the viewer queries off the key path).
+    let start = Position::startpos();
+    let here = idx.explore(&start, &Filter::default()).unwrap();
+    let there = std::thread::spawn(move || idx.explore(&start, &Filter::default()).unwrap())
+        .join()
+        .unwrap();
+    assert_eq!(here, there);
+    assert_eq!(here.games, 30);
+}

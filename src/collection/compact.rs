@@ -1,0 +1,122 @@
+//! Compaction: a game forgotten by an update (its file deleted or changed) leaves its pairs and
+//! moves in the segment that stored it, skipped by queries. Once such games are a quarter of
+//! the stored ones, or there are more than [`MAX_SEGMENTS`] segments, every segment is merged
+//! into one holding only the catalog's games, renumbered in the same order (ids `first..`, no
+//! holes), so the position index shrinks back to the live games.
+//!
+//! Crash-safe in this order: the new segment's files are written under a new id; then one
+//! catalog transaction renumbers the games and swaps the segments (before it, the old
+//! segments are the index; the new files are strays the next update removes); then
+//! `games.bin` is rewritten and the old files removed. `games.bin` carries the catalog's
+//! generation (its first byte), so an index whose `games.bin` was not rewritten after the
+//! commit is refused as damaged and rebuilt, never read with stale ids.
+
+use super::catalog::Catalog;
+use super::segment::{Segment, SegmentWriter, pos_path};
+use std::io::{BufWriter, Seek, SeekFrom, Write};
+use std::path::Path;
+
+/// More segments than this are merged even without forgotten games (each is a binary search
+/// per query).
+pub const MAX_SEGMENTS: usize = 8;
+
+/// Why the segments should be merged now, if they should.
+pub fn needed(cat: &Catalog) -> Result<Option<String>, String> {
+    let segments = cat.segments()?.len();
+    let (live, _, stored) = cat.counts()?;
+    let dead = stored.saturating_sub(live);
+    if segments > MAX_SEGMENTS {
+        return Ok(Some(format!("{segments} segments")));
+    }
+    if dead > 0 && dead * 4 >= stored {
+        return Ok(Some(format!("{dead} of {stored} stored games forgotten")));
+    }
+    Ok(None)
+}
+
+/// What a compaction did: pairs (position, game) before and after.
+#[derive(Clone, Debug, Default)]
+pub struct Compacted {
+    pub why: String,
+    pub pairs_before: u64,
+    pub pairs_after: u64,
+}
+
+/// Merges every segment of the index in `dir` into one of the catalog's games (see the module
+/// docs); `new_id` is the id the merged segment gets.
+pub fn run(dir: &Path, cat: &Catalog, new_id: i64, why: String) -> Result<Compacted, String> {
+    let ids = cat.segments()?;
+    let mut segs = Vec::with_capacity(ids.len());
+    for &id in &ids {
+        segs.push(Segment::open(dir, id)?);
+    }
+    let live = cat.live_ids()?;
+    let first = segs.first().map_or(1, |s| s.game_ids().start);
+    let end = segs.last().map_or(first, |s| s.game_ids().end);
+    // Old id -> new id (0: not kept).
+    let mut remap = vec![0u32; end as usize];
+    let mut writer = SegmentWriter::create(dir, new_id, first)?;
+    for (kept, &g) in live.iter().enumerate() {
+        // A game with no stored bytes (none should be) stays in no answer, under its new id.
+        let bytes = segs.iter().find(|s| s.holds(g)).and_then(|s| s.raw(g));
+        writer.add_raw(bytes.unwrap_or_default())?;
+        if let Some(slot) = remap.get_mut(g as usize) {
+            *slot = first + kept as u32;
+        }
+    }
+    let games = writer.finish_raw()?;
+    let pairs_before = segs.iter().map(|s| s.pairs() as u64).sum();
+    let pairs = merge_pairs(&segs, &remap, &pos_path(dir, new_id))?;
+    drop(segs);
+    cat.db.execute_batch("BEGIN").map_err(|e| e.to_string())?;
+    let swapped = cat
+        .renumber(&remap)
+        .and_then(|()| cat.replace_segments(new_id, first, games, pairs));
+    if let Err(e) = swapped {
+        let _ = cat.db.execute_batch("ROLLBACK");
+        return Err(e);
+    }
+    cat.db.execute_batch("COMMIT").map_err(|e| e.to_string())?;
+    Ok(Compacted {
+        why,
+        pairs_before,
+        pairs_after: pairs,
+    })
+}
+
+/// Writes the pairs of every segment whose game is kept, with its new id, sorted (a k-way
+/// merge of the sorted segments: renumbering keeps the order of games). Returns the count.
+fn merge_pairs(segs: &[Segment], remap: &[u32], out: &Path) -> Result<u64, String> {
+    use std::cmp::Reverse;
+    use std::collections::BinaryHeap;
+    let io = |e: std::io::Error| format!("{}: {e}", out.display());
+    let mut at = vec![0usize; segs.len()];
+    let mut heap = BinaryHeap::new();
+    for (i, s) in segs.iter().enumerate() {
+        if s.pairs() > 0 {
+            heap.push(Reverse((s.pair(0), i)));
+        }
+    }
+    let f = std::fs::File::create(out).map_err(io)?;
+    let mut w = BufWriter::with_capacity(1 << 20, f);
+    w.write_all(super::segment::POS_MAGIC).map_err(io)?;
+    w.write_all(&0u64.to_le_bytes()).map_err(io)?;
+    let mut count = 0u64;
+    while let Some(Reverse(((key, game), i))) = heap.pop() {
+        let new = remap.get(game as usize).copied().unwrap_or(0);
+        if new != 0 {
+            w.write_all(&key.to_le_bytes()).map_err(io)?;
+            w.write_all(&new.to_le_bytes()).map_err(io)?;
+            count += 1;
+        }
+        at[i] += 1;
+        if at[i] < segs[i].pairs() {
+            heap.push(Reverse((segs[i].pair(at[i]), i)));
+        }
+    }
+    let mut f = w.into_inner().map_err(|e| io(e.into_error()))?;
+    f.seek(SeekFrom::Start(8)).map_err(io)?;
+    f.write_all(&count.to_le_bytes()).map_err(io)?;
+    f.sync_all().map_err(io)?;
+    Ok(count)
+}
