@@ -117,6 +117,8 @@ pub struct App {
     pub search: super::search::matches::Search,
     /// Saves running in the background (`document/save.rs`).
     pub saves: super::document::background::Saves,
+    /// The collection: the explorer pane (`collection/`).
+    pub(crate) collection: super::collection::Explorer,
     cur: NodeId,
     /// The chosen child at each fork (parent -> child) the user has visited.
     chosen: HashMap<NodeId, NodeId>,
@@ -164,6 +166,7 @@ impl App {
             graph: super::research::state::GraphView::default(),
             search: Default::default(),
             saves: Default::default(),
+            collection: Default::default(),
             cur: NodeId::ROOT,
             chosen: HashMap::new(),
             line: Vec::new(),
@@ -192,6 +195,7 @@ impl App {
         let (record, doc) = document::open(opts)?;
         let mut app = App::new(record, doc, config);
         app.flipped = opts.flip;
+        app.collection = super::collection::Explorer::with_index(opts.index.clone());
         app.research = super::research::state::Research::new(
             opts.engine.clone(),
             app.config.analysis.best_move,

@@ -391,6 +391,9 @@ pub fn run(opts: LaunchOptions) -> anyhow::Result<()> {
             if viewer.app.save_running() {
                 wake(SAVE_POLL);
             }
+            if viewer.app.explorer().busy() {
+                wake(ENGINE_POLL);
+            }
             // Never block for long: a signal is noticed between two waits. A terminal that hung
             // up is seen here, before crossterm would read its end of file over and over.
             // After an event crossterm may hold more it already read (a paste, keys typed
@@ -429,6 +432,7 @@ pub fn run(opts: LaunchOptions) -> anyhow::Result<()> {
                 dirty |= viewer.app.research_tick(Instant::now());
             }
             dirty |= viewer.app.save_tick();
+            dirty |= viewer.app.collection_tick();
             // Not while a save runs: the followed file may be the one being written (its
             // outcome gives the file's new stamp).
             if viewer.app.watch.is_some()

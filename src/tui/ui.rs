@@ -7,7 +7,7 @@ pub use super::view::ViewState;
 use super::widgets::board::{BoardWidget, board_column};
 use super::widgets::large_board::{GRIDS, Grid, large_column};
 use super::widgets::{
-    analysis, comment, confirm, copy_menu, graph, header, help, list, move_list, paste,
+    analysis, comment, confirm, copy_menu, explorer, graph, header, help, list, move_list, paste,
     position_editor, search, status, tree, variations,
 };
 use crate::app::config::BoardSize;
@@ -119,6 +119,7 @@ fn wide_panes(
     .areas(mid);
     move_list::move_list(moves, buf, app, theme, vs);
     variations::variations(vars, buf, app, theme, vs);
+    let right = explorer_beside(right, buf, app, theme);
     let pane_h = if analysis::visible(app, true) {
         analysis::wanted_height(app).min(right.height / 3)
     } else {
@@ -171,8 +172,11 @@ fn narrow_panes(
         app.mode() == crate::app::Mode::Comment || app.focus() == crate::app::Focus::Comment;
     let research = analysis::visible(app, false) && !commenting;
     let graphing = app.graph().shown && !commenting;
+    // The explorer takes their place while shown.
+    let exploring = app.explorer().shown() && !commenting;
     let vars_h = variations_height(app, 5);
     let comment_h = match (graphing, research) {
+        _ if exploring => explorer::wanted_height(app).clamp(right.height / 3, right.height / 2),
         (true, true) => 7 + analysis::wanted_height(app).min(right.height / 4),
         (true, false) => (right.height * 2 / 5).max(8),
         (false, true) => analysis::wanted_height(app)
@@ -188,7 +192,9 @@ fn narrow_panes(
     .areas(right);
     move_list::move_list(moves, buf, app, theme, vs);
     variations::variations(vars, buf, app, theme, vs);
-    if graphing && research {
+    if exploring {
+        explorer::explorer_pane(comment, buf, app, theme);
+    } else if graphing && research {
         let [g, a] = Layout::vertical([Constraint::Length(7), Constraint::Fill(1)]).areas(comment);
         graph::graph_pane(g, buf, app, theme, vs);
         analysis::analysis_pane(a, buf, app, theme);
@@ -199,6 +205,27 @@ fn narrow_panes(
     } else {
         comment::comment_pane(comment, buf, app, theme, vs);
     }
+}
+
+/// Columns of the explorer pane beside the comment on a wide screen.
+const EXPLORER_W: u16 = 48;
+
+/// On a wide screen, the explorer (when shown) beside the comment column when there is room
+/// for both, else above it; returns what is left for the comment, the graph and the analysis.
+fn explorer_beside(right: Rect, buf: &mut Buffer, app: &App, theme: &Theme) -> Rect {
+    if !app.explorer().shown() {
+        return right;
+    }
+    if right.width >= EXPLORER_W * 2 {
+        let [rest, pane] =
+            Layout::horizontal([Constraint::Fill(1), Constraint::Length(EXPLORER_W)]).areas(right);
+        explorer::explorer_pane(pane, buf, app, theme);
+        return rest;
+    }
+    let h = explorer::wanted_height(app).min(right.height / 2);
+    let [pane, rest] = Layout::vertical([Constraint::Length(h), Constraint::Fill(1)]).areas(right);
+    explorer::explorer_pane(pane, buf, app, theme);
+    rest
 }
 
 /// The overlays, bottom first, so the top one is drawn last (over the others).

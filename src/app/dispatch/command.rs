@@ -118,6 +118,8 @@ macro_rules! command_table {
             SearchList = "search_list", "List the matches of the last search (those off the current line too) and jump to one", App::open_search_list;
             NextRecord = "next_record", "Next record of a file that holds several (CSA /); asks first about unsaved edits", |a| a.step_record(1);
             PrevRecord = "prev_record", "Previous record of a file that holds several", |a| a.step_record(-1);
+            ToggleExplorer = "toggle_explorer", "Show or hide the explorer: the moves the collection's games played here and how they scored (kifview index DIR builds it)", App::toggle_explorer;
+            ExplorerMoves = "explorer_moves", "Explorer: list its moves; Enter plays one (the record's move, else a new variation)", App::open_explorer_moves;
             NoOp = "none", "Do nothing (unbinds a default key)", |_| {};
         }
     };

@@ -75,6 +75,7 @@ impl App {
             ListKind::EngineOptions => self.option_list_items(),
             ListKind::EngineLines => self.pv_list_items(),
             ListKind::Search => self.search_list_items(),
+            ListKind::Explorer(rows) => App::explorer_list_items(rows),
         };
         if let Some(l) = self.overlays.list_mut() {
             l.selected = l.selected.min(items.len().saturating_sub(1));
@@ -178,6 +179,11 @@ impl App {
                 self.insert_pv(l.selected);
             }
             ListKind::Search => self.search_list_pick(l.selected),
+            ListKind::Explorer(rows) => {
+                if let Some(mv) = rows.get(l.selected).and_then(|r| r.mv) {
+                    self.explorer_play(mv);
+                }
+            }
         }
     }
 
@@ -246,7 +252,8 @@ impl App {
             | ListKind::Engines(_)
             | ListKind::EngineOptions
             | ListKind::EngineLines
-            | ListKind::Search => {}
+            | ListKind::Search
+            | ListKind::Explorer(_) => {}
         }
     }
 }

@@ -146,6 +146,8 @@ pub enum ListKind {
     EngineLines,
     /// `L`: the matches of the last search.
     Search,
+    /// `X`: the explorer's moves.
+    Explorer(Vec<crate::app::collection::ExplorerRow>),
 }
 
 /// A list overlay to pick from.

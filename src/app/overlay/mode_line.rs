@@ -113,6 +113,7 @@ impl App {
                     Some(ListKind::EngineOptions) => "ENGINE OPTIONS",
                     Some(ListKind::EngineLines) => "ENGINE LINES",
                     Some(ListKind::Search) => "SEARCH RESULTS",
+                    Some(ListKind::Explorer(_)) => "EXPLORER",
                     None => "LIST",
                 };
                 (name, &[(C::ListPick, "choose"), (C::Close, "close")])
