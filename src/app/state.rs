@@ -118,7 +118,7 @@ pub struct App {
     /// Saves running in the background (`document/save.rs`).
     pub saves: super::document::background::Saves,
     /// The collection: the explorer pane (`collection/`).
-    pub(crate) collection: super::collection::Explorer,
+    pub(crate) collection: super::collection::state::Explorer,
     cur: NodeId,
     /// The chosen child at each fork (parent -> child) the user has visited.
     chosen: HashMap<NodeId, NodeId>,
@@ -195,7 +195,7 @@ impl App {
         let (record, doc) = document::open(opts)?;
         let mut app = App::new(record, doc, config);
         app.flipped = opts.flip;
-        app.collection = super::collection::Explorer::with_index(opts.index.clone());
+        app.collection = super::collection::state::Explorer::with_index(opts.index.clone());
         app.research = super::research::state::Research::new(
             opts.engine.clone(),
             app.config.analysis.best_move,
@@ -237,6 +237,7 @@ impl App {
         fresh.research = std::mem::take(&mut self.research);
         fresh.research.record_replaced();
         fresh.saves = std::mem::take(&mut self.saves).for_replaced_record();
+        fresh.collection = std::mem::take(&mut self.collection);
         *self = fresh;
     }
 

@@ -388,11 +388,9 @@ pub fn run(opts: LaunchOptions) -> anyhow::Result<()> {
             if dirty {
                 wake(FRAME.saturating_sub(last_draw.elapsed()));
             }
-            if viewer.app.save_running() {
+            // A save, or the explorer's answer on its way.
+            if viewer.app.save_running() || viewer.app.explorer().busy() {
                 wake(SAVE_POLL);
-            }
-            if viewer.app.explorer().busy() {
-                wake(ENGINE_POLL);
             }
             // Never block for long: a signal is noticed between two waits. A terminal that hung
             // up is seen here, before crossterm would read its end of file over and over.
@@ -431,8 +429,7 @@ pub fn run(opts: LaunchOptions) -> anyhow::Result<()> {
             if viewer.app.research_busy() {
                 dirty |= viewer.app.research_tick(Instant::now());
             }
-            dirty |= viewer.app.save_tick();
-            dirty |= viewer.app.collection_tick();
+            dirty |= viewer.app.save_tick() | viewer.app.collection_tick();
             // Not while a save runs: the followed file may be the one being written (its
             // outcome gives the file's new stamp).
             if viewer.app.watch.is_some()

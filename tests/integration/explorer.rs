@@ -181,3 +181,78 @@ fn without_an_index_the_pane_says_how_to_make_one() {
     assert_eq!(v.app.step_text(v.app.cur()), "▲７六歩(77)");
     assert_eq!(v.app.mode(), kifview::app::Mode::Normal);
 }
+
+#[test]
+fn games_at_this_position_open_one_at_its_ply_and_come_back_with_edits_and_undo_intact() {
+    let dir = tempfile::tempdir().unwrap();
+    let idx = indexed(dir.path());
+    let mut v = viewer(dir.path(), Some(idx));
+    // Explore, play △３四歩 from the pane (a new variation: an unsaved edit).
+    press(&mut v, "xl");
+    v.app.collection_settle();
+    press(&mut v, "X⏎");
+    assert_eq!(v.app.step_text(v.app.cur()), "△３四歩(33)");
+    assert!(v.app.is_modified());
+    let edited = v.app.record().clone();
+    let here = v.app.cur();
+    // The games reaching ▲7六歩 △3四歩: two, newest first.
+    press(&mut v, "o");
+    v.app.collection_settle();
+    assert_eq!(v.app.mode(), kifview::app::Mode::List);
+    let list = text(&mut v, 80, 24);
+    insta::assert_snapshot!("collection_games_80x24", list);
+    insta::assert_snapshot!("collection_games_120x40", text(&mut v, 120, 40));
+    let items = v.app.overlays().list().unwrap().items.clone();
+    assert_eq!(items.len(), 2, "{items:?}");
+    assert!(
+        items[0].starts_with("2020-01-05  先手0 - 後手0  先手勝  3手目 ▲２六歩"),
+        "{items:?}"
+    );
+    assert!(
+        items[1].starts_with("2020-01-03  先手2 - 後手2  引分  2手で終局"),
+        "{items:?}"
+    );
+    // Enter opens the first at the position (ply 2), the record left stays aside.
+    press(&mut v, "⏎");
+    assert_eq!(v.app.mode(), kifview::app::Mode::Normal);
+    assert_eq!(v.app.source().name, "g0.csa");
+    assert_eq!(v.app.cur_index(), 2);
+    assert_eq!(v.app.step_text(v.app.cur()), "△３四歩(33)");
+    assert!(!v.app.is_modified());
+    // An edit in the game (cut after the position), then back: the study as it was.
+    press(&mut v, "D");
+    assert!(v.app.is_modified());
+    press(&mut v, "^o");
+    assert_eq!(v.app.source().name, "study.kif");
+    assert_eq!(v.app.record(), &edited);
+    assert_eq!(v.app.cur(), here);
+    assert!(v.app.is_modified());
+    // Quitting now would lose the game's edit (on the forward stack): refused, said.
+    press(&mut v, "q");
+    assert!(!v.app.should_quit);
+    let said = v.app.message().unwrap().text.clone();
+    assert!(
+        said.contains("1 record left with Ctrl-o/Ctrl-n have unsaved edits"),
+        "{said}"
+    );
+    // Forward: the game with its edit; its undo brings the cut moves back.
+    press(&mut v, "^n");
+    assert_eq!(v.app.source().name, "g0.csa");
+    assert!(v.app.is_modified());
+    press(&mut v, "u");
+    assert!(!v.app.is_modified());
+    assert_eq!(
+        usi_line(v.app.record(), kifview::core::record::NodeId::ROOT),
+        ["7g7f", "3c3d", "2g2f", "投了"]
+    );
+    // Back again: the study's undo takes the explorer's move away in one step.
+    press(&mut v, "^o");
+    press(&mut v, "u");
+    assert!(!v.app.is_modified());
+    assert_eq!(
+        usi_line(v.app.record(), kifview::core::record::NodeId::ROOT),
+        ["7g7f", "8c8d", "2g2f"]
+    );
+    press(&mut v, "^o");
+    assert_eq!(v.app.source().name, "study.kif");
+}

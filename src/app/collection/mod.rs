@@ -7,100 +7,19 @@
 //! until the new one comes. `X` lists the pane's moves; Enter plays one (following the
 //! record's move when it has it, else adding it as a variation: one undo step).
 
+pub mod games;
+pub mod state;
 pub mod worker;
 
 use crate::app::state::{App, Level};
 use crate::collection::Explored;
 use crate::core::rules::{Move, Position, Square};
-use std::collections::HashMap;
-use std::path::PathBuf;
-use worker::{Reply, Request, Worker};
+use state::Answer;
+pub use state::{Explorer, ExplorerRow, ExplorerView};
+use worker::{Reply, Request};
 
 /// Answers kept for positions already seen (going back shows them at once).
 const CACHE: usize = 512;
-
-/// One row of the pane: the total line (no move) or a move with the games that played it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ExplorerRow {
-    /// `全体` for the total line, else the move in Japanese for the side to move (`▲７六歩`).
-    pub label: String,
-    pub mv: Option<Move>,
-    pub games: u64,
-    pub sente: u64,
-    pub gote: u64,
-    pub draw: u64,
-    pub unknown: u64,
-}
-
-/// What the pane shows.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ExplorerView {
-    /// Waiting for the first answer (the index is being opened).
-    Opening,
-    /// No index, or it cannot be read: why, and how to make one.
-    NoIndex(String),
-    /// A query failed.
-    Failed(String),
-    /// The rows (the total line first); `updating`: they are of an earlier position and the
-    /// answer for this one is on its way.
-    Rows {
-        rows: Vec<ExplorerRow>,
-        updating: bool,
-    },
-}
-
-/// An answer and the position it is about.
-#[derive(Clone, Debug)]
-struct Answer {
-    key: String,
-    rows: Vec<ExplorerRow>,
-}
-
-/// The explorer's state: shown or not, the index, the worker, the answers.
-#[derive(Debug, Default)]
-pub struct Explorer {
-    shown: bool,
-    /// `--index IDX`; `None`: the default index.
-    index: Option<PathBuf>,
-    worker: Option<Worker>,
-    /// Why there is no index to ask.
-    missing: Option<String>,
-    /// The request last sent: its key, position and the square of the move that led there.
-    asked: Option<(String, Position, Option<Square>)>,
-    /// The answer last shown.
-    shown_answer: Option<Answer>,
-    failed: Option<String>,
-    cache: HashMap<String, Vec<ExplorerRow>>,
-}
-
-impl Explorer {
-    /// The collection to explore: `--index IDX`, or `None` for the default.
-    pub fn with_index(index: Option<PathBuf>) -> Explorer {
-        Explorer {
-            index,
-            ..Explorer::default()
-        }
-    }
-
-    pub fn shown(&self) -> bool {
-        self.shown
-    }
-
-    /// Is an answer awaited (the front end then polls every few milliseconds)?
-    pub fn busy(&self) -> bool {
-        self.shown && self.asked.is_some() && self.missing.is_none()
-    }
-
-    fn start(&mut self) {
-        if self.worker.is_some() || self.missing.is_some() {
-            return;
-        }
-        match crate::collection::index_dir(self.index.clone()) {
-            Ok(dir) => self.worker = Some(Worker::start(dir)),
-            Err(e) => self.missing = Some(e),
-        }
-    }
-}
 
 /// The key an answer is filed under: the SFEN without its move number.
 fn key_of(p: &Position) -> String {
@@ -157,11 +76,13 @@ impl App {
     /// answers. Cheap (a key, a lock, a channel): the front end calls it after every key and
     /// every few milliseconds while [`Explorer::busy`]. True when the pane changed.
     pub fn collection_tick(&mut self) -> bool {
-        if !self.collection.shown {
+        if !self.collection.shown && !self.collection.finding() {
             return false;
         }
         let mut changed = self.take_replies(false);
-        changed |= self.ask_here();
+        if self.collection.shown {
+            changed |= self.ask_here();
+        }
         changed
     }
 
@@ -173,7 +94,9 @@ impl App {
             if !self.take_replies(true) {
                 break;
             }
-            self.ask_here();
+            if self.collection.shown {
+                self.ask_here();
+            }
         }
     }
 
@@ -214,19 +137,28 @@ impl App {
     /// Takes what the worker sent (waiting for one reply when `block`). True when something
     /// came.
     fn take_replies(&mut self, block: bool) -> bool {
-        let e = &mut self.collection;
-        let Some(w) = &e.worker else {
+        let Some(w) = &self.collection.worker else {
             return false;
         };
         let mut got = false;
         let mut first = block.then(|| w.wait_reply()).flatten();
-        while let Some(reply) = first.take().or_else(|| w.try_reply()) {
+        while let Some(reply) = first
+            .take()
+            .or_else(|| self.collection.worker.as_ref()?.try_reply())
+        {
             got = true;
+            let e = &mut self.collection;
             match reply {
                 Reply::NoIndex(why) => {
+                    if e.finding.take().is_some() {
+                        let text = format!("no collection to search ({why})");
+                        self.info_level(text, Level::Error);
+                    }
+                    let e = &mut self.collection;
                     e.missing = Some(why);
                     e.asked = None;
                 }
+                Reply::Found { key, result } => self.games_found(key, result),
                 Reply::Explored { key, result } => {
                     // An answer for a position the cursor has already left is dropped: the
                     // newest request is on its way.
@@ -252,8 +184,10 @@ impl App {
                 }
             }
         }
+        let e = &mut self.collection;
         if block && !got {
             // The worker stopped without a word: say so rather than wait again.
+            e.finding = None;
             e.missing = Some("the explorer's worker stopped".to_string());
             e.asked = None;
         }

@@ -3,7 +3,7 @@
 //! position the cursor has already left is never asked); answers come back on a channel the
 //! app drains each tick.
 
-use crate::collection::{Explored, Filter, Index};
+use crate::collection::{Explored, Filter, Found, Index};
 use crate::core::rules::Position;
 use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, Sender, channel};
@@ -27,12 +27,20 @@ pub enum Reply {
         key: String,
         result: Result<Explored, String>,
     },
+    /// The games reaching the position filed under `key`.
+    Found {
+        key: String,
+        result: Result<Vec<Found>, String>,
+    },
 }
 
 /// The newest request, or the word to stop.
 #[derive(Default)]
 struct Slot {
     request: Option<Request>,
+    /// A request for the games reaching a position (its own slot: the explorer's requests do
+    /// not replace it).
+    find: Option<Request>,
     quit: bool,
 }
 
@@ -76,6 +84,15 @@ impl Worker {
         wake.notify_one();
     }
 
+    /// Asks for the games reaching a position (replacing such a request not yet taken).
+    pub fn ask_find(&self, request: Request) {
+        let (slot, wake) = &*self.shared;
+        if let Ok(mut s) = slot.lock() {
+            s.find = Some(request);
+        }
+        wake.notify_one();
+    }
+
     /// The next reply, if one came.
     pub fn try_reply(&self) -> Option<Reply> {
         self.replies.try_recv().ok()
@@ -109,15 +126,18 @@ fn run(dir: PathBuf, shared: &(Mutex<Slot>, Condvar), tx: &Sender<Reply>) {
     };
     let filter = Filter::default();
     loop {
-        let request = {
+        let (request, find) = {
             let (slot, wake) = shared;
             let Ok(mut s) = slot.lock() else { return };
             loop {
                 if s.quit {
                     return;
                 }
+                if let Some(r) = s.find.take() {
+                    break (r, true);
+                }
                 if let Some(r) = s.request.take() {
-                    break r;
+                    break (r, false);
                 }
                 s = match wake.wait(s) {
                     Ok(s) => s,
@@ -125,14 +145,15 @@ fn run(dir: PathBuf, shared: &(Mutex<Slot>, Condvar), tx: &Sender<Reply>) {
                 };
             }
         };
-        let result = index.explore(&request.position, &filter);
-        if tx
-            .send(Reply::Explored {
-                key: request.key,
-                result,
-            })
-            .is_err()
-        {
+        let key = request.key;
+        let reply = if find {
+            let result = index.find(&request.position, &filter);
+            Reply::Found { key, result }
+        } else {
+            let result = index.explore(&request.position, &filter);
+            Reply::Explored { key, result }
+        };
+        if tx.send(reply).is_err() {
             return;
         }
     }

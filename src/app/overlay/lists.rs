@@ -76,6 +76,7 @@ impl App {
             ListKind::EngineLines => self.pv_list_items(),
             ListKind::Search => self.search_list_items(),
             ListKind::Explorer(rows) => App::explorer_list_items(rows),
+            ListKind::CollectionGames(games) => App::collection_games_items(games),
         };
         if let Some(l) = self.overlays.list_mut() {
             l.selected = l.selected.min(items.len().saturating_sub(1));
@@ -184,6 +185,11 @@ impl App {
                     self.explorer_play(mv);
                 }
             }
+            ListKind::CollectionGames(games) => {
+                if let Some(g) = games.get(l.selected) {
+                    self.open_collection_game(g.clone());
+                }
+            }
         }
     }
 
@@ -253,7 +259,8 @@ impl App {
             | ListKind::EngineOptions
             | ListKind::EngineLines
             | ListKind::Search
-            | ListKind::Explorer(_) => {}
+            | ListKind::Explorer(_)
+            | ListKind::CollectionGames(_) => {}
         }
     }
 }

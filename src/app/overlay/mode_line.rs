@@ -114,6 +114,7 @@ impl App {
                     Some(ListKind::EngineLines) => "ENGINE LINES",
                     Some(ListKind::Search) => "SEARCH RESULTS",
                     Some(ListKind::Explorer(_)) => "EXPLORER",
+                    Some(ListKind::CollectionGames(_)) => "COLLECTION GAMES",
                     None => "LIST",
                 };
                 (name, &[(C::ListPick, "choose"), (C::Close, "close")])
