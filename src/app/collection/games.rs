@@ -84,11 +84,18 @@ impl App {
                         || format!("{}手で終局", number.saturating_sub(1)),
                         |m| format!("{number}手目 {m}"),
                     );
+                let name = |n: &Option<String>| {
+                    let n = n.as_deref().map_or("", str::trim);
+                    if n.is_empty() { "?" } else { n }.to_string()
+                };
+                let file = std::path::Path::new(&g.path)
+                    .file_name()
+                    .map_or_else(String::new, |f| f.to_string_lossy().into_owned());
                 let label = format!(
-                    "{}  {} - {}  {}  {next}",
+                    "{}  {} - {}  {}  {next}  {file}",
                     g.date.as_deref().unwrap_or("----------"),
-                    g.sente.as_deref().unwrap_or("?"),
-                    g.gote.as_deref().unwrap_or("?"),
+                    name(&g.sente),
+                    name(&g.gote),
                     result_word(g.result),
                 );
                 GameRef {
