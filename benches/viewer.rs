@@ -25,8 +25,9 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use kifview::app::config::MoveNotation;
-use kifview::app::{App, Config, Document, KeyCode, KeyEvent, Mode};
-use kifview::core::record::NodeId;
+use kifview::app::testing;
+use kifview::app::{App, Config, KeyCode, KeyEvent, Mode, Source};
+use kifview::core::record::{Edit, NodeId};
 use kifview::engine::EngineSpec;
 use kifview::tui::Viewer;
 use kifview::tui::theme::Theme;
@@ -47,6 +48,8 @@ struct Bench {
     term: Terminal<TestBackend>,
     /// Research mode is on: tick the app after each key, as the run loop does.
     tick: bool,
+    /// Edits made so far (`Bench::edit`).
+    edits: u64,
     /// The explorer is open: tick the collection after each key, as the run loop does.
     explore: bool,
 }
@@ -67,7 +70,7 @@ impl Bench {
         let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
         let study = big_study(&mut rng, 68_000);
         eprintln!("viewer bench: a study of {} nodes, 160x48", study.len());
-        let app = App::new(study, Document::untitled("study.kifu"), Config::defaults());
+        let app = App::new(study, Source::untitled("study.kifu"), Config::defaults());
         Bench::with_app(app)
     }
     fn with_app(app: App) -> Bench {
@@ -75,6 +78,7 @@ impl Bench {
             v: Viewer::new(app, Theme::plain()),
             term: Terminal::new(TestBackend::new(160, 48)).expect("test backend"),
             tick: false,
+            edits: 0,
             explore: false,
         };
         b.frame();
@@ -94,14 +98,14 @@ impl Bench {
         let mut spec = EngineSpec::new("/bin/sh");
         spec.name = "BenchFake".into();
         spec.args = vec!["-c".into(), FAKE_ENGINE.into()];
-        self.v.app.config.engines = vec![spec];
+        testing::config_mut(&mut self.v.app).engines = vec![spec];
         self.key('a');
         self.tick = true;
         let deadline = Instant::now() + Duration::from_secs(10);
         while self
             .v
             .app
-            .research
+            .research()
             .analysis()
             .is_none_or(|a| a.lines.len() != 3)
         {
@@ -110,6 +114,20 @@ impl Bench {
             self.v.app.research_tick(Instant::now());
         }
         self.frame();
+    }
+    /// An edit of the record (a comment of the start position, through the history as the
+    /// comment editor makes it): every cache of the record is built again after it.
+    fn edit(&mut self) {
+        self.edits += 1;
+        let text = format!("edit {}", self.edits % 2);
+        testing::apply(
+            &mut self.v.app,
+            Edit::SetComment {
+                node: NodeId::ROOT,
+                text,
+            },
+        )
+        .expect("the start position takes a comment");
     }
     fn frame(&mut self) {
         self.term.draw(|f| self.v.draw(f)).expect("draw");
@@ -140,7 +158,7 @@ impl Bench {
 
 /// The node with the most alternatives (where `j`/`k` have the most to switch between).
 fn widest_fork(app: &App) -> NodeId {
-    let r = &app.record;
+    let r = app.record();
     r.preorder()
         .into_iter()
         .max_by_key(|&id| r.node(id).children.len())
@@ -162,22 +180,22 @@ fn benches(c: &mut Criterion) {
     });
     // j and k switch between the alternatives of the widest fork (the line below changes).
     let first_child = |b: &mut Bench| {
-        let first = b.v.app.record.node(fork).children[0];
+        let first = b.v.app.record().node(fork).children[0];
         b.v.app.jump_to(first);
     };
     let last_child = |b: &mut Bench| {
-        let last = *b.v.app.record.node(fork).children.last().expect("a fork");
+        let last = *b.v.app.record().node(fork).children.last().expect("a fork");
         b.v.app.jump_to(last);
     };
-    let sibling = |a: &App| a.record.sibling_index(a.cur());
-    let count = |a: &App| a.record.node(fork).children.len();
+    let sibling = |a: &App| a.record().sibling_index(a.cur());
+    let count = |a: &App| a.record().node(fork).children.len();
     first_child(&mut b);
     g.bench_function("j", |bn| {
         bn.iter_custom(|n| {
             b.time(
                 n,
                 'j',
-                |a| a.record.node(a.cur()).parent != Some(fork) || sibling(a) + 1 == count(a),
+                |a| a.record().node(a.cur()).parent != Some(fork) || sibling(a) + 1 == count(a),
                 first_child,
             )
         })
@@ -187,14 +205,14 @@ fn benches(c: &mut Criterion) {
             b.time(
                 n,
                 'k',
-                |a| a.record.node(a.cur()).parent != Some(fork) || sibling(a) == 0,
+                |a| a.record().node(a.cur()).parent != Some(fork) || sibling(a) == 0,
                 last_child,
             )
         })
     });
     // l and j with the move list in KI2 notation (`v`): each visible row's text needs the
     // position before it.
-    b.v.app.config.move_notation = MoveNotation::Ki2;
+    testing::config_mut(&mut b.v.app).move_notation = MoveNotation::Ki2;
     g.bench_function("l_ki2", |bn| {
         bn.iter_custom(|n| b.time(n, 'l', at_end, |b| b.key('g')))
     });
@@ -204,12 +222,12 @@ fn benches(c: &mut Criterion) {
             b.time(
                 n,
                 'j',
-                |a| a.record.node(a.cur()).parent != Some(fork) || sibling(a) + 1 == count(a),
+                |a| a.record().node(a.cur()).parent != Some(fork) || sibling(a) + 1 == count(a),
                 first_child,
             )
         })
     });
-    b.v.app.config.move_notation = MoveNotation::Kif;
+    testing::config_mut(&mut b.v.app).move_notation = MoveNotation::Kif;
     g.bench_function("G", |bn| {
         bn.iter_custom(|n| b.time(n, 'G', |a| a.cur_index() != 0, |b| b.key('g')))
     });
@@ -223,7 +241,7 @@ fn benches(c: &mut Criterion) {
     });
     b.key('a');
     b.tick = false;
-    b.v.app.research.shutdown();
+    b.v.app.shutdown_engine();
     // t opens the tree (its outline is built once per change of the record, then kept).
     let tree_open = |a: &App| a.mode() == Mode::Tree;
     g.bench_function("t", |bn| {
@@ -240,7 +258,7 @@ fn benches(c: &mut Criterion) {
                     if b.v.app.mode() == Mode::Tree {
                         b.key('t');
                     }
-                    b.v.app.revision += 1;
+                    b.edit();
                 },
             )
         })
@@ -255,7 +273,7 @@ fn benches(c: &mut Criterion) {
             b.time(
                 n,
                 'j',
-                |a| a.overlays.tree_selected().is_none_or(|s| s + 1 >= rows),
+                |a| a.overlays().tree_selected().is_none_or(|s| s + 1 >= rows),
                 |b| {
                     if b.v.app.mode() != Mode::Tree {
                         b.key('t');
@@ -285,7 +303,7 @@ fn benches(c: &mut Criterion) {
         let mut total = Duration::ZERO;
         for _ in 0..n {
             if edit {
-                b.v.app.revision += 1;
+                b.edit();
             }
             let t = Instant::now();
             search(b, q);

@@ -8,8 +8,8 @@
 //! only `core`; the library modules never name `app`, `tui` or `cli`; `app` never names `tui`
 //! or `cli`; `core` and `app` never name a terminal crate; in `app`, `std::fs` appears only
 //! under `app/document/`; no file of `src/` imports itself through a cycle; in `app` and `tui`,
-//! no file holds over 600 lines of code outside its tests and no function over 80 lines (the
-//! test lists the few that were longer when the limits came; none may grow).
+//! no file holds over 600 lines of code outside its tests and no function over 80 lines (with
+//! no exceptions left); `App` has at most 15 fields and none visible outside `app`.
 //!
 //! | layer | holds | uses |
 //! | --- | --- | --- |
@@ -21,20 +21,26 @@
 //!
 //! # A key, from the terminal to the screen
 //!
-//! 1. `tui::event` turns a crossterm event into the app's own [`app::KeyEvent`] (or a mouse
-//!    click into an [`app::Action`]).
+//! 1. `tui::event` turns a crossterm event into the app's own [`app::KeyEvent`] (a mouse
+//!    click or the wheel into an [`app::Action`], pasted text into `Input::Paste`), and
+//!    hands it to [`app::update`], the one entry for keys, mouse and paste: it clears the last
+//!    message, runs the input, then names a move the reader warned about and refreshes a
+//!    search the change made stale (the same steps for all three).
 //! 2. The keymap of the top overlay's mode (`app::overlay`: nothing open is browsing; the `:`
 //!    line, a prompt, a question, a list, the comment editor, move input, the tree, help, the
 //!    copy menu, the paste prompt each have their mode) turns the key into an [`app::Command`];
 //!    a character typed where text goes becomes `Action::Insert`.
-//! 3. [`app::update`] runs the command's handler from the command table
+//! 3. The command's handler runs from the command table
 //!    (`app::dispatch::command`: name, doc and handler, written once); `:` lines run through their own table
 //!    (`app::dispatch::typable`: name, aliases, argument, doc, handler).
 //! 4. The handler opens or closes an overlay (a stack: closing returns to the one below), moves
 //!    in the record (`app::state`), or changes the record through `App::apply`
-//!    (`app::edit`), which is one undo step of the history: each state of the record has a
-//!    revision, and the record is modified while its revision is not the one last written
-//!    whole to disk.
+//!    (`app::edit`), which hands the edit to the [`app::Document`]: the record, its undo
+//!    history, its revision and its saves live and die together there, and every change of
+//!    the record is one undo step through its `apply`, `undo` or `redo`. Each state of the
+//!    record has a revision, and the record is modified while its revision is not the one
+//!    last written whole to disk. `App`'s own fields are the app layer's: the front end,
+//!    tests and benches read it through its methods and change it through commands.
 //! 5. `tui::ui` lays the screen out and each widget (`tui::widgets`) draws its pane from
 //!    `&App`; the overlays are drawn from the bottom of the stack up. Render-only state
 //!    (scroll offsets, where things were drawn for the mouse) is `tui::view::ViewState`.
@@ -58,9 +64,13 @@
 //! 3. The app shows the record; saving goes back the same way: `app::document::save` asks its
 //!    questions (outside changes, an encoding that cannot hold a character, a format that
 //!    cannot hold everything, each named and counted; `app::document::checks` finds them),
-//!    `app::document` renders, encodes and writes, on a thread of its own with a copy of the
-//!    record (`app::document::background`; a save that takes longer than about 100 ms shows
-//!    its progress on the status line; the run loop takes its outcome).
+//!    and on a thread of its own with a copy of the record (`app::document::background`)
+//!    `core::notation` renders and encodes it (a record of a CSA file of several in its place
+//!    among the others as they were, `notation::csa::splice`, which also rewrites their
+//!    encoding declaration for a copy in another encoding) and `store` writes the bytes (a
+//!    save that takes longer than about 100 ms shows its progress on the status line; the
+//!    run loop takes its outcome, and the document takes what it means in one step,
+//!    `Document::saved`: the revision on disk, and the file it is now).
 //!
 //! # Where a change goes
 //!
@@ -78,10 +88,17 @@
 //! - A new `:` command: a line in `app::dispatch::typable`; the help, completion and the
 //!   README's table follow.
 //! - A new overlay: a variant of `app::overlay::Overlay` and of `Mode` with its state (in
-//!   `app::overlay`, or the feature's folder), its key mode and default keys, the handlers
-//!   that open and close it, and a widget in `tui::widgets`; the compiler then names each
-//!   `match` that must learn it (in `app::overlay`, `app::dispatch`, `app::config`,
-//!   `app::overlay::mode_line`, `tui::ui`, `tui::event`, `tui::widgets::status`).
+//!   `app::overlay`, or the feature's folder, as `app::overlay::tree` for the tree), its key
+//!   mode and default keys, the handlers that open and close it, and a widget in
+//!   `tui::widgets`; the compiler then names each `match` that must learn it (in
+//!   `app::overlay`, `app::dispatch`, `app::config`, `app::overlay::mode_line`, `tui::ui`,
+//!   `tui::event`, `tui::widgets::status`).
+//! - A message that names a key: `App::key` (browsing) or `App::key_name` (another mode)
+//!   names the command's current key, so that a rebound key is the one named.
+//! - State of the app: what lives and dies with the record shown (its history, caches of it,
+//!   its saves) in `app::Document` (`app/document/doc.rs`), which `replace_record` replaces
+//!   as a whole; what the screen needs of the session in `App` (at most 15 fields, none
+//!   visible outside `app`: the front end reads them through methods).
 //! - Reading or writing files from the app: under `app/document/` only (the config file too:
 //!   `app::document::read_config_file`).
 //! - How something looks: its widget in `tui::widgets`; shared drawing helpers in `tui::draw`;

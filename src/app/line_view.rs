@@ -28,8 +28,8 @@ impl App {
     /// The departure at line index `i`, if the move there is not its fork's first alternative.
     fn departure_at(&self, i: usize) -> Option<Departure> {
         let id = *self.line().get(i)?;
-        let parent = self.record.node(id).parent?;
-        let children = &self.record.node(parent).children;
+        let parent = self.doc.record().node(id).parent?;
+        let children = &self.doc.record().node(parent).children;
         let index = children.iter().position(|&c| c == id)?;
         (index > 0).then_some(Departure {
             at: i,
@@ -95,18 +95,18 @@ impl App {
         }
         // The position before the first row, then each row played on it.
         let mut pos = match range.start.checked_sub(1) {
-            Some(i) => self.record.position_at(line[i]),
-            None => self.record.initial.position.clone(),
+            Some(i) => self.doc.record().position_at(line[i]),
+            None => self.doc.record().initial.position.clone(),
         };
         line[range]
             .iter()
             .map(|&id| {
-                let node = self.record.node(id);
+                let node = self.doc.record().node(id);
                 match &node.step {
                     Step::Move(md) => {
                         let prev_to = node
                             .parent
-                            .and_then(|p| self.record.node(p).move_data())
+                            .and_then(|p| self.doc.record().node(p).move_data())
                             .map(|pm| pm.mv.to());
                         let text = ki2::move_text(&pos, md, prev_to);
                         let _ = pos.play_unchecked(md.mv);
@@ -120,9 +120,9 @@ impl App {
 
     /// The reader's first warning about the move `id` (an illegal move kept as read).
     pub fn move_warning(&self, id: NodeId) -> Option<&Diagnostic> {
-        let i = self.move_warnings.partition_point(|&(n, _)| n < id);
-        let &(n, w) = self.move_warnings.get(i)?;
-        (n == id).then(|| &self.doc.warnings[w])
+        let i = self.doc.move_warnings().partition_point(|&(n, _)| n < id);
+        let &(n, w) = self.doc.move_warnings().get(i)?;
+        (n == id).then(|| &self.doc.source().warnings[w])
     }
 
     /// After a key: when the cursor is on a move the reader warned about and nothing else

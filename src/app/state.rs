@@ -4,11 +4,11 @@
 use super::LaunchOptions;
 use super::config::Config;
 use super::dispatch::command::Command;
-use super::document::{self, Document, Watch};
+use super::document::{self, Document, Source, Watch};
 use super::outline::Outline;
 use super::overlay::{Mode, Overlay, Overlays};
 use crate::core::notation;
-use crate::core::record::{History, NodeId, Record, Step};
+use crate::core::record::{NodeId, Record, Step};
 use crate::core::rules::{Position, Square};
 use std::collections::HashMap;
 
@@ -77,48 +77,22 @@ pub enum Action {
     BoardClick(Square),
 }
 
-/// The whole application state.
+/// How the record is shown: what the keys and the screen choose, kept when the record is
+/// replaced.
 #[derive(Debug)]
-pub struct App {
-    pub record: Record,
-    pub doc: Document,
-    pub config: Config,
-    /// What is open over the record; the top decides what keys do.
-    pub overlays: Overlays,
+pub(super) struct View {
     pub focus: Focus,
     pub flipped: bool,
     /// How big the board is drawn (from `board.size`; `z` cycles it).
     pub board_size: super::config::BoardSize,
-    pub message: Option<Message>,
-    pub should_quit: bool,
-    /// Ctrl-z was pressed: the front end suspends kifview (and clears this).
-    pub suspend_requested: bool,
     pub comment_scroll: u16,
     pub header_scroll: u16,
-    /// Bumped by every change of the record (caches compare against it).
-    pub revision: u64,
-    /// Undo and redo, and which revision was saved.
-    pub history: History,
-    /// Where the cursor was after each undoable edit (parallel to the history's undo stack),
-    /// so redo returns there too.
-    pub(crate) focus_undo: Vec<NodeId>,
-    pub(crate) focus_redo: Vec<NodeId>,
-    /// Where the board cursor was when move input last closed.
-    pub(crate) board_cursor: Option<Square>,
-    /// Text waiting for the front end to put on the clipboard (`document/clipboard.rs`).
-    pub clipboard: Option<String>,
-    /// Following the file (`--watch`, `document/watch.rs`); `None` when off.
-    pub watch: Option<Watch>,
-    /// Research mode: the engine and what it analyses (`research/`).
-    pub research: super::research::state::Research,
-    /// The evaluation graph (`research/graph.rs`).
-    pub graph: super::research::state::GraphView,
-    /// `/` search: the last query and its matches (`search/`).
-    pub search: super::search::matches::Search,
-    /// Saves running in the background (`document/save.rs`).
-    pub saves: super::document::background::Saves,
-    /// The collection: the explorer pane (`collection/`).
-    pub(crate) collection: super::collection::state::Explorer,
+}
+
+/// Where the user is in the record: the current node, the line shown through it, and the
+/// position there. Starts again at the root when the record is replaced.
+#[derive(Debug)]
+struct Cursor {
     cur: NodeId,
     /// The chosen child at each fork (parent -> child) the user has visited.
     chosen: HashMap<NodeId, NodeId>,
@@ -126,75 +100,114 @@ pub struct App {
     line: Vec<NodeId>,
     /// The position at `cur`.
     position: Position,
-    outline: Option<(u64, Outline)>,
-    /// The reader's warnings that name a move, by node (`line_view.rs`).
-    pub(crate) move_warnings: Vec<(NodeId, usize)>,
+}
+
+impl Cursor {
+    fn at_start(record: &Record) -> Cursor {
+        Cursor {
+            cur: NodeId::ROOT,
+            chosen: HashMap::new(),
+            line: Vec::new(),
+            position: record.initial.position.clone(),
+        }
+    }
+}
+
+/// The whole application state. Its fields are the app layer's (`pub(super)`): the front end,
+/// tests and benches read it through its methods and change it through the commands users'
+/// keys run (`tests/integration/tui_layers.rs` checks that no field is `pub` and that there
+/// are at most 15). What lives and dies with the record is in [`Document`].
+#[derive(Debug)]
+pub struct App {
+    /// The record, its history, saves and file.
+    pub(super) doc: Document,
+    pub(super) config: Config,
+    /// What is open over the record; the top decides what keys do.
+    pub(super) overlays: Overlays,
+    pub(super) view: View,
+    cursor: Cursor,
+    pub(super) message: Option<Message>,
+    pub(super) should_quit: bool,
+    /// Ctrl-z was pressed: the front end suspends kifview (and clears this).
+    pub(super) suspend_requested: bool,
+    /// Where the board cursor was when move input last closed.
+    pub(super) board_cursor: Option<Square>,
+    /// Text waiting for the front end to put on the clipboard (`document/clipboard.rs`).
+    pub(super) clipboard: Option<String>,
+    /// Following the file (`--watch`, `document/watch.rs`); `None` when off.
+    pub(super) watch: Option<Watch>,
+    /// Research mode: the engine and what it analyses (`research/`).
+    pub(super) research: super::research::state::Research,
+    /// The evaluation graph (`research/graph.rs`).
+    pub(super) graph: super::research::state::GraphView,
+    /// `/` search: the last query and its matches (`search/`).
+    pub(super) search: super::search::matches::Search,
+    /// The collection: the explorer pane, the records left for its games (`collection/`).
+    pub(super) collection: super::collection::state::Explorer,
 }
 
 impl App {
     /// An app showing `record`.
-    pub fn new(record: Record, doc: Document, config: Config) -> App {
-        let position = record.initial.position.clone();
+    pub fn new(record: Record, source: Source, config: Config) -> App {
         let config_best_move = config.analysis.best_move;
-        // The warnings that name a move, by node, for the move list.
-        let mut move_warnings: Vec<(NodeId, usize)> = (doc.warnings.iter().enumerate())
-            .filter_map(|(i, w)| w.node.map(|n| (n, i)))
-            .collect();
-        move_warnings.sort_unstable();
         let board_size = config.board_size;
+        let graph_auto = graph_auto(&record);
         let mut app = App {
-            record,
-            doc,
+            cursor: Cursor::at_start(&record),
+            doc: Document::new(record, source),
             config,
             overlays: Overlays::default(),
-            focus: Focus::Moves,
-            flipped: false,
-            board_size,
+            view: View {
+                focus: Focus::Moves,
+                flipped: false,
+                board_size,
+                comment_scroll: 0,
+                header_scroll: 0,
+            },
             message: None,
             should_quit: false,
             suspend_requested: false,
-            comment_scroll: 0,
-            header_scroll: 0,
-            revision: 0,
-            history: History::new(),
-            focus_undo: Vec::new(),
-            focus_redo: Vec::new(),
             board_cursor: None,
             clipboard: None,
             watch: None,
             research: super::research::state::Research::new(None, config_best_move),
-            graph: super::research::state::GraphView::default(),
+            graph: super::research::state::GraphView {
+                auto: graph_auto,
+                ..Default::default()
+            },
             search: Default::default(),
-            saves: Default::default(),
             collection: Default::default(),
-            cur: NodeId::ROOT,
-            chosen: HashMap::new(),
-            line: Vec::new(),
-            position,
-            outline: None,
-            move_warnings,
         };
         app.rebuild_line();
-        if let Some(w) = app.doc.warnings.first() {
-            let n = app.doc.warnings.len();
-            let more = if n > 1 {
-                format!(" (and {} more; W lists them)", n - 1)
-            } else {
-                String::new()
-            };
-            app.message = Some(Message {
-                text: format!("{}{more}", w.with_file(&app.doc.name)),
-                level: Level::Warning,
-            });
-        }
+        app.message = app.reading_message();
         app
+    }
+
+    /// The first of the reader's warnings, for the status line.
+    fn reading_message(&self) -> Option<Message> {
+        let source = self.doc.source();
+        let w = source.warnings.first()?;
+        let n = source.warnings.len();
+        let more = if n > 1 {
+            format!(
+                " (and {} more; {} lists them)",
+                n - 1,
+                self.key(Command::ShowWarnings)
+            )
+        } else {
+            String::new()
+        };
+        Some(Message {
+            text: format!("{}{more}", w.with_file(&source.name)),
+            level: Level::Warning,
+        })
     }
 
     /// Opens what the command line asked for.
     pub fn open(opts: &LaunchOptions, config: Config) -> anyhow::Result<App> {
         let (record, doc) = document::open(opts)?;
         let mut app = App::new(record, doc, config);
-        app.flipped = opts.flip;
+        app.view.flipped = opts.flip;
         app.collection = super::collection::state::Explorer::with_index(opts.index.clone());
         app.research = super::research::state::Research::new(
             opts.engine.clone(),
@@ -204,7 +217,7 @@ impl App {
             Some(ply) => app.goto_ply(ply),
             // A followed broadcast is read from its newest move; a USI `position … moves …`
             // line names the position after its moves.
-            None if opts.watch || app.doc.format.is_some_and(document::opens_at_end) => {
+            None if opts.watch || app.doc.source().format.is_some_and(document::opens_at_end) => {
                 app.go_end()
             }
             None => {}
@@ -224,36 +237,55 @@ impl App {
     pub fn pending_clipboard(&self) -> Option<&str> {
         self.clipboard.as_deref()
     }
-    /// Shows another record in place of the current one: a fresh view (start position, no
-    /// history, nothing open) that keeps the board orientation, focus, clipboard and watch.
-    pub fn replace_record(&mut self, record: Record, doc: Document) {
-        let mut fresh = App::new(record, doc, self.config.clone());
-        fresh.flipped = self.flipped;
-        fresh.focus = self.focus;
-        fresh.clipboard = self.clipboard.take();
-        fresh.watch = self.watch.take();
-        fresh.graph = self.graph;
-        fresh.search = self.search.carried();
-        fresh.research = std::mem::take(&mut self.research);
-        fresh.research.record_replaced();
-        fresh.saves = std::mem::take(&mut self.saves).for_replaced_record();
-        fresh.collection = std::mem::take(&mut self.collection);
-        *self = fresh;
+    /// Shows another record in place of the current one: a fresh view of it (start
+    /// position, no history, nothing open, scrolled to the top). The document is replaced as
+    /// a whole (`Document::replaced_by`); what is the session's (board orientation, focus,
+    /// board size, clipboard, watch, graph, the engine, the search's query) stays.
+    pub fn replace_record(&mut self, record: Record, source: Source) {
+        self.doc.replaced_by(record, source);
+        self.show_new_document();
+    }
+
+    /// Shows `doc` (a document put aside whole: record, history, edits) in place of the
+    /// current one, which it returns, at the start position (the collection's back/forward
+    /// stack of records, `collection/games.rs`).
+    pub(crate) fn swap_document(&mut self, doc: Document) -> Document {
+        let old = self.doc.swap(doc);
+        self.show_new_document();
+        old
+    }
+
+    /// A fresh view of the document just put in place (see `replace_record`).
+    fn show_new_document(&mut self) {
+        self.cursor = Cursor::at_start(self.doc.record());
+        self.graph.auto = graph_auto(self.doc.record());
+        self.overlays = Overlays::default();
+        self.view.comment_scroll = 0;
+        self.view.header_scroll = 0;
+        self.board_cursor = None;
+        self.search = self.search.carried();
+        self.research.record_replaced();
+        self.rebuild_line();
+        self.message = self.reading_message();
     }
 
     // ----- what the screen reads (the fields are the app layer's own) -----
 
     /// The record shown.
     pub fn record(&self) -> &Record {
-        &self.record
+        self.doc.record()
     }
     /// Where the record came from and how it is written back.
-    pub fn source(&self) -> &Document {
+    pub fn source(&self) -> &Source {
+        self.doc.source()
+    }
+    /// The document: the record with its history and saves.
+    pub fn document(&self) -> &Document {
         &self.doc
     }
     /// The revision of the record shown (bumped by every change; caches compare against it).
     pub fn revision(&self) -> u64 {
-        self.revision
+        self.doc.revision()
     }
     /// The config in use.
     pub fn config(&self) -> &Config {
@@ -265,15 +297,15 @@ impl App {
     }
     /// The focused pane.
     pub fn focus(&self) -> Focus {
-        self.focus
+        self.view.focus
     }
     /// Is White at the bottom?
     pub fn flipped(&self) -> bool {
-        self.flipped
+        self.view.flipped
     }
     /// How big the board is drawn.
     pub fn board_size(&self) -> super::config::BoardSize {
-        self.board_size
+        self.view.board_size
     }
     /// The status line's message.
     pub fn message(&self) -> Option<&Message> {
@@ -285,11 +317,11 @@ impl App {
     }
     /// The comment pane's scroll offset.
     pub fn comment_scroll(&self) -> u16 {
-        self.comment_scroll
+        self.view.comment_scroll
     }
     /// The header pane's scroll offset.
     pub fn header_scroll(&self) -> u16 {
-        self.header_scroll
+        self.view.header_scroll
     }
     /// The followed file, when `--watch` follows one.
     pub fn watch(&self) -> Option<&Watch> {
@@ -309,15 +341,19 @@ impl App {
     }
     /// `flip_board`: turns the board around.
     pub(crate) fn flip_board(&mut self) {
-        self.flipped = !self.flipped;
+        self.view.flipped = !self.view.flipped;
     }
     /// `focus_next` / `focus_prev`.
     pub(crate) fn step_focus(&mut self, d: isize) {
-        self.focus = self.focus.step(d);
+        self.view.focus = self.view.focus.step(d);
     }
     /// The record shown exists nowhere on disk (restored from a recovery file).
     pub(crate) fn mark_unsaved(&mut self) {
-        self.history = History::unsaved();
+        self.doc.mark_unsaved();
+    }
+    /// Takes a Ctrl-z the front end has not acted on yet.
+    pub fn take_suspend_request(&mut self) -> bool {
+        std::mem::take(&mut self.suspend_requested)
     }
 
     /// What the keyboard is doing (the top overlay's mode).
@@ -326,55 +362,48 @@ impl App {
     }
     /// Is the record in a state that exists nowhere on disk?
     pub fn is_modified(&self) -> bool {
-        self.history.is_modified()
+        self.doc.is_modified()
     }
     /// The current node.
     pub fn cur(&self) -> NodeId {
-        self.cur
+        self.cursor.cur
     }
     /// The line shown: root to its end, through the current node.
     pub fn line(&self) -> &[NodeId] {
-        &self.line
+        &self.cursor.line
     }
     /// Index of the current node in `line()` (= its ply).
     pub fn cur_index(&self) -> usize {
-        self.record.node(self.cur).ply as usize
+        self.doc.record().node(self.cursor.cur).ply as usize
     }
     /// The position at the current node.
     pub fn position(&self) -> &Position {
-        &self.position
+        &self.cursor.position
     }
     /// The alternatives shown in the variation pane: the current move's siblings when it has
     /// any, else the next move's alternatives. Returns the fork node, and the index of the
     /// selected one.
     pub fn alternatives(&self) -> Option<(NodeId, usize)> {
-        let node = self.record.node(self.cur);
+        let node = self.doc.record().node(self.cursor.cur);
         if let Some(p) = node
             .parent
-            .filter(|&p| self.record.node(p).children.len() > 1)
+            .filter(|&p| self.doc.record().node(p).children.len() > 1)
         {
-            return Some((p, self.record.sibling_index(self.cur)));
+            return Some((p, self.doc.record().sibling_index(self.cursor.cur)));
         }
         if node.children.len() > 1 {
-            let next = self.line.get(self.cur_index() + 1).copied()?;
-            return Some((self.cur, self.record.sibling_index(next)));
+            let next = self.cursor.line.get(self.cur_index() + 1).copied()?;
+            return Some((self.cursor.cur, self.doc.record().sibling_index(next)));
         }
         None
     }
     /// The tree outline (built on first use after each change of the record).
     pub fn outline(&mut self) -> &Outline {
-        let stale = !matches!(&self.outline, Some((rev, _)) if *rev == self.revision);
-        if stale {
-            self.outline = Some((self.revision, Outline::build(&self.record)));
-        }
-        &self.outline.as_ref().expect("just built").1
+        self.doc.outline()
     }
     /// The outline if it is built and current.
     pub fn outline_cached(&self) -> Option<&Outline> {
-        match &self.outline {
-            Some((rev, o)) if *rev == self.revision => Some(o),
-            _ => None,
-        }
+        self.doc.outline_cached()
     }
 
     pub(crate) fn info_level(&mut self, text: String, level: Level) {
@@ -385,8 +414,9 @@ impl App {
     }
 
     fn child_on_line(&self, n: NodeId) -> Option<NodeId> {
-        let node = self.record.node(n);
-        self.chosen
+        let node = self.doc.record().node(n);
+        self.cursor
+            .chosen
             .get(&n)
             .copied()
             .filter(|c| node.children.contains(c))
@@ -395,22 +425,27 @@ impl App {
 
     /// Recomputes the line through `cur` and the position.
     fn rebuild_line(&mut self) {
-        let mut line = self.record.path(self.cur);
-        let mut n = self.cur;
+        let mut line = self.doc.record().path(self.cursor.cur);
+        let mut n = self.cursor.cur;
         while let Some(c) = self.child_on_line(n) {
             line.push(c);
             n = c;
         }
-        self.line = line;
-        self.position = self.record.position_at(self.cur);
+        self.cursor.line = line;
+        self.cursor.position = self.doc.record().position_at(self.cursor.cur);
     }
 
     /// Moves to ply `index` of the current line.
     pub(crate) fn go_on_line(&mut self, index: usize) {
-        if let Some(&id) = self.line.get(index).filter(|&&id| id != self.cur) {
-            self.cur = id;
-            self.position = self.record.position_at(id);
-            self.comment_scroll = 0;
+        if let Some(&id) = self
+            .cursor
+            .line
+            .get(index)
+            .filter(|&&id| id != self.cursor.cur)
+        {
+            self.cursor.cur = id;
+            self.cursor.position = self.doc.record().position_at(id);
+            self.view.comment_scroll = 0;
         }
     }
 
@@ -418,9 +453,9 @@ impl App {
     /// line is shorter; its start for a number at or before the record's start, which is
     /// after move 80 in a record read with `手数＝80`).
     pub(crate) fn goto_ply(&mut self, n: u32) {
-        let before = self.record.moves_before();
+        let before = self.doc.record().moves_before();
         let n = n.saturating_sub(before);
-        let last = self.line.len().saturating_sub(1);
+        let last = self.cursor.line.len().saturating_sub(1);
         if n as usize > last {
             let msg = if before == 0 {
                 format!("this line has only {last} plies; went to the end")
@@ -441,36 +476,36 @@ impl App {
         let mut id = NodeId::ROOT;
         let mut target = id;
         loop {
-            self.chosen.remove(&id);
-            if self.record.node(id).ply as usize <= ply {
+            self.cursor.chosen.remove(&id);
+            if self.doc.record().node(id).ply as usize <= ply {
                 target = id;
             }
-            match self.record.node(id).children.first() {
+            match self.doc.record().node(id).children.first() {
                 Some(&c) => id = c,
                 None => break,
             }
         }
-        self.cur = target;
-        self.comment_scroll = 0;
+        self.cursor.cur = target;
+        self.view.comment_scroll = 0;
         self.rebuild_line();
         self.cur_index()
     }
 
     pub(crate) fn go_end(&mut self) {
-        self.go_on_line(self.line.len().saturating_sub(1));
+        self.go_on_line(self.cursor.line.len().saturating_sub(1));
     }
 
     /// Moves to any node, making the line pass through it (and remembering that choice).
     pub fn jump_to(&mut self, id: NodeId) {
-        if id.index() >= self.record.len() {
+        if id.index() >= self.doc.record().len() {
             return;
         }
-        let path = self.record.path(id);
+        let path = self.doc.record().path(id);
         for w in path.windows(2) {
-            self.chosen.insert(w[0], w[1]);
+            self.cursor.chosen.insert(w[0], w[1]);
         }
-        self.cur = id;
-        self.comment_scroll = 0;
+        self.cursor.cur = id;
+        self.view.comment_scroll = 0;
         self.rebuild_line();
     }
 
@@ -479,7 +514,7 @@ impl App {
             self.info("no alternative move here");
             return;
         };
-        let children = &self.record.node(fork).children;
+        let children = &self.doc.record().node(fork).children;
         let n = children.len() as isize;
         let next = sel as isize + d;
         if !(0..n).contains(&next) {
@@ -491,19 +526,19 @@ impl App {
             return;
         }
         let target = children[next as usize];
-        self.chosen.insert(fork, target);
-        if fork != self.cur {
+        self.cursor.chosen.insert(fork, target);
+        if fork != self.cursor.cur {
             // The current move's own alternatives: go to the other one. (Alternatives of the
             // next move: stay here, change the line below.)
-            self.cur = target;
-            self.comment_scroll = 0;
+            self.cursor.cur = target;
+            self.view.comment_scroll = 0;
         }
         self.rebuild_line();
     }
 
     pub(crate) fn step(&mut self, d: isize) {
         let i = self.cur_index() as isize;
-        let last = self.line.len() as isize - 1;
+        let last = self.cursor.line.len() as isize - 1;
         let t = (i + d).clamp(0, last.max(0));
         if t == i {
             self.info(if d > 0 {
@@ -517,45 +552,8 @@ impl App {
 
     // ----- overlays that only look -----
 
-    pub(crate) fn toggle_tree(&mut self) {
-        if self.mode() == Mode::Tree {
-            self.overlays.pop();
-        } else {
-            let cur = self.cur;
-            let selected = self.outline().row_of(cur);
-            self.overlays.push(Overlay::Tree { selected });
-        }
-    }
-
-    pub(crate) fn tree_move(&mut self, d: isize) {
-        let n = self.outline().rows.len() as isize;
-        if let Some(Overlay::Tree { selected }) = self.overlays.top_mut() {
-            *selected = (*selected as isize + d).clamp(0, (n - 1).max(0)) as usize;
-        }
-    }
-
-    pub(crate) fn tree_jump_selected(&mut self) {
-        if let Some(row) = self.overlays.tree_selected() {
-            self.tree_jump(row);
-        }
-    }
-
-    pub(crate) fn tree_jump(&mut self, row: usize) {
-        let Some(r) = self.outline().rows.get(row).copied() else {
-            return;
-        };
-        // Keep the current node when it lies on the chosen branch.
-        let cur = self.cur;
-        if self.outline().row_of(cur) != row {
-            self.jump_to(r.start);
-        }
-        if self.mode() == Mode::Tree {
-            self.overlays.pop();
-        }
-    }
-
     pub(crate) fn show_warnings(&mut self) {
-        if self.doc.warnings.is_empty() {
+        if self.doc.source().warnings.is_empty() {
             self.info("the file was read without problems");
         } else {
             self.overlays
@@ -566,8 +564,8 @@ impl App {
     /// `z`: auto, bod, large, auto, ...
     pub(crate) fn cycle_board_size(&mut self) {
         use super::config::BoardSize;
-        self.board_size = self.board_size.next();
-        let what = match self.board_size {
+        self.view.board_size = self.view.board_size.next();
+        let what = match self.view.board_size {
             BoardSize::Auto => "auto (large when it fits)",
             BoardSize::Bod => "bod",
             BoardSize::Large => "large",
@@ -592,7 +590,7 @@ impl App {
             self.scroll(Pane::Overlay, d);
             return;
         }
-        match self.focus {
+        match self.view.focus {
             Focus::Moves => self.step(d as isize),
             Focus::Variations => self.switch_alternative(d as isize),
             Focus::Comment => self.scroll(Pane::Comment, d),
@@ -602,8 +600,8 @@ impl App {
 
     fn scroll_value(&mut self, pane: Pane) -> Option<&mut u16> {
         match pane {
-            Pane::Comment => Some(&mut self.comment_scroll),
-            Pane::Header => Some(&mut self.header_scroll),
+            Pane::Comment => Some(&mut self.view.comment_scroll),
+            Pane::Header => Some(&mut self.view.header_scroll),
             Pane::Overlay => self.overlays.scroll_mut(),
         }
     }
@@ -623,14 +621,14 @@ impl App {
 
     /// `▲７六歩` for a move node, the ending word for a special one.
     pub fn step_text(&self, id: NodeId) -> String {
-        let node = self.record.node(id);
+        let node = self.doc.record().node(id);
         match &node.step {
             Step::Root => "開始局面".to_string(),
             Step::Special(s) => s.kif_word().to_string(),
             Step::Move(m) => {
                 let prev_to = node
                     .parent
-                    .and_then(|p| self.record.node(p).move_data())
+                    .and_then(|p| self.doc.record().node(p).move_data())
                     .map(|pm| pm.mv.to());
                 format!(
                     "{}{}",
@@ -640,4 +638,12 @@ impl App {
             }
         }
     }
+}
+
+/// Whether the graph shows by itself (where it fits): the main line's comments hold
+/// evaluations.
+fn graph_auto(record: &Record) -> bool {
+    crate::analyze::main_line_evals(record)
+        .iter()
+        .any(|p| p.eval.is_some())
 }

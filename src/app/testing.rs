@@ -36,7 +36,46 @@ pub fn app_with(text: &str) -> super::App {
     let record = loaded.records.into_iter().next().expect("a record").record;
     super::App::new(
         record,
-        super::Document::untitled("t.kif"),
+        super::Source::untitled("t.kif"),
         super::Config::defaults(),
     )
+}
+
+/// Changes the record of `app` by `edit` as every edit key does (`App::apply`: one undo step
+/// of the history, the cursor going where it happened), for tests that need a record state
+/// no key reaches in one step.
+pub fn apply(
+    app: &mut super::App,
+    edit: crate::core::record::Edit,
+) -> Result<NodeId, crate::core::record::EditError> {
+    app.apply(edit)
+}
+
+/// Runs `command` until `done` holds (at most `n` times), as its key would; for the cycling
+/// commands (`focus_next`, `flip_board`, `cycle_board_size`).
+pub fn run_until(
+    app: &mut super::App,
+    command: super::Command,
+    n: usize,
+    done: impl Fn(&super::App) -> bool,
+) {
+    for _ in 0..n {
+        if done(app) {
+            return;
+        }
+        super::update(app, super::Action::Run(command));
+    }
+    assert!(done(app), "{command:?} did not get there in {n} steps");
+}
+
+/// The config of a running app, for tests that change a setting the config file would give
+/// (times of an analysis).
+pub fn config_mut(app: &mut super::App) -> &mut super::Config {
+    &mut app.config
+}
+
+/// Research mode with the engine `--engine` would name (`None`: the config's, else one
+/// found installed), as at launch.
+pub fn use_engine(app: &mut super::App, engine: Option<String>) {
+    app.research = super::research::state::Research::new(engine, app.config.analysis.best_move);
 }

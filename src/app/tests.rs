@@ -16,7 +16,7 @@ fn sample() -> (Record, [NodeId; 4]) {
 }
 
 fn app(r: Record) -> App {
-    let doc = Document::untitled("t.kif");
+    let doc = Source::untitled("t.kif");
     App::new(r, doc, Config::defaults())
 }
 
@@ -42,9 +42,9 @@ fn next_prev_and_ends() {
     );
     key(&mut a, "G");
     assert_eq!(a.cur_index(), 5);
-    assert!(a.record.node(a.cur()).special().is_some());
+    assert!(a.record().node(a.cur()).special().is_some());
     key(&mut a, "l");
-    assert_eq!(a.message.as_ref().unwrap().text, "end of the line");
+    assert_eq!(a.message().as_ref().unwrap().text, "end of the line");
     key(&mut a, "g");
     assert_eq!(a.cur(), NodeId::ROOT);
     key(&mut a, "h");
@@ -89,10 +89,10 @@ fn goto_ply_and_page_keys() {
     key(&mut a, ":99");
     a.handle_key(KeyEvent::plain(KeyCode::Enter));
     assert_eq!(a.cur_index(), 5);
-    assert!(a.message.as_ref().unwrap().text.contains("only 5"));
+    assert!(a.message().as_ref().unwrap().text.contains("only 5"));
     key(&mut a, ":x");
     a.handle_key(KeyEvent::plain(KeyCode::Enter));
-    assert_eq!(a.message.as_ref().unwrap().level, Level::Error);
+    assert_eq!(a.message().as_ref().unwrap().level, Level::Error);
     a.handle_key(KeyEvent::plain(KeyCode::PageUp));
     assert_eq!(a.cur_index(), 0);
     a.handle_key(KeyEvent::plain(KeyCode::PageDown));
@@ -124,11 +124,11 @@ fn flip_focus_help_quit() {
     let (r, _) = sample();
     let mut a = app(r);
     key(&mut a, "f");
-    assert!(a.flipped);
+    assert!(a.flipped());
     a.handle_key(KeyEvent::plain(KeyCode::Tab));
-    assert_eq!(a.focus, Focus::Variations);
+    assert_eq!(a.focus(), Focus::Variations);
     a.handle_key(KeyEvent::plain(KeyCode::BackTab));
-    assert_eq!(a.focus, Focus::Moves);
+    assert_eq!(a.focus(), Focus::Moves);
     key(&mut a, "?");
     assert_eq!(a.mode(), Mode::Help);
     key(&mut a, "?");
@@ -141,9 +141,9 @@ fn flip_focus_help_quit() {
     a.handle_key(KeyEvent::plain(KeyCode::Esc));
     assert_eq!(a.mode(), Mode::Normal);
     key(&mut a, "Q");
-    assert!(a.message.as_ref().unwrap().text.contains("not bound"));
+    assert!(a.message().as_ref().unwrap().text.contains("not bound"));
     key(&mut a, "q");
-    assert!(a.should_quit);
+    assert!(a.should_quit());
 }
 
 #[test]
@@ -161,7 +161,7 @@ fn open_new_handicap_and_bad_names() {
         ..Default::default()
     };
     let a = App::open(&opts, Config::defaults()).unwrap();
-    assert_eq!(a.record.header.get("手合割"), Some("角落ち"));
+    assert_eq!(a.record().header.get("手合割"), Some("角落ち"));
     assert_eq!(
         a.position().side_to_move(),
         crate::core::rules::Color::White

@@ -9,7 +9,7 @@ pub mod ui;
 pub mod view;
 pub mod widgets;
 
-use crate::app::{App, Config, LaunchOptions, Pane, config::AmbiguousWidth, update};
+use crate::app::{App, Config, Input, LaunchOptions, Pane, config::AmbiguousWidth, update};
 use crossterm::event::{
     DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture, Event,
 };
@@ -49,6 +49,7 @@ impl Viewer {
     /// Draws a frame, then keeps the app's scroll offsets within what could be shown.
     pub fn draw(&mut self, frame: &mut Frame) {
         ui::draw(frame, &self.app, &self.theme, &mut self.view);
+        self.app.set_graph_on_screen(self.view.graph_area.width > 0);
         self.app.clamp_scroll(Pane::Comment, self.view.comment_max);
         self.app.clamp_scroll(Pane::Header, self.view.header_max);
         self.app.clamp_scroll(Pane::Overlay, self.view.overlay_max);
@@ -58,19 +59,7 @@ impl Viewer {
         match ev {
             Event::Key(k) => {
                 if let Some(key) = event::to_key_event(k) {
-                    // The position editor takes every key as it is; Ctrl-z still suspends.
-                    let suspend = self.app.mode() == crate::app::Mode::PositionEditor
-                        && self
-                            .app
-                            .config
-                            .keymap
-                            .get(crate::app::KeyMode::Normal, &key)
-                            == Some(crate::app::Command::Suspend);
-                    if suspend {
-                        self.app.suspend_requested = true;
-                    } else {
-                        self.app.handle_key(key);
-                    }
+                    update(&mut self.app, key);
                 }
             }
             Event::Mouse(m) => {
@@ -79,7 +68,7 @@ impl Viewer {
                 }
             }
             Event::Paste(text) => {
-                self.app.paste(text);
+                update(&mut self.app, Input::Paste(text.clone()));
             }
             // A resize redraws anyway; focus changes mean nothing here.
             Event::Resize(..) | Event::FocusGained | Event::FocusLost => {}
@@ -319,129 +308,10 @@ pub fn run(opts: LaunchOptions) -> anyhow::Result<()> {
     let mut terminal = ratatui::try_init()?;
     signals::install();
     signals::install_job_control();
-    let mut ended_by: Option<(i32, Option<Result<crate::app::document::Kept, String>>)> = None;
-    let prev = std::panic::take_hook();
-    std::panic::set_hook(Box::new(move |info| {
-        let _ = crossterm::execute!(
-            std::io::stdout(),
-            DisableBracketedPaste,
-            DisableMouseCapture
-        );
-        prev(info);
-    }));
-    let result = (|| -> anyhow::Result<Viewer> {
-        crossterm::execute!(std::io::stdout(), EnableMouseCapture, EnableBracketedPaste)?;
-        let double = match app.config.ambiguous_width {
-            AmbiguousWidth::Single => false,
-            AmbiguousWidth::Double => true,
-            AmbiguousWidth::Auto => probe_ambiguous_width(),
-        };
-        // (No `terminal.clear()`: it asks the terminal for the cursor position, which not
-        // every terminal answers; the alternate screen starts blank.)
-        let theme = Theme::new(&app.config, !no_color(), double);
-        let mut viewer = Viewer::new(app, theme);
-        viewer.app.set_background_saves(SAVE_BLOCKS_FOR);
-        if opts.watch {
-            crate::app::document::watch::start(&mut viewer.app);
-        }
-        let mut next_check = Instant::now() + WATCH_INTERVAL;
-        let mut dirty = true;
-        let mut now_please = true;
-        let mut last_draw = Instant::now();
-        let mut just_read = false;
-        // A running save ends before kifview does.
-        while !viewer.app.should_quit || viewer.app.save_running() {
-            if let Some(sig) = signals::received() {
-                ended_by = Some((sig, viewer.app.write_recovery()));
-                break;
-            }
-            // Ctrl-z or SIGTSTP: suspend; SIGCONT after a stop kifview did not see (SIGSTOP):
-            // take the terminal again and redraw everything.
-            if std::mem::take(&mut viewer.app.suspend_requested) || signals::take_stop() {
-                suspend(&mut terminal, &mut viewer.app)?;
-                (dirty, now_please) = (true, true);
-            } else if signals::take_cont() {
-                resume_terminal(&mut terminal)?;
-                (dirty, now_please) = (true, true);
-            }
-            if dirty && (now_please || last_draw.elapsed() >= FRAME) {
-                terminal.draw(|f| viewer.draw(f))?;
-                dirty = false;
-                now_please = false;
-                last_draw = Instant::now();
-            }
-            // Wait for input; wake up to check a followed file, to poll a running engine
-            // (never blocking on it) and to draw what it sent.
-            let mut wait: Option<Duration> = None;
-            let mut wake = |d: Duration| wait = Some(wait.map_or(d, |w| w.min(d)));
-            if viewer.app.watch.is_some() {
-                wake(next_check.saturating_duration_since(Instant::now()));
-            }
-            if viewer.app.research_busy() {
-                // An idle engine is only watched (for a crash); a searching one is read.
-                wake(if viewer.app.research.on || viewer.app.job_running() {
-                    ENGINE_POLL
-                } else {
-                    WATCH_INTERVAL / 2
-                });
-            }
-            if dirty {
-                wake(FRAME.saturating_sub(last_draw.elapsed()));
-            }
-            // A save, or the explorer's answer on its way.
-            if viewer.app.save_running() || viewer.app.explorer().busy() {
-                wake(SAVE_POLL);
-            }
-            // Never block for long: a signal is noticed between two waits. A terminal that hung
-            // up is seen here, before crossterm would read its end of file over and over.
-            // After an event crossterm may hold more it already read (a paste, keys typed
-            // fast): take those before waiting on the terminal again.
-            let wait = if just_read {
-                Duration::ZERO
-            } else {
-                wait.unwrap_or(SIGNAL_CHECK).min(SIGNAL_CHECK)
-            };
-            if signals::terminal_hung_up(wait) {
-                signals::note_hangup();
-                continue;
-            }
-            let ready = match crossterm::event::poll(Duration::ZERO) {
-                Ok(r) => r,
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => false,
-                Err(e) => return Err(e.into()),
-            };
-            if signals::received().is_some() {
-                continue;
-            }
-            just_read = ready;
-            if ready {
-                let ev = crossterm::event::read()?;
-                viewer.handle(&ev);
-                dirty = true;
-                now_please = true;
-                if let Some(text) = viewer.app.take_clipboard() {
-                    crossterm::execute!(
-                        std::io::stdout(),
-                        crossterm::clipboard::CopyToClipboard::to_clipboard_from(text)
-                    )?;
-                }
-            }
-            if viewer.app.research_busy() {
-                dirty |= viewer.app.research_tick(Instant::now());
-            }
-            dirty |= viewer.app.save_tick() | viewer.app.collection_tick();
-            // Not while a save runs: the followed file may be the one being written (its
-            // outcome gives the file's new stamp).
-            if viewer.app.watch.is_some()
-                && !viewer.app.save_running()
-                && Instant::now() >= next_check
-            {
-                dirty |= crate::app::document::watch::tick(&mut viewer.app);
-                next_check = Instant::now() + WATCH_INTERVAL;
-            }
-        }
-        Ok(viewer)
-    })();
+    install_panic_hook();
+    let mut ended_by: Option<EndedBy> = None;
+    let result = start_viewer(app, opts.watch)
+        .and_then(|viewer| run_loop(&mut terminal, viewer, &mut ended_by));
     let _ = crossterm::execute!(
         std::io::stdout(),
         DisableBracketedPaste,
@@ -454,25 +324,187 @@ pub fn run(opts: LaunchOptions) -> anyhow::Result<()> {
     // time, and its guardian kills its process group whatever happens.
     let result = result.map(|mut v| {
         if ended_by.is_none() {
-            v.app.research.shutdown();
+            v.app.shutdown_engine();
         }
     });
     if let Some((sig, kept)) = ended_by {
-        match kept {
-            None => eprintln!(
-                "kifview: ended by {}; nothing was unsaved",
-                signals::name(sig)
-            ),
-            Some(Ok(kept)) => eprintln!(
-                "kifview: ended by {}; the unsaved edits are in {kept} (opening the file again offers them)",
-                signals::name(sig)
-            ),
-            Some(Err(e)) => eprintln!(
-                "kifview: ended by {}; the unsaved edits could not be kept: {e}",
-                signals::name(sig)
-            ),
-        }
+        say_ended_by(sig, kept);
         std::process::exit(128 + sig);
     }
     result
+}
+
+/// A signal that ended kifview, and where the unsaved edits went (`None`: there were none).
+type EndedBy = (i32, Option<Result<crate::app::document::Kept, String>>);
+
+/// A panic gives the terminal's mouse and paste modes back before it prints.
+fn install_panic_hook() {
+    let prev = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let _ = crossterm::execute!(
+            std::io::stdout(),
+            DisableBracketedPaste,
+            DisableMouseCapture
+        );
+        prev(info);
+    }));
+}
+
+/// The viewer on the terminal just taken: mouse and paste on, the theme for its width of
+/// ambiguous characters, saves in the background, the file followed when asked.
+fn start_viewer(app: App, watch: bool) -> anyhow::Result<Viewer> {
+    crossterm::execute!(std::io::stdout(), EnableMouseCapture, EnableBracketedPaste)?;
+    let double = match app.config().ambiguous_width {
+        AmbiguousWidth::Single => false,
+        AmbiguousWidth::Double => true,
+        AmbiguousWidth::Auto => probe_ambiguous_width(),
+    };
+    // (No `terminal.clear()`: it asks the terminal for the cursor position, which not
+    // every terminal answers; the alternate screen starts blank.)
+    let theme = Theme::new(app.config(), !no_color(), double);
+    let mut viewer = Viewer::new(app, theme);
+    viewer.app.set_background_saves(SAVE_BLOCKS_FOR);
+    if watch {
+        crate::app::document::watch::start(&mut viewer.app);
+    }
+    Ok(viewer)
+}
+
+/// What the run loop keeps between two turns.
+struct Turns {
+    next_check: Instant,
+    /// Something changed since the last frame.
+    dirty: bool,
+    /// Draw at once (a key was pressed), not at the next frame's time.
+    now_please: bool,
+    last_draw: Instant,
+    /// The last turn read an event: crossterm may hold more.
+    just_read: bool,
+}
+
+impl Turns {
+    /// How long to wait for input: until a followed file is checked, a running engine is
+    /// polled (never blocking on it), a frame is due or a save is polled; never long, so
+    /// that a signal is noticed between two waits.
+    fn wait(&self, app: &App) -> Duration {
+        // After an event crossterm may hold more it already read (a paste, keys typed fast):
+        // take those before waiting on the terminal again.
+        if self.just_read {
+            return Duration::ZERO;
+        }
+        let mut wait = SIGNAL_CHECK;
+        if app.watch().is_some() {
+            wait = wait.min(self.next_check.saturating_duration_since(Instant::now()));
+        }
+        if app.research_busy() {
+            // An idle engine is only watched (for a crash); a searching one is read.
+            wait = wait.min(if app.research().on || app.job_running() {
+                ENGINE_POLL
+            } else {
+                WATCH_INTERVAL / 2
+            });
+        }
+        if self.dirty {
+            wait = wait.min(FRAME.saturating_sub(self.last_draw.elapsed()));
+        }
+        // A save, or the explorer's answer on its way.
+        if app.save_running() || app.explorer().busy() {
+            wait = wait.min(SAVE_POLL);
+        }
+        wait
+    }
+
+    /// After the input: the engine's lines, a save's outcome, a followed file's change.
+    fn tick(&mut self, app: &mut App) {
+        if app.research_busy() {
+            self.dirty |= app.research_tick(Instant::now());
+        }
+        self.dirty |= app.save_tick();
+        self.dirty |= app.collection_tick();
+        // Not while a save runs: the followed file may be the one being written (its
+        // outcome gives the file's new stamp).
+        if app.watch().is_some() && !app.save_running() && Instant::now() >= self.next_check {
+            self.dirty |= crate::app::document::watch::tick(app);
+            self.next_check = Instant::now() + WATCH_INTERVAL;
+        }
+    }
+}
+
+/// Handles events and draws until the user quits (once the saves have ended) or a signal
+/// ends kifview (`ended_by` says which, and where the unsaved edits went).
+fn run_loop(
+    terminal: &mut ratatui::DefaultTerminal,
+    mut viewer: Viewer,
+    ended_by: &mut Option<EndedBy>,
+) -> anyhow::Result<Viewer> {
+    let mut t = Turns {
+        next_check: Instant::now() + WATCH_INTERVAL,
+        dirty: true,
+        now_please: true,
+        last_draw: Instant::now(),
+        just_read: false,
+    };
+    // A running save ends before kifview does.
+    while !viewer.app.should_quit() || viewer.app.save_running() {
+        if let Some(sig) = signals::received() {
+            *ended_by = Some((sig, viewer.app.write_recovery()));
+            break;
+        }
+        // Ctrl-z or SIGTSTP: suspend; SIGCONT after a stop kifview did not see (SIGSTOP):
+        // take the terminal again and redraw everything.
+        if viewer.app.take_suspend_request() || signals::take_stop() {
+            suspend(terminal, &mut viewer.app)?;
+            (t.dirty, t.now_please) = (true, true);
+        } else if signals::take_cont() {
+            resume_terminal(terminal)?;
+            (t.dirty, t.now_please) = (true, true);
+        }
+        if t.dirty && (t.now_please || t.last_draw.elapsed() >= FRAME) {
+            terminal.draw(|f| viewer.draw(f))?;
+            (t.dirty, t.now_please) = (false, false);
+            t.last_draw = Instant::now();
+        }
+        // A terminal that hung up is seen here, before crossterm would read its end of file
+        // over and over.
+        if signals::terminal_hung_up(t.wait(&viewer.app)) {
+            signals::note_hangup();
+            continue;
+        }
+        let ready = match crossterm::event::poll(Duration::ZERO) {
+            Ok(r) => r,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => false,
+            Err(e) => return Err(e.into()),
+        };
+        if signals::received().is_some() {
+            continue;
+        }
+        t.just_read = ready;
+        if ready {
+            viewer.handle(&crossterm::event::read()?);
+            (t.dirty, t.now_please) = (true, true);
+            if let Some(text) = viewer.app.take_clipboard() {
+                crossterm::execute!(
+                    std::io::stdout(),
+                    crossterm::clipboard::CopyToClipboard::to_clipboard_from(text)
+                )?;
+            }
+        }
+        t.tick(&mut viewer.app);
+    }
+    Ok(viewer)
+}
+
+/// On standard error, after the screen is back: which signal ended kifview, and where the
+/// unsaved edits are.
+fn say_ended_by(sig: i32, kept: Option<Result<crate::app::document::Kept, String>>) {
+    let name = signals::name(sig);
+    match kept {
+        None => eprintln!("kifview: ended by {name}; nothing was unsaved"),
+        Some(Ok(kept)) => eprintln!(
+            "kifview: ended by {name}; the unsaved edits are in {kept} (opening the file again offers them)"
+        ),
+        Some(Err(e)) => {
+            eprintln!("kifview: ended by {name}; the unsaved edits could not be kept: {e}")
+        }
+    }
 }

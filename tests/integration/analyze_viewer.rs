@@ -20,6 +20,18 @@ fn command(app: &mut App, line: &str) {
     app.handle_key(KeyEvent::new(KeyCode::Enter, Modifiers::default()));
 }
 
+/// The screen at 200x60 (colours off; the analysis pane has room of its own), rows joined.
+fn rows_of(app: &App) -> String {
+    let mut t = ratatui::Terminal::new(ratatui::backend::TestBackend::new(200, 60)).unwrap();
+    let mut vs = kifview::tui::ui::ViewState::default();
+    t.draw(|f| {
+        let area = f.area();
+        kifview::tui::ui::render(area, f.buffer_mut(), app, &Theme::plain(), &mut vs)
+    })
+    .unwrap();
+    screen_rows(&t).join("\n")
+}
+
 fn esc(app: &mut App) {
     app.handle_key(KeyEvent::new(KeyCode::Esc, Modifiers::default()));
 }
@@ -31,15 +43,15 @@ fn game() -> Record {
 }
 
 fn comments(app: &App) -> Vec<String> {
-    app.record
+    app.record()
         .main_line()
         .iter()
-        .map(|&n| app.record.node(n).comment.clone())
+        .map(|&n| app.record().node(n).comment.clone())
         .collect()
 }
 
 fn message(app: &App) -> String {
-    app.message
+    app.message()
         .as_ref()
         .map(|m| m.text.clone())
         .unwrap_or_default()
@@ -64,9 +76,14 @@ fn analyze_writes_every_comment_as_one_undo_step() {
     ]
     .concat();
     let fake = Fake::new(&script);
-    let mut app = fake.app(game());
-    app.config.analysis.analyze_time_ms = 20;
-    app.record.node_mut(app.record.main_line()[2]).comment = "my note".into();
+    // The record as read has a comment of the user's on its third move.
+    let mut record = game();
+    let third = record.main_line()[2];
+    record.node_mut(third).comment = "my note".into();
+    let mut app = fake.app(record);
+    kifview::app::testing::config_mut(&mut app)
+        .analysis
+        .analyze_time_ms = 20;
     command(&mut app, "analyze");
     assert!(app.job_running(), "{}", message(&app));
     assert!(
@@ -76,8 +93,8 @@ fn analyze_writes_every_comment_as_one_undo_step() {
     );
     // Progress while it runs.
     until(&mut app, "wrote the first comment", |a| {
-        a.record
-            .node(a.record.main_line()[1])
+        a.record()
+            .node(a.record().main_line()[1])
             .comment
             .contains("#評価値")
     });
@@ -172,15 +189,23 @@ fn analyze_is_cancelled_by_esc_and_by_analyze_again() {
     );
     let fake = Fake::new(&script);
     let mut app = fake.app(game());
-    app.config.analysis.analyze_time_ms = 20;
+    kifview::app::testing::config_mut(&mut app)
+        .analysis
+        .analyze_time_ms = 20;
     command(&mut app, "analyze");
     until(&mut app, "second search", |a| {
-        a.record
-            .node(a.record.main_line()[1])
+        a.record()
+            .node(a.record().main_line()[1])
             .comment
             .contains("#評価値")
     });
-    app.config.analysis.analyze_time_ms = 60_000;
+    kifview::app::testing::config_mut(&mut app)
+        .analysis
+        .analyze_time_ms = 60_000;
+    // The pane's title says what runs (issue 21: not `棋譜解析・詰み探索中`).
+    let rows = rows_of(&app);
+    assert!(rows.contains("検討 棋譜解析中 (Esc: stop)"), "{rows}");
+    assert!(!rows.contains("詰み探索"), "{rows}");
     esc(&mut app);
     assert!(!app.job_running());
     let m = message(&app);
@@ -192,8 +217,8 @@ fn analyze_is_cancelled_by_esc_and_by_analyze_again() {
     command(&mut app, "analyze");
     assert!(app.job_running(), "{}", message(&app));
     key(&mut app, 'a');
-    assert!(!app.research.on);
-    assert_eq!(app.message.as_ref().unwrap().level, Level::Error);
+    assert!(!app.research().on);
+    assert_eq!(app.message().as_ref().unwrap().level, Level::Error);
     command(&mut app, "analyze");
     assert!(!app.job_running());
     assert!(
@@ -234,6 +259,8 @@ fn mate_found_is_inserted_by_i() {
     let mut app = fake.app(tsume());
     command(&mut app, "mate 5");
     assert!(app.job_running(), "{}", message(&app));
+    let rows = rows_of(&app);
+    assert!(rows.contains("検討 詰み探索中 (Esc: stop)"), "{rows}");
     until(&mut app, "mate found", |a| !a.job_running());
     assert_eq!(message(&app), "詰み 1手: ▲２二金 (I inserts it)");
     assert!(
@@ -243,14 +270,14 @@ fn mate_found_is_inserted_by_i() {
         fake.log()
     );
     key(&mut app, 'I');
-    assert_eq!(app.record.main_line().len(), 2, "{}", message(&app));
+    assert_eq!(app.record().main_line().len(), 2, "{}", message(&app));
     assert!(
         message(&app).starts_with("added: ▲２二金"),
         "{}",
         message(&app)
     );
     key(&mut app, 'u');
-    assert_eq!(app.record.main_line().len(), 1);
+    assert_eq!(app.record().main_line().len(), 1);
     for want in [
         "不詰",
         "時間切れ",
@@ -271,7 +298,7 @@ fn mate_with_gpsusi() {
     };
     let mut config = kifview::app::Config::defaults();
     config.engines = vec![spec];
-    let mut app = App::new(tsume(), kifview::app::Document::untitled("t.kif"), config);
+    let mut app = App::new(tsume(), kifview::app::Source::untitled("t.kif"), config);
     // A loaded two-core machine: gpsusi starts slowly (up to the 30 s handshake) and then has
     // its 60 s (a one-move mate comes back at once; with 5 s it timed out under a heavy load);
     // only a failing test waits the whole three minutes.
@@ -286,5 +313,5 @@ fn mate_with_gpsusi() {
         "{}",
         message(&app)
     );
-    app.research.shutdown();
+    app.shutdown_engine();
 }

@@ -34,19 +34,19 @@ fn saving_a_file_read_in_part_writes_the_unread_lines_back_as_remarks() {
     std::fs::write(&path, CUT).unwrap();
     let mut v = viewer(&path);
     // The player is told that they were kept, and where (the comment pane shows them).
-    let warned = v.app.doc.warnings.iter().any(|w| {
+    let warned = v.app.source().warnings.iter().any(|w| {
         w.message.contains(
             "the rest of this line of play is skipped (kept as # remark lines after the last move read, written back on save)",
         )
     });
-    assert!(warned, "{:?}", v.app.doc.warnings);
+    assert!(warned, "{:?}", v.app.source().warnings);
     press(&mut v, "^s");
     v.app.wait_for_saves();
     assert_ne!(v.app.mode(), Mode::Confirm, "nothing is lost: no question");
     assert_eq!(std::fs::read_to_string(&path).unwrap(), CUT_SAVED);
     // Read again, the file is read whole and written back the same.
     let mut v = viewer(&path);
-    assert!(v.app.doc.unread.is_none());
+    assert!(v.app.source().unread.is_none());
     press(&mut v, "^s");
     v.app.wait_for_saves();
     assert_eq!(std::fs::read_to_string(&path).unwrap(), CUT_SAVED);

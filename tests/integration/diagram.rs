@@ -298,7 +298,7 @@ fn the_copy_menu_saves_the_position_as_a_picture() {
     };
     let mut a = App::open(&opts, Config::defaults()).unwrap();
     press(&mut a, "yd");
-    let Some(Overlay::Prompt(p)) = a.overlays.top() else {
+    let Some(Overlay::Prompt(p)) = a.overlays().top() else {
         panic!("y d asks for the file");
     };
     let offered = dir.path().join("game-ply001.svg").display().to_string();
@@ -314,7 +314,7 @@ fn the_copy_menu_saves_the_position_as_a_picture() {
     let p = Pixmap::decode_png(&std::fs::read(&png).unwrap()).unwrap();
     assert_eq!(p.width(), 816);
     assert!(
-        a.message
+        a.message()
             .as_ref()
             .unwrap()
             .text
@@ -327,7 +327,7 @@ fn the_copy_menu_saves_the_position_as_a_picture() {
         &format!("{back}{}⏎", dir.path().join("x.txt").display()),
     );
     assert!(
-        a.message
+        a.message()
             .as_ref()
             .unwrap()
             .text

@@ -78,14 +78,14 @@ fn board_cursor_enters_a_main_line_move_and_a_variation() {
         "{}",
         status(&mut v)
     );
-    let first = v.app.record.node(NodeId::ROOT).children[0];
-    assert_eq!(usi_line(&v.app.record, NodeId::ROOT), vec!["7g7f", "3c3d"]);
-    assert_eq!(v.app.record.node(first).children.len(), 2);
+    let first = v.app.record().node(NodeId::ROOT).children[0];
+    assert_eq!(usi_line(v.app.record(), NodeId::ROOT), vec!["7g7f", "3c3d"]);
+    assert_eq!(v.app.record().node(first).children.len(), 2);
     // Entering a move that exists goes there instead of adding it again.
     press(&mut v, "h");
     typed(&mut v, "34歩");
     assert_eq!(cur_text(&v), "△３四歩(33)");
-    assert_eq!(v.app.record.node(first).children.len(), 2);
+    assert_eq!(v.app.record().node(first).children.len(), 2);
     assert!(status(&mut v).contains("already in the record"));
 }
 
@@ -139,7 +139,7 @@ fn typed_moves_in_every_notation_and_ambiguity() {
     );
     press(&mut v, "⌫⌫⌫⌫58金右⏎");
     assert_eq!(cur_text(&v), "▲５八金(49)");
-    assert_eq!(v.app.record.node(v.app.line()[2]).children.len(), 2);
+    assert_eq!(v.app.record().node(v.app.line()[2]).children.len(), 2);
     // 58金 alone is ambiguous: the candidates are listed.
     press(&mut v, "h");
     typed(&mut v, "58金");
@@ -198,10 +198,10 @@ fn drop_from_the_hand_and_promotion_choice() {
     press(&mut v, "⎋");
     assert_eq!(v.app.mode(), Mode::Normal);
     assert_eq!(
-        usi_line(&v.app.record, NodeId::ROOT),
+        usi_line(v.app.record(), NodeId::ROOT),
         ["7g7f", "3c3d", "8h2b+", "3a2b", "B*5e"]
     );
-    let kids = &v.app.record.node(v.app.line()[2]).children;
+    let kids = &v.app.record().node(v.app.line()[2]).children;
     assert_eq!(kids.len(), 1, "the undone 不成 is gone, 成 is there");
     // A typed drop and typed promotion choices.
     press(&mut v, "h");
@@ -210,7 +210,7 @@ fn drop_from_the_hand_and_promotion_choice() {
     press(&mut v, ":2⏎");
     typed(&mut v, "22角不成");
     assert_eq!(cur_text(&v), "▲２二角不成(88)");
-    assert_eq!(v.app.record.node(v.app.line()[2]).children.len(), 2);
+    assert_eq!(v.app.record().node(v.app.line()[2]).children.len(), 2);
 }
 
 #[test]
@@ -221,38 +221,44 @@ fn illegal_moves_are_refused_with_the_reason() {
     ] {
         typed(&mut v, t);
     }
-    let n = v.app.record.len();
+    let n = v.app.record().len();
     // 二歩: a pawn dropped on file 7, where black has one.
     typed(&mut v, "75歩打");
     assert!(status(&mut v).contains("二歩"), "{}", status(&mut v));
     press(&mut v, "⎋");
     // The same on the board: P, then 7五.
     press(&mut v, "iP");
-    v.app.overlays.board_mut().unwrap().cursor = kifview::core::rules::Square::new(7, 5).unwrap();
-    press(&mut v, "⏎");
+    kifview::app::update(
+        &mut v.app,
+        kifview::app::Action::BoardClick(kifview::core::rules::Square::new(7, 5).unwrap()),
+    );
     assert!(status(&mut v).contains("二歩"), "{}", status(&mut v));
     // No piece there.
     press(&mut v, "⎋");
-    v.app.overlays.board_mut().unwrap().cursor = kifview::core::rules::Square::new(5, 5).unwrap();
-    press(&mut v, "⏎");
+    kifview::app::update(
+        &mut v.app,
+        kifview::app::Action::BoardClick(kifview::core::rules::Square::new(5, 5).unwrap()),
+    );
     assert!(
         status(&mut v).contains("no piece on ５五"),
         "{}",
         status(&mut v)
     );
     // The opponent's piece.
-    v.app.overlays.board_mut().unwrap().cursor = kifview::core::rules::Square::new(5, 1).unwrap();
-    press(&mut v, "⏎");
+    kifview::app::update(
+        &mut v.app,
+        kifview::app::Action::BoardClick(kifview::core::rules::Square::new(5, 1).unwrap()),
+    );
     assert!(status(&mut v).contains("opponent"), "{}", status(&mut v));
     press(&mut v, "⎋");
     // 王手放置 typed: the king may not walk into the rook's file... use a USI move that
     // leaves the king in check after 8f8g+ (white promotes, checking nothing); simpler:
     typed(&mut v, "5i4h");
-    assert_eq!(v.app.record.len(), n + 1, "a legal king move is added");
+    assert_eq!(v.app.record().len(), n + 1, "a legal king move is added");
     typed(&mut v, "8f8g+");
     typed(&mut v, "4h3h");
     // Not in check: legal. The rule checks themselves are unit-tested in the core.
-    assert!(v.app.record.len() >= n + 3);
+    assert!(v.app.record().len() >= n + 3);
     typed(&mut v, "hello");
     assert!(status(&mut v).contains("type a move") || status(&mut v).contains("hello"));
 }
@@ -271,7 +277,7 @@ fn delete_reorder_make_main_line_undo_redo() {
     let root = NodeId::ROOT;
     let names = |v: &Viewer| -> Vec<String> {
         v.app
-            .record
+            .record()
             .node(root)
             .children
             .iter()
@@ -291,14 +297,14 @@ fn delete_reorder_make_main_line_undo_redo() {
     press(&mut v, "jl");
     assert_eq!(cur_text(&v), "△８四歩(83)");
     press(&mut v, "P");
-    assert_eq!(usi_line(&v.app.record, root), ["2g2f", "8c8d"]);
+    assert_eq!(usi_line(v.app.record(), root), ["2g2f", "8c8d"]);
     assert_eq!(cur_text(&v), "△８四歩(83)", "the cursor stays");
     // Undo puts the order back and the cursor where the edit was; redo again.
     press(&mut v, "u");
     assert_eq!(names(&v), ["▲７六歩(77)", "▲５六歩(57)", "▲２六歩(27)"]);
     assert_eq!(cur_text(&v), "△８四歩(83)");
     press(&mut v, "^r");
-    assert_eq!(usi_line(&v.app.record, root), ["2g2f", "8c8d"]);
+    assert_eq!(usi_line(v.app.record(), root), ["2g2f", "8c8d"]);
     // Delete the current move and what follows.
     press(&mut v, "h");
     assert_eq!(cur_text(&v), "▲２六歩(27)");
@@ -317,15 +323,15 @@ fn delete_reorder_make_main_line_undo_redo() {
     press(&mut v, "gJl");
     assert_eq!(cur_text(&v), "▲２六歩(27)");
     press(&mut v, "D");
-    assert!(v.app.record.node(v.app.cur()).children.is_empty());
+    assert!(v.app.record().node(v.app.cur()).children.is_empty());
     press(&mut v, "u");
-    assert_eq!(v.app.record.node(v.app.cur()).children.len(), 1);
+    assert_eq!(v.app.record().node(v.app.cur()).children.len(), 1);
     // Navigation is not an edit: undo all the way, then nothing is modified.
     for _ in 0..20 {
         press(&mut v, "u");
     }
     assert!(status(&mut v).contains("nothing to undo"));
-    assert!(v.app.record.node(root).children.is_empty());
+    assert!(v.app.record().node(root).children.is_empty());
     assert!(!status(&mut v).contains("[+]"));
 }
 
@@ -357,7 +363,7 @@ fn ending_from_the_list() {
     press(&mut v, "h");
     typed(&mut v, "投了");
     assert_eq!(cur_text(&v), "投了");
-    assert_eq!(v.app.record.node(v.app.line()[1]).children.len(), 2);
+    assert_eq!(v.app.record().node(v.app.line()[1]).children.len(), 2);
 }
 
 #[test]
@@ -380,20 +386,20 @@ fn comment_editor_with_japanese_text() {
     press(&mut v, "、");
     // Pasted text (bracketed paste) goes into the comment too, line breaks included.
     v.handle(&Event::Paste("\r\n貼り付け".into()));
-    assert_eq!(v.app.overlays.comment().unwrap().editor.cursor(), (2, 4));
+    assert_eq!(v.app.overlays().comment().unwrap().editor.cursor(), (2, 4));
     press(&mut v, "⌫⌫⌫⌫⌫");
     press(&mut v, "⎋");
     assert_eq!(v.app.mode(), Mode::Normal);
     let cur = v.app.cur();
-    assert_eq!(v.app.record.node(cur).comment, "角道を開ける\n次、はabc");
+    assert_eq!(v.app.record().node(cur).comment, "角道を開ける\n次、はabc");
     // Ctrl-c leaves throwing the changes away.
     press(&mut v, "cxyz^c");
-    assert_eq!(v.app.record.node(cur).comment, "角道を開ける\n次、はabc");
+    assert_eq!(v.app.record().node(cur).comment, "角道を開ける\n次、はabc");
     // One undo step for the whole edit; the start position has its own comment.
     press(&mut v, "u");
-    assert_eq!(v.app.record.node(cur).comment, "");
+    assert_eq!(v.app.record().node(cur).comment, "");
     press(&mut v, "gc初形⎋");
-    assert_eq!(v.app.record.node(NodeId::ROOT).comment, "初形");
+    assert_eq!(v.app.record().node(NodeId::ROOT).comment, "初形");
     assert!(shown(&mut v).contains("コメント（開始局面）"));
     // A long line wraps inside the pane and the cursor follows it.
     press(&mut v, "c");
@@ -415,7 +421,7 @@ fn bookmarks_set_list_and_jump() {
     assert!(status(&mut v).contains("no bookmarks"));
     press(&mut v, "hb急所⏎");
     assert_eq!(
-        v.app.record.node(v.app.cur()).bookmark.as_deref(),
+        v.app.record().node(v.app.cur()).bookmark.as_deref(),
         Some("急所")
     );
     assert!(shown(&mut v).contains("&急所"));
@@ -427,12 +433,12 @@ fn bookmarks_set_list_and_jump() {
     // Renaming: the prompt starts with the old name.
     press(&mut v, "b⌫⌫序盤⏎");
     assert_eq!(
-        v.app.record.node(v.app.cur()).bookmark.as_deref(),
+        v.app.record().node(v.app.cur()).bookmark.as_deref(),
         Some("序盤")
     );
     press(&mut v, "u");
     assert_eq!(
-        v.app.record.node(v.app.cur()).bookmark.as_deref(),
+        v.app.record().node(v.app.cur()).bookmark.as_deref(),
         Some("急所")
     );
 }
@@ -442,7 +448,7 @@ fn header_fields_edit_add_remove() {
     let mut v = new_viewer();
     press(&mut v, "e");
     assert_eq!(v.app.mode(), Mode::List);
-    assert_eq!(v.app.record.header.get("手合割"), Some("平手"));
+    assert_eq!(v.app.record().header.get("手合割"), Some("平手"));
     press(&mut v, "a先手⏎羽生善治⏎");
     press(&mut v, "a後手⏎藤井聡太⏎");
     press(&mut v, "a棋戦⏎研究会⏎");
@@ -454,16 +460,16 @@ fn header_fields_edit_add_remove() {
     );
     // Edit the value of 先手 (the second field, after 手合割).
     press(&mut v, "kkkkkkj");
-    assert_eq!(v.app.overlays.list().unwrap().selected, 1);
+    assert_eq!(v.app.overlays().list().unwrap().selected, 1);
     press(&mut v, "⏎⌫⌫⌫⌫大山康晴⏎");
-    assert_eq!(v.app.record.header.black_name(), Some("大山康晴"));
+    assert_eq!(v.app.record().header.black_name(), Some("大山康晴"));
     // Delete 棋戦.
     press(&mut v, "jjd");
-    assert_eq!(v.app.record.header.get("棋戦"), None);
+    assert_eq!(v.app.record().header.get("棋戦"), None);
     press(&mut v, "⎋");
     assert!(shown(&mut v).contains("▲先手：大山康晴"));
     press(&mut v, "u");
-    assert_eq!(v.app.record.header.get("棋戦"), Some("研究会"));
+    assert_eq!(v.app.record().header.get("棋戦"), Some("研究会"));
 }
 
 #[test]
@@ -532,6 +538,13 @@ fn save_as_kif_kifu_and_csa_and_read_back() {
     // the first :w, which made game.kif its file, as in vim).
     let s = status(&mut v);
     assert!(s.contains(" game.kif KIF") && s.contains("wrote"), "{s}");
+    // Nothing is unsaved (game.kif holds every edit): the message says so, not `[+] stays`.
+    assert!(!v.app.is_modified());
+    let m = v.app.message().unwrap().text.clone();
+    assert!(
+        m.contains("without") && m.contains("game.kif holds them") && !m.contains("[+]"),
+        "{m}"
+    );
 }
 
 #[test]
@@ -636,20 +649,20 @@ fn quitting_with_unsaved_edits_asks() {
         status(&mut v)
     );
     press(&mut v, "q");
-    assert!(v.app.should_quit, "nothing to save: quits at once");
+    assert!(v.app.should_quit(), "nothing to save: quits at once");
 
     let mut v = viewer_on(&path, None);
     typed(&mut v, "7g7f");
     press(&mut v, "q");
-    assert!(!v.app.should_quit);
+    assert!(!v.app.should_quit());
     assert!(shown(&mut v).contains("unsaved changes"));
     press(&mut v, "c");
-    assert!(!v.app.should_quit);
+    assert!(!v.app.should_quit());
     assert_eq!(v.app.mode(), Mode::Normal);
     press(&mut v, ":q⏎");
     assert_eq!(v.app.mode(), Mode::Confirm);
     press(&mut v, "s");
-    assert!(v.app.should_quit, "saved, then quit");
+    assert!(v.app.should_quit(), "saved, then quit");
     let r = notation::load(&std::fs::read(&path).unwrap(), Some(&path))
         .records
         .remove(0)
@@ -662,17 +675,17 @@ fn quitting_with_unsaved_edits_asks() {
     press(&mut v, "^c");
     assert_eq!(v.app.mode(), Mode::Confirm);
     press(&mut v, "d");
-    assert!(v.app.should_quit);
+    assert!(v.app.should_quit());
     let mut v = viewer_on(&path, None);
     press(&mut v, "G");
     typed(&mut v, "3c3d");
     press(&mut v, ":q!⏎");
-    assert!(v.app.should_quit);
+    assert!(v.app.should_quit());
     let mut v = viewer_on(&path, None);
     press(&mut v, "G");
     typed(&mut v, "3c3d");
     press(&mut v, ":wq⏎");
-    assert!(v.app.should_quit);
+    assert!(v.app.should_quit());
     let r = notation::load(&std::fs::read(&path).unwrap(), Some(&path))
         .records
         .remove(0)
@@ -712,12 +725,12 @@ fn new_record_without_a_file_needs_a_name_and_handicap_records_save() {
     // Esc leaves the question without doing anything.
     press(&mut v, "⎋");
     assert_eq!(v.app.mode(), Mode::Normal);
-    assert!(!v.app.should_quit);
+    assert!(!v.app.should_quit());
     press(&mut v, "qs");
     assert_eq!(v.app.mode(), Mode::Prompt);
     let path = dir.path().join("quit.kifu");
     press(&mut v, &format!("{}⏎", path.display()));
-    assert!(v.app.should_quit);
+    assert!(v.app.should_quit());
     assert!(path.exists());
 }
 
@@ -727,8 +740,10 @@ fn board_input_snapshot_with_destinations() {
     typed(&mut v, "7g7f");
     typed(&mut v, "3c3d");
     press(&mut v, "i");
-    v.app.overlays.board_mut().unwrap().cursor = kifview::core::rules::Square::new(8, 8).unwrap();
-    press(&mut v, "⏎");
+    kifview::app::update(
+        &mut v.app,
+        kifview::app::Action::BoardClick(kifview::core::rules::Square::new(8, 8).unwrap()),
+    );
     insta::assert_snapshot!(
         "board_bishop_destinations_80x24",
         text(&screen(&mut v, 80, 24))
@@ -768,14 +783,14 @@ fn board_cursor_and_picked_piece_are_drawn_and_lists_and_questions_snapshot() {
 }
 
 fn viewer_at(sfen: &str) -> Viewer {
-    use kifview::app::Document;
+    use kifview::app::Source;
     use kifview::core::record::Initial;
     use kifview::core::rules::Position;
     let record = Record::new(Initial {
         position: Position::from_sfen(sfen).unwrap(),
         handicap: None,
     });
-    let doc = Document::untitled("t.kif");
+    let doc = Source::untitled("t.kif");
     Viewer::new(App::new(record, doc, Config::defaults()), Theme::plain())
 }
 
@@ -790,7 +805,7 @@ fn every_rule_is_named_when_a_move_is_refused() {
     press(&mut v, "iP");
     assert!(
         !v.app
-            .overlays
+            .overlays()
             .board()
             .unwrap()
             .targets
@@ -815,14 +830,14 @@ fn every_rule_is_named_when_a_move_is_refused() {
     press(&mut v, "⎋");
     // On the board the pinned gold may only move along the file.
     press(&mut v, "ijjj⏎");
-    let targets = v.app.overlays.board().unwrap().targets.clone();
+    let targets = v.app.overlays().board().unwrap().targets.clone();
     assert!(
         !targets.is_empty() && targets.iter().all(|s| s.file() == 5),
         "{targets:?}"
     );
     press(&mut v, "l⏎");
     assert!(status(&mut v).contains("王手放置"), "{}", status(&mut v));
-    assert_eq!(v.app.record.len(), 1, "nothing was added");
+    assert_eq!(v.app.record().len(), 1, "nothing was added");
 }
 
 #[test]
@@ -927,7 +942,7 @@ fn save_undo_and_a_different_edit_is_unsaved() {
     assert!(status(&mut v).contains("[+]"), "{}", status(&mut v));
     press(&mut v, "q");
     assert!(
-        !v.app.should_quit,
+        !v.app.should_quit(),
         "quit must ask: 二 exists nowhere on disk"
     );
     assert!(shown(&mut v).contains("unsaved changes"));
@@ -953,7 +968,7 @@ fn write_copy_keeps_the_session_and_saveas_switches() {
     assert!(s.contains("orig.kif") && s.contains("[+]"), "{s}");
     press(&mut v, "q");
     assert!(
-        !v.app.should_quit,
+        !v.app.should_quit(),
         "the comment and variations are not on disk"
     );
     press(&mut v, "c");
@@ -988,7 +1003,7 @@ fn write_copy_keeps_the_session_and_saveas_switches() {
     assert_eq!(v.app.mode(), Mode::Confirm);
     press(&mut v, "n");
     press(&mut v, ":q⏎");
-    assert!(!v.app.should_quit);
+    assert!(!v.app.should_quit());
     assert_eq!(v.app.mode(), Mode::Confirm);
     // :sav is :saveas; back to a KIF file: everything is on disk again.
     press(&mut v, "c");
@@ -997,7 +1012,7 @@ fn write_copy_keeps_the_session_and_saveas_switches() {
     let s = status(&mut v);
     assert!(s.contains("back.kif") && !s.contains("[+]"), "{s}");
     press(&mut v, "q");
-    assert!(v.app.should_quit);
+    assert!(v.app.should_quit());
 }
 
 #[test]
@@ -1040,7 +1055,7 @@ fn deleting_counts_every_node_asks_when_large_and_undo_restores_all() {
     let dir = tempfile::tempdir().unwrap();
     let file = study_copy(dir.path(), "orig.kif");
     let mut v = viewer_on(&file, None);
-    let before = v.app.record.clone();
+    let before = v.app.record().clone();
     let attached = |r: &kifview::core::record::Record| r.preorder().len();
     // Find a move whose subtree holds a fork below it.
     let target = before
@@ -1059,20 +1074,20 @@ fn deleting_counts_every_node_asks_when_large_and_undo_restores_all() {
     let removed = before.preorder_from(target).len();
     press(&mut v, &format!(":{}⏎", before.node(target).ply));
     press(&mut v, "d");
-    assert_eq!(attached(&v.app.record), attached(&before) - removed);
+    assert_eq!(attached(v.app.record()), attached(&before) - removed);
     let s = status(&mut v);
     assert!(
         s.contains(&format!("and the {} moves after it", removed - 1)),
         "{removed} nodes removed: {s}"
     );
     press(&mut v, "u");
-    assert_eq!(attached(&v.app.record), attached(&before));
+    assert_eq!(attached(v.app.record()), attached(&before));
 
     // More than 50 nodes: asks first; n keeps them.
     let mut v = Viewer::new(
         App::new(
             long_record(60),
-            kifview::app::Document::untitled("long.kif"),
+            kifview::app::Source::untitled("long.kif"),
             Config::defaults(),
         ),
         Theme::plain(),
@@ -1082,15 +1097,15 @@ fn deleting_counts_every_node_asks_when_large_and_undo_restores_all() {
     assert_eq!(v.app.mode(), Mode::Confirm);
     assert!(shown(&mut v).contains("60 moves"), "{}", shown(&mut v));
     press(&mut v, "n");
-    assert_eq!(attached(&v.app.record), 61);
+    assert_eq!(attached(v.app.record()), 61);
     // D at ply 0 empties the record (after asking); undo restores all of it.
     press(&mut v, "gD");
     assert_eq!(v.app.mode(), Mode::Confirm);
     press(&mut v, "y");
-    assert_eq!(attached(&v.app.record), 1);
+    assert_eq!(attached(v.app.record()), 1);
     assert!(status(&mut v).contains("60 moves"), "{}", status(&mut v));
     press(&mut v, "u");
-    assert_eq!(attached(&v.app.record), 61);
+    assert_eq!(attached(v.app.record()), 61);
     assert_eq!(v.app.line().len(), 61);
 }
 

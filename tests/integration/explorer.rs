@@ -229,7 +229,7 @@ fn games_at_this_position_open_one_at_its_ply_and_come_back_with_edits_and_undo_
     assert!(v.app.is_modified());
     // Quitting now would lose the game's edit (on the forward stack): refused, said.
     press(&mut v, "q");
-    assert!(!v.app.should_quit);
+    assert!(!v.app.should_quit());
     let said = v.app.message().unwrap().text.clone();
     assert!(
         said.contains("1 record left with Ctrl-o/Ctrl-n have unsaved edits"),

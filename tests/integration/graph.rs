@@ -105,7 +105,7 @@ fn the_ending_of_the_main_line_is_on_the_main_line() {
     };
     assert!(title(&on_move).contains("117手 "), "{on_move}");
     crate::common::key(&mut v, KeyCode::Right, KeyModifiers::NONE);
-    assert!(v.app.record.node(v.app.cur()).special().is_some());
+    assert!(v.app.record().node(v.app.cur()).special().is_some());
     let on_end = screen_rows(&screen(&mut v, 80, 24)).join("\n");
     assert!(!on_end.contains("本譜外"), "{on_end}");
     assert_eq!(title(&on_end), title(&on_move));
@@ -120,7 +120,7 @@ fn analysed_kif_marks_summary_brackets_and_clicks() {
     assert!(rows.contains("評価値 ±2000 · 0手"), "{rows}");
     insta::assert_snapshot!("graph_analysed_80x24", t.backend());
     // The summary counts what the comments say, per side.
-    let data = kifview::app::research::graph::GraphData::new(&v.app.record);
+    let data = kifview::app::research::graph::GraphData::new(v.app.record());
     let [s, g] = data.sides;
     assert!(rows.contains(&format!("▲{}", s.text())), "{rows}");
     let marks: usize = s.counts.iter().chain(g.counts.iter()).sum();
@@ -134,7 +134,7 @@ fn analysed_kif_marks_summary_brackets_and_clicks() {
         .collect();
     keys(&mut v, "]");
     assert_eq!(v.app.cur_index() as u32, marked[0]);
-    let msg = v.app.message.clone().unwrap().text;
+    let msg = v.app.message().cloned().unwrap().text;
     assert!(
         msg.starts_with('【') && msg.ends_with(&format!("(1/{})", marked.len())),
         "{msg}"
@@ -178,16 +178,16 @@ fn no_evaluations_says_how_to_get_them() {
     let mut v = viewer(&path, None);
     keys(&mut v, "E");
     assert!(
-        v.app.message.as_ref().unwrap().text.contains(":analyze"),
+        v.app.message().as_ref().unwrap().text.contains(":analyze"),
         "{:?}",
-        v.app.message
+        v.app.message()
     );
     let rows = screen_rows(&screen(&mut v, 80, 24)).join("\n");
     assert!(rows.contains("評価値がありません"), "{rows}");
     keys(&mut v, "]");
     assert!(
         v.app
-            .message
+            .message()
             .as_ref()
             .unwrap()
             .text

@@ -4,7 +4,7 @@
 use crate::common::{press, screen, screen_rows};
 use kifview::app::config::BoardSize;
 use kifview::app::testing::push_line;
-use kifview::app::{App, Config, Document, LaunchOptions};
+use kifview::app::{App, Config, LaunchOptions, Source};
 use kifview::core::record::{NodeId, Record};
 use kifview::tui::Viewer;
 use kifview::tui::theme::Theme;
@@ -67,13 +67,13 @@ fn auto_picks_the_largest_grid_that_fits_and_z_cycles() {
     }
     // z: auto -> bod -> large -> auto, saying which.
     press(&mut v, "z");
-    assert_eq!(v.app.board_size, BoardSize::Bod);
-    assert!(v.app.message.as_ref().unwrap().text.contains("bod"));
+    assert_eq!(v.app.board_size(), BoardSize::Bod);
+    assert!(v.app.message().as_ref().unwrap().text.contains("bod"));
     assert_eq!(cell_at(&mut v, 160, 48), (3, 1));
     let t = screen(&mut v, 160, 48);
     assert!(screen_rows(&t)[3].starts_with("+---------------------------+"));
     press(&mut v, "z");
-    assert_eq!(v.app.board_size, BoardSize::Large);
+    assert_eq!(v.app.board_size(), BoardSize::Large);
     assert_eq!(cell_at(&mut v, 160, 48), (8, 4));
     // Large takes the grid even where auto would not (the header pane gives way).
     assert_eq!(cell_at(&mut v, 80, 24), (4, 2));
@@ -84,7 +84,7 @@ fn auto_picks_the_largest_grid_that_fits_and_z_cycles() {
     // ... and the BOD board where even 4x2 does not fit.
     assert_eq!(cell_at(&mut v, 70, 24), (3, 1));
     press(&mut v, "z");
-    assert_eq!(v.app.board_size, BoardSize::Auto);
+    assert_eq!(v.app.board_size(), BoardSize::Auto);
     assert_eq!(cell_at(&mut v, 80, 24), (3, 1));
 }
 
@@ -114,7 +114,7 @@ fn click(v: &mut Viewer, x: u16, y: u16) {
 fn square_cell(v: &Viewer, file: u16, rank: u16, dx: u16, dy: u16) -> (u16, u16) {
     let a = v.view.board_squares;
     let (cw, ch) = v.view.board_cell;
-    let (c, r) = if v.app.flipped {
+    let (c, r) = if v.app.flipped() {
         (file - 1, 9 - rank)
     } else {
         (9 - file, rank - 1)
@@ -127,7 +127,12 @@ fn clicks_on_the_large_board_pick_the_right_squares() {
     for (w, h) in [(100, 32), (160, 48), (200, 60)] {
         for flipped in [false, true] {
             let mut v = study_at(0, Config::defaults());
-            v.app.flipped = flipped;
+            kifview::app::testing::run_until(
+                &mut v.app,
+                kifview::app::Command::FlipBoard,
+                2,
+                |a| a.flipped() == flipped,
+            );
             let _ = screen(&mut v, w, h);
             assert_ne!(v.view.board_cell, (3, 1), "{w}x{h}");
             let (cw, ch) = v.view.board_cell;
@@ -233,7 +238,7 @@ fn long_comment() -> Record {
 
 fn viewer(r: Record) -> Viewer {
     Viewer::new(
-        App::new(r, Document::untitled("long.kif"), Config::defaults()),
+        App::new(r, Source::untitled("long.kif"), Config::defaults()),
         Theme::plain(),
     )
 }

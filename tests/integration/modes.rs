@@ -143,7 +143,7 @@ fn status_of(v: &mut Viewer) -> String {
 
 fn black(v: &Viewer) -> String {
     v.app
-        .record
+        .record()
         .header
         .black_name()
         .unwrap_or_default()
@@ -215,11 +215,11 @@ fn switching_away_from_edits_asks_and_saving_writes_every_record_back() {
             "{s}"
         );
         press(&mut v, "c");
-        assert!(v.app.is_modified() && v.app.doc.record_index == 1);
+        assert!(v.app.is_modified() && v.app.source().record_index == 1);
         // s saves the whole file, then goes.
         press(&mut v, "}s");
         let s = status_of(&mut v);
-        assert_eq!(v.app.doc.record_index, 2, "{s}");
+        assert_eq!(v.app.source().record_index, 2, "{s}");
         assert!(!v.app.is_modified());
         let after = std::fs::read_to_string(&path).unwrap();
         let now = pieces(&after);
@@ -240,15 +240,15 @@ fn switching_away_from_edits_asks_and_saving_writes_every_record_back() {
         );
         // Back at record 2: the saved edit is there; the file read again agrees.
         press(&mut v, "{l");
-        assert_eq!(v.app.record.node(v.app.cur()).comment, "study note");
+        assert_eq!(v.app.record().node(v.app.cur()).comment, "study note");
         let loaded = kifview::core::notation::load(after.as_bytes(), Some(&path));
         assert_eq!(loaded.records.len(), 5);
         // d throws an edit away and goes; the file stays as saved.
         press(&mut v, "cmore⎋}d");
-        assert_eq!(v.app.doc.record_index, 2);
+        assert_eq!(v.app.source().record_index, 2);
         assert_eq!(std::fs::read_to_string(&path).unwrap(), after);
         press(&mut v, "{l");
-        assert_eq!(v.app.record.node(v.app.cur()).comment, "study note");
+        assert_eq!(v.app.record().node(v.app.cur()).comment, "study note");
     }
 }
 
@@ -258,14 +258,14 @@ fn warnings_of_another_record_name_the_file_line() {
     let text = "V2.2\nPI\n+\n+7776FU\n/\nV2.2\nPI\n+\n+7776FU\n-3334FU\n+9999XX\n";
     let path = write(&dir, "bad.csa", text);
     let mut v = viewer_for(&path, 0);
-    assert!(v.app.doc.warnings.is_empty());
+    assert!(v.app.source().warnings.is_empty());
     press(&mut v, "}");
-    let lines: Vec<usize> = v.app.doc.warnings.iter().map(|w| w.line).collect();
-    assert_eq!(lines, [11], "{:?}", v.app.doc.warnings);
+    let lines: Vec<usize> = v.app.source().warnings.iter().map(|w| w.line).collect();
+    assert_eq!(lines, [11], "{:?}", v.app.source().warnings);
     assert!(status_of(&mut v).contains("1 warning"));
     // The same as --record 2 reads.
     let direct = viewer_for(&path, 2);
-    assert_eq!(direct.app.doc.warnings, v.app.doc.warnings);
+    assert_eq!(direct.app.source().warnings, v.app.source().warnings);
 }
 
 #[test]
@@ -298,7 +298,7 @@ fn edits_kept_by_a_signal_go_back_to_their_own_record() {
         status_of(&mut v)
     );
     press(&mut v, "y");
-    assert!(v.app.is_modified() && v.app.doc.record_index == 2);
+    assert!(v.app.is_modified() && v.app.source().record_index == 2);
     press(&mut v, "^s");
     let now = pieces(&std::fs::read_to_string(&path).unwrap());
     assert_eq!(now.len(), 5);

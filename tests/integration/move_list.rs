@@ -5,7 +5,7 @@
 //! colour.
 
 use kifview::app::testing::push_line;
-use kifview::app::{App, Config, Document, LaunchOptions};
+use kifview::app::{App, Config, LaunchOptions, Source};
 use kifview::core::notation::{self, Format};
 use kifview::core::record::{NodeId, Record};
 use kifview::tui::Viewer;
@@ -15,7 +15,7 @@ use crate::common::{asset, corpus, press, screen, screen_rows, viewer_on, viewer
 
 fn viewer(r: Record, config: Config) -> Viewer {
     Viewer::new(
-        App::new(r, Document::untitled("t.kif"), config),
+        App::new(r, Source::untitled("t.kif"), config),
         Theme::plain(),
     )
 }
@@ -79,7 +79,7 @@ fn a_variation_is_named_marked_and_left_with_m() {
     // M: the main line at this ply, the main line below it too.
     press(&mut v, "M");
     let rows = screen_rows(&screen(&mut v, 80, 24));
-    let main = v.app.record.main_line();
+    let main = v.app.record().main_line();
     assert_eq!(v.app.cur(), main[7]);
     assert_eq!(v.app.line(), &main[..]);
     assert_eq!(title(&rows), "棋譜 7/44");
@@ -151,7 +151,7 @@ const ILLEGAL: &str = "手合割：平手\n手数----指手---------消費時間
 
 fn illegal_viewer() -> Viewer {
     let parsed = notation::read_text(ILLEGAL, Format::Kif).remove(0);
-    let mut doc = Document::untitled("illegal.kif");
+    let mut doc = Source::untitled("illegal.kif");
     doc.warnings = parsed.warnings;
     Viewer::new(
         App::new(parsed.record, doc, Config::defaults()),

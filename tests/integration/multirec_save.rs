@@ -88,11 +88,11 @@ fn w_path_in_csa_writes_every_record_as_a_plain_w_writes_the_file() {
         // The session stays on its file, which is as it was.
         assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
         assert_eq!(
-            (v.app.doc.name.as_str(), v.app.doc.record_index),
+            (v.app.source().name.as_str(), v.app.source().record_index),
             ("five.csa", 1)
         );
         press(&mut v, "}");
-        assert_eq!(v.app.doc.record_index, 2);
+        assert_eq!(v.app.source().record_index, 2);
     }
 }
 
@@ -104,9 +104,9 @@ fn a_copy_holds_the_saved_edits_of_other_records_and_not_the_discarded_ones() {
     let mut v = at_record(&path, 2);
     // Record 2: saved when switching away. Record 3: discarded. Record 4: unsaved.
     press(&mut v, "lcsaved two⎋}s");
-    assert_eq!(v.app.doc.record_index, 2);
+    assert_eq!(v.app.source().record_index, 2);
     press(&mut v, "lcthrown away⎋}d");
-    assert_eq!(v.app.doc.record_index, 3);
+    assert_eq!(v.app.source().record_index, 3);
     press(&mut v, "lcunsaved four⎋");
     let copy = dir.path().join("copy.csa");
     press(&mut v, &format!(":w {}⏎", copy.display()));
@@ -168,7 +168,7 @@ fn w_path_in_a_one_record_format_asks_and_says_which_record_it_wrote() {
         );
         assert!(v.app.is_modified(), "{ext}");
         press(&mut v, "q");
-        assert!(!v.app.should_quit, "{ext}: quit asks");
+        assert!(!v.app.should_quit(), "{ext}: quit asks");
         assert_eq!(v.app.mode(), Mode::Confirm);
         press(&mut v, "c");
         assert_eq!(std::fs::read_to_string(&path).unwrap(), text, "{ext}");
@@ -178,7 +178,7 @@ fn w_path_in_a_one_record_format_asks_and_says_which_record_it_wrote() {
         }
         // Still at record 2 of five.csa, and its edit is still there.
         assert_eq!(
-            (v.app.doc.name.as_str(), v.app.doc.record_index),
+            (v.app.source().name.as_str(), v.app.source().record_index),
             ("five.csa", 1)
         );
     }
@@ -204,7 +204,7 @@ fn w_path_of_an_unedited_record_in_a_one_record_format_still_says_what_is_left_o
     let narrow = status_at(&mut v, 80, 24);
     assert!(narrow.contains("record 4 of 5 only"), "{narrow}");
     press(&mut v, "q");
-    assert!(v.app.should_quit, "nothing was edited");
+    assert!(v.app.should_quit(), "nothing was edited");
 }
 
 #[test]
@@ -236,7 +236,7 @@ fn saveas_csa_writes_every_record_and_moves_the_session_there() {
         );
         // The other records are all.csa's now: `}` reads them, a save writes them all back.
         press(&mut v, "}");
-        assert_eq!(v.app.doc.record_index, 2);
+        assert_eq!(v.app.source().record_index, 2);
         press(&mut v, "lcthird⎋^s");
         let now = pieces(&std::fs::read_to_string(&all).unwrap());
         assert_eq!(now.len(), 5);
@@ -268,7 +268,7 @@ fn saveas_in_a_one_record_format_asks_and_says_the_file_keeps_its_records() {
     press(&mut v, "n");
     assert!(!one.exists());
     assert_eq!(
-        (v.app.doc.name.as_str(), v.app.doc.record_count),
+        (v.app.source().name.as_str(), v.app.source().record_count),
         ("five.csa", 5)
     );
     assert!(v.app.is_modified());
@@ -283,7 +283,7 @@ fn saveas_in_a_one_record_format_asks_and_says_the_file_keeps_its_records() {
     );
     // The session is on one.kif, which holds everything it shows: nothing is unsaved.
     assert_eq!(
-        (v.app.doc.name.as_str(), v.app.doc.record_count),
+        (v.app.source().name.as_str(), v.app.source().record_count),
         ("one.kif", 1)
     );
     assert!(!v.app.is_modified());
@@ -367,10 +367,10 @@ fn saveas_in_a_format_that_also_loses_comments_keeps_the_edits_unsaved() {
             && s.contains("five.csa keeps its 5 records as they are on disk"),
         "{s}"
     );
-    assert_eq!(v.app.doc.name, "line.usi");
+    assert_eq!(v.app.source().name, "line.usi");
     assert!(v.app.is_modified());
     press(&mut v, "q");
-    assert!(!v.app.should_quit, "the comment exists nowhere on disk");
+    assert!(!v.app.should_quit(), "the comment exists nowhere on disk");
     assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
 }
 
@@ -382,7 +382,7 @@ fn pasted_records_are_all_written_to_csa_and_a_kif_save_says_the_others_are_in_n
         press(v, "p");
         kifview::app::document::clipboard::paste_text(&mut v.app, &text);
         press(v, "^d");
-        assert_eq!(v.app.doc.record_count, 5);
+        assert_eq!(v.app.source().record_count, 5);
     };
     let mut v = at_record(&path, 1);
     paste(&mut v);

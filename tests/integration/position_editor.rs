@@ -123,7 +123,7 @@ fn a_tsume_set_up_from_the_keyboard_becomes_the_start_of_an_empty_record() {
     insta::assert_snapshot!("position_editor_tsume_80x24", screen);
     press(&mut v, "⏎");
     assert_eq!(v.app.mode(), Mode::Normal);
-    let start = v.app.record.initial.position.to_sfen();
+    let start = v.app.record().initial.position.to_sfen();
     assert_eq!(start, "4k4/6GS1/9/9/9/9/9/9/9 b G2r2b2g3s4n4l18p 1");
     assert!(v.app.is_modified());
     let status = shown(&mut v, 100, 30);
@@ -131,12 +131,12 @@ fn a_tsume_set_up_from_the_keyboard_becomes_the_start_of_an_empty_record() {
     // One undo step back to the 平手 start, which is the saved state again.
     press(&mut v, "u");
     assert_eq!(
-        v.app.record.initial.position.to_sfen(),
+        v.app.record().initial.position.to_sfen(),
         Position::startpos().to_sfen()
     );
     assert!(!v.app.is_modified());
     press(&mut v, "^r");
-    assert_eq!(v.app.record.initial.position.to_sfen(), start);
+    assert_eq!(v.app.record().initial.position.to_sfen(), start);
 }
 
 #[test]
@@ -187,15 +187,15 @@ fn a_record_with_moves_starts_a_new_record_after_asking() {
     assert_eq!(v.app.mode(), Mode::PositionEditor);
     press(&mut v, "⏎y");
     assert_eq!(v.app.mode(), Mode::Normal);
-    assert_eq!(v.app.record.len(), 1, "a new record has no moves");
+    assert_eq!(v.app.record().len(), 1, "a new record has no moves");
     assert_eq!(
-        v.app.record.initial.handicap.map(|h| h.name),
+        v.app.record().initial.handicap.map(|h| h.name),
         Some("香落ち")
     );
-    assert_eq!(v.app.record.header.get("手合割"), Some("香落ち"));
+    assert_eq!(v.app.record().header.get("手合割"), Some("香落ち"));
     // 上手 (gote) moves first in a handicap game.
     press(&mut v, "m3c3d⏎");
-    assert_eq!(v.app.record.len(), 2);
+    assert_eq!(v.app.record().len(), 2);
 }
 
 #[test]

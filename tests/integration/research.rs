@@ -4,7 +4,7 @@
 
 use kifview::app::research::DEBOUNCE;
 use kifview::app::testing::push_line;
-use kifview::app::{App, Config, Document, KeyCode, KeyEvent, Level};
+use kifview::app::{App, Config, KeyCode, KeyEvent, Level, Source};
 use kifview::core::record::{NodeId, Record};
 use kifview::core::rules::{Position, Square};
 use kifview::engine::{AnalysisStatus, EngineSpec};
@@ -55,7 +55,7 @@ impl Fake {
     pub(crate) fn app(&self, record: Record) -> App {
         let mut config = Config::defaults();
         config.engines = vec![self.spec.clone()];
-        App::new(record, Document::untitled("study.kif"), config)
+        App::new(record, Source::untitled("study.kif"), config)
     }
 }
 
@@ -74,7 +74,7 @@ pub(crate) fn until(app: &mut App, what: &str, done: impl Fn(&App) -> bool) {
         assert!(
             Instant::now() < deadline,
             "never {what}; message: {:?}",
-            app.message
+            app.message()
         );
         std::thread::sleep(Duration::from_millis(10));
     }
@@ -82,7 +82,7 @@ pub(crate) fn until(app: &mut App, what: &str, done: impl Fn(&App) -> bool) {
 
 fn lines_arrived(n: usize) -> impl Fn(&App) -> bool {
     move |a: &App| {
-        a.analysis_is_current() && a.research.analysis().is_some_and(|x| x.lines.len() >= n)
+        a.analysis_is_current() && a.research().analysis().is_some_and(|x| x.lines.len() >= n)
     }
 }
 
@@ -113,7 +113,7 @@ fn study() -> Record {
 fn started(fake: &Fake) -> App {
     let mut app = fake.app(study());
     key(&mut app, 'a');
-    assert!(app.research.on, "{:?}", app.message);
+    assert!(app.research().on, "{:?}", app.message());
     until(&mut app, "got the lines", lines_arrived(2));
     app
 }
@@ -139,13 +139,17 @@ fn pane_snapshots_at_80x24_and_160x48() {
         "the pane takes the comment's place: {rows}"
     );
     insta::assert_snapshot!("research_80x24", t.backend());
-    v.app.focus = kifview::app::Focus::Comment;
+    kifview::app::testing::run_until(&mut v.app, kifview::app::Command::FocusNext, 4, |a| {
+        a.focus() == kifview::app::Focus::Comment
+    });
     let rows = screen_rows(&screen(&mut v, 80, 24)).join("\n");
     assert!(
         rows.contains("コメント") && !rows.contains("検討"),
         "focused: {rows}"
     );
-    v.app.focus = kifview::app::Focus::Moves;
+    kifview::app::testing::run_until(&mut v.app, kifview::app::Command::FocusNext, 4, |a| {
+        a.focus() == kifview::app::Focus::Moves
+    });
     let t = screen(&mut v, 160, 48);
     let rows = screen_rows(&t).join("\n");
     assert!(
@@ -156,9 +160,9 @@ fn pane_snapshots_at_80x24_and_160x48() {
 
     // Stopping keeps the lines, marked stopped.
     key(&mut v.app, 'a');
-    assert!(!v.app.research.on);
+    assert!(!v.app.research().on);
     until(&mut v.app, "stopped", |a| {
-        a.research
+        a.research()
             .analysis()
             .is_some_and(|x| x.status == AnalysisStatus::Stopped)
     });
@@ -213,16 +217,16 @@ fn follows_the_cursor_after_a_debounce_and_drops_what_it_passed() {
     }
     app.research_tick(t0 + Duration::from_millis(40) + DEBOUNCE / 2);
     assert_eq!(
-        app.research.analysis().unwrap().position,
+        app.research().analysis().unwrap().position,
         Position::startpos(),
         "still the old search"
     );
     assert!(!app.analysis_is_current());
     app.research_tick(t0 + Duration::from_millis(41) + DEBOUNCE);
-    assert_eq!(app.research.analysis().unwrap().position, *app.position());
+    assert_eq!(app.research().analysis().unwrap().position, *app.position());
     until(&mut app, "the new lines", lines_arrived(1));
     let best = app
-        .research
+        .research()
         .analysis()
         .unwrap()
         .best()
@@ -247,9 +251,9 @@ fn follows_the_cursor_after_a_debounce_and_drops_what_it_passed() {
 fn insert_pv_follows_existing_moves_and_is_one_undo_step() {
     let fake = Fake::new(&format!("< go\n{START_INFO}"));
     let mut app = started(&fake);
-    let nodes = app.record.len();
+    let nodes = app.record().len();
     key(&mut app, 'I');
-    let msg = app.message.clone().unwrap();
+    let msg = app.message().cloned().unwrap();
     assert_eq!(msg.level, Level::Info, "{msg:?}");
     assert_eq!(
         msg.text,
@@ -257,14 +261,14 @@ fn insert_pv_follows_existing_moves_and_is_one_undo_step() {
     );
     assert_eq!(app.cur(), NodeId::ROOT, "the cursor stays");
     assert_eq!(
-        app.record.len(),
+        app.record().len(),
         nodes + 1,
         "7g7f 3c3d were there; 2g2f added"
     );
     let shown: Vec<String> = app
         .line()
         .iter()
-        .filter_map(|&n| app.record.node(n).move_data().map(|m| m.mv.usi()))
+        .filter_map(|&n| app.record().node(n).move_data().map(|m| m.mv.usi()))
         .collect();
     assert_eq!(
         shown,
@@ -275,40 +279,52 @@ fn insert_pv_follows_existing_moves_and_is_one_undo_step() {
     key(&mut app, 'u');
     assert!(!app.is_modified(), "one undo step");
     assert_eq!(
-        crate::common::usi_line(&app.record, NodeId::ROOT),
+        crate::common::usi_line(app.record(), NodeId::ROOT),
         ["7g7f", "3c3d", "8h2b+"]
     );
     key(&mut app, 'I');
     key(&mut app, 'I');
     assert!(
-        app.message
+        app.message()
             .as_ref()
             .unwrap()
             .text
             .contains("already in the record"),
         "{:?}",
-        app.message
+        app.message()
     );
     // The second line through the picker: 2g2f 8c8d after the existing 2g2f.
     key(&mut app, 'V');
     app.handle_key(KeyEvent::plain(KeyCode::Down));
     app.handle_key(KeyEvent::plain(KeyCode::Enter));
-    let fork = app.record.node(NodeId::ROOT).children[1];
-    assert_eq!(app.record.node(fork).children.len(), 1, "{:?}", app.message);
+    let fork = app.record().node(NodeId::ROOT).children[1];
+    assert_eq!(
+        app.record().node(fork).children.len(),
+        1,
+        "{:?}",
+        app.message()
+    );
 }
 
 #[test]
 fn best_line_into_the_comment_in_shogihome_format() {
     let fake = Fake::new(&format!("< go\n{START_INFO}"));
     let mut app = started(&fake);
-    app.record.node_mut(NodeId::ROOT).comment = "序盤".into();
+    kifview::app::testing::apply(
+        &mut app,
+        kifview::core::record::Edit::SetComment {
+            node: NodeId::ROOT,
+            text: "序盤".into(),
+        },
+    )
+    .unwrap();
     key(&mut app, 'C');
     assert_eq!(
-        app.record.node(NodeId::ROOT).comment,
+        app.record().node(NodeId::ROOT).comment,
         "序盤\n互角\n#評価値=123\n#読み筋=▲７六歩△３四歩▲２六歩\n#深さ=3\n#ノード数=1234\n#エンジン=Fake"
     );
     key(&mut app, 'u');
-    assert_eq!(app.record.node(NodeId::ROOT).comment, "序盤");
+    assert_eq!(app.record().node(NodeId::ROOT).comment, "序盤");
 }
 
 #[test]
@@ -338,12 +354,14 @@ fn a_crash_says_so_and_a_restarts_the_engine() {
     let fake = Fake::new(&format!("< go\n{START_INFO}sleep 0.2\nexit 3\n"));
     let mut app = fake.app(study());
     key(&mut app, 'a');
-    until(&mut app, "saw the crash", |a| a.research.failure.is_some());
-    let msg = app.message.clone().unwrap();
+    until(&mut app, "saw the crash", |a| {
+        a.research().failure.is_some()
+    });
+    let msg = app.message().cloned().unwrap();
     assert_eq!(msg.level, Level::Error);
     assert!(msg.text.contains("engine Fake exited"), "{msg:?}");
     assert!(msg.text.contains("a starts it again"), "{msg:?}");
-    assert!(!app.research.on);
+    assert!(!app.research().on);
     let mut v = Viewer::new(app, Theme::plain());
     let rows = screen_rows(&screen(&mut v, 80, 24)).join("\n");
     assert!(rows.contains("検討 エラー (a: restart)"), "{rows}");
@@ -353,9 +371,9 @@ fn a_crash_says_so_and_a_restarts_the_engine() {
     );
     // The script runs again from the start: the engine answers again.
     key(&mut v.app, 'a');
-    assert!(v.app.research.on && v.app.research.failure.is_none());
+    assert!(v.app.research().on && v.app.research().failure.is_none());
     assert_eq!(
-        v.app.message.as_ref().unwrap().text,
+        v.app.message().as_ref().unwrap().text,
         "started Fake again; a stops"
     );
     until(&mut v.app, "lines after the restart", lines_arrived(2));
@@ -363,16 +381,16 @@ fn a_crash_says_so_and_a_restarts_the_engine() {
 
 #[test]
 fn missing_engines_say_how_to_get_one() {
-    let mut app = App::new(study(), Document::untitled("x.kif"), Config::defaults());
-    app.research = kifview::app::research::Research::new(Some("/nonexistent/engine".into()), true);
+    let mut app = App::new(study(), Source::untitled("x.kif"), Config::defaults());
+    kifview::app::testing::use_engine(&mut app, Some("/nonexistent/engine".into()));
     key(&mut app, 'a');
-    let msg = app.message.clone().unwrap();
+    let msg = app.message().cloned().unwrap();
     assert_eq!(msg.level, Level::Error);
     assert!(msg.text.contains("/nonexistent/engine"), "{msg:?}");
-    assert!(!app.research.on);
-    app.research = kifview::app::research::Research::new(Some("no-such-engine-x".into()), true);
+    assert!(!app.research().on);
+    kifview::app::testing::use_engine(&mut app, Some("no-such-engine-x".into()));
     key(&mut app, 'a');
-    let msg = app.message.clone().unwrap();
+    let msg = app.message().cloned().unwrap();
     assert!(msg.text.contains("no-such-engine-x"), "{msg:?}");
     assert!(
         msg.text.contains("available: ") || msg.text.contains("apt install fairy-stockfish"),
@@ -388,15 +406,15 @@ fn engine_and_set_commands() {
     let mut app = started(&fake);
     kifview::app::dispatch::typable::run(&mut app, "set MultiPV 2");
     assert!(
-        app.message.as_ref().unwrap().text.contains("MultiPV = 2"),
+        app.message().as_ref().unwrap().text.contains("MultiPV = 2"),
         "{:?}",
-        app.message
+        app.message()
     );
     logged(&mut app, &fake, "setoption name MultiPV value 2");
     let gos = |f: &Fake| f.log().iter().filter(|l| l.starts_with("go")).count();
     until(&mut app, "searched again", |_| gos(&fake) == 2);
     kifview::app::dispatch::typable::run(&mut app, "set");
-    let list = app.overlays.list().expect("the option list").clone();
+    let list = app.overlays().list().expect("the option list").clone();
     assert!(
         list.items.iter().any(|i| i.starts_with("MultiPV  2")),
         "{:?}",
@@ -404,25 +422,25 @@ fn engine_and_set_commands() {
     );
     app.handle_key(KeyEvent::plain(KeyCode::Enter));
     assert_eq!(
-        app.overlays.command_line_mut().map(|l| l.text.clone()),
+        app.overlays().command_line().map(|l| l.text.clone()),
         Some("set MultiPV ".to_string())
     );
     app.handle_key(KeyEvent::plain(KeyCode::Esc));
     kifview::app::dispatch::typable::run(&mut app, "engine");
-    let list = app.overlays.list().expect("the engine list").clone();
+    let list = app.overlays().list().expect("the engine list").clone();
     assert!(list.items[0].starts_with("* Fake"), "{:?}", list.items);
     app.handle_key(KeyEvent::plain(KeyCode::Esc));
     kifview::app::dispatch::typable::run(&mut app, "engine /nonexistent/x");
-    let msg = app.message.clone().unwrap();
+    let msg = app.message().cloned().unwrap();
     assert_eq!(msg.level, Level::Error);
     assert!(
         msg.text.contains("/nonexistent/x does not exist"),
         "{msg:?}"
     );
-    assert!(app.research.on, "the engine in use stays");
+    assert!(app.research().on, "the engine in use stays");
     // Switching to a configured engine by name restarts the analysis with it.
     kifview::app::dispatch::typable::run(&mut app, "engine fake");
-    assert!(app.research.on, "{:?}", app.message);
+    assert!(app.research().on, "{:?}", app.message());
     until(&mut app, "lines from the new engine", lines_arrived(2));
 }
 
@@ -437,10 +455,10 @@ fn entering_a_move_is_followed_too() {
         key(&mut app, c);
     }
     app.handle_key(KeyEvent::plain(KeyCode::Enter));
-    assert_eq!(app.record.node(app.cur()).ply, 1, "{:?}", app.message);
+    assert_eq!(app.record().node(app.cur()).ply, 1, "{:?}", app.message());
     until(&mut app, "the lines after the new move", lines_arrived(1));
     assert_eq!(
-        app.research.analysis().unwrap().best().unwrap().japanese,
+        app.research().analysis().unwrap().best().unwrap().japanese,
         "△３四歩"
     );
     let log = logged(&mut app, &fake, "position startpos moves 5g5f");

@@ -112,7 +112,14 @@ fn a_failed_slow_save_says_why_and_counts_as_not_saved() {
     let (mut v, _) = viewer(dir.path());
     press(&mut v, "c変更⎋");
     // More than a pipe holds, so the writer is still writing when the reader goes away.
-    v.app.record.node_mut(NodeId::ROOT).comment = "長い".repeat(200_000);
+    kifview::app::testing::apply(
+        &mut v.app,
+        kifview::core::record::Edit::SetComment {
+            node: NodeId::ROOT,
+            text: "長い".repeat(200_000),
+        },
+    )
+    .unwrap();
     let fifo = dir.path().join("slow.kifu");
     mkfifo(&fifo);
     press(&mut v, &format!(":w {}⏎y", fifo.display()));
@@ -151,7 +158,7 @@ fn quitting_waits_for_a_running_save() {
     let (mut v, path) = saving_into_own_fifo(dir.path());
     press(&mut v, "q");
     assert!(
-        !v.app.should_quit,
+        !v.app.should_quit(),
         "q does not end kifview while the save runs"
     );
     let status = status_80x24(&mut v);
@@ -160,7 +167,7 @@ fn quitting_waits_for_a_running_save() {
     v.app.wait_for_saves();
     reader.join().unwrap();
     assert!(
-        v.app.should_quit,
+        v.app.should_quit(),
         "the save ended with nothing unsaved: quits"
     );
 }
@@ -173,7 +180,7 @@ fn quitting_after_a_save_with_later_edits_still_asks() {
     let reader = drain(&path);
     v.app.wait_for_saves();
     reader.join().unwrap();
-    assert!(!v.app.should_quit);
+    assert!(!v.app.should_quit());
     let status = status_80x24(&mut v);
     assert!(status.contains("unsaved changes"), "{status}");
 }
@@ -239,10 +246,47 @@ fn records_are_not_switched_while_a_save_runs() {
     press(&mut v, "}");
     let status = status_80x24(&mut v);
     assert!(status.contains("a save is running"), "{status}");
-    assert_eq!(v.app.doc.record_index, 0);
+    assert_eq!(v.app.source().record_index, 0);
     let reader = drain(&fifo);
     v.app.wait_for_saves();
     assert!(!reader.join().unwrap().is_empty());
     press(&mut v, "}");
-    assert_eq!(v.app.doc.record_index, 1);
+    assert_eq!(v.app.source().record_index, 1);
+}
+
+/// "Save the file before going to record 2?" `s`: the switch waits for the save (which may
+/// ask first and run in the background), then happens; it is not decided while the save
+/// still runs.
+#[test]
+fn save_and_go_to_another_record_goes_once_the_save_has_written_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, _) = crate::common::five_records(&dir, false);
+    let (record, doc) = document::read(&path, 0).unwrap();
+    let mut app = App::new(record, doc, Config::defaults());
+    app.set_background_saves(Duration::ZERO);
+    let mut v = Viewer::new(app, Theme::plain());
+    press(&mut v, "lc変更⎋");
+    // The disk is slow: the file is now a FIFO that takes the bytes when the test reads them.
+    std::fs::remove_file(&path).unwrap();
+    mkfifo(&path);
+    press(&mut v, "}s");
+    let q = screen_rows(&screen(&mut v, 120, 40)).join("\n");
+    assert!(q.contains("changed on disk"), "{q}");
+    press(&mut v, "y");
+    assert!(v.app.save_running());
+    assert_eq!(
+        v.app.source().record_index,
+        0,
+        "not switched while the save runs"
+    );
+    let bytes = drain(&path).join().unwrap();
+    v.app.wait_for_saves();
+    assert!(String::from_utf8(bytes).unwrap().contains("変更"));
+    assert_eq!(
+        v.app.source().record_index,
+        1,
+        "{:?}",
+        v.app.message().map(|m| &m.text)
+    );
+    assert!(!v.app.is_modified());
 }

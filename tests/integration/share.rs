@@ -3,7 +3,7 @@
 
 use kifview::app::document::clipboard::paste_text;
 use kifview::app::testing::push_line;
-use kifview::app::{App, Config, Document, KeyCode, KeyEvent, Level, Mode, Modifiers};
+use kifview::app::{App, Config, KeyCode, KeyEvent, Level, Mode, Modifiers, Source};
 use kifview::core::notation::{self, Format, Target, TextEncoding, TextInfo};
 use kifview::core::record::{NodeId, Record, Special, Step};
 use kifview::tui::Viewer;
@@ -11,8 +11,8 @@ use kifview::tui::theme::Theme;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
-fn doc(name: &str) -> Document {
-    Document::untitled(name)
+fn doc(name: &str) -> Source {
+    Source::untitled(name)
 }
 
 /// 7g7f 3c3d 2g2f 8c8d 投了, with 2g2f as an alternative first move and a comment.
@@ -57,7 +57,7 @@ fn keys(a: &mut App, s: &str) {
 }
 
 fn message(a: &App) -> String {
-    a.message
+    a.message()
         .as_ref()
         .map(|m| m.text.clone())
         .unwrap_or_default()
@@ -131,7 +131,7 @@ fn copy_whole_record_and_what_is_lost() {
     assert!(kif.contains("先手：先手さん"), "{kif}");
     assert!(kif.contains("   1 ７六歩(77)"), "{kif}");
     assert!(kif.contains("変化：1手"), "{kif}");
-    assert_eq!(a.message.as_ref().unwrap().level, Level::Info);
+    assert_eq!(a.message().as_ref().unwrap().level, Level::Info);
     let back = notation::read_text(&kif, Format::Kif);
     assert_eq!(back[0].record, {
         // What the KIF writer writes for this record, read back: the same tree.
@@ -153,7 +153,7 @@ fn copy_whole_record_and_what_is_lost() {
     let csa = clipboard(&mut a);
     assert!(csa.contains("+7776FU"), "{csa}");
     assert!(csa.contains("%TORYO"), "{csa}");
-    let m = a.message.clone().unwrap();
+    let m = a.message().cloned().unwrap();
     assert_eq!(m.level, Level::Warning);
     assert!(
         m.text
@@ -204,15 +204,15 @@ fn paste_every_format() {
         let mut a = app(Record::default());
         paste(&mut a, &text);
         assert_eq!(a.mode(), Mode::Normal, "{format:?}: {}", message(&a));
-        assert_eq!(a.doc.format, Some(format), "{format:?}");
-        assert_eq!(a.doc.name, "[paste]");
+        assert_eq!(a.source().format, Some(format), "{format:?}");
+        assert_eq!(a.source().name, "[paste]");
         assert!(
-            a.doc.warnings.is_empty(),
+            a.source().warnings.is_empty(),
             "{format:?}: {:?}",
-            a.doc.warnings
+            a.source().warnings
         );
         assert_eq!(
-            main_line_usi(&a.record),
+            main_line_usi(a.record()),
             ["7g7f", "3c3d", "2g2f", "8c8d"],
             "{format:?}"
         );
@@ -233,8 +233,8 @@ fn paste_engine_lines_sfen_and_bod() {
     ] {
         let mut a = app(game());
         paste(&mut a, text);
-        assert_eq!(a.doc.format, Some(Format::Usi), "{text}");
-        assert_eq!(main_line_usi(&a.record), ["7g7f", "3c3d"], "{text}");
+        assert_eq!(a.source().format, Some(Format::Usi), "{text}");
+        assert_eq!(main_line_usi(a.record()), ["7g7f", "3c3d"], "{text}");
         // Issue 12: the line names the position after its moves: it opens there.
         assert_eq!(a.cur_index(), 2, "{text}");
         assert_eq!(a.position().to_sfen(), after, "{text}");
@@ -242,8 +242,8 @@ fn paste_engine_lines_sfen_and_bod() {
     for text in [after.to_string(), format!("sfen {after}")] {
         let mut a = app(game());
         paste(&mut a, &text);
-        assert_eq!(a.doc.format, Some(Format::Usi), "{text}");
-        assert_eq!(a.record.len(), 1);
+        assert_eq!(a.source().format, Some(Format::Usi), "{text}");
+        assert_eq!(a.record().len(), 1);
         assert_eq!(a.position().to_sfen(), after);
         assert_eq!(message(&a), "opened pasted USI (a position)");
     }
@@ -253,7 +253,7 @@ fn paste_engine_lines_sfen_and_bod() {
     let bod = clipboard(&mut src);
     let mut a = app(Record::default());
     paste(&mut a, &bod.replace('\n', "\r\n"));
-    assert_eq!(a.doc.format, Some(Format::Bod));
+    assert_eq!(a.source().format, Some(Format::Bod));
     assert_eq!(
         a.position().to_sfen().rsplit_once(' ').unwrap().0,
         after.rsplit_once(' ').unwrap().0
@@ -267,17 +267,17 @@ fn typed_lines_and_backspace_in_the_prompt() {
     keys(&mut a, "pstartpos moves 7g7f⏎");
     keys(&mut a, "3c3x⌫d");
     assert_eq!(
-        a.overlays.paste().unwrap().text,
+        a.overlays().paste().unwrap().text,
         "startpos moves 7g7f\n3c3d"
     );
     // A second line that continues the first is taken as the longer line.
     keys(&mut a, "^d");
     assert_eq!(a.mode(), Mode::Normal, "{}", message(&a));
-    assert_eq!(main_line_usi(&a.record), ["7g7f"]);
+    assert_eq!(main_line_usi(a.record()), ["7g7f"]);
     keys(&mut a, "p⎋");
     assert_eq!(a.mode(), Mode::Normal);
     assert_eq!(message(&a), "paste cancelled");
-    assert_eq!(main_line_usi(&a.record), ["7g7f"]);
+    assert_eq!(main_line_usi(a.record()), ["7g7f"]);
 }
 
 #[test]
@@ -290,10 +290,10 @@ fn unrecognizable_paste_changes_nothing() {
         "{\"moves\": [1,",
     ] {
         paste(&mut a, text);
-        let m = a.message.clone().unwrap();
-        assert_eq!(a.doc.name, "game.kif", "{text:?}");
+        let m = a.message().cloned().unwrap();
+        assert_eq!(a.source().name, "game.kif", "{text:?}");
         assert_eq!(a.cur_index(), 3);
-        assert_eq!(main_line_usi(&a.record), ["7g7f", "3c3d", "2g2f", "8c8d"]);
+        assert_eq!(main_line_usi(a.record()), ["7g7f", "3c3d", "2g2f", "8c8d"]);
         if text.trim().is_empty() {
             assert_eq!(m.text, "nothing pasted");
         } else {
@@ -329,10 +329,10 @@ fn unsaved_changes_block_paste_and_open_until_forced() {
         message(&a),
         format!("unsaved changes: save first or :e! {}", other.display())
     );
-    assert_eq!(a.doc.name, "game.kif");
+    assert_eq!(a.source().name, "game.kif");
     keys(&mut a, &format!(":e! {}⏎", other.display()));
-    assert_eq!(a.doc.name, "other.kifu");
-    assert_eq!(main_line_usi(&a.record), ["2g2f"]);
+    assert_eq!(a.source().name, "other.kifu");
+    assert_eq!(main_line_usi(a.record()), ["2g2f"]);
     assert!(!a.is_modified());
     assert_eq!(message(&a), "opened other.kifu (1 move)");
 
@@ -341,7 +341,7 @@ fn unsaved_changes_block_paste_and_open_until_forced() {
     assert_eq!(a.mode(), Mode::Paste);
     paste_text(&mut a, "startpos moves 7g7f");
     keys(&mut a, "^d");
-    assert_eq!(main_line_usi(&a.record), ["7g7f"]);
+    assert_eq!(main_line_usi(a.record()), ["7g7f"]);
 }
 
 #[test]
@@ -352,7 +352,7 @@ fn open_another_file_and_its_errors() {
     // Missing file: an error on the message line; the record stays.
     let missing = dir.path().join("no such game.kif");
     keys(&mut a, &format!(":e {}⏎", missing.display()));
-    let m = a.message.clone().unwrap();
+    let m = a.message().cloned().unwrap();
     assert_eq!(m.level, Level::Error);
     assert!(
         m.text
@@ -361,11 +361,11 @@ fn open_another_file_and_its_errors() {
         m.text
     );
     assert_eq!(a.cur_index(), 2);
-    assert_eq!(a.doc.name, "game.kif");
+    assert_eq!(a.source().name, "game.kif");
     // A directory cannot be read as a record.
     keys(&mut a, &format!(":e {}⏎", dir.path().display()));
-    assert_eq!(a.message.as_ref().unwrap().level, Level::Error);
-    assert_eq!(a.doc.name, "game.kif");
+    assert_eq!(a.message().as_ref().unwrap().level, Level::Error);
+    assert_eq!(a.source().name, "game.kif");
     // No path and no file behind the record.
     keys(&mut a, ":e⏎");
     assert_eq!(message(&a), "game.kif is not a file: give a path (:e PATH)");
@@ -377,20 +377,20 @@ fn open_another_file_and_its_errors() {
         "先手：甲\n手数----指手--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ９九王(11)\n",
     )
     .unwrap();
-    a.flipped = true;
+    kifview::app::testing::run_until(&mut a, kifview::app::Command::FlipBoard, 2, |a| a.flipped());
     keys(&mut a, &format!(":e {}⏎", bad.display()));
-    assert_eq!(a.doc.name, "warned.kifu");
-    assert_eq!(a.doc.path.as_deref(), Some(bad.as_path()));
-    assert_eq!(main_line_usi(&a.record), ["7g7f", "3c3d"]);
+    assert_eq!(a.source().name, "warned.kifu");
+    assert_eq!(a.source().path.as_deref(), Some(bad.as_path()));
+    assert_eq!(main_line_usi(a.record()), ["7g7f", "3c3d"]);
     assert_eq!(a.cur_index(), 0, "a new file opens at the start");
-    assert!(a.flipped, "the board stays turned");
-    let m = a.message.clone().unwrap();
+    assert!(a.flipped(), "the board stays turned");
+    let m = a.message().cloned().unwrap();
     assert_eq!(m.level, Level::Warning);
     assert!(m.text.starts_with("warned.kifu:5: "), "{}", m.text);
     // `:e` alone reads the same file again.
     std::fs::write(&bad, "手数----指手--\n   1 ２六歩(27)\n").unwrap();
     keys(&mut a, ":e⏎");
-    assert_eq!(main_line_usi(&a.record), ["2g2f"]);
+    assert_eq!(main_line_usi(a.record()), ["2g2f"]);
 }
 
 #[test]
@@ -408,7 +408,7 @@ fn pasted_control_characters_never_reach_the_screen() {
     );
     assert!(shown.contains("悪"), "{shown}");
     keys(&mut v.app, "^dl");
-    assert_eq!(v.app.doc.format, Some(Format::Kif));
+    assert_eq!(v.app.source().format, Some(Format::Kif));
     t.draw(|f| v.draw(f)).unwrap();
     let shown = format!("{:?}", t.backend());
     assert!(
@@ -442,13 +442,31 @@ fn paste_prompt_snapshot() {
     insta::assert_snapshot!("paste_prompt_ki2", t.backend());
 }
 
+#[test]
+fn the_paste_prompt_says_when_nothing_looks_like_a_record() {
+    let mut v = Viewer::new(app(game()), Theme::plain());
+    keys(&mut v.app, "p");
+    paste_text(&mut v.app, "hello, world\rsee you\r");
+    let mut t = Terminal::new(TestBackend::new(80, 24)).unwrap();
+    t.draw(|f| v.draw(f)).unwrap();
+    let shown = crate::common::screen_rows(&t).join("\n");
+    assert!(
+        shown.contains("2 lines · nothing here looks like a record")
+            && !shown.contains("looks like KIF"),
+        "{shown}"
+    );
+    // A record's text still names its format.
+    paste_text(&mut v.app, "+7776FU\r");
+    t.draw(|f| v.draw(f)).unwrap();
+    let shown = crate::common::screen_rows(&t).join("\n");
+    assert!(shown.contains("looks like CSA"), "{shown}");
+}
+
 /// Makes an edit, so the record holds something that is on no disk.
 fn touch(a: &mut kifview::app::App) {
     let edit = kifview::core::record::Edit::SetComment {
         node: kifview::core::record::NodeId::ROOT,
         text: "edited".into(),
     };
-    a.history
-        .apply(&mut a.record, edit, kifview::core::record::NodeId::ROOT)
-        .unwrap();
+    kifview::app::testing::apply(a, edit).unwrap();
 }

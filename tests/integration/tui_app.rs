@@ -1,7 +1,7 @@
 //! Whole-app tests: the viewer drawn into a TestBackend after key sequences.
 
 use kifview::app::testing::push_line;
-use kifview::app::{App, Config, Document, LaunchOptions};
+use kifview::app::{App, Config, LaunchOptions, Source};
 use kifview::core::record::{MoveTime, NodeId, Record, Special, Step};
 use kifview::tui::Viewer;
 use kifview::tui::theme::Theme;
@@ -14,8 +14,8 @@ use std::path::Path;
 
 use crate::common::{asset, screen, screen_rows, viewer_on, viewer_with};
 
-fn doc(name: &str) -> Document {
-    Document::untitled(name)
+fn doc(name: &str) -> Source {
+    Source::untitled(name)
 }
 
 /// A game with names, a comment, times, a bookmark and variations at plies 1, 3 and 4.
@@ -147,7 +147,12 @@ fn every_board_row_lines_up_in_the_full_screen() {
     press(&mut v, "lll");
     for (w, h) in [(80, 24), (64, 18), (120, 30), (160, 48)] {
         // The BOD board (the large one is checked in `layout.rs`).
-        v.app.board_size = kifview::app::config::BoardSize::Bod;
+        kifview::app::testing::run_until(
+            &mut v.app,
+            kifview::app::Command::CycleBoardSize,
+            3,
+            |a| a.board_size() == kifview::app::config::BoardSize::Bod,
+        );
         let t = screen(&mut v, w, h);
         let buf = t.backend().buffer();
         let rows: Vec<u16> = (0..h)
@@ -260,7 +265,7 @@ fn open(rel: &str, ply: Option<u32>) -> Option<Viewer> {
         ..Default::default()
     };
     let app = App::open(&opts, Config::defaults()).unwrap();
-    if app.record.len() <= 1 {
+    if app.record().len() <= 1 {
         eprintln!("skipping: the reader for {rel} is not on this branch yet");
         return None;
     }
@@ -406,7 +411,7 @@ fn big_study_browses_and_draws() {
 #[test]
 fn sample_study_variation_and_tree() {
     let mut v = viewer_on(&asset("study.kif"), None);
-    assert!(v.app.record.len() > 40, "the KIF reader read the sample");
+    assert!(v.app.record().len() > 40, "the KIF reader read the sample");
     press(&mut v, "llllll");
     let s = screen_rows(&screen(&mut v, 80, 24)).join("\n");
     assert!(s.contains("変化 6手目 1/2"), "{s}");
@@ -548,7 +553,7 @@ fn reader_warnings_in_the_status_line_and_the_list() {
         ..Default::default()
     };
     let app = App::open(&opts, Config::defaults()).unwrap();
-    assert!(!app.doc.warnings.is_empty());
+    assert!(!app.source().warnings.is_empty());
     let mut v = Viewer::new(app, Theme::plain());
     let t = screen(&mut v, 80, 24);
     let lines = screen_rows(&t);
@@ -565,12 +570,12 @@ fn reader_warnings_in_the_status_line_and_the_list() {
     press(&mut v, "W");
     let s = screen_rows(&screen(&mut v, 80, 24)).join("\n");
     assert!(s.contains("Problems found while reading"), "{s}");
-    for w in &v.app.doc.warnings {
+    for w in &v.app.source().warnings {
         assert!(s.contains(&format!("bad.kifu:{}:", w.line)), "{s}");
     }
     press(&mut v, "q");
     assert_eq!(v.app.mode(), kifview::app::Mode::Normal);
-    assert!(!v.app.should_quit);
+    assert!(!v.app.should_quit());
 }
 
 #[test]
@@ -593,11 +598,11 @@ fn record_option_picks_a_record_of_a_multi_record_csa_file() {
         )
     };
     let app = open(2).unwrap();
-    assert_eq!(app.record.header.black_name(), Some("Gamma"));
+    assert_eq!(app.record().header.black_name(), Some("Gamma"));
     let mut v = Viewer::new(app, Theme::plain());
     let status = screen_rows(&screen(&mut v, 80, 24))[23].clone();
     assert!(status.contains("two.csa record 2/2 CSA"), "{status}");
-    assert_eq!(open(1).unwrap().record.header.black_name(), Some("Alpha"));
+    assert_eq!(open(1).unwrap().record().header.black_name(), Some("Alpha"));
     let e = open(3).unwrap_err().to_string();
     assert!(e.contains("--record 3") && e.contains("2 records"), "{e}");
     // One `--record N` rule: the subcommands answer as the viewer does, word for word.
@@ -690,7 +695,7 @@ fn overlays_stack_and_close_back_to_the_one_below() {
     assert_eq!(v.app.mode(), Mode::List);
     press(&mut v, "⎋");
     assert_eq!(v.app.mode(), Mode::Normal);
-    assert!(v.app.overlays.is_empty());
+    assert!(v.app.overlays().is_empty());
 }
 
 #[test]
@@ -721,7 +726,7 @@ fn binary_files_are_refused_and_empty_files_open_with_a_warning() {
         ..Default::default()
     };
     let app = App::open(&opts, Config::defaults()).unwrap();
-    assert!(app.record.is_empty());
+    assert!(app.record().is_empty());
     let mut v = Viewer::new(app, Theme::plain());
     let rows = screen_rows(&screen(&mut v, 100, 30));
     let status = crate::common::status_rows(&v, &rows, 100);

@@ -47,7 +47,7 @@ fn open(path: &Path) -> App {
     };
     let mut a = App::open(&opts, Config::defaults()).unwrap();
     watch::start(&mut a);
-    assert!(a.watch.is_some());
+    assert!(a.watch().is_some());
     a
 }
 
@@ -58,7 +58,7 @@ fn keys(a: &mut App, s: &str) {
 }
 
 fn message(a: &App) -> String {
-    a.message
+    a.message()
         .as_ref()
         .map(|m| m.text.clone())
         .unwrap_or_default()
@@ -91,7 +91,7 @@ fn at_the_end_follows_the_newest_move() {
     watch::tick(&mut a);
     assert_eq!(a.cur_index(), 5);
     assert_eq!(message(&a), "reloaded: 1 new move");
-    assert!(a.watch.is_some(), "still following");
+    assert!(a.watch().is_some(), "still following");
     // Not while the copy menu (or any prompt or list) is open; right after it closes.
     keys(&mut a, "y");
     std::fs::write(&path, kif(6)).unwrap();
@@ -111,14 +111,14 @@ fn elsewhere_the_user_keeps_the_ply_and_the_alternative() {
     // Ply 2, the alternative △８四歩.
     keys(&mut a, "gllj");
     assert_eq!(a.step_text(a.cur()), "△８四歩(83)");
-    a.flipped = true;
+    kifview::app::testing::run_until(&mut a, kifview::app::Command::FlipBoard, 2, |a| a.flipped());
     // The main line grows: the user stays on the alternative at ply 2.
     std::fs::write(&path, kif_with_branch(5, "")).unwrap();
     assert!(watch::tick(&mut a));
     assert_eq!(a.cur_index(), 2);
     assert_eq!(a.step_text(a.cur()), "△８四歩(83)");
     assert_eq!(a.line().len(), 4, "the line shown is still the alternative");
-    assert!(a.flipped);
+    assert!(a.flipped());
     assert_eq!(message(&a), "reloaded: 2 new moves (G goes to the end)");
     // At the end of the alternative, moves added to it are followed.
     keys(&mut a, "G");
@@ -153,32 +153,32 @@ fn a_half_written_file_keeps_the_last_good_state() {
     // A move line cut in the middle: the reader warns.
     std::fs::write(&path, format!("{}   5 ２", kif(4))).unwrap();
     assert!(watch::tick(&mut a));
-    let m = a.message.clone().unwrap();
+    let m = a.message().cloned().unwrap();
     assert_eq!(m.level, Level::Warning);
     assert_eq!(
         m.text,
         "live.kifu is being written (1 warning); showing the last good state"
     );
-    assert_eq!(a.record.len(), 5);
-    assert!(a.doc.warnings.is_empty());
+    assert_eq!(a.record().len(), 5);
+    assert!(a.source().warnings.is_empty());
     assert_eq!(a.cur_index(), 2);
     // Finished: the new move arrives, the place is kept.
     std::fs::write(&path, kif(5)).unwrap();
     watch::tick(&mut a);
-    assert_eq!(a.record.len(), 6);
-    assert!(a.doc.warnings.is_empty());
+    assert_eq!(a.record().len(), 6);
+    assert!(a.source().warnings.is_empty());
     assert_eq!(a.cur_index(), 2);
     assert_eq!(message(&a), "reloaded: 1 new move (G goes to the end)");
     // A file that stays broken is shown after a few checks, with its warnings.
     std::fs::write(&path, format!("{}   6 ８", kif(5))).unwrap();
     let mut checks = 0;
-    while a.doc.warnings.is_empty() {
+    while a.source().warnings.is_empty() {
         assert!(checks < 20, "never shown");
         watch::tick(&mut a);
         checks += 1;
     }
     assert!(checks > 1, "{checks}");
-    assert_eq!(a.record.len(), 6);
+    assert_eq!(a.record().len(), 6);
     assert!(
         message(&a).contains("1 warning (W lists them)"),
         "{}",
@@ -196,7 +196,7 @@ fn unsaved_changes_are_not_thrown_away() {
     touch(&mut a);
     std::fs::write(&path, kif(4)).unwrap();
     assert!(watch::tick(&mut a));
-    assert_eq!(a.record.len(), 3);
+    assert_eq!(a.record().len(), 3);
     assert!(message(&a).contains("not reloaded because of unsaved changes"));
     assert!(!watch::tick(&mut a), "said once");
 }
@@ -208,10 +208,10 @@ fn a_vanished_file_is_waited_for() {
     let mut a = open(&path);
     std::fs::remove_file(&path).unwrap();
     assert!(!watch::tick(&mut a));
-    assert_eq!(a.record.len(), 3);
+    assert_eq!(a.record().len(), 3);
     std::fs::write(&path, kif(3)).unwrap();
     assert!(watch::tick(&mut a));
-    assert_eq!(a.record.len(), 4);
+    assert_eq!(a.record().len(), 4);
 }
 
 #[test]
@@ -223,21 +223,21 @@ fn f_toggles_following_and_e_moves_it_to_the_new_file() {
         ..LaunchOptions::default()
     };
     let mut a = App::open(&opts, Config::defaults()).unwrap();
-    assert!(a.watch.is_none());
+    assert!(a.watch().is_none());
     keys(&mut a, "F");
-    assert!(a.watch.is_some());
+    assert!(a.watch().is_some());
     keys(&mut a, "F");
-    assert!(a.watch.is_none());
+    assert!(a.watch().is_none());
     assert_eq!(message(&a), "stopped following live.kifu");
     keys(&mut a, ":watch");
     a.handle_key(KeyEvent::plain(kifview::app::KeyCode::Enter));
-    assert!(a.watch.is_some());
+    assert!(a.watch().is_some());
 
     let other = dir.path().join("other.kifu");
     std::fs::write(&other, kif(1)).unwrap();
     keys(&mut a, &format!(":e {}", other.display()));
     a.handle_key(KeyEvent::plain(kifview::app::KeyCode::Enter));
-    assert_eq!(a.watch.as_ref().unwrap().path, other);
+    assert_eq!(a.watch().as_ref().unwrap().path, other);
     std::fs::write(&other, kif(3)).unwrap();
     keys(&mut a, "G");
     watch::tick(&mut a);
@@ -246,7 +246,7 @@ fn f_toggles_following_and_e_moves_it_to_the_new_file() {
     // A record with no file behind it cannot be followed.
     let mut n = App::open(&LaunchOptions::default(), Config::defaults()).unwrap();
     keys(&mut n, "F");
-    assert!(n.watch.is_none());
+    assert!(n.watch().is_none());
     assert_eq!(message(&n), "[new] is not a file: nothing to follow");
 }
 
@@ -259,16 +259,16 @@ fn saving_as_another_file_stops_following_the_old_one() {
     let copy = dir.path().join("copy.kifu");
     keys(&mut a, &format!(":w {}", copy.display()));
     a.handle_key(KeyEvent::plain(kifview::app::KeyCode::Enter));
-    assert!(copy.exists() && a.watch.is_some(), "{}", message(&a));
+    assert!(copy.exists() && a.watch().is_some(), "{}", message(&a));
     let other = dir.path().join("other.kifu");
     keys(&mut a, &format!(":saveas {}", other.display()));
     a.handle_key(KeyEvent::plain(kifview::app::KeyCode::Enter));
     assert!(other.exists(), "{}", message(&a));
-    assert!(a.watch.is_none());
+    assert!(a.watch().is_none());
     // The old file changing does not touch the session.
     std::fs::write(&path, kif(5)).unwrap();
     assert!(!watch::tick(&mut a));
-    assert_eq!(a.doc.name, "other.kifu");
+    assert_eq!(a.source().name, "other.kifu");
 }
 
 /// Makes an edit, so the record holds something that is on no disk.
@@ -277,7 +277,5 @@ fn touch(a: &mut kifview::app::App) {
         node: kifview::core::record::NodeId::ROOT,
         text: "edited".into(),
     };
-    a.history
-        .apply(&mut a.record, edit, kifview::core::record::NodeId::ROOT)
-        .unwrap();
+    kifview::app::testing::apply(a, edit).unwrap();
 }

@@ -7,7 +7,7 @@
 use super::key_of;
 use super::state::{GameRef, Stashed};
 use super::worker::Request;
-use crate::app::document;
+use crate::app::document::{self, Document};
 use crate::app::overlay::{ListKind, Mode};
 use crate::app::state::{App, Level};
 use crate::collection::{Found, Outcome};
@@ -127,15 +127,14 @@ impl App {
     pub(crate) fn open_collection_game(&mut self, g: GameRef) {
         self.close_list();
         let index = g.record.saturating_sub(1) as usize;
-        let (record, doc) = match document::read(&g.path, index) {
+        let (record, source) = match document::read(&g.path, index) {
             Ok(r) => r,
             Err(e) => return self.info_level(e, Level::Error),
         };
-        let left = self.stash();
+        let left = self.stash_for(Document::new(record, source));
         self.collection.back.push(left);
         // A new way forward: the old one is dropped, but for records with unsaved edits.
         self.collection.forward.retain(Stashed::modified);
-        self.replace_record(record, doc);
         self.go_on_line(g.ply as usize);
         let name = self.source().name.clone();
         self.info(format!(
@@ -149,9 +148,8 @@ impl App {
         let Some(prev) = self.collection.back.pop() else {
             return self.info("nothing to go back to (o lists the collection's games here)");
         };
-        let here = self.stash();
+        let here = self.unstash(prev);
         self.collection.forward.push(here);
-        self.unstash(prev);
         let name = self.source().name.clone();
         self.info(format!("back to {name} (Ctrl-n: forward again)"));
     }
@@ -161,9 +159,8 @@ impl App {
         let Some(next) = self.collection.forward.pop() else {
             return self.info("nothing to go forward to");
         };
-        let here = self.stash();
+        let here = self.unstash(next);
         self.collection.back.push(here);
-        self.unstash(next);
         let name = self.source().name.clone();
         self.info(format!("forward to {name} (Ctrl-o: back)"));
     }
@@ -189,28 +186,23 @@ impl App {
         true
     }
 
-    /// The record shown, put aside whole (a copy: the app then shows another).
-    fn stash(&mut self) -> Stashed {
+    /// Shows `doc` in place of the record shown, which it returns put aside whole.
+    fn stash_for(&mut self, doc: Document) -> Stashed {
+        let cur = self.cur();
+        let watch = self.watch.take();
         Stashed {
-            record: self.record().clone(),
-            doc: self.source().clone(),
-            history: self.history.clone(),
-            revision: self.revision,
-            focus_undo: std::mem::take(&mut self.focus_undo),
-            focus_redo: std::mem::take(&mut self.focus_redo),
-            cur: self.cur(),
-            watch: self.watch.take(),
+            doc: self.swap_document(doc),
+            cur,
+            watch,
         }
     }
 
-    /// Shows a record put aside, as it was: its edits, undo history and node.
-    fn unstash(&mut self, s: Stashed) {
-        self.replace_record(s.record, s.doc);
-        self.history = s.history;
-        self.revision = s.revision;
-        self.focus_undo = s.focus_undo;
-        self.focus_redo = s.focus_redo;
+    /// Shows a record put aside, as it was (its edits, undo history and node); returns the
+    /// one it replaces, put aside whole.
+    fn unstash(&mut self, s: Stashed) -> Stashed {
+        let left = self.stash_for(s.doc);
         self.watch = s.watch;
         self.jump_to(s.cur);
+        left
     }
 }

@@ -103,7 +103,7 @@ impl App {
     /// Sends the cursor's position to the worker unless it is the one shown or asked.
     fn ask_here(&mut self) -> bool {
         let key = key_of(self.position());
-        let prev_to = (self.record.node(self.cur()).move_data()).map(|m| m.mv.to());
+        let prev_to = (self.record().node(self.cur()).move_data()).map(|m| m.mv.to());
         let e = &mut self.collection;
         if e.shown_answer.as_ref().is_some_and(|a| a.key == key)
             || e.asked.as_ref().is_some_and(|a| a.0 == key)

@@ -4,7 +4,7 @@
 
 use super::worker::Worker;
 use crate::app::document::{Document, Watch};
-use crate::core::record::{History, NodeId, Record};
+use crate::core::record::NodeId;
 use crate::core::rules::{Move, Position, Square};
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -109,22 +109,18 @@ pub struct GameRef {
     pub label: String,
 }
 
-/// A record put aside, whole: what `Ctrl-o` / `Ctrl-n` bring back.
+/// A record put aside, whole: what `Ctrl-o` / `Ctrl-n` bring back (its document: the record,
+/// its edits and undo history, where it came from; the node shown; whether it was followed).
 #[derive(Debug)]
 pub(crate) struct Stashed {
-    pub(super) record: Record,
     pub(super) doc: Document,
-    pub(super) history: History,
-    pub(super) revision: u64,
-    pub(super) focus_undo: Vec<NodeId>,
-    pub(super) focus_redo: Vec<NodeId>,
     pub(super) cur: NodeId,
     pub(super) watch: Option<Watch>,
 }
 
 impl Stashed {
     pub(super) fn modified(&self) -> bool {
-        self.history.is_modified()
+        self.doc.is_modified()
     }
 }
 

@@ -2,6 +2,7 @@
 //! style. The defaults are `assets/default-config.toml`, read by the same code as the user's
 //! file; the user's file is merged over them key by key.
 
+mod apply;
 mod checks;
 mod diagram;
 
@@ -444,14 +445,16 @@ fn choice<T: Copy>(
         Some(&(_, value)) => Ok(value),
         None => {
             let names: Vec<String> = choices.iter().map(|(n, _)| format!("\"{n}\"")).collect();
+            let expected = match names.split_last() {
+                Some((last, [])) => last.clone(),
+                Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+                None => String::new(),
+            };
             Err(err_at(
                 file,
                 text,
                 v.span(),
-                format!(
-                    "{name}: unknown value `{s}` (expected {})",
-                    names.join(" or ")
-                ),
+                format!("{name}: unknown value `{s}` (expected {expected})"),
             ))
         }
     }
@@ -555,188 +558,6 @@ impl Config {
         self.apply(file, text, raw)?;
         if engines {
             self.note_option_lines(file, text);
-        }
-        Ok(())
-    }
-
-    fn apply(&mut self, file: &str, text: &str, raw: RawConfig) -> Result<(), ConfigError> {
-        if let Some(v) = raw.ambiguous_width {
-            self.ambiguous_width = match v.get_ref().as_str() {
-                "auto" => AmbiguousWidth::Auto,
-                "single" => AmbiguousWidth::Single,
-                "double" => AmbiguousWidth::Double,
-                other => {
-                    return Err(err_at(
-                        file,
-                        text,
-                        v.span(),
-                        format!(
-                            "ambiguous_width: unknown value `{other}` (expected \"auto\", \"single\" or \"double\")"
-                        ),
-                    ));
-                }
-            };
-        }
-        if let Some(v) = raw.save_encoding {
-            let s = v.get_ref().as_str();
-            self.save_encoding = if s == "auto" {
-                SaveEncoding::Auto
-            } else {
-                match TextEncoding::from_label(s) {
-                    Some(e @ (TextEncoding::Utf8 | TextEncoding::ShiftJis)) => {
-                        SaveEncoding::Fixed(e)
-                    }
-                    _ => {
-                        return Err(err_at(
-                            file,
-                            text,
-                            v.span(),
-                            format!(
-                                "save_encoding: unknown value `{s}` (expected \"auto\", \"utf-8\" or \"shift_jis\")"
-                            ),
-                        ));
-                    }
-                }
-            };
-        }
-        if let Some(b) = raw.board {
-            if let Some(v) = b.style {
-                self.board_style = match v.get_ref().as_str() {
-                    "bod" => BoardStyle::Bod,
-                    "plain" => BoardStyle::Plain,
-                    other => {
-                        return Err(err_at(
-                            file,
-                            text,
-                            v.span(),
-                            format!(
-                                "board.style: unknown value `{other}` (expected \"bod\" or \"plain\")"
-                            ),
-                        ));
-                    }
-                };
-            }
-            if let Some(c) = b.coordinates {
-                self.coordinates = c;
-            }
-            if let Some(v) = b.size {
-                let s = v.get_ref().as_str();
-                self.board_size = [BoardSize::Auto, BoardSize::Bod, BoardSize::Large]
-                    .into_iter()
-                    .find(|z| z.name() == s)
-                    .ok_or_else(|| {
-                        err_at(
-                            file,
-                            text,
-                            v.span(),
-                            format!(
-                                "board.size: unknown value `{s}` (expected \"auto\", \"bod\" or \"large\")"
-                            ),
-                        )
-                    })?;
-            }
-        }
-        if let Some(v) = raw.move_list.and_then(|m| m.notation) {
-            let choices = [("kif", MoveNotation::Kif), ("ki2", MoveNotation::Ki2)];
-            self.move_notation = choice(file, text, &v, "move_list.notation", &choices)?;
-        }
-        if let Some(list) = raw.engines {
-            let span = list.span();
-            let list = list.into_inner();
-            if let Some(i) = list.iter().position(|e| e.command.as_os_str().is_empty()) {
-                return Err(err_at(
-                    file,
-                    text,
-                    span,
-                    format!("engines: entry {} has an empty command", i + 1),
-                ));
-            }
-            self.engines = list;
-        }
-        if let Some(d) = raw.diagram {
-            d.apply(&mut self.diagram)
-                .map_err(|(span, m)| err_at(file, text, span, m))?;
-        }
-        if let Some(a) = raw.analysis {
-            if let Some(n) = a.multipv {
-                let v = *n.get_ref();
-                if !(1..=20).contains(&v) {
-                    return Err(err_at(
-                        file,
-                        text,
-                        n.span(),
-                        format!("analysis.multipv: {v} is out of range (expected 1 to 20)"),
-                    ));
-                }
-                self.analysis.multipv = v as u32;
-            }
-            if let Some(b) = a.best_move {
-                self.analysis.best_move = b;
-            }
-            for (field, value, name) in [
-                (
-                    &mut self.analysis.analyze_time_ms,
-                    a.analyze_time_ms,
-                    "analyze_time_ms",
-                ),
-                (
-                    &mut self.analysis.mate_time_ms,
-                    a.mate_time_ms,
-                    "mate_time_ms",
-                ),
-            ] {
-                let Some(n) = value else { continue };
-                let v = *n.get_ref();
-                if !(10..=3_600_000).contains(&v) {
-                    return Err(err_at(
-                        file,
-                        text,
-                        n.span(),
-                        format!(
-                            "analysis.{name}: {v} is out of range (expected 10 to 3600000 milliseconds)"
-                        ),
-                    ));
-                }
-                *field = v as u64;
-            }
-        }
-        if let Some(c) = raw.colors {
-            apply_colors(file, text, &mut self.colors, c)?;
-        }
-        if let Some(keys) = raw.keys {
-            for (mode, table) in keys {
-                let Some(m) = KeyMode::from_name(mode.get_ref()) else {
-                    return Err(err_at(
-                        file,
-                        text,
-                        mode.span(),
-                        format!(
-                            "unknown key mode `{}` (expected normal, tree, help, command, board, editor, list, copy or paste)",
-                            mode.get_ref()
-                        ),
-                    ));
-                };
-                for (key, cmd) in table {
-                    let k = KeyEvent::parse(key.get_ref()).map_err(|e| {
-                        err_at(file, text, key.span(), format!("keys.{}: {e}", m.name()))
-                    })?;
-                    let c = Command::from_name(cmd.get_ref()).ok_or_else(|| {
-                        err_at(
-                            file,
-                            text,
-                            cmd.span(),
-                            format!(
-                                "keys.{}: unknown command `{}` for key `{}`",
-                                m.name(),
-                                cmd.get_ref(),
-                                key.get_ref()
-                            ),
-                        )
-                    })?;
-                    self.keymap.bind(m, k, c);
-                }
-            }
-            self.check_way_out(file)?;
         }
         Ok(())
     }

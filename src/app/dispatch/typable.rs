@@ -76,14 +76,26 @@ pub const TYPABLE_COMMANDS: &[TypableCommand] = &[
         aliases: &["w"],
         arg: Arg::OptionalPath,
         doc: "Save to the record's file; with PATH, write a copy there (the session stays on its file)",
-        handler: |a, arg| a.save_to(path_arg(arg), SaveHow::Copy, false),
+        handler: |a, arg| {
+            a.save_to(
+                path_arg(arg),
+                SaveHow::Copy,
+                crate::app::document::job::Then::Stay,
+            )
+        },
     },
     TypableCommand {
         name: "wq",
         aliases: &["x"],
         arg: Arg::OptionalPath,
         doc: "Save as :w does, then quit",
-        handler: |a, arg| a.save_to(path_arg(arg), SaveHow::Copy, true),
+        handler: |a, arg| {
+            a.save_to(
+                path_arg(arg),
+                SaveHow::Copy,
+                crate::app::document::job::Then::Quit { force: false },
+            )
+        },
     },
     TypableCommand {
         name: "saveas",
@@ -91,7 +103,11 @@ pub const TYPABLE_COMMANDS: &[TypableCommand] = &[
         arg: Arg::Path,
         doc: "Save to PATH and go on with that file, in its format",
         handler: |a, arg| match path_arg(arg) {
-            Some(p) => a.save_to(Some(p), SaveHow::SaveAs, false),
+            Some(p) => a.save_to(
+                Some(p),
+                SaveHow::SaveAs,
+                crate::app::document::job::Then::Stay,
+            ),
             None => a.info_level(
                 "give a file name: :saveas PATH (.kif Shift_JIS, .kifu UTF-8, .csa)".into(),
                 Level::Error,

@@ -3,7 +3,7 @@
 //! outcome means for the session are `save.rs`'s.
 
 use crate::app::document::checks::DiskStamp;
-use crate::app::document::{self, Document};
+use crate::app::document::{self, Source};
 use crate::app::overlay::SaveJob;
 use crate::core::notation::encoding::EncodeError;
 use crate::core::notation::{Format, TextInfo};
@@ -22,8 +22,8 @@ use std::time::Duration;
 pub struct Saves {
     pub(super) running: Option<Running>,
     pub(super) queued: Option<SaveJob>,
-    /// A quit (forced or not) waiting for the saves to end.
-    pub(super) quit_pending: Option<bool>,
+    /// What waits for the saves to end (a quit, forced or not).
+    pub(super) then: Option<super::job::Then>,
     /// How long starting a save waits for it to end before it goes on in the background;
     /// `None`: until it ends (no run loop to take its outcome later, as in tests).
     pub blocks_for: Option<Duration>,
@@ -69,17 +69,24 @@ pub(super) enum Outcome {
         losses: Vec<String>,
     },
     ReadOnly(PathBuf),
-    Failed(String),
-    Saved {
-        stamp: DiskStamp,
-        format: Format,
-        info: TextInfo,
-        bytes: usize,
-        /// What the file does not hold (the user said yes).
-        losses: Vec<String>,
-        /// A file of several records written whole: the text of each record as written.
-        texts: Option<Vec<String>>,
-    },
+    /// Not written: why (kept typed until the message says it).
+    Failed(SaveError),
+    /// The save thread ended without an outcome.
+    Stopped,
+    Saved(Written),
+}
+
+/// What a save wrote.
+#[derive(Debug)]
+pub(super) struct Written {
+    pub stamp: DiskStamp,
+    pub format: Format,
+    pub info: TextInfo,
+    pub bytes: usize,
+    /// What the file does not hold (the user said yes).
+    pub losses: Vec<String>,
+    /// A file of several records written whole: the text of each record as written.
+    pub texts: Option<Vec<String>>,
 }
 
 /// The save thread: renders and encodes `record`, stops at losses not agreed to yet, writes.
@@ -88,7 +95,7 @@ pub(super) enum Outcome {
 /// does not (the other records of such a file, bytes replaced when the file was read).
 pub(super) fn run_save(
     record: &Record,
-    doc: Option<&Document>,
+    doc: Option<&Source>,
     job: &SaveJob,
     extra: Vec<String>,
     progress: &Progress,
@@ -111,15 +118,15 @@ pub(super) fn run_save(
         .store(plan.bytes.len() as u64, Ordering::Relaxed);
     match document::write(&plan, job.read_only_ok, &progress.written) {
         Err(SaveError::ReadOnly { path }) => Outcome::ReadOnly(path),
-        Err(e) => Outcome::Failed(e.to_string()),
-        Ok(stamp) => Outcome::Saved {
+        Err(e) => Outcome::Failed(e),
+        Ok(stamp) => Outcome::Saved(Written {
             stamp,
             format: plan.target.format,
             info: plan.info,
             bytes: plan.bytes.len(),
             losses: plan.losses,
             texts,
-        },
+        }),
     }
 }
 

@@ -49,7 +49,7 @@ pub struct Copied {
 
 /// What a copy puts on the clipboard.
 pub fn copy_text(app: &App, c: Copy) -> Copied {
-    let rec = &app.record;
+    let rec = app.doc.record();
     let cur = app.cur();
     let (what, text, losses) = match c {
         Copy::Sfen => ("SFEN", usi::sfen_at(rec, cur), Vec::new()),
@@ -242,11 +242,14 @@ pub fn open_pasted(app: &mut App, text: &str, force: bool) -> Result<(), String>
 /// path it reads the current file again.
 pub fn edit_file(app: &mut App, path: &str, force: bool) {
     let path = if path.is_empty() {
-        match &app.doc.path {
+        match &app.doc.source().path {
             Some(p) => p.clone(),
             None => {
                 app.info_level(
-                    format!("{} is not a file: give a path (:e PATH)", app.doc.name),
+                    format!(
+                        "{} is not a file: give a path (:e PATH)",
+                        app.doc.source().name
+                    ),
                     Level::Error,
                 );
                 return;
@@ -268,10 +271,15 @@ pub fn edit_file(app: &mut App, path: &str, force: bool) {
     // Reading the same file again stays on the record shown.
     let same = app
         .doc
+        .source()
         .path
         .as_deref()
         .is_some_and(|p| document::same_path(p, &path));
-    let index = if same { app.doc.record_index } else { 0 };
+    let index = if same {
+        app.doc.source().record_index
+    } else {
+        0
+    };
     match document::read(&path, index) {
         Err(e) => app.info_level(e, Level::Error),
         Ok((record, doc)) => {

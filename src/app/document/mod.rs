@@ -1,4 +1,5 @@
-//! The document: where the record came from and how to write it back. Every file the app
+//! The document: the record with its lifecycle ([`Document`], `doc.rs`), where it came from
+//! and how to write it back ([`Source`]). Every file the app
 //! reads or writes goes through here (opening a path, standard input or pasted text, reading
 //! again, saving, and looking at the file on disk); nothing else in `app` touches the disk.
 //!
@@ -8,6 +9,8 @@
 pub(crate) mod background;
 pub mod checks;
 pub mod clipboard;
+mod doc;
+pub mod job;
 mod picture;
 pub(crate) mod records;
 pub mod save;
@@ -26,9 +29,13 @@ use crate::store::{self, SaveError, SaveOptions};
 use checks::{DiskStamp, SavePlan};
 use std::path::{Path, PathBuf};
 
-/// Where the record came from and how to write it back.
+pub use doc::Document;
+pub(crate) use doc::Saved;
+
+/// Where the record came from and how to write it back (the part of the [`Document`] a save
+/// thread takes a copy of).
 #[derive(Clone, Debug)]
-pub struct Document {
+pub struct Source {
     /// The file, when there is one (`None` for stdin, pasted text and new records).
     pub path: Option<PathBuf>,
     /// Name for the status line (`game.kif`, `[stdin]`, `[new]`, `[paste]`).
@@ -60,13 +67,16 @@ pub struct Document {
     /// the rest of its line, lines that match nothing): the record does not hold them, so a
     /// save over the file asks first. Cleared once a save wrote over them.
     pub unread: Option<Unread>,
+    /// The line ranges the reader could not read that the record keeps as remark lines
+    /// (`convert::unread::keep`): the move list names them where its line stops.
+    pub kept_spans: Vec<(usize, usize)>,
 }
 
-impl Document {
+impl Source {
     /// A document with no file behind it yet (a new record, pasted text in tests), shown as
     /// `name`.
-    pub fn untitled(name: impl Into<String>) -> Document {
-        Document {
+    pub fn untitled(name: impl Into<String>) -> Source {
+        Source {
             path: None,
             name: name.into(),
             format: None,
@@ -80,6 +90,7 @@ impl Document {
             csa_v3: false,
             kif_dialect: notation::kif::KifDialect::default(),
             unread: None,
+            kept_spans: Vec::new(),
         }
     }
 
@@ -89,7 +100,7 @@ impl Document {
         loaded: notation::Loaded,
         path: Option<PathBuf>,
         index: usize,
-    ) -> Option<(Record, Document)> {
+    ) -> Option<(Record, Source)> {
         let count = loaded.records.len();
         let (csa_v3, kif_dialect) = (loaded.csa_v3, loaded.kif_dialect);
         let mut parsed = loaded.records.into_iter().nth(index)?;
@@ -111,7 +122,7 @@ impl Document {
         };
         Some((
             parsed.record,
-            Document {
+            Source {
                 replaced_lines,
                 stamp: path.as_deref().and_then(DiskStamp::of),
                 path,
@@ -125,6 +136,7 @@ impl Document {
                 csa_v3,
                 kif_dialect,
                 unread: None,
+                kept_spans: Vec::new(),
             },
         ))
     }
@@ -132,7 +144,7 @@ impl Document {
     /// Record `index` (0-based) of a file of several, read from its text as it is on disk
     /// (the record shown was saved or its edits discarded first), with its warnings' lines
     /// counted from the start of the file.
-    pub fn record_at(&self, index: usize) -> Result<(Record, Document), String> {
+    pub fn record_at(&self, index: usize) -> Result<(Record, Source), String> {
         let text = self.record_texts.get(index).ok_or_else(|| {
             format!(
                 "there is no record {} (the file holds {})",
@@ -142,7 +154,7 @@ impl Document {
         })?;
         let first_line: usize = self.record_texts[..index]
             .iter()
-            .map(|t| line_breaks(t))
+            .map(|t| notation::csa::line_breaks(t))
             .sum();
         let parsed = notation::csa::read(text).swap_remove(0);
         // What the decoding said (line 0) holds for every record.
@@ -159,7 +171,7 @@ impl Document {
             w
         }));
         notation::by_weight(&mut warnings);
-        let mut doc = Document {
+        let mut doc = Source {
             warnings,
             record_index: index,
             csa_v3: notation::csa::declares_v3(text),
@@ -169,6 +181,27 @@ impl Document {
         let mut record = parsed.record;
         doc.keep_unread(&mut record, &self.record_texts.concat(), Format::Csa);
         Ok((record, doc))
+    }
+
+    /// A save wrote the record shown over `s.path`, which is the session's file now: it
+    /// holds no unreadable bytes nor unread lines any more, and (unless it is a file of
+    /// several records written whole) this record only.
+    fn wrote_over(&mut self, s: Saved<'_>) {
+        self.replaced_lines.clear();
+        self.unread = None;
+        self.stamp = Some(s.stamp);
+        self.path = Some(s.path.to_path_buf());
+        self.name = file_name(s.path);
+        self.format = Some(s.format);
+        self.info = Some(s.info);
+        if let Some(texts) = s.texts {
+            // A file of several records: each one's text is now what was written.
+            self.record_texts = texts;
+        } else {
+            self.record_count = 1;
+            self.record_index = 0;
+            self.record_texts.clear();
+        }
     }
 
     /// The writer settings that write the record back as its file was written: its format,
@@ -186,7 +219,7 @@ impl Document {
         self.format == Some(Format::Csa) && self.record_count > 1
     }
 
-    /// [`Document::keep_record_texts`] for a file's bytes: decoded again only when the file
+    /// [`Source::keep_record_texts`] for a file's bytes: decoded again only when the file
     /// holds several CSA records (opening any other file does no second pass).
     fn keep_record_texts_of(&mut self, bytes: &[u8], path: Option<&Path>) {
         if self.holds_several_csa_records() {
@@ -197,7 +230,7 @@ impl Document {
 
     /// Keeps what of the file (its `bytes`) the reader could not read in `record`, as remark
     /// lines where it was (`convert::unread::keep`), with a warning that says so; what cannot
-    /// be kept is noted as [`Document::unread`]. The text is decoded a second time only when
+    /// be kept is noted as [`Source::unread`]. The text is decoded a second time only when
     /// a warning says something was not read.
     fn note_unread(&mut self, record: &mut Record, bytes: &[u8], path: Option<&Path>) {
         let (Some(format), true) = (
@@ -212,7 +245,7 @@ impl Document {
         self.keep_unread(record, &text, format);
     }
 
-    /// [`Document::note_unread`] for the decoded `text` of the file.
+    /// [`Source::note_unread`] for the decoded `text` of the file.
     fn keep_unread(&mut self, record: &mut Record, text: &str, format: Format) {
         let kept = unread::keep(text, format, &self.warnings, record);
         if let Some(k) = &kept.kept {
@@ -227,6 +260,18 @@ impl Document {
             }
         }
         self.unread = kept.left;
+        self.kept_spans = kept.kept.map(|k| k.spans).unwrap_or_default();
+    }
+
+    /// The lines not read (kept as remarks or not) from the one a warning names: `(first,
+    /// last)`, 1-based.
+    pub fn unread_span(&self, line: usize) -> Option<(usize, usize)> {
+        let left = self.unread.iter().flat_map(|u| u.spans.iter());
+        self.kept_spans
+            .iter()
+            .chain(left)
+            .find(|&&(a, b)| (a..=b).contains(&line))
+            .copied()
     }
 
     /// Keeps each record's text when `text` (a whole CSA file, decoded) holds several.
@@ -255,11 +300,8 @@ impl Document {
     }
 
     /// Each record's text as a file of several records is written with `record` (the one
-    /// shown) rendered in place of its piece, the others as they were (with `info`'s line
-    /// ends and encoding declaration when they differ from the file's: a copy); and what
-    /// rendering `record` said. Joined, the pieces are the file's text before encoding (`\n`
-    /// line ends when `info` writes CRLF). `None` unless the file holds several records and
-    /// `target` is CSA.
+    /// shown) in its place (`notation::csa::splice`), and what rendering `record` said.
+    /// `None` unless the file holds several records and `target` is CSA.
     fn splice(
         &self,
         record: &Record,
@@ -269,48 +311,12 @@ impl Document {
         if self.record_texts.len() < 2 || target.format != Format::Csa {
             return None;
         }
-        let i = self.record_index;
-        let mut w = notation::render(record, target, info);
-        // The record keeps the `/` that closed it (the last one too, when it had one).
-        let closed = i + 1 < self.record_texts.len()
-            || self.record_texts[i]
-                .lines()
-                .rev()
-                .find(|l| !l.trim().is_empty())
-                .is_some_and(|l| l.trim() == "/");
-        if !w.text.ends_with('\n') {
-            w.text.push('\n');
-        }
-        if closed {
-            w.text.push_str("/\n");
-        }
-        let own = self.info;
-        // The encoder turns each `\n` into CRLF; a copy with LF line ends loses the CRs of a
-        // CRLF file.
-        let to_lf = info.newline == notation::Newline::CrLf
-            || own.is_some_and(|o| o.newline != info.newline);
-        let redeclare = own.is_some_and(|o| o.encoding != info.encoding);
-        let mut line = 0;
-        let pieces = self
-            .record_texts
-            .iter()
-            .enumerate()
-            .map(|(j, t)| {
-                let mut piece = if j == i {
-                    w.text.clone()
-                } else if to_lf {
-                    t.replace("\r\n", "\n")
-                } else {
-                    t.clone()
-                };
-                if redeclare && j != i && line < DECLARED_IN {
-                    piece = declare_encoding(&piece, DECLARED_IN - line, info.encoding);
-                }
-                line += line_breaks(&piece);
-                piece
-            })
-            .collect();
-        Some((pieces, w))
+        let file = notation::csa::Records {
+            texts: &self.record_texts,
+            index: self.record_index,
+            info: self.info,
+        };
+        Some(notation::csa::splice(file, record, target, info))
     }
 
     /// Is a save of the record shown in `format` a save of the whole file: a file of one
@@ -320,7 +326,7 @@ impl Document {
     }
 
     /// What writing the record shown in `format` leaves out of a file of several records:
-    /// the others, unless it is written whole ([`Document::written_whole_as`]).
+    /// the others, unless it is written whole ([`Source::written_whole_as`]).
     /// `file_keeps_them`: the save leaves the session's file as it is (a copy, `:saveas`).
     pub fn other_records_loss(&self, format: Format, file_keeps_them: bool) -> Option<String> {
         if self.written_whole_as(format) {
@@ -353,47 +359,6 @@ pub fn one_record_why(format: Format) -> String {
     } else {
         format!("{} holds one record per file", format.name())
     }
-}
-
-/// The decoder looks for an encoding declaration in a file's first lines: as many as this.
-const DECLARED_IN: usize = 10;
-
-/// `text` with the encoding its first `lines` lines declare (`'CSA encoding=SHIFT_JIS`,
-/// `'encoding=Shift_JIS`) changed to `encoding`: a copy in another encoding must not claim
-/// the old one.
-fn declare_encoding(text: &str, lines: usize, encoding: TextEncoding) -> String {
-    let label = match encoding {
-        TextEncoding::Utf8 => "UTF-8",
-        TextEncoding::ShiftJis => "SHIFT_JIS",
-        TextEncoding::EucJp => "EUC-JP",
-    };
-    let mut out = String::with_capacity(text.len());
-    for (n, l) in text.split_inclusive('\n').enumerate() {
-        let from = l
-            .find("encoding=")
-            .filter(|_| n < lines && l.starts_with('\''))
-            .map(|at| at + "encoding=".len());
-        // As the decoder reads a declaration: a label it knows.
-        let end = from.map(|from| {
-            l[from..]
-                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'))
-                .map_or(l.len(), |k| from + k)
-        });
-        match from.zip(end) {
-            Some((from, end)) if TextEncoding::from_label(&l[from..end]).is_some() => {
-                out.push_str(&l[..from]);
-                out.push_str(label);
-                out.push_str(&l[end..]);
-            }
-            _ => out.push_str(l),
-        }
-    }
-    out
-}
-
-/// Line breaks in `t` (`\r\n`, `\r` or `\n`), as the readers count lines.
-fn line_breaks(t: &str) -> usize {
-    t.matches('\n').count() + t.matches('\r').count() - t.matches("\r\n").count()
 }
 
 /// The followed file.
@@ -454,11 +419,11 @@ pub fn record_from(position: Position) -> Record {
 
 /// Opens what the command line asked for: a file, standard input (`-`), or a new record (no
 /// file, or a file that does not exist yet in an existing directory: it is created on save).
-pub fn open(opts: &LaunchOptions) -> anyhow::Result<(Record, Document)> {
+pub fn open(opts: &LaunchOptions) -> anyhow::Result<(Record, Source)> {
     let Some(path) = &opts.file else {
         return Ok((
             new_record(opts.handicap.as_deref())?,
-            Document::untitled("[new]"),
+            Source::untitled("[new]"),
         ));
     };
     let stdin = path.as_os_str() == "-";
@@ -468,9 +433,9 @@ pub fn open(opts: &LaunchOptions) -> anyhow::Result<(Record, Document)> {
             .parent()
             .is_none_or(|d| d.as_os_str().is_empty() || d.is_dir());
     if missing {
-        let doc = Document {
+        let doc = Source {
             path: Some(path.clone()),
-            ..Document::untitled(format!("{} [new]", file_name(path)))
+            ..Source::untitled(format!("{} [new]", file_name(path)))
         };
         return Ok((new_record(opts.handicap.as_deref())?, doc));
     }
@@ -480,7 +445,7 @@ pub fn open(opts: &LaunchOptions) -> anyhow::Result<(Record, Document)> {
         .map_err(|e| anyhow::anyhow!(e))?;
     let index = load::record_index(&shown, opts.record, loaded.records.len())
         .map_err(|e| anyhow::anyhow!(e))?;
-    let (record, mut doc) = Document::from_loaded(loaded, (!stdin).then(|| path.clone()), index)
+    let (record, mut doc) = Source::from_loaded(loaded, (!stdin).then(|| path.clone()), index)
         .ok_or_else(|| anyhow::anyhow!("{}: no record", path.display()))?;
     doc.keep_record_texts_of(&bytes, (!stdin).then_some(path.as_path()));
     let mut record = record;
@@ -515,11 +480,11 @@ fn load_checked(
 
 /// Reads record `index` (0-based; the last one when the file has fewer) of the file at
 /// `path` (`:e`, and reloading a followed file).
-pub fn read(path: &Path, index: usize) -> Result<(Record, Document), String> {
+pub fn read(path: &Path, index: usize) -> Result<(Record, Source), String> {
     let bytes = std::fs::read(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
     let loaded = load_checked(&bytes, Some(path), &path.display().to_string())?;
     let index = index.min(loaded.records.len().saturating_sub(1));
-    let (record, mut doc) = Document::from_loaded(loaded, Some(path.to_path_buf()), index)
+    let (record, mut doc) = Source::from_loaded(loaded, Some(path.to_path_buf()), index)
         .ok_or_else(|| format!("{}: no record", path.display()))?;
     doc.keep_record_texts_of(&bytes, Some(path));
     let mut record = record;
@@ -529,17 +494,17 @@ pub fn read(path: &Path, index: usize) -> Result<(Record, Document), String> {
 
 /// Reads pasted text: the first record, the document describing it, and how many records the
 /// text holds.
-pub fn from_text(text: &str) -> (Parsed, Document) {
+pub fn from_text(text: &str) -> (Parsed, Source) {
     let format = Format::detect(text);
     let mut records = notation::read_text(text, format);
     let count = records.len();
     let parsed = records.swap_remove(0);
-    let mut doc = Document {
+    let mut doc = Source {
         format: Some(format),
         info: Some(TextInfo::new(notation::TextEncoding::Utf8)),
         warnings: Vec::new(),
         record_count: count,
-        ..Document::untitled("[paste]")
+        ..Source::untitled("[paste]")
     };
     doc.keep_record_texts(text);
     (parsed, doc)
@@ -603,7 +568,7 @@ pub fn target_for(
 /// text of each record as written comes back with the plan.
 pub fn plan_in_file(
     record: &Record,
-    doc: Option<&Document>,
+    doc: Option<&Source>,
     path: &Path,
     target: Target,
     info: TextInfo,
@@ -716,24 +681,6 @@ mod tests {
         let e = record_index("f.csa", 4, 3).unwrap_err();
         assert_eq!(e, "f.csa: --record 4: the file holds 3 records");
         assert!(record_index("f", 2, 1).unwrap_err().ends_with("1 record"));
-    }
-
-    #[test]
-    fn a_copy_declares_the_encoding_it_is_written_in_within_the_first_lines() {
-        let text =
-            "'records: 2\n'CSA encoding=SHIFT_JIS\r\nV3.0\n'encoding=sjis is a comment here\n";
-        assert_eq!(
-            declare_encoding(text, 2, TextEncoding::Utf8),
-            "'records: 2\n'CSA encoding=UTF-8\r\nV3.0\n'encoding=sjis is a comment here\n"
-        );
-        assert_eq!(
-            declare_encoding("'encoding=utf-8\n", 10, TextEncoding::ShiftJis),
-            "'encoding=SHIFT_JIS\n"
-        );
-        // Lines that are not `'` lines, lines past the first ones, and labels that name no
-        // encoding (the decoder does not take them for a declaration) are left alone.
-        let moves = "N+encoding=x\n+7776FU\n'memo: encoding=mine\n";
-        assert_eq!(declare_encoding(moves, 10, TextEncoding::Utf8), moves);
     }
 
     #[test]

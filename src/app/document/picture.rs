@@ -18,7 +18,7 @@ impl App {
         if self.mode() == Mode::Copy {
             self.overlays.pop();
         }
-        let default = default_path(self.doc.path.as_deref(), self.ply_number());
+        let default = default_path(self.doc.source().path.as_deref(), self.ply_number());
         self.open_prompt(
             PromptKind::Diagram,
             "save the position as (.svg or .png): ",
@@ -28,7 +28,7 @@ impl App {
 
     /// The current position's move number, as the record numbers its moves.
     fn ply_number(&self) -> u32 {
-        self.record.moves_before() + self.record.node(self.cur()).ply
+        self.doc.record().moves_before() + self.doc.record().node(self.cur()).ply
     }
 
     /// Draws the current position (as the board shows it: flipped or not) into `path`, SVG or
@@ -46,7 +46,7 @@ impl App {
             }
         };
         let theme = &self.config.diagram;
-        let mut d = Diagram::at(&self.record, self.cur(), self.flipped);
+        let mut d = Diagram::at(self.doc.record(), self.cur(), self.view.flipped);
         let mut missing = Vec::new();
         let bytes = if png {
             let (db, m) = Fonts::new().prepare(&mut d, theme);

@@ -3,20 +3,22 @@
 //! asks first (save the file, discard them, or stay), so no edit is ever dropped silently.
 //! Saving writes every record back (`document::plan_in_file`), and so do `:w PATH` and
 //! `:saveas PATH` to a CSA file; a format of one record per file gets the record shown only,
-//! after a question that names the others (`Document::other_records_loss`).
+//! after a question that names the others (`Source::other_records_loss`).
 
+use crate::app::dispatch::command::Command;
+use crate::app::document::job::Then;
 use crate::app::overlay::Pending;
 use crate::app::state::{App, Level};
 
 impl App {
     /// `}` (`delta` 1) and `{` (-1): the next or previous record of the file.
     pub(crate) fn step_record(&mut self, delta: isize) {
-        let count = self.doc.record_count;
+        let count = self.doc.source().record_count;
         if count < 2 {
-            self.info(format!("{} holds one record", self.doc.name));
+            self.info(format!("{} holds one record", self.doc.source().name));
             return;
         }
-        let to = self.doc.record_index as isize + delta;
+        let to = self.doc.source().record_index as isize + delta;
         if to < 0 || to >= count as isize {
             let which = if delta < 0 { "first" } else { "last" };
             self.info(format!(
@@ -30,12 +32,12 @@ impl App {
 
     /// `:record N` (1-based); without N, says which record is shown.
     pub(crate) fn record_command(&mut self, arg: &str) {
-        let count = self.doc.record_count;
+        let count = self.doc.source().record_count;
         if arg.is_empty() {
             self.info(format!(
                 "record {}/{count} of {} ({{ and }} switch)",
-                self.doc.record_index + 1,
-                self.doc.name
+                self.doc.source().record_index + 1,
+                self.doc.source().name
             ));
             return;
         }
@@ -44,7 +46,7 @@ impl App {
             _ => self.info_level(
                 format!(
                     ":record N takes a number from 1 to {count} ({} holds {count} record{})",
-                    self.doc.name,
+                    self.doc.source().name,
                     if count == 1 { "" } else { "s" }
                 ),
                 Level::Error,
@@ -54,11 +56,11 @@ impl App {
 
     /// Shows record `index`, asking first when the one shown has unsaved edits.
     fn switch_record(&mut self, index: usize) {
-        if index == self.doc.record_index {
+        if index == self.doc.source().record_index {
             self.info(format!(
                 "already at record {}/{}",
                 index + 1,
-                self.doc.record_count
+                self.doc.source().record_count
             ));
             return;
         }
@@ -71,18 +73,21 @@ impl App {
             );
             return;
         }
-        if self.doc.record_texts.len() != self.doc.record_count {
+        if self.doc.source().record_texts.len() != self.doc.source().record_count {
             self.info_level(
                 format!(
                     "{} cannot be switched to another record here",
-                    self.doc.name
+                    self.doc.source().name
                 ),
                 Level::Error,
             );
             return;
         }
         if self.is_modified() {
-            let (n, count) = (self.doc.record_index + 1, self.doc.record_count);
+            let (n, count) = (
+                self.doc.source().record_index + 1,
+                self.doc.source().record_count,
+            );
             self.ask(
                 format!(
                     "record {n}/{count} has unsaved changes. Save the file before going to record {}?",
@@ -102,21 +107,9 @@ impl App {
     /// The answer to "save before going to another record?".
     pub(crate) fn answer_switch(&mut self, index: usize, c: char) {
         match c {
-            's' => {
-                self.save_or_ask_name(false);
-                if self.is_modified() {
-                    // A question came up (or the save is still under way): nothing is
-                    // switched until it is done.
-                    if self.message.is_none() {
-                        self.info(format!(
-                            "still at record {}: switch again once it is saved",
-                            self.doc.record_index + 1
-                        ));
-                    }
-                } else {
-                    self.show_record(index);
-                }
-            }
+            // The switch happens once the save has written the record (`Then::ShowRecord`):
+            // a question or a save still running leaves it for later.
+            's' => self.save_or_ask_name(Then::ShowRecord(index)),
             'd' => self.show_record(index),
             _ => self.info("still here: nothing was saved or discarded"),
         }
@@ -124,8 +117,8 @@ impl App {
 
     /// Shows record `index` of the file as it is on disk (the edits of the one shown were
     /// saved or discarded).
-    fn show_record(&mut self, index: usize) {
-        match self.doc.record_at(index) {
+    pub(super) fn show_record(&mut self, index: usize) {
+        match self.doc.source().record_at(index) {
             Err(e) => self.info_level(e, Level::Error),
             Ok((record, doc)) => {
                 let count = doc.record_count;
@@ -138,8 +131,9 @@ impl App {
                 }
                 if warnings > 0 {
                     msg.push_str(&format!(
-                        "; {warnings} warning{} (W lists them)",
-                        if warnings == 1 { "" } else { "s" }
+                        "; {warnings} warning{} ({} lists them)",
+                        if warnings == 1 { "" } else { "s" },
+                        self.key(Command::ShowWarnings)
                     ));
                     self.info_level(msg, Level::Warning);
                 } else {
@@ -153,7 +147,7 @@ impl App {
     /// Says which other records of the file have edits kept by a session ended by a signal
     /// (each is offered when its record is shown).
     pub(crate) fn note_other_recoveries(&mut self) {
-        let others = crate::app::document::other_recoveries(&self.doc);
+        let others = crate::app::document::other_recoveries(self.doc.source());
         if let Some(first) = others.first() {
             let list: Vec<String> = others.iter().map(ToString::to_string).collect();
             self.info_level(
@@ -168,7 +162,7 @@ impl App {
 
     /// `先手 vs 後手` from the header, or nothing.
     fn players_text(&self) -> String {
-        let h = &self.record.header;
+        let h = &self.doc.record().header;
         let get = |keys: &[&str]| keys.iter().find_map(|k| h.get(k)).map(str::to_string);
         match (get(&["先手", "下手"]), get(&["後手", "上手"])) {
             (Some(b), Some(w)) => format!("{b} vs {w}"),

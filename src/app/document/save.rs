@@ -5,38 +5,40 @@
 
 use crate::app::config::SaveEncoding;
 pub use crate::app::document::background::Saves;
-use crate::app::document::background::{Outcome, Progress, Running, run_save, size_text};
-use crate::app::document::{self, file_name, same_path};
+use crate::app::document::background::{Outcome, Progress, Running, Written, run_save, size_text};
+use crate::app::document::checks::DiskStamp;
+pub use crate::app::document::job::{SaveHow, SaveJob, SaveJobTarget, Then};
+use crate::app::document::{self, Saved, file_name, same_path};
 use crate::app::overlay::{Pending, PromptKind};
-pub use crate::app::overlay::{SaveHow, SaveJob, SaveJobTarget};
+
 use crate::app::state::{App, Level};
-use crate::core::notation::TextEncoding;
-use crate::core::notation::encoding::GETA;
-use crate::core::record::NodeId;
-use std::path::PathBuf;
+use crate::core::notation::encoding::{EncodeError, GETA};
+use crate::core::notation::{Format, TextEncoding, TextInfo};
+use crate::core::record::{NodeId, Revision};
+use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, mpsc};
 use std::time::Duration;
 
 impl App {
     /// Saves to the record's file, or asks for a name when it has none.
-    pub(crate) fn save_or_ask_name(&mut self, quit_after: bool) {
-        if self.doc.path.is_some() {
-            self.save_to(None, SaveHow::Own, quit_after);
+    pub(crate) fn save_or_ask_name(&mut self, then: Then) {
+        if self.doc.source().path.is_some() {
+            self.save_to(None, SaveHow::Own, then);
         } else {
             self.open_prompt(
-                PromptKind::SaveAs { quit_after },
+                PromptKind::SaveAs { then },
                 "save as (.kif Shift_JIS, .kifu UTF-8, .csa): ",
                 String::new(),
             );
         }
     }
 
-    /// Saves to `path` (or the file the record came from) and quits afterwards if asked.
+    /// Saves to `path` (or the file the record came from), then does what `then` says.
     /// `how` says what becomes of the session: a path that is the record's own file, or any
     /// path while the record has no file yet, is a plain save whatever `how` says.
-    pub fn save_to(&mut self, path: Option<PathBuf>, how: SaveHow, quit_after: bool) {
-        let Some(path) = path.clone().or_else(|| self.doc.path.clone()) else {
+    pub fn save_to(&mut self, path: Option<PathBuf>, how: SaveHow, then: Then) {
+        let Some(path) = path.clone().or_else(|| self.doc.source().path.clone()) else {
             self.info_level(
                 "this record has no file yet: save it with :w PATH (.kif Shift_JIS, .kifu UTF-8, .csa)"
                     .into(),
@@ -46,16 +48,17 @@ impl App {
         };
         let same_file = self
             .doc
+            .source()
             .path
             .as_deref()
             .is_some_and(|p| same_path(p, &path));
-        let how = if same_file || self.doc.path.is_none() {
+        let how = if same_file || self.doc.source().path.is_none() {
             SaveHow::Own
         } else {
             how
         };
         let same = if same_file {
-            self.doc.own_target().zip(self.doc.info)
+            self.doc.source().own_target().zip(self.doc.source().info)
         } else {
             None
         };
@@ -75,7 +78,7 @@ impl App {
         };
         // The � of bytes replaced when the file was read are written as 〓 where the encoding
         // has no � (for the whole session: the record keeps them).
-        info.lossy |= self.doc.info.is_some_and(|i| i.lossy);
+        info.lossy |= self.doc.source().info.is_some_and(|i| i.lossy);
         let job = SaveJob {
             path,
             target: SaveJobTarget { target, info },
@@ -84,19 +87,19 @@ impl App {
             overwrite_ok: false,
             losses_ok: false,
             read_only_ok: false,
-            quit_after,
+            then,
         };
         self.continue_save(job);
     }
 
     pub(crate) fn continue_save(&mut self, mut job: SaveJob) {
-        if self.saves.running.is_some() {
+        if self.doc.saves.running.is_some() {
             self.queue_save(job);
             return;
         }
         let name = job.path.display().to_string();
         if !job.overwrite_ok {
-            if job.same_file && document::changed_on_disk(&job.path, self.doc.stamp) {
+            if job.same_file && document::changed_on_disk(&job.path, self.doc.source().stamp) {
                 self.ask(
                     format!("{name} changed on disk since it was opened. Overwrite it?"),
                     vec!["Another program wrote to the file; saving replaces its changes.".into()],
@@ -122,26 +125,27 @@ impl App {
     /// Writes the record as it is now in the background (see [`Saves`]); waits for the save
     /// as long as [`Saves::blocks_for`] says.
     fn start_save(&mut self, job: SaveJob) {
-        let record = self.record.clone();
+        let record = self.doc.record().clone();
         // A file of several records: in CSA they are all written (the others as they are on
         // disk), to its own file or to another; another format holds the record shown only,
         // which the user is asked about first.
-        let own = job.same_file || self.doc.path.is_none();
+        let own = job.same_file || self.doc.source().path.is_none();
         let mut extra: Vec<String> = self
             .doc
+            .source()
             .other_records_loss(job.target.target.format, !own)
             .into_iter()
             .collect();
         extra.extend(self.replaced_bytes(job.target.info.encoding));
         if job.same_file
-            && let Some(u) = &self.doc.unread
+            && let Some(u) = &self.doc.source().unread
         {
             extra.insert(0, format!("{u} and would be removed"));
         }
         let progress = Arc::new(Progress::default());
         let (tx, rx) = mpsc::channel();
         let (j, p) = (job.clone(), Arc::clone(&progress));
-        let doc = (self.doc.record_count > 1).then(|| self.doc.clone());
+        let doc = (self.doc.source().record_count > 1).then(|| self.doc.source().clone());
         let spawned = std::thread::Builder::new()
             .name("kifview-save".into())
             .spawn(move || {
@@ -154,20 +158,20 @@ impl App {
             );
             return;
         }
-        self.saves.running = Some(Running {
+        self.doc.saves.running = Some(Running {
             job,
             rx,
             progress,
-            revision: self.history.current(),
+            revision: self.doc.current(),
             detached: false,
         });
-        self.wait_for_save_upto(self.saves.blocks_for);
+        self.wait_for_save_upto(self.doc.saves.blocks_for);
     }
 
     /// Waits for the running save, at most `limit` (`None`: until it ends), and takes its
     /// outcome when it came.
     fn wait_for_save_upto(&mut self, limit: Option<Duration>) {
-        let Some(r) = &self.saves.running else {
+        let Some(r) = &self.doc.saves.running else {
             return;
         };
         let got = match limit {
@@ -180,9 +184,7 @@ impl App {
         match got {
             Ok(outcome) => self.finish_save(outcome),
             Err(mpsc::RecvTimeoutError::Timeout) => {}
-            Err(mpsc::RecvTimeoutError::Disconnected) => self.finish_save(Outcome::Failed(
-                "the save stopped before it ended; the file on disk may be the old one".into(),
-            )),
+            Err(mpsc::RecvTimeoutError::Disconnected) => self.finish_save(Outcome::Stopped),
         }
     }
 
@@ -191,7 +193,7 @@ impl App {
     /// or something changed (the screen needs drawing).
     pub fn save_tick(&mut self) -> bool {
         let mut changed = false;
-        if let Some(r) = &self.saves.running {
+        if let Some(r) = &self.doc.saves.running {
             match r.rx.try_recv() {
                 Ok(outcome) => {
                     self.finish_save(outcome);
@@ -204,16 +206,16 @@ impl App {
                 }
             }
         }
-        if self.saves.running.is_none() && self.mode() != crate::app::overlay::Mode::Confirm {
-            if let Some(job) = self.saves.queued.take() {
+        if self.doc.saves.running.is_none() && self.mode() != crate::app::overlay::Mode::Confirm {
+            if let Some(job) = self.doc.saves.queued.take() {
                 self.continue_save(job);
                 changed = true;
-            } else if let Some(force) = self.saves.quit_pending.take() {
-                self.request_quit(force);
+            } else if let Some(then) = self.doc.saves.then.take() {
+                self.go_on(then);
                 changed = true;
             }
         }
-        changed || self.saves.running.is_some()
+        changed || self.doc.saves.running.is_some()
     }
 
     /// Waits until every save (the running one and a queued one) has ended, or a question
@@ -221,7 +223,7 @@ impl App {
     pub fn wait_for_saves(&mut self) {
         loop {
             self.wait_for_save_upto(None);
-            let queued = self.saves.queued.is_some() || self.saves.quit_pending.is_some();
+            let queued = self.doc.saves.queued.is_some() || self.doc.saves.then.is_some();
             if !queued || self.mode() == crate::app::overlay::Mode::Confirm {
                 return;
             }
@@ -231,18 +233,18 @@ impl App {
 
     /// Is a save running?
     pub fn save_running(&self) -> bool {
-        self.saves.running.is_some()
+        self.doc.saves.running.is_some()
     }
 
     /// Saves run in the background: a save that has not ended after `d` goes on while keys
     /// are handled, its progress on the status line (the viewer: about 100 ms).
     pub fn set_background_saves(&mut self, d: Duration) {
-        self.saves.blocks_for = Some(d);
+        self.doc.saves.blocks_for = Some(d);
     }
 
     /// The status line's account of a running save: `saving study.kif… 48% of 2.7 MB`.
     pub fn save_status(&self) -> Option<String> {
-        let r = self.saves.running.as_ref()?;
+        let r = self.doc.saves.running.as_ref()?;
         let name = file_name(&r.job.path);
         let total = r.progress.total.load(Ordering::Relaxed);
         let written = r.progress.written.load(Ordering::Relaxed);
@@ -251,10 +253,12 @@ impl App {
             None => format!("saving {name}…"),
             Some(pct) => format!("saving {name}… {pct}% of {}", size_text(total)),
         };
-        if self.saves.queued.is_some() {
+        if self.doc.saves.queued.is_some() {
             s.push_str(", then another");
         }
-        if self.saves.quit_pending.is_some() || r.job.quit_after {
+        if matches!(self.doc.saves.then, Some(Then::Quit { .. }))
+            || matches!(r.job.then, Then::Quit { .. })
+        {
             s.push_str(", then quit");
         }
         Some(s)
@@ -263,17 +267,17 @@ impl App {
     /// `q` while a save runs: the quit waits for it (and then asks, as ever, when edits are
     /// unsaved). True when the quit was put off.
     pub(crate) fn quit_waits_for_save(&mut self, force: bool) -> bool {
-        if self.saves.running.is_none() && self.saves.queued.is_none() {
+        if self.doc.saves.running.is_none() && self.doc.saves.queued.is_none() {
             return false;
         }
         // The status line says so (`saving study.kif… 48% of 2.7 MB, then quit`).
-        self.saves.quit_pending = Some(force);
+        self.doc.saves.then = Some(Then::Quit { force });
         true
     }
 
     /// Another save while one runs waits for it (one at a time: never two writes at once).
     fn queue_save(&mut self, job: SaveJob) {
-        if self.saves.queued.is_some() {
+        if self.doc.saves.queued.is_some() {
             self.info_level(
                 "not saved: a save is running and another waits; save again when they have ended"
                     .into(),
@@ -282,98 +286,33 @@ impl App {
             return;
         }
         let name = file_name(&job.path);
-        self.saves.queued = Some(job);
+        self.doc.saves.queued = Some(job);
         self.info(format!("a save is running: {name} is saved when it ends"));
     }
 
     /// What a save that ended means for the session: the same as a save that never left the
     /// key's handling (questions, messages, the file and its stamp, the saved revision).
     fn finish_save(&mut self, outcome: Outcome) {
-        let Some(run) = self.saves.running.take() else {
+        let Some(run) = self.doc.saves.running.take() else {
             return;
         };
-        let saved = matches!(outcome, Outcome::Saved { .. });
-        if !saved {
+        if !matches!(outcome, Outcome::Saved { .. }) {
             // A quit that waited for this save does not happen: the user sees why first.
-            self.saves.quit_pending = None;
+            self.doc.saves.then = None;
         }
         if run.detached {
-            // The record was replaced meanwhile (`:e`): only say how the save went.
-            match outcome {
-                Outcome::Saved { .. } => self.info(format!(
-                    "saved {} (before the record was replaced)",
-                    run.job.path.display()
-                )),
-                _ => self.info_level(
-                    format!(
-                        "{} was not saved (the record was replaced meanwhile)",
-                        run.job.path.display()
-                    ),
-                    Level::Warning,
-                ),
-            }
+            self.say_detached(&run.job, matches!(outcome, Outcome::Saved { .. }));
             return;
         }
         let job = run.job;
-        let name = job.path.display().to_string();
         match outcome {
-            Outcome::Unencodable(e) => {
-                let mut details: Vec<String> = e
-                    .chars
-                    .iter()
-                    .take(20)
-                    .map(|u| match self.locate_char(u.ch) {
-                        Some(place) => format!(
-                            "  '{}' (U+{:04X}) {place} (line {}, column {} of the file)",
-                            u.ch, u.ch as u32, u.line, u.column
-                        ),
-                        None => format!("  {u}"),
-                    })
-                    .collect();
-                if e.chars.len() > 20 {
-                    details.push(format!("  ... and {} more", e.chars.len() - 20));
-                }
-                let first = e.chars.first().map(|u| {
-                    let place = self.locate_char(u.ch).unwrap_or_default();
-                    format!("'{}' {place}", u.ch)
-                });
-                let more = match e.chars.len() {
-                    0 | 1 => String::new(),
-                    n => format!(" and {} more", n - 1),
-                };
-                self.ask(
-                    format!(
-                        "{} cannot hold {} character{} of this record: {}{more}",
-                        e.encoding.name(),
-                        e.chars.len(),
-                        if e.chars.len() == 1 { "" } else { "s" },
-                        first.unwrap_or_default()
-                    ),
-                    details,
-                    vec![('u', "save as UTF-8 instead"), ('c', "cancel")],
-                    Pending::Encoding(job),
-                );
-            }
-            Outcome::Losses { losses, .. } if job.same_file && self.doc.unread.is_some() => {
+            Outcome::Unencodable(e) => self.ask_unencodable(job, &e),
+            Outcome::Losses { losses, .. }
+                if job.same_file && self.doc.source().unread.is_some() =>
+            {
                 self.ask_unread(job, losses);
             }
-            Outcome::Losses { format, losses } => {
-                let yes = if job.quit_after {
-                    "save without them and quit"
-                } else {
-                    "save without them"
-                };
-                self.ask(
-                    format!(
-                        "{} cannot hold {}: save without them?",
-                        format.name(),
-                        losses.join(", ")
-                    ),
-                    losses.iter().map(|l| format!("  - {l}")).collect(),
-                    vec![('y', yes), ('n', "cancel")],
-                    Pending::Losses(job),
-                );
-            }
+            Outcome::Losses { format, losses } => self.ask_losses(job, format, &losses),
             Outcome::ReadOnly(path) => {
                 let shown = path.display().to_string();
                 self.ask(
@@ -384,135 +323,239 @@ impl App {
                 );
             }
             Outcome::Failed(e) => self.info_level(format!("not saved: {e}"), Level::Error),
-            Outcome::Saved {
-                stamp,
-                format,
-                info,
-                bytes,
-                losses,
-                texts,
-            } => {
-                // A file of several records: was it written whole, or the record shown only
-                // (the user said yes)? The document is the one the save began with: records
-                // are not switched while a save runs, and another file detaches it.
-                let (n, count) = (self.doc.record_index + 1, self.doc.record_count);
-                let one_of_several = !self.doc.written_whole_as(format);
-                let old_name = self.doc.name.clone();
-                let copy = job.how == SaveHow::Copy;
-                // What was written holds everything in the record as it was when the save
-                // began: that revision is on disk (edits made since keep [+]). Not so for a
-                // copy of one record of several: the session's file does not get the edits.
-                let whole = losses.is_empty() && !(copy && one_of_several);
-                // A followed file (--watch) need not reload what was just written.
-                if self
-                    .watch
-                    .as_ref()
-                    .is_some_and(|w| same_path(&w.path, &job.path))
-                {
-                    crate::app::document::watch::set_stamp(self, stamp);
-                }
-                if whole {
-                    self.history.mark_saved_at(run.revision);
-                }
-                let all = if count > 1 && !one_of_several {
-                    format!("all {count} records; ")
-                } else {
-                    String::new()
-                };
-                let what = format!(
-                    "{all}{} {}, {bytes} bytes",
-                    format.name(),
-                    info.encoding.name()
+            Outcome::Stopped => self.info_level(
+                "not saved: the save stopped before it ended; the file on disk may be the old one"
+                    .into(),
+                Level::Error,
+            ),
+            Outcome::Saved(written) => self.saved(job, run.revision, written),
+        }
+    }
+
+    /// The record was replaced meanwhile (`:e`): only say how the save went.
+    fn say_detached(&mut self, job: &SaveJob, saved: bool) {
+        let path = job.path.display();
+        if saved {
+            self.info(format!("saved {path} (before the record was replaced)"));
+        } else {
+            self.info_level(
+                format!("{path} was not saved (the record was replaced meanwhile)"),
+                Level::Warning,
+            );
+        }
+    }
+
+    /// The encoding cannot hold some characters: where each is, and UTF-8 offered instead.
+    fn ask_unencodable(&mut self, job: SaveJob, e: &EncodeError) {
+        let mut details: Vec<String> = e
+            .chars
+            .iter()
+            .take(20)
+            .map(|u| match self.locate_char(u.ch) {
+                Some(place) => format!(
+                    "  '{}' (U+{:04X}) {place} (line {}, column {} of the file)",
+                    u.ch, u.ch as u32, u.line, u.column
+                ),
+                None => format!("  {u}"),
+            })
+            .collect();
+        if e.chars.len() > 20 {
+            details.push(format!("  ... and {} more", e.chars.len() - 20));
+        }
+        let first = e.chars.first().map(|u| {
+            let place = self.locate_char(u.ch).unwrap_or_default();
+            format!("'{}' {place}", u.ch)
+        });
+        let more = match e.chars.len() {
+            0 | 1 => String::new(),
+            n => format!(" and {} more", n - 1),
+        };
+        self.ask(
+            format!(
+                "{} cannot hold {} character{} of this record: {}{more}",
+                e.encoding.name(),
+                e.chars.len(),
+                if e.chars.len() == 1 { "" } else { "s" },
+                first.unwrap_or_default()
+            ),
+            details,
+            vec![('u', "save as UTF-8 instead"), ('c', "cancel")],
+            Pending::Encoding(job),
+        );
+    }
+
+    /// The format cannot hold everything: save without it?
+    fn ask_losses(&mut self, job: SaveJob, format: Format, losses: &[String]) {
+        let yes = job.then.yes(false);
+        self.ask(
+            format!(
+                "{} cannot hold {}: save without them?",
+                format.name(),
+                losses.join(", ")
+            ),
+            losses.iter().map(|l| format!("  - {l}")).collect(),
+            vec![('y', yes), ('n', "cancel")],
+            Pending::Losses(job),
+        );
+    }
+
+    /// A save was written: the document takes what it means in one step (the revision on
+    /// disk, the file it is now), then the message says what was written and what was not.
+    fn saved(&mut self, job: SaveJob, revision: Revision, w: Written) {
+        // A file of several records: was it written whole, or the record shown only (the
+        // user said yes)? The document is the one the save began with: records are not
+        // switched while a save runs, and another file detaches it.
+        let one_of_several = !self.doc.source().written_whole_as(w.format);
+        let before = Before {
+            name: self.doc.source().name.clone(),
+            n: self.doc.source().record_index + 1,
+            count: self.doc.source().record_count,
+            one_of_several,
+        };
+        let copy = job.how == SaveHow::Copy;
+        // What was written holds everything in the record as it was when the save began:
+        // that revision is on disk (edits made since keep [+]). Not so for a copy of one
+        // record of several: the session's file does not get the edits.
+        let whole = w.losses.is_empty() && !(copy && one_of_several);
+        self.follow_saved_file(&job.path, w.stamp, copy);
+        let own = (!copy).then(|| Saved {
+            path: &job.path,
+            stamp: w.stamp,
+            format: w.format,
+            info: w.info,
+            texts: w.texts,
+        });
+        self.doc.saved(revision, whole, own);
+        self.say_saved(&job, &before, whole, (w.format, w.info, w.bytes), &w.losses);
+        self.after_saved(job.then, revision);
+    }
+
+    /// What the user asked to happen once the save was written (the record as it was at
+    /// `revision` is on disk, without what they agreed to leave out).
+    fn after_saved(&mut self, then: Then, revision: Revision) {
+        match then {
+            Then::Stay => {}
+            // Edits made while the save ran are not on disk: the quit asks about them.
+            Then::Quit { .. } if self.doc.current() != revision => self.request_quit(false),
+            Then::Quit { .. } => self.should_quit = true,
+            Then::ShowRecord(index) if !self.is_modified() => self.show_record(index),
+            Then::ShowRecord(_) => {
+                let n = self.doc.source().record_index + 1;
+                self.info_level(
+                    format!(
+                        "still at record {n}: it holds what the file does not ([+]); d discards it when you switch"
+                    ),
+                    Level::Warning,
                 );
-                if !copy
-                    && self
-                        .watch
-                        .as_ref()
-                        .is_some_and(|w| !same_path(&w.path, &job.path))
-                {
-                    // The session moved to another file: the old one is not its file any more.
-                    self.watch = None;
-                }
-                if !copy {
-                    // The session's file holds no unreadable bytes (nor unread lines) any more.
-                    self.doc.replaced_lines.clear();
-                    self.doc.unread = None;
-                    self.doc.stamp = Some(stamp);
-                    self.doc.path = Some(job.path.clone());
-                    self.doc.name = file_name(&job.path);
-                    self.doc.format = Some(format);
-                    self.doc.info = Some(info);
-                    if let Some(texts) = texts {
-                        // A file of several records: each one's text is now what was written.
-                        self.doc.record_texts = texts;
-                    } else {
-                        // The file holds this record only.
-                        self.doc.record_count = 1;
-                        self.doc.record_index = 0;
-                        self.doc.record_texts.clear();
-                    }
-                }
-                let verb = if copy { "wrote" } else { "saved" };
-                let without = if losses.is_empty() {
-                    String::new()
-                } else {
-                    format!(" without {}", losses.join(", "))
-                };
-                if one_of_several {
-                    // What is left out first: the status line may be narrow.
-                    let mut msg = format!(
-                        "{verb} {name}: record {n} of {count} only ({}){without}; {what}",
-                        document::one_record_why(format)
-                    );
-                    if !whole && self.is_modified() {
-                        msg.push_str(&if copy {
-                            format!("; [+] stays: {old_name} does not hold the edits")
-                        } else {
-                            "; [+] stays: only this session holds them".to_string()
-                        });
-                    }
-                    if job.how == SaveHow::SaveAs {
-                        msg.push_str(&format!(
-                            "; {old_name} keeps its {count} records as they are on disk"
-                        ));
-                    }
-                    self.info_level(msg, Level::Warning);
-                } else if whole && copy {
-                    self.info(format!(
-                        "wrote a copy: {name} ({what}); still editing {}",
-                        self.doc.name
-                    ));
-                } else if whole {
-                    self.info(format!("saved {name} ({what})"));
-                } else {
-                    // The loss first: the status line may be narrow.
-                    self.info_level(
-                        format!(
-                            "{verb} {name}{without} ({what}); [+] stays: only this session holds them"
-                        ),
-                        Level::Warning,
-                    );
-                }
-                if job.quit_after {
-                    self.should_quit = true;
-                }
             }
+        }
+    }
+
+    /// What waited for the saves to end: a quit asked for while one ran.
+    fn go_on(&mut self, then: Then) {
+        match then {
+            Then::Quit { force } => self.request_quit(force),
+            Then::Stay | Then::ShowRecord(_) => {}
+        }
+    }
+
+    /// A followed file (--watch) need not reload what was just written; a session that moved
+    /// to another file stops following the old one.
+    fn follow_saved_file(&mut self, path: &Path, stamp: DiskStamp, copy: bool) {
+        let Some(w) = &self.watch else { return };
+        if same_path(&w.path, path) {
+            crate::app::document::watch::set_stamp(self, stamp);
+        } else if !copy {
+            self.watch = None;
+        }
+    }
+
+    /// The message after a save: what was written, and what was left out and where it is.
+    fn say_saved(
+        &mut self,
+        job: &SaveJob,
+        before: &Before,
+        whole: bool,
+        (format, info, bytes): (Format, TextInfo, usize),
+        losses: &[String],
+    ) {
+        let name = job.path.display().to_string();
+        let Before {
+            name: old_name,
+            n,
+            count,
+            one_of_several,
+        } = before;
+        let copy = job.how == SaveHow::Copy;
+        let all = if *count > 1 && !one_of_several {
+            format!("all {count} records; ")
+        } else {
+            String::new()
+        };
+        let what = format!(
+            "{all}{} {}, {bytes} bytes",
+            format.name(),
+            info.encoding.name()
+        );
+        let verb = if copy { "wrote" } else { "saved" };
+        let without = if losses.is_empty() {
+            String::new()
+        } else {
+            format!(" without {}", losses.join(", "))
+        };
+        // Where what was left out is: the session's own file when nothing is unsaved (a copy
+        // after a save), else only this session ([+] stays).
+        let kept = if copy && !self.is_modified() {
+            format!("{old_name} holds them")
+        } else {
+            "[+] stays: only this session holds them".to_string()
+        };
+        if *one_of_several {
+            // What is left out first: the status line may be narrow.
+            let mut msg = format!(
+                "{verb} {name}: record {n} of {count} only ({}){without}; {what}",
+                document::one_record_why(format)
+            );
+            if !whole && self.is_modified() {
+                msg.push_str(&if copy {
+                    format!("; [+] stays: {old_name} does not hold the edits")
+                } else {
+                    format!("; {kept}")
+                });
+            }
+            if job.how == SaveHow::SaveAs {
+                msg.push_str(&format!(
+                    "; {old_name} keeps its {count} records as they are on disk"
+                ));
+            }
+            self.info_level(msg, Level::Warning);
+        } else if whole && copy {
+            let own = &self.doc.source().name;
+            self.info(format!(
+                "wrote a copy: {name} ({what}); still editing {own}"
+            ));
+        } else if whole {
+            self.info(format!("saved {name} ({what})"));
+        } else {
+            // The loss first: the status line may be narrow.
+            self.info_level(
+                format!("{verb} {name}{without} ({what}); {kept}"),
+                Level::Warning,
+            );
         }
     }
 
     /// A save over a file that was not read whole: what would go, and a copy offered first.
     fn ask_unread(&mut self, job: SaveJob, losses: Vec<String>) {
-        let Some(u) = &self.doc.unread else { return };
+        let Some(u) = &self.doc.source().unread else {
+            return;
+        };
         let question = format!(
             "{} was not read whole: {} could not be read and would be removed. Save over it?",
-            self.doc.name,
+            self.doc.source().name,
             u.lines_text()
         );
-        let yes = if job.quit_after {
-            "save over it without them and quit"
-        } else {
-            "save over it without them"
-        };
+        let yes = job.then.yes(true);
         self.ask(
             question,
             losses.iter().map(|l| format!("  - {l}")).collect(),
@@ -536,9 +579,7 @@ impl App {
             _ => p.with_file_name(format!("{}-edited", file_name(p))),
         };
         self.open_prompt(
-            PromptKind::SaveAs {
-                quit_after: job.quit_after,
-            },
+            PromptKind::SaveAs { then: job.then },
             "save as (the file read in part stays as it is): ",
             suggested.display().to_string(),
         );
@@ -547,8 +588,8 @@ impl App {
     /// The bytes of the file its encoding could not read (replaced by � when it was read), as
     /// a loss for the save question: the original bytes cannot be written back.
     fn replaced_bytes(&self, writing: TextEncoding) -> Option<String> {
-        let lines = &self.doc.replaced_lines;
-        let read = self.doc.info?.encoding;
+        let lines = &self.doc.source().replaced_lines;
+        let read = self.doc.source().info?.encoding;
         let shown: Vec<String> = lines.iter().take(5).map(ToString::to_string).collect();
         let more = match lines.len() {
             0 => return None,
@@ -569,7 +610,7 @@ impl App {
 
     /// Where in the record a character occurs first, in words.
     pub(crate) fn locate_char(&self, ch: char) -> Option<String> {
-        let rec = &self.record;
+        let rec = self.doc.record();
         if let Some(f) = rec
             .header
             .fields
@@ -605,4 +646,12 @@ impl App {
             .any(|l| l.contains(ch))
             .then(|| "in a # line kept from the file".to_string())
     }
+}
+
+/// What the session was before a save's outcome changed it, for the message.
+struct Before {
+    name: String,
+    n: usize,
+    count: usize,
+    one_of_several: bool,
 }

@@ -2,6 +2,7 @@
 //! about twice a second; a changed size or modification time reloads the record, keeping the
 //! user's place.
 
+use crate::app::dispatch::command::Command;
 use crate::app::document::checks::DiskStamp;
 use crate::app::document::{self, Watch};
 use crate::app::overlay::Mode;
@@ -14,10 +15,10 @@ const PATIENCE: u32 = 6;
 
 /// Starts following the current file (its present state is the one shown).
 pub fn start(app: &mut App) {
-    let Some(path) = app.doc.path.clone() else {
+    let Some(path) = app.doc.source().path.clone() else {
         app.watch = None;
         app.info_level(
-            format!("{} is not a file: nothing to follow", app.doc.name),
+            format!("{} is not a file: nothing to follow", app.doc.source().name),
             Level::Error,
         );
         return;
@@ -28,15 +29,16 @@ pub fn start(app: &mut App) {
         pending: None,
     });
     app.info(format!(
-        "following {}: reloads when it changes (F stops)",
-        app.doc.name
+        "following {}: reloads when it changes ({} stops)",
+        app.doc.source().name,
+        app.key(Command::ToggleWatch)
     ));
 }
 
 /// `F`: follow the file, or stop.
 pub fn toggle(app: &mut App) {
     if app.watch.take().is_some() {
-        app.info(format!("stopped following {}", app.doc.name));
+        app.info(format!("stopped following {}", app.doc.source().name));
     } else {
         start(app);
     }
@@ -65,13 +67,13 @@ pub fn tick(app: &mut App) -> bool {
         app.info_level(
             format!(
                 "{} changed on disk; not reloaded because of unsaved changes (:e! reloads)",
-                app.doc.name
+                app.doc.source().name
             ),
             Level::Warning,
         );
         return true;
     }
-    let (record, doc) = match document::read(&path, app.doc.record_index) {
+    let (record, doc) = match document::read(&path, app.doc.source().record_index) {
         Ok(r) => r,
         Err(e) => {
             app.info_level(e, Level::Error);
@@ -79,7 +81,8 @@ pub fn tick(app: &mut App) -> bool {
         }
     };
     // Half written: no more moves than before, but more problems. Keep what is shown.
-    let worse = record.len() <= app.record.len() && doc.warnings.len() > app.doc.warnings.len();
+    let worse = record.len() <= app.doc.record().len()
+        && doc.warnings.len() > app.doc.source().warnings.len();
     if worse {
         let tries = match app.watch.as_ref().and_then(|w| w.pending) {
             Some((s, n)) if s == now => n + 1,
@@ -92,7 +95,7 @@ pub fn tick(app: &mut App) -> bool {
             app.info_level(
                 format!(
                     "{} is being written ({} warning{}); showing the last good state",
-                    app.doc.name,
+                    app.doc.source().name,
                     doc.warnings.len(),
                     if doc.warnings.len() == 1 { "" } else { "s" }
                 ),
@@ -133,18 +136,18 @@ fn follow(record: &Record, steps: &[Step]) -> NodeId {
 
 /// Shows the re-read record at the same ply of the same line (with the same alternatives);
 /// at the newest move when the user was at the end of the line.
-pub fn reload(app: &mut App, record: Record, doc: document::Document) {
+pub fn reload(app: &mut App, record: Record, doc: document::Source) {
     let steps: Vec<Step> = app.line()[1..]
         .iter()
-        .map(|&id| app.record.node(id).step.clone())
+        .map(|&id| app.doc.record().node(id).step.clone())
         .collect();
     let ply = app.cur_index();
     let at_end = ply + 1 == app.line().len();
-    let before = document::move_count(&app.record);
+    let before = document::move_count(app.doc.record());
     let after = document::move_count(&record);
     let warnings = doc.warnings.len();
     app.replace_record(record, doc);
-    let deepest = follow(&app.record, &steps);
+    let deepest = follow(app.doc.record(), &steps);
     app.jump_to(deepest);
     if at_end {
         app.go_end();
@@ -160,12 +163,13 @@ pub fn reload(app: &mut App, record: Record, doc: document::Document) {
         n => format!("reloaded: {} moves fewer", -n),
     };
     if after > before && !at_end {
-        msg.push_str(" (G goes to the end)");
+        msg.push_str(&format!(" ({} goes to the end)", app.key(Command::GoEnd)));
     }
     let level = if warnings > 0 {
         msg.push_str(&format!(
-            "; {warnings} warning{} (W lists them)",
-            if warnings == 1 { "" } else { "s" }
+            "; {warnings} warning{} ({} lists them)",
+            if warnings == 1 { "" } else { "s" },
+            app.key(Command::ShowWarnings)
         ));
         Level::Warning
     } else {

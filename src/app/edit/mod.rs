@@ -1,12 +1,15 @@
 //! Changing the record: moves, endings, deleting, reordering, the main line, header, undo
 //! and redo, and the comment editor.
 //!
-//! Every change goes through `App::apply` (`History::apply`), so each is one undo step and
-//! the cursor returns to where it happened. Navigation never touches the history.
+//! Every change goes through `App::apply` (`Document::apply`, `History::apply`), so each is
+//! one undo step and the cursor returns to where it happened. Navigation never touches the
+//! history.
 
 pub mod position_editor;
 pub(crate) mod setup;
 
+use crate::app::config::KeyMode;
+use crate::app::dispatch::command::Command;
 use crate::app::overlay::textedit::TextEditor;
 use crate::app::overlay::{CommentEdit, Mode, Overlay, Pending};
 use crate::app::state::{App, Level};
@@ -22,11 +25,8 @@ impl App {
     /// Applies an edit as one undo step and goes to where it happened.
     pub(crate) fn apply(&mut self, edit: Edit) -> Result<NodeId, EditError> {
         let cur = self.cur();
-        let focus = self.history.apply(&mut self.record, edit, cur)?;
-        self.revision += 1;
+        let focus = self.doc.apply(edit, cur)?;
         self.jump_to(focus);
-        self.focus_undo.push(focus);
-        self.focus_redo.clear();
         Ok(focus)
     }
 
@@ -43,9 +43,7 @@ impl App {
     /// Goes to `id` and remembers it as where the last edit left the cursor.
     pub(crate) fn settle(&mut self, id: NodeId) {
         self.jump_to(id);
-        if let Some(f) = self.focus_undo.last_mut() {
-            *f = id;
-        }
+        self.doc.settle(id);
     }
 
     /// Undo and redo put a picked piece back (the position under it changes).
@@ -58,19 +56,15 @@ impl App {
     pub(crate) fn undo(&mut self) {
         self.forget_pick();
         let cur = self.cur();
-        match self.history.undo(&mut self.record, cur) {
+        match self.doc.undo(cur) {
             Some(to) => {
-                if let Some(f) = self.focus_undo.pop() {
-                    self.focus_redo.push(f);
-                }
-                self.revision += 1;
                 self.jump_to(to);
-                let more = if self.history.can_undo() {
+                let more = if self.doc.history().can_undo() {
                     ""
                 } else {
                     " (nothing more to undo)"
                 };
-                self.info(format!("undone{more}; Ctrl-r redoes"));
+                self.info(format!("undone{more}; {} redoes", self.key(Command::Redo)));
             }
             None => self.info("nothing to undo"),
         }
@@ -79,16 +73,8 @@ impl App {
     pub(crate) fn redo(&mut self) {
         self.forget_pick();
         let cur = self.cur();
-        match self.history.redo(&mut self.record, cur) {
+        match self.doc.redo(cur) {
             Some(to) => {
-                let to = match self.focus_redo.pop() {
-                    Some(f) => {
-                        self.focus_undo.push(f);
-                        if self.record.is_attached(f) { f } else { to }
-                    }
-                    None => to,
-                };
-                self.revision += 1;
                 self.jump_to(to);
                 self.info("redone");
             }
@@ -100,7 +86,7 @@ impl App {
     /// as a new variation after the existing ones.
     pub fn enter_move(&mut self, mv: Move) -> bool {
         let cur = self.cur();
-        if let Some(s) = self.record.node(cur).special() {
+        if let Some(s) = self.doc.record().node(cur).special() {
             let word = s.kif_word().to_string();
             self.info_level(
                 format!("the line has ended here ({word}); go back a move to add a variation"),
@@ -108,7 +94,7 @@ impl App {
             );
             return false;
         }
-        if let Some(child) = self.record.find_move_child(cur, mv) {
+        if let Some(child) = self.doc.record().find_move_child(cur, mv) {
             self.jump_to(child);
             self.info(format!(
                 "{} is already in the record: went there",
@@ -116,7 +102,7 @@ impl App {
             ));
             return true;
         }
-        let siblings = self.record.node(cur).children.len();
+        let siblings = self.doc.record().node(cur).children.len();
         match self.apply(Edit::AddMove { parent: cur, mv }) {
             Ok(id) => {
                 let what = if siblings == 0 {
@@ -124,7 +110,11 @@ impl App {
                 } else {
                     format!("added as variation {}/{}", siblings + 1, siblings + 1)
                 };
-                self.info(format!("{}: {what} (u undoes)", self.step_text(id)));
+                self.info(format!(
+                    "{}: {what} ({})",
+                    self.step_text(id),
+                    self.undo_hint()
+                ));
                 true
             }
             Err(e) => {
@@ -137,11 +127,12 @@ impl App {
     pub(crate) fn add_ending(&mut self, s: Special) {
         let cur = self.cur();
         if let Some(&c) = self
-            .record
+            .doc
+            .record()
             .node(cur)
             .children
             .iter()
-            .find(|&&c| self.record.node(c).special() == Some(&s))
+            .find(|&&c| self.doc.record().node(c).special() == Some(&s))
         {
             self.jump_to(c);
             self.info(format!("{} is already here", s.kif_word()));
@@ -154,7 +145,11 @@ impl App {
             })
             .is_some()
         {
-            self.info(format!("ended the line with {} (u undoes)", s.kif_word()));
+            self.info(format!(
+                "ended the line with {} ({})",
+                s.kif_word(),
+                self.undo_hint()
+            ));
         }
     }
 
@@ -172,7 +167,7 @@ impl App {
 
     pub(crate) fn cut_after(&mut self) {
         let cur = self.cur();
-        if self.record.node(cur).children.is_empty() {
+        if self.doc.record().node(cur).children.is_empty() {
             self.info("nothing follows this move");
             return;
         }
@@ -181,7 +176,7 @@ impl App {
 
     /// Nodes a deletion removes: `node`'s whole subtree (`cut`: without `node`).
     pub(crate) fn deleted_count(&self, node: NodeId, cut: bool) -> usize {
-        self.record.preorder_from(node).len() - usize::from(cut)
+        self.doc.record().preorder_from(node).len() - usize::from(cut)
     }
 
     /// Deletes at once, or asks first when more than `ASK_ABOVE` nodes would go.
@@ -205,7 +200,7 @@ impl App {
         };
         self.ask(
             what,
-            vec!["u undoes it afterwards.".into()],
+            vec![format!("{} it afterwards.", self.undo_hint())],
             vec![('y', "delete"), ('n', "cancel")],
             Pending::Delete { node, cut },
         );
@@ -219,13 +214,15 @@ impl App {
             if self.apply_or_say(Edit::CutAfter { node }).is_some() {
                 self.info(if node == NodeId::ROOT {
                     format!(
-                        "emptied the record: deleted {n} move{} (u undoes)",
-                        plural(n)
+                        "emptied the record: deleted {n} move{} ({})",
+                        plural(n),
+                        self.undo_hint()
                     )
                 } else {
                     format!(
-                        "cut the record here: deleted {n} move{} after this one (u undoes)",
-                        plural(n)
+                        "cut the record here: deleted {n} move{} after this one ({})",
+                        plural(n),
+                        self.undo_hint()
                     )
                 });
             }
@@ -234,9 +231,10 @@ impl App {
         let text = self.step_text(node);
         if self.apply_or_say(Edit::Detach { node }).is_some() {
             self.info(format!(
-                "deleted {text} and the {} move{} after it (u undoes)",
+                "deleted {text} and the {} move{} after it ({})",
                 n - 1,
-                plural(n - 1)
+                plural(n - 1),
+                self.undo_hint()
             ));
         }
     }
@@ -246,7 +244,7 @@ impl App {
             self.info("no alternatives here to reorder");
             return;
         };
-        let kids = &self.record.node(fork).children;
+        let kids = &self.doc.record().node(fork).children;
         let to = sel as isize + d;
         if to < 0 || to >= kids.len() as isize {
             self.info(if d > 0 {
@@ -272,7 +270,7 @@ impl App {
             self.info(format!(
                 "moved to place {}/{}{}",
                 to + 1,
-                self.record.node(fork).children.len(),
+                self.doc.record().node(fork).children.len(),
                 if to == 0 { " (main line here)" } else { "" }
             ));
         }
@@ -282,14 +280,15 @@ impl App {
         // The end of the shown line, so the whole line becomes the main line.
         let cur = self.cur();
         let on_main = self
-            .record
+            .doc
+            .record()
             .path(cur)
             .iter()
-            .all(|&n| self.record.sibling_index(n) == 0);
+            .all(|&n| self.doc.record().sibling_index(n) == 0);
         let below_main = self
             .line()
             .iter()
-            .all(|&n| self.record.sibling_index(n) == 0);
+            .all(|&n| self.doc.record().sibling_index(n) == 0);
         if on_main && below_main {
             self.info("this is already the main line");
             return;
@@ -300,7 +299,10 @@ impl App {
             .is_some()
         {
             self.settle(cur);
-            self.info("this line is now the main line (u undoes)");
+            self.info(format!(
+                "this line is now the main line ({})",
+                self.undo_hint()
+            ));
         }
     }
 
@@ -310,7 +312,7 @@ impl App {
             // A header edit happens at no particular move: stay put.
             self.settle(cur);
             self.refresh_list();
-            self.info("header changed (u undoes)");
+            self.info(format!("header changed ({})", self.undo_hint()));
         }
     }
 
@@ -318,11 +320,15 @@ impl App {
 
     pub(crate) fn start_comment(&mut self) {
         let node = self.cur();
-        let editor = TextEditor::new(&self.record.node(node).comment);
+        let editor = TextEditor::new(&self.doc.record().node(node).comment);
         self.overlays
             .replace_or_push(Overlay::CommentEditor(CommentEdit { node, editor }));
-        self.focus = crate::app::state::Focus::Comment;
-        self.info("editing the comment: Esc keeps it, Ctrl-c throws the changes away");
+        self.view.focus = crate::app::state::Focus::Comment;
+        self.info(format!(
+            "editing the comment: {} keeps it, {} throws the changes away",
+            self.key_name(KeyMode::Editor, Command::EditorDone),
+            self.key_name(KeyMode::Editor, Command::EditorDiscard)
+        ));
     }
 
     /// Runs an editing key on the comment being edited.
@@ -344,7 +350,7 @@ impl App {
             return;
         }
         let text = ed.editor.text();
-        if self.record.node(ed.node).comment == text {
+        if self.doc.record().node(ed.node).comment == text {
             return;
         }
         if self
@@ -354,7 +360,11 @@ impl App {
             })
             .is_some()
         {
-            self.info("comment saved in the record (u undoes; Ctrl-s writes the file)");
+            self.info(format!(
+                "comment saved in the record ({}; {} writes the file)",
+                self.undo_hint(),
+                self.key(Command::Save)
+            ));
         }
     }
 }

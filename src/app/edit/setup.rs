@@ -3,7 +3,7 @@
 //! start of a record that has no moves yet, one undo step).
 
 use crate::app::dispatch::input::KeyEvent;
-use crate::app::document::{self, Document};
+use crate::app::document::{self, Source};
 use crate::app::edit::position_editor::{Outcome, PositionEditor, Preset};
 use crate::app::overlay::{ListKind, Overlay, Pending, PositionEditing};
 use crate::app::state::{App, Level};
@@ -16,10 +16,10 @@ impl App {
         if self.overlays.position_editor().is_some() {
             return;
         }
-        let pos = self.record.position_at(self.cur());
+        let pos = self.doc.record().position_at(self.cur());
         self.overlays
             .push(Overlay::PositionEditor(Box::new(PositionEditing {
-                editor: PositionEditor::new(pos, self.flipped),
+                editor: PositionEditor::new(pos, self.view.flipped),
                 errors: Vec::new(),
             })));
         self.info("局面編集: Enter uses the position, Esc leaves it unchanged, Ctrl-p presets");
@@ -73,8 +73,8 @@ impl App {
     /// undo step); otherwise a new record starts from it, after asking when edits would be
     /// lost.
     fn use_position(&mut self, pos: Position) {
-        if self.record.node(NodeId::ROOT).children.is_empty() {
-            let mut header = self.record.header.clone();
+        if self.doc.record().node(NodeId::ROOT).children.is_empty() {
+            let mut header = self.doc.record().header.clone();
             let handicap = Handicap::matching(&pos);
             if header.get("手合割").is_some() {
                 match handicap {
@@ -93,7 +93,10 @@ impl App {
             };
             self.overlays.pop();
             if self.apply_or_say(edit).is_some() {
-                self.info("the record starts from the edited position (u undoes)");
+                self.info(format!(
+                    "the record starts from the edited position ({})",
+                    self.undo_hint()
+                ));
             }
             return;
         }
@@ -101,7 +104,7 @@ impl App {
             self.ask(
                 format!(
                     "{} has unsaved changes. Start a new record from this position?",
-                    self.doc.name
+                    self.doc.source().name
                 ),
                 Vec::new(),
                 vec![('y', "discard them"), ('n', "back to the editor")],
@@ -114,7 +117,7 @@ impl App {
 
     /// Replaces the record with a new one that starts from `pos`.
     pub(crate) fn new_record_from(&mut self, pos: Position) {
-        self.replace_record(document::record_from(pos), Document::untitled("[new]"));
+        self.replace_record(document::record_from(pos), Source::untitled("[new]"));
         self.info("a new record from the edited position (:saveas PATH to save it)");
     }
 }

@@ -9,11 +9,12 @@ pub mod lists;
 pub mod mode_line;
 pub mod prompt;
 pub mod textedit;
+pub mod tree;
+pub mod warnings;
 
 use crate::app::config::KeyMode;
 use crate::app::edit::position_editor::PositionEditor;
 use crate::app::overlay::textedit::TextEditor;
-use crate::core::notation::{Target, TextInfo};
 use crate::core::record::NodeId;
 use crate::core::rules::{PieceKind, Position, Square};
 use std::path::PathBuf;
@@ -112,9 +113,9 @@ pub enum PromptKind {
     HeaderValue(usize),
     HeaderNewKey,
     HeaderNewValue(String),
-    /// A file name to save a record that has none; then quit if asked.
+    /// A file name to save a record that has none; then what was asked (quit).
     SaveAs {
-        quit_after: bool,
+        then: crate::app::document::job::Then,
     },
     /// `/`: what to search for.
     Search,
@@ -196,40 +197,9 @@ pub struct Confirm {
     pub pending: Pending,
 }
 
-// ----- saving (what a question about a save carries) -----
+// ----- saving (what a question about a save carries): `document::job` -----
 
-/// Format and text settings of a save.
-#[derive(Clone, Copy, Debug)]
-pub struct SaveJobTarget {
-    pub target: Target,
-    pub info: TextInfo,
-}
-
-/// What a save does to the session (vim's `:w`, `:w PATH`, `:saveas PATH`).
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum SaveHow {
-    /// Write the record's own file (or, when it has none yet, make PATH its file).
-    Own,
-    /// Write a copy; the session stays on its file.
-    Copy,
-    /// Write PATH and make it the session's file and format.
-    SaveAs,
-}
-
-/// A save in progress (it may stop to ask questions).
-#[derive(Clone, Debug)]
-pub struct SaveJob {
-    pub path: PathBuf,
-    pub target: SaveJobTarget,
-    pub how: SaveHow,
-    /// Writing back to the file the record came from.
-    pub same_file: bool,
-    pub overwrite_ok: bool,
-    /// The user said yes to replacing a read-only file.
-    pub read_only_ok: bool,
-    pub losses_ok: bool,
-    pub quit_after: bool,
-}
+pub use crate::app::document::job::{SaveHow, SaveJob, SaveJobTarget, Then};
 
 // ----- the stack -----
 
@@ -242,15 +212,14 @@ pub enum Overlay {
     List(ListView),
     CommentEditor(CommentEdit),
     BoardInput(BoardInput),
-    /// The variation tree, with the selected row.
-    Tree {
-        selected: usize,
-    },
+    /// The variation tree (`tree.rs`).
+    Tree(tree::TreeView),
     /// The key help, scrolled this far.
     Help {
         scroll: u16,
     },
-    /// The reader's warnings, scrolled this far.
+    /// The reader's warnings; `scroll` is the one selected (j/k move it, the list follows;
+    /// Enter goes to its move: `warnings.rs`).
     Warnings {
         scroll: u16,
     },
@@ -329,7 +298,7 @@ impl Overlay {
             Overlay::List(_) => Mode::List,
             Overlay::CommentEditor(_) => Mode::Comment,
             Overlay::BoardInput(_) => Mode::Board,
-            Overlay::Tree { .. } => Mode::Tree,
+            Overlay::Tree(_) => Mode::Tree,
             Overlay::Help { .. } => Mode::Help,
             Overlay::Warnings { .. } => Mode::Warnings,
             Overlay::CopyMenu => Mode::Copy,
@@ -418,7 +387,7 @@ impl Overlays {
     /// The tree's selected row, when the tree is open.
     pub fn tree_selected(&self) -> Option<usize> {
         self.0.iter().rev().find_map(|o| match o {
-            Overlay::Tree { selected } => Some(*selected),
+            Overlay::Tree(t) => Some(t.selected),
             _ => None,
         })
     }
@@ -432,7 +401,7 @@ impl Overlays {
             | Overlay::List(_)
             | Overlay::CommentEditor(_)
             | Overlay::BoardInput(_)
-            | Overlay::Tree { .. }
+            | Overlay::Tree(_)
             | Overlay::CopyMenu
             | Overlay::Paste(_)
             | Overlay::PositionEditor(_) => None,
@@ -455,7 +424,10 @@ mod tests {
     fn the_top_decides_the_mode_and_closing_returns_below() {
         let mut s = Overlays::default();
         assert_eq!(s.mode(), Mode::Normal);
-        s.push(Overlay::Tree { selected: 3 });
+        s.push(Overlay::Tree(tree::TreeView {
+            selected: 3,
+            ..Default::default()
+        }));
         s.push(Overlay::Help { scroll: 0 });
         assert_eq!(s.mode(), Mode::Help);
         assert_eq!(s.mode().key_mode(), KeyMode::Help);

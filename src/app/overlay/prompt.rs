@@ -66,10 +66,10 @@ impl App {
                 self.close_prompt();
                 self.search_submit(&text);
             }
-            PromptKind::SaveAs { quit_after } => {
+            PromptKind::SaveAs { then } => {
                 self.close_prompt();
                 if !text.is_empty() {
-                    self.save_to(Some(expand_path(&text)), SaveHow::Own, quit_after);
+                    self.save_to(Some(expand_path(&text)), SaveHow::Own, then);
                 }
             }
             PromptKind::Diagram => {

@@ -11,6 +11,7 @@
 use crate::analyze::game::{marker, with_marker};
 use crate::analyze::mate::known_unsupported;
 use crate::analyze::{MateResult, Options, Plan, Searched};
+use crate::app::dispatch::command::Command;
 use crate::app::research::state::{AnalyzeRun, Job};
 use crate::app::state::{App, Level};
 use crate::core::record::NodeId;
@@ -29,10 +30,11 @@ impl App {
 
     /// The moves from the start to `node`.
     fn moves_to(&self, node: NodeId) -> Vec<Move> {
-        self.record
+        self.doc
+            .record()
             .path(node)
             .iter()
-            .filter_map(|&n| self.record.node(n).move_data().map(|m| m.mv))
+            .filter_map(|&n| self.doc.record().node(n).move_data().map(|m| m.mv))
             .collect()
     }
 
@@ -63,7 +65,7 @@ impl App {
             limit: Limit::Time(Duration::from_millis(self.config.analysis.analyze_time_ms)),
             ..Options::default()
         };
-        let plan = Plan::new(&self.record, &opts);
+        let plan = Plan::new(self.doc.record(), &opts);
         if plan.writes() == 0 {
             self.info_level("the main line has no moves to analyse".into(), Level::Error);
             return;
@@ -102,8 +104,9 @@ impl App {
             Ok(()) => {
                 self.research.job = Some(Job::Analyze(run));
                 self.info(format!(
-                    "analysing {total} moves with {}{paused}; Esc or :analyze stops",
-                    sanitize(&self.research_engine_label())
+                    "analysing {total} moves with {}{paused}; {} or :analyze stops",
+                    sanitize(&self.research_engine_label()),
+                    self.key(Command::CancelJob)
                 ));
             }
             Err(msg) => {
@@ -165,27 +168,22 @@ impl App {
         i: usize,
         result: Searched,
     ) -> Result<(), String> {
-        let Some((node, text, mark)) = run.plan.finish(&self.record, i, result) else {
+        let Some((node, text, mark)) = run.plan.finish(self.doc.record(), i, result) else {
             return Ok(());
         };
         let mut texts = vec![(node, text)];
         if run.written + 1 == run.plan.writes() {
             // The last one: the start position records how the record was analysed.
-            let root = with_marker(&self.record.node(NodeId::ROOT).comment, &run.marker);
+            let root = with_marker(&self.doc.record().node(NodeId::ROOT).comment, &run.marker);
             texts.push((NodeId::ROOT, root));
         }
         let cur = self.cur();
         // Undone, or another edit since: a step of its own.
-        let extend = run.rev.is_some() && run.rev == Some(self.history.current());
-        self.history
-            .apply_comments(&mut self.record, texts, cur, extend)
+        let extend = run.rev.is_some() && run.rev == Some(self.doc.current());
+        self.doc
+            .apply_comments(texts, cur, extend)
             .map_err(|e| format!("analysis stopped: {e} (the record changed under it)"))?;
-        if !extend {
-            self.focus_undo.push(cur);
-            self.focus_redo.clear();
-        }
-        self.revision += 1;
-        run.rev = Some(self.history.current());
+        run.rev = Some(self.doc.current());
         run.written += 1;
         run.marks += usize::from(mark.is_some());
         Ok(())
@@ -194,7 +192,10 @@ impl App {
     /// Esc (`cancel_job`): stops `:analyze` or `:mate`, keeping what was written.
     pub(crate) fn cancel_job(&mut self) {
         let Some(job) = self.research.job.take() else {
-            self.info("nothing to stop (:analyze, :mate and a run the engine)");
+            let a = self.key(Command::ToggleAnalysis);
+            self.info(format!(
+                "nothing to stop (:analyze, :mate and {a} run the engine)"
+            ));
             return;
         };
         if let Some(e) = self.research.engine.as_mut() {
@@ -204,9 +205,9 @@ impl App {
         match job {
             Job::Analyze(run) => {
                 let undo = if run.written > 0 {
-                    " (u undoes them)"
+                    format!(" ({} them)", self.undo_hint())
                 } else {
-                    ""
+                    String::new()
                 };
                 self.info(format!(
                     "analysis stopped: {} of {} moves written{undo}",
@@ -264,10 +265,11 @@ impl App {
             return;
         }
         self.info(format!(
-            "analysing {}/{total} (ply {}), {} marked; Esc stops",
+            "analysing {}/{total} (ply {}), {} marked; {} stops",
             run.written,
             run.plan.ply(run.step),
-            run.marks
+            run.marks,
+            self.key(Command::CancelJob)
         ));
         self.research.job = Some(Job::Analyze(Box::new(run)));
     }
@@ -340,13 +342,16 @@ impl App {
         };
         if self.research.job.is_some() {
             self.info_level(
-                "the engine is busy with :analyze or :mate (Esc stops it)".into(),
+                format!(
+                    "the engine is busy with :analyze or :mate ({} stops it)",
+                    self.key(Command::CancelJob)
+                ),
                 Level::Error,
             );
             return;
         }
         let node = self.cur();
-        if let Some(s) = self.record.node(node).special() {
+        if let Some(s) = self.doc.record().node(node).special() {
             let word = s.kif_word().to_string();
             self.info_level(format!("the line has ended here ({word})"), Level::Error);
             return;
@@ -370,7 +375,7 @@ impl App {
         }
         let paused = self.pause_research();
         let req = SearchRequest {
-            root: self.record.initial.position.clone(),
+            root: self.doc.record().initial.position.clone(),
             moves: self.moves_to(node),
             limit: Limit::Mate(Some(time)),
         };
@@ -386,8 +391,9 @@ impl App {
                     time,
                 });
                 self.info(format!(
-                    "searching for a mate ({} s){paused}; Esc stops",
-                    time.as_secs_f64()
+                    "searching for a mate ({} s){paused}; {} stops",
+                    time.as_secs_f64(),
+                    self.key(Command::CancelJob)
                 ));
             }
             Err(err) => self.info_level(sanitize(&err.to_string()).into_owned(), Level::Error),
@@ -409,8 +415,13 @@ impl App {
 
     fn mate_done(&mut self, target: (u64, NodeId), outcome: &Outcome) {
         let name = self.research_engine_label();
-        let position = self.record.position_at(target.1);
-        let prev_to = self.record.node(target.1).move_data().map(|m| m.mv.to());
+        let position = self.doc.record().position_at(target.1);
+        let prev_to = self
+            .doc
+            .record()
+            .node(target.1)
+            .move_data()
+            .map(|m| m.mv.to());
         let result = MateResult::from_outcome(outcome, &position, prev_to, &name);
         let text = sanitize(&result.text()).into_owned();
         match result {

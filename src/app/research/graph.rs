@@ -97,12 +97,20 @@ pub fn plotted(score: Score, win_percent: bool) -> f64 {
 impl App {
     /// `toggle_graph` (`E`).
     pub(crate) fn toggle_graph(&mut self) {
-        self.graph.shown = !self.graph.shown;
-        if self.graph.shown && !GraphData::new(&self.record).has_evals() {
+        // Shown by itself (`auto`) counts as shown where the screen drew it.
+        let seen = self.graph.shown || self.graph.on_screen;
+        self.graph.auto = false;
+        self.graph.shown = !seen;
+        if self.graph.shown && !GraphData::new(self.doc.record()).has_evals() {
             self.info(
                 "no evaluations in the comments yet: :analyze writes them (E hides the graph)",
             );
         }
+    }
+
+    /// The screen says whether its last frame drew the graph (`E` hides what is seen).
+    pub fn set_graph_on_screen(&mut self, on: bool) {
+        self.graph.on_screen = on;
     }
 
     /// `graph_scale` (`%`): centipawns or win %.
@@ -119,7 +127,7 @@ impl App {
     /// `next_mark` / `prev_mark` (`]`, `[`): the next (or previous) main-line move with a
     /// mark (緩手 … 大悪手) after (before) the current ply.
     pub(crate) fn jump_mark(&mut self, forward: bool) {
-        let data = GraphData::new(&self.record);
+        let data = GraphData::new(self.doc.record());
         let ply = self.cur_index() as u32;
         let marked = data.points.iter().filter(|p| p.mark.is_some());
         let found = if forward {
@@ -162,7 +170,7 @@ mod tests {
     #[test]
     fn summary_counts_marks_and_losses_per_side() {
         let app = app_with(KIF);
-        let d = GraphData::new(&app.record);
+        let d = GraphData::new(app.doc.record());
         assert_eq!(d.points.len(), 5, "start + 4 moves; 投了 is no point");
         assert!(d.has_evals());
         // Gote's ３四歩 is the 悪手; sente's ２二角成 the 緩手.
@@ -192,7 +200,7 @@ mod tests {
         assert_eq!(app.message.as_ref().unwrap().level, Level::Warning);
         app.jump_mark(false);
         assert_eq!(app.cur_index(), 2);
-        let last = app.record.main_line()[4];
+        let last = app.doc.record().main_line()[4];
         app.jump_to(last);
         assert_eq!(app.cur_index(), 4);
     }

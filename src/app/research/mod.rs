@@ -13,6 +13,8 @@ pub(crate) mod analyze;
 pub mod graph;
 pub(crate) mod state;
 
+use crate::app::config::KeyMode;
+use crate::app::dispatch::command::Command;
 use crate::app::overlay::{CommandLine, ListKind, Overlay};
 use crate::app::research::state::Target;
 pub use crate::app::research::state::{DEBOUNCE, Research};
@@ -75,7 +77,8 @@ impl App {
                 Ok(()) => {
                     let name = sanitize(&e.spec().display_name()).into_owned();
                     self.research.failure = None;
-                    self.info(format!("started {name} again; a stops"));
+                    let stop = self.key(Command::ToggleAnalysis);
+                    self.info(format!("started {name} again; {stop} stops"));
                     true
                 }
                 Err(err) => {
@@ -107,8 +110,9 @@ impl App {
                     String::new()
                 };
                 self.info(format!(
-                    "analysing with {}{how}; a stops",
-                    sanitize(&spec.display_name())
+                    "analysing with {}{how}; {} stops",
+                    sanitize(&spec.display_name()),
+                    self.key(Command::ToggleAnalysis)
                 ));
                 true
             }
@@ -123,7 +127,10 @@ impl App {
     pub(crate) fn toggle_analysis(&mut self) {
         if self.research.job.is_some() {
             self.info_level(
-                "the engine is busy with :analyze or :mate (Esc stops it)".into(),
+                format!(
+                    "the engine is busy with :analyze or :mate ({} stops it)",
+                    self.key(Command::CancelJob)
+                ),
                 Level::Error,
             );
             return;
@@ -273,13 +280,14 @@ impl App {
         self.research.pending = None;
         self.research.searched = Some(target);
         let moves: Vec<Move> = self
-            .record
+            .doc
+            .record()
             .path(self.cur())
             .iter()
-            .filter_map(|&n| self.record.node(n).move_data().map(|m| m.mv))
+            .filter_map(|&n| self.doc.record().node(n).move_data().map(|m| m.mv))
             .collect();
         let req = SearchRequest {
-            root: self.record.initial.position.clone(),
+            root: self.doc.record().initial.position.clone(),
             moves,
             limit: Limit::Infinite,
         };
@@ -343,7 +351,7 @@ impl App {
     /// Adds `moves` after the current position as a variation (see `insert_pv`).
     fn insert_moves(&mut self, moves: Vec<Move>) {
         let cur = self.cur();
-        if let Some(s) = self.record.node(cur).special() {
+        if let Some(s) = self.doc.record().node(cur).special() {
             let word = s.kif_word().to_string();
             self.info_level(format!("the line has ended here ({word})"), Level::Error);
             return;
@@ -352,7 +360,7 @@ impl App {
         let mut known = 0;
         while let Some(c) = moves
             .get(known)
-            .and_then(|&m| self.record.find_move_child(at, m))
+            .and_then(|&m| self.doc.record().find_move_child(at, m))
         {
             at = c;
             known += 1;
@@ -366,10 +374,10 @@ impl App {
             ));
             return;
         }
-        let siblings = self.record.node(at).children.len();
-        let prev_to = self.record.node(at).move_data().map(|m| m.mv.to());
+        let siblings = self.doc.record().node(at).children.len();
+        let prev_to = self.doc.record().node(at).move_data().map(|m| m.mv.to());
         let first = engine::pv::japanese(
-            &self.record.position_at(at),
+            &self.doc.record().position_at(at),
             &moves[known..known + 1],
             prev_to,
         );
@@ -395,7 +403,8 @@ impl App {
         let added = n - known;
         let s = if added == 1 { "" } else { "s" };
         self.info(format!(
-            "{place}: {first}… {added} move{s} (u undoes{followed})"
+            "{place}: {first}… {added} move{s} ({}{followed})",
+            self.undo_hint()
         ));
     }
 
@@ -404,10 +413,14 @@ impl App {
         if self.current_line(0).is_none() {
             return;
         }
-        self.open_list(
-            ListKind::EngineLines,
-            "読み筋  Enter: insert as a variation  Esc: close",
+        let keys = self.keys_hint(
+            KeyMode::List,
+            &[
+                (Command::ListPick, "insert as a variation"),
+                (Command::Close, "close"),
+            ],
         );
+        self.open_list(ListKind::EngineLines, &format!("読み筋  {keys}"));
     }
 
     /// The rows of the line picker.
@@ -435,7 +448,7 @@ impl App {
         };
         let text = a.comment(line, self.research.engine_name());
         let node = self.cur();
-        let old = &self.record.node(node).comment;
+        let old = &self.doc.record().node(node).comment;
         let new = if old.trim().is_empty() {
             text.trim_end().to_string()
         } else {
@@ -446,7 +459,10 @@ impl App {
             .is_some()
         {
             self.settle(node);
-            self.info("the engine's line is in the comment (u undoes)");
+            self.info(format!(
+                "the engine's line is in the comment ({})",
+                self.undo_hint()
+            ));
         }
     }
 
@@ -479,10 +495,14 @@ impl App {
                 .iter()
                 .position(|s| Some(s) == current.as_ref())
                 .unwrap_or(0);
-            self.open_list(
-                ListKind::Engines(all),
-                "エンジン  Enter: use this one  Esc: close",
+            let keys = self.keys_hint(
+                KeyMode::List,
+                &[
+                    (Command::ListPick, "use this one"),
+                    (Command::Close, "close"),
+                ],
             );
+            self.open_list(ListKind::Engines(all), &format!("エンジン  {keys}"));
             if let Some(l) = self.overlays.list_mut() {
                 l.selected = sel;
             }
@@ -533,10 +553,14 @@ impl App {
     /// `:set [NAME VALUE]`: sets an engine option for this session, or lists them.
     pub(crate) fn set_command(&mut self, arg: &str) {
         if arg.is_empty() {
-            self.open_list(
-                ListKind::EngineOptions,
-                "エンジン設定  Enter: change (:set NAME VALUE)  Esc: close",
+            let keys = self.keys_hint(
+                KeyMode::List,
+                &[
+                    (Command::ListPick, "change (:set NAME VALUE)"),
+                    (Command::Close, "close"),
+                ],
             );
+            self.open_list(ListKind::EngineOptions, &format!("エンジン設定  {keys}"));
             return;
         }
         let (name, value) = match arg.rsplit_once(char::is_whitespace) {

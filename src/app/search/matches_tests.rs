@@ -2,6 +2,7 @@ use super::*;
 use crate::app::dispatch::input::{KeyCode, KeyEvent};
 use crate::app::testing::app_with;
 use crate::app::{App, Level, Mode};
+use crate::core::record::Edit;
 
 /// Main line to ply 12 (投了) with two variations (at 4 and at 7), comments, a bookmark and a
 /// header.
@@ -60,7 +61,7 @@ pub(crate) fn search(a: &mut App, text: &str) {
 }
 
 fn msg(a: &App) -> String {
-    a.message
+    a.message()
         .as_ref()
         .map(|m| m.text.clone())
         .unwrap_or_default()
@@ -74,13 +75,13 @@ fn found(a: &App) -> Vec<(u32, Kind)> {
         .expect("searched")
         .matches
         .iter()
-        .map(|m| (a.record.node(m.node).ply, m.kind))
+        .map(|m| (a.record().node(m.node).ply, m.kind))
         .collect()
 }
 
 /// The node at ply `n` of the main line.
 fn main_at(a: &App, n: usize) -> NodeId {
-    a.record.main_line()[n]
+    a.record().main_line()[n]
 }
 
 #[test]
@@ -219,7 +220,7 @@ fn n_and_n_step_through_the_matches_and_wrap_around() {
     press(&mut a, "n");
     assert_eq!(a.cur(), main_at(&a, 9), "wrapped to the first");
     assert_eq!(
-        a.message.as_ref().map(|m| (m.text.as_str(), m.level)),
+        a.message().as_ref().map(|m| (m.text.as_str(), m.level)),
         Some((
             "search wrapped; match 1/2: 9手目 ▲２四歩(25)",
             Level::Warning
@@ -262,7 +263,7 @@ fn a_match_in_a_variation_switches_the_line_to_it() {
     let mut a = app_with(STUDY);
     search(&mut a, "四間飛車");
     let v = a.cur();
-    assert_eq!(a.record.node(v).ply, 5);
+    assert_eq!(a.record().node(v).ply, 5);
     assert_ne!(v, main_at(&a, 5), "in the variation");
     assert_eq!(a.line()[5], v, "the line goes through it");
     assert_eq!(a.step_text(a.line()[4]), "△４四歩(43)");
@@ -273,7 +274,7 @@ fn a_match_in_a_variation_switches_the_line_to_it() {
     // From there `/` finds the first match at or after it: the variation at 7 comes after
     // the one at 4; n goes on, then wraps to the main line.
     search(&mut a, "金");
-    assert_eq!(a.record.node(a.cur()).ply, 7);
+    assert_eq!(a.record().node(a.cur()).ply, 7);
     assert_ne!(a.cur(), main_at(&a, 7), "the variation's ５八金");
     assert_eq!(
         msg(&a),
@@ -307,7 +308,7 @@ fn the_list_shows_every_match_and_jumps() {
     press(&mut a, "jjjjjjjjj");
     enter(&mut a);
     assert_eq!(a.mode(), Mode::Normal);
-    assert_eq!(a.record.node(a.cur()).ply, 4);
+    assert_eq!(a.record().node(a.cur()).ply, 4);
     assert_ne!(a.cur(), main_at(&a, 4), "jumped into the variation");
     assert_eq!(msg(&a), "match 10/10: 変化 4手目 △４四歩(43)");
     // Opened away from a match: the first match off the line is selected.
@@ -343,12 +344,12 @@ fn without_a_search_n_and_l_say_so_and_the_record_changing_is_followed() {
     press(&mut a, "n");
     assert_eq!(a.cur(), main_at(&a, 1));
     assert_eq!(msg(&a), "match 1/1: しおり &研究会 1手目 ▲７六歩(77)");
-    assert!(a.search.highlight(a.revision).is_some());
+    assert!(a.search.highlight(a.revision()).is_some());
     crate::app::dispatch::typable::run(&mut a, "noh");
-    assert!(a.search.highlight(a.revision).is_none(), ":noh hides it");
+    assert!(a.search.highlight(a.revision()).is_none(), ":noh hides it");
     crate::app::dispatch::typable::run(&mut a, "search 同歩");
-    assert_eq!(a.record.node(a.cur()).ply, 10);
-    assert!(a.search.highlight(a.revision).is_some());
+    assert_eq!(a.record().node(a.cur()).ply, 10);
+    assert!(a.search.highlight(a.revision()).is_some());
 }
 
 #[test]
@@ -370,8 +371,16 @@ fn spans_map_folded_matches_back_to_the_text() {
 fn text_from_the_file_is_sanitized_in_the_message_and_the_list() {
     let mut a = app_with(STUDY);
     let id = main_at(&a, 2);
-    a.record.node_mut(id).comment = "危険\u{1b}[2J\u{202e}な\u{7}文字".into();
-    a.record.node_mut(id).bookmark = Some("危\u{1b}]52;c;x\u{7}".into());
+    a.apply(Edit::SetComment {
+        node: id,
+        text: "危険\u{1b}[2J\u{202e}な\u{7}文字".into(),
+    })
+    .unwrap();
+    a.apply(Edit::SetBookmark {
+        node: id,
+        name: Some("危\u{1b}]52;c;x\u{7}".into()),
+    })
+    .unwrap();
     search(&mut a, "危");
     press(&mut a, "L");
     let l = a.overlays.list().expect("list").clone();

@@ -3,6 +3,8 @@
 
 pub mod matches;
 
+use crate::app::config::KeyMode;
+use crate::app::dispatch::command::Command;
 use crate::app::overlay::{ListKind, PromptKind};
 use crate::app::search::matches::{Found, Index, Kind, Match, Query, find, snippet};
 use crate::app::state::{App, Level};
@@ -62,18 +64,19 @@ impl App {
                 .filter(|m| !matches!(m.kind, Kind::Header(_)) && !self.on_line(m.node))
                 .count()
         });
+        let list = self.key(Command::SearchList);
         if off > 0
             && let Some(msg) = &mut self.message
         {
             let at = msg.text.find(": ").unwrap_or(msg.text.len());
             msg.text
-                .insert_str(at, &format!(" ({off} off this line, L lists them)"));
+                .insert_str(at, &format!(" ({off} off this line, {list} lists them)"));
         }
     }
 
     /// Is `id` on the line shown?
     fn on_line(&self, id: NodeId) -> bool {
-        self.line().get(self.record.node(id).ply as usize) == Some(&id)
+        self.line().get(self.doc.record().node(id).ply as usize) == Some(&id)
     }
 
     /// Finds the matches of the query for the record as it is now (the index of the moves is
@@ -82,17 +85,17 @@ impl App {
         let Some(q) = self.search.query.clone() else {
             return;
         };
-        let rev = self.revision;
+        let rev = self.doc.revision();
         if self.search.index.as_ref().is_none_or(|i| i.revision != rev) {
             let rows = self.outline().rows.clone();
-            self.search.index = Some(Index::build(&self.record, &rows, rev));
+            self.search.index = Some(Index::build(self.doc.record(), &rows, rev));
         }
         let index = self.search.index.as_mut().expect("just built");
         if q.relative {
-            index.prepare_ki2(&self.record, &q);
+            index.prepare_ki2(self.doc.record(), &q);
         }
-        let matches = find(&self.record, index, &q);
-        let mut hit = vec![false; self.record.len()];
+        let matches = find(self.doc.record(), index, &q);
+        let mut hit = vec![false; self.doc.record().len()];
         for m in &matches {
             if !matches!(m.kind, Kind::Header(_)) {
                 hit[m.node.index()] = true;
@@ -116,7 +119,7 @@ impl App {
             .search
             .found
             .as_ref()
-            .is_none_or(|f| f.revision != self.revision)
+            .is_none_or(|f| f.revision != self.doc.revision())
         {
             self.run_search();
         }
@@ -136,7 +139,7 @@ impl App {
                 .search
                 .found
                 .as_ref()
-                .is_some_and(|f| f.revision != self.revision)
+                .is_some_and(|f| f.revision != self.doc.revision())
         {
             self.run_search();
         }
@@ -194,9 +197,9 @@ impl App {
         };
         let n = self.search.found.as_ref().map_or(0, |f| f.matches.len());
         match m.kind {
-            Kind::Header(f) => self.header_scroll = f as u16,
+            Kind::Header(f) => self.view.header_scroll = f as u16,
             Kind::Move | Kind::Bookmark | Kind::Comment => {
-                if m.node != self.cur() && self.record.is_attached(m.node) {
+                if m.node != self.cur() && self.doc.record().is_attached(m.node) {
                     self.jump_to(m.node);
                 }
             }
@@ -206,13 +209,14 @@ impl App {
         {
             // Scroll the comment to the line of the first match.
             let line = self
-                .record
+                .doc
+                .record()
                 .node(m.node)
                 .comment
                 .lines()
                 .position(|l| !q.spans(&l.chars().collect::<Vec<_>>()).is_empty())
                 .unwrap_or(0);
-            self.comment_scroll = line.saturating_sub(1) as u16;
+            self.view.comment_scroll = line.saturating_sub(1) as u16;
         }
         let cur = self.cur();
         if let Some(f) = &mut self.search.found {
@@ -235,11 +239,11 @@ impl App {
     fn describe(&self, m: &Match) -> String {
         let q = self.search.query.as_ref();
         if let Kind::Header(i) = m.kind {
-            let f = self.record.header.fields.get(i);
+            let f = self.doc.record().header.fields.get(i);
             let text = f.map_or(String::new(), |f| format!("{}：{}", f.key, f.value));
             return format!("対局情報 {}", sanitize(&text));
         }
-        let node = self.record.node(m.node);
+        let node = self.doc.record().node(m.node);
         let main = self
             .search
             .index
@@ -278,9 +282,13 @@ impl App {
         );
         let n = found.matches.len();
         let typed = sanitize(&self.search.query.as_ref().expect("fresh").typed).into_owned();
+        let keys = self.keys_hint(
+            KeyMode::List,
+            &[(Command::ListPick, "go"), (Command::Close, "close")],
+        );
         self.open_list(
             ListKind::Search,
-            &format!("検索 \"{typed}\" {n}件 (* this line)  Enter: go  Esc: close"),
+            &format!("検索 \"{typed}\" {n}件 (* this line)  {keys}"),
         );
         if let Some(l) = self.overlays.list_mut() {
             l.selected = sel.min(n.saturating_sub(1));
@@ -309,7 +317,7 @@ impl App {
             .search
             .found
             .as_ref()
-            .is_some_and(|f| f.revision == self.revision)
+            .is_some_and(|f| f.revision == self.doc.revision())
         {
             self.go_to_match(i, false);
         }

@@ -105,10 +105,13 @@ pub struct Decoded {
 /// At most this many lines with replaced bytes are named one by one.
 const NAMED_LINES: usize = 8;
 
+/// The decoder looks for an encoding declaration in a file's first lines: as many as this.
+pub const DECLARED_IN: usize = 10;
+
 /// Finds `encoding=NAME` in the first lines (`#KIF version=2.0 encoding=UTF-8`,
 /// `'CSA encoding=SHIFT_JIS`, `'encoding=Shift_JIS`).
 fn declared(bytes: &[u8]) -> Option<TextEncoding> {
-    for line in bytes.split(|&b| b == b'\n').take(10) {
+    for line in bytes.split(|&b| b == b'\n').take(DECLARED_IN) {
         let line = line.strip_suffix(b"\r").unwrap_or(line);
         if !(line.starts_with(b"#") || line.starts_with(b"'")) {
             continue;
@@ -139,6 +142,39 @@ fn strict(enc: TextEncoding, bytes: &[u8]) -> Option<String> {
     enc.encoding()
         .decode_without_bom_handling_and_without_replacement(bytes)
         .map(|c| c.into_owned())
+}
+
+/// `text` with the encoding its first `lines` lines declare in a CSA comment (`'CSA
+/// encoding=SHIFT_JIS`, `'encoding=Shift_JIS`) changed to `encoding`, as `declared` reads a
+/// declaration: a copy in another encoding must not claim the old one.
+pub fn redeclare(text: &str, lines: usize, encoding: TextEncoding) -> String {
+    let label = match encoding {
+        TextEncoding::Utf8 => "UTF-8",
+        TextEncoding::ShiftJis => "SHIFT_JIS",
+        TextEncoding::EucJp => "EUC-JP",
+    };
+    let mut out = String::with_capacity(text.len());
+    for (n, l) in text.split_inclusive('\n').enumerate() {
+        let from = l
+            .find("encoding=")
+            .filter(|_| n < lines && l.starts_with('\''))
+            .map(|at| at + "encoding=".len());
+        // As the decoder reads a declaration: a label it knows.
+        let end = from.map(|from| {
+            l[from..]
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'))
+                .map_or(l.len(), |k| from + k)
+        });
+        match from.zip(end) {
+            Some((from, end)) if TextEncoding::from_label(&l[from..end]).is_some() => {
+                out.push_str(&l[..from]);
+                out.push_str(label);
+                out.push_str(&l[end..]);
+            }
+            _ => out.push_str(l),
+        }
+    }
+    out
 }
 
 /// Bytes a decoder could not read, and where they start.
@@ -571,6 +607,24 @@ pub fn unmappable(text: &str, encoding: TextEncoding) -> Vec<Unmappable> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_copy_declares_the_encoding_it_is_written_in_within_the_first_lines() {
+        let text =
+            "'records: 2\n'CSA encoding=SHIFT_JIS\r\nV3.0\n'encoding=sjis is a comment here\n";
+        assert_eq!(
+            redeclare(text, 2, TextEncoding::Utf8),
+            "'records: 2\n'CSA encoding=UTF-8\r\nV3.0\n'encoding=sjis is a comment here\n"
+        );
+        assert_eq!(
+            redeclare("'encoding=utf-8\n", 10, TextEncoding::ShiftJis),
+            "'encoding=SHIFT_JIS\n"
+        );
+        // Lines that are not `'` lines, lines past the first ones, and labels that name no
+        // encoding (the decoder does not take them for a declaration) are left alone.
+        let moves = "N+encoding=x\n+7776FU\n'memo: encoding=mine\n";
+        assert_eq!(redeclare(moves, 10, TextEncoding::Utf8), moves);
+    }
 
     #[test]
     fn detection_order() {

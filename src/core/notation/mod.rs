@@ -104,6 +104,14 @@ impl Format {
     pub fn holds_moves(self) -> bool {
         !matches!(self, Format::Sfen | Format::Bod)
     }
+    /// [`Format::detect`], or `None` when nothing in `text` looks like a record of any
+    /// format (no line of KIF or CSA, no KI2 move, no board, no JKF or USI): the paste
+    /// prompt says so instead of naming the format it would fall back to.
+    pub fn detect_record(text: &str) -> Option<Format> {
+        let format = Self::detect(text);
+        let (csa, kif) = Self::kif_and_csa_lines(text.trim_start_matches('\u{feff}'));
+        (format != Format::Kif || csa + kif > 0).then_some(format)
+    }
     /// Guesses the format of text with no (or an unknown) extension: pasted text, stdin.
     pub fn detect(text: &str) -> Format {
         let t = text.trim_start_matches('\u{feff}').trim_start();
@@ -133,6 +141,11 @@ impl Format {
         fmt
     }
     fn detect_kif_or_csa(text: &str) -> Format {
+        let (csa, kif) = Self::kif_and_csa_lines(text);
+        if csa > kif { Format::Csa } else { Format::Kif }
+    }
+    /// Lines among the first 200 that look like CSA, and like KIF.
+    fn kif_and_csa_lines(text: &str) -> (usize, usize) {
         let mut csa = 0;
         let mut kif = 0;
         for line in lines(text).take(200) {
@@ -163,7 +176,7 @@ impl Format {
                 kif += 1;
             }
         }
-        if csa > kif { Format::Csa } else { Format::Kif }
+        (csa, kif)
     }
 }
 

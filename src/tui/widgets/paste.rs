@@ -51,10 +51,13 @@ pub fn paste_prompt(
             .to_string()
     } else {
         let lines = text.lines().count();
+        let looks = match Format::detect_record(text) {
+            Some(f) => format!("looks like {}", f.name()),
+            None => "nothing here looks like a record".to_string(),
+        };
         format!(
-            "{lines} line{} · looks like {}",
-            if lines == 1 { "" } else { "s" },
-            Format::detect(text).name()
+            "{lines} line{} · {looks}",
+            if lines == 1 { "" } else { "s" }
         )
     };
     buf.set_string(inner.x, inner.y, fit(&clean(&info, d), w), theme.dim);

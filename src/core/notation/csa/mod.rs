@@ -6,11 +6,13 @@
 //! lists in [`Written::losses`] what CSA cannot hold.
 
 mod read;
+mod splice;
 #[cfg(test)]
 mod tests;
 mod write;
 
 pub use read::{read, read_with_ends};
+pub use splice::{Records, line_breaks, splice};
 pub use write::write;
 
 use super::TextEncoding;

@@ -1,0 +1,210 @@
+//! The document: the record shown with its whole lifecycle, as helix's `Document` owns its
+//! text, history and last saved revision. It holds the record, its undo history, the
+//! revision caches compare against, where the cursor was at each undo step, the saves of the
+//! record, and where the record came from ([`Source`]). Every change of the record goes
+//! through [`Document::apply`], [`Document::undo`], [`Document::redo`] or
+//! [`Document::apply_comments`]; a save's outcome reaches it through [`Document::saved`].
+//! Showing another record replaces the document as a whole ([`Document::replaced_by`]).
+
+use super::Source;
+use super::background::Saves;
+use crate::app::outline::Outline;
+use crate::core::notation::{Format, TextInfo};
+use crate::core::record::{Edit, EditError, History, NodeId, Record, Revision};
+use std::path::Path;
+
+/// The record shown and everything that lives and dies with it.
+#[derive(Debug)]
+pub struct Document {
+    record: Record,
+    /// Undo and redo, and which revision was saved.
+    history: History,
+    /// Bumped by every change of the record (caches compare against it).
+    revision: u64,
+    /// Where the cursor was after each undoable edit (parallel to the history's undo stack),
+    /// so redo returns there too.
+    focus_undo: Vec<NodeId>,
+    focus_redo: Vec<NodeId>,
+    /// Saves running in the background (`save.rs`).
+    pub(super) saves: Saves,
+    source: Source,
+    /// The reader's warnings that name a move, by node (`line_view.rs`).
+    move_warnings: Vec<(NodeId, usize)>,
+    /// The tree outline, built on first use after each change of the record.
+    outline: Option<(u64, Outline)>,
+}
+
+/// What a save that wrote the session's own file (not a copy) changes in the document.
+pub(crate) struct Saved<'a> {
+    pub path: &'a Path,
+    pub stamp: super::checks::DiskStamp,
+    pub format: Format,
+    pub info: TextInfo,
+    /// A file of several records written whole: the text of each record as written.
+    pub texts: Option<Vec<String>>,
+}
+
+impl Document {
+    /// `record`, as read from `source`, with no history (its state counts as saved).
+    pub fn new(record: Record, source: Source) -> Document {
+        // The warnings that name a move, by node, for the move list.
+        let mut move_warnings: Vec<(NodeId, usize)> = (source.warnings.iter().enumerate())
+            .filter_map(|(i, w)| w.node.map(|n| (n, i)))
+            .collect();
+        move_warnings.sort_unstable();
+        Document {
+            record,
+            history: History::new(),
+            revision: 0,
+            focus_undo: Vec::new(),
+            focus_redo: Vec::new(),
+            saves: Saves::default(),
+            source,
+            move_warnings,
+            outline: None,
+        }
+    }
+
+    /// The document that shows `record` of `source` in place of this one: everything of the
+    /// old record goes with it, except its saves (a running one ends on its own and only says
+    /// how it went; a waiting one is dropped).
+    pub(crate) fn replaced_by(&mut self, record: Record, source: Source) {
+        let saves = std::mem::take(&mut self.saves).for_replaced_record();
+        *self = Document {
+            saves,
+            ..Document::new(record, source)
+        };
+    }
+
+    /// Puts `other` (a document put aside whole) in place of this one, which it returns; the
+    /// saves stay with the session, as in `replaced_by`.
+    pub(crate) fn swap(&mut self, mut other: Document) -> Document {
+        other.saves = std::mem::take(&mut self.saves).for_replaced_record();
+        std::mem::replace(self, other)
+    }
+
+    pub fn record(&self) -> &Record {
+        &self.record
+    }
+    pub fn source(&self) -> &Source {
+        &self.source
+    }
+    pub fn history(&self) -> &History {
+        &self.history
+    }
+    /// Bumped by every change of the record (caches compare against it).
+    pub fn revision(&self) -> u64 {
+        self.revision
+    }
+    /// Is the record in a state that exists nowhere on disk?
+    pub fn is_modified(&self) -> bool {
+        self.history.is_modified()
+    }
+    /// The reader's warnings that name a move, by node.
+    pub(crate) fn move_warnings(&self) -> &[(NodeId, usize)] {
+        &self.move_warnings
+    }
+
+    /// Applies `edit` as one undo step (`cursor`: where the user was); returns where it
+    /// happened, which is where the cursor goes.
+    pub(crate) fn apply(&mut self, edit: Edit, cursor: NodeId) -> Result<NodeId, EditError> {
+        let focus = self.history.apply(&mut self.record, edit, cursor)?;
+        self.changed();
+        self.focus_undo.push(focus);
+        self.focus_redo.clear();
+        Ok(focus)
+    }
+
+    /// Comments written by a running analysis: joined to its last step when `extend` and
+    /// that step is the analysis's own (`History::apply_comments`), else a step of their own.
+    pub(crate) fn apply_comments(
+        &mut self,
+        texts: Vec<(NodeId, String)>,
+        cursor: NodeId,
+        extend: bool,
+    ) -> Result<(), EditError> {
+        self.history
+            .apply_comments(&mut self.record, texts, cursor, extend)?;
+        if !extend {
+            self.focus_undo.push(cursor);
+            self.focus_redo.clear();
+        }
+        self.changed();
+        Ok(())
+    }
+
+    /// Remembers `id` as where the last edit left the cursor (redo returns there).
+    pub(crate) fn settle(&mut self, id: NodeId) {
+        if let Some(f) = self.focus_undo.last_mut() {
+            *f = id;
+        }
+    }
+
+    /// Undoes the last step; where the cursor goes, `None` when there was nothing to undo.
+    pub(crate) fn undo(&mut self, cursor: NodeId) -> Option<NodeId> {
+        let to = self.history.undo(&mut self.record, cursor)?;
+        if let Some(f) = self.focus_undo.pop() {
+            self.focus_redo.push(f);
+        }
+        self.changed();
+        Some(to)
+    }
+
+    /// Redoes the last undone step; where the cursor goes (where it was after the edit when
+    /// that node is still in the record).
+    pub(crate) fn redo(&mut self, cursor: NodeId) -> Option<NodeId> {
+        let to = self.history.redo(&mut self.record, cursor)?;
+        let to = match self.focus_redo.pop() {
+            Some(f) => {
+                self.focus_undo.push(f);
+                if self.record.is_attached(f) { f } else { to }
+            }
+            None => to,
+        };
+        self.changed();
+        Some(to)
+    }
+
+    fn changed(&mut self) {
+        self.revision += 1;
+    }
+
+    /// The record shown exists nowhere on disk (restored from a recovery file): modified
+    /// until it is saved, also after undoing every step.
+    pub(crate) fn mark_unsaved(&mut self) {
+        self.history = History::unsaved();
+    }
+
+    /// The revision a save begins with (what it writes).
+    pub(crate) fn current(&self) -> Revision {
+        self.history.current()
+    }
+
+    /// A save ended: `whole` says the record as it was at `revision` is on disk with nothing
+    /// left out (edits made since keep it modified); `own` is set when the save wrote the
+    /// session's own file (not a copy), which is now the document's file.
+    pub(crate) fn saved(&mut self, revision: Revision, whole: bool, own: Option<Saved<'_>>) {
+        if whole {
+            self.history.mark_saved_at(revision);
+        }
+        if let Some(s) = own {
+            self.source.wrote_over(s);
+        }
+    }
+
+    /// The tree outline (built on first use after each change of the record).
+    pub fn outline(&mut self) -> &Outline {
+        let stale = !matches!(&self.outline, Some((rev, _)) if *rev == self.revision);
+        if stale {
+            self.outline = Some((self.revision, Outline::build(&self.record)));
+        }
+        &self.outline.as_ref().expect("just built").1
+    }
+    /// The outline if it is built and current.
+    pub fn outline_cached(&self) -> Option<&Outline> {
+        match &self.outline {
+            Some((rev, o)) if *rev == self.revision => Some(o),
+            _ => None,
+        }
+    }
+}
