@@ -266,8 +266,13 @@ impl Scan {
                 if !self.in_variation && word.is_some_and(|w| !w.is_empty() && is_ending_word(w)) {
                     self.main_ending = true;
                 }
-                self.d.ryu |= rest.contains('竜');
-                self.d.same_space &= !rest.contains("同歩") && !rest.contains("同銀");
+                // Each asked only until the answer is known.
+                if !self.d.ryu {
+                    self.d.ryu = rest.contains('竜');
+                }
+                if self.d.same_space && (rest.contains("同歩") || rest.contains("同銀")) {
+                    self.d.same_space = false;
+                }
                 if let Some(w) = untimed_width(l) {
                     self.fields.untimed(w);
                 }
