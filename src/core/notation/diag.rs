@@ -110,6 +110,34 @@ impl fmt::Display for Diagnostic {
     }
 }
 
+/// A move as the readers' messages name it: its number, as KIF numbers it, and the file's own
+/// text (`move 30 (+7776FU)`, `move 30 (△５５角)`). Written out only when a message is: the
+/// readers name every move they read, and few have anything to say.
+pub(crate) struct MoveName<'a> {
+    pub(crate) number: u32,
+    /// The side mark a KI2 token follows; the token is then shown without its spaces.
+    pub(crate) mark: Option<char>,
+    pub(crate) text: &'a str,
+}
+
+impl fmt::Display for MoveName<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use fmt::Write;
+        write!(f, "move {} (", self.number)?;
+        match self.mark {
+            None => f.write_str(self.text)?,
+            Some(mark) => {
+                f.write_char(mark)?;
+                let shown = |c: &char| !crate::core::notation::japanese::is_space(*c) && *c != '\r';
+                for c in self.text.chars().filter(shown) {
+                    f.write_char(c)?;
+                }
+            }
+        }
+        f.write_char(')')
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -91,7 +91,9 @@ pub fn kanji_count(n: u32) -> String {
     }
 }
 
-/// Piece names as written in moves, boards and hands, longest first.
+/// Piece names as written in moves, boards and hands, longest first: what [`piece_prefix`]
+/// and [`piece_char`] read (the tests hold them to this table).
+#[cfg(test)]
 const PIECE_NAMES: [(&str, PieceKind); 22] = [
     ("成銀", PieceKind::ProSilver),
     ("成桂", PieceKind::ProKnight),
