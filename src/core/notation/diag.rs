@@ -143,6 +143,22 @@ mod tests {
     use super::*;
 
     #[test]
+    fn moves_are_named_by_number_and_text() {
+        let csa = MoveName {
+            number: 3,
+            mark: None,
+            text: "+5755FU",
+        };
+        assert_eq!(csa.to_string(), "move 3 (+5755FU)");
+        let ki2 = MoveName {
+            number: 30,
+            mark: Some('△'),
+            text: "５五 角\u{3000}\r",
+        };
+        assert_eq!(ki2.to_string(), "move 30 (△５五角)");
+    }
+
+    #[test]
     fn the_heaviest_problem_comes_first_then_the_line() {
         let mut w = vec![
             Diagnostic::new(105, DiagKind::Encoding, "replaced byte"),
