@@ -21,13 +21,16 @@
 //!
 //! # A key, from the terminal to the screen
 //!
-//! 1. `tui::event` turns a crossterm event into the app's own [`app::KeyEvent`] (or a mouse
-//!    click into an [`app::Action`]).
+//! 1. `tui::event` turns a crossterm event into the app's own [`app::KeyEvent`] (a mouse
+//!    click or the wheel into an [`app::Action`], pasted text into `Input::Paste`), and
+//!    hands it to [`app::update`], the one entry for keys, mouse and paste: it clears the last
+//!    message, runs the input, then names a move the reader warned about and refreshes a
+//!    search the change made stale (the same steps for all three).
 //! 2. The keymap of the top overlay's mode (`app::overlay`: nothing open is browsing; the `:`
 //!    line, a prompt, a question, a list, the comment editor, move input, the tree, help, the
 //!    copy menu, the paste prompt each have their mode) turns the key into an [`app::Command`];
 //!    a character typed where text goes becomes `Action::Insert`.
-//! 3. [`app::update`] runs the command's handler from the command table
+//! 3. The command's handler runs from the command table
 //!    (`app::dispatch::command`: name, doc and handler, written once); `:` lines run through their own table
 //!    (`app::dispatch::typable`: name, aliases, argument, doc, handler).
 //! 4. The handler opens or closes an overlay (a stack: closing returns to the one below), moves
@@ -85,10 +88,13 @@
 //! - A new `:` command: a line in `app::dispatch::typable`; the help, completion and the
 //!   README's table follow.
 //! - A new overlay: a variant of `app::overlay::Overlay` and of `Mode` with its state (in
-//!   `app::overlay`, or the feature's folder), its key mode and default keys, the handlers
-//!   that open and close it, and a widget in `tui::widgets`; the compiler then names each
-//!   `match` that must learn it (in `app::overlay`, `app::dispatch`, `app::config`,
-//!   `app::overlay::mode_line`, `tui::ui`, `tui::event`, `tui::widgets::status`).
+//!   `app::overlay`, or the feature's folder, as `app::overlay::tree` for the tree), its key
+//!   mode and default keys, the handlers that open and close it, and a widget in
+//!   `tui::widgets`; the compiler then names each `match` that must learn it (in
+//!   `app::overlay`, `app::dispatch`, `app::config`, `app::overlay::mode_line`, `tui::ui`,
+//!   `tui::event`, `tui::widgets::status`).
+//! - A message that names a key: `App::key` (browsing) or `App::key_name` (another mode)
+//!   names the command's current key, so that a rebound key is the one named.
 //! - State of the app: what lives and dies with the record shown (its history, caches of it,
 //!   its saves) in `app::Document` (`app/document/doc.rs`), which `replace_record` replaces
 //!   as a whole; what the screen needs of the session in `App` (at most 15 fields, none

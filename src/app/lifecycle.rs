@@ -23,7 +23,10 @@ impl App {
         if let Some(e) = self.research.engine.as_mut() {
             e.postpone(away);
         }
-        self.info("resumed (Ctrl-z suspends again)".to_string());
+        self.info(format!(
+            "resumed ({} suspends again)",
+            self.key(super::Command::Suspend)
+        ));
     }
 
     /// The viewer ends: the engine quits (`quit`, killed if it lingers).

@@ -8,12 +8,14 @@
 //! feature has a folder with its state and behaviour:
 //!
 //! - `dispatch/`: a key becomes a `Command` through the keymap of the top overlay's mode;
-//!   `update` (in `dispatch/mod.rs`) is the one place an action changes the app; the command
+//!   `update` (in `dispatch/mod.rs`) is the one entry for keys, mouse actions and paste, with
+//!   one set of steps before and after; the command
 //!   table (`command.rs`) and the `:` table (`typable.rs`) hold the handlers; `input.rs` the
 //!   app's own key events.
 //! - `overlay/`: the stack of everything open over the record (`mod.rs`), prompts, questions,
 //!   lists, the comment editor (`textedit.rs`), move input on the board (`board_input.rs`),
-//!   the mode line.
+//!   the variation tree (`tree.rs`), the problem list (`warnings.rs`), the mode line and the
+//!   names of keys in messages (`mode_line.rs`).
 //! - `document/`: the [`Document`] (`doc.rs`: the record with its history, revision, undo
 //!   focus and saves, and its [`Source`], where it came from), and every file the app reads
 //!   or writes (nothing else in `app` names `std::fs`): opening, saving with its questions
@@ -49,7 +51,7 @@ mod tests;
 pub use config::{Config, ConfigError, KeyMode};
 pub use dispatch::command::{COMMANDS, Command};
 pub use dispatch::input::{KeyCode, KeyEvent, Modifiers};
-pub use dispatch::update;
+pub use dispatch::{Input, update};
 pub use document::{Document, Source};
 pub use overlay::{Mode, Overlay};
 pub use state::{Action, App, Focus, Level, Message, Pane};

@@ -149,6 +149,7 @@ impl App {
     pub fn new(record: Record, source: Source, config: Config) -> App {
         let config_best_move = config.analysis.best_move;
         let board_size = config.board_size;
+        let graph_auto = graph_auto(&record);
         let mut app = App {
             cursor: Cursor::at_start(&record),
             doc: Document::new(record, source),
@@ -168,7 +169,10 @@ impl App {
             clipboard: None,
             watch: None,
             research: super::research::state::Research::new(None, config_best_move),
-            graph: super::research::state::GraphView::default(),
+            graph: super::research::state::GraphView {
+                auto: graph_auto,
+                ..Default::default()
+            },
             search: Default::default(),
         };
         app.rebuild_line();
@@ -182,7 +186,11 @@ impl App {
         let w = source.warnings.first()?;
         let n = source.warnings.len();
         let more = if n > 1 {
-            format!(" (and {} more; W lists them)", n - 1)
+            format!(
+                " (and {} more; {} lists them)",
+                n - 1,
+                self.key(Command::ShowWarnings)
+            )
         } else {
             String::new()
         };
@@ -231,6 +239,7 @@ impl App {
     /// board size, clipboard, watch, graph, the engine, the search's query) stays.
     pub fn replace_record(&mut self, record: Record, source: Source) {
         self.cursor = Cursor::at_start(&record);
+        self.graph.auto = graph_auto(&record);
         self.doc.replaced_by(record, source);
         self.overlays = Overlays::default();
         self.view.comment_scroll = 0;
@@ -323,10 +332,6 @@ impl App {
     /// The record shown exists nowhere on disk (restored from a recovery file).
     pub(crate) fn mark_unsaved(&mut self) {
         self.doc.mark_unsaved();
-    }
-    /// Ctrl-z: the front end suspends kifview.
-    pub(crate) fn request_suspend(&mut self) {
-        self.suspend_requested = true;
     }
     /// Takes a Ctrl-z the front end has not acted on yet.
     pub fn take_suspend_request(&mut self) -> bool {
@@ -529,43 +534,6 @@ impl App {
 
     // ----- overlays that only look -----
 
-    pub(crate) fn toggle_tree(&mut self) {
-        if self.mode() == Mode::Tree {
-            self.overlays.pop();
-        } else {
-            let cur = self.cursor.cur;
-            let selected = self.outline().row_of(cur);
-            self.overlays.push(Overlay::Tree { selected });
-        }
-    }
-
-    pub(crate) fn tree_move(&mut self, d: isize) {
-        let n = self.outline().rows.len() as isize;
-        if let Some(Overlay::Tree { selected }) = self.overlays.top_mut() {
-            *selected = (*selected as isize + d).clamp(0, (n - 1).max(0)) as usize;
-        }
-    }
-
-    pub(crate) fn tree_jump_selected(&mut self) {
-        if let Some(row) = self.overlays.tree_selected() {
-            self.tree_jump(row);
-        }
-    }
-
-    pub(crate) fn tree_jump(&mut self, row: usize) {
-        let Some(r) = self.outline().rows.get(row).copied() else {
-            return;
-        };
-        // Keep the current node when it lies on the chosen branch.
-        let cur = self.cursor.cur;
-        if self.outline().row_of(cur) != row {
-            self.jump_to(r.start);
-        }
-        if self.mode() == Mode::Tree {
-            self.overlays.pop();
-        }
-    }
-
     pub(crate) fn show_warnings(&mut self) {
         if self.doc.source().warnings.is_empty() {
             self.info("the file was read without problems");
@@ -652,4 +620,12 @@ impl App {
             }
         }
     }
+}
+
+/// Whether the graph shows by itself (where it fits): the main line's comments hold
+/// evaluations.
+fn graph_auto(record: &Record) -> bool {
+    crate::analyze::main_line_evals(record)
+        .iter()
+        .any(|p| p.eval.is_some())
 }

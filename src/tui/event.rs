@@ -64,9 +64,8 @@ pub fn mouse_action(app: &App, vs: &ViewState, m: &MouseEvent) -> Option<Action>
                 return Some(Action::Run(c));
             }
             if inside(vs.tree_area, col, row) {
-                let i = vs.tree_offset + (row - vs.tree_area.y) as usize;
-                let n = app.outline_cached().map_or(0, |o| o.rows.len());
-                return (i < n).then_some(Action::TreeJumpRow(i));
+                let i = (row - vs.tree_area.y) as usize;
+                return vs.tree_rows.get(i).map(|&r| Action::TreeJumpRow(r));
             }
             None
         }

@@ -9,7 +9,7 @@ pub mod ui;
 pub mod view;
 pub mod widgets;
 
-use crate::app::{App, Config, LaunchOptions, Pane, config::AmbiguousWidth, update};
+use crate::app::{App, Config, Input, LaunchOptions, Pane, config::AmbiguousWidth, update};
 use crossterm::event::{
     DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture, Event,
 };
@@ -49,6 +49,7 @@ impl Viewer {
     /// Draws a frame, then keeps the app's scroll offsets within what could be shown.
     pub fn draw(&mut self, frame: &mut Frame) {
         ui::draw(frame, &self.app, &self.theme, &mut self.view);
+        self.app.set_graph_on_screen(self.view.graph_area.width > 0);
         self.app.clamp_scroll(Pane::Comment, self.view.comment_max);
         self.app.clamp_scroll(Pane::Header, self.view.header_max);
         self.app.clamp_scroll(Pane::Overlay, self.view.overlay_max);
@@ -58,19 +59,7 @@ impl Viewer {
         match ev {
             Event::Key(k) => {
                 if let Some(key) = event::to_key_event(k) {
-                    // The position editor takes every key as it is; Ctrl-z still suspends.
-                    let suspend = self.app.mode() == crate::app::Mode::PositionEditor
-                        && self
-                            .app
-                            .config()
-                            .keymap
-                            .get(crate::app::KeyMode::Normal, &key)
-                            == Some(crate::app::Command::Suspend);
-                    if suspend {
-                        self.app.request_suspend();
-                    } else {
-                        self.app.handle_key(key);
-                    }
+                    update(&mut self.app, key);
                 }
             }
             Event::Mouse(m) => {
@@ -79,7 +68,7 @@ impl Viewer {
                 }
             }
             Event::Paste(text) => {
-                self.app.paste(text);
+                update(&mut self.app, Input::Paste(text.clone()));
             }
             // A resize redraws anyway; focus changes mean nothing here.
             Event::Resize(..) | Event::FocusGained | Event::FocusLost => {}

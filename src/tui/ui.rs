@@ -4,7 +4,7 @@
 use super::text::width;
 use super::theme::Theme;
 pub use super::view::ViewState;
-use super::widgets::board::{BoardWidget, board_column};
+use super::widgets::board::{self, BoardWidget, board_column};
 use super::widgets::large_board::{GRIDS, Grid, large_column};
 use super::widgets::{
     analysis, comment, confirm, copy_menu, graph, header, help, list, move_list, paste,
@@ -22,7 +22,8 @@ pub use super::widgets::help::help_lines;
 /// Smallest terminal the viewer draws in.
 pub const MIN_WIDTH: u16 = 64;
 pub const MIN_HEIGHT: u16 = 18;
-/// From this width on, the comment gets a column of its own.
+/// From this width on, the comment keeps its pane beside the analysis and the graph: a
+/// column of its own beside the BOD board, or under the moves beside a large one.
 const WIDE: u16 = 120;
 
 /// Draws the whole screen.
@@ -47,13 +48,7 @@ pub fn render(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut V
         ..ViewState::default()
     };
     if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
-        let msg = format!(
-            "kifview needs a terminal of at least {MIN_WIDTH}x{MIN_HEIGHT}; this one is {}x{}.",
-            area.width, area.height
-        );
-        Paragraph::new(msg)
-            .wrap(ratatui::widgets::Wrap { trim: true })
-            .render(area, buf);
+        reduced(area, buf, app, theme, vs);
         return;
     }
     let status_h = status::status_height(app, theme, area.width);
@@ -86,10 +81,46 @@ pub fn render(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut V
     }
     status::status_line(status, buf, app, theme, vs);
     search::highlight(buf, app, vs);
-    overlays(main, buf, app, theme, vs);
+    let [_, beside] =
+        Layout::horizontal([Constraint::Length(board_w), Constraint::Fill(1)]).areas(main);
+    overlays(main, beside, buf, app, theme, vs);
     if theme.double {
         skip_ambiguous_pads(buf);
     }
+}
+
+/// Below `MIN_WIDTH`x`MIN_HEIGHT`: the board and the move line (with the hands, the names
+/// and the status line as rows allow), or, when even the board does not fit, the move line
+/// and what size the full layout needs.
+fn reduced(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut ViewState) {
+    if area.is_empty() {
+        return;
+    }
+    let status_h = u16::from(area.height > BoardWidget::size(theme).1 + 1);
+    let [main, status] =
+        Layout::vertical([Constraint::Fill(1), Constraint::Length(status_h)]).areas(area);
+    if status_h > 0 {
+        status::status_line(status, buf, app, theme, vs);
+    }
+    if board::reduced_column(main, buf, app, theme, vs).is_some() {
+        return;
+    }
+    buf.set_line(area.x, area.y, &board::move_line(app, theme), area.width);
+    let msg = format!(
+        "The board needs {}x{} and the full layout {MIN_WIDTH}x{MIN_HEIGHT}; this terminal is {}x{}.",
+        BoardWidget::size(theme).0,
+        BoardWidget::size(theme).1 + 1,
+        area.width,
+        area.height
+    );
+    let rest = Rect {
+        y: area.y + 1,
+        height: main.height.saturating_sub(1),
+        ..area
+    };
+    Paragraph::new(msg)
+        .wrap(ratatui::widgets::Wrap { trim: true })
+        .render(rest, buf);
 }
 
 /// The panes of a wide screen: the board over the header, the moves over the variations, the
@@ -125,7 +156,7 @@ fn wide_panes(
         0
     };
     // The graph gives up rows (down to 8) to a comment that does not fit.
-    let graph_h = if app.graph().shown {
+    let graph_h = if graph_fits(app) {
         let h = (right.height * 2 / 5).clamp(8, 18);
         let comment_room = right.height.saturating_sub(h + pane_h);
         let short = comment::wanted_height(app, theme, right.width).saturating_sub(comment_room);
@@ -164,6 +195,10 @@ fn narrow_panes(
     let used = board_or_grid(left, buf, app, theme, vs, grid);
     let [_, header] = Layout::vertical([Constraint::Length(used), Constraint::Fill(1)]).areas(left);
     header::header_pane(header, buf, app, theme, vs);
+    let vars_h = variations_height(app, 5);
+    if main.width >= WIDE {
+        return stacked_panes(right, buf, app, theme, vs, vars_h);
+    }
     // Research mode: the analysis pane takes the comment pane's place (the comment comes
     // back while it has the focus or is being edited).
     // So does the graph (both: the graph over the analysis).
@@ -171,7 +206,6 @@ fn narrow_panes(
         app.mode() == crate::app::Mode::Comment || app.focus() == crate::app::Focus::Comment;
     let research = analysis::visible(app, false) && !commenting;
     let graphing = app.graph().shown && !commenting;
-    let vars_h = variations_height(app, 5);
     let comment_h = match (graphing, research) {
         (true, true) => 7 + analysis::wanted_height(app).min(right.height / 4),
         (true, false) => (right.height * 2 / 5).max(8),
@@ -201,11 +235,68 @@ fn narrow_panes(
     }
 }
 
-/// The overlays, bottom first, so the top one is drawn last (over the others).
-fn overlays(main: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut ViewState) {
+/// The column beside a large board from `WIDE` columns on: the moves, the variations, the
+/// comment, and under it the graph and the analysis when shown (none takes another's place).
+fn stacked_panes(
+    right: Rect,
+    buf: &mut Buffer,
+    app: &App,
+    theme: &Theme,
+    vs: &mut ViewState,
+    vars_h: u16,
+) {
+    let pane_h = if analysis::visible(app, true) {
+        analysis::wanted_height(app).min(right.height / 4)
+    } else {
+        0
+    };
+    let graph_h = if graph_fits(app) {
+        (right.height / 4).max(8)
+    } else {
+        0
+    };
+    let rest = Rect {
+        height: right.height.saturating_sub(pane_h + graph_h),
+        ..right
+    };
+    let [moves, vars, comment, graph_area, pane] = Layout::vertical([
+        Constraint::Fill(1),
+        Constraint::Length(vars_h),
+        Constraint::Length(comment_height(app, theme, rest, vars_h)),
+        Constraint::Length(graph_h),
+        Constraint::Length(pane_h),
+    ])
+    .areas(right);
+    move_list::move_list(moves, buf, app, theme, vs);
+    variations::variations(vars, buf, app, theme, vs);
+    comment::comment_pane(comment, buf, app, theme, vs);
+    if graph_h > 0 {
+        graph::graph_pane(graph_area, buf, app, theme, vs);
+    }
+    if pane_h > 0 {
+        analysis::analysis_pane(pane, buf, app, theme);
+    }
+}
+
+/// Is the graph drawn where it has a pane of its own (from `WIDE` columns): when `E` showed
+/// it, or by itself for a record whose comments hold evaluations.
+fn graph_fits(app: &App) -> bool {
+    app.graph().shown || app.graph().auto
+}
+
+/// The overlays, bottom first, so the top one is drawn last (over the others). `beside` is
+/// the part of the screen right of the board, for those that keep the board in sight.
+fn overlays(
+    main: Rect,
+    beside: Rect,
+    buf: &mut Buffer,
+    app: &App,
+    theme: &Theme,
+    vs: &mut ViewState,
+) {
     for o in app.overlays().iter() {
         match o {
-            Overlay::Tree { selected } => tree::tree_overlay(main, buf, app, *selected, theme, vs),
+            Overlay::Tree(t) => tree::tree_overlay(main, beside, buf, app, t, theme, vs),
             Overlay::Help { scroll } => help::help_overlay(main, buf, app, *scroll, theme, vs),
             Overlay::Warnings { scroll } => {
                 help::warnings_overlay(main, buf, app, *scroll, theme, vs)

@@ -16,6 +16,8 @@ pub struct ViewState {
     pub header_area: Rect,
     pub tree_area: Rect,
     pub tree_offset: usize,
+    /// The tree's rows drawn, top first (outline rows), for the mouse.
+    pub tree_rows: Vec<usize>,
     pub overlay_area: Rect,
     /// Largest useful scroll offsets found while drawing.
     pub comment_max: u16,

@@ -20,6 +20,18 @@ fn command(app: &mut App, line: &str) {
     app.handle_key(KeyEvent::new(KeyCode::Enter, Modifiers::default()));
 }
 
+/// The screen at 200x60 (colours off; the analysis pane has room of its own), rows joined.
+fn rows_of(app: &App) -> String {
+    let mut t = ratatui::Terminal::new(ratatui::backend::TestBackend::new(200, 60)).unwrap();
+    let mut vs = kifview::tui::ui::ViewState::default();
+    t.draw(|f| {
+        let area = f.area();
+        kifview::tui::ui::render(area, f.buffer_mut(), app, &Theme::plain(), &mut vs)
+    })
+    .unwrap();
+    screen_rows(&t).join("\n")
+}
+
 fn esc(app: &mut App) {
     app.handle_key(KeyEvent::new(KeyCode::Esc, Modifiers::default()));
 }
@@ -190,6 +202,10 @@ fn analyze_is_cancelled_by_esc_and_by_analyze_again() {
     kifview::app::testing::config_mut(&mut app)
         .analysis
         .analyze_time_ms = 60_000;
+    // The pane's title says what runs (issue 21: not `棋譜解析・詰み探索中`).
+    let rows = rows_of(&app);
+    assert!(rows.contains("検討 棋譜解析中 (Esc: stop)"), "{rows}");
+    assert!(!rows.contains("詰み探索"), "{rows}");
     esc(&mut app);
     assert!(!app.job_running());
     let m = message(&app);
@@ -243,6 +259,8 @@ fn mate_found_is_inserted_by_i() {
     let mut app = fake.app(tsume());
     command(&mut app, "mate 5");
     assert!(app.job_running(), "{}", message(&app));
+    let rows = rows_of(&app);
+    assert!(rows.contains("検討 詰み探索中 (Esc: stop)"), "{rows}");
     until(&mut app, "mate found", |a| !a.job_running());
     assert_eq!(message(&app), "詰み 1手: ▲２二金 (I inserts it)");
     assert!(

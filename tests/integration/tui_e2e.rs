@@ -38,8 +38,14 @@ fn empty_record_keys_and_clean_exit() {
 
 #[test]
 fn handicap_start_and_too_small_terminal() {
+    // Below 64x18: the board and the move line (issue 21), and smaller still, the sizes.
     let mut s = Session::start(&["--handicap", "角落ち"], 14, 50);
-    s.wait_for("at least 64x18");
+    s.wait_for("| ・v飛 ・ ・ ・ ・ ・ ・ ・|二");
+    s.wait_for("手数＝0");
+    s.send("q");
+    assert!(s.wait_exit().success());
+    let mut s = Session::start(&["--handicap", "角落ち"], 10, 40);
+    s.wait_for("64x18; this terminal is 40x10");
     s.send("q");
     assert!(s.wait_exit().success());
 

@@ -1,11 +1,13 @@
 //! From a key to a change: the keymap of the top overlay's mode turns a key into a
 //! `Command`, whose handler (from the command table) runs; typed characters go into the top
-//! overlay. `update` is the one place an action changes the app.
+//! overlay. `update` is the one entry for keys, mouse actions and paste, and the one place they
+//! change the app.
 
 pub mod command;
 pub mod input;
 pub mod typable;
 
+use crate::app::config::KeyMode;
 use crate::app::dispatch::command::{Command, command_table};
 use crate::app::dispatch::input::{KeyCode, KeyEvent};
 use crate::app::document::clipboard::{self, Copy};
@@ -46,23 +48,29 @@ impl App {
         }
     }
 
-    /// Handles one key press: clears the last message, then runs what the key is bound to.
+    /// One key press (see [`update`]).
     pub fn handle_key(&mut self, key: KeyEvent) {
-        if self.mode() != Mode::CommandLine {
-            self.message = None;
-        }
+        update(self, key);
+    }
+
+    /// What a key does: the position editor takes every key as it is (Ctrl-z still
+    /// suspends); elsewhere the top overlay's keymap, or text typed into it.
+    fn key_press(&mut self, key: KeyEvent) {
         if self.mode() == Mode::PositionEditor {
+            if self.config.keymap.get(KeyMode::Normal, &key) == Some(Command::Suspend) {
+                self.suspend_requested = true;
+                return;
+            }
             return self.position_editor_key(key);
         }
         match self.action_for_key(key) {
-            Some(a) => update(self, a),
+            Some(a) => self.act(a),
             None if self.mode() == Mode::Normal => self.info_level(
                 format!("{key} is not bound (? lists the keys)"),
                 Level::Info,
             ),
             None => {}
         }
-        self.search_after_key();
     }
 
     // ----- overlay-dependent commands -----
@@ -122,7 +130,8 @@ impl App {
             }
             Some(Overlay::Prompt(p)) => {
                 if p.text.pop().is_none() {
-                    self.info("the prompt is empty: type, or Esc leaves");
+                    let esc = self.key_name(KeyMode::Command, Command::Cancel);
+                    self.info(format!("the prompt is empty: type, or {esc} leaves"));
                 }
                 false
             }
@@ -135,7 +144,7 @@ impl App {
                 | Overlay::List(_)
                 | Overlay::CommentEditor(_)
                 | Overlay::BoardInput(_)
-                | Overlay::Tree { .. }
+                | Overlay::Tree(_)
                 | Overlay::Help { .. }
                 | Overlay::Warnings { .. }
                 | Overlay::CopyMenu
@@ -168,7 +177,7 @@ impl App {
             Some(
                 Overlay::List(_)
                 | Overlay::BoardInput(_)
-                | Overlay::Tree { .. }
+                | Overlay::Tree(_)
                 | Overlay::Help { .. }
                 | Overlay::Warnings { .. }
                 | Overlay::CopyMenu
@@ -178,10 +187,15 @@ impl App {
         }
     }
 
+    /// Text pasted (see [`update`]).
+    pub fn paste(&mut self, text: &str) {
+        update(self, Input::Paste(text.to_string()));
+    }
+
     /// Text pasted (or sent at once by an input method): typed into the comment editor or a
     /// prompt, the first line onto the `:` line, into the paste prompt, and while browsing it
     /// opens the paste prompt with it.
-    pub fn paste(&mut self, text: &str) {
+    fn paste_text(&mut self, text: &str) {
         match self.overlays.top_mut() {
             Some(Overlay::CommentEditor(ed)) => ed.editor.insert_str(text),
             Some(Overlay::Prompt(_)) => {
@@ -200,7 +214,7 @@ impl App {
                 Overlay::Confirm(_)
                 | Overlay::List(_)
                 | Overlay::BoardInput(_)
-                | Overlay::Tree { .. }
+                | Overlay::Tree(_)
                 | Overlay::Help { .. }
                 | Overlay::Warnings { .. }
                 | Overlay::CopyMenu
@@ -210,16 +224,58 @@ impl App {
     }
 }
 
-/// Applies one action.
-pub fn update(app: &mut App, action: Action) {
-    match action {
-        Action::Run(c) => c.run(app),
-        Action::Insert(c) => app.insert(c),
-        Action::GotoPly(n) => app.goto_ply(n),
-        Action::JumpTo(id) => app.jump_to(id),
-        Action::TreeJumpRow(r) => app.tree_jump(r),
-        Action::Scroll(p, d) => app.scroll(p, d),
-        Action::BoardClick(sq) => app.board_click(sq),
+/// What reaches the app from the user: a key, a mouse action (the front end turns a click or
+/// the wheel into an [`Action`]) or pasted text.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Input {
+    Key(KeyEvent),
+    Action(Action),
+    Paste(String),
+}
+
+impl From<KeyEvent> for Input {
+    fn from(k: KeyEvent) -> Input {
+        Input::Key(k)
+    }
+}
+
+impl From<Action> for Input {
+    fn from(a: Action) -> Input {
+        Input::Action(a)
+    }
+}
+
+/// The one entry for everything the user does, with one set of steps before and after:
+/// the last message goes (except while typing a `:` line, which may show completions), the
+/// input runs, then the status line names a move the reader warned about and a search whose
+/// record changed is run again.
+pub fn update(app: &mut App, input: impl Into<Input>) {
+    if app.mode() != Mode::CommandLine {
+        app.message = None;
+    }
+    match input.into() {
+        Input::Key(k) => app.key_press(k),
+        Input::Action(a) => app.act(a),
+        Input::Paste(text) => app.paste_text(&text),
     }
     app.say_move_warning();
+    app.search_after_key();
 }
+
+impl App {
+    /// Applies one action.
+    fn act(&mut self, action: Action) {
+        match action {
+            Action::Run(c) => c.run(self),
+            Action::Insert(c) => self.insert(c),
+            Action::GotoPly(n) => self.goto_ply(n),
+            Action::JumpTo(id) => self.jump_to(id),
+            Action::TreeJumpRow(r) => self.tree_jump(r),
+            Action::Scroll(p, d) => self.scroll(p, d),
+            Action::BoardClick(sq) => self.board_click(sq),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

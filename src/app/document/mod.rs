@@ -67,6 +67,9 @@ pub struct Source {
     /// the rest of its line, lines that match nothing): the record does not hold them, so a
     /// save over the file asks first. Cleared once a save wrote over them.
     pub unread: Option<Unread>,
+    /// The line ranges the reader could not read that the record keeps as remark lines
+    /// (`convert::unread::keep`): the move list names them where its line stops.
+    pub kept_spans: Vec<(usize, usize)>,
 }
 
 impl Source {
@@ -87,6 +90,7 @@ impl Source {
             csa_v3: false,
             kif_dialect: notation::kif::KifDialect::default(),
             unread: None,
+            kept_spans: Vec::new(),
         }
     }
 
@@ -132,6 +136,7 @@ impl Source {
                 csa_v3,
                 kif_dialect,
                 unread: None,
+                kept_spans: Vec::new(),
             },
         ))
     }
@@ -255,6 +260,18 @@ impl Source {
             }
         }
         self.unread = kept.left;
+        self.kept_spans = kept.kept.map(|k| k.spans).unwrap_or_default();
+    }
+
+    /// The lines not read (kept as remarks or not) from the one a warning names: `(first,
+    /// last)`, 1-based.
+    pub fn unread_span(&self, line: usize) -> Option<(usize, usize)> {
+        let left = self.unread.iter().flat_map(|u| u.spans.iter());
+        self.kept_spans
+            .iter()
+            .chain(left)
+            .find(|&&(a, b)| (a..=b).contains(&line))
+            .copied()
     }
 
     /// Keeps each record's text when `text` (a whole CSA file, decoded) holds several.

@@ -5,6 +5,7 @@
 //! `:saveas PATH` to a CSA file; a format of one record per file gets the record shown only,
 //! after a question that names the others (`Source::other_records_loss`).
 
+use crate::app::dispatch::command::Command;
 use crate::app::document::job::Then;
 use crate::app::overlay::Pending;
 use crate::app::state::{App, Level};
@@ -130,8 +131,9 @@ impl App {
                 }
                 if warnings > 0 {
                     msg.push_str(&format!(
-                        "; {warnings} warning{} (W lists them)",
-                        if warnings == 1 { "" } else { "s" }
+                        "; {warnings} warning{} ({} lists them)",
+                        if warnings == 1 { "" } else { "s" },
+                        self.key(Command::ShowWarnings)
                     ));
                     self.info_level(msg, Level::Warning);
                 } else {

@@ -2,6 +2,7 @@
 //! about twice a second; a changed size or modification time reloads the record, keeping the
 //! user's place.
 
+use crate::app::dispatch::command::Command;
 use crate::app::document::checks::DiskStamp;
 use crate::app::document::{self, Watch};
 use crate::app::overlay::Mode;
@@ -28,8 +29,9 @@ pub fn start(app: &mut App) {
         pending: None,
     });
     app.info(format!(
-        "following {}: reloads when it changes (F stops)",
-        app.doc.source().name
+        "following {}: reloads when it changes ({} stops)",
+        app.doc.source().name,
+        app.key(Command::ToggleWatch)
     ));
 }
 
@@ -161,12 +163,13 @@ pub fn reload(app: &mut App, record: Record, doc: document::Source) {
         n => format!("reloaded: {} moves fewer", -n),
     };
     if after > before && !at_end {
-        msg.push_str(" (G goes to the end)");
+        msg.push_str(&format!(" ({} goes to the end)", app.key(Command::GoEnd)));
     }
     let level = if warnings > 0 {
         msg.push_str(&format!(
-            "; {warnings} warning{} (W lists them)",
-            if warnings == 1 { "" } else { "s" }
+            "; {warnings} warning{} ({} lists them)",
+            if warnings == 1 { "" } else { "s" },
+            app.key(Command::ShowWarnings)
         ));
         Level::Warning
     } else {

@@ -8,6 +8,8 @@
 pub mod position_editor;
 pub(crate) mod setup;
 
+use crate::app::config::KeyMode;
+use crate::app::dispatch::command::Command;
 use crate::app::overlay::textedit::TextEditor;
 use crate::app::overlay::{CommentEdit, Mode, Overlay, Pending};
 use crate::app::state::{App, Level};
@@ -62,7 +64,7 @@ impl App {
                 } else {
                     " (nothing more to undo)"
                 };
-                self.info(format!("undone{more}; Ctrl-r redoes"));
+                self.info(format!("undone{more}; {} redoes", self.key(Command::Redo)));
             }
             None => self.info("nothing to undo"),
         }
@@ -108,7 +110,11 @@ impl App {
                 } else {
                     format!("added as variation {}/{}", siblings + 1, siblings + 1)
                 };
-                self.info(format!("{}: {what} (u undoes)", self.step_text(id)));
+                self.info(format!(
+                    "{}: {what} ({})",
+                    self.step_text(id),
+                    self.undo_hint()
+                ));
                 true
             }
             Err(e) => {
@@ -139,7 +145,11 @@ impl App {
             })
             .is_some()
         {
-            self.info(format!("ended the line with {} (u undoes)", s.kif_word()));
+            self.info(format!(
+                "ended the line with {} ({})",
+                s.kif_word(),
+                self.undo_hint()
+            ));
         }
     }
 
@@ -190,7 +200,7 @@ impl App {
         };
         self.ask(
             what,
-            vec!["u undoes it afterwards.".into()],
+            vec![format!("{} it afterwards.", self.undo_hint())],
             vec![('y', "delete"), ('n', "cancel")],
             Pending::Delete { node, cut },
         );
@@ -204,13 +214,15 @@ impl App {
             if self.apply_or_say(Edit::CutAfter { node }).is_some() {
                 self.info(if node == NodeId::ROOT {
                     format!(
-                        "emptied the record: deleted {n} move{} (u undoes)",
-                        plural(n)
+                        "emptied the record: deleted {n} move{} ({})",
+                        plural(n),
+                        self.undo_hint()
                     )
                 } else {
                     format!(
-                        "cut the record here: deleted {n} move{} after this one (u undoes)",
-                        plural(n)
+                        "cut the record here: deleted {n} move{} after this one ({})",
+                        plural(n),
+                        self.undo_hint()
                     )
                 });
             }
@@ -219,9 +231,10 @@ impl App {
         let text = self.step_text(node);
         if self.apply_or_say(Edit::Detach { node }).is_some() {
             self.info(format!(
-                "deleted {text} and the {} move{} after it (u undoes)",
+                "deleted {text} and the {} move{} after it ({})",
                 n - 1,
-                plural(n - 1)
+                plural(n - 1),
+                self.undo_hint()
             ));
         }
     }
@@ -286,7 +299,10 @@ impl App {
             .is_some()
         {
             self.settle(cur);
-            self.info("this line is now the main line (u undoes)");
+            self.info(format!(
+                "this line is now the main line ({})",
+                self.undo_hint()
+            ));
         }
     }
 
@@ -296,7 +312,7 @@ impl App {
             // A header edit happens at no particular move: stay put.
             self.settle(cur);
             self.refresh_list();
-            self.info("header changed (u undoes)");
+            self.info(format!("header changed ({})", self.undo_hint()));
         }
     }
 
@@ -308,7 +324,11 @@ impl App {
         self.overlays
             .replace_or_push(Overlay::CommentEditor(CommentEdit { node, editor }));
         self.view.focus = crate::app::state::Focus::Comment;
-        self.info("editing the comment: Esc keeps it, Ctrl-c throws the changes away");
+        self.info(format!(
+            "editing the comment: {} keeps it, {} throws the changes away",
+            self.key_name(KeyMode::Editor, Command::EditorDone),
+            self.key_name(KeyMode::Editor, Command::EditorDiscard)
+        ));
     }
 
     /// Runs an editing key on the comment being edited.
@@ -340,7 +360,11 @@ impl App {
             })
             .is_some()
         {
-            self.info("comment saved in the record (u undoes; Ctrl-s writes the file)");
+            self.info(format!(
+                "comment saved in the record ({}; {} writes the file)",
+                self.undo_hint(),
+                self.key(Command::Save)
+            ));
         }
     }
 }

@@ -93,7 +93,10 @@ impl App {
             };
             self.overlays.pop();
             if self.apply_or_say(edit).is_some() {
-                self.info("the record starts from the edited position (u undoes)");
+                self.info(format!(
+                    "the record starts from the edited position ({})",
+                    self.undo_hint()
+                ));
             }
             return;
         }

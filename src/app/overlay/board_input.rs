@@ -1,6 +1,8 @@
 //! Entering a move on the board: a cursor picks a piece (or a piece in hand), then its
 //! square; the promotion question; clicks on squares.
 
+use crate::app::config::KeyMode;
+use crate::app::dispatch::command::Command;
 pub use crate::app::overlay::{BoardInput, BoardMarks, Picked};
 use crate::app::overlay::{Mode, Overlay};
 use crate::app::state::{App, Level};
@@ -72,7 +74,17 @@ impl App {
             return;
         };
         let text = match (b.promotion, b.picked) {
-            (Some(_), _) => "成りますか? y: 成る  n: 不成  Esc: cancel".to_string(),
+            (Some(_), _) => format!(
+                "成りますか? {}",
+                self.keys_hint(
+                    KeyMode::Board,
+                    &[
+                        (Command::Promote, "成る"),
+                        (Command::NoPromote, "不成"),
+                        (Command::BoardCancel, "cancel"),
+                    ],
+                )
+            ),
             (None, Some(p)) => {
                 let what = match p {
                     Picked::Square(s) => format!(
@@ -84,9 +96,17 @@ impl App {
                     ),
                     Picked::Hand(k) => format!("{}打", k.board_char()),
                 };
-                format!("{what}: choose the square (Enter), Esc puts it back")
+                format!(
+                    "{what}: choose the square ({}), {} puts it back",
+                    self.key_name(KeyMode::Board, Command::BoardPick),
+                    self.key_name(KeyMode::Board, Command::BoardCancel)
+                )
             }
-            (None, None) => "move input: hjkl/arrows move, Enter picks a piece, P L N S G B R drop from the hand, Esc leaves".to_string(),
+            (None, None) => format!(
+                "move input: hjkl/arrows move, {} picks a piece, P L N S G B R drop from the hand, {} leaves",
+                self.key_name(KeyMode::Board, Command::BoardPick),
+                self.key_name(KeyMode::Board, Command::BoardCancel)
+            ),
         };
         self.info(text);
     }

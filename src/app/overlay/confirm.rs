@@ -1,6 +1,7 @@
 //! Questions that wait for a one-key answer: unsaved changes at quit, overwriting, an
 //! encoding or a format that cannot hold everything, large deletions.
 
+use crate::app::dispatch::command::Command;
 use crate::app::document;
 pub use crate::app::overlay::{Confirm, Pending};
 use crate::app::overlay::{Mode, Overlay};
@@ -153,17 +154,18 @@ impl App {
                 self.mark_unsaved();
                 let _ = document::remove_recovery(path);
                 let left = document::find_recoveries(self.source()).len();
+                let save = self.key(Command::Save);
                 if left > 0 {
                     self.info_level(
                         format!(
-                            "unsaved edits restored (Ctrl-s saves them); {left} more recovery file{} of another session: :e reopens the file to offer {}",
+                            "unsaved edits restored ({save} saves them); {left} more recovery file{} of another session: :e reopens the file to offer {}",
                             if left == 1 { "" } else { "s" },
                             if left == 1 { "it" } else { "them" }
                         ),
                         Level::Warning,
                     );
                 } else {
-                    self.info("unsaved edits restored (Ctrl-s saves them)");
+                    self.info(format!("unsaved edits restored ({save} saves them)"));
                 }
             }
         }

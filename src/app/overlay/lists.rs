@@ -1,5 +1,7 @@
 //! Lists to pick from: bookmarks, endings, header fields.
 
+use crate::app::config::KeyMode;
+use crate::app::dispatch::command::Command;
 use crate::app::edit::position_editor::Preset;
 pub use crate::app::overlay::{ListKind, ListView};
 use crate::app::overlay::{Mode, Overlay, PromptKind};
@@ -90,12 +92,17 @@ impl App {
             .filter(|&id| self.record().node(id).bookmark.is_some())
             .collect();
         if ids.is_empty() {
-            self.info("no bookmarks (b sets one on the current move)");
+            let b = self.key(Command::EditBookmark);
+            self.info(format!("no bookmarks ({b} sets one on the current move)"));
             return;
         }
         let cur = self.cur();
         let sel = ids.iter().position(|&i| i == cur).unwrap_or(0);
-        self.open_list(ListKind::Bookmarks(ids), "しおり  Enter: go  Esc: close");
+        let keys = self.keys_hint(
+            KeyMode::List,
+            &[(Command::ListPick, "go"), (Command::Close, "close")],
+        );
+        self.open_list(ListKind::Bookmarks(ids), &format!("しおり  {keys}"));
         if let Some(l) = self.overlays.list_mut() {
             l.selected = sel;
         }
@@ -107,17 +114,27 @@ impl App {
             self.info_level(format!("the line has already ended ({word})"), Level::Error);
             return;
         }
-        self.open_list(
-            ListKind::Endings,
-            "終局  Enter: end the line here  Esc: cancel",
+        let keys = self.keys_hint(
+            KeyMode::List,
+            &[
+                (Command::ListPick, "end the line here"),
+                (Command::Close, "cancel"),
+            ],
         );
+        self.open_list(ListKind::Endings, &format!("終局  {keys}"));
     }
 
     pub(crate) fn open_header(&mut self) {
-        self.open_list(
-            ListKind::Header,
-            "対局情報  Enter: edit  a: add  d: delete  Esc: close",
+        let keys = self.keys_hint(
+            KeyMode::List,
+            &[
+                (Command::ListPick, "edit"),
+                (Command::ListAdd, "add"),
+                (Command::ListDelete, "delete"),
+                (Command::Close, "close"),
+            ],
         );
+        self.open_list(ListKind::Header, &format!("対局情報  {keys}"));
     }
 
     pub(crate) fn list_move(&mut self, d: isize) {
@@ -219,7 +236,8 @@ impl App {
                 if i < h.fields.len() {
                     let f = h.fields.remove(i);
                     self.set_header(h);
-                    self.info(format!("removed {} (u undoes)", f.key));
+                    let u = self.key(Command::Undo);
+                    self.info(format!("removed {} ({u} undoes)", f.key));
                 }
             }
             ListKind::Bookmarks(ids) => {
@@ -236,7 +254,8 @@ impl App {
                             l.kind = ListKind::Bookmarks(ids);
                             self.refresh_list();
                         }
-                        self.info("bookmark removed (u undoes)");
+                        let u = self.key(Command::Undo);
+                        self.info(format!("bookmark removed ({u} undoes)"));
                     }
                 }
             }

@@ -9,6 +9,8 @@ pub mod lists;
 pub mod mode_line;
 pub mod prompt;
 pub mod textedit;
+pub mod tree;
+pub mod warnings;
 
 use crate::app::config::KeyMode;
 use crate::app::edit::position_editor::PositionEditor;
@@ -206,15 +208,14 @@ pub enum Overlay {
     List(ListView),
     CommentEditor(CommentEdit),
     BoardInput(BoardInput),
-    /// The variation tree, with the selected row.
-    Tree {
-        selected: usize,
-    },
+    /// The variation tree (`tree.rs`).
+    Tree(tree::TreeView),
     /// The key help, scrolled this far.
     Help {
         scroll: u16,
     },
-    /// The reader's warnings, scrolled this far.
+    /// The reader's warnings; `scroll` is the one selected (j/k move it, the list follows;
+    /// Enter goes to its move: `warnings.rs`).
     Warnings {
         scroll: u16,
     },
@@ -293,7 +294,7 @@ impl Overlay {
             Overlay::List(_) => Mode::List,
             Overlay::CommentEditor(_) => Mode::Comment,
             Overlay::BoardInput(_) => Mode::Board,
-            Overlay::Tree { .. } => Mode::Tree,
+            Overlay::Tree(_) => Mode::Tree,
             Overlay::Help { .. } => Mode::Help,
             Overlay::Warnings { .. } => Mode::Warnings,
             Overlay::CopyMenu => Mode::Copy,
@@ -382,7 +383,7 @@ impl Overlays {
     /// The tree's selected row, when the tree is open.
     pub fn tree_selected(&self) -> Option<usize> {
         self.0.iter().rev().find_map(|o| match o {
-            Overlay::Tree { selected } => Some(*selected),
+            Overlay::Tree(t) => Some(t.selected),
             _ => None,
         })
     }
@@ -396,7 +397,7 @@ impl Overlays {
             | Overlay::List(_)
             | Overlay::CommentEditor(_)
             | Overlay::BoardInput(_)
-            | Overlay::Tree { .. }
+            | Overlay::Tree(_)
             | Overlay::CopyMenu
             | Overlay::Paste(_)
             | Overlay::PositionEditor(_) => None,
@@ -419,7 +420,10 @@ mod tests {
     fn the_top_decides_the_mode_and_closing_returns_below() {
         let mut s = Overlays::default();
         assert_eq!(s.mode(), Mode::Normal);
-        s.push(Overlay::Tree { selected: 3 });
+        s.push(Overlay::Tree(tree::TreeView {
+            selected: 3,
+            ..Default::default()
+        }));
         s.push(Overlay::Help { scroll: 0 });
         assert_eq!(s.mode(), Mode::Help);
         assert_eq!(s.mode().key_mode(), KeyMode::Help);

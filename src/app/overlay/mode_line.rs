@@ -61,6 +61,31 @@ impl App {
             .or_else(|| keys.first().copied())
     }
 
+    /// The key that runs `cmd` in `mode`, as a message names it (`u`, `Ctrl-r`, `Esc`): the
+    /// keymap's, so that a rebound key is the one named. A command with no key in that mode
+    /// is named by its config name (`[undo]`).
+    pub fn key_name(&self, mode: KeyMode, cmd: Command) -> String {
+        match self.key_for(mode, cmd) {
+            Some(k) => k.to_string(),
+            None => format!("[{}]", cmd.name()),
+        }
+    }
+
+    /// [`App::key_name`] for a key while browsing: `format!("{} undoes", app.key(Undo))`.
+    pub fn key(&self, cmd: Command) -> String {
+        self.key_name(KeyMode::Normal, cmd)
+    }
+
+    /// `u undoes`, with the key undo has now.
+    pub(crate) fn undo_hint(&self) -> String {
+        format!("{} undoes", self.key(Command::Undo))
+    }
+
+    /// `Enter: go  Esc: close` for a title or a message, from the keymap of `mode`.
+    pub(crate) fn keys_hint(&self, mode: KeyMode, what: &[(Command, &str)]) -> String {
+        self.keys_text(mode, what).join("  ")
+    }
+
     /// `Enter: run`, `Esc: leave`: each command with its key, the ones without a key left out.
     fn keys_text(&self, mode: KeyMode, what: &[(Command, &str)]) -> Vec<String> {
         what.iter()
@@ -117,9 +142,19 @@ impl App {
                 };
                 (name, &[(C::ListPick, "choose"), (C::Close, "close")])
             }
-            Mode::Tree => ("TREE", &[(C::TreeJump, "go"), (C::Close, "close")]),
+            Mode::Tree => (
+                "TREE",
+                &[
+                    (C::TreeFold, "fold"),
+                    (C::TreeJump, "go"),
+                    (C::Close, "close"),
+                ],
+            ),
             Mode::Help => ("HELP", &[(C::Close, "close")]),
-            Mode::Warnings => ("WARNINGS", &[(C::Close, "close")]),
+            Mode::Warnings => (
+                "WARNINGS",
+                &[(C::WarningJump, "go to the move"), (C::Close, "close")],
+            ),
             Mode::Copy => ("COPY", &[(C::Close, "close")]),
             Mode::Paste => ("PASTE", &[(C::Submit, "open"), (C::Cancel, "cancel")]),
             // Its keys are its own (not in the keymap).
@@ -164,7 +199,7 @@ mod tests {
                 Mode::Comment,
                 "-- COMMENT -- Ctrl-c: discard  Esc: keep",
             ),
-            ("t", Mode::Tree, "-- TREE -- Enter: go  Esc: close"),
+            ("t", Mode::Tree, "-- TREE -- o: fold  Enter: go  Esc: close"),
             ("?", Mode::Help, "-- HELP -- Esc: close"),
             ("y", Mode::Copy, "-- COPY -- Esc: close"),
             ("r", Mode::List, "-- ENDINGS -- Enter: choose  Esc: close"),
@@ -189,5 +224,44 @@ mod tests {
             app.mode_tag().unwrap().text(),
             "-- PASTE -- Ctrl-d: open  Esc: cancel"
         );
+    }
+
+    #[test]
+    fn messages_name_the_keys_the_keymap_has_now() {
+        use crate::app::{Config, KeyCode};
+        use crate::core::record::Record;
+        let said = |app: &App| app.message().map(|m| m.text.clone()).unwrap_or_default();
+        let game = |config: Config| {
+            App::new(
+                Record::default(),
+                crate::app::Source::untitled("t.kif"),
+                config,
+            )
+        };
+        // The defaults: u undoes, Ctrl-r redoes.
+        let mut app = game(Config::defaults());
+        press(&mut app, "r");
+        app.handle_key(KeyEvent::plain(KeyCode::Enter));
+        assert!(said(&app).ends_with("(u undoes)"), "{}", said(&app));
+        press(&mut app, "u");
+        assert!(said(&app).ends_with("; Ctrl-r redoes"), "{}", said(&app));
+        // Rebound: the same messages name the new keys.
+        let config = Config::from_toml(
+            "t.toml",
+            "[keys.normal]\n\"U\" = \"undo\"\n\"u\" = \"none\"\n\"R\" = \"redo\"\n\"ctrl-r\" = \"none\"\n",
+        )
+        .unwrap();
+        let mut app = game(config);
+        press(&mut app, "r");
+        app.handle_key(KeyEvent::plain(KeyCode::Enter));
+        assert!(said(&app).ends_with("(U undoes)"), "{}", said(&app));
+        press(&mut app, "U");
+        assert!(said(&app).ends_with("; R redoes"), "{}", said(&app));
+        // A command left without a key is named by its config name.
+        let config = Config::from_toml("t.toml", "[keys.normal]\n\"u\" = \"none\"\n").unwrap();
+        let mut app = game(config);
+        press(&mut app, "r");
+        app.handle_key(KeyEvent::plain(KeyCode::Enter));
+        assert!(said(&app).ends_with("([undo] undoes)"), "{}", said(&app));
     }
 }

@@ -11,6 +11,7 @@
 use crate::analyze::game::{marker, with_marker};
 use crate::analyze::mate::known_unsupported;
 use crate::analyze::{MateResult, Options, Plan, Searched};
+use crate::app::dispatch::command::Command;
 use crate::app::research::state::{AnalyzeRun, Job};
 use crate::app::state::{App, Level};
 use crate::core::record::NodeId;
@@ -103,8 +104,9 @@ impl App {
             Ok(()) => {
                 self.research.job = Some(Job::Analyze(run));
                 self.info(format!(
-                    "analysing {total} moves with {}{paused}; Esc or :analyze stops",
-                    sanitize(&self.research_engine_label())
+                    "analysing {total} moves with {}{paused}; {} or :analyze stops",
+                    sanitize(&self.research_engine_label()),
+                    self.key(Command::CancelJob)
                 ));
             }
             Err(msg) => {
@@ -190,7 +192,10 @@ impl App {
     /// Esc (`cancel_job`): stops `:analyze` or `:mate`, keeping what was written.
     pub(crate) fn cancel_job(&mut self) {
         let Some(job) = self.research.job.take() else {
-            self.info("nothing to stop (:analyze, :mate and a run the engine)");
+            let a = self.key(Command::ToggleAnalysis);
+            self.info(format!(
+                "nothing to stop (:analyze, :mate and {a} run the engine)"
+            ));
             return;
         };
         if let Some(e) = self.research.engine.as_mut() {
@@ -200,9 +205,9 @@ impl App {
         match job {
             Job::Analyze(run) => {
                 let undo = if run.written > 0 {
-                    " (u undoes them)"
+                    format!(" ({} them)", self.undo_hint())
                 } else {
-                    ""
+                    String::new()
                 };
                 self.info(format!(
                     "analysis stopped: {} of {} moves written{undo}",
@@ -260,10 +265,11 @@ impl App {
             return;
         }
         self.info(format!(
-            "analysing {}/{total} (ply {}), {} marked; Esc stops",
+            "analysing {}/{total} (ply {}), {} marked; {} stops",
             run.written,
             run.plan.ply(run.step),
-            run.marks
+            run.marks,
+            self.key(Command::CancelJob)
         ));
         self.research.job = Some(Job::Analyze(Box::new(run)));
     }
@@ -336,7 +342,10 @@ impl App {
         };
         if self.research.job.is_some() {
             self.info_level(
-                "the engine is busy with :analyze or :mate (Esc stops it)".into(),
+                format!(
+                    "the engine is busy with :analyze or :mate ({} stops it)",
+                    self.key(Command::CancelJob)
+                ),
                 Level::Error,
             );
             return;
@@ -382,8 +391,9 @@ impl App {
                     time,
                 });
                 self.info(format!(
-                    "searching for a mate ({} s){paused}; Esc stops",
-                    time.as_secs_f64()
+                    "searching for a mate ({} s){paused}; {} stops",
+                    time.as_secs_f64(),
+                    self.key(Command::CancelJob)
                 ));
             }
             Err(err) => self.info_level(sanitize(&err.to_string()).into_owned(), Level::Error),

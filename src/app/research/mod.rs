@@ -13,6 +13,8 @@ pub(crate) mod analyze;
 pub mod graph;
 pub(crate) mod state;
 
+use crate::app::config::KeyMode;
+use crate::app::dispatch::command::Command;
 use crate::app::overlay::{CommandLine, ListKind, Overlay};
 use crate::app::research::state::Target;
 pub use crate::app::research::state::{DEBOUNCE, Research};
@@ -75,7 +77,8 @@ impl App {
                 Ok(()) => {
                     let name = sanitize(&e.spec().display_name()).into_owned();
                     self.research.failure = None;
-                    self.info(format!("started {name} again; a stops"));
+                    let stop = self.key(Command::ToggleAnalysis);
+                    self.info(format!("started {name} again; {stop} stops"));
                     true
                 }
                 Err(err) => {
@@ -107,8 +110,9 @@ impl App {
                     String::new()
                 };
                 self.info(format!(
-                    "analysing with {}{how}; a stops",
-                    sanitize(&spec.display_name())
+                    "analysing with {}{how}; {} stops",
+                    sanitize(&spec.display_name()),
+                    self.key(Command::ToggleAnalysis)
                 ));
                 true
             }
@@ -123,7 +127,10 @@ impl App {
     pub(crate) fn toggle_analysis(&mut self) {
         if self.research.job.is_some() {
             self.info_level(
-                "the engine is busy with :analyze or :mate (Esc stops it)".into(),
+                format!(
+                    "the engine is busy with :analyze or :mate ({} stops it)",
+                    self.key(Command::CancelJob)
+                ),
                 Level::Error,
             );
             return;
@@ -396,7 +403,8 @@ impl App {
         let added = n - known;
         let s = if added == 1 { "" } else { "s" };
         self.info(format!(
-            "{place}: {first}… {added} move{s} (u undoes{followed})"
+            "{place}: {first}… {added} move{s} ({}{followed})",
+            self.undo_hint()
         ));
     }
 
@@ -405,10 +413,14 @@ impl App {
         if self.current_line(0).is_none() {
             return;
         }
-        self.open_list(
-            ListKind::EngineLines,
-            "読み筋  Enter: insert as a variation  Esc: close",
+        let keys = self.keys_hint(
+            KeyMode::List,
+            &[
+                (Command::ListPick, "insert as a variation"),
+                (Command::Close, "close"),
+            ],
         );
+        self.open_list(ListKind::EngineLines, &format!("読み筋  {keys}"));
     }
 
     /// The rows of the line picker.
@@ -447,7 +459,10 @@ impl App {
             .is_some()
         {
             self.settle(node);
-            self.info("the engine's line is in the comment (u undoes)");
+            self.info(format!(
+                "the engine's line is in the comment ({})",
+                self.undo_hint()
+            ));
         }
     }
 
@@ -480,10 +495,14 @@ impl App {
                 .iter()
                 .position(|s| Some(s) == current.as_ref())
                 .unwrap_or(0);
-            self.open_list(
-                ListKind::Engines(all),
-                "エンジン  Enter: use this one  Esc: close",
+            let keys = self.keys_hint(
+                KeyMode::List,
+                &[
+                    (Command::ListPick, "use this one"),
+                    (Command::Close, "close"),
+                ],
             );
+            self.open_list(ListKind::Engines(all), &format!("エンジン  {keys}"));
             if let Some(l) = self.overlays.list_mut() {
                 l.selected = sel;
             }
@@ -534,10 +553,14 @@ impl App {
     /// `:set [NAME VALUE]`: sets an engine option for this session, or lists them.
     pub(crate) fn set_command(&mut self, arg: &str) {
         if arg.is_empty() {
-            self.open_list(
-                ListKind::EngineOptions,
-                "エンジン設定  Enter: change (:set NAME VALUE)  Esc: close",
+            let keys = self.keys_hint(
+                KeyMode::List,
+                &[
+                    (Command::ListPick, "change (:set NAME VALUE)"),
+                    (Command::Close, "close"),
+                ],
             );
+            self.open_list(ListKind::EngineOptions, &format!("エンジン設定  {keys}"));
             return;
         }
         let (name, value) = match arg.rsplit_once(char::is_whitespace) {

@@ -158,7 +158,13 @@ fn quit_and_wait(mut e: Engine) {
 /// Whether the graph is shown and on which scale (part of [`App`](crate::app::App)).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct GraphView {
+    /// Shown by `E` (or `%`).
     pub shown: bool,
     /// Sente's win % instead of centipawns (clamped to ±2,000).
     pub win_percent: bool,
+    /// Shown by itself where it fits, without `E`: the record's comments hold evaluations
+    /// (set when a record is opened; `E` decides from then on).
+    pub auto: bool,
+    /// The last frame drew it (set by the screen), so that `E` hides what is seen.
+    pub on_screen: bool,
 }

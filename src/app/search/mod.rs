@@ -3,6 +3,8 @@
 
 pub mod matches;
 
+use crate::app::config::KeyMode;
+use crate::app::dispatch::command::Command;
 use crate::app::overlay::{ListKind, PromptKind};
 use crate::app::search::matches::{Found, Index, Kind, Match, Query, find, snippet};
 use crate::app::state::{App, Level};
@@ -62,12 +64,13 @@ impl App {
                 .filter(|m| !matches!(m.kind, Kind::Header(_)) && !self.on_line(m.node))
                 .count()
         });
+        let list = self.key(Command::SearchList);
         if off > 0
             && let Some(msg) = &mut self.message
         {
             let at = msg.text.find(": ").unwrap_or(msg.text.len());
             msg.text
-                .insert_str(at, &format!(" ({off} off this line, L lists them)"));
+                .insert_str(at, &format!(" ({off} off this line, {list} lists them)"));
         }
     }
 
@@ -279,9 +282,13 @@ impl App {
         );
         let n = found.matches.len();
         let typed = sanitize(&self.search.query.as_ref().expect("fresh").typed).into_owned();
+        let keys = self.keys_hint(
+            KeyMode::List,
+            &[(Command::ListPick, "go"), (Command::Close, "close")],
+        );
         self.open_list(
             ListKind::Search,
-            &format!("検索 \"{typed}\" {n}件 (* this line)  Enter: go  Esc: close"),
+            &format!("検索 \"{typed}\" {n}件 (* this line)  {keys}"),
         );
         if let Some(l) = self.overlays.list_mut() {
             l.selected = sel.min(n.saturating_sub(1));

@@ -1,12 +1,13 @@
 //! The analysis pane (research mode): the engine's name and state in the title, a summary
 //! row (situation, depth, nodes, speed), then one row per line: score from sente's side,
-//! win %, depth/seldepth and the line in Japanese, cut at the pane's width. Everything comes
-//! ready from the engine's `Analysis` snapshot: no parsing here.
+//! win %, depth/seldepth and the line in Japanese, cut before a move that does not fit.
+//! Everything comes ready from the engine's `Analysis` snapshot: no parsing here.
 
 use crate::app::App;
+use crate::app::research::state::Job;
 use crate::engine::{Analysis, AnalysisStatus, State};
 use crate::tui::draw::block;
-use crate::tui::text::{clean, truncate};
+use crate::tui::text::{clean, truncate, width};
 use crate::tui::theme::Theme;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -47,8 +48,12 @@ fn title(app: &App) -> String {
     let name = r.engine_name().unwrap_or("");
     let state = if r.failure.is_some() {
         "エラー (a: restart)"
-    } else if app.job_running() {
-        "棋譜解析・詰み探索中 (Esc: stop)"
+    } else if let Some(job) = &r.job {
+        // What runs: `:analyze` or `:mate`, never both.
+        match job {
+            Job::Analyze(_) => "棋譜解析中 (Esc: stop)",
+            Job::Mate { .. } => "詰み探索中 (Esc: stop)",
+        }
     } else {
         match (
             r.engine().map(|e| e.state()),
@@ -90,8 +95,9 @@ fn summary(a: &Analysis) -> String {
     parts.join("  ")
 }
 
-/// One row per line: `  +123 55%  12/18 ▲７六歩△３四歩…`.
-fn line_row(a: &Analysis, l: &crate::engine::Line) -> String {
+/// One row per line, ready to draw in `w` cells: `  +123 55%  12/18 ▲７六歩△３四歩…`, the
+/// line cut at the start of a move.
+fn line_row(a: &Analysis, l: &crate::engine::Line, w: usize, d: bool) -> String {
     let win = l
         .score
         .map(|s| format!("{:>3.0}%", s.win_percent()))
@@ -100,7 +106,35 @@ fn line_row(a: &Analysis, l: &crate::engine::Line) -> String {
     if l.note().is_some() {
         pv.push_str(" (以下不正)");
     }
-    format!("{:>7} {win:>4} {:>5} {pv}", a.score_text(l), l.depth_text())
+    let head = clean(
+        &format!("{:>7} {win:>4} {:>5} ", a.score_text(l), l.depth_text()),
+        d,
+    );
+    let room = w.saturating_sub(width(&head));
+    truncate(
+        &format!("{head}{}", whole_moves(&clean(&pv, d), room, d)),
+        w,
+    )
+}
+
+/// `pv` (a line in Japanese, each move from `▲` or `△`) cut to `w` cells before a move that
+/// does not fit, with `…` when moves were left out (cut by cells when not even one fits).
+fn whole_moves(pv: &str, w: usize, d: bool) -> String {
+    if width(pv) <= w {
+        return pv.to_string();
+    }
+    let dots = clean("…", d);
+    let room = w.saturating_sub(width(&dots));
+    let cut = pv
+        .char_indices()
+        .filter(|&(i, c)| i > 0 && (c == '▲' || c == '△'))
+        .map(|(i, _)| i)
+        .take_while(|&i| width(&pv[..i]) <= room)
+        .last();
+    match cut {
+        Some(i) => format!("{}{dots}", &pv[..i]),
+        None => truncate(pv, w),
+    }
 }
 
 /// Draws the pane.
@@ -156,13 +190,32 @@ pub fn analysis_pane(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
         } else {
             stale
         };
-        put(buf, row, &line_row(a, l), style);
+        let text = line_row(a, l, w, d);
+        buf.set_stringn(inner.x, inner.y + row, text, w, style);
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::short_count;
+    use super::{short_count, whole_moves};
+
+    #[test]
+    fn a_line_ends_on_a_whole_move() {
+        let pv = "▲７六歩△３四歩▲２六歩△８四歩";
+        assert_eq!(whole_moves(pv, 40, false), pv);
+        // 15 cells: two moves (7 each) and `…` (1).
+        assert_eq!(whole_moves(pv, 15, false), "▲７六歩△３四歩…");
+        assert_eq!(whole_moves(pv, 14, false), "▲７六歩…");
+        // Double-width mode: ▲ and … take two cells each.
+        assert_eq!(
+            whole_moves(&crate::tui::text::clean(pv, true), 20, true)
+                .chars()
+                .filter(|&c| c == '▲' || c == '△')
+                .count(),
+            2
+        );
+        assert_eq!(whole_moves(pv, 5, false), "▲７六");
+    }
 
     #[test]
     fn counts_take_few_cells() {

@@ -6,7 +6,7 @@ use crate::app::overlay::board_input::BoardMarks;
 use crate::core::notation::japanese::{FULL_DIGITS, KANJI_DIGITS, kanji_count};
 use crate::core::record::Step;
 use crate::core::rules::{Color, Position, Square};
-use crate::tui::text::{clean, truncate, wrap};
+use crate::tui::text::{clean, ellipsize, wrap};
 use crate::tui::theme::Theme;
 use crate::tui::view::ViewState;
 use ratatui::buffer::Buffer;
@@ -46,7 +46,7 @@ impl BoardWidget<'_> {
             (29, 11)
         }
     }
-    /// What a square shows: three cells of text (`v歩`, ` 歩`, ` ・`, ` ＊`), its style (the
+    /// What a square shows: three cells of text (`v歩`, ` 歩`, ` ・`; while a piece is picked, ` ＊` and `*歩` on its legal squares), its style (the
     /// last move, the best move, check, move input's marks) and whether the move-input
     /// cursor is on it. Both boards draw squares from this.
     pub(crate) fn look(&self, sq: Square) -> Look {
@@ -83,9 +83,13 @@ impl BoardWidget<'_> {
         let mut cursor = false;
         if let Some(m) = &self.marks {
             if m.targets.contains(&sq) {
-                if pos.piece_at(sq).is_none() {
-                    text = " ＊".to_string();
-                }
+                // A marker as well as the colour (NO_COLOR shows no colour): `＊` on an
+                // empty square, `*` before a piece that can be taken (only the opponent's
+                // pieces are ever targets, so `*` stands where gote's `v` would).
+                text = match pos.piece_at(sq) {
+                    None => " ＊".to_string(),
+                    Some(p) => format!("*{}", p.kind.board_char()),
+                };
                 style = style.patch(t.variation_mark).add_modifier(Modifier::BOLD);
             }
             if Some(sq) == m.picked {
@@ -196,7 +200,12 @@ pub(crate) fn name_line(app: &App, c: Color, w: usize, theme: &Theme) -> Line<'s
         text.push('：');
         text.push_str(n);
     }
-    let text = truncate(&clean(&text, theme.double), w.saturating_sub(8));
+    // A long name ends with `…` (room is kept for `　手番`).
+    let text = ellipsize(
+        &clean(&text, theme.double),
+        w.saturating_sub(8),
+        theme.double,
+    );
     let mut spans = vec![Span::styled(
         text,
         match c {
@@ -315,6 +324,67 @@ pub fn board_column(
     put(buf, name_line(app, bottom, w, theme), &mut y);
     put(buf, move_line(app, theme), &mut y);
     y - area.y
+}
+
+/// The reduced layout of a terminal too small for the panes: the BOD board and the `手数＝`
+/// line, then, as rows allow, the hands and the players' names around the board. Returns
+/// the rows used, or `None` (nothing drawn) when the board itself does not fit.
+pub fn reduced_column(
+    area: Rect,
+    buf: &mut Buffer,
+    app: &App,
+    theme: &Theme,
+    vs: &mut ViewState,
+) -> Option<u16> {
+    let (bw, bh) = BoardWidget::size(theme);
+    if area.width < bw || area.height < bh + 1 {
+        return None;
+    }
+    let pos = app.position();
+    let handicap = app.record().initial.is_handicap_game();
+    let (top, bottom) = top_bottom(app);
+    let w = area.width as usize;
+    let mut spare = area.height - bh - 1;
+    // What goes above and below the board, most wanted first: the hands, then the names.
+    let mut above: Vec<Line<'static>> = Vec::new();
+    let mut below: Vec<Line<'static>> = Vec::new();
+    for (c, upper) in [(top, true), (bottom, false)] {
+        let lines = wrap(&hand_text(pos, c, handicap), w);
+        if lines.len() as u16 <= spare {
+            spare -= lines.len() as u16;
+            let lines = lines.into_iter().map(Line::raw);
+            if upper {
+                above.extend(lines)
+            } else {
+                below.extend(lines)
+            }
+        }
+    }
+    for (c, upper) in [(top, true), (bottom, false)] {
+        if spare > 0 {
+            spare -= 1;
+            let line = name_line(app, c, w, theme);
+            if upper {
+                above.insert(0, line)
+            } else {
+                below.push(line)
+            }
+        }
+    }
+    let mut y = area.y;
+    for line in &above {
+        buf.set_line(area.x, y, line, area.width);
+        y += 1;
+    }
+    (&widget_for(app, theme)).render(Rect::new(area.x, y, bw, bh), buf);
+    vs.board_squares = Rect::new(area.x + 1, y + if theme.coordinates { 2 } else { 1 }, 27, 9);
+    vs.board_cell = (3, 1);
+    y += bh;
+    for line in below.iter().chain([&move_line(app, theme)]) {
+        buf.set_line(area.x, y, line, area.width);
+        y += 1;
+    }
+    Some(y - area.y)
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 use crate::app::App;
 use crate::app::{Focus, Mode, Overlay};
 use crate::tui::draw::block;
-use crate::tui::text::{clean, clean_lines, is_ambiguous, wrap};
+use crate::tui::text::{clean, clean_lines, is_ambiguous, row_starts, wrap};
 use crate::tui::theme::Theme;
 use crate::tui::view::ViewState;
 use ratatui::buffer::Buffer;
@@ -141,33 +141,21 @@ struct Row {
     chars: Vec<char>,
 }
 
-/// Wraps `lines` to `w` cells, breaking anywhere (the text is mostly Japanese).
+/// Wraps `lines` to `w` cells as the comment pane wraps text (`text::row_starts`: between
+/// words, never before `、。」）`), keeping every character (spaces too) for the cursor.
 fn rows(lines: &[String], w: usize, double: bool) -> Vec<Row> {
     let mut out = Vec::new();
     for (i, l) in lines.iter().enumerate() {
-        let mut row = Row {
-            line: i,
-            start: 0,
-            chars: Vec::new(),
-        };
-        let mut used = 0;
-        for (k, c) in l.chars().enumerate() {
-            let cw = cells(c, double);
-            if used + cw > w && !row.chars.is_empty() {
-                out.push(std::mem::replace(
-                    &mut row,
-                    Row {
-                        line: i,
-                        start: k,
-                        chars: Vec::new(),
-                    },
-                ));
-                used = 0;
-            }
-            row.chars.push(c);
-            used += cw;
+        let chars: Vec<char> = l.chars().collect();
+        let starts = row_starts(l, w, w, |c| cells(c, double));
+        for (k, &start) in starts.iter().enumerate() {
+            let end = starts.get(k + 1).copied().unwrap_or(chars.len());
+            out.push(Row {
+                line: i,
+                start,
+                chars: chars[start..end].to_vec(),
+            });
         }
-        out.push(row);
     }
     out
 }

@@ -1,11 +1,10 @@
 //! The key help (generated from the keymap and the command tables) and the reader's
 //! warnings, as scrolling text overlays.
 
-use crate::app::App;
-use crate::app::KeyMode;
-use crate::tui::draw::block;
+use crate::app::{App, Command, KeyMode};
+use crate::tui::draw::{block, keys_for};
 use crate::tui::draw::{clear, overlay_rect, scrolled_text};
-use crate::tui::text::{clean, fit, wrap};
+use crate::tui::text::{clean, fit, width, wrap_hanging};
 use crate::tui::theme::Theme;
 use crate::tui::view::ViewState;
 use ratatui::buffer::Buffer;
@@ -30,9 +29,24 @@ fn text_overlay(
     vs.overlay_area = inner;
     let wrapped: Vec<String> = lines
         .iter()
-        .flat_map(|l| wrap(l, inner.width as usize))
+        .flat_map(|l| wrap_hanging(l, inner.width as usize, hang(l)))
         .collect();
     vs.overlay_max = scrolled_text(inner, buf, &wrapped, scroll, Style::new());
+}
+
+/// Where a wrapped line of help continues: under the description of an entry (`  keys
+/// description`, the keys and the description two spaces apart), else two cells in.
+fn hang(line: &str) -> usize {
+    let Some(body) = line.strip_prefix("  ") else {
+        return 2;
+    };
+    match body.find("  ") {
+        Some(i) => {
+            let gap = body[i..].len() - body[i..].trim_start().len();
+            2 + width(&body[..i]) + gap
+        }
+        None => 4,
+    }
 }
 
 /// The key help, generated from the keymap and the command table.
@@ -97,24 +111,50 @@ pub fn help_overlay(
     );
 }
 
-/// The problems the reader found, with their lines, scrolled to `scroll`.
+/// The reader's warnings, one selected (`selected`, which j/k move): Enter goes to the move it
+/// names. The list scrolls to keep the selected one in view.
 pub fn warnings_overlay(
     main: Rect,
     buf: &mut Buffer,
     app: &App,
-    scroll: u16,
+    selected: u16,
     theme: &Theme,
     vs: &mut ViewState,
 ) {
-    let lines = app
-        .source()
-        .warnings
-        .iter()
-        .map(|w| clean(&w.with_file(&app.source().name), theme.double))
-        .collect();
+    let warnings = &app.source().warnings;
+    let n = warnings.len();
     let title = format!(
-        "Problems found while reading ({})",
-        app.source().warnings.len()
+        "Problems found while reading ({n})  {}: go to the move",
+        keys_for(app, KeyMode::Help, Command::WarningJump)
     );
-    text_overlay(main, buf, title, lines, scroll, theme, vs);
+    let area = overlay_rect(main, 96);
+    clear(area, buf);
+    let b = block(title, true, theme);
+    let inner = b.inner(area);
+    b.render(area, buf);
+    vs.overlay_area = inner;
+    vs.overlay_max = n.saturating_sub(1) as u16;
+    let sel = (selected as usize).min(n.saturating_sub(1));
+    // Each warning's rows, wrapped; the selected one marked `>` (seen without colour too).
+    let mut rows: Vec<(usize, String)> = Vec::new();
+    for (i, w) in warnings.iter().enumerate() {
+        let mark = if i == sel { "> " } else { "  " };
+        let text = clean(
+            &format!("{mark}{}", w.with_file(&app.source().name)),
+            theme.double,
+        );
+        for line in wrap_hanging(&text, inner.width.max(4) as usize, 2) {
+            rows.push((i, line));
+        }
+    }
+    let h = inner.height as usize;
+    let last_sel_row = rows.iter().rposition(|(i, _)| *i == sel).unwrap_or(0);
+    let top = (last_sel_row + 1).saturating_sub(h);
+    for (y, (i, line)) in rows.iter().skip(top).take(h).enumerate() {
+        let y = inner.y + y as u16;
+        buf.set_stringn(inner.x, y, line, inner.width as usize, Style::new());
+        if *i == sel {
+            buf.set_style(Rect::new(inner.x, y, inner.width, 1), theme.selection);
+        }
+    }
 }

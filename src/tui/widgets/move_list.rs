@@ -78,14 +78,9 @@ pub fn move_list(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mu
     if h == 0 {
         return;
     }
-    // Keep the current move in view with a little context.
-    let margin = if h > 6 { 2 } else { 0 };
-    if cur < vs.moves_offset + margin {
-        vs.moves_offset = cur.saturating_sub(margin);
-    } else if cur + margin >= vs.moves_offset + h {
-        vs.moves_offset = (cur + margin + 1).saturating_sub(h);
-    }
-    vs.moves_offset = vs.moves_offset.min(line.len().saturating_sub(h));
+    let cut = cut_short(app);
+    let total = line.len() + usize::from(cut.is_some());
+    vs.moves_offset = scrolled(vs.moves_offset, cur, total, h);
     let w = inner.width as usize;
     let long_time = w >= 36;
     let rows = vs.moves_offset..line.len().min(vs.moves_offset + h);
@@ -142,4 +137,45 @@ pub fn move_list(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mu
             buf.set_style(Rect::new(inner.x, y, inner.width, 1), theme.selection);
         }
     }
+    if let Some(text) = cut {
+        cut_row(inner, buf, line.len(), vs.moves_offset, &text, theme);
+    }
+}
+
+/// The list's new offset: row `cur` of `total` in view among `h` rows, with a little context.
+fn scrolled(offset: usize, cur: usize, total: usize, h: usize) -> usize {
+    let margin = if h > 6 { 2 } else { 0 };
+    let offset = if cur < offset + margin {
+        cur.saturating_sub(margin)
+    } else if cur + margin >= offset + h {
+        (cur + margin + 1).saturating_sub(h)
+    } else {
+        offset
+    };
+    offset.min(total.saturating_sub(h))
+}
+
+/// Draws the `… 以下読めず` row as list row `row` when the list scrolled to `offset` shows it.
+fn cut_row(inner: Rect, buf: &mut Buffer, row: usize, offset: usize, text: &str, theme: &Theme) {
+    let h = inner.height as usize;
+    if (offset..offset + h).contains(&row) {
+        let w = inner.width as usize;
+        let y = inner.y + (row - offset) as u16;
+        let text = truncate(&clean(text, theme.double), w);
+        buf.set_stringn(inner.x, y, text, w, theme.warning);
+    }
+}
+
+/// `     … 以下読めず (lines 125–566)`: the reader stopped this line of play at its last
+/// move (a move that cannot be played, moves after the ending); the lines not read follow
+/// it in the file.
+fn cut_short(app: &App) -> Option<String> {
+    let last = *app.line().last()?;
+    let w = app.source().warnings.iter().find(|w| {
+        w.at == Some(last) && w.message.contains("the rest of") && w.message.contains("skipped")
+    })?;
+    Some(match app.source().unread_span(w.line) {
+        Some((a, b)) if b > a => format!("     … 以下読めず (lines {a}–{b})"),
+        _ => format!("     … 以下読めず (line {})", w.line),
+    })
 }

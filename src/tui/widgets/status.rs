@@ -1,7 +1,7 @@
 //! The status line: file, format, [+], messages; or the `:` line, a prompt, a question.
 
 use crate::app::{App, Level, Mode, Overlay};
-use crate::tui::text::{clean, fit, truncate, width, wrap};
+use crate::tui::text::{clean, fit, truncate, width, wrap_hanging};
 use crate::tui::theme::Theme;
 use crate::tui::view::ViewState;
 use ratatui::buffer::Buffer;
@@ -15,7 +15,9 @@ pub fn status_height(app: &App, theme: &Theme, width_cells: u16) -> u16 {
     // A question wraps onto as many rows as it needs (at most four): its answers must show.
     if let Some(Overlay::Confirm(q)) = app.overlays().top() {
         let text = question_text(q, theme.double);
-        return wrap(&text, width_cells as usize).len().clamp(1, 4) as u16;
+        return wrap_hanging(&text, width_cells as usize, 2)
+            .len()
+            .clamp(1, 4) as u16;
     }
     let has_prompt = matches!(
         app.overlays().top(),
@@ -30,7 +32,7 @@ pub fn status_height(app: &App, theme: &Theme, width_cells: u16) -> u16 {
                 + mode_part(app, width_cells as usize).map_or(0, |t| width(&t) + 2);
             let text = clean(&m.text, d);
             if used + width(&text) + 1 + HELP.len() > width_cells as usize {
-                1 + wrap(&text, width_cells.saturating_sub(1) as usize)
+                1 + wrap_hanging(&text, width_cells.saturating_sub(1) as usize, 2)
                     .len()
                     .clamp(1, 3) as u16
             } else {
@@ -173,7 +175,7 @@ pub fn status_line(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &
     }
     if let (Some(m), true) = (message, own_row) {
         // The message wrapped on the rows below (at most three; the last is cut).
-        let rows = wrap(m.content.trim_start(), avail.saturating_sub(1));
+        let rows = wrap_hanging(m.content.trim_start(), avail.saturating_sub(1), 2);
         for (i, row) in rows.iter().take(area.height as usize - 1).enumerate() {
             let text = fit(&format!(" {row}"), avail);
             buf.set_line(
@@ -218,7 +220,7 @@ fn prompt_line(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut 
             (t, Some(n))
         }
         Some(Overlay::Confirm(q)) => {
-            let rows = wrap(&question_text(q, d), w);
+            let rows = wrap_hanging(&question_text(q, d), w, 2);
             for (i, row) in rows.iter().take(area.height as usize).enumerate() {
                 buf.set_stringn(area.x, area.y + i as u16, fit(row, w), w, Style::new());
             }
@@ -230,7 +232,7 @@ fn prompt_line(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut 
             Overlay::List(_)
             | Overlay::CommentEditor(_)
             | Overlay::BoardInput(_)
-            | Overlay::Tree { .. }
+            | Overlay::Tree(_)
             | Overlay::Help { .. }
             | Overlay::Warnings { .. }
             | Overlay::CopyMenu
