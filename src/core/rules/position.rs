@@ -452,10 +452,10 @@ impl Position {
                 }
             }
         };
-        for d in 0..8 {
+        for (d, &length) in RAY_LENGTHS[t].iter().enumerate() {
             let step = index_step(d);
             let mut i = t;
-            for _ in 0..RAY_LENGTHS[t][d] {
+            for _ in 0..length {
                 i = i.wrapping_add_signed(step);
                 if self.board[i].is_some() {
                     consider(i);

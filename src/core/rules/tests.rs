@@ -819,7 +819,7 @@ fn remembered_king_safety_follows_any_moves() {
 /// that reaches the target by its way of moving, in board order, on many random boards.
 #[test]
 fn attackers_are_the_squares_of_the_piece_that_reach_the_target() {
-    let mut rng = Rng(0x5eed_0f_a77a_c4e5);
+    let mut rng = Rng(0x5eed_f00d_a77a_c4e5);
     let mut found = 0;
     for _ in 0..300 {
         let p = random_board(&mut rng);
