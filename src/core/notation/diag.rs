@@ -110,9 +110,53 @@ impl fmt::Display for Diagnostic {
     }
 }
 
+/// A move as the readers' messages name it: its number, as KIF numbers it, and the file's own
+/// text (`move 30 (+7776FU)`, `move 30 (△５５角)`). Written out only when a message is: the
+/// readers name every move they read, and few have anything to say.
+pub(crate) struct MoveName<'a> {
+    pub(crate) number: u32,
+    /// The side mark a KI2 token follows; the token is then shown without its spaces.
+    pub(crate) mark: Option<char>,
+    pub(crate) text: &'a str,
+}
+
+impl fmt::Display for MoveName<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use fmt::Write;
+        write!(f, "move {} (", self.number)?;
+        match self.mark {
+            None => f.write_str(self.text)?,
+            Some(mark) => {
+                f.write_char(mark)?;
+                let shown = |c: &char| !crate::core::notation::japanese::is_space(*c) && *c != '\r';
+                for c in self.text.chars().filter(shown) {
+                    f.write_char(c)?;
+                }
+            }
+        }
+        f.write_char(')')
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn moves_are_named_by_number_and_text() {
+        let csa = MoveName {
+            number: 3,
+            mark: None,
+            text: "+5755FU",
+        };
+        assert_eq!(csa.to_string(), "move 3 (+5755FU)");
+        let ki2 = MoveName {
+            number: 30,
+            mark: Some('△'),
+            text: "５五 角\u{3000}\r",
+        };
+        assert_eq!(ki2.to_string(), "move 30 (△５五角)");
+    }
 
     #[test]
     fn the_heaviest_problem_comes_first_then_the_line() {

@@ -91,7 +91,9 @@ pub fn kanji_count(n: u32) -> String {
     }
 }
 
-/// Piece names as written in moves, boards and hands, longest first.
+/// Piece names as written in moves, boards and hands, longest first: what [`piece_prefix`]
+/// and [`piece_char`] read (the tests hold them to this table).
+#[cfg(test)]
 const PIECE_NAMES: [(&str, PieceKind); 22] = [
     ("成銀", PieceKind::ProSilver),
     ("成桂", PieceKind::ProKnight),
@@ -118,11 +120,21 @@ const PIECE_NAMES: [(&str, PieceKind); 22] = [
 ];
 
 /// Reads a piece name at the start of `s`; returns the kind and bytes consumed.
+/// (The names of `PIECE_NAMES` by their first character: every reader asks this of every
+/// move, and a table search compares up to 22 strings.)
 pub fn piece_prefix(s: &str) -> Option<(PieceKind, usize)> {
-    PIECE_NAMES
-        .iter()
-        .find(|(n, _)| s.starts_with(n))
-        .map(|&(n, k)| (k, n.len()))
+    let mut chars = s.chars();
+    let first = chars.next()?;
+    if first == '成' {
+        let kind = match chars.next()? {
+            '銀' => PieceKind::ProSilver,
+            '桂' => PieceKind::ProKnight,
+            '香' => PieceKind::ProLance,
+            _ => return None,
+        };
+        return Some((kind, 2 * '成'.len_utf8()));
+    }
+    piece_char(first).map(|k| (k, first.len_utf8()))
 }
 
 /// Reads a piece name that is the whole of `s`.
@@ -363,6 +375,24 @@ mod tests {
         }
         assert_eq!(piece_char('成'), None);
         assert_eq!(piece_char('x'), None);
+    }
+
+    #[test]
+    fn piece_prefix_agrees_with_the_table() {
+        let firsts = ["", "x", "成", "成x", "成成銀", "金将", "と金"];
+        let mut texts: Vec<String> = firsts.iter().map(|s| s.to_string()).collect();
+        for (name, _) in PIECE_NAMES {
+            for tail in ["", "(45)", "成", "銀", "\u{3000}"] {
+                texts.push(format!("{name}{tail}"));
+            }
+        }
+        for text in texts {
+            let by_table = PIECE_NAMES
+                .iter()
+                .find(|(n, _)| text.starts_with(n))
+                .map(|&(n, k)| (k, n.len()));
+            assert_eq!(piece_prefix(&text), by_table, "{text}");
+        }
     }
 
     #[test]

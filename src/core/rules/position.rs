@@ -105,6 +105,11 @@ fn index_at(f: i8, r: i8) -> Option<usize> {
     ((1..=9).contains(&f) && (1..=9).contains(&r)).then(|| (f as usize - 1) * 9 + r as usize - 1)
 }
 
+/// The square of board index `i` (below 81).
+fn square_of(i: usize) -> Square {
+    Square::new((i / 9 + 1) as u8, (i % 9 + 1) as u8).expect("a board index")
+}
+
 /// Ranks `color` moves forward by (Black moves towards rank 1).
 const fn forward(color: Color) -> i8 {
     match color {
@@ -414,7 +419,7 @@ impl Position {
     /// Can `piece`, standing on `from`, go to `to` by its way of moving, with nothing in
     /// between? (What stands on `to` is for the caller.) A pawn on its last rank cannot move:
     /// shogi_legality_lite lets it step to the far end of the next file.
-    fn reaches(&self, piece: Piece, from: Square, to: Square) -> bool {
+    pub(super) fn reaches(&self, piece: Piece, from: Square, to: Square) -> bool {
         let df = to.file() as i8 - from.file() as i8;
         let dr = to.rank() as i8 - from.rank() as i8;
         if steps(piece.kind, piece.color, df, dr) {
@@ -434,9 +439,40 @@ impl Position {
         if self.piece_at(to).is_some_and(|p| p.color == piece.color) {
             return smallvec::SmallVec::new();
         }
-        Square::all()
-            .filter(|&sq| self.piece_at(sq) == Some(piece) && self.reaches(piece, sq, to))
-            .collect()
+        // A piece that reaches `to` by a step or a slide is the first piece on one of the 8
+        // lines from `to`; only a knight jumps. So look along those lines and at the two
+        // knight squares instead of at every square, then put the finds in board order.
+        let t = to.index();
+        let mut out = smallvec::SmallVec::<[Square; 4]>::new();
+        let mut consider = |i: usize| {
+            if self.board[i] == Some(piece) {
+                let sq = square_of(i);
+                if self.reaches(piece, sq, to) {
+                    out.push(sq);
+                }
+            }
+        };
+        for (d, &length) in RAY_LENGTHS[t].iter().enumerate() {
+            let step = index_step(d);
+            let mut i = t;
+            for _ in 0..length {
+                i = i.wrapping_add_signed(step);
+                if self.board[i].is_some() {
+                    consider(i);
+                    break;
+                }
+            }
+        }
+        if piece.kind == PieceKind::Knight {
+            let behind = to.rank() as i8 - 2 * forward(piece.color);
+            for f in [to.file() as i8 - 1, to.file() as i8 + 1] {
+                if let Some(i) = index_at(f, behind) {
+                    consider(i);
+                }
+            }
+        }
+        out.sort_unstable_by_key(|s| s.index());
+        out
     }
 
     /// Are the squares strictly between `from` and `to` (on one line) empty?

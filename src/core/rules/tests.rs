@@ -814,3 +814,30 @@ fn remembered_king_safety_follows_any_moves() {
         "{moves} moves, {checks} checks, {left_attacked} kings left attacked"
     );
 }
+
+/// `attackers` (what a KI2 reader asks of every move) names every square holding the piece
+/// that reaches the target by its way of moving, in board order, on many random boards.
+#[test]
+fn attackers_are_the_squares_of_the_piece_that_reach_the_target() {
+    let mut rng = Rng(0x5eed_f00d_a77a_c4e5);
+    let mut found = 0;
+    for _ in 0..300 {
+        let p = random_board(&mut rng);
+        for to in Square::all() {
+            for kind in PieceKind::ALL {
+                for color in [Color::Black, Color::White] {
+                    let piece = Piece::new(kind, color);
+                    let own_target = p.piece_at(to).is_some_and(|t| t.color == color);
+                    let expected: Vec<Square> = Square::all()
+                        .filter(|&s| {
+                            !own_target && p.piece_at(s) == Some(piece) && p.reaches(piece, s, to)
+                        })
+                        .collect();
+                    assert_eq!(p.attackers(to, piece).as_slice(), expected.as_slice());
+                    found += expected.len();
+                }
+            }
+        }
+    }
+    assert!(found > 10_000, "{found} attackers");
+}

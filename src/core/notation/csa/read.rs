@@ -2,6 +2,7 @@
 
 use super::HEADER_KEYS;
 use crate::core::notation::builder::{RecordBuilder, Style};
+use crate::core::notation::diag::MoveName;
 use crate::core::notation::{DiagKind, Parsed, short_lines, trim_end, trim_start};
 use crate::core::record::{Initial, MoveTime, NodeId, Special, Step};
 use crate::core::rules::{Color, Handicap, Move, Piece, PieceKind, Position, Square};
@@ -639,7 +640,11 @@ impl Reader {
         let side = self.b.position().side_to_move();
         // The move as messages name it: its number, as KIF numbers it, and the file's own text.
         let n = self.b.record().moves_before() + self.b.ply() + 1;
-        let m = format!("move {n} ({s})");
+        let m = MoveName {
+            number: n,
+            mark: None,
+            text: s,
+        };
         let parsed = (b.len() == 7)
             .then(|| {
                 Some((

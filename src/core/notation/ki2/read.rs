@@ -5,6 +5,7 @@ use super::moves::{Token, parse_token, token_text};
 use super::{is_mark, mark_color};
 use crate::core::notation::bod;
 use crate::core::notation::builder::{RecordBuilder, Style};
+use crate::core::notation::diag::MoveName;
 use crate::core::notation::japanese;
 use crate::core::notation::kif::{Setup, board_line, header_field, header_line};
 use crate::core::notation::{DiagKind, Parsed, lines};
@@ -60,9 +61,12 @@ struct Reader {
 impl Reader {
     /// The move about to be read, as messages name it: its number and the file's own text
     /// (`move 30 (△５五角)`), as the KIF reader names its moves.
-    fn named(&self, mark: char, tok: &str) -> String {
-        let n = self.b.record().moves_before() + self.b.ply() + 1;
-        format!("move {n} ({mark}{})", token_text(tok))
+    fn named<'t>(&self, mark: char, tok: &'t str) -> MoveName<'t> {
+        MoveName {
+            number: self.b.record().moves_before() + self.b.ply() + 1,
+            mark: Some(mark),
+            text: tok,
+        }
     }
     fn start_moves(&mut self) {
         if let Some(setup) = self.setup.take() {

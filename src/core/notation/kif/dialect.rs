@@ -125,7 +125,11 @@ fn move_layout(l: &str) -> Option<MoveLayout> {
     };
     let mv = moved.trim_end_matches(' ');
     let time = time.map(|t| {
-        if t.contains(" / ") {
+        // (Bytes, not `contains(" / ")`: a string search costs a call per line.)
+        if t.as_bytes()
+            .windows(3)
+            .any(|w| w[0] == b' ' && w[1] == b'/' && w[2] == b' ')
+        {
             TimeStyle::Shogidokoro
         } else if t.starts_with("(0") {
             TimeStyle::ZeroPadded
@@ -266,8 +270,13 @@ impl Scan {
                 if !self.in_variation && word.is_some_and(|w| !w.is_empty() && is_ending_word(w)) {
                     self.main_ending = true;
                 }
-                self.d.ryu |= rest.contains('竜');
-                self.d.same_space &= !rest.contains("同歩") && !rest.contains("同銀");
+                // Each asked only until the answer is known.
+                if !self.d.ryu {
+                    self.d.ryu = rest.contains('竜');
+                }
+                if self.d.same_space && same_pawn_or_silver(rest) {
+                    self.d.same_space = false;
+                }
                 if let Some(w) = untimed_width(l) {
                     self.fields.untimed(w);
                 }
@@ -303,6 +312,14 @@ impl Scan {
     }
 }
 
+/// Does `rest` hold 同歩 or 同銀? (One search for 同 instead of one string search for each.)
+fn same_pawn_or_silver(rest: &str) -> bool {
+    rest.match_indices('同').any(|(i, same)| {
+        let after = &rest[i + same.len()..];
+        after.starts_with(['歩', '銀'])
+    })
+}
+
 /// The display width a move line without a time or `+` is padded to with trailing spaces, if
 /// it is.
 fn untimed_width(l: &str) -> Option<usize> {
@@ -334,4 +351,26 @@ fn board_handicap_name(name: &str) -> Option<&'static str> {
         return Some("その他");
     }
     crate::core::rules::Handicap::by_name(name).map(|h| h.name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::same_pawn_or_silver;
+
+    #[test]
+    fn same_pawn_or_silver_finds_either_anywhere() {
+        for (text, expected) in [
+            ("同　歩(76)", false),
+            ("同歩(76)", true),
+            ("７六歩(77) 同銀", true),
+            ("同金(69)", false),
+            ("同金 同銀", true),
+            ("同", false),
+            ("", false),
+        ] {
+            let old = text.contains("同歩") || text.contains("同銀");
+            assert_eq!(old, expected, "{text}");
+            assert_eq!(same_pawn_or_silver(text), expected, "{text}");
+        }
+    }
 }

@@ -273,10 +273,13 @@ fn looks_like_move(w: &str) -> bool {
 /// Parses the part of a move line after its number.
 pub(super) fn parse_move_body(rest: &str) -> Result<(Body<'_>, &str), String> {
     let mut s = skip_spaces(rest);
-    for m in ['▲', '△', '▼', '▽', '☗', '☖'] {
-        if let Some(r) = s.strip_prefix(m) {
-            s = r;
-            break;
+    // The side marks all start with the byte 0xE2; most moves start with a square.
+    if s.as_bytes().first() == Some(&0xE2) {
+        for m in ['▲', '△', '▼', '▽', '☗', '☖'] {
+            if let Some(r) = s.strip_prefix(m) {
+                s = r;
+                break;
+            }
         }
     }
     // `61手詰` (how tsume records end: "mate in 61") is an ending word, not a square.
