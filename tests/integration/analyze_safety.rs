@@ -145,6 +145,11 @@ fn the_children_of_an_engine_go_when_analyze_is_killed_with_sigkill() {
         .trim()
         .parse()
         .unwrap();
+    // The engine was sent a game: kifview has set its guardian up (a guardian comes before
+    // the first line written to an engine). Killed earlier, in the microseconds between the
+    // engine's start and the guardian's fork, the engine's children would escape: under a
+    // loaded machine the wrapper could write `child` inside that window.
+    wait_for_file(&d.path().join("games"));
     kv.kill().unwrap(); // SIGKILL: nothing of kifview runs any more
     kv.wait().unwrap();
     let alive = !gone(child);
