@@ -10,6 +10,13 @@
 //! frame draws the analysis pane. (Checking and writing the engine's lines in Japanese is
 //! measured in `benches/engine.rs`.)
 //!
+//! `l_explorer` is `l` with the explorer pane open (`x`) on a generated collection of 100,000
+//! games (`KIFVIEW_BENCH_EXPLORER_GAMES` changes the number; made with `benches/support/collgen.rs`
+//! and indexed before timing), in one of its games (group `viewer_explorer`): the key, the
+//! app's `collection_tick` (asking the worker thread for the new position, taking an answer
+//! that came) and the frame; the query itself runs on the worker, off the key path. Positions
+//! seen before answer from the app's cache, as they do for a user stepping back and forth.
+//!
 //! `search` and its kin are `/`, a query and Enter: a search reads the whole record by its
 //! nature, so it grows with the record; it has to stay well under 50 ms here.
 //!
@@ -28,6 +35,9 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use std::time::{Duration, Instant};
 
+#[path = "support/collgen.rs"]
+mod collgen;
+
 #[path = "support/randgen.rs"]
 #[allow(dead_code)]
 mod randgen;
@@ -40,6 +50,8 @@ struct Bench {
     tick: bool,
     /// Edits made so far (`Bench::edit`).
     edits: u64,
+    /// The explorer is open: tick the collection after each key, as the run loop does.
+    explore: bool,
 }
 
 /// A fake USI engine that answers at once: three lines per `go`, `bestmove` on `stop`.
@@ -59,11 +71,15 @@ impl Bench {
         let study = big_study(&mut rng, 68_000);
         eprintln!("viewer bench: a study of {} nodes, 160x48", study.len());
         let app = App::new(study, Source::untitled("study.kifu"), Config::defaults());
+        Bench::with_app(app)
+    }
+    fn with_app(app: App) -> Bench {
         let mut b = Bench {
             v: Viewer::new(app, Theme::plain()),
             term: Terminal::new(TestBackend::new(160, 48)).expect("test backend"),
             tick: false,
             edits: 0,
+            explore: false,
         };
         b.frame();
         b
@@ -72,6 +88,9 @@ impl Bench {
         self.v.app.handle_key(KeyEvent::char(c));
         if self.tick {
             self.v.app.research_tick(Instant::now());
+        }
+        if self.explore {
+            self.v.app.collection_tick();
         }
     }
     /// Starts research mode with the fake engine and waits for its first lines.
@@ -358,5 +377,60 @@ fn benches(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(viewer, benches);
+/// The seed of game `i` (as `benches/collection.rs` makes them).
+fn rng_for(i: usize) -> collgen::Rng {
+    let mut z = (i as u64).wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    collgen::Rng((z ^ (z >> 27)) | 1)
+}
+
+/// `l` with the explorer open on a generated collection (see the module docs).
+fn explorer(c: &mut Criterion) {
+    let games: usize = std::env::var("KIFVIEW_BENCH_EXPLORER_GAMES")
+        .map_or(100_000, |s| s.parse().expect("a number"));
+    let dir = tempfile::tempdir().expect("temp dir");
+    let coll = dir.path().join("coll");
+    std::fs::create_dir_all(&coll).expect("create dir");
+    let t = Instant::now();
+    for f in 0..games.div_ceil(1000) {
+        let recs: Vec<_> = (f * 1000..((f + 1) * 1000).min(games))
+            .map(|i| collgen::game(&mut rng_for(i), 40))
+            .collect();
+        std::fs::write(coll.join(format!("m{f:04}.csa")), collgen::multi_csa(&recs))
+            .expect("write");
+    }
+    let idx = dir.path().join("idx");
+    kifview::collection::update(&idx, &[coll], Default::default(), &|_, _| {}).expect("index");
+    eprintln!(
+        "explorer bench: {games} games generated and indexed in {:.1?}",
+        t.elapsed()
+    );
+    let study = dir.path().join("study.csa");
+    let game = collgen::game(&mut rng_for(0), 40);
+    std::fs::write(
+        &study,
+        collgen::bytes(&game, kifview::core::notation::Format::Csa, false),
+    )
+    .expect("write");
+    let opts = kifview::app::LaunchOptions {
+        file: Some(study),
+        index: Some(idx),
+        ..Default::default()
+    };
+    let app = App::open(&opts, Config::defaults()).expect("open");
+    let mut b = Bench::with_app(app);
+    b.key('x');
+    b.explore = true;
+    b.v.app.collection_settle();
+    b.frame();
+    let mut g = c.benchmark_group("viewer_explorer");
+    g.sample_size(50).measurement_time(Duration::from_secs(3));
+    let at_end = |a: &App| a.cur_index() + 1 == a.line().len();
+    g.bench_function("l_explorer", |bn| {
+        bn.iter_custom(|n| b.time(n, 'l', at_end, |b| b.key('g')))
+    });
+    g.finish();
+}
+
+criterion_group!(viewer, benches, explorer);
 criterion_main!(viewer);

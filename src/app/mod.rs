@@ -31,7 +31,11 @@
 //! - `research/`: research mode owns the USI engine (`mod.rs`; the front end calls
 //!   `App::research_tick` after each key and every 30 ms while an engine runs), its state
 //!   (`state.rs`), `:analyze` and `:mate` (`analyze.rs`), the evaluation graph (`graph.rs`).
+//! - `collection/`: the collection in the viewer: the explorer pane's state (`mod.rs`), the
+//!   thread that owns the index and answers its queries off the key path (`worker.rs`), the
+//!   games reaching a position and the back/forward stack of records (`games.rs`).
 
+pub mod collection;
 pub mod config;
 pub mod dispatch;
 pub mod document;
@@ -80,4 +84,6 @@ pub struct LaunchOptions {
     /// The engine for analysis (`--engine NAME|PATH`); None: the config's first, else one
     /// found installed.
     pub engine: Option<String>,
+    /// The collection the explorer reads (`--index IDX`); None: the default index.
+    pub index: Option<PathBuf>,
 }

@@ -190,6 +190,8 @@ pub struct App {
     pub(super) graph: super::research::state::GraphView,
     /// `/` search: the last query and its matches (`search/`).
     pub(super) search: super::search::matches::Search,
+    /// The collection: the explorer pane, the records left for its games (`collection/`).
+    pub(super) collection: super::collection::state::Explorer,
 }
 
 impl App {
@@ -222,6 +224,7 @@ impl App {
                 ..Default::default()
             },
             search: Default::default(),
+            collection: Default::default(),
         };
         app.rebuild_line();
         app.message = app.reading_message();
@@ -253,6 +256,7 @@ impl App {
         let (record, doc) = document::open(opts)?;
         let mut app = App::new(record, doc, config);
         app.view.flipped = opts.flip;
+        app.collection = super::collection::state::Explorer::with_index(opts.index.clone());
         app.research = super::research::state::Research::new(
             opts.engine.clone(),
             app.config.analysis.best_move,
@@ -286,9 +290,23 @@ impl App {
     /// a whole (`Document::replaced_by`); what is the session's (board orientation, focus,
     /// board size, clipboard, watch, graph, the engine, the search's query) stays.
     pub fn replace_record(&mut self, record: Record, source: Source) {
-        self.cursor = Cursor::at_start(&record);
-        self.graph.auto = graph_auto(&record);
         self.doc.replaced_by(record, source);
+        self.show_new_document();
+    }
+
+    /// Shows `doc` (a document put aside whole: record, history, edits) in place of the
+    /// current one, which it returns, at the start position (the collection's back/forward
+    /// stack of records, `collection/games.rs`).
+    pub(crate) fn swap_document(&mut self, doc: Document) -> Document {
+        let old = self.doc.swap(doc);
+        self.show_new_document();
+        old
+    }
+
+    /// A fresh view of the document just put in place (see `replace_record`).
+    fn show_new_document(&mut self) {
+        self.cursor = Cursor::at_start(self.doc.record());
+        self.graph.auto = graph_auto(self.doc.record());
         self.overlays = Overlays::default();
         self.view.comment_scroll = 0;
         self.view.header_scroll = 0;

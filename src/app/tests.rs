@@ -196,7 +196,7 @@ fn flip_focus_help_quit() {
     assert_eq!(a.mode(), Mode::Tree);
     a.handle_key(KeyEvent::plain(KeyCode::Esc));
     assert_eq!(a.mode(), Mode::Normal);
-    key(&mut a, "x");
+    key(&mut a, "Q");
     assert!(a.message().as_ref().unwrap().text.contains("not bound"));
     key(&mut a, "q");
     assert!(a.should_quit());

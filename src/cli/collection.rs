@@ -115,19 +115,9 @@ pub struct GamesArgs {
     pub json: bool,
 }
 
-/// The index folder: `--index`, else `$KIFVIEW_INDEX`, else `<data dir>/kifview/collection`
-/// (`~/.local/share/kifview/collection` on Linux): outside the collection, which may be
-/// read-only.
+/// The index folder: `--index`, else the default ([`kifview::collection::index_dir`]).
 fn index_dir(given: Option<PathBuf>) -> Result<PathBuf, String> {
-    if let Some(p) = given {
-        return Ok(p);
-    }
-    if let Some(p) = std::env::var_os("KIFVIEW_INDEX").filter(|p| !p.is_empty()) {
-        return Ok(PathBuf::from(p));
-    }
-    directories::ProjectDirs::from("", "", "kifview")
-        .map(|d| d.data_dir().join("collection"))
-        .ok_or_else(|| "no home directory for the default index: use --index IDX".into())
+    kifview::collection::index_dir(given)
 }
 
 pub fn index(a: IndexArgs) -> ExitCode {

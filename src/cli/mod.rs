@@ -64,6 +64,10 @@ pub struct ViewArgs {
     /// USI engine for analysis (`a`): a configured [[engines]] name, a command or a path.
     #[arg(long, value_name = "NAME|PATH")]
     pub engine: Option<String>,
+    /// The collection the explorer pane (`x`) reads (default: $KIFVIEW_INDEX, else the
+    /// platform data directory's kifview/collection, as `kifview index` makes it).
+    #[arg(long, value_name = "IDX")]
+    pub index: Option<PathBuf>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -369,6 +373,7 @@ fn run_viewer(v: ViewArgs) -> ExitCode {
         watch: v.watch,
         setup: v.setup,
         engine: v.engine,
+        index: v.index,
     };
     match kifview::tui::run(opts) {
         Ok(()) => ExitCode::SUCCESS,

@@ -37,6 +37,22 @@ pub use catalog::SortBy;
 pub use query::{Explored, Found, Index, NextMove};
 
 use serde::Serialize;
+use std::path::PathBuf;
+
+/// The index folder: `given` (`--index`), else `$KIFVIEW_INDEX`, else
+/// `<data dir>/kifview/collection` (`~/.local/share/kifview/collection` on Linux): outside the
+/// collection, which may be read-only. The CLI's commands and the viewer's explorer use it.
+pub fn index_dir(given: Option<PathBuf>) -> Result<PathBuf, String> {
+    if let Some(p) = given {
+        return Ok(p);
+    }
+    if let Some(p) = std::env::var_os("KIFVIEW_INDEX").filter(|p| !p.is_empty()) {
+        return Ok(PathBuf::from(p));
+    }
+    directories::ProjectDirs::from("", "", "kifview")
+        .map(|d| d.data_dir().join("collection"))
+        .ok_or_else(|| "no home directory for the default index: use --index IDX".into())
+}
 
 /// How a game ended, for sente.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

@@ -26,6 +26,8 @@ pub struct Found {
     /// Plies from the record's start when the position is first reached (on the main line
     /// when it gets there, else on the variation that gets there first).
     pub ply: u32,
+    /// The move the game played next there (USI), `None` when it ends there.
+    pub next: Option<String>,
 }
 
 /// One move played from the position, with the results of the games that played it.
@@ -234,6 +236,7 @@ impl Index {
                 }
                 each(Found {
                     ply: hits[i].ply,
+                    next: hits[i].next.and_then(decode_move).map(|m| m.usi()),
                     game,
                 })
             })

@@ -407,7 +407,8 @@ impl Turns {
         if self.dirty {
             wait = wait.min(FRAME.saturating_sub(self.last_draw.elapsed()));
         }
-        if app.save_running() {
+        // A save, or the explorer's answer on its way.
+        if app.save_running() || app.explorer().busy() {
             wait = wait.min(SAVE_POLL);
         }
         wait
@@ -419,6 +420,7 @@ impl Turns {
             self.dirty |= app.research_tick(Instant::now());
         }
         self.dirty |= app.save_tick();
+        self.dirty |= app.collection_tick();
         // Not while a save runs: the followed file may be the one being written (its
         // outcome gives the file's new stamp).
         if app.watch().is_some() && !app.save_running() && Instant::now() >= self.next_check {

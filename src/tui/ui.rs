@@ -7,7 +7,7 @@ pub use super::view::ViewState;
 use super::widgets::board::{self, BoardWidget, board_column};
 use super::widgets::large_board::{GRIDS, Grid, large_column};
 use super::widgets::{
-    analysis, comment, confirm, copy_menu, graph, header, help, list, move_list, paste,
+    analysis, comment, confirm, copy_menu, explorer, graph, header, help, list, move_list, paste,
     position_editor, search, status, tree, variations,
 };
 use crate::app::config::BoardSize;
@@ -150,6 +150,7 @@ fn wide_panes(
     .areas(mid);
     move_list::move_list(moves, buf, app, theme, vs);
     variations::variations(vars, buf, app, theme, vs);
+    let right = explorer_beside(right, buf, app, theme);
     let pane_h = if analysis::visible(app, true) {
         analysis::wanted_height(app).min(right.height / 3)
     } else {
@@ -206,7 +207,10 @@ fn narrow_panes(
         app.mode() == crate::app::Mode::Comment || app.focus() == crate::app::Focus::Comment;
     let research = analysis::visible(app, false) && !commenting;
     let graphing = app.graph().shown && !commenting;
+    // The explorer takes their place while shown.
+    let exploring = app.explorer().shown() && !commenting;
     let comment_h = match (graphing, research) {
+        _ if exploring => explorer::wanted_height(app).clamp(right.height / 3, right.height / 2),
         (true, true) => 7 + analysis::wanted_height(app).min(right.height / 4),
         (true, false) => (right.height * 2 / 5).max(8),
         (false, true) => analysis::wanted_height(app)
@@ -222,7 +226,9 @@ fn narrow_panes(
     .areas(right);
     move_list::move_list(moves, buf, app, theme, vs);
     variations::variations(vars, buf, app, theme, vs);
-    if graphing && research {
+    if exploring {
+        explorer::explorer_pane(comment, buf, app, theme);
+    } else if graphing && research {
         let [g, a] = Layout::vertical([Constraint::Length(7), Constraint::Fill(1)]).areas(comment);
         graph::graph_pane(g, buf, app, theme, vs);
         analysis::analysis_pane(a, buf, app, theme);
@@ -259,17 +265,27 @@ fn stacked_panes(
         height: right.height.saturating_sub(pane_h + graph_h),
         ..right
     };
+    // The explorer, when shown, takes the comment's place.
+    let exploring = app.explorer().shown();
+    let comment_h = match exploring {
+        true => explorer::wanted_height(app).clamp(rest.height / 3, rest.height / 2),
+        false => comment_height(app, theme, rest, vars_h),
+    };
     let [moves, vars, comment, graph_area, pane] = Layout::vertical([
         Constraint::Fill(1),
         Constraint::Length(vars_h),
-        Constraint::Length(comment_height(app, theme, rest, vars_h)),
+        Constraint::Length(comment_h),
         Constraint::Length(graph_h),
         Constraint::Length(pane_h),
     ])
     .areas(right);
     move_list::move_list(moves, buf, app, theme, vs);
     variations::variations(vars, buf, app, theme, vs);
-    comment::comment_pane(comment, buf, app, theme, vs);
+    if exploring {
+        explorer::explorer_pane(comment, buf, app, theme);
+    } else {
+        comment::comment_pane(comment, buf, app, theme, vs);
+    }
     if graph_h > 0 {
         graph::graph_pane(graph_area, buf, app, theme, vs);
     }
@@ -282,6 +298,27 @@ fn stacked_panes(
 /// it, or by itself for a record whose comments hold evaluations.
 fn graph_fits(app: &App) -> bool {
     app.graph().shown || app.graph().auto
+}
+
+/// Columns of the explorer pane beside the comment on a wide screen.
+const EXPLORER_W: u16 = 48;
+
+/// On a wide screen, the explorer (when shown) beside the comment column when there is room
+/// for both, else above it; returns what is left for the comment, the graph and the analysis.
+fn explorer_beside(right: Rect, buf: &mut Buffer, app: &App, theme: &Theme) -> Rect {
+    if !app.explorer().shown() {
+        return right;
+    }
+    if right.width >= EXPLORER_W * 2 {
+        let [rest, pane] =
+            Layout::horizontal([Constraint::Fill(1), Constraint::Length(EXPLORER_W)]).areas(right);
+        explorer::explorer_pane(pane, buf, app, theme);
+        return rest;
+    }
+    let h = explorer::wanted_height(app).min(right.height / 2);
+    let [pane, rest] = Layout::vertical([Constraint::Length(h), Constraint::Fill(1)]).areas(right);
+    explorer::explorer_pane(pane, buf, app, theme);
+    rest
 }
 
 /// The overlays, bottom first, so the top one is drawn last (over the others). `beside` is

@@ -15,6 +15,7 @@ mod diagram;
 mod edit_app;
 mod edit_e2e;
 mod engine_safety;
+mod explorer;
 mod fidelity;
 mod fuzz_findings;
 mod graph;

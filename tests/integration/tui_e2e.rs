@@ -21,8 +21,8 @@ fn empty_record_keys_and_clean_exit() {
     s.send("?");
     s.wait_for("Next move along the current line");
     s.send("?");
-    s.send("x");
-    s.wait_for("x is not bound");
+    s.send("Q");
+    s.wait_for("Q is not bound");
     s.send("q");
     let st = s.wait_exit();
     assert!(st.success(), "{st:?}");

@@ -122,6 +122,11 @@ macro_rules! command_table {
             SearchList = "search_list", "List the matches of the last search (those off the current line too) and jump to one", App::open_search_list;
             NextRecord = "next_record", "Next record of a file that holds several (CSA /); asks first about unsaved edits", |a| a.step_record(1);
             PrevRecord = "prev_record", "Previous record of a file that holds several", |a| a.step_record(-1);
+            ToggleExplorer = "toggle_explorer", "Show or hide the explorer: the moves the collection's games played here and how they scored (kifview index DIR builds it)", App::toggle_explorer;
+            ExplorerMoves = "explorer_moves", "Explorer: list its moves; Enter plays one (the record's move, else a new variation)", App::open_explorer_moves;
+            CollectionGames = "collection_games", "List the collection's games that reach this position, newest first; Enter opens one there", App::open_collection_games;
+            CollectionBack = "collection_back", "Back to the record you were in before opening a collection game (its edits and undo intact)", App::collection_back;
+            CollectionForward = "collection_forward", "Forward again to the collection game left with collection_back", App::collection_forward;
             NoOp = "none", "Do nothing (unbinds a default key)", |_| {};
         }
     };

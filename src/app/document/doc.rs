@@ -81,6 +81,13 @@ impl Document {
         };
     }
 
+    /// Puts `other` (a document put aside whole) in place of this one, which it returns; the
+    /// saves stay with the session, as in `replaced_by`.
+    pub(crate) fn swap(&mut self, mut other: Document) -> Document {
+        other.saves = std::mem::take(&mut self.saves).for_replaced_record();
+        std::mem::replace(self, other)
+    }
+
     pub fn record(&self) -> &Record {
         &self.record
     }

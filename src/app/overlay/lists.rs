@@ -77,6 +77,8 @@ impl App {
             ListKind::EngineOptions => self.option_list_items(),
             ListKind::EngineLines => self.pv_list_items(),
             ListKind::Search => self.search_list_items(),
+            ListKind::Explorer(rows) => App::explorer_list_items(rows),
+            ListKind::CollectionGames(games) => App::collection_games_items(games),
         };
         if let Some(l) = self.overlays.list_mut() {
             l.selected = l.selected.min(items.len().saturating_sub(1));
@@ -195,6 +197,16 @@ impl App {
                 self.insert_pv(l.selected);
             }
             ListKind::Search => self.search_list_pick(l.selected),
+            ListKind::Explorer(rows) => {
+                if let Some(mv) = rows.get(l.selected).and_then(|r| r.mv) {
+                    self.explorer_play(mv);
+                }
+            }
+            ListKind::CollectionGames(games) => {
+                if let Some(g) = games.get(l.selected) {
+                    self.open_collection_game(g.clone());
+                }
+            }
         }
     }
 
@@ -265,7 +277,9 @@ impl App {
             | ListKind::Engines(_)
             | ListKind::EngineOptions
             | ListKind::EngineLines
-            | ListKind::Search => {}
+            | ListKind::Search
+            | ListKind::Explorer(_)
+            | ListKind::CollectionGames(_) => {}
         }
     }
 }

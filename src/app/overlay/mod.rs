@@ -147,6 +147,10 @@ pub enum ListKind {
     EngineLines,
     /// `L`: the matches of the last search.
     Search,
+    /// `X`: the explorer's moves.
+    Explorer(Vec<crate::app::collection::state::ExplorerRow>),
+    /// `o`: the collection's games reaching the position.
+    CollectionGames(Vec<crate::app::collection::state::GameRef>),
 }
 
 /// A list overlay to pick from.

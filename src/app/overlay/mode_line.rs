@@ -138,6 +138,8 @@ impl App {
                     Some(ListKind::EngineOptions) => "ENGINE OPTIONS",
                     Some(ListKind::EngineLines) => "ENGINE LINES",
                     Some(ListKind::Search) => "SEARCH RESULTS",
+                    Some(ListKind::Explorer(_)) => "EXPLORER",
+                    Some(ListKind::CollectionGames(_)) => "COLLECTION GAMES",
                     None => "LIST",
                 };
                 (name, &[(C::ListPick, "choose"), (C::Close, "close")])

@@ -7,6 +7,7 @@ pub mod board;
 pub mod comment;
 pub mod confirm;
 pub mod copy_menu;
+pub mod explorer;
 pub mod graph;
 pub mod header;
 pub mod help;

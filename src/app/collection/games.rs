@@ -1,0 +1,208 @@
+//! Games at this position (`o`): every game of the collection that reaches the position on the
+//! board, newest first (date, players, result, the ply, the move played next); Enter opens one
+//! at that ply. The record left stays in memory, whole (its edits, undo history and node), on a
+//! back stack: `Ctrl-o` returns to it, and the game left then goes on a forward stack
+//! (`Ctrl-n`), so no record with unsaved edits is ever dropped; quitting asks about them.
+
+use super::key_of;
+use super::state::{GameRef, Stashed};
+use super::worker::Request;
+use crate::app::document::{self, Document};
+use crate::app::overlay::{ListKind, Mode};
+use crate::app::state::{App, Level};
+use crate::collection::{Found, Outcome};
+use crate::core::rules::Move;
+use std::path::PathBuf;
+
+fn result_word(o: Outcome) -> &'static str {
+    match o {
+        Outcome::Sente => "先手勝",
+        Outcome::Gote => "後手勝",
+        Outcome::Draw => "引分",
+        Outcome::Unknown => "不明",
+    }
+}
+
+impl App {
+    /// `collection_games` (`o`): asks the worker for the games reaching the cursor's position;
+    /// the list opens when they come.
+    pub(crate) fn open_collection_games(&mut self) {
+        self.collection.start();
+        let key = key_of(self.position());
+        let position = self.position().clone();
+        let e = &mut self.collection;
+        if let Some(why) = &e.missing {
+            let why = why.clone();
+            self.info_level(
+                format!("no collection to search ({why}); kifview index DIR makes one"),
+                Level::Error,
+            );
+            return;
+        }
+        let Some(w) = &e.worker else {
+            return;
+        };
+        w.ask_find(Request {
+            key: key.clone(),
+            position,
+        });
+        e.finding = Some(key);
+        self.info("searching the collection for this position…");
+    }
+
+    /// The worker's answer to `o`: opens the list when the cursor is still there.
+    pub(super) fn games_found(&mut self, key: String, result: Result<Vec<Found>, String>) {
+        if self.collection.finding.as_ref() != Some(&key) {
+            return;
+        }
+        self.collection.finding = None;
+        if key != key_of(self.position()) || self.mode() != Mode::Normal {
+            return;
+        }
+        let mut found = match result {
+            Ok(f) => f,
+            Err(e) => return self.info_level(e, Level::Error),
+        };
+        if found.is_empty() {
+            return self.info("no game of the collection reaches this position");
+        }
+        // Newest first; undated games last, in index order.
+        found.sort_by(|a, b| {
+            (b.game.date.is_some(), &b.game.date).cmp(&(a.game.date.is_some(), &a.game.date))
+        });
+        let pos = self.position().clone();
+        let games: Vec<GameRef> = found
+            .into_iter()
+            .map(|f| {
+                let g = &f.game;
+                // The move played next, numbered as the game numbers its moves.
+                let number = g.first_move + f.ply;
+                let next = (f.next.as_deref())
+                    .and_then(Move::from_usi)
+                    .map(|m| crate::engine::pv::japanese(&pos, &[m], None))
+                    .map_or_else(
+                        || format!("{}手で終局", number.saturating_sub(1)),
+                        |m| format!("{number}手目 {m}"),
+                    );
+                let name = |n: &Option<String>| {
+                    let n = n.as_deref().map_or("", str::trim);
+                    if n.is_empty() { "?" } else { n }.to_string()
+                };
+                let file = std::path::Path::new(&g.path)
+                    .file_name()
+                    .map_or_else(String::new, |f| f.to_string_lossy().into_owned());
+                let label = format!(
+                    "{}  {} - {}  {}  {next}  {file}",
+                    g.date.as_deref().unwrap_or("----------"),
+                    name(&g.sente),
+                    name(&g.gote),
+                    result_word(g.result),
+                );
+                GameRef {
+                    path: PathBuf::from(&g.path),
+                    record: g.record,
+                    ply: f.ply,
+                    label,
+                }
+            })
+            .collect();
+        let n = games.len();
+        self.info(format!(
+            "{n} game{} reach this position",
+            if n == 1 { "" } else { "s" }
+        ));
+        self.open_list(
+            ListKind::CollectionGames(games),
+            &format!("この局面の対局 {n}局  Enter: open  Esc: close"),
+        );
+    }
+
+    /// The list's items.
+    pub(crate) fn collection_games_items(games: &[GameRef]) -> Vec<String> {
+        games.iter().map(|g| g.label.clone()).collect()
+    }
+
+    /// Enter on a game of the list: opens it at the ply where it reaches the position; the
+    /// record left goes on the back stack (Ctrl-o returns to it).
+    pub(crate) fn open_collection_game(&mut self, g: GameRef) {
+        self.close_list();
+        let index = g.record.saturating_sub(1) as usize;
+        let (record, source) = match document::read(&g.path, index) {
+            Ok(r) => r,
+            Err(e) => return self.info_level(e, Level::Error),
+        };
+        let left = self.stash_for(Document::new(record, source));
+        self.collection.back.push(left);
+        // A new way forward: the old one is dropped, but for records with unsaved edits.
+        self.collection.forward.retain(Stashed::modified);
+        self.go_on_line(g.ply as usize);
+        let name = self.source().name.clone();
+        self.info(format!(
+            "opened {name} at ply {} (Ctrl-o: back to the record you were in)",
+            g.ply
+        ));
+    }
+
+    /// `collection_back` (`Ctrl-o`): back to the record left for a collection game.
+    pub(crate) fn collection_back(&mut self) {
+        let Some(prev) = self.collection.back.pop() else {
+            return self.info("nothing to go back to (o lists the collection's games here)");
+        };
+        let here = self.unstash(prev);
+        self.collection.forward.push(here);
+        let name = self.source().name.clone();
+        self.info(format!("back to {name} (Ctrl-n: forward again)"));
+    }
+
+    /// `collection_forward` (`Ctrl-n`): forward again to the game left with `Ctrl-o`.
+    pub(crate) fn collection_forward(&mut self) {
+        let Some(next) = self.collection.forward.pop() else {
+            return self.info("nothing to go forward to");
+        };
+        let here = self.unstash(next);
+        self.collection.back.push(here);
+        let name = self.source().name.clone();
+        self.info(format!("forward to {name} (Ctrl-o: back)"));
+    }
+
+    /// Quitting: true (and says so) when a record on the back or forward stack has unsaved
+    /// edits, which quitting would lose.
+    pub(crate) fn stacked_unsaved(&mut self) -> bool {
+        let e = &self.collection;
+        let n = (e.back.iter().chain(e.forward.iter()))
+            .filter(|s| s.modified())
+            .count();
+        if n == 0 {
+            return false;
+        }
+        let s = if n == 1 { "" } else { "s" };
+        self.info_level(
+            format!(
+                "{n} record{s} left with Ctrl-o/Ctrl-n have unsaved edits: go back to save them \
+                 (:q! quits anyway)"
+            ),
+            Level::Error,
+        );
+        true
+    }
+
+    /// Shows `doc` in place of the record shown, which it returns put aside whole.
+    fn stash_for(&mut self, doc: Document) -> Stashed {
+        let cur = self.cur();
+        let watch = self.watch.take();
+        Stashed {
+            doc: self.swap_document(doc),
+            cur,
+            watch,
+        }
+    }
+
+    /// Shows a record put aside, as it was (its edits, undo history and node); returns the
+    /// one it replaces, put aside whole.
+    fn unstash(&mut self, s: Stashed) -> Stashed {
+        let left = self.stash_for(s.doc);
+        self.watch = s.watch;
+        self.jump_to(s.cur);
+        left
+    }
+}

@@ -1,0 +1,276 @@
+//! The collection in the viewer (issue 23). The explorer pane (`x`): for the position on the
+//! board, the moves the games of the collection played there and how they scored, from the
+//! `--index IDX` collection or the default one (`collection::index_dir`), whatever record is
+//! open. A query never runs on the key path: a thread owns the index (`worker.rs`), the app
+//! asks it for the cursor's position after each key ([`App::collection_tick`], which the front
+//! end also calls while an answer is awaited) and shows the previous answer marked as updating
+//! until the new one comes. `X` lists the pane's moves; Enter plays one (following the
+//! record's move when it has it, else adding it as a variation: one undo step).
+
+pub mod games;
+pub mod state;
+pub mod worker;
+
+use crate::app::state::{App, Level};
+use crate::collection::Explored;
+use crate::core::rules::{Move, Position, Square};
+use state::Answer;
+pub use state::{Explorer, ExplorerRow, ExplorerView};
+use worker::{Reply, Request};
+
+/// Answers kept for positions already seen (going back shows them at once).
+const CACHE: usize = 512;
+
+/// The key an answer is filed under: the SFEN without its move number.
+fn key_of(p: &Position) -> String {
+    let sfen = p.to_sfen();
+    match sfen.rfind(' ') {
+        Some(i) => sfen[..i].to_string(),
+        None => sfen,
+    }
+}
+
+/// The pane's rows for `explored` at `pos` (reached by a move to `prev_to`).
+fn rows_of(explored: &Explored, pos: &Position, prev_to: Option<Square>) -> Vec<ExplorerRow> {
+    let total = ExplorerRow {
+        label: "全体".to_string(),
+        mv: None,
+        games: explored.games,
+        sente: explored.sente,
+        gote: explored.gote,
+        draw: explored.draw,
+        unknown: explored.unknown,
+    };
+    let moves = explored.moves.iter().filter_map(|m| {
+        let mv = Move::from_usi(&m.usi)?;
+        Some(ExplorerRow {
+            label: crate::engine::pv::japanese(pos, &[mv], prev_to),
+            mv: Some(mv),
+            games: m.games,
+            sente: m.sente,
+            gote: m.gote,
+            draw: m.draw,
+            unknown: m.unknown,
+        })
+    });
+    std::iter::once(total).chain(moves).collect()
+}
+
+impl App {
+    /// The explorer's state.
+    pub fn explorer(&self) -> &Explorer {
+        &self.collection
+    }
+
+    /// `toggle_explorer` (`x`): shows or hides the explorer pane.
+    pub(crate) fn toggle_explorer(&mut self) {
+        let e = &mut self.collection;
+        e.shown = !e.shown;
+        if e.shown {
+            e.start();
+            self.collection_tick();
+        }
+    }
+
+    /// Asks for the cursor's position when the pane shows another, and takes the worker's
+    /// answers. Cheap (a key, a lock, a channel): the front end calls it after every key and
+    /// every few milliseconds while [`Explorer::busy`]. True when the pane changed.
+    pub fn collection_tick(&mut self) -> bool {
+        if !self.collection.shown && !self.collection.finding() {
+            return false;
+        }
+        let mut changed = self.take_replies(false);
+        if self.collection.shown {
+            changed |= self.ask_here();
+        }
+        changed
+    }
+
+    /// Waits for the answer about the cursor's position (tests, benchmarks).
+    #[doc(hidden)]
+    pub fn collection_settle(&mut self) {
+        self.collection_tick();
+        while self.collection.busy() {
+            if !self.take_replies(true) {
+                break;
+            }
+            if self.collection.shown {
+                self.ask_here();
+            }
+        }
+    }
+
+    /// Sends the cursor's position to the worker unless it is the one shown or asked.
+    fn ask_here(&mut self) -> bool {
+        let key = key_of(self.position());
+        let prev_to = (self.record().node(self.cur()).move_data()).map(|m| m.mv.to());
+        let e = &mut self.collection;
+        if e.shown_answer.as_ref().is_some_and(|a| a.key == key)
+            || e.asked.as_ref().is_some_and(|a| a.0 == key)
+        {
+            return false;
+        }
+        if let Some(rows) = e.cache.get(&key) {
+            e.shown_answer = Some(Answer {
+                key,
+                rows: rows.clone(),
+            });
+            e.asked = None;
+            return true;
+        }
+        if e.worker.is_none() {
+            return false;
+        }
+        let position = self.position().clone();
+        let e = &mut self.collection;
+        let Some(w) = &e.worker else {
+            return false;
+        };
+        w.ask(Request {
+            key: key.clone(),
+            position: position.clone(),
+        });
+        e.asked = Some((key, position, prev_to));
+        true
+    }
+
+    /// Takes what the worker sent (waiting for one reply when `block`). True when something
+    /// came.
+    fn take_replies(&mut self, block: bool) -> bool {
+        let Some(w) = &self.collection.worker else {
+            return false;
+        };
+        let mut got = false;
+        let mut first = block.then(|| w.wait_reply()).flatten();
+        while let Some(reply) = first
+            .take()
+            .or_else(|| self.collection.worker.as_ref()?.try_reply())
+        {
+            got = true;
+            let e = &mut self.collection;
+            match reply {
+                Reply::NoIndex(why) => {
+                    if e.finding.take().is_some() {
+                        let text = format!("no collection to search ({why})");
+                        self.info_level(text, Level::Error);
+                    }
+                    let e = &mut self.collection;
+                    e.missing = Some(why);
+                    e.asked = None;
+                }
+                Reply::Found { key, result } => self.games_found(key, result),
+                Reply::Explored { key, result } => {
+                    // An answer for a position the cursor has already left is dropped: the
+                    // newest request is on its way.
+                    let Some((asked, pos, prev_to)) = e.asked.as_ref() else {
+                        continue;
+                    };
+                    if *asked != key {
+                        continue;
+                    }
+                    match result {
+                        Ok(explored) => {
+                            let rows = rows_of(&explored, pos, *prev_to);
+                            if e.cache.len() >= CACHE {
+                                e.cache.clear();
+                            }
+                            e.cache.insert(key.clone(), rows.clone());
+                            e.shown_answer = Some(Answer { key, rows });
+                            e.failed = None;
+                        }
+                        Err(why) => e.failed = Some(why),
+                    }
+                    e.asked = None;
+                }
+            }
+        }
+        let e = &mut self.collection;
+        if block && !got {
+            // The worker stopped without a word: say so rather than wait again.
+            e.finding = None;
+            e.missing = Some("the explorer's worker stopped".to_string());
+            e.asked = None;
+        }
+        got
+    }
+
+    /// What the pane shows now.
+    pub fn explorer_view(&self) -> ExplorerView {
+        let e = &self.collection;
+        if let Some(why) = &e.missing {
+            return ExplorerView::NoIndex(why.clone());
+        }
+        if let Some(why) = &e.failed {
+            return ExplorerView::Failed(why.clone());
+        }
+        match &e.shown_answer {
+            None => ExplorerView::Opening,
+            Some(a) => ExplorerView::Rows {
+                rows: a.rows.clone(),
+                updating: a.key != key_of(self.position()),
+            },
+        }
+    }
+
+    /// The moves of the pane when it shows the cursor's position (for `X`).
+    pub(crate) fn explorer_moves_here(&self) -> Option<Vec<ExplorerRow>> {
+        match self.explorer_view() {
+            ExplorerView::Rows {
+                rows,
+                updating: false,
+            } => Some(rows.into_iter().filter(|r| r.mv.is_some()).collect()),
+            _ => None,
+        }
+    }
+
+    /// `explorer_moves` (`X`): the pane's moves as a list; Enter plays one.
+    pub(crate) fn open_explorer_moves(&mut self) {
+        if !self.collection.shown {
+            self.toggle_explorer();
+            self.info("explorer shown (x hides it); X again lists its moves once answered");
+            return;
+        }
+        match self.explorer_moves_here() {
+            Some(rows) if !rows.is_empty() => self.open_list(
+                crate::app::overlay::ListKind::Explorer(rows),
+                "棋譜DB  Enter: play  Esc: close",
+            ),
+            Some(_) => self.info("no game of the collection goes on from this position"),
+            None => self.info_level(
+                "the explorer has no answer for this position yet".to_string(),
+                Level::Warning,
+            ),
+        }
+    }
+
+    /// The list's items for the explorer's moves.
+    pub(crate) fn explorer_list_items(rows: &[ExplorerRow]) -> Vec<String> {
+        rows.iter()
+            .map(|r| {
+                let pct = |n: u64| {
+                    if r.games == 0 {
+                        0.0
+                    } else {
+                        n as f64 * 100.0 / r.games as f64
+                    }
+                };
+                format!(
+                    "{}  {}局  先手勝 {:.0}%  後手勝 {:.0}%  引分 {:.0}%",
+                    r.label,
+                    r.games,
+                    pct(r.sente),
+                    pct(r.gote),
+                    pct(r.draw)
+                )
+            })
+            .collect()
+    }
+
+    /// Enter on a move of the list: plays it (the record's move when it has it, else a new
+    /// variation, one undo step).
+    pub(crate) fn explorer_play(&mut self, mv: Move) {
+        self.close_list();
+        self.enter_move(mv);
+        self.collection_tick();
+    }
+}

@@ -1,0 +1,132 @@
+//! The collection's state in [`App`](crate::app::App): the explorer pane (shown, the index,
+//! the worker, the answers), the games list's rows and the back/forward stack of records. Data
+//! only: the behaviour is in `mod.rs` and `games.rs`.
+
+use super::worker::Worker;
+use crate::app::document::{Document, Watch};
+use crate::core::record::NodeId;
+use crate::core::rules::{Move, Position, Square};
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+/// One row of the pane: the total line (no move) or a move with the games that played it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExplorerRow {
+    /// `全体` for the total line, else the move in Japanese for the side to move (`▲７六歩`).
+    pub label: String,
+    pub mv: Option<Move>,
+    pub games: u64,
+    pub sente: u64,
+    pub gote: u64,
+    pub draw: u64,
+    pub unknown: u64,
+}
+
+/// What the pane shows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ExplorerView {
+    /// Waiting for the first answer (the index is being opened).
+    Opening,
+    /// No index, or it cannot be read: why, and how to make one.
+    NoIndex(String),
+    /// A query failed.
+    Failed(String),
+    /// The rows (the total line first); `updating`: they are of an earlier position and the
+    /// answer for this one is on its way.
+    Rows {
+        rows: Vec<ExplorerRow>,
+        updating: bool,
+    },
+}
+
+/// An answer and the position it is about.
+#[derive(Clone, Debug)]
+pub(super) struct Answer {
+    pub(super) key: String,
+    pub(super) rows: Vec<ExplorerRow>,
+}
+
+/// The explorer's state: shown or not, the index, the worker, the answers.
+#[derive(Debug, Default)]
+pub struct Explorer {
+    pub(super) shown: bool,
+    /// `--index IDX`; `None`: the default index.
+    pub(super) index: Option<PathBuf>,
+    pub(super) worker: Option<Worker>,
+    /// Why there is no index to ask.
+    pub(super) missing: Option<String>,
+    /// The request last sent: its key, position and the square of the move that led there.
+    pub(super) asked: Option<(String, Position, Option<Square>)>,
+    /// The answer last shown.
+    pub(super) shown_answer: Option<Answer>,
+    pub(super) failed: Option<String>,
+    pub(super) cache: HashMap<String, Vec<ExplorerRow>>,
+    /// The key of the position whose games `o` asked for.
+    pub(super) finding: Option<String>,
+    /// Records left for a collection game (`Ctrl-o` returns), and those left going back
+    /// (`Ctrl-n`).
+    pub(super) back: Vec<Stashed>,
+    pub(super) forward: Vec<Stashed>,
+}
+
+impl Explorer {
+    /// The collection to explore: `--index IDX`, or `None` for the default.
+    pub fn with_index(index: Option<PathBuf>) -> Explorer {
+        Explorer {
+            index,
+            ..Explorer::default()
+        }
+    }
+
+    pub fn shown(&self) -> bool {
+        self.shown
+    }
+
+    /// Is an answer awaited (the front end then polls every few milliseconds)?
+    pub fn busy(&self) -> bool {
+        ((self.shown && self.asked.is_some()) || self.finding()) && self.missing.is_none()
+    }
+
+    pub(super) fn start(&mut self) {
+        if self.worker.is_some() || self.missing.is_some() {
+            return;
+        }
+        match crate::collection::index_dir(self.index.clone()) {
+            Ok(dir) => self.worker = Some(Worker::start(dir)),
+            Err(e) => self.missing = Some(e),
+        }
+    }
+}
+
+/// A game of the list: where it is and the label the list shows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRef {
+    pub path: PathBuf,
+    /// 1-based record in the file.
+    pub record: u32,
+    /// Plies from the record's start when it reaches the position.
+    pub ply: u32,
+    pub label: String,
+}
+
+/// A record put aside, whole: what `Ctrl-o` / `Ctrl-n` bring back (its document: the record,
+/// its edits and undo history, where it came from; the node shown; whether it was followed).
+#[derive(Debug)]
+pub(crate) struct Stashed {
+    pub(super) doc: Document,
+    pub(super) cur: NodeId,
+    pub(super) watch: Option<Watch>,
+}
+
+impl Stashed {
+    pub(super) fn modified(&self) -> bool {
+        self.doc.is_modified()
+    }
+}
+
+impl Explorer {
+    /// Is the games list awaited?
+    pub(super) fn finding(&self) -> bool {
+        self.finding.is_some()
+    }
+}

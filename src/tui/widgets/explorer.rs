@@ -1,0 +1,167 @@
+//! The explorer pane (`x`): the moves the collection's games played from the position on the
+//! board, the total line first, each with its number of games, a bar of the results (先手
+//! wins, draws, unknown, 後手 wins) and sente's win, draw and unknown shares in numbers. The
+//! rows come ready from `App::explorer_view`; while the answer for a new position is on its
+//! way the previous rows stay, dimmed, and the title says 更新中.
+
+use crate::app::App;
+use crate::app::collection::{ExplorerRow, ExplorerView};
+use crate::tui::draw::block;
+use crate::tui::text::{clean, fit, truncate};
+use crate::tui::theme::Theme;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::widgets::Widget;
+
+/// Cells of the results bar.
+const BAR: usize = 10;
+/// Cells of the move column (`▲２三銀右成` takes 12: cut to 11, the 成 stays readable from
+/// the board).
+const MOVE_W: usize = 11;
+
+/// Rows the pane wants: borders, the column heads, the total line and its moves (at most 12).
+pub fn wanted_height(app: &App) -> u16 {
+    let n = match app.explorer_view() {
+        ExplorerView::Rows { rows, .. } => rows.len().min(13),
+        _ => 3,
+    };
+    n as u16 + 3
+}
+
+/// The results bar: 先手 wins `█`, draws `▒`, unknown `░`, 後手 wins `·` (ASCII in
+/// double-width mode), each share of `BAR` cells rounded at its cumulative edge.
+fn bar(r: &ExplorerRow, double: bool) -> String {
+    let marks = if double {
+        ['#', '=', '?', '-']
+    } else {
+        ['█', '▒', '░', '·']
+    };
+    if r.games == 0 {
+        return " ".repeat(BAR);
+    }
+    let mut out = String::with_capacity(BAR * 3);
+    let mut drawn = 0;
+    let mut sum = 0;
+    for (n, mark) in [r.sente, r.draw, r.unknown, r.gote].into_iter().zip(marks) {
+        sum += n;
+        let edge = ((sum * BAR as u64 + r.games / 2) / r.games) as usize;
+        for _ in drawn..edge.min(BAR) {
+            out.push(mark);
+        }
+        drawn = drawn.max(edge.min(BAR));
+    }
+    out
+}
+
+/// `52%`: a share of the games, rounded.
+fn pct(n: u64, of: u64) -> String {
+    if of == 0 {
+        return "-".to_string();
+    }
+    format!("{}%", (n * 100 + of / 2) / of)
+}
+
+/// One row: `▲７六歩       1234 ████▒░····  52%   3%   1%` (43 cells: it fits the pane
+/// beside the BOD board at 80 columns).
+fn row_text(r: &ExplorerRow, double: bool) -> String {
+    format!(
+        "{} {:>5} {}{:>5}{:>5}{:>5}",
+        fit(&clean(&r.label, double), MOVE_W),
+        r.games,
+        bar(r, double),
+        pct(r.sente, r.games),
+        pct(r.draw, r.games),
+        pct(r.unknown, r.games),
+    )
+}
+
+/// The title: `棋譜DB 1234局` and the state.
+fn title(view: &ExplorerView) -> String {
+    match view {
+        ExplorerView::Rows { rows, updating } => {
+            let games = rows.first().map_or(0, |r| r.games);
+            let state = if *updating { " 更新中…" } else { "" };
+            format!("棋譜DB {games}局{state} (X: 指す)")
+        }
+        ExplorerView::Opening => "棋譜DB 読み込み中…".to_string(),
+        ExplorerView::NoIndex(_) | ExplorerView::Failed(_) => "棋譜DB".to_string(),
+    }
+}
+
+/// Draws the pane.
+pub fn explorer_pane(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
+    let view = app.explorer_view();
+    let b = block(title(&view), false, theme);
+    let inner = b.inner(area);
+    b.render(area, buf);
+    let w = inner.width as usize;
+    if w == 0 || inner.height == 0 {
+        return;
+    }
+    let d = theme.double;
+    let put = |buf: &mut Buffer, row: usize, text: &str, style: Style| {
+        if row < inner.height as usize {
+            let t = truncate(&clean(text, d), w);
+            buf.set_stringn(inner.x, inner.y + row as u16, t, w, style);
+        }
+    };
+    let (rows, updating) = match view {
+        ExplorerView::Rows { rows, updating } => (rows, updating),
+        ExplorerView::Opening => return put(buf, 0, "索引を開いています…", theme.dim),
+        ExplorerView::NoIndex(why) => {
+            put(buf, 0, "no collection index to explore:", theme.warning);
+            put(buf, 1, &why, theme.dim);
+            put(
+                buf,
+                2,
+                "make one with `kifview index DIR` (or start with --index IDX)",
+                Style::new(),
+            );
+            return;
+        }
+        ExplorerView::Failed(why) => return put(buf, 0, &why, theme.error),
+    };
+    // Over the columns of `row_text`: the bar runs from 先手's wins to 後手's.
+    let head = format!("{}  局数 先手--後手 先勝 引分 不明", fit("指し手", MOVE_W));
+    put(buf, 0, &head, theme.dim);
+    let base = if updating { theme.dim } else { Style::new() };
+    for (i, r) in rows.iter().enumerate() {
+        let style = if i == 0 {
+            base.add_modifier(Modifier::BOLD)
+        } else {
+            base
+        };
+        put(buf, i + 1, &row_text(r, d), style);
+    }
+    if rows.len() == 1 {
+        put(buf, 2, "この局面から先の対局はありません", theme.dim);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(sente: u64, gote: u64, draw: u64, unknown: u64) -> ExplorerRow {
+        ExplorerRow {
+            label: "▲７六歩".into(),
+            mv: None,
+            games: sente + gote + draw + unknown,
+            sente,
+            gote,
+            draw,
+            unknown,
+        }
+    }
+
+    #[test]
+    fn the_bar_splits_ten_cells_by_result() {
+        assert_eq!(bar(&row(5, 5, 0, 0), false), "█████·····");
+        assert_eq!(bar(&row(1, 1, 1, 1), false), "███▒▒░░░··");
+        assert_eq!(bar(&row(0, 0, 0, 0), false), "          ");
+        assert_eq!(bar(&row(2, 0, 1, 0), true), "#######===");
+        assert_eq!(pct(1, 3), "33%");
+        assert_eq!(pct(0, 0), "-");
+    }
+}
