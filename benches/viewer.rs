@@ -242,7 +242,7 @@ fn benches(c: &mut Criterion) {
     b.key('a');
     b.tick = false;
     b.v.app.shutdown_engine();
-    // t opens the tree (its outline is built once per change of the record, then kept).
+    // t opens the tree (its outline is built once per change of the tree's shape, then kept).
     let tree_open = |a: &App| a.mode() == Mode::Tree;
     g.bench_function("t", |bn| {
         bn.iter_custom(|n| b.time(n, 't', tree_open, |b| b.key('t')))
