@@ -242,12 +242,13 @@ fn benches(c: &mut Criterion) {
     b.key('a');
     b.tick = false;
     b.v.app.shutdown_engine();
-    // t opens the tree (its outline is built once per change of the record, then kept).
+    // t opens the tree (its outline is built once per change of the tree's shape, then kept).
     let tree_open = |a: &App| a.mode() == Mode::Tree;
     g.bench_function("t", |bn| {
         bn.iter_custom(|n| b.time(n, 't', tree_open, |b| b.key('t')))
     });
-    // The first t after an edit builds the outline of all 68,000 nodes.
+    // The first t after an edit of a comment: the outline is kept (the tree's shape is the
+    // same).
     g.bench_function("t_after_an_edit", |bn| {
         bn.iter_custom(|n| {
             b.time(
@@ -263,6 +264,50 @@ fn benches(c: &mut Criterion) {
             )
         })
     });
+    // The first t after an edit of the tree's shape (the root's last branch taken off, then
+    // put back) builds the outline of all 68,000 nodes; a comment (above) keeps it.
+    let last =
+        *b.v.app
+            .record()
+            .node(NodeId::ROOT)
+            .children
+            .last()
+            .expect("a fork");
+    let index = b.v.app.record().node(NodeId::ROOT).children.len() - 1;
+    let detached = std::cell::Cell::new(false);
+    g.bench_function("t_after_a_new_shape", |bn| {
+        bn.iter_custom(|n| {
+            b.time(
+                n,
+                't',
+                |_| true,
+                |b| {
+                    if b.v.app.mode() == Mode::Tree {
+                        b.key('t');
+                    }
+                    let edit = if detached.get() {
+                        Edit::Reattach {
+                            node: last,
+                            parent: NodeId::ROOT,
+                            index,
+                        }
+                    } else {
+                        Edit::Detach { node: last }
+                    };
+                    testing::apply(&mut b.v.app, edit).expect("the root's last branch");
+                    detached.set(!detached.get());
+                },
+            )
+        })
+    });
+    if detached.get() {
+        let put_back = Edit::Reattach {
+            node: last,
+            parent: NodeId::ROOT,
+            index,
+        };
+        testing::apply(&mut b.v.app, put_back).expect("the root's last branch");
+    }
     // Scrolling the open tree a row down (back to the top when at the bottom).
     if b.v.app.mode() != Mode::Tree {
         b.key('t');

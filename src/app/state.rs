@@ -100,7 +100,15 @@ struct Cursor {
     line: Vec<NodeId>,
     /// The position at `cur`.
     position: Position,
+    /// Positions along `line`, `stops[k]` at `line[k * STOP]`, as far as a move has needed
+    /// them, for the record at revision `stops_rev`: going anywhere replays at most `STOP`
+    /// moves past where the old and the new line part, not the whole line.
+    stops: Vec<Position>,
+    stops_rev: u64,
 }
+
+/// Plies between two kept positions of the line (`Cursor::stops`).
+const STOP: usize = 16;
 
 impl Cursor {
     fn at_start(record: &Record) -> Cursor {
@@ -109,7 +117,47 @@ impl Cursor {
             chosen: HashMap::new(),
             line: Vec::new(),
             position: record.initial.position.clone(),
+            stops: Vec::new(),
+            stops_rev: 0,
         }
+    }
+
+    /// Makes `line` the line, keeping the stops on the part it shares with the old one.
+    fn set_line(&mut self, line: Vec<NodeId>) {
+        let covered = (self.stops.len().saturating_sub(1) * STOP + 1).min(line.len());
+        let shared = (self.line.iter().zip(&line[..covered]))
+            .take_while(|(a, b)| a == b)
+            .count();
+        self.stops.truncate(shared.div_ceil(STOP));
+        self.line = line;
+    }
+
+    /// The position at `line[i]` of `record` (at `revision`).
+    fn position_on_line(&mut self, record: &Record, revision: u64, i: usize) -> Position {
+        if self.stops_rev != revision {
+            self.stops.clear();
+            self.stops_rev = revision;
+        }
+        if self.stops.is_empty() {
+            self.stops.push(record.initial.position.clone());
+        }
+        let play = |pos: &mut Position, ids: &[NodeId]| {
+            for &n in ids {
+                if let Step::Move(m) = &record.node(n).step {
+                    let _ = pos.play_unchecked(m.mv);
+                }
+            }
+        };
+        while self.stops.len() <= i / STOP {
+            let k = self.stops.len();
+            let mut pos = self.stops[k - 1].clone();
+            play(&mut pos, &self.line[(k - 1) * STOP + 1..=k * STOP]);
+            self.stops.push(pos);
+        }
+        let k = i / STOP;
+        let mut pos = self.stops[k].clone();
+        play(&mut pos, &self.line[k * STOP + 1..=i]);
+        pos
     }
 }
 
@@ -425,14 +473,21 @@ impl App {
 
     /// Recomputes the line through `cur` and the position.
     fn rebuild_line(&mut self) {
-        let mut line = self.doc.record().path(self.cursor.cur);
+        self.line_through(self.doc.record().path(self.cursor.cur));
+    }
+
+    /// Makes `path` (the root to the current node) and what follows it the line, and sets
+    /// the position.
+    fn line_through(&mut self, mut line: Vec<NodeId>) {
         let mut n = self.cursor.cur;
         while let Some(c) = self.child_on_line(n) {
             line.push(c);
             n = c;
         }
-        self.cursor.line = line;
-        self.cursor.position = self.doc.record().position_at(self.cursor.cur);
+        self.cursor.set_line(line);
+        let i = self.cur_index();
+        self.cursor.position =
+            (self.cursor).position_on_line(self.doc.record(), self.doc.revision(), i);
     }
 
     /// Moves to ply `index` of the current line.
@@ -444,7 +499,8 @@ impl App {
             .filter(|&&id| id != self.cursor.cur)
         {
             self.cursor.cur = id;
-            self.cursor.position = self.doc.record().position_at(id);
+            self.cursor.position =
+                (self.cursor).position_on_line(self.doc.record(), self.doc.revision(), index);
             self.view.comment_scroll = 0;
         }
     }
@@ -506,7 +562,7 @@ impl App {
         }
         self.cursor.cur = id;
         self.view.comment_scroll = 0;
-        self.rebuild_line();
+        self.line_through(path);
     }
 
     pub(crate) fn switch_alternative(&mut self, d: isize) {

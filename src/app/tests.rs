@@ -120,6 +120,62 @@ fn tree_jump_selects_a_branch() {
 }
 
 #[test]
+fn the_outline_outlives_edits_that_keep_the_trees_shape() {
+    use crate::core::record::Edit;
+    use crate::core::rules::Move;
+    let (r, [p1, ..]) = sample();
+    let mut a = app(r);
+    assert_eq!(a.outline().rows.len(), 3);
+    let comment = Edit::SetComment {
+        node: p1,
+        text: "a note".into(),
+    };
+    testing::apply(&mut a, comment).unwrap();
+    assert!(a.outline_cached().is_some(), "a comment keeps the outline");
+    let mv = Move::from_usi("1g1f").unwrap();
+    let add = Edit::AddMove {
+        parent: NodeId::ROOT,
+        mv,
+    };
+    testing::apply(&mut a, add).unwrap();
+    assert!(
+        a.outline_cached().is_none(),
+        "a new branch changes the outline"
+    );
+    assert_eq!(a.outline().rows.len(), 4);
+    a.undo();
+    assert!(a.outline_cached().is_none(), "undo may change the shape");
+    assert_eq!(a.outline().rows.len(), 3);
+}
+
+#[test]
+fn the_position_follows_every_move_along_long_lines() {
+    // 40 plies on the main line, a branch of 6 at ply 20 and one of 2 at ply 34.
+    let mut r = Record::default();
+    let shuffle = "5i4h 5a4b 4h5i 4b5a ".repeat(9);
+    let mid = push_line(
+        &mut r,
+        NodeId::ROOT,
+        &format!("7g7f 3c3d {}", &shuffle[..90]),
+    );
+    let end = push_line(&mut r, mid, &format!("{} 2g2f 8c8d", &shuffle[90..]));
+    let p19 = r.path(mid)[19];
+    let b1 = push_line(&mut r, p19, "8c8d 2g2f 8d8e 2f2e 8e8f 8g8f");
+    let p33 = r.path(end)[33];
+    let b2 = push_line(&mut r, p33, "1c1d 1g1f");
+    let mut a = app(r);
+    let check = |a: &App| assert_eq!(a.position(), &a.record().position_at(a.cur()));
+    for id in [end, b1, mid, b2, NodeId::ROOT, b2, b1, end] {
+        a.jump_to(id);
+        check(&a);
+        for k in ["h", "hhhhhhhhhhhhhhhhhhh", "l", "g", "G", "hhh", "j"] {
+            key(&mut a, k);
+            check(&a);
+        }
+    }
+}
+
+#[test]
 fn flip_focus_help_quit() {
     let (r, _) = sample();
     let mut a = app(r);

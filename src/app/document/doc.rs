@@ -30,7 +30,11 @@ pub struct Document {
     source: Source,
     /// The reader's warnings that name a move, by node (`line_view.rs`).
     move_warnings: Vec<(NodeId, usize)>,
-    /// The tree outline, built on first use after each change of the record.
+    /// The revision at which the tree's shape (which node follows which) last changed: a
+    /// comment, a bookmark or the header leave it, and the outline with it.
+    shape: u64,
+    /// The tree outline and the shape it was built for, built on first use after each
+    /// change of the tree's shape.
     outline: Option<(u64, Outline)>,
 }
 
@@ -61,6 +65,7 @@ impl Document {
             saves: Saves::default(),
             source,
             move_warnings,
+            shape: 0,
             outline: None,
         }
     }
@@ -108,8 +113,12 @@ impl Document {
     /// Applies `edit` as one undo step (`cursor`: where the user was); returns where it
     /// happened, which is where the cursor goes.
     pub(crate) fn apply(&mut self, edit: Edit, cursor: NodeId) -> Result<NodeId, EditError> {
+        let (reshapes, shape) = (changes_shape(&edit), self.shape);
         let focus = self.history.apply(&mut self.record, edit, cursor)?;
         self.changed();
+        if !reshapes {
+            self.shape = shape;
+        }
         self.focus_undo.push(focus);
         self.focus_redo.clear();
         Ok(focus)
@@ -129,7 +138,9 @@ impl Document {
             self.focus_undo.push(cursor);
             self.focus_redo.clear();
         }
+        let shape = self.shape;
         self.changed();
+        self.shape = shape;
         Ok(())
     }
 
@@ -165,8 +176,11 @@ impl Document {
         Some(to)
     }
 
+    /// A change of the record; of its shape too, unless the caller says otherwise (undo and
+    /// redo do not look at what they undo).
     fn changed(&mut self) {
         self.revision += 1;
+        self.shape = self.revision;
     }
 
     /// The record shown exists nowhere on disk (restored from a recovery file): modified
@@ -192,19 +206,31 @@ impl Document {
         }
     }
 
-    /// The tree outline (built on first use after each change of the record).
+    /// The tree outline (built on first use after each change of the tree's shape).
     pub fn outline(&mut self) -> &Outline {
-        let stale = !matches!(&self.outline, Some((rev, _)) if *rev == self.revision);
+        let stale = !matches!(&self.outline, Some((shape, _)) if *shape == self.shape);
         if stale {
-            self.outline = Some((self.revision, Outline::build(&self.record)));
+            self.outline = Some((self.shape, Outline::build(&self.record)));
         }
         &self.outline.as_ref().expect("just built").1
     }
     /// The outline if it is built and current.
     pub fn outline_cached(&self) -> Option<&Outline> {
         match &self.outline {
-            Some((rev, o)) if *rev == self.revision => Some(o),
+            Some((shape, o)) if *shape == self.shape => Some(o),
             _ => None,
         }
     }
+}
+
+/// Can `edit` change which node follows which (and so the outline)? Comments, bookmarks and
+/// the header cannot.
+fn changes_shape(edit: &Edit) -> bool {
+    !matches!(
+        edit,
+        Edit::SetComment { .. }
+            | Edit::SetComments(_)
+            | Edit::SetBookmark { .. }
+            | Edit::SetHeader(_)
+    )
 }
