@@ -301,7 +301,9 @@ fn human(t: &mut Vec<u8>, g: &Brief, ply: Option<u32>) {
     let put = |t: &mut Vec<u8>, s: &str| t.extend_from_slice(s.as_bytes());
     put(t, g.date.unwrap_or("----------"));
     put(t, "  ");
-    put(t, &format!("{:<7}", g.result.word()));
+    let word = g.result.word();
+    put(t, word);
+    put(t, &"       "[word.len().min(7)..]);
     put(t, "  ");
     put(t, &sanitize(name(&g.sente)));
     put(t, " - ");
@@ -326,9 +328,16 @@ fn human(t: &mut Vec<u8>, g: &Brief, ply: Option<u32>) {
 
 /// A path as one shell word (quoted when it holds anything but plain characters).
 fn shell_word(t: &mut Vec<u8>, p: &str) {
+    let plain_byte = |b: u8| b.is_ascii_alphanumeric() || b"/._-+,:@%".contains(&b);
     let plain = |c: char| c.is_alphanumeric() || "/._-+,:@%".contains(c);
     let clean = sanitize(p);
-    if !clean.is_empty() && clean.chars().all(plain) {
+    // Most paths are plain ASCII: checked byte by byte, without decoding.
+    let all_plain = if clean.is_ascii() {
+        clean.bytes().all(plain_byte)
+    } else {
+        clean.chars().all(plain)
+    };
+    if !clean.is_empty() && all_plain {
         t.extend_from_slice(clean.as_bytes());
     } else {
         t.extend_from_slice(format!("'{}'", clean.replace('\'', r"'\''")).as_bytes());
