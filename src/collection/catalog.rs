@@ -606,33 +606,22 @@ fn where_clause(f: &Filter) -> (String, Vec<String>) {
         args.push(v);
         format!("?{}", args.len())
     };
-    if let Some(p) = &f.player {
-        let a = arg(p.clone(), &mut args);
-        conds.push(format!("(instr(sente, {a}) > 0 OR instr(gote, {a}) > 0)"));
-    }
-    if let Some(p) = &f.sente {
-        let a = arg(p.clone(), &mut args);
-        conds.push(format!("instr(sente, {a}) > 0"));
-    }
-    if let Some(p) = &f.gote {
-        let a = arg(p.clone(), &mut args);
-        conds.push(format!("instr(gote, {a}) > 0"));
-    }
-    if let Some(e) = &f.event {
-        let a = arg(e.clone(), &mut args);
-        conds.push(format!("instr(event, {a}) > 0"));
-    }
-    if let Some(d) = &f.from {
-        let a = arg(d.clone(), &mut args);
-        conds.push(format!("date >= {a}"));
-    }
-    if let Some(d) = &f.to {
-        let a = arg(d.clone(), &mut args);
-        conds.push(format!("substr(date, 1, length({a})) <= {a}"));
-    }
-    if let Some(r) = f.result {
-        let a = arg(r.word().to_string(), &mut args);
-        conds.push(format!("result = {a}"));
+    // Each condition with one argument: `{a}` names it.
+    let result = f.result.map(|r| r.word().to_string());
+    let single = [
+        (&f.player, "(instr(sente, {a}) > 0 OR instr(gote, {a}) > 0)"),
+        (&f.sente, "instr(sente, {a}) > 0"),
+        (&f.gote, "instr(gote, {a}) > 0"),
+        (&f.event, "instr(event, {a}) > 0"),
+        (&f.from, "date >= {a}"),
+        (&f.to, "substr(date, 1, length({a})) <= {a}"),
+        (&result, "result = {a}"),
+    ];
+    for (value, sql) in single {
+        if let Some(v) = value {
+            let a = arg(v.clone(), &mut args);
+            conds.push(sql.replace("{a}", &a));
+        }
     }
     if let Some(t) = &f.tag {
         let a = arg(t.clone(), &mut args);
