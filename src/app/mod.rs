@@ -34,12 +34,16 @@
 //! - `collection/`: the collection in the viewer: the explorer pane's state (`mod.rs`), the
 //!   thread that owns the index and answers its queries off the key path (`worker.rs`), the
 //!   games reaching a position and the back/forward stack of records (`games.rs`).
+//! - `library/`: the collection's game list, full screen (`kifview DIR`, `--index IDX`, `O`):
+//!   its commands (`mod.rs`), the list, its filter, sort and row cache (`state.rs`), the
+//!   threads that compute the ordered list and index the folder (`worker.rs`).
 
 pub mod collection;
 pub mod config;
 pub mod dispatch;
 pub mod document;
 pub mod edit;
+pub mod library;
 mod lifecycle;
 pub mod line_view;
 pub mod outline;

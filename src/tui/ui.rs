@@ -7,8 +7,8 @@ pub use super::view::ViewState;
 use super::widgets::board::{self, BoardWidget, board_column};
 use super::widgets::large_board::{GRIDS, Grid, large_column};
 use super::widgets::{
-    analysis, comment, confirm, copy_menu, explorer, graph, header, help, list, move_list, paste,
-    position_editor, search, status, tree, variations,
+    analysis, comment, confirm, copy_menu, explorer, graph, header, help, library, list, move_list,
+    paste, position_editor, search, status, tree, variations,
 };
 use crate::app::config::BoardSize;
 use crate::app::{App, Overlay};
@@ -343,6 +343,7 @@ fn overlays(
             Overlay::PositionEditor(p) => {
                 position_editor::position_editor_overlay(main, buf, p, theme)
             }
+            Overlay::Library(s) => library::library_overlay(main, buf, app, s, theme, vs),
             Overlay::Panel(p) => {
                 let scroll = p.scroll();
                 help::panel_overlay(main, buf, &p.panel(app), scroll, theme, vs)

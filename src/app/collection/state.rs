@@ -67,6 +67,8 @@ pub struct Explorer {
     /// (`Ctrl-n`).
     pub(super) back: Vec<Stashed>,
     pub(super) forward: Vec<Stashed>,
+    /// The game list (`app::library`), once opened.
+    pub(crate) library: Option<Box<crate::app::library::Library>>,
 }
 
 impl Explorer {
@@ -82,9 +84,15 @@ impl Explorer {
         self.shown
     }
 
+    /// `--index IDX`, when given.
+    pub(crate) fn index(&self) -> Option<&PathBuf> {
+        self.index.as_ref()
+    }
+
     /// Is an answer awaited (the front end then polls every few milliseconds)?
     pub fn busy(&self) -> bool {
-        ((self.shown && self.asked.is_some()) || self.finding()) && self.missing.is_none()
+        (((self.shown && self.asked.is_some()) || self.finding()) && self.missing.is_none())
+            || self.library.as_ref().is_some_and(|l| l.busy())
     }
 
     pub(super) fn start(&mut self) {

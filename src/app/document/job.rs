@@ -16,6 +16,8 @@ pub enum Then {
     Quit { force: bool },
     /// Show record `n` (0-based) of the file, once the record shown is on disk.
     ShowRecord(usize),
+    /// Show game `id` of the library, once the record shown is on disk.
+    LibraryGame(u32),
 }
 
 impl Then {

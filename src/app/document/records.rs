@@ -13,6 +13,10 @@ use crate::app::state::{App, Level};
 impl App {
     /// `}` (`delta` 1) and `{` (-1): the next or previous record of the file.
     pub(crate) fn step_record(&mut self, delta: isize) {
+        // A game opened from the library: the list's next game (`app::library`).
+        if self.library_step(delta) {
+            return;
+        }
         let count = self.doc.source().record_count;
         if count < 2 {
             self.info(format!("{} holds one record", self.doc.source().name));

@@ -439,7 +439,8 @@ impl App {
             Then::Quit { .. } if self.doc.current() != revision => self.request_quit(false),
             Then::Quit { .. } => self.should_quit = true,
             Then::ShowRecord(index) if !self.is_modified() => self.show_record(index),
-            Then::ShowRecord(_) => {
+            Then::LibraryGame(id) if !self.is_modified() => self.library_show(id),
+            Then::ShowRecord(_) | Then::LibraryGame(_) => {
                 let n = self.doc.source().record_index + 1;
                 self.info_level(
                     format!(
@@ -455,7 +456,7 @@ impl App {
     fn go_on(&mut self, then: Then) {
         match then {
             Then::Quit { force } => self.request_quit(force),
-            Then::Stay | Then::ShowRecord(_) => {}
+            Then::Stay | Then::ShowRecord(_) | Then::LibraryGame(_) => {}
         }
     }
 

@@ -75,6 +75,7 @@ impl App {
             }
             (Pending::NewRecord(_), _) => self.info("back in the position editor"),
             (Pending::SwitchRecord(index), c) => self.answer_switch(index, c),
+            (Pending::LibraryGame(id), c) => self.answer_library_game(id, c),
             (Pending::Recover(path), 'y') => self.restore_recovery(&path),
             (Pending::Recover(path), 'd') => match document::remove_recovery(&path) {
                 Ok(()) => {

@@ -187,6 +187,8 @@ pub enum Pending {
     /// Unsaved edits, and another record of the file (this index) was asked for: s save
     /// the file then go, d discard and go, c cancel.
     SwitchRecord(usize),
+    /// Unsaved edits, and a game of the library (this id) was asked for: s, d, c.
+    LibraryGame(u32),
 }
 
 /// A question waiting for a one-key answer.
@@ -223,6 +225,8 @@ pub enum Overlay {
     Paste(PasteBox),
     /// The position editor (局面編集).
     PositionEditor(Box<PositionEditing>),
+    /// The library: the collection's game list, full screen (`app::library`).
+    Library(crate::app::library::LibraryScreen),
     /// An overlay known only by its behaviour (a panel of text, as `info.rs`): a new one
     /// needs no variant.
     Panel(Box<dyn OverlayState>),
@@ -259,6 +263,8 @@ pub enum Mode {
     Paste,
     /// The position editor: keys go to it as they are (letters are pieces).
     PositionEditor,
+    /// The library's game list.
+    Library,
     /// An `Overlay::Panel`, by its name.
     Panel(&'static str),
 }
@@ -279,6 +285,7 @@ impl Overlay {
             Overlay::CopyMenu(x) => x,
             Overlay::Paste(x) => x,
             Overlay::PositionEditor(x) => x.as_ref(),
+            Overlay::Library(x) => x,
             Overlay::Panel(x) => x.as_ref(),
         }
     }
@@ -297,6 +304,7 @@ impl Overlay {
             Overlay::CopyMenu(x) => x,
             Overlay::Paste(x) => x,
             Overlay::PositionEditor(x) => x.as_mut(),
+            Overlay::Library(x) => x,
             Overlay::Panel(x) => x.as_mut(),
         }
     }
