@@ -26,6 +26,7 @@ mod ki2;
 mod kif;
 mod layout;
 mod legal_squares;
+mod library;
 mod mate;
 mod modes;
 mod move_list;

@@ -134,6 +134,9 @@ impl App {
             changed = true;
             self.library_reply(reply);
         }
+        if let Some(l) = self.collection.library.as_deref_mut() {
+            changed |= l.progress_moved();
+        }
         changed | self.library_fetch()
     }
 

@@ -61,6 +61,8 @@ pub struct Library {
     pub(super) generation: u64,
     /// Indexing the folder is under way.
     pub(super) indexing: bool,
+    /// The progress last reported as a change (the screen redraws when it moves).
+    pub(super) seen_progress: (u64, u64),
     /// What the last indexing said (files, games, failures), or why the list failed.
     pub(super) note: Option<String>,
     pub(super) error: Option<String>,
@@ -83,6 +85,7 @@ impl Library {
         Library {
             worker: Worker::start(dir.clone(), root.clone()),
             indexing: root.is_some(),
+            seen_progress: (0, 0),
             dir,
             root,
             filter_text: String::new(),
@@ -165,6 +168,14 @@ impl Library {
     /// The folder indexed, when the library is a folder's.
     pub fn root(&self) -> Option<&PathBuf> {
         self.root.as_ref()
+    }
+
+    /// Has the indexing's progress moved since last asked?
+    pub(super) fn progress_moved(&mut self) -> bool {
+        let now = self.progress().unwrap_or_default();
+        let moved = now != self.seen_progress;
+        self.seen_progress = now;
+        moved
     }
 
     /// Takes a computed list, keeping the game selected when it is still there.

@@ -1,6 +1,6 @@
 //! The library (`kifview DIR`, `O`): the collection's games as a table over the whole screen
 //! but the status line. Columns fit the width: date, 先手, 後手, result, moves and as much of
-//! the event as fits at 80 columns; tags and the file from 120. The sorted column's head is
+//! the event as fits at 80 columns; tags and the file from 112 columns. The sorted column's head is
 //! marked ▲ (ascending) or ▼; the title counts the games (`n / N` when filtered); the last row
 //! is the filter (typed there after `/`), its error, or the indexing's progress. Text from
 //! the catalog is untrusted: every cell goes through `clean`.
@@ -28,7 +28,7 @@ struct Column {
 fn columns(w: usize) -> Vec<Column> {
     let name = if w >= 160 {
         16
-    } else if w >= 120 {
+    } else if w >= 110 {
         14
     } else {
         12
@@ -43,7 +43,7 @@ fn columns(w: usize) -> Vec<Column> {
     ];
     let used: usize = cols.iter().map(|c| c.width + 1).sum();
     let rest = w.saturating_sub(used);
-    if w < 120 {
+    if w < 110 {
         cols.push(col("棋戦", SortBy::Event, rest));
     } else {
         let event = (rest * 3 / 10).max(12);
