@@ -68,7 +68,7 @@ pub struct Explorer {
     pub(super) back: Vec<Stashed>,
     pub(super) forward: Vec<Stashed>,
     /// The game list (`app::library`), once opened.
-    pub(crate) library: Option<Box<crate::app::library::Library>>,
+    pub(crate) library: Option<Box<crate::app::library::state::Library>>,
 }
 
 impl Explorer {

@@ -16,6 +16,7 @@
 //! filtered list (each record of a multi-record file is a game of the list, so they step
 //! through its records too), asking the same question first.
 
+pub mod screen;
 pub mod state;
 pub mod worker;
 
@@ -24,15 +25,10 @@ use crate::app::document::{self, job::Then};
 use crate::app::overlay::{Mode, Overlay, Pending};
 use crate::app::state::{App, Level};
 use crate::collection::Filter;
+pub use screen::LibraryScreen;
 pub use state::Library;
 use state::{Opened, SORTS};
 use worker::{ListRequest, Reply};
-
-/// The library's screen on the overlay stack; `editing`: the filter being typed.
-#[derive(Clone, Debug, Default)]
-pub struct LibraryScreen {
-    pub editing: Option<String>,
-}
 
 impl App {
     /// At launch: `kifview DIR` (index DIR, list its games) or `kifview --index IDX` without

@@ -226,7 +226,7 @@ pub enum Overlay {
     /// The position editor (局面編集).
     PositionEditor(Box<PositionEditing>),
     /// The library: the collection's game list, full screen (`app::library`).
-    Library(crate::app::library::LibraryScreen),
+    Library(crate::app::library::screen::LibraryScreen),
     /// An overlay known only by its behaviour (a panel of text, as `info.rs`): a new one
     /// needs no variant.
     Panel(Box<dyn OverlayState>),

@@ -107,6 +107,25 @@ fn cell(g: &GameInfo, sort: SortBy, root: Option<&std::path::PathBuf>) -> String
     }
 }
 
+/// The end of `s` in at most `w` cells, `…` first when cut.
+fn tail(s: &str, w: usize) -> String {
+    if width(s) <= w {
+        return s.to_string();
+    }
+    let mut out: Vec<char> = Vec::new();
+    let mut used = 1;
+    for c in s.chars().rev() {
+        let cw = width(c.encode_utf8(&mut [0; 4]));
+        if used + cw > w {
+            break;
+        }
+        used += cw;
+        out.push(c);
+    }
+    out.push('…');
+    out.into_iter().rev().collect()
+}
+
 /// One line of cells, each fitted to its column.
 fn line(cells: impl Iterator<Item = (String, usize)>) -> String {
     let mut out = String::new();
@@ -212,6 +231,11 @@ pub fn library_overlay(
         let text = match l.row(id) {
             Some(g) => line(cols.iter().map(|c| {
                 let t = clean(&cell(g, c.sort, l.root()), theme.double);
+                // A long path keeps its end: the file's name.
+                let t = match c.sort {
+                    SortBy::Path => tail(&t, c.width),
+                    _ => t,
+                };
                 (t, c.width)
             })),
             None => fit("…", w),
