@@ -203,34 +203,38 @@ fn the_highlight_stays_on_its_move_when_the_answer_changes_and_it_is_still_there
     let idx = indexed(dir.path());
     let mut v = viewer(dir.path(), Some(idx));
     // X shows the pane when hidden and gives it the focus.
-    press(&mut v, "X");
+    press(&mut v, "lX");
     v.app.collection_settle();
     assert_eq!(v.app.mode(), FOCUS);
+    let lit = |v: &Viewer| rows(v)[v.app.explorer_highlight().unwrap()].label.clone();
+    assert_eq!(lit(&v), "△３四歩");
     press(&mut v, "j");
-    assert_eq!(rows(&v)[2].label, "▲２六歩");
+    assert_eq!(lit(&v), "△８四歩");
     assert_eq!(v.app.explorer_highlight(), Some(2));
-    // Only the game of 2020-01-02 (▲２六歩): the move is now the first row, still lit.
-    filter(&mut v, "2020-01-02");
+    // The games of 2020-01-03 (△３四歩) and 2020-01-04 (△８四歩): △８四歩 is still lit,
+    // though no longer first by count.
+    filter(&mut v, "2020-01-03..2020-01-04");
     v.app.collection_settle();
     assert_eq!(
         table(&v),
         vec![
-            row("全体", [1, 0, 0, 0, 1]),
-            row("▲２六歩", [1, 0, 0, 0, 1])
+            row("全体", [2, 0, 1, 1, 0]),
+            row("△３四歩", [1, 0, 0, 1, 0]),
+            row("△８四歩", [1, 0, 1, 0, 0])
         ]
     );
-    assert_eq!(v.app.explorer_highlight(), Some(1));
-    // Only 2020-01-05's (▲７六歩): ▲２六歩 is gone, the first move is lit.
+    assert_eq!(lit(&v), "△８四歩");
+    // Only 2020-01-05's (△３四歩): △８四歩 is gone, the first move is lit.
     filter(&mut v, "2020-01-05");
     v.app.collection_settle();
     assert_eq!(
         table(&v),
         vec![
             row("全体", [1, 1, 0, 0, 0]),
-            row("▲７六歩", [1, 1, 0, 0, 0])
+            row("△３四歩", [1, 1, 0, 0, 0])
         ]
     );
-    assert_eq!(v.app.explorer_highlight(), Some(1));
+    assert_eq!(lit(&v), "△３四歩");
 }
 
 /// Sets the explorer's filter from the focused pane: `/`, clears the prefilled text, types

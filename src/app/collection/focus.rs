@@ -136,11 +136,8 @@ impl App {
     /// `explorer_filter` (`/` in the pane): a prompt prefilled with the filter in force.
     pub(crate) fn open_explorer_filter(&mut self) {
         let text = self.collection.filter_text.clone();
-        self.open_prompt(
-            PromptKind::ExplorerFilter,
-            "filter (player:藤井 event:竜王 2020..2023 tag:四間飛車; empty: all): ",
-            text,
-        );
+        self.open_prompt(PromptKind::ExplorerFilter, "filter: ", text);
+        self.info("e.g. player:藤井 event:竜王 2020..2023 tag:四間飛車 result:sente; empty: all");
     }
 
     /// The filter typed: in force when it reads (the pane asks again), else the parser's
@@ -159,7 +156,6 @@ impl App {
         e.filter = filter;
         e.filter_text = text.clone();
         e.failed = None;
-        e.selected = None;
         self.info(if text.is_empty() {
             "explorer: every game (filter cleared)".to_string()
         } else {
