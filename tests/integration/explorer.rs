@@ -279,15 +279,30 @@ fn the_filter_is_set_from_the_pane_shown_in_its_title_and_shared_by_the_games_li
     press(&mut v, "/");
     let prompt = v.app.overlays().prompt().unwrap().text.clone();
     assert_eq!(prompt, "2020-01-03..2020-01-05 player:手");
-    // A filter that does not read: the parser's message, the prompt stays, the old filter
-    // stays in force.
+    // A filter that does not read: the parser's message, whole on the status line at 80
+    // columns; the old filter stays in force; / brings the text back to mend, once.
     press(&mut v, " result:win⏎");
-    assert_eq!(v.app.mode(), kifview::app::Mode::Prompt);
+    assert_eq!(v.app.mode(), FOCUS);
     let said = v.app.message().unwrap().text.clone();
     assert!(
         said.contains("result:win: expected sente, gote, draw or unknown"),
         "{said}"
     );
+    let shown = text(&mut v, 80, 24);
+    assert!(
+        shown
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .contains("expected sente, gote, draw or unknown (/ mends it)"),
+        "{shown}"
+    );
+    press(&mut v, "/");
+    let prompt = v.app.overlays().prompt().unwrap().text.clone();
+    assert_eq!(prompt, "2020-01-03..2020-01-05 player:手 result:win");
+    press(&mut v, "⎋/");
+    let prompt = v.app.overlays().prompt().unwrap().text.clone();
+    assert_eq!(prompt, "2020-01-03..2020-01-05 player:手");
     press(&mut v, "⎋");
     assert_eq!(
         v.app.explorer().filter_text(),

@@ -133,24 +133,32 @@ impl App {
         }
     }
 
-    /// `explorer_filter` (`/` in the pane): a prompt prefilled with the filter in force.
+    /// `explorer_filter` (`/` in the pane): a prompt prefilled with the filter in force (or,
+    /// right after a filter that did not read, with that one to mend).
     pub(crate) fn open_explorer_filter(&mut self) {
-        let text = self.collection.filter_text.clone();
+        let e = &mut self.collection;
+        let text = e.rejected.take().unwrap_or_else(|| e.filter_text.clone());
         self.open_prompt(PromptKind::ExplorerFilter, "filter: ", text);
         self.info("e.g. player:藤井 event:竜王 2020..2023 tag:四間飛車 result:sente; empty: all");
     }
 
-    /// The filter typed: in force when it reads (the pane asks again), else the parser's
-    /// message and the prompt stays, the old filter in force; empty clears it.
+    /// The filter typed: in force when it reads (the pane asks again); else the old filter
+    /// stays in force and the parser's message takes the status line whole (beside an open
+    /// prompt it would be cut at 80 columns), and `/` brings the text back to mend; empty
+    /// clears the filter.
     pub(crate) fn submit_explorer_filter(&mut self, text: &str) {
+        self.close_prompt();
         let filter = match Filter::parse(text) {
             Ok(f) => f,
             Err(e) => {
+                self.collection.rejected = Some(text.to_string());
                 let e = crate::core::text::sanitize(&e).into_owned();
-                return self.info_level(format!("filter: {e}"), Level::Error);
+                let again = self.key_name(KeyMode::Explorer, Command::ExplorerFilter);
+                let text = format!("filter not changed: {e} ({again} mends it)");
+                return self.info_level(text, Level::Error);
             }
         };
-        self.close_prompt();
+        self.collection.rejected = None;
         let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
         let e = &mut self.collection;
         e.filter = filter;

@@ -70,6 +70,8 @@ pub struct Explorer {
     /// The move highlighted while the pane has the focus (`X`): kept across answers while
     /// the new rows still have it, else the first move is.
     pub(super) selected: Option<Move>,
+    /// A filter typed that did not read: the next `/` offers it again to mend.
+    pub(super) rejected: Option<String>,
     /// The key of the position whose games `o` asked for.
     pub(super) finding: Option<String>,
     /// Records left for a collection game (`Ctrl-o` returns), and those left going back
