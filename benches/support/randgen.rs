@@ -4,18 +4,9 @@
 use kifview::core::record::{MoveData, MoveTime, NodeId, Record, Special, Step};
 use kifview::core::rules::Position;
 
-pub struct Rng(pub u64);
-impl Rng {
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
-}
+#[path = "rng.rs"]
+mod rng;
+pub use rng::Rng;
 
 fn play(r: &mut Record, parent: NodeId, pos: &mut Position, rng: &mut Rng) -> Option<NodeId> {
     let moves = pos.legal_moves();
