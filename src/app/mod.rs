@@ -33,10 +33,12 @@
 //!   (`state.rs`), `:analyze` and `:mate` (`analyze.rs`), the evaluation graph (`graph.rs`).
 //! - `collection/`: the collection in the viewer: the explorer pane's state (`mod.rs`), the
 //!   thread that owns the index and answers its queries off the key path (`worker.rs`), the
-//!   games reaching a position and the back/forward stack of records (`games.rs`).
+//!   pane's focus (`X`: the highlighted move, the filter; `focus.rs`), the games reaching a
+//!   position and the back/forward stack of records (`games.rs`).
 //! - `library/`: the collection's game list, full screen (`kifview DIR`, `--index IDX`, `O`):
 //!   its commands (`mod.rs`), the list, its filter, sort and row cache (`state.rs`), the
-//!   threads that compute the ordered list and index the folder (`worker.rs`).
+//!   threads that compute the ordered list and index the folder (`worker.rs`), its screen on
+//!   the overlay stack (`screen.rs`).
 
 pub mod collection;
 pub mod config;

@@ -344,6 +344,8 @@ fn overlays(
                 position_editor::position_editor_overlay(main, buf, p, theme)
             }
             Overlay::Library(s) => library::library_overlay(main, buf, app, s, theme, vs),
+            // The explorer's focus: its pane draws the highlight.
+            Overlay::Panel(p) if p.mode() == crate::app::collection::focus::FOCUS => {}
             Overlay::Panel(p) => {
                 let scroll = p.scroll();
                 help::panel_overlay(main, buf, &p.panel(app), scroll, theme, vs)

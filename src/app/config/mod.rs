@@ -60,12 +60,14 @@ pub enum KeyMode {
     Copy,
     /// The paste prompt (`p`, `:paste`) is open.
     Paste,
+    /// The explorer pane has the focus (`X`).
+    Explorer,
     /// The library's game list (`kifview DIR`, `O`).
     Library,
 }
 
 impl KeyMode {
-    pub const ALL: [KeyMode; 10] = [
+    pub const ALL: [KeyMode; 11] = [
         KeyMode::Normal,
         KeyMode::Tree,
         KeyMode::Help,
@@ -75,6 +77,7 @@ impl KeyMode {
         KeyMode::List,
         KeyMode::Copy,
         KeyMode::Paste,
+        KeyMode::Explorer,
         KeyMode::Library,
     ];
     pub fn name(self) -> &'static str {
@@ -88,6 +91,7 @@ impl KeyMode {
             KeyMode::List => "list",
             KeyMode::Copy => "copy",
             KeyMode::Paste => "paste",
+            KeyMode::Explorer => "explorer",
             KeyMode::Library => "library",
         }
     }
