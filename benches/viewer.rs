@@ -21,7 +21,8 @@
 //! nature, so it grows with the record; it has to stay well under 50 ms here.
 //!
 //! `library_open`, `library_page_down` and `library_j` (group `viewer_library`): the library
-//! on the same generated collection (see `library`).
+//! on the same generated collection (see `library`). `KIFVIEW_BENCH_COLLECTION_INDEX=IDX`
+//! uses an index made before for both instead of generating one.
 //!
 //! Run: `cargo bench --bench viewer`. The medians are in
 //! `target/criterion/viewer_68k/<key>/new/estimates.json` (`median.point_estimate`, ns).
@@ -396,6 +397,11 @@ fn collection() -> &'static (tempfile::TempDir, std::path::PathBuf) {
 }
 
 fn make_collection() -> (tempfile::TempDir, std::path::PathBuf) {
+    // An index made before (`kifview index /tmp/c100k --index IDX`): generating and indexing
+    // 100,000 games takes minutes idle and half an hour under load.
+    if let Some(idx) = std::env::var_os("KIFVIEW_BENCH_COLLECTION_INDEX") {
+        return (tempfile::tempdir().expect("temp dir"), idx.into());
+    }
     let games: usize = std::env::var("KIFVIEW_BENCH_EXPLORER_GAMES")
         .map_or(100_000, |s| s.parse().expect("a number"));
     let dir = tempfile::tempdir().expect("temp dir");

@@ -212,9 +212,9 @@ impl Library {
         self.top = self.top.min(n.saturating_sub(h));
     }
 
-    /// Fetches the details of the rows shown and a page either side when one shown is
-    /// missing: one query of at most three pages, so that stepping a page hits the cache
-    /// every other time.
+    /// Fetches the details of the rows shown and two pages either side when one shown is
+    /// missing: one query of at most five pages, so that stepping a page either way hits
+    /// the cache at least twice before the next query.
     pub(super) fn fetch_rows(&mut self) -> Result<(), String> {
         let h = self.height.max(1);
         let ids = self.ids.as_deref().unwrap_or(&[]);
@@ -228,8 +228,8 @@ impl Library {
         if self.rows.len() > CACHE {
             self.rows.clear();
         }
-        let from = self.top.saturating_sub(h);
-        let want: Vec<u32> = (ids.iter().skip(from).take(3 * h))
+        let from = self.top.saturating_sub(2 * h);
+        let want: Vec<u32> = (ids.iter().skip(from).take(5 * h))
             .filter(|id| !self.rows.contains_key(id))
             .copied()
             .collect();
