@@ -1,12 +1,16 @@
 //! A save on a thread of its own: what the session keeps of it ([`Saves`]), and the thread's
-//! work ([`run_save`]: render, encode, write through `store`). The questions and what an
-//! outcome means for the session are `save.rs`'s.
+//! work. A save runs in two phases: [`prepare`] renders and encodes the record once and finds
+//! every reason to ask (an encoding that cannot hold a character, what the format or the
+//! file cannot hold, a read-only file) without writing; when nothing needs asking it goes
+//! on to write at once, else the session asks (`questions.rs`) and, after every yes,
+//! [`write_prepared`] writes the bytes already made, on a thread again. What an outcome means
+//! for the session is `save.rs`'s.
 
-use crate::app::document::checks::DiskStamp;
+use crate::app::document::checks::{DiskStamp, SaveLoss, SavePlan};
 use crate::app::document::{self, Source};
 use crate::app::overlay::SaveJob;
 use crate::core::notation::encoding::EncodeError;
-use crate::core::notation::{Format, TextInfo};
+use crate::core::notation::{Format, Loss, TextInfo};
 use crate::core::record::{Record, Revision};
 use crate::store::SaveError;
 use std::path::PathBuf;
@@ -27,6 +31,8 @@ pub struct Saves {
     /// How long starting a save waits for it to end before it goes on in the background;
     /// `None`: until it ends (no run loop to take its outcome later, as in tests).
     pub blocks_for: Option<Duration>,
+    /// How many times the session's saves rendered a record (each save's first phase).
+    pub(super) renders: usize,
 }
 
 impl Saves {
@@ -62,18 +68,34 @@ pub(super) struct Progress {
 /// How a save thread ended.
 #[derive(Debug)]
 pub(super) enum Outcome {
-    Unencodable(EncodeError),
-    /// Nothing written: the format cannot hold these (and the user has not said yes yet).
-    Losses {
-        format: Format,
-        losses: Vec<String>,
-    },
-    ReadOnly(PathBuf),
+    /// Nothing written: the bytes are made, and there are questions to ask first.
+    Asks(Arc<Prepared>),
     /// Not written: why (kept typed until the message says it).
     Failed(SaveError),
     /// The save thread ended without an outcome.
     Stopped,
     Saved(Written),
+}
+
+/// A save's first phase: the bytes, made once, and every reason to ask before writing them.
+#[derive(Debug)]
+pub(super) struct Prepared {
+    /// The bytes (none when the encoding cannot hold the record: `unencodable` says why).
+    pub plan: SavePlan,
+    /// A file of several records written whole: the text of each record as written.
+    pub texts: Option<Vec<String>>,
+    pub unencodable: Option<EncodeError>,
+    /// What the file written will not hold: the format's losses, then the session's.
+    pub losses: Vec<SaveLoss>,
+    /// The file is read-only (its metadata says so; nothing was written).
+    pub read_only: Option<PathBuf>,
+}
+
+impl Prepared {
+    /// Nothing to ask: the bytes can be written at once.
+    fn asks_nothing(&self) -> bool {
+        self.unencodable.is_none() && self.losses.is_empty() && self.read_only.is_none()
+    }
 }
 
 /// What a save wrote.
@@ -83,49 +105,86 @@ pub(super) struct Written {
     pub format: Format,
     pub info: TextInfo,
     pub bytes: usize,
-    /// What the file does not hold (the user said yes).
-    pub losses: Vec<String>,
+    /// What the format could not hold (the user said yes).
+    pub losses: Vec<Loss>,
     /// A file of several records written whole: the text of each record as written.
     pub texts: Option<Vec<String>>,
 }
 
-/// The save thread: renders and encodes `record`, stops at losses not agreed to yet, writes.
+/// The save thread's first phase: renders and encodes `record` once and finds what to ask.
 /// `doc` is the session's document when its file holds several records (in CSA they are all
-/// written, to its own file or another); `extra` are losses the session knows of and the plan
-/// does not (the other records of such a file, bytes replaced when the file was read).
+/// written, to its own file or another); `extra` are losses the session knows of and the
+/// writer does not (the other records of such a file, bytes replaced when the file was read,
+/// lines not read).
+pub(super) fn prepare(
+    record: &Record,
+    doc: Option<&Source>,
+    job: &SaveJob,
+    extra: Vec<SaveLoss>,
+) -> Prepared {
+    let t = job.target;
+    let (plan, texts, unencodable) =
+        match document::plan_in_file(record, doc, &job.path, t.target, t.info) {
+            Ok((plan, texts)) => (plan, texts, None),
+            Err(e) => {
+                let plan = SavePlan {
+                    path: job.path.clone(),
+                    target: t.target,
+                    info: t.info,
+                    bytes: Vec::new(),
+                    losses: Vec::new(),
+                };
+                (plan, None, Some(e))
+            }
+        };
+    let mut losses: Vec<SaveLoss> = plan.losses.iter().cloned().map(SaveLoss::Format).collect();
+    losses.extend(extra);
+    Prepared {
+        read_only: crate::store::read_only(&job.path),
+        plan,
+        texts,
+        unencodable,
+        losses,
+    }
+}
+
+/// The save thread when it starts: [`prepare`], then write at once when there is nothing to
+/// ask, else hand the prepared bytes back with the questions.
 pub(super) fn run_save(
     record: &Record,
     doc: Option<&Source>,
     job: &SaveJob,
-    extra: Vec<String>,
+    extra: Vec<SaveLoss>,
     progress: &Progress,
 ) -> Outcome {
-    let (plan, texts) =
-        match document::plan_in_file(record, doc, &job.path, job.target.target, job.target.info) {
-            Ok(p) => p,
-            Err(e) => return Outcome::Unencodable(e),
-        };
-    let mut losses: Vec<String> = plan.losses.clone();
-    losses.extend(extra);
-    if !losses.is_empty() && !job.losses_ok {
-        return Outcome::Losses {
-            format: plan.target.format,
-            losses,
-        };
+    let prepared = prepare(record, doc, job, extra);
+    if prepared.asks_nothing() {
+        write_prepared(&prepared, false, progress)
+    } else {
+        Outcome::Asks(Arc::new(prepared))
     }
+}
+
+/// The save thread's second phase: writes the bytes [`prepare`] made (`replace_read_only`:
+/// the user said yes to replacing a read-only file).
+pub(super) fn write_prepared(
+    prepared: &Prepared,
+    replace_read_only: bool,
+    progress: &Progress,
+) -> Outcome {
+    let plan = &prepared.plan;
     progress
         .total
         .store(plan.bytes.len() as u64, Ordering::Relaxed);
-    match document::write(&plan, job.read_only_ok, &progress.written) {
-        Err(SaveError::ReadOnly { path }) => Outcome::ReadOnly(path),
+    match document::write(plan, replace_read_only, &progress.written) {
         Err(e) => Outcome::Failed(e),
         Ok(stamp) => Outcome::Saved(Written {
             stamp,
             format: plan.target.format,
             info: plan.info,
             bytes: plan.bytes.len(),
-            losses: plan.losses,
-            texts,
+            losses: plan.losses.clone(),
+            texts: prepared.texts.clone(),
         }),
     }
 }

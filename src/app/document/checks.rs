@@ -2,9 +2,11 @@
 //! it), list what the format cannot hold, and notice outside changes. The bytes are written by
 //! `crate::store` through `app::document`.
 
-use crate::core::notation::encoding::EncodeError;
-use crate::core::notation::{self, Target, TextInfo};
+use crate::convert::unread::Unread;
+use crate::core::notation::encoding::{EncodeError, GETA};
+use crate::core::notation::{self, Format, Loss, Target, TextEncoding, TextInfo};
 use crate::core::record::Record;
+use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
@@ -47,8 +49,105 @@ pub struct SavePlan {
     pub target: Target,
     pub info: TextInfo,
     pub bytes: Vec<u8>,
-    /// Things the target format cannot hold, in words (empty for KIF): each loss's `Display`.
-    pub losses: Vec<String>,
+    /// What the target format cannot hold (empty for KIF).
+    pub losses: Vec<Loss>,
+}
+
+/// What a save leaves out, typed until a question or a message shows it (its `Display`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SaveLoss {
+    /// What the format cannot hold (the writer's list, counted).
+    Format(Loss),
+    /// Lines of the file the reader could not read: written over, they are removed.
+    Unread(Unread),
+    /// The other records of a file of several, when only the record shown is written.
+    OtherRecords(OtherRecords),
+    /// The bytes of the file its encoding could not read (read as �), on these lines.
+    ReplacedBytes {
+        lines: Vec<usize>,
+        read: TextEncoding,
+        writing: TextEncoding,
+    },
+}
+
+/// The other records of a file of several that a save of the record shown leaves out.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OtherRecords {
+    /// How many there are besides the one shown.
+    pub others: usize,
+    /// The file's name (`five.csa`).
+    pub name: String,
+    /// The format written (why one record only).
+    pub format: Format,
+    /// The record written (1-based).
+    pub shown: usize,
+    /// What becomes of the others.
+    pub kept: KeptIn,
+}
+
+/// Where the records a save leaves out stay.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KeptIn {
+    /// The session's file keeps them (a copy, `:saveas`).
+    File,
+    /// The session's file is written over: it loses them.
+    Lost,
+    /// The records came from no file (pasted).
+    NoFile,
+}
+
+impl fmt::Display for SaveLoss {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SaveLoss::Format(l) => l.fmt(f),
+            SaveLoss::Unread(u) => write!(f, "{u} and would be removed"),
+            SaveLoss::OtherRecords(o) => o.fmt(f),
+            SaveLoss::ReplacedBytes {
+                lines,
+                read,
+                writing,
+            } => {
+                let shown: Vec<String> = lines.iter().take(5).map(ToString::to_string).collect();
+                let more = match lines.len() {
+                    0..=5 => String::new(),
+                    n => format!(" and {} more", n - 5),
+                };
+                write!(
+                    f,
+                    "the original bytes that were not {read} on line{} {}{more} (read as �, written as {})",
+                    if lines.len() == 1 { "" } else { "s" },
+                    shown.join(", "),
+                    if *writing == TextEncoding::Utf8 {
+                        "�"
+                    } else {
+                        GETA
+                    }
+                )
+            }
+        }
+    }
+}
+
+impl fmt::Display for OtherRecords {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let kept = match self.kept {
+            KeptIn::File => format!("; {} keeps them", self.name),
+            KeptIn::Lost => format!("; {} loses them", self.name),
+            KeptIn::NoFile => "; they are in no file".to_string(),
+        };
+        let others = if self.others == 1 {
+            "record".to_string()
+        } else {
+            format!("{} records", self.others)
+        };
+        write!(
+            f,
+            "the other {others} of {} ({}: only record {} is written{kept})",
+            self.name,
+            super::one_record_why(self.format),
+            self.shown
+        )
+    }
 }
 
 /// Renders and encodes; an unmappable character is an error naming each one and its place.
@@ -64,7 +163,7 @@ pub fn plan(
         target,
         info,
         bytes,
-        losses: losses.iter().map(ToString::to_string).collect(),
+        losses,
     })
 }
 

@@ -58,9 +58,9 @@ pub struct SaveJob {
     pub how: SaveHow,
     /// Writing back to the file the record came from.
     pub same_file: bool,
+    /// The user said yes to overwriting (the file changed on disk, or another file exists):
+    /// asked before the bytes are made. The other questions come with the bytes
+    /// (`background::Prepared`).
     pub overwrite_ok: bool,
-    /// The user said yes to replacing a read-only file.
-    pub read_only_ok: bool,
-    pub losses_ok: bool,
     pub then: Then,
 }

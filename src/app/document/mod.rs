@@ -13,6 +13,7 @@ mod doc;
 pub mod job;
 mod picture;
 pub(crate) mod records;
+pub mod questions;
 pub mod save;
 pub mod watch;
 
@@ -26,7 +27,7 @@ use crate::core::record::{Initial, Record};
 use crate::core::rules::{HANDICAPS, Handicap, Position};
 use crate::load;
 use crate::store::{self, SaveError, SaveOptions};
-use checks::{DiskStamp, SavePlan};
+use checks::{DiskStamp, KeptIn, OtherRecords, SavePlan};
 use std::path::{Path, PathBuf};
 
 pub use doc::Document;
@@ -328,27 +329,21 @@ impl Source {
     /// What writing the record shown in `format` leaves out of a file of several records:
     /// the others, unless it is written whole ([`Source::written_whole_as`]).
     /// `file_keeps_them`: the save leaves the session's file as it is (a copy, `:saveas`).
-    pub fn other_records_loss(&self, format: Format, file_keeps_them: bool) -> Option<String> {
+    pub fn other_records_loss(&self, format: Format, file_keeps_them: bool) -> Option<OtherRecords> {
         if self.written_whole_as(format) {
             return None;
         }
-        let others = self.record_count - 1;
-        let why = one_record_why(format);
-        let kept = match (&self.path, file_keeps_them) {
-            (Some(_), true) => format!("; {} keeps them", self.name),
-            (Some(_), false) => format!("; {} loses them", self.name),
-            (None, _) => "; they are in no file".to_string(),
-        };
-        Some(format!(
-            "the other {} of {} ({why}: only record {} is written{kept})",
-            if others == 1 {
-                "record".to_string()
-            } else {
-                format!("{others} records")
+        Some(OtherRecords {
+            others: self.record_count - 1,
+            name: self.name.clone(),
+            format,
+            shown: self.record_index + 1,
+            kept: match (&self.path, file_keeps_them) {
+                (Some(_), true) => KeptIn::File,
+                (Some(_), false) => KeptIn::Lost,
+                (None, _) => KeptIn::NoFile,
             },
-            self.name,
-            self.record_index + 1
-        ))
+        })
     }
 }
 
@@ -581,7 +576,7 @@ pub fn plan_in_file(
         target,
         info,
         bytes: notation::encoding::encode(&pieces.concat(), &info)?,
-        losses: w.losses.iter().map(ToString::to_string).collect(),
+        losses: w.losses,
     };
     Ok((plan, Some(pieces)))
 }
