@@ -39,7 +39,11 @@ fn yes_to_what_the_format_cannot_hold_writes_the_bytes_made_for_the_question() {
     assert!(!csa.exists());
     press(&mut v, "y");
     assert!(csa.exists());
-    assert_eq!(v.app.save_renders(), 1, "the yes wrote what was rendered for the question");
+    assert_eq!(
+        v.app.save_renders(),
+        1,
+        "the yes wrote what was rendered for the question"
+    );
     let r = &notation::load(&std::fs::read(&csa).unwrap(), Some(&csa)).records[0].record;
     assert_eq!(r.main_line().len(), v.app.record().main_line().len());
 }
@@ -96,7 +100,10 @@ fn an_edit_made_while_a_question_is_open_stays_unsaved() {
     .unwrap();
     press(&mut v, "y");
     let written = std::fs::read_to_string(&kifu).unwrap();
-    assert!(written.contains("*一") && !written.contains("*二"), "{written}");
+    assert!(
+        written.contains("*一") && !written.contains("*二"),
+        "{written}"
+    );
     assert!(v.app.is_modified(), "the later edit is not on disk");
     // Undoing it returns to the revision written.
     press(&mut v, "u");

@@ -6,14 +6,12 @@
 //! [`write_prepared`] writes the bytes already made, on a thread again. What an outcome means
 //! for the session is `save.rs`'s.
 
-use crate::app::document::checks::{DiskStamp, SaveLoss, SavePlan};
+use crate::app::document::checks::{DiskStamp, Prepared, SaveLoss, SavePlan};
+use crate::app::document::job::SaveJob;
 use crate::app::document::{self, Source};
-use crate::app::overlay::SaveJob;
-use crate::core::notation::encoding::EncodeError;
 use crate::core::notation::{Format, Loss, TextInfo};
 use crate::core::record::{Record, Revision};
 use crate::store::SaveError;
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, mpsc};
 use std::time::Duration;
@@ -75,27 +73,6 @@ pub(super) enum Outcome {
     /// The save thread ended without an outcome.
     Stopped,
     Saved(Written),
-}
-
-/// A save's first phase: the bytes, made once, and every reason to ask before writing them.
-#[derive(Debug)]
-pub(super) struct Prepared {
-    /// The bytes (none when the encoding cannot hold the record: `unencodable` says why).
-    pub plan: SavePlan,
-    /// A file of several records written whole: the text of each record as written.
-    pub texts: Option<Vec<String>>,
-    pub unencodable: Option<EncodeError>,
-    /// What the file written will not hold: the format's losses, then the session's.
-    pub losses: Vec<SaveLoss>,
-    /// The file is read-only (its metadata says so; nothing was written).
-    pub read_only: Option<PathBuf>,
-}
-
-impl Prepared {
-    /// Nothing to ask: the bytes can be written at once.
-    fn asks_nothing(&self) -> bool {
-        self.unencodable.is_none() && self.losses.is_empty() && self.read_only.is_none()
-    }
 }
 
 /// What a save wrote.

@@ -53,6 +53,27 @@ pub struct SavePlan {
     pub losses: Vec<Loss>,
 }
 
+/// A save's first phase: the bytes, made once, and every reason to ask before writing them.
+#[derive(Debug)]
+pub struct Prepared {
+    /// The bytes (none when the encoding cannot hold the record: `unencodable` says why).
+    pub plan: SavePlan,
+    /// A file of several records written whole: the text of each record as written.
+    pub texts: Option<Vec<String>>,
+    pub unencodable: Option<EncodeError>,
+    /// What the file written will not hold: the format's losses, then the session's.
+    pub losses: Vec<SaveLoss>,
+    /// The file is read-only (its metadata says so; nothing was written).
+    pub read_only: Option<PathBuf>,
+}
+
+impl Prepared {
+    /// Nothing to ask: the bytes can be written at once.
+    pub(super) fn asks_nothing(&self) -> bool {
+        self.unencodable.is_none() && self.losses.is_empty() && self.read_only.is_none()
+    }
+}
+
 /// What a save leaves out, typed until a question or a message shows it (its `Display`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SaveLoss {
@@ -144,7 +165,7 @@ impl fmt::Display for OtherRecords {
             f,
             "the other {others} of {} ({}: only record {} is written{kept})",
             self.name,
-            super::one_record_why(self.format),
+            one_record_why(self.format),
             self.shown
         )
     }
@@ -165,6 +186,15 @@ pub fn plan(
         bytes,
         losses,
     })
+}
+
+/// Why a save in `format` writes one record of a file of several.
+pub fn one_record_why(format: Format) -> String {
+    if format == Format::Csa {
+        "its records could not be told apart".to_string()
+    } else {
+        format!("{} holds one record per file", format.name())
+    }
 }
 
 #[cfg(test)]

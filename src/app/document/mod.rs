@@ -12,8 +12,8 @@ pub mod clipboard;
 mod doc;
 pub mod job;
 mod picture;
-pub(crate) mod records;
 pub mod questions;
+pub(crate) mod records;
 pub mod save;
 pub mod watch;
 
@@ -27,6 +27,7 @@ use crate::core::record::{Initial, Record};
 use crate::core::rules::{HANDICAPS, Handicap, Position};
 use crate::load;
 use crate::store::{self, SaveError, SaveOptions};
+pub use checks::one_record_why;
 use checks::{DiskStamp, KeptIn, OtherRecords, SavePlan};
 use std::path::{Path, PathBuf};
 
@@ -329,7 +330,11 @@ impl Source {
     /// What writing the record shown in `format` leaves out of a file of several records:
     /// the others, unless it is written whole ([`Source::written_whole_as`]).
     /// `file_keeps_them`: the save leaves the session's file as it is (a copy, `:saveas`).
-    pub fn other_records_loss(&self, format: Format, file_keeps_them: bool) -> Option<OtherRecords> {
+    pub fn other_records_loss(
+        &self,
+        format: Format,
+        file_keeps_them: bool,
+    ) -> Option<OtherRecords> {
         if self.written_whole_as(format) {
             return None;
         }
@@ -344,15 +349,6 @@ impl Source {
                 (None, _) => KeptIn::NoFile,
             },
         })
-    }
-}
-
-/// Why a save in `format` writes one record of a file of several.
-pub fn one_record_why(format: Format) -> String {
-    if format == Format::Csa {
-        "its records could not be told apart".to_string()
-    } else {
-        format!("{} holds one record per file", format.name())
     }
 }
 

@@ -5,50 +5,15 @@
 //! record is rendered once per save. Saving as UTF-8 instead makes the bytes again (its
 //! declaration is part of the text).
 
-use crate::app::document::background::{Prepared, Progress, Running, write_prepared};
+use crate::app::document::background::{Progress, Running, write_prepared};
 use crate::app::document::checks::SaveLoss;
 use crate::app::document::file_name;
+use crate::app::document::job::{SaveQuestions, Stage};
 use crate::app::overlay::{Answer, Pending, PromptKind, SaveJob};
 use crate::app::state::{App, Level};
 use crate::core::notation::encoding::EncodeError;
 use crate::core::notation::{Format, TextEncoding};
-use crate::core::record::Revision;
 use std::sync::{Arc, mpsc};
-
-/// A save waiting for answers: its job, the bytes made for the record at `revision`, and
-/// which question is open.
-#[derive(Clone, Debug)]
-pub struct SaveQuestions {
-    pub(super) job: SaveJob,
-    pub(super) prepared: Arc<Prepared>,
-    /// The revision the bytes hold: what a save after the last yes marks as on disk (edits
-    /// made while the questions were open stay unsaved).
-    pub(super) revision: Revision,
-    /// The question open: [`Stage`].
-    pub(super) at: Stage,
-    /// The user said yes to replacing a read-only file.
-    pub(super) read_only_ok: bool,
-}
-
-/// The questions, in the order they are asked.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
-pub(super) enum Stage {
-    Encoding,
-    Losses,
-    ReadOnly,
-    /// Every question was answered yes.
-    Done,
-}
-
-impl Stage {
-    fn next(self) -> Stage {
-        match self {
-            Stage::Encoding => Stage::Losses,
-            Stage::Losses => Stage::ReadOnly,
-            Stage::ReadOnly | Stage::Done => Stage::Done,
-        }
-    }
-}
 
 impl App {
     /// Asks the first question of `q` from its stage on that applies, or writes the bytes
@@ -100,7 +65,11 @@ impl App {
         }
         let progress = Arc::new(Progress::default());
         let (tx, rx) = mpsc::channel();
-        let (prepared, p, yes) = (Arc::clone(&q.prepared), Arc::clone(&progress), q.read_only_ok);
+        let (prepared, p, yes) = (
+            Arc::clone(&q.prepared),
+            Arc::clone(&progress),
+            q.read_only_ok,
+        );
         let spawned = std::thread::Builder::new()
             .name("kifview-save".into())
             .spawn(move || {
@@ -168,7 +137,12 @@ impl App {
     /// was not read whole, what would go, and a copy offered first.
     fn ask_losses(&mut self, q: SaveQuestions, losses: &[SaveLoss]) {
         let details = losses.iter().map(|l| format!("  - {l}")).collect();
-        let unread = self.doc.source().unread.as_ref().filter(|_| q.job.same_file);
+        let unread = self
+            .doc
+            .source()
+            .unread
+            .as_ref()
+            .filter(|_| q.job.same_file);
         if let Some(u) = unread {
             let question = format!(
                 "{} was not read whole: {} could not be read and would be removed. Save over it?",

@@ -7,8 +7,8 @@ use crate::app::config::SaveEncoding;
 pub use crate::app::document::background::Saves;
 use crate::app::document::background::{Outcome, Progress, Running, Written, run_save, size_text};
 use crate::app::document::checks::{DiskStamp, SaveLoss};
-use crate::app::document::questions::{SaveQuestions, Stage};
 pub use crate::app::document::job::{SaveHow, SaveJob, SaveJobTarget, Then};
+use crate::app::document::job::{SaveQuestions, Stage};
 use crate::app::document::{self, Saved, file_name, same_path};
 use crate::app::overlay::{Answer, Pending, PromptKind};
 

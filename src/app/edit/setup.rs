@@ -107,7 +107,10 @@ impl App {
                     self.doc.source().name
                 ),
                 Vec::new(),
-                vec![(Answer::Yes, "discard them"), (Answer::No, "back to the editor")],
+                vec![
+                    (Answer::Yes, "discard them"),
+                    (Answer::No, "back to the editor"),
+                ],
                 Pending::NewRecord(Box::new(pos)),
             );
             return;

@@ -201,8 +201,8 @@ pub struct Confirm {
 
 // ----- saving (what a question about a save carries): `document::job` -----
 
+pub use crate::app::document::job::SaveQuestions;
 pub use crate::app::document::job::{SaveHow, SaveJob, SaveJobTarget, Then};
-pub use crate::app::document::questions::SaveQuestions;
 pub use confirm::Answer;
 
 // ----- the stack -----
