@@ -59,6 +59,10 @@ impl App {
     /// thread of their own (a slow disk never holds the keys up), as the save that asked
     /// nothing writes them.
     fn write_after_yes(&mut self, q: SaveQuestions) {
+        if q.prepared.unencodable.is_some() {
+            // Not reached (only saving as UTF-8 goes past that question, making new bytes).
+            return self.info_level("not saved: the bytes were not made".into(), Level::Error);
+        }
         if self.doc.saves.running.is_some() {
             // Not reached (a save that asks holds no thread), but never two writes at once.
             return self.info_level("not saved: another save is running".into(), Level::Error);

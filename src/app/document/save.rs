@@ -1,7 +1,8 @@
 //! Saving with its questions: vim's `:w` (the record's own file), `:w PATH` (a copy),
 //! `:saveas PATH` (switch files); overwriting, encodings and formats that cannot hold
 //! everything. The bytes and the disk are `document/mod.rs`'s business; the save runs on a thread
-//! (`background.rs`) while keys are handled, and its outcome is taken here.
+//! (`background.rs`) while keys are handled, and its outcome is taken here: the questions
+//! about the bytes it made (`questions.rs`), or what was written.
 
 use crate::app::config::SaveEncoding;
 pub use crate::app::document::background::Saves;
