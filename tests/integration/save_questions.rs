@@ -109,3 +109,30 @@ fn an_edit_made_while_a_question_is_open_stays_unsaved() {
     press(&mut v, "u");
     assert!(!v.app.is_modified());
 }
+
+/// "Save as UTF-8 instead" re-encodes the KIF text made for the question (no second
+/// render), and the questions after it still come before the file changes.
+#[test]
+fn save_as_utf8_instead_reencodes_the_text_and_asks_the_rest_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("mark.kifu");
+    std::fs::write(&src, "手合割：平手\n   1 ７六歩(77)\n*☗の好手\n").unwrap();
+    let mut v = viewer_on(&src, None);
+    let kif = dir.path().join("ro.kif");
+    read_only(&kif, "old\n");
+    press(&mut v, &format!(":w {}⏎y", kif.display()));
+    assert!(shown(&mut v).contains("Shift_JIS cannot hold 1 character"));
+    press(&mut v, "u");
+    assert!(shown(&mut v).contains("ro.kif is read-only"));
+    assert_eq!(std::fs::read_to_string(&kif).unwrap(), "old\n");
+    press(&mut v, "y");
+    let t = String::from_utf8(std::fs::read(&kif).unwrap()).expect("UTF-8");
+    assert_eq!(
+        t.lines().next(),
+        Some("#KIF version=2.0 encoding=UTF-8"),
+        "{t}"
+    );
+    let r = &notation::load(t.as_bytes(), Some(&kif)).records[0].record;
+    assert_eq!(r.node(r.main_line()[1]).comment, "☗の好手");
+    assert_eq!(v.app.save_renders(), 1);
+}

@@ -174,3 +174,54 @@ pub(super) fn size_text(n: u64) -> String {
         format!("{} KB", n.div_ceil(1000))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::document::job::{SaveHow, SaveJobTarget, Then};
+    use crate::core::notation::{self, TextEncoding};
+    use std::path::PathBuf;
+
+    /// "Save as UTF-8 instead" re-encodes the KIF text made for the question: the bytes are
+    /// those a render in UTF-8 makes (with and without a declaration in the file read).
+    #[test]
+    fn kif_as_utf8_from_the_text_made_is_what_a_render_in_utf8_makes() {
+        let moves = "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n*𠮷の好手\n";
+        for text in [
+            moves.to_string(),
+            format!("#KIF version=2.0 encoding=Shift_JIS\n{moves}"),
+        ] {
+            let loaded = notation::load(text.as_bytes(), None);
+            let record = &loaded.records[0].record;
+            let path = PathBuf::from("x.kif");
+            let (target, info) = document::target_for(&path, None, None).unwrap();
+            assert_eq!(info.encoding, TextEncoding::ShiftJis);
+            let job = SaveJob {
+                path,
+                target: SaveJobTarget { target, info },
+                how: SaveHow::Own,
+                same_file: false,
+                overwrite_ok: true,
+                then: Then::Stay,
+            };
+            let p = prepare(record, None, &job, Vec::new());
+            assert!(p.unencodable.is_some());
+            let utf8 = TextInfo {
+                encoding: TextEncoding::Utf8,
+                bom: false,
+                ..info
+            };
+            let again = p.as_utf8(utf8).expect("KIF is re-encoded");
+            let declared = notation::Target {
+                declare_encoding: true,
+                ..target
+            };
+            let (want, _) = notation::to_bytes(record, declared, &utf8).unwrap();
+            assert_eq!(
+                String::from_utf8(again.plan.bytes).unwrap(),
+                String::from_utf8(want).unwrap()
+            );
+            assert!(again.unencodable.is_none());
+        }
+    }
+}

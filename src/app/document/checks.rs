@@ -60,7 +60,7 @@ pub struct Prepared {
     pub plan: SavePlan,
     /// A file of several records written whole: the text of each record as written.
     pub texts: Option<Vec<String>>,
-    pub unencodable: Option<EncodeError>,
+    pub unencodable: Option<Unencodable>,
     /// What the file written will not hold: the format's losses, then the session's.
     pub losses: Vec<SaveLoss>,
     /// The file is read-only (its metadata says so; nothing was written).
@@ -71,6 +71,50 @@ impl Prepared {
     /// Nothing to ask: the bytes can be written at once.
     pub(super) fn asks_nothing(&self) -> bool {
         self.unencodable.is_none() && self.losses.is_empty() && self.read_only.is_none()
+    }
+
+    /// The bytes in UTF-8 (the answer "save as UTF-8 instead", `info` its settings) from the
+    /// text already rendered, when the format is KIF: its text differs in UTF-8 only by the
+    /// first line, which declares the encoding. `None` for the other formats, whose text the
+    /// encoding changes in more places (a CSA file's own text is reused in its own encoding
+    /// only): they render again.
+    pub(super) fn as_utf8(&self, info: TextInfo) -> Option<Prepared> {
+        let u = self.unencodable.as_ref()?;
+        let plan = &self.plan;
+        if plan.target.format != Format::Kif || self.texts.is_some() {
+            return None;
+        }
+        // The writer's own declaration, when it wrote one: the record's are left out.
+        let body = match u.text.split_once('\n') {
+            Some((first, rest)) if first.starts_with("#KIF version=2.0 encoding=") => rest,
+            _ => u.text.as_str(),
+        };
+        let text = format!("{}\n{body}", notation::kif::UTF8_DECLARATION);
+        let bytes = notation::encoding::encode(&text, &info).ok()?;
+        let losses = self.losses.iter().cloned().map(|l| match l {
+            SaveLoss::ReplacedBytes { lines, read, .. } => SaveLoss::ReplacedBytes {
+                lines,
+                read,
+                writing: info.encoding,
+            },
+            l => l,
+        });
+        Some(Prepared {
+            plan: SavePlan {
+                path: plan.path.clone(),
+                target: Target {
+                    declare_encoding: true,
+                    ..plan.target
+                },
+                info,
+                bytes,
+                losses: plan.losses.clone(),
+            },
+            texts: None,
+            unencodable: None,
+            losses: losses.collect(),
+            read_only: self.read_only.clone(),
+        })
     }
 }
 
@@ -171,21 +215,36 @@ impl fmt::Display for OtherRecords {
     }
 }
 
+/// Text rendered for a save that its encoding cannot hold: every character that it cannot,
+/// with its place, and the text (KIF saved as UTF-8 instead re-encodes it:
+/// [`Prepared::as_utf8`]).
+#[derive(Debug)]
+pub struct Unencodable {
+    pub error: EncodeError,
+    pub text: String,
+}
+
 /// Renders and encodes; an unmappable character is an error naming each one and its place.
 pub fn plan(
     record: &Record,
     path: &Path,
     target: Target,
     info: TextInfo,
-) -> Result<SavePlan, EncodeError> {
-    let (bytes, losses) = notation::to_bytes(record, target, &info)?;
-    Ok(SavePlan {
-        path: path.to_path_buf(),
-        target,
-        info,
-        bytes,
-        losses,
-    })
+) -> Result<SavePlan, Unencodable> {
+    let w = notation::render(record, target, &info);
+    match notation::encoding::encode(&w.text, &info) {
+        Ok(bytes) => Ok(SavePlan {
+            path: path.to_path_buf(),
+            target,
+            info,
+            bytes,
+            losses: w.losses,
+        }),
+        Err(error) => Err(Unencodable {
+            error,
+            text: w.text,
+        }),
+    }
 }
 
 /// Why a save in `format` writes one record of a file of several.

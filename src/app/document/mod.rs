@@ -19,7 +19,6 @@ pub mod watch;
 
 use crate::app::LaunchOptions;
 use crate::convert::unread::{self, Unread};
-use crate::core::notation::encoding::EncodeError;
 use crate::core::notation::{
     self, Diagnostic, Format, Parsed, Target, TextEncoding, TextInfo, Written, filetype,
 };
@@ -28,7 +27,7 @@ use crate::core::rules::{HANDICAPS, Handicap, Position};
 use crate::load;
 use crate::store::{self, SaveError, SaveOptions};
 pub use checks::one_record_why;
-use checks::{DiskStamp, KeptIn, OtherRecords, SavePlan};
+use checks::{DiskStamp, KeptIn, OtherRecords, SavePlan, Unencodable};
 use std::path::{Path, PathBuf};
 
 pub use doc::Document;
@@ -563,15 +562,20 @@ pub fn plan_in_file(
     path: &Path,
     target: Target,
     info: TextInfo,
-) -> Result<(SavePlan, Option<Vec<String>>), EncodeError> {
+) -> Result<(SavePlan, Option<Vec<String>>), Unencodable> {
     let Some((pieces, w)) = doc.and_then(|d| d.splice(record, target, &info)) else {
         return Ok((plan(record, path, target, info)?, None));
+    };
+    let text = pieces.concat();
+    let bytes = match notation::encoding::encode(&text, &info) {
+        Ok(b) => b,
+        Err(error) => return Err(Unencodable { error, text }),
     };
     let plan = SavePlan {
         path: path.to_path_buf(),
         target,
         info,
-        bytes: notation::encoding::encode(&pieces.concat(), &info)?,
+        bytes,
         losses: w.losses,
     };
     Ok((plan, Some(pieces)))
@@ -583,7 +587,7 @@ pub fn plan(
     path: &Path,
     target: Target,
     info: TextInfo,
-) -> Result<SavePlan, EncodeError> {
+) -> Result<SavePlan, Unencodable> {
     checks::plan(record, path, target, info)
 }
 

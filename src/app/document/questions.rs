@@ -2,8 +2,9 @@
 //! cannot hold a character, what the format or the file cannot hold, a read-only file. They
 //! are asked one after the other, each named and counted, before anything is written; after
 //! every yes the bytes already made are written on a thread ([`App::write_after_yes`]): the
-//! record is rendered once per save. Saving as UTF-8 instead makes the bytes again (its
-//! declaration is part of the text).
+//! record is rendered once per save. Saving as UTF-8 instead re-encodes the KIF text made
+//! for the question; another format's text changes with its encoding in more places, and is
+//! made again.
 
 use crate::app::document::background::{Progress, Running, write_prepared};
 use crate::app::document::checks::SaveLoss;
@@ -23,7 +24,7 @@ impl App {
             let p = Arc::clone(&q.prepared);
             match q.at {
                 Stage::Encoding if p.unencodable.is_some() => {
-                    let e = p.unencodable.as_ref().expect("checked");
+                    let e = &p.unencodable.as_ref().expect("checked").error;
                     return self.ask_unencodable(q, e);
                 }
                 Stage::Losses if !p.losses.is_empty() => return self.ask_losses(q, &p.losses),
@@ -38,12 +39,20 @@ impl App {
     pub(crate) fn answer_save(&mut self, mut q: SaveQuestions, a: Answer) {
         match (q.at, a) {
             (Stage::Encoding, Answer::Utf8) => {
-                // Another encoding declares itself in the text: the bytes are made again.
                 let t = &mut q.job.target;
                 t.info.encoding = TextEncoding::Utf8;
                 t.info.bom = false;
                 t.target.declare_encoding = t.target.format == Format::Kif;
-                self.continue_save(q.job);
+                match q.prepared.as_utf8(t.info) {
+                    // The text made for the question, in UTF-8; then the other questions.
+                    Some(p) => {
+                        q.prepared = Arc::new(p);
+                        q.at = Stage::Losses;
+                        self.ask_next(q);
+                    }
+                    // Another format declares its encoding in more places: made again.
+                    None => self.continue_save(q.job),
+                }
             }
             (Stage::Losses, Answer::SaveElsewhere) => self.ask_copy_name(&q.job),
             (Stage::Losses | Stage::ReadOnly, Answer::Yes) => {
