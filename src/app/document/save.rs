@@ -230,7 +230,7 @@ impl App {
     }
 
     /// How many times this session's saves have rendered the record: once per save, whatever
-    /// it asks (for tests and benches; saving as UTF-8 instead renders again).
+    /// it asks (for tests and benches; saving as UTF-8 instead renders again, but for KIF).
     pub fn save_renders(&self) -> usize {
         self.doc.saves.renders
     }
