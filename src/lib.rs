@@ -77,7 +77,8 @@
 //!    (`app::document::questions`, each named and counted), and after the last yes (or at
 //!    once when there is none) `store` writes the bytes already made, on a thread (a save
 //!    that takes longer than about 100 ms shows its progress on the status line; saving as
-//!    UTF-8 instead makes the bytes again, since the text declares its encoding). The run
+//!    UTF-8 instead re-encodes a KIF text, and makes another format's again, whose text
+//!    declares its encoding in more places). The run
 //!    loop takes its outcome, and the document takes what it means in one step,
 //!    `Document::saved`: the revision the bytes were made from is on disk (an edit made
 //!    meanwhile stays unsaved), and the file it is now.
