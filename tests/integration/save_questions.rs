@@ -136,3 +136,39 @@ fn save_as_utf8_instead_reencodes_the_text_and_asks_the_rest_first() {
     assert_eq!(r.node(r.main_line()[1]).comment, "☗の好手");
     assert_eq!(v.app.save_renders(), 1);
 }
+
+/// Another program writes the file while a question is open: the save asks again before it
+/// replaces what that program wrote, and `n` leaves it.
+#[test]
+fn a_file_changed_while_the_questions_are_open_is_asked_about_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut v = viewer_on(&study(dir.path()), None);
+    let csa = dir.path().join("x.csa");
+    press(&mut v, &format!(":w {}⏎", csa.display()));
+    assert!(shown(&mut v).contains("CSA cannot hold"));
+    std::fs::write(&csa, "another program's\n").unwrap();
+    press(&mut v, "y");
+    let s = shown(&mut v);
+    assert!(
+        s.contains("x.csa changed on disk while the save's questions were open. Overwrite it?"),
+        "{s}"
+    );
+    press(&mut v, "n");
+    assert_eq!(
+        std::fs::read_to_string(&csa).unwrap(),
+        "another program's\n"
+    );
+    // Asked again and answered yes: written, still from the one render.
+    press(&mut v, &format!(":w {}⏎", csa.display()));
+    assert!(shown(&mut v).contains("x.csa already exists. Overwrite it?"));
+    press(&mut v, "yy");
+    assert!(std::fs::read_to_string(&csa).unwrap().contains("+7776FU"));
+    std::fs::write(&csa, "again\n").unwrap();
+    press(&mut v, &format!(":w {}⏎y", csa.display()));
+    std::fs::write(&csa, "changed meanwhile\n").unwrap();
+    press(&mut v, "y");
+    assert!(shown(&mut v).contains("changed on disk while"));
+    press(&mut v, "y");
+    assert!(std::fs::read_to_string(&csa).unwrap().contains("+7776FU"));
+    assert_eq!(v.app.save_renders(), 3, "one render per save");
+}

@@ -82,6 +82,9 @@ pub struct SaveQuestions {
     pub(super) at: Stage,
     /// The user said yes to replacing a read-only file.
     pub(super) read_only_ok: bool,
+    /// The file at the save's path when its bytes were made (`None`: nothing there): a file
+    /// that another program changes while the questions are open is asked about again.
+    pub(super) disk: Option<super::checks::DiskStamp>,
 }
 
 /// The questions, in the order they are asked.
@@ -90,6 +93,8 @@ pub enum Stage {
     Encoding,
     Losses,
     ReadOnly,
+    /// The file changed on disk while the questions were open.
+    Disk,
     /// Every question was answered yes.
     Done,
 }
@@ -99,7 +104,8 @@ impl Stage {
         match self {
             Stage::Encoding => Stage::Losses,
             Stage::Losses => Stage::ReadOnly,
-            Stage::ReadOnly | Stage::Done => Stage::Done,
+            Stage::ReadOnly => Stage::Disk,
+            Stage::Disk | Stage::Done => Stage::Done,
         }
     }
 }

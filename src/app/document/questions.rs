@@ -7,7 +7,7 @@
 //! made again.
 
 use crate::app::document::background::{Progress, Running, write_prepared};
-use crate::app::document::checks::SaveLoss;
+use crate::app::document::checks::{DiskStamp, SaveLoss};
 use crate::app::document::file_name;
 use crate::app::document::job::{SaveQuestions, Stage};
 use crate::app::overlay::{Answer, Pending, PromptKind, SaveJob};
@@ -29,6 +29,9 @@ impl App {
                 }
                 Stage::Losses if !p.losses.is_empty() => return self.ask_losses(q, &p.losses),
                 Stage::ReadOnly if p.read_only.is_some() => return self.ask_read_only(q),
+                Stage::Disk if DiskStamp::of(&q.job.path) != q.disk => {
+                    return self.ask_disk_changed(q);
+                }
                 Stage::Done => return self.write_after_yes(q),
                 _ => q.at = q.at.next(),
             }
@@ -55,8 +58,13 @@ impl App {
                 }
             }
             (Stage::Losses, Answer::SaveElsewhere) => self.ask_copy_name(&q.job),
-            (Stage::Losses | Stage::ReadOnly, Answer::Yes) => {
+            (Stage::Losses | Stage::ReadOnly | Stage::Disk, Answer::Yes) => {
                 q.read_only_ok |= q.at == Stage::ReadOnly;
+                if q.at == Stage::Disk {
+                    // Yes to what is on disk now; a change after this is asked about again.
+                    q.disk = DiskStamp::of(&q.job.path);
+                    q.at = Stage::ReadOnly;
+                }
                 q.at = q.at.next();
                 self.ask_next(q);
             }
@@ -195,6 +203,17 @@ impl App {
             format!("{} is read-only. Replace it anyway?", shown.display()),
             vec!["The file keeps its read-only mode after the save.".into()],
             vec![(Answer::Yes, "replace it"), (Answer::No, "cancel")],
+            Pending::Save(Box::new(q)),
+        );
+    }
+
+    /// Another program wrote to (or made, or removed) the file while the questions were open.
+    fn ask_disk_changed(&mut self, q: SaveQuestions) {
+        let name = q.job.path.display().to_string();
+        self.ask(
+            format!("{name} changed on disk while the save's questions were open. Overwrite it?"),
+            vec!["Another program wrote to the file; saving replaces its changes.".into()],
+            vec![(Answer::Yes, "overwrite"), (Answer::No, "cancel")],
             Pending::Save(Box::new(q)),
         );
     }

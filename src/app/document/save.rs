@@ -310,13 +310,17 @@ impl App {
         }
         let job = run.job;
         match outcome {
-            Outcome::Asks(prepared) => self.ask_next(SaveQuestions {
-                job,
-                prepared,
-                revision: run.revision,
-                at: Stage::Encoding,
-                read_only_ok: false,
-            }),
+            Outcome::Asks(prepared) => {
+                let disk = DiskStamp::of(&job.path);
+                self.ask_next(SaveQuestions {
+                    job,
+                    prepared,
+                    revision: run.revision,
+                    at: Stage::Encoding,
+                    read_only_ok: false,
+                    disk,
+                })
+            }
             Outcome::Failed(e) => self.info_level(format!("not saved: {e}"), Level::Error),
             Outcome::Stopped => self.info_level(
                 "not saved: the save stopped before it ended; the file on disk may be the old one"
