@@ -64,17 +64,25 @@
 //!    reuses the file's own text for what did not change), and
 //!    reads it with that format's reader into a [`core::record::Record`] and warnings that
 //!    name the line and what was expected.
-//! 3. The app shows the record; saving goes back the same way: `app::document::save` asks its
-//!    questions (outside changes, an encoding that cannot hold a character, a format that
-//!    cannot hold everything, each named and counted; `app::document::checks` finds them),
-//!    and on a thread of its own with a copy of the record (`app::document::background`)
-//!    `core::notation` renders and encodes it (a record of a CSA file of several in its place
-//!    among the others as they were, `notation::csa::splice`, which also rewrites their
-//!    encoding declaration for a copy in another encoding) and `store` writes the bytes (a
-//!    save that takes longer than about 100 ms shows its progress on the status line; the
-//!    run loop takes its outcome, and the document takes what it means in one step,
-//!    `Document::saved`: the revision on disk, and the file it is now).
-//!
+//! 3. The app shows the record; saving goes back the same way: `app::document::save` asks
+//!    first whether to overwrite (the file changed on disk, another file exists), then on a
+//!    thread of its own with a copy of the record (`app::document::background`)
+//!    `core::notation` renders and encodes it, once per save (a record of a CSA file of
+//!    several in its place among the others as they were, `notation::csa::splice`, which also
+//!    rewrites their encoding declaration for a copy in another encoding), and the same thread
+//!    finds every other reason to ask without writing (an encoding that cannot hold a
+//!    character, a format that cannot hold everything, lines not read, the other records of a
+//!    file of several, a read-only file from its metadata: `app::document::checks`, each loss
+//!    typed until it is shown). The questions are asked one after the other
+//!    (`app::document::questions`, each named and counted), and after the last yes (or at
+//!    once when there is none) `store` writes the bytes already made, on a thread (a save
+//!    that takes longer than about 100 ms shows its progress on the status line; saving as
+//!    UTF-8 instead re-encodes a KIF text, and makes another format's again, whose text
+//!    declares its encoding in more places). The run
+//!    loop takes its outcome, and the document takes what it means in one step,
+//!    `Document::saved`: the revision the bytes were made from is on disk (an edit made
+//!    meanwhile stays unsaved), and the file it is now.
+
 //! # Where a change goes
 //!
 //! - A rule of shogi, or a new handicap: `core::rules`.

@@ -19,8 +19,10 @@
 //! - `document/`: the [`Document`] (`doc.rs`: the record with its history, revision, undo
 //!   focus and saves, and its [`Source`], where it came from), and every file the app reads
 //!   or writes (nothing else in `app` names `std::fs`): opening, saving with its questions
-//!   (`save.rs`), a save's job and what follows it (`job.rs`: one `Then`, to quit or to show
-//!   another record), what a save checks (`checks.rs`), the save thread (`background.rs`),
+//!   (`save.rs`, the questions about the bytes it made: `questions.rs`), a save's job and what
+//!   follows it (`job.rs`: one `Then`, to quit or to show another record), what a save checks
+//!   and its typed losses (`checks.rs`), the save thread (`background.rs`: make the bytes
+//!   once, then write them),
 //!   the records of a
 //!   multi-record file (`records.rs`), following a file (`watch.rs`), recovery files, copy and
 //!   paste and `:e` (`clipboard.rs`), the copy menu's picture of the position (`picture.rs`).

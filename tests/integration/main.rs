@@ -41,6 +41,7 @@ mod research_e2e;
 mod robustness;
 mod round_trip;
 mod save_background;
+mod save_questions;
 mod screen_fit;
 mod share;
 mod share_e2e;

@@ -22,7 +22,7 @@ pub mod worker;
 
 use crate::app::LaunchOptions;
 use crate::app::document::{self, job::Then};
-use crate::app::overlay::{Mode, Overlay, Pending};
+use crate::app::overlay::{Answer, Mode, Overlay, Pending};
 use crate::app::state::{App, Level};
 use crate::collection::Filter;
 pub use screen::LibraryScreen;
@@ -332,9 +332,9 @@ impl App {
                 format!("{name} has unsaved changes. Save it before opening another game?"),
                 Vec::new(),
                 vec![
-                    ('s', "save and go"),
-                    ('d', "discard and go"),
-                    ('c', "cancel"),
+                    (Answer::Save, "save and go"),
+                    (Answer::Discard, "discard and go"),
+                    (Answer::Cancel, "cancel"),
                 ],
                 Pending::LibraryGame(id),
             );
@@ -344,10 +344,10 @@ impl App {
     }
 
     /// The answer to "save before opening another game?".
-    pub(crate) fn answer_library_game(&mut self, id: u32, c: char) {
-        match c {
-            's' => self.save_or_ask_name(Then::LibraryGame(id)),
-            'd' => self.library_show(id),
+    pub(crate) fn answer_library_game(&mut self, id: u32, a: Answer) {
+        match a {
+            Answer::Save => self.save_or_ask_name(Then::LibraryGame(id)),
+            Answer::Discard => self.library_show(id),
             _ => self.info("still here: nothing was saved or discarded"),
         }
     }

@@ -170,14 +170,13 @@ pub struct ListView {
 pub enum Pending {
     /// Unsaved edits and the user asked to quit: s save, d discard, c cancel.
     Quit,
-    /// Overwrite a file (changed on disk, or another existing file): y / n.
+    /// Overwrite a file (changed on disk, or another existing file): y / n. Asked before
+    /// the bytes are made.
     Overwrite(SaveJob),
-    /// The encoding cannot hold some characters: u save as UTF-8, c cancel.
-    Encoding(SaveJob),
-    /// The format cannot hold everything: y / n.
-    Losses(SaveJob),
-    /// The file is read-only: replace it anyway, y / n.
-    ReadOnly(SaveJob),
+    /// A save's questions about the bytes it made, one after the other (an encoding that
+    /// cannot hold a character, what the format or the file cannot hold, a read-only file):
+    /// `app::document::questions`.
+    Save(Box<SaveQuestions>),
     /// Delete `node` and what follows (`cut`: only what follows): many nodes, y / n.
     Delete { node: NodeId, cut: bool },
     /// Unsaved edits, and the position editor would start a new record: y / n.
@@ -197,14 +196,16 @@ pub struct Confirm {
     pub question: String,
     /// Lines explaining the question (what would be lost, which characters).
     pub details: Vec<String>,
-    /// Answer keys and what they do.
-    pub answers: Vec<(char, &'static str)>,
+    /// The answers, each with what it does (Esc, which leaves every question, is not listed).
+    pub answers: Vec<(Answer, &'static str)>,
     pub pending: Pending,
 }
 
 // ----- saving (what a question about a save carries): `document::job` -----
 
+pub use crate::app::document::job::SaveQuestions;
 pub use crate::app::document::job::{SaveHow, SaveJob, SaveJobTarget, Then};
+pub use confirm::Answer;
 
 // ----- the stack -----
 
