@@ -50,7 +50,7 @@ fn large_board_snapshots_at_160x48_200x60_flipped_and_bod_at_80x24() {
 #[test]
 fn auto_picks_the_largest_grid_that_fits_and_z_cycles() {
     let mut v = study_at(5, Config::defaults());
-    // The thresholds documented in config.example.toml.
+    // The thresholds documented in assets/default-config.toml.
     for ((w, h), cell) in [
         ((80, 24), (3, 1)),
         ((95, 40), (3, 1)),

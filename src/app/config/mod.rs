@@ -704,18 +704,6 @@ mod tests {
     }
 
     #[test]
-    fn example_config_parses_and_matches_defaults() {
-        let text = include_str!("../../../config.example.toml");
-        let c = Config::from_toml("config.example.toml", text).unwrap();
-        let d = Config::defaults();
-        assert_eq!(c.colors, d.colors);
-        assert_eq!(c.ambiguous_width, d.ambiguous_width);
-        for m in KeyMode::ALL {
-            assert_eq!(c.keymap.bindings(m), d.keymap.bindings(m), "{m:?}");
-        }
-    }
-
-    #[test]
     fn move_list_notation() {
         assert_eq!(Config::defaults().move_notation, MoveNotation::Kif);
         let c = Config::from_toml("u.toml", "[move_list]\nnotation = \"ki2\"\n").unwrap();
@@ -727,9 +715,6 @@ mod tests {
                 .contains("move_list.notation: unknown value `csa`"),
             "{e}"
         );
-        let text = include_str!("../../../config.example.toml");
-        let example = Config::from_toml("config.example.toml", text).unwrap();
-        assert_eq!(example.move_notation, MoveNotation::Kif);
     }
 
     #[test]
