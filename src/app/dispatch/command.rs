@@ -147,6 +147,7 @@ macro_rules! panels {
     ($m:ident $($args:tt)*) => {
         $m! { $($args)*
             info => RecordInfo, "record_info", "Show the record's file, format, encoding, line endings, KIF layout and header";
+            position_info => PositionInfo, "position_info", "Show the position's SFEN, side to move, each side's pieces and points (持将棋), check and the mates in one";
         }
     };
 }
