@@ -117,7 +117,8 @@ impl Document {
     /// Applies `edit` as one undo step (`cursor`: where the user was); returns where it
     /// happened, which is where the cursor goes.
     pub(crate) fn apply(&mut self, edit: Edit, cursor: NodeId) -> Result<NodeId, EditError> {
-        let reshapes = self.reshapes(&edit);
+        let (reshapes, node) = reshaping(&edit, &self.record);
+        self.note_reshape(reshapes, node);
         let focus = self.history.apply(&mut self.record, edit, cursor)?;
         self.changed(reshapes);
         self.focus_undo.push(focus);
@@ -153,7 +154,8 @@ impl Document {
     /// Undoes the last step; where the cursor goes, `None` when there was nothing to undo.
     pub(crate) fn undo(&mut self, cursor: NodeId) -> Option<NodeId> {
         let next = self.history.next_undo()?;
-        let reshapes = self.reshapes(&next.clone());
+        let (reshapes, node) = reshaping(next, &self.record);
+        self.note_reshape(reshapes, node);
         let to = self.history.undo(&mut self.record, cursor)?;
         if let Some(f) = self.focus_undo.pop() {
             self.focus_redo.push(f);
@@ -166,7 +168,8 @@ impl Document {
     /// that node is still in the record).
     pub(crate) fn redo(&mut self, cursor: NodeId) -> Option<NodeId> {
         let next = self.history.next_redo()?;
-        let reshapes = self.reshapes(&next.clone());
+        let (reshapes, node) = reshaping(next, &self.record);
+        self.note_reshape(reshapes, node);
         let to = self.history.redo(&mut self.record, cursor)?;
         let to = match self.focus_redo.pop() {
             Some(f) => {
@@ -187,20 +190,14 @@ impl Document {
         }
     }
 
-    /// Does `edit`, about to be applied, change the tree's shape? Notes the node whose
-    /// children it changes for the outline when the outline is current (so that this is
-    /// the one change since it was made).
-    fn reshapes(&mut self, edit: &Edit) -> bool {
-        if !changes_shape(edit) {
-            return false;
+    /// Notes, before a change that `reshapes` the tree, the node whose children it changes
+    /// for the outline, when the outline is current (so that this is the one change since it
+    /// was made).
+    fn note_reshape(&mut self, reshapes: bool, node: Option<NodeId>) {
+        if reshapes {
+            let current = matches!(&self.outline, Some((shape, _)) if *shape == self.shape);
+            self.reshaped = node.filter(|_| current);
         }
-        let current = matches!(&self.outline, Some((shape, _)) if *shape == self.shape);
-        self.reshaped = if current {
-            outline::reshaped_node(&self.record, edit)
-        } else {
-            None
-        };
-        true
     }
 
     /// The record shown exists nowhere on disk (restored from a recovery file): modified
@@ -250,6 +247,15 @@ impl Document {
             Some((shape, o)) if *shape == self.shape => Some(o),
             _ => None,
         }
+    }
+}
+
+/// Does `edit`, about to be applied to `record`, change the tree's shape, and the children
+/// of which one node (`outline::reshaped_node`)?
+fn reshaping(edit: &Edit, record: &Record) -> (bool, Option<NodeId>) {
+    match changes_shape(edit) {
+        true => (true, outline::reshaped_node(record, edit)),
+        false => (false, None),
     }
 }
 
