@@ -13,18 +13,12 @@ use kifview::core::notation::{self, Format, Target, TextInfo};
 use kifview::core::record::{MoveData, NodeId, Record, Special, Step};
 use kifview::core::rules::{Move, Position};
 
-pub struct Rng(pub u64);
-impl Rng {
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
-}
+// A target that includes both generators (benches/viewer.rs) has this module twice: two
+// `Rng` types of the same code, as each generator stands alone.
+#[path = "rng.rs"]
+#[allow(clippy::duplicate_mod)]
+mod rng;
+pub use rng::Rng;
 
 fn rank(ply: usize, mv: Move) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325 ^ ply as u64;

@@ -33,7 +33,8 @@
 //!   (`state.rs`), `:analyze` and `:mate` (`analyze.rs`), the evaluation graph (`graph.rs`).
 //! - `collection/`: the collection in the viewer: the explorer pane's state (`mod.rs`), the
 //!   thread that owns the index and answers its queries off the key path (`worker.rs`), the
-//!   games reaching a position and the back/forward stack of records (`games.rs`).
+//!   pane's focus (`X`: the highlighted move, the filter; `focus.rs`), the games reaching a
+//!   position and the back/forward stack of records (`games.rs`).
 
 pub mod collection;
 pub mod config;

@@ -4,13 +4,14 @@
 //! by a third that says when it exited (even while a child of it holds the output open),
 //! killed and reaped on drop.
 
-use super::guard::Guard;
+use super::guard::{self, Guard};
 use super::usi::{UsiMessage, parse_line};
 use super::{EngineSpec, clean};
 use crate::core::notation::TextEncoding;
 use crate::core::notation::encoding::decode;
 use std::borrow::Cow;
 use std::io::{self, BufRead, BufReader, Read, Write};
+use std::os::fd::{AsRawFd, RawFd};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -62,10 +63,24 @@ impl Process {
         if let Some(dir) = &spec.dir {
             cmd.current_dir(dir);
         }
-        detach(&mut cmd);
-        let child = cmd.spawn()?;
-        // `cmd` holds our copies of the pipe's write end: without dropping it, EOF never comes.
+        // The group's guardian first: nothing the engine starts may outlive kifview, even
+        // when kifview is killed as it starts the engine.
+        let (guard, tell) = Guard::start()?;
+        detach(&mut cmd, tell.as_raw_fd());
+        let spawned = cmd.spawn();
+        // `cmd` holds our copies of the pipe's write end: without dropping it, EOF never comes;
+        // and the guardian waits for the engine's group until `tell` is closed everywhere.
         drop(cmd);
+        drop(tell);
+        let child = match spawned {
+            Ok(child) => child,
+            Err(e) => {
+                guard.stand_down();
+                return Err(e);
+            }
+        };
+        #[cfg(test)]
+        lifecycle_tests::pause_after_spawn();
         let (tx, rx) = mpsc::sync_channel(CHANNEL);
         let mut process = Process {
             stdin: None,
@@ -73,14 +88,11 @@ impl Process {
             born: Instant::now(),
             rx,
             status: None,
-            guard: None,
+            guard: Some(guard),
             child,
         };
         let id = process.child.id();
-        // The group's guardian first: nothing the engine starts may outlive kifview.
-        let pgid = libc::pid_t::try_from(id).map_err(io::Error::other);
-        let started = pgid.and_then(Guard::watch).and_then(|g| {
-            process.guard = Some(g);
+        let started = (|| {
             let stdin = process
                 .child
                 .stdin
@@ -100,7 +112,7 @@ impl Process {
             std::thread::Builder::new()
                 .name(format!("usi-reader-{id}"))
                 .spawn(move || read_loop(reader, tx))
-        });
+        })();
         if let Err(e) = started {
             process.kill();
             return Err(e);
@@ -170,29 +182,31 @@ impl Drop for Process {
 }
 
 /// Puts the engine in its own process group (so a terminal's Ctrl-C or Ctrl-Z does not reach
-/// it, and the whole group can be killed) and, on Linux, asks the kernel to SIGKILL it when
-/// the thread that started it dies (kifview killed by a signal, or a panic that aborts).
-fn detach(cmd: &mut Command) {
+/// it, and the whole group can be killed), on Linux asks the kernel to SIGKILL it when the
+/// thread that started it dies (kifview killed by a signal, or a panic that aborts), and
+/// tells its guardian the group through `tell` (see `guard.rs`) before the engine runs.
+fn detach(cmd: &mut Command, tell: RawFd) {
     use std::os::unix::process::CommandExt;
     cmd.process_group(0);
-    #[cfg(target_os = "linux")]
-    {
-        // SAFETY: getpid is async-signal-safe.
-        let parent = unsafe { libc::getpid() };
-        // SAFETY: the closure runs in the child between fork and exec and calls only
-        // async-signal-safe functions (prctl, getppid); it allocates nothing.
-        unsafe {
-            cmd.pre_exec(move || {
-                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
-                    return Err(io::Error::last_os_error());
-                }
-                // The parent may have died before prctl: then nobody would ever kill us.
-                if libc::getppid() != parent {
-                    return Err(io::Error::other("parent exited"));
-                }
-                Ok(())
-            });
-        }
+    // SAFETY: getpid is async-signal-safe.
+    let parent = unsafe { libc::getpid() };
+    // SAFETY: the closure runs in the child between fork and exec (after std's
+    // `setpgid(0, 0)`) and calls only async-signal-safe functions (prctl, getppid, getpid,
+    // send); it allocates nothing. `tell` stays open in kifview until `spawn` returned.
+    unsafe {
+        cmd.pre_exec(move || {
+            #[cfg(target_os = "linux")]
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
+                return Err(io::Error::last_os_error());
+            }
+            // The parent may have died before prctl: then nobody would ever kill us (and
+            // the guardian, told nothing, has nothing to kill).
+            // (An OS error: `io::Error::other` would allocate.)
+            if libc::getppid() != parent {
+                return Err(io::Error::from_raw_os_error(libc::ESRCH));
+            }
+            guard::tell_group(tell)
+        });
     }
 }
 

@@ -119,3 +119,72 @@ fn an_engine_that_stops_reading_never_blocks_the_caller_and_is_killed() {
         "{events}"
     );
 }
+
+/// Set in the helper below: `Process::spawn` writes this file and waits, just after the
+/// engine started (where kifview can be killed while starting an engine).
+const PAUSE: &str = "KIFVIEW_TEST_PAUSE_AFTER_SPAWN";
+
+/// A test-only hook in `Process::spawn`, right after the engine's start: pauses there (until
+/// killed) when the test process was started with `PAUSE` set to a path.
+pub(super) fn pause_after_spawn() {
+    if let Some(marker) = std::env::var_os(PAUSE) {
+        std::fs::write(marker, "paused").unwrap();
+        std::thread::sleep(Duration::from_secs(120));
+    }
+}
+
+/// Not run on its own: the test below runs this in a child process (standing for kifview),
+/// which starts an engine that leaves a child of its own, pauses just after the start and is
+/// killed with SIGKILL there.
+#[test]
+#[ignore = "helper of a_grandchild_goes_when_kifview_is_killed_just_after_starting_the_engine"]
+fn killed_after_spawn_helper() {
+    let Some(dir) = std::env::var_os("KIFVIEW_TEST_KILLED_DIR") else {
+        return;
+    };
+    let dir = std::path::PathBuf::from(dir);
+    let grandchild = dir.join("grandchild");
+    let spec = script(
+        &dir,
+        &format!(
+            "sleep 600 &\necho $! > {}.tmp\nmv {0}.tmp {0}\nexec sleep 600",
+            grandchild.display()
+        ),
+    );
+    let _process = super::Process::spawn(&spec);
+}
+
+#[test]
+fn a_grandchild_goes_when_kifview_is_killed_just_after_starting_the_engine() {
+    let dir = tempfile::tempdir().unwrap();
+    let marker = dir.path().join("paused");
+    let mut helper = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "engine::process::lifecycle_tests::killed_after_spawn_helper",
+            "--exact",
+            "--ignored",
+            "--quiet",
+        ])
+        .env("KIFVIEW_TEST_KILLED_DIR", dir.path())
+        .env(PAUSE, &marker)
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let grandchild = read_pid(&dir.path().join("grandchild"));
+    let end = Instant::now() + Duration::from_secs(30);
+    while !marker.exists() {
+        assert!(Instant::now() < end, "the helper never started its engine");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    helper.kill().unwrap(); // SIGKILL, in the moments after the engine's start
+    helper.wait().unwrap();
+    let went = wait_gone(grandchild);
+    if !went {
+        // SAFETY: the test's own grandchild, left behind by the fault under test.
+        unsafe { libc::kill(grandchild, libc::SIGKILL) };
+    }
+    assert!(
+        went,
+        "the engine's child outlived kifview killed as it started the engine"
+    );
+}

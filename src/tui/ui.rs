@@ -343,6 +343,8 @@ fn overlays(
             Overlay::PositionEditor(p) => {
                 position_editor::position_editor_overlay(main, buf, p, theme)
             }
+            // The explorer's focus: its pane draws the highlight.
+            Overlay::Panel(p) if p.mode() == crate::app::collection::focus::FOCUS => {}
             Overlay::Panel(p) => {
                 let scroll = p.scroll();
                 help::panel_overlay(main, buf, &p.panel(app), scroll, theme, vs)

@@ -10,6 +10,7 @@ use kifview::tui::Viewer;
 use std::path::{Path, PathBuf};
 
 use crate::common::{press, screen, screen_rows, usi_line, viewer_with};
+use kifview::app::collection::focus::FOCUS;
 
 /// Five games: from the start 7g7f three times (3c3d twice, 8c8d once), 2g2f once, and one
 /// that ends before its first move. Results: sente, gote, draw, unknown, gote.
@@ -110,6 +111,7 @@ fn the_pane_follows_the_cursor_with_the_collections_moves_and_results() {
         ]
     );
     insta::assert_snapshot!("explorer_after_76fu_120x40", text(&mut v, 120, 40));
+    insta::assert_snapshot!("explorer_after_76fu_200x60", text(&mut v, 200, 60));
     // Before the answer for a new position comes, the previous one is shown as updating.
     press(&mut v, "l");
     let shown = text(&mut v, 80, 24);
@@ -134,37 +136,197 @@ fn the_pane_follows_the_cursor_with_the_collections_moves_and_results() {
 }
 
 #[test]
-fn enter_on_an_explorer_move_follows_the_record_or_adds_a_variation_as_one_undo_step() {
+fn x_then_enter_plays_the_highlighted_move_following_the_record_or_adding_a_variation() {
     let dir = tempfile::tempdir().unwrap();
     let idx = indexed(dir.path());
     let mut v = viewer(dir.path(), Some(idx));
     press(&mut v, "xl");
     v.app.collection_settle();
-    // △３四歩 (the first move of the list) is not in the record: a new variation.
+    // X gives the pane the focus: its first move is highlighted.
     press(&mut v, "X");
-    insta::assert_snapshot!("explorer_moves_list_80x24", text(&mut v, 80, 24));
+    assert_eq!(v.app.mode(), FOCUS);
+    assert_eq!(v.app.explorer_highlight(), Some(1));
+    let shown = text(&mut v, 80, 24);
+    insta::assert_snapshot!("explorer_focused_80x24", shown);
+    assert!(
+        shown.contains("EXPLORER"),
+        "the status line names the mode: {shown}"
+    );
+    // △３四歩 (the first move of the pane) is not in the record: a new variation.
     press(&mut v, "⏎");
     assert_eq!(v.app.step_text(v.app.cur()), "△３四歩(33)");
     let root = kifview::core::record::NodeId::ROOT;
     let first = v.app.record().node(root).children[0];
     assert_eq!(v.app.record().node(first).children.len(), 2);
     assert!(v.app.is_modified());
-    // One undo step takes it away.
+    // The pane keeps the focus and follows the move.
+    assert_eq!(v.app.mode(), FOCUS);
+    // One undo step takes it away (u undoes in the pane too).
     press(&mut v, "u");
     assert_eq!(v.app.record().node(first).children.len(), 1);
     assert!(!v.app.is_modified());
     assert_eq!(usi_line(v.app.record(), root), ["7g7f", "8c8d", "2g2f"]);
-    // △８四歩 (the second) is the record's move: followed, nothing added.
-    press(&mut v, "h");
-    press(&mut v, "l");
+    // h and l move through the record as when browsing; j (or Down) highlights △８四歩,
+    // the record's move: followed, nothing added.
+    press(&mut v, "hl");
     v.app.collection_settle();
-    press(&mut v, "X↓⏎");
+    press(&mut v, "j");
+    assert_eq!(v.app.explorer_highlight(), Some(2));
+    press(&mut v, "j");
+    assert_eq!(
+        v.app.explorer_highlight(),
+        Some(2),
+        "the last move stays lit"
+    );
+    press(&mut v, "⏎");
     assert_eq!(v.app.step_text(v.app.cur()), "△８四歩(83)");
     assert_eq!(v.app.record().node(first).children.len(), 1);
     assert!(!v.app.is_modified());
-    // The pane follows: after △8四歩, the one game that got there.
+    // The pane follows: after △8四歩, the one game that got there; Enter has no move to play.
     v.app.collection_settle();
     assert_eq!(table(&v), vec![row("全体", [1, 0, 1, 0, 0])]);
+    assert_eq!(v.app.explorer_highlight(), None);
+    press(&mut v, "⏎");
+    assert_eq!(v.app.step_text(v.app.cur()), "△８四歩(83)");
+    // Esc gives the focus back; x from the pane hides it and leaves the focus too.
+    press(&mut v, "⎋");
+    assert_eq!(v.app.mode(), kifview::app::Mode::Normal);
+    assert_eq!(v.app.explorer_highlight(), None);
+    press(&mut v, "Xx");
+    assert_eq!(v.app.mode(), kifview::app::Mode::Normal);
+    assert!(!v.app.explorer().shown());
+}
+
+#[test]
+fn the_highlight_stays_on_its_move_when_the_answer_changes_and_it_is_still_there() {
+    let dir = tempfile::tempdir().unwrap();
+    let idx = indexed(dir.path());
+    let mut v = viewer(dir.path(), Some(idx));
+    // X shows the pane when hidden and gives it the focus.
+    press(&mut v, "lX");
+    v.app.collection_settle();
+    assert_eq!(v.app.mode(), FOCUS);
+    let lit = |v: &Viewer| rows(v)[v.app.explorer_highlight().unwrap()].label.clone();
+    assert_eq!(lit(&v), "△３四歩");
+    press(&mut v, "j");
+    assert_eq!(lit(&v), "△８四歩");
+    assert_eq!(v.app.explorer_highlight(), Some(2));
+    // The games of 2020-01-03 (△３四歩) and 2020-01-04 (△８四歩): △８四歩 is still lit,
+    // though no longer first by count.
+    filter(&mut v, "2020-01-03..2020-01-04");
+    v.app.collection_settle();
+    assert_eq!(
+        table(&v),
+        vec![
+            row("全体", [2, 0, 1, 1, 0]),
+            row("△３四歩", [1, 0, 0, 1, 0]),
+            row("△８四歩", [1, 0, 1, 0, 0])
+        ]
+    );
+    assert_eq!(lit(&v), "△８四歩");
+    // Only 2020-01-05's (△３四歩): △８四歩 is gone, the first move is lit.
+    filter(&mut v, "2020-01-05");
+    v.app.collection_settle();
+    assert_eq!(
+        table(&v),
+        vec![
+            row("全体", [1, 1, 0, 0, 0]),
+            row("△３四歩", [1, 1, 0, 0, 0])
+        ]
+    );
+    assert_eq!(lit(&v), "△３四歩");
+}
+
+/// Sets the explorer's filter from the focused pane: `/`, clears the prefilled text, types
+/// `text`, Enter.
+fn filter(v: &mut Viewer, text: &str) {
+    press(v, "/");
+    assert_eq!(v.app.mode(), kifview::app::Mode::Prompt);
+    let old = v.app.explorer().filter_text().chars().count();
+    press(v, &"⌫".repeat(old));
+    press(v, text);
+    press(v, "⏎");
+}
+
+#[test]
+fn the_filter_is_set_from_the_pane_shown_in_its_title_and_shared_by_the_games_list() {
+    let dir = tempfile::tempdir().unwrap();
+    let idx = indexed(dir.path());
+    let mut v = viewer(dir.path(), Some(idx));
+    press(&mut v, "xX");
+    v.app.collection_settle();
+    // Games from 2020-01-03 to 2020-01-05 (three: 7g7f each), by a name both sides share.
+    filter(&mut v, "2020-01-03..2020-01-05   player:手");
+    assert_eq!(v.app.mode(), FOCUS);
+    assert_eq!(
+        v.app.explorer().filter_text(),
+        "2020-01-03..2020-01-05 player:手"
+    );
+    let said = v.app.message().unwrap().text.clone();
+    assert!(said.contains("2020-01-03..2020-01-05 player:手"), "{said}");
+    v.app.collection_settle();
+    assert_eq!(
+        table(&v),
+        vec![
+            row("全体", [3, 1, 1, 1, 0]),
+            row("▲７六歩", [3, 1, 1, 1, 0])
+        ]
+    );
+    insta::assert_snapshot!("explorer_filtered_80x24", text(&mut v, 80, 24));
+    insta::assert_snapshot!("explorer_filtered_120x40", text(&mut v, 120, 40));
+    insta::assert_snapshot!("explorer_filtered_200x60", text(&mut v, 200, 60));
+    // The prompt comes prefilled with the filter in force.
+    press(&mut v, "/");
+    let prompt = v.app.overlays().prompt().unwrap().text.clone();
+    assert_eq!(prompt, "2020-01-03..2020-01-05 player:手");
+    // A filter that does not read: the parser's message, whole on the status line at 80
+    // columns; the old filter stays in force; / brings the text back to mend, once.
+    press(&mut v, " result:win⏎");
+    assert_eq!(v.app.mode(), FOCUS);
+    let said = v.app.message().unwrap().text.clone();
+    assert!(
+        said.contains("result:win: expected sente, gote, draw or unknown"),
+        "{said}"
+    );
+    let shown = text(&mut v, 80, 24);
+    assert!(
+        shown
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .contains("expected sente, gote, draw or unknown (/ mends it)"),
+        "{shown}"
+    );
+    press(&mut v, "/");
+    let prompt = v.app.overlays().prompt().unwrap().text.clone();
+    assert_eq!(prompt, "2020-01-03..2020-01-05 player:手 result:win");
+    press(&mut v, "⎋/");
+    let prompt = v.app.overlays().prompt().unwrap().text.clone();
+    assert_eq!(prompt, "2020-01-03..2020-01-05 player:手");
+    press(&mut v, "⎋");
+    assert_eq!(
+        v.app.explorer().filter_text(),
+        "2020-01-03..2020-01-05 player:手"
+    );
+    assert_eq!(table(&v)[0], row("全体", [3, 1, 1, 1, 0]));
+    // The games list (o) looks at the same games, and says so in its title.
+    press(&mut v, "lo");
+    v.app.collection_settle();
+    let list = v.app.overlays().list().unwrap().clone();
+    assert_eq!(list.items.len(), 3, "{:?}", list.items);
+    assert!(
+        list.title.contains("[2020-01-03..2020-01-05 player:手]"),
+        "{}",
+        list.title
+    );
+    insta::assert_snapshot!("collection_games_filtered_80x24", text(&mut v, 80, 24));
+    press(&mut v, "⎋h");
+    // An empty filter clears it: every game again.
+    filter(&mut v, "");
+    assert_eq!(v.app.explorer().filter_text(), "");
+    v.app.collection_settle();
+    assert_eq!(table(&v)[0], row("全体", [5, 1, 2, 1, 1]));
+    assert!(!text(&mut v, 80, 24).contains('['));
 }
 
 #[test]
@@ -176,14 +338,15 @@ fn without_an_index_the_pane_says_how_to_make_one() {
     assert!(matches!(v.app.explorer_view(), ExplorerView::NoIndex(_)));
     let shown = text(&mut v, 80, 24);
     assert!(shown.contains("kifview index DIR"), "{shown}");
-    // Keys go on working; X says there is nothing to list.
+    // Keys go on working; X says there is nothing to explore and keeps browsing.
     press(&mut v, "lX");
     assert_eq!(v.app.step_text(v.app.cur()), "▲７六歩(77)");
     assert_eq!(v.app.mode(), kifview::app::Mode::Normal);
 }
 
 #[test]
-fn games_at_this_position_open_one_at_its_ply_and_come_back_with_edits_and_undo_intact() {
+fn the_whole_path_explore_play_from_the_pane_list_the_games_open_one_and_back_keeps_edits_and_undo()
+{
     let dir = tempfile::tempdir().unwrap();
     let idx = indexed(dir.path());
     let mut v = viewer(dir.path(), Some(idx));
@@ -192,6 +355,7 @@ fn games_at_this_position_open_one_at_its_ply_and_come_back_with_edits_and_undo_
     v.app.collection_settle();
     press(&mut v, "X⏎");
     assert_eq!(v.app.step_text(v.app.cur()), "△３四歩(33)");
+    assert_eq!(v.app.mode(), FOCUS);
     assert!(v.app.is_modified());
     let edited = v.app.record().clone();
     let here = v.app.cur();
@@ -202,6 +366,7 @@ fn games_at_this_position_open_one_at_its_ply_and_come_back_with_edits_and_undo_
     let list = text(&mut v, 80, 24);
     insta::assert_snapshot!("collection_games_80x24", list);
     insta::assert_snapshot!("collection_games_120x40", text(&mut v, 120, 40));
+    insta::assert_snapshot!("collection_games_200x60", text(&mut v, 200, 60));
     let items = v.app.overlays().list().unwrap().items.clone();
     assert_eq!(items.len(), 2, "{items:?}");
     assert!(
@@ -212,9 +377,11 @@ fn games_at_this_position_open_one_at_its_ply_and_come_back_with_edits_and_undo_
         items[1].starts_with("2020-01-03  先手2 - 後手2  引分  2手で終局"),
         "{items:?}"
     );
-    // Enter opens the first at the position (ply 2), the record left stays aside.
+    // Enter opens the first at the position (ply 2), the record left stays aside; a record
+    // opened starts browsing (the pane stays shown).
     press(&mut v, "⏎");
     assert_eq!(v.app.mode(), kifview::app::Mode::Normal);
+    assert!(v.app.explorer().shown());
     assert_eq!(v.app.source().name, "g0.csa");
     assert_eq!(v.app.cur_index(), 2);
     assert_eq!(v.app.step_text(v.app.cur()), "△３四歩(33)");

@@ -4,7 +4,6 @@
 //! back stack: `Ctrl-o` returns to it, and the game left then goes on a forward stack
 //! (`Ctrl-n`), so no record with unsaved edits is ever dropped; quitting asks about them.
 
-use super::key_of;
 use super::state::{GameRef, Stashed};
 use super::worker::Request;
 use crate::app::document::{self, Document};
@@ -28,7 +27,7 @@ impl App {
     /// the list opens when they come.
     pub(crate) fn open_collection_games(&mut self) {
         self.collection.start();
-        let key = key_of(self.position());
+        let key = self.collection_key();
         let position = self.position().clone();
         let e = &mut self.collection;
         if let Some(why) = &e.missing {
@@ -45,6 +44,7 @@ impl App {
         w.ask_find(Request {
             key: key.clone(),
             position,
+            filter: e.filter.clone(),
         });
         e.finding = Some(key);
         self.info("searching the collection for this position…");
@@ -56,7 +56,9 @@ impl App {
             return;
         }
         self.collection.finding = None;
-        if key != key_of(self.position()) || self.mode() != Mode::Normal {
+        // Still there, with the same filter, and browsing (or in the pane).
+        let here = matches!(self.mode(), Mode::Normal | super::focus::FOCUS);
+        if key != self.collection_key() || !here {
             return;
         }
         let mut found = match result {
@@ -64,7 +66,10 @@ impl App {
             Err(e) => return self.info_level(e, Level::Error),
         };
         if found.is_empty() {
-            return self.info("no game of the collection reaches this position");
+            return self.info(match self.collection.filter_text.as_str() {
+                "" => "no game of the collection reaches this position".to_string(),
+                f => format!("no game with {f} reaches this position"),
+            });
         }
         // Newest first; undated games last, in index order.
         found.sort_by(|a, b| {
@@ -111,9 +116,13 @@ impl App {
             "{n} game{} reach this position",
             if n == 1 { "" } else { "s" }
         ));
+        let filter = match self.collection.filter_text.as_str() {
+            "" => String::new(),
+            f => format!(" [{f}]"),
+        };
         self.open_list(
             ListKind::CollectionGames(games),
-            &format!("この局面の対局 {n}局  Enter: open  Esc: close"),
+            &format!("この局面の対局 {n}局{filter}  Enter: open"),
         );
     }
 

@@ -4,9 +4,12 @@
 //! open. A query never runs on the key path: a thread owns the index (`worker.rs`), the app
 //! asks it for the cursor's position after each key ([`App::collection_tick`], which the front
 //! end also calls while an answer is awaited) and shows the previous answer marked as updating
-//! until the new one comes. `X` lists the pane's moves; Enter plays one (following the
-//! record's move when it has it, else adding it as a variation: one undo step).
+//! until the new one comes. `X` gives the pane the focus (`focus.rs`): a highlighted move that
+//! Enter plays (following the record's move when it has it, else adding it as a variation:
+//! one undo step), and the filter of the games it looks at (`player:藤井 2020..2023`, the
+//! CLI's syntax), which its title shows and the games list (`o`, `games.rs`) shares.
 
+pub mod focus;
 pub mod games;
 pub mod state;
 pub mod worker;
@@ -21,7 +24,8 @@ use worker::{Reply, Request};
 /// Answers kept for positions already seen (going back shows them at once).
 const CACHE: usize = 512;
 
-/// The key an answer is filed under: the SFEN without its move number.
+/// The position's part of the key an answer is filed under: the SFEN without its move
+/// number.
 fn key_of(p: &Position) -> String {
     let sfen = p.to_sfen();
     match sfen.rfind(' ') {
@@ -69,6 +73,8 @@ impl App {
         if e.shown {
             e.start();
             self.collection_tick();
+        } else {
+            self.unfocus_explorer();
         }
     }
 
@@ -102,7 +108,7 @@ impl App {
 
     /// Sends the cursor's position to the worker unless it is the one shown or asked.
     fn ask_here(&mut self) -> bool {
-        let key = key_of(self.position());
+        let key = self.collection_key();
         let prev_to = (self.record().node(self.cur()).move_data()).map(|m| m.mv.to());
         let e = &mut self.collection;
         if e.shown_answer.as_ref().is_some_and(|a| a.key == key)
@@ -129,6 +135,7 @@ impl App {
         w.ask(Request {
             key: key.clone(),
             position: position.clone(),
+            filter: e.filter.clone(),
         });
         e.asked = Some((key, position, prev_to));
         true
@@ -207,70 +214,19 @@ impl App {
             None => ExplorerView::Opening,
             Some(a) => ExplorerView::Rows {
                 rows: a.rows.clone(),
-                updating: a.key != key_of(self.position()),
+                updating: a.key != self.collection_key(),
             },
         }
     }
 
-    /// The moves of the pane when it shows the cursor's position (for `X`).
-    pub(crate) fn explorer_moves_here(&self) -> Option<Vec<ExplorerRow>> {
-        match self.explorer_view() {
-            ExplorerView::Rows {
-                rows,
-                updating: false,
-            } => Some(rows.into_iter().filter(|r| r.mv.is_some()).collect()),
-            _ => None,
-        }
-    }
-
-    /// `explorer_moves` (`X`): the pane's moves as a list; Enter plays one.
-    pub(crate) fn open_explorer_moves(&mut self) {
-        if !self.collection.shown {
-            self.toggle_explorer();
-            self.info("explorer shown (x hides it); X again lists its moves once answered");
-            return;
-        }
-        match self.explorer_moves_here() {
-            Some(rows) if !rows.is_empty() => self.open_list(
-                crate::app::overlay::ListKind::Explorer(rows),
-                "棋譜DB  Enter: play  Esc: close",
-            ),
-            Some(_) => self.info("no game of the collection goes on from this position"),
-            None => self.info_level(
-                "the explorer has no answer for this position yet".to_string(),
-                Level::Warning,
-            ),
-        }
-    }
-
-    /// The list's items for the explorer's moves.
-    pub(crate) fn explorer_list_items(rows: &[ExplorerRow]) -> Vec<String> {
-        rows.iter()
-            .map(|r| {
-                let pct = |n: u64| {
-                    if r.games == 0 {
-                        0.0
-                    } else {
-                        n as f64 * 100.0 / r.games as f64
-                    }
-                };
-                format!(
-                    "{}  {}局  先手勝 {:.0}%  後手勝 {:.0}%  引分 {:.0}%",
-                    r.label,
-                    r.games,
-                    pct(r.sente),
-                    pct(r.gote),
-                    pct(r.draw)
-                )
-            })
-            .collect()
-    }
-
-    /// Enter on a move of the list: plays it (the record's move when it has it, else a new
-    /// variation, one undo step).
-    pub(crate) fn explorer_play(&mut self, mv: Move) {
-        self.close_list();
-        self.enter_move(mv);
-        self.collection_tick();
+    /// The key answers for the cursor's position are filed under: the filter's text and the
+    /// position (`key_of`), so that the cache holds each filter's answers apart and an
+    /// answer for an earlier filter is never taken for this one.
+    pub(super) fn collection_key(&self) -> String {
+        format!(
+            "{}\n{}",
+            self.collection.filter_text,
+            key_of(self.position())
+        )
     }
 }

@@ -4,6 +4,7 @@
 
 use super::worker::Worker;
 use crate::app::document::{Document, Watch};
+use crate::collection::Filter;
 use crate::core::record::NodeId;
 use crate::core::rules::{Move, Position, Square};
 use std::collections::HashMap;
@@ -60,7 +61,17 @@ pub struct Explorer {
     /// The answer last shown.
     pub(super) shown_answer: Option<Answer>,
     pub(super) failed: Option<String>,
+    /// Answers by key (the filter's text and the position: `App::collection_key`).
     pub(super) cache: HashMap<String, Vec<ExplorerRow>>,
+    /// The games the pane and the games list look at: the filter as typed (normalised to
+    /// single spaces; empty: every game) and as read.
+    pub(super) filter_text: String,
+    pub(super) filter: Filter,
+    /// The move highlighted while the pane has the focus (`X`): kept across answers while
+    /// the new rows still have it, else the first move is.
+    pub(super) selected: Option<Move>,
+    /// A filter typed that did not read: the next `/` offers it again to mend.
+    pub(super) rejected: Option<String>,
     /// The key of the position whose games `o` asked for.
     pub(super) finding: Option<String>,
     /// Records left for a collection game (`Ctrl-o` returns), and those left going back
@@ -80,6 +91,11 @@ impl Explorer {
 
     pub fn shown(&self) -> bool {
         self.shown
+    }
+
+    /// The filter as typed (empty: every game).
+    pub fn filter_text(&self) -> &str {
+        &self.filter_text
     }
 
     /// Is an answer awaited (the front end then polls every few milliseconds)?

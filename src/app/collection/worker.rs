@@ -10,11 +10,12 @@ use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
 
-/// A position to explore, with the key the answer is filed under.
+/// A position to explore and the games to look at, with the key the answer is filed under.
 #[derive(Clone, Debug)]
 pub struct Request {
     pub key: String,
     pub position: Position,
+    pub filter: Filter,
 }
 
 /// What the worker sends back.
@@ -124,7 +125,6 @@ fn run(dir: PathBuf, shared: &(Mutex<Slot>, Condvar), tx: &Sender<Reply>) {
             return;
         }
     };
-    let filter = Filter::default();
     loop {
         let (request, find) = {
             let (slot, wake) = shared;
@@ -147,10 +147,10 @@ fn run(dir: PathBuf, shared: &(Mutex<Slot>, Condvar), tx: &Sender<Reply>) {
         };
         let key = request.key;
         let reply = if find {
-            let result = index.find(&request.position, &filter);
+            let result = index.find(&request.position, &request.filter);
             Reply::Found { key, result }
         } else {
-            let result = index.explore(&request.position, &filter);
+            let result = index.explore(&request.position, &request.filter);
             Reply::Explored { key, result }
         };
         if tx.send(reply).is_err() {

@@ -60,10 +60,12 @@ pub enum KeyMode {
     Copy,
     /// The paste prompt (`p`, `:paste`) is open.
     Paste,
+    /// The explorer pane has the focus (`X`).
+    Explorer,
 }
 
 impl KeyMode {
-    pub const ALL: [KeyMode; 9] = [
+    pub const ALL: [KeyMode; 10] = [
         KeyMode::Normal,
         KeyMode::Tree,
         KeyMode::Help,
@@ -73,6 +75,7 @@ impl KeyMode {
         KeyMode::List,
         KeyMode::Copy,
         KeyMode::Paste,
+        KeyMode::Explorer,
     ];
     pub fn name(self) -> &'static str {
         match self {
@@ -85,6 +88,7 @@ impl KeyMode {
             KeyMode::List => "list",
             KeyMode::Copy => "copy",
             KeyMode::Paste => "paste",
+            KeyMode::Explorer => "explorer",
         }
     }
     fn from_name(s: &str) -> Option<KeyMode> {

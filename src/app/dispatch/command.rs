@@ -126,7 +126,11 @@ macro_rules! command_table {
             NextRecord = "next_record", "Next record of a file that holds several (CSA /); asks first about unsaved edits", |a| a.step_record(1);
             PrevRecord = "prev_record", "Previous record of a file that holds several", |a| a.step_record(-1);
             ToggleExplorer = "toggle_explorer", "Show or hide the explorer: the moves the collection's games played here and how they scored (kifview index DIR builds it)", App::toggle_explorer;
-            ExplorerMoves = "explorer_moves", "Explorer: list its moves; Enter plays one (the record's move, else a new variation)", App::open_explorer_moves;
+            ExplorerMoves = "explorer_moves", "Explorer: give the pane the focus (shown first when hidden) to pick one of its moves or set its filter", App::focus_explorer;
+            ExplorerDown = "explorer_down", "Explorer: highlight the next move", |a| a.explorer_select(1);
+            ExplorerUp = "explorer_up", "Explorer: highlight the previous move", |a| a.explorer_select(-1);
+            ExplorerPlay = "explorer_play", "Explorer: play the highlighted move (the record's move, else a new variation: one undo step)", App::explorer_play_selected;
+            ExplorerFilter = "explorer_filter", "Explorer: filter its games with the filters of kifview find as words (player:藤井 event:竜王 2020..2023 tag:四間飛車; empty: all); o lists the same games", App::open_explorer_filter;
             CollectionGames = "collection_games", "List the collection's games that reach this position, newest first; Enter opens one there", App::open_collection_games;
             CollectionBack = "collection_back", "Back to the record you were in before opening a collection game (its edits and undo intact)", App::collection_back;
             CollectionForward = "collection_forward", "Forward again to the collection game left with collection_back", App::collection_forward;

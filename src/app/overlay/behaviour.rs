@@ -254,7 +254,6 @@ impl OverlayState for ListView {
             ListKind::EngineOptions => "ENGINE OPTIONS",
             ListKind::EngineLines => "ENGINE LINES",
             ListKind::Search => "SEARCH RESULTS",
-            ListKind::Explorer(_) => "EXPLORER",
             ListKind::CollectionGames(_) => "COLLECTION GAMES",
         };
         Tag::Keys(

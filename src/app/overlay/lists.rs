@@ -77,7 +77,6 @@ impl App {
             ListKind::EngineOptions => self.option_list_items(),
             ListKind::EngineLines => self.pv_list_items(),
             ListKind::Search => self.search_list_items(),
-            ListKind::Explorer(rows) => App::explorer_list_items(rows),
             ListKind::CollectionGames(games) => App::collection_games_items(games),
         };
         if let Some(l) = self.overlays.list_mut() {
@@ -197,11 +196,6 @@ impl App {
                 self.insert_pv(l.selected);
             }
             ListKind::Search => self.search_list_pick(l.selected),
-            ListKind::Explorer(rows) => {
-                if let Some(mv) = rows.get(l.selected).and_then(|r| r.mv) {
-                    self.explorer_play(mv);
-                }
-            }
             ListKind::CollectionGames(games) => {
                 if let Some(g) = games.get(l.selected) {
                     self.open_collection_game(g.clone());
@@ -278,7 +272,6 @@ impl App {
             | ListKind::EngineOptions
             | ListKind::EngineLines
             | ListKind::Search
-            | ListKind::Explorer(_)
             | ListKind::CollectionGames(_) => {}
         }
     }

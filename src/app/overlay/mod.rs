@@ -134,6 +134,8 @@ pub enum PromptKind {
     Search,
     /// The file to save the position's picture (SVG or PNG) in.
     Diagram,
+    /// The explorer's filter (`collection::Filter::parse`).
+    ExplorerFilter,
 }
 
 /// A one-line prompt on the status line.
@@ -160,8 +162,6 @@ pub enum ListKind {
     EngineLines,
     /// `L`: the matches of the last search.
     Search,
-    /// `X`: the explorer's moves.
-    Explorer(Vec<crate::app::collection::state::ExplorerRow>),
     /// `o`: the collection's games reaching the position.
     CollectionGames(Vec<crate::app::collection::state::GameRef>),
 }

@@ -90,6 +90,7 @@ impl App {
                 }
             }
             PromptKind::HeaderNewKey => self.submit_header_key(&text),
+            PromptKind::ExplorerFilter => self.submit_explorer_filter(&text),
             PromptKind::HeaderNewValue(key) => {
                 self.close_prompt();
                 let mut h = self.record().header.clone();

@@ -2,12 +2,13 @@
 //! board, the total line first, each with its number of games, a bar of the results (先手
 //! wins, draws, unknown, 後手 wins) and sente's win, draw and unknown shares in numbers. The
 //! rows come ready from `App::explorer_view`; while the answer for a new position is on its
-//! way the previous rows stay, dimmed, and the title says 更新中.
+//! way the previous rows stay, dimmed, and the title says 更新中. The title shows the filter
+//! in force; with the focus (`X`) the border takes the focus colour and a move is highlighted.
 
-use crate::app::App;
 use crate::app::collection::{ExplorerRow, ExplorerView};
+use crate::app::{App, Command};
 use crate::tui::draw::block;
-use crate::tui::text::{clean, fit, truncate};
+use crate::tui::text::{clean, ellipsize, fit, truncate, width};
 use crate::tui::theme::Theme;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -76,27 +77,44 @@ fn row_text(r: &ExplorerRow, double: bool) -> String {
     )
 }
 
-/// The title: `棋譜DB 1234局` and the state.
-fn title(view: &ExplorerView) -> String {
-    match view {
+/// The title, `棋譜DB 1234局 [player:藤井 2020..2023] 更新中… (X: 選ぶ)`, in `w` cells: the
+/// filter in force shortened with … to fit (the key hint goes first when it cannot).
+fn title(view: &ExplorerView, filter: &str, hint: &str, w: usize, double: bool) -> String {
+    let head = match view {
         ExplorerView::Rows { rows, updating } => {
             let games = rows.first().map_or(0, |r| r.games);
             let state = if *updating { " 更新中…" } else { "" };
-            format!("棋譜DB {games}局{state} (X: 指す)")
+            format!("棋譜DB {games}局{state}")
         }
         ExplorerView::Opening => "棋譜DB 読み込み中…".to_string(),
         ExplorerView::NoIndex(_) | ExplorerView::Failed(_) => "棋譜DB".to_string(),
+    };
+    let filter = clean(filter, double);
+    if filter.is_empty() {
+        return format!("{head}{hint}");
     }
+    // ` [` and `]` around the filter; at least `[藤井…]` of it, else the hint gives way.
+    let room = |tail: &str| w.saturating_sub(width(&head) + width(tail) + 3);
+    let hint = if room(hint) >= 6 { hint } else { "" };
+    let f = ellipsize(&filter, room(hint).max(2), double);
+    format!("{head} [{f}]{hint}")
 }
 
-/// Draws the pane.
+/// Draws the pane (its border in the focus colour and the highlighted move when `X` gave it
+/// the focus).
 pub fn explorer_pane(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
     let view = app.explorer_view();
-    let b = block(title(&view), false, theme);
+    let focused = app.explorer_focused();
+    let hint = match focused {
+        true => String::new(),
+        false => format!(" ({}: 選ぶ)", app.key(Command::ExplorerMoves)),
+    };
+    let filter = app.explorer().filter_text();
+    let w = area.width.saturating_sub(2) as usize;
+    let b = block(title(&view, filter, &hint, w, theme.double), focused, theme);
     let inner = b.inner(area);
     b.render(area, buf);
-    let w = inner.width as usize;
-    if w == 0 || inner.height == 0 {
+    if inner.width == 0 || inner.height == 0 {
         return;
     }
     let d = theme.double;
@@ -126,16 +144,29 @@ pub fn explorer_pane(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
     let head = format!("{}  局数 先手--後手 先勝 引分 不明", fit("指し手", MOVE_W));
     put(buf, 0, &head, theme.dim);
     let base = if updating { theme.dim } else { Style::new() };
-    for (i, r) in rows.iter().enumerate() {
-        let style = if i == 0 {
-            base.add_modifier(Modifier::BOLD)
+    let Some(total) = rows.first() else {
+        return;
+    };
+    put(
+        buf,
+        1,
+        &row_text(total, d),
+        base.add_modifier(Modifier::BOLD),
+    );
+    if rows.len() == 1 {
+        put(buf, 2, "この局面から先の対局はありません", theme.dim);
+    }
+    // The moves under the total line, scrolled so that the highlighted one is in sight.
+    let room = (inner.height as usize).saturating_sub(2).max(1);
+    let lit = app.explorer_highlight();
+    let skip = lit.map_or(0, |i| i.saturating_sub(room));
+    for (n, (i, r)) in rows.iter().enumerate().skip(1 + skip).enumerate() {
+        let style = if lit == Some(i) {
+            base.patch(theme.selection)
         } else {
             base
         };
-        put(buf, i + 1, &row_text(r, d), style);
-    }
-    if rows.len() == 1 {
-        put(buf, 2, "この局面から先の対局はありません", theme.dim);
+        put(buf, n + 2, &row_text(r, d), style);
     }
 }
 
@@ -163,5 +194,30 @@ mod tests {
         assert_eq!(bar(&row(2, 0, 1, 0), true), "#######===");
         assert_eq!(pct(1, 3), "33%");
         assert_eq!(pct(0, 0), "-");
+    }
+
+    #[test]
+    fn the_title_shows_the_filter_shortened_to_fit() {
+        let view = ExplorerView::Rows {
+            rows: vec![row(3, 2, 0, 0)],
+            updating: false,
+        };
+        let t = |f: &str, w: usize| title(&view, f, " (X: 選ぶ)", w, false);
+        assert_eq!(t("", 40), "棋譜DB 5局 (X: 選ぶ)");
+        assert_eq!(t("player:藤井", 40), "棋譜DB 5局 [player:藤井] (X: 選ぶ)");
+        // Too long: cut with …, the whole title in its cells.
+        let long = t("player:藤井 event:竜王戦 2020..2023 tag:四間飛車", 40);
+        assert_eq!(long, "棋譜DB 5局 [player:藤井 even…] (X: 選ぶ)");
+        assert_eq!(width(&long), 40);
+        // Narrower still: the key hint gives way to the filter.
+        assert_eq!(t("player:藤井", 18), "棋譜DB 5局 [play…]");
+        let updating = ExplorerView::Rows {
+            rows: vec![row(3, 2, 0, 0)],
+            updating: true,
+        };
+        assert_eq!(
+            title(&updating, "2020", "", 40, false),
+            "棋譜DB 5局 更新中… [2020]"
+        );
     }
 }

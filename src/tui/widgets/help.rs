@@ -69,6 +69,7 @@ pub fn help_lines(app: &App) -> Vec<String> {
         (KeyMode::Help, "Help and problem list"),
         (KeyMode::Copy, "Copy menu (y)"),
         (KeyMode::Paste, "Paste prompt (p, :paste)"),
+        (KeyMode::Explorer, "Explorer pane with the focus (X)"),
     ] {
         out.push(title.to_string());
         for (cmd, keys) in app.config().keymap.bindings(mode) {
