@@ -20,6 +20,10 @@
 //! `search` and its kin are `/`, a query and Enter: a search reads the whole record by its
 //! nature, so it grows with the record; it has to stay well under 50 ms here.
 //!
+//! `library_open`, `library_page_down` and `library_j` (group `viewer_library`): the library
+//! on the same generated collection (see `library`). `KIFVIEW_BENCH_COLLECTION_INDEX=IDX`
+//! uses an index made before for both instead of generating one.
+//!
 //! Run: `cargo bench --bench viewer`. The medians are in
 //! `target/criterion/viewer_68k/<key>/new/estimates.json` (`median.point_estimate`, ns).
 
@@ -384,27 +388,48 @@ fn rng_for(i: usize) -> collgen::Rng {
     collgen::Rng((z ^ (z >> 27)) | 1)
 }
 
-/// `l` with the explorer open on a generated collection (see the module docs).
-fn explorer(c: &mut Criterion) {
+/// The generated collection of the explorer and library benches (made and indexed once):
+/// its temp folder and its index.
+fn collection() -> &'static (tempfile::TempDir, std::path::PathBuf) {
+    static MADE: std::sync::OnceLock<(tempfile::TempDir, std::path::PathBuf)> =
+        std::sync::OnceLock::new();
+    MADE.get_or_init(make_collection)
+}
+
+fn make_collection() -> (tempfile::TempDir, std::path::PathBuf) {
+    // An index made before (`kifview index /tmp/c100k --index IDX`): generating and indexing
+    // 100,000 games takes minutes idle and half an hour under load.
+    if let Some(idx) = std::env::var_os("KIFVIEW_BENCH_COLLECTION_INDEX") {
+        return (tempfile::tempdir().expect("temp dir"), idx.into());
+    }
     let games: usize = std::env::var("KIFVIEW_BENCH_EXPLORER_GAMES")
         .map_or(100_000, |s| s.parse().expect("a number"));
     let dir = tempfile::tempdir().expect("temp dir");
     let coll = dir.path().join("coll");
     std::fs::create_dir_all(&coll).expect("create dir");
     let t = Instant::now();
-    for f in 0..games.div_ceil(1000) {
+    // On every core (the games replay their moves: 25 minutes on one loaded core for
+    // 100,000), each file the same as one at a time.
+    let files: Vec<usize> = (0..games.div_ceil(1000)).collect();
+    kifview::pool::map_in_order(&files, |&f| {
         let recs: Vec<_> = (f * 1000..((f + 1) * 1000).min(games))
             .map(|i| collgen::game(&mut rng_for(i), 40))
             .collect();
         std::fs::write(coll.join(format!("m{f:04}.csa")), collgen::multi_csa(&recs))
             .expect("write");
-    }
+    });
     let idx = dir.path().join("idx");
     kifview::collection::update(&idx, &[coll], Default::default(), &|_, _| {}).expect("index");
     eprintln!(
         "explorer bench: {games} games generated and indexed in {:.1?}",
         t.elapsed()
     );
+    (dir, idx)
+}
+
+/// `l` with the explorer open on a generated collection (see the module docs).
+fn explorer(c: &mut Criterion) {
+    let (dir, idx) = collection();
     let study = dir.path().join("study.csa");
     let game = collgen::game(&mut rng_for(0), 40);
     std::fs::write(
@@ -414,7 +439,7 @@ fn explorer(c: &mut Criterion) {
     .expect("write");
     let opts = kifview::app::LaunchOptions {
         file: Some(study),
-        index: Some(idx),
+        index: Some(idx.clone()),
         ..Default::default()
     };
     let app = App::open(&opts, Config::defaults()).expect("open");
@@ -432,5 +457,58 @@ fn explorer(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(viewer, benches, explorer);
+/// The library (`kifview --index IDX`) on the generated collection (group `viewer_library`):
+/// `library_open` is the launch until the list is shown (the ordered ids computed on the
+/// lister thread, the first page's rows, the frame); `library_page_down` and `library_j` a
+/// key in the list with what the run loop runs after it (`collection_tick`: the rows shown
+/// fetched by id when missing) and the frame, from the top to the bottom of 100,000 rows.
+fn library(c: &mut Criterion) {
+    let (_, idx) = collection();
+    let opts = kifview::app::LaunchOptions {
+        index: Some(idx.clone()),
+        ..Default::default()
+    };
+    let open = || {
+        let mut b = Bench::with_app(App::open(&opts, Config::defaults()).expect("open"));
+        b.v.app.library_settle();
+        b.frame();
+        assert!(b.v.app.library().is_some_and(|l| l.ids().len() > 1000));
+        b
+    };
+    let mut g = c.benchmark_group("viewer_library");
+    g.sample_size(10).measurement_time(Duration::from_secs(5));
+    g.bench_function("library_open", |bn| bn.iter(open));
+    let mut b = open();
+    g.sample_size(50).measurement_time(Duration::from_secs(3));
+    let at_end = |a: &App| {
+        a.library()
+            .is_some_and(|l| l.selected() + 1 == l.ids().len())
+    };
+    for (name, key) in [
+        ("library_page_down", KeyEvent::plain(KeyCode::PageDown)),
+        ("library_j", KeyEvent::char('j')),
+    ] {
+        g.bench_function(name, |bn| {
+            bn.iter_custom(|n| {
+                let mut total = Duration::ZERO;
+                for _ in 0..n {
+                    if at_end(&b.v.app) {
+                        b.v.app.handle_key(KeyEvent::char('g'));
+                        b.v.app.collection_tick();
+                        b.frame();
+                    }
+                    let t = Instant::now();
+                    b.v.app.handle_key(key);
+                    b.v.app.collection_tick();
+                    b.frame();
+                    total += t.elapsed();
+                }
+                total
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(viewer, benches, explorer, library);
 criterion_main!(viewer);

@@ -15,7 +15,7 @@
 //! | --- | --- | --- |
 //! | [`core`] | `rules` (board, legal moves and why a move is illegal, handicaps, SFEN, `rules::setup`: the rules a position must meet before play starts from it, for the position editor and `kifview mate`), `record` (the tree of moves as an arena, edits with their inverses, the undo history), `notation` (decoding, format detection, the readers and writers of every format), `text` (the one sanitizer for everything that reaches a terminal) | std, encoding_rs |
 //! | library modules: `engine`, `load`, `pool`, `convert`, `store`, `analyze`, `collection`, `diagram` | USI engines as child processes; the one loader (a path, standard input or bytes to records; one rule for an empty input and for `--record N`, used by the viewer and every subcommand); the batch pool (a function over many inputs on every core, results in input order); batch check and convert; writing files safely (atomic, through links, keeping permissions); game analysis (comments, marks, evaluations for the graph, batches, mate search); collections of games (an index of folders of records: the catalog in SQLite, positions in sorted memory-mapped segments; which games reach a position, what was played from it; `collection::tags`: a game's strategy and castle tags, 戦型・囲い); diagrams of positions as SVG and PNG (layout, the bundled font, resvg) | `core`, and each other (`analyze` uses `engine`, `convert`, `store`; `collection` uses `load`, `pool`, `convert` and `analyze`, with rusqlite and memmap2; `diagram` uses `convert`), resvg |
-//! | [`app`] | `App` and moving around the record (`app::state`), config and keymaps (`app::config`), and one folder per feature: `dispatch` (the command table, the `:` table, the app's key events, `update`), `overlay` (the stack, the `OverlayState` trait through which each overlay's state answers for its behaviour, and each overlay's state: prompts, questions, lists, the comment editor, move input, the record's info, the mode line), `document` (open, save with its questions and its thread, the records of a multi-record file, following a file, recovery files, copy and paste, the copy menu's picture: every file the app reads or writes), `edit` (changes to the record, the position editor), `search` (`/`), `research` (the engine, `:analyze`, the evaluation graph), `collection` (the explorer pane, a thread that owns the collection's index and answers off the key path, the pane's focus with its highlighted move and the filter of its games, the games reaching a position and the back/forward stack of records) | `core`, the library modules; never a terminal crate |
+//! | [`app`] | `App` and moving around the record (`app::state`), config and keymaps (`app::config`), and one folder per feature: `dispatch` (the command table, the `:` table, the app's key events, `update`), `overlay` (the stack, the `OverlayState` trait through which each overlay's state answers for its behaviour, and each overlay's state: prompts, questions, lists, the comment editor, move input, the record's info, the mode line), `document` (open, save with its questions and its thread, the records of a multi-record file, following a file, recovery files, copy and paste, the copy menu's picture: every file the app reads or writes), `edit` (changes to the record, the position editor), `search` (`/`), `research` (the engine, `:analyze`, the evaluation graph), `collection` (the explorer pane, a thread that owns the collection's index and answers off the key path, the pane's focus with its highlighted move and the filter of its games, the games reaching a position and the back/forward stack of records), `library` (the collection's games as a full-screen list, `kifview DIR`: its filter, sort and row cache, a thread that computes the ordered list and one that indexes the folder; `}`/`{` through the list) | `core`, the library modules; never a terminal crate |
 //! | [`tui`] | the run loop, terminal events turned into the app's keys, layout, one widget per pane, theme | `app`, `core`, ratatui, crossterm |
 //! | `main.rs`, `cli` (the binary: `cli/mod.rs` the arguments and the viewer's launch, one file per subcommand: `convert`, `show`, `check`, `analyze` with `mate`, `diagram`) | arguments, subcommands, printing | everything |
 //!
@@ -64,17 +64,25 @@
 //!    reuses the file's own text for what did not change), and
 //!    reads it with that format's reader into a [`core::record::Record`] and warnings that
 //!    name the line and what was expected.
-//! 3. The app shows the record; saving goes back the same way: `app::document::save` asks its
-//!    questions (outside changes, an encoding that cannot hold a character, a format that
-//!    cannot hold everything, each named and counted; `app::document::checks` finds them),
-//!    and on a thread of its own with a copy of the record (`app::document::background`)
-//!    `core::notation` renders and encodes it (a record of a CSA file of several in its place
-//!    among the others as they were, `notation::csa::splice`, which also rewrites their
-//!    encoding declaration for a copy in another encoding) and `store` writes the bytes (a
-//!    save that takes longer than about 100 ms shows its progress on the status line; the
-//!    run loop takes its outcome, and the document takes what it means in one step,
-//!    `Document::saved`: the revision on disk, and the file it is now).
-//!
+//! 3. The app shows the record; saving goes back the same way: `app::document::save` asks
+//!    first whether to overwrite (the file changed on disk, another file exists), then on a
+//!    thread of its own with a copy of the record (`app::document::background`)
+//!    `core::notation` renders and encodes it, once per save (a record of a CSA file of
+//!    several in its place among the others as they were, `notation::csa::splice`, which also
+//!    rewrites their encoding declaration for a copy in another encoding), and the same thread
+//!    finds every other reason to ask without writing (an encoding that cannot hold a
+//!    character, a format that cannot hold everything, lines not read, the other records of a
+//!    file of several, a read-only file from its metadata: `app::document::checks`, each loss
+//!    typed until it is shown). The questions are asked one after the other
+//!    (`app::document::questions`, each named and counted), and after the last yes (or at
+//!    once when there is none) `store` writes the bytes already made, on a thread (a save
+//!    that takes longer than about 100 ms shows its progress on the status line; saving as
+//!    UTF-8 instead re-encodes a KIF text, and makes another format's again, whose text
+//!    declares its encoding in more places). The run
+//!    loop takes its outcome, and the document takes what it means in one step,
+//!    `Document::saved`: the revision the bytes were made from is on disk (an edit made
+//!    meanwhile stays unsaved), and the file it is now.
+
 //! # Where a change goes
 //!
 //! - A rule of shogi, or a new handicap: `core::rules`.
@@ -123,6 +131,10 @@
 //! - The collection in the viewer (the explorer pane, its focus and filter, the games at a
 //!   position, going back to the record left): `app::collection`, its pane in
 //!   `tui::widgets::explorer`.
+//! - The library (the game list of `kifview DIR`, its columns, filter, sort, opening a game
+//!   and stepping through the list): `app::library` (its state lives in `App`'s collection
+//!   field), its screen in `tui::widgets::library`; a new sort column is a `SortBy` of
+//!   `collection::catalog` and a `Column` of the widget.
 
 pub mod analyze;
 pub mod app;

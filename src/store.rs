@@ -106,6 +106,28 @@ impl SaveError {
     }
 }
 
+/// The file [`save`] would refuse as [`SaveError::ReadOnly`] without
+/// [`SaveOptions::replace_read_only`]: a regular file at `path` (a link followed) that is
+/// read-only or that this user may not write. Read from its metadata alone, so that a caller
+/// can ask before it writes anything (`None` for what [`save`] writes without asking).
+pub fn read_only(path: &Path) -> Option<PathBuf> {
+    if path.as_os_str().as_bytes().ends_with(b"/") || writes_into_descriptor(path) {
+        return None;
+    }
+    let target = match std::fs::symlink_metadata(path).ok()? {
+        m if m.file_type().is_symlink() => std::fs::canonicalize(path).ok()?,
+        _ => path.to_path_buf(),
+    };
+    let meta = std::fs::metadata(&target).ok()?;
+    (meta.is_file() && (meta.permissions().readonly() || !may_write(&target))).then_some(target)
+}
+
+/// Is `path` a descriptor (`/dev/stdout`, or a link to one), which [`save`] writes into?
+fn writes_into_descriptor(path: &Path) -> bool {
+    is_descriptor(path)
+        || std::fs::read_link(path).is_ok_and(|t| is_descriptor(&parent_dir(path).join(t)))
+}
+
 /// Writes `bytes` to `path` as the module documentation says.
 pub fn save(path: &Path, bytes: &[u8], opts: SaveOptions) -> Result<Saved, SaveError> {
     save_counted(path, bytes, opts, &AtomicU64::new(0))
@@ -134,9 +156,7 @@ pub fn save_counted(
     };
     // Descriptors (`/dev/stdout` is a link to a pipe, a terminal or a file the shell opened):
     // write into them. (Devices such as `/dev/null` are found below by their type.)
-    if is_descriptor(path)
-        || std::fs::read_link(path).is_ok_and(|t| is_descriptor(&parent_dir(path).join(t)))
-    {
+    if writes_into_descriptor(path) {
         let existed = std::fs::metadata(path).is_ok();
         return write_into(path, bytes, written)
             .map(|()| Saved {
@@ -645,7 +665,14 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("ro.kif");
         std::fs::write(&p, "old").unwrap();
+        assert_eq!(read_only(&p), None);
         std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o444)).unwrap();
+        // Known before anything is written, through a link too.
+        assert_eq!(read_only(&p), Some(p.clone()));
+        let link = dir.path().join("link.kif");
+        std::os::unix::fs::symlink("ro.kif", &link).unwrap();
+        assert_eq!(read_only(&link), Some(p.canonicalize().unwrap()));
+        assert_eq!(read_only(&dir.path().join("new.kif")), None);
         let e = save(&p, b"new", opts()).unwrap_err();
         assert!(matches!(e, SaveError::ReadOnly { .. }), "{e}");
         assert_eq!(std::fs::read(&p).unwrap(), b"old");

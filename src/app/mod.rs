@@ -19,8 +19,10 @@
 //! - `document/`: the [`Document`] (`doc.rs`: the record with its history, revision, undo
 //!   focus and saves, and its [`Source`], where it came from), and every file the app reads
 //!   or writes (nothing else in `app` names `std::fs`): opening, saving with its questions
-//!   (`save.rs`), a save's job and what follows it (`job.rs`: one `Then`, to quit or to show
-//!   another record), what a save checks (`checks.rs`), the save thread (`background.rs`),
+//!   (`save.rs`, the questions about the bytes it made: `questions.rs`), a save's job and what
+//!   follows it (`job.rs`: one `Then`, to quit or to show another record), what a save checks
+//!   and its typed losses (`checks.rs`), the save thread (`background.rs`: make the bytes
+//!   once, then write them),
 //!   the records of a
 //!   multi-record file (`records.rs`), following a file (`watch.rs`), recovery files, copy and
 //!   paste and `:e` (`clipboard.rs`), the copy menu's picture of the position (`picture.rs`).
@@ -35,12 +37,17 @@
 //!   thread that owns the index and answers its queries off the key path (`worker.rs`), the
 //!   pane's focus (`X`: the highlighted move, the filter; `focus.rs`), the games reaching a
 //!   position and the back/forward stack of records (`games.rs`).
+//! - `library/`: the collection's game list, full screen (`kifview DIR`, `--index IDX`, `O`):
+//!   its commands (`mod.rs`), the list, its filter, sort and row cache (`state.rs`), the
+//!   threads that compute the ordered list and index the folder (`worker.rs`), its screen on
+//!   the overlay stack (`screen.rs`).
 
 pub mod collection;
 pub mod config;
 pub mod dispatch;
 pub mod document;
 pub mod edit;
+pub mod library;
 mod lifecycle;
 pub mod line_view;
 pub mod outline;

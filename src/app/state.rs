@@ -253,7 +253,15 @@ impl App {
 
     /// Opens what the command line asked for.
     pub fn open(opts: &LaunchOptions, config: Config) -> anyhow::Result<App> {
-        let (record, doc) = document::open(opts)?;
+        // `kifview DIR`: the library of DIR over a new record.
+        let folder = opts.file.as_ref().is_some_and(|f| f.is_dir());
+        let (record, doc) = match folder {
+            true => document::open(&LaunchOptions {
+                file: None,
+                ..opts.clone()
+            })?,
+            false => document::open(opts)?,
+        };
         let mut app = App::new(record, doc, config);
         app.view.flipped = opts.flip;
         app.collection = super::collection::state::Explorer::with_index(opts.index.clone());
@@ -274,6 +282,7 @@ impl App {
         if opts.setup {
             app.open_position_editor();
         }
+        app.open_library_at_launch(opts);
         Ok(app)
     }
 

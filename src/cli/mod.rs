@@ -23,7 +23,7 @@ use std::process::ExitCode;
     version,
     about = "View, study and convert shogi game records (KIF, KIFU, KI2, CSA, SFEN/USI, JKF)",
     args_conflicts_with_subcommands = true,
-    after_help = "Examples:\n  kifview game.kif            open the viewer\n  kifview game.kif +40        open at move 40 (also: -n 40)\n  kifview convert game.kif --to csa -o game.csa\n  kifview show game.kif --ply 30\n  kifview check *.kif"
+    after_help = "Examples:\n  kifview game.kif            open the viewer\n  kifview game.kif +40        open at move 40 (also: -n 40)\n  kifview ~/kifu              the library: index the folder, list its games\n  kifview convert game.kif --to csa -o game.csa\n  kifview show game.kif --ply 30\n  kifview check *.kif"
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -35,7 +35,8 @@ pub struct Cli {
 /// Arguments of the viewer (no subcommand).
 #[derive(Args, Debug, Default)]
 pub struct ViewArgs {
-    /// Record to open (`-` reads standard input); none starts an empty 平手 record.
+    /// Record to open (`-` reads standard input); none starts an empty 平手 record. A folder
+    /// opens the library: the folder indexed into the index, its games listed.
     pub file: Option<PathBuf>,
     /// `+N`: open at move N, as the record numbers its moves (KifuBase convention).
     #[arg(value_name = "+N", allow_hyphen_values = false)]
@@ -64,8 +65,9 @@ pub struct ViewArgs {
     /// USI engine for analysis (`a`): a configured [[engines]] name, a command or a path.
     #[arg(long, value_name = "NAME|PATH")]
     pub engine: Option<String>,
-    /// The collection the explorer pane (`x`) reads (default: $KIFVIEW_INDEX, else the
-    /// platform data directory's kifview/collection, as `kifview index` makes it).
+    /// The collection the explorer pane (`x`) and the library (`O`) read (default:
+    /// $KIFVIEW_INDEX, else the platform data directory's kifview/collection, as `kifview
+    /// index` makes it); without a file, the library of that index opens.
     #[arg(long, value_name = "IDX")]
     pub index: Option<PathBuf>,
 }

@@ -85,6 +85,8 @@ pub fn update(
         roots_abs.push(abs);
     }
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: cannot create: {e}", dir.display()))?;
+    // One update at a time: a second would write the same segment's files.
+    let _lock = Lock::take(dir)?;
     let mut report = Report::default();
     let (cat, rebuilt, mut all_roots) = open_or_rebuild(dir, opts)?;
     report.rebuilt = rebuilt;
@@ -148,6 +150,38 @@ pub fn update(
     write_games_bin(dir, &cat)?;
     report.games = cat.counts()?.0;
     Ok(report)
+}
+
+/// The index's lock (`lock` in its folder, `flock`), held while an update runs: a second
+/// `kifview index` or a second viewer indexing into the same folder is refused at once, with
+/// a message that says why, instead of writing the same segment files; it is released when
+/// the update ends, or when its process dies.
+struct Lock {
+    _file: std::fs::File,
+}
+
+impl Lock {
+    fn take(dir: &Path) -> Result<Lock, String> {
+        let path = dir.join("lock");
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        #[cfg(unix)]
+        {
+            use std::os::fd::AsRawFd;
+            // SAFETY: flock on a descriptor this function owns.
+            if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+                return Err(format!(
+                    "{}: another kifview is updating this index; try again when it has finished",
+                    dir.display()
+                ));
+            }
+        }
+        Ok(Lock { _file: file })
+    }
 }
 
 /// Reads the files of `todo`, stores what changed, forgets what is gone (inside the caller's

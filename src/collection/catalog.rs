@@ -384,6 +384,51 @@ impl Catalog {
         rows.collect::<Result<_, _>>().map_err(sql)
     }
 
+    /// The ids of the games passing `filter`, in the order of `sort` (then of id): the
+    /// viewer's game list holds these and scrolls through them without asking again.
+    pub fn ordered_ids(
+        &self,
+        filter: &Filter,
+        sort: SortBy,
+        descending: bool,
+    ) -> Result<Vec<u32>, String> {
+        let (clause, args) = where_clause(filter);
+        let o = if descending { "DESC" } else { "ASC" };
+        let order = match sort {
+            SortBy::Path => format!("files.path {o}, record {o}"),
+            SortBy::Id => format!("games.id {o}"),
+            s => format!("{} {o}, games.id {o}", s.column()),
+        };
+        let mut st = self
+            .db
+            .prepare(&format!(
+                "SELECT games.id FROM {FROM}{clause} ORDER BY {order}"
+            ))
+            .map_err(sql)?;
+        let rows = st
+            .query_map(rusqlite::params_from_iter(args.iter()), |r| r.get(0))
+            .map_err(sql)?;
+        rows.collect::<Result<_, _>>().map_err(sql)
+    }
+
+    /// The catalog rows of the games `ids` (in any order; a game gone is left out), in id
+    /// order: one query for a page of the game list.
+    pub fn games_by_id(&self, ids: &[u32]) -> Result<Vec<GameInfo>, String> {
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let list = ids.iter().map(u32::to_string).collect::<Vec<_>>().join(",");
+        let mut st = self
+            .db
+            .prepare(&format!(
+                "SELECT games.{} FROM {FROM} WHERE games.id IN ({list}) ORDER BY games.id",
+                GameInfo::COLUMNS
+            ))
+            .map_err(sql)?;
+        let rows = st.query_map([], GameInfo::from_row).map_err(sql)?;
+        rows.collect::<Result<_, _>>().map_err(sql)
+    }
+
     /// How many games pass `filter`.
     pub fn count(&self, filter: &Filter) -> Result<u64, String> {
         let (clause, args) = where_clause(filter);

@@ -83,6 +83,11 @@ pub fn mouse_action(app: &App, vs: &ViewState, m: &MouseEvent) -> Option<Action>
             };
             crate::core::rules::Square::new(file, rank).map(Action::BoardClick)
         }
+        Mode::Library if wheel != 0 => Some(Action::Run(if wheel > 0 {
+            Command::LibraryDown
+        } else {
+            Command::LibraryUp
+        })),
         Mode::Help | Mode::Warnings | Mode::Panel(_) => {
             (wheel != 0).then_some(Action::Scroll(Pane::Overlay, wheel * 3))
         }

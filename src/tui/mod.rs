@@ -53,6 +53,9 @@ impl Viewer {
         self.app.clamp_scroll(Pane::Comment, self.view.comment_max);
         self.app.clamp_scroll(Pane::Header, self.view.header_max);
         self.app.clamp_scroll(Pane::Overlay, self.view.overlay_max);
+        if self.view.library_rows > 0 {
+            self.app.set_library_height(self.view.library_rows);
+        }
     }
     /// Handles one terminal event.
     pub fn handle(&mut self, ev: &Event) {

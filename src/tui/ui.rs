@@ -7,8 +7,8 @@ pub use super::view::ViewState;
 use super::widgets::board::{self, BoardWidget, board_column};
 use super::widgets::large_board::{GRIDS, Grid, large_column};
 use super::widgets::{
-    analysis, comment, confirm, copy_menu, explorer, graph, header, help, list, move_list, paste,
-    position_editor, search, status, tree, variations,
+    analysis, comment, confirm, copy_menu, explorer, graph, header, help, library, list, move_list,
+    paste, position_editor, search, status, tree, variations,
 };
 use crate::app::config::BoardSize;
 use crate::app::{App, Overlay};
@@ -54,6 +54,20 @@ pub fn render(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut V
     let status_h = status::status_height(app, theme, area.width);
     let [main, status] =
         Layout::vertical([Constraint::Fill(1), Constraint::Length(status_h)]).areas(area);
+    // The library covers every pane: they are not drawn under it (a key in a list of
+    // 100,000 games draws the list and the status line only).
+    if app
+        .overlays()
+        .iter()
+        .any(|o| matches!(o, Overlay::Library(_)))
+    {
+        status::status_line(status, buf, app, theme, vs);
+        overlays(main, main, buf, app, theme, vs);
+        if theme.double {
+            skip_ambiguous_pads(buf);
+        }
+        return;
+    }
     // The grid is picked for the screen with a one-row status line, so that a message that
     // takes a second status row does not switch the board's size back and forth (auto keeps
     // 8 header rows below the board, which give way first).
@@ -343,6 +357,7 @@ fn overlays(
             Overlay::PositionEditor(p) => {
                 position_editor::position_editor_overlay(main, buf, p, theme)
             }
+            Overlay::Library(s) => library::library_overlay(main, buf, app, s, theme, vs),
             // The explorer's focus: its pane draws the highlight.
             Overlay::Panel(p) if p.mode() == crate::app::collection::focus::FOCUS => {}
             Overlay::Panel(p) => {

@@ -34,4 +34,6 @@ pub struct ViewState {
     pub graph_points: usize,
     /// Where the terminal cursor goes (prompts and the comment editor), if anywhere.
     pub cursor: Option<(u16, u16)>,
+    /// Rows of games the library showed (0: not shown).
+    pub library_rows: usize,
 }

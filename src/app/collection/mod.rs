@@ -82,14 +82,15 @@ impl App {
     /// answers. Cheap (a key, a lock, a channel): the front end calls it after every key and
     /// every few milliseconds while [`Explorer::busy`]. True when the pane changed.
     pub fn collection_tick(&mut self) -> bool {
+        let library = self.library_tick();
         if !self.collection.shown && !self.collection.finding() {
-            return false;
+            return library;
         }
         let mut changed = self.take_replies(false);
         if self.collection.shown {
             changed |= self.ask_here();
         }
-        changed
+        changed | library
     }
 
     /// Waits for the answer about the cursor's position (tests, benchmarks).

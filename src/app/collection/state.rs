@@ -78,6 +78,8 @@ pub struct Explorer {
     /// (`Ctrl-n`).
     pub(super) back: Vec<Stashed>,
     pub(super) forward: Vec<Stashed>,
+    /// The game list (`app::library`), once opened.
+    pub(crate) library: Option<Box<crate::app::library::state::Library>>,
 }
 
 impl Explorer {
@@ -93,6 +95,11 @@ impl Explorer {
         self.shown
     }
 
+    /// `--index IDX`, when given.
+    pub(crate) fn index(&self) -> Option<&PathBuf> {
+        self.index.as_ref()
+    }
+
     /// The filter as typed (empty: every game).
     pub fn filter_text(&self) -> &str {
         &self.filter_text
@@ -100,7 +107,8 @@ impl Explorer {
 
     /// Is an answer awaited (the front end then polls every few milliseconds)?
     pub fn busy(&self) -> bool {
-        ((self.shown && self.asked.is_some()) || self.finding()) && self.missing.is_none()
+        (((self.shown && self.asked.is_some()) || self.finding()) && self.missing.is_none())
+            || self.library.as_ref().is_some_and(|l| l.busy())
     }
 
     pub(super) fn start(&mut self) {

@@ -62,10 +62,12 @@ pub enum KeyMode {
     Paste,
     /// The explorer pane has the focus (`X`).
     Explorer,
+    /// The library's game list (`kifview DIR`, `O`).
+    Library,
 }
 
 impl KeyMode {
-    pub const ALL: [KeyMode; 10] = [
+    pub const ALL: [KeyMode; 11] = [
         KeyMode::Normal,
         KeyMode::Tree,
         KeyMode::Help,
@@ -76,6 +78,7 @@ impl KeyMode {
         KeyMode::Copy,
         KeyMode::Paste,
         KeyMode::Explorer,
+        KeyMode::Library,
     ];
     pub fn name(self) -> &'static str {
         match self {
@@ -89,6 +92,7 @@ impl KeyMode {
             KeyMode::Copy => "copy",
             KeyMode::Paste => "paste",
             KeyMode::Explorer => "explorer",
+            KeyMode::Library => "library",
         }
     }
     fn from_name(s: &str) -> Option<KeyMode> {

@@ -132,6 +132,17 @@ macro_rules! command_table {
             CollectionGames = "collection_games", "List the collection's games that reach this position, newest first; Enter opens one there", App::open_collection_games;
             CollectionBack = "collection_back", "Back to the record you were in before opening a collection game (its edits and undo intact)", App::collection_back;
             CollectionForward = "collection_forward", "Forward again to the collection game left with collection_back", App::collection_forward;
+            Library = "library", "The collection's game list (kifview DIR, --index IDX): back to it at the same row, with the same filter", App::open_library;
+            LibraryDown = "library_down", "Library: next game", |a| a.library_move(1);
+            LibraryUp = "library_up", "Library: previous game", |a| a.library_move(-1);
+            LibraryPageDown = "library_page_down", "Library: down one page", |a| a.library_page(1);
+            LibraryPageUp = "library_page_up", "Library: up one page", |a| a.library_page(-1);
+            LibraryTop = "library_top", "Library: first game", |a| a.library_move(isize::MIN / 2);
+            LibraryBottom = "library_bottom", "Library: last game", |a| a.library_move(isize::MAX / 2);
+            LibraryOpen = "library_open", "Library: open the game (then } and { open the next and previous game of the list)", App::library_open;
+            LibraryFilter = "library_filter", "Library: filter (羽生, player:藤井 event:竜王 2020..2023 result:sente tag:四間飛車); empty clears", App::library_filter;
+            LibrarySort = "library_sort", "Library: sort by the next column (date, 先手, 後手, event, result, moves, tags, file)", App::library_sort;
+            LibraryReverse = "library_reverse", "Library: reverse the order", App::library_reverse;
             NoOp = "none", "Do nothing (unbinds a default key)", |_| {};
         }
     };

@@ -1,9 +1,13 @@
 //! A save's job: where, in which format and text settings, what becomes of the session, what
-//! the user has agreed to, and what follows ([`Then`]). Questions carry it (`app::overlay`'s
-//! `Pending`), the save thread reads it; it names nothing of either.
+//! the user has agreed to, and what follows ([`Then`]); and a save waiting for answers
+//! ([`SaveQuestions`]: the job with the bytes made for it). Questions carry them
+//! (`app::overlay`'s `Pending`), the save thread reads the job; they name nothing of either.
 
+use crate::app::document::checks::Prepared;
 use crate::core::notation::{Target, TextInfo};
+use crate::core::record::Revision;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 /// What a save leads to once it has written the record: one continuation, carried by the
 /// save's job through its questions and its thread, and by a quit that waits for the saves.
@@ -16,6 +20,8 @@ pub enum Then {
     Quit { force: bool },
     /// Show record `n` (0-based) of the file, once the record shown is on disk.
     ShowRecord(usize),
+    /// Show game `id` of the library, once the record shown is on disk.
+    LibraryGame(u32),
 }
 
 impl Then {
@@ -58,9 +64,50 @@ pub struct SaveJob {
     pub how: SaveHow,
     /// Writing back to the file the record came from.
     pub same_file: bool,
+    /// The user said yes to overwriting (the file changed on disk, or another file exists):
+    /// asked before the bytes are made. The other questions come with the bytes
+    /// (`background::Prepared`).
     pub overwrite_ok: bool,
-    /// The user said yes to replacing a read-only file.
-    pub read_only_ok: bool,
-    pub losses_ok: bool,
     pub then: Then,
+}
+
+/// A save waiting for answers: its job, the bytes made for the record at `revision`, and
+/// which question is open.
+#[derive(Clone, Debug)]
+pub struct SaveQuestions {
+    pub(super) job: SaveJob,
+    pub(super) prepared: Arc<Prepared>,
+    /// The revision the bytes hold: what a save after the last yes marks as on disk (edits
+    /// made while the questions were open stay unsaved).
+    pub(super) revision: Revision,
+    /// The question open: [`Stage`].
+    pub(super) at: Stage,
+    /// The user said yes to replacing a read-only file.
+    pub(super) read_only_ok: bool,
+    /// The file at the save's path when its bytes were made (`None`: nothing there): a file
+    /// that another program changes while the questions are open is asked about again.
+    pub(super) disk: Option<super::checks::DiskStamp>,
+}
+
+/// The questions, in the order they are asked.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
+pub enum Stage {
+    Encoding,
+    Losses,
+    ReadOnly,
+    /// The file changed on disk while the questions were open.
+    Disk,
+    /// Every question was answered yes.
+    Done,
+}
+
+impl Stage {
+    pub(super) fn next(self) -> Stage {
+        match self {
+            Stage::Encoding => Stage::Losses,
+            Stage::Losses => Stage::ReadOnly,
+            Stage::ReadOnly => Stage::Disk,
+            Stage::Disk | Stage::Done => Stage::Done,
+        }
+    }
 }

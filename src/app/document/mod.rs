@@ -12,13 +12,13 @@ pub mod clipboard;
 mod doc;
 pub mod job;
 mod picture;
+pub mod questions;
 pub(crate) mod records;
 pub mod save;
 pub mod watch;
 
 use crate::app::LaunchOptions;
 use crate::convert::unread::{self, Unread};
-use crate::core::notation::encoding::EncodeError;
 use crate::core::notation::{
     self, Diagnostic, Format, Parsed, Target, TextEncoding, TextInfo, Written, filetype,
 };
@@ -26,7 +26,8 @@ use crate::core::record::{Initial, Record};
 use crate::core::rules::{HANDICAPS, Handicap, Position};
 use crate::load;
 use crate::store::{self, SaveError, SaveOptions};
-use checks::{DiskStamp, SavePlan};
+pub use checks::one_record_why;
+use checks::{DiskStamp, KeptIn, OtherRecords, SavePlan, Unencodable};
 use std::path::{Path, PathBuf};
 
 pub use doc::Document;
@@ -328,36 +329,25 @@ impl Source {
     /// What writing the record shown in `format` leaves out of a file of several records:
     /// the others, unless it is written whole ([`Source::written_whole_as`]).
     /// `file_keeps_them`: the save leaves the session's file as it is (a copy, `:saveas`).
-    pub fn other_records_loss(&self, format: Format, file_keeps_them: bool) -> Option<String> {
+    pub fn other_records_loss(
+        &self,
+        format: Format,
+        file_keeps_them: bool,
+    ) -> Option<OtherRecords> {
         if self.written_whole_as(format) {
             return None;
         }
-        let others = self.record_count - 1;
-        let why = one_record_why(format);
-        let kept = match (&self.path, file_keeps_them) {
-            (Some(_), true) => format!("; {} keeps them", self.name),
-            (Some(_), false) => format!("; {} loses them", self.name),
-            (None, _) => "; they are in no file".to_string(),
-        };
-        Some(format!(
-            "the other {} of {} ({why}: only record {} is written{kept})",
-            if others == 1 {
-                "record".to_string()
-            } else {
-                format!("{others} records")
+        Some(OtherRecords {
+            others: self.record_count - 1,
+            name: self.name.clone(),
+            format,
+            shown: self.record_index + 1,
+            kept: match (&self.path, file_keeps_them) {
+                (Some(_), true) => KeptIn::File,
+                (Some(_), false) => KeptIn::Lost,
+                (None, _) => KeptIn::NoFile,
             },
-            self.name,
-            self.record_index + 1
-        ))
-    }
-}
-
-/// Why a save in `format` writes one record of a file of several.
-pub fn one_record_why(format: Format) -> String {
-    if format == Format::Csa {
-        "its records could not be told apart".to_string()
-    } else {
-        format!("{} holds one record per file", format.name())
+        })
     }
 }
 
@@ -572,16 +562,21 @@ pub fn plan_in_file(
     path: &Path,
     target: Target,
     info: TextInfo,
-) -> Result<(SavePlan, Option<Vec<String>>), EncodeError> {
+) -> Result<(SavePlan, Option<Vec<String>>), Unencodable> {
     let Some((pieces, w)) = doc.and_then(|d| d.splice(record, target, &info)) else {
         return Ok((plan(record, path, target, info)?, None));
+    };
+    let text = pieces.concat();
+    let bytes = match notation::encoding::encode(&text, &info) {
+        Ok(b) => b,
+        Err(error) => return Err(Unencodable { error, text }),
     };
     let plan = SavePlan {
         path: path.to_path_buf(),
         target,
         info,
-        bytes: notation::encoding::encode(&pieces.concat(), &info)?,
-        losses: w.losses.iter().map(ToString::to_string).collect(),
+        bytes,
+        losses: w.losses,
     };
     Ok((plan, Some(pieces)))
 }
@@ -592,7 +587,7 @@ pub fn plan(
     path: &Path,
     target: Target,
     info: TextInfo,
-) -> Result<SavePlan, EncodeError> {
+) -> Result<SavePlan, Unencodable> {
     checks::plan(record, path, target, info)
 }
 

@@ -7,12 +7,16 @@
 
 use crate::app::dispatch::command::Command;
 use crate::app::document::job::Then;
-use crate::app::overlay::Pending;
+use crate::app::overlay::{Answer, Pending};
 use crate::app::state::{App, Level};
 
 impl App {
     /// `}` (`delta` 1) and `{` (-1): the next or previous record of the file.
     pub(crate) fn step_record(&mut self, delta: isize) {
+        // A game opened from the library: the list's next game (`app::library`).
+        if self.library_step(delta) {
+            return;
+        }
         let count = self.doc.source().record_count;
         if count < 2 {
             self.info(format!("{} holds one record", self.doc.source().name));
@@ -96,7 +100,11 @@ impl App {
                 vec![format!(
                     "  s saves the whole file (all {count} records, this one with its edits)"
                 )],
-                vec![('s', "save and go"), ('d', "discard and go"), ('c', "cancel")],
+                vec![
+                    (Answer::Save, "save and go"),
+                    (Answer::Discard, "discard and go"),
+                    (Answer::Cancel, "cancel"),
+                ],
                 Pending::SwitchRecord(index),
             );
             return;
@@ -105,12 +113,12 @@ impl App {
     }
 
     /// The answer to "save before going to another record?".
-    pub(crate) fn answer_switch(&mut self, index: usize, c: char) {
-        match c {
+    pub(crate) fn answer_switch(&mut self, index: usize, a: Answer) {
+        match a {
             // The switch happens once the save has written the record (`Then::ShowRecord`):
             // a question or a save still running leaves it for later.
-            's' => self.save_or_ask_name(Then::ShowRecord(index)),
-            'd' => self.show_record(index),
+            Answer::Save => self.save_or_ask_name(Then::ShowRecord(index)),
+            Answer::Discard => self.show_record(index),
             _ => self.info("still here: nothing was saved or discarded"),
         }
     }

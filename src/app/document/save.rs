@@ -1,19 +1,20 @@
 //! Saving with its questions: vim's `:w` (the record's own file), `:w PATH` (a copy),
 //! `:saveas PATH` (switch files); overwriting, encodings and formats that cannot hold
 //! everything. The bytes and the disk are `document/mod.rs`'s business; the save runs on a thread
-//! (`background.rs`) while keys are handled, and its outcome is taken here.
+//! (`background.rs`) while keys are handled, and its outcome is taken here: the questions
+//! about the bytes it made (`questions.rs`), or what was written.
 
 use crate::app::config::SaveEncoding;
 pub use crate::app::document::background::Saves;
 use crate::app::document::background::{Outcome, Progress, Running, Written, run_save, size_text};
-use crate::app::document::checks::DiskStamp;
+use crate::app::document::checks::{DiskStamp, SaveLoss};
 pub use crate::app::document::job::{SaveHow, SaveJob, SaveJobTarget, Then};
+use crate::app::document::job::{SaveQuestions, Stage};
 use crate::app::document::{self, Saved, file_name, same_path};
-use crate::app::overlay::{Pending, PromptKind};
+use crate::app::overlay::{Answer, Pending, PromptKind};
 
 use crate::app::state::{App, Level};
-use crate::core::notation::encoding::{EncodeError, GETA};
-use crate::core::notation::{Format, TextEncoding, TextInfo};
+use crate::core::notation::{Format, Loss, TextEncoding, TextInfo};
 use crate::core::record::{NodeId, Revision};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
@@ -85,8 +86,6 @@ impl App {
             how,
             same_file,
             overwrite_ok: false,
-            losses_ok: false,
-            read_only_ok: false,
             then,
         };
         self.continue_save(job);
@@ -103,7 +102,7 @@ impl App {
                 self.ask(
                     format!("{name} changed on disk since it was opened. Overwrite it?"),
                     vec!["Another program wrote to the file; saving replaces its changes.".into()],
-                    vec![('y', "overwrite"), ('n', "cancel")],
+                    vec![(Answer::Yes, "overwrite"), (Answer::No, "cancel")],
                     Pending::Overwrite(job),
                 );
                 return;
@@ -112,7 +111,7 @@ impl App {
                 self.ask(
                     format!("{name} already exists. Overwrite it?"),
                     Vec::new(),
-                    vec![('y', "overwrite"), ('n', "cancel")],
+                    vec![(Answer::Yes, "overwrite"), (Answer::No, "cancel")],
                     Pending::Overwrite(job),
                 );
                 return;
@@ -130,18 +129,16 @@ impl App {
         // disk), to its own file or to another; another format holds the record shown only,
         // which the user is asked about first.
         let own = job.same_file || self.doc.source().path.is_none();
-        let mut extra: Vec<String> = self
-            .doc
-            .source()
-            .other_records_loss(job.target.target.format, !own)
-            .into_iter()
-            .collect();
-        extra.extend(self.replaced_bytes(job.target.info.encoding));
+        let src = self.doc.source();
+        let mut extra: Vec<SaveLoss> = Vec::new();
         if job.same_file
-            && let Some(u) = &self.doc.source().unread
+            && let Some(u) = &src.unread
         {
-            extra.insert(0, format!("{u} and would be removed"));
+            extra.push(SaveLoss::Unread(u.clone()));
         }
+        let others = src.other_records_loss(job.target.target.format, !own);
+        extra.extend(others.map(SaveLoss::OtherRecords));
+        extra.extend(self.replaced_bytes(job.target.info.encoding));
         let progress = Arc::new(Progress::default());
         let (tx, rx) = mpsc::channel();
         let (j, p) = (job.clone(), Arc::clone(&progress));
@@ -158,6 +155,7 @@ impl App {
             );
             return;
         }
+        self.doc.saves.renders += 1;
         self.doc.saves.running = Some(Running {
             job,
             rx,
@@ -170,7 +168,7 @@ impl App {
 
     /// Waits for the running save, at most `limit` (`None`: until it ends), and takes its
     /// outcome when it came.
-    fn wait_for_save_upto(&mut self, limit: Option<Duration>) {
+    pub(super) fn wait_for_save_upto(&mut self, limit: Option<Duration>) {
         let Some(r) = &self.doc.saves.running else {
             return;
         };
@@ -229,6 +227,12 @@ impl App {
             }
             self.save_tick();
         }
+    }
+
+    /// How many times this session's saves have rendered the record: once per save, whatever
+    /// it asks (for tests and benches; saving as UTF-8 instead renders again, but for KIF).
+    pub fn save_renders(&self) -> usize {
+        self.doc.saves.renders
     }
 
     /// Is a save running?
@@ -306,21 +310,16 @@ impl App {
         }
         let job = run.job;
         match outcome {
-            Outcome::Unencodable(e) => self.ask_unencodable(job, &e),
-            Outcome::Losses { losses, .. }
-                if job.same_file && self.doc.source().unread.is_some() =>
-            {
-                self.ask_unread(job, losses);
-            }
-            Outcome::Losses { format, losses } => self.ask_losses(job, format, &losses),
-            Outcome::ReadOnly(path) => {
-                let shown = path.display().to_string();
-                self.ask(
-                    format!("{shown} is read-only. Replace it anyway?"),
-                    vec!["The file keeps its read-only mode after the save.".into()],
-                    vec![('y', "replace it"), ('n', "cancel")],
-                    Pending::ReadOnly(job),
-                );
+            Outcome::Asks(prepared) => {
+                let disk = DiskStamp::of(&job.path);
+                self.ask_next(SaveQuestions {
+                    job,
+                    prepared,
+                    revision: run.revision,
+                    at: Stage::Encoding,
+                    read_only_ok: false,
+                    disk,
+                })
             }
             Outcome::Failed(e) => self.info_level(format!("not saved: {e}"), Level::Error),
             Outcome::Stopped => self.info_level(
@@ -343,60 +342,6 @@ impl App {
                 Level::Warning,
             );
         }
-    }
-
-    /// The encoding cannot hold some characters: where each is, and UTF-8 offered instead.
-    fn ask_unencodable(&mut self, job: SaveJob, e: &EncodeError) {
-        let mut details: Vec<String> = e
-            .chars
-            .iter()
-            .take(20)
-            .map(|u| match self.locate_char(u.ch) {
-                Some(place) => format!(
-                    "  '{}' (U+{:04X}) {place} (line {}, column {} of the file)",
-                    u.ch, u.ch as u32, u.line, u.column
-                ),
-                None => format!("  {u}"),
-            })
-            .collect();
-        if e.chars.len() > 20 {
-            details.push(format!("  ... and {} more", e.chars.len() - 20));
-        }
-        let first = e.chars.first().map(|u| {
-            let place = self.locate_char(u.ch).unwrap_or_default();
-            format!("'{}' {place}", u.ch)
-        });
-        let more = match e.chars.len() {
-            0 | 1 => String::new(),
-            n => format!(" and {} more", n - 1),
-        };
-        self.ask(
-            format!(
-                "{} cannot hold {} character{} of this record: {}{more}",
-                e.encoding.name(),
-                e.chars.len(),
-                if e.chars.len() == 1 { "" } else { "s" },
-                first.unwrap_or_default()
-            ),
-            details,
-            vec![('u', "save as UTF-8 instead"), ('c', "cancel")],
-            Pending::Encoding(job),
-        );
-    }
-
-    /// The format cannot hold everything: save without it?
-    fn ask_losses(&mut self, job: SaveJob, format: Format, losses: &[String]) {
-        let yes = job.then.yes(false);
-        self.ask(
-            format!(
-                "{} cannot hold {}: save without them?",
-                format.name(),
-                losses.join(", ")
-            ),
-            losses.iter().map(|l| format!("  - {l}")).collect(),
-            vec![('y', yes), ('n', "cancel")],
-            Pending::Losses(job),
-        );
     }
 
     /// A save was written: the document takes what it means in one step (the revision on
@@ -439,7 +384,8 @@ impl App {
             Then::Quit { .. } if self.doc.current() != revision => self.request_quit(false),
             Then::Quit { .. } => self.should_quit = true,
             Then::ShowRecord(index) if !self.is_modified() => self.show_record(index),
-            Then::ShowRecord(_) => {
+            Then::LibraryGame(id) if !self.is_modified() => self.library_show(id),
+            Then::ShowRecord(_) | Then::LibraryGame(_) => {
                 let n = self.doc.source().record_index + 1;
                 self.info_level(
                     format!(
@@ -455,7 +401,7 @@ impl App {
     fn go_on(&mut self, then: Then) {
         match then {
             Then::Quit { force } => self.request_quit(force),
-            Then::Stay | Then::ShowRecord(_) => {}
+            Then::Stay | Then::ShowRecord(_) | Then::LibraryGame(_) => {}
         }
     }
 
@@ -477,7 +423,7 @@ impl App {
         before: &Before,
         whole: bool,
         (format, info, bytes): (Format, TextInfo, usize),
-        losses: &[String],
+        losses: &[Loss],
     ) {
         let name = job.path.display().to_string();
         let Before {
@@ -501,7 +447,8 @@ impl App {
         let without = if losses.is_empty() {
             String::new()
         } else {
-            format!(" without {}", losses.join(", "))
+            let named: Vec<String> = losses.iter().map(ToString::to_string).collect();
+            format!(" without {}", named.join(", "))
         };
         // Where what was left out is: the session's own file when nothing is unsaved (a copy
         // after a save), else only this session ([+] stays).
@@ -545,67 +492,16 @@ impl App {
         }
     }
 
-    /// A save over a file that was not read whole: what would go, and a copy offered first.
-    fn ask_unread(&mut self, job: SaveJob, losses: Vec<String>) {
-        let Some(u) = &self.doc.source().unread else {
-            return;
-        };
-        let question = format!(
-            "{} was not read whole: {} could not be read and would be removed. Save over it?",
-            self.doc.source().name,
-            u.lines_text()
-        );
-        let yes = job.then.yes(true);
-        self.ask(
-            question,
-            losses.iter().map(|l| format!("  - {l}")).collect(),
-            vec![
-                ('c', "save as another file instead"),
-                ('y', yes),
-                ('n', "cancel"),
-            ],
-            Pending::Losses(job),
-        );
-    }
-
-    /// `c` to the question of [`App::ask_unread`]: a name for the copy, the file left as it is.
-    pub(crate) fn ask_copy_name(&mut self, job: &SaveJob) {
-        let p = &job.path;
-        let stem = p.file_stem().map(|s| s.to_string_lossy().into_owned());
-        let suggested = match (stem, p.extension()) {
-            (Some(stem), Some(ext)) => {
-                p.with_file_name(format!("{stem}-edited.{}", ext.to_string_lossy()))
-            }
-            _ => p.with_file_name(format!("{}-edited", file_name(p))),
-        };
-        self.open_prompt(
-            PromptKind::SaveAs { then: job.then },
-            "save as (the file read in part stays as it is): ",
-            suggested.display().to_string(),
-        );
-    }
-
     /// The bytes of the file its encoding could not read (replaced by � when it was read), as
     /// a loss for the save question: the original bytes cannot be written back.
-    fn replaced_bytes(&self, writing: TextEncoding) -> Option<String> {
+    fn replaced_bytes(&self, writing: TextEncoding) -> Option<SaveLoss> {
         let lines = &self.doc.source().replaced_lines;
         let read = self.doc.source().info?.encoding;
-        let shown: Vec<String> = lines.iter().take(5).map(ToString::to_string).collect();
-        let more = match lines.len() {
-            0 => return None,
-            1..=5 => String::new(),
-            n => format!(" and {} more", n - 5),
-        };
-        Some(format!(
-            "the original bytes that were not {read} on line{} {}{more} (read as �, written as {})",
-            if lines.len() == 1 { "" } else { "s" },
-            shown.join(", "),
-            if writing == TextEncoding::Utf8 {
-                "�"
-            } else {
-                GETA
-            }
-        ))
+        (!lines.is_empty()).then(|| SaveLoss::ReplacedBytes {
+            lines: lines.clone(),
+            read,
+            writing,
+        })
     }
 
     /// Where in the record a character occurs first, in words.

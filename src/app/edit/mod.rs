@@ -11,7 +11,7 @@ pub(crate) mod setup;
 use crate::app::config::KeyMode;
 use crate::app::dispatch::command::Command;
 use crate::app::overlay::textedit::TextEditor;
-use crate::app::overlay::{CommentEdit, Mode, Overlay, Pending};
+use crate::app::overlay::{Answer, CommentEdit, Mode, Overlay, Pending};
 use crate::app::state::{App, Level};
 use crate::core::record::{Edit, EditError, NodeId, Special};
 use crate::core::rules::Move;
@@ -201,7 +201,7 @@ impl App {
         self.ask(
             what,
             vec![format!("{} it afterwards.", self.undo_hint())],
-            vec![('y', "delete"), ('n', "cancel")],
+            vec![(Answer::Yes, "delete"), (Answer::No, "cancel")],
             Pending::Delete { node, cut },
         );
     }

@@ -5,7 +5,7 @@
 use crate::app::dispatch::input::KeyEvent;
 use crate::app::document::{self, Source};
 use crate::app::edit::position_editor::{Outcome, PositionEditor, Preset};
-use crate::app::overlay::{ListKind, Overlay, Pending, PositionEditing};
+use crate::app::overlay::{Answer, ListKind, Overlay, Pending, PositionEditing};
 use crate::app::state::{App, Level};
 use crate::core::record::{Edit, Initial, NodeId};
 use crate::core::rules::{Handicap, Position};
@@ -107,7 +107,10 @@ impl App {
                     self.doc.source().name
                 ),
                 Vec::new(),
-                vec![('y', "discard them"), ('n', "back to the editor")],
+                vec![
+                    (Answer::Yes, "discard them"),
+                    (Answer::No, "back to the editor"),
+                ],
                 Pending::NewRecord(Box::new(pos)),
             );
             return;

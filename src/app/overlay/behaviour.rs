@@ -220,7 +220,7 @@ impl OverlayState for Confirm {
         Tag::None
     }
     fn cancel(&self) -> Handler {
-        |app| app.answer('\u{1b}')
+        |app| app.answer_with(crate::app::overlay::Answer::Esc)
     }
     fn insert(&mut self, _c: char) -> Option<fn(&mut App, char)> {
         Some(App::answer)

@@ -6,7 +6,49 @@ use crate::app::document;
 pub use crate::app::overlay::{Confirm, Pending};
 use crate::app::overlay::{Mode, Overlay};
 use crate::app::state::{App, Level};
-use crate::core::notation::{Format, TextEncoding};
+use std::fmt;
+
+/// An answer to a question. Each but [`Answer::Esc`] is typed as its key, the one the
+/// question shows with it (`y: overwrite`); Esc leaves any question.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Answer {
+    Yes,
+    No,
+    Cancel,
+    Save,
+    Discard,
+    Delete,
+    /// Save as UTF-8 instead (an encoding that cannot hold a character).
+    Utf8,
+    /// Save as another file instead (a file read in part).
+    SaveElsewhere,
+    Esc,
+}
+
+impl Answer {
+    /// The key that gives this answer (`None` for Esc, which is a key of its own).
+    pub fn key(self) -> Option<char> {
+        Some(match self {
+            Answer::Yes => 'y',
+            Answer::No => 'n',
+            Answer::Cancel | Answer::SaveElsewhere => 'c',
+            Answer::Save => 's',
+            Answer::Discard | Answer::Delete => 'd',
+            Answer::Utf8 => 'u',
+            Answer::Esc => return None,
+        })
+    }
+}
+
+/// The key, as a question lists it (`y`).
+impl fmt::Display for Answer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.key() {
+            Some(k) => write!(f, "{k}"),
+            None => f.write_str("Esc"),
+        }
+    }
+}
 
 impl App {
     /// Asks a question over what is open (a `:` line or a prompt that led to it closes).
@@ -14,7 +56,7 @@ impl App {
         &mut self,
         question: String,
         details: Vec<String>,
-        answers: Vec<(char, &'static str)>,
+        answers: Vec<(Answer, &'static str)>,
         pending: Pending,
     ) {
         while matches!(
@@ -31,52 +73,45 @@ impl App {
         }));
     }
 
+    /// A key typed while a question is open: the answer it names, if the question has it.
     pub(crate) fn answer(&mut self, c: char) {
         let c = c.to_ascii_lowercase();
         let Some(Overlay::Confirm(q)) = self.overlays.top() else {
             return;
         };
-        if c != '\u{1b}' && !q.answers.iter().any(|&(k, _)| k == c) {
-            return;
+        if let Some(&(a, _)) = q.answers.iter().find(|(a, _)| a.key() == Some(c)) {
+            self.answer_with(a);
         }
+    }
+
+    /// Closes the question open and does what `a` says to it.
+    pub(crate) fn answer_with(&mut self, a: Answer) {
         let Some(Overlay::Confirm(q)) = self.overlays.pop() else {
             return;
         };
-        match (q.pending, c) {
-            (Pending::Quit, 's') => {
+        match (q.pending, a) {
+            (Pending::Quit, Answer::Save) => {
                 self.save_or_ask_name(crate::app::document::job::Then::Quit { force: false })
             }
-            (Pending::Quit, 'd') => self.should_quit = true,
+            (Pending::Quit, Answer::Discard) => self.should_quit = true,
             (Pending::Quit, _) => self.info("still here: nothing was saved or discarded"),
-            (Pending::Overwrite(mut job), 'y') => {
+            (Pending::Overwrite(mut job), Answer::Yes) => {
                 job.overwrite_ok = true;
                 self.continue_save(job);
             }
-            (Pending::Encoding(mut job), 'u') => {
-                job.target.info.encoding = TextEncoding::Utf8;
-                job.target.info.bom = false;
-                job.target.target.declare_encoding = job.target.target.format == Format::Kif;
-                self.continue_save(job);
-            }
-            (Pending::Losses(mut job), 'y') => {
-                job.losses_ok = true;
-                self.continue_save(job);
-            }
-            (Pending::Losses(job), 'c') => self.ask_copy_name(&job),
-            (Pending::ReadOnly(mut job), 'y') => {
-                job.read_only_ok = true;
-                self.continue_save(job);
-            }
-            (Pending::Delete { node, cut }, 'y') => self.delete_now(node, cut),
+            (Pending::Overwrite(_), _) => self.info("not saved"),
+            (Pending::Save(q), a) => self.answer_save(*q, a),
+            (Pending::Delete { node, cut }, Answer::Yes) => self.delete_now(node, cut),
             (Pending::Delete { .. }, _) => self.info("nothing deleted"),
-            (Pending::NewRecord(pos), 'y') => {
+            (Pending::NewRecord(pos), Answer::Yes) => {
                 self.overlays.clear();
                 self.new_record_from(*pos);
             }
             (Pending::NewRecord(_), _) => self.info("back in the position editor"),
-            (Pending::SwitchRecord(index), c) => self.answer_switch(index, c),
-            (Pending::Recover(path), 'y') => self.restore_recovery(&path),
-            (Pending::Recover(path), 'd') => match document::remove_recovery(&path) {
+            (Pending::SwitchRecord(index), a) => self.answer_switch(index, a),
+            (Pending::LibraryGame(id), a) => self.answer_library_game(id, a),
+            (Pending::Recover(path), Answer::Yes) => self.restore_recovery(&path),
+            (Pending::Recover(path), Answer::Delete) => match document::remove_recovery(&path) {
                 Ok(()) => {
                     self.info("recovery file deleted; the file is as it was saved");
                     // The next one another session left, if any.
@@ -88,13 +123,6 @@ impl App {
                 "the recovery file stays: {} (restore it by opening the file again)",
                 path.display()
             )),
-            (
-                Pending::Overwrite(_)
-                | Pending::Encoding(_)
-                | Pending::Losses(_)
-                | Pending::ReadOnly(_),
-                _,
-            ) => self.info("not saved"),
         }
     }
 
@@ -125,7 +153,7 @@ impl App {
             document::RecoveryKind::Unusable(why) => self.ask(
                 format!("A recovery file of {name} holds no record ({why}). Delete it?"),
                 details,
-                vec![('d', "delete it"), ('n', "leave it")],
+                vec![(Answer::Delete, "delete it"), (Answer::No, "leave it")],
                 Pending::Recover(path),
             ),
             document::RecoveryKind::Record { .. } => self.ask(
@@ -135,9 +163,9 @@ impl App {
                 ),
                 details,
                 vec![
-                    ('y', "restore"),
-                    ('n', "open the file as saved"),
-                    ('d', "delete them"),
+                    (Answer::Yes, "restore"),
+                    (Answer::No, "open the file as saved"),
+                    (Answer::Delete, "delete them"),
                 ],
                 Pending::Recover(path),
             ),
@@ -192,9 +220,9 @@ impl App {
             format!("{name} has unsaved changes. Save them?"),
             Vec::new(),
             vec![
-                ('s', "save and quit"),
-                ('d', "discard and quit"),
-                ('c', "cancel"),
+                (Answer::Save, "save and quit"),
+                (Answer::Discard, "discard and quit"),
+                (Answer::Cancel, "cancel"),
             ],
             Pending::Quit,
         );

@@ -170,14 +170,13 @@ pub struct ListView {
 pub enum Pending {
     /// Unsaved edits and the user asked to quit: s save, d discard, c cancel.
     Quit,
-    /// Overwrite a file (changed on disk, or another existing file): y / n.
+    /// Overwrite a file (changed on disk, or another existing file): y / n. Asked before
+    /// the bytes are made.
     Overwrite(SaveJob),
-    /// The encoding cannot hold some characters: u save as UTF-8, c cancel.
-    Encoding(SaveJob),
-    /// The format cannot hold everything: y / n.
-    Losses(SaveJob),
-    /// The file is read-only: replace it anyway, y / n.
-    ReadOnly(SaveJob),
+    /// A save's questions about the bytes it made, one after the other (an encoding that
+    /// cannot hold a character, what the format or the file cannot hold, a read-only file):
+    /// `app::document::questions`.
+    Save(Box<SaveQuestions>),
     /// Delete `node` and what follows (`cut`: only what follows): many nodes, y / n.
     Delete { node: NodeId, cut: bool },
     /// Unsaved edits, and the position editor would start a new record: y / n.
@@ -187,6 +186,8 @@ pub enum Pending {
     /// Unsaved edits, and another record of the file (this index) was asked for: s save
     /// the file then go, d discard and go, c cancel.
     SwitchRecord(usize),
+    /// Unsaved edits, and a game of the library (this id) was asked for: s, d, c.
+    LibraryGame(u32),
 }
 
 /// A question waiting for a one-key answer.
@@ -195,14 +196,16 @@ pub struct Confirm {
     pub question: String,
     /// Lines explaining the question (what would be lost, which characters).
     pub details: Vec<String>,
-    /// Answer keys and what they do.
-    pub answers: Vec<(char, &'static str)>,
+    /// The answers, each with what it does (Esc, which leaves every question, is not listed).
+    pub answers: Vec<(Answer, &'static str)>,
     pub pending: Pending,
 }
 
 // ----- saving (what a question about a save carries): `document::job` -----
 
+pub use crate::app::document::job::SaveQuestions;
 pub use crate::app::document::job::{SaveHow, SaveJob, SaveJobTarget, Then};
+pub use confirm::Answer;
 
 // ----- the stack -----
 
@@ -223,6 +226,8 @@ pub enum Overlay {
     Paste(PasteBox),
     /// The position editor (局面編集).
     PositionEditor(Box<PositionEditing>),
+    /// The library: the collection's game list, full screen (`app::library`).
+    Library(crate::app::library::screen::LibraryScreen),
     /// An overlay known only by its behaviour (a panel of text, as `info.rs`): a new one
     /// needs no variant.
     Panel(Box<dyn OverlayState>),
@@ -259,6 +264,8 @@ pub enum Mode {
     Paste,
     /// The position editor: keys go to it as they are (letters are pieces).
     PositionEditor,
+    /// The library's game list.
+    Library,
     /// An `Overlay::Panel`, by its name.
     Panel(&'static str),
 }
@@ -279,6 +286,7 @@ impl Overlay {
             Overlay::CopyMenu(x) => x,
             Overlay::Paste(x) => x,
             Overlay::PositionEditor(x) => x.as_ref(),
+            Overlay::Library(x) => x,
             Overlay::Panel(x) => x.as_ref(),
         }
     }
@@ -297,6 +305,7 @@ impl Overlay {
             Overlay::CopyMenu(x) => x,
             Overlay::Paste(x) => x,
             Overlay::PositionEditor(x) => x.as_mut(),
+            Overlay::Library(x) => x,
             Overlay::Panel(x) => x.as_mut(),
         }
     }

@@ -70,6 +70,10 @@ pub fn help_lines(app: &App) -> Vec<String> {
         (KeyMode::Copy, "Copy menu (y)"),
         (KeyMode::Paste, "Paste prompt (p, :paste)"),
         (KeyMode::Explorer, "Explorer pane with the focus (X)"),
+        (
+            KeyMode::Library,
+            "Library (kifview DIR, O): the collection's games; in a game opened from it } and { step through the list",
+        ),
     ] {
         out.push(title.to_string());
         for (cmd, keys) in app.config().keymap.bindings(mode) {

@@ -12,6 +12,7 @@ pub mod graph;
 pub mod header;
 pub mod help;
 pub mod large_board;
+pub mod library;
 pub mod list;
 pub mod move_list;
 pub mod paste;

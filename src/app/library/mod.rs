@@ -1,0 +1,492 @@
+//! The library (issue 23): the collection's games as a list, full screen: date, 先手, 後手,
+//! event, result, moves, tags and file, sorted by any column (`s` cycles the column, `S`
+//! reverses), filtered by a typed filter (`/` or `f`: the CLI's filter syntax,
+//! `collection::filter_text`). `kifview DIR` indexes DIR into the index (the default one, or
+//! `--index IDX`) on a thread, with its progress on the list's status line, and lists DIR's
+//! games; `kifview --index IDX` lists that index's; `O` opens it from the viewer.
+//!
+//! The list never queries on the key path for more than a page: a thread computes the
+//! ordered ids of the games passing the filter once per filter and sort (`worker.rs`), the
+//! list holds them, scrolling moves in them, and the rows shown are fetched by id, a page
+//! either side at once (`state.rs`).
+//!
+//! Enter opens the game at its start in place of the record shown (asking first about
+//! unsaved edits: save, discard or stay); `O` returns to the list at the same row with the
+//! same filter; in a game opened from it, `}` / `{` open the next / previous game of the
+//! filtered list (each record of a multi-record file is a game of the list, so they step
+//! through its records too), asking the same question first.
+
+pub mod screen;
+pub mod state;
+pub mod worker;
+
+use crate::app::LaunchOptions;
+use crate::app::document::{self, job::Then};
+use crate::app::overlay::{Answer, Mode, Overlay, Pending};
+use crate::app::state::{App, Level};
+use crate::collection::Filter;
+pub use screen::LibraryScreen;
+pub use state::Library;
+use state::{Opened, SORTS};
+use worker::{ListRequest, Reply};
+
+impl App {
+    /// At launch: `kifview DIR` (index DIR, list its games) or `kifview --index IDX` without
+    /// a file (that index's games). True when the library opened.
+    pub(crate) fn open_library_at_launch(&mut self, opts: &LaunchOptions) -> bool {
+        let root = match &opts.file {
+            Some(f) if f.is_dir() => match std::path::absolute(f) {
+                Ok(abs) => Some(abs),
+                Err(e) => {
+                    self.info_level(format!("{}: {e}", f.display()), Level::Error);
+                    return false;
+                }
+            },
+            Some(_) => return false,
+            None if opts.index.is_some() && !opts.setup && opts.handicap.is_none() => None,
+            None => return false,
+        };
+        match crate::collection::index_dir(opts.index.clone()) {
+            Ok(dir) => {
+                self.collection.library = Some(Box::new(Library::new(dir, root)));
+                self.show_library();
+                true
+            }
+            Err(e) => {
+                self.info_level(e, Level::Error);
+                false
+            }
+        }
+    }
+
+    /// The library, when one was opened.
+    pub fn library(&self) -> Option<&Library> {
+        self.collection.library.as_deref()
+    }
+
+    /// `library` (`O`): the list, at the row and with the filter it had (the game shown
+    /// selected when it came from it); the `--index` or default index's when none was open.
+    pub(crate) fn open_library(&mut self) {
+        if self.collection.library.is_none() {
+            match crate::collection::index_dir(self.collection.index().cloned()) {
+                Ok(dir) => self.collection.library = Some(Box::new(Library::new(dir, None))),
+                Err(e) => return self.info_level(e, Level::Error),
+            }
+        }
+        if let Some(id) = self.library_game_shown()
+            && let Some(l) = self.collection.library.as_deref_mut()
+            && let Some(row) = l.ids().iter().position(|&x| x == id)
+        {
+            l.selected = row;
+            l.scroll_to_selected();
+        }
+        self.show_library();
+    }
+
+    fn show_library(&mut self) {
+        if self.mode() != Mode::Library {
+            self.overlays
+                .push(Overlay::Library(LibraryScreen::default()));
+        }
+        self.ask_list();
+        self.library_tick();
+    }
+
+    /// The id of the game shown when it was opened from the list (and is still the record
+    /// shown: `:e` or `Ctrl-o` leave it).
+    fn library_game_shown(&self) -> Option<u32> {
+        let o = self.library()?.opened.as_ref()?;
+        let s = self.source();
+        (s.path.as_ref() == Some(&o.path) && s.record_index == o.record).then_some(o.id)
+    }
+
+    /// Asks the lister for the list of the filter and sort now.
+    fn ask_list(&mut self) {
+        let Some(l) = self.collection.library.as_deref_mut() else {
+            return;
+        };
+        l.generation += 1;
+        l.asked = Some(l.generation);
+        l.worker.ask(ListRequest {
+            generation: l.generation,
+            filter: l.filter.clone(),
+            base: Library::base_of(l.root.as_ref()),
+            sort: l.sort,
+            descending: l.descending,
+        });
+    }
+
+    /// Takes the threads' answers and fetches the rows shown. Cheap: the front end calls it
+    /// after every key and every few milliseconds while [`Library::busy`]. True when the
+    /// list changed.
+    pub(crate) fn library_tick(&mut self) -> bool {
+        let mut changed = false;
+        while let Some(reply) = self
+            .collection
+            .library
+            .as_ref()
+            .and_then(|l| l.worker.try_reply())
+        {
+            changed = true;
+            self.library_reply(reply);
+        }
+        if let Some(l) = self.collection.library.as_deref_mut() {
+            changed |= l.progress_moved();
+        }
+        changed | self.library_fetch()
+    }
+
+    /// Waits until the list is computed and indexing has ended (tests, benchmarks).
+    #[doc(hidden)]
+    pub fn library_settle(&mut self) {
+        self.library_tick();
+        while self.library().is_some_and(Library::busy) {
+            let Some(reply) = self.library().and_then(|l| l.worker.wait_reply()) else {
+                break;
+            };
+            self.library_reply(reply);
+        }
+        self.library_fetch();
+    }
+
+    fn library_fetch(&mut self) -> bool {
+        let Some(l) = self.collection.library.as_deref_mut() else {
+            return false;
+        };
+        let before = l.rows.len();
+        if l.ids.is_some()
+            && let Err(e) = l.fetch_rows()
+        {
+            l.error = Some(e);
+        }
+        l.rows.len() != before
+    }
+
+    fn library_reply(&mut self, reply: Reply) {
+        let Some(l) = self.collection.library.as_deref_mut() else {
+            return;
+        };
+        match reply {
+            Reply::Listed { generation, result } => {
+                if l.asked != Some(generation) {
+                    return;
+                }
+                l.asked = None;
+                match result {
+                    Ok(listed) => l.take_list(listed),
+                    // No index yet while the first indexing runs: not an error.
+                    Err(_) if l.indexing => {}
+                    Err(e) => l.error = Some(e),
+                }
+            }
+            Reply::Indexed(result) => {
+                l.indexing = false;
+                // A rebuild may have replaced the catalog's file.
+                l.catalog = None;
+                l.rows.clear();
+                let text = match result {
+                    Ok(r) => indexed_note(&r),
+                    Err(e) => format!("not indexed: {e}"),
+                };
+                l.note = Some(text.clone());
+                if self.mode() != Mode::Library {
+                    self.info(text);
+                }
+                self.ask_list();
+            }
+        }
+    }
+
+    /// `library_down`, `library_up`, `library_top`, `library_bottom`.
+    pub(crate) fn library_move(&mut self, delta: isize) {
+        if let Some(l) = self.collection.library.as_deref_mut() {
+            l.move_by(delta);
+        }
+        self.library_fetch();
+    }
+
+    /// `library_page_down` / `library_page_up`: a screenful.
+    pub(crate) fn library_page(&mut self, pages: isize) {
+        let h = self.library().map_or(1, |l| l.height.max(2) - 1);
+        self.library_move(pages * h as isize);
+    }
+
+    /// The front end says how many rows the list shows.
+    pub fn set_library_height(&mut self, rows: usize) {
+        if let Some(l) = self.collection.library.as_deref_mut()
+            && l.height != rows
+        {
+            l.height = rows.max(1);
+            l.scroll_to_selected();
+            self.library_fetch();
+        }
+    }
+
+    /// `library_sort` (`s`): sorts by the next column (dates newest first, the others A to Z).
+    pub(crate) fn library_sort(&mut self) {
+        let Some(l) = self.collection.library.as_deref_mut() else {
+            return;
+        };
+        let i = SORTS.iter().position(|&s| s == l.sort).map_or(0, |i| i + 1);
+        l.sort = SORTS[i % SORTS.len()];
+        l.descending = l.sort == crate::collection::SortBy::Date;
+        self.ask_list();
+    }
+
+    /// `library_reverse` (`S`): the other direction.
+    pub(crate) fn library_reverse(&mut self) {
+        if let Some(l) = self.collection.library.as_deref_mut() {
+            l.descending = !l.descending;
+            self.ask_list();
+        }
+    }
+
+    /// `library_filter` (`/`, `f`): types a filter, prefilled with the current one.
+    pub(crate) fn library_filter(&mut self) {
+        let text = self.library().map(|l| l.filter_text.clone());
+        if let Some(Overlay::Library(s)) = self.overlays.top_mut() {
+            s.editing = text;
+        }
+    }
+
+    /// Enter on the filter: applies it (empty clears it); one that does not read says why
+    /// and keeps the list.
+    pub(crate) fn library_filter_submit(&mut self) {
+        let Some(Overlay::Library(s)) = self.overlays.top_mut() else {
+            return;
+        };
+        let Some(text) = s.editing.take() else {
+            return;
+        };
+        let Some(l) = self.collection.library.as_deref_mut() else {
+            return;
+        };
+        let text = text.trim().to_string();
+        match Filter::parse(&text) {
+            Ok(mut f) => {
+                if f.under.is_none() {
+                    f.under = Library::base_of(l.root.as_ref()).under;
+                }
+                l.filter = f;
+                l.filter_text = text;
+                l.error = None;
+                l.selected = 0;
+                l.top = 0;
+                self.ask_list();
+            }
+            Err(e) => {
+                l.error = Some(format!("filter not applied: {e}"));
+            }
+        }
+    }
+
+    /// Esc on the filter: back to the list, the filter as it was.
+    pub(crate) fn library_filter_cancel(&mut self) {
+        if let Some(Overlay::Library(s)) = self.overlays.top_mut() {
+            s.editing = None;
+        }
+    }
+
+    /// `library_open` (Enter): the game selected, in the viewer.
+    pub(crate) fn library_open(&mut self) {
+        let Some(l) = self.library() else { return };
+        let Some(&id) = l.ids().get(l.selected) else {
+            return self.info("no game to open");
+        };
+        self.library_go(id);
+    }
+
+    /// `}` / `{` in a game opened from the list: the next or previous game of the list.
+    /// False when the record shown is not the list's (the file's own records then).
+    pub(crate) fn library_step(&mut self, delta: isize) -> bool {
+        let Some(id) = self.library_game_shown() else {
+            return false;
+        };
+        let Some(l) = self.library() else {
+            return false;
+        };
+        let ids = l.ids();
+        let Some(row) = ids.iter().position(|&x| x == id) else {
+            self.info("this game is no longer in the list (O shows it)");
+            return true;
+        };
+        let to = row as isize + delta;
+        if to < 0 || to >= ids.len() as isize {
+            let which = if delta < 0 { "first" } else { "last" };
+            self.info(format!(
+                "this is the {which} game of the list ({}/{})",
+                row + 1,
+                ids.len()
+            ));
+            return true;
+        }
+        self.library_go(ids[to as usize]);
+        true
+    }
+
+    /// Opens game `id`, asking first when the record shown has unsaved edits.
+    fn library_go(&mut self, id: u32) {
+        if self.is_modified() {
+            let name = self.source().name.clone();
+            self.ask(
+                format!("{name} has unsaved changes. Save it before opening another game?"),
+                Vec::new(),
+                vec![
+                    (Answer::Save, "save and go"),
+                    (Answer::Discard, "discard and go"),
+                    (Answer::Cancel, "cancel"),
+                ],
+                Pending::LibraryGame(id),
+            );
+            return;
+        }
+        self.library_show(id);
+    }
+
+    /// The answer to "save before opening another game?".
+    pub(crate) fn answer_library_game(&mut self, id: u32, a: Answer) {
+        match a {
+            Answer::Save => self.save_or_ask_name(Then::LibraryGame(id)),
+            Answer::Discard => self.library_show(id),
+            _ => self.info("still here: nothing was saved or discarded"),
+        }
+    }
+
+    /// Shows game `id` of the catalog at its start (the edits of the record shown were saved
+    /// or discarded).
+    pub(crate) fn library_show(&mut self, id: u32) {
+        let Some(l) = self.collection.library.as_deref_mut() else {
+            return;
+        };
+        if l.catalog.is_none() {
+            l.catalog = worker::open_catalog(&l.dir).ok();
+        }
+        if !l.rows.contains_key(&id) {
+            let got = (l.catalog.as_ref())
+                .ok_or_else(|| "the catalog is not open".to_string())
+                .and_then(|c| c.games_by_id(&[id]));
+            match got {
+                Ok(games) => l.rows.extend(games.into_iter().map(|g| (g.id, g))),
+                Err(e) => return self.info_level(e, Level::Error),
+            }
+        }
+        let Some(g) = l.rows.get(&id).cloned() else {
+            return self.info_level(format!("game {id} is gone from the index"), Level::Error);
+        };
+        let path = std::path::PathBuf::from(&g.path);
+        let record = g.record.saturating_sub(1) as usize;
+        let (rec, source) = match document::read(&path, record) {
+            Ok(r) => r,
+            Err(e) => return self.info_level(e, Level::Error),
+        };
+        let row = l.ids().iter().position(|&x| x == id);
+        if let Some(row) = row {
+            l.selected = row;
+            l.scroll_to_selected();
+        }
+        l.opened = Some(Opened { id, path, record });
+        let n = l.ids().len();
+        self.replace_record(rec, source);
+        let names = format!(
+            "{} - {}",
+            g.sente.as_deref().unwrap_or("?"),
+            g.gote.as_deref().unwrap_or("?")
+        );
+        let names = crate::core::text::sanitize(&names).into_owned();
+        let at = row.map_or_else(String::new, |r| format!("game {}/{n}: ", r + 1));
+        self.info(format!(
+            "{at}{names}  ({{ }} previous/next game, {} back to the list)",
+            self.key(crate::app::Command::Library)
+        ));
+        self.offer_recovery();
+    }
+}
+
+/// What an indexing did, in one line: games, files read, failures and warnings.
+fn indexed_note(r: &crate::collection::Report) -> String {
+    let mut text = format!(
+        "indexed: {} games ({} files read, {} unchanged)",
+        r.games, r.files_read, r.files_unchanged
+    );
+    if !r.failures.is_empty() {
+        text.push_str(&format!("; {} files skipped", r.failures.len()));
+    }
+    if !r.warnings.is_empty() {
+        text.push_str(&format!("; {} warnings", r.warnings.len()));
+    }
+    text
+}
+
+use crate::app::config::KeyMode;
+use crate::app::dispatch::command::Command;
+use crate::app::overlay::behaviour::{Handler, OverlayState, Tag, clone_box};
+
+impl OverlayState for LibraryScreen {
+    fn mode(&self) -> Mode {
+        Mode::Library
+    }
+    /// The library's keys; the command line's while a filter is typed (Enter applies it,
+    /// Esc leaves it).
+    fn key_mode(&self) -> KeyMode {
+        if self.editing.is_some() {
+            KeyMode::Command
+        } else {
+            KeyMode::Library
+        }
+    }
+    fn takes_text(&self) -> bool {
+        self.editing.is_some()
+    }
+    fn tag(&self) -> Tag {
+        if self.editing.is_some() {
+            return Tag::Keys(
+                "FILTER",
+                &[(Command::Submit, "apply"), (Command::Cancel, "leave")],
+            );
+        }
+        Tag::Keys(
+            "LIBRARY",
+            &[
+                (Command::LibraryOpen, "open"),
+                (Command::LibraryFilter, "filter"),
+                (Command::LibrarySort, "sort"),
+                (Command::LibraryReverse, "reverse"),
+                (Command::Close, "close"),
+            ],
+        )
+    }
+    fn submit(&self) -> Option<Handler> {
+        self.editing
+            .is_some()
+            .then_some(App::library_filter_submit as Handler)
+    }
+    fn cancel(&self) -> Handler {
+        if self.editing.is_some() {
+            App::library_filter_cancel
+        } else {
+            App::close_overlay
+        }
+    }
+    fn insert(&mut self, c: char) -> Option<fn(&mut App, char)> {
+        if let Some(t) = &mut self.editing
+            && t.chars().count() < 512
+        {
+            t.push(c);
+        }
+        None
+    }
+    fn delete_back(&mut self) -> Option<Handler> {
+        if let Some(t) = &mut self.editing {
+            t.pop();
+        }
+        None
+    }
+    fn paste(&mut self, text: &str) -> Option<fn(&mut App, &str)> {
+        let line = text.lines().next().unwrap_or("");
+        for c in line.chars().filter(|c| !c.is_control()) {
+            let _ = self.insert(c);
+        }
+        None
+    }
+    clone_box!();
+}

@@ -1,0 +1,262 @@
+//! The library (`kifview DIR`, `O`): the collection's games as a table over the whole screen
+//! but the status line. Columns fit the width: date, 先手, 後手, result, moves and as much of
+//! the event as fits at 80 columns; tags and the file from 112 columns. The sorted column's head is
+//! marked ▲ (ascending) or ▼; the title counts the games (`n / N` when filtered); the last row
+//! is the filter (typed there after `/`), its error, or the indexing's progress. Text from
+//! the catalog is untrusted: every cell goes through `clean`.
+
+use crate::app::App;
+use crate::app::library::{Library, LibraryScreen};
+use crate::collection::{GameInfo, Outcome, SortBy};
+use crate::tui::draw::{block, clear};
+use crate::tui::text::{clean, fit, width};
+use crate::tui::theme::Theme;
+use crate::tui::view::ViewState;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::widgets::Widget;
+
+/// A column: its head, the sort it stands for, its width.
+struct Column {
+    head: &'static str,
+    sort: SortBy,
+    width: usize,
+}
+
+/// The columns for `w` cells: fixed ones, then the event, tags and file sharing the rest.
+fn columns(w: usize) -> Vec<Column> {
+    let name = if w >= 160 {
+        16
+    } else if w >= 110 {
+        14
+    } else {
+        12
+    };
+    let col = |head, sort, width| Column { head, sort, width };
+    let mut cols = vec![
+        col("日付", SortBy::Date, 10),
+        col("先手", SortBy::Sente, name),
+        col("後手", SortBy::Gote, name),
+        col("結果", SortBy::Result, 6),
+        col("手数", SortBy::Moves, 4),
+    ];
+    let used: usize = cols.iter().map(|c| c.width + 1).sum();
+    let rest = w.saturating_sub(used);
+    if w < 110 {
+        cols.push(col("棋戦", SortBy::Event, rest));
+    } else {
+        let event = (rest * 3 / 10).max(12);
+        let tags = (rest * 3 / 10).max(12);
+        cols.push(col("棋戦", SortBy::Event, event));
+        cols.push(col("戦型", SortBy::Tags, tags));
+        cols.push(col(
+            "ファイル",
+            SortBy::Path,
+            rest.saturating_sub(event + tags + 2),
+        ));
+    }
+    cols
+}
+
+fn result_word(o: Outcome) -> &'static str {
+    match o {
+        Outcome::Sente => "先手勝",
+        Outcome::Gote => "後手勝",
+        Outcome::Draw => "引分",
+        Outcome::Unknown => "",
+    }
+}
+
+/// The file of a game: its path under the folder listed (the whole path otherwise), `#N` for
+/// a record after the first.
+fn file_of(g: &GameInfo, root: Option<&std::path::PathBuf>) -> String {
+    let p = std::path::Path::new(&g.path);
+    let shown = root
+        .and_then(|r| p.strip_prefix(r).ok())
+        .unwrap_or(p)
+        .to_string_lossy();
+    if g.record > 1 {
+        format!("{shown}#{}", g.record)
+    } else {
+        shown.into_owned()
+    }
+}
+
+/// The text of a game's cell in column `sort`.
+fn cell(g: &GameInfo, sort: SortBy, root: Option<&std::path::PathBuf>) -> String {
+    let text = |s: &Option<String>| s.clone().unwrap_or_default();
+    match sort {
+        SortBy::Date => text(&g.date),
+        SortBy::Sente => text(&g.sente),
+        SortBy::Gote => text(&g.gote),
+        SortBy::Event => text(&g.event),
+        SortBy::Result => result_word(g.result).to_string(),
+        SortBy::Moves => format!("{:>4}", g.moves),
+        SortBy::Tags => {
+            let mut t = g.opening.clone().into_iter().collect::<Vec<_>>();
+            t.extend(
+                g.tags
+                    .iter()
+                    .filter(|x| Some(*x) != g.opening.as_ref())
+                    .cloned(),
+            );
+            t.join(",")
+        }
+        SortBy::Path | SortBy::Id => file_of(g, root),
+    }
+}
+
+/// The end of `s` in at most `w` cells, `…` first when cut.
+fn tail(s: &str, w: usize) -> String {
+    if width(s) <= w {
+        return s.to_string();
+    }
+    let mut out: Vec<char> = Vec::new();
+    let mut used = 1;
+    for c in s.chars().rev() {
+        let cw = width(c.encode_utf8(&mut [0; 4]));
+        if used + cw > w {
+            break;
+        }
+        used += cw;
+        out.push(c);
+    }
+    out.push('…');
+    out.into_iter().rev().collect()
+}
+
+/// One line of cells, each fitted to its column.
+fn line(cells: impl Iterator<Item = (String, usize)>) -> String {
+    let mut out = String::new();
+    for (i, (text, w)) in cells.enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        out.push_str(&fit(&text, w));
+    }
+    out
+}
+
+/// `1,234`.
+fn thousands(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The title: the games listed, of how many, and the sort.
+fn title(l: &Library) -> String {
+    let n = l.ids().len() as u64;
+    let count = if !l.listed() {
+        "…".to_string()
+    } else if l.filter_text().is_empty() {
+        format!("{} games", thousands(n))
+    } else {
+        format!("{} / {} games", thousands(n), thousands(l.total()))
+    };
+    format!("棋譜一覧  {count}")
+}
+
+/// The last row: the filter being typed, an error, the indexing's progress, the filter.
+fn foot(l: &Library, s: &LibraryScreen) -> (String, bool) {
+    if let Some(t) = &s.editing {
+        return (format!("filter: {t}"), false);
+    }
+    if let Some(e) = l.error() {
+        return (e.to_string(), true);
+    }
+    let mut parts = Vec::new();
+    if let Some((done, total)) = l.progress() {
+        parts.push(format!(
+            "indexing {} / {} files",
+            thousands(done),
+            thousands(total)
+        ));
+    } else if let Some(n) = l.note() {
+        parts.push(n.to_string());
+    }
+    if !l.filter_text().is_empty() {
+        parts.push(format!("filter: {}", l.filter_text()));
+    }
+    (parts.join("  "), false)
+}
+
+/// The library over `main`.
+pub fn library_overlay(
+    main: Rect,
+    buf: &mut Buffer,
+    app: &App,
+    s: &LibraryScreen,
+    theme: &Theme,
+    vs: &mut ViewState,
+) {
+    let Some(l) = app.library() else { return };
+    clear(main, buf);
+    let b = block(title(l), true, theme);
+    let inner = b.inner(main);
+    b.render(main, buf);
+    if inner.height < 3 || inner.width < 20 {
+        return;
+    }
+    let w = inner.width as usize;
+    let cols = columns(w);
+    let (sort, desc) = l.sort();
+    let heads = cols.iter().map(|c| {
+        let mark = if c.sort == sort {
+            if desc { "▼" } else { "▲" }
+        } else {
+            ""
+        };
+        (clean(&format!("{}{mark}", c.head), theme.double), c.width)
+    });
+    let bold = Style::new().add_modifier(Modifier::BOLD);
+    buf.set_string(inner.x, inner.y, line(heads), bold);
+    let rows = inner.height as usize - 2;
+    vs.library_rows = rows;
+    let top = l.top().min(l.ids().len().saturating_sub(rows));
+    for (i, &id) in l.ids().iter().enumerate().skip(top).take(rows) {
+        let y = inner.y + 1 + (i - top) as u16;
+        let style = if i == l.selected() {
+            theme.selection
+        } else {
+            Style::new()
+        };
+        let text = match l.row(id) {
+            Some(g) => line(cols.iter().map(|c| {
+                let t = clean(&cell(g, c.sort, l.root()), theme.double);
+                // A long path keeps its end: the file's name.
+                let t = match c.sort {
+                    SortBy::Path => tail(&t, c.width),
+                    _ => t,
+                };
+                (t, c.width)
+            })),
+            None => fit("…", w),
+        };
+        buf.set_string(inner.x, y, fit(&text, w), style);
+    }
+    if l.listed() && l.ids().is_empty() {
+        let why = if l.progress().is_some() {
+            "indexing…"
+        } else {
+            "no game matches"
+        };
+        buf.set_string(inner.x, inner.y + 1, why, theme.dim);
+    }
+    let (text, error) = foot(l, s);
+    let text = clean(&text, theme.double);
+    let y = inner.bottom() - 1;
+    let style = if error { theme.error } else { theme.dim };
+    buf.set_string(inner.x, y, fit(&text, w), style);
+    if s.editing.is_some() {
+        let x = inner.x + (width(&text) as u16).min(inner.width - 1);
+        vs.cursor = Some((x, y));
+    }
+}

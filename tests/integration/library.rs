@@ -1,0 +1,337 @@
+//! The library (issue 23): `kifview DIR` indexes DIR and lists its games, through the same
+//! constructor the binary calls (`App::open` with the folder as the file), driven by keys and
+//! drawn into a TestBackend: the list newest first, a typed filter (and one that does not
+//! read, which keeps the list), the sort cycled and reversed, Enter opens a game, `O` comes
+//! back at the same row with the same filter, `}` / `{` step through the filtered list and
+//! ask about unsaved edits first.
+
+use kifview::app::{LaunchOptions, Mode};
+use kifview::tui::Viewer;
+use std::path::{Path, PathBuf};
+
+use crate::common::{press, screen, screen_rows, viewer_with};
+
+/// (先手, 後手, date, event, moves, ending).
+const GAMES: [(&str, &str, &str, &str, &str, &str); 5] = [
+    (
+        "羽生善治",
+        "佐藤康光",
+        "2001/05/01",
+        "竜王戦",
+        "+7776FU\n-3334FU\n",
+        "%TORYO",
+    ),
+    (
+        "藤井聡太",
+        "豊島将之",
+        "2020/07/16",
+        "棋聖戦",
+        "+2726FU\n-8384FU\n+2625FU\n",
+        "%TORYO",
+    ),
+    (
+        "藤井聡太",
+        "渡辺明",
+        "2021/01/01",
+        "王将戦",
+        "+7776FU\n",
+        "%TORYO",
+    ),
+    (
+        "羽生善治",
+        "藤井聡太",
+        "2018/02/17",
+        "朝日杯",
+        "+5756FU\n-3334FU\n",
+        "%CHUDAN",
+    ),
+    (
+        "佐藤康光",
+        "森内俊之",
+        "1999/03/03",
+        "名人戦",
+        "",
+        "%SENNICHITE",
+    ),
+];
+
+/// The games as CSA files in `root/coll`; returns the folder.
+fn collection(root: &Path) -> PathBuf {
+    let coll = root.join("coll");
+    std::fs::create_dir_all(&coll).unwrap();
+    for (i, (b, w, date, event, moves, end)) in GAMES.iter().enumerate() {
+        let text = format!(
+            "V2.2\nN+{b}\nN-{w}\n$EVENT:{event}\n$START_TIME:{date} 10:00:00\nPI\n+\n{moves}{end}\n"
+        );
+        std::fs::write(coll.join(format!("g{i}.csa")), text).unwrap();
+    }
+    coll
+}
+
+/// `kifview COLL --index IDX`, indexed and listed.
+fn library(root: &Path) -> Viewer {
+    let coll = collection(root);
+    let mut v = viewer_with(&LaunchOptions {
+        file: Some(coll),
+        index: Some(root.join("idx")),
+        ..Default::default()
+    });
+    assert_eq!(v.app.mode(), Mode::Library, "the folder opens the library");
+    v.app.library_settle();
+    v
+}
+
+fn text(v: &mut Viewer, w: u16, h: u16) -> String {
+    let mut out = screen_rows(&screen(v, w, h)).join("\n");
+    out.push('\n');
+    out
+}
+
+/// The 先手 of the games listed, in order.
+fn sente_listed(v: &Viewer) -> Vec<String> {
+    let l = v.app.library().unwrap();
+    l.ids()
+        .iter()
+        .map(|&id| {
+            l.row(id)
+                .expect("fetched")
+                .sente
+                .clone()
+                .unwrap_or_default()
+        })
+        .collect()
+}
+
+/// The dates listed, in order.
+fn dates_listed(v: &Viewer) -> Vec<String> {
+    let l = v.app.library().unwrap();
+    l.ids()
+        .iter()
+        .map(|&id| l.row(id).expect("fetched").date.clone().unwrap_or_default())
+        .collect()
+}
+
+/// Types `filter` into the filter prompt (replacing what was there) and applies it.
+fn filter(v: &mut Viewer, filter: &str) {
+    press(v, "/");
+    let old = v.app.library().unwrap().filter_text().chars().count();
+    press(v, &"⌫".repeat(old));
+    press(v, &format!("{filter}⏎"));
+    v.app.library_settle();
+}
+
+fn players(v: &Viewer) -> (String, String) {
+    let h = &v.app.record().header;
+    let get = |k: &str| h.get(k).unwrap_or("").to_string();
+    (get("先手"), get("後手"))
+}
+
+#[test]
+fn a_folder_is_indexed_and_listed_newest_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut v = library(dir.path());
+    assert_eq!(
+        dates_listed(&v),
+        [
+            "2021-01-01",
+            "2020-07-16",
+            "2018-02-17",
+            "2001-05-01",
+            "1999-03-03"
+        ]
+    );
+    let l = v.app.library().unwrap();
+    assert_eq!(l.total(), 5);
+    assert!(
+        l.note().unwrap().starts_with("indexed: 5 games"),
+        "{:?}",
+        l.note()
+    );
+    insta::assert_snapshot!("library_80x24", text(&mut v, 80, 24));
+    insta::assert_snapshot!("library_120x40", text(&mut v, 120, 40));
+    insta::assert_snapshot!("library_200x60", text(&mut v, 200, 60));
+}
+
+#[test]
+fn a_typed_filter_narrows_the_list_and_one_that_does_not_read_keeps_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut v = library(dir.path());
+    filter(&mut v, "羽生");
+    assert_eq!(sente_listed(&v), ["羽生善治", "羽生善治"]);
+    let shown = text(&mut v, 80, 24);
+    assert!(shown.contains("2 / 5 games"), "{shown}");
+    assert!(shown.contains("filter: 羽生"), "{shown}");
+    // The prompt comes prefilled; the CLI's syntax.
+    filter(&mut v, "player:藤井 2019..2021");
+    assert_eq!(dates_listed(&v), ["2021-01-01", "2020-07-16"]);
+    filter(&mut v, "result:maybe");
+    assert_eq!(
+        dates_listed(&v),
+        ["2021-01-01", "2020-07-16"],
+        "the list stays"
+    );
+    let shown = text(&mut v, 80, 24);
+    assert!(
+        shown.contains("filter not applied: result:maybe"),
+        "{shown}"
+    );
+    filter(&mut v, "event:名人");
+    assert_eq!(sente_listed(&v), ["佐藤康光"]);
+    filter(&mut v, "");
+    assert_eq!(v.app.library().unwrap().ids().len(), 5, "empty clears");
+}
+
+#[test]
+fn s_cycles_the_sorted_column_and_capital_s_reverses_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut v = library(dir.path());
+    press(&mut v, "s");
+    v.app.library_settle();
+    // 先手, A to Z (code point order: 佐 < 羽 < 藤), then by index order.
+    assert_eq!(
+        sente_listed(&v),
+        ["佐藤康光", "羽生善治", "羽生善治", "藤井聡太", "藤井聡太"]
+    );
+    assert!(text(&mut v, 80, 24).contains("先手▲"));
+    press(&mut v, "S");
+    v.app.library_settle();
+    assert_eq!(
+        sente_listed(&v),
+        ["藤井聡太", "藤井聡太", "羽生善治", "羽生善治", "佐藤康光"]
+    );
+    assert!(text(&mut v, 80, 24).contains("先手▼"));
+}
+
+#[test]
+fn enter_opens_a_game_and_o_returns_to_the_same_row_and_filter() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut v = library(dir.path());
+    filter(&mut v, "藤井");
+    // 2021 王将戦, 2020 棋聖戦, 2018 朝日杯: the second.
+    press(&mut v, "j⏎");
+    assert_eq!(v.app.mode(), Mode::Normal);
+    assert_eq!(players(&v), ("藤井聡太".into(), "豊島将之".into()));
+    assert_eq!(v.app.cur_index(), 0, "at its start");
+    assert_eq!(v.app.line().len(), 5, "the start, three moves and 投了");
+    press(&mut v, "O");
+    assert_eq!(v.app.mode(), Mode::Library);
+    let l = v.app.library().unwrap();
+    assert_eq!((l.selected(), l.filter_text()), (1, "藤井"));
+    // Esc leaves the list for the game; q quits from the list.
+    press(&mut v, "⎋");
+    assert_eq!(v.app.mode(), Mode::Normal);
+    press(&mut v, "Oq");
+    assert!(v.app.should_quit());
+}
+
+#[test]
+fn braces_step_through_the_filtered_list_asking_about_unsaved_edits() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut v = library(dir.path());
+    filter(&mut v, "藤井");
+    press(&mut v, "⏎");
+    assert_eq!(players(&v).1, "渡辺明");
+    press(&mut v, "}");
+    assert_eq!(players(&v).1, "豊島将之");
+    press(&mut v, "}");
+    assert_eq!(
+        players(&v).1,
+        "藤井聡太",
+        "羽生 - 藤井, the third of the filter"
+    );
+    press(&mut v, "}");
+    assert_eq!(players(&v).1, "藤井聡太", "the last game stays");
+    press(&mut v, "{");
+    assert_eq!(players(&v).1, "豊島将之");
+    // An edit (a bookmark), then `}`: asked; c stays, d discards and goes.
+    press(&mut v, "bmark⏎");
+    assert!(v.app.is_modified());
+    press(&mut v, "}");
+    assert_eq!(v.app.mode(), Mode::Confirm);
+    press(&mut v, "c");
+    assert_eq!(players(&v).1, "豊島将之");
+    assert!(v.app.is_modified(), "nothing discarded");
+    press(&mut v, "}d");
+    assert_eq!(players(&v).1, "藤井聡太");
+    assert!(!v.app.is_modified());
+    // s saves the game (a comment: CSA holds it), then goes.
+    press(&mut v, "ckept⎋{s");
+    v.app.wait_for_saves();
+    assert_eq!(players(&v).1, "豊島将之");
+    let saved = std::fs::read_to_string(dir.path().join("coll/g3.csa")).unwrap();
+    assert!(saved.contains("kept"), "the bookmark was saved: {saved}");
+    // Back in the list, the row is the game shown.
+    press(&mut v, "O");
+    assert_eq!(v.app.library().unwrap().selected(), 1);
+}
+
+#[test]
+fn o_opens_the_library_of_the_index_from_any_record() {
+    let dir = tempfile::tempdir().unwrap();
+    let coll = collection(dir.path());
+    let idx = dir.path().join("idx");
+    kifview::collection::update(&idx, &[coll], Default::default(), &|_, _| {}).unwrap();
+    let study = dir.path().join("study.kif");
+    std::fs::write(&study, "手数----指手---------消費時間--\n   1 ７六歩(77)\n").unwrap();
+    let mut v = viewer_with(&LaunchOptions {
+        file: Some(study),
+        index: Some(idx),
+        ..Default::default()
+    });
+    assert_eq!(v.app.mode(), Mode::Normal, "a file opens the viewer");
+    press(&mut v, "O");
+    v.app.library_settle();
+    assert_eq!(v.app.mode(), Mode::Library);
+    assert_eq!(v.app.library().unwrap().ids().len(), 5);
+    // `}` in a record not opened from the list is the file's own (one record here).
+    press(&mut v, "⎋}");
+    assert!(v.app.message().unwrap().text.contains("holds one record"));
+}
+
+#[test]
+fn a_second_update_of_an_index_is_refused_while_one_runs() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let dir = tempfile::tempdir().unwrap();
+    let coll = collection(dir.path());
+    let idx = dir.path().join("idx");
+    let (started, release) = (AtomicBool::new(false), AtomicBool::new(false));
+    std::thread::scope(|s| {
+        let first = s.spawn(|| {
+            // Held in the middle of reading the files until the second update was tried.
+            let hold = |_: u64, _: u64| {
+                started.store(true, Ordering::SeqCst);
+                while !release.load(Ordering::SeqCst) {
+                    std::thread::yield_now();
+                }
+            };
+            kifview::collection::update(
+                &idx,
+                std::slice::from_ref(&coll),
+                Default::default(),
+                &hold,
+            )
+        });
+        while !started.load(Ordering::SeqCst) {
+            std::thread::yield_now();
+        }
+        let second = kifview::collection::update(
+            &idx,
+            std::slice::from_ref(&coll),
+            Default::default(),
+            &|_, _| {},
+        );
+        release.store(true, Ordering::SeqCst);
+        let err = second.expect_err("the second update is refused");
+        assert!(
+            err.contains("another kifview is updating this index"),
+            "{err}"
+        );
+        let report = first.join().unwrap().expect("the first update ends well");
+        assert_eq!(report.games, 5);
+    });
+    // Released: the next update runs, and the index is whole.
+    let r = kifview::collection::update(&idx, &[coll], Default::default(), &|_, _| {}).unwrap();
+    assert_eq!((r.games, r.files_unchanged), (5, 5));
+    let index = kifview::collection::Index::open(&idx).unwrap();
+    assert_eq!(index.count(&Default::default()).unwrap(), 5);
+}
