@@ -32,7 +32,7 @@ pub mod scan;
 pub mod segment;
 pub mod tags;
 
-pub use build::{Report, UpdateOptions, update};
+pub use build::{Report, UpdateOptions, update, update_with};
 pub use catalog::SortBy;
 pub use query::{Explored, Found, Index, NextMove};
 
