@@ -81,8 +81,8 @@ pub fn update(
     update_with(dir, roots, opts, progress, &|| {})
 }
 
-/// [`update`], calling `committed()` after each step it commits (readers of the catalog see
-/// the games stored so far: the library's list grows as the indexing goes).
+/// [`update`], calling `committed()` after each transaction it commits (readers of the
+/// catalog see the games stored so far: the library's list grows as the indexing goes).
 ///
 /// Committed in steps, each complete: a step's segment files (positions, moves) are written
 /// and synced before the catalog transaction that adds its files, games and segment commits,
@@ -152,7 +152,10 @@ pub fn update_with(
             &serde_json::to_string(&all_roots).expect("strings"),
         )?;
         cat.set_meta("variations", if opts.variations { "1" } else { "0" })?;
-        commit(dir, &cat)
+        commit(dir, &cat)?;
+        (hook.after_step)(0);
+        committed();
+        Ok(())
     });
     let result = first.and_then(|()| {
         let steps = Steps {
@@ -196,8 +199,8 @@ fn commit(dir: &Path, cat: &Catalog) -> Result<(), String> {
     write_games_bin(dir, cat)
 }
 
-/// Test hooks: files per batch, and what to do after each step committed (its number, from
-/// 1). Set by [`set_hook`] for an index folder, or in debug builds by `KIFVIEW_TEST_BATCH`
+/// Test hooks: files per batch, and what to do after each step committed (its number: 0 for
+/// the first transaction, which forgets the files gone; then 1, 2, … for the batches'). Set by [`set_hook`] for an index folder, or in debug builds by `KIFVIEW_TEST_BATCH`
 /// (files per batch) and `KIFVIEW_TEST_PAUSE_AFTER_STEP=N` (after step N: a line on stderr,
 /// then the process waits for ever, for a test to kill it).
 #[doc(hidden)]
