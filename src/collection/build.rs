@@ -200,9 +200,10 @@ fn commit(dir: &Path, cat: &Catalog) -> Result<(), String> {
 }
 
 /// Test hooks: files per batch, and what to do after each step committed (its number: 0 for
-/// the first transaction, which forgets the files gone; then 1, 2, … for the batches'). Set by [`set_hook`] for an index folder, or in debug builds by `KIFVIEW_TEST_BATCH`
-/// (files per batch) and `KIFVIEW_TEST_PAUSE_AFTER_STEP=N` (after step N: a line on stderr,
-/// then the process waits for ever, for a test to kill it).
+/// the first transaction, which forgets the files gone; then 1, 2, … for the batches'). Set
+/// by [`set_hook`] for an index folder, or in debug builds only by `KIFVIEW_TEST_BATCH` (files
+/// per batch) and `KIFVIEW_TEST_PAUSE_AFTER_STEP=N` (after step N: a line on stderr, then the
+/// process waits for ever, for a test to kill it).
 #[doc(hidden)]
 pub struct Hook {
     pub batch: usize,
