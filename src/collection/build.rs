@@ -45,13 +45,13 @@ pub const GAMES: &str = "games.bin";
 const BATCH: usize = 4096;
 const BATCH_BYTES: i64 = 16 << 20;
 
-/// `todo` cut into batches of at most [`BATCH`] files and about [`BATCH_BYTES`] bytes.
-fn batches(todo: &[Found]) -> Vec<&[Found]> {
+/// `todo` cut into batches of at most `files` files and about [`BATCH_BYTES`] bytes.
+fn batches(todo: &[Found], files: usize) -> Vec<&[Found]> {
     let mut out = Vec::new();
     let (mut start, mut bytes) = (0, 0);
     for (i, f) in todo.iter().enumerate() {
         bytes += f.size.max(0);
-        if i + 1 - start >= BATCH || bytes >= BATCH_BYTES {
+        if i + 1 - start >= files || bytes >= BATCH_BYTES {
             out.push(&todo[start..=i]);
             (start, bytes) = (i + 1, 0);
         }
@@ -78,6 +78,27 @@ pub fn update(
     opts: UpdateOptions,
     progress: &(dyn Fn(u64, u64) + Sync),
 ) -> Result<Report, String> {
+    update_with(dir, roots, opts, progress, &|| {})
+}
+
+/// [`update`], calling `committed()` after each transaction it commits (readers of the
+/// catalog see the games stored so far: the library's list grows as the indexing goes).
+///
+/// Committed in steps, each complete: a step's segment files (positions, moves) are written
+/// and synced before the catalog transaction that adds its files, games and segment commits,
+/// then `games.bin` is rewritten; a kill at any moment leaves a catalog that names only games
+/// whose segment is on disk (a segment file no catalog row names is removed by the next
+/// update, and a new segment's files are created empty, never appended to), and the next
+/// update reads only the files not committed yet. Steps hold 1, 2, 4, … batches, so a fresh
+/// index of up to 255 batches (10^6 files) has at most 8 segments and is not compacted;
+/// compaction runs once, at the end.
+pub fn update_with(
+    dir: &Path,
+    roots: &[PathBuf],
+    opts: UpdateOptions,
+    progress: &(dyn Fn(u64, u64) + Sync),
+    committed: &(dyn Fn() + Sync),
+) -> Result<Report, String> {
     let mut roots_abs = Vec::new();
     for r in roots {
         let abs =
@@ -87,6 +108,7 @@ pub fn update(
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: cannot create: {e}", dir.display()))?;
     // One update at a time: a second would write the same segment's files.
     let _lock = Lock::take(dir)?;
+    let hook = Hook::of(dir);
     let mut report = Report::default();
     let (cat, rebuilt, mut all_roots) = open_or_rebuild(dir, opts)?;
     report.rebuilt = rebuilt;
@@ -123,19 +145,33 @@ pub fn update(
             _ => todo.push(f),
         }
     }
-    cat.db.execute_batch("BEGIN").map_err(|e| e.to_string())?;
-    let result = apply(dir, &cat, &todo, &known, &seen, opts, progress, &mut report);
+    let first = begin(&cat).and_then(|()| {
+        forget_gone(&cat, &known, &seen, &mut report)?;
+        cat.set_meta(
+            "roots",
+            &serde_json::to_string(&all_roots).expect("strings"),
+        )?;
+        cat.set_meta("variations", if opts.variations { "1" } else { "0" })?;
+        commit(dir, &cat)?;
+        (hook.after_step)(0);
+        committed();
+        Ok(())
+    });
+    let result = first.and_then(|()| {
+        let steps = Steps {
+            dir,
+            cat: &cat,
+            known: &known,
+            hook: &hook,
+            committed,
+        };
+        steps.run(&todo, opts, progress, &mut report)
+    });
     if let Err(e) = result {
+        // Harmless when no transaction is open (the error only says so).
         let _ = cat.db.execute_batch("ROLLBACK");
         return Err(e);
     }
-    cat.set_meta(
-        "roots",
-        &serde_json::to_string(&all_roots).expect("strings"),
-    )?;
-    cat.set_meta("variations", if opts.variations { "1" } else { "0" })?;
-    cat.bump_generation()?;
-    cat.db.execute_batch("COMMIT").map_err(|e| e.to_string())?;
     if let Some(why) = super::compact::needed(&cat)? {
         // The update is committed: a compaction that fails leaves the index as it was.
         let (id, _) = next_segment(&cat)?;
@@ -146,10 +182,76 @@ pub fn update(
                 .push(format!("{}: not compacted: {e}", dir.display())),
         }
         remove_strays(dir, &cat.segments()?)?;
+        write_games_bin(dir, &cat)?;
     }
-    write_games_bin(dir, &cat)?;
     report.games = cat.counts()?.0;
     Ok(report)
+}
+
+fn begin(cat: &Catalog) -> Result<(), String> {
+    cat.db.execute_batch("BEGIN").map_err(|e| e.to_string())
+}
+
+/// Ends the caller's transaction (a new generation), then rewrites `games.bin` for it.
+fn commit(dir: &Path, cat: &Catalog) -> Result<(), String> {
+    cat.bump_generation()?;
+    cat.db.execute_batch("COMMIT").map_err(|e| e.to_string())?;
+    write_games_bin(dir, cat)
+}
+
+/// Test hooks: files per batch, and what to do after each step committed (its number: 0 for
+/// the first transaction, which forgets the files gone; then 1, 2, … for the batches'). Set
+/// by [`set_hook`] for an index folder, or in debug builds only by `KIFVIEW_TEST_BATCH` (files
+/// per batch) and `KIFVIEW_TEST_PAUSE_AFTER_STEP=N` (after step N: a line on stderr, then the
+/// process waits for ever, for a test to kill it).
+#[doc(hidden)]
+pub struct Hook {
+    pub batch: usize,
+    pub after_step: Box<dyn Fn(u64) + Send + Sync>,
+}
+
+type Hooks = Vec<(PathBuf, std::sync::Arc<Hook>)>;
+static HOOKS: std::sync::Mutex<Hooks> = std::sync::Mutex::new(Vec::new());
+
+/// Sets the hook of updates into `dir` (tests).
+#[doc(hidden)]
+pub fn set_hook(dir: &Path, hook: Hook) {
+    if let Ok(mut h) = HOOKS.lock() {
+        h.retain(|(d, _)| d != dir);
+        h.push((dir.to_path_buf(), std::sync::Arc::new(hook)));
+    }
+}
+
+impl Hook {
+    fn of(dir: &Path) -> std::sync::Arc<Hook> {
+        let set = HOOKS.lock().ok().and_then(|h| {
+            h.iter()
+                .find(|(d, _)| d == dir)
+                .map(|(_, h)| std::sync::Arc::clone(h))
+        });
+        set.unwrap_or_else(|| std::sync::Arc::new(Hook::from_env()))
+    }
+
+    fn from_env() -> Hook {
+        let var = |name: &str| -> Option<u64> {
+            if !cfg!(debug_assertions) {
+                return None;
+            }
+            std::env::var(name).ok()?.parse().ok()
+        };
+        let pause = var("KIFVIEW_TEST_PAUSE_AFTER_STEP");
+        Hook {
+            batch: var("KIFVIEW_TEST_BATCH").map_or(BATCH, |n| (n as usize).max(1)),
+            after_step: Box::new(move |step| {
+                if pause == Some(step) {
+                    eprintln!("kifview: test pause after step {step}");
+                    loop {
+                        std::thread::park();
+                    }
+                }
+            }),
+        }
+    }
 }
 
 /// The index's lock (`lock` in its folder, `flock`), held while an update runs: a second
@@ -184,17 +286,11 @@ impl Lock {
     }
 }
 
-/// Reads the files of `todo`, stores what changed, forgets what is gone (inside the caller's
-/// transaction).
-#[allow(clippy::too_many_arguments)]
-fn apply(
-    dir: &Path,
+/// Forgets the files gone from the folders walked (inside the caller's transaction).
+fn forget_gone(
     cat: &Catalog,
-    todo: &[Found],
     known: &HashMap<String, KnownFile>,
     seen: &std::collections::HashSet<String>,
-    opts: UpdateOptions,
-    progress: &(dyn Fn(u64, u64) + Sync),
     report: &mut Report,
 ) -> Result<(), String> {
     for (path, k) in known {
@@ -204,63 +300,127 @@ fn apply(
             report.files_removed += 1;
         }
     }
-    let (seg_id, first_game) = next_segment(cat)?;
-    let mut writer: Option<SegmentWriter> = None;
-    let done = std::sync::atomic::AtomicU64::new(0);
-    let total = todo.len() as u64;
-    let read = |batch: &[Found]| {
-        crate::pool::map_in_order(batch, |f| {
-            let r = scan::read_file(&f.path, f.size, f.mtime, opts.variations);
-            let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-            progress(n, total);
-            r
-        })
-    };
-    // The next batch is read while this one is stored: storing (SQLite, the segment) is one
-    // thread's work, reading is every core's.
-    let batches = batches(todo);
-    std::thread::scope(|s| -> Result<(), String> {
-        let mut next = batches.first().map(|b| s.spawn(|| read(b)));
-        for (i, batch) in batches.iter().enumerate() {
-            let reads = next
-                .take()
-                .expect("spawned")
-                .join()
-                .expect("reader panicked");
-            next = batches.get(i + 1).map(|b| s.spawn(|| read(b)));
-            for (f, r) in batch.iter().zip(reads) {
-                report.files_read += 1;
-                if let Some(k) = known.get(&f.key) {
-                    if k.hash == r.hash && r.games.is_ok() {
-                        cat.touch_file(k.id, r.size, r.mtime_ns)?;
-                        continue;
-                    }
-                    report.games_removed += games_of(cat, k.id)?;
-                    cat.forget_file(k.id)?;
-                }
-                store_file(dir, cat, f, r, &mut writer, seg_id, first_game, report)?;
-            }
-        }
-        Ok(())
-    })?;
-    if let Some(w) = writer {
-        let first = first_game;
-        let (games, pairs) = w.finish()?;
-        cat.add_segment(seg_id, first, games, pairs)?;
-        report.pairs_added = pairs;
-    }
     Ok(())
 }
 
-#[allow(clippy::too_many_arguments)]
+/// What storing the files read needs: the index, what it knew, and who hears of commits.
+struct Steps<'a> {
+    dir: &'a Path,
+    cat: &'a Catalog,
+    known: &'a HashMap<String, KnownFile>,
+    hook: &'a Hook,
+    committed: &'a (dyn Fn() + Sync),
+}
+
+/// The step being stored: its segment (made at its first game) and where its ids start.
+struct Step {
+    writer: Option<SegmentWriter>,
+    seg_id: i64,
+    first_game: u32,
+}
+
+impl Steps<'_> {
+    /// Reads the files of `todo` and stores what changed, a step (1, 2, 4, … batches) per
+    /// transaction (see [`update_with`]). On an error the caller rolls back the open step.
+    fn run(
+        &self,
+        todo: &[Found],
+        opts: UpdateOptions,
+        progress: &(dyn Fn(u64, u64) + Sync),
+        report: &mut Report,
+    ) -> Result<(), String> {
+        let done = std::sync::atomic::AtomicU64::new(0);
+        let total = todo.len() as u64;
+        let read = |batch: &[Found]| {
+            crate::pool::map_in_order(batch, |f| {
+                let r = scan::read_file(&f.path, f.size, f.mtime, opts.variations);
+                let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                progress(n, total);
+                r
+            })
+        };
+        // The next batch is read while this one is stored: storing (SQLite, the segment) is
+        // one thread's work, reading is every core's.
+        let batches = batches(todo, self.hook.batch);
+        let (mut step, mut in_step, mut step_len, mut steps) = (None, 0, 1, 0);
+        std::thread::scope(|s| -> Result<(), String> {
+            let mut next = batches.first().map(|b| s.spawn(|| read(b)));
+            for (i, batch) in batches.iter().enumerate() {
+                let reads = next
+                    .take()
+                    .expect("spawned")
+                    .join()
+                    .expect("reader panicked");
+                next = batches.get(i + 1).map(|b| s.spawn(|| read(b)));
+                let open = match step.as_mut() {
+                    Some(open) => open,
+                    None => step.insert(self.begin_step()?),
+                };
+                self.store_batch(batch, reads, open, report)?;
+                in_step += 1;
+                if in_step == step_len || i + 1 == batches.len() {
+                    self.end_step(step.take().expect("open"), report)?;
+                    steps += 1;
+                    (self.hook.after_step)(steps);
+                    (self.committed)();
+                    (in_step, step_len) = (0, step_len * 2);
+                }
+            }
+            Ok(())
+        })
+    }
+
+    fn begin_step(&self) -> Result<Step, String> {
+        begin(self.cat)?;
+        let (seg_id, first_game) = next_segment(self.cat)?;
+        Ok(Step {
+            writer: None,
+            seg_id,
+            first_game,
+        })
+    }
+
+    fn store_batch(
+        &self,
+        batch: &[Found],
+        reads: Vec<FileRead>,
+        step: &mut Step,
+        report: &mut Report,
+    ) -> Result<(), String> {
+        let cat = self.cat;
+        for (f, r) in batch.iter().zip(reads) {
+            report.files_read += 1;
+            if let Some(k) = self.known.get(&f.key) {
+                if k.hash == r.hash && r.games.is_ok() {
+                    cat.touch_file(k.id, r.size, r.mtime_ns)?;
+                    continue;
+                }
+                report.games_removed += games_of(cat, k.id)?;
+                cat.forget_file(k.id)?;
+            }
+            store_file(self.dir, cat, f, r, step, report)?;
+        }
+        Ok(())
+    }
+
+    /// Syncs the step's segment, then commits the transaction that names it.
+    fn end_step(&self, step: Step, report: &mut Report) -> Result<(), String> {
+        if let Some(w) = step.writer {
+            let (games, pairs) = w.finish()?;
+            self.cat
+                .add_segment(step.seg_id, step.first_game, games, pairs)?;
+            report.pairs_added += pairs;
+        }
+        commit(self.dir, self.cat)
+    }
+}
+
 fn store_file(
     dir: &Path,
     cat: &Catalog,
     f: &Found,
     r: FileRead,
-    writer: &mut Option<SegmentWriter>,
-    seg_id: i64,
-    first_game: u32,
+    step: &mut Step,
     report: &mut Report,
 ) -> Result<(), String> {
     report.warnings.extend(r.warnings.iter().cloned());
@@ -282,10 +442,12 @@ fn store_file(
         error.as_deref(),
     )?;
     for g in games {
-        if writer.is_none() {
-            *writer = Some(SegmentWriter::create(dir, seg_id, first_game)?);
-        }
-        let w = writer.as_mut().expect("just made");
+        let w = match step.writer.as_mut() {
+            Some(w) => w,
+            None => step
+                .writer
+                .insert(SegmentWriter::create(dir, step.seg_id, step.first_game)?),
+        };
         let id = w.add(&g.stored, &g.keys)?;
         cat.add_game(id, file_id, &g.info)?;
         report.games_added += 1;
@@ -480,11 +642,11 @@ mod tests {
     #[test]
     fn batches_hold_a_bounded_number_of_files_and_bytes() {
         let big: Vec<Found> = (0..5).map(|_| found(BATCH_BYTES / 2)).collect();
-        let b = batches(&big);
+        let b = batches(&big, BATCH);
         assert_eq!(b.iter().map(|b| b.len()).collect::<Vec<_>>(), [2, 2, 1]);
         let small: Vec<Found> = (0..BATCH + 3).map(|_| found(10)).collect();
-        let b = batches(&small);
+        let b = batches(&small, BATCH);
         assert_eq!(b.iter().map(|b| b.len()).collect::<Vec<_>>(), [BATCH, 3]);
-        assert!(batches(&[]).is_empty());
+        assert!(batches(&[], BATCH).is_empty());
     }
 }

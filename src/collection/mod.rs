@@ -6,8 +6,8 @@
 //! An index is a folder:
 //! - `catalog.sqlite`: the catalog of files and games (schema: [`catalog::SCHEMA`]), readable by
 //!   `sqlite3`, pandas or Datasette;
-//! - `pos-N.bin` / `moves-N.bin`: one segment per `kifview index` run that added games
-//!   ([`segment`]): sorted (position key, game) pairs, memory-mapped at query time, and each
+//! - `pos-N.bin` / `moves-N.bin`: one segment per step of an update that added games
+//!   ([`segment`]; an update commits in steps, see [`build::update_with`]): sorted (position key, game) pairs, memory-mapped at query time, and each
 //!   game's moves, replayed to confirm every candidate (so a key collision never puts a wrong
 //!   game in an answer) and to read the move played next;
 //! - `games.bin`: one byte per game id, its result, 0 for a game forgotten since (its pairs stay
@@ -32,7 +32,7 @@ pub mod scan;
 pub mod segment;
 pub mod tags;
 
-pub use build::{Report, UpdateOptions, update};
+pub use build::{Report, UpdateOptions, update, update_with};
 pub use catalog::SortBy;
 pub use query::{Explored, Found, Index, NextMove};
 

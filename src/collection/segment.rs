@@ -1,4 +1,4 @@
-//! Segments: the position index of the games one `kifview index` run added.
+//! Segments: the position index of the games one step of a `kifview index` run added.
 //!
 //! A segment is two files. `pos-N.bin` is a sorted array of (key, game) pairs, 12 bytes each
 //! (64-bit key, 32-bit game id, little-endian) after a 16-byte header (`KVPOS001`, the count):

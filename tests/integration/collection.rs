@@ -1012,3 +1012,99 @@ fn the_game_list_pages_sorted_and_typed_filters_and_queries_on_another_thread() 
     assert_eq!(here, there);
     assert_eq!(here.games, 30);
 }
+
+/// `kifview index` stopped for good after its second step committed (a test hook of debug
+/// builds pauses it there; then SIGKILL), with a half-written segment left beside it.
+fn index_killed_after_two_steps(coll: &Path, idx: &Path) {
+    use std::io::BufRead;
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("kifview"))
+        .args(["index"])
+        .arg(coll)
+        .arg("--index")
+        .arg(idx)
+        .env("KIFVIEW_TEST_BATCH", "4")
+        .env("KIFVIEW_TEST_PAUSE_AFTER_STEP", "2")
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut err = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut seen = Vec::new();
+    loop {
+        let mut line = Vec::new();
+        let n = err.read_until(b'\n', &mut line).unwrap();
+        seen.extend_from_slice(&line);
+        if line.windows(24).any(|w| w == b"test pause after step 2\n") {
+            break;
+        }
+        assert!(
+            n > 0,
+            "the update ended without its pause: {}",
+            String::from_utf8_lossy(&seen)
+        );
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    // What a kill in the middle of the next step leaves: its segment files, half-written.
+    let next = (1..)
+        .find(|n| !idx.join(format!("pos-{n}.bin")).exists())
+        .unwrap();
+    assert_eq!(next, 3, "one segment a step");
+    std::fs::write(idx.join("pos-3.bin"), b"KVPOS\0 half").unwrap();
+    std::fs::write(idx.join("moves-3.bin"), b"half a game").unwrap();
+}
+
+fn explore_start(idx: &Path) -> Value {
+    let sfen = format!("{} 1", placement(&Position::startpos()));
+    let out = kifview()
+        .args(["explore", "--json", "--sfen", &sfen, "--index"])
+        .arg(idx)
+        .output()
+        .unwrap();
+    json_lines(&out).remove(0)
+}
+
+#[test]
+fn an_update_killed_midway_leaves_a_readable_index_that_the_next_one_completes() {
+    let dir = tempfile::tempdir().unwrap();
+    let coll = dir.path().join("coll");
+    let idx = dir.path().join("idx");
+    let mut rng = Rng(0x5851_f42d_4c95_7f2d);
+    let games = write_collection(&coll, &mut rng);
+    index_killed_after_two_steps(&coll, &idx);
+
+    // Two steps of 1 and 2 batches of 4 files are in the index, each game with its positions.
+    let out = kifview()
+        .args(["games", "--json", "--index"])
+        .arg(&idx)
+        .output()
+        .unwrap();
+    let listed: BTreeSet<(String, u32)> = json_lines(&out)
+        .into_iter()
+        .map(|v| {
+            let path = v["path"].as_str().unwrap().to_string();
+            (path, v["record"].as_u64().unwrap() as u32)
+        })
+        .collect();
+    let files: BTreeSet<&String> = listed.iter().map(|(p, _)| p).collect();
+    assert_eq!(files.len(), 12, "{listed:?}");
+    let committed: Vec<Written> = games
+        .iter()
+        .filter(|g| listed.contains(&(g.path.clone(), g.record)))
+        .map(|g| Written {
+            path: g.path.clone(),
+            record: g.record,
+            rec: g.rec.clone(),
+        })
+        .collect();
+    assert_eq!(committed.len(), listed.len());
+    check_against(&idx, &committed);
+
+    // The next update reads only the rest, and ends where one not stopped does.
+    let err = index(&coll, &idx);
+    assert!(err.contains("12 unchanged"), "{err}");
+    assert!(err.contains("30 games"), "{err}");
+    check_against(&idx, &games);
+    let whole = dir.path().join("whole");
+    index(&coll, &whole);
+    assert_eq!(explore_start(&idx), explore_start(&whole));
+}

@@ -335,3 +335,68 @@ fn a_second_update_of_an_index_is_refused_while_one_runs() {
     let index = kifview::collection::Index::open(&idx).unwrap();
     assert_eq!(index.count(&Default::default()).unwrap(), 5);
 }
+
+#[test]
+fn the_list_fills_while_the_folder_is_indexed() {
+    use std::sync::{Arc, Barrier};
+    let dir = tempfile::tempdir().unwrap();
+    let coll = collection(dir.path());
+    let idx = dir.path().join("idx");
+    // The update stops after its first transaction (no game yet) and after its first step
+    // (one batch of two files), each time until released.
+    let (paused, release) = (Arc::new(Barrier::new(2)), Arc::new(Barrier::new(2)));
+    let (p, r) = (Arc::clone(&paused), Arc::clone(&release));
+    kifview::collection::build::set_hook(
+        &idx,
+        kifview::collection::build::Hook {
+            batch: 2,
+            after_step: Box::new(move |step| {
+                if step <= 1 {
+                    p.wait();
+                    r.wait();
+                }
+            }),
+        },
+    );
+    let mut v = viewer_with(&LaunchOptions {
+        file: Some(coll),
+        index: Some(idx),
+        ..Default::default()
+    });
+    // Ticks, as the front end's while the library is busy, until `done` (bounded: a list
+    // that never comes fails here instead of hanging).
+    let tick_until = |v: &mut Viewer, done: &dyn Fn(&kifview::app::library::Library) -> bool| {
+        for _ in 0..6000 {
+            v.app.collection_tick();
+            if done(v.app.library().unwrap()) {
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        panic!("the list did not come");
+    };
+    paused.wait();
+    tick_until(&mut v, &|l| l.listed());
+    assert!(
+        v.app.library().unwrap().ids().is_empty(),
+        "no game committed yet"
+    );
+    release.wait();
+    paused.wait();
+    tick_until(&mut v, &|l| !l.ids().is_empty());
+    assert!(v.app.library().unwrap().busy(), "the indexing still runs");
+    assert_eq!(
+        sente_listed(&v),
+        ["藤井聡太", "羽生善治"],
+        "g0 and g1, newest first"
+    );
+    let shown = text(&mut v, 120, 30);
+    assert!(
+        shown.contains("藤井聡太") && shown.contains("羽生善治"),
+        "{shown}"
+    );
+    assert!(shown.contains(" / 5 files"), "the progress stays: {shown}");
+    release.wait();
+    v.app.library_settle();
+    assert_eq!(v.app.library().unwrap().ids().len(), 5);
+}

@@ -3,7 +3,8 @@
 //! reverses), filtered by a typed filter (`/` or `f`: the CLI's filter syntax,
 //! `collection::filter_text`). `kifview DIR` indexes DIR into the index (the default one, or
 //! `--index IDX`) on a thread, with its progress on the list's status line, and lists DIR's
-//! games; `kifview --index IDX` lists that index's; `O` opens it from the viewer.
+//! games, the list filling as the indexing commits; `kifview --index IDX` lists that index's;
+//! `O` opens it from the viewer.
 //!
 //! The list never queries on the key path for more than a page: a thread computes the
 //! ordered ids of the games passing the filter once per filter and sort (`worker.rs`), the
@@ -130,8 +131,19 @@ impl App {
             changed = true;
             self.library_reply(reply);
         }
+        let mut relist = false;
         if let Some(l) = self.collection.library.as_deref_mut() {
             changed |= l.progress_moved();
+            // The indexing committed games: the list grows (a rebuild may have replaced the
+            // catalog's file since the rows were read).
+            if l.indexing && l.worker.relist_due() {
+                l.catalog = None;
+                l.rows.clear();
+                relist = true;
+            }
+        }
+        if relist {
+            self.ask_list();
         }
         changed | self.library_fetch()
     }

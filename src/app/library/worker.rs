@@ -1,8 +1,10 @@
 //! The library's threads: the lister, which computes the ordered ids of the games passing a
 //! filter in a sort order (`SELECT id … ORDER BY`: a sort of the whole catalog, 100 ms at
 //! 100,000 games, so never on the key path; requests replace each other, the newest wins),
-//! and the indexer (`kifview DIR`: `collection::update` of the folder, with its progress).
-//! Both answer on one channel the app drains each tick.
+//! and the indexer (`kifview DIR`: `collection::update` of the folder, with its progress;
+//! the update commits in steps, and after each the list is asked for again, at most once a
+//! second, so it fills as the indexing goes). Both answer on one channel the app drains each
+//! tick.
 
 use crate::collection::build::CATALOG;
 use crate::collection::catalog::Catalog;
@@ -11,6 +13,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
 
 /// The list to compute: games passing `filter` (the typed filter and the folder's), in
 /// `sort` order; `base` is the folder's filter alone (its count is the library's size).
@@ -41,12 +44,17 @@ pub enum Reply {
     Indexed(Result<Report, String>),
 }
 
-/// Files read so far and files to read, written by the indexer as it goes.
+/// Files read so far and files to read, and the steps committed (games the list can show),
+/// written by the indexer as it goes.
 #[derive(Debug, Default)]
 pub struct Progress {
     pub done: AtomicU64,
     pub total: AtomicU64,
+    pub committed: AtomicU64,
 }
+
+/// The list is asked for again at most this often while the indexing commits.
+const RELIST: Duration = Duration::from_secs(1);
 
 #[derive(Default)]
 struct Slot {
@@ -59,6 +67,8 @@ pub struct Worker {
     shared: Arc<(Mutex<Slot>, Condvar)>,
     replies: Receiver<Reply>,
     pub(super) progress: Arc<Progress>,
+    /// The steps committed when the list was last asked for again, and when.
+    relisted: (u64, Option<Instant>),
 }
 
 impl std::fmt::Debug for Worker {
@@ -82,8 +92,12 @@ impl Worker {
                         progress.total.store(total, Ordering::Relaxed);
                         progress.done.store(done, Ordering::Relaxed);
                     };
+                    let committed = || {
+                        progress.committed.fetch_add(1, Ordering::Relaxed);
+                    };
+                    let opts = UpdateOptions::default();
                     let r =
-                        crate::collection::update(&dir, &[root], UpdateOptions::default(), &report);
+                        crate::collection::update_with(&dir, &[root], opts, &report, &committed);
                     let _ = tx.send(Reply::Indexed(r));
                 });
         }
@@ -95,7 +109,20 @@ impl Worker {
             shared,
             replies,
             progress,
+            relisted: (0, None),
         }
+    }
+
+    /// Should the list be asked for again: the indexer committed games since it last was,
+    /// and that was a second ago or more (or never)?
+    pub(super) fn relist_due(&mut self) -> bool {
+        let committed = self.progress.committed.load(Ordering::Relaxed);
+        let (seen, at) = self.relisted;
+        if committed == seen || at.is_some_and(|t| t.elapsed() < RELIST) {
+            return false;
+        }
+        self.relisted = (committed, Some(Instant::now()));
+        true
     }
 
     /// Asks for a list, replacing one not yet taken (never waits on a query).
