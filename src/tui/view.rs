@@ -36,4 +36,6 @@ pub struct ViewState {
     pub cursor: Option<(u16, u16)>,
     /// Rows of games the library showed (0: not shown).
     pub library_rows: usize,
+    /// The library's rows as drawn, kept from frame to frame.
+    pub library_lines: crate::tui::widgets::library::LibraryLines,
 }
