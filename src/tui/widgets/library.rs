@@ -12,11 +12,10 @@ use crate::tui::draw::{block, clear};
 use crate::tui::text::{clean, fit, width};
 use crate::tui::theme::Theme;
 use crate::tui::view::ViewState;
-use ratatui::buffer::{Buffer, Cell};
+use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::widgets::Widget;
-use std::collections::HashMap;
 
 /// A column: its head, the sort it stands for, its width.
 struct Column {
@@ -157,66 +156,6 @@ fn row_text(
         (t, c.width)
     }));
     fit(&text, w)
-}
-
-/// Rows of games kept as drawn (their cells, by game id) for one layout: a key that
-/// scrolls the list formats and lays out only the rows that came into view, the others
-/// are copied (a full page of 100,000 games' rows costs no more than the rows it shows).
-#[derive(Clone, Debug, Default)]
-pub struct LibraryLines {
-    /// The list's width, the ambiguous characters' padding and the library's rows
-    /// generation the rows were made for.
-    layout: (u16, bool, u64),
-    /// Each row's cells, and whether the row's style goes on it (a cell hidden by a wide
-    /// character before it takes none, as with `Buffer::set_string`).
-    rows: HashMap<u32, Vec<(Cell, bool)>>,
-}
-
-/// Rows kept before they are all made again.
-const LINES_KEPT: usize = 2048;
-
-/// Marks the cells `set_string` styles (it never appears in a row: rows are made unstyled).
-const LEAD: Modifier = Modifier::HIDDEN;
-
-impl LibraryLines {
-    /// Forgets the rows made for another layout, or when too many are kept.
-    fn keep_for(&mut self, layout: (u16, bool, u64)) {
-        if self.layout != layout || self.rows.len() > LINES_KEPT {
-            self.rows.clear();
-            self.layout = layout;
-        }
-    }
-
-    /// Draws game `id`'s row at `at` in `style` (`text` makes it the first time), as
-    /// `buf.set_string(x, y, text, style)` over cleared cells would.
-    fn draw(
-        &mut self,
-        id: u32,
-        (x, y): (u16, u16),
-        buf: &mut Buffer,
-        style: Style,
-        text: impl FnOnce() -> String,
-    ) {
-        let w = self.layout.0;
-        let cells = self.rows.entry(id).or_insert_with(|| {
-            let mut row = Buffer::empty(Rect::new(0, 0, w, 1));
-            row.set_string(0, 0, text(), Style::new().add_modifier(LEAD));
-            (row.content.into_iter())
-                .map(|mut c| {
-                    let lead = c.modifier.contains(LEAD);
-                    c.modifier.remove(LEAD);
-                    (c, lead)
-                })
-                .collect()
-        });
-        for (dx, (cell, lead)) in cells.iter().enumerate() {
-            let to = &mut buf[(x + dx as u16, y)];
-            to.clone_from(cell);
-            if *lead {
-                to.set_style(style);
-            }
-        }
-    }
 }
 
 /// `1,234`.
