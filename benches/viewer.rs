@@ -246,7 +246,7 @@ fn benches(c: &mut Criterion) {
     b.key('a');
     b.tick = false;
     b.v.app.shutdown_engine();
-    // t opens the tree (its outline is built once per change of the tree's shape, then kept).
+    // t opens the tree (its outline is kept, and updated where the tree's shape changed).
     let tree_open = |a: &App| a.mode() == Mode::Tree;
     g.bench_function("t", |bn| {
         bn.iter_custom(|n| b.time(n, 't', tree_open, |b| b.key('t')))
@@ -269,7 +269,8 @@ fn benches(c: &mut Criterion) {
         })
     });
     // The first t after an edit of the tree's shape (the root's last branch taken off, then
-    // put back) builds the outline of all 68,000 nodes; a comment (above) keeps it.
+    // put back): the outline is updated (the branches of that branch walked, the rows after
+    // it shifted), not built again from all 68,000 nodes; a comment (above) keeps it.
     let last =
         *b.v.app
             .record()

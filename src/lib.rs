@@ -94,8 +94,9 @@
 //! - A new kind of edit to the record: an `Edit` and its inverse in `core::record`, then a
 //!   handler in `app::edit` that applies it.
 //! - A new key command: a line in the command table (`app::dispatch::command`) with its
-//!   handler, and its default key in `assets/default-config.toml` (and `config.example.toml`); the help
-//!   and the README's key table follow.
+//!   handler, and its default key in `config.example.toml` (the defaults themselves,
+//!   which document every option and key); the help and the README's key table follow (the
+//!   README's rows with `UPDATE_README=1 cargo test --test integration readme`).
 //! - A new `:` command: a line in `app::dispatch::typable`; the help, completion and the
 //!   README's table follow.
 //! - A new overlay: a state type that implements `app::overlay::OverlayState` (its mode,
@@ -103,10 +104,14 @@
 //!   Esc, typing, Backspace and paste do, whether it scrolls, whether it takes every key
 //!   itself as the position editor does: one place per overlay, in
 //!   `app::overlay` or the feature's folder), the command that opens it (a line in the
-//!   command table) and its default key. One that shows lines of text answers `panel` and
-//!   is opened as `Overlay::Panel(Box::new(..))`: the panel widget draws it and nothing else
-//!   learns it (`app::overlay::info`, `Ctrl-g`, took its file, its `mod` line, the command
-//!   line and the key with its rows in `config.example.toml` and the README). One with a
+//!   command table) and its default key. One that shows lines of text (a panel) answers
+//!   `panel` and takes three files: its own, holding a state type that implements
+//!   `OverlayState` and `Default` (the panel as it opens); its line in `panels!` beside the command
+//!   table (`app::dispatch::command`), which declares its module under `app/overlay/` and
+//!   gives it its command (name and doc; its handler opens it as `Overlay::Panel`); and its default key in
+//!   `config.example.toml`. The panel widget draws it and nothing else learns it
+//!   (`app::overlay::position_info`, `Ctrl-p`, took those three; the README's key table
+//!   gains its row from the command above). One with a
 //!   widget of its own is also a variant of `Overlay` and of `Mode`, a line in
 //!   `Overlay::state`/`state_mut` (the app's one `match` over the kinds) and one in
 //!   `tui::ui::overlays` (the front end's, which picks the widget); no other file names

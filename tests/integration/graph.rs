@@ -212,3 +212,27 @@ fn a_record_from_move_81_is_numbered_from_81_in_the_graph() {
     assert!(rows.contains("82手 -30"), "{rows}");
     assert!(!rows.contains(" 2手 "), "{rows}");
 }
+
+/// A mate written as a huge centipawn score (ShogiGUI's `評価値 1000001`, ShogiHome's ±30000
+/// in that form) reads as a mate in the graph's title, not as `+1000001`.
+#[test]
+fn a_mate_written_as_centipawns_reads_as_a_mate_in_the_title() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("mate.kifu");
+    std::fs::write(
+        &path,
+        "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n**対局 深さ 2 ノード数 554 評価値 1000001 読み筋 ▲３三角(88)\n   2 ３四歩(33)\n**対局 深さ 9 ノード数 1000 評価値 -30000 読み筋 △８八角成(22)\n   3 ２六歩(27)\n**対局 深さ 9 ノード数 1000 評価値 29999 読み筋 △８四歩(83)\n",
+    )
+    .unwrap();
+    let title = |ply: u32| {
+        let mut v = viewer(&path, Some(ply));
+        keys(&mut v, "E");
+        let rows = screen_rows(&screen(&mut v, 160, 48));
+        rows.into_iter()
+            .find(|l| l.contains("評価値 ±2000 · "))
+            .unwrap_or_default()
+    };
+    assert!(title(1).contains("1手 ▲勝 詰 (対局者)"), "{}", title(1));
+    assert!(title(2).contains("2手 △勝 詰 (対局者)"), "{}", title(2));
+    assert!(title(3).contains("3手 +29999 (対局者)"), "{}", title(3));
+}

@@ -762,3 +762,47 @@ fn a_long_file_name_gives_way_to_the_warning_count() {
     );
     assert!(first.starts_with(" a-very-long"), "{status}");
 }
+
+/// The position panel (`Ctrl-p`, a panel added in three files) shows the SFEN, each side's
+/// pieces and points and the mates in one, and Esc closes it. A pawn drop that would mate is
+/// no mate in one (打ち歩詰め).
+#[test]
+fn ctrl_p_shows_the_position_panel_and_esc_closes_it() {
+    use kifview::core::record::Initial;
+    use kifview::core::rules::Position;
+    let at = |sfen: &str| {
+        let record = Record::new(Initial {
+            position: Position::from_sfen(sfen).unwrap(),
+            handicap: None,
+        });
+        Viewer::new(
+            App::new(record, doc("t.kif"), Config::defaults()),
+            Theme::plain(),
+        )
+    };
+    let ctrl_p = Event::Key(KeyEvent::new(KeyCode::Char('p'), KeyModifiers::CONTROL));
+    let mut v = at("4k4/9/4G4/9/9/9/9/9/4K4 b G 1");
+    v.handle(&ctrl_p);
+    let shown = screen_rows(&screen(&mut v, 100, 30)).join("\n");
+    for line in [
+        "The start position",
+        "Side to move: ▲ sente (先手)",
+        "SFEN: 4k4/9/4G4/9/9/9/9/9/4K4 b G 1",
+        "金2 (in hand: 金), 2 points",
+        "(in hand: none), 0 points",
+        "In check: no",
+        "Mate in one: ▲５二金打",
+        "-- POSITION --",
+    ] {
+        assert!(shown.contains(line), "{line:?} not in\n{shown}");
+    }
+    press(&mut v, "⎋");
+    let shown = screen_rows(&screen(&mut v, 100, 30)).join("\n");
+    assert!(!shown.contains("SFEN:"), "Esc closes it:\n{shown}");
+
+    let mut v = at("8k/9/6NG1/9/9/9/9/9/4K4 b P 1");
+    v.handle(&ctrl_p);
+    let shown = screen_rows(&screen(&mut v, 100, 30)).join("\n");
+    let mates = shown.lines().find(|l| l.contains("Mate in one:")).unwrap();
+    assert!(!mates.contains('歩'), "打ち歩詰め is no mate: {mates}");
+}

@@ -1,5 +1,5 @@
 //! Settings: key bindings per mode, colours, ambiguous-width handling, save encoding, board
-//! style. The defaults are `assets/default-config.toml`, read by the same code as the user's
+//! style. The defaults are `config.example.toml`, read by the same code as the user's
 //! file; the user's file is merged over them key by key.
 
 mod apply;
@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use toml::Spanned;
 
 /// The embedded defaults.
-pub const DEFAULT_CONFIG: &str = include_str!("../../../assets/default-config.toml");
+pub const DEFAULT_CONFIG: &str = include_str!("../../../config.example.toml");
 
 /// A config problem: `FILE:LINE: message`.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -509,7 +509,7 @@ impl Config {
     /// The built-in defaults.
     pub fn defaults() -> Config {
         let mut c = Config::bare();
-        c.merge_toml("default-config.toml", DEFAULT_CONFIG)
+        c.merge_toml("config.example.toml", DEFAULT_CONFIG)
             .expect("the embedded default config is valid");
         c
     }
@@ -712,18 +712,6 @@ mod tests {
     }
 
     #[test]
-    fn example_config_parses_and_matches_defaults() {
-        let text = include_str!("../../../config.example.toml");
-        let c = Config::from_toml("config.example.toml", text).unwrap();
-        let d = Config::defaults();
-        assert_eq!(c.colors, d.colors);
-        assert_eq!(c.ambiguous_width, d.ambiguous_width);
-        for m in KeyMode::ALL {
-            assert_eq!(c.keymap.bindings(m), d.keymap.bindings(m), "{m:?}");
-        }
-    }
-
-    #[test]
     fn move_list_notation() {
         assert_eq!(Config::defaults().move_notation, MoveNotation::Kif);
         let c = Config::from_toml("u.toml", "[move_list]\nnotation = \"ki2\"\n").unwrap();
@@ -735,9 +723,6 @@ mod tests {
                 .contains("move_list.notation: unknown value `csa`"),
             "{e}"
         );
-        let text = include_str!("../../../config.example.toml");
-        let example = Config::from_toml("config.example.toml", text).unwrap();
-        assert_eq!(example.move_notation, MoveNotation::Kif);
     }
 
     #[test]

@@ -6,10 +6,12 @@
 //! state), and in `dispatch/mod.rs` into the handlers (which need the app state). The handler
 //! expressions are resolved where `dispatch/mod.rs` expands them.
 
-/// Calls `$m!` with the whole table: `Variant = "name", "doc", handler;` per command.
+/// Calls `$m!` with the whole table: `Variant = "name", "doc", handler;` per command. The
+/// panels' commands (`overlay::panels!`, one line per panel) come between the two halves,
+/// after `show_warnings`.
 macro_rules! command_table {
     ($m:ident) => {
-        $m! {
+        panels! { panel_commands $m [
             NextMove = "next_move", "Next move along the current line", |a| a.step(1);
             PrevMove = "prev_move", "Previous move", |a| a.step(-1);
             NextVariation = "next_variation", "Next alternative at this ply (switches the line)", |a| a.switch_alternative(1);
@@ -29,7 +31,7 @@ macro_rules! command_table {
             ScrollUp = "scroll_up", "Scroll the focused pane up", |a| a.scroll_focused(-1);
             ShowWarnings = "show_warnings", "List the problems found while reading the file", App::show_warnings;
             WarningJump = "warning_jump", "Problem list: go to the move the selected problem names (in the help: close)", App::warning_jump;
-            RecordInfo = "record_info", "Show the record's file, format, encoding, line endings, KIF layout and header", App::open_record_info;
+        ] [
             Help = "help", "Show this help", App::open_help;
             Quit = "quit", "Quit", |a| a.request_quit(false);
             Suspend = "suspend", "Suspend kifview to the shell (fg brings it back; a running engine pauses with it)", |a| a.suspend_requested = true;
@@ -144,10 +146,40 @@ macro_rules! command_table {
             LibrarySort = "library_sort", "Library: sort by the next column (date, 先手, 後手, event, result, moves, tags, file)", App::library_sort;
             LibraryReverse = "library_reverse", "Library: reverse the order", App::library_reverse;
             NoOp = "none", "Do nothing (unbinds a default key)", |_| {};
-        }
+        ] }
     };
 }
 pub(crate) use command_table;
+
+/// The panels: overlays that show lines of text (`OverlayState::panel`), opened as
+/// `Overlay::Panel` and drawn by the panel widget. One line each: the module under
+/// `app/overlay/` (declared from this list: its file holds the state type, which implements
+/// `OverlayState` and `Default`, the panel as it opens), the state type, and the name and doc
+/// of the command that opens it, which takes its place in the command table (after
+/// `show_warnings`), so the config, the help and the README's key table know it. Its default
+/// key goes in `config.example.toml`. Calls `$m!` with `$args` and then the list.
+macro_rules! panels {
+    ($m:ident $($args:tt)*) => {
+        $m! { $($args)*
+            info => RecordInfo, "record_info", "Show the record's file, format, encoding, line endings, KIF layout and header";
+            position_info => PositionInfo, "position_info", "Show the position's SFEN, side to move, each side's pieces and points (持将棋), check and the mates in one";
+        }
+    };
+}
+pub(crate) use panels;
+
+/// Calls `$m!` with the command table's lines `$before`, a line per panel (its handler,
+/// `open_panel!`, is resolved where `dispatch/mod.rs` expands the table), then `$after`.
+macro_rules! panel_commands {
+    ($m:ident [$($before:tt)*] [$($after:tt)*] $( $module:ident => $state:ident, $name:literal, $doc:literal; )*) => {
+        $m! {
+            $($before)*
+            $( $state = $name, $doc, open_panel!($module, $state); )*
+            $($after)*
+        }
+    };
+}
+pub(crate) use panel_commands;
 
 macro_rules! define_commands {
     ($( $variant:ident = $name:literal, $doc:literal, $handler:expr; )*) => {

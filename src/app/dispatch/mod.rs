@@ -8,7 +8,7 @@ pub mod input;
 pub mod typable;
 
 use crate::app::config::KeyMode;
-use crate::app::dispatch::command::{Command, command_table};
+use crate::app::dispatch::command::{Command, command_table, panel_commands, panels};
 use crate::app::dispatch::input::{KeyCode, KeyEvent};
 use crate::app::document::clipboard::{self, Copy};
 use crate::app::document::watch;
@@ -16,6 +16,13 @@ use crate::app::overlay::Mode;
 use crate::app::overlay::textedit::TextEditor;
 use crate::app::state::{Action, App, Level};
 use crate::core::rules::PieceKind;
+
+/// A panel's handler: opens it (`dispatch::command::panels!`).
+macro_rules! open_panel {
+    ($module:ident, $state:ident) => {
+        App::open_panel::<crate::app::overlay::$module::$state>
+    };
+}
 
 macro_rules! define_handlers {
     ($( $variant:ident = $name:literal, $doc:literal, $handler:expr; )*) => {

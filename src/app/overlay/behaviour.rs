@@ -14,7 +14,7 @@ use crate::app::dispatch::typable;
 use crate::app::document::clipboard;
 use crate::app::overlay::tree::TreeView;
 use crate::app::overlay::{
-    BoardInput, CommandLine, CommentEdit, Confirm, ListKind, ListView, Mode, PasteBox,
+    BoardInput, CommandLine, CommentEdit, Confirm, ListKind, ListView, Mode, Overlay, PasteBox,
     PositionEditing, Prompt, PromptKind,
 };
 use crate::app::state::App;
@@ -118,6 +118,15 @@ macro_rules! scrolls {
     };
 }
 pub(crate) use scrolls;
+
+impl App {
+    /// A panel's command (`dispatch::command::panels!`): opens `P` as it opens (its
+    /// `Default`), in place of a panel open on top.
+    pub(crate) fn open_panel<P: OverlayState + Default + 'static>(&mut self) {
+        self.overlays
+            .replace_or_push(Overlay::Panel(Box::new(P::default())));
+    }
+}
 
 impl OverlayState for CommandLine {
     fn mode(&self) -> Mode {

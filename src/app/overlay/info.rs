@@ -1,12 +1,12 @@
 //! The record's info (`Ctrl-g`, as vim's file info): the file, its format, encoding, BOM,
 //! line endings and KIF layout (what saving back keeps), the record's place in a file of
-//! several, the reader's warnings, then the header fields. An overlay known only by its
-//! behaviour (`Overlay::Panel`): this file, its command and its default key are all it took.
+//! several, the reader's warnings, then the header fields. A panel (`Overlay::Panel`): this
+//! file, its line in `dispatch::command::panels!` and its default key are all it takes.
 
 use crate::app::config::KeyMode;
 use crate::app::dispatch::command::Command;
 use crate::app::overlay::behaviour::{OverlayState, Panel, Tag, clone_box, scrolls};
-use crate::app::overlay::{Mode, Overlay};
+use crate::app::overlay::Mode;
 use crate::app::state::App;
 use crate::core::notation::{Format, Newline};
 
@@ -84,15 +84,6 @@ fn info_lines(app: &App) -> Vec<String> {
     }
     lines.extend(header.iter().map(|f| format!("{}: {}", f.key, f.value)));
     lines
-}
-
-impl App {
-    /// `record_info`: opens the record's info.
-    pub(crate) fn open_record_info(&mut self) {
-        let info = RecordInfo::default();
-        self.overlays
-            .replace_or_push(Overlay::Panel(Box::new(info)));
-    }
 }
 
 #[cfg(test)]

@@ -6,13 +6,23 @@
 pub mod behaviour;
 pub mod board_input;
 pub mod confirm;
-pub mod info;
 pub mod lists;
 pub mod mode_line;
 pub mod prompt;
 pub mod textedit;
 pub mod tree;
 pub mod warnings;
+
+// The panels' modules (their list is `dispatch::command::panels!`).
+crate::app::dispatch::command::panels!(declare_panel_modules);
+
+/// Declares each panel's module.
+macro_rules! declare_panel_modules {
+    ($( $module:ident => $state:ident, $name:literal, $doc:literal; )*) => {
+        $( pub mod $module; )*
+    };
+}
+use declare_panel_modules;
 
 use crate::app::config::KeyMode;
 use crate::app::edit::position_editor::PositionEditor;

@@ -1,9 +1,10 @@
 //! The variation tree (`t`): one row per branch, drawn as a tree, that follows the record's
 //! cursor. Moving through it moves the board (to a branch's first move, or along the line
 //! with the move keys); a branch's own branches fold and unfold; Enter or Esc closes it
-//! where it stands. Every key costs what its depth and the line cost: the outline is built
-//! once per change of the tree's shape (`app::outline`; a comment keeps it), and the board
-//! is replayed from the cursor's kept positions (`app::state`), not from the start.
+//! where it stands. Every key costs what its depth and the line cost: the outline is kept
+//! across changes of the record (`app::outline`; a comment keeps it, a variation added,
+//! deleted or moved updates the branches it touched), and the board is replayed from the
+//! cursor's kept positions (`app::state`), not from the start.
 
 use crate::app::overlay::Overlay;
 use crate::app::state::App;

@@ -538,6 +538,14 @@ impl History {
             }
         }
     }
+    /// The edit that undo would apply next (the inverse of the last step).
+    pub fn next_undo(&self) -> Option<&Edit> {
+        self.undo.last().map(|e| &e.edit)
+    }
+    /// The edit that redo would apply next.
+    pub fn next_redo(&self) -> Option<&Edit> {
+        self.redo.last().map(|e| &e.edit)
+    }
     pub fn can_undo(&self) -> bool {
         !self.undo.is_empty()
     }

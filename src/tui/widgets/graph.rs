@@ -19,13 +19,26 @@ use ratatui::symbols::Marker;
 use ratatui::text::Span;
 use ratatui::widgets::{Axis, Chart, Dataset, GraphType, Widget};
 
-/// The current evaluation in words: `+350`, `詰 ▲勝`, `62%`.
+/// A centipawn score at least this large is a mate of unknown length: ShogiHome writes a mate
+/// as ±30000 in ShogiGUI's and Floodgate's comment forms, and ShogiGUI records of some
+/// engines hold `評価値 1000001` (no evaluation of a position short of mate comes near).
+const MATE_CP: u32 = 30_000;
+
+/// The current evaluation in words: `+350`, `▲勝 詰3手`, `▲62%`; a mate written as a huge
+/// centipawn score reads as a mate (`▲勝 詰`), as the analysis pane reads an engine's.
 fn eval_text(e: Eval, win_percent: bool) -> String {
     let who = match e.source {
         Source::Research => "",
         Source::Player => " (対局者)",
     };
-    let v = match e.score {
+    let mate = match e.score {
+        Score::Cp(cp) if cp.unsigned_abs() >= MATE_CP => Score::Mate {
+            sente_wins: cp > 0,
+            plies: None,
+        },
+        s => s,
+    };
+    let v = match mate {
         Score::Mate { sente_wins, plies } => {
             let side = if sente_wins { "▲" } else { "△" };
             match plies {
