@@ -2,7 +2,7 @@
 //! library's rows as drawn (kept from frame to frame).
 
 use crate::core::record::NodeId;
-use ratatui::buffer::{Buffer, Cell};
+use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use std::collections::HashMap;
@@ -44,23 +44,32 @@ pub struct ViewState {
     pub library_lines: LibraryLines,
 }
 
-/// Rows of games kept as drawn (their cells, by game id) for one layout: a key that
-/// scrolls the list formats and lays out only the rows that came into view, the others
-/// are copied (a full page of 100,000 games' rows costs no more than the rows it shows).
+/// Rows of games kept as laid out (their text and where each character goes, by game id)
+/// for one layout: a key that scrolls the list formats and walks the graphemes of only the
+/// rows that came into view, the others are copied.
 #[derive(Clone, Debug, Default)]
 pub struct LibraryLines {
     /// The list's width, the ambiguous characters' padding and the library's rows
     /// generation the rows were made for.
     layout: (u16, bool, u64),
-    /// Each row's cells, and whether the row's style goes on it (a cell hidden by a wide
-    /// character before it takes none, as with `Buffer::set_string`).
-    rows: HashMap<u32, Vec<(Cell, bool)>>,
+    rows: HashMap<u32, Row>,
+    /// Where a row is laid out the first time (one buffer, reused).
+    scratch: Buffer,
+}
+
+/// A row laid out: its symbols one after the other, and for each the column it starts at
+/// and its end in `text` (the cells a wide symbol covers are left cleared, as
+/// `Buffer::set_string` leaves them).
+#[derive(Clone, Debug, Default)]
+struct Row {
+    text: String,
+    symbols: Vec<(u16, u32)>,
 }
 
 /// Rows kept before they are all made again.
 const LINES_KEPT: usize = 2048;
 
-/// Marks the cells `set_string` styles (it never appears in a row: rows are made unstyled).
+/// Marks the cells `set_string` writes a symbol to (rows are laid out unstyled).
 const LEAD: Modifier = Modifier::HIDDEN;
 
 impl LibraryLines {
@@ -69,11 +78,12 @@ impl LibraryLines {
         if self.layout != layout || self.rows.len() > LINES_KEPT {
             self.rows.clear();
             self.layout = layout;
+            self.scratch = Buffer::empty(Rect::new(0, 0, layout.0, 1));
         }
     }
 
-    /// Draws game `id`'s row at `at` in `style` (`text` makes it the first time), as
-    /// `buf.set_string(x, y, text, style)` over cleared cells would.
+    /// Draws game `id`'s row at `at` in `style` (`text` makes it the first time) over
+    /// cleared cells, as `buf.set_string(x, y, text, style)` would.
     pub(crate) fn draw(
         &mut self,
         id: u32,
@@ -82,24 +92,26 @@ impl LibraryLines {
         style: Style,
         text: impl FnOnce() -> String,
     ) {
-        let w = self.layout.0;
-        let cells = self.rows.entry(id).or_insert_with(|| {
-            let mut row = Buffer::empty(Rect::new(0, 0, w, 1));
-            row.set_string(0, 0, text(), Style::new().add_modifier(LEAD));
-            (row.content.into_iter())
-                .map(|mut c| {
-                    let lead = c.modifier.contains(LEAD);
-                    c.modifier.remove(LEAD);
-                    (c, lead)
-                })
-                .collect()
-        });
-        for (dx, (cell, lead)) in cells.iter().enumerate() {
-            let to = &mut buf[(x + dx as u16, y)];
-            to.clone_from(cell);
-            if *lead {
-                to.set_style(style);
+        let scratch = &mut self.scratch;
+        let row = self.rows.entry(id).or_insert_with(|| {
+            scratch.reset();
+            scratch.set_string(0, 0, text(), Style::new().add_modifier(LEAD));
+            let mut row = Row::default();
+            for (dx, c) in scratch.content.iter().enumerate() {
+                if c.modifier.contains(LEAD) {
+                    row.text.push_str(c.symbol());
+                    row.symbols.push((dx as u16, row.text.len() as u32));
+                }
             }
+            row
+        });
+        let mut start = 0;
+        for &(dx, end) in &row.symbols {
+            let end = end as usize;
+            buf[(x + dx, y)]
+                .set_symbol(&row.text[start..end])
+                .set_style(style);
+            start = end;
         }
     }
 }
