@@ -53,8 +53,6 @@ pub struct LibraryLines {
     /// generation the rows were made for.
     layout: (u16, bool, u64),
     rows: HashMap<u32, Row>,
-    /// Where a row is laid out the first time (one buffer, reused).
-    scratch: Buffer,
 }
 
 /// A row laid out: its symbols one after the other, and for each the column it starts at
@@ -69,7 +67,7 @@ struct Row {
 /// Rows kept before they are all made again.
 const LINES_KEPT: usize = 2048;
 
-/// Marks the cells `set_string` writes a symbol to (rows are laid out unstyled).
+/// Marks, for a moment, the cells `set_string` writes a symbol to.
 const LEAD: Modifier = Modifier::HIDDEN;
 
 impl LibraryLines {
@@ -78,12 +76,12 @@ impl LibraryLines {
         if self.layout != layout || self.rows.len() > LINES_KEPT {
             self.rows.clear();
             self.layout = layout;
-            self.scratch = Buffer::empty(Rect::new(0, 0, layout.0, 1));
         }
     }
 
     /// Draws game `id`'s row at `at` in `style` (`text` makes it the first time) over
-    /// cleared cells, as `buf.set_string(x, y, text, style)` would.
+    /// cleared cells, as `buf.set_string(x, y, text, style)` would. A row met for the first
+    /// time is drawn so and read back from `buf` (no second layout).
     pub(crate) fn draw(
         &mut self,
         id: u32,
@@ -92,26 +90,32 @@ impl LibraryLines {
         style: Style,
         text: impl FnOnce() -> String,
     ) {
-        let scratch = &mut self.scratch;
-        let row = self.rows.entry(id).or_insert_with(|| {
-            scratch.reset();
-            scratch.set_string(0, 0, text(), Style::new().add_modifier(LEAD));
-            let mut row = Row::default();
-            for (dx, c) in scratch.content.iter().enumerate() {
-                if c.modifier.contains(LEAD) {
-                    row.text.push_str(c.symbol());
-                    row.symbols.push((dx as u16, row.text.len() as u32));
-                }
+        if let Some(row) = self.rows.get(&id) {
+            let mut start = 0;
+            for &(dx, end) in &row.symbols {
+                let end = end as usize;
+                buf[(x + dx, y)]
+                    .set_symbol(&row.text[start..end])
+                    .set_style(style);
+                start = end;
             }
-            row
-        });
-        let mut start = 0;
-        for &(dx, end) in &row.symbols {
-            let end = end as usize;
-            buf[(x + dx, y)]
-                .set_symbol(&row.text[start..end])
-                .set_style(style);
-            start = end;
+            return;
         }
+        if style.add_modifier.contains(LEAD) {
+            // The mark would not tell: drawn, not kept.
+            buf.set_string(x, y, text(), style);
+            return;
+        }
+        buf.set_string(x, y, text(), style.add_modifier(LEAD));
+        let mut row = Row::default();
+        for dx in 0..self.layout.0.min(buf.area.right().saturating_sub(x)) {
+            let c = &mut buf[(x + dx, y)];
+            if c.modifier.contains(LEAD) {
+                c.modifier.remove(LEAD);
+                row.text.push_str(c.symbol());
+                row.symbols.push((dx, row.text.len() as u32));
+            }
+        }
+        self.rows.insert(id, row);
     }
 }
