@@ -138,7 +138,8 @@
 //!   `tui::widgets::explorer`.
 //! - The library (the game list of `kifview DIR`, its columns, filter, sort, opening a game
 //!   and stepping through the list): `app::library` (its state lives in `App`'s collection
-//!   field), its screen in `tui::widgets::library`; a new sort column is a `SortBy` of
+//!   field), its screen in `tui::widgets::library` (the rows as drawn, kept from frame to
+//!   frame, in `tui::view::LibraryLines`); a new sort column is a `SortBy` of
 //!   `collection::catalog` and a `Column` of the widget.
 
 pub mod analyze;

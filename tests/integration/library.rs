@@ -400,3 +400,28 @@ fn the_list_fills_while_the_folder_is_indexed() {
     v.app.library_settle();
     assert_eq!(v.app.library().unwrap().ids().len(), 5);
 }
+
+/// The list keeps its rows as drawn from frame to frame (issue 23: a scroll lays out only the
+/// rows that came into view): moving the selection away and back, and drawing at another
+/// width and back, draws the very cells, text and styles, of the first frame; the row
+/// selected is drawn in another style than the others.
+#[test]
+fn rows_kept_between_frames_draw_the_same_cells_as_the_first_frame() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut v = library(dir.path());
+    let first = screen(&mut v, 120, 40).backend().buffer().clone();
+    press(&mut v, "jj");
+    let moved = screen(&mut v, 120, 40).backend().buffer().clone();
+    // Row 2 is the list's first game, row 4 its third (after the frame's top and the heads).
+    let styles = |b: &ratatui::buffer::Buffer, y: u16| (b[(2, y)].style(), b[(2, y + 2)].style());
+    let (top, third) = styles(&first, 2);
+    assert_ne!(top, third, "the first game is selected at first");
+    assert_eq!(
+        styles(&moved, 2),
+        (third, top),
+        "the third game is selected after jj"
+    );
+    press(&mut v, "kk");
+    screen(&mut v, 80, 24);
+    assert_eq!(screen(&mut v, 120, 40).backend().buffer(), &first);
+}

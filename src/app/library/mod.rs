@@ -195,7 +195,7 @@ impl App {
                 l.indexing = false;
                 // A rebuild may have replaced the catalog's file.
                 l.catalog = None;
-                l.rows.clear();
+                l.forget_rows();
                 let text = match result {
                     Ok(r) => indexed_note(&r),
                     Err(e) => format!("not indexed: {e}"),

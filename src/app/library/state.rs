@@ -53,6 +53,9 @@ pub struct Library {
     pub(super) top: usize,
     pub(super) height: usize,
     pub(super) rows: HashMap<u32, GameInfo>,
+    /// Bumped when the rows' details may have changed (a new indexing): what the screen
+    /// made of them is made again.
+    pub(super) rows_generation: u64,
     /// The app's own connection, for the rows' details (a page in one query).
     pub(super) catalog: Option<Catalog>,
     pub(super) worker: Worker,
@@ -98,6 +101,7 @@ impl Library {
             top: 0,
             height: 20,
             rows: HashMap::new(),
+            rows_generation: 0,
             catalog: None,
             asked: None,
             generation: 0,
@@ -165,9 +169,20 @@ impl Library {
     pub fn row(&self, id: u32) -> Option<&GameInfo> {
         self.rows.get(&id)
     }
+    /// Changes when the rows' details may have changed (the screen keeps the lines it drew
+    /// for one generation).
+    pub fn rows_generation(&self) -> u64 {
+        self.rows_generation
+    }
     /// The folder indexed, when the library is a folder's.
     pub fn root(&self) -> Option<&PathBuf> {
         self.root.as_ref()
+    }
+
+    /// Forgets the rows' details (an indexing may have changed them).
+    pub(super) fn forget_rows(&mut self) {
+        self.rows.clear();
+        self.rows_generation += 1;
     }
 
     /// Has the indexing's progress moved since last asked?

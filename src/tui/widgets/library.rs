@@ -138,6 +138,26 @@ fn line(cells: impl Iterator<Item = (String, usize)>) -> String {
     out
 }
 
+/// A game's row: its cells fitted to the columns, `w` cells in all.
+fn row_text(
+    g: &GameInfo,
+    cols: &[Column],
+    root: Option<&std::path::PathBuf>,
+    double: bool,
+    w: usize,
+) -> String {
+    let text = line(cols.iter().map(|c| {
+        let t = clean(&cell(g, c.sort, root), double);
+        // A long path keeps its end: the file's name.
+        let t = match c.sort {
+            SortBy::Path => tail(&t, c.width),
+            _ => t,
+        };
+        (t, c.width)
+    }));
+    fit(&text, w)
+}
+
 /// `1,234`.
 fn thousands(n: u64) -> String {
     let s = n.to_string();
@@ -221,6 +241,8 @@ pub fn library_overlay(
     let rows = inner.height as usize - 2;
     vs.library_rows = rows;
     let top = l.top().min(l.ids().len().saturating_sub(rows));
+    let lines = &mut vs.library_lines;
+    lines.keep_for((inner.width, theme.double, l.rows_generation()));
     for (i, &id) in l.ids().iter().enumerate().skip(top).take(rows) {
         let y = inner.y + 1 + (i - top) as u16;
         let style = if i == l.selected() {
@@ -228,19 +250,14 @@ pub fn library_overlay(
         } else {
             Style::new()
         };
-        let text = match l.row(id) {
-            Some(g) => line(cols.iter().map(|c| {
-                let t = clean(&cell(g, c.sort, l.root()), theme.double);
-                // A long path keeps its end: the file's name.
-                let t = match c.sort {
-                    SortBy::Path => tail(&t, c.width),
-                    _ => t,
-                };
-                (t, c.width)
-            })),
-            None => fit("…", w),
-        };
-        buf.set_string(inner.x, y, fit(&text, w), style);
+        match l.row(id) {
+            Some(g) => lines.draw(id, (inner.x, y), buf, style, || {
+                row_text(g, &cols, l.root(), theme.double, w)
+            }),
+            None => {
+                buf.set_string(inner.x, y, fit("…", w), style);
+            }
+        }
     }
     if l.listed() && l.ids().is_empty() {
         let why = if l.progress().is_some() {
