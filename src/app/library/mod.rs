@@ -431,7 +431,7 @@ fn indexed_note(r: &crate::collection::Report) -> String {
 
 use crate::app::config::KeyMode;
 use crate::app::dispatch::command::Command;
-use crate::app::overlay::behaviour::{Handler, OverlayState, Tag, clone_box};
+use crate::app::overlay::behaviour::{Handler, OverlayState, Tag, clone_box, insert_each};
 
 impl OverlayState for LibraryScreen {
     fn mode(&self) -> Mode {
@@ -493,12 +493,9 @@ impl OverlayState for LibraryScreen {
         }
         None
     }
+    /// The first line, without control characters (a filter is one line).
     fn paste(&mut self, text: &str) -> Option<fn(&mut App, &str)> {
-        let line = text.lines().next().unwrap_or("");
-        for c in line.chars().filter(|c| !c.is_control()) {
-            let _ = self.insert(c);
-        }
-        None
+        insert_each(self, text.lines().next().unwrap_or(""))
     }
     clone_box!();
 }

@@ -128,6 +128,18 @@ impl App {
     }
 }
 
+/// Pasted `text` typed into a one-line overlay: each character as if typed, control
+/// characters (line breaks, escapes) left out. The paste is taken here.
+pub(crate) fn insert_each(
+    state: &mut (impl OverlayState + ?Sized),
+    text: &str,
+) -> Option<fn(&mut App, &str)> {
+    for c in text.chars().filter(|c| !c.is_control()) {
+        let _ = state.insert(c);
+    }
+    None
+}
+
 impl OverlayState for CommandLine {
     fn mode(&self) -> Mode {
         Mode::CommandLine
@@ -161,11 +173,7 @@ impl OverlayState for CommandLine {
     }
     /// The first line, without control characters.
     fn paste(&mut self, text: &str) -> Option<fn(&mut App, &str)> {
-        let line = text.lines().next().unwrap_or("");
-        for c in line.chars().filter(|c| !c.is_control()) {
-            let _ = self.insert(c);
-        }
-        None
+        insert_each(self, text.lines().next().unwrap_or(""))
     }
     clone_box!();
 }
@@ -206,10 +214,7 @@ impl OverlayState for Prompt {
         self.text.pop().is_none().then_some(App::say_prompt_empty)
     }
     fn paste(&mut self, text: &str) -> Option<fn(&mut App, &str)> {
-        for c in text.chars().filter(|c| !c.is_control()) {
-            let _ = self.insert(c);
-        }
-        None
+        insert_each(self, text)
     }
     clone_box!();
 }

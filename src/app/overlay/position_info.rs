@@ -87,17 +87,11 @@ fn position_lines(app: &App) -> Vec<String> {
     lines
 }
 
-/// The pieces in the order a hand is written.
-const KINDS: [PieceKind; 8] = [
-    PieceKind::King,
-    PieceKind::Rook,
-    PieceKind::Bishop,
-    PieceKind::Gold,
-    PieceKind::Silver,
-    PieceKind::Knight,
-    PieceKind::Lance,
-    PieceKind::Pawn,
-];
+/// The pieces in the order a hand is written: the king, then the hand's order.
+const KINDS: [PieceKind; 8] = {
+    let h = PieceKind::HAND;
+    [PieceKind::King, h[0], h[1], h[2], h[3], h[4], h[5], h[6]]
+};
 
 /// One side's pieces (promoted ones counted as what they were), its hand and its points.
 fn material_line(pos: &Position, color: Color) -> String {
