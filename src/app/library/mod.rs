@@ -187,7 +187,7 @@ impl App {
                 match result {
                     Ok(listed) => l.take_list(listed),
                     // No index yet while the first indexing runs: not an error.
-                    Err(_) if l.indexing => {}
+                    Err(_) if l.indexing => l.worker.relist_again(),
                     Err(e) => l.error = Some(e),
                 }
             }

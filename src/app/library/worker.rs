@@ -125,6 +125,12 @@ impl Worker {
         true
     }
 
+    /// A list asked for while indexing did not come (the catalog not readable yet, or busy):
+    /// asked again on a later tick (at most once a second), not only after the next commit.
+    pub fn relist_again(&mut self) {
+        self.relisted.0 = u64::MAX;
+    }
+
     /// Asks for a list, replacing one not yet taken (never waits on a query).
     pub fn ask(&self, request: ListRequest) {
         let (slot, wake) = &*self.shared;
