@@ -20,8 +20,8 @@
 //! `search` and its kin are `/`, a query and Enter: a search reads the whole record by its
 //! nature, so it grows with the record; it has to stay well under 50 ms here.
 //!
-//! `library_open`, `library_page_down` and `library_j` (group `viewer_library`): the library
-//! on the same generated collection (see `library`). `KIFVIEW_BENCH_COLLECTION_INDEX=IDX`
+//! `library_open`, `library_open_key`, `library_page_down` and `library_j` (group
+//! `viewer_library`): the library on the same generated collection (see `library`). `KIFVIEW_BENCH_COLLECTION_INDEX=IDX`
 //! uses an index made before for both instead of generating one.
 //!
 //! Run: `cargo bench --bench viewer`. The medians are in
@@ -460,26 +460,48 @@ fn explorer(c: &mut Criterion) {
 
 /// The library (`kifview --index IDX`) on the generated collection (group `viewer_library`):
 /// `library_open` is the launch until the list is shown (the ordered ids computed on the
-/// lister thread, the first page's rows, the frame); `library_page_down` and `library_j` a
-/// key in the list with what the run loop runs after it (`collection_tick`: the rows shown
-/// fetched by id when missing) and the frame, from the top to the bottom of 100,000 rows.
+/// lister thread, the first page's rows, the frame); `library_open_key` is `O` pressed in a
+/// game shown in the viewer with the index not open yet, until the first frame with rows
+/// (the lister's ordered ids and the first page's rows, waited for on their channel rather
+/// than polled as the run loop does); `library_page_down` and `library_j` a key in the list
+/// with what the run loop runs after it (`collection_tick`: the rows fetched ahead taken,
+/// the rows shown fetched by id when missing) and the frame, from the top to the bottom of
+/// 100,000 rows.
 fn library(c: &mut Criterion) {
-    let (_, idx) = collection();
+    let (dir, idx) = collection();
     let opts = kifview::app::LaunchOptions {
         index: Some(idx.clone()),
         ..Default::default()
     };
     let open = || {
         let mut b = Bench::with_app(App::open(&opts, Config::defaults()).expect("open"));
-        b.v.app.library_settle();
-        b.frame();
-        assert!(b.v.app.library().is_some_and(|l| l.ids().len() > 1000));
+        until_rows(&mut b);
         b
     };
     let mut g = c.benchmark_group("viewer_library");
     g.sample_size(10).measurement_time(Duration::from_secs(5));
     g.bench_function("library_open", |bn| bn.iter(open));
+    let game = dir.path().join("library-game.csa");
+    let record = collgen::game(&mut rng_for(0), 40);
+    let bytes = collgen::bytes(&record, kifview::core::notation::Format::Csa, false);
+    std::fs::write(&game, bytes).expect("write");
+    let in_game = kifview::app::LaunchOptions {
+        file: Some(game),
+        ..opts.clone()
+    };
+    g.bench_function("library_open_key", |bn| {
+        bn.iter_batched(
+            || Bench::with_app(App::open(&in_game, Config::defaults()).expect("open")),
+            |mut b| {
+                b.v.app.handle_key(KeyEvent::char('O'));
+                until_rows(&mut b);
+                b
+            },
+            criterion::BatchSize::PerIteration,
+        )
+    });
     let mut b = open();
+    b.v.app.library_settle();
     g.sample_size(50).measurement_time(Duration::from_secs(3));
     let at_end = |a: &App| {
         a.library()
@@ -509,6 +531,23 @@ fn library(c: &mut Criterion) {
         });
     }
     g.finish();
+}
+
+/// Ticks the library (as the run loop does while it is busy, but every 0.1 ms) until its
+/// first rows are there, then draws the frame that shows them.
+fn until_rows(b: &mut Bench) {
+    let shown = |a: &App| {
+        a.library()
+            .is_some_and(|l| l.ids().get(l.top()).is_some_and(|&id| l.row(id).is_some()))
+    };
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !shown(&b.v.app) {
+        assert!(Instant::now() < deadline, "the list never came");
+        std::thread::sleep(Duration::from_micros(100));
+        b.v.app.collection_tick();
+    }
+    b.frame();
+    assert!(b.v.app.library().is_some_and(|l| l.ids().len() > 1000));
 }
 
 criterion_group!(viewer, benches, explorer, library);

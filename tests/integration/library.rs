@@ -425,3 +425,42 @@ fn rows_kept_between_frames_draw_the_same_cells_as_the_first_frame() {
     screen(&mut v, 80, 24);
     assert_eq!(screen(&mut v, 120, 40).backend().buffer(), &first);
 }
+
+/// The rows of the pages around the screen are fetched by the lister before the list gets
+/// there (issue 23: a page step never queries the catalog on the key path): after `G`, the
+/// rows of the three pages above the last one are kept once the lister has answered.
+#[test]
+fn the_rows_of_three_pages_either_side_are_fetched_before_the_list_gets_there() {
+    let dir = tempfile::tempdir().unwrap();
+    let coll = dir.path().join("coll");
+    std::fs::create_dir_all(&coll).unwrap();
+    for i in 0..100 {
+        let (b, w, _, event, moves, end) = GAMES[i % GAMES.len()];
+        let text = format!(
+            "V2.2\nN+{b}{i}\nN-{w}\n$EVENT:{event}\n$START_TIME:2000/01/01 10:{:02}:{:02}\nPI\n+\n{moves}{end}\n",
+            i / 60,
+            i % 60
+        );
+        std::fs::write(coll.join(format!("g{i:03}.csa")), text).unwrap();
+    }
+    let mut v = viewer_with(&LaunchOptions {
+        file: Some(coll),
+        index: Some(dir.path().join("idx")),
+        ..Default::default()
+    });
+    v.app.library_settle();
+    screen(&mut v, 80, 24);
+    press(&mut v, "G");
+    v.app.library_settle();
+    let l = v.app.library().unwrap();
+    let (n, h) = (l.ids().len(), 19);
+    assert_eq!((n, l.top()), (100, n - h), "G shows the last page");
+    let missing: Vec<usize> = (n - 4 * h..n)
+        .filter(|&i| l.row(l.ids()[i]).is_none())
+        .collect();
+    assert!(missing.is_empty(), "rows not fetched ahead: {missing:?}");
+    // Three pages up (Ctrl-b): the selection on row 45, the top one, game 54 (newest first).
+    press(&mut v, "^b^b^b");
+    let shown = text(&mut v, 80, 24);
+    assert!(shown.contains("佐藤康光54"), "{shown}");
+}

@@ -11,6 +11,7 @@
 
 pub mod focus;
 pub mod games;
+pub(crate) mod mailbox;
 pub mod state;
 pub mod worker;
 

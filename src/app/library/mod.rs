@@ -8,8 +8,9 @@
 //!
 //! The list never queries on the key path for more than a page: a thread computes the
 //! ordered ids of the games passing the filter once per filter and sort (`worker.rs`), the
-//! list holds them, scrolling moves in them, and the rows shown are fetched by id, a page
-//! either side at once (`state.rs`).
+//! list holds them, scrolling moves in them, and the same thread fetches the rows of the
+//! pages around the screen by id before the list gets there (`state.rs`): a page step finds
+//! its rows kept; only a jump (or a new list) fetches the page shown on the key path.
 //!
 //! Enter opens the game at its start in place of the record shown (asking first about
 //! unsaved edits: save, discard or stay); `O` returns to the list at the same row with the
@@ -128,8 +129,7 @@ impl App {
             .as_ref()
             .and_then(|l| l.worker.try_reply())
         {
-            changed = true;
-            self.library_reply(reply);
+            changed |= self.library_reply(reply);
         }
         let mut relist = false;
         if let Some(l) = self.collection.library.as_deref_mut() {
@@ -148,7 +148,8 @@ impl App {
         changed | self.library_fetch()
     }
 
-    /// Waits until the list is computed and indexing has ended (tests, benchmarks).
+    /// Waits until the list is computed, the rows around the screen fetched and indexing has
+    /// ended (tests, benchmarks).
     #[doc(hidden)]
     pub fn library_settle(&mut self) {
         self.library_tick();
@@ -157,8 +158,8 @@ impl App {
                 break;
             };
             self.library_reply(reply);
+            self.library_fetch();
         }
-        self.library_fetch();
     }
 
     fn library_fetch(&mut self) -> bool {
@@ -174,14 +175,23 @@ impl App {
         l.rows.len() != before
     }
 
-    fn library_reply(&mut self, reply: Reply) {
+    /// Takes an answer of the threads; true when it changes what the list shows.
+    fn library_reply(&mut self, reply: Reply) -> bool {
         let Some(l) = self.collection.library.as_deref_mut() else {
-            return;
+            return false;
         };
         match reply {
+            Reply::Rows {
+                generation,
+                seq,
+                result,
+            } => {
+                l.take_rows(generation, seq, result);
+                return false;
+            }
             Reply::Listed { generation, result } => {
                 if l.asked != Some(generation) {
-                    return;
+                    return false;
                 }
                 l.asked = None;
                 match result {
@@ -207,6 +217,7 @@ impl App {
                 self.ask_list();
             }
         }
+        true
     }
 
     /// `library_down`, `library_up`, `library_top`, `library_bottom`.
@@ -214,7 +225,8 @@ impl App {
         if let Some(l) = self.collection.library.as_deref_mut() {
             l.move_by(delta);
         }
-        self.library_fetch();
+        // The rows fetched ahead that came since the last tick first.
+        self.library_tick();
     }
 
     /// `library_page_down` / `library_page_up`: a screenful.

@@ -2,15 +2,19 @@
 //! id), the filter and the sort, the threads, the indexing's progress, the game opened from
 //! it. Data and the cheap steps on it; the commands are in `mod.rs`.
 
-use super::worker::{Listed, Worker};
+use super::worker::{Listed, RowsRequest, Worker};
 use crate::collection::catalog::Catalog;
 use crate::collection::{Filter, GameInfo, SortBy};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;
 
-/// Rows whose details are kept; more clears the cache (a page is fetched again in one query).
+/// Rows whose details are kept; more keeps only those of the pages around the screen.
 const CACHE: usize = 4096;
+
+/// Pages either side of the screen whose rows the lister fetches before the list gets there
+/// (a page step finds its rows kept, and never queries the catalog on the key path).
+const AHEAD: usize = 3;
 
 /// The columns in the order `library_sort` cycles through them.
 pub const SORTS: [SortBy; 8] = [
@@ -56,8 +60,15 @@ pub struct Library {
     /// Bumped when the rows' details may have changed (a new indexing): what the screen
     /// made of them is made again.
     pub(super) rows_generation: u64,
-    /// The app's own connection, for the rows' details (a page in one query).
+    /// The app's own connection, for the rows' details (a page in one query) when the rows
+    /// shown are not kept yet (a jump, a new list).
     pub(super) catalog: Option<Catalog>,
+    /// The pages around the screen last asked of the lister (list generation, first and
+    /// end rows), and the rows requests asked and answered (`Library::busy` until the last
+    /// is).
+    pub(super) ahead: Option<(u64, usize, usize)>,
+    pub(super) rows_asked: u64,
+    pub(super) rows_answered: u64,
     pub(super) worker: Worker,
     /// The list asked for (its generation) and the last one asked.
     pub(super) asked: Option<u64>,
@@ -103,6 +114,9 @@ impl Library {
             rows: HashMap::new(),
             rows_generation: 0,
             catalog: None,
+            ahead: None,
+            rows_asked: 0,
+            rows_answered: 0,
             asked: None,
             generation: 0,
             note: None,
@@ -163,7 +177,7 @@ impl Library {
     }
     /// Is an answer awaited (the front end polls every few milliseconds)?
     pub fn busy(&self) -> bool {
-        self.asked.is_some() || self.indexing
+        self.asked.is_some() || self.indexing || self.rows_asked != self.rows_answered
     }
     /// The details of game `id`, when fetched.
     pub fn row(&self, id: u32) -> Option<&GameInfo> {
@@ -182,6 +196,7 @@ impl Library {
     /// Forgets the rows' details (an indexing may have changed them).
     pub(super) fn forget_rows(&mut self) {
         self.rows.clear();
+        self.ahead = None;
         self.rows_generation += 1;
     }
 
@@ -227,31 +242,82 @@ impl Library {
         self.top = self.top.min(n.saturating_sub(h));
     }
 
-    /// Fetches the details of the rows shown and two pages either side when one shown is
-    /// missing: one query of at most five pages, so that stepping a page either way hits
-    /// the cache at least twice before the next query.
+    /// Fetches the details of the rows shown that are not kept (one query, on the key path:
+    /// only after a jump or a new list), then asks the lister for the pages around them.
     pub(super) fn fetch_rows(&mut self) -> Result<(), String> {
         let h = self.height.max(1);
         let ids = self.ids.as_deref().unwrap_or(&[]);
-        let shown = ids.iter().skip(self.top).take(h);
-        if shown.clone().all(|id| self.rows.contains_key(id)) {
-            return Ok(());
-        }
-        if self.catalog.is_none() {
-            self.catalog = Some(super::worker::open_catalog(&self.dir)?);
-        }
-        if self.rows.len() > CACHE {
-            self.rows.clear();
-        }
-        let from = self.top.saturating_sub(2 * h);
-        let want: Vec<u32> = (ids.iter().skip(from).take(5 * h))
+        let want: Vec<u32> = (ids.iter().skip(self.top).take(h))
             .filter(|id| !self.rows.contains_key(id))
             .copied()
             .collect();
-        let cat = self.catalog.as_ref().expect("opened above");
-        for g in cat.games_by_id(&want)? {
-            self.rows.insert(g.id, g);
+        if !want.is_empty() {
+            if self.catalog.is_none() {
+                self.catalog = Some(super::worker::open_catalog(&self.dir)?);
+            }
+            let cat = self.catalog.as_ref().expect("opened above");
+            let games = cat.games_by_id(&want)?;
+            self.keep_rows(games);
         }
+        self.fetch_ahead();
         Ok(())
+    }
+
+    /// The rows of the pages around the screen, `AHEAD` either side.
+    fn around(&self) -> (usize, usize) {
+        let h = self.height.max(1);
+        let n = self.ids().len();
+        let from = self.top.saturating_sub(AHEAD * h).min(n);
+        (from, (self.top + (AHEAD + 1) * h).min(n))
+    }
+
+    /// Asks the lister for the rows around the screen not kept (once per screen's place).
+    fn fetch_ahead(&mut self) {
+        let (from, to) = self.around();
+        let at = Some((self.generation, from, to));
+        if self.ahead == at {
+            return;
+        }
+        self.ahead = at;
+        let ids: Vec<u32> = (self.ids()[from..to].iter())
+            .filter(|id| !self.rows.contains_key(id))
+            .copied()
+            .collect();
+        if ids.is_empty() {
+            return;
+        }
+        self.rows_asked += 1;
+        self.worker.ask_rows(RowsRequest {
+            generation: self.generation,
+            seq: self.rows_asked,
+            ids,
+        });
+    }
+
+    /// Keeps the details of `games`; past `CACHE` rows, only those around the screen stay.
+    pub(super) fn keep_rows(&mut self, games: Vec<GameInfo>) {
+        if self.rows.len() + games.len() > CACHE {
+            let (from, to) = self.around();
+            let near: HashSet<u32> = self.ids()[from..to].iter().copied().collect();
+            self.rows.retain(|id, _| near.contains(id));
+        }
+        self.rows.extend(games.into_iter().map(|g| (g.id, g)));
+    }
+
+    /// The lister's answer to a request for rows ahead (one for an older list is dropped).
+    pub(super) fn take_rows(
+        &mut self,
+        generation: u64,
+        seq: u64,
+        games: Result<Vec<GameInfo>, String>,
+    ) {
+        self.rows_answered = self.rows_answered.max(seq);
+        if generation != self.generation {
+            return;
+        }
+        // A failure is not shown: the rows are fetched when the screen gets there.
+        if let Ok(games) = games {
+            self.keep_rows(games);
+        }
     }
 }

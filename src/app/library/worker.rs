@@ -1,18 +1,20 @@
 //! The library's threads: the lister, which computes the ordered ids of the games passing a
 //! filter in a sort order (`SELECT id … ORDER BY`: a sort of the whole catalog, 100 ms at
-//! 100,000 games, so never on the key path; requests replace each other, the newest wins),
-//! and the indexer (`kifview DIR`: `collection::update` of the folder, with its progress;
+//! 100,000 games, so never on the key path) and fetches the rows of the pages around the
+//! screen before the list gets there (so that a page step finds them kept); requests replace
+//! each other in a latest-wins mailbox (`app::collection::mailbox`), a list before rows.
+//! And the indexer (`kifview DIR`: `collection::update` of the folder, with its progress;
 //! the update commits in steps, and after each the list is asked for again, at most once a
 //! second, so it fills as the indexing goes). Both answer on one channel the app drains each
 //! tick.
 
+use crate::app::collection::mailbox::{Inbox, Mailbox, mailbox};
 use crate::collection::build::CATALOG;
 use crate::collection::catalog::Catalog;
-use crate::collection::{Filter, Report, SortBy, UpdateOptions};
+use crate::collection::{Filter, GameInfo, Report, SortBy, UpdateOptions};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc::{Receiver, Sender, channel};
-use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 /// The list to compute: games passing `filter` (the typed filter and the folder's), in
@@ -33,12 +35,27 @@ pub struct Listed {
     pub total: u64,
 }
 
+/// Rows to fetch ahead of the screen, for the list of `generation`; `seq` counts the
+/// requests (the answer to the last one says none is awaited).
+#[derive(Clone, Debug)]
+pub struct RowsRequest {
+    pub generation: u64,
+    pub seq: u64,
+    pub ids: Vec<u32>,
+}
+
 /// What the threads send back.
 #[derive(Debug)]
 pub enum Reply {
     Listed {
         generation: u64,
         result: Result<Listed, String>,
+    },
+    /// The rows asked for ahead of the screen.
+    Rows {
+        generation: u64,
+        seq: u64,
+        result: Result<Vec<GameInfo>, String>,
     },
     /// The indexing of the folder ended.
     Indexed(Result<Report, String>),
@@ -56,16 +73,16 @@ pub struct Progress {
 /// The list is asked for again at most this often while the indexing commits.
 const RELIST: Duration = Duration::from_secs(1);
 
+/// The newest request of each kind.
 #[derive(Default)]
 struct Slot {
-    request: Option<ListRequest>,
-    quit: bool,
+    list: Option<ListRequest>,
+    rows: Option<RowsRequest>,
 }
 
-/// The app's side of the threads.
+/// The app's side of the threads (dropping it stops the lister).
 pub struct Worker {
-    shared: Arc<(Mutex<Slot>, Condvar)>,
-    replies: Receiver<Reply>,
+    mailbox: Mailbox<Slot, Reply>,
     pub(super) progress: Arc<Progress>,
     /// The steps committed when the list was last asked for again, and when.
     relisted: (u64, Option<Instant>),
@@ -80,11 +97,10 @@ impl std::fmt::Debug for Worker {
 impl Worker {
     /// Starts the lister on the index in `dir`, and the indexer of `root` into it when given.
     pub fn start(dir: PathBuf, root: Option<PathBuf>) -> Worker {
-        let shared = Arc::new((Mutex::new(Slot::default()), Condvar::new()));
-        let (tx, replies) = channel();
+        let (mailbox, inbox) = mailbox();
         let progress = Arc::new(Progress::default());
         if let Some(root) = root {
-            let (tx, dir, progress) = (tx.clone(), dir.clone(), Arc::clone(&progress));
+            let (tx, dir, progress) = (inbox.sender(), dir.clone(), Arc::clone(&progress));
             let _ = std::thread::Builder::new()
                 .name("kifview-indexer".into())
                 .spawn(move || {
@@ -101,13 +117,11 @@ impl Worker {
                     let _ = tx.send(Reply::Indexed(r));
                 });
         }
-        let theirs = Arc::clone(&shared);
         let _ = std::thread::Builder::new()
             .name("kifview-library".into())
-            .spawn(move || run(&dir, &theirs, &tx));
+            .spawn(move || run(&dir, &inbox));
         Worker {
-            shared,
-            replies,
+            mailbox,
             progress,
             relisted: (0, None),
         }
@@ -133,30 +147,21 @@ impl Worker {
 
     /// Asks for a list, replacing one not yet taken (never waits on a query).
     pub fn ask(&self, request: ListRequest) {
-        let (slot, wake) = &*self.shared;
-        if let Ok(mut s) = slot.lock() {
-            s.request = Some(request);
-        }
-        wake.notify_one();
+        self.mailbox.ask(|s| s.list = Some(request));
+    }
+
+    /// Asks for rows ahead of the screen, replacing such a request not yet taken.
+    pub fn ask_rows(&self, request: RowsRequest) {
+        self.mailbox.ask(|s| s.rows = Some(request));
     }
 
     pub fn try_reply(&self) -> Option<Reply> {
-        self.replies.try_recv().ok()
+        self.mailbox.try_reply()
     }
 
     /// Waits for the next reply (tests; `None` when the threads have stopped).
     pub fn wait_reply(&self) -> Option<Reply> {
-        self.replies.recv().ok()
-    }
-}
-
-impl Drop for Worker {
-    fn drop(&mut self) {
-        let (slot, wake) = &*self.shared;
-        if let Ok(mut s) = slot.lock() {
-            s.quit = true;
-        }
-        wake.notify_one();
+        self.mailbox.wait_reply()
     }
 }
 
@@ -172,35 +177,48 @@ pub(super) fn open_catalog(dir: &Path) -> Result<Catalog, String> {
     Catalog::open(&path, true, false).map_err(|e| format!("{}: {e}", dir.display()))
 }
 
-fn run(dir: &Path, shared: &(Mutex<Slot>, Condvar), tx: &Sender<Reply>) {
-    loop {
-        let request = {
-            let (slot, wake) = shared;
-            let Ok(mut s) = slot.lock() else { return };
-            loop {
-                if s.quit {
-                    return;
+/// A request the lister takes: a list first.
+enum Job {
+    List(ListRequest),
+    Rows(RowsRequest),
+}
+
+fn run(dir: &Path, inbox: &Inbox<Slot, Reply>) {
+    // The connection the last list was computed on, for the rows of that list.
+    let mut catalog: Option<Catalog> = None;
+    let next =
+        |s: &mut Slot| (s.list.take().map(Job::List)).or_else(|| s.rows.take().map(Job::Rows));
+    while let Some(job) = inbox.next(next) {
+        let reply = match job {
+            Job::List(request) => {
+                // Opened for each list: an update may have rebuilt the catalog since.
+                catalog = None;
+                let result = open_catalog(dir).and_then(|cat| {
+                    let ids = cat.ordered_ids(&request.filter, request.sort, request.descending)?;
+                    let total = cat.count(&request.base)?;
+                    catalog = Some(cat);
+                    Ok(Listed { ids, total })
+                });
+                Reply::Listed {
+                    generation: request.generation,
+                    result,
                 }
-                if let Some(r) = s.request.take() {
-                    break r;
+            }
+            Job::Rows(request) => {
+                if catalog.is_none() {
+                    catalog = open_catalog(dir).ok();
                 }
-                s = match wake.wait(s) {
-                    Ok(s) => s,
-                    Err(_) => return,
-                };
+                let result = (catalog.as_ref())
+                    .ok_or_else(|| "the catalog is not open".to_string())
+                    .and_then(|c| c.games_by_id(&request.ids));
+                Reply::Rows {
+                    generation: request.generation,
+                    seq: request.seq,
+                    result,
+                }
             }
         };
-        // Opened for each list: an update may have rebuilt the catalog since.
-        let result = open_catalog(dir).and_then(|cat| {
-            let ids = cat.ordered_ids(&request.filter, request.sort, request.descending)?;
-            let total = cat.count(&request.base)?;
-            Ok(Listed { ids, total })
-        });
-        let reply = Reply::Listed {
-            generation: request.generation,
-            result,
-        };
-        if tx.send(reply).is_err() {
+        if !inbox.reply(reply) {
             return;
         }
     }

@@ -1,0 +1,134 @@
+//! A latest-wins mailbox between the app and one of its threads (the explorer's worker, the
+//! library's lister): the app puts a request in a slot, replacing one not yet taken (a
+//! position the cursor has already left, a list of a filter already retyped is never
+//! computed), and never waits on the thread; the thread takes the next request when it is
+//! free, or waits for one; answers come back on a channel the app drains each tick. Dropping
+//! the app's side tells the thread to stop (a query under way finishes on its own; nothing
+//! waits for it).
+
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::sync::{Arc, Condvar, Mutex};
+
+/// The slots (`S`: one field per kind of request, each holding the newest) and the word to
+/// stop.
+#[derive(Default)]
+struct Inner<S> {
+    slots: S,
+    quit: bool,
+}
+
+type Shared<S> = Arc<(Mutex<Inner<S>>, Condvar)>;
+
+/// The app's side: asks, and takes the answers (`R`).
+pub(crate) struct Mailbox<S, R> {
+    shared: Shared<S>,
+    replies: Receiver<R>,
+}
+
+/// The thread's side: takes the requests, sends the answers.
+pub(crate) struct Inbox<S, R> {
+    shared: Shared<S>,
+    replies: Sender<R>,
+}
+
+/// A mailbox and the inbox to hand to its thread.
+pub(crate) fn mailbox<S: Default, R>() -> (Mailbox<S, R>, Inbox<S, R>) {
+    let shared: Shared<S> = Arc::new((Mutex::new(Inner::default()), Condvar::new()));
+    let (tx, replies) = channel();
+    let inbox = Inbox {
+        shared: Arc::clone(&shared),
+        replies: tx,
+    };
+    (Mailbox { shared, replies }, inbox)
+}
+
+impl<S, R> Mailbox<S, R> {
+    /// Puts a request in its slot (`put` replaces the one not yet taken) and wakes the
+    /// thread. Takes a lock held only while the thread swaps a slot: never waits on a query.
+    pub(crate) fn ask(&self, put: impl FnOnce(&mut S)) {
+        let (inner, wake) = &*self.shared;
+        if let Ok(mut i) = inner.lock() {
+            put(&mut i.slots);
+        }
+        wake.notify_one();
+    }
+
+    /// The next answer, if one came.
+    pub(crate) fn try_reply(&self) -> Option<R> {
+        self.replies.try_recv().ok()
+    }
+
+    /// Waits for the next answer (tests; `None` when the thread has stopped).
+    pub(crate) fn wait_reply(&self) -> Option<R> {
+        self.replies.recv().ok()
+    }
+}
+
+impl<S, R> Drop for Mailbox<S, R> {
+    fn drop(&mut self) {
+        let (inner, wake) = &*self.shared;
+        if let Ok(mut i) = inner.lock() {
+            i.quit = true;
+        }
+        wake.notify_one();
+    }
+}
+
+impl<S, R> Inbox<S, R> {
+    /// Waits until `take` finds a request in the slots (it takes it out); `None` when the
+    /// app's side is gone.
+    pub(crate) fn next<T>(&self, mut take: impl FnMut(&mut S) -> Option<T>) -> Option<T> {
+        let (inner, wake) = &*self.shared;
+        let mut i = inner.lock().ok()?;
+        loop {
+            if i.quit {
+                return None;
+            }
+            if let Some(t) = take(&mut i.slots) {
+                return Some(t);
+            }
+            i = wake.wait(i).ok()?;
+        }
+    }
+
+    /// Sends an answer; false when the app's side is gone.
+    pub(crate) fn reply(&self, r: R) -> bool {
+        self.replies.send(r).is_ok()
+    }
+
+    /// Another sender of answers (for a second thread answering on the same channel).
+    pub(crate) fn sender(&self) -> Sender<R> {
+        self.replies.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Default)]
+    struct Slot {
+        request: Option<u32>,
+    }
+
+    /// A request not yet taken is replaced by the newer one: the thread sees the newest only.
+    #[test]
+    fn the_newest_request_wins_and_dropping_the_mailbox_stops_the_thread() {
+        let (m, inbox) = mailbox::<Slot, u32>();
+        m.ask(|s| s.request = Some(1));
+        m.ask(|s| s.request = Some(2));
+        let t = std::thread::spawn(move || {
+            while let Some(r) = inbox.next(|s| s.request.take()) {
+                if !inbox.reply(r * 10) {
+                    break;
+                }
+            }
+        });
+        assert_eq!(m.wait_reply(), Some(20));
+        m.ask(|s| s.request = Some(3));
+        assert_eq!(m.wait_reply(), Some(30));
+        drop(m);
+        t.join()
+            .expect("the thread stops when the mailbox is dropped");
+    }
+}
