@@ -46,6 +46,13 @@ pub fn width(s: &str) -> usize {
 /// `s` cut to at most `w` cells.
 pub fn truncate(s: &str, w: usize) -> String {
     let mut out = String::new();
+    push_truncated(&mut out, s, w);
+    out
+}
+
+/// `s` cut to at most `w` cells, written at the end of `out`.
+fn push_truncated(out: &mut String, s: &str, w: usize) {
+    let start = out.len();
     let mut used = 0;
     for c in s.chars() {
         let cw = c.width().unwrap_or(0);
@@ -55,11 +62,10 @@ pub fn truncate(s: &str, w: usize) -> String {
         used += cw;
         out.push(c);
     }
-    if out.ends_with(is_ambiguous) && used == w {
+    if out[start..].ends_with(is_ambiguous) && used == w {
         // Never separate an ambiguous character from its pad.
         out.pop();
     }
-    out
 }
 
 /// `s` cut to at most `w` cells, ending with `…` when something was cut (`double`: the
@@ -78,10 +84,18 @@ pub fn ellipsize(s: &str, w: usize, double: bool) -> String {
 
 /// `s` cut or padded with spaces to exactly `w` cells.
 pub fn fit(s: &str, w: usize) -> String {
-    let mut t = truncate(s, w);
-    let used = width(&t);
-    t.extend(std::iter::repeat_n(' ', w.saturating_sub(used)));
+    let mut t = String::new();
+    push_fit(&mut t, s, w);
     t
+}
+
+/// `out.push_str(&fit(s, w))` without the strings between (a line of cells made in one
+/// string).
+pub fn push_fit(out: &mut String, s: &str, w: usize) {
+    let start = out.len();
+    push_truncated(out, s, w);
+    let used = width(&out[start..]);
+    out.extend(std::iter::repeat_n(' ', w.saturating_sub(used)));
 }
 
 /// Wraps text to `w` cells per line by display width. Newlines break lines; elsewhere a line

@@ -271,8 +271,17 @@ impl Library {
         (from, (self.top + (AHEAD + 1) * h).min(n))
     }
 
-    /// Asks the lister for the rows around the screen not kept (once per screen's place).
+    /// Asks the lister for the rows around the screen not kept, when some of the nearer
+    /// pages' are missing (so once every page or two, not for each row `j` brings into
+    /// view), and once per screen's place.
     fn fetch_ahead(&mut self) {
+        let h = self.height.max(1);
+        let near = (self.top.saturating_sub((AHEAD - 1) * h))..(self.top + AHEAD * h);
+        let ids = self.ids();
+        let near = &ids[near.start.min(ids.len())..near.end.min(ids.len())];
+        if near.iter().all(|id| self.rows.contains_key(id)) {
+            return;
+        }
         let (from, to) = self.around();
         let at = Some((self.generation, from, to));
         if self.ahead == at {

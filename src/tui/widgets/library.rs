@@ -9,14 +9,13 @@ use crate::app::App;
 use crate::app::library::{Library, LibraryScreen};
 use crate::collection::{GameInfo, Outcome, SortBy};
 use crate::tui::draw::{block, clear};
-use crate::tui::text::{clean, fit, is_ambiguous, width};
+use crate::tui::text::{clean, fit, push_fit, width};
 use crate::tui::theme::Theme;
 use crate::tui::view::ViewState;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::widgets::Widget;
-use unicode_width::UnicodeWidthChar;
 
 /// A column: its head, the sort it stands for, its width.
 struct Column {
@@ -137,27 +136,6 @@ fn line(cells: impl Iterator<Item = (String, usize)>) -> String {
         push_fit(&mut out, &text, w);
     }
     out
-}
-
-/// `out.push_str(&fit(s, w))` without the two strings between: `s` cut to at most `w`
-/// cells (an ambiguous character that ends it exactly at `w` taken off with its pad to
-/// come), then padded with spaces to `w` cells.
-fn push_fit(out: &mut String, s: &str, w: usize) {
-    let start = out.len();
-    let mut used = 0;
-    for c in s.chars() {
-        let cw = c.width().unwrap_or(0);
-        if used + cw > w {
-            break;
-        }
-        used += cw;
-        out.push(c);
-    }
-    if used == w && out[start..].ends_with(is_ambiguous) {
-        out.pop();
-    }
-    let used = width(&out[start..]);
-    out.extend(std::iter::repeat_n(' ', w.saturating_sub(used)));
 }
 
 /// A game's row: its cells fitted to the columns, `w` cells in all.
@@ -297,29 +275,5 @@ pub fn library_overlay(
     if s.editing.is_some() {
         let x = inner.x + (width(&text) as u16).min(inner.width - 1);
         vs.cursor = Some((x, y));
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A cell fitted in place is the cell `fit` makes: cut, an ambiguous character kept
-    /// with its pad or not at all, padded.
-    #[test]
-    fn a_cell_fitted_in_place_is_the_one_fit_makes() {
-        let texts = ["", "abc", "羽生善治", "a\u{301}b", "e\u{200d}x"];
-        let padded = ["○×…☆ab", "☆羽生", "a○"].map(|t| clean(t, true));
-        for s in texts
-            .iter()
-            .copied()
-            .chain(padded.iter().map(String::as_str))
-        {
-            for w in 0..9 {
-                let mut out = "x".to_string();
-                push_fit(&mut out, s, w);
-                assert_eq!(out, format!("x{}", fit(s, w)), "{s:?} in {w}");
-            }
-        }
     }
 }
