@@ -434,7 +434,7 @@ fn the_rows_of_three_pages_either_side_are_fetched_before_the_list_gets_there() 
     let dir = tempfile::tempdir().unwrap();
     let coll = dir.path().join("coll");
     std::fs::create_dir_all(&coll).unwrap();
-    for i in 0..100 {
+    for i in 0..200 {
         let (b, w, _, event, moves, end) = GAMES[i % GAMES.len()];
         let text = format!(
             "V2.2\nN+{b}{i}\nN-{w}\n$EVENT:{event}\n$START_TIME:2000/01/01 10:{:02}:{:02}\nPI\n+\n{moves}{end}\n",
@@ -454,12 +454,13 @@ fn the_rows_of_three_pages_either_side_are_fetched_before_the_list_gets_there() 
     v.app.library_settle();
     let l = v.app.library().unwrap();
     let (n, h) = (l.ids().len(), 19);
-    assert_eq!((n, l.top()), (100, n - h), "G shows the last page");
+    assert_eq!((n, l.top()), (200, n - h), "G shows the last page");
     let missing: Vec<usize> = (n - 4 * h..n)
         .filter(|&i| l.row(l.ids()[i]).is_none())
         .collect();
     assert!(missing.is_empty(), "rows not fetched ahead: {missing:?}");
-    // Three pages up (Ctrl-b): the selection on row 45, the top one, game 54 (newest first).
+    // Three pages up (Ctrl-b): the selection on row 145, the top one, game 54 (newest
+    // first).
     press(&mut v, "^b^b^b");
     let shown = text(&mut v, 80, 24);
     assert!(shown.contains("佐藤康光54"), "{shown}");
