@@ -179,15 +179,16 @@ pub(super) fn open_catalog(dir: &Path) -> Result<Catalog, String> {
 
 /// A request the lister takes: a list first.
 enum Job {
-    List(ListRequest),
+    List(Box<ListRequest>),
     Rows(RowsRequest),
 }
 
 fn run(dir: &Path, inbox: &Inbox<Slot, Reply>) {
     // The connection the last list was computed on, for the rows of that list.
     let mut catalog: Option<Catalog> = None;
-    let next =
-        |s: &mut Slot| (s.list.take().map(Job::List)).or_else(|| s.rows.take().map(Job::Rows));
+    let next = |s: &mut Slot| {
+        (s.list.take().map(|r| Job::List(Box::new(r)))).or_else(|| s.rows.take().map(Job::Rows))
+    };
     while let Some(job) = inbox.next(next) {
         let reply = match job {
             Job::List(request) => {
