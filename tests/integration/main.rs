@@ -33,6 +33,7 @@ mod move_list;
 mod multirec_save;
 mod peers;
 mod position_editor;
+mod prompt_errors;
 mod pty;
 mod readme;
 mod remarks_pane;
