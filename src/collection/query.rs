@@ -1,6 +1,7 @@
 //! Queries over an index: which games reach a position, what was played from it.
 
-use super::build::{CATALOG, GAMES, NOT_AT_START, START_NO_MOVE};
+use super::build::CATALOG;
+use super::games_bin::{Games, NOT_AT_START, START_NO_MOVE};
 use super::catalog::{Catalog, SortBy};
 use super::keys::{decode_move, position_key};
 use super::segment::{GameView, Segment};
@@ -15,8 +16,8 @@ pub struct Index {
     pub dir: PathBuf,
     catalog: Catalog,
     segments: Vec<Segment>,
-    /// `games.bin`, memory-mapped.
-    games: memmap2::Mmap,
+    /// `games.bin`, memory-mapped, or built from the catalog when it is not the current one.
+    games: Games,
 }
 
 /// A game that reaches the position.
@@ -79,25 +80,19 @@ impl Index {
             )
         };
         let catalog = Catalog::open(&cat_path, true, false).map_err(damaged)?;
-        let mut segments = Vec::new();
-        for id in catalog.segments().map_err(damaged)? {
-            segments.push(Segment::open(dir, id).map_err(damaged)?);
-        }
-        let gpath = dir.join(GAMES);
-        let f = std::fs::File::open(&gpath)
-            .map_err(|e| damaged(format!("{}: {e}", gpath.display())))?;
-        // SAFETY: games.bin is replaced by a rename, never written in place.
-        let games = unsafe { memmap2::Mmap::map(&f) }.map_err(|e| damaged(e.to_string()))?;
-        if games.is_empty() || games.len() % 3 != 0 {
-            return Err(damaged(format!("{}: damaged (its size)", gpath.display())));
-        }
-        // A `games.bin` from before the catalog's last change would give games wrong results.
-        if games.first().copied() != Some(catalog.generation().map_err(damaged)? as u8) {
-            return Err(damaged(format!(
-                "{}: older than the catalog",
-                gpath.display()
-            )));
-        }
+        // One snapshot of the catalog for its segments, its generation and, when `games.bin`
+        // is not the current one (an update under way or stopped), the table built from it.
+        catalog.db.execute_batch("BEGIN").map_err(|e| damaged(e.to_string()))?;
+        let opened = (|| {
+            let mut segments = Vec::new();
+            for id in catalog.segments()? {
+                segments.push(Segment::open(dir, id)?);
+            }
+            let games = Games::open(dir, &catalog, &segments)?;
+            Ok::<_, String>((segments, games))
+        })();
+        let _ = catalog.db.execute_batch("COMMIT");
+        let (segments, games) = opened.map_err(damaged)?;
         Ok(Index {
             dir: dir.to_path_buf(),
             catalog,
@@ -108,14 +103,14 @@ impl Index {
 
     /// Game ids `games.bin` covers.
     fn ids(&self) -> usize {
-        self.games.len() / 3
+        self.games.bytes().len() / 3
     }
 
     fn outcome(&self, game: u32) -> Option<Outcome> {
         if game as usize >= self.ids() {
             return None;
         }
-        match self.games.get(game as usize)? {
+        match self.games.bytes().get(game as usize)? {
             0 => None,
             b => Outcome::ALL.get(*b as usize - 1).copied(),
         }
@@ -125,7 +120,7 @@ impl Index {
     /// with no move); `None` for any other game (from `games.bin`).
     fn start_code(&self, game: u32) -> Option<Option<u16>> {
         let at = self.ids() + 2 * game as usize;
-        match u16::from_le_bytes(self.games.get(at..at + 2)?.try_into().ok()?) {
+        match u16::from_le_bytes(self.games.bytes().get(at..at + 2)?.try_into().ok()?) {
             NOT_AT_START => None,
             START_NO_MOVE => Some(None),
             c => Some(Some(c)),
@@ -349,7 +344,8 @@ impl Index {
     pub fn sizes(&self) -> Result<(u64, u64, u64), String> {
         let (live, _, _) = self.catalog.counts()?;
         let pairs = self.segments.iter().map(|s| s.pairs() as u64).sum();
-        let bytes = self.segments.iter().map(Segment::bytes).sum::<u64>() + self.games.len() as u64;
+        let bytes =
+            self.segments.iter().map(Segment::bytes).sum::<u64>() + self.games.bytes().len() as u64;
         Ok((live, pairs, bytes))
     }
 }

@@ -849,6 +849,7 @@ fn forgotten_games_are_compacted_away_and_answers_stay_exact() {
     )
     .unwrap();
     games[rewritten].rec = fresh;
+    let before_merge = std::fs::read(idx.join("games.bin")).unwrap();
     let err = index(&coll, &idx);
     assert!(err.contains("compacted ("), "{err}");
     assert!(
@@ -858,6 +859,14 @@ fn forgotten_games_are_compacted_away_and_answers_stay_exact() {
     let (after, files) = segment_bytes(&idx);
     assert_eq!(files, 2, "one segment left");
     assert!(after * 10 < full * 7, "{after} bytes after, {full} before");
+    check_against(&idx, &games);
+    // A games.bin behind the catalog (the one from before the merge, of the old ids: what a
+    // crash between the catalog's commit and the file's rename left) is not read, nor is
+    // one missing refused: the answers come from the catalog, as exact.
+    let gb = idx.join("games.bin");
+    std::fs::write(&gb, &before_merge).unwrap();
+    check_against(&idx, &games);
+    std::fs::remove_file(&gb).unwrap();
     check_against(&idx, &games);
 
     // Updates go on from the merged segment.
@@ -876,24 +885,7 @@ fn forgotten_games_are_compacted_away_and_answers_stay_exact() {
     index(&coll, &idx);
     check_against(&idx, &games);
 
-    // A games.bin older than the catalog (a crash between the two) is refused, then healed.
-    let gb = idx.join("games.bin");
-    let mut bytes = std::fs::read(&gb).unwrap();
-    bytes[0] = bytes[0].wrapping_sub(1);
-    std::fs::write(&gb, bytes).unwrap();
-    let out = kifview()
-        .args(["find", "--position", "startpos", "--index"])
-        .arg(&idx)
-        .output()
-        .unwrap();
-    let err = common::stderr_of(&out);
-    assert_eq!(out.status.code(), Some(1), "{err}");
-    assert!(
-        err.contains("older than the catalog") && err.contains("kifview index"),
-        "{err}"
-    );
-    index(&coll, &idx);
-    check_against(&idx, &games);
+    assert!(gb.is_file(), "the next update writes games.bin again");
 }
 
 #[test]

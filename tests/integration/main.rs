@@ -7,6 +7,7 @@ mod cli;
 mod cli_check;
 mod cli_files;
 mod collection;
+mod collection_stop;
 mod common;
 mod corpus;
 mod csa;
