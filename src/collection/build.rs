@@ -235,8 +235,12 @@ fn commit(cat: &Catalog) -> Result<(), String> {
 #[doc(hidden)]
 pub struct Hook {
     pub batch: usize,
-    pub after_step: Box<dyn Fn(u64, &AtomicBool) + Send + Sync>,
+    pub after_step: AfterStep,
 }
+
+/// What [`Hook`] does after a step: given its number and the update's `stop`.
+#[doc(hidden)]
+pub type AfterStep = Box<dyn Fn(u64, &AtomicBool) + Send + Sync>;
 
 type Hooks = Vec<(PathBuf, std::sync::Arc<Hook>)>;
 static HOOKS: std::sync::Mutex<Hooks> = std::sync::Mutex::new(Vec::new());

@@ -1,8 +1,8 @@
 //! Queries over an index: which games reach a position, what was played from it.
 
 use super::build::CATALOG;
-use super::games_bin::{Games, NOT_AT_START, START_NO_MOVE};
 use super::catalog::{Catalog, SortBy};
+use super::games_bin::{Games, NOT_AT_START, START_NO_MOVE};
 use super::keys::{decode_move, position_key};
 use super::segment::{GameView, Segment};
 use super::{Brief, Filter, GameInfo, Outcome};
@@ -82,7 +82,10 @@ impl Index {
         let catalog = Catalog::open(&cat_path, true, false).map_err(damaged)?;
         // One snapshot of the catalog for its segments, its generation and, when `games.bin`
         // is not the current one (an update under way or stopped), the table built from it.
-        catalog.db.execute_batch("BEGIN").map_err(|e| damaged(e.to_string()))?;
+        catalog
+            .db
+            .execute_batch("BEGIN")
+            .map_err(|e| damaged(e.to_string()))?;
         let opened = (|| {
             let mut segments = Vec::new();
             for id in catalog.segments()? {

@@ -20,7 +20,11 @@ fn collection(root: &Path, n: usize) -> PathBuf {
     let coll = root.join("coll");
     std::fs::create_dir_all(&coll).unwrap();
     for i in 0..n {
-        let moves: String = MOVES.iter().take(1 + i % 4).map(|m| format!("{m}\n")).collect();
+        let moves: String = MOVES
+            .iter()
+            .take(1 + i % 4)
+            .map(|m| format!("{m}\n"))
+            .collect();
         let text = format!("V2.2\nN+sente{i}\nN-gote{i}\nPI\n+\n{moves}%TORYO\n");
         std::fs::write(coll.join(format!("g{i}.csa")), text).unwrap();
     }
@@ -51,7 +55,9 @@ fn leftovers(idx: &Path, segments: usize) -> Vec<String> {
 fn answers(idx: &Path, games: u64) {
     let index = Index::open(idx).expect("a stopped update leaves a readable index");
     assert_eq!(index.count(&Filter::default()).unwrap(), games);
-    let found = index.find(&Position::startpos(), &Filter::default()).unwrap();
+    let found = index
+        .find(&Position::startpos(), &Filter::default())
+        .unwrap();
     assert_eq!(found.len() as u64, games);
     let explored = index
         .explore(&Position::startpos(), &Filter::default())
@@ -101,15 +107,25 @@ fn an_update_stopped_midway_rolls_its_step_back_and_the_next_reads_the_rest() {
     )
     .unwrap();
     assert!(r.stopped);
-    assert_eq!(commits.load(Ordering::SeqCst), 2, "the first transaction, step 1");
+    assert_eq!(
+        commits.load(Ordering::SeqCst),
+        2,
+        "the first transaction, step 1"
+    );
     assert_eq!(
         (r.files_read, r.games_added, r.games),
         (2, 2, 2),
         "the report is the committed steps'"
     );
-    assert!(read.load(Ordering::SeqCst) < 9, "the files after the stop are not read");
+    assert!(
+        read.load(Ordering::SeqCst) < 9,
+        "the files after the stop are not read"
+    );
     assert_eq!(leftovers(&idx, 1), Vec::<String>::new());
-    assert!(!idx.join("games.bin").exists(), "written only by an update that ends");
+    assert!(
+        !idx.join("games.bin").exists(),
+        "written only by an update that ends"
+    );
     answers(&idx, 2);
 
     let r = update_all(&idx, &coll);
@@ -155,7 +171,10 @@ fn quitting_the_viewer_while_its_library_indexes_stops_the_update_cleanly() {
         }
         std::thread::sleep(std::time::Duration::from_millis(1));
     }
-    assert!(paused.load(Ordering::SeqCst), "the indexing never reached step 1");
+    assert!(
+        paused.load(Ordering::SeqCst),
+        "the indexing never reached step 1"
+    );
     drop(v);
     // Ended: no journal, no stray segment, the lock free (an update runs at once).
     assert_eq!(leftovers(&idx, 1), Vec::<String>::new());

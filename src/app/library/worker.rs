@@ -125,7 +125,12 @@ impl Worker {
                     };
                     let opts = UpdateOptions::default();
                     let r = crate::collection::update_with(
-                        &dir, &[root], opts, &report, &committed, &theirs,
+                        &dir,
+                        &[root],
+                        opts,
+                        &report,
+                        &committed,
+                        &theirs,
                     );
                     let _ = tx.send(Reply::Indexed(r));
                 });
