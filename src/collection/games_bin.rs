@@ -14,6 +14,7 @@
 //! ([`table`]): slower to open (a catalog query over every game), never a wrong answer, never a
 //! refusal.
 
+use super::Outcome;
 use super::catalog::Catalog;
 use super::segment::Segment;
 use std::path::Path;
@@ -112,6 +113,33 @@ impl Games {
         match self {
             Games::Mapped(m) => m,
             Games::Built(v) => v,
+        }
+    }
+
+    /// Game ids the table covers.
+    fn ids(&self) -> usize {
+        self.bytes().len() / 3
+    }
+
+    /// A live game's result (`None`: no such game, or forgotten since).
+    pub fn outcome(&self, game: u32) -> Option<Outcome> {
+        if game as usize >= self.ids() || game == 0 {
+            return None;
+        }
+        match self.bytes().get(game as usize)? {
+            0 => None,
+            b => Outcome::ALL.get(*b as usize - 1).copied(),
+        }
+    }
+
+    /// For a game that starts at the start position: `Some(its first move's code)` (`Some(None)`
+    /// with no move); `None` for any other game.
+    pub fn start_code(&self, game: u32) -> Option<Option<u16>> {
+        let at = self.ids() + 2 * game as usize;
+        match u16::from_le_bytes(self.bytes().get(at..at + 2)?.try_into().ok()?) {
+            NOT_AT_START => None,
+            START_NO_MOVE => Some(None),
+            c => Some(Some(c)),
         }
     }
 }

@@ -850,8 +850,27 @@ fn forgotten_games_are_compacted_away_and_answers_stay_exact() {
     .unwrap();
     games[rewritten].rec = fresh;
     let before_merge = std::fs::read(idx.join("games.bin")).unwrap();
+    // An index opened before the merge (the viewer's explorer, open while the library
+    // updates the index) follows it: the games' ids change, its answers do not.
+    let early = kifview::collection::Index::open(&idx).unwrap();
     let err = index(&coll, &idx);
     assert!(err.contains("compacted ("), "{err}");
+    let fresh = kifview::collection::Index::open(&idx).unwrap();
+    let (start, all) = (Position::startpos(), kifview::collection::Filter::default());
+    assert_eq!(
+        early.explore(&start, &all).unwrap(),
+        fresh.explore(&start, &all).unwrap()
+    );
+    let paths = |i: &kifview::collection::Index| -> Vec<(String, u32)> {
+        let found = i.find(&start, &all).unwrap();
+        found
+            .into_iter()
+            .map(|f| (f.game.path, f.game.record))
+            .collect()
+    };
+    assert_eq!(paths(&early), paths(&fresh));
+    assert_eq!(paths(&fresh).len(), games.len());
+    drop((early, fresh));
     assert!(
         err.contains(&format!("{} games (1 added, 13 removed)", games.len())),
         "{err}"
