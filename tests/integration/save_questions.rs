@@ -172,3 +172,28 @@ fn a_file_changed_while_the_questions_are_open_is_asked_about_again() {
     assert!(std::fs::read_to_string(&csa).unwrap().contains("+7776FU"));
     assert_eq!(v.app.save_renders(), 3, "one render per save");
 }
+
+/// A file made read-only while a save's question is open: the read-only question, then
+/// "changed on disk" (its change time moved), not a write that fails.
+#[test]
+fn a_file_made_read_only_while_a_question_is_open_is_asked_about() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let mut v = viewer_on(&study(dir.path()), None);
+    let csa = dir.path().join("x.csa");
+    std::fs::write(&csa, "before\n").unwrap();
+    press(&mut v, &format!(":w {}⏎", csa.display()));
+    assert!(shown(&mut v).contains("x.csa already exists. Overwrite it?"));
+    press(&mut v, "y");
+    assert!(shown(&mut v).contains("CSA cannot hold"));
+    std::fs::set_permissions(&csa, std::fs::Permissions::from_mode(0o444)).unwrap();
+    press(&mut v, "y");
+    let s = shown(&mut v);
+    assert!(s.contains("x.csa is read-only. Replace it anyway?"), "{s}");
+    press(&mut v, "y");
+    assert!(shown(&mut v).contains("changed on disk while"));
+    assert_eq!(std::fs::read_to_string(&csa).unwrap(), "before\n");
+    press(&mut v, "y");
+    assert!(std::fs::read_to_string(&csa).unwrap().contains("+7776FU"));
+    assert_eq!(v.app.save_renders(), 1, "one render");
+}

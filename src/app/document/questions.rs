@@ -28,7 +28,14 @@ impl App {
                     return self.ask_unencodable(q, e);
                 }
                 Stage::Losses if !p.losses.is_empty() => return self.ask_losses(q, &p.losses),
-                Stage::ReadOnly if p.read_only.is_some() => return self.ask_read_only(q),
+                // Read-only when the bytes were made, or made so while a question was open.
+                Stage::ReadOnly
+                    if !q.read_only_ok
+                        && (p.read_only.is_some()
+                            || crate::store::read_only(&q.job.path).is_some()) =>
+                {
+                    return self.ask_read_only(q);
+                }
                 Stage::Disk if DiskStamp::of(&q.job.path) != q.disk => {
                     return self.ask_disk_changed(q);
                 }
@@ -61,11 +68,13 @@ impl App {
             (Stage::Losses | Stage::ReadOnly | Stage::Disk, Answer::Yes) => {
                 q.read_only_ok |= q.at == Stage::ReadOnly;
                 if q.at == Stage::Disk {
-                    // Yes to what is on disk now; a change after this is asked about again.
+                    // Yes to what is on disk now (a change after this is asked about again),
+                    // which may have been made read-only meanwhile: asked from there on.
                     q.disk = DiskStamp::of(&q.job.path);
                     q.at = Stage::ReadOnly;
+                } else {
+                    q.at = q.at.next();
                 }
-                q.at = q.at.next();
                 self.ask_next(q);
             }
             _ => self.info("not saved"),

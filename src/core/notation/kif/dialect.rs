@@ -7,6 +7,7 @@
 //! Windows').
 
 use super::line::{KifLine, is_ending_word, move_number, skip_spaces};
+use crate::core::notation::japanese;
 
 /// How a move's time is written.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
@@ -230,7 +231,7 @@ impl Scan {
         if matches!(*kind, KifLine::Variation(_)) && self.blanks >= 2 && self.after_move {
             self.d.blank_for_result = true;
         }
-        if *kind == KifLine::Blank && l.is_empty() {
+        if matches!(*kind, KifLine::Blank) && l.is_empty() {
             self.blanks += 1;
         } else {
             self.after_move = matches!(*kind, KifLine::Move(..));
@@ -266,16 +267,25 @@ impl Scan {
                     self.measured += 1;
                     self.fields.add(&m);
                 }
-                let word = skip_spaces(rest).split([' ', '\u{3000}', '(']).next();
-                if !self.in_variation && word.is_some_and(|w| !w.is_empty() && is_ending_word(w)) {
-                    self.main_ending = true;
+                // The usual line has one space after its number.
+                let body = match rest.strip_prefix(' ') {
+                    Some(b) if !b.starts_with([' ', '\u{3000}', '\t']) => b,
+                    _ => skip_spaces(rest),
+                };
+                let piece = piece_written(body);
+                // A move (a square, or 同, then its piece) is never an ending word: only the
+                // other lines are parsed again to see whether they are one.
+                if !self.in_variation && piece.is_none() {
+                    let word = body.split([' ', '\u{3000}', '(']).next();
+                    if word.is_some_and(|w| !w.is_empty() && is_ending_word(w)) {
+                        self.main_ending = true;
+                    }
                 }
-                // Each asked only until the answer is known.
-                if !self.d.ryu {
-                    self.d.ryu = rest.contains('竜');
-                }
-                if self.d.same_space && same_pawn_or_silver(rest) {
-                    self.d.same_space = false;
+                if let Some((same, piece)) = piece {
+                    self.d.ryu |= piece.starts_with('竜');
+                    if same == Same::Close && piece.starts_with(['歩', '銀']) {
+                        self.d.same_space = false;
+                    }
                 }
                 if let Some(w) = untimed_width(l) {
                     self.fields.untimed(w);
@@ -312,12 +322,48 @@ impl Scan {
     }
 }
 
-/// Does `rest` hold 同歩 or 同銀? (One search for 同 instead of one string search for each.)
-fn same_pawn_or_silver(rest: &str) -> bool {
-    rest.match_indices('同').any(|(i, same)| {
-        let after = &rest[i + same.len()..];
-        after.starts_with(['歩', '銀'])
-    })
+/// How a move names its square: a square (`７六`), or `同` with or without the U+3000 after it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Same {
+    Square,
+    Spaced,
+    Close,
+}
+
+/// The piece of a move as `body` writes it (the text after its square, from the piece's name
+/// on) and how its square is written; `None` for what does not start with a square or `同`
+/// (an ending word). A side mark (`▲`) before the square is passed over. Reads a few bytes:
+/// this runs for every move line of every KIF file read.
+fn piece_written(body: &str) -> Option<(Same, &str)> {
+    let mut b = body;
+    // The side marks all start with the byte 0xE2 (see `parse_move_body`).
+    if b.as_bytes().first() == Some(&0xE2) {
+        b = b.strip_prefix(['▲', '△', '▼', '▽', '☗', '☖'])?;
+    }
+    if let Some(after) = b.strip_prefix('同') {
+        return Some(match after.strip_prefix('\u{3000}') {
+            Some(piece) => (Same::Spaced, piece),
+            None => (Same::Close, after),
+        });
+    }
+    // The usual square, `７六`: a full-width digit (EF BC 91..99) and a kanji numeral.
+    if let [0xEF, 0xBC, 0x91..=0x99, ..] = b.as_bytes()
+        && let Some(rank) = b.get(3..6)
+        && matches!(
+            rank,
+            "一" | "二" | "三" | "四" | "五" | "六" | "七" | "八" | "九"
+        )
+    {
+        return Some((Same::Square, &b[6..]));
+    }
+    // Another square (`76`), then the piece; `61手詰` (an ending word) starts as a square.
+    let (_, n) = japanese::square_prefix(b)?;
+    let piece = &b[n..];
+    if piece.starts_with(|c: char| c == '手' || c.is_ascii_digit() || ('０'..='９').contains(&c))
+    {
+        return None;
+    }
+    Some((Same::Square, piece))
 }
 
 /// The display width a move line without a time or `+` is padded to with trailing spaces, if
@@ -355,22 +401,28 @@ fn board_handicap_name(name: &str) -> Option<&'static str> {
 
 #[cfg(test)]
 mod tests {
-    use super::same_pawn_or_silver;
+    use super::{Same, piece_written};
 
     #[test]
-    fn same_pawn_or_silver_finds_either_anywhere() {
-        for (text, expected) in [
-            ("同　歩(76)", false),
-            ("同歩(76)", true),
-            ("７六歩(77) 同銀", true),
-            ("同金(69)", false),
-            ("同金 同銀", true),
-            ("同", false),
-            ("", false),
+    fn the_piece_of_a_move_is_found_after_its_square() {
+        for (body, expected) in [
+            ("７六歩(77)", Some((Same::Square, "歩(77)"))),
+            ("２二竜(28)", Some((Same::Square, "竜(28)"))),
+            ("▲２二龍(28)", Some((Same::Square, "龍(28)"))),
+            ("同　歩(76)", Some((Same::Spaced, "歩(76)"))),
+            ("同歩(76)", Some((Same::Close, "歩(76)"))),
+            ("△同銀(77)", Some((Same::Close, "銀(77)"))),
+            ("同成銀(77)", Some((Same::Close, "成銀(77)"))),
+            ("５五角打", Some((Same::Square, "角打"))),
+            ("投了", None),
+            ("61手詰", None),
+            ("131手詰", None),
+            ("76歩(77)", Some((Same::Square, "歩(77)"))),
+            ("１", None),
+            ("", None),
+            ("▲", None),
         ] {
-            let old = text.contains("同歩") || text.contains("同銀");
-            assert_eq!(old, expected, "{text}");
-            assert_eq!(same_pawn_or_silver(text), expected, "{text}");
+            assert_eq!(piece_written(body), expected, "{body}");
         }
     }
 }
