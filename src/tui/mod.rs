@@ -211,8 +211,8 @@ mod signals {
     /// thread went on from its stop (100 stops of a process with one sleeping thread besides
     /// the main one: the handler came late 59 times), so the main thread could not tell
     /// whether it had been stopped. Blocked in every thread, a SIGCONT still continues the
-    /// process (POSIX) and stays pending until the run loop takes it (`take_cont`). Programs
-    /// kifview starts (engines) begin with no signal blocked: std's `Command` resets the mask.
+    /// process (POSIX) and stays pending until the run loop takes it (`take_cont`). A mask is
+    /// inherited through exec: engines clear it as they start (`engine::process`).
     pub fn hold_cont() {
         // SAFETY: pthread_sigmask with a valid set; only SIGCONT is added to the mask.
         unsafe { libc::pthread_sigmask(libc::SIG_BLOCK, &cont_set(), std::ptr::null_mut()) };
