@@ -6,10 +6,12 @@
 //! with another `--variations`) is rebuilt from the folders it held and the ones given.
 
 use super::catalog::{Catalog, KnownFile};
+use super::games_bin::{self, GAMES};
 use super::scan::{self, FileRead};
 use super::segment::{Segment, SegmentWriter};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 #[derive(Clone, Copy, Debug, Default)]
 pub struct UpdateOptions {
@@ -36,10 +38,12 @@ pub struct Report {
     pub games: u64,
     /// The segments merged into one after this update, when they were.
     pub compacted: Option<super::compact::Compacted>,
+    /// The update was told to stop (`stop` of [`update_with`]) before it read every file: the
+    /// steps committed stay, the files of the others are read by the next update.
+    pub stopped: bool,
 }
 
 pub const CATALOG: &str = "catalog.sqlite";
-pub const GAMES: &str = "games.bin";
 /// A batch of files read before they are stored: at most this many files, or bytes (a few
 /// multi-record files can hold 10^5 games).
 const BATCH: usize = 4096;
@@ -78,26 +82,35 @@ pub fn update(
     opts: UpdateOptions,
     progress: &(dyn Fn(u64, u64) + Sync),
 ) -> Result<Report, String> {
-    update_with(dir, roots, opts, progress, &|| {})
+    update_with(dir, roots, opts, progress, &|| {}, &AtomicBool::new(false))
 }
 
 /// [`update`], calling `committed()` after each transaction it commits (readers of the
-/// catalog see the games stored so far: the library's list grows as the indexing goes).
+/// catalog see the games stored so far: the library's list grows as the indexing goes), and
+/// stopping soon after `stop` is set (the viewer quits while it indexes a folder).
 ///
 /// Committed in steps, each complete: a step's segment files (positions, moves) are written
-/// and synced before the catalog transaction that adds its files, games and segment commits,
-/// then `games.bin` is rewritten; a kill at any moment leaves a catalog that names only games
-/// whose segment is on disk (a segment file no catalog row names is removed by the next
-/// update, and a new segment's files are created empty, never appended to), and the next
-/// update reads only the files not committed yet. Steps hold 1, 2, 4, … batches, so a fresh
-/// index of up to 255 batches (10^6 files) has at most 8 segments and is not compacted;
-/// compaction runs once, at the end.
+/// and synced before the catalog transaction that adds its files, games and segment commits;
+/// a kill at any moment leaves a catalog that names only games whose segment is on disk (a
+/// segment file no catalog row names is removed by the next update, and a new segment's
+/// files are created empty, never appended to), and the next update reads only the files not
+/// committed yet. Steps hold 1, 2, 4, … batches, so a fresh index of up to 255 batches (10^6
+/// files) has at most 8 segments and is not compacted; compaction runs once, at the end, and
+/// `games.bin` is written once, last ([`games_bin`]: removed before the first commit, so
+/// that none is ever behind the catalog).
+///
+/// `stop` is looked at between files and between batches: the step under way is rolled back
+/// (its segment files removed, the report as before it) and the update returns at once with
+/// [`Report::stopped`], without compacting or writing `games.bin` (queries build its table
+/// from the catalog until the next update). A stop costs at most the file each core is
+/// reading and a rollback; the work lost is the step under way, at most half of what was read.
 pub fn update_with(
     dir: &Path,
     roots: &[PathBuf],
     opts: UpdateOptions,
     progress: &(dyn Fn(u64, u64) + Sync),
     committed: &(dyn Fn() + Sync),
+    stop: &AtomicBool,
 ) -> Result<Report, String> {
     let mut roots_abs = Vec::new();
     for r in roots {
@@ -145,6 +158,12 @@ pub fn update_with(
             _ => todo.push(f),
         }
     }
+    if stop.load(Ordering::Relaxed) {
+        report.stopped = true;
+        report.games = cat.counts()?.0;
+        return Ok(report);
+    }
+    games_bin::remove(dir)?;
     let first = begin(&cat).and_then(|()| {
         forget_gone(&cat, &known, &seen, &mut report)?;
         cat.set_meta(
@@ -152,8 +171,8 @@ pub fn update_with(
             &serde_json::to_string(&all_roots).expect("strings"),
         )?;
         cat.set_meta("variations", if opts.variations { "1" } else { "0" })?;
-        commit(dir, &cat)?;
-        (hook.after_step)(0);
+        commit(&cat)?;
+        (hook.after_step)(0, stop);
         committed();
         Ok(())
     });
@@ -164,13 +183,22 @@ pub fn update_with(
             known: &known,
             hook: &hook,
             committed,
+            stop,
         };
         steps.run(&todo, opts, progress, &mut report)
     });
-    if let Err(e) = result {
-        // Harmless when no transaction is open (the error only says so).
-        let _ = cat.db.execute_batch("ROLLBACK");
-        return Err(e);
+    match result {
+        Ok(true) => {}
+        Ok(false) => {
+            report.stopped = true;
+            report.games = cat.counts()?.0;
+            return Ok(report);
+        }
+        Err(e) => {
+            // Harmless when no transaction is open (the error only says so).
+            let _ = cat.db.execute_batch("ROLLBACK");
+            return Err(e);
+        }
     }
     if let Some(why) = super::compact::needed(&cat)? {
         // The update is committed: a compaction that fails leaves the index as it was.
@@ -182,8 +210,8 @@ pub fn update_with(
                 .push(format!("{}: not compacted: {e}", dir.display())),
         }
         remove_strays(dir, &cat.segments()?)?;
-        write_games_bin(dir, &cat)?;
     }
+    games_bin::write(dir, &cat)?;
     report.games = cat.counts()?.0;
     Ok(report)
 }
@@ -192,23 +220,27 @@ fn begin(cat: &Catalog) -> Result<(), String> {
     cat.db.execute_batch("BEGIN").map_err(|e| e.to_string())
 }
 
-/// Ends the caller's transaction (a new generation), then rewrites `games.bin` for it.
-fn commit(dir: &Path, cat: &Catalog) -> Result<(), String> {
+/// Ends the caller's transaction: a new generation.
+fn commit(cat: &Catalog) -> Result<(), String> {
     cat.bump_generation()?;
-    cat.db.execute_batch("COMMIT").map_err(|e| e.to_string())?;
-    write_games_bin(dir, cat)
+    cat.db.execute_batch("COMMIT").map_err(|e| e.to_string())
 }
 
 /// Test hooks: files per batch, and what to do after each step committed (its number: 0 for
-/// the first transaction, which forgets the files gone; then 1, 2, … for the batches'). Set
-/// by [`set_hook`] for an index folder, or in debug builds only by `KIFVIEW_TEST_BATCH` (files
-/// per batch) and `KIFVIEW_TEST_PAUSE_AFTER_STEP=N` (after step N: a line on stderr, then the
-/// process waits for ever, for a test to kill it).
+/// the first transaction, which forgets the files gone; then 1, 2, … for the batches'; and
+/// the update's `stop`). Set by [`set_hook`] for an index folder, or in debug builds only by
+/// `KIFVIEW_TEST_BATCH` (files per batch) and `KIFVIEW_TEST_PAUSE_AFTER_STEP=N` (after step
+/// N: a line on stderr, then the update waits until it is told to stop, or for ever: for a
+/// test to kill it or to quit the viewer).
 #[doc(hidden)]
 pub struct Hook {
     pub batch: usize,
-    pub after_step: Box<dyn Fn(u64) + Send + Sync>,
+    pub after_step: AfterStep,
 }
+
+/// What [`Hook`] does after a step: given its number and the update's `stop`.
+#[doc(hidden)]
+pub type AfterStep = Box<dyn Fn(u64, &AtomicBool) + Send + Sync>;
 
 type Hooks = Vec<(PathBuf, std::sync::Arc<Hook>)>;
 static HOOKS: std::sync::Mutex<Hooks> = std::sync::Mutex::new(Vec::new());
@@ -242,11 +274,11 @@ impl Hook {
         let pause = var("KIFVIEW_TEST_PAUSE_AFTER_STEP");
         Hook {
             batch: var("KIFVIEW_TEST_BATCH").map_or(BATCH, |n| (n as usize).max(1)),
-            after_step: Box::new(move |step| {
+            after_step: Box::new(move |step, stop| {
                 if pause == Some(step) {
                     eprintln!("kifview: test pause after step {step}");
-                    loop {
-                        std::thread::park();
+                    while !stop.load(Ordering::Relaxed) {
+                        std::thread::park_timeout(std::time::Duration::from_millis(10));
                     }
                 }
             }),
@@ -310,40 +342,49 @@ struct Steps<'a> {
     known: &'a HashMap<String, KnownFile>,
     hook: &'a Hook,
     committed: &'a (dyn Fn() + Sync),
+    stop: &'a AtomicBool,
 }
 
-/// The step being stored: its segment (made at its first game) and where its ids start.
+/// The step being stored: its segment (made at its first game), where its ids start, and the
+/// report as it was before it (what a step rolled back leaves).
 struct Step {
     writer: Option<SegmentWriter>,
     seg_id: i64,
     first_game: u32,
+    before: Report,
 }
 
 impl Steps<'_> {
     /// Reads the files of `todo` and stores what changed, a step (1, 2, 4, … batches) per
-    /// transaction (see [`update_with`]). On an error the caller rolls back the open step.
+    /// transaction (see [`update_with`]). On an error the caller rolls back the open step;
+    /// told to stop, it rolls the open step back itself and returns `false`.
     fn run(
         &self,
         todo: &[Found],
         opts: UpdateOptions,
         progress: &(dyn Fn(u64, u64) + Sync),
         report: &mut Report,
-    ) -> Result<(), String> {
+    ) -> Result<bool, String> {
         let done = std::sync::atomic::AtomicU64::new(0);
         let total = todo.len() as u64;
+        // A file not read (`None`) once the update is told to stop.
+        let stop = self.stop;
         let read = |batch: &[Found]| {
             crate::pool::map_in_order(batch, |f| {
+                if stop.load(Ordering::Relaxed) {
+                    return None;
+                }
                 let r = scan::read_file(&f.path, f.size, f.mtime, opts.variations);
-                let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                let n = done.fetch_add(1, Ordering::Relaxed) + 1;
                 progress(n, total);
-                r
+                Some(r)
             })
         };
         // The next batch is read while this one is stored: storing (SQLite, the segment) is
         // one thread's work, reading is every core's.
         let batches = batches(todo, self.hook.batch);
         let (mut step, mut in_step, mut step_len, mut steps) = (None, 0, 1, 0);
-        std::thread::scope(|s| -> Result<(), String> {
+        std::thread::scope(|s| -> Result<bool, String> {
             let mut next = batches.first().map(|b| s.spawn(|| read(b)));
             for (i, batch) in batches.iter().enumerate() {
                 let reads = next
@@ -351,44 +392,61 @@ impl Steps<'_> {
                     .expect("spawned")
                     .join()
                     .expect("reader panicked");
+                if self.stopping() {
+                    return self.roll_back(step.take(), report);
+                }
                 next = batches.get(i + 1).map(|b| s.spawn(|| read(b)));
                 let open = match step.as_mut() {
                     Some(open) => open,
-                    None => step.insert(self.begin_step()?),
+                    None => step.insert(self.begin_step(report)?),
                 };
-                self.store_batch(batch, reads, open, report)?;
+                if !self.store_batch(batch, reads, open, report)? {
+                    return self.roll_back(step.take(), report);
+                }
                 in_step += 1;
                 if in_step == step_len || i + 1 == batches.len() {
+                    if self.stopping() {
+                        return self.roll_back(step.take(), report);
+                    }
                     self.end_step(step.take().expect("open"), report)?;
                     steps += 1;
-                    (self.hook.after_step)(steps);
+                    (self.hook.after_step)(steps, self.stop);
                     (self.committed)();
                     (in_step, step_len) = (0, step_len * 2);
                 }
             }
-            Ok(())
+            Ok(true)
         })
     }
 
-    fn begin_step(&self) -> Result<Step, String> {
+    fn stopping(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    fn begin_step(&self, report: &Report) -> Result<Step, String> {
         begin(self.cat)?;
         let (seg_id, first_game) = next_segment(self.cat)?;
         Ok(Step {
             writer: None,
             seg_id,
             first_game,
+            before: report.clone(),
         })
     }
 
+    /// Stores the files of a batch; `false` when told to stop before the last was stored.
     fn store_batch(
         &self,
         batch: &[Found],
-        reads: Vec<FileRead>,
+        reads: Vec<Option<FileRead>>,
         step: &mut Step,
         report: &mut Report,
-    ) -> Result<(), String> {
+    ) -> Result<bool, String> {
         let cat = self.cat;
         for (f, r) in batch.iter().zip(reads) {
+            let Some(r) = r.filter(|_| !self.stopping()) else {
+                return Ok(false);
+            };
             report.files_read += 1;
             if let Some(k) = self.known.get(&f.key) {
                 if k.hash == r.hash && r.games.is_ok() {
@@ -400,7 +458,7 @@ impl Steps<'_> {
             }
             store_file(self.dir, cat, f, r, step, report)?;
         }
-        Ok(())
+        Ok(true)
     }
 
     /// Syncs the step's segment, then commits the transaction that names it.
@@ -411,7 +469,22 @@ impl Steps<'_> {
                 .add_segment(step.seg_id, step.first_game, games, pairs)?;
             report.pairs_added += pairs;
         }
-        commit(self.dir, self.cat)
+        commit(self.cat)
+    }
+
+    /// Told to stop: the step under way (if one is) is rolled back, its segment's files
+    /// removed and the report put back as it was before it. Returns `false` (stopped).
+    fn roll_back(&self, step: Option<Step>, report: &mut Report) -> Result<bool, String> {
+        if let Some(step) = step {
+            drop(step.writer);
+            self.cat
+                .db
+                .execute_batch("ROLLBACK")
+                .map_err(|e| e.to_string())?;
+            *report = step.before;
+            remove_strays(self.dir, &self.cat.segments()?)?;
+        }
+        Ok(false)
     }
 }
 
@@ -575,6 +648,7 @@ fn clear(dir: &Path) -> Result<(), String> {
         let name = e.file_name().to_string_lossy().into_owned();
         let ours = name.starts_with(CATALOG)
             || name == GAMES
+            || name == "games.bin.tmp"
             || name.starts_with("tmp-")
             || (name.ends_with(".bin") && (name.starts_with("pos-") || name.starts_with("moves-")));
         if ours {
@@ -583,48 +657,6 @@ fn clear(dir: &Path) -> Result<(), String> {
     }
     Ok(())
 }
-
-/// `games.bin`, for N = the next game id: N bytes, per game id 0 when gone, else 1 + its
-/// result (sente, gote, draw, unknown), byte 0 the catalog's generation (no game has id 0);
-/// then N two-byte codes (little-endian), per game its first move's code when it starts at
-/// the start position ([`START_NO_MOVE`] with no move), else [`NOT_AT_START`]: what `explore`
-/// and `find` at the start position read instead of each game's stored moves.
-fn write_games_bin(dir: &Path, cat: &Catalog) -> Result<(), String> {
-    let (_, first) = next_segment(cat)?;
-    let n = (first as usize).max(1);
-    let mut bytes = vec![0u8; 3 * n];
-    bytes[0] = cat.generation()? as u8;
-    for (id, o) in cat.results()? {
-        if let Some(b) = bytes.get_mut(id as usize) {
-            *b = 1 + o as u8;
-        }
-    }
-    let (results, codes) = bytes.split_at_mut(n);
-    codes.fill(0xFF);
-    for seg in cat.segments()? {
-        let seg = Segment::open(dir, seg)?;
-        for g in seg.game_ids() {
-            let code = match seg.start_move(g) {
-                _ if results.get(g as usize).is_none_or(|&r| r == 0) => continue,
-                Some(Some(c)) => c,
-                Some(None) => START_NO_MOVE,
-                None => NOT_AT_START,
-            };
-            if let Some(c) = codes.get_mut(2 * g as usize..2 * g as usize + 2) {
-                c.copy_from_slice(&code.to_le_bytes());
-            }
-        }
-    }
-    let tmp = dir.join("games.bin.tmp");
-    std::fs::write(&tmp, &bytes).map_err(|e| format!("{}: {e}", tmp.display()))?;
-    std::fs::rename(&tmp, dir.join(GAMES)).map_err(|e| format!("{}: {e}", dir.display()))?;
-    Ok(())
-}
-
-/// In `games.bin`'s codes: a game that does not start at the start position.
-pub const NOT_AT_START: u16 = 0xFFFF;
-/// In `games.bin`'s codes: a game that starts at the start position and has no move.
-pub const START_NO_MOVE: u16 = 0xFFFE;
 
 #[cfg(test)]
 mod tests {

@@ -84,8 +84,19 @@ impl SortBy {
             SortBy::Result => "result",
             SortBy::Moves => "moves",
             SortBy::Tags => "tags",
-            SortBy::Path => "files.path, record",
+            SortBy::Path => "files.path",
             SortBy::Id => "games.id",
+        }
+    }
+
+    /// The `ORDER BY` of the list sorted by this column: every key in the same direction
+    /// (a path's records follow it; ties in index order).
+    fn order_by(self, descending: bool) -> String {
+        let o = if descending { "DESC" } else { "ASC" };
+        match self {
+            SortBy::Path => format!("files.path {o}, record {o}"),
+            SortBy::Id => format!("games.id {o}"),
+            s => format!("{} {o}, games.id {o}", s.column()),
         }
     }
 }
@@ -362,15 +373,13 @@ impl Catalog {
         limit: u64,
     ) -> Result<Vec<GameInfo>, String> {
         let (clause, args) = where_clause(filter);
-        let order = if descending { "DESC" } else { "ASC" };
         let n = args.len();
         let mut st = self
             .db
             .prepare(&format!(
-                "SELECT games.{} FROM {FROM}{clause} ORDER BY {} {order}, games.id {order} \
-                 LIMIT ?{} OFFSET ?{}",
+                "SELECT games.{} FROM {FROM}{clause} ORDER BY {} LIMIT ?{} OFFSET ?{}",
                 GameInfo::COLUMNS,
-                sort.column(),
+                sort.order_by(descending),
                 n + 1,
                 n + 2
             ))
@@ -393,16 +402,11 @@ impl Catalog {
         descending: bool,
     ) -> Result<Vec<u32>, String> {
         let (clause, args) = where_clause(filter);
-        let o = if descending { "DESC" } else { "ASC" };
-        let order = match sort {
-            SortBy::Path => format!("files.path {o}, record {o}"),
-            SortBy::Id => format!("games.id {o}"),
-            s => format!("{} {o}, games.id {o}", s.column()),
-        };
         let mut st = self
             .db
             .prepare(&format!(
-                "SELECT games.id FROM {FROM}{clause} ORDER BY {order}"
+                "SELECT games.id FROM {FROM}{clause} ORDER BY {}",
+                sort.order_by(descending)
             ))
             .map_err(sql)?;
         let rows = st

@@ -6,10 +6,10 @@
 //!
 //! Crash-safe in this order: the new segment's files are written under a new id; then one
 //! catalog transaction renumbers the games and swaps the segments (before it, the old
-//! segments are the index; the new files are strays the next update removes); then
-//! `games.bin` is rewritten and the old files removed. `games.bin` carries the catalog's
-//! generation (its first byte), so an index whose `games.bin` was not rewritten after the
-//! commit is refused as damaged and rebuilt, never read with stale ids.
+//! segments are the index; the new files are strays the next update removes); then the old
+//! files are removed and the update writes `games.bin`, which it removed before its first
+//! commit: an index killed before that has none, and queries build its table from the
+//! catalog (`super::games_bin`), never read stale ids.
 
 use super::catalog::Catalog;
 use super::segment::{Segment, SegmentWriter, pos_path};

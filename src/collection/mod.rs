@@ -13,11 +13,15 @@
 //! - `games.bin`: one byte per game id, its result, 0 for a game forgotten since (its pairs stay
 //!   in their segment until [`compact`] merges the segments), and the catalog's generation in
 //!   byte 0 (no game has id 0); then per game id the code of its first move when it starts at
-//!   the start position, so a query there replays nothing (`build::write_games_bin`).
+//!   the start position, so a query there replays nothing ([`games_bin`]: written once at the
+//!   end of an update; a query that finds none of the catalog's generation builds it from the
+//!   catalog instead).
 //!
-//! For the viewer's game list: [`Index::page`] (a filter, a sort by any column, offset and
-//! limit), [`Index::count`], and [`Filter::parse`] for a typed filter ([`filter_text`]). An
-//! [`Index`] is `Send`: queries can run on another thread.
+//! For a game list: [`Index::page`] (a filter, a sort by any column, offset and limit),
+//! [`Index::count`], and [`Filter::parse`] for a typed filter ([`filter_text`]); the viewer's
+//! library holds the ordered ids instead (`catalog::Catalog::ordered_ids`, then
+//! `games_by_id` for the rows drawn). An [`Index`] is `Send`: queries can run on another
+//! thread.
 //!
 //! Files are read with the project's reading path (`load::read_records`, every record of a
 //! multi-record CSA file) on every core (`pool::map_in_order`).
@@ -26,6 +30,7 @@ pub mod build;
 pub mod catalog;
 pub mod compact;
 pub mod filter_text;
+pub mod games_bin;
 pub mod keys;
 pub mod query;
 pub mod scan;

@@ -1,7 +1,8 @@
 //! Queries over an index: which games reach a position, what was played from it.
 
-use super::build::{CATALOG, GAMES, NOT_AT_START, START_NO_MOVE};
+use super::build::CATALOG;
 use super::catalog::{Catalog, SortBy};
+use super::games_bin::Games;
 use super::keys::{decode_move, position_key};
 use super::segment::{GameView, Segment};
 use super::{Brief, Filter, GameInfo, Outcome};
@@ -10,13 +11,49 @@ use serde::Serialize;
 use std::path::{Path, PathBuf};
 
 /// An index opened for queries (read-only: the collection and the index may be on read-only
-/// media).
+/// media). It follows the index as updates change it: a query first looks at the catalog's
+/// generation, and when an update committed since, opens the segments and `games.bin` again
+/// (an update adds games, and a compaction gives the games new ids: answers from the old
+/// segments would name other games).
 pub struct Index {
     pub dir: PathBuf,
     catalog: Catalog,
+    view: std::cell::RefCell<View>,
+}
+
+/// What a query reads beside the catalog, as of one generation of it.
+struct View {
+    generation: u64,
     segments: Vec<Segment>,
-    /// `games.bin`, memory-mapped.
-    games: memmap2::Mmap,
+    /// `games.bin`, memory-mapped, or built from the catalog when it is not the current one.
+    games: Games,
+}
+
+impl View {
+    /// The segments and `games.bin` of the catalog in `dir`, from one snapshot of the catalog
+    /// (its generation, its segments and, when `games.bin` is not the current one, the table
+    /// built from it).
+    fn load(dir: &Path, catalog: &Catalog) -> Result<View, String> {
+        catalog
+            .db
+            .execute_batch("BEGIN")
+            .map_err(|e| e.to_string())?;
+        let view = (|| {
+            let generation = catalog.generation()?;
+            let mut segments = Vec::new();
+            for id in catalog.segments()? {
+                segments.push(Segment::open(dir, id)?);
+            }
+            let games = Games::open(dir, catalog, &segments)?;
+            Ok(View {
+                generation,
+                segments,
+                games,
+            })
+        })();
+        let _ = catalog.db.execute_batch("COMMIT");
+        view
+    }
 }
 
 /// A game that reaches the position.
@@ -58,6 +95,7 @@ pub struct Explored {
 /// it played next (`None` when it ends there).
 struct Hit {
     game: u32,
+    outcome: Outcome,
     ply: u32,
     next: Option<u16>,
 }
@@ -79,57 +117,27 @@ impl Index {
             )
         };
         let catalog = Catalog::open(&cat_path, true, false).map_err(damaged)?;
-        let mut segments = Vec::new();
-        for id in catalog.segments().map_err(damaged)? {
-            segments.push(Segment::open(dir, id).map_err(damaged)?);
-        }
-        let gpath = dir.join(GAMES);
-        let f = std::fs::File::open(&gpath)
-            .map_err(|e| damaged(format!("{}: {e}", gpath.display())))?;
-        // SAFETY: games.bin is replaced by a rename, never written in place.
-        let games = unsafe { memmap2::Mmap::map(&f) }.map_err(|e| damaged(e.to_string()))?;
-        if games.is_empty() || games.len() % 3 != 0 {
-            return Err(damaged(format!("{}: damaged (its size)", gpath.display())));
-        }
-        // A `games.bin` from before the catalog's last change would give games wrong results.
-        if games.first().copied() != Some(catalog.generation().map_err(damaged)? as u8) {
-            return Err(damaged(format!(
-                "{}: older than the catalog",
-                gpath.display()
-            )));
-        }
+        let view = View::load(dir, &catalog).map_err(damaged)?;
         Ok(Index {
             dir: dir.to_path_buf(),
             catalog,
-            segments,
-            games,
+            view: std::cell::RefCell::new(view),
         })
     }
 
-    /// Game ids `games.bin` covers.
-    fn ids(&self) -> usize {
-        self.games.len() / 3
-    }
-
-    fn outcome(&self, game: u32) -> Option<Outcome> {
-        if game as usize >= self.ids() {
-            return None;
+    /// The segments and `games.bin` of the catalog's current generation (opened again when an
+    /// update committed since they were).
+    fn view(&self) -> Result<std::cell::Ref<'_, View>, String> {
+        if self.view.borrow().generation != self.catalog.generation()? {
+            let fresh = View::load(&self.dir, &self.catalog).map_err(|e| {
+                format!(
+                    "{}: {e}; run `kifview index` on the collection to rebuild it",
+                    self.dir.display()
+                )
+            })?;
+            *self.view.borrow_mut() = fresh;
         }
-        match self.games.get(game as usize)? {
-            0 => None,
-            b => Outcome::ALL.get(*b as usize - 1).copied(),
-        }
-    }
-
-    /// For a game that starts at the start position: `Some(its first move's code)` (`Some(None)`
-    /// with no move); `None` for any other game (from `games.bin`).
-    fn start_code(&self, game: u32) -> Option<Option<u16>> {
-        let at = self.ids() + 2 * game as usize;
-        match u16::from_le_bytes(self.games.get(at..at + 2)?.try_into().ok()?) {
-            NOT_AT_START => None,
-            START_NO_MOVE => Some(None),
-            c => Some(Some(c)),
-        }
+        Ok(self.view.borrow())
     }
 
     /// Calls `each` with every game that reaches `target`, in id order (segments hold
@@ -153,20 +161,24 @@ impl Index {
         let start = Position::startpos();
         let at_start = target.same_placement(&start);
         let mut candidates = Vec::new();
-        for seg in &self.segments {
+        let view = self.view()?;
+        for seg in &view.segments {
             candidates.clear();
             seg.games_with(key, &mut candidates);
             for &g in &candidates {
-                if self.outcome(g).is_none()
-                    || allowed
-                        .as_ref()
-                        .is_some_and(|a| a.binary_search(&g).is_err())
+                let Some(outcome) = view.games.outcome(g) else {
+                    continue;
+                };
+                if allowed
+                    .as_ref()
+                    .is_some_and(|a| a.binary_search(&g).is_err())
                 {
                     continue;
                 }
-                if at_start && let Some(next) = self.start_code(g) {
+                if at_start && let Some(next) = view.games.start_code(g) {
                     each(Hit {
                         game: g,
+                        outcome,
                         ply: 0,
                         next,
                     });
@@ -192,7 +204,12 @@ impl Index {
                     }
                 }
                 if let Some((ply, next)) = best {
-                    each(Hit { game: g, ply, next });
+                    each(Hit {
+                        game: g,
+                        outcome,
+                        ply,
+                        next,
+                    });
                 }
             }
         }
@@ -271,7 +288,7 @@ impl Index {
         let mut by_code = vec![[0u64; 4]; 1 << 16];
         let mut seen: Vec<u16> = Vec::new();
         self.each_hit(target, filter, &mut |h| {
-            let o = self.outcome(h.game).unwrap_or(Outcome::Unknown) as usize;
+            let o = h.outcome as usize;
             all[o] += 1;
             if let Some(code) = h.next {
                 let c = &mut by_code[code as usize];
@@ -348,8 +365,10 @@ impl Index {
     /// (games, position pairs, bytes of the position index on disk).
     pub fn sizes(&self) -> Result<(u64, u64, u64), String> {
         let (live, _, _) = self.catalog.counts()?;
-        let pairs = self.segments.iter().map(|s| s.pairs() as u64).sum();
-        let bytes = self.segments.iter().map(Segment::bytes).sum::<u64>() + self.games.len() as u64;
+        let view = self.view()?;
+        let pairs = view.segments.iter().map(|s| s.pairs() as u64).sum();
+        let bytes =
+            view.segments.iter().map(Segment::bytes).sum::<u64>() + view.games.bytes().len() as u64;
         Ok((live, pairs, bytes))
     }
 }

@@ -350,7 +350,7 @@ fn the_list_fills_while_the_folder_is_indexed() {
         &idx,
         kifview::collection::build::Hook {
             batch: 2,
-            after_step: Box::new(move |step| {
+            after_step: Box::new(move |step, _| {
                 if step <= 1 {
                     p.wait();
                     r.wait();

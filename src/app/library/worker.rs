@@ -3,14 +3,15 @@
 //! 100,000 games, so never on the key path; requests replace each other, the newest wins),
 //! and the indexer (`kifview DIR`: `collection::update` of the folder, with its progress;
 //! the update commits in steps, and after each the list is asked for again, at most once a
-//! second, so it fills as the indexing goes). Both answer on one channel the app drains each
-//! tick.
+//! second, so it fills as the indexing goes; when the library goes, the viewer quitting, the
+//! update is told to stop and waited for a short while, so that it ends between steps, not
+//! with the process). Both answer on one channel the app drains each tick.
 
 use crate::collection::build::CATALOG;
 use crate::collection::catalog::Catalog;
 use crate::collection::{Filter, Report, SortBy, UpdateOptions};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
@@ -56,6 +57,28 @@ pub struct Progress {
 /// The list is asked for again at most this often while the indexing commits.
 const RELIST: Duration = Duration::from_secs(1);
 
+/// How long the viewer, quitting, waits for the indexer to stop: told to, it stops within the
+/// file each core is reading and a rollback of the step under way (milliseconds); a step
+/// sorting its positions or a compaction cannot be interrupted, and the process ends anyway
+/// after this (the catalog's journal makes that safe too: the next update rolls it back).
+const STOP_WAIT: Duration = Duration::from_secs(2);
+
+/// The indexer thread as the app holds it: dropped (the viewer quits, or the library goes),
+/// it tells the update to stop and waits for it, at most [`STOP_WAIT`], so that the update
+/// ends at a step instead of with the process.
+struct Indexer {
+    stop: Arc<AtomicBool>,
+    /// Disconnected when the thread ends.
+    ended: Receiver<()>,
+}
+
+impl Drop for Indexer {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        let _ = self.ended.recv_timeout(STOP_WAIT);
+    }
+}
+
 #[derive(Default)]
 struct Slot {
     request: Option<ListRequest>,
@@ -69,6 +92,7 @@ pub struct Worker {
     pub(super) progress: Arc<Progress>,
     /// The steps committed when the list was last asked for again, and when.
     relisted: (u64, Option<Instant>),
+    _indexer: Option<Indexer>,
 }
 
 impl std::fmt::Debug for Worker {
@@ -83,11 +107,15 @@ impl Worker {
         let shared = Arc::new((Mutex::new(Slot::default()), Condvar::new()));
         let (tx, replies) = channel();
         let progress = Arc::new(Progress::default());
-        if let Some(root) = root {
+        let indexer = root.map(|root| {
             let (tx, dir, progress) = (tx.clone(), dir.clone(), Arc::clone(&progress));
+            let stop = Arc::new(AtomicBool::new(false));
+            let (ended_tx, ended) = channel::<()>();
+            let theirs = Arc::clone(&stop);
             let _ = std::thread::Builder::new()
                 .name("kifview-indexer".into())
                 .spawn(move || {
+                    let _ended = ended_tx;
                     let report = |done: u64, total: u64| {
                         progress.total.store(total, Ordering::Relaxed);
                         progress.done.store(done, Ordering::Relaxed);
@@ -96,11 +124,18 @@ impl Worker {
                         progress.committed.fetch_add(1, Ordering::Relaxed);
                     };
                     let opts = UpdateOptions::default();
-                    let r =
-                        crate::collection::update_with(&dir, &[root], opts, &report, &committed);
+                    let r = crate::collection::update_with(
+                        &dir,
+                        &[root],
+                        opts,
+                        &report,
+                        &committed,
+                        &theirs,
+                    );
                     let _ = tx.send(Reply::Indexed(r));
                 });
-        }
+            Indexer { stop, ended }
+        });
         let theirs = Arc::clone(&shared);
         let _ = std::thread::Builder::new()
             .name("kifview-library".into())
@@ -110,6 +145,7 @@ impl Worker {
             replies,
             progress,
             relisted: (0, None),
+            _indexer: indexer,
         }
     }
 

@@ -19,12 +19,17 @@ pub fn status_height(app: &App, theme: &Theme, width_cells: u16) -> u16 {
             .len()
             .clamp(1, 4) as u16;
     }
-    let has_prompt = matches!(
-        app.overlays().top(),
-        Some(Overlay::CommandLine(_) | Overlay::Prompt(_) | Overlay::Confirm(_))
-    );
+    // A message beside the line being typed that does not fit after it: on rows below.
+    if let Some((text, _)) = prompt_text(app, theme.double) {
+        return match typing_message(app, theme.double) {
+            Some(m) if width(&text) + 3 + width(&m) > width_cells as usize => {
+                1 + message_rows(&m, width_cells as usize).len() as u16
+            }
+            _ => 1,
+        };
+    }
     match app.message() {
-        Some(m) if !has_prompt => {
+        Some(m) => {
             let d = theme.double;
             let used = width(&file_part(app, d))
                 + 2
@@ -32,9 +37,7 @@ pub fn status_height(app: &App, theme: &Theme, width_cells: u16) -> u16 {
                 + mode_part(app, width_cells as usize).map_or(0, |t| width(&t) + 2);
             let text = clean(&m.text, d);
             if used + width(&text) + 1 + HELP.len() > width_cells as usize {
-                1 + wrap_hanging(&text, width_cells.saturating_sub(1) as usize, 2)
-                    .len()
-                    .clamp(1, 3) as u16
+                1 + message_rows(&text, width_cells as usize).len() as u16
             } else {
                 1
             }
@@ -174,19 +177,55 @@ pub fn status_line(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &
         buf.set_string(area.right() - help.len() as u16, area.y, help, Style::new());
     }
     if let (Some(m), true) = (message, own_row) {
-        // The message wrapped on the rows below (at most three; the last is cut).
-        let rows = wrap_hanging(m.content.trim_start(), avail.saturating_sub(1), 2);
-        for (i, row) in rows.iter().take(area.height as usize - 1).enumerate() {
-            let text = fit(&format!(" {row}"), avail);
-            buf.set_line(
-                area.x,
-                area.y + 1 + i as u16,
-                &Line::from(Span::styled(text, m.style)),
-                area.width,
-            );
-        }
+        draw_message_below(area, buf, m.content.trim_start(), m.style);
     }
     buf.set_style(area, Style::new().add_modifier(Modifier::REVERSED));
+}
+
+/// A message on rows of its own, wrapped at `w` cells (one cell of margin): at most three
+/// (the last is cut).
+fn message_rows(text: &str, w: usize) -> Vec<String> {
+    let mut rows = wrap_hanging(text, w.saturating_sub(1), 2);
+    rows.truncate(3);
+    if rows.is_empty() {
+        rows.push(String::new());
+    }
+    rows
+}
+
+/// The message on the rows of `area` below its first (see [`message_rows`]).
+fn draw_message_below(area: Rect, buf: &mut Buffer, text: &str, style: Style) {
+    let w = area.width as usize;
+    let rows = message_rows(text, w);
+    for (i, row) in rows.iter().take(area.height as usize - 1).enumerate() {
+        buf.set_line(
+            area.x,
+            area.y + 1 + i as u16,
+            &Line::from(Span::styled(fit(&format!(" {row}"), w), style)),
+            area.width,
+        );
+    }
+}
+
+/// The text of the `:` line or a prompt as drawn, and where the cursor goes in it (`None`:
+/// placed by `ui::draw`); `None` when neither is open.
+fn prompt_text(app: &App, d: bool) -> Option<(String, Option<usize>)> {
+    match app.overlays().top() {
+        Some(Overlay::CommandLine(line)) => Some((format!(":{}", clean(&line.text, d)), None)),
+        Some(Overlay::Prompt(p)) => {
+            let t = clean(&format!("{}{}", p.label, p.text), d);
+            let n = width(&t);
+            Some((t, Some(n)))
+        }
+        _ => None,
+    }
+}
+
+/// The message shown beside a line being typed, cleaned.
+fn typing_message(app: &App, d: bool) -> Option<String> {
+    let typing = matches!(app.mode(), Mode::Prompt | Mode::CommandLine);
+    let m = app.message().filter(|_| typing)?;
+    Some(clean(&m.text, d))
 }
 
 /// A question and its answer keys, as one text (wrapped by the caller).
@@ -203,43 +242,44 @@ fn question_text(q: &crate::app::overlay::confirm::Confirm, d: bool) -> String {
 fn prompt_line(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut ViewState) -> bool {
     let d = theme.double;
     let w = area.width as usize;
-    let (text, cursor_at) = match app.overlays().top() {
-        Some(Overlay::CommandLine(line)) => {
-            let t = format!(":{}", clean(&line.text, d));
-            if app.message().is_none() {
-                // Only the line (the terminal cursor is placed by `ui::draw`).
-                buf.set_stringn(area.x, area.y, fit(&t, w), w, Style::new());
-                right_tag(area, buf, app, width(&t));
-                return true;
-            }
-            (t, None)
+    if let Some(Overlay::Confirm(q)) = app.overlays().top() {
+        let rows = wrap_hanging(&question_text(q, d), w, 2);
+        for (i, row) in rows.iter().take(area.height as usize).enumerate() {
+            buf.set_stringn(area.x, area.y + i as u16, fit(row, w), w, Style::new());
         }
-        Some(Overlay::Prompt(p)) => {
-            let t = clean(&format!("{}{}", p.label, p.text), d);
-            let n = width(&t);
-            (t, Some(n))
-        }
-        Some(Overlay::Confirm(q)) => {
-            let rows = wrap_hanging(&question_text(q, d), w, 2);
-            for (i, row) in rows.iter().take(area.height as usize).enumerate() {
-                buf.set_stringn(area.x, area.y + i as u16, fit(row, w), w, Style::new());
-            }
-            buf.set_style(area, Style::new().add_modifier(Modifier::REVERSED));
-            return true;
-        }
-        // The others draw elsewhere; the status line shows the file and the message.
-        _ => return false,
+        buf.set_style(area, Style::new().add_modifier(Modifier::REVERSED));
+        return true;
+    }
+    // The others draw elsewhere; the status line shows the file and the message.
+    let Some((text, cursor_at)) = prompt_text(app, d) else {
+        return false;
     };
-    let typing = matches!(app.mode(), Mode::Prompt | Mode::CommandLine);
+    if cursor_at.is_none() && app.message().is_none() {
+        // Only the `:` line (the terminal cursor is placed by `ui::draw`).
+        buf.set_stringn(area.x, area.y, fit(&text, w), w, Style::new());
+        right_tag(area, buf, app, width(&text));
+        return true;
+    }
     buf.set_style(area, Style::new().add_modifier(Modifier::REVERSED));
-    let mut spans = vec![Span::raw(text.clone())];
-    if let (true, Some(m)) = (typing, app.message()) {
-        let style = level_style(m.level, theme);
-        spans.push(Span::styled(format!("   {}", clean(&m.text, d)), style));
+    let mut spans = vec![Span::raw(text)];
+    // The message beside the text typed, or on the rows below when it does not fit there
+    // (`status_height` gave them).
+    let message = typing_message(app, d).zip(app.message());
+    let mut below = None;
+    if let Some((m, msg)) = message {
+        let style = level_style(msg.level, theme);
+        if area.height >= 2 {
+            below = Some((m, style));
+        } else {
+            spans.push(Span::styled(format!("   {m}"), style));
+        }
     }
     let used: usize = spans.iter().map(|s| width(&s.content)).sum();
     buf.set_line(area.x, area.y, &Line::from(spans), area.width);
     right_tag(area, buf, app, used);
+    if let Some((m, style)) = below {
+        draw_message_below(area, buf, &m, style);
+    }
     buf.set_style(area, Style::new().add_modifier(Modifier::REVERSED));
     if let Some(n) = cursor_at {
         vs.cursor = Some((area.x + n.min(w.saturating_sub(1)) as u16, area.y));

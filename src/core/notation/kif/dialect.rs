@@ -347,11 +347,15 @@ fn piece_written(body: &str) -> Option<(Same, &str)> {
         });
     }
     // The usual square, `７六`: a full-width digit (EF BC 91..99) and a kanji numeral.
-    if let [0xEF, 0xBC, 0x91..=0x99, ..] = b.as_bytes()
-        && let Some(rank) = b.get(3..6)
+    // (一 二 三 四 五 六 七 八 九 by their bytes: nine string compares cost more.)
+    if let [0xEF, 0xBC, 0x91..=0x99, r0, r1, r2, ..] = *b.as_bytes()
         && matches!(
-            rank,
-            "一" | "二" | "三" | "四" | "五" | "六" | "七" | "八" | "九"
+            [r0, r1, r2],
+            [0xE4, 0xB8, 0x80 | 0x89 | 0x83]
+                | [0xE4, 0xBA, 0x8C | 0x94]
+                | [0xE5, 0x9B, 0x9B]
+                | [0xE5, 0x85, 0xAD | 0xAB]
+                | [0xE4, 0xB9, 0x9D]
         )
     {
         return Some((Same::Square, &b[6..]));
@@ -419,10 +423,23 @@ mod tests {
             ("131手詰", None),
             ("76歩(77)", Some((Same::Square, "歩(77)"))),
             ("１", None),
+            ("１十歩", None),
             ("", None),
             ("▲", None),
         ] {
             assert_eq!(piece_written(body), expected, "{body}");
+        }
+        // Every square as the writer writes it.
+        for file in 1..=9 {
+            for rank in 1..=9 {
+                let sq = crate::core::rules::Square::new(file, rank).unwrap();
+                let body = format!("{}金(11)", crate::core::notation::japanese::square_kif(sq));
+                assert_eq!(
+                    piece_written(&body),
+                    Some((Same::Square, "金(11)")),
+                    "{body}"
+                );
+            }
         }
     }
 }

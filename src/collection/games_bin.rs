@@ -1,0 +1,145 @@
+//! `games.bin`: per game id its result and, for a game that starts at the start position, its
+//! first move, so that a query there replays nothing.
+//!
+//! For N = the next game id: N bytes, per game id 0 when gone, else 1 + its result (sente,
+//! gote, draw, unknown), byte 0 the catalog's generation (no game has id 0, and only its low
+//! byte is kept); then N two-byte codes (little-endian), per game its first move's code when it
+//! starts at the start position ([`START_NO_MOVE`] with no move), else [`NOT_AT_START`].
+//!
+//! Written once per update, after its last commit (and its compaction): an update removes the
+//! file before its first commit, so a `games.bin` that exists is the one of the catalog's
+//! current generation, and an update stopped or killed midway leaves none. A reader that
+//! finds none, or one of another generation (from a kifview before this rule, or copied
+//! from elsewhere), builds the same table in memory from the catalog and the segments
+//! ([`table`]): slower to open (a catalog query over every game), never a wrong answer, never a
+//! refusal.
+
+use super::Outcome;
+use super::catalog::Catalog;
+use super::segment::Segment;
+use std::path::Path;
+
+pub const GAMES: &str = "games.bin";
+/// In `games.bin`'s codes: a game that does not start at the start position.
+pub const NOT_AT_START: u16 = 0xFFFF;
+/// In `games.bin`'s codes: a game that starts at the start position and has no move.
+pub const START_NO_MOVE: u16 = 0xFFFE;
+
+/// The table for the catalog as it is (inside the caller's transaction, for one snapshot) and
+/// its open segments `segs` (the catalog's, in order).
+pub fn table(cat: &Catalog, segs: &[Segment]) -> Result<Vec<u8>, String> {
+    let n = ids(segs);
+    let mut bytes = vec![0u8; 3 * n];
+    bytes[0] = cat.generation()? as u8;
+    for (id, o) in cat.results()? {
+        if let Some(b) = bytes.get_mut(id as usize).filter(|_| id > 0) {
+            *b = 1 + o as u8;
+        }
+    }
+    let (results, codes) = bytes.split_at_mut(n);
+    codes.fill(0xFF);
+    for seg in segs {
+        for g in seg.game_ids() {
+            let code = match seg.start_move(g) {
+                _ if results.get(g as usize).is_none_or(|&r| r == 0) => continue,
+                Some(Some(c)) => c,
+                Some(None) => START_NO_MOVE,
+                None => NOT_AT_START,
+            };
+            if let Some(c) = codes.get_mut(2 * g as usize..2 * g as usize + 2) {
+                c.copy_from_slice(&code.to_le_bytes());
+            }
+        }
+    }
+    Ok(bytes)
+}
+
+/// Game ids the table covers for these segments: the next id (ids start at 1).
+fn ids(segs: &[Segment]) -> usize {
+    segs.iter()
+        .map(|s| s.game_ids().end as usize)
+        .max()
+        .unwrap_or(1)
+        .max(1)
+}
+
+/// Writes `games.bin` for the catalog in `dir` as it is now (a temporary file renamed into
+/// place: a reader maps either the old file or the new one).
+pub fn write(dir: &Path, cat: &Catalog) -> Result<(), String> {
+    let mut segs = Vec::new();
+    for id in cat.segments()? {
+        segs.push(Segment::open(dir, id)?);
+    }
+    let bytes = table(cat, &segs)?;
+    let tmp = dir.join("games.bin.tmp");
+    std::fs::write(&tmp, &bytes).map_err(|e| format!("{}: {e}", tmp.display()))?;
+    std::fs::rename(&tmp, dir.join(GAMES)).map_err(|e| format!("{}: {e}", dir.display()))
+}
+
+/// Removes `games.bin` before the catalog changes (see the module docs).
+pub fn remove(dir: &Path) -> Result<(), String> {
+    let path = dir.join(GAMES);
+    match std::fs::remove_file(&path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            Err(format!("{}: {e}", path.display()))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// `games.bin` as a query reads it: the file mapped, or the table built in memory.
+pub enum Games {
+    Mapped(memmap2::Mmap),
+    Built(Vec<u8>),
+}
+
+impl Games {
+    /// The file in `dir` when it is there, of generation `generation` and of the size the
+    /// segments `segs` need; else the table built from the catalog (see the module docs).
+    pub fn open(dir: &Path, cat: &Catalog, segs: &[Segment]) -> Result<Games, String> {
+        let generation = cat.generation()?;
+        let mapped = std::fs::File::open(dir.join(GAMES))
+            .ok()
+            // SAFETY: games.bin is replaced by a rename, never written in place.
+            .and_then(|f| unsafe { memmap2::Mmap::map(&f) }.ok())
+            .filter(|m| m.len() == 3 * ids(segs) && m[0] == generation as u8);
+        match mapped {
+            Some(m) => Ok(Games::Mapped(m)),
+            None => table(cat, segs).map(Games::Built),
+        }
+    }
+
+    pub fn bytes(&self) -> &[u8] {
+        match self {
+            Games::Mapped(m) => m,
+            Games::Built(v) => v,
+        }
+    }
+
+    /// Game ids the table covers.
+    fn ids(&self) -> usize {
+        self.bytes().len() / 3
+    }
+
+    /// A live game's result (`None`: no such game, or forgotten since).
+    pub fn outcome(&self, game: u32) -> Option<Outcome> {
+        if game as usize >= self.ids() || game == 0 {
+            return None;
+        }
+        match self.bytes().get(game as usize)? {
+            0 => None,
+            b => Outcome::ALL.get(*b as usize - 1).copied(),
+        }
+    }
+
+    /// For a game that starts at the start position: `Some(its first move's code)` (`Some(None)`
+    /// with no move); `None` for any other game.
+    pub fn start_code(&self, game: u32) -> Option<Option<u16>> {
+        let at = self.ids() + 2 * game as usize;
+        match u16::from_le_bytes(self.bytes().get(at..at + 2)?.try_into().ok()?) {
+            NOT_AT_START => None,
+            START_NO_MOVE => Some(None),
+            c => Some(Some(c)),
+        }
+    }
+}

@@ -1,0 +1,192 @@
+//! An update told to stop (issue 23: the viewer quits while its library indexes a folder):
+//! it ends between steps, the step under way rolled back, with no journal and no segment file
+//! left behind, an index every query reads as it is (its `games.bin` built from the catalog),
+//! and the next update reads only the files not committed.
+
+use kifview::app::LaunchOptions;
+use kifview::collection::build::{Hook, set_hook};
+use kifview::collection::{Filter, Index, Report, update, update_with};
+use kifview::core::rules::Position;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+use crate::common::viewer_with;
+
+/// `n` one-game CSA files in `root/coll` (each from the start position, `i` moves long);
+/// returns the folder.
+fn collection(root: &Path, n: usize) -> PathBuf {
+    const MOVES: [&str; 4] = ["+7776FU", "-3334FU", "+2726FU", "-8384FU"];
+    let coll = root.join("coll");
+    std::fs::create_dir_all(&coll).unwrap();
+    for i in 0..n {
+        let moves: String = MOVES
+            .iter()
+            .take(1 + i % 4)
+            .map(|m| format!("{m}\n"))
+            .collect();
+        let text = format!("V2.2\nN+sente{i}\nN-gote{i}\nPI\n+\n{moves}%TORYO\n");
+        std::fs::write(coll.join(format!("g{i}.csa")), text).unwrap();
+    }
+    coll
+}
+
+/// What an update leaves that a finished one does not: SQLite's journal, segment files no
+/// catalog row names (the catalog names `segments`).
+fn leftovers(idx: &Path, segments: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(idx).unwrap().flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let seg = name
+            .strip_prefix("pos-")
+            .or_else(|| name.strip_prefix("moves-"))
+            .and_then(|n| n.strip_suffix(".bin"))
+            .and_then(|n| n.parse::<usize>().ok());
+        if name.contains("journal") || name.starts_with("tmp-") || seg.is_some_and(|s| s > segments)
+        {
+            out.push(name);
+        }
+    }
+    out
+}
+
+/// The index answers as its catalog says: every game listed starts at the start position,
+/// and `find` there gives each of them.
+fn answers(idx: &Path, games: u64) {
+    let index = Index::open(idx).expect("a stopped update leaves a readable index");
+    assert_eq!(index.count(&Filter::default()).unwrap(), games);
+    let found = index
+        .find(&Position::startpos(), &Filter::default())
+        .unwrap();
+    assert_eq!(found.len() as u64, games);
+    let explored = index
+        .explore(&Position::startpos(), &Filter::default())
+        .unwrap();
+    assert_eq!(explored.games, games);
+    assert_eq!(explored.moves.first().map(|m| m.usi.as_str()), Some("7g7f"));
+}
+
+fn update_all(idx: &Path, coll: &Path) -> Report {
+    update(idx, &[coll.to_path_buf()], Default::default(), &|_, _| {})
+        .expect("the update runs: the one stopped has ended")
+}
+
+#[test]
+fn an_update_stopped_midway_rolls_its_step_back_and_the_next_reads_the_rest() {
+    let dir = tempfile::tempdir().unwrap();
+    let coll = collection(dir.path(), 9);
+    let idx = dir.path().join("idx");
+    // Batches of 2 files: step 1 = batch 1, step 2 = batches 2 and 3, step 3 = batches 4, 5.
+    set_hook(
+        &idx,
+        Hook {
+            batch: 2,
+            after_step: Box::new(|_, _| {}),
+        },
+    );
+    // Told to stop as the sixth file is read (batch 3): step 2 holds batch 2, not committed.
+    let stop = AtomicBool::new(false);
+    let read = AtomicU64::new(0);
+    let progress = |done: u64, _: u64| {
+        read.fetch_max(done, Ordering::SeqCst);
+        if done == 6 {
+            stop.store(true, Ordering::SeqCst);
+        }
+    };
+    let commits = AtomicU64::new(0);
+    let committed = || {
+        commits.fetch_add(1, Ordering::SeqCst);
+    };
+    let r = update_with(
+        &idx,
+        std::slice::from_ref(&coll),
+        Default::default(),
+        &progress,
+        &committed,
+        &stop,
+    )
+    .unwrap();
+    assert!(r.stopped);
+    assert_eq!(
+        commits.load(Ordering::SeqCst),
+        2,
+        "the first transaction, step 1"
+    );
+    assert_eq!(
+        (r.files_read, r.games_added, r.games),
+        (2, 2, 2),
+        "the report is the committed steps'"
+    );
+    assert!(
+        read.load(Ordering::SeqCst) < 9,
+        "the files after the stop are not read"
+    );
+    assert_eq!(leftovers(&idx, 1), Vec::<String>::new());
+    assert!(
+        !idx.join("games.bin").exists(),
+        "written only by an update that ends"
+    );
+    answers(&idx, 2);
+
+    let r = update_all(&idx, &coll);
+    assert!(!r.stopped);
+    assert_eq!((r.files_unchanged, r.files_read, r.games), (2, 7, 9));
+    assert!(idx.join("games.bin").is_file());
+    answers(&idx, 9);
+}
+
+/// Quitting the viewer drops its app, and so its library: the update it runs is told to stop
+/// and waited for, and ends after the step it was in; before, the thread went on (here,
+/// paused until told to stop, for ever) and the process ended in the middle of a step.
+#[test]
+fn quitting_the_viewer_while_its_library_indexes_stops_the_update_cleanly() {
+    let dir = tempfile::tempdir().unwrap();
+    let coll = collection(dir.path(), 5);
+    let idx = dir.path().join("idx");
+    let paused = Arc::new(AtomicBool::new(false));
+    let p = Arc::clone(&paused);
+    // Step 1 (the first two files) committed, the update waits until told to stop.
+    set_hook(
+        &idx,
+        Hook {
+            batch: 2,
+            after_step: Box::new(move |step, stop| {
+                if step == 1 {
+                    p.store(true, Ordering::SeqCst);
+                    while !stop.load(Ordering::SeqCst) {
+                        std::thread::sleep(std::time::Duration::from_millis(1));
+                    }
+                }
+            }),
+        },
+    );
+    let v = viewer_with(&LaunchOptions {
+        file: Some(coll.clone()),
+        index: Some(idx.clone()),
+        ..Default::default()
+    });
+    for _ in 0..60_000 {
+        if paused.load(Ordering::SeqCst) {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    assert!(
+        paused.load(Ordering::SeqCst),
+        "the indexing never reached step 1"
+    );
+    drop(v);
+    // Ended: no journal, no stray segment, the lock free (an update runs at once).
+    assert_eq!(leftovers(&idx, 1), Vec::<String>::new());
+    answers(&idx, 2);
+    set_hook(
+        &idx,
+        Hook {
+            batch: 2,
+            after_step: Box::new(|_, _| {}),
+        },
+    );
+    let r = update_all(&idx, &coll);
+    assert_eq!((r.files_unchanged, r.files_read, r.games), (2, 3, 5));
+    answers(&idx, 5);
+}
