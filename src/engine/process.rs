@@ -191,10 +191,16 @@ fn detach(cmd: &mut Command, tell: RawFd) {
     // SAFETY: getpid is async-signal-safe.
     let parent = unsafe { libc::getpid() };
     // SAFETY: the closure runs in the child between fork and exec (after std's
-    // `setpgid(0, 0)`) and calls only async-signal-safe functions (prctl, getppid, getpid,
-    // send); it allocates nothing. `tell` stays open in kifview until `spawn` returned.
+    // `setpgid(0, 0)`) and calls only async-signal-safe functions (sigemptyset,
+    // pthread_sigmask, prctl, getppid, getpid, send); it allocates nothing. `tell` stays open in kifview until `spawn` returned.
     unsafe {
         cmd.pre_exec(move || {
+            // The engine starts with no signal blocked, as from a shell: the viewer holds
+            // SIGCONT back in all its threads (`tui::run`), and a mask is inherited through
+            // fork and exec (std's `Command` leaves it as it is).
+            let mut none: libc::sigset_t = std::mem::zeroed();
+            libc::sigemptyset(&mut none);
+            libc::pthread_sigmask(libc::SIG_SETMASK, &none, std::ptr::null_mut());
             #[cfg(target_os = "linux")]
             if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
                 return Err(io::Error::last_os_error());

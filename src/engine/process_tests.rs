@@ -188,3 +188,31 @@ fn a_grandchild_goes_when_kifview_is_killed_just_after_starting_the_engine() {
         "the engine's child outlived kifview killed as it started the engine"
     );
 }
+
+/// An engine started by a thread that blocks SIGCONT (the viewer's threads all do) starts with
+/// no signal blocked. (`grep` as the engine: a shell would unblock signals itself.)
+#[cfg(target_os = "linux")]
+#[test]
+fn an_engine_starts_with_no_signal_blocked() {
+    let mut spec = EngineSpec::new("grep");
+    spec.args = vec!["SigBlk".into(), "/proc/self/status".into()];
+    std::thread::spawn(move || {
+        // SAFETY: pthread_sigmask on this thread only, with a set made by sigsetops.
+        unsafe {
+            let mut cont: libc::sigset_t = std::mem::zeroed();
+            libc::sigemptyset(&mut cont);
+            libc::sigaddset(&mut cont, libc::SIGCONT);
+            libc::pthread_sigmask(libc::SIG_BLOCK, &cont, std::ptr::null_mut());
+        }
+        let mut e = Engine::start_with(spec, Timeouts::default()).unwrap();
+        // It prints its mask and exits: an error (no `usiok`), its output kept.
+        until(&mut e, 10, |ev| matches!(ev, EngineEvent::Error(_)));
+        let out: Vec<Vec<&str>> = e
+            .recent_output()
+            .map(|l| l.split_whitespace().collect())
+            .collect();
+        assert_eq!(out, [["SigBlk:", "0000000000000000"]]);
+    })
+    .join()
+    .unwrap();
+}

@@ -161,7 +161,7 @@ fn gpsusi_search_mate_search_and_crash_on_an_impossible_sfen() {
     };
     spec.options.insert("BookDepth".into(), OptionValue::Int(0));
     let mut e = Engine::start_with(spec, patient()).unwrap();
-    until(&mut e, 20, |ev| *ev == EngineEvent::Ready);
+    until(&mut e, READY_WAIT, |ev| *ev == EngineEvent::Ready);
     assert!(e.info().name.starts_with("gpsshogi"), "{:?}", e.info());
 
     // gpsusi aborts on `go nodes`, `go movetime` and `go depth`: the driver's own timer works.
@@ -181,10 +181,14 @@ fn gpsusi_search_mate_search_and_crash_on_an_impossible_sfen() {
     assert!(best.japanese.starts_with('▲'), "{}", best.japanese);
     assert_eq!(best.multipv, 1, "gpsusi lines carry no multipv: line 1");
 
+    // `go mate` with a time, as the viewer sends it. The time is only a bound: gpsusi answers
+    // as soon as it has proved the mate or that there is none (a few hundred ms when idle),
+    // but its first mate search costs it about 0.9 s of CPU, which took 10.2 s at load 12 on
+    // a two-core machine (5 s killed it there 4 times in 4 runs).
     let id = e
         .search(tsume(
             "4k4/9/4G4/9/9/9/9/9/4K4 b G 1",
-            Limit::Mate(Some(Duration::from_secs(5))),
+            Limit::Mate(Some(MATE_BOUND)),
         ))
         .unwrap();
     let events = until(&mut e, 30, is_done(id));
@@ -195,7 +199,7 @@ fn gpsusi_search_mate_search_and_crash_on_an_impossible_sfen() {
     let id = e
         .search(tsume(
             "4k4/9/9/9/9/9/9/9/4K4 b G 1",
-            Limit::Mate(Some(Duration::from_secs(10))),
+            Limit::Mate(Some(MATE_BOUND)),
         ))
         .unwrap();
     let events = until(&mut e, 30, is_done(id));
@@ -220,8 +224,18 @@ fn gpsusi_search_mate_search_and_crash_on_an_impossible_sfen() {
     // SAFETY: signal 0 only checks that the process exists.
     assert!(unsafe { libc::kill(pid as libc::pid_t, 0) } != 0, "reaped");
     e.restart().unwrap();
-    until(&mut e, 20, |ev| *ev == EngineEvent::Ready);
+    until(&mut e, READY_WAIT, |ev| *ev == EngineEvent::Ready);
 }
+
+/// The time given to gpsusi's mate searches: far above what they need, so that a loaded
+/// machine does not turn them into timeouts (`until(.., 30, ..)` waits 90 s, past it).
+const MATE_BOUND: Duration = Duration::from_secs(60);
+
+/// How long `until` waits for gpsusi to be ready (three times as many seconds: 135 s), past
+/// the driver's own deadlines (`patient`: 60 s for `usiok`, then 60 s for `readyok`), so that
+/// a slow start fails with the driver's message or not at all. gpsusi took 25-32 s to answer
+/// `usiok` at load 11-13 on a two-core machine.
+const READY_WAIT: u64 = 45;
 
 /// The driver's timeouts with a longer handshake: on a loaded two-core machine gpsusi has
 /// needed more than 10 s to answer `usiok` while the rest of the suite runs.

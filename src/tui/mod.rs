@@ -194,8 +194,34 @@ mod signals {
         }
     }
 
+    /// SIGCONT as a set of one signal.
+    fn cont_set() -> libc::sigset_t {
+        // SAFETY: a zeroed sigset_t emptied and filled as sigsetops(3) asks.
+        unsafe {
+            let mut set: libc::sigset_t = std::mem::zeroed();
+            libc::sigemptyset(&mut set);
+            libc::sigaddset(&mut set, libc::SIGCONT);
+            set
+        }
+    }
+
+    /// Holds SIGCONT back (blocked) in this thread and in every thread started from it later:
+    /// called first thing, before kifview starts any thread. A SIGCONT that is caught runs its
+    /// handler on whichever thread the kernel picks, often not the main one and after the main
+    /// thread went on from its stop (100 stops of a process with one sleeping thread besides
+    /// the main one: the handler came late 59 times), so the main thread could not tell
+    /// whether it had been stopped. Blocked in every thread, a SIGCONT still continues the
+    /// process (POSIX) and stays pending until the run loop takes it (`take_cont`). A mask is
+    /// inherited through exec: engines clear it as they start (`engine::process`).
+    pub fn hold_cont() {
+        // SAFETY: pthread_sigmask with a valid set; only SIGCONT is added to the mask.
+        unsafe { libc::pthread_sigmask(libc::SIG_BLOCK, &cont_set(), std::ptr::null_mut()) };
+    }
+
     /// Catches SIGTSTP (`kill -TSTP`: suspend as Ctrl-z does, the terminal given back
-    /// first) and SIGCONT (continued after any stop, even SIGSTOP: redraw everything).
+    /// first) and SIGCONT (continued after any stop, even SIGSTOP: redraw everything). With
+    /// SIGCONT held back (`hold_cont`) its handler only runs on a thread that did not hold it
+    /// back (none of kifview's); a caught signal stays pending while it is blocked.
     pub fn install_job_control() {
         set_handler(libc::SIGTSTP, note_stop as *const () as usize);
         set_handler(libc::SIGCONT, note_cont as *const () as usize);
@@ -206,9 +232,19 @@ mod signals {
         STOP.swap(false, Ordering::SeqCst)
     }
 
-    /// Was SIGCONT received since the last call?
+    /// Was SIGCONT received since the last call? Takes a pending (held back) one.
     pub fn take_cont() -> bool {
-        CONT.swap(false, Ordering::SeqCst)
+        let caught = CONT.swap(false, Ordering::SeqCst);
+        // SAFETY: sigpending fills a valid set; sigwait takes SIGCONT, which is pending and
+        // blocked in this thread, so it returns at once.
+        let pending = unsafe {
+            let mut pending: libc::sigset_t = std::mem::zeroed();
+            let mut sig = 0;
+            libc::sigpending(&mut pending) == 0
+                && libc::sigismember(&pending, libc::SIGCONT) == 1
+                && libc::sigwait(&cont_set(), &mut sig) == 0
+        };
+        caught || pending
     }
 
     /// Stops kifview as the terminal's Ctrl-z would (SIGTSTP with its default action, to the
@@ -216,14 +252,16 @@ mod signals {
     /// (`fg`). False when it was not stopped: with no job control (a process group no shell
     /// watches) the kernel drops the signal.
     pub fn stop_self() -> bool {
-        CONT.store(false, Ordering::SeqCst);
+        // An earlier continue is not this one.
+        take_cont();
         set_handler(libc::SIGTSTP, libc::SIG_DFL);
         // SAFETY: kill with pid 0 signals our own process group; a signal sent to ourselves
-        // is delivered before kill returns, so the process stops here until SIGCONT.
+        // is delivered before kill returns, so the process stops here until SIGCONT, which
+        // is pending (held back: `hold_cont`) by the time this thread runs again.
         unsafe { libc::kill(0, libc::SIGTSTP) };
         set_handler(libc::SIGTSTP, note_stop as *const () as usize);
         STOP.store(false, Ordering::SeqCst);
-        CONT.swap(false, Ordering::SeqCst)
+        take_cont()
     }
 
     /// Stops (`false`: continues) the process groups led by `pids` (the engines).
@@ -299,13 +337,16 @@ fn resume_terminal(terminal: &mut ratatui::DefaultTerminal) -> anyhow::Result<()
     Ok(())
 }
 
-/// How often the run loop looks for a signal while no input comes.
+/// How often the run loop looks for a signal while no input comes (a SIGCONT after a SIGSTOP
+/// is held back and does not end the wait: the screen is redrawn within this time).
 const SIGNAL_CHECK: Duration = Duration::from_millis(200);
 
 /// Runs the full-screen viewer until the user quits. The terminal is restored on quit, on
 /// error, on panic and on the signals that end a program (with unsaved edits kept in a
 /// recovery file first), and while kifview is suspended (Ctrl-z, SIGTSTP; see `suspend`).
 pub fn run(opts: LaunchOptions) -> anyhow::Result<()> {
+    // Before any thread starts: every thread inherits it.
+    signals::hold_cont();
     let config = Config::load(opts.config.as_deref())?;
     let app = App::open(&opts, config)?;
     let mut terminal = ratatui::try_init()?;

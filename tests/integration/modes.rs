@@ -85,15 +85,13 @@ fn ctrl_z_gives_the_terminal_back_and_fg_redraws_everything() {
     // Typed text reaches the shell, echoed as in cooked mode.
     s.send("echo back-in-the-$((6*7))\r");
     s.wait_for("back-in-the-42");
-    let before = s.raw.len();
-    s.send("fg\r");
-    let screen = s.wait_for("resumed (Ctrl-z suspends again)");
+    let raw = fg_says_resumed(&mut s);
+    let screen = s.screen();
     assert!(s.parser.screen().alternate_screen());
     assert!(
         screen.contains("手数＝1") && screen.contains("棋譜 1/44"),
         "{screen}"
     );
-    let raw = String::from_utf8_lossy(&s.raw[before..]).into_owned();
     assert!(raw.contains("\x1b[?1049h"), "the alternate screen again");
     assert!(
         raw.contains("\x1b[2J"),
@@ -102,10 +100,34 @@ fn ctrl_z_gives_the_terminal_back_and_fg_redraws_everything() {
     // Raw mode again: one key moves on, without Enter.
     s.send("l");
     s.wait_for("手数＝2");
+    // Every `fg` says so: kifview knows each time that it was stopped (the SIGCONT that
+    // continues it can be handled on any of its threads, and used to come too late for the
+    // main thread, which then said "not suspended" about a suspension that happened).
+    for ply in 3..=20 {
+        s.wait_gone("resumed");
+        let before = s.raw.len();
+        s.send("\x1a");
+        s.wait_written(before, "Stopped");
+        fg_says_resumed(&mut s);
+        s.send("l");
+        s.wait_for(&format!("手数＝{ply}"));
+    }
     s.send("q");
     s.wait_for("shell> ");
     s.send("exit\r");
     s.wait_exit();
+}
+
+/// `fg` to the shell of a pseudo-terminal where kifview is stopped: it comes back saying it
+/// was resumed, and said nothing else on the way (it was stopped: not "not suspended").
+/// Returns what it wrote.
+fn fg_says_resumed(s: &mut crate::pty::Session) -> String {
+    let before = s.raw.len();
+    s.send("fg\r");
+    s.wait_for("resumed (Ctrl-z suspends again)");
+    let raw = String::from_utf8_lossy(&s.raw[before..]).into_owned();
+    assert!(!raw.contains("not suspended"), "{raw:?}");
+    raw
 }
 
 /// Without job control (a session no shell watches), Ctrl-z cannot stop kifview: it says so

@@ -122,6 +122,23 @@ impl Session {
         }
     }
 
+    /// Waits until the program has written `text` since `from` (a length of [`Session::raw`]):
+    /// a line that is new, where an older one may still be on the screen.
+    pub fn wait_written(&mut self, from: usize, text: &str) {
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            self.pump(Duration::from_millis(50));
+            if String::from_utf8_lossy(&self.raw[from..]).contains(text) {
+                return;
+            }
+            let s = self.screen();
+            assert!(
+                Instant::now() < deadline,
+                "never wrote {text:?}; screen:\n{s}"
+            );
+        }
+    }
+
     /// Waits until the screen no longer shows `text`.
     pub fn wait_gone(&mut self, text: &str) {
         let deadline = Instant::now() + PATIENCE;
