@@ -181,6 +181,31 @@ fn a_typed_filter_narrows_the_list_and_one_that_does_not_read_keeps_it() {
     assert_eq!(v.app.library().unwrap().ids().len(), 5, "empty clears");
 }
 
+/// A filter's error longer than the screen is wide is read whole at 80x24 (wrapped onto the
+/// rows above the last), not cut at the edge.
+#[test]
+fn a_long_filter_error_is_shown_whole_at_80_columns() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut v = library(dir.path());
+    filter(&mut v, "date:2020..x");
+    let error = v
+        .app
+        .library()
+        .unwrap()
+        .error()
+        .expect("an error")
+        .to_string();
+    assert!(error.chars().count() > 60, "long enough to wrap: {error}");
+    let shown = text(&mut v, 80, 24);
+    for word in error.split_whitespace() {
+        assert!(
+            shown.contains(word),
+            "{word:?} of {error:?} not shown:\n{shown}"
+        );
+    }
+    insta::assert_snapshot!("library_filter_error_80x24", shown);
+}
+
 #[test]
 fn s_cycles_the_sorted_column_and_capital_s_reverses_it() {
     let dir = tempfile::tempdir().unwrap();

@@ -9,7 +9,7 @@ use crate::app::App;
 use crate::app::library::{Library, LibraryScreen};
 use crate::collection::{GameInfo, Outcome, SortBy};
 use crate::tui::draw::{block, clear};
-use crate::tui::text::{clean, fit, push_fit, width};
+use crate::tui::text::{clean, fit, push_fit, width, wrap_hanging};
 use crate::tui::theme::Theme;
 use crate::tui::view::ViewState;
 use ratatui::buffer::Buffer;
@@ -270,8 +270,18 @@ pub fn library_overlay(
     let (text, error) = foot(l, s);
     let text = clean(&text, theme.double);
     let y = inner.bottom() - 1;
-    let style = if error { theme.error } else { theme.dim };
-    buf.set_string(inner.x, y, fit(&text, w), style);
+    if error {
+        // An error is read whole: wrapped onto the rows above the last (at most three, over
+        // the list's last rows; the third is cut).
+        let mut rows = wrap_hanging(&text, w, 2);
+        rows.truncate(3.min(inner.height as usize - 2));
+        let top = y + 1 - rows.len() as u16;
+        for (i, r) in rows.iter().enumerate() {
+            buf.set_string(inner.x, top + i as u16, fit(r, w), theme.error);
+        }
+    } else {
+        buf.set_string(inner.x, y, fit(&text, w), theme.dim);
+    }
     if s.editing.is_some() {
         let x = inner.x + (width(&text) as u16).min(inner.width - 1);
         vs.cursor = Some((x, y));
