@@ -985,30 +985,19 @@ fn the_game_list_pages_sorted_and_typed_filters_and_queries_on_another_thread() 
         );
     }
     assert_eq!(got, want);
-    let by_path = idx
-        .page(&Filter::default(), SortBy::Path, false, 0, 100)
-        .unwrap();
+    let by_path = |descending: bool| -> Vec<_> {
+        let page = idx.page(&Filter::default(), SortBy::Path, descending, 0, 100);
+        page.unwrap()
+            .iter()
+            .map(|g| (g.path.clone(), g.record))
+            .collect()
+    };
     let mut paths: Vec<_> = all.iter().map(|g| (g.path.clone(), g.record)).collect();
     paths.sort();
-    assert_eq!(
-        by_path
-            .iter()
-            .map(|g| (g.path.clone(), g.record))
-            .collect::<Vec<_>>(),
-        paths
-    );
+    assert_eq!(by_path(false), paths);
     // Descending, both keys turn: the last path first, its last record first.
-    let by_path_down = idx
-        .page(&Filter::default(), SortBy::Path, true, 0, 100)
-        .unwrap();
     paths.reverse();
-    assert_eq!(
-        by_path_down
-            .iter()
-            .map(|g| (g.path.clone(), g.record))
-            .collect::<Vec<_>>(),
-        paths
-    );
+    assert_eq!(by_path(true), paths);
     // A typed filter selects what the CLI's options select.
     let typed = Filter::parse("転置 2001..2001").unwrap();
     let page = idx.page(&typed, SortBy::Date, false, 0, 100).unwrap();
