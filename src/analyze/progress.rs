@@ -179,8 +179,15 @@ pub fn catch_interrupt() -> &'static AtomicBool {
 /// The batch's exit status: [`Summary::exit_code`], and after an interruption 128 + the
 /// signal that caused it (130 for Ctrl-C, 143 for SIGTERM, 129 for SIGHUP).
 pub fn exit_code(s: &Summary) -> u8 {
-    match (s.interrupted, SIGNAL.load(Ordering::Relaxed)) {
-        (true, sig) if sig > 0 => u8::try_from(128 + sig).unwrap_or(130),
-        _ => s.exit_code(),
+    if s.interrupted {
+        interrupted_exit_code()
+    } else {
+        s.exit_code()
     }
+}
+
+/// The exit status of a command ended by the signal [`catch_interrupt`] caught: 128 + its
+/// number (130 for Ctrl-C).
+pub fn interrupted_exit_code() -> u8 {
+    u8::try_from(128 + SIGNAL.load(Ordering::Relaxed).max(2)).unwrap_or(130)
 }

@@ -137,7 +137,10 @@ pub fn index(a: IndexArgs) -> ExitCode {
     let opts = UpdateOptions {
         variations: a.variations,
     };
-    let report = collection::update(&dir, &a.paths, opts, &progress);
+    // Ctrl-C (or SIGTERM, SIGHUP) stops the update between steps, the step under way rolled
+    // back: what was committed stays, and the next `kifview index` reads the rest.
+    let stop = kifview::analyze::progress::catch_interrupt();
+    let report = collection::update_with(&dir, &a.paths, opts, &progress, &|| {}, stop);
     bar.finish_and_clear();
     let r = match report {
         Ok(r) => r,
@@ -165,6 +168,13 @@ pub fn index(a: IndexArgs) -> ExitCode {
         r.files_removed,
         r.failures.len()
     )]);
+    if r.stopped {
+        print_messages(&[format!(
+            "kifview index: interrupted: the index holds the {} games committed; kifview index again reads the rest",
+            r.games
+        )]);
+        return ExitCode::from(kifview::analyze::progress::interrupted_exit_code());
+    }
     if r.failures.is_empty() {
         ExitCode::SUCCESS
     } else {

@@ -190,3 +190,57 @@ fn quitting_the_viewer_while_its_library_indexes_stops_the_update_cleanly() {
     assert_eq!((r.files_unchanged, r.files_read, r.games), (2, 3, 5));
     answers(&idx, 5);
 }
+
+/// `kifview index` and Ctrl-C: the update stops after the step it is in (here paused after
+/// step 1 by the debug build's test hook), says so, and exits 130; the index holds the step
+/// committed, with no journal and no stray segment, and the next `kifview index` reads the
+/// rest. Before, Ctrl-C killed it in the middle of a step.
+#[test]
+fn ctrl_c_stops_kifview_index_cleanly() {
+    use std::io::{BufRead, BufReader};
+    let dir = tempfile::tempdir().unwrap();
+    let coll = collection(dir.path(), 5);
+    let idx = dir.path().join("idx");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_kifview"))
+        .arg("index")
+        .arg(&coll)
+        .arg("--index")
+        .arg(&idx)
+        .env("KIFVIEW_TEST_BATCH", "2")
+        .env("KIFVIEW_TEST_PAUSE_AFTER_STEP", "1")
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut err = BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    while !line.contains("test pause after step 1") {
+        line.clear();
+        assert!(
+            err.read_line(&mut line).unwrap() > 0,
+            "kifview index ended before its pause"
+        );
+    }
+    // SAFETY: a plain kill(2) of the child's pid.
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut err, &mut rest).unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130), "{rest}");
+    assert!(
+        rest.contains("kifview index: interrupted: the index holds the 2 games committed"),
+        "{rest}"
+    );
+    assert_eq!(leftovers(&idx, 1), Vec::<String>::new());
+    answers(&idx, 2);
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_kifview"))
+        .arg("index")
+        .arg(&coll)
+        .arg("--index")
+        .arg(&idx)
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{said}");
+    assert!(said.contains("files: 3 read, 2 unchanged"), "{said}");
+    answers(&idx, 5);
+}
