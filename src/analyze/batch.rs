@@ -237,6 +237,8 @@ pub enum FileResult {
     Analysed {
         positions: usize,
         marks: usize,
+        /// The plies left without a score ([`game::Report::unscored`]).
+        unscored: Vec<u32>,
         /// The bytes, when they go to standard output.
         stdout: Option<Vec<u8>>,
     },
@@ -642,6 +644,7 @@ pub fn analyse_file(
         FileResult::Analysed {
             positions: report.written,
             marks: report.marks.len(),
+            unscored: report.unscored,
             stdout,
         },
         false,

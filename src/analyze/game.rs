@@ -390,6 +390,9 @@ pub struct Report {
     pub written: usize,
     /// (ply, mark) of every marked move.
     pub marks: Vec<(u32, Mark)>,
+    /// The plies of positions to comment whose search ended without a score (the engine gave
+    /// none within the limit): left without an analysis comment.
+    pub unscored: Vec<u32>,
 }
 
 /// Analyses `record` with a ready engine, writing each comment into `record` as its search
@@ -422,9 +425,13 @@ pub fn analyse_record(
                 }
             },
         };
+        let scored = result.score.is_some();
         if let Some((node, text, mark)) = plan.finish(record, i, result) {
             record.node_mut(node).comment = text;
             report.written += 1;
+            if !scored {
+                report.unscored.push(ply);
+            }
             if let Some(m) = mark {
                 report.marks.push((ply, m));
             }

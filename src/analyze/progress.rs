@@ -70,6 +70,13 @@ impl Bar {
                         Some(format!("failed: {path}: {why}"))
                     }
                     FileResult::Skipped(why) => Some(format!("skipped: {path}: {why}")),
+                    FileResult::Analysed {
+                        positions,
+                        unscored,
+                        ..
+                    } if !unscored.is_empty() => {
+                        Some(unscored_warning(&path, *positions, unscored))
+                    }
                     _ => None,
                 };
                 if let Some(l) = line {
@@ -92,6 +99,20 @@ impl Bar {
     pub fn finish(&self) {
         self.bar.finish_and_clear();
     }
+}
+
+/// `warning: game.kif: 3 of 108 positions got no score …`: what the engine left unanalysed
+/// (no score within the limit) is said, not left out silently.
+fn unscored_warning(path: &impl std::fmt::Display, positions: usize, plies: &[u32]) -> String {
+    let mut shown: Vec<String> = plies.iter().take(10).map(u32::to_string).collect();
+    if plies.len() > shown.len() {
+        shown.push("…".into());
+    }
+    format!(
+        "warning: {path}: {} of {positions} positions got no score from the engine within the limit (ply {}): left without an analysis comment; a longer limit analyses them",
+        plies.len(),
+        shown.join(", ")
+    )
 }
 
 /// Writes an analysed record to stdout: the exact bytes to a file or a pipe; to a terminal

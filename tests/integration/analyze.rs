@@ -200,6 +200,40 @@ fn main_lines_ending_in_mate_resignation_and_repetition() {
     let _ = (rep, res);
 }
 
+/// A position the engine gave no score for (stopped by the limit before it had one) is said,
+/// with its ply, not left out silently; the others are commented.
+#[test]
+fn positions_the_engine_gave_no_score_are_named() {
+    let d = tempfile::tempdir().unwrap();
+    let input = write(d.path(), "g.kifu", GAME);
+    let out = d.path().join("out.kifu");
+    let o = analyze(d.path())
+        .env("ANALYST_NO_SCORE", "3")
+        .args(["--nodes", "1000", "-o"])
+        .arg(&out)
+        .arg(&input)
+        .output()
+        .unwrap();
+    let err = stderr_of(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        err.contains(
+            "g.kifu: 1 of 5 positions got no score from the engine within the limit (ply 2): left without an analysis comment"
+        ),
+        "{err}"
+    );
+    let r = load(&out);
+    let evals = main_line_evals(&r);
+    let missing: Vec<usize> = (1..evals.len())
+        .filter(|&i| evals[i].eval.is_none())
+        .collect();
+    assert_eq!(
+        missing,
+        [2],
+        "the ply named has no evaluation, the others have"
+    );
+}
+
 #[test]
 fn engine_crash_at_file_3_of_10_fails_that_file_only() {
     let d = tempfile::tempdir().unwrap();
