@@ -201,11 +201,12 @@ fn ctrl_c_stops_kifview_index_cleanly() {
     let dir = tempfile::tempdir().unwrap();
     let coll = collection(dir.path(), 5);
     let idx = dir.path().join("idx");
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_kifview"))
-        .arg("index")
-        .arg(&coll)
-        .arg("--index")
-        .arg(&idx)
+    let index = || {
+        let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_kifview"));
+        c.arg("index").arg(&coll).arg("--index").arg(&idx);
+        c
+    };
+    let mut child = index()
         .env("KIFVIEW_TEST_BATCH", "2")
         .env("KIFVIEW_TEST_PAUSE_AFTER_STEP", "1")
         .stderr(std::process::Stdio::piped())
@@ -232,13 +233,7 @@ fn ctrl_c_stops_kifview_index_cleanly() {
     );
     assert_eq!(leftovers(&idx, 1), Vec::<String>::new());
     answers(&idx, 2);
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_kifview"))
-        .arg("index")
-        .arg(&coll)
-        .arg("--index")
-        .arg(&idx)
-        .output()
-        .unwrap();
+    let out = index().output().unwrap();
     let said = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{said}");
     assert!(said.contains("files: 3 read, 2 unchanged"), "{said}");
