@@ -92,7 +92,7 @@ impl App {
                 self.doc.source().record_index + 1,
                 self.doc.source().record_count,
             );
-            self.ask(
+            self.ask_save_first(
                 format!(
                     "record {n}/{count} has unsaved changes. Save the file before going to record {}?",
                     index + 1
@@ -100,11 +100,7 @@ impl App {
                 vec![format!(
                     "  s saves the whole file (all {count} records, this one with its edits)"
                 )],
-                vec![
-                    (Answer::Save, "save and go"),
-                    (Answer::Discard, "discard and go"),
-                    (Answer::Cancel, "cancel"),
-                ],
+                ["save and go", "discard and go"],
                 Pending::SwitchRecord(index),
             );
             return;

@@ -352,14 +352,10 @@ impl App {
     fn library_go(&mut self, id: u32) {
         if self.is_modified() {
             let name = self.source().name.clone();
-            self.ask(
+            self.ask_save_first(
                 format!("{name} has unsaved changes. Save it before opening another game?"),
                 Vec::new(),
-                vec![
-                    (Answer::Save, "save and go"),
-                    (Answer::Discard, "discard and go"),
-                    (Answer::Cancel, "cancel"),
-                ],
+                ["save and go", "discard and go"],
                 Pending::LibraryGame(id),
             );
             return;

@@ -119,6 +119,46 @@ macro_rules! scrolls {
 }
 pub(crate) use scrolls;
 
+/// A panel of text lines (`Overlay::Panel`) that scrolls and closes as the help does: its
+/// type (scrolled this far), mode tag, title and the function that makes its lines from the
+/// app. `text_panel!(RecordInfo, "INFO", "Record info", info_lines);`
+macro_rules! text_panel {
+    ($(#[$doc:meta])* $name:ident, $tag:literal, $title:literal, $lines:path) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+        pub struct $name {
+            scroll: u16,
+        }
+
+        impl $crate::app::overlay::behaviour::OverlayState for $name {
+            fn mode(&self) -> $crate::app::overlay::Mode {
+                $crate::app::overlay::Mode::Panel($tag)
+            }
+            /// Scrolls and closes as the help does.
+            fn key_mode(&self) -> $crate::app::config::KeyMode {
+                $crate::app::config::KeyMode::Help
+            }
+            fn tag(&self) -> $crate::app::overlay::behaviour::Tag {
+                $crate::app::overlay::behaviour::Tag::Keys(
+                    $tag,
+                    &[($crate::app::dispatch::command::Command::Close, "close")],
+                )
+            }
+            $crate::app::overlay::behaviour::scrolls!();
+            fn panel(&self, app: &$crate::app::state::App) -> $crate::app::overlay::behaviour::Panel {
+                $crate::app::overlay::behaviour::Panel {
+                    title: $title.into(),
+                    lines: $lines(app),
+                }
+            }
+            fn clone_box(&self) -> Box<dyn $crate::app::overlay::behaviour::OverlayState> {
+                Box::new(*self)
+            }
+        }
+    };
+}
+pub(crate) use text_panel;
+
 impl App {
     /// A panel's command (`dispatch::command::panels!`): opens `P` as it opens (its
     /// `Default`), in place of a panel open on top.

@@ -216,15 +216,29 @@ impl App {
             return;
         }
         let name = self.source().name.clone();
-        self.ask(
+        self.ask_save_first(
             format!("{name} has unsaved changes. Save them?"),
             Vec::new(),
-            vec![
-                (Answer::Save, "save and quit"),
-                (Answer::Discard, "discard and quit"),
-                (Answer::Cancel, "cancel"),
-            ],
+            ["save and quit", "discard and quit"],
             Pending::Quit,
         );
+    }
+
+    /// Asks whether to save the unsaved edits before leaving them (quitting, going to another
+    /// record or game): `Save` and `Discard` (labelled `then`, what each does next), or
+    /// `Cancel`.
+    pub(crate) fn ask_save_first(
+        &mut self,
+        question: String,
+        details: Vec<String>,
+        then: [&'static str; 2],
+        pending: Pending,
+    ) {
+        let answers = vec![
+            (Answer::Save, then[0]),
+            (Answer::Discard, then[1]),
+            (Answer::Cancel, "cancel"),
+        ];
+        self.ask(question, details, answers, pending);
     }
 }

@@ -3,39 +3,17 @@
 //! several, the reader's warnings, then the header fields. A panel (`Overlay::Panel`): this
 //! file, its line in `dispatch::command::panels!` and its default key are all it takes.
 
-use crate::app::config::KeyMode;
-use crate::app::dispatch::command::Command;
-use crate::app::overlay::behaviour::{OverlayState, Panel, Tag, clone_box, scrolls};
-use crate::app::overlay::Mode;
+use crate::app::overlay::behaviour::text_panel;
 use crate::app::state::App;
 use crate::core::notation::{Format, Newline};
 
-/// The info panel, scrolled this far.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
-pub struct RecordInfo {
-    scroll: u16,
-}
-
-impl OverlayState for RecordInfo {
-    fn mode(&self) -> Mode {
-        Mode::Panel("INFO")
-    }
-    /// Scrolls and closes as the help does.
-    fn key_mode(&self) -> KeyMode {
-        KeyMode::Help
-    }
-    fn tag(&self) -> Tag {
-        Tag::Keys("INFO", &[(Command::Close, "close")])
-    }
-    scrolls!();
-    fn panel(&self, app: &App) -> Panel {
-        Panel {
-            title: "Record info".into(),
-            lines: info_lines(app),
-        }
-    }
-    clone_box!();
-}
+text_panel!(
+    /// The info panel, scrolled this far.
+    RecordInfo,
+    "INFO",
+    "Record info",
+    info_lines
+);
 
 /// The panel's lines.
 fn info_lines(app: &App) -> Vec<String> {

@@ -4,41 +4,19 @@
 //! panel (`Overlay::Panel`): this file, its line in `dispatch::command::panels!` and its default key
 //! are all it took.
 
-use crate::app::config::KeyMode;
-use crate::app::dispatch::command::Command;
-use crate::app::overlay::Mode;
-use crate::app::overlay::behaviour::{OverlayState, Panel, Tag, clone_box, scrolls};
+use crate::app::overlay::behaviour::text_panel;
 use crate::app::state::App;
 use crate::core::notation::ki2;
 use crate::core::record::MoveData;
 use crate::core::rules::{Color, PieceKind, Position, Square};
 
-/// The position panel, scrolled this far.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
-pub struct PositionInfo {
-    scroll: u16,
-}
-
-impl OverlayState for PositionInfo {
-    fn mode(&self) -> Mode {
-        Mode::Panel("POSITION")
-    }
-    /// Scrolls and closes as the help does.
-    fn key_mode(&self) -> KeyMode {
-        KeyMode::Help
-    }
-    fn tag(&self) -> Tag {
-        Tag::Keys("POSITION", &[(Command::Close, "close")])
-    }
-    scrolls!();
-    fn panel(&self, app: &App) -> Panel {
-        Panel {
-            title: "Position".into(),
-            lines: position_lines(app),
-        }
-    }
-    clone_box!();
-}
+text_panel!(
+    /// The position panel, scrolled this far.
+    PositionInfo,
+    "POSITION",
+    "Position",
+    position_lines
+);
 
 /// The panel's lines.
 fn position_lines(app: &App) -> Vec<String> {
