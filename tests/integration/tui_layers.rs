@@ -1,5 +1,7 @@
-//! The rules `src/lib.rs` states about the layers, checked on the source text:
-//! - `core` and `app` never name a terminal crate;
+//! The rules `src/lib.rs` states about the layers, checked on the source text (`core` is the
+//! crate `crates/kifview-core`, read here as the module `core` beside those of `src/`):
+//! - `core` and `app` never name a terminal crate, and `core` depends on the crates `lib.rs`'s
+//!   table names and no other (the compiler then holds `core` to naming only itself and them);
 //! - `core` names only `core`; the library modules (everything but `app`, `tui`, `cli` and
 //!   `main`) never name `app`, `tui` or `cli`; `app` never names `tui`, `cli` or `main`;
 //! - `std::fs` appears in `app` only under `app/document/`;
@@ -14,8 +16,7 @@ use std::path::{Path, PathBuf};
 
 #[test]
 fn core_and_app_never_mention_terminal_crates() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut stack = vec![root.join("core"), root.join("app")];
+    let mut stack = vec![core_src(), src_dir().join("app")];
     let mut checked = 0;
     while let Some(d) = stack.pop() {
         for e in std::fs::read_dir(&d).unwrap() {
@@ -34,14 +35,72 @@ fn core_and_app_never_mention_terminal_crates() {
     assert!(checked >= 10, "only {checked} files found");
 }
 
-/// The module path of a source file (`src/app/state.rs` is `app::state`, `src/app/mod.rs`
-/// is `app`).
-fn module_of(src: &Path, file: &Path) -> Vec<String> {
-    let rel = file.strip_prefix(src).unwrap().with_extension("");
-    let mut m: Vec<String> = rel
-        .components()
-        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+/// The crate names in the `[dependencies]` table of a `Cargo.toml`.
+fn dependencies_of(manifest: &str) -> BTreeSet<String> {
+    let mut in_deps = false;
+    let mut names = BTreeSet::new();
+    for line in manifest.lines().map(str::trim) {
+        if line.starts_with('[') {
+            in_deps = line == "[dependencies]";
+        } else if in_deps && !line.is_empty() && !line.starts_with('#') {
+            let name = line.split(['=', '.']).next().unwrap_or("").trim();
+            names.insert(name.to_string());
+        }
+    }
+    names
+}
+
+#[test]
+fn core_depends_on_the_crates_lib_rs_names_and_no_other() {
+    let manifest = core_src().parent().unwrap().join("Cargo.toml");
+    let deps = dependencies_of(&std::fs::read_to_string(&manifest).unwrap());
+    let lib = std::fs::read_to_string(src_dir().join("lib.rs")).unwrap();
+    let row = lib
+        .lines()
+        .find(|l| l.starts_with("//! | [`core`]"))
+        .expect("lib.rs's layer table has a row for core");
+    let uses = row.trim_end_matches('|').rsplit('|').next().unwrap();
+    let named: BTreeSet<String> = uses
+        .split(',')
+        .map(|c| c.trim().trim_matches('`').to_string())
+        .filter(|c| c != "std")
         .collect();
+    assert!(
+        deps.len() >= 2,
+        "only {deps:?} read from {}",
+        manifest.display()
+    );
+    assert_eq!(deps, named, "core's Cargo.toml against lib.rs's table");
+    for bad in ["ratatui", "crossterm", "rusqlite", "resvg", "kifview"] {
+        assert!(!deps.contains(bad), "core depends on {bad}");
+    }
+}
+
+/// `src/` of the main crate.
+fn src_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+}
+
+/// `src/` of the core crate (re-exported by the main crate as `core`).
+fn core_src() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/kifview-core/src")
+}
+
+/// The module path of a source file (`src/app/state.rs` is `app::state`, `src/app/mod.rs`
+/// is `app`; the core crate's files are under `core`: its `src/record/mod.rs` is
+/// `core::record`).
+fn module_of(src: &Path, file: &Path) -> Vec<String> {
+    let core = core_src();
+    let (root, prefix) = match file.strip_prefix(&core) {
+        Ok(_) => (core.as_path(), vec!["core".to_string()]),
+        Err(_) => (src, Vec::new()),
+    };
+    let rel = file.strip_prefix(root).unwrap().with_extension("");
+    let mut m: Vec<String> = prefix;
+    m.extend(
+        rel.components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned()),
+    );
     if matches!(m.last().map(String::as_str), Some("mod" | "lib" | "main")) {
         m.pop();
     }
@@ -154,6 +213,8 @@ fn resolve(
 ) -> Option<Vec<String>> {
     let parts: Vec<&str> = path.split("::").filter(|p| !p.is_empty()).collect();
     let (mut base, rest) = match parts.first().copied() {
+        // `crate` in the core crate is `core`.
+        Some("crate") if layer(from) == "core" => (vec!["core".to_string()], &parts[1..]),
         Some("crate") => (Vec::new(), &parts[1..]),
         Some("self") => (from.to_vec(), &parts[1..]),
         Some("super") => {
@@ -171,11 +232,11 @@ fn resolve(
         .find(|m| known.contains(m))
 }
 
-/// Every `.rs` file under `src/`.
+/// Every `.rs` file under `src/` and the core crate's `src/`.
 fn source_files() -> (PathBuf, Vec<PathBuf>) {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let src = src_dir();
     let mut files = Vec::new();
-    let mut stack = vec![src.clone()];
+    let mut stack = vec![src.clone(), core_src()];
     while let Some(d) = stack.pop() {
         for e in std::fs::read_dir(&d).unwrap() {
             let p = e.unwrap().path();
