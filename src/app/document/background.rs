@@ -8,7 +8,7 @@
 
 use crate::app::document::checks::{DiskStamp, Prepared, SaveLoss, SavePlan};
 use crate::app::document::job::SaveJob;
-use crate::app::document::{self, Source};
+use crate::app::document::{self, RecordSource};
 use crate::core::notation::{Format, Loss, TextInfo};
 use crate::core::record::{Record, Revision};
 use crate::store::SaveError;
@@ -95,7 +95,7 @@ pub(super) struct Written {
 /// lines not read).
 pub(super) fn prepare(
     record: &Record,
-    doc: Option<&Source>,
+    doc: Option<&RecordSource>,
     job: &SaveJob,
     extra: Vec<SaveLoss>,
 ) -> Prepared {
@@ -129,7 +129,7 @@ pub(super) fn prepare(
 /// ask, else hand the prepared bytes back with the questions.
 pub(super) fn run_save(
     record: &Record,
-    doc: Option<&Source>,
+    doc: Option<&RecordSource>,
     job: &SaveJob,
     extra: Vec<SaveLoss>,
     progress: &Progress,

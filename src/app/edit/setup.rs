@@ -3,7 +3,7 @@
 //! start of a record that has no moves yet, one undo step).
 
 use crate::app::dispatch::input::KeyEvent;
-use crate::app::document::{self, Source};
+use crate::app::document::{self, RecordSource};
 use crate::app::edit::position_editor::{AfterKey, PositionEditor, Preset};
 use crate::app::overlay::{Answer, ListKind, Overlay, Pending, PositionEditing};
 use crate::app::state::{App, Level};
@@ -120,7 +120,7 @@ impl App {
 
     /// Replaces the record with a new one that starts from `pos`.
     pub(crate) fn new_record_from(&mut self, pos: Position) {
-        self.replace_record(document::record_from(pos), Source::untitled("[new]"));
+        self.replace_record(document::record_from(pos), RecordSource::untitled("[new]"));
         self.info("a new record from the edited position (:saveas PATH to save it)");
     }
 }
