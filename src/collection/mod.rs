@@ -36,6 +36,7 @@ pub mod query;
 pub mod scan;
 pub mod segment;
 pub mod tags;
+pub mod walk;
 
 pub use build::{Report, UpdateOptions, update, update_with};
 pub use catalog::SortBy;
