@@ -8,10 +8,12 @@ mod special;
 #[cfg(test)]
 mod tests;
 
+/// A move as played (kept with the rules, where a position makes it: `Position::move_data`).
+pub use crate::rules::MoveData;
 pub use edit::{Applied, Edit, EditError, History, Revision};
 pub use special::Special;
 
-use crate::rules::{Color, Handicap, Move, PieceKind, Position};
+use crate::rules::{Color, Handicap, Move, Position};
 
 /// Index of a node in `Record::nodes`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord, Default)]
@@ -21,29 +23,6 @@ impl NodeId {
     pub const ROOT: NodeId = NodeId(0);
     pub fn index(self) -> usize {
         self.0 as usize
-    }
-}
-
-/// A move as played in the record, with what a writer needs without replaying.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct MoveData {
-    pub mv: Move,
-    /// Who played it.
-    pub color: Color,
-    /// The kind of the moving piece before the move (before promotion).
-    pub piece: PieceKind,
-    /// The kind of the piece taken, as it stood on the board.
-    pub captured: Option<PieceKind>,
-}
-
-impl MoveData {
-    /// The kind on the destination square after the move.
-    pub fn piece_after(&self) -> PieceKind {
-        if self.mv.is_promotion() {
-            self.piece.promote().unwrap_or(self.piece)
-        } else {
-            self.piece
-        }
     }
 }
 

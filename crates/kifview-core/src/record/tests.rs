@@ -1,20 +1,10 @@
 use super::*;
-use crate::rules::Move;
+use crate::rules::{Move, PieceKind};
 
 fn play(r: &mut Record, parent: NodeId, usi: &str) -> NodeId {
     let mv = Move::from_usi(usi).unwrap();
-    let mut pos = r.position_at(parent);
-    let color = pos.side_to_move();
-    let played = pos.play(mv).unwrap();
-    r.push_child(
-        parent,
-        Step::Move(MoveData {
-            mv,
-            color,
-            piece: played.piece,
-            captured: played.captured,
-        }),
-    )
+    let md = r.position_at(parent).play_move(mv).unwrap();
+    r.push_child(parent, Step::Move(md))
 }
 
 #[test]
