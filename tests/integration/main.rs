@@ -21,6 +21,7 @@ mod fidelity;
 mod fuzz_findings;
 mod graph;
 mod hostile;
+mod index_inputs;
 mod interop;
 mod jkf;
 mod ki2;
