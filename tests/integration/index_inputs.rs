@@ -86,6 +86,14 @@ fn printed_path(p: &str) -> PathBuf {
     PathBuf::from(std::ffi::OsString::from_vec(out))
 }
 
+/// A temporary folder and an empty `coll` folder in it.
+fn collection_dir() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let coll = dir.path().join("coll");
+    std::fs::create_dir_all(&coll).unwrap();
+    (dir, coll)
+}
+
 fn mkfifo(p: &Path) {
     let c = std::ffi::CString::new(p.as_os_str().as_bytes()).unwrap();
     // SAFETY: a valid C string.
@@ -94,9 +102,7 @@ fn mkfifo(p: &Path) {
 
 #[test]
 fn fifos_devices_and_dangling_links_are_skipped_by_name_and_never_read() {
-    let dir = tempfile::tempdir().unwrap();
-    let coll = dir.path().join("coll");
-    std::fs::create_dir_all(&coll).unwrap();
+    let (dir, coll) = collection_dir();
     std::fs::write(coll.join("good.kif"), kif("甲")).unwrap();
     mkfifo(&coll.join("pipe.kif"));
     std::os::unix::fs::symlink("/dev/zero", coll.join("zero.kif")).unwrap();
@@ -256,9 +262,7 @@ fn a_file_counts_once_however_many_links_name_it_and_recovery_files_are_not_game
 #[test]
 fn file_names_that_are_not_utf8_stay_two_games_with_paths_that_open() {
     use std::os::unix::ffi::OsStringExt;
-    let dir = tempfile::tempdir().unwrap();
-    let coll = dir.path().join("coll");
-    std::fs::create_dir_all(&coll).unwrap();
+    let (dir, coll) = collection_dir();
     let name = |b: u8| std::ffi::OsString::from_vec(vec![b'x', b, b'.', b'k', b'i', b'f']);
     std::fs::write(coll.join(name(0xff)), kif("甲")).unwrap();
     std::fs::write(coll.join(name(0xfe)), kif("乙")).unwrap();
@@ -309,9 +313,7 @@ fn shell_paths(table: &[u8]) -> Vec<PathBuf> {
 
 #[test]
 fn paths_with_tabs_and_newlines_print_as_shell_words_and_json_escapes_separators() {
-    let dir = tempfile::tempdir().unwrap();
-    let coll = dir.path().join("coll");
-    std::fs::create_dir_all(&coll).unwrap();
+    let (dir, coll) = collection_dir();
     let odd = coll.join("a\tb\nc 'q'.kif");
     std::fs::write(&odd, kif("甲\u{2028}乙\u{2029}丙")).unwrap();
     let idx = dir.path().join("idx");
@@ -323,17 +325,18 @@ fn paths_with_tabs_and_newlines_print_as_shell_words_and_json_escapes_separators
         .output()
         .unwrap();
     assert_eq!(shell_paths(&out.stdout), std::slice::from_ref(&odd));
-    for cmd in ["find", "games"] {
-        let mut c = kifview();
-        c.args([cmd, "--json", "--index"]).arg(&idx);
-        if cmd == "find" {
-            c.args(["--position", "startpos"]);
-        }
-        let out = c.output().unwrap();
+    for cmd in [&["find", "--position", "startpos"][..], &["games"]] {
+        let out = kifview()
+            .args(cmd)
+            .arg("--json")
+            .arg("--index")
+            .arg(&idx)
+            .output()
+            .unwrap();
         let text = String::from_utf8(out.stdout).unwrap();
         assert!(
             !text.contains(['\u{2028}', '\u{2029}']) && text.contains(r"\u2028"),
-            "{cmd}: {text:?}"
+            "{cmd:?}: {text:?}"
         );
         let v: Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
         assert_eq!(v["sente"], "甲\u{2028}乙\u{2029}丙");
