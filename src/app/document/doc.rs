@@ -1,13 +1,13 @@
 //! The document: the record shown with its whole lifecycle, as helix's `Document` owns its
 //! text, history and last saved revision. It holds the record, its undo history, the
 //! revision caches compare against, where the cursor was at each undo step, where the record
-//! came from ([`Source`]) and whether that file is followed ([`Watch`]). Every change of the record goes
+//! came from ([`RecordSource`]) and whether that file is followed ([`Watch`]). Every change of the record goes
 //! through [`Document::apply`], [`Document::undo`], [`Document::redo`] or
 //! [`Document::apply_comments`]; a save's outcome reaches it through [`Document::saved`].
 //! Showing another record replaces the document as a whole ([`Document::replaced_by`]). The
 //! saves are the session's (`session.rs`): a save outlives the document it began from.
 
-use super::Source;
+use super::RecordSource;
 use super::Watch;
 use crate::app::outline::{self, Outline};
 use crate::core::notation::{Format, TextInfo};
@@ -30,7 +30,7 @@ pub struct Document {
     focus_redo: Vec<NodeId>,
     /// Following the file (`--watch`, `watch.rs`); `None` when off.
     pub(crate) watch: Option<Watch>,
-    source: Source,
+    source: RecordSource,
     /// The reader's warnings that name a move, by node (`line_view.rs`).
     move_warnings: Vec<(NodeId, usize)>,
     /// The revision at which the tree's shape (which node follows which) last changed: a
@@ -56,7 +56,7 @@ pub(crate) struct Saved<'a> {
 
 impl Document {
     /// `record`, as read from `source`, with no history (its state counts as saved).
-    pub fn new(record: Record, source: Source) -> Document {
+    pub fn new(record: Record, source: RecordSource) -> Document {
         // The warnings that name a move, by node, for the move list.
         let mut move_warnings: Vec<(NodeId, usize)> = (source.warnings.iter().enumerate())
             .filter_map(|(i, w)| w.node.map(|n| (n, i)))
@@ -81,7 +81,7 @@ impl Document {
 
     /// The document that shows `record` of `source` in place of this one: everything of the
     /// old record goes with it, except the following of a file (a reload is a replacement).
-    pub(crate) fn replaced_by(&mut self, record: Record, source: Source) {
+    pub(crate) fn replaced_by(&mut self, record: Record, source: RecordSource) {
         let watch = self.watch.take();
         *self = Document {
             watch,
@@ -96,7 +96,7 @@ impl Document {
     pub fn id(&self) -> u64 {
         self.id
     }
-    pub fn source(&self) -> &Source {
+    pub fn source(&self) -> &RecordSource {
         &self.source
     }
     pub fn history(&self) -> &History {

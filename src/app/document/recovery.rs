@@ -17,7 +17,7 @@
 //! (`~/.local/share/kifview/recovery/NAME.HASH.kifview-recovery-TIME-PID.kifu`, HASH naming
 //! the file's full path); a record with no file goes there too (`untitled-TIME-PID.kifu`).
 
-use super::{Source, file_name};
+use super::{RecordSource, file_name};
 use crate::core::notation::{self, Format, Target, TextEncoding, TextInfo};
 use crate::core::record::Record;
 use crate::store::{self, SaveOptions};
@@ -142,12 +142,12 @@ fn path_hash(path: &Path) -> String {
 }
 
 /// Which record of its file `doc` shows, for the names (`None` for a file of one).
-fn index_of(doc: &Source) -> Option<usize> {
+fn index_of(doc: &RecordSource) -> Option<usize> {
     (doc.record_count > 1).then_some(doc.record_index)
 }
 
 /// Where a document's recovery file goes: its file and which record of it (a copy of the
-/// little of its [`Source`] the names need, for the writer's thread), and its name.
+/// little of its [`RecordSource`] the names need, for the writer's thread), and its name.
 #[derive(Clone, Debug)]
 pub struct Place {
     pub path: Option<PathBuf>,
@@ -156,7 +156,7 @@ pub struct Place {
 }
 
 impl Place {
-    pub fn of(doc: &Source) -> Place {
+    pub fn of(doc: &RecordSource) -> Place {
         Place {
             path: doc.path.clone(),
             index: index_of(doc),
@@ -260,7 +260,7 @@ fn found(path: &Path, index: Option<usize>, own: &[PathBuf]) -> Vec<PathBuf> {
 
 /// The recovery files other sessions left for the record `doc` shows (not `own`, this
 /// session's: `Keeper::own`), newest first, each with what it holds.
-pub fn find_recoveries(doc: &Source, own: &[PathBuf]) -> Vec<Recovery> {
+pub fn find_recoveries(doc: &RecordSource, own: &[PathBuf]) -> Vec<Recovery> {
     let Some(path) = doc.path.as_deref() else {
         return Vec::new();
     };
@@ -271,7 +271,7 @@ pub fn find_recoveries(doc: &Source, own: &[PathBuf]) -> Vec<Recovery> {
 }
 
 /// The other records of `doc`'s file (1-based) that have a recovery file (not `own`).
-pub fn other_recoveries(doc: &Source, own: &[PathBuf]) -> Vec<usize> {
+pub fn other_recoveries(doc: &RecordSource, own: &[PathBuf]) -> Vec<usize> {
     let Some(path) = doc.path.as_deref() else {
         return Vec::new();
     };
@@ -499,10 +499,10 @@ fn run(rx: &mpsc::Receiver<Job>, shared: &Mutex<Files>) {
 mod tests {
     use super::*;
 
-    fn doc_for(path: &Path) -> Source {
-        Source {
+    fn doc_for(path: &Path) -> RecordSource {
+        RecordSource {
             path: Some(path.to_path_buf()),
-            ..Source::untitled("g.kifu")
+            ..RecordSource::untitled("g.kifu")
         }
     }
 
