@@ -3,7 +3,13 @@
 //! ([`Index::explore`]) and "which games match" ([`Index::games`]). Terminal-free; the CLI's
 //! `index`, `find`, `explore` and `games` print what these return.
 //!
-//! An index is a folder:
+//! An index is a folder, kifview's only when it says so:
+//! - `kifview-index` ([`build::MARKER`]): written first into the new or empty folder an index
+//!   is made in; `kifview index` refuses any other non-empty folder (one holding a catalog of
+//!   kifview's, an index made before the marker, is recognised and marked), and removes no
+//!   file the catalog does not name (its segments', and the ones it `owned`: the next
+//!   segment's before it is written, a compaction's or a rebuild's old ones);
+//! - `lock`: held (`flock`) while an update runs;
 //! - `catalog.sqlite`: the catalog of files and games (schema: [`catalog::SCHEMA`]), readable by
 //!   `sqlite3`, pandas or Datasette;
 //! - `pos-N.bin` / `moves-N.bin`: one segment per step of an update that added games
