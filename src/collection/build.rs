@@ -895,6 +895,8 @@ fn finish_rebuild(dir: &Path, cat: Catalog, old_files: &[String]) -> Result<Cata
     if journal.is_file() {
         let _ = std::fs::remove_file(&journal);
     }
+    // The old index's games.bin is not the new catalog's.
+    games_bin::remove(dir)?;
     let path = dir.join(CATALOG);
     std::fs::rename(dir.join(NEW_CATALOG), &path)
         .map_err(|e| format!("{}: {e}", path.display()))?;
