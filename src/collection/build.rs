@@ -182,6 +182,7 @@ pub fn update_with(
     let first = begin(&cat).and_then(|()| {
         forget_gone(&cat, &known, &seen, &mut report)?;
         own_next_segment(&cat)?;
+        pause_in_step(&cat, 0);
         cat.set_meta(
             "roots",
             &serde_json::to_string(&all_roots).expect("strings"),
@@ -310,6 +311,52 @@ impl Hook {
     }
 }
 
+/// Debug builds, for a test to kill an update in the middle of a step:
+/// `KIFVIEW_TEST_PAUSE_IN_STEP=N` writes step N's changes into the catalog file before its
+/// commit (a hot journal beside it, as a step larger than SQLite's cache left before the
+/// updater turned cache spills off), says so on stderr and waits for
+/// ever.
+fn pause_in_step(cat: &Catalog, step: u64) {
+    let Some(pause) = pause_in_step_wanted() else {
+        return;
+    };
+    if step == 0 {
+        // A filler of a hundred pages, committed with the first transaction.
+        let _ = cat.set_meta("test filler", "");
+        let _ = cat.db.execute(
+            "UPDATE meta SET value = hex(randomblob(300000)) WHERE key = 'test filler'",
+            [],
+        );
+        return;
+    }
+    if pause != step {
+        return;
+    }
+    // Rewriting the filler's hundred pages twice (the second time into pages the first freed)
+    // through a cache this small spills them into the file, the journal synced first: a hot journal once the process dies.
+    if let Err(e) = cat.db.execute_batch(
+        "PRAGMA cache_size = 10;
+         UPDATE meta SET value = hex(randomblob(300000)) WHERE key = 'test filler';
+         UPDATE meta SET value = hex(randomblob(300000)) WHERE key = 'test filler'",
+    ) {
+        eprintln!("kifview: test pause: {e}");
+    }
+    eprintln!("kifview: test pause in step {step}");
+    loop {
+        std::thread::park();
+    }
+}
+
+pub(crate) fn pause_in_step_wanted() -> Option<u64> {
+    if !cfg!(debug_assertions) {
+        return None;
+    }
+    std::env::var("KIFVIEW_TEST_PAUSE_IN_STEP")
+        .ok()?
+        .parse()
+        .ok()
+}
+
 /// The index's lock (`lock` in its folder, `flock`), held while an update runs: a second
 /// `kifview index` or a second viewer indexing into the same folder is refused at once, with
 /// a message that says why, instead of writing the same segment files; it is released when
@@ -432,8 +479,8 @@ impl Steps<'_> {
                     if self.stopping() {
                         return self.roll_back(step.take(), report);
                     }
-                    self.end_step(step.take().expect("open"), report)?;
                     steps += 1;
+                    self.end_step(step.take().expect("open"), steps, report)?;
                     (self.hook.after_step)(steps, self.stop);
                     (self.committed)();
                     (in_step, step_len) = (0, step_len * 2);
@@ -486,7 +533,7 @@ impl Steps<'_> {
     }
 
     /// Syncs the step's segment, then commits the transaction that names it.
-    fn end_step(&self, step: Step, report: &mut Report) -> Result<(), String> {
+    fn end_step(&self, step: Step, number: u64, report: &mut Report) -> Result<(), String> {
         if let Some(w) = step.writer {
             let (games, pairs) = w.finish()?;
             self.cat
@@ -496,6 +543,7 @@ impl Steps<'_> {
                 .set_meta("next_segment", &(step.seg_id + 1).to_string())?;
             own_next_segment(self.cat)?;
         }
+        pause_in_step(self.cat, number);
         commit(self.cat)
     }
 

@@ -23,6 +23,17 @@
 //!   end of an update; a query that finds none of the catalog's generation builds it from the
 //!   catalog instead).
 //!
+//! Readers and updates: an update commits in steps ([`build::update_with`]), each a new
+//! generation of the catalog ([`Index::generation`], `meta.generation`); a rebuild (an index
+//! that cannot be trusted, of another version, or of another `--variations`) writes a new
+//! catalog beside the old one (`catalog.sqlite.new`, its segments under new ids) and renames it
+//! into place when whole, so a reader tells that the index changed by its generation, and that
+//! it was rebuilt by the catalog file's identity ([`Index::replaced`]; `meta.build` is drawn
+//! for each new catalog file too). Readers open the catalog writable when they may, so that a
+//! hot journal an update killed mid-commit left is rolled back by the first reader (a
+//! read-only connection could not read past it); the updater keeps a step's changes in memory
+//! until its commit (no cache spill), so readers read the last committed state throughout.
+//!
 //! For a game list: [`Index::page`] (a filter, a sort by any column, offset and limit),
 //! [`Index::count`], and [`Filter::parse`] for a typed filter ([`filter_text`]); the viewer's
 //! library holds the ordered ids instead (`catalog::Catalog::ordered_ids`, then

@@ -188,3 +188,152 @@ fn an_index_made_before_the_marker_is_recognised() {
         names(&idx)
     );
 }
+
+/// `kifview index COLL --index IDX` with the debug build's test hooks in `env`, run until it
+/// says `pause` on stderr; returns the child, paused (for the test to kill).
+fn index_paused(coll: &Path, idx: &Path, env: &[(&str, &str)], pause: &str) -> std::process::Child {
+    use std::io::BufRead;
+    let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_kifview"));
+    c.arg("index").arg(coll).arg("--index").arg(idx);
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    let mut child = c.stderr(std::process::Stdio::piped()).spawn().unwrap();
+    let mut err = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut seen = String::new();
+    loop {
+        let mut line = String::new();
+        let n = err.read_line(&mut line).unwrap();
+        seen.push_str(&line);
+        if line.contains(pause) {
+            break;
+        }
+        assert!(n > 0, "kifview index ended before its pause: {seen}");
+    }
+    child
+}
+
+/// What the CLI's queries answer: `games` (how many), `explore` at the start (how many).
+fn cli_counts(idx: &Path) -> Result<(usize, u64), String> {
+    let out = kifview()
+        .args(["games", "--json", "--index"])
+        .arg(idx)
+        .output()
+        .unwrap();
+    if !out.status.success() {
+        return Err(common::stderr_of(&out));
+    }
+    let games = String::from_utf8_lossy(&out.stdout).lines().count();
+    let out = kifview()
+        .args(["explore", "--json", "--position", "startpos", "--index"])
+        .arg(idx)
+        .output()
+        .unwrap();
+    if !out.status.success() {
+        return Err(common::stderr_of(&out));
+    }
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    Ok((games, v["games"].as_u64().unwrap()))
+}
+
+/// Point 4: an update killed (SIGKILL) in the middle of a step, its changes already in the
+/// catalog file (a hot journal beside it): every reader reads the last committed state. Before,
+/// `find`, `explore`, `games`, the explorer and the library failed with "attempt to write a
+/// readonly database" until the next update.
+#[test]
+fn an_update_killed_inside_a_step_leaves_the_last_committed_state_readable() {
+    let dir = tempfile::tempdir().unwrap();
+    let coll = collection(dir.path(), 10);
+    let idx = dir.path().join("idx");
+    // Batches of 2 files: step 1 is files 1-2, step 2 files 3-6; killed inside step 2 with its
+    // rows written to the catalog file.
+    let mut child = index_paused(
+        &coll,
+        &idx,
+        &[
+            ("KIFVIEW_TEST_BATCH", "2"),
+            ("KIFVIEW_TEST_PAUSE_IN_STEP", "2"),
+        ],
+        "test pause in step 2",
+    );
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let journal = std::fs::read(idx.join("catalog.sqlite-journal")).unwrap_or_default();
+    assert!(
+        journal.starts_with(&[0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7]),
+        "the kill leaves a hot journal (SQLite's header)"
+    );
+    assert_eq!(cli_counts(&idx), Ok((2, 2)));
+    let index = Index::open(&idx).unwrap();
+    assert_eq!(index.count(&Filter::default()).unwrap(), 2);
+    drop(index);
+    // The next update completes it.
+    let out = index_cli(&[&coll], &idx);
+    let err = common::stderr_of(&out);
+    assert!(out.status.success() && err.contains("10 games"), "{err}");
+    assert_eq!(cli_counts(&idx), Ok((10, 10)));
+}
+
+/// Point 4: a rebuild is built beside the old index and replaces it whole: queries during it
+/// answer from the old index (before, it was removed first: "no index there", or a partial
+/// answer), a rebuild killed midway leaves the old index answering, and the next update
+/// removes what the killed one wrote.
+#[test]
+fn a_rebuild_replaces_the_index_whole_and_queries_meanwhile_read_the_old_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let coll = collection(dir.path(), 10);
+    let idx = dir.path().join("idx");
+    let out = index_cli(&[&coll], &idx);
+    assert!(out.status.success(), "{}", common::stderr_of(&out));
+    let files_before = names(&idx);
+    // A rebuild (--variations changes what is indexed), paused after its second step.
+    let mut child = {
+        use std::io::BufRead;
+        let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_kifview"));
+        c.arg("index")
+            .arg(&coll)
+            .arg("--variations")
+            .arg("--index")
+            .arg(&idx);
+        c.env("KIFVIEW_TEST_BATCH", "2")
+            .env("KIFVIEW_TEST_PAUSE_AFTER_STEP", "2");
+        let mut child = c.stderr(std::process::Stdio::piped()).spawn().unwrap();
+        let mut err = std::io::BufReader::new(child.stderr.take().unwrap());
+        let mut line = String::new();
+        while !line.contains("test pause after step 2") {
+            line.clear();
+            assert!(
+                err.read_line(&mut line).unwrap() > 0,
+                "ended before its pause"
+            );
+        }
+        child
+    };
+    assert_eq!(cli_counts(&idx), Ok((10, 10)), "the old index answers");
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert_eq!(
+        cli_counts(&idx),
+        Ok((10, 10)),
+        "the old index still answers"
+    );
+    // The next rebuild removes the killed one's files and ends with the index alone.
+    let out = kifview()
+        .arg("index")
+        .arg(&coll)
+        .arg("--variations")
+        .arg("--index")
+        .arg(&idx)
+        .output()
+        .unwrap();
+    let err = common::stderr_of(&out);
+    assert!(out.status.success() && err.contains("rebuilt"), "{err}");
+    assert_eq!(cli_counts(&idx), Ok((10, 10)));
+    let after = names(&idx);
+    assert_eq!(
+        after.len(),
+        files_before.len(),
+        "before {files_before:?}, after {after:?}"
+    );
+    assert!(!after.iter().any(|n| n.contains(".new")), "{after:?}");
+}
