@@ -9,6 +9,7 @@ use super::catalog::{Catalog, KnownFile};
 use super::games_bin;
 use super::scan::{self, FileRead};
 use super::segment::{Segment, SegmentWriter};
+use super::walk::{Found, walk};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -72,14 +73,6 @@ fn batches(todo: &[Found], files: usize) -> Vec<&[Found]> {
         out.push(&todo[start..]);
     }
     out
-}
-
-/// A file found in a folder: its path (absolute) and what `stat` said.
-struct Found {
-    path: PathBuf,
-    key: String,
-    size: i64,
-    mtime: i64,
 }
 
 /// Builds or updates the index in `dir` from `roots` (folders or files). `progress(done, total)`
@@ -711,30 +704,6 @@ fn remove_owned(dir: &Path, cat: &Catalog) -> Result<(), String> {
     }
     done?;
     cat.db.execute_batch("COMMIT").map_err(|e| e.to_string())
-}
-
-/// The record files under `root` (or `root` itself), with their size and modification time.
-fn walk(root: &Path) -> Result<Vec<Found>, String> {
-    let inputs = if root.is_dir() {
-        crate::convert::expand_inputs(&[root.to_path_buf()], true)?
-            .into_iter()
-            .map(|i| i.path)
-            .collect()
-    } else {
-        vec![root.to_path_buf()]
-    };
-    Ok(inputs
-        .into_iter()
-        .filter_map(|p| {
-            let m = std::fs::metadata(&p).ok()?;
-            Some(Found {
-                key: p.to_string_lossy().into_owned(),
-                size: m.len() as i64,
-                mtime: scan::mtime_ns(&m),
-                path: p,
-            })
-        })
-        .collect())
 }
 
 /// Makes `dir` an index folder, or makes sure it is one: a folder that does not exist is made

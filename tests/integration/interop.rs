@@ -333,7 +333,7 @@ fn a_counted_mate_ending_is_mate() {
     assert!(!kif.contains("61手詰"), "{kif}");
     assert!(kif.ends_with("まで61手で先手の勝ち\n"), "{kif}");
     let ki2 = write(r, Format::Ki2).text;
-    assert!(ki2.ends_with("まで61手詰\n"), "{ki2}");
+    assert!(ki2.ends_with("まで61手で詰み\n"), "{ki2}");
     for (f, text) in [(Format::Kif, &kif), (Format::Ki2, &ki2)] {
         let back = read(text, f).record;
         let end = *back.main_line().last().unwrap();

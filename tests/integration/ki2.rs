@@ -2,7 +2,7 @@
 //! round trips, and fixtures for every disambiguation suffix and ending wording.
 
 use kifview::core::notation::{DiagKind, ki2};
-use kifview::core::record::{NodeId, Record};
+use kifview::core::record::{NodeId, Record, Special};
 use std::path::Path;
 
 use crate::common;
@@ -249,7 +249,6 @@ fn jsa_disambiguation_suffixes() {
 
 #[test]
 fn every_made_wording_and_inline_endings() {
-    use kifview::core::record::Special;
     let cases = [
         ("まで1手で先手の勝ち", Special::Resign),
         ("まで1手で下手の勝ち", Special::Resign),
@@ -287,6 +286,22 @@ fn every_made_wording_and_inline_endings() {
         let again = read_ok(&ki2::write(&r).text);
         let l2 = again.main_line();
         assert_eq!(again.node(l2[2]).special(), Some(&special), "{ending}");
+    }
+}
+
+/// A mate is written `まで{n}手で詰み`, which ShogiHome's reader (tsshogi 2.2, 2.3.4) and
+/// json-kifu-format read as mate; `まで{n}手詰` (written before) tsshogi read as an unknown
+/// ending `{n}手詰`. Both still read as mate.
+#[test]
+fn a_mate_is_written_as_every_reader_reads_it() {
+    let r = read_ok("▲７六歩 △３四歩 ▲２二角成\nまで3手で詰み\n");
+    let text = ki2::write(&r).text;
+    assert!(text.ends_with("\nまで3手で詰み\n"), "{text}");
+    assert!(!text.contains("手詰"), "{text}");
+    for ending in ["まで3手で詰み", "まで3手詰"] {
+        let back = read_ok(&format!("▲７六歩 △３四歩 ▲２二角成\n{ending}\n"));
+        let end = *back.main_line().last().unwrap();
+        assert_eq!(back.node(end).special(), Some(&Special::Mate), "{ending}");
     }
 }
 

@@ -140,9 +140,10 @@ impl Out {
         };
         let mut line = sp.result_line(plies, side, handicap);
         if *sp == Special::Mate && !reads_back(&line) {
-            // KI2 has no move line to carry 詰み, and `…の勝ち` reads as 投了: the tsume form
-            // (`まで61手詰`), which KI2 readers read as mate.
-            line = format!("まで{plies}手詰");
+            // KI2 has no move line to carry 詰み, and `…の勝ち` reads as 投了: `まで61手で詰み`,
+            // which tsshogi (ShogiHome) and json-kifu-format read as mate (`まで61手詰`, the
+            // tsume form, tsshogi reads as an unknown ending; it is still read).
+            line = format!("まで{plies}手で詰み");
         }
         if !reads_back(&line) {
             counts.unreadable.push(sp.kif_word().to_string());
