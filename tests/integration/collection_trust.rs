@@ -6,39 +6,28 @@
 use assert_cmd::Command;
 use kifview::collection::{Filter, Index, update};
 use kifview::core::rules::Position;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
+use crate::collection_stop::collection;
 use crate::common;
 
 fn kifview() -> Command {
     Command::cargo_bin("kifview").expect("binary built")
 }
 
-/// `n` one-game CSA files in `root/coll` (from the start position, 1 to 4 moves, players
-/// `sente{i}` and `gote{i}`); returns the folder.
-fn collection(root: &Path, n: usize) -> PathBuf {
-    const MOVES: [&str; 4] = ["+7776FU", "-3334FU", "+2726FU", "-8384FU"];
-    let coll = root.join("coll");
-    std::fs::create_dir_all(&coll).unwrap();
-    for i in 0..n {
-        let moves: String = MOVES
-            .iter()
-            .take(1 + i % 4)
-            .map(|m| format!("{m}\n"))
-            .collect();
-        let text = format!("V2.2\nN+sente{i}\nN-gote{i}\nPI\n+\n{moves}%TORYO\n");
-        std::fs::write(coll.join(format!("g{i}.csa")), text).unwrap();
-    }
-    coll
+fn index_cli(paths: &[&Path], idx: &Path) -> std::process::Output {
+    index_cmd(paths, idx, &[]).output().unwrap()
 }
 
-fn index_cli(paths: &[&Path], idx: &Path) -> std::process::Output {
-    let mut c = kifview();
-    c.arg("index");
-    for p in paths {
-        c.arg(p);
-    }
-    c.arg("--index").arg(idx).output().unwrap()
+/// `kifview index PATHS --index IDX EXTRA`.
+fn index_cmd(paths: &[&Path], idx: &Path, extra: &[&str]) -> std::process::Command {
+    let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_kifview"));
+    c.arg("index")
+        .args(paths)
+        .arg("--index")
+        .arg(idx)
+        .args(extra);
+    c
 }
 
 /// The names in a folder, sorted.
@@ -189,12 +178,14 @@ fn an_index_made_before_the_marker_is_recognised() {
     );
 }
 
-/// `kifview index COLL --index IDX` with the debug build's test hooks in `env`, run until it
+/// `c` (a `kifview index`) with the debug build's test hooks in `env`, run until it
 /// says `pause` on stderr; returns the child, paused (for the test to kill).
-fn index_paused(coll: &Path, idx: &Path, env: &[(&str, &str)], pause: &str) -> std::process::Child {
+fn index_paused(
+    mut c: std::process::Command,
+    env: &[(&str, &str)],
+    pause: &str,
+) -> std::process::Child {
     use std::io::BufRead;
-    let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_kifview"));
-    c.arg("index").arg(coll).arg("--index").arg(idx);
     for (k, v) in env {
         c.env(k, v);
     }
@@ -248,8 +239,7 @@ fn an_update_killed_inside_a_step_leaves_the_last_committed_state_readable() {
     // Batches of 2 files: step 1 is files 1-2, step 2 files 3-6; killed inside step 2 with its
     // rows written to the catalog file.
     let mut child = index_paused(
-        &coll,
-        &idx,
+        index_cmd(&[&coll], &idx, &[]),
         &[
             ("KIFVIEW_TEST_BATCH", "2"),
             ("KIFVIEW_TEST_PAUSE_IN_STEP", "2"),
@@ -287,28 +277,14 @@ fn a_rebuild_replaces_the_index_whole_and_queries_meanwhile_read_the_old_one() {
     assert!(out.status.success(), "{}", common::stderr_of(&out));
     let files_before = names(&idx);
     // A rebuild (--variations changes what is indexed), paused after its second step.
-    let mut child = {
-        use std::io::BufRead;
-        let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_kifview"));
-        c.arg("index")
-            .arg(&coll)
-            .arg("--variations")
-            .arg("--index")
-            .arg(&idx);
-        c.env("KIFVIEW_TEST_BATCH", "2")
-            .env("KIFVIEW_TEST_PAUSE_AFTER_STEP", "2");
-        let mut child = c.stderr(std::process::Stdio::piped()).spawn().unwrap();
-        let mut err = std::io::BufReader::new(child.stderr.take().unwrap());
-        let mut line = String::new();
-        while !line.contains("test pause after step 2") {
-            line.clear();
-            assert!(
-                err.read_line(&mut line).unwrap() > 0,
-                "ended before its pause"
-            );
-        }
-        child
-    };
+    let mut child = index_paused(
+        index_cmd(&[&coll], &idx, &["--variations"]),
+        &[
+            ("KIFVIEW_TEST_BATCH", "2"),
+            ("KIFVIEW_TEST_PAUSE_AFTER_STEP", "2"),
+        ],
+        "test pause after step 2",
+    );
     assert_eq!(cli_counts(&idx), Ok((10, 10)), "the old index answers");
     child.kill().unwrap();
     child.wait().unwrap();
@@ -318,12 +294,7 @@ fn a_rebuild_replaces_the_index_whole_and_queries_meanwhile_read_the_old_one() {
         "the old index still answers"
     );
     // The next rebuild removes the killed one's files and ends with the index alone.
-    let out = kifview()
-        .arg("index")
-        .arg(&coll)
-        .arg("--variations")
-        .arg("--index")
-        .arg(&idx)
+    let out = index_cmd(&[&coll], &idx, &["--variations"])
         .output()
         .unwrap();
     let err = common::stderr_of(&out);
