@@ -30,7 +30,7 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use kifview::app::config::MoveNotation;
 use kifview::app::testing;
-use kifview::app::{App, Config, KeyCode, KeyEvent, Mode, Source};
+use kifview::app::{App, Config, KeyCode, KeyEvent, Mode, RecordSource};
 use kifview::core::record::{Edit, NodeId};
 use kifview::engine::EngineSpec;
 use kifview::tui::Viewer;
@@ -74,7 +74,11 @@ impl Bench {
         let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
         let study = big_study(&mut rng, 68_000);
         eprintln!("viewer bench: a study of {} nodes, 160x48", study.len());
-        let app = App::new(study, Source::untitled("study.kifu"), Config::defaults());
+        let app = App::new(
+            study,
+            RecordSource::untitled("study.kifu"),
+            Config::defaults(),
+        );
         Bench::with_app(app)
     }
     fn with_app(app: App) -> Bench {

@@ -6,7 +6,7 @@
 mod randgen;
 
 use kifview::app::document::job::{SaveHow, Then};
-use kifview::app::{App, Config, KeyEvent, Mode, Source};
+use kifview::app::{App, Config, KeyEvent, Mode, RecordSource};
 use std::time::Instant;
 
 fn main() {
@@ -22,7 +22,7 @@ fn main() {
     for i in 0..n {
         let mut app = App::new(
             study.clone(),
-            Source::untitled("study.kifu"),
+            RecordSource::untitled("study.kifu"),
             Config::defaults(),
         );
         let path = dir.path().join(format!("s{i}.csa"));

@@ -22,7 +22,7 @@ use crate::engine::Score;
 
 /// Who wrote an evaluation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Source {
+pub enum Evaluator {
     /// An analysis of the position (kifview, ShogiHome's research, ShogiGUI's 解析, KShogi).
     Research,
     /// A player during the game (Floodgate, ShogiHome's and ShogiGUI's 対局).
@@ -34,7 +34,7 @@ pub enum Source {
 pub struct Eval {
     /// From sente's side.
     pub score: Score,
-    pub source: Source,
+    pub source: Evaluator,
 }
 
 /// What one main-line position's comment says.
@@ -73,11 +73,11 @@ pub fn parse_comment(comment: &str) -> (Option<Eval>, Option<Mark>) {
     let eval = match (research_mate.or(research), player_mate.or(player)) {
         (Some(score), _) => Some(Eval {
             score,
-            source: Source::Research,
+            source: Evaluator::Research,
         }),
         (None, Some(score)) => Some(Eval {
             score,
-            source: Source::Player,
+            source: Evaluator::Player,
         }),
         (None, None) => None,
     };
@@ -232,7 +232,7 @@ mod tests {
     use crate::core::notation;
     use std::path::Path;
 
-    fn cp(comment: &str) -> Option<(i32, Source)> {
+    fn cp(comment: &str) -> Option<(i32, Evaluator)> {
         match parse_comment(comment).0? {
             Eval {
                 score: Score::Cp(v),
@@ -244,7 +244,7 @@ mod tests {
 
     #[test]
     fn every_writers_form() {
-        use Source::{Player, Research};
+        use Evaluator::{Player, Research};
         assert_eq!(
             cp("互角\n#評価値=158\n#読み筋=▲７六歩"),
             Some((158, Research))
@@ -305,7 +305,7 @@ mod tests {
                     plies: None,
                     sente_wins: true
                 },
-                source: Source::Player
+                source: Evaluator::Player
             }
         );
         assert_eq!(m, None);

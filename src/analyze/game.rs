@@ -7,7 +7,7 @@ use super::comment::{self, Mark, MarkConfig, replace_analysis};
 use crate::core::record::{NodeId, Record};
 use crate::core::rules::{Color, Move, Position};
 use crate::engine::{
-    Analysis, Engine, EngineError, EngineEvent, Limit, Outcome, Score, SearchRequest,
+    Analysis, Engine, EngineError, EngineEvent, Limit, Score, SearchEnd, SearchRequest,
 };
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -142,7 +142,7 @@ impl Searched {
             return Searched {
                 score: None,
                 first_move: match a.outcome {
-                    Some(Outcome::BestMove { mv, .. }) => Some(mv),
+                    Some(SearchEnd::BestMove { mv, .. }) => Some(mv),
                     _ => None,
                 },
                 block: String::new(),

@@ -11,7 +11,7 @@
 //! inserted as a variation from `MateResult::Mate::moves`.
 
 use crate::core::rules::{Move, Position};
-use crate::engine::{Engine, EngineError, EngineEvent, Limit, Outcome, SearchRequest, pv};
+use crate::engine::{Engine, EngineError, EngineEvent, Limit, SearchEnd, SearchRequest, pv};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -42,27 +42,27 @@ impl MateResult {
     /// What a search's outcome means, for the position searched (`prev_to`: where the move that
     /// led to it went, for `同`).
     pub fn from_outcome(
-        outcome: &Outcome,
+        outcome: &SearchEnd,
         position: &Position,
         prev_to: Option<crate::core::rules::Square>,
         engine: &str,
     ) -> MateResult {
         match outcome {
-            Outcome::Mate(checked) if !checked.moves.is_empty() => MateResult::Mate {
+            SearchEnd::Mate(checked) if !checked.moves.is_empty() => MateResult::Mate {
                 japanese: pv::japanese(position, &checked.moves, prev_to),
                 moves: checked.moves.clone(),
             },
             // A mate line with an illegal first move is no answer: say so rather than 不詰.
-            Outcome::Mate(checked) => MateResult::NotSupported(format!(
+            SearchEnd::Mate(checked) => MateResult::NotSupported(format!(
                 "{engine} gave a mate line kifview cannot play: {}",
                 checked
                     .cut
                     .as_ref()
                     .map_or_else(|| "empty".to_string(), |c| c.note())
             )),
-            Outcome::NoMate => MateResult::NoMate,
-            Outcome::MateTimeout => MateResult::Timeout,
-            Outcome::MateNotImplemented => {
+            SearchEnd::NoMate => MateResult::NoMate,
+            SearchEnd::MateTimeout => MateResult::Timeout,
+            SearchEnd::MateNotImplemented => {
                 MateResult::NotSupported(format!("{engine} answered checkmate notimplemented"))
             }
             _ => MateResult::NotSupported(format!(
@@ -141,12 +141,12 @@ mod tests {
     fn texts() {
         let p = Position::from_sfen("7nk/8l/7P1/9/9/9/9/9/9 b G2r2b3g4s3n3l17p 1").unwrap();
         let checked = check_pv(&p, "G*2b");
-        let r = MateResult::from_outcome(&Outcome::Mate(checked), &p, None, "gps");
+        let r = MateResult::from_outcome(&SearchEnd::Mate(checked), &p, None, "gps");
         assert_eq!(r.text(), "詰み 1手: ▲２二金");
         assert_eq!(MateResult::NoMate.text(), "不詰");
         assert_eq!(MateResult::Timeout.text(), "時間切れ");
         let r = MateResult::from_outcome(
-            &Outcome::BestMove {
+            &SearchEnd::BestMove {
                 mv: Move::from_usi("G*2b").unwrap(),
                 ponder: None,
             },

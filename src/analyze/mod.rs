@@ -47,7 +47,7 @@ pub mod progress;
 
 pub use batch::{Batch, FileResult, Shard, Summary};
 pub use comment::{Mark, MarkConfig};
-pub use evals::{Eval, PlyEval, SideSummary, Source, main_line_evals, parse_comment, summary};
+pub use evals::{Eval, Evaluator, PlyEval, SideSummary, main_line_evals, parse_comment, summary};
 pub use game::{DEFAULT_LIMIT, Options, Plan, Searched, analyse_record};
 pub use mate::{MateResult, mate_search};
 pub use output::Output;

@@ -330,11 +330,11 @@ mod tests {
     /// in place when one node's children changed) is the one built from scratch.
     #[test]
     fn an_updated_outline_is_a_fresh_one() {
-        use crate::app::document::{Document, Source};
+        use crate::app::document::{Document, RecordSource};
         let mut updates = 0;
         for seed in 1..=12u64 {
             let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15));
-            let mut doc = Document::new(study(seed, 400), Source::untitled("t.kif"));
+            let mut doc = Document::new(study(seed, 400), RecordSource::untitled("t.kif"));
             let mut detached: Vec<NodeId> = Vec::new();
             for _ in 0..150 {
                 let r = doc.record();

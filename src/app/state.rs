@@ -4,7 +4,7 @@
 use super::LaunchOptions;
 use super::config::Config;
 use super::dispatch::command::Command;
-use super::document::{self, Document, Source, Watch};
+use super::document::{self, Document, RecordSource, Watch};
 use super::outline::Outline;
 use super::overlay::{Mode, Overlay, Overlays};
 use crate::core::notation;
@@ -196,7 +196,7 @@ pub struct App {
 
 impl App {
     /// An app showing `record`.
-    pub fn new(record: Record, source: Source, config: Config) -> App {
+    pub fn new(record: Record, source: RecordSource, config: Config) -> App {
         let config_best_move = config.analysis.best_move;
         let board_size = config.board_size;
         let graph_auto = graph_auto(&record);
@@ -298,7 +298,7 @@ impl App {
     /// position, no history, nothing open, scrolled to the top). The document is replaced as
     /// a whole (`Document::replaced_by`); what is the session's (board orientation, focus,
     /// board size, clipboard, watch, graph, the engine, the search's query) stays.
-    pub fn replace_record(&mut self, record: Record, source: Source) {
+    pub fn replace_record(&mut self, record: Record, source: RecordSource) {
         self.doc.replaced_by(record, source);
         self.show_new_document();
     }
@@ -333,7 +333,7 @@ impl App {
         self.doc.record()
     }
     /// Where the record came from and how it is written back.
-    pub fn source(&self) -> &Source {
+    pub fn source(&self) -> &RecordSource {
         self.doc.source()
     }
     /// The document: the record with its history and saves.

@@ -36,7 +36,7 @@ pub fn app_with(text: &str) -> super::App {
     let record = loaded.records.into_iter().next().expect("a record").record;
     super::App::new(
         record,
-        super::Source::untitled("t.kif"),
+        super::RecordSource::untitled("t.kif"),
         super::Config::defaults(),
     )
 }

@@ -16,7 +16,7 @@ fn sample() -> (Record, [NodeId; 4]) {
 }
 
 fn app(r: Record) -> App {
-    let doc = Source::untitled("t.kif");
+    let doc = RecordSource::untitled("t.kif");
     App::new(r, doc, Config::defaults())
 }
 

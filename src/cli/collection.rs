@@ -3,7 +3,7 @@
 
 use super::{Out, print_messages};
 use clap::{ArgGroup, Args, ValueEnum};
-use kifview::collection::{self, Brief, Filter, Index, Outcome, UpdateOptions};
+use kifview::collection::{self, Brief, Filter, GameResult, Index, UpdateOptions};
 use kifview::core::notation::usi;
 use kifview::core::rules::Position;
 use kifview::core::text::sanitize;
@@ -235,10 +235,10 @@ fn filter(f: FilterArgs) -> Filter {
         from: f.from,
         to: f.to,
         result: f.result.map(|r| match r {
-            ResultArg::Sente => Outcome::Sente,
-            ResultArg::Gote => Outcome::Gote,
-            ResultArg::Draw => Outcome::Draw,
-            ResultArg::Unknown => Outcome::Unknown,
+            ResultArg::Sente => GameResult::Sente,
+            ResultArg::Gote => GameResult::Gote,
+            ResultArg::Draw => GameResult::Draw,
+            ResultArg::Unknown => GameResult::Unknown,
         }),
         tag: f.tag,
         under,
@@ -256,7 +256,7 @@ struct FoundJson<'a> {
     path: &'a str,
     record: u32,
     ply: u32,
-    result: Outcome,
+    result: GameResult,
     sente: &'a str,
     gote: &'a str,
     date: Option<&'a str>,
@@ -268,7 +268,7 @@ struct FoundJson<'a> {
 struct GameJson<'a> {
     path: &'a str,
     record: u32,
-    result: Outcome,
+    result: GameResult,
     sente: &'a str,
     gote: &'a str,
     date: Option<&'a str>,

@@ -1,7 +1,7 @@
 //! The catalog: files, games and segments in SQLite (`catalog.sqlite` in the index folder).
 //! The schema is [`SCHEMA`], documented in the README for `sqlite3`, pandas or Datasette.
 
-use super::{Brief, Filter, GameInfo, Outcome};
+use super::{Brief, Filter, GameInfo, GameResult};
 use rusqlite::{Connection, OptionalExtension, params};
 use std::path::Path;
 
@@ -237,14 +237,17 @@ impl Catalog {
     }
 
     /// Each live game's id and result.
-    pub fn results(&self) -> Result<Vec<(u32, Outcome)>, String> {
+    pub fn results(&self) -> Result<Vec<(u32, GameResult)>, String> {
         let mut st = self
             .db
             .prepare("SELECT id, result FROM games")
             .map_err(sql)?;
         let rows = st
             .query_map([], |r| {
-                Ok((r.get::<_, u32>(0)?, Outcome::parse(&r.get::<_, String>(1)?)))
+                Ok((
+                    r.get::<_, u32>(0)?,
+                    GameResult::parse(&r.get::<_, String>(1)?),
+                ))
             })
             .map_err(sql)?;
         rows.collect::<Result<_, _>>().map_err(sql)

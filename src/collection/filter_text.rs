@@ -9,7 +9,7 @@
 //! (`to` takes all of its year or month). Any other word is a name either side's contains
 //! (several such words: the words joined by a space, one name).
 
-use super::{Filter, Outcome};
+use super::{Filter, GameResult};
 
 /// `YYYY`, `YYYY-MM` or `YYYY-MM-DD` (`/` also accepted), normalised with `-`; what `--from`,
 /// `--to` and the typed filter take.
@@ -46,7 +46,7 @@ impl Filter {
                     "to" => f.to = Some(parse_date(value)?),
                     "result" => {
                         f.result = Some(
-                            Outcome::ALL
+                            GameResult::ALL
                                 .into_iter()
                                 .find(|o| o.word() == value)
                                 .ok_or_else(|| {
@@ -96,7 +96,7 @@ mod tests {
             (f.from.as_deref(), f.to.as_deref()),
             (Some("2020"), Some("2023"))
         );
-        assert_eq!(f.result, Some(Outcome::Sente));
+        assert_eq!(f.result, Some(GameResult::Sente));
         assert_eq!(f.tag.as_deref(), Some("四間飛車"));
         let f = Filter::parse("  羽生  ").unwrap();
         assert_eq!(f.player.as_deref(), Some("羽生"));

@@ -14,7 +14,7 @@
 //! ([`table`]): slower to open (a catalog query over every game), never a wrong answer, never a
 //! refusal.
 
-use super::Outcome;
+use super::GameResult;
 use super::catalog::Catalog;
 use super::segment::Segment;
 use std::path::Path;
@@ -122,13 +122,13 @@ impl Games {
     }
 
     /// A live game's result (`None`: no such game, or forgotten since).
-    pub fn outcome(&self, game: u32) -> Option<Outcome> {
+    pub fn outcome(&self, game: u32) -> Option<GameResult> {
         if game as usize >= self.ids() || game == 0 {
             return None;
         }
         match self.bytes().get(game as usize)? {
             0 => None,
-            b => Outcome::ALL.get(*b as usize - 1).copied(),
+            b => GameResult::ALL.get(*b as usize - 1).copied(),
         }
     }
 

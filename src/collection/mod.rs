@@ -63,33 +63,33 @@ pub fn index_dir(given: Option<PathBuf>) -> Result<PathBuf, String> {
 /// How a game ended, for sente.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Outcome {
+pub enum GameResult {
     Sente = 0,
     Gote = 1,
     Draw = 2,
     Unknown = 3,
 }
 
-impl Outcome {
-    pub const ALL: [Outcome; 4] = [
-        Outcome::Sente,
-        Outcome::Gote,
-        Outcome::Draw,
-        Outcome::Unknown,
+impl GameResult {
+    pub const ALL: [GameResult; 4] = [
+        GameResult::Sente,
+        GameResult::Gote,
+        GameResult::Draw,
+        GameResult::Unknown,
     ];
     pub fn word(self) -> &'static str {
         match self {
-            Outcome::Sente => "sente",
-            Outcome::Gote => "gote",
-            Outcome::Draw => "draw",
-            Outcome::Unknown => "unknown",
+            GameResult::Sente => "sente",
+            GameResult::Gote => "gote",
+            GameResult::Draw => "draw",
+            GameResult::Unknown => "unknown",
         }
     }
-    pub fn parse(s: &str) -> Outcome {
-        Outcome::ALL
+    pub fn parse(s: &str) -> GameResult {
+        GameResult::ALL
             .into_iter()
             .find(|o| o.word() == s)
-            .unwrap_or(Outcome::Unknown)
+            .unwrap_or(GameResult::Unknown)
     }
 }
 
@@ -104,7 +104,7 @@ pub struct Filter {
     pub event: Option<String>,
     pub from: Option<String>,
     pub to: Option<String>,
-    pub result: Option<Outcome>,
+    pub result: Option<GameResult>,
     pub tag: Option<String>,
     pub under: Option<String>,
 }
@@ -136,7 +136,7 @@ pub struct Brief<'a> {
     /// `YYYY-MM-DD`.
     pub date: Option<&'a str>,
     pub event: Option<&'a str>,
-    pub result: Outcome,
+    pub result: GameResult,
     /// The number the record gives its first move.
     pub first_move: u32,
 }
@@ -172,7 +172,7 @@ impl<'a> Brief<'a> {
             gote: text(4)?,
             date: text(5)?,
             event: text(6)?,
-            result: Outcome::parse(text(7)?.unwrap_or("")),
+            result: GameResult::parse(text(7)?.unwrap_or("")),
             first_move: r.get(8)?,
         })
     }
@@ -192,7 +192,7 @@ pub struct GameInfo {
     pub date: Option<String>,
     pub event: Option<String>,
     pub handicap: Option<String>,
-    pub result: Outcome,
+    pub result: GameResult,
     /// The main line's ending (`resign`, `mate`, … as JKF names them).
     pub ending: Option<String>,
     pub moves: u32,
@@ -245,7 +245,7 @@ impl GameInfo {
             date: r.get(5)?,
             event: r.get(6)?,
             handicap: r.get(7)?,
-            result: Outcome::parse(&r.get::<_, String>(8)?),
+            result: GameResult::parse(&r.get::<_, String>(8)?),
             ending: r.get(9)?,
             moves: r.get(10)?,
             first_move: r.get(11)?,

@@ -5,7 +5,7 @@ use super::catalog::{Catalog, SortBy};
 use super::games_bin::Games;
 use super::keys::{decode_move, position_key};
 use super::segment::{GameView, Segment};
-use super::{Brief, Filter, GameInfo, Outcome};
+use super::{Brief, Filter, GameInfo, GameResult};
 use crate::core::rules::Position;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -95,7 +95,7 @@ pub struct Explored {
 /// it played next (`None` when it ends there).
 struct Hit {
     game: u32,
-    outcome: Outcome,
+    outcome: GameResult,
     ply: u32,
     next: Option<u16>,
 }

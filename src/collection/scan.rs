@@ -3,7 +3,7 @@
 
 use super::keys::{KeyWalker, encode_move, lines};
 use super::segment::StoredGame;
-use super::{GameInfo, Outcome, tags};
+use super::{GameInfo, GameResult, tags};
 use crate::analyze::{MarkConfig, main_line_evals, summary};
 use crate::core::record::{Record, Special};
 use crate::core::rules::{Color, Position};
@@ -138,7 +138,7 @@ fn info(r: &Record, record: u32, moves: u32) -> GameInfo {
     let special = end.and_then(|id| r.node(id).special().map(|s| (id, s)));
     let (result, ending) = match special {
         Some((id, s)) => (outcome(s, r.side_to_move_at(id)), Some(s.json_name())),
-        None => (Outcome::Unknown, None),
+        None => (GameResult::Unknown, None),
     };
     // Most collections have no comments: the evaluations are only looked for when there are.
     let commented = r
@@ -175,18 +175,18 @@ fn info(r: &Record, record: u32, moves: u32) -> GameInfo {
 }
 
 /// The result for sente of a main line ending in `s` with `to_move` to move.
-pub fn outcome(s: &Special, to_move: Color) -> Outcome {
+pub fn outcome(s: &Special, to_move: Color) -> GameResult {
     let side = |c: Color| match c {
-        Color::Black => Outcome::Sente,
-        Color::White => Outcome::Gote,
+        Color::Black => GameResult::Sente,
+        Color::White => GameResult::Gote,
     };
     match s {
         Special::Resign | Special::Mate | Special::Timeout | Special::FoulLose => {
             side(to_move.flip())
         }
         Special::FoulWin | Special::EnteringKing => side(to_move),
-        Special::RepetitionDraw | Special::Impass | Special::Draw => Outcome::Draw,
-        _ => Outcome::Unknown,
+        Special::RepetitionDraw | Special::Impass | Special::Draw => GameResult::Draw,
+        _ => GameResult::Unknown,
     }
 }
 
@@ -270,7 +270,7 @@ mod tests {
         assert_eq!(i.evaluated, 3);
         assert_eq!(i.marks[1], [0, 0, 1, 0], "gote's 悪手");
         assert_eq!(i.marks[0], [0; 4]);
-        assert_eq!(i.result, Outcome::Gote, "sente to move resigned");
+        assert_eq!(i.result, GameResult::Gote, "sente to move resigned");
         assert_eq!(i.ending.as_deref(), Some("resign"));
         assert_eq!(i.date.as_deref(), Some("2024-01-02"));
         assert_eq!(i.event.as_deref(), Some("テスト"));
@@ -282,16 +282,16 @@ mod tests {
     #[test]
     fn endings_give_results_for_the_right_side() {
         use Color::{Black, White};
-        assert_eq!(outcome(&Special::Resign, White), Outcome::Sente);
-        assert_eq!(outcome(&Special::Mate, Black), Outcome::Gote);
-        assert_eq!(outcome(&Special::Timeout, Black), Outcome::Gote);
-        assert_eq!(outcome(&Special::FoulLose, White), Outcome::Sente);
-        assert_eq!(outcome(&Special::FoulWin, White), Outcome::Gote);
-        assert_eq!(outcome(&Special::EnteringKing, Black), Outcome::Sente);
-        assert_eq!(outcome(&Special::RepetitionDraw, Black), Outcome::Draw);
-        assert_eq!(outcome(&Special::Impass, White), Outcome::Draw);
-        assert_eq!(outcome(&Special::Draw, White), Outcome::Draw);
-        assert_eq!(outcome(&Special::Interrupt, White), Outcome::Unknown);
-        assert_eq!(outcome(&Special::MaxMoves, White), Outcome::Unknown);
+        assert_eq!(outcome(&Special::Resign, White), GameResult::Sente);
+        assert_eq!(outcome(&Special::Mate, Black), GameResult::Gote);
+        assert_eq!(outcome(&Special::Timeout, Black), GameResult::Gote);
+        assert_eq!(outcome(&Special::FoulLose, White), GameResult::Sente);
+        assert_eq!(outcome(&Special::FoulWin, White), GameResult::Gote);
+        assert_eq!(outcome(&Special::EnteringKing, Black), GameResult::Sente);
+        assert_eq!(outcome(&Special::RepetitionDraw, Black), GameResult::Draw);
+        assert_eq!(outcome(&Special::Impass, White), GameResult::Draw);
+        assert_eq!(outcome(&Special::Draw, White), GameResult::Draw);
+        assert_eq!(outcome(&Special::Interrupt, White), GameResult::Unknown);
+        assert_eq!(outcome(&Special::MaxMoves, White), GameResult::Unknown);
     }
 }

@@ -4,7 +4,7 @@
 
 use super::pv::{self, CheckedPv};
 use super::score::{self, Score};
-use super::search::{Outcome, SearchId};
+use super::search::{SearchEnd, SearchId};
 use super::usi::{Bound, Info};
 use crate::core::rules::{Move, Position, Square};
 
@@ -104,7 +104,7 @@ pub struct Analysis {
     /// The latest `info string`.
     pub string: Option<String>,
     /// How the search ended (bestmove, checkmate answer), once it has.
-    pub outcome: Option<Outcome>,
+    pub outcome: Option<SearchEnd>,
     /// `info` lines applied to this analysis.
     pub infos: u64,
     /// `info` lines of an earlier search that arrived after this one was asked for, dropped.

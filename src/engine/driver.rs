@@ -6,7 +6,7 @@ use super::analysis::{Analysis, AnalysisStatus};
 use super::error::EngineError;
 use super::process::{Incoming, Process, describe_status};
 use super::pv;
-use super::search::{Limit, Outcome, SearchId, SearchRequest, bestmove_outcome, check_root};
+use super::search::{Limit, SearchEnd, SearchId, SearchRequest, bestmove_outcome, check_root};
 use super::usi::{CheckmateReply, UsiMessage, UsiOption};
 use super::{EngineSpec, clean};
 use crate::core::rules::Position;
@@ -77,7 +77,7 @@ pub enum EngineEvent {
     /// usually of no interest).
     SearchDone {
         search: SearchId,
-        outcome: Outcome,
+        outcome: SearchEnd,
         superseded: bool,
     },
     /// Something worth a line in a log or the status line; the engine goes on.
@@ -655,10 +655,12 @@ impl Engine {
                     return;
                 };
                 let outcome = match reply {
-                    CheckmateReply::Mate(moves) => Outcome::Mate(pv::check_pv(&r.position, &moves)),
-                    CheckmateReply::NoMate => Outcome::NoMate,
-                    CheckmateReply::Timeout => Outcome::MateTimeout,
-                    CheckmateReply::NotImplemented => Outcome::MateNotImplemented,
+                    CheckmateReply::Mate(moves) => {
+                        SearchEnd::Mate(pv::check_pv(&r.position, &moves))
+                    }
+                    CheckmateReply::NoMate => SearchEnd::NoMate,
+                    CheckmateReply::Timeout => SearchEnd::MateTimeout,
+                    CheckmateReply::NotImplemented => SearchEnd::MateNotImplemented,
                 };
                 self.end_search(outcome);
             }
@@ -796,11 +798,11 @@ impl Engine {
         self.send("stop");
     }
 
-    fn end_search(&mut self, outcome: Outcome) {
+    fn end_search(&mut self, outcome: SearchEnd) {
         let Some(r) = self.running.take() else {
             return;
         };
-        if r.mate && matches!(outcome, Outcome::BestMove { .. } | Outcome::Resign) {
+        if r.mate && matches!(outcome, SearchEnd::BestMove { .. } | SearchEnd::Resign) {
             self.events.push(EngineEvent::Note(format!(
                 "engine {} answered go mate with bestmove (not a USI mate search)",
                 self.info.name

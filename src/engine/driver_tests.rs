@@ -105,7 +105,7 @@ fn handshake_options_and_a_normal_search() {
     );
     assert!(events.contains(&EngineEvent::SearchDone {
         search: id,
-        outcome: Outcome::BestMove {
+        outcome: SearchEnd::BestMove {
             mv: Move::from_usi("3c3d").unwrap(),
             ponder: Move::from_usi("2g2f"),
         },
@@ -323,7 +323,7 @@ fn illegal_pv_is_cut_with_a_note_and_an_illegal_bestmove_is_reported() {
     let events = until(&mut e, 10, is_done);
     assert!(events.iter().any(|ev| matches!(
         ev,
-        EngineEvent::SearchDone { outcome: Outcome::Illegal { text, .. }, .. } if text == "5a4b"
+        EngineEvent::SearchDone { outcome: SearchEnd::Illegal { text, .. }, .. } if text == "5a4b"
     )));
     let line = &e.analysis().lines[0];
     assert_eq!(line.pv.moves.len(), 3);
@@ -408,14 +408,14 @@ fn mate_search_answers() {
     assert_eq!(
         outcomes,
         [
-            Outcome::Mate(CheckedPv {
+            SearchEnd::Mate(CheckedPv {
                 moves: vec![g5b],
                 cut: None
             }),
-            Outcome::NoMate,
-            Outcome::MateTimeout,
-            Outcome::MateNotImplemented,
-            Outcome::BestMove {
+            SearchEnd::NoMate,
+            SearchEnd::MateTimeout,
+            SearchEnd::MateNotImplemented,
+            SearchEnd::BestMove {
                 mv: g5b,
                 ponder: None
             },

@@ -73,7 +73,7 @@ pub use driver::{
 };
 pub use error::EngineError;
 pub use score::Score;
-pub use search::{Limit, Outcome, SearchId, SearchRequest};
+pub use search::{Limit, SearchEnd, SearchId, SearchRequest};
 
 use serde::Deserialize;
 use std::collections::BTreeMap;

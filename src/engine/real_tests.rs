@@ -23,7 +23,7 @@ fn engine_or_skip(name: &str) -> Option<EngineSpec> {
     }
 }
 
-fn done_outcome(events: &[EngineEvent], id: SearchId) -> Outcome {
+fn done_outcome(events: &[EngineEvent], id: SearchId) -> SearchEnd {
     events
         .iter()
         .find_map(|ev| match ev {
@@ -78,7 +78,7 @@ fn fairy_stockfish_handshake_multipv_search_position_change_and_quit() {
         })
         .unwrap();
     let events = until(&mut e, 30, is_done(id));
-    let Outcome::BestMove { mv, .. } = done_outcome(&events, id) else {
+    let SearchEnd::BestMove { mv, .. } = done_outcome(&events, id) else {
         panic!("{events:?}");
     };
     let a = e.analysis();
@@ -136,7 +136,7 @@ fn fairy_stockfish_handshake_multipv_search_position_change_and_quit() {
     let events = until(&mut e, 30, is_done(id));
     assert_eq!(
         done_outcome(&events, id),
-        Outcome::BestMove {
+        SearchEnd::BestMove {
             mv: Move::from_usi("G*5b").unwrap(),
             ponder: None
         }
@@ -174,7 +174,7 @@ fn gpsusi_search_mate_search_and_crash_on_an_impossible_sfen() {
         .unwrap();
     let events = until(&mut e, 30, is_done(id));
     assert!(
-        matches!(done_outcome(&events, id), Outcome::BestMove { .. }),
+        matches!(done_outcome(&events, id), SearchEnd::BestMove { .. }),
         "{events:?}"
     );
     let best = e.analysis().best().expect("gpsusi sent a line").clone();
@@ -192,7 +192,7 @@ fn gpsusi_search_mate_search_and_crash_on_an_impossible_sfen() {
         ))
         .unwrap();
     let events = until(&mut e, 30, is_done(id));
-    let Outcome::Mate(pv) = done_outcome(&events, id) else {
+    let SearchEnd::Mate(pv) = done_outcome(&events, id) else {
         panic!("{events:?}");
     };
     assert_eq!(pv.moves, moves("G*5b"));
@@ -203,7 +203,7 @@ fn gpsusi_search_mate_search_and_crash_on_an_impossible_sfen() {
         ))
         .unwrap();
     let events = until(&mut e, 30, is_done(id));
-    assert_eq!(done_outcome(&events, id), Outcome::NoMate);
+    assert_eq!(done_outcome(&events, id), SearchEnd::NoMate);
 
     // The driver refuses impossible positions; sent raw, gpsusi aborts: a real crash.
     let pid = e.pid().unwrap();

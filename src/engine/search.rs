@@ -58,7 +58,7 @@ pub struct SearchRequest {
 
 /// How a search ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Outcome {
+pub enum SearchEnd {
     /// `bestmove` with a legal move; `ponder` kept only when legal too.
     BestMove {
         mv: Move,
@@ -117,10 +117,10 @@ pub(crate) fn check_root(pos: &Position) -> Result<(), EngineError> {
     Ok(())
 }
 
-pub(crate) fn bestmove_outcome(pos: &Position, best: &str, ponder: Option<&str>) -> Outcome {
+pub(crate) fn bestmove_outcome(pos: &Position, best: &str, ponder: Option<&str>) -> SearchEnd {
     match best {
-        "resign" => return Outcome::Resign,
-        "win" => return Outcome::Win,
+        "resign" => return SearchEnd::Resign,
+        "win" => return SearchEnd::Win,
         _ => {}
     }
     let checked = pv::check_pv(pos, best);
@@ -128,7 +128,7 @@ pub(crate) fn bestmove_outcome(pos: &Position, best: &str, ponder: Option<&str>)
         let reason = checked
             .cut
             .map_or_else(|| "empty".to_string(), |c| c.reason);
-        return Outcome::Illegal {
+        return SearchEnd::Illegal {
             text: clean(best).chars().take(16).collect(),
             reason,
         };
@@ -138,5 +138,5 @@ pub(crate) fn bestmove_outcome(pos: &Position, best: &str, ponder: Option<&str>)
         after.play_unchecked(mv);
         pv::check_pv(&after, p).moves.first().copied()
     });
-    Outcome::BestMove { mv, ponder }
+    SearchEnd::BestMove { mv, ponder }
 }

@@ -3,7 +3,7 @@
 
 use crate::common::{analyst, analyze, manifest, stderr_of};
 use assert_cmd::Command;
-use kifview::analyze::{Source, main_line_evals};
+use kifview::analyze::{Evaluator, main_line_evals};
 use kifview::core::notation;
 use kifview::core::record::Record;
 use kifview::engine::Score;
@@ -57,7 +57,7 @@ fn comments_in_shogihome_format_user_lines_kept_and_reanalysis_replaces() {
     assert!(
         evals[1..]
             .iter()
-            .all(|e| e.eval.is_some_and(|e| e.source == Source::Research))
+            .all(|e| e.eval.is_some_and(|e| e.source == Evaluator::Research))
     );
     assert_eq!(r.node(*line.last().unwrap()).comment, "");
     assert_eq!(std::fs::read_to_string(&input).unwrap(), GAME);

@@ -298,7 +298,11 @@ fn mate_with_gpsusi() {
     };
     let mut config = kifview::app::Config::defaults();
     config.engines = vec![spec];
-    let mut app = App::new(tsume(), kifview::app::Source::untitled("t.kif"), config);
+    let mut app = App::new(
+        tsume(),
+        kifview::app::RecordSource::untitled("t.kif"),
+        config,
+    );
     // A loaded two-core machine: gpsusi starts slowly (up to the 30 s handshake) and then has
     // its 60 s (a one-move mate comes back at once; with 5 s it timed out under a heavy load);
     // only a failing test waits the whole three minutes.

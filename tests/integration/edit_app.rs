@@ -783,14 +783,14 @@ fn board_cursor_and_picked_piece_are_drawn_and_lists_and_questions_snapshot() {
 }
 
 fn viewer_at(sfen: &str) -> Viewer {
-    use kifview::app::Source;
+    use kifview::app::RecordSource;
     use kifview::core::record::Initial;
     use kifview::core::rules::Position;
     let record = Record::new(Initial {
         position: Position::from_sfen(sfen).unwrap(),
         handicap: None,
     });
-    let doc = Source::untitled("t.kif");
+    let doc = RecordSource::untitled("t.kif");
     Viewer::new(App::new(record, doc, Config::defaults()), Theme::plain())
 }
 
@@ -1087,7 +1087,7 @@ fn deleting_counts_every_node_asks_when_large_and_undo_restores_all() {
     let mut v = Viewer::new(
         App::new(
             long_record(60),
-            kifview::app::Source::untitled("long.kif"),
+            kifview::app::RecordSource::untitled("long.kif"),
             Config::defaults(),
         ),
         Theme::plain(),

@@ -2,7 +2,7 @@
 //! does not wait for the old one to go.
 
 use crate::common::press;
-use kifview::app::{App, Config, Source};
+use kifview::app::{App, Config, RecordSource};
 use kifview::core::record::Record;
 use kifview::engine::EngineSpec;
 use kifview::tui::Viewer;
@@ -42,7 +42,7 @@ fn switching_engines_does_not_wait_for_the_old_one_to_quit() {
     let dir = tempfile::tempdir().unwrap();
     let mut config = Config::defaults();
     config.engines = vec![stubborn(dir.path(), "Old"), stubborn(dir.path(), "New")];
-    let app = App::new(Record::default(), Source::untitled("t.kif"), config);
+    let app = App::new(Record::default(), RecordSource::untitled("t.kif"), config);
     let mut v = Viewer::new(app, Theme::plain());
     press(&mut v, "a");
     let pids = v.app.engine_pids();
@@ -89,7 +89,7 @@ fn mate_waits_for_an_engine_that_is_ready_late_and_then_searches() {
     );
     let mut config = Config::defaults();
     config.engines = vec![spec];
-    let app = App::new(Record::default(), Source::untitled("t.kif"), config);
+    let app = App::new(Record::default(), RecordSource::untitled("t.kif"), config);
     let mut v = Viewer::new(app, Theme::plain());
     press(&mut v, ":mate 0.5⏎");
     let end = Instant::now() + Duration::from_secs(60);
@@ -119,7 +119,7 @@ fn mate_with_an_engine_without_a_mate_search_names_one_that_has() {
         stubborn(dir.path(), "Fairy-Stockfish 11"),
         stubborn(dir.path(), "Mater"),
     ];
-    let app = App::new(Record::default(), Source::untitled("t.kif"), config);
+    let app = App::new(Record::default(), RecordSource::untitled("t.kif"), config);
     let mut v = Viewer::new(app, Theme::plain());
     press(&mut v, ":mate⏎");
     let msg = v

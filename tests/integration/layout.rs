@@ -4,7 +4,7 @@
 use crate::common::{press, screen, screen_rows};
 use kifview::app::config::BoardSize;
 use kifview::app::testing::push_line;
-use kifview::app::{App, Config, LaunchOptions, Source};
+use kifview::app::{App, Config, LaunchOptions, RecordSource};
 use kifview::core::record::{NodeId, Record};
 use kifview::tui::Viewer;
 use kifview::tui::theme::Theme;
@@ -238,7 +238,7 @@ fn long_comment() -> Record {
 
 fn viewer(r: Record) -> Viewer {
     Viewer::new(
-        App::new(r, Source::untitled("long.kif"), Config::defaults()),
+        App::new(r, RecordSource::untitled("long.kif"), Config::defaults()),
         Theme::plain(),
     )
 }

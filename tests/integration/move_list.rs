@@ -5,7 +5,7 @@
 //! colour.
 
 use kifview::app::testing::push_line;
-use kifview::app::{App, Config, LaunchOptions, Source};
+use kifview::app::{App, Config, LaunchOptions, RecordSource};
 use kifview::core::notation::{self, Format};
 use kifview::core::record::{NodeId, Record};
 use kifview::tui::Viewer;
@@ -15,7 +15,7 @@ use crate::common::{asset, corpus, press, screen, screen_rows, viewer_on, viewer
 
 fn viewer(r: Record, config: Config) -> Viewer {
     Viewer::new(
-        App::new(r, Source::untitled("t.kif"), config),
+        App::new(r, RecordSource::untitled("t.kif"), config),
         Theme::plain(),
     )
 }
@@ -151,7 +151,7 @@ const ILLEGAL: &str = "手合割：平手\n手数----指手---------消費時間
 
 fn illegal_viewer() -> Viewer {
     let parsed = notation::read_text(ILLEGAL, Format::Kif).remove(0);
-    let mut doc = Source::untitled("illegal.kif");
+    let mut doc = RecordSource::untitled("illegal.kif");
     doc.warnings = parsed.warnings;
     Viewer::new(
         App::new(parsed.record, doc, Config::defaults()),

@@ -4,7 +4,7 @@
 
 use kifview::app::research::DEBOUNCE;
 use kifview::app::testing::push_line;
-use kifview::app::{App, Config, KeyCode, KeyEvent, Level, Source};
+use kifview::app::{App, Config, KeyCode, KeyEvent, Level, RecordSource};
 use kifview::core::record::{NodeId, Record};
 use kifview::core::rules::{Position, Square};
 use kifview::engine::{AnalysisStatus, EngineSpec};
@@ -55,7 +55,7 @@ impl Fake {
     pub(crate) fn app(&self, record: Record) -> App {
         let mut config = Config::defaults();
         config.engines = vec![self.spec.clone()];
-        App::new(record, Source::untitled("study.kif"), config)
+        App::new(record, RecordSource::untitled("study.kif"), config)
     }
 }
 
@@ -381,7 +381,7 @@ fn a_crash_says_so_and_a_restarts_the_engine() {
 
 #[test]
 fn missing_engines_say_how_to_get_one() {
-    let mut app = App::new(study(), Source::untitled("x.kif"), Config::defaults());
+    let mut app = App::new(study(), RecordSource::untitled("x.kif"), Config::defaults());
     kifview::app::testing::use_engine(&mut app, Some("/nonexistent/engine".into()));
     key(&mut app, 'a');
     let msg = app.message().cloned().unwrap();

@@ -191,7 +191,7 @@ fn comment_lines_never_start_with_closing_punctuation() {
     r.node_mut(kifview::core::record::NodeId::ROOT).comment = comment.clone();
     let app = App::new(
         r,
-        kifview::app::Source::untitled("t.kif"),
+        kifview::app::RecordSource::untitled("t.kif"),
         Config::defaults(),
     );
     let mut v = Viewer::new(app, Theme::plain());
@@ -218,7 +218,7 @@ fn a_long_player_name_ends_with_an_ellipsis() {
     r.header.set("後手", "羽生");
     let app = App::new(
         r,
-        kifview::app::Source::untitled("t.kif"),
+        kifview::app::RecordSource::untitled("t.kif"),
         Config::defaults(),
     );
     let mut v = Viewer::new(app, Theme::plain());

@@ -3,7 +3,7 @@
 
 use kifview::app::document::clipboard::paste_text;
 use kifview::app::testing::push_line;
-use kifview::app::{App, Config, KeyCode, KeyEvent, Level, Mode, Modifiers, Source};
+use kifview::app::{App, Config, KeyCode, KeyEvent, Level, Mode, Modifiers, RecordSource};
 use kifview::core::notation::{self, Format, Target, TextEncoding, TextInfo};
 use kifview::core::record::{NodeId, Record, Special, Step};
 use kifview::tui::Viewer;
@@ -11,8 +11,8 @@ use kifview::tui::theme::Theme;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
-fn doc(name: &str) -> Source {
-    Source::untitled(name)
+fn doc(name: &str) -> RecordSource {
+    RecordSource::untitled(name)
 }
 
 /// 7g7f 3c3d 2g2f 8c8d 投了, with 2g2f as an alternative first move and a comment.

@@ -3,7 +3,7 @@
 //! moves it has; the board stays beside it.
 
 use kifview::app::testing::push_line;
-use kifview::app::{App, Config, Mode, Source};
+use kifview::app::{App, Config, Mode, RecordSource};
 use kifview::core::record::{NodeId, Record};
 use kifview::tui::Viewer;
 use kifview::tui::theme::Theme;
@@ -32,7 +32,7 @@ fn study() -> (Record, [NodeId; 4]) {
 
 fn viewer(r: Record) -> Viewer {
     Viewer::new(
-        App::new(r, Source::untitled("study.kif"), Config::defaults()),
+        App::new(r, RecordSource::untitled("study.kif"), Config::defaults()),
         Theme::plain(),
     )
 }

@@ -1,7 +1,7 @@
 //! Whole-app tests: the viewer drawn into a TestBackend after key sequences.
 
 use kifview::app::testing::push_line;
-use kifview::app::{App, Config, LaunchOptions, Source};
+use kifview::app::{App, Config, LaunchOptions, RecordSource};
 use kifview::core::record::{MoveTime, NodeId, Record, Special, Step};
 use kifview::tui::Viewer;
 use kifview::tui::theme::Theme;
@@ -13,8 +13,8 @@ use ratatui::crossterm::event::{
 
 use crate::common::{asset, screen, screen_rows, viewer_on, viewer_with};
 
-fn doc(name: &str) -> Source {
-    Source::untitled(name)
+fn doc(name: &str) -> RecordSource {
+    RecordSource::untitled(name)
 }
 
 /// A game with names, a comment, times, a bookmark and variations at plies 1, 3 and 4.

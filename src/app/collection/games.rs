@@ -9,16 +9,16 @@ use super::worker::Request;
 use crate::app::document::{self, Document};
 use crate::app::overlay::{ListKind, Mode};
 use crate::app::state::{App, Level};
-use crate::collection::{Found, Outcome};
+use crate::collection::{Found, GameResult};
 use crate::core::rules::Move;
 use std::path::PathBuf;
 
-fn result_word(o: Outcome) -> &'static str {
+fn result_word(o: GameResult) -> &'static str {
     match o {
-        Outcome::Sente => "先手勝",
-        Outcome::Gote => "後手勝",
-        Outcome::Draw => "引分",
-        Outcome::Unknown => "不明",
+        GameResult::Sente => "先手勝",
+        GameResult::Gote => "後手勝",
+        GameResult::Draw => "引分",
+        GameResult::Unknown => "不明",
     }
 }
 

@@ -8,7 +8,7 @@
 
 use crate::app::document::checks::{DiskStamp, Prepared, SaveLoss, SavePlan};
 use crate::app::document::job::SaveJob;
-use crate::app::document::{self, Source};
+use crate::app::document::{self, RecordSource};
 use crate::core::notation::{Format, Loss, TextInfo};
 use crate::core::record::{Record, Revision};
 use crate::store::SaveError;
@@ -48,7 +48,7 @@ impl Saves {
 #[derive(Debug)]
 pub(super) struct Running {
     pub job: SaveJob,
-    pub rx: mpsc::Receiver<Outcome>,
+    pub rx: mpsc::Receiver<SaveEnd>,
     pub progress: Arc<Progress>,
     /// The revision of the record being written.
     pub revision: Revision,
@@ -65,7 +65,7 @@ pub(super) struct Progress {
 
 /// How a save thread ended.
 #[derive(Debug)]
-pub(super) enum Outcome {
+pub(super) enum SaveEnd {
     /// Nothing written: the bytes are made, and there are questions to ask first.
     Asks(Arc<Prepared>),
     /// Not written: why (kept typed until the message says it).
@@ -95,7 +95,7 @@ pub(super) struct Written {
 /// lines not read).
 pub(super) fn prepare(
     record: &Record,
-    doc: Option<&Source>,
+    doc: Option<&RecordSource>,
     job: &SaveJob,
     extra: Vec<SaveLoss>,
 ) -> Prepared {
@@ -129,16 +129,16 @@ pub(super) fn prepare(
 /// ask, else hand the prepared bytes back with the questions.
 pub(super) fn run_save(
     record: &Record,
-    doc: Option<&Source>,
+    doc: Option<&RecordSource>,
     job: &SaveJob,
     extra: Vec<SaveLoss>,
     progress: &Progress,
-) -> Outcome {
+) -> SaveEnd {
     let prepared = prepare(record, doc, job, extra);
     if prepared.asks_nothing() {
         write_prepared(&prepared, false, progress)
     } else {
-        Outcome::Asks(Arc::new(prepared))
+        SaveEnd::Asks(Arc::new(prepared))
     }
 }
 
@@ -148,14 +148,14 @@ pub(super) fn write_prepared(
     prepared: &Prepared,
     replace_read_only: bool,
     progress: &Progress,
-) -> Outcome {
+) -> SaveEnd {
     let plan = &prepared.plan;
     progress
         .total
         .store(plan.bytes.len() as u64, Ordering::Relaxed);
     match document::write(plan, replace_read_only, &progress.written) {
-        Err(e) => Outcome::Failed(e),
-        Ok(stamp) => Outcome::Saved(Written {
+        Err(e) => SaveEnd::Failed(e),
+        Ok(stamp) => SaveEnd::Saved(Written {
             stamp,
             format: plan.target.format,
             info: plan.info,

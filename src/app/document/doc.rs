@@ -1,12 +1,12 @@
 //! The document: the record shown with its whole lifecycle, as helix's `Document` owns its
 //! text, history and last saved revision. It holds the record, its undo history, the
 //! revision caches compare against, where the cursor was at each undo step, the saves of the
-//! record, and where the record came from ([`Source`]). Every change of the record goes
+//! record, and where the record came from ([`RecordSource`]). Every change of the record goes
 //! through [`Document::apply`], [`Document::undo`], [`Document::redo`] or
 //! [`Document::apply_comments`]; a save's outcome reaches it through [`Document::saved`].
 //! Showing another record replaces the document as a whole ([`Document::replaced_by`]).
 
-use super::Source;
+use super::RecordSource;
 use super::background::Saves;
 use crate::app::outline::{self, Outline};
 use crate::core::notation::{Format, TextInfo};
@@ -27,7 +27,7 @@ pub struct Document {
     focus_redo: Vec<NodeId>,
     /// Saves running in the background (`save.rs`).
     pub(super) saves: Saves,
-    source: Source,
+    source: RecordSource,
     /// The reader's warnings that name a move, by node (`line_view.rs`).
     move_warnings: Vec<(NodeId, usize)>,
     /// The revision at which the tree's shape (which node follows which) last changed: a
@@ -53,7 +53,7 @@ pub(crate) struct Saved<'a> {
 
 impl Document {
     /// `record`, as read from `source`, with no history (its state counts as saved).
-    pub fn new(record: Record, source: Source) -> Document {
+    pub fn new(record: Record, source: RecordSource) -> Document {
         // The warnings that name a move, by node, for the move list.
         let mut move_warnings: Vec<(NodeId, usize)> = (source.warnings.iter().enumerate())
             .filter_map(|(i, w)| w.node.map(|n| (n, i)))
@@ -77,7 +77,7 @@ impl Document {
     /// The document that shows `record` of `source` in place of this one: everything of the
     /// old record goes with it, except its saves (a running one ends on its own and only says
     /// how it went; a waiting one is dropped).
-    pub(crate) fn replaced_by(&mut self, record: Record, source: Source) {
+    pub(crate) fn replaced_by(&mut self, record: Record, source: RecordSource) {
         let saves = std::mem::take(&mut self.saves).for_replaced_record();
         *self = Document {
             saves,
@@ -95,7 +95,7 @@ impl Document {
     pub fn record(&self) -> &Record {
         &self.record
     }
-    pub fn source(&self) -> &Source {
+    pub fn source(&self) -> &RecordSource {
         &self.source
     }
     pub fn history(&self) -> &History {

@@ -1,5 +1,5 @@
 //! The document: the record with its lifecycle ([`Document`], `doc.rs`), where it came from
-//! and how to write it back ([`Source`]). Every file the app
+//! and how to write it back ([`RecordSource`]). Every file the app
 //! reads or writes goes through here (opening a path, standard input or pasted text, reading
 //! again, saving, and looking at the file on disk); nothing else in `app` touches the disk.
 //!
@@ -36,7 +36,7 @@ pub(crate) use doc::Saved;
 /// Where the record came from and how to write it back (the part of the [`Document`] a save
 /// thread takes a copy of).
 #[derive(Clone, Debug)]
-pub struct Source {
+pub struct RecordSource {
     /// The file, when there is one (`None` for stdin, pasted text and new records).
     pub path: Option<PathBuf>,
     /// Name for the status line (`game.kif`, `[stdin]`, `[new]`, `[paste]`).
@@ -73,11 +73,11 @@ pub struct Source {
     pub kept_spans: Vec<(usize, usize)>,
 }
 
-impl Source {
+impl RecordSource {
     /// A document with no file behind it yet (a new record, pasted text in tests), shown as
     /// `name`.
-    pub fn untitled(name: impl Into<String>) -> Source {
-        Source {
+    pub fn untitled(name: impl Into<String>) -> RecordSource {
+        RecordSource {
             path: None,
             name: name.into(),
             format: None,
@@ -101,7 +101,7 @@ impl Source {
         loaded: notation::Loaded,
         path: Option<PathBuf>,
         index: usize,
-    ) -> Option<(Record, Source)> {
+    ) -> Option<(Record, RecordSource)> {
         let count = loaded.records.len();
         let (csa_v3, kif_dialect) = (loaded.csa_v3, loaded.kif_dialect);
         let mut parsed = loaded.records.into_iter().nth(index)?;
@@ -123,7 +123,7 @@ impl Source {
         };
         Some((
             parsed.record,
-            Source {
+            RecordSource {
                 replaced_lines,
                 stamp: path.as_deref().and_then(DiskStamp::of),
                 path,
@@ -145,7 +145,7 @@ impl Source {
     /// Record `index` (0-based) of a file of several, read from its text as it is on disk
     /// (the record shown was saved or its edits discarded first), with its warnings' lines
     /// counted from the start of the file.
-    pub fn record_at(&self, index: usize) -> Result<(Record, Source), String> {
+    pub fn record_at(&self, index: usize) -> Result<(Record, RecordSource), String> {
         let text = self.record_texts.get(index).ok_or_else(|| {
             format!(
                 "there is no record {} (the file holds {})",
@@ -172,7 +172,7 @@ impl Source {
             w
         }));
         notation::by_weight(&mut warnings);
-        let mut doc = Source {
+        let mut doc = RecordSource {
             warnings,
             record_index: index,
             csa_v3: notation::csa::declares_v3(text),
@@ -220,7 +220,7 @@ impl Source {
         self.format == Some(Format::Csa) && self.record_count > 1
     }
 
-    /// [`Source::keep_record_texts`] for a file's bytes: decoded again only when the file
+    /// [`RecordSource::keep_record_texts`] for a file's bytes: decoded again only when the file
     /// holds several CSA records (opening any other file does no second pass).
     fn keep_record_texts_of(&mut self, bytes: &[u8], path: Option<&Path>) {
         if self.holds_several_csa_records() {
@@ -231,7 +231,7 @@ impl Source {
 
     /// Keeps what of the file (its `bytes`) the reader could not read in `record`, as remark
     /// lines where it was (`convert::unread::keep`), with a warning that says so; what cannot
-    /// be kept is noted as [`Source::unread`]. The text is decoded a second time only when
+    /// be kept is noted as [`RecordSource::unread`]. The text is decoded a second time only when
     /// a warning says something was not read.
     fn note_unread(&mut self, record: &mut Record, bytes: &[u8], path: Option<&Path>) {
         let (Some(format), true) = (
@@ -246,7 +246,7 @@ impl Source {
         self.keep_unread(record, &text, format);
     }
 
-    /// [`Source::note_unread`] for the decoded `text` of the file.
+    /// [`RecordSource::note_unread`] for the decoded `text` of the file.
     fn keep_unread(&mut self, record: &mut Record, text: &str, format: Format) {
         let kept = unread::keep(text, format, &self.warnings, record);
         if let Some(k) = &kept.kept {
@@ -327,7 +327,7 @@ impl Source {
     }
 
     /// What writing the record shown in `format` leaves out of a file of several records:
-    /// the others, unless it is written whole ([`Source::written_whole_as`]).
+    /// the others, unless it is written whole ([`RecordSource::written_whole_as`]).
     /// `file_keeps_them`: the save leaves the session's file as it is (a copy, `:saveas`).
     pub fn other_records_loss(
         &self,
@@ -409,11 +409,11 @@ pub fn record_from(position: Position) -> Record {
 
 /// Opens what the command line asked for: a file, standard input (`-`), or a new record (no
 /// file, or a file that does not exist yet in an existing directory: it is created on save).
-pub fn open(opts: &LaunchOptions) -> anyhow::Result<(Record, Source)> {
+pub fn open(opts: &LaunchOptions) -> anyhow::Result<(Record, RecordSource)> {
     let Some(path) = &opts.file else {
         return Ok((
             new_record(opts.handicap.as_deref())?,
-            Source::untitled("[new]"),
+            RecordSource::untitled("[new]"),
         ));
     };
     let stdin = path.as_os_str() == "-";
@@ -423,9 +423,9 @@ pub fn open(opts: &LaunchOptions) -> anyhow::Result<(Record, Source)> {
             .parent()
             .is_none_or(|d| d.as_os_str().is_empty() || d.is_dir());
     if missing {
-        let doc = Source {
+        let doc = RecordSource {
             path: Some(path.clone()),
-            ..Source::untitled(format!("{} [new]", file_name(path)))
+            ..RecordSource::untitled(format!("{} [new]", file_name(path)))
         };
         return Ok((new_record(opts.handicap.as_deref())?, doc));
     }
@@ -435,8 +435,9 @@ pub fn open(opts: &LaunchOptions) -> anyhow::Result<(Record, Source)> {
         .map_err(|e| anyhow::anyhow!(e))?;
     let index = load::record_index(&shown, opts.record, loaded.records.len())
         .map_err(|e| anyhow::anyhow!(e))?;
-    let (record, mut doc) = Source::from_loaded(loaded, (!stdin).then(|| path.clone()), index)
-        .ok_or_else(|| anyhow::anyhow!("{}: no record", path.display()))?;
+    let (record, mut doc) =
+        RecordSource::from_loaded(loaded, (!stdin).then(|| path.clone()), index)
+            .ok_or_else(|| anyhow::anyhow!("{}: no record", path.display()))?;
     doc.keep_record_texts_of(&bytes, (!stdin).then_some(path.as_path()));
     let mut record = record;
     doc.note_unread(&mut record, &bytes, (!stdin).then_some(path.as_path()));
@@ -470,11 +471,11 @@ fn load_checked(
 
 /// Reads record `index` (0-based; the last one when the file has fewer) of the file at
 /// `path` (`:e`, and reloading a followed file).
-pub fn read(path: &Path, index: usize) -> Result<(Record, Source), String> {
+pub fn read(path: &Path, index: usize) -> Result<(Record, RecordSource), String> {
     let bytes = std::fs::read(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
     let loaded = load_checked(&bytes, Some(path), &path.display().to_string())?;
     let index = index.min(loaded.records.len().saturating_sub(1));
-    let (record, mut doc) = Source::from_loaded(loaded, Some(path.to_path_buf()), index)
+    let (record, mut doc) = RecordSource::from_loaded(loaded, Some(path.to_path_buf()), index)
         .ok_or_else(|| format!("{}: no record", path.display()))?;
     doc.keep_record_texts_of(&bytes, Some(path));
     let mut record = record;
@@ -484,17 +485,17 @@ pub fn read(path: &Path, index: usize) -> Result<(Record, Source), String> {
 
 /// Reads pasted text: the first record, the document describing it, and how many records the
 /// text holds.
-pub fn from_text(text: &str) -> (Parsed, Source) {
+pub fn from_text(text: &str) -> (Parsed, RecordSource) {
     let format = Format::detect(text);
     let mut records = notation::read_text(text, format);
     let count = records.len();
     let parsed = records.swap_remove(0);
-    let mut doc = Source {
+    let mut doc = RecordSource {
         format: Some(format),
         info: Some(TextInfo::new(notation::TextEncoding::Utf8)),
         warnings: Vec::new(),
         record_count: count,
-        ..Source::untitled("[paste]")
+        ..RecordSource::untitled("[paste]")
     };
     doc.keep_record_texts(text);
     (parsed, doc)
@@ -558,7 +559,7 @@ pub fn target_for(
 /// text of each record as written comes back with the plan.
 pub fn plan_in_file(
     record: &Record,
-    doc: Option<&Source>,
+    doc: Option<&RecordSource>,
     path: &Path,
     target: Target,
     info: TextInfo,

@@ -3,7 +3,7 @@
 //! asks first (save the file, discard them, or stay), so no edit is ever dropped silently.
 //! Saving writes every record back (`document::plan_in_file`), and so do `:w PATH` and
 //! `:saveas PATH` to a CSA file; a format of one record per file gets the record shown only,
-//! after a question that names the others (`Source::other_records_loss`).
+//! after a question that names the others (`RecordSource::other_records_loss`).
 
 use crate::app::dispatch::command::Command;
 use crate::app::document::job::Then;

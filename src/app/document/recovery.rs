@@ -9,7 +9,7 @@
 //! (`~/.local/share/kifview/recovery/NAME.HASH.kifview-recovery-TIME-PID.kifu`, HASH naming
 //! the file's full path); a record with no file goes there too (`untitled-TIME-PID.kifu`).
 
-use super::{Source, file_name};
+use super::{RecordSource, file_name};
 use crate::core::notation::{self, Format, Target, TextEncoding, TextInfo};
 use crate::core::record::Record;
 use crate::store::{self, SaveOptions};
@@ -128,7 +128,7 @@ fn path_hash(path: &Path) -> String {
 }
 
 /// Which record of its file `doc` shows, for the names (`None` for a file of one).
-fn index_of(doc: &Source) -> Option<usize> {
+fn index_of(doc: &RecordSource) -> Option<usize> {
     (doc.record_count > 1).then_some(doc.record_index)
 }
 
@@ -149,7 +149,7 @@ fn places(path: &Path, index: Option<usize>) -> Vec<(PathBuf, String)> {
 
 /// Writes `record` to a recovery file of its own for the record `doc` shows and says where
 /// it went: beside the file, or in the data directory when that cannot be written.
-pub fn write_recovery(record: &Record, doc: &Source) -> Result<Kept, String> {
+pub fn write_recovery(record: &Record, doc: &RecordSource) -> Result<Kept, String> {
     let (bytes, _) = notation::to_bytes(
         record,
         Target::new(Format::Kif),
@@ -224,7 +224,7 @@ fn found(path: &Path, index: Option<usize>) -> Vec<PathBuf> {
 
 /// The recovery files earlier sessions left for the record `doc` shows, newest first, each
 /// with what it holds.
-pub fn find_recoveries(doc: &Source) -> Vec<Recovery> {
+pub fn find_recoveries(doc: &RecordSource) -> Vec<Recovery> {
     let Some(path) = doc.path.as_deref() else {
         return Vec::new();
     };
@@ -235,7 +235,7 @@ pub fn find_recoveries(doc: &Source) -> Vec<Recovery> {
 }
 
 /// The other records of `doc`'s file (1-based) that have a recovery file.
-pub fn other_recoveries(doc: &Source) -> Vec<usize> {
+pub fn other_recoveries(doc: &RecordSource) -> Vec<usize> {
     let Some(path) = doc.path.as_deref() else {
         return Vec::new();
     };
@@ -271,10 +271,10 @@ pub fn remove_recovery(path: &Path) -> Result<(), String> {
 mod tests {
     use super::*;
 
-    fn doc_for(path: &Path) -> Source {
-        Source {
+    fn doc_for(path: &Path) -> RecordSource {
+        RecordSource {
             path: Some(path.to_path_buf()),
-            ..Source::untitled("g.kifu")
+            ..RecordSource::untitled("g.kifu")
         }
     }
 

@@ -6,7 +6,7 @@
 
 use crate::app::config::SaveEncoding;
 pub use crate::app::document::background::Saves;
-use crate::app::document::background::{Outcome, Progress, Running, Written, run_save, size_text};
+use crate::app::document::background::{Progress, Running, SaveEnd, Written, run_save, size_text};
 use crate::app::document::checks::{DiskStamp, SaveLoss};
 pub use crate::app::document::job::{SaveHow, SaveJob, SaveJobTarget, Then};
 use crate::app::document::job::{SaveQuestions, Stage};
@@ -182,7 +182,7 @@ impl App {
         match got {
             Ok(outcome) => self.finish_save(outcome),
             Err(mpsc::RecvTimeoutError::Timeout) => {}
-            Err(mpsc::RecvTimeoutError::Disconnected) => self.finish_save(Outcome::Stopped),
+            Err(mpsc::RecvTimeoutError::Disconnected) => self.finish_save(SaveEnd::Stopped),
         }
     }
 
@@ -296,21 +296,21 @@ impl App {
 
     /// What a save that ended means for the session: the same as a save that never left the
     /// key's handling (questions, messages, the file and its stamp, the saved revision).
-    fn finish_save(&mut self, outcome: Outcome) {
+    fn finish_save(&mut self, outcome: SaveEnd) {
         let Some(run) = self.doc.saves.running.take() else {
             return;
         };
-        if !matches!(outcome, Outcome::Saved { .. }) {
+        if !matches!(outcome, SaveEnd::Saved { .. }) {
             // A quit that waited for this save does not happen: the user sees why first.
             self.doc.saves.then = None;
         }
         if run.detached {
-            self.say_detached(&run.job, matches!(outcome, Outcome::Saved { .. }));
+            self.say_detached(&run.job, matches!(outcome, SaveEnd::Saved { .. }));
             return;
         }
         let job = run.job;
         match outcome {
-            Outcome::Asks(prepared) => {
+            SaveEnd::Asks(prepared) => {
                 let disk = DiskStamp::of(&job.path);
                 self.ask_next(SaveQuestions {
                     job,
@@ -321,13 +321,13 @@ impl App {
                     disk,
                 })
             }
-            Outcome::Failed(e) => self.info_level(format!("not saved: {e}"), Level::Error),
-            Outcome::Stopped => self.info_level(
+            SaveEnd::Failed(e) => self.info_level(format!("not saved: {e}"), Level::Error),
+            SaveEnd::Stopped => self.info_level(
                 "not saved: the save stopped before it ended; the file on disk may be the old one"
                     .into(),
                 Level::Error,
             ),
-            Outcome::Saved(written) => self.saved(job, run.revision, written),
+            SaveEnd::Saved(written) => self.saved(job, run.revision, written),
         }
     }
 

@@ -136,7 +136,7 @@ fn follow(record: &Record, steps: &[Step]) -> NodeId {
 
 /// Shows the re-read record at the same ply of the same line (with the same alternatives);
 /// at the newest move when the user was at the end of the line.
-pub fn reload(app: &mut App, record: Record, doc: document::Source) {
+pub fn reload(app: &mut App, record: Record, doc: document::RecordSource) {
     let steps: Vec<Step> = app.line()[1..]
         .iter()
         .map(|&id| app.doc.record().node(id).step.clone())

@@ -3,8 +3,8 @@
 //! start of a record that has no moves yet, one undo step).
 
 use crate::app::dispatch::input::KeyEvent;
-use crate::app::document::{self, Source};
-use crate::app::edit::position_editor::{Outcome, PositionEditor, Preset};
+use crate::app::document::{self, RecordSource};
+use crate::app::edit::position_editor::{AfterKey, PositionEditor, Preset};
 use crate::app::overlay::{Answer, ListKind, Overlay, Pending, PositionEditing};
 use crate::app::state::{App, Level};
 use crate::core::record::{Edit, Initial, NodeId};
@@ -32,30 +32,30 @@ impl App {
         };
         ed.errors.clear();
         let outcome = ed.editor.key(key);
-        let finished = (outcome == Outcome::Finish).then(|| ed.editor.finish());
+        let finished = (outcome == AfterKey::Finish).then(|| ed.editor.finish());
         match (outcome, finished) {
-            (Outcome::Cancel, _) => {
+            (AfterKey::Cancel, _) => {
                 self.overlays.pop();
                 self.info("position editor closed; nothing changed");
             }
-            (Outcome::PickPreset, _) => self.open_list(
+            (AfterKey::PickPreset, _) => self.open_list(
                 ListKind::Presets,
                 "局面の初期配置 (presets)  Enter: use  Esc: back",
             ),
-            (Outcome::Finish, Some(Err(errors))) => {
+            (AfterKey::Finish, Some(Err(errors))) => {
                 self.info_level(format!("not used: {}", errors.join("; ")), Level::Error);
                 if let Some(ed) = self.overlays.position_editor_mut() {
                     ed.errors = errors;
                 }
             }
-            (Outcome::Finish, Some(Ok(checked))) => {
+            (AfterKey::Finish, Some(Ok(checked))) => {
                 self.use_position(checked.position);
                 if !checked.relaxed.is_empty() {
                     let said = self.message.take().map(|m| m.text).unwrap_or_default();
                     self.info(format!("{said} ({})", checked.relaxed.join(", ")));
                 }
             }
-            (Outcome::Continue | Outcome::Finish, _) => {}
+            (AfterKey::Continue | AfterKey::Finish, _) => {}
         }
     }
 
@@ -120,7 +120,7 @@ impl App {
 
     /// Replaces the record with a new one that starts from `pos`.
     pub(crate) fn new_record_from(&mut self, pos: Position) {
-        self.replace_record(document::record_from(pos), Source::untitled("[new]"));
+        self.replace_record(document::record_from(pos), RecordSource::untitled("[new]"));
         self.info("a new record from the edited position (:saveas PATH to save it)");
     }
 }

@@ -12,7 +12,7 @@ use crate::app::dispatch::command::Command;
 use crate::app::dispatch::input::KeyEvent;
 use crate::app::dispatch::typable;
 use crate::app::document::clipboard;
-use crate::app::overlay::tree::TreeView;
+use crate::app::overlay::TreeView;
 use crate::app::overlay::{
     BoardInput, CommandLine, CommentEdit, Confirm, ListKind, ListView, Mode, Overlay, PasteBox,
     PositionEditing, Prompt, PromptKind,

@@ -66,14 +66,14 @@ fn info_lines(app: &App) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
-    use crate::app::{App, Config, KeyCode, KeyEvent, Mode, Modifiers, Source};
+    use crate::app::{App, Config, KeyCode, KeyEvent, Mode, Modifiers, RecordSource};
     use crate::core::notation;
 
     #[test]
     fn ctrl_g_shows_the_format_and_header_j_scrolls_esc_closes() {
         let text = "開始日時：2024/01/02\r\n先手：羽生\r\n後手：藤井\r\n1 ７六歩(77)\r\n";
         let loaded = notation::load(text.as_bytes(), Some(std::path::Path::new("g.kif")));
-        let (record, source) = Source::from_loaded(loaded, None, 0).expect("a record");
+        let (record, source) = RecordSource::from_loaded(loaded, None, 0).expect("a record");
         let mut app = App::new(record, source, Config::defaults());
         let ctrl = Modifiers {
             ctrl: true,

@@ -115,6 +115,24 @@ impl BoardInput {
     }
 }
 
+// ----- the variation tree (its keys: `tree.rs`) -----
+
+/// The tree's state: the row selected (the branch the cursor is on, or the folded branch
+/// that hides it) and the branches folded, by their first node (which no key of the tree
+/// changes).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TreeView {
+    pub selected: usize,
+    pub folded: std::collections::HashSet<NodeId>,
+}
+
+impl TreeView {
+    /// Is the branch starting at `start` folded?
+    pub fn is_folded(&self, start: NodeId) -> bool {
+        self.folded.contains(&start)
+    }
+}
+
 // ----- prompts, lists, questions -----
 
 /// What a one-line prompt is asking for.
@@ -231,7 +249,7 @@ pub enum Overlay {
     CommentEditor(CommentEdit),
     BoardInput(BoardInput),
     /// The variation tree (`tree.rs`).
-    Tree(tree::TreeView),
+    Tree(TreeView),
     Help(HelpView),
     Warnings(WarningList),
     CopyMenu(CopyMenuView),
@@ -435,7 +453,7 @@ mod tests {
     fn the_top_decides_the_mode_and_closing_returns_below() {
         let mut s = Overlays::default();
         assert_eq!(s.mode(), Mode::Normal);
-        s.push(Overlay::Tree(tree::TreeView {
+        s.push(Overlay::Tree(TreeView {
             selected: 3,
             ..Default::default()
         }));

@@ -190,7 +190,7 @@ mod tests {
         let game = |config: Config| {
             App::new(
                 Record::default(),
-                crate::app::Source::untitled("t.kif"),
+                crate::app::RecordSource::untitled("t.kif"),
                 config,
             )
         };

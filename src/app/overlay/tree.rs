@@ -6,26 +6,8 @@
 //! deleted or moved updates the branches it touched), and the board is replayed from the
 //! cursor's kept positions (`app::state`), not from the start.
 
-use crate::app::overlay::Overlay;
+use crate::app::overlay::{Overlay, TreeView};
 use crate::app::state::App;
-use crate::core::record::NodeId;
-use std::collections::HashSet;
-
-/// The tree's state: the row selected (the branch the cursor is on, or the folded branch
-/// that hides it) and the branches folded, by their first node (which no key of the tree
-/// changes).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct TreeView {
-    pub selected: usize,
-    pub folded: HashSet<NodeId>,
-}
-
-impl TreeView {
-    /// Is the branch starting at `start` folded?
-    pub fn is_folded(&self, start: NodeId) -> bool {
-        self.folded.contains(&start)
-    }
-}
 
 impl App {
     fn tree_view(&self) -> Option<&TreeView> {

@@ -17,7 +17,7 @@ use crate::app::state::{App, Level};
 use crate::core::record::NodeId;
 use crate::core::rules::Move;
 use crate::core::text::sanitize;
-use crate::engine::{Limit, Outcome, SearchId, SearchRequest};
+use crate::engine::{Limit, SearchEnd, SearchId, SearchRequest};
 use std::time::{Duration, Instant};
 
 use crate::analyze::mate::MATE_GRACE;
@@ -220,7 +220,7 @@ impl App {
     }
 
     /// A search of the engine ended: the job's next step. Returns whether it was the job's.
-    pub(crate) fn job_search_done(&mut self, search: SearchId, outcome: &Outcome) -> bool {
+    pub(crate) fn job_search_done(&mut self, search: SearchId, outcome: &SearchEnd) -> bool {
         match self.research.job.take() {
             Some(Job::Analyze(run)) if run.search == Some(search) => {
                 self.analyze_step_done(*run);
@@ -413,7 +413,7 @@ impl App {
             .map(|n| sanitize(&n).into_owned())
     }
 
-    fn mate_done(&mut self, target: (u64, NodeId), outcome: &Outcome) {
+    fn mate_done(&mut self, target: (u64, NodeId), outcome: &SearchEnd) {
         let name = self.research_engine_label();
         let position = self.doc.record().position_at(target.1);
         let prev_to = self

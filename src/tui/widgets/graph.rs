@@ -4,7 +4,7 @@
 //! the current evaluation, the bottom border each side's marks and average loss. Where the
 //! plot was drawn is kept in the view state: a click jumps to that ply.
 
-use crate::analyze::{Eval, Mark, Source};
+use crate::analyze::{Eval, Evaluator, Mark};
 use crate::app::App;
 use crate::app::research::graph::{CLAMP, GraphData, plotted};
 use crate::core::record::NodeId;
@@ -28,8 +28,8 @@ const MATE_CP: u32 = 30_000;
 /// centipawn score reads as a mate (`▲勝 詰`), as the analysis pane reads an engine's.
 fn eval_text(e: Eval, win_percent: bool) -> String {
     let who = match e.source {
-        Source::Research => "",
-        Source::Player => " (対局者)",
+        Evaluator::Research => "",
+        Evaluator::Player => " (対局者)",
     };
     let mate = match e.score {
         Score::Cp(cp) if cp.unsigned_abs() >= MATE_CP => Score::Mate {

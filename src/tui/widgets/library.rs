@@ -7,7 +7,7 @@
 
 use crate::app::App;
 use crate::app::library::{Library, LibraryScreen};
-use crate::collection::{GameInfo, Outcome, SortBy};
+use crate::collection::{GameInfo, GameResult, SortBy};
 use crate::tui::draw::{block, clear};
 use crate::tui::text::{clean, fit, push_fit, width, wrap_hanging};
 use crate::tui::theme::Theme;
@@ -59,12 +59,12 @@ fn columns(w: usize) -> Vec<Column> {
     cols
 }
 
-fn result_word(o: Outcome) -> &'static str {
+fn result_word(o: GameResult) -> &'static str {
     match o {
-        Outcome::Sente => "先手勝",
-        Outcome::Gote => "後手勝",
-        Outcome::Draw => "引分",
-        Outcome::Unknown => "",
+        GameResult::Sente => "先手勝",
+        GameResult::Gote => "後手勝",
+        GameResult::Draw => "引分",
+        GameResult::Unknown => "",
     }
 }
 

@@ -5,7 +5,7 @@
 //! Drawing costs the rows shown times their depth.
 
 use crate::app::outline::Outline;
-use crate::app::overlay::tree::TreeView;
+use crate::app::overlay::TreeView;
 use crate::app::{App, Command, KeyMode};
 use crate::core::record::NodeId;
 use crate::tui::draw::{block, keys_for};

@@ -97,7 +97,7 @@ impl Preset {
 
 /// What a key did, for the app to act on.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Outcome {
+pub enum AfterKey {
     /// Keep editing.
     Continue,
     /// Enter: the position passed the checks (`PositionEditor::finish` has the result).
@@ -172,20 +172,20 @@ impl PositionEditor {
     }
 
     /// Handles one key.
-    pub fn key(&mut self, k: KeyEvent) -> Outcome {
+    pub fn key(&mut self, k: KeyEvent) -> AfterKey {
         self.message = None;
         let digit = self.digit.take();
         if k.mods.ctrl {
             match k.code {
                 KeyCode::Char('r') => self.redo(),
-                KeyCode::Char('p') => return Outcome::PickPreset,
+                KeyCode::Char('p') => return AfterKey::PickPreset,
                 _ => {}
             }
-            return Outcome::Continue;
+            return AfterKey::Continue;
         }
         match k.code {
-            KeyCode::Enter => return Outcome::Finish,
-            KeyCode::Esc => return Outcome::Cancel,
+            KeyCode::Enter => return AfterKey::Finish,
+            KeyCode::Esc => return AfterKey::Cancel,
             KeyCode::Tab => self.region = self.region.step(1),
             KeyCode::BackTab => self.region = self.region.step(-1),
             KeyCode::Char('u') => self.undo(),
@@ -202,7 +202,7 @@ impl PositionEditor {
                 Region::Box => self.box_key(k.code),
             },
         }
-        Outcome::Continue
+        AfterKey::Continue
     }
 
     fn board_key(&mut self, code: KeyCode, digit: Option<u8>) {

@@ -1,8 +1,8 @@
 use super::*;
 use crate::app::dispatch::input::Modifiers;
 
-fn keys(e: &mut PositionEditor, s: &str) -> Outcome {
-    let mut last = Outcome::Continue;
+fn keys(e: &mut PositionEditor, s: &str) -> AfterKey {
+    let mut last = AfterKey::Continue;
     let mut chars = s.chars().peekable();
     while let Some(c) = chars.next() {
         let (code, ctrl) = match c {
@@ -281,9 +281,9 @@ fn tsume_relaxes_only_sentes_king_and_says_so() {
 #[test]
 fn enter_esc_and_preset_keys_report_to_the_app() {
     let mut e = empty();
-    assert_eq!(keys(&mut e, "^p"), Outcome::PickPreset);
-    assert_eq!(keys(&mut e, "⎋"), Outcome::Cancel);
-    assert_eq!(keys(&mut e, "⏎"), Outcome::Finish);
+    assert_eq!(keys(&mut e, "^p"), AfterKey::PickPreset);
+    assert_eq!(keys(&mut e, "⎋"), AfterKey::Cancel);
+    assert_eq!(keys(&mut e, "⏎"), AfterKey::Finish);
     assert!(e.finish().is_err(), "an empty board has no gote king");
     keys(&mut e, "51k");
     assert!(e.finish().is_ok());
