@@ -306,14 +306,7 @@ pub fn save_new(
         });
     }
     if sync {
-        File::open(dir)
-            .and_then(|d| d.sync_all())
-            .map_err(|source| SaveError::Io {
-                path: path.to_path_buf(),
-                op: "sync the directory",
-                source,
-                existed: false,
-            })?;
+        sync_dir(dir, path)?;
     }
     Ok(())
 }
@@ -470,17 +463,21 @@ fn replace(
         });
     }
     if sync {
-        // The rename itself is durable once the directory is synced.
-        File::open(dir)
-            .and_then(|d| d.sync_all())
-            .map_err(|source| SaveError::Io {
-                path: target.to_path_buf(),
-                op: "sync the directory",
-                source,
-                existed: false,
-            })?;
+        sync_dir(dir, target)?;
     }
     Ok(())
+}
+
+/// Syncs `dir`, the folder of `target`: a rename (or a link) into it is durable after that.
+fn sync_dir(dir: &Path, target: &Path) -> Result<(), SaveError> {
+    File::open(dir)
+        .and_then(|d| d.sync_all())
+        .map_err(|source| SaveError::Io {
+            path: target.to_path_buf(),
+            op: "sync the directory",
+            source,
+            existed: false,
+        })
 }
 
 /// Writes a hard-linked file in place, after a complete copy is on disk and read back.

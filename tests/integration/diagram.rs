@@ -284,19 +284,24 @@ fn press(a: &mut kifview::app::App, s: &str) {
     }
 }
 
-#[test]
-fn the_copy_menu_saves_the_position_as_a_picture() {
-    use kifview::app::overlay::Overlay;
+/// The viewer on `file` at its first move.
+fn viewer_at_ply_1(file: &std::path::Path) -> kifview::app::App {
     use kifview::app::{App, Config, LaunchOptions};
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("game.kif");
-    std::fs::write(&file, "手合割：平手\n   1 ７六歩(77)\n   2 ３四歩(33)\n").unwrap();
     let opts = LaunchOptions {
-        file: Some(file.clone()),
+        file: Some(file.to_path_buf()),
         ply: Some(1),
         ..LaunchOptions::default()
     };
-    let mut a = App::open(&opts, Config::defaults()).unwrap();
+    App::open(&opts, Config::defaults()).unwrap()
+}
+
+#[test]
+fn the_copy_menu_saves_the_position_as_a_picture() {
+    use kifview::app::overlay::Overlay;
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("game.kif");
+    std::fs::write(&file, "手合割：平手\n   1 ７六歩(77)\n   2 ３四歩(33)\n").unwrap();
+    let mut a = viewer_at_ply_1(&file);
     press(&mut a, "yd");
     let Some(Overlay::Prompt(p)) = a.overlays().top() else {
         panic!("y d asks for the file");
@@ -477,18 +482,23 @@ fn two_inputs_with_one_name_never_overwrite_each_other() {
         std::fs::create_dir_all(dir.path().join(sub)).unwrap();
         std::fs::write(dir.path().join(sub).join("game.kifu"), kif_game(&[mv])).unwrap();
     }
-    let out = dir.path().join("out");
-    kifview()
-        .arg("diagram")
-        .arg(dir.path().join("a/game.kifu"))
-        .arg(dir.path().join("b/game.kifu"))
-        .arg("--out-dir")
-        .arg(&out)
-        .assert()
-        .success()
-        .stderr(predicates::str::contains(
-            "wrote 2 diagrams from 2 of 2 files",
-        ));
+    // Draws `inputs` (`-r`: folders) into a new folder `out` beside them: both are written.
+    let draw_both = |r: bool, inputs: &[&str], out: &str| {
+        let out = dir.path().join(out);
+        kifview()
+            .arg("diagram")
+            .args(r.then_some("-r"))
+            .args(inputs.iter().map(|i| dir.path().join(i)))
+            .arg("--out-dir")
+            .arg(&out)
+            .assert()
+            .success()
+            .stderr(predicates::str::contains(
+                "wrote 2 diagrams from 2 of 2 files",
+            ));
+        out
+    };
+    let out = draw_both(false, &["a/game.kifu", "b/game.kifu"], "out");
     assert_eq!(files_under(&out), ["game-2-ply001.svg", "game-ply001.svg"]);
     let text = |n: &str| std::fs::read_to_string(out.join(n)).unwrap();
     assert!(text("game-ply001.svg").contains("７六歩"));
@@ -499,20 +509,11 @@ fn two_inputs_with_one_name_never_overwrite_each_other() {
     std::fs::create_dir_all(&games).unwrap();
     std::fs::write(games.join("game.kif"), kif_game(&["７六歩(77)"])).unwrap();
     std::fs::write(games.join("game.csa"), "PI\n+\n+2726FU\n").unwrap();
-    let out = dir.path().join("out-r");
-    kifview()
-        .args(["diagram", "-r"])
-        .arg(&games)
-        .arg("--out-dir")
-        .arg(&out)
-        .assert()
-        .success()
-        .stderr(predicates::str::contains(
-            "wrote 2 diagrams from 2 of 2 files",
-        ));
-    let mut names = files_under(&out);
-    names.sort();
-    assert_eq!(names, ["game-kif-ply001.svg", "game-ply001.svg"]);
+    let out = draw_both(true, &["games"], "out-r");
+    assert_eq!(
+        files_under(&out),
+        ["game-kif-ply001.svg", "game-ply001.svg"]
+    );
 }
 
 /// A file already in --out-dir (not written by this run) is not replaced unless --force; a
@@ -699,18 +700,12 @@ fn an_output_name_of_another_format_is_refused() {
 /// The copy menu's `d` asks before it replaces a file: n leaves it, y replaces it.
 #[test]
 fn the_copy_menu_asks_before_replacing_a_picture() {
-    use kifview::app::{App, Config, LaunchOptions};
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("game.kif");
     std::fs::write(&file, kif_game(&["７六歩(77)"])).unwrap();
     let pic = dir.path().join("game-ply001.svg");
     std::fs::write(&pic, "mine").unwrap();
-    let opts = LaunchOptions {
-        file: Some(file.clone()),
-        ply: Some(1),
-        ..LaunchOptions::default()
-    };
-    let mut a = App::open(&opts, Config::defaults()).unwrap();
+    let mut a = viewer_at_ply_1(&file);
     press(&mut a, "yd⏎");
     assert!(a.overlays().top().is_some(), "a question");
     press(&mut a, "n");
