@@ -44,8 +44,10 @@
 //! 4. The handler opens or closes an overlay (a stack: closing returns to the one below), moves
 //!    in the record (`app::state`), or changes the record through `App::apply`
 //!    (`app::edit`), which hands the edit to the [`app::Document`]: the record, its undo
-//!    history, its revision and its saves live and die together there, and every change of
-//!    the record is one undo step through its `apply`, `undo` or `redo`. Each state of the
+//!    history, its revision and the following of its file live and die together there, and
+//!    every change of the record is one undo step through its `apply`, `undo` or `redo`. The
+//!    saves and the recovery files outlive a document: they are the session's
+//!    (`app::document::session`). Each state of the
 //!    record has a revision, and the record is modified while its revision is not the one
 //!    last written whole to disk. `App`'s own fields are the app layer's: the front end,
 //!    tests and benches read it through its methods and change it through commands.
@@ -124,8 +126,9 @@
 //! - A message that names a key: `App::key` (browsing) or `App::key_name` (another mode)
 //!   names the command's current key, so that a rebound key is the one named.
 //! - State of the app: what lives and dies with the record shown (its history, caches of it,
-//!   its saves) in `app::Document` (`app/document/doc.rs`), which `replace_record` replaces
-//!   as a whole; what the screen needs of the session in `App` (at most 15 fields, none
+//!   the following of its file) in `app::Document` (`app/document/doc.rs`), which
+//!   `replace_record` replaces as a whole; what outlives it (the saves, the recovery files of
+//!   every open document) in `app::document::session`; what the screen needs of the session in `App` (at most 15 fields, none
 //!   visible outside `app`: the front end reads them through methods).
 //! - Reading or writing files from the app: under `app/document/` only (the config file too:
 //!   `app::document::read_config_file`).
