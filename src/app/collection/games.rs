@@ -11,7 +11,6 @@ use crate::app::overlay::{ListKind, Mode};
 use crate::app::state::{App, Level};
 use crate::collection::{Found, GameResult};
 use crate::core::rules::Move;
-use std::path::PathBuf;
 
 fn result_word(o: GameResult) -> &'static str {
     match o {
@@ -104,7 +103,7 @@ impl App {
                     result_word(g.result),
                 );
                 GameRef {
-                    path: PathBuf::from(&g.path),
+                    path: crate::collection::walk::key_path(&g.path),
                     record: g.record,
                     ply: f.ply,
                     label,
@@ -198,11 +197,9 @@ impl App {
     /// Shows `doc` in place of the record shown, which it returns put aside whole.
     fn stash_for(&mut self, doc: Document) -> Stashed {
         let cur = self.cur();
-        let watch = self.watch.take();
         Stashed {
             doc: self.swap_document(doc),
             cur,
-            watch,
         }
     }
 
@@ -210,7 +207,6 @@ impl App {
     /// one it replaces, put aside whole.
     fn unstash(&mut self, s: Stashed) -> Stashed {
         let left = self.stash_for(s.doc);
-        self.watch = s.watch;
         self.jump_to(s.cur);
         left
     }
