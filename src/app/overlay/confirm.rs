@@ -110,6 +110,11 @@ impl App {
             (Pending::NewRecord(_), _) => self.info("back in the position editor"),
             (Pending::SwitchRecord(index), a) => self.answer_switch(index, a),
             (Pending::LibraryGame(id), a) => self.answer_library_game(id, a),
+            (Pending::ReplacePicture(path), Answer::Yes) => self.write_diagram(path),
+            (Pending::ReplacePicture(path), _) => self.info(format!(
+                "{}: not saved; the file is as it was",
+                document::file_name(&path)
+            )),
             (Pending::Recover(path), Answer::Yes) => self.restore_recovery(&path),
             (Pending::Recover(path), Answer::Delete) => match document::remove_recovery(&path) {
                 Ok(()) => {
