@@ -165,4 +165,5 @@ pub mod engine;
 pub mod load;
 pub mod pool;
 pub mod store;
+#[cfg(feature = "terminal")]
 pub mod tui;

@@ -2,7 +2,7 @@
 //! the initial position, the main line and the whole move tree survive, and the second write
 //! is byte for byte the first.
 #![no_main]
-use kifview::core::notation::{Format, Target};
+use kifview_core::notation::{Format, Target};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -2,7 +2,7 @@
 //! UTF-8 / Shift_JIS / EUC-JP guessing), then the format from the content, then the reader.
 //! Also as a `.kif` (Shift_JIS preferred when the bytes do not say). Must not panic or hang.
 #![no_main]
-use kifview::core::notation;
+use kifview_core::notation;
 use libfuzzer_sys::fuzz_target;
 use std::path::Path;
 

@@ -1,6 +1,6 @@
 //! Text → the BOD board-diagram reader. Must not panic or hang.
 #![no_main]
-use kifview::core::notation::bod;
+use kifview_core::notation::bod;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -1,6 +1,6 @@
 //! Text → the CSA reader (several records separated by `/`). Must not panic or hang.
 #![no_main]
-use kifview::core::notation::csa;
+use kifview_core::notation::csa;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -1,6 +1,6 @@
 //! Text → the JKF reader. Must not panic or hang, whatever the text.
 #![no_main]
-use kifview::core::notation::jkf;
+use kifview_core::notation::jkf;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

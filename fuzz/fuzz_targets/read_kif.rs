@@ -1,6 +1,6 @@
 //! Text → the KIF reader. Must not panic or hang, whatever the text.
 #![no_main]
-use kifview::core::notation::kif;
+use kifview_core::notation::kif;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -1,8 +1,8 @@
 //! Text → the USI / SFEN reader (`position startpos moves …`, `sfen …`, a bare SFEN), and
 //! each line as a bare SFEN. Must not panic or hang.
 #![no_main]
-use kifview::core::notation::usi;
-use kifview::core::rules::Position;
+use kifview_core::notation::usi;
+use kifview_core::rules::Position;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

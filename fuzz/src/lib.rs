@@ -3,11 +3,11 @@
 //! A failed property panics with what differs (and the text written), so libFuzzer reports it
 //! like any crash and saves the input under `artifacts/TARGET/`.
 
-use kifview::core::notation::{
+use kifview_core::notation::{
     self, DiagKind, Diagnostic, Format, Loss, Lost, Parsed, Target, TextEncoding, TextInfo, Written,
 };
-use kifview::core::record::{MoveData, NodeId, Record, Step};
-use kifview::core::rules::Position;
+use kifview_core::record::{MoveData, NodeId, Record, Step};
+use kifview_core::rules::Position;
 use std::borrow::Cow;
 
 /// Fuzz bytes as text: invalid UTF-8 is replaced, so every input reaches the reader.
@@ -413,7 +413,7 @@ pub fn check_round_trip(r0: &Record, target: Target, whole_tree: bool) {
     // text read back keeps none, so the second write is compared with the writer's own text.
     let own = || {
         let mut bare = r0.clone();
-        bare.source = kifview::core::record::Source(None);
+        bare.source = kifview_core::record::Source(None);
         notation::render(&bare, target, &utf8()).text
     };
     if t1 != t2 && own() != t2 {
