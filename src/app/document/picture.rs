@@ -2,7 +2,8 @@
 //! `[diagram]` theme (`app::config::diagram`).
 
 use crate::app::document;
-use crate::app::overlay::{Mode, PromptKind};
+use crate::app::document::expand_path;
+use crate::app::overlay::{Mode, Prompt};
 use crate::app::state::{App, Level};
 use crate::diagram::render::{self, Fonts, MISSING};
 use crate::diagram::{Diagram, svg};
@@ -19,11 +20,15 @@ impl App {
             self.overlays.pop();
         }
         let default = default_path(self.doc.source().path.as_deref(), self.ply_number());
-        self.open_prompt(
-            PromptKind::Diagram,
+        self.open_prompt(Prompt::closing(
             "save the position as (.svg or .png): ",
             default,
-        );
+            |app, text| {
+                if !text.is_empty() {
+                    app.save_diagram(expand_path(&text));
+                }
+            },
+        ));
     }
 
     /// The current position's move number, as the record numbers its moves.
