@@ -6,7 +6,7 @@
 //! with another `--variations`) is rebuilt from the folders it held and the ones given.
 
 use super::catalog::{Catalog, KnownFile};
-use super::games_bin::{self, GAMES};
+use super::games_bin;
 use super::scan::{self, FileRead};
 use super::segment::{Segment, SegmentWriter};
 use super::walk::{Found, walk};
@@ -45,6 +45,14 @@ pub struct Report {
 }
 
 pub const CATALOG: &str = "catalog.sqlite";
+/// The file that says a folder is a kifview index: written first into the empty folder an
+/// index is made in. kifview writes an index into no other folder (a non-empty folder without
+/// it is refused, unless it holds a catalog of kifview's: an index made before the marker).
+pub const MARKER: &str = "kifview-index";
+const MARKER_TEXT: &str = "This folder is a kifview collection index (`kifview index`).\n\
+kifview removes only the files its catalog names here; other files are left alone.\n";
+/// A rebuild's catalog, renamed to [`CATALOG`] when whole: readers keep the old index until then.
+pub const NEW_CATALOG: &str = "catalog.sqlite.new";
 /// A batch of files read before they are stored: at most this many files, or bytes (a few
 /// multi-record files can hold 10^5 games).
 const BATCH: usize = 4096;
@@ -111,13 +119,18 @@ pub fn update_with(
             std::fs::canonicalize(r).map_err(|e| format!("{}: cannot index: {e}", r.display()))?;
         roots_abs.push(abs);
     }
-    std::fs::create_dir_all(dir).map_err(|e| format!("{}: cannot create: {e}", dir.display()))?;
+    claim(dir)?;
     // One update at a time: a second would write the same segment's files.
     let _lock = Lock::take(dir)?;
     let hook = Hook::of(dir);
     let mut report = Report::default();
-    let (cat, rebuilt, mut all_roots) = open_or_rebuild(dir, opts)?;
-    report.rebuilt = rebuilt;
+    let Opened {
+        cat,
+        rebuild,
+        roots: mut all_roots,
+    } = open_or_rebuild(dir, opts)?;
+    report.rebuilt = rebuild.as_ref().map(|r| r.why.clone());
+    let mut cat = cat;
     for r in &roots_abs {
         let s = r.to_string_lossy().into_owned();
         if !all_roots.contains(&s) {
@@ -151,14 +164,18 @@ pub fn update_with(
             _ => todo.push(f),
         }
     }
-    if stop.load(Ordering::Relaxed) {
+    if stop.load(Ordering::Relaxed) && rebuild.is_none() {
         report.stopped = true;
         report.games = cat.counts()?.0;
         return Ok(report);
     }
-    games_bin::remove(dir)?;
+    if rebuild.is_none() {
+        games_bin::remove(dir)?;
+    }
     let first = begin(&cat).and_then(|()| {
         forget_gone(&cat, &known, &seen, &mut report)?;
+        own_next_segment(&cat)?;
+        pause_in_step(&cat, 0);
         cat.set_meta(
             "roots",
             &serde_json::to_string(&all_roots).expect("strings"),
@@ -180,20 +197,19 @@ pub fn update_with(
         };
         steps.run(&todo, opts, progress, &mut report)
     });
-    match result {
-        Ok(true) => {}
-        Ok(false) => {
-            report.stopped = true;
-            report.games = cat.counts()?.0;
-            return Ok(report);
-        }
+    let whole = match result {
+        Ok(whole) => whole,
         Err(e) => {
             // Harmless when no transaction is open (the error only says so).
             let _ = cat.db.execute_batch("ROLLBACK");
+            if rebuild.is_some() {
+                drop(cat);
+                drop_new_catalog(dir);
+            }
             return Err(e);
         }
-    }
-    if let Some(why) = super::compact::needed(&cat)? {
+    };
+    if whole && let Some(why) = super::compact::needed(&cat)? {
         // The update is committed: a compaction that fails leaves the index as it was.
         let (id, _) = next_segment(&cat)?;
         match super::compact::run(dir, &cat, id, why) {
@@ -202,7 +218,16 @@ pub fn update_with(
                 .warnings
                 .push(format!("{}: not compacted: {e}", dir.display())),
         }
-        remove_strays(dir, &cat.segments()?)?;
+        remove_owned(dir, &cat)?;
+    }
+    // A rebuild (whole, or stopped with its steps committed) replaces the old index now.
+    if let Some(r) = rebuild {
+        cat = finish_rebuild(dir, cat, &r.old_files)?;
+    }
+    if !whole {
+        report.stopped = true;
+        report.games = cat.counts()?.0;
+        return Ok(report);
     }
     games_bin::write(dir, &cat)?;
     report.games = cat.counts()?.0;
@@ -277,6 +302,52 @@ impl Hook {
             }),
         }
     }
+}
+
+/// Debug builds, for a test to kill an update in the middle of a step:
+/// `KIFVIEW_TEST_PAUSE_IN_STEP=N` writes step N's changes into the catalog file before its
+/// commit (a hot journal beside it, as a step larger than SQLite's cache left before the
+/// updater turned cache spills off), says so on stderr and waits for
+/// ever.
+fn pause_in_step(cat: &Catalog, step: u64) {
+    let Some(pause) = pause_in_step_wanted() else {
+        return;
+    };
+    if step == 0 {
+        // A filler of a hundred pages, committed with the first transaction.
+        let _ = cat.set_meta("test filler", "");
+        let _ = cat.db.execute(
+            "UPDATE meta SET value = hex(randomblob(300000)) WHERE key = 'test filler'",
+            [],
+        );
+        return;
+    }
+    if pause != step {
+        return;
+    }
+    // Rewriting the filler's hundred pages twice (the second time into pages the first freed)
+    // through a cache this small spills them into the file, the journal synced first: a hot journal once the process dies.
+    if let Err(e) = cat.db.execute_batch(
+        "PRAGMA cache_size = 10;
+         UPDATE meta SET value = hex(randomblob(300000)) WHERE key = 'test filler';
+         UPDATE meta SET value = hex(randomblob(300000)) WHERE key = 'test filler'",
+    ) {
+        eprintln!("kifview: test pause: {e}");
+    }
+    eprintln!("kifview: test pause in step {step}");
+    loop {
+        std::thread::park();
+    }
+}
+
+pub(crate) fn pause_in_step_wanted() -> Option<u64> {
+    if !cfg!(debug_assertions) {
+        return None;
+    }
+    std::env::var("KIFVIEW_TEST_PAUSE_IN_STEP")
+        .ok()?
+        .parse()
+        .ok()
 }
 
 /// The index's lock (`lock` in its folder, `flock`), held while an update runs: a second
@@ -401,8 +472,8 @@ impl Steps<'_> {
                     if self.stopping() {
                         return self.roll_back(step.take(), report);
                     }
-                    self.end_step(step.take().expect("open"), report)?;
                     steps += 1;
+                    self.end_step(step.take().expect("open"), steps, report)?;
                     (self.hook.after_step)(steps, self.stop);
                     (self.committed)();
                     (in_step, step_len) = (0, step_len * 2);
@@ -455,13 +526,17 @@ impl Steps<'_> {
     }
 
     /// Syncs the step's segment, then commits the transaction that names it.
-    fn end_step(&self, step: Step, report: &mut Report) -> Result<(), String> {
+    fn end_step(&self, step: Step, number: u64, report: &mut Report) -> Result<(), String> {
         if let Some(w) = step.writer {
             let (games, pairs) = w.finish()?;
             self.cat
                 .add_segment(step.seg_id, step.first_game, games, pairs)?;
             report.pairs_added += pairs;
+            self.cat
+                .set_meta("next_segment", &(step.seg_id + 1).to_string())?;
+            own_next_segment(self.cat)?;
         }
+        pause_in_step(self.cat, number);
         commit(self.cat)
     }
 
@@ -475,7 +550,9 @@ impl Steps<'_> {
                 .execute_batch("ROLLBACK")
                 .map_err(|e| e.to_string())?;
             *report = step.before;
-            remove_strays(self.dir, &self.cat.segments()?)?;
+            for name in segment_files(step.seg_id) {
+                remove_named(self.dir, &name);
+            }
         }
         Ok(false)
     }
@@ -532,37 +609,317 @@ fn games_of(cat: &Catalog, file_id: i64) -> Result<usize, String> {
         .map_err(|e| e.to_string())
 }
 
-/// The id of the next segment and of its first game (ids are never reused).
+/// The id of the next segment and of its first game (ids are never reused: the catalog keeps
+/// the next segment's id in `meta`, past a segment repaired away).
 fn next_segment(cat: &Catalog) -> Result<(i64, u32), String> {
-    cat.db
+    let (seg, game): (i64, u32) = cat
+        .db
         .query_row(
             "SELECT coalesce(max(id), 0) + 1, coalesce(max(first_game + games), 1) FROM segments",
             [],
             |r| Ok((r.get(0)?, r.get(1)?)),
         )
-        .map_err(|e| e.to_string())
+        .map_err(|e| e.to_string())?;
+    let meta = |k: &str| -> Result<i64, String> {
+        Ok(cat.meta(k)?.and_then(|v| v.parse().ok()).unwrap_or(0))
+    };
+    let game = game.max(u32::try_from(meta("next_game")?).unwrap_or(0));
+    Ok((seg.max(meta("next_segment")?), game))
 }
 
-/// Opens the catalog in `dir`, or makes a new one: when there is none, or when the one there
-/// cannot be trusted (then with the reason, and the folders it held when they can be read).
-fn open_or_rebuild(
-    dir: &Path,
-    opts: UpdateOptions,
-) -> Result<(Catalog, Option<String>, Vec<String>), String> {
+/// The names of segment `id`'s files: its positions, its moves, and the folder of the sorted
+/// runs an external sort writes while it is built.
+pub fn segment_files(id: i64) -> [String; 3] {
+    [
+        format!("pos-{id}.bin"),
+        format!("moves-{id}.bin"),
+        super::segment::runs_dir_name(id),
+    ]
+}
+
+/// Names the next segment's files in the catalog (inside the caller's transaction, committed
+/// before they are written): an update killed while writing them leaves files the next one
+/// knows as its own.
+fn own_next_segment(cat: &Catalog) -> Result<(), String> {
+    let (id, _) = next_segment(cat)?;
+    cat.own(&segment_files(id))
+}
+
+/// Is `name` one of the names an index gives its files (segments, their runs)? Only such
+/// names are removed, whatever a damaged catalog says.
+fn is_index_name(name: &str) -> bool {
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let seg = |p: &str| {
+        name.strip_prefix(p)
+            .and_then(|n| n.strip_suffix(".bin"))
+            .is_some_and(digits)
+    };
+    seg("pos-") || seg("moves-") || name.strip_prefix("tmp-").is_some_and(digits)
+}
+
+/// Removes the index's file (or runs folder) `name` in `dir` if it is there. A runs folder
+/// loses only its `N.bin` runs, then goes if empty.
+fn remove_named(dir: &Path, name: &str) {
+    if !is_index_name(name) {
+        return;
+    }
+    let path = dir.join(name);
+    match std::fs::symlink_metadata(&path) {
+        Ok(m) if m.is_dir() && name.starts_with("tmp-") => {
+            for e in std::fs::read_dir(&path).into_iter().flatten().flatten() {
+                let n = e.file_name().to_string_lossy().into_owned();
+                if n.strip_suffix(".bin")
+                    .is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
+                {
+                    let _ = std::fs::remove_file(e.path());
+                }
+            }
+            let _ = std::fs::remove_dir(&path);
+        }
+        Ok(m) if !m.is_dir() => {
+            let _ = std::fs::remove_file(&path);
+        }
+        _ => {}
+    }
+}
+
+/// Removes the files the catalog owns that no segment names (a killed step's, a compaction's
+/// old segments, an old index's after a rebuild) and forgets them, then names the next
+/// segment's again, in one transaction of its own (no new generation: no game changes).
+fn remove_owned(dir: &Path, cat: &Catalog) -> Result<(), String> {
+    let live: Vec<String> = cat
+        .segments()?
+        .into_iter()
+        .flat_map(segment_files)
+        .collect();
+    for name in cat.owned()? {
+        if !live.contains(&name) {
+            remove_named(dir, &name);
+        }
+    }
+    begin(cat)?;
+    let done = cat.disown_all().and_then(|()| own_next_segment(cat));
+    if done.is_err() {
+        let _ = cat.db.execute_batch("ROLLBACK");
+    }
+    done?;
+    cat.db.execute_batch("COMMIT").map_err(|e| e.to_string())
+}
+
+/// Makes `dir` an index folder, or makes sure it is one: a folder that does not exist is made
+/// and an empty one taken, each with [`MARKER`] written first; a folder with the marker, or
+/// with a catalog of kifview's (an index made before the marker), is an index; any other
+/// folder is refused, and nothing in it is touched.
+fn claim(dir: &Path) -> Result<(), String> {
+    let marker = dir.join(MARKER);
+    let write_marker =
+        || std::fs::write(&marker, MARKER_TEXT).map_err(|e| format!("{}: {e}", marker.display()));
+    match std::fs::metadata(dir) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| format!("{}: cannot create: {e}", dir.display()))?;
+            return write_marker();
+        }
+        Err(e) => return Err(format!("{}: {e}", dir.display())),
+        Ok(m) if !m.is_dir() => {
+            return Err(format!(
+                "{}: not a folder (an index is a folder)",
+                dir.display()
+            ));
+        }
+        Ok(_) => {}
+    }
+    match std::fs::symlink_metadata(&marker) {
+        Ok(m) if m.is_file() => return Ok(()),
+        Ok(_) => {
+            return Err(format!(
+                "{}: not a file, so this folder does not say it is a kifview index; \
+                 give --index a new folder",
+                marker.display()
+            ));
+        }
+        Err(_) => {}
+    }
+    let entries: Vec<String> = std::fs::read_dir(dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    if entries.is_empty() || made_before_the_marker(dir) {
+        return write_marker();
+    }
+    Err(format!(
+        "{}: not a kifview index and not an empty folder ({} entries, such as {:?}): kifview \
+         makes an index only in a new or empty folder (where it writes {MARKER} first), so that \
+         it never removes a file it did not write; give --index a new folder",
+        dir.display(),
+        entries.len(),
+        entries[0]
+    ))
+}
+
+/// Does `dir` hold a catalog of kifview's (any version)?
+fn made_before_the_marker(dir: &Path) -> bool {
+    let path = dir.join(CATALOG);
+    if !path.is_file() {
+        return false;
+    }
+    let flags =
+        rusqlite::OpenFlags::SQLITE_OPEN_READ_WRITE | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    rusqlite::Connection::open_with_flags(&path, flags)
+        .and_then(|db| {
+            db.query_row("SELECT value FROM meta WHERE key = 'format'", [], |r| {
+                r.get::<_, String>(0)
+            })
+        })
+        .is_ok_and(|f| f.starts_with(super::catalog::FORMAT_PREFIX))
+}
+
+/// The catalog an update writes.
+struct Opened {
+    cat: Catalog,
+    /// A rebuild: the catalog is [`NEW_CATALOG`], renamed into place when whole.
+    rebuild: Option<Rebuild>,
+    /// The folders the index held.
+    roots: Vec<String>,
+}
+
+struct Rebuild {
+    why: String,
+    /// The files of the index replaced (its segments, the files it owned), removed after.
+    old_files: Vec<String>,
+}
+
+/// Opens the catalog in `dir`, or makes a new one: in place when there is none; beside it
+/// ([`NEW_CATALOG`]) when the one there cannot be trusted (then with the reason, and the
+/// folders it held when they can be read).
+fn open_or_rebuild(dir: &Path, opts: UpdateOptions) -> Result<Opened, String> {
+    drop_new_catalog(dir);
     let path = dir.join(CATALOG);
     if !path.exists() {
-        clear(dir)?;
-        return Ok((Catalog::create(&path)?, None, Vec::new()));
+        return Ok(Opened {
+            cat: Catalog::create(&path)?,
+            rebuild: None,
+            roots: Vec::new(),
+        });
     }
     let why = match Catalog::open(&path, false, true) {
         Ok(cat) => match check(dir, &cat, opts) {
-            Ok(roots) => return Ok((cat, None, roots)),
-            Err(why) => (why, roots_of(&cat)),
+            Ok(roots) => {
+                remove_owned(dir, &cat)?;
+                return Ok(Opened {
+                    cat,
+                    rebuild: None,
+                    roots,
+                });
+            }
+            Err(why) => why,
         },
-        Err(why) => (why, Vec::new()),
+        Err(why) => why,
     };
-    clear(dir)?;
-    Ok((Catalog::create(&path)?, Some(why.0), why.1))
+    let (old_files, roots) = what_a_catalog_names(&path);
+    // The new segments take ids no file of the old index has: its readers keep mapping them.
+    let mut base = old_files
+        .iter()
+        .filter_map(|n| {
+            n.strip_prefix("pos-")?
+                .strip_suffix(".bin")?
+                .parse::<i64>()
+                .ok()
+        })
+        .max()
+        .unwrap_or(0)
+        + 1;
+    while segment_files(base).iter().any(|n| dir.join(n).exists()) {
+        base += 1;
+    }
+    let new = dir.join(NEW_CATALOG);
+    let cat = Catalog::create(&new)?;
+    cat.set_meta("next_segment", &base.to_string())?;
+    Ok(Opened {
+        cat,
+        rebuild: Some(Rebuild { why, old_files }),
+        roots,
+    })
+}
+
+/// The files a catalog names (its segments' and those it owns) and the folders it held, read
+/// as far as it can be (a catalog of any version, or damaged: what cannot be read is left).
+fn what_a_catalog_names(path: &Path) -> (Vec<String>, Vec<String>) {
+    let flags =
+        rusqlite::OpenFlags::SQLITE_OPEN_READ_WRITE | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    let Ok(db) = rusqlite::Connection::open_with_flags(path, flags) else {
+        return (Vec::new(), Vec::new());
+    };
+    let column = |q: &str| -> Vec<rusqlite::types::Value> {
+        let Ok(mut st) = db.prepare(q) else {
+            return Vec::new();
+        };
+        st.query_map([], |r| r.get(0))
+            .map(|rows| rows.flatten().collect())
+            .unwrap_or_default()
+    };
+    let mut files = Vec::new();
+    for v in column("SELECT id FROM segments") {
+        if let rusqlite::types::Value::Integer(id) = v {
+            files.extend(segment_files(id));
+        }
+    }
+    for v in column("SELECT name FROM owned") {
+        if let rusqlite::types::Value::Text(n) = v {
+            files.push(n);
+        }
+    }
+    let roots = column("SELECT value FROM meta WHERE key = 'roots'")
+        .into_iter()
+        .find_map(|v| match v {
+            rusqlite::types::Value::Text(t) => serde_json::from_str(&t).ok(),
+            _ => None,
+        })
+        .unwrap_or_default();
+    (files, roots)
+}
+
+/// Removes what a rebuild that did not finish left (its catalog and the files it names).
+fn drop_new_catalog(dir: &Path) {
+    let new = dir.join(NEW_CATALOG);
+    if !new.is_file() {
+        return;
+    }
+    let (files, _) = what_a_catalog_names(&new);
+    for f in files {
+        remove_named(dir, &f);
+    }
+    let _ = std::fs::remove_file(&new);
+    let _ = std::fs::remove_file(dir.join(format!("{NEW_CATALOG}-journal")));
+}
+
+/// Puts a rebuild's catalog in place of the old one (a rename: a reader opens one or the
+/// other, whole), then removes the old index's files, which the new catalog owns first (a kill
+/// on the way leaves them to the next update). Returns the catalog opened at its place.
+fn finish_rebuild(dir: &Path, cat: Catalog, old_files: &[String]) -> Result<Catalog, String> {
+    begin(&cat)?;
+    let owned = cat.own(old_files);
+    if owned.is_err() {
+        let _ = cat.db.execute_batch("ROLLBACK");
+    }
+    owned?;
+    cat.db.execute_batch("COMMIT").map_err(|e| e.to_string())?;
+    drop(cat);
+    // The old catalog's journal, if an update of it was killed: it belongs to that file, and
+    // SQLite would play it into the new one.
+    let journal = dir.join(format!("{CATALOG}-journal"));
+    if journal.is_file() {
+        let _ = std::fs::remove_file(&journal);
+    }
+    // The old index's games.bin is not the new catalog's.
+    games_bin::remove(dir)?;
+    let path = dir.join(CATALOG);
+    std::fs::rename(dir.join(NEW_CATALOG), &path)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let cat = Catalog::open(&path, false, false)?;
+    remove_owned(dir, &cat)?;
+    Ok(cat)
 }
 
 fn roots_of(cat: &Catalog) -> Vec<String> {
@@ -573,9 +930,7 @@ fn roots_of(cat: &Catalog) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// Can the index be updated in place: same `--variations`, every segment readable, and not so
-/// much forgotten that a rebuild is cheaper than carrying it? Also removes files a run that
-/// did not finish left behind.
+/// Can the index be updated in place: same `--variations`, every segment readable?
 fn check(dir: &Path, cat: &Catalog, opts: UpdateOptions) -> Result<Vec<String>, String> {
     let want = if opts.variations { "1" } else { "0" };
     if let Some(v) = cat.meta("variations")?
@@ -586,45 +941,10 @@ fn check(dir: &Path, cat: &Catalog, opts: UpdateOptions) -> Result<Vec<String>, 
             if v == "1" { "with" } else { "without" }
         ));
     }
-    let segs = cat.segments()?;
-    for &s in &segs {
+    for s in cat.segments()? {
         Segment::open(dir, s)?;
     }
-    remove_strays(dir, &segs)?;
     Ok(roots_of(cat))
-}
-
-/// Removes the segment files of segments the catalog does not hold (a compaction's old ones,
-/// or what a run that did not finish left behind).
-fn remove_strays(dir: &Path, segs: &[i64]) -> Result<(), String> {
-    for e in std::fs::read_dir(dir).map_err(|e| e.to_string())?.flatten() {
-        let name = e.file_name().to_string_lossy().into_owned();
-        let seg = name
-            .strip_prefix("pos-")
-            .or_else(|| name.strip_prefix("moves-"))
-            .and_then(|n| n.strip_suffix(".bin"))
-            .and_then(|n| n.parse::<i64>().ok());
-        if name.starts_with("tmp-") || seg.is_some_and(|s| !segs.contains(&s)) {
-            let _ = std::fs::remove_file(e.path());
-        }
-    }
-    Ok(())
-}
-
-/// Removes every file an index is made of.
-fn clear(dir: &Path) -> Result<(), String> {
-    for e in std::fs::read_dir(dir).map_err(|e| e.to_string())?.flatten() {
-        let name = e.file_name().to_string_lossy().into_owned();
-        let ours = name.starts_with(CATALOG)
-            || name == GAMES
-            || name == "games.bin.tmp"
-            || name.starts_with("tmp-")
-            || (name.ends_with(".bin") && (name.starts_with("pos-") || name.starts_with("moves-")));
-        if ours {
-            std::fs::remove_file(e.path()).map_err(|e| format!("{name}: {e}"))?;
-        }
-    }
-    Ok(())
 }
 
 #[cfg(test)]

@@ -7,7 +7,11 @@ use std::path::Path;
 
 /// The version of the index's layout: an index of another version is refused (and rebuilt by
 /// `kifview index`).
-pub const FORMAT: &str = "kifview-collection-2";
+pub const FORMAT: &str = "kifview-collection-3";
+
+/// The prefix of every version's format: a catalog whose format starts so is kifview's (an
+/// index made before the marker file, [`super::build::MARKER`], is recognised by it).
+pub const FORMAT_PREFIX: &str = "kifview-collection-";
 
 pub const SCHEMA: &str = "
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -50,6 +54,10 @@ CREATE TABLE games(
   sente_loss REAL, gote_loss REAL -- mean win-% loss per judged move
 );
 CREATE INDEX games_file ON games(file_id);
+CREATE TABLE owned(
+  name TEXT PRIMARY KEY           -- a file this index writes or wrote that no segment names (the
+                                  -- next segment's, a replaced one's): the only files it removes
+);
 CREATE VIEW game_list AS
   SELECT games.*, files.path AS path FROM games JOIN files ON files.id = games.file_id;
 ";
@@ -124,10 +132,11 @@ impl Catalog {
         // SQLite's defaults (a rollback journal, full sync): the catalog is one plain file
         // between updates, which a read-only connection opens anywhere (WAL would need its
         // `-shm` file, or a writable folder to make one).
+        writer_settings(&db)?;
         db.execute_batch(SCHEMA).map_err(sql)?;
         db.execute(
-            "INSERT INTO meta(key, value) VALUES ('format', ?1)",
-            [FORMAT],
+            "INSERT INTO meta(key, value) VALUES ('format', ?1), ('build', ?2)",
+            [FORMAT, &new_build_id().to_string()],
         )
         .map_err(sql)?;
         Ok(Catalog { db })
@@ -137,16 +146,23 @@ impl Catalog {
     /// quick_check as well (a damaged file is an error).
     pub fn open(path: &Path, read_only: bool, check: bool) -> Result<Catalog, String> {
         use rusqlite::OpenFlags;
-        let flags = if read_only {
-            OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX
-        } else {
-            OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX
-        };
+        // A reader opens the file for writing too when it may (SQLite falls back to reading
+        // only on a read-only file or medium): an update killed in the middle of a transaction
+        // leaves a hot journal, which only a connection that can write rolls back; a read-only
+        // one fails with "attempt to write a readonly database" until the next update. It never
+        // writes otherwise (`query_only`).
+        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
         let db = Connection::open_with_flags(path, flags).map_err(sql)?;
         if read_only {
             // Queries read the pages in place instead of copying them into SQLite's cache.
-            db.execute_batch("PRAGMA mmap_size = 1073741824")
+            db.execute_batch("PRAGMA mmap_size = 1073741824; PRAGMA query_only = ON")
                 .map_err(sql)?;
+            // A reader waits for an update's commit (the writer holds its lock for as long as
+            // the commit's writes and syncs take).
+            db.busy_timeout(std::time::Duration::from_secs(30))
+                .map_err(sql)?;
+        } else {
+            writer_settings(&db)?;
         }
         let format: Option<String> = db
             .query_row("SELECT value FROM meta WHERE key = 'format'", [], |r| {
@@ -156,9 +172,14 @@ impl Catalog {
             .map_err(sql)?;
         match format.as_deref() {
             Some(FORMAT) => {}
-            Some(other) => {
+            Some(other) if other.starts_with(FORMAT_PREFIX) => {
                 return Err(format!(
                     "the index is of another version ({other}, this kifview reads {FORMAT})"
+                ));
+            }
+            Some(other) => {
+                return Err(format!(
+                    "not a kifview index (its catalog's format is {other:?})"
                 ));
             }
             None => return Err("not a kifview index (no format in its catalog)".into()),
@@ -172,6 +193,43 @@ impl Catalog {
             }
         }
         Ok(Catalog { db })
+    }
+
+    /// The catalog's build: a number drawn when the catalog file was made, so that a reader
+    /// tells a rebuilt index (a new catalog file) from the one it opened, and `games.bin` is
+    /// never taken for another catalog's.
+    pub fn build(&self) -> Result<u64, String> {
+        Ok(self
+            .meta("build")?
+            .and_then(|g| g.parse().ok())
+            .unwrap_or(0))
+    }
+
+    /// The files the index wrote that no segment names ([`SCHEMA`]'s `owned`).
+    pub fn owned(&self) -> Result<Vec<String>, String> {
+        let mut st = self
+            .db
+            .prepare("SELECT name FROM owned ORDER BY name")
+            .map_err(sql)?;
+        let rows = st.query_map([], |r| r.get(0)).map_err(sql)?;
+        rows.collect::<Result<_, _>>().map_err(sql)
+    }
+
+    /// Names files the index writes (or wrote) so that it may remove them.
+    pub fn own(&self, names: &[String]) -> Result<(), String> {
+        for n in names {
+            self.db
+                .execute("INSERT OR IGNORE INTO owned(name) VALUES (?1)", [n])
+                .map_err(sql)?;
+        }
+        Ok(())
+    }
+
+    pub fn disown_all(&self) -> Result<(), String> {
+        self.db
+            .execute("DELETE FROM owned", [])
+            .map(|_| ())
+            .map_err(sql)
     }
 
     pub fn meta(&self, key: &str) -> Result<Option<String>, String> {
@@ -648,6 +706,30 @@ impl Catalog {
             .map_err(sql)?;
         Ok((live as u64, pairs as u64, stored as u64))
     }
+}
+
+/// What the updater's connection needs: a transaction's changes stay in memory until its
+/// commit (no cache spill: a spill would take the write lock for the rest of the step, and
+/// readers would wait that long), and a commit waits for readers to finish their answer.
+fn writer_settings(db: &Connection) -> Result<(), String> {
+    // (Left on for the test hook that makes a hot journal as spills did.)
+    if super::build::pause_in_step_wanted().is_none() {
+        db.execute_batch("PRAGMA cache_spill = OFF").map_err(sql)?;
+    }
+    db.busy_timeout(std::time::Duration::from_secs(600))
+        .map_err(sql)
+}
+
+/// A number for a new catalog's build ([`Catalog::build`]): the clock and the process.
+fn new_build_id() -> i64 {
+    let t = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    let mut h = crate::collection::scan::content_hash(
+        &[t.to_le_bytes(), u64::from(std::process::id()).to_le_bytes()].concat(),
+    );
+    h.truncate(15);
+    i64::from_str_radix(&h, 16).unwrap_or(t as i64 & i64::MAX)
 }
 
 /// ` WHERE …` for a filter (empty without conditions) and its arguments.

@@ -6,7 +6,9 @@
 //!
 //! Crash-safe in this order: the new segment's files are written under a new id; then one
 //! catalog transaction renumbers the games and swaps the segments (before it, the old
-//! segments are the index; the new files are strays the next update removes); then the old
+//! segments are the index; the new files are the catalog's next segment's, which it owns and
+//! the next update removes), which also makes the old segments' files the catalog's to remove
+//! (`owned`: a kill before they are gone leaves them to the next update); then the old
 //! files are removed and the update writes `games.bin`, which it removed before its first
 //! commit: an index killed before that has none, and queries build its table from the
 //! catalog (`super::games_bin`), never read stale ids.
@@ -69,9 +71,16 @@ pub fn run(dir: &Path, cat: &Catalog, new_id: i64, why: String) -> Result<Compac
     let pairs = merge_pairs(&segs, &remap, &pos_path(dir, new_id))?;
     drop(segs);
     cat.db.execute_batch("BEGIN").map_err(|e| e.to_string())?;
+    // The old segments' files become the catalog's to remove (after the commit).
+    let old: Vec<String> = ids
+        .iter()
+        .flat_map(|&id| super::build::segment_files(id))
+        .collect();
     let swapped = cat
         .renumber(&remap)
-        .and_then(|()| cat.replace_segments(new_id, first, games, pairs));
+        .and_then(|()| cat.replace_segments(new_id, first, games, pairs))
+        .and_then(|()| cat.own(&old))
+        .and_then(|()| cat.set_meta("next_segment", &(new_id + 1).to_string()));
     if let Err(e) = swapped {
         let _ = cat.db.execute_batch("ROLLBACK");
         return Err(e);

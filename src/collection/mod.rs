@@ -3,7 +3,13 @@
 //! ([`Index::explore`]) and "which games match" ([`Index::games`]). Terminal-free; the CLI's
 //! `index`, `find`, `explore` and `games` print what these return.
 //!
-//! An index is a folder:
+//! An index is a folder, kifview's only when it says so:
+//! - `kifview-index` ([`build::MARKER`]): written first into the new or empty folder an index
+//!   is made in; `kifview index` refuses any other non-empty folder (one holding a catalog of
+//!   kifview's, an index made before the marker, is recognised and marked), and removes no
+//!   file the catalog does not name (its segments', and the ones it `owned`: the next
+//!   segment's before it is written, a compaction's or a rebuild's old ones);
+//! - `lock`: held (`flock`) while an update runs;
 //! - `catalog.sqlite`: the catalog of files and games (schema: [`catalog::SCHEMA`]), readable by
 //!   `sqlite3`, pandas or Datasette;
 //! - `pos-N.bin` / `moves-N.bin`: one segment per step of an update that added games
@@ -16,6 +22,17 @@
 //!   the start position, so a query there replays nothing ([`games_bin`]: written once at the
 //!   end of an update; a query that finds none of the catalog's generation builds it from the
 //!   catalog instead).
+//!
+//! Readers and updates: an update commits in steps ([`build::update_with`]), each a new
+//! generation of the catalog ([`Index::generation`], `meta.generation`); a rebuild (an index
+//! that cannot be trusted, of another version, or of another `--variations`) writes a new
+//! catalog beside the old one (`catalog.sqlite.new`, its segments under new ids) and renames it
+//! into place when whole, so a reader tells that the index changed by its generation, and that
+//! it was rebuilt by the catalog file's identity ([`Index::replaced`]; `meta.build` is drawn
+//! for each new catalog file too). Readers open the catalog writable when they may, so that a
+//! hot journal an update killed mid-commit left is rolled back by the first reader (a
+//! read-only connection could not read past it); the updater keeps a step's changes in memory
+//! until its commit (no cache spill), so readers read the last committed state throughout.
 //!
 //! For a game list: [`Index::page`] (a filter, a sort by any column, offset and limit),
 //! [`Index::count`], and [`Filter::parse`] for a typed filter ([`filter_text`]); the viewer's

@@ -18,7 +18,28 @@ use std::path::{Path, PathBuf};
 pub struct Index {
     pub dir: PathBuf,
     catalog: Catalog,
+    /// The catalog file opened (device, inode): a rebuild puts a new file in its place.
+    identity: Option<(u64, u64)>,
     view: std::cell::RefCell<View>,
+}
+
+/// The identity (device, inode) of the file at `path`.
+fn identity(path: &Path) -> Option<(u64, u64)> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        std::fs::metadata(path).ok().map(|m| (m.dev(), m.ino()))
+    }
+    #[cfg(not(unix))]
+    {
+        std::fs::metadata(path)
+            .ok()
+            .and_then(|m| m.modified().ok())
+            .map(|t| {
+                let d = t.duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+                (d.as_secs(), u64::from(d.subsec_nanos()))
+            })
+    }
 }
 
 /// What a query reads beside the catalog, as of one generation of it.
@@ -116,13 +137,41 @@ impl Index {
                 dir.display()
             )
         };
-        let catalog = Catalog::open(&cat_path, true, false).map_err(damaged)?;
-        let view = View::load(dir, &catalog).map_err(damaged)?;
-        Ok(Index {
-            dir: dir.to_path_buf(),
-            catalog,
-            view: std::cell::RefCell::new(view),
-        })
+        // A rebuild that replaces the catalog between its opening and its segments' (whose
+        // old files it then removes) is met by opening the new one.
+        let mut tries = 0;
+        loop {
+            let id = identity(&cat_path);
+            let opened = Catalog::open(&cat_path, true, false)
+                .and_then(|catalog| Ok((View::load(dir, &catalog)?, catalog)));
+            match opened {
+                Ok((view, catalog)) => {
+                    return Ok(Index {
+                        dir: dir.to_path_buf(),
+                        catalog,
+                        identity: id,
+                        view: std::cell::RefCell::new(view),
+                    });
+                }
+                Err(_) if tries < 3 && identity(&cat_path) != id => tries += 1,
+                Err(e) => return Err(damaged(e)),
+            }
+        }
+    }
+
+    /// Has the index been rebuilt since it was opened (a new catalog file in place of the
+    /// one this reads)? Then this one answers from the old index, as it was, until dropped:
+    /// open the index again. (Updates in place are followed by every query: see
+    /// [`Index::generation`].)
+    pub fn replaced(&self) -> bool {
+        identity(&self.dir.join(CATALOG)) != self.identity
+    }
+
+    /// The catalog's generation: one more at every update's commit that changes games or
+    /// their ids (an update adds games in steps, each a generation; a compaction renumbers
+    /// them). Every query reads the current one; what was shown from an older one is stale.
+    pub fn generation(&self) -> Result<u64, String> {
+        self.catalog.generation()
     }
 
     /// The segments and `games.bin` of the catalog's current generation (opened again when an

@@ -31,6 +31,11 @@ pub fn pos_path(dir: &Path, id: i64) -> PathBuf {
 pub fn moves_path(dir: &Path, id: i64) -> PathBuf {
     dir.join(format!("moves-{id}.bin"))
 }
+/// The folder of the sorted runs (`0.bin`, `1.bin`, …) an external sort writes while segment
+/// `id` is built, removed when it is done.
+pub fn runs_dir_name(id: i64) -> String {
+    format!("tmp-{id}")
+}
 
 /// One game as the segment stores it.
 pub struct StoredGame {
@@ -152,10 +157,17 @@ impl SegmentWriter {
         Ok(())
     }
 
+    /// The path of the next sorted run (its folder made with the first).
+    fn next_run(&self) -> Result<PathBuf, String> {
+        let runs = self.dir.join(runs_dir_name(self.id));
+        if self.chunks.is_empty() {
+            std::fs::create_dir(&runs).map_err(|e| io(&runs, e))?;
+        }
+        Ok(runs.join(format!("{}.bin", self.chunks.len())))
+    }
+
     fn spill(&mut self) -> Result<(), String> {
-        let path = self
-            .dir
-            .join(format!("tmp-{}-{}.bin", self.id, self.chunks.len()));
+        let path = self.next_run()?;
         write_pairs(&path, &mut self.pairs, false)?;
         self.pairs.clear();
         self.chunks.push(path);
@@ -170,9 +182,7 @@ impl SegmentWriter {
             write_pairs(&ppath, &mut self.pairs, true)?;
         } else {
             if !self.pairs.is_empty() {
-                let path = self
-                    .dir
-                    .join(format!("tmp-{}-{}.bin", self.id, self.chunks.len()));
+                let path = self.next_run()?;
                 write_pairs(&path, &mut self.pairs, false)?;
                 self.chunks.push(path);
             }
@@ -180,6 +190,7 @@ impl SegmentWriter {
             for c in &self.chunks {
                 let _ = std::fs::remove_file(c);
             }
+            let _ = std::fs::remove_dir(self.dir.join(runs_dir_name(self.id)));
         }
         Ok((self.games, self.count))
     }

@@ -15,7 +15,7 @@ use crate::common::viewer_with;
 
 /// `n` one-game CSA files in `root/coll` (each from the start position, `i` moves long);
 /// returns the folder.
-fn collection(root: &Path, n: usize) -> PathBuf {
+pub(crate) fn collection(root: &Path, n: usize) -> PathBuf {
     const MOVES: [&str; 4] = ["+7776FU", "-3334FU", "+2726FU", "-8384FU"];
     let coll = root.join("coll");
     std::fs::create_dir_all(&coll).unwrap();

@@ -8,6 +8,7 @@ mod cli_check;
 mod cli_files;
 mod collection;
 mod collection_stop;
+mod collection_trust;
 mod common;
 mod corpus;
 mod csa;

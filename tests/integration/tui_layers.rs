@@ -1,4 +1,7 @@
-//! The rules `src/lib.rs` states about the layers, checked on the source text:
+//! The rules `src/lib.rs` states about the layers, checked on the source text (`core` is the
+//! crate `crates/kifview-core`, read here as the module `core` beside those of `src/`):
+//! - `core` depends on the crates `lib.rs`'s table names and no other (the compiler then holds
+//!   `core` to naming only itself and them);
 //! - only `tui`, `cli` and `main.rs` name a terminal crate;
 //! - each layer names only the layers its row of the table says it uses (`allowed`);
 //! - `std::fs` appears in `app` only under `app/document/`;
@@ -32,14 +35,71 @@ fn only_the_front_end_and_the_binary_name_a_terminal_crate() {
     assert!(broken.is_empty(), "{broken:#?}");
 }
 
-/// The module path of a source file (`src/app/state.rs` is `app::state`, `src/app/mod.rs`
-/// is `app`).
-fn module_of(src: &Path, file: &Path) -> Vec<String> {
-    let rel = file.strip_prefix(src).unwrap().with_extension("");
-    let mut m: Vec<String> = rel
-        .components()
-        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+/// The crate names in the `[dependencies]` table of a `Cargo.toml`.
+fn dependencies_of(manifest: &str) -> BTreeSet<String> {
+    let mut in_deps = false;
+    let mut names = BTreeSet::new();
+    for line in manifest.lines().map(str::trim) {
+        if line.starts_with('[') {
+            in_deps = line == "[dependencies]";
+        } else if in_deps && !line.is_empty() && !line.starts_with('#') {
+            let name = line.split(['=', '.']).next().unwrap_or("").trim();
+            names.insert(name.to_string());
+        }
+    }
+    names
+}
+
+#[test]
+fn core_depends_on_the_crates_lib_rs_names_and_no_other() {
+    let manifest = core_src().parent().unwrap().join("Cargo.toml");
+    let deps = dependencies_of(&std::fs::read_to_string(&manifest).unwrap());
+    let lib = std::fs::read_to_string(src_dir().join("lib.rs")).unwrap();
+    let row = lib
+        .lines()
+        .find(|l| l.starts_with("//! | [`core`]"))
+        .expect("lib.rs's layer table has a row for core");
+    let uses = row.trim_end_matches('|').rsplit('|').next().unwrap();
+    let named: BTreeSet<String> = uses
+        .split(',')
+        .map(|c| c.trim().trim_matches('`').to_string())
+        .filter(|c| c != "std")
         .collect();
+    assert!(
+        deps.len() >= 2,
+        "only {deps:?} read from {}",
+        manifest.display()
+    );
+    assert_eq!(deps, named, "core's Cargo.toml against lib.rs's table");
+    for bad in ["ratatui", "crossterm", "rusqlite", "resvg", "kifview"] {
+        assert!(!deps.contains(bad), "core depends on {bad}");
+    }
+}
+
+/// `src/` of the main crate.
+fn src_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+}
+
+/// `src/` of the core crate (re-exported by the main crate as `core`).
+fn core_src() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/kifview-core/src")
+}
+
+/// The module path of a source file (`src/app/state.rs` is `app::state`, `src/app/mod.rs`
+/// is `app`; the core crate's files are under `core`: its `src/record/mod.rs` is
+/// `core::record`, its `src/lib.rs` `core`).
+fn module_of(src: &Path, file: &Path) -> Vec<String> {
+    let core = core_src();
+    let (root, mut m) = match file.strip_prefix(&core) {
+        Ok(_) => (core.as_path(), vec!["core".to_string()]),
+        Err(_) => (src, Vec::new()),
+    };
+    let rel = file.strip_prefix(root).unwrap().with_extension("");
+    m.extend(
+        rel.components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned()),
+    );
     // `main.rs` is the binary's root, `main`; `lib.rs` the library's, the empty path.
     if matches!(m.last().map(String::as_str), Some("mod" | "lib")) {
         m.pop();
@@ -191,6 +251,8 @@ fn resolve(from: &[String], path: &str, known: &BTreeSet<Vec<String>>) -> Option
     let in_binary = matches!(layer(from), "main" | "cli");
     let (mut base, rest) = match parts.first().copied() {
         Some("crate") if in_binary => (vec!["main".to_string()], &parts[1..]),
+        // The core crate's root is `core`.
+        Some("crate") if layer(from) == "core" => (vec!["core".to_string()], &parts[1..]),
         Some("crate") => (Vec::new(), &parts[1..]),
         Some("kifview") if in_binary => (Vec::new(), &parts[1..]),
         Some("self") => (from.to_vec(), &parts[1..]),
@@ -216,11 +278,11 @@ fn resolve(from: &[String], path: &str, known: &BTreeSet<Vec<String>>) -> Option
         .find(|m| known.contains(m))
 }
 
-/// Every `.rs` file under `src/`.
+/// Every `.rs` file under `src/` and under the core crate's `src/`.
 fn source_files() -> (PathBuf, Vec<PathBuf>) {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let src = src_dir();
     let mut files = Vec::new();
-    let mut stack = vec![src.clone()];
+    let mut stack = vec![src.clone(), core_src()];
     while let Some(d) = stack.pop() {
         for e in std::fs::read_dir(&d).unwrap() {
             let p = e.unwrap().path();

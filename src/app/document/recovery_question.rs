@@ -11,7 +11,7 @@ impl App {
     /// Offers the recovery files earlier sessions left for the record shown, newest first,
     /// each with what it holds; one that holds no record is not restored, only deleted.
     pub(crate) fn offer_recovery(&mut self) {
-        let found = document::find_recoveries(self.source());
+        let found = document::find_recoveries(self.source(), &self.session.recovery.own());
         let Some(newest) = found.first() else {
             self.note_other_recoveries();
             return;
@@ -82,7 +82,8 @@ impl App {
                 self.replace_record(record, doc);
                 self.mark_unsaved();
                 let _ = document::remove_recovery(path);
-                let left = document::find_recoveries(self.source()).len();
+                let left =
+                    document::find_recoveries(self.source(), &self.session.recovery.own()).len();
                 let save = self.key(Command::Save);
                 if left > 0 {
                     self.info_level(
@@ -98,12 +99,5 @@ impl App {
                 }
             }
         }
-    }
-
-    /// With unsaved edits, writes them to a recovery file (kifview is being ended by a
-    /// signal). `None` when there was nothing to keep.
-    pub fn write_recovery(&self) -> Option<Result<document::Kept, String>> {
-        self.is_modified()
-            .then(|| document::write_recovery(self.record(), self.source()))
     }
 }

@@ -1,0 +1,176 @@
+use super::*;
+use crate::rules::Move;
+
+fn play(r: &mut Record, parent: NodeId, usi: &str) -> NodeId {
+    let mv = Move::from_usi(usi).unwrap();
+    let mut pos = r.position_at(parent);
+    let color = pos.side_to_move();
+    let played = pos.play(mv).unwrap();
+    r.push_child(
+        parent,
+        Step::Move(MoveData {
+            mv,
+            color,
+            piece: played.piece,
+            captured: played.captured,
+        }),
+    )
+}
+
+#[test]
+fn tree_paths_lines_and_positions() {
+    let mut r = Record::default();
+    let a = play(&mut r, NodeId::ROOT, "7g7f");
+    let b = play(&mut r, a, "3c3d");
+    let b2 = play(&mut r, a, "8c8d");
+    let c = play(&mut r, b, "8h2b+");
+    assert_eq!(r.main_line(), vec![NodeId::ROOT, a, b, c]);
+    assert_eq!(r.path(b2), vec![NodeId::ROOT, a, b2]);
+    assert_eq!(r.sibling_index(b2), 1);
+    assert_eq!(r.node(c).ply, 3);
+    assert_eq!(
+        r.position_at(c).to_sfen(),
+        "lnsgkgsnl/1r5+B1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/7R1/LNSGKGSNL w B 4"
+    );
+    assert_eq!(
+        r.find_move_child(a, Move::from_usi("8c8d").unwrap()),
+        Some(b2)
+    );
+    assert_eq!(r.preorder(), vec![NodeId::ROOT, a, b, c, b2]);
+    assert!(r.has_variations());
+    assert_eq!(r.side_to_move_at(c), Color::White);
+    let s = r.push_child(c, Step::Special(Special::Resign));
+    assert_eq!(r.side_to_move_at(s), Color::White);
+    assert_eq!(r.last_move_at(s).unwrap().piece, PieceKind::Bishop);
+}
+
+#[test]
+fn deep_lines_need_no_recursion() {
+    let mut r = Record::default();
+    let mut cur = NodeId::ROOT;
+    for i in 0..100_000 {
+        let usi = if i % 4 < 2 {
+            ["2h3h", "8b7b"][i % 2]
+        } else {
+            ["3h2h", "7b8b"][i % 2]
+        };
+        cur = play_fast(&mut r, cur, usi, i);
+    }
+    assert_eq!(r.main_line().len(), 100_001);
+    assert_eq!(r.preorder().len(), 100_001);
+    let cloned = r.clone();
+    drop(cloned);
+    drop(r);
+}
+
+fn play_fast(r: &mut Record, parent: NodeId, usi: &str, i: usize) -> NodeId {
+    let color = if i.is_multiple_of(2) {
+        Color::Black
+    } else {
+        Color::White
+    };
+    r.push_child(
+        parent,
+        Step::Move(MoveData {
+            mv: Move::from_usi(usi).unwrap(),
+            color,
+            piece: PieceKind::Rook,
+            captured: None,
+        }),
+    )
+}
+
+#[test]
+fn repetition_is_counted_along_the_path() {
+    let mut r = Record::default();
+    let mut cur = NodeId::ROOT;
+    for _ in 0..3 {
+        for m in ["2h3h", "8b7b", "3h2h", "7b8b"] {
+            cur = play(&mut r, cur, m);
+        }
+    }
+    assert_eq!(r.repetition_count(cur), 4);
+}
+
+#[test]
+fn specials_read_and_write() {
+    assert_eq!(Special::from_kif("投了"), Special::Resign);
+    assert_eq!(Special::from_kif("詰"), Special::Mate);
+    assert_eq!(Special::from_kif("封じ手"), Special::Other("封じ手".into()));
+    assert_eq!(Special::Other("封じ手".into()).kif_word(), "封じ手");
+    assert_eq!(
+        Special::from_csa("%+ILLEGAL_ACTION", Color::White),
+        Special::FoulWin
+    );
+    assert_eq!(
+        Special::from_csa("%+ILLEGAL_ACTION", Color::Black),
+        Special::FoulLose
+    );
+    assert_eq!(
+        Special::FoulWin.csa_word(Color::White).as_deref(),
+        Some("%+ILLEGAL_ACTION")
+    );
+    assert_eq!(
+        Special::Resign.result_line(77, Color::White, false),
+        "まで77手で先手の勝ち"
+    );
+    assert_eq!(
+        Special::Timeout.result_line(10, Color::Black, true),
+        "まで10手で時間切れにより上手の勝ち"
+    );
+}
+
+#[test]
+fn header_keeps_order_and_unknown_keys() {
+    let mut h = Header::default();
+    h.set("先手", "A");
+    h.set("Rating", "R1500");
+    h.set("先手", "B");
+    assert_eq!(h.fields.len(), 2);
+    assert_eq!(h.black_name(), Some("B"));
+    assert_eq!(h.fields[1].key, "Rating");
+    h.set("上手", "C");
+    assert_eq!(h.white_name(), Some("C"));
+    assert_eq!(h.remove("Rating").as_deref(), Some("R1500"));
+}
+
+#[test]
+fn running_totals_and_missing_times() {
+    let mut r = Record::default();
+    let a = play(&mut r, NodeId::ROOT, "7g7f");
+    let b = play(&mut r, a, "3c3d");
+    let c = play(&mut r, b, "2g2f");
+    let end = r.push_child(c, Step::Special(Special::Resign));
+    r.node_mut(a).time = Some(MoveTime {
+        spent_ms: 5_000,
+        total_ms: None,
+    });
+    r.node_mut(b).time = Some(MoveTime {
+        spent_ms: 7_000,
+        total_ms: Some(60_000),
+    });
+    r.node_mut(c).time = Some(MoveTime {
+        spent_ms: 3_000,
+        total_ms: None,
+    });
+    let t = r.running_totals();
+    // Black: 5 s, then 5 + 3; White: the file's own total.
+    assert_eq!(
+        (t[a.index()], t[b.index()], t[c.index()]),
+        (5_000, 60_000, 8_000)
+    );
+    r.fill_missing_times();
+    // The ending (White to move) spent 0 s and carries White's total.
+    assert_eq!(
+        r.node(end).time,
+        Some(MoveTime {
+            spent_ms: 0,
+            total_ms: Some(60_000)
+        })
+    );
+    // A record without any time stays without.
+    let mut bare = Record::default();
+    play(&mut bare, NodeId::ROOT, "7g7f");
+    bare.fill_missing_times();
+    assert!(bare.nodes.iter().all(|n| n.time.is_none()));
+}

@@ -1,0 +1,310 @@
+//! Issue 31, the index's own files: an index folder is kifview's only when it says so (and
+//! kifview removes only what the index names), damage is detected and repaired, a killed or
+//! concurrent update never leaves readers without an answer, and every answer reads one
+//! snapshot of the catalog.
+
+use assert_cmd::Command;
+use kifview::collection::{Filter, Index, update};
+use kifview::core::rules::Position;
+use std::path::Path;
+
+use crate::collection_stop::collection;
+use crate::common;
+
+fn kifview() -> Command {
+    Command::cargo_bin("kifview").expect("binary built")
+}
+
+fn index_cli(paths: &[&Path], idx: &Path) -> std::process::Output {
+    index_cmd(paths, idx, &[]).output().unwrap()
+}
+
+/// `kifview index PATHS --index IDX EXTRA`.
+fn index_cmd(paths: &[&Path], idx: &Path, extra: &[&str]) -> std::process::Command {
+    let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_kifview"));
+    c.arg("index")
+        .args(paths)
+        .arg("--index")
+        .arg(idx)
+        .args(extra);
+    c
+}
+
+/// The names in a folder, sorted.
+fn names(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+/// Files a user keeps that look like an index's (the names the fault run lost).
+const USERS: [&str; 6] = [
+    "tmp-notes.txt",
+    "tmp-game.kifu",
+    "pos-7.bin",
+    "moves-x.bin",
+    "games.bin.txt",
+    "catalog.sqlite.bak",
+];
+
+fn put_users_files(dir: &Path) {
+    std::fs::create_dir_all(dir).unwrap();
+    for n in USERS {
+        std::fs::write(dir.join(n), format!("the user's {n}")).unwrap();
+    }
+}
+
+fn users_files_intact(dir: &Path) {
+    for n in USERS {
+        assert_eq!(
+            std::fs::read_to_string(dir.join(n)).ok(),
+            Some(format!("the user's {n}")),
+            "{n} in {}",
+            dir.display()
+        );
+    }
+}
+
+fn start_count(idx: &Path) -> u64 {
+    Index::open(idx)
+        .unwrap()
+        .explore(&Position::startpos(), &Filter::default())
+        .unwrap()
+        .games
+}
+
+/// Point 1: `kifview index . --index .` and `--index ~` deleted the user's `tmp-*`, `pos-*`
+/// … files. A non-empty folder that is not an index is refused, and nothing in it changes.
+#[test]
+fn an_index_into_a_folder_of_other_files_is_refused_and_deletes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let coll = collection(dir.path(), 3);
+    // The collection itself as the index folder, with the user's files in it.
+    put_users_files(&coll);
+    let before = names(&coll);
+    let out = index_cli(&[&coll], &coll);
+    let err = common::stderr_of(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("not a kifview index") && err.contains("empty folder"),
+        "{err}"
+    );
+    assert_eq!(names(&coll), before);
+    users_files_intact(&coll);
+    // A home-like folder with only the user's files.
+    let home = dir.path().join("home");
+    put_users_files(&home);
+    let out = index_cli(&[&coll], &home);
+    assert_eq!(out.status.code(), Some(1), "{}", common::stderr_of(&out));
+    assert_eq!(names(&home).len(), USERS.len());
+    users_files_intact(&home);
+}
+
+/// Point 1: in a folder that is an index, the user's files that look like the index's stay
+/// through a first build, updates, a rebuild and a compaction: only files the index names
+/// are removed.
+#[test]
+fn an_index_removes_only_the_files_it_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let coll = collection(dir.path(), 6);
+    let idx = dir.path().join("idx");
+    let out = index_cli(&[&coll], &idx);
+    assert!(out.status.success(), "{}", common::stderr_of(&out));
+    put_users_files(&idx);
+    // An update with games forgotten (a compaction), then one with a new file.
+    for i in 0..4 {
+        std::fs::remove_file(coll.join(format!("g{i}.csa"))).unwrap();
+    }
+    let out = index_cli(&[&coll], &idx);
+    let err = common::stderr_of(&out);
+    assert!(out.status.success() && err.contains("compacted"), "{err}");
+    users_files_intact(&idx);
+    // A rebuild (the catalog of another version).
+    let db = rusqlite::Connection::open(idx.join("catalog.sqlite")).unwrap();
+    db.execute(
+        "UPDATE meta SET value = 'kifview-collection-0' WHERE key = 'format'",
+        [],
+    )
+    .unwrap();
+    drop(db);
+    let out = index_cli(&[&coll], &idx);
+    let err = common::stderr_of(&out);
+    assert!(out.status.success() && err.contains("rebuilt"), "{err}");
+    users_files_intact(&idx);
+    assert_eq!(start_count(&idx), 2);
+}
+
+/// Point 1: an index made before the marker (no marker file, a catalog of kifview's schema)
+/// is still kifview's: updated (here rebuilt, being of an older version), with a message.
+#[test]
+fn an_index_made_before_the_marker_is_recognised() {
+    let dir = tempfile::tempdir().unwrap();
+    let coll = collection(dir.path(), 4);
+    let idx = dir.path().join("idx");
+    update(
+        &idx,
+        std::slice::from_ref(&coll),
+        Default::default(),
+        &|_, _| {},
+    )
+    .unwrap();
+    let marker = idx.join(kifview::collection::build::MARKER);
+    std::fs::remove_file(&marker).unwrap();
+    let db = rusqlite::Connection::open(idx.join("catalog.sqlite")).unwrap();
+    db.execute(
+        "UPDATE meta SET value = 'kifview-collection-2' WHERE key = 'format'",
+        [],
+    )
+    .unwrap();
+    drop(db);
+    let out = index_cli(&[&coll], &idx);
+    let err = common::stderr_of(&out);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains("rebuilt") && err.contains("another version"),
+        "{err}"
+    );
+    assert!(marker.is_file());
+    assert_eq!(start_count(&idx), 4);
+    // No segment of the old index is left: the old catalog named them.
+    assert!(
+        names(&idx).iter().filter(|n| n.starts_with("pos-")).count() == 1,
+        "{:?}",
+        names(&idx)
+    );
+}
+
+/// `c` (a `kifview index`) with the debug build's test hooks in `env`, run until it
+/// says `pause` on stderr; returns the child, paused (for the test to kill).
+fn index_paused(
+    mut c: std::process::Command,
+    env: &[(&str, &str)],
+    pause: &str,
+) -> std::process::Child {
+    use std::io::BufRead;
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    let mut child = c.stderr(std::process::Stdio::piped()).spawn().unwrap();
+    let mut err = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut seen = String::new();
+    loop {
+        let mut line = String::new();
+        let n = err.read_line(&mut line).unwrap();
+        seen.push_str(&line);
+        if line.contains(pause) {
+            break;
+        }
+        assert!(n > 0, "kifview index ended before its pause: {seen}");
+    }
+    child
+}
+
+/// What the CLI's queries answer: `games` (how many), `explore` at the start (how many).
+fn cli_counts(idx: &Path) -> Result<(usize, u64), String> {
+    let out = kifview()
+        .args(["games", "--json", "--index"])
+        .arg(idx)
+        .output()
+        .unwrap();
+    if !out.status.success() {
+        return Err(common::stderr_of(&out));
+    }
+    let games = String::from_utf8_lossy(&out.stdout).lines().count();
+    let out = kifview()
+        .args(["explore", "--json", "--position", "startpos", "--index"])
+        .arg(idx)
+        .output()
+        .unwrap();
+    if !out.status.success() {
+        return Err(common::stderr_of(&out));
+    }
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    Ok((games, v["games"].as_u64().unwrap()))
+}
+
+/// Point 4: an update killed (SIGKILL) in the middle of a step, its changes already in the
+/// catalog file (a hot journal beside it): every reader reads the last committed state. Before,
+/// `find`, `explore`, `games`, the explorer and the library failed with "attempt to write a
+/// readonly database" until the next update.
+#[test]
+fn an_update_killed_inside_a_step_leaves_the_last_committed_state_readable() {
+    let dir = tempfile::tempdir().unwrap();
+    let coll = collection(dir.path(), 10);
+    let idx = dir.path().join("idx");
+    // Batches of 2 files: step 1 is files 1-2, step 2 files 3-6; killed inside step 2 with its
+    // rows written to the catalog file.
+    let mut child = index_paused(
+        index_cmd(&[&coll], &idx, &[]),
+        &[
+            ("KIFVIEW_TEST_BATCH", "2"),
+            ("KIFVIEW_TEST_PAUSE_IN_STEP", "2"),
+        ],
+        "test pause in step 2",
+    );
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let journal = std::fs::read(idx.join("catalog.sqlite-journal")).unwrap_or_default();
+    assert!(
+        journal.starts_with(&[0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7]),
+        "the kill leaves a hot journal (SQLite's header)"
+    );
+    assert_eq!(cli_counts(&idx), Ok((2, 2)));
+    let index = Index::open(&idx).unwrap();
+    assert_eq!(index.count(&Filter::default()).unwrap(), 2);
+    drop(index);
+    // The next update completes it.
+    let out = index_cli(&[&coll], &idx);
+    let err = common::stderr_of(&out);
+    assert!(out.status.success() && err.contains("10 games"), "{err}");
+    assert_eq!(cli_counts(&idx), Ok((10, 10)));
+}
+
+/// Point 4: a rebuild is built beside the old index and replaces it whole: queries during it
+/// answer from the old index (before, it was removed first: "no index there", or a partial
+/// answer), a rebuild killed midway leaves the old index answering, and the next update
+/// removes what the killed one wrote.
+#[test]
+fn a_rebuild_replaces_the_index_whole_and_queries_meanwhile_read_the_old_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let coll = collection(dir.path(), 10);
+    let idx = dir.path().join("idx");
+    let out = index_cli(&[&coll], &idx);
+    assert!(out.status.success(), "{}", common::stderr_of(&out));
+    let files_before = names(&idx);
+    // A rebuild (--variations changes what is indexed), paused after its second step.
+    let mut child = index_paused(
+        index_cmd(&[&coll], &idx, &["--variations"]),
+        &[
+            ("KIFVIEW_TEST_BATCH", "2"),
+            ("KIFVIEW_TEST_PAUSE_AFTER_STEP", "2"),
+        ],
+        "test pause after step 2",
+    );
+    assert_eq!(cli_counts(&idx), Ok((10, 10)), "the old index answers");
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert_eq!(
+        cli_counts(&idx),
+        Ok((10, 10)),
+        "the old index still answers"
+    );
+    // The next rebuild removes the killed one's files and ends with the index alone.
+    let out = index_cmd(&[&coll], &idx, &["--variations"])
+        .output()
+        .unwrap();
+    let err = common::stderr_of(&out);
+    assert!(out.status.success() && err.contains("rebuilt"), "{err}");
+    assert_eq!(cli_counts(&idx), Ok((10, 10)));
+    let after = names(&idx);
+    assert_eq!(
+        after.len(),
+        files_before.len(),
+        "before {files_before:?}, after {after:?}"
+    );
+    assert!(!after.iter().any(|n| n.contains(".new")), "{after:?}");
+}
