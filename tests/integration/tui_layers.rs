@@ -251,6 +251,8 @@ fn resolve(from: &[String], path: &str, known: &BTreeSet<Vec<String>>) -> Option
     let in_binary = matches!(layer(from), "main" | "cli");
     let (mut base, rest) = match parts.first().copied() {
         Some("crate") if in_binary => (vec!["main".to_string()], &parts[1..]),
+        // The core crate's `crate::` is `core`.
+        Some("crate") if layer(from) == "core" => (vec!["core".to_string()], &parts[1..]),
         // The core crate's root is `core`.
         Some("crate") if layer(from) == "core" => (vec!["core".to_string()], &parts[1..]),
         Some("crate") => (Vec::new(), &parts[1..]),
