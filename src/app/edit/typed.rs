@@ -41,14 +41,22 @@ impl ListContent for Endings {
 }
 
 impl App {
+    /// The line has ended at the current move (no move can follow it): says so, true.
+    pub(crate) fn says_the_line_ended(&mut self) -> bool {
+        let Some(s) = self.record().node(self.cur()).special() else {
+            return false;
+        };
+        let word = s.kif_word().to_string();
+        self.info_level(
+            format!("the line has ended here ({word}); go back a move to add a variation"),
+            Level::Error,
+        );
+        true
+    }
+
     /// `m`: type a move.
     pub(crate) fn open_move_prompt(&mut self) {
-        if let Some(s) = self.record().node(self.cur()).special() {
-            let word = s.kif_word().to_string();
-            self.info_level(
-                format!("the line has ended here ({word}); go back a move to add a variation"),
-                Level::Error,
-            );
+        if self.says_the_line_ended() {
             return;
         }
         self.open_prompt(Prompt::new("move: ", String::new(), App::submit_move));
