@@ -393,7 +393,7 @@ impl App {
         let Some(g) = l.rows.get(&id).cloned() else {
             return self.info_level(format!("game {id} is gone from the index"), Level::Error);
         };
-        let path = std::path::PathBuf::from(&g.path);
+        let path = crate::collection::walk::key_path(&g.path);
         let record = g.record.saturating_sub(1) as usize;
         let (rec, source) = match document::read(&path, record) {
             Ok(r) => r,

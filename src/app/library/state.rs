@@ -128,7 +128,7 @@ impl Library {
     /// The folder's filter: its games only.
     pub(super) fn base_of(root: Option<&PathBuf>) -> Filter {
         Filter {
-            under: root.map(|r| r.to_string_lossy().into_owned()),
+            under: root.map(|r| crate::collection::walk::path_key(r)),
             ..Filter::default()
         }
     }
