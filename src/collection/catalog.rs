@@ -328,7 +328,9 @@ impl Catalog {
 
     /// Calls `each` with the catalog row of every game passing `filter` (with `ids`, sorted:
     /// of those games only), in id order, one row at a time: nothing is sorted or held, so
-    /// memory stays the same for 10^2 or 10^6 games.
+    /// memory stays the same for 10^2 or 10^6 games. Few ids are looked up one statement each:
+    /// call it inside one read transaction (as [`super::Index`] does), or an update committing
+    /// between two of them tears the answer.
     pub fn each_game(
         &self,
         filter: &Filter,
