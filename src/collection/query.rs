@@ -222,7 +222,7 @@ impl Index {
         let view = self.view()?;
         for seg in &view.segments {
             candidates.clear();
-            seg.games_with(key, &mut candidates);
+            seg.games_with(key, &mut candidates)?;
             for &g in &candidates {
                 let Some(outcome) = view.games.outcome(g) else {
                     continue;
@@ -242,7 +242,7 @@ impl Index {
                     });
                     continue;
                 }
-                let Some(stored) = seg.view(g) else { continue };
+                let Some(stored) = seg.view(g)? else { continue };
                 let initial = match stored.initial {
                     None => start.clone(),
                     Some(s) => match Position::from_sfen(s) {
