@@ -19,7 +19,7 @@
 //! | layer | holds | uses |
 //! | --- | --- | --- |
 //! | [`core`] | `rules` (board, legal moves and why a move is illegal, handicaps, SFEN, `rules::setup`: the rules a position must meet before play starts from it, for the position editor and `kifview mate`), `record` (the tree of moves as an arena, edits with their inverses, the undo history), `notation` (decoding, format detection, the readers and writers of every format), `text` (the one sanitizer for everything that reaches a terminal) | std, encoding_rs, memchr, serde_json, simdutf8, smallvec, thiserror, unicode-width |
-//! | library modules: `engine`, `load`, `pool`, `convert`, `store`, `analyze`, `collection`, `diagram` | USI engines as child processes; the one loader (a path, standard input or bytes to records; one rule for an empty input and for `--record N`, used by the viewer and every subcommand); the batch pool (a function over many inputs on every core, results in input order); batch check and convert; writing files safely (atomic, through links, keeping permissions); game analysis (comments, marks, evaluations for the graph, batches, mate search); collections of games (an index of folders of records: the catalog in SQLite, positions in sorted memory-mapped segments; which games reach a position, what was played from it; `collection::tags`: a game's strategy and castle tags, 戦型・囲い); diagrams of positions as SVG and PNG (layout, the bundled font, resvg) | `core`, and each other (`analyze` uses `engine`, `convert`, `store`; `collection` uses `load`, `pool`, `convert` and `analyze`, with rusqlite and memmap2; `diagram` uses `convert`), resvg |
+//! | library modules: `engine`, `load`, `pool`, `convert`, `store`, `analyze`, `collection`, `diagram` | USI engines as child processes; the one loader (a path, standard input or bytes to records; one rule for an empty input and for `--record N`, used by the viewer and every subcommand); the batch pool (a function over many inputs on every core, results in input order); batch check and convert; writing files safely (atomic, through links, keeping permissions; `store::save_new` for a batch into a folder others may share: never through a link, never replacing a file unless told); game analysis (comments, marks, evaluations for the graph, batches, mate search); collections of games (an index of folders of records: the catalog in SQLite, positions in sorted memory-mapped segments; which games reach a position, what was played from it; `collection::tags`: a game's strategy and castle tags, 戦型・囲い); diagrams of positions as SVG and PNG (layout, the bundled font, resvg) | `core`, and each other (`analyze` uses `engine`, `convert`, `store`; `collection` uses `load`, `pool`, `convert` and `analyze`, with rusqlite and memmap2; `diagram` uses `convert`), resvg |
 //! | [`app`] | `App` and moving around the record (`app::state`), config and keymaps (`app::config`), and one folder per feature: `dispatch` (the command table, the `:` table, the app's key events, `update`), `overlay` (the stack, the `OverlayState` trait through which each overlay's state answers for its behaviour, and each overlay's state: prompts, questions, lists, the comment editor, move input, the record's info, the mode line), `document` (open, save with its questions and its thread, the records of a multi-record file, following a file, recovery files, copy and paste, the copy menu's picture: every file the app reads or writes), `edit` (changes to the record, the position editor), `search` (`/`), `research` (the engine, `:analyze`, the evaluation graph), `collection` (the explorer pane, a thread that owns the collection's index and answers off the key path through a latest-wins mailbox, `collection::mailbox`, which the library's lister uses too, the pane's focus with its highlighted move and the filter of its games, the games reaching a position and the back/forward stack of records), `library` (the collection's games as a full-screen list, `kifview DIR`: its filter, sort and row cache, a thread that computes the ordered list and fetches the rows of the pages around the screen before the list gets there, and one that indexes the folder; `}`/`{` through the list) | `core`, the library modules; never a terminal crate |
 //! | [`tui`] | the run loop, terminal events turned into the app's keys, layout, one widget per pane, theme | `app`, `core`, ratatui, crossterm |
 //! | `main.rs`, `cli` (the binary: `cli/mod.rs` the arguments and the viewer's launch, one file per subcommand: `convert`, `show`, `check`, `analyze` with `mate`, `diagram`) | arguments, subcommands, printing | everything |
@@ -44,8 +44,10 @@
 //! 4. The handler opens or closes an overlay (a stack: closing returns to the one below), moves
 //!    in the record (`app::state`), or changes the record through `App::apply`
 //!    (`app::edit`), which hands the edit to the [`app::Document`]: the record, its undo
-//!    history, its revision and its saves live and die together there, and every change of
-//!    the record is one undo step through its `apply`, `undo` or `redo`. Each state of the
+//!    history, its revision and the following of its file live and die together there, and
+//!    every change of the record is one undo step through its `apply`, `undo` or `redo`. The
+//!    saves and the recovery files outlive a document: they are the session's
+//!    (`app::document::session`). Each state of the
 //!    record has a revision, and the record is modified while its revision is not the one
 //!    last written whole to disk. `App`'s own fields are the app layer's: the front end,
 //!    tests and benches read it through its methods and change it through commands.
@@ -124,8 +126,9 @@
 //! - A message that names a key: `App::key` (browsing) or `App::key_name` (another mode)
 //!   names the command's current key, so that a rebound key is the one named.
 //! - State of the app: what lives and dies with the record shown (its history, caches of it,
-//!   its saves) in `app::Document` (`app/document/doc.rs`), which `replace_record` replaces
-//!   as a whole; what the screen needs of the session in `App` (at most 15 fields, none
+//!   the following of its file) in `app::Document` (`app/document/doc.rs`), which
+//!   `replace_record` replaces as a whole; what outlives it (the saves, the recovery files of
+//!   every open document) in `app::document::session`; what the screen needs of the session in `App` (at most 15 fields, none
 //!   visible outside `app`: the front end reads them through methods).
 //! - Reading or writing files from the app: under `app/document/` only (the config file too:
 //!   `app::document::read_config_file`).

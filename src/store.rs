@@ -97,6 +97,9 @@ pub enum SaveError {
         copy: PathBuf,
         source: io::Error,
     },
+    /// [`save_new`] found something at the path and was not told to replace it.
+    #[error("{}: exists{}: not replaced", path.display(), if *link { " (a symbolic link)" } else { "" })]
+    Exists { path: PathBuf, link: bool },
 }
 
 impl SaveError {
@@ -229,6 +232,83 @@ pub fn save_counted(
             how: How::Replaced,
         }),
     }
+}
+
+/// Writes a new file at `path`, for a batch writing into a folder another user may share
+/// (`kifview diagram --out-dir`): a complete temporary copy beside it (synced unless
+/// deferred) becomes `path`, and a symbolic link at `path` is never followed. Without
+/// `replace`, whatever is already at `path` (a file, a link, even a dangling one) stays as it
+/// is and the answer is [`SaveError::Exists`] (the copy is linked to the name, which fails
+/// when the name exists, so another writer cannot slip in between); with `replace`, it is
+/// replaced (a link itself, not what it points to; a directory is refused).
+pub fn save_new(
+    path: &Path,
+    bytes: &[u8],
+    opts: SaveOptions,
+    replace: bool,
+) -> Result<(), SaveError> {
+    if path.as_os_str().as_bytes().ends_with(b"/") {
+        return Err(SaveError::TrailingSlash {
+            path: path.to_path_buf(),
+        });
+    }
+    let there = std::fs::symlink_metadata(path).ok();
+    if let Some(m) = &there {
+        if m.is_dir() {
+            return Err(SaveError::IsDirectory {
+                path: path.to_path_buf(),
+            });
+        }
+        if !replace {
+            return Err(SaveError::Exists {
+                path: path.to_path_buf(),
+                link: m.file_type().is_symlink(),
+            });
+        }
+    }
+    let dir = parent_dir(path);
+    clean_stale_once(dir);
+    let sync = !opts.deferred_sync;
+    let tmp = write_temp(path, bytes, None, sync, &AtomicU64::new(0))?;
+    let placed = if replace {
+        std::fs::rename(&tmp, path)
+    } else {
+        // A file system without hard links (FAT): the name created exclusively, which no
+        // link at it can redirect either.
+        std::fs::hard_link(&tmp, path).or_else(|e| match e.kind() {
+            io::ErrorKind::AlreadyExists => Err(e),
+            _ => OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(path)
+                .and_then(|mut f| {
+                    f.write_all(bytes)?;
+                    if sync {
+                        f.sync_all()?;
+                    }
+                    Ok(())
+                }),
+        })
+    };
+    let _ = std::fs::remove_file(&tmp);
+    if let Err(source) = placed {
+        return Err(match source.kind() {
+            io::ErrorKind::AlreadyExists => SaveError::Exists {
+                path: path.to_path_buf(),
+                link: std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()),
+            },
+            _ => SaveError::Io {
+                path: path.to_path_buf(),
+                op: if replace { "replace" } else { "create" },
+                source,
+                existed: there.is_some(),
+            },
+        });
+    }
+    if sync {
+        sync_dir(dir, path)?;
+    }
+    Ok(())
 }
 
 /// A name for an open file descriptor: `/dev/stdout`, `/dev/stderr`, `/dev/fd/N`,
@@ -383,17 +463,21 @@ fn replace(
         });
     }
     if sync {
-        // The rename itself is durable once the directory is synced.
-        File::open(dir)
-            .and_then(|d| d.sync_all())
-            .map_err(|source| SaveError::Io {
-                path: target.to_path_buf(),
-                op: "sync the directory",
-                source,
-                existed: false,
-            })?;
+        sync_dir(dir, target)?;
     }
     Ok(())
+}
+
+/// Syncs `dir`, the folder of `target`: a rename (or a link) into it is durable after that.
+fn sync_dir(dir: &Path, target: &Path) -> Result<(), SaveError> {
+    File::open(dir)
+        .and_then(|d| d.sync_all())
+        .map_err(|source| SaveError::Io {
+            path: target.to_path_buf(),
+            op: "sync the directory",
+            source,
+            existed: false,
+        })
 }
 
 /// Writes a hard-linked file in place, after a complete copy is on disk and read back.
@@ -631,6 +715,29 @@ mod tests {
         let p = dir.path().join("new.kif");
         save(&p, b"x", opts()).unwrap();
         assert_eq!(mode(&p), mode(&reference));
+    }
+
+    #[test]
+    fn save_new_never_follows_a_link_and_replaces_only_when_told() {
+        let dir = tempfile::tempdir().unwrap();
+        let link = dir.path().join("pic.svg");
+        let target = dir.path().join("elsewhere");
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        let e = save_new(&link, b"new", SaveOptions::default(), false).unwrap_err();
+        assert!(matches!(e, SaveError::Exists { link: true, .. }), "{e}");
+        assert!(!target.exists(), "a dangling link is not followed");
+        save_new(&link, b"new", SaveOptions::default(), true).unwrap();
+        assert!(!target.exists(), "the link itself is replaced");
+        assert_eq!(std::fs::read(&link).unwrap(), b"new");
+        let fresh = dir.path().join("fresh.svg");
+        save_new(&fresh, b"a", SaveOptions::default(), false).unwrap();
+        assert!(matches!(
+            save_new(&fresh, b"b", SaveOptions::default(), false),
+            Err(SaveError::Exists { link: false, .. })
+        ));
+        assert_eq!(std::fs::read(&fresh).unwrap(), b"a");
+        let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(left.len(), 2, "no temporary file is left");
     }
 
     #[test]

@@ -11,6 +11,7 @@ use crate::core::notation;
 use crate::core::record::{NodeId, Record, Step};
 use crate::core::rules::{Position, Square};
 use std::collections::HashMap;
+use std::time::Duration;
 
 /// The panes `Tab` cycles through.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -167,8 +168,10 @@ impl Cursor {
 /// are at most 15). What lives and dies with the record is in [`Document`].
 #[derive(Debug)]
 pub struct App {
-    /// The record, its history, saves and file.
+    /// The record, its history and file.
     pub(super) doc: Document,
+    /// The saves and the recovery files, which outlive a document.
+    pub(super) session: document::session::Session,
     pub(super) config: Config,
     /// What is open over the record; the top decides what keys do.
     pub(super) overlays: Overlays,
@@ -182,8 +185,6 @@ pub struct App {
     pub(super) board_cursor: Option<Square>,
     /// Text waiting for the front end to put on the clipboard (`document/clipboard.rs`).
     pub(super) clipboard: Option<String>,
-    /// Following the file (`--watch`, `document/watch.rs`); `None` when off.
-    pub(super) watch: Option<Watch>,
     /// Research mode: the engine and what it analyses (`research/`).
     pub(super) research: super::research::state::Research,
     /// The evaluation graph (`research/graph.rs`).
@@ -198,6 +199,11 @@ impl App {
     /// An app showing `record`.
     pub fn new(record: Record, source: RecordSource, config: Config) -> App {
         let config_best_move = config.analysis.best_move;
+        let mut session = document::session::Session::default();
+        let every = config.recovery_interval;
+        session
+            .recovery
+            .set_interval((every > 0).then(|| Duration::from_secs(every)));
         let board_size = config.board_size;
         let graph_auto = graph_auto(&record);
         let mut app = App {
@@ -217,7 +223,7 @@ impl App {
             suspend_requested: false,
             board_cursor: None,
             clipboard: None,
-            watch: None,
+            session,
             research: super::research::state::Research::new(None, config_best_move),
             graph: super::research::state::GraphView {
                 auto: graph_auto,
@@ -300,6 +306,7 @@ impl App {
     /// board size, clipboard, watch, graph, the engine, the search's query) stays.
     pub fn replace_record(&mut self, record: Record, source: RecordSource) {
         self.doc.replaced_by(record, source);
+        self.session.record_replaced();
         self.show_new_document();
     }
 
@@ -307,7 +314,8 @@ impl App {
     /// current one, which it returns, at the start position (the collection's back/forward
     /// stack of records, `collection/games.rs`).
     pub(crate) fn swap_document(&mut self, doc: Document) -> Document {
-        let old = self.doc.swap(doc);
+        let old = std::mem::replace(&mut self.doc, doc);
+        self.session.record_replaced();
         self.show_new_document();
         old
     }
@@ -382,7 +390,7 @@ impl App {
     }
     /// The followed file, when `--watch` follows one.
     pub fn watch(&self) -> Option<&Watch> {
-        self.watch.as_ref()
+        self.doc.watch.as_ref()
     }
     /// Research mode: the engine and its analysis.
     pub fn research(&self) -> &super::research::state::Research {

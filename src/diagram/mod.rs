@@ -13,10 +13,13 @@
 //!   OFL) so that the kanji show on a machine with no Japanese font. A character the subset
 //!   lacks (a level-2 kanji of a name) comes from an installed font that has it, else it is drawn as 〓
 //!   and a warning says so.
-//! - [`names`] names output files (`game-ply040.svg`, a bookmark's name).
+//! - [`names`] names output files (`game-ply040.svg`, a bookmark's name: no format
+//!   characters, cut by bytes to stay under NAME_MAX); `kifview diagram` makes each input's
+//!   stem unique in its run and writes through `store::save_new` (no link followed, no file
+//!   replaced without `--force`).
 //!
-//! Text from files (names, bookmarks) is untrusted: control characters are dropped and the
-//! rest escaped before it goes into the SVG.
+//! Text from files (names, bookmarks) is untrusted: control and format characters
+//! ([`hidden`]) are dropped and the rest escaped before it goes into the SVG.
 
 pub mod names;
 pub mod render;
@@ -187,7 +190,29 @@ pub fn hand_text(pieces: &[(PieceKind, u8)]) -> String {
     out
 }
 
-/// Text from a file without control characters (which XML cannot hold and terminals act on).
+/// Text from a file without control characters (which XML cannot hold and terminals act on)
+/// and format characters (U+202E turns the rest of a line around, U+200B is invisible).
 fn clean(s: &str) -> String {
-    s.chars().filter(|c| !c.is_control()).collect()
+    s.chars().filter(|&c| !hidden(c)).collect()
+}
+
+/// A character a diagram's caption or file name leaves out: what a terminal must not get
+/// ([`crate::core::text::is_unsafe`]: controls, bidirectional controls, invisible ones) and
+/// the other format characters (soft hyphen, joiners, tags, interlinear annotation).
+pub fn hidden(c: char) -> bool {
+    crate::core::text::is_unsafe(c)
+        || matches!(
+            c,
+            '\u{00AD}'
+                | '\u{034F}'
+                | '\u{0600}'..='\u{0605}'
+                | '\u{06DD}'
+                | '\u{070F}'
+                | '\u{180E}'
+                | '\u{200D}'
+                | '\u{206A}'..='\u{206F}'
+                | '\u{FFF9}'..='\u{FFFB}'
+                | '\u{110BD}'
+                | '\u{E0000}'..='\u{E007F}'
+        )
 }

@@ -64,9 +64,17 @@ pub fn pick(record: &Record, pick: Pick) -> Result<Vec<Picked>, String> {
     })
 }
 
+/// The most bytes of a file's stem (the record's name) in a diagram's name.
+pub const MAX_STEM: usize = 96;
+/// The most bytes of a bookmark's part of a diagram's name: with the stem, the ply numbers and
+/// the extension a name stays under 216 bytes, which leaves room under NAME_MAX (255) for the
+/// temporary file written beside it (`.NAME.kifview-PID-N.tmp`).
+pub const MAX_BOOKMARK: usize = 80;
+
 /// The file names of `picked` under the stem `stem` with extension `ext`: `stem-ply040.ext`,
-/// `stem-NAME.ext` for a bookmark (characters a file name cannot hold replaced by `_`); a name
-/// taken twice gets the ply after it.
+/// `stem-NAME.ext` for a bookmark (characters a file name cannot hold replaced by `_`, format
+/// characters left out, cut to [`MAX_BOOKMARK`] bytes); a name taken twice gets the ply after
+/// it. `stem` is one [`stem`] made.
 pub fn file_names(stem: &str, picked: &[Picked], ext: &str) -> Vec<String> {
     let mut seen = std::collections::HashSet::new();
     picked
@@ -74,7 +82,7 @@ pub fn file_names(stem: &str, picked: &[Picked], ext: &str) -> Vec<String> {
         .map(|p| {
             let plain = format!("{stem}-ply{:03}", p.ply);
             let mut name = match &p.bookmark {
-                Some(b) => format!("{stem}-{}", safe(b)),
+                Some(b) => format!("{stem}-{}", safe(b, MAX_BOOKMARK, "bookmark")),
                 None => plain.clone(),
             };
             if !seen.insert(name.clone()) {
@@ -90,26 +98,35 @@ pub fn file_names(stem: &str, picked: &[Picked], ext: &str) -> Vec<String> {
         .collect()
 }
 
+/// A record file's name (without its extension) as the start of its diagrams' names: what a
+/// file name cannot hold replaced, format characters left out, at most [`MAX_STEM`] bytes.
+pub fn stem(name: &str) -> String {
+    safe(name, MAX_STEM, "record")
+}
+
 /// `s` as part of a file name: no path separators, control or shell-hostile characters, no
-/// leading dot, at most 80 characters.
-fn safe(s: &str) -> String {
-    let mut out: String = s
+/// format characters (U+202E would turn the name around), no leading dot, at most `max` bytes
+/// (cut on a character boundary); `empty` when nothing is left.
+fn safe(s: &str, max: usize, empty: &str) -> String {
+    let mut out = String::new();
+    for c in s
         .chars()
-        .map(|c| match c {
+        .filter(|&c| c == '\t' || c == '\n' || !super::hidden(c))
+    {
+        let c = match c {
             '/' | '\\' | ':' | '*' | '?' | '"' | '<' | '>' | '|' => '_',
             c if c.is_control() || c.is_whitespace() => '_',
             c => c,
-        })
-        .take(80)
-        .collect();
+        };
+        if out.len() + c.len_utf8() > max {
+            break;
+        }
+        out.push(c);
+    }
     if out.starts_with('.') {
         out.replace_range(..1, "_");
     }
-    if out.is_empty() {
-        "bookmark".into()
-    } else {
-        out
-    }
+    if out.is_empty() { empty.into() } else { out }
 }
 
 #[cfg(test)]

@@ -369,6 +369,7 @@ pub fn run(opts: LaunchOptions) -> anyhow::Result<()> {
     let result = result.map(|mut v| {
         if ended_by.is_none() {
             v.app.shutdown_engine();
+            v.app.end_session();
         }
     });
     if let Some((sig, kept)) = ended_by {
@@ -378,8 +379,12 @@ pub fn run(opts: LaunchOptions) -> anyhow::Result<()> {
     result
 }
 
-/// A signal that ended kifview, and where the unsaved edits went (`None`: there were none).
-type EndedBy = (i32, Option<Result<crate::app::document::Kept, String>>);
+/// A signal that ended kifview, and where the unsaved edits of each document went (none:
+/// nothing was unsaved).
+type EndedBy = (
+    i32,
+    Vec<(String, Result<crate::app::document::Kept, String>)>,
+);
 
 /// A panic gives the terminal's mouse and paste modes back before it prints.
 fn install_panic_hook() {
@@ -465,6 +470,7 @@ impl Turns {
         }
         self.dirty |= app.save_tick();
         self.dirty |= app.collection_tick();
+        self.dirty |= app.recovery_tick();
         // Not while a save runs: the followed file may be the one being written (its
         // outcome gives the file's new stamp).
         if app.watch().is_some() && !app.save_running() && Instant::now() >= self.next_check {
@@ -491,7 +497,7 @@ fn run_loop(
     // A running save ends before kifview does.
     while !viewer.app.should_quit() || viewer.app.save_running() {
         if let Some(sig) = signals::received() {
-            *ended_by = Some((sig, viewer.app.write_recovery()));
+            *ended_by = Some((sig, viewer.app.keep_unsaved_edits()));
             break;
         }
         // Ctrl-z or SIGTSTP: suspend; SIGCONT after a stop kifview did not see (SIGSTOP):
@@ -539,16 +545,21 @@ fn run_loop(
 }
 
 /// On standard error, after the screen is back: which signal ended kifview, and where the
-/// unsaved edits are.
-fn say_ended_by(sig: i32, kept: Option<Result<crate::app::document::Kept, String>>) {
+/// unsaved edits of each document are.
+fn say_ended_by(sig: i32, kept: Vec<(String, Result<crate::app::document::Kept, String>)>) {
     let name = signals::name(sig);
-    match kept {
-        None => eprintln!("kifview: ended by {name}; nothing was unsaved"),
-        Some(Ok(kept)) => eprintln!(
-            "kifview: ended by {name}; the unsaved edits are in {kept} (opening the file again offers them)"
-        ),
-        Some(Err(e)) => {
-            eprintln!("kifview: ended by {name}; the unsaved edits could not be kept: {e}")
+    if kept.is_empty() {
+        eprintln!("kifview: ended by {name}; nothing was unsaved");
+    }
+    for (doc, kept) in kept {
+        let doc = crate::core::text::sanitize(&doc);
+        match kept {
+            Ok(kept) => eprintln!(
+                "kifview: ended by {name}; the unsaved edits of {doc} are in {kept} (opening the file again offers them)"
+            ),
+            Err(e) => eprintln!(
+                "kifview: ended by {name}; the unsaved edits of {doc} could not be kept: {e}"
+            ),
         }
     }
 }

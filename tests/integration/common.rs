@@ -30,6 +30,19 @@ pub fn corpus() -> Option<PathBuf> {
     found
 }
 
+/// The corpus file `rel` (a path under the corpus's root), or `None` when the corpus is not
+/// here (a failure under `KIFVIEW_REQUIRE_CORPUS=1`, as [`corpus`] says). A corpus without the
+/// file is a failure, never a skip: every test that reads the corpus finds it through these two.
+pub fn corpus_file(rel: &str) -> Option<PathBuf> {
+    let path = corpus()?.join(rel);
+    assert!(
+        path.exists(),
+        "{} is missing from the corpus",
+        path.display()
+    );
+    Some(path)
+}
+
 pub fn files_with_ext(dir: &Path, exts: &[&str], out: &mut Vec<PathBuf>) {
     let Ok(rd) = std::fs::read_dir(dir) else {
         return;

@@ -432,11 +432,10 @@ fn corpus_reads_and_converts_to_what_expected_json_says() {
 
 #[test]
 fn euc_jp_names_are_read() {
-    let Some(dir) = common::corpus() else {
-        eprintln!("skipping: ../shared/corpus not found");
+    let Some(p) = common::corpus_file("real/json-kifu-format/test/files/csa/2005_YAMADA_GPS.csa")
+    else {
         return;
     };
-    let p = dir.join("real/json-kifu-format/test/files/csa/2005_YAMADA_GPS.csa");
     let l = notation::load(&std::fs::read(&p).unwrap(), Some(&p));
     assert_eq!(l.info.encoding, notation::TextEncoding::EucJp);
     assert_eq!(
@@ -447,11 +446,10 @@ fn euc_jp_names_are_read() {
 
 #[test]
 fn shogidokoro_times_with_spaced_slash_are_read() {
-    let Some(dir) = common::corpus() else {
-        eprintln!("skipping: ../shared/corpus not found");
+    let Some(p) = common::corpus_file("real/json-kifu-format/test/files/kif/shogidokoro.kifu")
+    else {
         return;
     };
-    let p = dir.join("real/json-kifu-format/test/files/kif/shogidokoro.kifu");
     let l = notation::load(&std::fs::read(&p).unwrap(), Some(&p));
     let r = &l.records[0].record;
     let first = r.node(r.main_line()[1]);
@@ -461,11 +459,9 @@ fn shogidokoro_times_with_spaced_slash_are_read() {
 
 #[test]
 fn fork_test_impossible_move_is_reported() {
-    let Some(dir) = common::corpus() else {
-        eprintln!("skipping: ../shared/corpus not found");
+    let Some(p) = common::corpus_file("real/json-kifu-format/test/files/kif/fork-test.kif") else {
         return;
     };
-    let p = dir.join("real/json-kifu-format/test/files/kif/fork-test.kif");
     let l = notation::load(&std::fs::read(&p).unwrap(), Some(&p));
     let w = &l.records[0].warnings;
     assert!(

@@ -532,10 +532,10 @@ proptest! {
 /// them back as they were.
 #[test]
 fn floodgate_remarks_are_kept_as_remarks_and_converted() {
-    let Some(corpus) = common::corpus() else {
+    let Some(path) = common::corpus_file("real/shogi-kifu-converter/data/tests/csa/floodgate.csa")
+    else {
         return;
     };
-    let path = corpus.join("real/shogi-kifu-converter/data/tests/csa/floodgate.csa");
     let bytes = std::fs::read(&path).expect("the Floodgate file of the corpus");
     let p = &load(&bytes, Some(&path)).records[0];
     let r = &p.record;

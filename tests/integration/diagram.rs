@@ -284,19 +284,24 @@ fn press(a: &mut kifview::app::App, s: &str) {
     }
 }
 
-#[test]
-fn the_copy_menu_saves_the_position_as_a_picture() {
-    use kifview::app::overlay::Overlay;
+/// The viewer on `file` at its first move.
+fn viewer_at_ply_1(file: &std::path::Path) -> kifview::app::App {
     use kifview::app::{App, Config, LaunchOptions};
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("game.kif");
-    std::fs::write(&file, "手合割：平手\n   1 ７六歩(77)\n   2 ３四歩(33)\n").unwrap();
     let opts = LaunchOptions {
-        file: Some(file.clone()),
+        file: Some(file.to_path_buf()),
         ply: Some(1),
         ..LaunchOptions::default()
     };
-    let mut a = App::open(&opts, Config::defaults()).unwrap();
+    App::open(&opts, Config::defaults()).unwrap()
+}
+
+#[test]
+fn the_copy_menu_saves_the_position_as_a_picture() {
+    use kifview::app::overlay::Overlay;
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("game.kif");
+    std::fs::write(&file, "手合割：平手\n   1 ７六歩(77)\n   2 ３四歩(33)\n").unwrap();
+    let mut a = viewer_at_ply_1(&file);
     press(&mut a, "yd");
     let Some(Overlay::Prompt(p)) = a.overlays().top() else {
         panic!("y d asks for the file");
@@ -436,5 +441,287 @@ fn png_is_rgb_when_opaque_and_keeps_a_transparent_background() {
         (board.alpha(), board.red()),
         (255, 0xf6),
         "the board is not"
+    );
+}
+
+// ---- Issue 31: diagrams never overwrite, never follow a planted link, say what they drew ----
+
+/// The names of the files under `dir`, relative, sorted.
+fn files_under(dir: &std::path::Path) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.symlink_metadata().unwrap().is_dir() {
+                stack.push(p);
+            } else {
+                out.push(p.strip_prefix(dir).unwrap().display().to_string());
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// A short KIF game of `moves` (KIF move lines).
+fn kif_game(moves: &[&str]) -> String {
+    let mut s = "手合割：平手\n".to_string();
+    for (i, m) in moves.iter().enumerate() {
+        s.push_str(&format!("{:4} {m}\n", i + 1));
+    }
+    s
+}
+
+/// `a/game.kifu` and `b/game.kifu` (and `game.kif` beside `game.csa` under `-r`) wrote one
+/// file and counted two: every input gets its own file, and the count is the files written.
+#[test]
+fn two_inputs_with_one_name_never_overwrite_each_other() {
+    let dir = tempfile::tempdir().unwrap();
+    for (sub, mv) in [("a", "７六歩(77)"), ("b", "２六歩(27)")] {
+        std::fs::create_dir_all(dir.path().join(sub)).unwrap();
+        std::fs::write(dir.path().join(sub).join("game.kifu"), kif_game(&[mv])).unwrap();
+    }
+    // Draws `inputs` (`-r`: folders) into a new folder `out` beside them: both are written.
+    let draw_both = |r: bool, inputs: &[&str], out: &str| {
+        let out = dir.path().join(out);
+        kifview()
+            .arg("diagram")
+            .args(r.then_some("-r"))
+            .args(inputs.iter().map(|i| dir.path().join(i)))
+            .arg("--out-dir")
+            .arg(&out)
+            .assert()
+            .success()
+            .stderr(predicates::str::contains(
+                "wrote 2 diagrams from 2 of 2 files",
+            ));
+        out
+    };
+    let out = draw_both(false, &["a/game.kifu", "b/game.kifu"], "out");
+    assert_eq!(files_under(&out), ["game-2-ply001.svg", "game-ply001.svg"]);
+    let text = |n: &str| std::fs::read_to_string(out.join(n)).unwrap();
+    assert!(text("game-ply001.svg").contains("７六歩"));
+    assert!(text("game-2-ply001.svg").contains("２六歩"));
+
+    // The same stem in one folder of a -r walk.
+    let games = dir.path().join("games");
+    std::fs::create_dir_all(&games).unwrap();
+    std::fs::write(games.join("game.kif"), kif_game(&["７六歩(77)"])).unwrap();
+    std::fs::write(games.join("game.csa"), "PI\n+\n+2726FU\n").unwrap();
+    let out = draw_both(true, &["games"], "out-r");
+    assert_eq!(
+        files_under(&out),
+        ["game-kif-ply001.svg", "game-ply001.svg"]
+    );
+}
+
+/// A file already in --out-dir (not written by this run) is not replaced unless --force; a
+/// symbolic link planted there (a shared scratch folder) is never written through.
+#[test]
+fn an_existing_file_or_a_planted_link_is_never_written_through() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = dir.path().join("game.kif");
+    std::fs::write(&game, kif_game(&["７六歩(77)"])).unwrap();
+    let out = dir.path().join("out");
+    std::fs::create_dir_all(&out).unwrap();
+    std::fs::write(out.join("game-ply001.svg"), "mine").unwrap();
+    let run = |force: bool| {
+        let mut c = kifview();
+        c.arg("diagram")
+            .arg(&game)
+            .args(["--all", "--out-dir"])
+            .arg(&out);
+        if force {
+            c.arg("--force");
+        }
+        c.assert()
+    };
+    run(false)
+        .code(1)
+        .stderr(predicates::str::contains("game-ply001.svg: exists"))
+        .stderr(predicates::str::contains("--force"));
+    assert_eq!(
+        std::fs::read_to_string(out.join("game-ply001.svg")).unwrap(),
+        "mine"
+    );
+    assert!(
+        out.join("game-ply000.svg").is_file(),
+        "the other position is drawn"
+    );
+    run(true).success();
+    assert!(
+        std::fs::read_to_string(out.join("game-ply001.svg"))
+            .unwrap()
+            .starts_with("<svg")
+    );
+
+    // Links: to a file elsewhere, and a folder of the layout that is a link elsewhere.
+    let elsewhere = dir.path().join("elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    std::fs::write(elsewhere.join("victim"), "theirs").unwrap();
+    std::fs::remove_file(out.join("game-ply001.svg")).unwrap();
+    std::os::unix::fs::symlink(elsewhere.join("victim"), out.join("game-ply001.svg")).unwrap();
+    run(false)
+        .code(1)
+        .stderr(predicates::str::contains("game-ply001.svg"));
+    assert_eq!(
+        std::fs::read_to_string(elsewhere.join("victim")).unwrap(),
+        "theirs"
+    );
+    run(true).success();
+    assert_eq!(
+        std::fs::read_to_string(elsewhere.join("victim")).unwrap(),
+        "theirs",
+        "--force replaces the link, not what it points to"
+    );
+    let src = dir.path().join("src");
+    std::fs::create_dir_all(src.join("club")).unwrap();
+    std::fs::write(src.join("club/g.kif"), kif_game(&["７六歩(77)"])).unwrap();
+    let out2 = dir.path().join("out2");
+    std::fs::create_dir_all(&out2).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, out2.join("club")).unwrap();
+    for force in [false, true] {
+        let mut c = kifview();
+        c.args(["diagram", "-r"])
+            .arg(&src)
+            .arg("--out-dir")
+            .arg(&out2);
+        if force {
+            c.arg("--force");
+        }
+        c.assert()
+            .code(1)
+            .stderr(predicates::str::contains("symbolic link"));
+        assert_eq!(files_under(&elsewhere), ["victim"], "force {force}");
+    }
+}
+
+/// Format characters (U+202E turns the rest of a name around, U+200B is invisible) stay out
+/// of file names and captions; an 80-kanji bookmark makes a name within NAME_MAX (cut by
+/// bytes on a character boundary) and the next bookmark is still drawn.
+#[test]
+fn bookmark_names_are_safe_and_short_enough() {
+    let dir = tempfile::tempdir().unwrap();
+    let long = "長".repeat(80);
+    let text = format!(
+        "手合割：平手\n   1 ７六歩(77)\n&gnp.\u{202E}exe\u{200B}\n   2 ３四歩(33)\n&{long}\n   3 ２六歩(27)\n&次\n"
+    );
+    let game = dir.path().join("game.kif");
+    std::fs::write(&game, text).unwrap();
+    let out = dir.path().join("out");
+    kifview()
+        .arg("diagram")
+        .arg(&game)
+        .args(["--bookmarks", "--out-dir"])
+        .arg(&out)
+        .assert()
+        .success()
+        .stderr(predicates::str::contains("wrote 3 diagrams"));
+    let names = files_under(&out);
+    assert_eq!(names.len(), 3, "{names:?}");
+    assert!(names.contains(&"game-gnp.exe.svg".to_string()), "{names:?}");
+    assert!(names.contains(&"game-次.svg".to_string()), "{names:?}");
+    for n in &names {
+        assert!(n.len() <= 255 - 40, "{n}: {} bytes", n.len());
+        assert!(!n.contains(['\u{202E}', '\u{200B}']), "{n:?}");
+        let s = std::fs::read_to_string(out.join(n)).unwrap();
+        assert!(!s.contains(['\u{202E}', '\u{200B}']), "{n}: the caption");
+    }
+    assert!(
+        names.iter().any(|n| n.starts_with("game-長長")),
+        "{names:?}"
+    );
+}
+
+/// A CSA file of several records draws every one of them into --out-dir; drawn to one file
+/// or standard output, it says that only the first was drawn.
+#[test]
+fn every_record_of_a_multi_record_csa_file_is_drawn() {
+    let dir = tempfile::tempdir().unwrap();
+    let csa = dir.path().join("games.csa");
+    std::fs::write(&csa, "PI\n+\n+7776FU\n/\nPI\n+\n+2726FU\n-8384FU\n").unwrap();
+    let out = dir.path().join("out");
+    kifview()
+        .arg("diagram")
+        .arg(&csa)
+        .arg("--out-dir")
+        .arg(&out)
+        .assert()
+        .success()
+        .stderr(predicates::str::contains("wrote 2 diagrams"));
+    assert_eq!(
+        files_under(&out),
+        ["games-record1-ply001.svg", "games-record2-ply002.svg"]
+    );
+    kifview()
+        .arg("diagram")
+        .arg(&csa)
+        .assert()
+        .success()
+        .stderr(predicates::str::contains("holds 2 records: drew the first"));
+    // --record N picks one, as before.
+    kifview()
+        .arg("diagram")
+        .arg(&csa)
+        .args(["--record", "2", "--out-dir"])
+        .arg(dir.path().join("two"))
+        .assert()
+        .success();
+    assert_eq!(
+        files_under(&dir.path().join("two")),
+        ["games-record2-ply002.svg"]
+    );
+}
+
+/// `-o x.jpg` wrote SVG text into a `.jpg`: an output name says SVG or PNG, or it is refused.
+#[test]
+fn an_output_name_of_another_format_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    for (args, out) in [
+        (&[][..], "x.jpg"),
+        (&["--format", "svg"][..], "x.jpg"),
+        (&["--format", "png"][..], "x.svg"),
+    ] {
+        let path = dir.path().join(out);
+        kifview()
+            .args(["diagram", "--sfen", "4k4/9/9/9/9/9/9/9/4K4 b - 1"])
+            .args(args)
+            .arg("-o")
+            .arg(&path)
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains(out))
+            .stderr(predicates::str::contains(".svg or"));
+        assert!(!path.exists(), "{out}");
+    }
+}
+
+/// The copy menu's `d` asks before it replaces a file: n leaves it, y replaces it.
+#[test]
+fn the_copy_menu_asks_before_replacing_a_picture() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("game.kif");
+    std::fs::write(&file, kif_game(&["７六歩(77)"])).unwrap();
+    let pic = dir.path().join("game-ply001.svg");
+    std::fs::write(&pic, "mine").unwrap();
+    let mut a = viewer_at_ply_1(&file);
+    press(&mut a, "yd⏎");
+    assert!(a.overlays().top().is_some(), "a question");
+    press(&mut a, "n");
+    assert_eq!(std::fs::read_to_string(&pic).unwrap(), "mine");
+    assert!(
+        a.message().as_ref().unwrap().text.contains("not saved"),
+        "{:?}",
+        a.message()
+    );
+    press(&mut a, "yd⏎y");
+    assert!(std::fs::read_to_string(&pic).unwrap().starts_with("<svg"));
+    assert!(
+        a.message()
+            .as_ref()
+            .unwrap()
+            .text
+            .contains("saved the position as game-ply001.svg")
     );
 }

@@ -11,7 +11,7 @@ use ratatui::crossterm::event::{
 use ratatui::style::Modifier;
 use std::path::{Path, PathBuf};
 
-use crate::common::{corpus, screen, screen_rows};
+use crate::common::{screen, screen_rows};
 
 fn viewer(path: &Path, ply: Option<u32>) -> Viewer {
     let opts = LaunchOptions {
@@ -34,17 +34,7 @@ fn fixture() -> PathBuf {
 }
 
 fn floodgate() -> Option<PathBuf> {
-    let p = corpus()?.join("real/shogi-kifu-converter/data/tests/csa/floodgate.csa");
-    if !p.is_file() {
-        assert!(
-            std::env::var_os("KIFVIEW_REQUIRE_CORPUS").is_none_or(|v| v != "1"),
-            "{} missing and KIFVIEW_REQUIRE_CORPUS=1",
-            p.display()
-        );
-        println!("{} missing: skipped", p.display());
-        return None;
-    }
-    Some(p)
+    crate::common::corpus_file("real/shogi-kifu-converter/data/tests/csa/floodgate.csa")
 }
 
 fn click(v: &mut Viewer, column: u16, row: u16) {

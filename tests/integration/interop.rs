@@ -37,9 +37,7 @@ fn main_line(r: &Record) -> Vec<String> {
 
 /// A real corpus file, or `None` (skipped; a failure under `KIFVIEW_REQUIRE_CORPUS=1`).
 fn real(rel: &str) -> Option<PathBuf> {
-    let p = common::corpus()?.join("real").join(rel);
-    assert!(p.is_file(), "{} is missing from the corpus", p.display());
-    Some(p)
+    common::corpus_file(&format!("real/{rel}"))
 }
 
 /// Every record file of `../shared/corpus/real` (each has an `.expected.json`).

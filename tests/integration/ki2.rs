@@ -319,30 +319,44 @@ fn bad_move_keeps_what_was_read_and_variations_resume() {
     assert_eq!(r.node(alt).comment, "kept");
 }
 
+/// Broken text never panics, and says what is wrong: each text whose move, board row, hand or
+/// handicap cannot be read is warned about at line 1, and no move is made up from it.
 #[test]
 fn garbage_never_panics() {
-    for text in [
-        "",
-        "▲",
-        "▲同",
-        "▲７",
-        "▲７六",
-        "▲７六歩(",
-        "▲７六歩(7",
-        "▲７六歩(77",
-        "変化：",
-        "変化：0手",
-        "まで",
-        "|",
-        "| ・|",
-        "先手の持駒：歩百",
-        "先手の持駒：玉",
-        "手合割：",
-        "\u{feff}\r\n\r\n",
-        "▲７六歩 △同　同",
-        "▲１一龍打",
+    // The text, whether a warning names line 1, the moves read.
+    for (text, warned, moves) in [
+        ("", false, 0),
+        ("▲", true, 0),
+        ("▲同", true, 0),
+        ("▲７", true, 0),
+        ("▲７六", true, 0),
+        ("▲７六歩(", true, 0),
+        ("▲７六歩(7", true, 0),
+        ("▲７六歩(77", true, 0),
+        ("変化：", false, 0),
+        ("変化：0手", false, 0),
+        ("まで", false, 0),
+        ("|", true, 0),
+        ("| ・|", true, 0),
+        ("先手の持駒：歩百", true, 0),
+        ("先手の持駒：玉", true, 0),
+        ("手合割：", true, 0),
+        ("\u{feff}\r\n\r\n", false, 0),
+        ("▲７六歩 △同　同", true, 1),
+        ("▲１一龍打", true, 0),
     ] {
-        let _ = ki2::read(text);
+        let p = ki2::read(text);
+        let read = p.record.main_line()[1..]
+            .iter()
+            .filter(|&&n| p.record.node(n).move_data().is_some())
+            .count();
+        assert_eq!(read, moves, "{text:?}");
+        assert_eq!(
+            p.warnings.iter().any(|w| w.line == 1),
+            warned,
+            "{text:?}: {:?}",
+            p.warnings
+        );
     }
 }
 

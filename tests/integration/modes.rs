@@ -298,7 +298,7 @@ fn edits_kept_by_a_signal_go_back_to_their_own_record() {
     let mut v = viewer_for(&path, 3);
     press(&mut v, "lckept⎋");
     // What the run loop does on SIGTERM.
-    let kept = v.app.write_recovery().unwrap().unwrap().path;
+    let kept = v.app.keep_unsaved_edits().pop().unwrap().1.unwrap().path;
     let name = kept.file_name().unwrap().to_string_lossy().into_owned();
     assert!(
         name.starts_with(".five.csa.record-3.kifview-recovery-") && name.ends_with(".kifu"),

@@ -195,11 +195,11 @@ fn an_illegal_move_read_from_the_file_is_marked_where_it_is() {
 
 #[test]
 fn the_real_shogigui_file_marks_its_king_left_in_check_at_281() {
-    let Some(base) = corpus() else {
+    let Some(file) = crate::common::corpus_file(
+        "real/kif-parser/20211002_223506_KifuwarabeW31B22vsKifuwarabeW31B22[shogigui].kif",
+    ) else {
         return;
     };
-    let file = base
-        .join("real/kif-parser/20211002_223506_KifuwarabeW31B22vsKifuwarabeW31B22[shogigui].kif");
     let opts = LaunchOptions {
         file: Some(file),
         ply: Some(280),

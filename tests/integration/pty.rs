@@ -139,6 +139,17 @@ impl Session {
         }
     }
 
+    /// Waits until `done` (something outside the screen: a file written or removed) holds,
+    /// taking the program's output meanwhile.
+    pub fn wait_until(&mut self, what: &str, mut done: impl FnMut() -> bool) {
+        let deadline = Instant::now() + PATIENCE;
+        while !done() {
+            self.pump(Duration::from_millis(50));
+            let s = self.screen();
+            assert!(Instant::now() < deadline, "never {what}; screen:\n{s}");
+        }
+    }
+
     /// Waits until the screen no longer shows `text`.
     pub fn wait_gone(&mut self, text: &str) {
         let deadline = Instant::now() + PATIENCE;

@@ -10,6 +10,10 @@ use kifview::core::record::{Initial, Record};
 use kifview::core::rules::{Color, Piece, PieceKind, Position, Square};
 use std::collections::BTreeMap;
 
+/// The records of the real corpus that name their strategy in a 戦型 header and are compared
+/// (順位戦 2006, 名人戦 2018, 王位戦 2021).
+const MIN_COMPARED: usize = 3;
+
 /// A record read from USI (`position startpos moves …`); every move must be read.
 fn usi(text: &str) -> Record {
     let parsed = notation::usi::read(text).expect("USI reads");
@@ -75,11 +79,10 @@ fn position(pieces: &[(Color, u8, u8, PieceKind)]) -> Record {
     })
 }
 
-/// Every record of one part of the corpus (`real`, `generated`) with its file.
-fn corpus_records(part: &str) -> Vec<(String, Record)> {
-    let Some(base) = corpus() else {
-        return Vec::new();
-    };
+/// Every record of one part of the corpus (`real`, `generated`) with its file; `None` when the
+/// corpus is not here (see `common::corpus`). A part with no record is a failure.
+fn corpus_records(part: &str) -> Option<Vec<(String, Record)>> {
+    let base = corpus()?;
     let mut files = Vec::new();
     let exts = ["kif", "kifu", "ki2", "ki2u", "csa", "jkf"];
     files_with_ext(&base.join(part), &exts, &mut files);
@@ -91,15 +94,15 @@ fn corpus_records(part: &str) -> Vec<(String, Record)> {
             out.push((name.clone(), p.record));
         }
     }
-    out
+    assert!(!out.is_empty(), "no record under corpus/{part}");
+    Some(out)
 }
 
 #[test]
 fn real_corpus_tag_histogram() {
-    let records = corpus_records("real");
-    if records.is_empty() {
+    let Some(records) = corpus_records("real") else {
         return;
-    }
+    };
     let mut histogram: BTreeMap<&str, usize> = BTreeMap::new();
     for (name, r) in &records {
         let t = tags(r);
@@ -141,6 +144,10 @@ fn real_corpus_tag_histogram() {
         compared += 1;
     }
     println!("{compared} records with a 戦型 header agree with their computed tags");
+    assert!(
+        compared >= MIN_COMPARED,
+        "only {compared} records with a 戦型 header were compared (at least {MIN_COMPARED} expected)"
+    );
     println!("tags over {} records of the real corpus:", records.len());
     let mut by_count: Vec<_> = histogram.into_iter().collect();
     by_count.sort_by_key(|&(t, n)| (std::cmp::Reverse(n), t));
@@ -601,7 +608,10 @@ fn handicap_games_get_castles_but_no_strategy() {
 #[test]
 fn generated_corpus_games_get_known_tags() {
     // Random legal games: whatever they get, every tag is a known one, and nothing panics.
-    for (name, r) in corpus_records("generated") {
+    let Some(records) = corpus_records("generated") else {
+        return;
+    };
+    for (name, r) in records {
         for tag in tags(&r) {
             let plain = tag.trim_start_matches("先手").trim_start_matches("後手");
             assert!(KNOWN.contains(&plain), "{name}: {tag}");

@@ -10,7 +10,6 @@ use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{
     Event, KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
 };
-use std::path::Path;
 
 use crate::common::{asset, screen, screen_rows, viewer_on, viewer_with};
 
@@ -244,31 +243,17 @@ fn flipped_board_puts_gote_at_the_bottom() {
     );
 }
 
-/// A corpus file: `../shared/corpus` beside the crate (or two levels up, for worktrees).
-fn corpus(rel: &str) -> Option<std::path::PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let found = ["../shared/corpus", "../../shared/corpus"]
-        .iter()
-        .map(|d| root.join(d).join(rel))
-        .find(|p| p.exists());
-    if found.is_none() {
-        eprintln!("skipping: corpus file {rel} not found");
-    }
-    found
-}
-
+/// The viewer on the corpus file `rel` (`None` when the corpus is not here: see
+/// `common::corpus`).
 fn open(rel: &str, ply: Option<u32>) -> Option<Viewer> {
-    let file = corpus(rel)?;
+    let file = crate::common::corpus_file(rel)?;
     let opts = LaunchOptions {
         file: Some(file),
         ply,
         ..Default::default()
     };
     let app = App::open(&opts, Config::defaults()).unwrap();
-    if app.record().len() <= 1 {
-        eprintln!("skipping: the reader for {rel} is not on this branch yet");
-        return None;
-    }
+    assert!(app.record().len() > 1, "{rel}: no move was read");
     Some(Viewer::new(app, Theme::plain()))
 }
 

@@ -198,11 +198,9 @@ impl App {
     /// Shows `doc` in place of the record shown, which it returns put aside whole.
     fn stash_for(&mut self, doc: Document) -> Stashed {
         let cur = self.cur();
-        let watch = self.watch.take();
         Stashed {
             doc: self.swap_document(doc),
             cur,
-            watch,
         }
     }
 
@@ -210,7 +208,6 @@ impl App {
     /// one it replaces, put aside whole.
     fn unstash(&mut self, s: Stashed) -> Stashed {
         let left = self.stash_for(s.doc);
-        self.watch = s.watch;
         self.jump_to(s.cur);
         left
     }

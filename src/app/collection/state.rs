@@ -3,7 +3,7 @@
 //! only: the behaviour is in `mod.rs` and `games.rs`.
 
 use super::worker::Worker;
-use crate::app::document::{Document, Watch};
+use crate::app::document::Document;
 use crate::collection::Filter;
 use crate::core::record::NodeId;
 use crate::core::rules::{Move, Position, Square};
@@ -134,12 +134,11 @@ pub struct GameRef {
 }
 
 /// A record put aside, whole: what `Ctrl-o` / `Ctrl-n` bring back (its document: the record,
-/// its edits and undo history, where it came from; the node shown; whether it was followed).
+/// its edits and undo history, where it came from, whether it is followed; the node shown).
 #[derive(Debug)]
 pub(crate) struct Stashed {
     pub(super) doc: Document,
     pub(super) cur: NodeId,
-    pub(super) watch: Option<Watch>,
 }
 
 impl Stashed {
@@ -149,6 +148,11 @@ impl Stashed {
 }
 
 impl Explorer {
+    /// The documents left with Ctrl-o/Ctrl-n (open, not shown).
+    pub(crate) fn stacked(&self) -> impl Iterator<Item = &Document> {
+        self.back.iter().chain(self.forward.iter()).map(|s| &s.doc)
+    }
+
     /// Is the games list awaited?
     pub(super) fn finding(&self) -> bool {
         self.finding.is_some()

@@ -29,6 +29,10 @@ impl Config {
         if let Some(v) = raw.save_encoding {
             self.save_encoding = save_encoding(file, text, &v)?;
         }
+        if let Some(n) = raw.recovery_interval {
+            let s = in_range(file, text, &n, "recovery_interval", 0..=86_400, " seconds")?;
+            self.recovery_interval = s as u64;
+        }
         if let Some(b) = raw.board {
             self.apply_board(file, text, b)?;
         }
@@ -89,19 +93,26 @@ impl Config {
         a: RawAnalysis,
     ) -> Result<(), ConfigError> {
         if let Some(n) = a.multipv {
-            self.analysis.multipv = in_range(file, text, &n, "multipv", 1..=20, "")? as u32;
+            self.analysis.multipv =
+                in_range(file, text, &n, "analysis.multipv", 1..=20, "")? as u32;
         }
         if let Some(b) = a.best_move {
             self.analysis.best_move = b;
         }
         const MS: std::ops::RangeInclusive<i64> = 10..=3_600_000;
         if let Some(n) = a.analyze_time_ms {
-            self.analysis.analyze_time_ms =
-                in_range(file, text, &n, "analyze_time_ms", MS, " milliseconds")? as u64;
+            self.analysis.analyze_time_ms = in_range(
+                file,
+                text,
+                &n,
+                "analysis.analyze_time_ms",
+                MS,
+                " milliseconds",
+            )? as u64;
         }
         if let Some(n) = a.mate_time_ms {
             self.analysis.mate_time_ms =
-                in_range(file, text, &n, "mate_time_ms", MS, " milliseconds")? as u64;
+                in_range(file, text, &n, "analysis.mate_time_ms", MS, " milliseconds")? as u64;
         }
         Ok(())
     }
@@ -185,7 +196,7 @@ fn in_range(
         text,
         n.span(),
         format!(
-            "analysis.{name}: {v} is out of range (expected {} to {}{unit})",
+            "{name}: {v} is out of range (expected {} to {}{unit})",
             range.start(),
             range.end()
         ),

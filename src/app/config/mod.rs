@@ -322,6 +322,9 @@ pub struct Config {
     pub colors: Colors,
     pub ambiguous_width: AmbiguousWidth,
     pub save_encoding: SaveEncoding,
+    /// `recovery_interval`: the least seconds between two writes of a document's recovery
+    /// file while kifview runs (0: only when it is ended by a signal).
+    pub recovery_interval: u64,
     pub board_style: BoardStyle,
     pub coordinates: bool,
     /// `[move_list] notation`.
@@ -359,6 +362,7 @@ type RawKeys = BTreeMap<Spanned<String>, Spanned<String>>;
 struct RawConfig {
     ambiguous_width: Option<Spanned<String>>,
     save_encoding: Option<Spanned<String>>,
+    recovery_interval: Option<Spanned<i64>>,
     board: Option<RawBoard>,
     colors: Option<RawColors>,
     keys: Option<BTreeMap<Spanned<String>, RawKeys>>,
@@ -490,6 +494,7 @@ impl Config {
             },
             ambiguous_width: AmbiguousWidth::Auto,
             save_encoding: SaveEncoding::Auto,
+            recovery_interval: 5,
             board_style: BoardStyle::Bod,
             coordinates: true,
             move_notation: MoveNotation::Kif,

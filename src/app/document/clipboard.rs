@@ -224,7 +224,7 @@ pub fn open_pasted(app: &mut App, text: &str, force: bool) -> Result<(), String>
     if document::opens_at_end(format) {
         app.go_end();
     }
-    if app.watch.take().is_some() {
+    if app.doc.watch.take().is_some() {
         app.info("opened the paste; stopped following the file");
     } else if clean && moves == 0 {
         app.info(format!("opened pasted {} (a position)", format.name()));
@@ -288,7 +288,7 @@ pub fn edit_file(app: &mut App, path: &str, force: bool) {
             let name = doc.name.clone();
             let count = doc.record_count;
             app.replace_record(record, doc);
-            if app.watch.is_some() {
+            if app.doc.watch.is_some() {
                 crate::app::document::watch::start(app);
             } else if clean {
                 let more = if count > 1 {

@@ -1,13 +1,14 @@
 //! The document: the record shown with its whole lifecycle, as helix's `Document` owns its
 //! text, history and last saved revision. It holds the record, its undo history, the
-//! revision caches compare against, where the cursor was at each undo step, the saves of the
-//! record, and where the record came from ([`RecordSource`]). Every change of the record goes
+//! revision caches compare against, where the cursor was at each undo step, where the record
+//! came from ([`RecordSource`]) and whether that file is followed ([`Watch`]). Every change of the record goes
 //! through [`Document::apply`], [`Document::undo`], [`Document::redo`] or
 //! [`Document::apply_comments`]; a save's outcome reaches it through [`Document::saved`].
-//! Showing another record replaces the document as a whole ([`Document::replaced_by`]).
+//! Showing another record replaces the document as a whole ([`Document::replaced_by`]). The
+//! saves are the session's (`session.rs`): a save outlives the document it began from.
 
 use super::RecordSource;
-use super::background::Saves;
+use super::Watch;
 use crate::app::outline::{self, Outline};
 use crate::core::notation::{Format, TextInfo};
 use crate::core::record::{Edit, EditError, History, NodeId, Record, Revision};
@@ -16,6 +17,8 @@ use std::path::Path;
 /// The record shown and everything that lives and dies with it.
 #[derive(Debug)]
 pub struct Document {
+    /// This document's number in the session (names its recovery file).
+    id: u64,
     record: Record,
     /// Undo and redo, and which revision was saved.
     history: History,
@@ -25,8 +28,8 @@ pub struct Document {
     /// so redo returns there too.
     focus_undo: Vec<NodeId>,
     focus_redo: Vec<NodeId>,
-    /// Saves running in the background (`save.rs`).
-    pub(super) saves: Saves,
+    /// Following the file (`--watch`, `watch.rs`); `None` when off.
+    pub(crate) watch: Option<Watch>,
     source: RecordSource,
     /// The reader's warnings that name a move, by node (`line_view.rs`).
     move_warnings: Vec<(NodeId, usize)>,
@@ -59,13 +62,15 @@ impl Document {
             .filter_map(|(i, w)| w.node.map(|n| (n, i)))
             .collect();
         move_warnings.sort_unstable();
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
         Document {
+            id: NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             record,
             history: History::new(),
             revision: 0,
             focus_undo: Vec::new(),
             focus_redo: Vec::new(),
-            saves: Saves::default(),
+            watch: None,
             source,
             move_warnings,
             shape: 0,
@@ -75,25 +80,21 @@ impl Document {
     }
 
     /// The document that shows `record` of `source` in place of this one: everything of the
-    /// old record goes with it, except its saves (a running one ends on its own and only says
-    /// how it went; a waiting one is dropped).
+    /// old record goes with it, except the following of a file (a reload is a replacement).
     pub(crate) fn replaced_by(&mut self, record: Record, source: RecordSource) {
-        let saves = std::mem::take(&mut self.saves).for_replaced_record();
+        let watch = self.watch.take();
         *self = Document {
-            saves,
+            watch,
             ..Document::new(record, source)
         };
     }
 
-    /// Puts `other` (a document put aside whole) in place of this one, which it returns; the
-    /// saves stay with the session, as in `replaced_by`.
-    pub(crate) fn swap(&mut self, mut other: Document) -> Document {
-        other.saves = std::mem::take(&mut self.saves).for_replaced_record();
-        std::mem::replace(self, other)
-    }
-
     pub fn record(&self) -> &Record {
         &self.record
+    }
+    /// This document's number in the session.
+    pub fn id(&self) -> u64 {
+        self.id
     }
     pub fn source(&self) -> &RecordSource {
         &self.source

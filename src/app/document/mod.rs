@@ -15,6 +15,7 @@ mod picture;
 pub mod questions;
 pub(crate) mod records;
 pub mod save;
+pub mod session;
 pub mod watch;
 
 use crate::app::LaunchOptions;
@@ -660,8 +661,8 @@ pub fn write_picture(path: &Path, bytes: &[u8]) -> Result<(), String> {
 
 mod recovery;
 pub use recovery::{
-    Kept, Kind as RecoveryKind, Recovery, find_recoveries, other_recoveries, read_recovery,
-    remove_recovery, write_recovery,
+    Keeper, Kept, Kind as RecoveryKind, Place, Recovery, find_recoveries, other_recoveries,
+    read_recovery, remove_recovery, write_recovery,
 };
 
 #[cfg(test)]

@@ -2,7 +2,7 @@
 //! `[diagram]` theme (`app::config::diagram`).
 
 use crate::app::document;
-use crate::app::overlay::{Mode, PromptKind};
+use crate::app::overlay::{Answer, Mode, Pending, PromptKind};
 use crate::app::state::{App, Level};
 use crate::diagram::render::{self, Fonts, MISSING};
 use crate::diagram::{Diagram, svg};
@@ -32,19 +32,31 @@ impl App {
     }
 
     /// Draws the current position (as the board shows it: flipped or not) into `path`, SVG or
-    /// PNG by its extension, with the config's theme.
+    /// PNG by its extension, with the config's theme; asks first when something is there.
     pub(crate) fn save_diagram(&mut self, path: PathBuf) {
-        let png = match path.extension().and_then(|e| e.to_str()) {
-            Some(e) if e.eq_ignore_ascii_case("png") => true,
-            Some(e) if e.eq_ignore_ascii_case("svg") => false,
-            _ => {
-                self.info_level(
-                    "a picture is saved as NAME.svg or NAME.png".into(),
-                    Level::Error,
-                );
-                return;
-            }
-        };
+        if picture_kind(&path).is_none() {
+            self.info_level(
+                "a picture is saved as NAME.svg or NAME.png".into(),
+                Level::Error,
+            );
+            return;
+        }
+        if std::fs::symlink_metadata(&path).is_ok() {
+            let name = document::file_name(&path);
+            self.ask(
+                format!("{name} exists: replace it with the picture?"),
+                Vec::new(),
+                vec![(Answer::Yes, "replace"), (Answer::No, "keep it")],
+                Pending::ReplacePicture(path),
+            );
+            return;
+        }
+        self.write_diagram(path);
+    }
+
+    /// [`App::save_diagram`] once the answer is yes.
+    pub(crate) fn write_diagram(&mut self, path: PathBuf) {
+        let png = picture_kind(&path) == Some(true);
         let theme = &self.config.diagram;
         let mut d = Diagram::at(self.doc.record(), self.cur(), self.view.flipped);
         let mut missing = Vec::new();
@@ -70,6 +82,15 @@ impl App {
             }
             Err(e) => self.info_level(format!("{name}: not saved: {e}"), Level::Error),
         }
+    }
+}
+
+/// Whether `path` names a PNG (else an SVG), or `None` for neither.
+fn picture_kind(path: &Path) -> Option<bool> {
+    match path.extension().and_then(|e| e.to_str()) {
+        Some(e) if e.eq_ignore_ascii_case("png") => Some(true),
+        Some(e) if e.eq_ignore_ascii_case("svg") => Some(false),
+        _ => None,
     }
 }
 

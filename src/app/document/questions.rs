@@ -89,7 +89,7 @@ impl App {
             // Not reached (only saving as UTF-8 goes past that question, making new bytes).
             return self.info_level("not saved: the bytes were not made".into(), Level::Error);
         }
-        if self.doc.saves.running.is_some() {
+        if self.session.saves.running.is_some() {
             // Not reached (a save that asks holds no thread), but never two writes at once.
             return self.info_level("not saved: another save is running".into(), Level::Error);
         }
@@ -111,14 +111,14 @@ impl App {
                 Level::Error,
             );
         }
-        self.doc.saves.running = Some(Running {
+        self.session.saves.running = Some(Running {
             job: q.job,
             rx,
             progress,
             revision: q.revision,
             detached: false,
         });
-        self.wait_for_save_upto(self.doc.saves.blocks_for);
+        self.wait_for_save_upto(self.session.saves.blocks_for);
     }
 
     /// The encoding cannot hold some characters: where each is, and UTF-8 offered instead.

@@ -151,7 +151,8 @@ impl App {
     /// Says which other records of the file have edits kept by a session ended by a signal
     /// (each is offered when its record is shown).
     pub(crate) fn note_other_recoveries(&mut self) {
-        let others = crate::app::document::other_recoveries(self.doc.source());
+        let others =
+            crate::app::document::other_recoveries(self.doc.source(), &self.session.recovery.own());
         if let Some(first) = others.first() {
             let list: Vec<String> = others.iter().map(ToString::to_string).collect();
             self.info_level(

@@ -1,8 +1,16 @@
 //! Recovery files: the unsaved edits of a session ended by a signal (SIGTERM, SIGHUP,
 //! SIGQUIT, SIGINT, a closed terminal), KIF in UTF-8 (it holds everything a record can).
 //!
-//! Each session writes a file of its own (the time and its process id in the name), so two
-//! viewers on one file never write over each other's edits; every file found is offered.
+//! Every document with unsaved edits has one (the record shown and those left with
+//! Ctrl-o/Ctrl-n): written when kifview is ended by a signal, and also while it runs, a few
+//! seconds after edits (`recovery_interval`, off the key path: `Keeper`'s thread), so that
+//! even `kill -9` or a crash leaves the edits; removed once the document is saved, its edits
+//! are undone, it is closed or kifview quits cleanly.
+//!
+//! Each session writes files of its own (the session's start time, its process id and the
+//! document's number in the name), so two viewers on one file never write over each other's
+//! edits; every file of another session found is offered (a session's own are not: their
+//! edits are in memory).
 //! They go beside the record (`.NAME.kifview-recovery-TIME-PID.kifu`, with `.record-N` for
 //! record N of a file of several) and, when that directory cannot be written (a read-only
 //! mount, a full disk, a directory of another user), to the user's data directory
@@ -13,9 +21,11 @@ use super::{RecordSource, file_name};
 use crate::core::notation::{self, Format, Target, TextEncoding, TextInfo};
 use crate::core::record::Record;
 use crate::store::{self, SaveOptions};
+use std::collections::HashMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, SystemTime};
+use std::sync::{Arc, Mutex, OnceLock, mpsc};
+use std::time::{Duration, Instant, SystemTime};
 
 /// Where a recovery file went.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -100,12 +110,16 @@ fn prefix(path: &Path, index: Option<usize>) -> String {
     format!("{}.{record}", file_name(path))
 }
 
-/// A name no other session gives its recovery file: the time and this process's id.
-fn session_tag() -> String {
-    let t = SystemTime::now()
-        .duration_since(SystemTime::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis());
-    format!("{t}-{}", std::process::id())
+/// A name no other session gives its recovery files: when this session started and its
+/// process id.
+fn session_tag() -> &'static str {
+    static TAG: OnceLock<String> = OnceLock::new();
+    TAG.get_or_init(|| {
+        let t = SystemTime::now()
+            .duration_since(SystemTime::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis());
+        format!("{t}-{}", std::process::id())
+    })
 }
 
 /// The user's directory for recovery files (`~/.local/share/kifview/recovery`).
@@ -132,6 +146,25 @@ fn index_of(doc: &RecordSource) -> Option<usize> {
     (doc.record_count > 1).then_some(doc.record_index)
 }
 
+/// Where a document's recovery file goes: its file and which record of it (a copy of the
+/// little of its [`RecordSource`] the names need, for the writer's thread), and its name.
+#[derive(Clone, Debug)]
+pub struct Place {
+    pub path: Option<PathBuf>,
+    pub index: Option<usize>,
+    pub name: String,
+}
+
+impl Place {
+    pub fn of(doc: &RecordSource) -> Place {
+        Place {
+            path: doc.path.clone(),
+            index: index_of(doc),
+            name: doc.name.clone(),
+        }
+    }
+}
+
 /// The directory beside the record and the start of its recovery files' names there; the
 /// same for the data directory.
 fn places(path: &Path, index: Option<usize>) -> Vec<(PathBuf, String)> {
@@ -147,17 +180,18 @@ fn places(path: &Path, index: Option<usize>) -> Vec<(PathBuf, String)> {
     out
 }
 
-/// Writes `record` to a recovery file of its own for the record `doc` shows and says where
-/// it went: beside the file, or in the data directory when that cannot be written.
-pub fn write_recovery(record: &Record, doc: &RecordSource) -> Result<Kept, String> {
+/// Writes `record` to the recovery file of document number `id` of this session, at `place`,
+/// and says where it went: beside the file, or in the data directory when that cannot be
+/// written.
+pub fn write_recovery(record: &Record, place: &Place, id: u64) -> Result<Kept, String> {
     let (bytes, _) = notation::to_bytes(
         record,
         Target::new(Format::Kif),
         &TextInfo::new(TextEncoding::Utf8),
     )
     .map_err(|e| e.to_string())?;
-    let tag = session_tag();
-    let Some(path) = &doc.path else {
+    let tag = format!("{}-{id}", session_tag());
+    let Some(path) = &place.path else {
         let dir = data_dir().ok_or("no data directory for a recovery file")?;
         let to = dir.join(format!("untitled-{tag}.kifu"));
         return write_in(&dir, &to, &bytes, true).map(|()| Kept {
@@ -166,7 +200,7 @@ pub fn write_recovery(record: &Record, doc: &RecordSource) -> Result<Kept, Strin
         });
     };
     let mut why_not: Option<String> = None;
-    for (dir, start) in places(path, index_of(doc)) {
+    for (dir, start) in places(path, place.index) {
         let to = dir.join(format!("{start}-{tag}.kifu"));
         let beside = why_not.is_none();
         match write_in(&dir, &to, &bytes, !beside) {
@@ -198,8 +232,9 @@ fn write_in(dir: &Path, to: &Path, bytes: &[u8], create: bool) -> Result<(), Str
         .map_err(|e| e.to_string())
 }
 
-/// The recovery files of record `index` of `path` in every place, newest first.
-fn found(path: &Path, index: Option<usize>) -> Vec<PathBuf> {
+/// The recovery files of record `index` of `path` in every place but `own` (this session's,
+/// whose edits are in memory), newest first.
+fn found(path: &Path, index: Option<usize>, own: &[PathBuf]) -> Vec<PathBuf> {
     let mut out: Vec<(Option<SystemTime>, PathBuf)> = Vec::new();
     for (dir, start) in places(path, index) {
         let Ok(rd) = std::fs::read_dir(&dir) else {
@@ -209,9 +244,10 @@ fn found(path: &Path, index: Option<usize>) -> Vec<PathBuf> {
             let name = e.file_name();
             let Some(name) = name.to_str() else { continue };
             let rest = name.strip_prefix(start.as_str());
-            // `.kifu` (the name before sessions had one each) or `-TIME-PID.kifu`.
+            // `.kifu` (the name before sessions had one each) or `-TIME-PID[-N].kifu`.
             if rest.is_some_and(|r| r == ".kifu" || (r.starts_with('-') && r.ends_with(".kifu")))
                 && e.file_type().is_ok_and(|t| t.is_file())
+                && !own.contains(&e.path())
             {
                 let when = e.metadata().and_then(|m| m.modified()).ok();
                 out.push((when, e.path()));
@@ -222,25 +258,25 @@ fn found(path: &Path, index: Option<usize>) -> Vec<PathBuf> {
     out.into_iter().map(|(_, p)| p).collect()
 }
 
-/// The recovery files earlier sessions left for the record `doc` shows, newest first, each
-/// with what it holds.
-pub fn find_recoveries(doc: &RecordSource) -> Vec<Recovery> {
+/// The recovery files other sessions left for the record `doc` shows (not `own`, this
+/// session's: `Keeper::own`), newest first, each with what it holds.
+pub fn find_recoveries(doc: &RecordSource, own: &[PathBuf]) -> Vec<Recovery> {
     let Some(path) = doc.path.as_deref() else {
         return Vec::new();
     };
-    found(path, index_of(doc))
+    found(path, index_of(doc), own)
         .into_iter()
         .map(Recovery::of)
         .collect()
 }
 
-/// The other records of `doc`'s file (1-based) that have a recovery file.
-pub fn other_recoveries(doc: &RecordSource) -> Vec<usize> {
+/// The other records of `doc`'s file (1-based) that have a recovery file (not `own`).
+pub fn other_recoveries(doc: &RecordSource, own: &[PathBuf]) -> Vec<usize> {
     let Some(path) = doc.path.as_deref() else {
         return Vec::new();
     };
     (0..doc.record_count)
-        .filter(|&i| i != doc.record_index && !found(path, Some(i)).is_empty())
+        .filter(|&i| i != doc.record_index && !found(path, Some(i), own).is_empty())
         .map(|i| i + 1)
         .collect()
 }
@@ -267,6 +303,198 @@ pub fn remove_recovery(path: &Path) -> Result<(), String> {
     std::fs::remove_file(path).map_err(|e| format!("{}: {e}", path.display()))
 }
 
+/// The recovery files of this session's documents and the thread that writes them: each
+/// document with unsaved edits has one, written at most every `interval` after its edits
+/// (a copy of the record goes to the thread: rendering and writing stay off the key path),
+/// and removed when the document has no unsaved edits any more or is closed. A signal writes
+/// every one at once ([`Keeper::keep_all`]); a clean quit removes them ([`Keeper::finish`]).
+#[derive(Debug)]
+pub struct Keeper {
+    /// The least time between two writes; `None`: only when kifview is ended by a signal.
+    interval: Option<Duration>,
+    /// When the next write may be made.
+    next: Instant,
+    /// Each document's revision (`Document::revision`) last sent to the thread, by its number.
+    sent: HashMap<u64, u64>,
+    shared: Arc<Mutex<Files>>,
+    /// The thread's queue (started with the first write).
+    tx: Option<mpsc::Sender<Job>>,
+}
+
+/// What the thread and a signal share: the file of each document, by its number.
+#[derive(Debug, Default)]
+struct Files {
+    files: HashMap<u64, PathBuf>,
+    /// Ended (a signal or a clean quit): nothing more is written or removed by the thread.
+    stopped: bool,
+    /// A write that failed, for the status line.
+    failed: Option<String>,
+}
+
+#[derive(Debug)]
+enum Job {
+    Write {
+        id: u64,
+        record: Box<Record>,
+        place: Place,
+    },
+    Remove(u64),
+}
+
+impl Default for Keeper {
+    fn default() -> Keeper {
+        Keeper {
+            interval: None,
+            next: Instant::now(),
+            sent: HashMap::new(),
+            shared: Arc::default(),
+            tx: None,
+        }
+    }
+}
+
+impl Keeper {
+    /// Writes recovery files while kifview runs, at most every `interval` (`None`: only when
+    /// ended by a signal).
+    pub fn set_interval(&mut self, interval: Option<Duration>) {
+        self.interval = interval;
+    }
+
+    /// The run loop's turn, with every open document: writes the edits of those changed
+    /// since their file was written (when the time has come), removes the files of those
+    /// without unsaved edits and of those closed. Says when a write failed.
+    pub(crate) fn tick<'a>(
+        &mut self,
+        now: Instant,
+        docs: impl Iterator<Item = &'a super::Document>,
+    ) -> Option<String> {
+        let mut live: Vec<u64> = Vec::new();
+        let mut wrote = false;
+        let due = self.interval.is_some() && now >= self.next;
+        for d in docs {
+            let id = d.id();
+            live.push(id);
+            if !d.is_modified() {
+                if self.sent.remove(&id).is_some() {
+                    self.send(Job::Remove(id));
+                }
+            } else if due && self.sent.get(&id) != Some(&d.revision()) {
+                self.sent.insert(id, d.revision());
+                self.send(Job::Write {
+                    id,
+                    record: Box::new(d.record().clone()),
+                    place: Place::of(d.source()),
+                });
+                wrote = true;
+            }
+        }
+        if wrote && let Some(i) = self.interval {
+            self.next = now + i;
+        }
+        let closed: Vec<u64> = (self.sent.keys())
+            .filter(|id| !live.contains(id))
+            .copied()
+            .collect();
+        for id in closed {
+            self.sent.remove(&id);
+            self.send(Job::Remove(id));
+        }
+        lock(&self.shared).failed.take()
+    }
+
+    fn send(&mut self, job: Job) {
+        if self.tx.is_none() {
+            let (tx, rx) = mpsc::channel();
+            let shared = Arc::clone(&self.shared);
+            let started = std::thread::Builder::new()
+                .name("kifview-recovery".into())
+                .spawn(move || run(&rx, &shared));
+            if started.is_err() {
+                return;
+            }
+            self.tx = Some(tx);
+        }
+        if let Some(tx) = &self.tx {
+            let _ = tx.send(job);
+        }
+    }
+
+    /// The recovery files this session has written and not removed (never offered to it:
+    /// their edits are in memory).
+    pub fn own(&self) -> Vec<PathBuf> {
+        lock(&self.shared).files.values().cloned().collect()
+    }
+
+    /// kifview is being ended by a signal: writes the edits of every document that has
+    /// unsaved ones, now, and stops the thread (waiting for a write under way). Each
+    /// document's name with where its edits went.
+    pub(crate) fn keep_all<'a>(
+        &mut self,
+        docs: impl Iterator<Item = &'a super::Document>,
+    ) -> Vec<(String, Result<Kept, String>)> {
+        let mut files = lock(&self.shared);
+        files.stopped = true;
+        let mut out = Vec::new();
+        for d in docs.filter(|d| d.is_modified()) {
+            let place = Place::of(d.source());
+            let kept = write_recovery(d.record(), &place, d.id());
+            if let Ok(k) = &kept {
+                files.put(d.id(), k.path.clone());
+            }
+            out.push((place.name, kept));
+        }
+        out
+    }
+
+    /// A clean quit: the session's recovery files go (the user saved or discarded the
+    /// edits), and the thread stops.
+    pub(crate) fn finish(&mut self) {
+        let mut files = lock(&self.shared);
+        files.stopped = true;
+        for (_, p) in files.files.drain() {
+            let _ = std::fs::remove_file(p);
+        }
+    }
+}
+
+impl Files {
+    /// Notes `path` as document `id`'s file, removing the one it had elsewhere.
+    fn put(&mut self, id: u64, path: PathBuf) {
+        if let Some(old) = self.files.insert(id, path.clone())
+            && old != path
+        {
+            let _ = std::fs::remove_file(old);
+        }
+    }
+}
+
+/// The shared files, also after a thread panicked holding them.
+fn lock(m: &Mutex<Files>) -> std::sync::MutexGuard<'_, Files> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// The keeper's thread: one job after the other, each under the lock (so that a signal's
+/// writes come after any write under way and nothing is written after them).
+fn run(rx: &mpsc::Receiver<Job>, shared: &Mutex<Files>) {
+    for job in rx {
+        let mut files = lock(shared);
+        if files.stopped {
+            return;
+        }
+        match job {
+            Job::Write { id, record, place } => match write_recovery(&record, &place, id) {
+                Ok(k) => files.put(id, k.path),
+                Err(e) => files.failed = Some(format!("{}: {e}", place.name)),
+            },
+            Job::Remove(id) => {
+                if let Some(p) = files.files.remove(&id) {
+                    let _ = std::fs::remove_file(p);
+                }
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -279,24 +507,28 @@ mod tests {
     }
 
     #[test]
-    fn two_sessions_keep_two_files_and_both_are_found() {
+    fn two_documents_keep_two_files_and_only_other_sessions_files_are_offered() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("g.kifu");
         std::fs::write(&path, "").unwrap();
-        let doc = doc_for(&path);
+        let place = Place::of(&doc_for(&path));
         let r = crate::app::document::record_from(crate::core::rules::Position::startpos());
-        let a = write_recovery(&r, &doc).unwrap();
-        std::thread::sleep(Duration::from_millis(2));
-        let b = write_recovery(&r, &doc).unwrap();
+        let a = write_recovery(&r, &place, 1).unwrap();
+        let b = write_recovery(&r, &place, 2).unwrap();
         assert_ne!(a.path, b.path);
         assert_eq!(a.path.parent(), Some(dir.path()), "beside the file");
         assert!(a.not_beside.is_none());
-        let got: Vec<PathBuf> = found(&path, None);
+        let got = found(&path, None, &[]);
         assert!(got.contains(&a.path) && got.contains(&b.path), "{got:?}");
+        // A session's own files hold edits it has in memory: not offered to it.
+        assert_eq!(
+            found(&path, None, std::slice::from_ref(&a.path)),
+            std::slice::from_ref(&b.path)
+        );
         // The name older versions wrote is found too.
         let old = dir.path().join(".g.kifu.kifview-recovery.kifu");
         std::fs::write(&old, "x").unwrap();
-        assert!(found(&path, None).contains(&old));
+        assert!(found(&path, None, &[]).contains(&old));
     }
 
     #[test]

@@ -92,7 +92,7 @@ impl App {
     }
 
     pub(crate) fn continue_save(&mut self, mut job: SaveJob) {
-        if self.doc.saves.running.is_some() {
+        if self.session.saves.running.is_some() {
             self.queue_save(job);
             return;
         }
@@ -155,21 +155,21 @@ impl App {
             );
             return;
         }
-        self.doc.saves.renders += 1;
-        self.doc.saves.running = Some(Running {
+        self.session.saves.renders += 1;
+        self.session.saves.running = Some(Running {
             job,
             rx,
             progress,
             revision: self.doc.current(),
             detached: false,
         });
-        self.wait_for_save_upto(self.doc.saves.blocks_for);
+        self.wait_for_save_upto(self.session.saves.blocks_for);
     }
 
     /// Waits for the running save, at most `limit` (`None`: until it ends), and takes its
     /// outcome when it came.
     pub(super) fn wait_for_save_upto(&mut self, limit: Option<Duration>) {
-        let Some(r) = &self.doc.saves.running else {
+        let Some(r) = &self.session.saves.running else {
             return;
         };
         let got = match limit {
@@ -191,7 +191,7 @@ impl App {
     /// or something changed (the screen needs drawing).
     pub fn save_tick(&mut self) -> bool {
         let mut changed = false;
-        if let Some(r) = &self.doc.saves.running {
+        if let Some(r) = &self.session.saves.running {
             match r.rx.try_recv() {
                 Ok(outcome) => {
                     self.finish_save(outcome);
@@ -204,16 +204,17 @@ impl App {
                 }
             }
         }
-        if self.doc.saves.running.is_none() && self.mode() != crate::app::overlay::Mode::Confirm {
-            if let Some(job) = self.doc.saves.queued.take() {
+        if self.session.saves.running.is_none() && self.mode() != crate::app::overlay::Mode::Confirm
+        {
+            if let Some(job) = self.session.saves.queued.take() {
                 self.continue_save(job);
                 changed = true;
-            } else if let Some(then) = self.doc.saves.then.take() {
+            } else if let Some(then) = self.session.saves.then.take() {
                 self.go_on(then);
                 changed = true;
             }
         }
-        changed || self.doc.saves.running.is_some()
+        changed || self.session.saves.running.is_some()
     }
 
     /// Waits until every save (the running one and a queued one) has ended, or a question
@@ -221,7 +222,7 @@ impl App {
     pub fn wait_for_saves(&mut self) {
         loop {
             self.wait_for_save_upto(None);
-            let queued = self.doc.saves.queued.is_some() || self.doc.saves.then.is_some();
+            let queued = self.session.saves.queued.is_some() || self.session.saves.then.is_some();
             if !queued || self.mode() == crate::app::overlay::Mode::Confirm {
                 return;
             }
@@ -232,23 +233,23 @@ impl App {
     /// How many times this session's saves have rendered the record: once per save, whatever
     /// it asks (for tests and benches; saving as UTF-8 instead renders again, but for KIF).
     pub fn save_renders(&self) -> usize {
-        self.doc.saves.renders
+        self.session.saves.renders
     }
 
     /// Is a save running?
     pub fn save_running(&self) -> bool {
-        self.doc.saves.running.is_some()
+        self.session.saves.running.is_some()
     }
 
     /// Saves run in the background: a save that has not ended after `d` goes on while keys
     /// are handled, its progress on the status line (the viewer: about 100 ms).
     pub fn set_background_saves(&mut self, d: Duration) {
-        self.doc.saves.blocks_for = Some(d);
+        self.session.saves.blocks_for = Some(d);
     }
 
     /// The status line's account of a running save: `saving study.kif… 48% of 2.7 MB`.
     pub fn save_status(&self) -> Option<String> {
-        let r = self.doc.saves.running.as_ref()?;
+        let r = self.session.saves.running.as_ref()?;
         let name = file_name(&r.job.path);
         let total = r.progress.total.load(Ordering::Relaxed);
         let written = r.progress.written.load(Ordering::Relaxed);
@@ -257,10 +258,10 @@ impl App {
             None => format!("saving {name}…"),
             Some(pct) => format!("saving {name}… {pct}% of {}", size_text(total)),
         };
-        if self.doc.saves.queued.is_some() {
+        if self.session.saves.queued.is_some() {
             s.push_str(", then another");
         }
-        if matches!(self.doc.saves.then, Some(Then::Quit { .. }))
+        if matches!(self.session.saves.then, Some(Then::Quit { .. }))
             || matches!(r.job.then, Then::Quit { .. })
         {
             s.push_str(", then quit");
@@ -271,17 +272,17 @@ impl App {
     /// `q` while a save runs: the quit waits for it (and then asks, as ever, when edits are
     /// unsaved). True when the quit was put off.
     pub(crate) fn quit_waits_for_save(&mut self, force: bool) -> bool {
-        if self.doc.saves.running.is_none() && self.doc.saves.queued.is_none() {
+        if self.session.saves.running.is_none() && self.session.saves.queued.is_none() {
             return false;
         }
         // The status line says so (`saving study.kif… 48% of 2.7 MB, then quit`).
-        self.doc.saves.then = Some(Then::Quit { force });
+        self.session.saves.then = Some(Then::Quit { force });
         true
     }
 
     /// Another save while one runs waits for it (one at a time: never two writes at once).
     fn queue_save(&mut self, job: SaveJob) {
-        if self.doc.saves.queued.is_some() {
+        if self.session.saves.queued.is_some() {
             self.info_level(
                 "not saved: a save is running and another waits; save again when they have ended"
                     .into(),
@@ -290,19 +291,19 @@ impl App {
             return;
         }
         let name = file_name(&job.path);
-        self.doc.saves.queued = Some(job);
+        self.session.saves.queued = Some(job);
         self.info(format!("a save is running: {name} is saved when it ends"));
     }
 
     /// What a save that ended means for the session: the same as a save that never left the
     /// key's handling (questions, messages, the file and its stamp, the saved revision).
     fn finish_save(&mut self, outcome: SaveEnd) {
-        let Some(run) = self.doc.saves.running.take() else {
+        let Some(run) = self.session.saves.running.take() else {
             return;
         };
         if !matches!(outcome, SaveEnd::Saved { .. }) {
             // A quit that waited for this save does not happen: the user sees why first.
-            self.doc.saves.then = None;
+            self.session.saves.then = None;
         }
         if run.detached {
             self.say_detached(&run.job, matches!(outcome, SaveEnd::Saved { .. }));
@@ -408,11 +409,11 @@ impl App {
     /// A followed file (--watch) need not reload what was just written; a session that moved
     /// to another file stops following the old one.
     fn follow_saved_file(&mut self, path: &Path, stamp: DiskStamp, copy: bool) {
-        let Some(w) = &self.watch else { return };
+        let Some(w) = &self.doc.watch else { return };
         if same_path(&w.path, path) {
             crate::app::document::watch::set_stamp(self, stamp);
         } else if !copy {
-            self.watch = None;
+            self.doc.watch = None;
         }
     }
 

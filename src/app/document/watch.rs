@@ -16,14 +16,14 @@ const PATIENCE: u32 = 6;
 /// Starts following the current file (its present state is the one shown).
 pub fn start(app: &mut App) {
     let Some(path) = app.doc.source().path.clone() else {
-        app.watch = None;
+        app.doc.watch = None;
         app.info_level(
             format!("{} is not a file: nothing to follow", app.doc.source().name),
             Level::Error,
         );
         return;
     };
-    app.watch = Some(Watch {
+    app.doc.watch = Some(Watch {
         stamp: document::stamp(&path),
         path,
         pending: None,
@@ -37,7 +37,7 @@ pub fn start(app: &mut App) {
 
 /// `F`: follow the file, or stop.
 pub fn toggle(app: &mut App) {
-    if app.watch.take().is_some() {
+    if app.doc.watch.take().is_some() {
         app.info(format!("stopped following {}", app.doc.source().name));
     } else {
         start(app);
@@ -47,7 +47,7 @@ pub fn toggle(app: &mut App) {
 /// Checks the followed file; reloads it when it changed. Returns whether anything visible
 /// changed (the record or the message).
 pub fn tick(app: &mut App) -> bool {
-    let Some(w) = app.watch.as_ref() else {
+    let Some(w) = app.doc.watch.as_ref() else {
         return false;
     };
     let path = w.path.clone();
@@ -84,12 +84,12 @@ pub fn tick(app: &mut App) -> bool {
     let worse = record.len() <= app.doc.record().len()
         && doc.warnings.len() > app.doc.source().warnings.len();
     if worse {
-        let tries = match app.watch.as_ref().and_then(|w| w.pending) {
+        let tries = match app.doc.watch.as_ref().and_then(|w| w.pending) {
             Some((s, n)) if s == now => n + 1,
             _ => 1,
         };
         if tries < PATIENCE {
-            if let Some(w) = app.watch.as_mut() {
+            if let Some(w) = app.doc.watch.as_mut() {
                 w.pending = Some((now, tries));
             }
             app.info_level(
@@ -111,7 +111,7 @@ pub fn tick(app: &mut App) -> bool {
 
 /// Remembers `stamp` as the version shown (after the app wrote the file itself).
 pub(crate) fn set_stamp(app: &mut App, stamp: DiskStamp) {
-    if let Some(w) = app.watch.as_mut() {
+    if let Some(w) = app.doc.watch.as_mut() {
         w.stamp = Some(stamp);
         w.pending = None;
     }

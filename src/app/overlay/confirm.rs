@@ -110,6 +110,11 @@ impl App {
             (Pending::NewRecord(_), _) => self.info("back in the position editor"),
             (Pending::SwitchRecord(index), a) => self.answer_switch(index, a),
             (Pending::LibraryGame(id), a) => self.answer_library_game(id, a),
+            (Pending::ReplacePicture(path), Answer::Yes) => self.write_diagram(path),
+            (Pending::ReplacePicture(path), _) => self.info(format!(
+                "{}: not saved; the file is as it was",
+                document::file_name(&path)
+            )),
             (Pending::Recover(path), Answer::Yes) => self.restore_recovery(&path),
             (Pending::Recover(path), Answer::Delete) => match document::remove_recovery(&path) {
                 Ok(()) => {
@@ -129,7 +134,7 @@ impl App {
     /// Offers the recovery files earlier sessions left for the record shown, newest first,
     /// each with what it holds; one that holds no record is not restored, only deleted.
     pub(crate) fn offer_recovery(&mut self) {
-        let found = document::find_recoveries(self.source());
+        let found = document::find_recoveries(self.source(), &self.session.recovery.own());
         let Some(newest) = found.first() else {
             self.note_other_recoveries();
             return;
@@ -181,7 +186,8 @@ impl App {
                 self.replace_record(record, doc);
                 self.mark_unsaved();
                 let _ = document::remove_recovery(path);
-                let left = document::find_recoveries(self.source()).len();
+                let left =
+                    document::find_recoveries(self.source(), &self.session.recovery.own()).len();
                 let save = self.key(Command::Save);
                 if left > 0 {
                     self.info_level(
@@ -197,13 +203,6 @@ impl App {
                 }
             }
         }
-    }
-
-    /// With unsaved edits, writes them to a recovery file (kifview is being ended by a
-    /// signal). `None` when there was nothing to keep.
-    pub fn write_recovery(&self) -> Option<Result<document::Kept, String>> {
-        self.is_modified()
-            .then(|| document::write_recovery(self.record(), self.source()))
     }
 
     /// `q`: quits, or asks first when there are unsaved edits.

@@ -216,6 +216,8 @@ pub enum Pending {
     SwitchRecord(usize),
     /// Unsaved edits, and a game of the library (this id) was asked for: s, d, c.
     LibraryGame(u32),
+    /// The copy menu's picture would replace this existing file: y / n.
+    ReplacePicture(PathBuf),
 }
 
 /// A question waiting for a one-key answer.
