@@ -75,7 +75,12 @@ pub(crate) const SUM_MAGIC: &[u8; 8] = b"KVSUM001";
 /// FNV-1a over 64-bit words (the tail byte by byte), with the length: the checksum of a
 /// block.
 pub fn block_sum(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325 ^ bytes.len() as u64;
+    fnv64(0xcbf2_9ce4_8422_2325 ^ bytes.len() as u64, bytes)
+}
+
+/// FNV-1a 64 from `seed` over 64-bit words (the tail byte by byte).
+pub fn fnv64(seed: u64, bytes: &[u8]) -> u64 {
+    let mut h = seed;
     let mut words = bytes.chunks_exact(8);
     for w in &mut words {
         h ^= u64::from_le_bytes(w.try_into().expect("8 bytes"));

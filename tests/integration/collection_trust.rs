@@ -15,6 +15,29 @@ fn kifview() -> Command {
     Command::cargo_bin("kifview").expect("binary built")
 }
 
+/// `n` one-game files in `root/coll` ([`collection`]), indexed in `root/idx`.
+fn indexed(root: &Path, n: usize) -> (std::path::PathBuf, std::path::PathBuf) {
+    let coll = collection(root, n);
+    let idx = root.join("idx");
+    update(
+        &idx,
+        std::slice::from_ref(&coll),
+        Default::default(),
+        &|_, _| {},
+    )
+    .unwrap();
+    (coll, idx)
+}
+
+/// `kifview index --check --index IDX`.
+fn check_cli(idx: &Path) -> std::process::Output {
+    kifview()
+        .args(["index", "--check", "--index"])
+        .arg(idx)
+        .output()
+        .unwrap()
+}
+
 fn index_cli(paths: &[&Path], idx: &Path) -> std::process::Output {
     index_cmd(paths, idx, &[]).output().unwrap()
 }
@@ -143,15 +166,7 @@ fn an_index_removes_only_the_files_it_names() {
 #[test]
 fn an_index_made_before_the_marker_is_recognised() {
     let dir = tempfile::tempdir().unwrap();
-    let coll = collection(dir.path(), 4);
-    let idx = dir.path().join("idx");
-    update(
-        &idx,
-        std::slice::from_ref(&coll),
-        Default::default(),
-        &|_, _| {},
-    )
-    .unwrap();
+    let (coll, idx) = indexed(dir.path(), 4);
     let marker = idx.join(kifview::collection::build::MARKER);
     std::fs::remove_file(&marker).unwrap();
     let db = rusqlite::Connection::open(idx.join("catalog.sqlite")).unwrap();
@@ -317,15 +332,7 @@ fn a_rebuild_replaces_the_index_whole_and_queries_meanwhile_read_the_old_one() {
 #[test]
 fn an_answer_reads_one_snapshot_while_an_update_commits() {
     let dir = tempfile::tempdir().unwrap();
-    let coll = collection(dir.path(), 12);
-    let idx = dir.path().join("idx");
-    update(
-        &idx,
-        std::slice::from_ref(&coll),
-        Default::default(),
-        &|_, _| {},
-    )
-    .unwrap();
+    let (_, idx) = indexed(dir.path(), 12);
     let index = Index::open(&idx).unwrap();
     let filter = Filter {
         player: Some("sente".into()),
@@ -375,14 +382,9 @@ fn an_answer_reads_one_snapshot_while_an_update_commits() {
 /// the failure's message.
 fn explore_after_7g7f(idx: &Path) -> Result<String, String> {
     let out = kifview()
-        .args([
-            "explore",
-            "--json",
-            "--position",
-            "startpos moves 7g7f",
-            "--index",
-        ])
+        .args(["explore", "--json", "--index"])
         .arg(idx)
+        .args(["--position", "startpos moves 7g7f"])
         .output()
         .unwrap();
     if out.status.success() {
@@ -409,9 +411,7 @@ fn flip_16_bits(path: &Path) {
 #[test]
 fn a_damaged_segment_is_refused_by_name_reported_and_repaired() {
     let dir = tempfile::tempdir().unwrap();
-    let coll = collection(dir.path(), 12);
-    let idx = dir.path().join("idx");
-    assert!(index_cli(&[&coll], &idx).status.success());
+    let (coll, idx) = indexed(dir.path(), 12);
     let truth = explore_after_7g7f(&idx).unwrap();
     flip_16_bits(&idx.join("moves-1.bin"));
     let err = explore_after_7g7f(&idx).expect_err("a damaged segment is refused");
@@ -419,11 +419,7 @@ fn a_damaged_segment_is_refused_by_name_reported_and_repaired() {
         err.contains("moves-1.bin") && err.contains("damaged") && err.contains("--repair"),
         "{err}"
     );
-    let check = kifview()
-        .args(["index", "--check", "--index"])
-        .arg(&idx)
-        .output()
-        .unwrap();
+    let check = check_cli(&idx);
     let said = common::stderr_of(&check);
     assert_eq!(check.status.code(), Some(1), "{said}");
     assert!(
@@ -442,11 +438,7 @@ fn a_damaged_segment_is_refused_by_name_reported_and_repaired() {
         "{said}"
     );
     assert_eq!(explore_after_7g7f(&idx), Ok(truth.clone()));
-    let check = kifview()
-        .args(["index", "--check", "--index"])
-        .arg(&idx)
-        .output()
-        .unwrap();
+    let check = check_cli(&idx);
     assert!(check.status.success(), "{}", common::stderr_of(&check));
     // A plain update repairs too (it no longer builds games.bin from damaged moves).
     let seg = names(&idx)
@@ -462,11 +454,7 @@ fn a_damaged_segment_is_refused_by_name_reported_and_repaired() {
     let mut bytes = std::fs::read(&gb).unwrap();
     bytes[40] ^= 0x10;
     std::fs::write(&gb, bytes).unwrap();
-    let check = kifview()
-        .args(["index", "--check", "--index"])
-        .arg(&idx)
-        .output()
-        .unwrap();
+    let check = check_cli(&idx);
     let said = common::stderr_of(&check);
     assert!(
         !check.status.success() && said.contains("games.bin"),
@@ -482,9 +470,7 @@ fn a_damaged_segment_is_refused_by_name_reported_and_repaired() {
 #[test]
 fn damage_index_could_not_repair_is_repaired_and_said() {
     let dir = tempfile::tempdir().unwrap();
-    let coll = collection(dir.path(), 6);
-    let idx = dir.path().join("idx");
-    assert!(index_cli(&[&coll], &idx).status.success());
+    let (coll, idx) = indexed(dir.path(), 6);
     let run = |what: &str| {
         let out = index_cli(&[&coll], &idx);
         let said = common::stderr_of(&out);
