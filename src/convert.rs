@@ -488,9 +488,56 @@ pub fn check_one(path: &Path) -> JobResult {
                 r.messages.extend(warning_lines(&name, p));
                 r.failed |= !p.warnings.is_empty();
             }
+            let kept = moves_in_remarks(&l, path);
+            r.failed |= !kept.is_empty();
+            r.messages
+                .extend(kept.into_iter().map(|m| format!("{name}:{m}")));
             r
         }
     }
+}
+
+/// `LINE: message` for each run of remark lines of the file that hold moves (a save kept
+/// lines the reader could not read as remarks: they read back cleanly, but they are not part
+/// of the record). The file is read and decoded again only when a remark looks like a move
+/// (standard input, read once, is not).
+fn moves_in_remarks(l: &Loaded, path: &Path) -> Vec<String> {
+    let looks = |r: &str| unread::holds_move(r);
+    let any = l.records.iter().any(|p| {
+        p.record
+            .program_lines
+            .iter()
+            .any(|r| looks(r.strip_prefix('#').unwrap_or(r)))
+            || p.record
+                .nodes
+                .iter()
+                .any(|n| n.remarks.iter().any(|r| looks(r)))
+    });
+    if !any || path == Path::new("-") {
+        return Vec::new();
+    }
+    let Ok(bytes) = read_input(path) else {
+        return Vec::new();
+    };
+    let text = notation::encoding::decode(&bytes, notation::default_encoding_for(Some(path))).text;
+    unread::remark_runs_with_moves(&text)
+        .into_iter()
+        .map(|(a, b, moves, first)| {
+            let lines = if a == b {
+                format!("a remark line holds a move")
+            } else {
+                format!(
+                    "remark lines {a}–{b} hold {moves} move{}",
+                    if moves == 1 { "" } else { "s" }
+                )
+            };
+            format!(
+                "{a}: {lines} that {} not part of the record (from '{first}'): kept as text by a save of a file read in part; play {} again or delete the lines",
+                if moves == 1 { "is" } else { "are" },
+                if moves == 1 { "it" } else { "them" },
+            )
+        })
+        .collect()
 }
 
 /// Checks every file on every core (results in input order).
