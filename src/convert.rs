@@ -6,7 +6,7 @@
 //! Messages are returned as they are: they quote the files' own text, and the caller strips
 //! control characters and escape sequences before they reach a terminal.
 
-use crate::core::notation::filetype::{self, FileType};
+use crate::core::notation::filetype::FileType;
 use crate::core::notation::{self, Loaded, Newline, Parsed, Target, TextEncoding, TextInfo, bod};
 use crate::core::record::{NodeId, Record};
 use crate::load::{display_name, load_input, pick_record, read_input, read_records};
@@ -62,9 +62,20 @@ pub fn warning_lines(name: &str, parsed: &Parsed) -> impl Iterator<Item = String
 }
 
 /// Files to convert: the inputs, with directories walked when `recursive` (files of the
-/// extensions [`FileType::in_batches`] marks).
+/// extensions [`FileType::in_batches`] marks, as [`load::record_files`] walks them; what it
+/// leaves out is not said: [`walk_inputs`] says it).
 pub fn expand_inputs(inputs: &[PathBuf], recursive: bool) -> Result<Vec<Input>, String> {
+    walk_inputs(inputs, recursive).map(|w| w.0)
+}
+
+/// [`expand_inputs`], and a line `PATH: why` for each file or folder the walk left out (a
+/// FIFO, a device, a dangling link, a folder that cannot be read).
+pub fn walk_inputs(
+    inputs: &[PathBuf],
+    recursive: bool,
+) -> Result<(Vec<Input>, Vec<String>), String> {
     let mut out = Vec::new();
+    let mut skipped = Vec::new();
     for input in inputs {
         if !input.is_dir() {
             out.push(Input {
@@ -79,27 +90,14 @@ pub fn expand_inputs(inputs: &[PathBuf], recursive: bool) -> Result<Vec<Input>, 
                 input.display()
             ));
         }
-        let mut files = Vec::new();
-        let mut stack = vec![input.clone()];
-        while let Some(d) = stack.pop() {
-            let rd = std::fs::read_dir(&d).map_err(|e| format!("{}: {e}", d.display()))?;
-            for e in rd.flatten() {
-                let p = e.path();
-                let ft = e.file_type().map_err(|e| format!("{}: {e}", p.display()))?;
-                if ft.is_dir() {
-                    stack.push(p);
-                } else if filetype::for_path(&p).is_some_and(|t| t.in_batches) {
-                    files.push(p);
-                }
-            }
-        }
-        files.sort();
-        out.extend(files.into_iter().map(|f| Input {
-            path: f,
+        let walked = crate::load::record_files(input);
+        skipped.extend(walked.skipped);
+        out.extend(walked.files.into_iter().map(|f| Input {
+            path: f.path,
             base: Some(input.clone()),
         }));
     }
-    Ok(out)
+    Ok((out, skipped))
 }
 
 /// Decides every output path: `output` for one input, else under `out_dir` with the input's

@@ -1,35 +1,114 @@
 //! The one loader: a path, standard input (`-`) or bytes already read become records, for the
 //! viewer and every subcommand. One rule for what is empty (whitespace only: an error for the
 //! batch commands, an empty record with a warning in the viewer, which opens such a file to
-//! write into it), one rule for `--record N` ([`record_index`]), and one way of reading
-//! standard input.
+//! write into it), one rule for `--record N` ([`record_index`]), one way of reading
+//! standard input, and one limit on what is read ([`size_limit`]: a record file larger is
+//! refused with its size, an endless input once it gave that much). Folders are walked by
+//! [`record_files`]: regular files only, the rest named.
 
-use crate::core::notation::{self, Loaded, Parsed};
+use crate::core::notation::{self, Loaded, Parsed, filetype};
 use std::io::Read;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// An input holds nothing: no bytes, or whitespace only.
 pub fn is_empty(bytes: &[u8]) -> bool {
     bytes.iter().all(u8::is_ascii_whitespace)
 }
 
-/// Reads a file (or standard input for `-`) into its bytes.
+/// Reads a file (or standard input for `-`) into its bytes, refusing one larger than the
+/// limit ([`size_limit`]): a regular file by its size before a byte is read, anything else
+/// (a device such as `/dev/zero`, a pipe, standard input) once it gave more than the limit.
 pub fn read_input(path: &Path) -> Result<Vec<u8>, String> {
+    read_limited(path, size_limit()?)
+}
+
+/// [`read_input`] with the limit given.
+pub fn read_limited(path: &Path, limit: u64) -> Result<Vec<u8>, String> {
+    let over = limit.saturating_add(1);
     if path == Path::new("-") {
         let mut bytes = Vec::new();
         std::io::stdin()
+            .take(over)
             .read_to_end(&mut bytes)
             .map_err(|e| format!("reading standard input: {e}"))?;
+        if bytes.len() as u64 > limit {
+            return Err(too_big("standard input", None, limit));
+        }
         return Ok(bytes);
     }
-    // `fs::read` (and `File::read_to_end`) ask the file's size and position first: two more
-    // system calls per file of a batch. Records are small: start with room for a typical one,
-    // let larger ones grow, and read through `Take`, which does not ask.
-    let mut bytes = Vec::with_capacity(64 * 1024);
-    std::fs::File::open(path)
-        .and_then(|f| f.take(u64::MAX).read_to_end(&mut bytes))
-        .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    let cannot = |e: std::io::Error| format!("{}: cannot read: {e}", path.display());
+    let file = std::fs::File::open(path).map_err(cannot)?;
+    // One `fstat`: a regular file too large is refused unread, and one that fits is read
+    // into a buffer of its size (`Take` does not ask again).
+    let meta = file.metadata().map_err(cannot)?;
+    if meta.is_file() && meta.len() > limit {
+        return Err(too_big(
+            &path.display().to_string(),
+            Some(meta.len()),
+            limit,
+        ));
+    }
+    let room = if meta.is_file() {
+        meta.len() + 1
+    } else {
+        64 * 1024
+    };
+    let mut bytes = Vec::with_capacity(room.min(over) as usize);
+    file.take(over).read_to_end(&mut bytes).map_err(cannot)?;
+    if bytes.len() as u64 > limit {
+        return Err(too_big(&path.display().to_string(), None, limit));
+    }
     Ok(bytes)
+}
+
+/// The largest record file read by default: 256 MiB. The largest records in use are
+/// archives of many games in one CSA file (a month of Floodgate is tens of MB); a file read
+/// whole is held with its text and records, several times its size, so 256 MiB keeps one
+/// file's reading to a few GB at most, while an endless input (`/dev/zero`, a symbolic link
+/// to a device) is refused after reading no more than that.
+pub const DEFAULT_SIZE_LIMIT: u64 = 256 << 20;
+
+/// The largest record file any command or the viewer reads: `$KIFVIEW_MAX_FILE` (bytes, or
+/// with `K`, `M` or `G`: `512M`), else [`DEFAULT_SIZE_LIMIT`]. A value that is not a size is an
+/// error naming the variable.
+pub fn size_limit() -> Result<u64, String> {
+    static LIMIT: std::sync::OnceLock<Result<u64, String>> = std::sync::OnceLock::new();
+    LIMIT
+        .get_or_init(|| match std::env::var("KIFVIEW_MAX_FILE") {
+            Err(_) => Ok(DEFAULT_SIZE_LIMIT),
+            Ok(v) => parse_size(&v).ok_or_else(|| {
+                format!(
+                    "KIFVIEW_MAX_FILE={}: expected a size in bytes, or with K, M or G (as 512M)",
+                    crate::core::text::sanitize(&v)
+                )
+            }),
+        })
+        .clone()
+}
+
+/// `123`, `64K`, `512M`, `2G` (powers of 1024); `None` for anything else or 0.
+pub fn parse_size(s: &str) -> Option<u64> {
+    let s = s.trim();
+    let (num, unit) = match s.as_bytes().last()? {
+        b'K' | b'k' => (&s[..s.len() - 1], 1 << 10),
+        b'M' | b'm' => (&s[..s.len() - 1], 1 << 20),
+        b'G' | b'g' => (&s[..s.len() - 1], 1 << 30),
+        _ => (s, 1),
+    };
+    num.trim()
+        .parse::<u64>()
+        .ok()?
+        .checked_mul(unit)
+        .filter(|&n| n > 0)
+}
+
+/// Why an input over the limit is refused: its size when known, else that it gave more.
+fn too_big(name: &str, size: Option<u64>, limit: u64) -> String {
+    let what = match size {
+        Some(n) => format!("{n} bytes, over the limit"),
+        None => "more than the limit".to_string(),
+    };
+    format!("{name}: {what} of {limit} bytes for a record file (KIFVIEW_MAX_FILE=SIZE raises it)")
 }
 
 /// Reads a file (or standard input for `-`) into records. An input that yields nothing a
@@ -78,4 +157,127 @@ pub fn record_index(what: &str, want: usize, count: usize) -> Result<usize, Stri
             if count == 1 { "" } else { "s" }
         ))
     }
+}
+
+/// A record file found in a folder: its path, and whether the folder holds a symbolic link
+/// there (to a regular file: the only links followed).
+pub struct FoundFile {
+    pub path: PathBuf,
+    pub link: bool,
+}
+
+/// What a walk found: the record files (by path), and a line `PATH: why` for each one or
+/// folder left out.
+#[derive(Default)]
+pub struct Walked {
+    pub files: Vec<FoundFile>,
+    pub skipped: Vec<String>,
+}
+
+/// The record files under the folder `root` (the extensions `FileType::in_batches` marks),
+/// sorted: regular files and links to regular files only. A FIFO (reading it would wait for
+/// a writer for ever), a device (`/dev/zero` never ends), a socket and a dangling link are
+/// named in [`Walked::skipped`] with why, as is a folder that cannot be read (permissions, a
+/// path over PATH_MAX): the walk goes on without it. Links to folders are not followed (no
+/// cycles), and kifview's own recovery files (`.NAME.kifview-recovery-…`) are not records of
+/// the collection.
+pub fn record_files(root: &Path) -> Walked {
+    let mut out = Walked::default();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let cannot = |e: std::io::Error| format!("{}: cannot read the folder: {e}", d.display());
+        let rd = match std::fs::read_dir(&d) {
+            Ok(rd) => rd,
+            Err(e) => {
+                out.skipped.push(cannot(e));
+                continue;
+            }
+        };
+        for e in rd {
+            let e = match e {
+                Ok(e) => e,
+                Err(e) => {
+                    out.skipped.push(cannot(e));
+                    break;
+                }
+            };
+            let p = e.path();
+            let ft = match e.file_type() {
+                Ok(ft) => ft,
+                Err(e) => {
+                    out.skipped.push(format!("{}: {e}", p.display()));
+                    continue;
+                }
+            };
+            if ft.is_dir() {
+                stack.push(p);
+                continue;
+            }
+            let record = filetype::for_path(&p).is_some_and(|t| t.in_batches);
+            if !record || is_recovery_file(&e.file_name()) {
+                continue;
+            }
+            match regular(&p, ft) {
+                Ok(link) => out.files.push(FoundFile { path: p, link }),
+                Err(why) => out.skipped.push(format!("{}: {why}", p.display())),
+            }
+        }
+    }
+    out.files.sort_by(|a, b| a.path.cmp(&b.path));
+    out
+}
+
+/// Is the file at `p` (of type `ft`, not followed) a regular file, or a link to one
+/// (`Ok(true)`)? Else why it is skipped.
+pub fn regular(p: &Path, ft: std::fs::FileType) -> Result<bool, String> {
+    if ft.is_file() {
+        return Ok(false);
+    }
+    let link = ft.is_symlink();
+    let target = if link {
+        match std::fs::metadata(p) {
+            Ok(m) => m.file_type(),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                let to = std::fs::read_link(p).unwrap_or_default();
+                return Err(format!(
+                    "dangling symbolic link (to {}): skipped",
+                    to.display()
+                ));
+            }
+            Err(e) => return Err(format!("cannot follow the symbolic link: {e}")),
+        }
+    } else {
+        ft
+    };
+    if target.is_file() {
+        return Ok(link);
+    }
+    Err(format!(
+        "not a regular file ({}{}): skipped",
+        if link { "a link to " } else { "" },
+        kind_of(target)
+    ))
+}
+
+/// What a file that is not a regular file is, for a message.
+fn kind_of(ft: std::fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    if ft.is_fifo() {
+        "a FIFO"
+    } else if ft.is_char_device() {
+        "a character device"
+    } else if ft.is_block_device() {
+        "a block device"
+    } else if ft.is_socket() {
+        "a socket"
+    } else if ft.is_dir() {
+        "a folder"
+    } else {
+        "not a file"
+    }
+}
+
+/// Is `name` one of kifview's own recovery files (`app::document::recovery`'s names)?
+pub fn is_recovery_file(name: &std::ffi::OsStr) -> bool {
+    memchr::memmem::find(name.as_encoded_bytes(), b".kifview-recovery").is_some()
 }

@@ -15,9 +15,16 @@ use std::process::ExitCode;
 
 #[derive(Args, Debug)]
 pub struct IndexArgs {
-    /// Folders (or files) of records: KIF, KIFU, KI2, KI2U, CSA, JKF.
-    #[arg(required = true, value_name = "PATH")]
+    /// Folders (or files) of records: KIF, KIFU, KI2, KI2U, CSA, JKF. Regular files only: a
+    /// FIFO, a device or a dangling link is named and skipped, as is a folder that cannot be
+    /// read.
+    #[arg(required_unless_present = "forget", value_name = "PATH")]
     pub paths: Vec<PathBuf>,
+    /// Drop FOLDER (or a file) from the index: its games are forgotten and it is not read
+    /// again. It need not exist (a folder renamed or deleted; an indexed folder that is gone
+    /// is dropped by every update anyway). May be given more than once.
+    #[arg(long, value_name = "FOLDER")]
+    pub forget: Vec<PathBuf>,
     /// The index folder (default: $KIFVIEW_INDEX, else the platform data directory's
     /// kifview/collection).
     #[arg(long, value_name = "IDX")]
@@ -140,7 +147,15 @@ pub fn index(a: IndexArgs) -> ExitCode {
     // Ctrl-C (or SIGTERM, SIGHUP) stops the update between steps, the step under way rolled
     // back: what was committed stays, and the next `kifview index` reads the rest.
     let stop = kifview::analyze::progress::catch_interrupt();
-    let report = collection::update_with(&dir, &a.paths, opts, &progress, &|| {}, stop);
+    let report = collection::build::update_forgetting(
+        &dir,
+        &a.paths,
+        &a.forget,
+        opts,
+        &progress,
+        &|| {},
+        stop,
+    );
     bar.finish_and_clear();
     let r = match report {
         Ok(r) => r,
@@ -221,11 +236,10 @@ fn target(p: &PositionArgs) -> Result<Position, (u8, String)> {
 
 fn filter(f: FilterArgs) -> Filter {
     let under = f.under.map(|u| {
-        std::fs::canonicalize(&u)
+        let abs = std::fs::canonicalize(&u)
             .or_else(|_| std::path::absolute(&u))
-            .unwrap_or(u)
-            .to_string_lossy()
-            .into_owned()
+            .unwrap_or(u);
+        collection::walk::path_key(&abs)
     });
     Filter {
         player: f.player,
@@ -282,8 +296,8 @@ struct GameJson<'a> {
 /// same data for a program, nothing a terminal would act on.
 fn json_line<T: Serialize>(v: &T) -> String {
     let mut raw = serde_json::to_string(v).expect("plain data");
-    let acts =
-        |c: char| c.is_control() || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}');
+    // Also U+2028/U+2029, which JavaScript before ES2019 reads as line breaks inside a string.
+    let acts = kifview::core::text::is_unsafe;
     // Most lines hold nothing to escape: they are written as they are.
     if !raw.contains(acts) {
         raw.push('\n');
@@ -336,22 +350,60 @@ fn human(t: &mut Vec<u8>, g: &Brief, ply: Option<u32>) {
     put(t, "\n");
 }
 
-/// A path as one shell word (quoted when it holds anything but plain characters).
-fn shell_word(t: &mut Vec<u8>, p: &str) {
+/// A path (a catalog key, `collection::walk::path_key`) as one shell word that opens the
+/// file: as it is when it holds only plain characters, else quoted (`'…'`), and as `$'…'`
+/// with `\t`, `\n` and `\xNN` escapes when it holds a control character, a character a
+/// terminal acts on or a byte that is not UTF-8 (bash, zsh and ksh read `$'…'`), so that
+/// nothing in it reaches the terminal as it is and a copied line opens the file.
+fn shell_word(t: &mut Vec<u8>, key: &str) {
+    use std::os::unix::ffi::OsStrExt;
     let plain_byte = |b: u8| b.is_ascii_alphanumeric() || b"/._-+,:@%".contains(&b);
     let plain = |c: char| c.is_alphanumeric() || "/._-+,:@%".contains(c);
-    let clean = sanitize(p);
     // Most paths are plain ASCII: checked byte by byte, without decoding.
-    let all_plain = if clean.is_ascii() {
-        clean.bytes().all(plain_byte)
-    } else {
-        clean.chars().all(plain)
-    };
-    if !clean.is_empty() && all_plain {
-        t.extend_from_slice(clean.as_bytes());
-    } else {
-        t.extend_from_slice(format!("'{}'", clean.replace('\'', r"'\''")).as_bytes());
+    if !key.is_empty() && key.bytes().all(plain_byte) {
+        t.extend_from_slice(key.as_bytes());
+        return;
     }
+    let path = collection::walk::key_path(key);
+    let bytes = path.as_os_str().as_bytes();
+    match std::str::from_utf8(bytes) {
+        Ok(s) if !s.is_empty() && s.chars().all(plain) => t.extend_from_slice(bytes),
+        Ok(s) if !s.contains(kifview::core::text::is_unsafe) => {
+            t.extend_from_slice(format!("'{}'", s.replace('\'', r"'\''")).as_bytes());
+        }
+        _ => ansi_c_quoted(t, bytes),
+    }
+}
+
+/// `bytes` as a `$'…'` word: printable ASCII and safe characters as they are, the rest
+/// escaped byte by byte.
+fn ansi_c_quoted(t: &mut Vec<u8>, bytes: &[u8]) {
+    t.extend_from_slice(b"$'");
+    for chunk in bytes.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            match c {
+                '\\' => t.extend_from_slice(br"\\"),
+                '\'' => t.extend_from_slice(br"\'"),
+                '\t' => t.extend_from_slice(br"\t"),
+                '\n' => t.extend_from_slice(br"\n"),
+                '\r' => t.extend_from_slice(br"\r"),
+                c if kifview::core::text::is_unsafe(c) => {
+                    let mut buf = [0u8; 4];
+                    for b in c.encode_utf8(&mut buf).bytes() {
+                        t.extend_from_slice(format!("\\x{b:02x}").as_bytes());
+                    }
+                }
+                c => {
+                    let mut buf = [0u8; 4];
+                    t.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+                }
+            }
+        }
+        for b in chunk.invalid() {
+            t.extend_from_slice(format!("\\x{b:02x}").as_bytes());
+        }
+    }
+    t.push(b'\'');
 }
 
 /// Text written to standard output as it is made, in blocks; `Err` once the reader is gone

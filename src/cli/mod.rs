@@ -101,7 +101,7 @@ pub enum Command {
     Mate(analyze::MateArgs),
     /// Index folders of records for `find`, `explore` and `games` (incremental).
     #[command(
-        after_help = "Examples:\n  kifview index ~/kifu                     into the default index\n  kifview index /data/floodgate --index fg.idx\n  kifview index ~/kifu --variations        variations' positions too"
+        after_help = "Examples:\n  kifview index ~/kifu                     into the default index\n  kifview index /data/floodgate --index fg.idx\n  kifview index ~/kifu --variations        variations' positions too\n  kifview index --forget ~/old-kifu         drop a folder (renamed, deleted) from the index"
     )]
     Index(collection::IndexArgs),
     /// List the indexed games that reach a position.
@@ -209,7 +209,9 @@ mod convert;
 mod show;
 
 /// The files a batch command (`convert`, `check`) works on: the inputs, with directories walked
-/// when `recursive` (the record files [`kifview::convert::expand_inputs`] selects). A directory
+/// when `recursive` (the record files [`kifview::convert::walk_inputs`] selects, each file or
+/// folder it leaves out named on standard error: a FIFO, a device, a dangling link, a folder
+/// that cannot be read). A directory
 /// given without `-r` is bad usage (exit 2). A directory in which `-r` finds no record file is
 /// named on standard error, and when the inputs come to no file at all that is an error (exit 1):
 /// a script pointed at the wrong folder hears it instead of succeeding with nothing done.
@@ -219,8 +221,13 @@ pub(crate) fn batch_inputs(
     inputs: &[PathBuf],
     recursive: bool,
 ) -> Result<Vec<kifview::convert::Input>, ExitCode> {
-    let found = match kifview::convert::expand_inputs(inputs, recursive) {
-        Ok(f) => f,
+    let found = match kifview::convert::walk_inputs(inputs, recursive) {
+        Ok((found, skipped)) => {
+            for s in skipped {
+                say!("kifview {who}: {s}");
+            }
+            found
+        }
         Err(m) => {
             say!("kifview {who}: {}", m.replace("to convert", verb));
             return Err(ExitCode::from(2));

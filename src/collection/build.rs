@@ -9,7 +9,7 @@ use super::catalog::{Catalog, KnownFile};
 use super::games_bin;
 use super::scan::{self, FileRead};
 use super::segment::{Segment, SegmentWriter};
-use super::walk::{Found, walk};
+use super::walk::{Found, key_path, path_key, walk};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -113,12 +113,41 @@ pub fn update_with(
     committed: &(dyn Fn() + Sync),
     stop: &AtomicBool,
 ) -> Result<Report, String> {
+    update_forgetting(dir, roots, &[], opts, progress, committed, stop)
+}
+
+/// [`update_with`], first dropping the folders (or files) `forget` from the index: their
+/// files are forgotten and they are no folders of the index any more (a rebuild does not read
+/// them again). They need not exist (`kifview index --forget A` after `mv A B`). A folder of
+/// the index that no longer exists is dropped the same way by every update, named in
+/// [`Report::warnings`].
+pub fn update_forgetting(
+    dir: &Path,
+    roots: &[PathBuf],
+    forget: &[PathBuf],
+    opts: UpdateOptions,
+    progress: &(dyn Fn(u64, u64) + Sync),
+    committed: &(dyn Fn() + Sync),
+    stop: &AtomicBool,
+) -> Result<Report, String> {
     let mut roots_abs = Vec::new();
     for r in roots {
-        let abs =
-            std::fs::canonicalize(r).map_err(|e| format!("{}: cannot index: {e}", r.display()))?;
+        let abs = std::fs::canonicalize(r).map_err(|e| {
+            format!(
+                "{}: cannot index: {e} (kifview index --forget {} drops a folder from the index)",
+                r.display(),
+                r.display()
+            )
+        })?;
         roots_abs.push(abs);
     }
+    let forget: Vec<String> = forget
+        .iter()
+        .map(|f| {
+            let abs = std::fs::canonicalize(f).or_else(|_| std::path::absolute(f));
+            path_key(&abs.unwrap_or_else(|_| f.clone()))
+        })
+        .collect();
     claim(dir)?;
     // One update at a time: a second would write the same segment's files.
     let _lock = Lock::take(dir)?;
@@ -131,30 +160,54 @@ pub fn update_with(
     } = open_or_rebuild(dir, opts)?;
     report.rebuilt = rebuild.as_ref().map(|r| r.why.clone());
     let mut cat = cat;
-    for r in &roots_abs {
-        let s = r.to_string_lossy().into_owned();
+    let given: Vec<String> = roots_abs.iter().map(|r| path_key(r)).collect();
+    let mut known: HashMap<String, KnownFile> = HashMap::new();
+    // Folders dropped: asked to, or gone (renamed, deleted). Their files are known and never
+    // seen, so the first step forgets them.
+    for f in &forget {
+        let files = cat.files_under(f)?;
+        let held = all_roots.iter().any(|r| within(r, f));
+        if files.is_empty() && !held {
+            report.warnings.push(format!(
+                "{}: not in the index: nothing to forget",
+                key_path(f).display()
+            ));
+        }
+        known.extend(files);
+    }
+    all_roots.retain(|r| !forget.iter().any(|f| within(r, f)));
+    let mut kept = Vec::new();
+    for r in std::mem::take(&mut all_roots) {
+        if given.contains(&r) || key_path(&r).exists() {
+            kept.push(r);
+            continue;
+        }
+        let files = cat.files_under(&r)?;
+        report.warnings.push(format!(
+            "{}: no longer there: its {} file(s) forgotten",
+            key_path(&r).display(),
+            files.len()
+        ));
+        known.extend(files);
+    }
+    all_roots = kept;
+    for s in given {
         if !all_roots.contains(&s) {
             all_roots.push(s);
         }
     }
     // After a rebuild every folder the index held is read again; otherwise the ones given.
     let walk_roots: Vec<PathBuf> = if report.rebuilt.is_some() {
-        all_roots
-            .iter()
-            .map(PathBuf::from)
-            .filter(|p| p.exists())
-            .collect()
+        all_roots.iter().map(|r| key_path(r)).collect()
     } else {
         roots_abs.clone()
     };
-    let mut found = Vec::new();
-    let mut known: HashMap<String, KnownFile> = HashMap::new();
+    let walked = walk(&walk_roots, &all_roots);
+    report.failures.extend(walked.skipped);
+    let found = walked.found;
     for root in &walk_roots {
-        found.extend(walk(root)?);
-        known.extend(cat.files_under(&root.to_string_lossy())?);
+        known.extend(cat.files_under(&path_key(root))?);
     }
-    found.sort_by(|a, b| a.key.cmp(&b.key));
-    found.dedup_by(|a, b| a.key == b.key);
     let mut todo = Vec::new();
     let mut seen = std::collections::HashSet::new();
     for f in found {
@@ -232,6 +285,12 @@ pub fn update_with(
     games_bin::write(dir, &cat)?;
     report.games = cat.counts()?.0;
     Ok(report)
+}
+
+/// Is the key `path` the key `folder` or under it?
+fn within(path: &str, folder: &str) -> bool {
+    path.strip_prefix(folder.trim_end_matches('/'))
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
 }
 
 fn begin(cat: &Catalog) -> Result<(), String> {

@@ -24,7 +24,7 @@ pub struct Index {
 }
 
 /// The identity (device, inode) of the file at `path`.
-fn identity(path: &Path) -> Option<(u64, u64)> {
+pub(crate) fn identity(path: &Path) -> Option<(u64, u64)> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::MetadataExt;

@@ -22,6 +22,7 @@ mod fidelity;
 mod fuzz_findings;
 mod graph;
 mod hostile;
+mod index_inputs;
 mod interop;
 mod jkf;
 mod ki2;

@@ -11,7 +11,6 @@ use crate::app::overlay::{ListKind, Mode};
 use crate::app::state::{App, Level};
 use crate::collection::{Found, GameResult};
 use crate::core::rules::Move;
-use std::path::PathBuf;
 
 fn result_word(o: GameResult) -> &'static str {
     match o {
@@ -104,7 +103,7 @@ impl App {
                     result_word(g.result),
                 );
                 GameRef {
-                    path: PathBuf::from(&g.path),
+                    path: crate::collection::walk::key_path(&g.path),
                     record: g.record,
                     ply: f.ply,
                     label,

@@ -23,8 +23,9 @@ pub fn read_with_ends(full: &str) -> (Vec<Parsed>, Vec<usize>) {
     let mut out = Vec::new();
     let mut ends = Vec::new();
     let mut r = Reader::new();
-    // About one node per 12 bytes of a typical record (`+7776FU\nT12\n`).
-    r.b.record_mut().nodes.reserve(text.len() / 12);
+    // About one node per 12 bytes of a typical record (`+7776FU\nT12\n`): room for the first
+    // record only (a file of 10^5 records must not reserve for all of them at once).
+    r.b.record_mut().nodes.reserve(first_record_len(text) / 12);
     for (i, line) in short_lines(text).enumerate() {
         if line
             .as_bytes()
@@ -49,6 +50,19 @@ pub fn read_with_ends(full: &str) -> (Vec<Parsed>, Vec<usize>) {
         *last = full.len();
     }
     (out, ends)
+}
+
+/// The length of the first record of `text`: up to its first `/` line (the whole text when
+/// there is none).
+fn first_record_len(text: &str) -> usize {
+    memchr::memmem::find_iter(text.as_bytes(), b"\n/")
+        .find(|&at| {
+            let rest = &text[at + 2..];
+            rest.split(['\n', '\r'])
+                .next()
+                .is_some_and(|l| l.trim().is_empty())
+        })
+        .unwrap_or(text.len())
 }
 
 /// The offset in `text` just after `line` (a slice of it) and its line break.

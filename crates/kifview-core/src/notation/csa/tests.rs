@@ -673,3 +673,21 @@ fn empty_comment_lines_are_kept_or_named() {
         p.warnings
     );
 }
+
+#[test]
+fn each_record_of_a_file_of_several_reserves_for_itself_not_for_the_file() {
+    // A short first record, then a long one: the first must not hold room for the file.
+    let mut text = String::from("V2.2\nPI\n+\n+7776FU\n-3334FU\n%TORYO\n/\nV2.2\nPI\n+\n");
+    for _ in 0..20_000 {
+        text.push_str("+5958OU\nT1\n-5152OU\nT1\n+5859OU\nT1\n-5251OU\nT1\n");
+    }
+    let v = read(&text);
+    assert_eq!(v.len(), 2);
+    let first = &v[0].record.nodes;
+    assert!(
+        first.capacity() < 64,
+        "{} nodes reserved for a record of {}",
+        first.capacity(),
+        first.len()
+    );
+}

@@ -1,0 +1,390 @@
+//! What is read into an index and by every command (issue 31): only regular files, of a
+//! bounded size; a folder that cannot be read skipped with a warning; a file counted once
+//! however many links name it; kifview's own recovery files left out; names that are not
+//! UTF-8 kept as they are; folders renamed or dropped forgotten; paths printed so that a shell
+//! opens them.
+
+use assert_cmd::Command;
+use serde_json::Value;
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use crate::common;
+
+/// Long enough for any machine, short enough that a hang fails the test instead of the run.
+const HANG: Duration = Duration::from_secs(120);
+
+fn kifview() -> Command {
+    let mut c = Command::cargo_bin("kifview").expect("binary built");
+    c.timeout(HANG);
+    c
+}
+
+fn kif(sente: &str) -> String {
+    format!(
+        "手合割：平手\n先手：{sente}\n後手：相手\n手数----指手---------消費時間--\n\
+         1 ７六歩(77)\n2 ３四歩(33)\n3 投了\n"
+    )
+}
+
+fn index(args: &[&std::ffi::OsStr], idx: &Path) -> std::process::Output {
+    kifview()
+        .arg("index")
+        .args(args)
+        .arg("--index")
+        .arg(idx)
+        .output()
+        .unwrap()
+}
+
+/// `games --json`, one value per game.
+fn games(idx: &Path) -> Vec<Value> {
+    let out = kifview()
+        .args(["games", "--json", "--index"])
+        .arg(idx)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", common::stderr_of(&out));
+    out.stdout
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .map(|l| serde_json::from_slice(l).expect("one JSON object a line"))
+        .collect()
+}
+
+/// What a command said, on either stream (`check` reports on standard output).
+fn said(out: &std::process::Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        common::stderr_of(out)
+    )
+}
+
+/// The file a printed path (`\xNN` for a byte that is not UTF-8, `\\` for a backslash) names.
+fn printed_path(p: &str) -> PathBuf {
+    use std::os::unix::ffi::OsStringExt;
+    let b = p.as_bytes();
+    let (mut out, mut i) = (Vec::new(), 0);
+    while i < b.len() {
+        match (b[i], b.get(i + 1)) {
+            (b'\\', Some(b'\\')) => {
+                out.push(b'\\');
+                i += 2;
+            }
+            (b'\\', Some(b'x')) => {
+                out.push(u8::from_str_radix(&p[i + 2..i + 4], 16).expect("\\xNN"));
+                i += 4;
+            }
+            (c, _) => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    PathBuf::from(std::ffi::OsString::from_vec(out))
+}
+
+/// A temporary folder and an empty `coll` folder in it.
+fn collection_dir() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let coll = dir.path().join("coll");
+    std::fs::create_dir_all(&coll).unwrap();
+    (dir, coll)
+}
+
+fn mkfifo(p: &Path) {
+    let c = std::ffi::CString::new(p.as_os_str().as_bytes()).unwrap();
+    // SAFETY: a valid C string.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0, "mkfifo");
+}
+
+#[test]
+fn fifos_devices_and_dangling_links_are_skipped_by_name_and_never_read() {
+    let (dir, coll) = collection_dir();
+    std::fs::write(coll.join("good.kif"), kif("甲")).unwrap();
+    mkfifo(&coll.join("pipe.kif"));
+    std::os::unix::fs::symlink("/dev/zero", coll.join("zero.kif")).unwrap();
+    std::os::unix::fs::symlink(coll.join("gone.kif"), coll.join("dangling.kif")).unwrap();
+    let idx = dir.path().join("idx");
+    let out = index(&[coll.as_os_str()], &idx);
+    let err = common::stderr_of(&out);
+    for (name, why) in [
+        ("pipe.kif", "not a regular file"),
+        ("zero.kif", "not a regular file"),
+        ("dangling.kif", "dangling symbolic link"),
+    ] {
+        assert!(
+            err.lines().any(|l| l.contains(name) && l.contains(why)),
+            "{name}: {why}: {err}"
+        );
+    }
+    assert!(err.contains(": 1 games (1 added"), "{err}");
+    assert_eq!(games(&idx).len(), 1);
+    // `check -r` walks the folder the same way.
+    let out = kifview().args(["check", "-r"]).arg(&coll).output().unwrap();
+    let err = said(&out);
+    assert!(
+        err.contains("pipe.kif") && err.contains("not a regular file"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_record_file_over_the_limit_is_refused_with_its_size_and_endless_inputs_end() {
+    let dir = tempfile::tempdir().unwrap();
+    let big = dir.path().join("big.kif");
+    let mut text = kif("甲");
+    while text.len() < 3 << 20 {
+        text.push_str("*コメント行です。\n");
+    }
+    std::fs::write(&big, &text).unwrap();
+    let size = text.len().to_string();
+    for cmd in [&["check"][..], &["show"], &["convert", "--to", "csa"]] {
+        let out = kifview()
+            .args(cmd)
+            .arg(&big)
+            .env("KIFVIEW_MAX_FILE", "1M")
+            .output()
+            .unwrap();
+        let err = said(&out);
+        assert!(!out.status.success(), "{cmd:?}: {err}");
+        assert!(
+            err.contains("big.kif") && err.contains(&size) && err.contains("KIFVIEW_MAX_FILE"),
+            "{cmd:?}: {err}"
+        );
+    }
+    // The default limit takes it.
+    let out = kifview().arg("check").arg(&big).output().unwrap();
+    assert!(out.status.success(), "{}", common::stderr_of(&out));
+    // Endless inputs: refused at the limit, not read for ever.
+    let idx = dir.path().join("idx");
+    let idx = idx.to_str().unwrap();
+    for cmd in [
+        &["show", "/dev/zero"][..],
+        &["check", "/dev/zero"],
+        &["find", "--ply", "1", "--file", "/dev/zero", "--index", idx],
+    ] {
+        let out = kifview()
+            .args(cmd)
+            .env("KIFVIEW_MAX_FILE", "1M")
+            .output()
+            .unwrap();
+        let err = said(&out);
+        assert!(
+            !out.status.success() && err.contains("/dev/zero") && err.contains("limit"),
+            "{cmd:?}: {err}"
+        );
+    }
+    let out = kifview()
+        .arg("check")
+        .arg(&big)
+        .env("KIFVIEW_MAX_FILE", "lots")
+        .output()
+        .unwrap();
+    let err = said(&out);
+    assert!(err.contains("KIFVIEW_MAX_FILE"), "{err}");
+}
+
+/// Makes `depth` nested folders of 200-byte names under `root` (through their descriptors:
+/// the path grows past PATH_MAX) and a record file at the bottom.
+fn too_deep(root: &Path, depth: usize) {
+    let name = std::ffi::CString::new("d".repeat(200)).unwrap();
+    let c = std::ffi::CString::new(root.as_os_str().as_bytes()).unwrap();
+    // SAFETY: valid C strings; every descriptor opened is closed.
+    unsafe {
+        let mut fd = libc::open(c.as_ptr(), libc::O_DIRECTORY | libc::O_RDONLY);
+        assert!(fd >= 0);
+        for _ in 0..depth {
+            assert_eq!(libc::mkdirat(fd, name.as_ptr(), 0o755), 0, "mkdirat");
+            let next = libc::openat(fd, name.as_ptr(), libc::O_DIRECTORY | libc::O_RDONLY);
+            libc::close(fd);
+            assert!(next >= 0);
+            fd = next;
+        }
+        let file = std::ffi::CString::new("deep.kif").unwrap();
+        let f = libc::openat(fd, file.as_ptr(), libc::O_CREAT | libc::O_WRONLY, 0o644);
+        assert!(f >= 0);
+        let text = kif("深");
+        libc::write(f, text.as_ptr().cast(), text.len());
+        libc::close(f);
+        libc::close(fd);
+    }
+}
+
+#[test]
+fn a_folder_that_cannot_be_read_is_skipped_with_a_warning_and_the_rest_indexed() {
+    let dir = tempfile::tempdir().unwrap();
+    let coll = dir.path().join("coll");
+    std::fs::create_dir_all(coll.join("a")).unwrap();
+    std::fs::write(coll.join("a/one.kif"), kif("甲")).unwrap();
+    std::fs::write(coll.join("two.kif"), kif("乙")).unwrap();
+    too_deep(&coll.join("a"), 25);
+    let idx = dir.path().join("idx");
+    let out = index(&[coll.as_os_str()], &idx);
+    let err = common::stderr_of(&out);
+    assert!(err.contains(": 2 games (2 added"), "{err}");
+    assert!(
+        err.lines()
+            .any(|l| l.contains("cannot read the folder") && l.contains("ddd")),
+        "{err}"
+    );
+    assert_eq!(games(&idx).len(), 2);
+}
+
+#[test]
+fn a_file_counts_once_however_many_links_name_it_and_recovery_files_are_not_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let coll = dir.path().join("coll");
+    std::fs::create_dir_all(coll.join("sub")).unwrap();
+    std::fs::write(coll.join("a.kif"), kif("甲")).unwrap();
+    std::os::unix::fs::symlink(coll.join("a.kif"), coll.join("link.kif")).unwrap();
+    std::os::unix::fs::symlink("../a.kif", coll.join("sub/rel.kif")).unwrap();
+    std::fs::hard_link(coll.join("a.kif"), coll.join("hard.kif")).unwrap();
+    std::fs::write(
+        coll.join(".a.kif.kifview-recovery-1700000000000-42.kifu"),
+        kif("回復"),
+    )
+    .unwrap();
+    let idx = dir.path().join("idx");
+    let out = index(&[coll.as_os_str()], &idx);
+    assert!(out.status.success(), "{}", common::stderr_of(&out));
+    let g = games(&idx);
+    assert_eq!(g.len(), 1, "{g:?}");
+    assert_eq!(g[0]["sente"], "甲");
+    // A second root naming the same files adds nothing either.
+    let out = index(&[coll.join("sub").as_os_str()], &idx);
+    assert!(out.status.success(), "{}", common::stderr_of(&out));
+    assert_eq!(games(&idx).len(), 1);
+}
+
+#[test]
+fn file_names_that_are_not_utf8_stay_two_games_with_paths_that_open() {
+    use std::os::unix::ffi::OsStringExt;
+    let (dir, coll) = collection_dir();
+    let name = |b: u8| std::ffi::OsString::from_vec(vec![b'x', b, b'.', b'k', b'i', b'f']);
+    std::fs::write(coll.join(name(0xff)), kif("甲")).unwrap();
+    std::fs::write(coll.join(name(0xfe)), kif("乙")).unwrap();
+    std::fs::write(coll.join(r"back\xff.kif"), kif("丙")).unwrap();
+    let idx = dir.path().join("idx");
+    let out = index(&[coll.as_os_str()], &idx);
+    assert!(out.status.success(), "{}", common::stderr_of(&out));
+    let g = games(&idx);
+    assert_eq!(g.len(), 3, "{g:?}");
+    let mut paths: Vec<PathBuf> = g
+        .iter()
+        .map(|v| printed_path(v["path"].as_str().unwrap()))
+        .collect();
+    paths.sort();
+    let mut want = vec![
+        coll.join(name(0xff)),
+        coll.join(name(0xfe)),
+        coll.join(r"back\xff.kif"),
+    ];
+    want.sort();
+    assert_eq!(paths, want);
+    // The table's line opens the file: the path as a shell word.
+    let out = kifview()
+        .args(["games", "--player", "甲", "--index"])
+        .arg(&idx)
+        .output()
+        .unwrap();
+    assert_eq!(shell_paths(&out.stdout), [coll.join(name(0xff))]);
+}
+
+/// The paths of a table's `FILE +N` lines, as bash reads each line's first word.
+fn shell_paths(table: &[u8]) -> Vec<PathBuf> {
+    use std::os::unix::ffi::OsStringExt;
+    let text = String::from_utf8(table.to_vec()).unwrap();
+    text.lines()
+        .filter_map(|l| l.strip_prefix("  "))
+        .map(|l| {
+            let out = std::process::Command::new("bash")
+                .arg("-c")
+                .arg(format!("set -- {l}; printf %s \"$1\""))
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "{l}");
+            PathBuf::from(std::ffi::OsString::from_vec(out.stdout))
+        })
+        .collect()
+}
+
+#[test]
+fn paths_with_tabs_and_newlines_print_as_shell_words_and_json_escapes_separators() {
+    let (dir, coll) = collection_dir();
+    let odd = coll.join("a\tb\nc 'q'.kif");
+    std::fs::write(&odd, kif("甲\u{2028}乙\u{2029}丙")).unwrap();
+    let idx = dir.path().join("idx");
+    let out = index(&[coll.as_os_str()], &idx);
+    assert!(out.status.success(), "{}", common::stderr_of(&out));
+    let out = kifview()
+        .args(["find", "--position", "startpos", "--index"])
+        .arg(&idx)
+        .output()
+        .unwrap();
+    assert_eq!(shell_paths(&out.stdout), std::slice::from_ref(&odd));
+    for cmd in [&["find", "--position", "startpos"][..], &["games"]] {
+        let out = kifview()
+            .args(cmd)
+            .arg("--json")
+            .arg("--index")
+            .arg(&idx)
+            .output()
+            .unwrap();
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(
+            !text.contains(['\u{2028}', '\u{2029}']) && text.contains(r"\u2028"),
+            "{cmd:?}: {text:?}"
+        );
+        let v: Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+        assert_eq!(v["sente"], "甲\u{2028}乙\u{2029}丙");
+        assert_eq!(printed_path(v["path"].as_str().unwrap()), odd);
+    }
+}
+
+#[test]
+fn a_renamed_folder_is_forgotten_and_index_forget_drops_a_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = dir.path().join("A");
+    std::fs::create_dir_all(&a).unwrap();
+    std::fs::write(a.join("one.kif"), kif("甲")).unwrap();
+    std::fs::write(a.join("two.kif"), kif("乙")).unwrap();
+    let other = dir.path().join("other");
+    std::fs::create_dir_all(&other).unwrap();
+    std::fs::write(other.join("three.kif"), kif("丙")).unwrap();
+    let idx = dir.path().join("idx");
+    for root in [&a, &other] {
+        let out = index(&[root.as_os_str()], &idx);
+        assert!(out.status.success(), "{}", common::stderr_of(&out));
+    }
+    let b = dir.path().join("B");
+    std::fs::rename(&a, &b).unwrap();
+    let out = index(&[b.as_os_str()], &idx);
+    let err = common::stderr_of(&out);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.lines()
+            .any(|l| l.contains(&a.display().to_string()) && l.contains("forgotten")),
+        "{err}"
+    );
+    let g = games(&idx);
+    assert_eq!(g.len(), 3, "{g:?}");
+    for v in &g {
+        let p = printed_path(v["path"].as_str().unwrap());
+        assert!(p.exists(), "{p:?}");
+    }
+    // A folder still there is dropped on request, and gone for good (a rebuild does not
+    // read it again).
+    let forget = std::ffi::OsStr::new("--forget");
+    let out = index(&[forget, other.as_os_str()], &idx);
+    let err = common::stderr_of(&out);
+    assert!(out.status.success(), "{err}");
+    assert_eq!(games(&idx).len(), 2);
+    let out = index(&[forget, a.as_os_str()], &idx);
+    assert!(out.status.success(), "{}", common::stderr_of(&out));
+    let out = index(&["--variations".as_ref(), b.as_os_str()], &idx);
+    assert!(out.status.success(), "{}", common::stderr_of(&out));
+    assert_eq!(games(&idx).len(), 2);
+}
