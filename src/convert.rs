@@ -522,7 +522,7 @@ fn moves_in_remarks(l: &Loaded, path: &Path) -> Vec<String> {
         .into_iter()
         .map(|(a, b, moves, first)| {
             let lines = if a == b {
-                format!("a remark line holds a move")
+                "a remark line holds a move".to_string()
             } else {
                 format!(
                     "remark lines {a}–{b} hold {moves} move{}",
