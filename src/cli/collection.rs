@@ -7,7 +7,7 @@ use kifview::collection::{self, Brief, Filter, GameResult, Index, UpdateOptions}
 use kifview::core::notation::usi;
 use kifview::core::rules::Position;
 use kifview::core::text::sanitize;
-use kifview::{convert, load};
+use kifview::load;
 use serde::Serialize;
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -229,7 +229,9 @@ fn target(p: &PositionArgs) -> Result<Position, (u8, String)> {
     let file = p.file.as_deref().expect("clap requires one");
     let loaded = load::load_input(file).map_err(|e| (1, e))?;
     let parsed = load::pick_record(&loaded, p.record, file).map_err(|e| (2, e))?;
-    let node = convert::node_at_ply(&parsed.record, p.ply)
+    let node = parsed
+        .record
+        .node_at_ply(p.ply)
         .map_err(|e| (2, format!("{}: {e}", file.display())))?;
     Ok(parsed.record.position_at(node))
 }
