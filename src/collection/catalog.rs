@@ -205,6 +205,41 @@ impl Catalog {
             .unwrap_or(0))
     }
 
+    /// Is every text of the catalog UTF-8 (SQLite does not check what it is given)? The first
+    /// that is not, named.
+    pub fn text_is_utf8(&self) -> Result<(), String> {
+        let tables = [
+            ("files", "path, hash, format, error"),
+            (
+                "games",
+                "sente, gote, date, event, handicap, result, ending, opening, tags",
+            ),
+            ("meta", "key, value"),
+        ];
+        for (table, cols) in tables {
+            let n = cols.split(", ").count();
+            let mut st = self
+                .db
+                .prepare(&format!("SELECT rowid, {cols} FROM {table}"))
+                .map_err(sql)?;
+            let mut rows = st.query([]).map_err(sql)?;
+            while let Some(r) = rows.next().map_err(sql)? {
+                for i in 1..=n {
+                    if let rusqlite::types::ValueRef::Text(b) = r.get_ref(i).map_err(sql)?
+                        && simdutf8::basic::from_utf8(b).is_err()
+                    {
+                        let rowid: i64 = r.get(0).map_err(sql)?;
+                        let col = cols.split(", ").nth(i - 1).unwrap_or("?");
+                        return Err(format!(
+                            "damaged (text that is not UTF-8: {table} row {rowid}, {col})"
+                        ));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// The files the index wrote that no segment names ([`SCHEMA`]'s `owned`).
     pub fn owned(&self) -> Result<Vec<String>, String> {
         let mut st = self
@@ -328,7 +363,9 @@ impl Catalog {
 
     /// Calls `each` with the catalog row of every game passing `filter` (with `ids`, sorted:
     /// of those games only), in id order, one row at a time: nothing is sorted or held, so
-    /// memory stays the same for 10^2 or 10^6 games.
+    /// memory stays the same for 10^2 or 10^6 games. Few ids are looked up one statement each:
+    /// call it inside one read transaction (as [`super::Index`] does), or an update committing
+    /// between two of them tears the answer.
     pub fn each_game(
         &self,
         filter: &Filter,
@@ -713,7 +750,7 @@ impl Catalog {
 /// readers would wait that long), and a commit waits for readers to finish their answer.
 fn writer_settings(db: &Connection) -> Result<(), String> {
     // (Left on for the test hook that makes a hot journal as spills did.)
-    if super::build::pause_in_step_wanted().is_none() {
+    if pause_in_step_wanted().is_none() {
         db.execute_batch("PRAGMA cache_spill = OFF").map_err(sql)?;
     }
     db.busy_timeout(std::time::Duration::from_secs(600))
@@ -775,4 +812,15 @@ fn where_clause(f: &Filter) -> (String, Vec<String>) {
     } else {
         (format!(" WHERE {}", conds.join(" AND ")), args)
     }
+}
+
+/// The step a test asks an update to stop in (`KIFVIEW_TEST_PAUSE_IN_STEP`, debug builds only).
+pub(crate) fn pause_in_step_wanted() -> Option<u64> {
+    if !cfg!(debug_assertions) {
+        return None;
+    }
+    std::env::var("KIFVIEW_TEST_PAUSE_IN_STEP")
+        .ok()?
+        .parse()
+        .ok()
 }
