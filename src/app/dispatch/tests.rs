@@ -41,7 +41,11 @@ fn ctrl_z_suspends_from_the_position_editor_through_the_same_entry() {
 fn said_after(line: &str) -> (crate::app::App, String) {
     let mut app = app_with("");
     crate::app::dispatch::typable::run(&mut app, line);
-    let said = app.message.as_ref().map(|m| m.text.clone()).unwrap_or_default();
+    let said = app
+        .message
+        .as_ref()
+        .map(|m| m.text.clone())
+        .unwrap_or_default();
     (app, said)
 }
 
@@ -58,7 +62,7 @@ fn every_command_that_takes_no_argument_says_so_when_given_one() {
             let (app, said) = said_after(&format!("{name} x\u{1b}y"));
             assert_eq!(
                 said,
-                format!(":{} takes no argument (got xy)", c.name),
+                format!(":{} takes no argument (got x\u{fffd}y)", c.name),
                 ":{name} x"
             );
             assert_eq!(app.mode(), Mode::Normal, ":{name} x did nothing");
