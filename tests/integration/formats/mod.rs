@@ -1,4 +1,5 @@
-//! The readers and writers of every format (`core::notation`): the corpus, round trips, other programs' readers, hostile and mangled files.
+//! The readers and writers of every format (`core::notation`): the corpus, round trips, other
+//! programs' readers, hostile and mangled files.
 
 mod corpus;
 mod csa;

@@ -1,4 +1,5 @@
-//! The viewer (`app`, `tui`): screens, keys, editing, saving, following a file, and the layer rules of `src/`.
+//! The viewer (`app`, `tui`): screens, keys, editing, saving, following a file, and the layer
+//! rules of `src/`.
 
 mod data_loss;
 mod edit_app;
