@@ -223,11 +223,11 @@ pub fn read_records_one_by_one(path: &Path, size: i64, mtime: i64, variations: b
             return out;
         }
     }
-    if content || games.is_empty() {
-        if let Err(e) = take_records(&piece, piece_line, path, variations, &mut games, &mut out) {
-            out.games = Err(e);
-            return out;
-        }
+    if (content || games.is_empty())
+        && let Err(e) = take_records(&piece, piece_line, path, variations, &mut games, &mut out)
+    {
+        out.games = Err(e);
+        return out;
     }
     let after = std::fs::metadata(path).map(|m| (m.len() as i64, mtime_ns(&m)));
     if hash.len as i64 != size || after.ok() != Some((size, mtime)) {
