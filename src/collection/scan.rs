@@ -33,10 +33,11 @@ pub struct FileRead {
 
 /// FNV-1a over 64-bit words (the tail byte by byte): a content hash for "did this file change".
 pub fn content_hash(bytes: &[u8]) -> String {
-    let mut h = ContentHash::default();
-    h.update(bytes);
-    h.finish()
+    let h = super::segment::fnv64(FNV_SEED, bytes);
+    format!("{h:016x}{:x}", bytes.len())
 }
+
+const FNV_SEED: u64 = 0xcbf2_9ce4_8422_2325;
 
 /// [`content_hash`] over bytes that come in pieces (a file read record by record): the same
 /// value as over them all at once.
@@ -51,7 +52,7 @@ pub struct ContentHash {
 impl Default for ContentHash {
     fn default() -> ContentHash {
         ContentHash {
-            h: 0xcbf2_9ce4_8422_2325,
+            h: FNV_SEED,
             carry: [0; 8],
             carried: 0,
             len: 0,
@@ -60,9 +61,8 @@ impl Default for ContentHash {
 }
 
 impl ContentHash {
-    const PRIME: u64 = 0x0000_0100_0000_01b3;
-
     pub fn update(&mut self, mut bytes: &[u8]) {
+        use super::segment::fnv64;
         self.len += bytes.len() as u64;
         if self.carried > 0 {
             let take = (8 - self.carried).min(bytes.len());
@@ -72,29 +72,19 @@ impl ContentHash {
             if self.carried < 8 {
                 return;
             }
-            self.word(self.carry);
+            self.h = fnv64(self.h, &self.carry);
             self.carried = 0;
         }
-        let mut words = bytes.chunks_exact(8);
-        for w in &mut words {
-            self.word(w.try_into().expect("8 bytes"));
-        }
-        let rest = words.remainder();
+        let whole = bytes.len() / 8 * 8;
+        self.h = fnv64(self.h, &bytes[..whole]);
+        let rest = &bytes[whole..];
         self.carry[..rest.len()].copy_from_slice(rest);
         self.carried = rest.len();
     }
 
-    fn word(&mut self, w: [u8; 8]) {
-        self.h ^= u64::from_le_bytes(w);
-        self.h = self.h.wrapping_mul(Self::PRIME);
-    }
-
-    pub fn finish(mut self) -> String {
-        for &b in &self.carry[..self.carried] {
-            self.h ^= u64::from(b);
-            self.h = self.h.wrapping_mul(Self::PRIME);
-        }
-        format!("{:016x}{:x}", self.h, self.len)
+    pub fn finish(self) -> String {
+        let h = super::segment::fnv64(self.h, &self.carry[..self.carried]);
+        format!("{h:016x}{:x}", self.len)
     }
 }
 

@@ -459,3 +459,20 @@ pub fn analyze(state: &Path) -> assert_cmd::Command {
         .args(["analyze", "--engine", &analyst()]);
     c
 }
+
+/// Runs the app's turns (`App::collection_tick`, as the run loop does between keys) until
+/// `done` holds: an index changed from outside is seen when the viewer's threads look, so
+/// this waits for that event, with a generous limit so that a broken build fails instead of
+/// hanging.
+pub fn tick_until(v: &mut Viewer, what: &str, mut done: impl FnMut(&mut Viewer) -> bool) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    loop {
+        v.app.collection_tick();
+        v.app.library_settle();
+        if done(v) {
+            return;
+        }
+        assert!(std::time::Instant::now() < deadline, "never {what}");
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+}

@@ -9,7 +9,7 @@ use kifview::app::collection::{ExplorerRow, ExplorerView};
 use kifview::tui::Viewer;
 use std::path::{Path, PathBuf};
 
-use crate::common::{press, screen, screen_rows, usi_line, viewer_with};
+use crate::common::{press, screen, screen_rows, tick_until, usi_line, viewer_with};
 use kifview::app::collection::focus::FOCUS;
 
 /// Five games: from the start 7g7f three times (3c3d twice, 8c8d once), 2g2f once, and one
@@ -422,4 +422,60 @@ fn the_whole_path_explore_play_from_the_pane_list_the_games_open_one_and_back_ke
     );
     press(&mut v, "^o");
     assert_eq!(v.app.source().name, "study.kif");
+}
+
+/// The total line's games.
+fn total_games(v: &Viewer) -> Option<u64> {
+    match v.app.explorer_view() {
+        ExplorerView::Rows {
+            rows,
+            updating: false,
+        } => Some(rows[0].games),
+        _ => None,
+    }
+}
+
+#[test]
+fn the_pane_follows_the_index_updated_and_rebuilt_from_outside() {
+    let dir = tempfile::tempdir().unwrap();
+    let idx = indexed(dir.path());
+    let coll = dir.path().join("coll");
+    let mut v = viewer(dir.path(), Some(idx.clone()));
+    press(&mut v, "x");
+    v.app.collection_settle();
+    assert_eq!(total_games(&v), Some(5));
+    // ▲7六歩 seen, then back: its answer is kept.
+    press(&mut v, "l");
+    v.app.collection_settle();
+    assert_eq!(total_games(&v), Some(3));
+    press(&mut v, "h");
+    v.app.collection_settle();
+    // From outside: a game more, ▲7六歩 too.
+    let game = "V2.2\nN+先手9\nN-後手9\n$START_TIME:2020/02/01 10:00:00\nPI\n+\n+7776FU\n%TORYO\n";
+    std::fs::write(coll.join("g9.csa"), game).unwrap();
+    kifview::collection::update(
+        &idx,
+        std::slice::from_ref(&coll),
+        Default::default(),
+        &|_, _| {},
+    )
+    .unwrap();
+    tick_until(&mut v, "showed the new game at the start", |v| {
+        total_games(v) == Some(6)
+    });
+    // The position seen before the update is asked again, not shown from before.
+    press(&mut v, "l");
+    v.app.collection_settle();
+    assert_eq!(total_games(&v), Some(4));
+    // A rebuild (another --variations: a new catalog file, the old one's files deleted), with
+    // another game.
+    std::fs::write(coll.join("g10.csa"), game.replace("2020/02", "2020/03")).unwrap();
+    let opts = kifview::collection::UpdateOptions { variations: true };
+    let r = kifview::collection::update(&idx, &[coll], opts, &|_, _| {}).unwrap();
+    assert!(r.rebuilt.is_some(), "{r:?}");
+    tick_until(&mut v, "answered from the rebuilt index", |v| {
+        total_games(v) == Some(5)
+    });
+    let shown = text(&mut v, 80, 24);
+    assert!(!shown.contains("deleted"), "{shown}");
 }

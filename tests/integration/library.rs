@@ -9,7 +9,7 @@ use kifview::app::{LaunchOptions, Mode};
 use kifview::tui::Viewer;
 use std::path::{Path, PathBuf};
 
-use crate::common::{press, screen, screen_rows, viewer_with};
+use crate::common::{press, screen, screen_rows, tick_until, viewer_with};
 
 /// (先手, 後手, date, event, moves, ending).
 const GAMES: [(&str, &str, &str, &str, &str, &str); 5] = [
@@ -489,4 +489,62 @@ fn the_rows_of_three_pages_either_side_are_fetched_before_the_list_gets_there() 
     press(&mut v, "^b^b^b");
     let shown = text(&mut v, 80, 24);
     assert!(shown.contains("佐藤康光54"), "{shown}");
+}
+
+/// Each row listed is the game its id names in the index as it is now.
+fn rows_true_to_the_index(v: &Viewer, idx: &Path) {
+    let l = v.app.library().unwrap();
+    let cat = kifview::collection::catalog::Catalog::open(
+        &idx.join(kifview::collection::build::CATALOG),
+        true,
+        false,
+    )
+    .unwrap();
+    let truth = cat.games_by_id(l.ids()).unwrap();
+    for g in truth {
+        let shown = l.row(g.id).expect("fetched");
+        assert_eq!(
+            (&shown.path, &shown.sente),
+            (&g.path, &g.sente),
+            "game {}",
+            g.id
+        );
+    }
+}
+
+#[test]
+fn the_list_follows_the_index_updated_compacted_and_rebuilt_from_outside() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut v = library(dir.path());
+    let (coll, idx) = (dir.path().join("coll"), dir.path().join("idx"));
+    assert_eq!(v.app.library().unwrap().total(), 5);
+    // From outside: two games go (2 of 5 dead: the update compacts, renumbering the ids).
+    std::fs::remove_file(coll.join("g0.csa")).unwrap();
+    std::fs::remove_file(coll.join("g4.csa")).unwrap();
+    let r = kifview::collection::update(
+        &idx,
+        std::slice::from_ref(&coll),
+        Default::default(),
+        &|_, _| {},
+    )
+    .unwrap();
+    assert!(r.compacted.is_some(), "{r:?}");
+    tick_until(&mut v, "listed the 3 games left", |v| {
+        v.app.library().unwrap().total() == 3
+    });
+    assert_eq!(dates_listed(&v), ["2021-01-01", "2020-07-16", "2018-02-17"]);
+    rows_true_to_the_index(&v, &idx);
+    // A rebuild (another --variations: a new catalog file) with a game more.
+    std::fs::copy(coll.join("g1.csa"), coll.join("g9.csa")).unwrap();
+    let opts = kifview::collection::UpdateOptions { variations: true };
+    let r =
+        kifview::collection::update(&idx, std::slice::from_ref(&coll), opts, &|_, _| {}).unwrap();
+    assert!(r.rebuilt.is_some(), "{r:?}");
+    tick_until(&mut v, "listed the rebuilt index's 4 games", |v| {
+        v.app.library().unwrap().total() == 4
+    });
+    rows_true_to_the_index(&v, &idx);
+    // Enter opens the game the row shows: the newest, 2021 王将戦.
+    press(&mut v, "g⏎");
+    assert_eq!(players(&v), ("藤井聡太".into(), "渡辺明".into()));
 }

@@ -77,6 +77,7 @@ impl<S, R> Drop for Mailbox<S, R> {
 impl<S, R> Inbox<S, R> {
     /// Waits until `take` finds a request in the slots (it takes it out); `None` when the
     /// app's side is gone.
+    #[cfg(test)]
     pub(crate) fn next<T>(&self, mut take: impl FnMut(&mut S) -> Option<T>) -> Option<T> {
         let (inner, wake) = &*self.shared;
         let mut i = inner.lock().ok()?;
@@ -88,6 +89,31 @@ impl<S, R> Inbox<S, R> {
                 return Some(t);
             }
             i = wake.wait(i).ok()?;
+        }
+    }
+
+    /// As [`Inbox::next`], but waits at most `idle`: `Some(None)` when no request came by
+    /// then (the thread looks at its index meanwhile), `None` when the app's side is gone.
+    pub(crate) fn next_within<T>(
+        &self,
+        idle: std::time::Duration,
+        mut take: impl FnMut(&mut S) -> Option<T>,
+    ) -> Option<Option<T>> {
+        let (inner, wake) = &*self.shared;
+        let mut i = inner.lock().ok()?;
+        let until = std::time::Instant::now() + idle;
+        loop {
+            if i.quit {
+                return None;
+            }
+            if let Some(t) = take(&mut i.slots) {
+                return Some(Some(t));
+            }
+            let left = until.saturating_duration_since(std::time::Instant::now());
+            if left.is_zero() {
+                return Some(None);
+            }
+            i = wake.wait_timeout(i, left).ok()?.0;
         }
     }
 

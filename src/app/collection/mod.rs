@@ -4,7 +4,9 @@
 //! open. A query never runs on the key path: a thread owns the index (`worker.rs`), the app
 //! asks it for the cursor's position after each key ([`App::collection_tick`], which the front
 //! end also calls while an answer is awaited) and shows the previous answer marked as updating
-//! until the new one comes. `X` gives the pane the focus (`focus.rs`): a highlighted move that
+//! until the new one comes. The worker follows the index (`worker::follow`): an update or a
+//! rebuild from outside is seen within `worker::CHECK`, and every answer kept is asked again.
+//! `X` gives the pane the focus (`focus.rs`): a highlighted move that
 //! Enter plays (following the record's move when it has it, else adding it as a variation:
 //! one undo step), and the filter of the games it looks at (`player:藤井 2020..2023`, the
 //! CLI's syntax), which its title shows and the games list (`o`, `games.rs`) shares.
@@ -49,7 +51,7 @@ fn rows_of(explored: &Explored, pos: &Position, prev_to: Option<Square>) -> Vec<
     let moves = explored.moves.iter().filter_map(|m| {
         let mv = Move::from_usi(&m.usi)?;
         Some(ExplorerRow {
-            label: crate::engine::pv::japanese(pos, &[mv], prev_to),
+            label: crate::core::notation::ki2::line_text(pos, &[mv], prev_to),
             mv: Some(mv),
             games: m.games,
             sente: m.sente,
@@ -168,6 +170,15 @@ impl App {
                     e.asked = None;
                 }
                 Reply::Found { key, result } => self.games_found(key, result),
+                Reply::Changed => {
+                    // Every answer kept is of the index as it was: the one shown stays,
+                    // marked as updating, until the position is asked again.
+                    e.cache.clear();
+                    if let Some(a) = e.shown_answer.as_mut() {
+                        a.key.clear();
+                    }
+                    e.asked = None;
+                }
                 Reply::Explored { key, result } => {
                     // An answer for a position the cursor has already left is dropped: the
                     // newest request is on its way.
@@ -201,6 +212,17 @@ impl App {
             e.asked = None;
         }
         got
+    }
+
+    /// Waits for the worker's next word (an answer, or that the index changed) and takes
+    /// it, then asks for the cursor's position again when needed (tests: an index changed
+    /// from outside is seen when the worker looks).
+    #[doc(hidden)]
+    pub fn collection_wait_reply(&mut self) {
+        self.take_replies(true);
+        if self.collection.shown {
+            self.ask_here();
+        }
     }
 
     /// What the pane shows now.

@@ -6,7 +6,7 @@
 use super::mailbox::{Inbox, Mailbox, mailbox};
 use crate::collection::{Explored, Filter, Found, Index};
 use crate::core::rules::Position;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// A position to explore and the games to look at, with the key the answer is filed under.
 #[derive(Clone, Debug)]
@@ -31,7 +31,14 @@ pub enum Reply {
         key: String,
         result: Result<Vec<Found>, String>,
     },
+    /// The index changed since the answers before this one (an update committed, or a
+    /// rebuild replaced the catalog): they are stale.
+    Changed,
 }
+
+/// How often an idle worker looks whether the index changed (a file's identity and one
+/// read of the catalog's generation, off the key path).
+pub const CHECK: std::time::Duration = std::time::Duration::from_millis(500);
 
 /// The newest request of each kind.
 #[derive(Default)]
@@ -85,18 +92,35 @@ impl Worker {
 }
 
 fn run(dir: PathBuf, inbox: &Inbox<Slot, Reply>) {
-    let index = match Index::open(&dir) {
+    let mut index = match Index::open(&dir) {
         Ok(i) => i,
         Err(e) => {
             inbox.reply(Reply::NoIndex(e));
             return;
         }
     };
+    let mut generation = index.generation().ok();
     // The games reaching a position first: the explorer's requests do not delay them.
     let next = |s: &mut Slot| {
         (s.find.take().map(|r| (r, true))).or_else(|| s.request.take().map(|r| (r, false)))
     };
-    while let Some((request, find)) = inbox.next(next) {
+    while let Some(job) = inbox.next_within(CHECK, next) {
+        // Before each answer and when idle: has the index changed?
+        match follow(&dir, &mut index, &mut generation) {
+            Ok(false) => {}
+            Ok(true) => {
+                if !inbox.reply(Reply::Changed) {
+                    return;
+                }
+            }
+            Err(e) => {
+                inbox.reply(Reply::NoIndex(e));
+                return;
+            }
+        }
+        let Some((request, find)) = job else {
+            continue;
+        };
         let key = request.key;
         let reply = if find {
             let result = index.find(&request.position, &request.filter);
@@ -109,4 +133,17 @@ fn run(dir: PathBuf, inbox: &Inbox<Slot, Reply>) {
             return;
         }
     }
+}
+
+/// Follows the index in `dir`: opens it again when a rebuild replaced its catalog, and says
+/// whether it changed (a new catalog, or a new generation of the same one) since `generation`.
+fn follow(dir: &Path, index: &mut Index, generation: &mut Option<u64>) -> Result<bool, String> {
+    let replaced = index.replaced();
+    if replaced {
+        *index = Index::open(dir)?;
+    }
+    let now = index.generation().ok();
+    let changed = replaced || now != *generation;
+    *generation = now;
+    Ok(changed)
 }

@@ -352,13 +352,16 @@ impl App {
         // user said yes)? The document is the one the save began with: records are not
         // switched while a save runs, and another file detaches it.
         let one_of_several = !self.doc.source().written_whole_as(w.format);
+        let copy = job.how == SaveHow::Copy;
         let before = Before {
             name: self.doc.source().name.clone(),
             n: self.doc.source().record_index + 1,
             count: self.doc.source().record_count,
             one_of_several,
+            kept: (!copy)
+                .then(|| self.doc.source().kept.as_ref().map(|k| k.lines_text()))
+                .flatten(),
         };
-        let copy = job.how == SaveHow::Copy;
         // What was written holds everything in the record as it was when the save began:
         // that revision is on disk (edits made since keep [+]). Not so for a copy of one
         // record of several: the session's file does not get the edits.
@@ -432,6 +435,7 @@ impl App {
             n,
             count,
             one_of_several,
+            kept: kept_lines,
         } = before;
         let copy = job.how == SaveHow::Copy;
         let all = if *count > 1 && !one_of_several {
@@ -482,6 +486,13 @@ impl App {
             self.info(format!(
                 "wrote a copy: {name} ({what}); still editing {own}"
             ));
+        } else if let (true, Some(lines)) = (whole, kept_lines) {
+            self.info_level(
+                format!(
+                    "saved {name} ({what}); {lines}, which could not be read, are in it as # remark lines"
+                ),
+                Level::Warning,
+            );
         } else if whole {
             self.info(format!("saved {name} ({what})"));
         } else {
@@ -551,4 +562,6 @@ struct Before {
     n: usize,
     count: usize,
     one_of_several: bool,
+    /// The lines not read that the save writes over the file as remark lines (its own file).
+    kept: Option<String>,
 }

@@ -216,8 +216,25 @@ impl App {
                 }
                 self.ask_list();
             }
+            Reply::Changed => {
+                // What is shown stays until the new list comes (`Library::take_list`).
+                l.stale = true;
+                l.catalog = None;
+                self.ask_list();
+            }
         }
         true
+    }
+
+    /// Waits for the threads' next word (a list, rows, the indexing's end, or that the index
+    /// changed) and takes it (tests: an index changed from outside is seen when the lister
+    /// looks), then settles.
+    #[doc(hidden)]
+    pub fn library_wait_reply(&mut self) {
+        if let Some(reply) = self.library().and_then(|l| l.worker.wait_reply()) {
+            self.library_reply(reply);
+        }
+        self.library_settle();
     }
 
     /// `library_down`, `library_up`, `library_top`, `library_bottom`.
@@ -378,6 +395,9 @@ impl App {
         let Some(l) = self.collection.library.as_deref_mut() else {
             return;
         };
+        if l.stale && !l.rows.contains_key(&id) {
+            return self.info("the index changed: listing its games again…");
+        }
         if l.catalog.is_none() {
             l.catalog = worker::open_catalog(&l.dir).ok();
         }

@@ -75,6 +75,10 @@ pub struct Library {
     pub(super) generation: u64,
     /// Indexing the folder is under way.
     pub(super) indexing: bool,
+    /// The index changed since the list was computed (`Reply::Changed`): its ids may name
+    /// other games now, so no row is fetched for them and none opened that is not shown, until
+    /// the new list comes.
+    pub(super) stale: bool,
     /// The progress last reported as a change (the screen redraws when it moves).
     pub(super) seen_progress: (u64, u64),
     /// What the last indexing said (files, games, failures), or why the list failed.
@@ -99,6 +103,7 @@ impl Library {
         Library {
             worker: Worker::start(dir.clone(), root.clone()),
             indexing: root.is_some(),
+            stale: false,
             seen_progress: (0, 0),
             dir,
             root,
@@ -211,9 +216,17 @@ impl Library {
     /// Takes a computed list, keeping the game selected when it is still there.
     pub(super) fn take_list(&mut self, listed: Listed) {
         let keep = self.ids().get(self.selected).copied();
-        self.selected = keep
-            .and_then(|id| listed.ids.iter().position(|&x| x == id))
-            .unwrap_or(0);
+        self.selected = match self.stale {
+            // The ids of the old list may name other games now: the same row, not the id.
+            true => self.selected.min(listed.ids.len().saturating_sub(1)),
+            false => keep
+                .and_then(|id| listed.ids.iter().position(|&x| x == id))
+                .unwrap_or(0),
+        };
+        if std::mem::take(&mut self.stale) {
+            self.forget_rows();
+            self.opened = None;
+        }
         self.total = listed.total;
         self.ids = Some(listed.ids);
         self.error = None;
@@ -245,6 +258,9 @@ impl Library {
     /// Fetches the details of the rows shown that are not kept (one query, on the key path:
     /// only after a jump or a new list), then asks the lister for the pages around them.
     pub(super) fn fetch_rows(&mut self) -> Result<(), String> {
+        if self.stale {
+            return Ok(());
+        }
         let h = self.height.max(1);
         let ids = self.ids.as_deref().unwrap_or(&[]);
         let want: Vec<u32> = (ids.iter().skip(self.top).take(h))

@@ -7,7 +7,10 @@
 //! the update commits in steps, and after each the list is asked for again, at most once a
 //! second, so it fills as the indexing goes; when the library goes, the viewer quitting, the
 //! update is told to stop and waited for a short while, so that it ends between steps, not
-//! with the process). Both answer on one channel the app drains each tick.
+//! with the process). Both answer on one channel the app drains each tick. The lister follows
+//! the index: when the catalog its last list was computed on is no longer the index's (a new
+//! generation, or a new file after a rebuild) it says so, before each answer and when idle
+//! (`Reply::Changed`), and the app lists again, fetching no row by the old ids meanwhile.
 
 use crate::app::collection::mailbox::{Inbox, Mailbox, mailbox};
 use crate::collection::build::CATALOG;
@@ -61,6 +64,21 @@ pub enum Reply {
     },
     /// The indexing of the folder ended.
     Indexed(Result<Report, String>),
+    /// The index changed since the last list was computed (an update committed, a
+    /// compaction renumbered the games, a rebuild replaced the catalog): its ids and rows are
+    /// stale.
+    Changed,
+}
+
+/// Which catalog a list was computed on: its file's identity and its generation.
+type Stamp = (Option<(u64, u64)>, u64);
+
+/// The stamp of `cat`, the catalog at `path` (`None` when it cannot be read).
+fn stamp(path: &Path, cat: &Catalog) -> Option<Stamp> {
+    Some((
+        crate::collection::query::identity(path),
+        cat.generation().ok()?,
+    ))
 }
 
 /// Files read so far and files to read, and the steps committed (games the list can show),
@@ -221,20 +239,35 @@ enum Job {
 }
 
 fn run(dir: &Path, inbox: &Inbox<Slot, Reply>) {
-    // The connection the last list was computed on, for the rows of that list.
+    // The connection the last list was computed on, for the rows of that list, and which
+    // catalog that was.
     let mut catalog: Option<Catalog> = None;
+    let mut listed_on: Option<Stamp> = None;
+    let path = dir.join(CATALOG);
     let next = |s: &mut Slot| {
         (s.list.take().map(|r| Job::List(Box::new(r)))).or_else(|| s.rows.take().map(Job::Rows))
     };
-    while let Some(job) = inbox.next(next) {
+    while let Some(job) = inbox.next_within(crate::app::collection::worker::CHECK, next) {
+        // Before each answer and when idle: is the last list's catalog still the index's?
+        if let (Some(seen), Some(cat)) = (listed_on, catalog.as_ref())
+            && stamp(&path, cat) != Some(seen)
+        {
+            (catalog, listed_on) = (None, None);
+            if !inbox.reply(Reply::Changed) {
+                return;
+            }
+        }
+        let Some(job) = job else { continue };
         let reply = match job {
             Job::List(request) => {
                 // Opened for each list: an update may have rebuilt the catalog since.
                 catalog = None;
                 let result = open_catalog(dir).and_then(|cat| {
+                    let on = stamp(&path, &cat);
                     let ids = cat.ordered_ids(&request.filter, request.sort, request.descending)?;
                     let total = cat.count(&request.base)?;
                     catalog = Some(cat);
+                    listed_on = on;
                     Ok(Listed { ids, total })
                 });
                 Reply::Listed {
@@ -243,11 +276,9 @@ fn run(dir: &Path, inbox: &Inbox<Slot, Reply>) {
                 }
             }
             Job::Rows(request) => {
-                if catalog.is_none() {
-                    catalog = open_catalog(dir).ok();
-                }
+                // Only from the list's own catalog: another's ids name other games.
                 let result = (catalog.as_ref())
-                    .ok_or_else(|| "the catalog is not open".to_string())
+                    .ok_or_else(|| "the index changed: listing again".to_string())
                     .and_then(|c| c.games_by_id(&request.ids));
                 Reply::Rows {
                     generation: request.generation,
