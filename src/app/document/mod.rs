@@ -646,6 +646,7 @@ pub fn write_picture(path: &Path, bytes: &[u8]) -> Result<(), String> {
 // ----- recovery files (kifview ended by a signal with unsaved edits): `recovery.rs` -----
 
 mod recovery;
+mod recovery_question;
 pub use recovery::{
     Keeper, Kept, Kind as RecoveryKind, Place, Recovery, find_recoveries, other_recoveries,
     read_recovery, remove_recovery, write_recovery,

@@ -11,7 +11,7 @@ use crate::app::document::checks::{DiskStamp, SaveLoss};
 pub use crate::app::document::job::{SaveHow, SaveJob, SaveJobTarget, Then};
 use crate::app::document::job::{SaveQuestions, Stage};
 use crate::app::document::{self, Saved, file_name, same_path};
-use crate::app::overlay::{Answer, Pending, PromptKind};
+use crate::app::overlay::{Answer, Prompt};
 
 use crate::app::state::{App, Level};
 use crate::core::notation::{Format, Loss, TextEncoding, TextInfo};
@@ -21,17 +21,28 @@ use std::sync::atomic::Ordering;
 use std::sync::{Arc, mpsc};
 use std::time::Duration;
 
+/// The prompt for a file name to save to (a record without a file, a copy of a file read in
+/// part): Enter saves there (Tab completes the path), then does what `then` says.
+pub(crate) fn save_as_prompt(label: &str, text: String, then: Then) -> Prompt {
+    Prompt::closing(label, text, move |app, text| {
+        if !text.is_empty() {
+            app.save_to(Some(document::expand_path(&text)), SaveHow::Own, then);
+        }
+    })
+    .completing_paths()
+}
+
 impl App {
     /// Saves to the record's file, or asks for a name when it has none.
     pub(crate) fn save_or_ask_name(&mut self, then: Then) {
         if self.doc.source().path.is_some() {
             self.save_to(None, SaveHow::Own, then);
         } else {
-            self.open_prompt(
-                PromptKind::SaveAs { then },
+            self.open_prompt(save_as_prompt(
                 "save as (.kif Shift_JIS, .kifu UTF-8, .csa): ",
                 String::new(),
-            );
+                then,
+            ));
         }
     }
 
@@ -91,6 +102,18 @@ impl App {
         self.continue_save(job);
     }
 
+    /// Asks whether to overwrite the file `job` saves to (asked before the bytes are made).
+    fn ask_overwrite(&mut self, question: String, details: Vec<String>, job: SaveJob) {
+        let answers = vec![(Answer::Yes, "overwrite"), (Answer::No, "cancel")];
+        self.ask(question, details, answers, move |app, a| match a {
+            Answer::Yes => app.continue_save(SaveJob {
+                overwrite_ok: true,
+                ..job.clone()
+            }),
+            _ => app.info("not saved"),
+        });
+    }
+
     pub(crate) fn continue_save(&mut self, mut job: SaveJob) {
         if self.session.saves.running.is_some() {
             self.queue_save(job);
@@ -99,20 +122,18 @@ impl App {
         let name = job.path.display().to_string();
         if !job.overwrite_ok {
             if job.same_file && document::changed_on_disk(&job.path, self.doc.source().stamp) {
-                self.ask(
+                self.ask_overwrite(
                     format!("{name} changed on disk since it was opened. Overwrite it?"),
                     vec!["Another program wrote to the file; saving replaces its changes.".into()],
-                    vec![(Answer::Yes, "overwrite"), (Answer::No, "cancel")],
-                    Pending::Overwrite(job),
+                    job,
                 );
                 return;
             }
             if !job.same_file && document::exists(&job.path) {
-                self.ask(
+                self.ask_overwrite(
                     format!("{name} already exists. Overwrite it?"),
                     Vec::new(),
-                    vec![(Answer::Yes, "overwrite"), (Answer::No, "cancel")],
-                    Pending::Overwrite(job),
+                    job,
                 );
                 return;
             }
