@@ -85,7 +85,7 @@ impl App {
         let Some(q) = self.search.query.clone() else {
             return;
         };
-        let rev = self.doc.revision();
+        let rev = self.doc.version();
         if self.search.index.as_ref().is_none_or(|i| i.revision != rev) {
             let rows = self.outline().rows.clone();
             self.search.index = Some(Index::build(self.doc.record(), &rows, rev));
@@ -119,7 +119,7 @@ impl App {
             .search
             .found
             .as_ref()
-            .is_none_or(|f| f.revision != self.doc.revision())
+            .is_none_or(|f| f.revision != self.doc.version())
         {
             self.run_search();
         }
@@ -139,7 +139,7 @@ impl App {
                 .search
                 .found
                 .as_ref()
-                .is_some_and(|f| f.revision != self.doc.revision())
+                .is_some_and(|f| f.revision != self.doc.version())
         {
             self.run_search();
         }
@@ -317,7 +317,7 @@ impl App {
             .search
             .found
             .as_ref()
-            .is_some_and(|f| f.revision == self.doc.revision())
+            .is_some_and(|f| f.revision == self.doc.version())
         {
             self.go_to_match(i, false);
         }
