@@ -151,7 +151,7 @@ fn compare(games: usize) {
         let mut out = Vec::new();
         for _ in 0..100 {
             out.clear();
-            seg.games_with(key, &mut out);
+            seg.games_with(key, &mut out).unwrap();
             n = out.len();
         }
         (n, t.elapsed() / 100)

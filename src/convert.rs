@@ -7,15 +7,14 @@
 //! control characters and escape sequences before they reach a terminal.
 
 use crate::core::notation::filetype::FileType;
-use crate::core::notation::{self, Loaded, Newline, Parsed, Target, TextEncoding, TextInfo, bod};
-use crate::core::record::{NodeId, Record};
+use crate::core::notation::{self, Newline, Parsed, Target, TextEncoding, TextInfo, bod};
+use crate::core::record::Record;
 use crate::load::{display_name, load_input, pick_record, read_input, read_records};
 use crate::pool;
 use crate::store::{self, SaveOptions};
 use std::path::{Path, PathBuf};
 
-pub mod unread;
-pub use unread::Unread;
+pub use crate::core::notation::unread::Unread;
 
 /// An input file and the directory its output path is relative to (for `convert -r`).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -213,7 +212,7 @@ pub fn convert_one(job: &Job, s: &Settings, batch: bool) -> JobResult {
     {
         return r.fail(e);
     }
-    let (kept, unread) = keep_unread(&bytes, named, &mut loaded, s.record);
+    let (kept, unread) = loaded.keep_unread(|i| s.record.is_none_or(|n| n == i + 1));
     let picked: Vec<&Parsed> = match s.record {
         Some(n) => match pick_record(&loaded, n, &job.input) {
             Ok(p) => vec![p],
@@ -380,38 +379,6 @@ pub fn numbered(out: &Path, n: usize) -> PathBuf {
     }
 }
 
-/// Keeps the lines of the input its records (record `pick`, 1-based, when given) could not
-/// read in them as remark lines (`unread::keep`): what was kept, and what could not be.
-fn keep_unread(
-    bytes: &[u8],
-    named: Option<&Path>,
-    loaded: &mut Loaded,
-    pick: Option<usize>,
-) -> (Vec<Unread>, Option<Unread>) {
-    let picked = |i: usize| pick.is_none_or(|n| n == i + 1);
-    let any = loaded.records.iter().enumerate().any(|(i, p)| {
-        picked(i)
-            && p.warnings
-                .iter()
-                .any(|w| w.line > 0 && unread::loses_text(w.kind))
-    });
-    if !any {
-        return (Vec::new(), None);
-    }
-    let text = notation::encoding::decode(bytes, notation::default_encoding_for(named)).text;
-    let (mut kept, mut left) = (Vec::new(), None);
-    let format = loaded.format;
-    for (i, p) in loaded.records.iter_mut().enumerate() {
-        if !picked(i) {
-            continue;
-        }
-        let k = unread::keep(&text, format, &p.warnings, &mut p.record);
-        kept.extend(k.kept);
-        left = left.or(k.left);
-    }
-    (kept, left)
-}
-
 /// Writes one output (standard output when `out` is `None`).
 fn write_output(
     job: &Job,
@@ -496,46 +463,9 @@ pub fn check_all(files: &[PathBuf]) -> Vec<JobResult> {
     pool::map_in_order(files, |f| check_one(f))
 }
 
-/// The number of moves of the main line (specials such as 投了 are not moves).
-pub fn main_line_moves(r: &Record) -> u32 {
-    let line = r.main_line();
-    line[1..]
-        .iter()
-        .take_while(|&&id| r.node(id).move_data().is_some())
-        .count() as u32
-}
-
-/// The main-line node after `ply` moves (all of them for `None`); more moves than the main
-/// line holds is an error naming its length.
-pub fn node_at_ply(r: &Record, ply: Option<u32>) -> Result<NodeId, String> {
-    let line = r.main_line();
-    let moves = main_line_moves(r);
-    // Numbered as the record numbers its moves: from 81 after `手数＝80`, where any number up
-    // to 80 is the start position.
-    let before = r.moves_before();
-    if let Some(p) = ply
-        && p > before + moves
-    {
-        return Err(if before == 0 {
-            format!(
-                "--ply {p}: the main line has {moves} move{}",
-                if moves == 1 { "" } else { "s" }
-            )
-        } else {
-            format!(
-                "--ply {p}: the main line has moves {} to {}",
-                before + 1,
-                before + moves
-            )
-        });
-    }
-    let n = ply.map_or(moves, |p| p.saturating_sub(before)) as usize;
-    Ok(line[n])
-}
-
 /// The position after `ply` main-line moves, as a BOD diagram or an SFEN line.
 pub fn position_text(r: &Record, ply: Option<u32>, sfen: bool) -> Result<String, String> {
-    let node = node_at_ply(r, ply)?;
+    let node = r.node_at_ply(ply)?;
     Ok(if sfen {
         let mut s = r.position_at(node).to_sfen();
         s.push('\n');
@@ -549,7 +479,7 @@ pub fn position_text(r: &Record, ply: Option<u32>, sfen: bool) -> Result<String,
 mod tests {
     use super::*;
 
-    fn why(bytes: &[u8], name: &str) -> Result<Loaded, String> {
+    fn why(bytes: &[u8], name: &str) -> Result<notation::Loaded, String> {
         read_records(bytes, Some(Path::new(name)))
     }
 
@@ -602,26 +532,6 @@ mod tests {
         assert_eq!(
             jobs.iter().map(|j| j.renamed).collect::<Vec<_>>(),
             [false, true, false]
-        );
-    }
-
-    #[test]
-    fn ply_beyond_the_main_line_names_its_length() {
-        let l = why(
-            "手合割：平手\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 投了\n".as_bytes(),
-            "a.kif",
-        )
-        .unwrap();
-        let r = &l.records[0].record;
-        assert_eq!(main_line_moves(r), 2);
-        assert!(node_at_ply(r, Some(2)).is_ok());
-        assert_eq!(
-            node_at_ply(r, Some(3)).unwrap_err(),
-            "--ply 3: the main line has 2 moves"
-        );
-        assert_eq!(
-            node_at_ply(r, None).unwrap(),
-            node_at_ply(r, Some(2)).unwrap()
         );
     }
 }

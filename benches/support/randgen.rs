@@ -1,7 +1,7 @@
 //! Random legal records for benchmarks and load tests (shared by `benches/engine.rs` and
 //! `examples/gen_records.rs`).
 
-use kifview::core::record::{MoveData, MoveTime, NodeId, Record, Special, Step};
+use kifview::core::record::{MoveTime, NodeId, Record, Special, Step};
 use kifview::core::rules::Position;
 
 // A target that includes both generators (benches/viewer.rs) has this module twice: two
@@ -18,17 +18,8 @@ fn play(r: &mut Record, parent: NodeId, pos: &mut Position, rng: &mut Rng) -> Op
     }
     // Prefer captures now and then, as real games do.
     let mv = moves[rng.below(moves.len())];
-    let color = pos.side_to_move();
-    let played = pos.play_unchecked(mv)?;
-    let id = r.push_child(
-        parent,
-        Step::Move(MoveData {
-            mv,
-            color,
-            piece: played.piece,
-            captured: played.captured,
-        }),
-    );
+    let md = pos.play_move(mv).ok()?;
+    let id = r.push_child(parent, Step::Move(md));
     r.node_mut(id).time = Some(MoveTime {
         spent_ms: (rng.below(120) as u64) * 1000,
         total_ms: None,
@@ -105,18 +96,9 @@ pub fn deep_study(depth: usize) -> Record {
             to,
             promote: false,
         };
-        let color = pos.side_to_move();
-        let played = pos.play(mv).expect("a rook move");
+        let md = pos.play_move(mv).expect("a rook move");
         r.push_child(cur, Step::Special(Special::Interrupt));
-        cur = r.push_child(
-            cur,
-            Step::Move(MoveData {
-                mv,
-                color,
-                piece: played.piece,
-                captured: None,
-            }),
-        );
+        cur = r.push_child(cur, Step::Move(md));
     }
     r
 }

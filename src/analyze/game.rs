@@ -151,7 +151,7 @@ impl Searched {
         let mut block = a.comment(best, Some(engine));
         for line in a.lines.iter().skip(1).filter(|l| l.multipv <= multipv) {
             let score = line.score.map(Score::text).unwrap_or_default();
-            let pv = crate::engine::pv::japanese(&a.position, &line.pv.moves, None);
+            let pv = crate::core::notation::ki2::line_text(&a.position, &line.pv.moves, None);
             block.push_str(&format!("#候補{}={score} {pv}\n", line.multipv));
         }
         Searched {

@@ -11,7 +11,7 @@
 //! inserted as a variation from `MateResult::Mate::moves`.
 
 use crate::core::rules::{Move, Position};
-use crate::engine::{Engine, EngineError, EngineEvent, Limit, SearchEnd, SearchRequest, pv};
+use crate::engine::{Engine, EngineError, EngineEvent, Limit, SearchEnd, SearchRequest};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -49,7 +49,7 @@ impl MateResult {
     ) -> MateResult {
         match outcome {
             SearchEnd::Mate(checked) if !checked.moves.is_empty() => MateResult::Mate {
-                japanese: pv::japanese(position, &checked.moves, prev_to),
+                japanese: crate::core::notation::ki2::line_text(position, &checked.moves, prev_to),
                 moves: checked.moves.clone(),
             },
             // A mate line with an illegal first move is no answer: say so rather than 不詰.

@@ -91,8 +91,8 @@ pub fn in_place_risk(loaded: &Loaded, text: &[u8]) -> Option<String> {
     if loaded.info.lossy {
         return Some("its bytes are not all valid text; writing it back would lose them".into());
     }
-    // The rule the viewer's save and `convert` follow (`convert::unread`).
-    let loses = crate::convert::unread::loses_text;
+    // The rule the viewer's save and `convert` follow (`core::notation::unread`).
+    let loses = crate::core::notation::unread::loses_text;
     let risky = |k: DiagKind| k == DiagKind::Encoding || loses(k);
     if let Some(w) = loaded.records[0].warnings.iter().find(|w| risky(w.kind)) {
         return Some(format!(

@@ -1,26 +1,17 @@
 //! Helpers that build records by hand, for tests and examples.
 
-use crate::core::record::{MoveData, NodeId, Record, Step};
+use crate::core::record::{NodeId, Record, Step};
 use crate::core::rules::Move;
 
 /// Appends the USI move `usi` as a new child of `parent`. Panics if it is not legal there
 /// (meant for hand-written test records).
 pub fn push_usi(record: &mut Record, parent: NodeId, usi: &str) -> NodeId {
-    let mut pos = record.position_at(parent);
     let mv = Move::from_usi(usi).unwrap_or_else(|| panic!("bad USI move {usi}"));
-    let color = pos.side_to_move();
-    let played = pos
-        .play(mv)
+    let md = record
+        .position_at(parent)
+        .play_move(mv)
         .unwrap_or_else(|e| panic!("illegal test move {usi}: {e}"));
-    record.push_child(
-        parent,
-        Step::Move(MoveData {
-            mv,
-            color,
-            piece: played.piece,
-            captured: played.captured,
-        }),
-    )
+    record.push_child(parent, Step::Move(md))
 }
 
 /// Appends space-separated USI moves from `parent`; returns the last node.

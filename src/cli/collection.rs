@@ -7,7 +7,7 @@ use kifview::collection::{self, Brief, Filter, GameResult, Index, UpdateOptions}
 use kifview::core::notation::usi;
 use kifview::core::rules::Position;
 use kifview::core::text::sanitize;
-use kifview::{convert, load};
+use kifview::load;
 use serde::Serialize;
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -18,13 +18,21 @@ pub struct IndexArgs {
     /// Folders (or files) of records: KIF, KIFU, KI2, KI2U, CSA, JKF. Regular files only: a
     /// FIFO, a device or a dangling link is named and skipped, as is a folder that cannot be
     /// read.
-    #[arg(required_unless_present = "forget", value_name = "PATH")]
+    #[arg(required_unless_present_any = ["forget", "check", "repair"], value_name = "PATH")]
     pub paths: Vec<PathBuf>,
     /// Drop FOLDER (or a file) from the index: its games are forgotten and it is not read
     /// again. It need not exist (a folder renamed or deleted; an indexed folder that is gone
     /// is dropped by every update anyway). May be given more than once.
     #[arg(long, value_name = "FOLDER")]
     pub forget: Vec<PathBuf>,
+    /// Check the index (its catalog, every block of its segments, games.bin) and say what is
+    /// damaged, changing nothing; exits 1 when something is.
+    #[arg(long, conflicts_with_all = ["repair", "paths", "variations", "forget"])]
+    pub check: bool,
+    /// Repair the index: damaged segments are rebuilt from their files, a damaged catalog
+    /// from the folders it held (those given, else the ones the index holds).
+    #[arg(long)]
+    pub repair: bool,
     /// The index folder (default: $KIFVIEW_INDEX, else the platform data directory's
     /// kifview/collection).
     #[arg(long, value_name = "IDX")]
@@ -132,6 +140,41 @@ pub fn index(a: IndexArgs) -> ExitCode {
         Ok(d) => d,
         Err(e) => return fail(2, "index", &e),
     };
+    if a.check {
+        return match collection::build::check_index(&dir) {
+            Err(e) => fail(1, "index", &e),
+            Ok(found) if found.is_empty() => {
+                print_messages(&[format!("kifview index: {}: sound", dir.display())]);
+                ExitCode::SUCCESS
+            }
+            Ok(found) => {
+                print_messages(&found);
+                print_messages(&[format!(
+                    "kifview index: {}: {} problem(s); `kifview index --repair` repairs them",
+                    dir.display(),
+                    found.len()
+                )]);
+                ExitCode::from(1)
+            }
+        };
+    }
+    let mut paths = a.paths;
+    if a.repair && paths.is_empty() {
+        paths = collection::build::roots(&dir)
+            .into_iter()
+            .filter(|p| p.exists())
+            .collect();
+        if paths.is_empty() {
+            return fail(
+                2,
+                "index",
+                &format!(
+                    "{}: the index names no folder that exists to repair it from: give them (kifview index --repair FOLDER…)",
+                    dir.display()
+                ),
+            );
+        }
+    }
     let bar = if std::io::stderr().is_terminal() {
         indicatif::ProgressBar::with_draw_target(Some(0), indicatif::ProgressDrawTarget::stderr())
     } else {
@@ -149,7 +192,7 @@ pub fn index(a: IndexArgs) -> ExitCode {
     let stop = kifview::analyze::progress::catch_interrupt();
     let report = collection::build::update_forgetting(
         &dir,
-        &a.paths,
+        &paths,
         &a.forget,
         opts,
         &progress,
@@ -163,6 +206,9 @@ pub fn index(a: IndexArgs) -> ExitCode {
     };
     if let Some(why) = &r.rebuilt {
         print_messages(&[format!("kifview index: rebuilt {}: {why}", dir.display())]);
+    }
+    for what in &r.repaired {
+        print_messages(&[format!("kifview index: {what}")]);
     }
     print_messages(&r.warnings);
     print_messages(&r.failures);
@@ -229,7 +275,9 @@ fn target(p: &PositionArgs) -> Result<Position, (u8, String)> {
     let file = p.file.as_deref().expect("clap requires one");
     let loaded = load::load_input(file).map_err(|e| (1, e))?;
     let parsed = load::pick_record(&loaded, p.record, file).map_err(|e| (2, e))?;
-    let node = convert::node_at_ply(&parsed.record, p.ply)
+    let node = parsed
+        .record
+        .node_at_ply(p.ply)
         .map_err(|e| (2, format!("{}: {e}", file.display())))?;
     Ok(parsed.record.position_at(node))
 }

@@ -35,6 +35,8 @@ pub struct Report {
     pub warnings: Vec<String>,
     /// Why the index was rebuilt from scratch, when it was.
     pub rebuilt: Option<String>,
+    /// What was repaired (a damaged segment dropped, its files read again), a line each.
+    pub repaired: Vec<String>,
     /// Games in the index afterwards.
     pub games: u64,
     /// The segments merged into one after this update, when they were.
@@ -149,6 +151,18 @@ pub fn update_forgetting(
         })
         .collect();
     claim(dir)?;
+    // A folder where the index keeps a file of its own can never be written or removed:
+    // moved aside (never removed: kifview did not make it), and said.
+    let mut aside = Vec::new();
+    for name in [
+        "lock",
+        CATALOG,
+        NEW_CATALOG,
+        games_bin::GAMES,
+        "games.bin.tmp",
+    ] {
+        aside.extend(move_dir_aside(dir, name)?);
+    }
     // One update at a time: a second would write the same segment's files.
     let _lock = Lock::take(dir)?;
     let hook = Hook::of(dir);
@@ -157,8 +171,14 @@ pub fn update_forgetting(
         cat,
         rebuild,
         roots: mut all_roots,
+        damaged,
     } = open_or_rebuild(dir, opts)?;
     report.rebuilt = rebuild.as_ref().map(|r| r.why.clone());
+    report.repaired = aside;
+    if !damaged.is_empty() {
+        games_bin::remove(dir)?;
+        report.repaired.extend(repair(dir, &cat, &damaged)?);
+    }
     let mut cat = cat;
     let given: Vec<String> = roots_abs.iter().map(|r| path_key(r)).collect();
     let mut known: HashMap<String, KnownFile> = HashMap::new();
@@ -196,8 +216,9 @@ pub fn update_forgetting(
             all_roots.push(s);
         }
     }
-    // After a rebuild every folder the index held is read again; otherwise the ones given.
-    let walk_roots: Vec<PathBuf> = if report.rebuilt.is_some() {
+    // After a rebuild or a repair every folder the index held is read again; otherwise the
+    // ones given.
+    let walk_roots: Vec<PathBuf> = if report.rebuilt.is_some() || !damaged.is_empty() {
         all_roots.iter().map(|r| key_path(r)).collect()
     } else {
         roots_abs.clone()
@@ -704,6 +725,27 @@ fn own_next_segment(cat: &Catalog) -> Result<(), String> {
     cat.own(&segment_files(id))
 }
 
+/// When `name` in `dir` is a folder (where the index keeps a file): renames it to
+/// `NAME.moved-aside[-N]` and says so.
+fn move_dir_aside(dir: &Path, name: &str) -> Result<Option<String>, String> {
+    let path = dir.join(name);
+    if !std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir()) {
+        return Ok(None);
+    }
+    let to = (0..)
+        .map(|n| match n {
+            0 => format!("{name}.moved-aside"),
+            n => format!("{name}.moved-aside-{n}"),
+        })
+        .find(|n| !dir.join(n).exists())
+        .expect("a free name");
+    std::fs::rename(&path, dir.join(&to)).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(Some(format!(
+        "{}: a folder where the index keeps a file: moved aside to {to} (nothing in it removed)",
+        path.display()
+    )))
+}
+
 /// Is `name` one of the names an index gives its files (segments, their runs)? Only such
 /// names are removed, whatever a damaged catalog says.
 fn is_index_name(name: &str) -> bool {
@@ -841,6 +883,8 @@ struct Opened {
     rebuild: Option<Rebuild>,
     /// The folders the index held.
     roots: Vec<String>,
+    /// Segments found damaged (id, why): repaired by the update.
+    damaged: Vec<(i64, String)>,
 }
 
 struct Rebuild {
@@ -860,16 +904,19 @@ fn open_or_rebuild(dir: &Path, opts: UpdateOptions) -> Result<Opened, String> {
             cat: Catalog::create(&path)?,
             rebuild: None,
             roots: Vec::new(),
+            damaged: Vec::new(),
         });
     }
     let why = match Catalog::open(&path, false, true) {
-        Ok(cat) => match check(dir, &cat, opts) {
+        Ok(cat) => match check(&cat, opts) {
             Ok(roots) => {
                 remove_owned(dir, &cat)?;
+                let damaged = damaged_segments(dir, &cat)?;
                 return Ok(Opened {
                     cat,
                     rebuild: None,
                     roots,
+                    damaged,
                 });
             }
             Err(why) => why,
@@ -899,6 +946,7 @@ fn open_or_rebuild(dir: &Path, opts: UpdateOptions) -> Result<Opened, String> {
         cat,
         rebuild: Some(Rebuild { why, old_files }),
         roots,
+        damaged: Vec::new(),
     })
 }
 
@@ -989,8 +1037,10 @@ fn roots_of(cat: &Catalog) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// Can the index be updated in place: same `--variations`, every segment readable?
-fn check(dir: &Path, cat: &Catalog, opts: UpdateOptions) -> Result<Vec<String>, String> {
+/// Can the index be updated in place: its text UTF-8, the same `--variations`? (A damaged
+/// segment is repaired, not a reason to rebuild: [`damaged_segments`].)
+fn check(cat: &Catalog, opts: UpdateOptions) -> Result<Vec<String>, String> {
+    cat.text_is_utf8()?;
     let want = if opts.variations { "1" } else { "0" };
     if let Some(v) = cat.meta("variations")?
         && v != want
@@ -1000,10 +1050,140 @@ fn check(dir: &Path, cat: &Catalog, opts: UpdateOptions) -> Result<Vec<String>, 
             if v == "1" { "with" } else { "without" }
         ));
     }
-    for s in cat.segments()? {
-        Segment::open(dir, s)?;
-    }
     Ok(roots_of(cat))
+}
+
+/// The folders the index in `dir` holds (`kifview index --repair` without folders reads them
+/// again), as far as its catalog can be read.
+pub fn roots(dir: &Path) -> Vec<PathBuf> {
+    what_a_catalog_names(&dir.join(CATALOG))
+        .1
+        .iter()
+        .map(|r| key_path(r))
+        .collect()
+}
+
+/// What `kifview index --check` finds wrong with the index in `dir`, a line each (nothing:
+/// sound), without changing anything: the marker, the catalog (SQLite's integrity check, its
+/// version, text that is not UTF-8), every block of every segment, and `games.bin`.
+pub fn check_index(dir: &Path) -> Result<Vec<String>, String> {
+    let path = dir.join(CATALOG);
+    if !path.is_file() {
+        return Err(format!(
+            "{}: no index there{}",
+            dir.display(),
+            if path.exists() {
+                " (catalog.sqlite is not a file)"
+            } else {
+                ""
+            }
+        ));
+    }
+    let mut out = Vec::new();
+    if !dir.join(MARKER).is_file() {
+        out.push(format!(
+            "{}: no {MARKER} (an index made before it; the next update writes it)",
+            dir.display()
+        ));
+    }
+    let cat = match Catalog::open(&path, true, true) {
+        Ok(c) => c,
+        Err(e) => {
+            out.push(format!("{}: {e}", path.display()));
+            return Ok(out);
+        }
+    };
+    if let Err(e) = cat.text_is_utf8() {
+        out.push(format!("{}: {e}", path.display()));
+    }
+    for (_, why) in damaged_segments(dir, &cat)? {
+        out.push(why);
+    }
+    let mut segs = Vec::new();
+    for id in cat.segments()? {
+        if let Ok(s) = Segment::open(dir, id) {
+            segs.push(s);
+        }
+    }
+    if let Err(why) = games_bin::check(dir, &cat, &segs) {
+        out.push(format!(
+            "{why} (queries build its table from the catalog meanwhile)"
+        ));
+    }
+    Ok(out)
+}
+
+/// The catalog's segments that cannot be read whole (every block checked): (id, why).
+pub fn damaged_segments(dir: &Path, cat: &Catalog) -> Result<Vec<(i64, String)>, String> {
+    let mut out = Vec::new();
+    for s in cat.segments()? {
+        if let Err(why) = Segment::open(dir, s).and_then(|seg| seg.verify()) {
+            out.push((s, why));
+        }
+    }
+    Ok(out)
+}
+
+/// Repairs the damaged segments `damaged` (id, why): each is dropped from the catalog with the
+/// files whose games it held (so the update reads them again), in one transaction, then its
+/// files are removed. Returns what was done, a line per segment.
+fn repair(dir: &Path, cat: &Catalog, damaged: &[(i64, String)]) -> Result<Vec<String>, String> {
+    let mut said = Vec::new();
+    begin(cat)?;
+    let done = (|| -> Result<(), String> {
+        for (id, why) in damaged {
+            let (first, games): (i64, i64) = cat
+                .db
+                .query_row(
+                    "SELECT first_game, games FROM segments WHERE id = ?1",
+                    [id],
+                    |r| Ok((r.get(0)?, r.get(1)?)),
+                )
+                .map_err(|e| e.to_string())?;
+            let files: Vec<i64> = {
+                let mut st = cat
+                    .db
+                    .prepare("SELECT DISTINCT file_id FROM games WHERE id >= ?1 AND id < ?1 + ?2")
+                    .map_err(|e| e.to_string())?;
+                let rows = st
+                    .query_map([first, games], |r| r.get(0))
+                    .map_err(|e| e.to_string())?;
+                rows.collect::<Result<_, _>>().map_err(|e| e.to_string())?
+            };
+            for &f in &files {
+                cat.forget_file(f)?;
+            }
+            cat.db
+                .execute("DELETE FROM segments WHERE id = ?1", [id])
+                .map_err(|e| e.to_string())?;
+            cat.own(&segment_files(*id))?;
+            let next: i64 = cat
+                .meta("next_game")?
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(0);
+            cat.set_meta("next_game", &next.max(first + games).to_string())?;
+            let next: i64 = cat
+                .meta("next_segment")?
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(0);
+            cat.set_meta("next_segment", &next.max(id + 1).to_string())?;
+            said.push(format!(
+                "{why}: repaired: segment {id} dropped, its {} files read again",
+                files.len()
+            ));
+            for n in &segment_files(*id)[..2] {
+                said.extend(move_dir_aside(dir, n)?);
+            }
+        }
+        Ok(())
+    })();
+    if let Err(e) = done {
+        let _ = cat.db.execute_batch("ROLLBACK");
+        return Err(e);
+    }
+    commit(cat)?;
+    remove_owned(dir, cat)?;
+    Ok(said)
 }
 
 #[cfg(test)]

@@ -205,6 +205,41 @@ impl Catalog {
             .unwrap_or(0))
     }
 
+    /// Is every text of the catalog UTF-8 (SQLite does not check what it is given)? The first
+    /// that is not, named.
+    pub fn text_is_utf8(&self) -> Result<(), String> {
+        let tables = [
+            ("files", "path, hash, format, error"),
+            (
+                "games",
+                "sente, gote, date, event, handicap, result, ending, opening, tags",
+            ),
+            ("meta", "key, value"),
+        ];
+        for (table, cols) in tables {
+            let n = cols.split(", ").count();
+            let mut st = self
+                .db
+                .prepare(&format!("SELECT rowid, {cols} FROM {table}"))
+                .map_err(sql)?;
+            let mut rows = st.query([]).map_err(sql)?;
+            while let Some(r) = rows.next().map_err(sql)? {
+                for i in 1..=n {
+                    if let rusqlite::types::ValueRef::Text(b) = r.get_ref(i).map_err(sql)?
+                        && simdutf8::basic::from_utf8(b).is_err()
+                    {
+                        let rowid: i64 = r.get(0).map_err(sql)?;
+                        let col = cols.split(", ").nth(i - 1).unwrap_or("?");
+                        return Err(format!(
+                            "damaged (text that is not UTF-8: {table} row {rowid}, {col})"
+                        ));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// The files the index wrote that no segment names ([`SCHEMA`]'s `owned`).
     pub fn owned(&self) -> Result<Vec<String>, String> {
         let mut st = self
@@ -328,7 +363,9 @@ impl Catalog {
 
     /// Calls `each` with the catalog row of every game passing `filter` (with `ids`, sorted:
     /// of those games only), in id order, one row at a time: nothing is sorted or held, so
-    /// memory stays the same for 10^2 or 10^6 games.
+    /// memory stays the same for 10^2 or 10^6 games. Few ids are looked up one statement each:
+    /// call it inside one read transaction (as [`super::Index`] does), or an update committing
+    /// between two of them tears the answer.
     pub fn each_game(
         &self,
         filter: &Filter,

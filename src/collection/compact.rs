@@ -14,8 +14,8 @@
 //! catalog (`super::games_bin`), never read stale ids.
 
 use super::catalog::Catalog;
-use super::segment::{Segment, SegmentWriter, pos_path};
-use std::io::{BufWriter, Seek, SeekFrom, Write};
+use super::segment::{Segment, SegmentWriter, SumWriter, pos_path};
+use std::io::Write;
 use std::path::Path;
 
 /// More segments than this are merged even without forgotten games (each is a binary search
@@ -60,7 +60,10 @@ pub fn run(dir: &Path, cat: &Catalog, new_id: i64, why: String) -> Result<Compac
     let mut writer = SegmentWriter::create(dir, new_id, first)?;
     for (kept, &g) in live.iter().enumerate() {
         // A game with no stored bytes (none should be) stays in no answer, under its new id.
-        let bytes = segs.iter().find(|s| s.holds(g)).and_then(|s| s.raw(g));
+        let bytes = match segs.iter().find(|s| s.holds(g)) {
+            Some(s) => s.raw(g)?,
+            None => None,
+        };
         writer.add_raw(bytes.unwrap_or_default())?;
         if let Some(slot) = remap.get_mut(g as usize) {
             *slot = first + kept as u32;
@@ -103,29 +106,33 @@ fn merge_pairs(segs: &[Segment], remap: &[u32], out: &Path) -> Result<u64, Strin
     let mut heap = BinaryHeap::new();
     for (i, s) in segs.iter().enumerate() {
         if s.pairs() > 0 {
-            heap.push(Reverse((s.pair(0), i)));
+            heap.push(Reverse((s.pair(0)?, i)));
         }
     }
-    let f = std::fs::File::create(out).map_err(io)?;
-    let mut w = BufWriter::with_capacity(1 << 20, f);
-    w.write_all(super::segment::POS_MAGIC).map_err(io)?;
-    w.write_all(&0u64.to_le_bytes()).map_err(io)?;
+    // The count first (the header holds it, and the file's checksums are written as it goes).
     let mut count = 0u64;
+    for s in segs {
+        for i in 0..s.pairs() {
+            let (_, game) = s.pair(i)?;
+            if remap.get(game as usize).is_some_and(|&n| n != 0) {
+                count += 1;
+            }
+        }
+    }
+    let mut w = SumWriter::create(out)?;
+    w.write_all(super::segment::POS_MAGIC).map_err(io)?;
+    w.write_all(&count.to_le_bytes()).map_err(io)?;
     while let Some(Reverse(((key, game), i))) = heap.pop() {
         let new = remap.get(game as usize).copied().unwrap_or(0);
         if new != 0 {
             w.write_all(&key.to_le_bytes()).map_err(io)?;
             w.write_all(&new.to_le_bytes()).map_err(io)?;
-            count += 1;
         }
         at[i] += 1;
         if at[i] < segs[i].pairs() {
-            heap.push(Reverse((segs[i].pair(at[i]), i)));
+            heap.push(Reverse((segs[i].pair(at[i])?, i)));
         }
     }
-    let mut f = w.into_inner().map_err(|e| io(e.into_error()))?;
-    f.seek(SeekFrom::Start(8)).map_err(io)?;
-    f.write_all(&count.to_le_bytes()).map_err(io)?;
-    f.sync_all().map_err(io)?;
+    w.finish().map_err(io)?;
     Ok(count)
 }

@@ -55,11 +55,7 @@ impl View {
     /// (its generation, its segments and, when `games.bin` is not the current one, the table
     /// built from it).
     fn load(dir: &Path, catalog: &Catalog) -> Result<View, String> {
-        catalog
-            .db
-            .execute_batch("BEGIN")
-            .map_err(|e| e.to_string())?;
-        let view = (|| {
+        snapshot(catalog, || {
             let generation = catalog.generation()?;
             let mut segments = Vec::new();
             for id in catalog.segments()? {
@@ -71,10 +67,23 @@ impl View {
                 segments,
                 games,
             })
-        })();
-        let _ = catalog.db.execute_batch("COMMIT");
-        view
+        })
     }
+}
+
+/// Runs `f` inside one read transaction of `catalog` (or the one already open): every
+/// statement of an answer reads the same snapshot, an update's commit waiting until it ends.
+fn snapshot<T>(catalog: &Catalog, f: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
+    if !catalog.db.is_autocommit() {
+        return f();
+    }
+    catalog
+        .db
+        .execute_batch("BEGIN")
+        .map_err(|e| e.to_string())?;
+    let out = f();
+    let _ = catalog.db.execute_batch("COMMIT");
+    out
 }
 
 /// A game that reaches the position.
@@ -213,7 +222,7 @@ impl Index {
         let view = self.view()?;
         for seg in &view.segments {
             candidates.clear();
-            seg.games_with(key, &mut candidates);
+            seg.games_with(key, &mut candidates)?;
             for &g in &candidates {
                 let Some(outcome) = view.games.outcome(g) else {
                     continue;
@@ -233,7 +242,7 @@ impl Index {
                     });
                     continue;
                 }
-                let Some(stored) = seg.view(g) else { continue };
+                let Some(stored) = seg.view(g)? else { continue };
                 let initial = match stored.initial {
                     None => start.clone(),
                     Some(s) => match Position::from_sfen(s) {
@@ -291,21 +300,23 @@ impl Index {
         filter: &Filter,
         each: &mut dyn FnMut(Found) -> Result<(), String>,
     ) -> Result<(), String> {
-        let hits = self.hits(target, filter)?;
-        let ids: Vec<u32> = hits.iter().map(|h| h.game).collect();
-        let mut i = 0;
-        self.catalog
-            .each_game(&Filter::default(), Some(&ids), &mut |game| {
-                // Rows come in id order, a subset of `ids`.
-                while hits[i].game < game.id {
-                    i += 1;
-                }
-                each(Found {
-                    ply: hits[i].ply,
-                    next: hits[i].next.and_then(decode_move).map(|m| m.usi()),
-                    game,
+        snapshot(&self.catalog, || {
+            let hits = self.hits(target, filter)?;
+            let ids: Vec<u32> = hits.iter().map(|h| h.game).collect();
+            let mut i = 0;
+            self.catalog
+                .each_game(&Filter::default(), Some(&ids), &mut |game| {
+                    // Rows come in id order, a subset of `ids`.
+                    while hits[i].game < game.id {
+                        i += 1;
+                    }
+                    each(Found {
+                        ply: hits[i].ply,
+                        next: hits[i].next.and_then(decode_move).map(|m| m.usi()),
+                        game,
+                    })
                 })
-            })
+        })
     }
 
     /// [`Index::find_each`] with only the columns `find` prints, borrowed ([`Brief`]), and the
@@ -316,15 +327,17 @@ impl Index {
         filter: &Filter,
         each: &mut dyn FnMut(&Brief, u32) -> Result<(), String>,
     ) -> Result<(), String> {
-        let hits = self.hits(target, filter)?;
-        let ids: Vec<u32> = hits.iter().map(|h| h.game).collect();
-        let mut i = 0;
-        self.catalog.each_brief(&ids, &mut |b| {
-            // Rows come in id order, a subset of `ids`.
-            while hits[i].game < b.id {
-                i += 1;
-            }
-            each(b, hits[i].ply)
+        snapshot(&self.catalog, || {
+            let hits = self.hits(target, filter)?;
+            let ids: Vec<u32> = hits.iter().map(|h| h.game).collect();
+            let mut i = 0;
+            self.catalog.each_brief(&ids, &mut |b| {
+                // Rows come in id order, a subset of `ids`.
+                while hits[i].game < b.id {
+                    i += 1;
+                }
+                each(b, hits[i].ply)
+            })
         })
     }
 
@@ -336,16 +349,18 @@ impl Index {
         let mut all = [0u64; 4];
         let mut by_code = vec![[0u64; 4]; 1 << 16];
         let mut seen: Vec<u16> = Vec::new();
-        self.each_hit(target, filter, &mut |h| {
-            let o = h.outcome as usize;
-            all[o] += 1;
-            if let Some(code) = h.next {
-                let c = &mut by_code[code as usize];
-                if *c == [0; 4] {
-                    seen.push(code);
+        snapshot(&self.catalog, || {
+            self.each_hit(target, filter, &mut |h| {
+                let o = h.outcome as usize;
+                all[o] += 1;
+                if let Some(code) = h.next {
+                    let c = &mut by_code[code as usize];
+                    if *c == [0; 4] {
+                        seen.push(code);
+                    }
+                    c[o] += 1;
                 }
-                c[o] += 1;
-            }
+            })
         })?;
         let tally = |c: [u64; 4]| (c.iter().sum(), c[0], c[1], c[2], c[3]);
         let (games, sente, gote, draw, unknown) = tally(all);
@@ -390,7 +405,7 @@ impl Index {
         filter: &Filter,
         each: &mut dyn FnMut(GameInfo) -> Result<(), String>,
     ) -> Result<(), String> {
-        self.catalog.each_game(filter, None, each)
+        snapshot(&self.catalog, || self.catalog.each_game(filter, None, each))
     }
 
     /// One page of the game list: the games passing `filter`, sorted by `sort` (then by
@@ -413,12 +428,14 @@ impl Index {
 
     /// (games, position pairs, bytes of the position index on disk).
     pub fn sizes(&self) -> Result<(u64, u64, u64), String> {
-        let (live, _, _) = self.catalog.counts()?;
-        let view = self.view()?;
-        let pairs = view.segments.iter().map(|s| s.pairs() as u64).sum();
-        let bytes =
-            view.segments.iter().map(Segment::bytes).sum::<u64>() + view.games.bytes().len() as u64;
-        Ok((live, pairs, bytes))
+        snapshot(&self.catalog, || {
+            let (live, _, _) = self.catalog.counts()?;
+            let view = self.view()?;
+            let pairs = view.segments.iter().map(|s| s.pairs() as u64).sum();
+            let bytes = view.segments.iter().map(Segment::bytes).sum::<u64>()
+                + view.games.bytes().len() as u64;
+            Ok((live, pairs, bytes))
+        })
     }
 }
 

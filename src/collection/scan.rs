@@ -32,16 +32,7 @@ pub struct FileRead {
 
 /// FNV-1a over 64-bit words (the tail byte by byte): a content hash for "did this file change".
 pub fn content_hash(bytes: &[u8]) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut words = bytes.chunks_exact(8);
-    for w in &mut words {
-        h ^= u64::from_le_bytes(w.try_into().expect("8 bytes"));
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    for &b in words.remainder() {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
+    let h = super::segment::fnv64(0xcbf2_9ce4_8422_2325, bytes);
     format!("{h:016x}{:x}", bytes.len())
 }
 

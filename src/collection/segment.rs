@@ -1,10 +1,14 @@
 //! Segments: the position index of the games one step of a `kifview index` run added.
 //!
-//! A segment is two files. `pos-N.bin` is a sorted array of (key, game) pairs, 12 bytes each
-//! (64-bit key, 32-bit game id, little-endian) after a 16-byte header (`KVPOS001`, the count):
+//! A segment is two files, each ending in checksums per 16 KiB block ([`Checked`], verified on
+//! opening for the trailer, header and footer, lazily per block read for the rest, and whole
+//! by `kifview index` and `--check`). `pos-N.bin` is a sorted array of (key, game) pairs, 12
+//! bytes each (64-bit key, 32-bit game id, little-endian) after a 16-byte header (`KVPOS002`,
+//! the count):
 //! looked up by binary search in a memory map, as chess_pos_db's and YaneuraOu's books are.
-//! `moves-N.bin` holds each game's lines (main line first) as two-byte moves, and its initial
-//! position when that is not the start position, with a footer of offsets: what the queries
+//! `moves-N.bin` holds each game's lines (main line first; their number and lengths in 32
+//! bits) as two-byte moves, and its initial position when that is not the start position,
+//! with a footer of offsets: what the queries
 //! replay to confirm a candidate and to read the move played next. The pairs are sorted by an
 //! external sort (sorted chunks of at most [`CHUNK`] pairs on disk, merged), so building needs
 //! bounded memory at any collection size.
@@ -19,8 +23,8 @@ use std::fs::File;
 use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
-pub(crate) const POS_MAGIC: &[u8; 8] = b"KVPOS001";
-const MOVES_MAGIC: &[u8; 8] = b"KVMOV001";
+pub(crate) const POS_MAGIC: &[u8; 8] = b"KVPOS002";
+const MOVES_MAGIC: &[u8; 8] = b"KVMOV002";
 const PAIR: usize = 12;
 /// Pairs sorted in memory before a chunk goes to disk (16 M pairs: 256 MB).
 pub const CHUNK: usize = 1 << 24;
@@ -60,13 +64,219 @@ impl GameView<'_> {
     }
 }
 
+/// Every index file but the catalog ends in checksums: its payload, then one 8-byte sum
+/// ([`block_sum`]) per [`BLOCK`] bytes of it, then a 32-byte trailer (the payload's length,
+/// the sum of the sums, [`BLOCK`], [`SUM_MAGIC`]). A reader checks the trailer and the sums
+/// on opening, and each block the first time it reads from it ([`Checked`]): a flipped bit
+/// is a refusal naming the file, never a wrong answer.
+pub const BLOCK: usize = 16 << 10;
+pub(crate) const SUM_MAGIC: &[u8; 8] = b"KVSUM001";
+
+/// FNV-1a over 64-bit words (the tail byte by byte), with the length: the checksum of a
+/// block.
+pub fn block_sum(bytes: &[u8]) -> u64 {
+    fnv64(0xcbf2_9ce4_8422_2325 ^ bytes.len() as u64, bytes)
+}
+
+/// FNV-1a 64 from `seed` over 64-bit words (the tail byte by byte).
+pub fn fnv64(seed: u64, bytes: &[u8]) -> u64 {
+    let mut h = seed;
+    let mut words = bytes.chunks_exact(8);
+    for w in &mut words {
+        h ^= u64::from_le_bytes(w.try_into().expect("8 bytes"));
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    for &b in words.remainder() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+/// Writes a checksummed file ([`BLOCK`]): bytes in, sums kept per block, the sums and the
+/// trailer written by [`finish`](Self::finish), which syncs the file.
+pub(crate) struct SumWriter {
+    w: BufWriter<File>,
+    block: Vec<u8>,
+    sums: Vec<u64>,
+    len: u64,
+}
+
+impl SumWriter {
+    pub(crate) fn create(path: &Path) -> Result<SumWriter, String> {
+        let f = File::create(path).map_err(|e| io(path, e))?;
+        Ok(SumWriter {
+            w: BufWriter::with_capacity(1 << 20, f),
+            block: Vec::with_capacity(BLOCK),
+            sums: Vec::new(),
+            len: 0,
+        })
+    }
+
+    fn put(&mut self, mut bytes: &[u8]) -> std::io::Result<()> {
+        self.len += bytes.len() as u64;
+        while !bytes.is_empty() {
+            let n = (BLOCK - self.block.len()).min(bytes.len());
+            self.block.extend_from_slice(&bytes[..n]);
+            bytes = &bytes[n..];
+            if self.block.len() == BLOCK {
+                self.end_block()?;
+            }
+        }
+        Ok(())
+    }
+
+    fn end_block(&mut self) -> std::io::Result<()> {
+        if self.block.is_empty() {
+            return Ok(());
+        }
+        self.sums.push(block_sum(&self.block));
+        self.w.write_all(&self.block)?;
+        self.block.clear();
+        Ok(())
+    }
+
+    pub(crate) fn finish(mut self) -> std::io::Result<()> {
+        if !self.block.is_empty() {
+            self.end_block()?;
+        }
+        let mut table = Vec::with_capacity(self.sums.len() * 8);
+        for s in &self.sums {
+            table.extend_from_slice(&s.to_le_bytes());
+        }
+        self.w.write_all(&table)?;
+        self.w.write_all(&self.len.to_le_bytes())?;
+        self.w.write_all(&block_sum(&table).to_le_bytes())?;
+        self.w.write_all(&(BLOCK as u64).to_le_bytes())?;
+        self.w.write_all(SUM_MAGIC)?;
+        self.w.into_inner().map_err(|e| e.into_error())?.sync_all()
+    }
+}
+
+impl Write for SumWriter {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.put(bytes)?;
+        Ok(bytes.len())
+    }
+    fn write_all(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        self.put(bytes)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// A checksummed file ([`BLOCK`]), memory-mapped: its payload read through
+/// [`get`](Self::get), which checks each block the first time it is read.
+pub struct Checked {
+    map: memmap2::Mmap,
+    path: PathBuf,
+    len: usize,
+    sums_at: usize,
+    /// Blocks found sound.
+    sound: Vec<std::sync::atomic::AtomicBool>,
+}
+
+/// What a damaged index file says: the file, what is wrong, and what mends it.
+pub fn damaged(path: &Path, what: &str) -> String {
+    format!(
+        "{}: damaged ({what}); `kifview index --repair` rebuilds it",
+        path.display()
+    )
+}
+
+impl Checked {
+    pub fn open(path: &Path) -> Result<Checked, String> {
+        let map = map(path)?;
+        let n = map.len();
+        let bad = |what: &str| Err(damaged(path, what));
+        if n < 32 || &map[n - 8..] != SUM_MAGIC {
+            return bad("no checksums");
+        }
+        let le64 = |at: usize| u64::from_le_bytes(map[at..at + 8].try_into().expect("8"));
+        let (len, table_sum, block) = (le64(n - 32), le64(n - 24), le64(n - 16));
+        let blocks = len.div_ceil(BLOCK as u64);
+        if block != BLOCK as u64
+            || blocks.checked_mul(8).and_then(|t| t.checked_add(len + 32)) != Some(n as u64)
+        {
+            return bad("its checksums do not fit");
+        }
+        let (len, sums_at) = (len as usize, len as usize);
+        if block_sum(&map[sums_at..n - 32]) != table_sum {
+            return bad("its table of checksums does not match");
+        }
+        Ok(Checked {
+            path: path.to_path_buf(),
+            sound: (0..blocks)
+                .map(|_| std::sync::atomic::AtomicBool::new(false))
+                .collect(),
+            map,
+            len,
+            sums_at,
+        })
+    }
+
+    /// Payload bytes.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The payload's bytes `range`, every block they touch checked (once).
+    #[inline]
+    pub fn get(&self, range: std::ops::Range<usize>) -> Result<&[u8], String> {
+        if range.start > range.end || range.end > self.len {
+            return Err(damaged(&self.path, "a length or offset out of the file"));
+        }
+        if range.start < range.end {
+            for b in range.start / BLOCK..=(range.end - 1) / BLOCK {
+                self.check(b)?;
+            }
+        }
+        Ok(&self.map[range])
+    }
+
+    #[inline]
+    fn check(&self, b: usize) -> Result<(), String> {
+        use std::sync::atomic::Ordering::Relaxed;
+        if self.sound[b].load(Relaxed) {
+            return Ok(());
+        }
+        let block = &self.map[b * BLOCK..((b + 1) * BLOCK).min(self.len)];
+        let at = self.sums_at + 8 * b;
+        let want = u64::from_le_bytes(self.map[at..at + 8].try_into().expect("8"));
+        if block_sum(block) != want {
+            return Err(damaged(
+                &self.path,
+                &format!("block {b} does not match its checksum"),
+            ));
+        }
+        self.sound[b].store(true, Relaxed);
+        Ok(())
+    }
+
+    /// Checks every block.
+    pub fn verify(&self) -> Result<(), String> {
+        (0..self.sound.len()).try_for_each(|b| self.check(b))
+    }
+
+    /// Bytes on disk.
+    pub fn file_len(&self) -> usize {
+        self.map.len()
+    }
+}
+
 /// Writes a segment: games in id order, their keys in any order.
 pub struct SegmentWriter {
     dir: PathBuf,
     id: i64,
     first_game: u32,
     games: u32,
-    moves: BufWriter<File>,
+    /// `None` once finished.
+    moves: Option<SumWriter>,
     offsets: Vec<u64>,
     written: u64,
     pairs: Vec<u128>,
@@ -82,13 +292,12 @@ fn io(path: &Path, e: std::io::Error) -> String {
 impl SegmentWriter {
     pub fn create(dir: &Path, id: i64, first_game: u32) -> Result<SegmentWriter, String> {
         let path = moves_path(dir, id);
-        let f = File::create(&path).map_err(|e| io(&path, e))?;
         Ok(SegmentWriter {
             dir: dir.to_path_buf(),
             id,
             first_game,
             games: 0,
-            moves: BufWriter::with_capacity(1 << 20, f),
+            moves: Some(SumWriter::create(&path)?),
             offsets: vec![0],
             written: 0,
             pairs: Vec::new(),
@@ -123,17 +332,19 @@ impl SegmentWriter {
                 buf.extend_from_slice(s);
             }
         }
-        let lines = &game.lines[..game.lines.len().min(u16::MAX as usize)];
-        buf.extend_from_slice(&(lines.len() as u16).to_le_bytes());
+        // Counts and lengths in 32 bits: a line of any length is stored whole (in 16 bits, a
+        // line was cut at 65,535 plies while its positions' keys were all stored, so a game
+        // reaching a position past that ply was never found).
+        let lines = &game.lines[..game.lines.len().min(u32::MAX as usize)];
+        buf.extend_from_slice(&(lines.len() as u32).to_le_bytes());
         for l in lines {
-            let l = &l[..l.len().min(u16::MAX as usize)];
-            buf.extend_from_slice(&(l.len() as u16).to_le_bytes());
+            let l = &l[..l.len().min(u32::MAX as usize)];
+            buf.extend_from_slice(&(l.len() as u32).to_le_bytes());
             for m in l {
                 buf.extend_from_slice(&m.to_le_bytes());
             }
         }
-        let path = moves_path(&self.dir, self.id);
-        self.moves.write_all(&buf).map_err(|e| io(&path, e))?;
+        self.write_moves(&buf)?;
         self.written += buf.len() as u64;
         self.offsets.push(self.written);
         self.games += 1;
@@ -149,8 +360,7 @@ impl SegmentWriter {
     /// Adds the next game as the bytes [`Segment::raw`] gave (empty: a game forgotten, which
     /// keeps its id and reads as none), without keys: compaction writes the pairs itself.
     pub fn add_raw(&mut self, bytes: &[u8]) -> Result<(), String> {
-        let path = moves_path(&self.dir, self.id);
-        self.moves.write_all(bytes).map_err(|e| io(&path, e))?;
+        self.write_moves(bytes)?;
         self.written += bytes.len() as u64;
         self.offsets.push(self.written);
         self.games += 1;
@@ -164,6 +374,14 @@ impl SegmentWriter {
             std::fs::create_dir(&runs).map_err(|e| io(&runs, e))?;
         }
         Ok(runs.join(format!("{}.bin", self.chunks.len())))
+    }
+
+    fn write_moves(&mut self, bytes: &[u8]) -> Result<(), String> {
+        let path = moves_path(&self.dir, self.id);
+        match self.moves.as_mut() {
+            Some(w) => w.write_all(bytes).map_err(|e| io(&path, e)),
+            None => Err(format!("{}: written after its end", path.display())),
+        }
     }
 
     fn spill(&mut self) -> Result<(), String> {
@@ -211,9 +429,10 @@ impl SegmentWriter {
         footer.extend_from_slice(&self.games.to_le_bytes());
         footer.extend_from_slice(&self.written.to_le_bytes());
         footer.extend_from_slice(MOVES_MAGIC);
-        self.moves.write_all(&footer).map_err(|e| io(&mpath, e))?;
-        self.moves.flush().map_err(|e| io(&mpath, e))?;
-        self.moves.get_ref().sync_all().map_err(|e| io(&mpath, e))?;
+        self.write_moves(&footer)?;
+        if let Some(w) = self.moves.take() {
+            w.finish().map_err(|e| io(&mpath, e))?;
+        }
         Ok(self.games)
     }
 }
@@ -233,9 +452,7 @@ fn write_pairs(path: &Path, pairs: &mut [u128], header: bool) -> Result<(), Stri
         b.sort_unstable();
     });
     let (a, b) = pairs.split_at(pairs.len() / 2);
-    let f = File::create(path).map_err(|e| io(path, e))?;
-    let mut w = BufWriter::with_capacity(1 << 20, f);
-    let go = || -> std::io::Result<()> {
+    let emit = |w: &mut dyn Write| -> std::io::Result<()> {
         if header {
             w.write_all(POS_MAGIC)?;
             w.write_all(&(pairs.len() as u64).to_le_bytes())?;
@@ -251,7 +468,20 @@ fn write_pairs(path: &Path, pairs: &mut [u128], header: bool) -> Result<(), Stri
             };
             w.write_all(&pair_bytes(p))?;
         }
-        w.into_inner().map_err(|e| e.into_error())?.sync_all()
+        Ok(())
+    };
+    let go = || -> std::io::Result<()> {
+        if header {
+            // The positions file, checksummed.
+            let mut w = SumWriter::create(path).map_err(std::io::Error::other)?;
+            emit(&mut w)?;
+            w.finish()
+        } else {
+            // A sorted run (read once, then removed).
+            let mut w = BufWriter::with_capacity(1 << 20, File::create(path)?);
+            emit(&mut w)?;
+            w.into_inner().map_err(|e| e.into_error())?.sync_all()
+        }
     };
     go().map_err(|e| io(path, e))
 }
@@ -280,8 +510,7 @@ fn merge_chunks(chunks: &[PathBuf], out: &Path, count: u64) -> Result<(), String
             heap.push(Reverse((p, i)));
         }
     }
-    let f = File::create(out).map_err(|e| io(out, e))?;
-    let mut w = BufWriter::with_capacity(1 << 20, f);
+    let mut w = SumWriter::create(out)?;
     let go = || -> std::io::Result<()> {
         w.write_all(POS_MAGIC)?;
         w.write_all(&count.to_le_bytes())?;
@@ -291,15 +520,16 @@ fn merge_chunks(chunks: &[PathBuf], out: &Path, count: u64) -> Result<(), String
                 heap.push(Reverse((n, i)));
             }
         }
-        w.into_inner().map_err(|e| e.into_error())?.sync_all()
+        w.finish()
     };
     go().map_err(|e| io(out, e))
 }
 
-/// A segment opened for queries: both files memory-mapped.
+/// A segment opened for queries: both files memory-mapped, read through their checksums
+/// ([`Checked`]): a damaged block is an error naming the file.
 pub struct Segment {
-    pos: memmap2::Mmap,
-    moves: memmap2::Mmap,
+    pos: Checked,
+    moves: Checked,
     count: usize,
     first_game: u32,
     games: u32,
@@ -309,6 +539,9 @@ pub struct Segment {
 
 fn map(path: &Path) -> Result<memmap2::Mmap, String> {
     let f = File::open(path).map_err(|e| io(path, e))?;
+    if f.metadata().is_ok_and(|m| !m.is_file()) {
+        return Err(damaged(path, "not a file"));
+    }
     // SAFETY: the index files are written once and renamed into place, never modified while
     // mapped; a file truncated by another program is detected by the size checks below only
     // when it happens before opening (the same risk every mmap-based reader takes).
@@ -316,31 +549,33 @@ fn map(path: &Path) -> Result<memmap2::Mmap, String> {
 }
 
 impl Segment {
+    /// Opens segment `id` in `dir`: the checksums' trailers and tables, the header and the
+    /// footer are checked now, every other block when it is first read.
     pub fn open(dir: &Path, id: i64) -> Result<Segment, String> {
         let ppath = pos_path(dir, id);
         let mpath = moves_path(dir, id);
-        let pos = map(&ppath)?;
-        let moves = map(&mpath)?;
-        let damaged = |p: &Path, what: &str| format!("{}: damaged ({what})", p.display());
-        if pos.len() < 16 || &pos[..8] != POS_MAGIC {
+        let pos = Checked::open(&ppath)?;
+        let moves = Checked::open(&mpath)?;
+        if pos.len() < 16 || pos.get(0..8)? != POS_MAGIC {
             return Err(damaged(&ppath, "no header"));
         }
-        let count = u64::from_le_bytes(pos[8..16].try_into().expect("8 bytes")) as usize;
+        let count = u64::from_le_bytes(pos.get(8..16)?.try_into().expect("8 bytes")) as usize;
         if count.checked_mul(PAIR).and_then(|n| n.checked_add(16)) != Some(pos.len()) {
             return Err(damaged(&ppath, "its size is not its count"));
         }
         let n = moves.len();
-        if n < 24 || &moves[n - 8..] != MOVES_MAGIC {
+        if n < 24 || moves.get(n - 8..n)? != MOVES_MAGIC {
             return Err(damaged(&mpath, "no footer"));
         }
-        let le32 = |at: usize| u32::from_le_bytes(moves[at..at + 4].try_into().expect("4"));
-        let first_game = le32(n - 24);
-        let games = le32(n - 20);
-        let data = u64::from_le_bytes(moves[n - 16..n - 8].try_into().expect("8")) as usize;
+        let footer = moves.get(n - 24..n - 8)?;
+        let le32 = |at: usize| u32::from_le_bytes(footer[at..at + 4].try_into().expect("4"));
+        let first_game = le32(0);
+        let games = le32(4);
+        let data = u64::from_le_bytes(footer[8..16].try_into().expect("8")) as usize;
         let offsets_at = data;
         if (games as usize + 1)
             .checked_mul(8)
-            .and_then(|o| o.checked_add(data + 24))
+            .and_then(|o| o.checked_add(data.checked_add(24)?))
             != Some(n)
         {
             return Err(damaged(&mpath, "its footer does not fit"));
@@ -355,36 +590,49 @@ impl Segment {
         })
     }
 
-    fn key_at(&self, i: usize) -> u64 {
-        let at = 16 + i * PAIR;
-        u64::from_le_bytes(self.pos[at..at + 8].try_into().expect("8 bytes"))
+    /// Checks every block of both files (`kifview index`, `--check`).
+    pub fn verify(&self) -> Result<(), String> {
+        self.pos.verify()?;
+        self.moves.verify()
     }
-    fn game_at(&self, i: usize) -> u32 {
+
+    #[inline]
+    fn key_at(&self, i: usize) -> Result<u64, String> {
+        let at = 16 + i * PAIR;
+        Ok(u64::from_le_bytes(
+            self.pos.get(at..at + 8)?.try_into().expect("8 bytes"),
+        ))
+    }
+    #[inline]
+    fn game_at(&self, i: usize) -> Result<u32, String> {
         let at = 16 + i * PAIR + 8;
-        u32::from_le_bytes(self.pos[at..at + 4].try_into().expect("4 bytes"))
+        Ok(u32::from_le_bytes(
+            self.pos.get(at..at + 4)?.try_into().expect("4 bytes"),
+        ))
     }
 
     /// The games whose keys include `key`, in id order.
-    pub fn games_with(&self, key: u64, out: &mut Vec<u32>) {
+    pub fn games_with(&self, key: u64, out: &mut Vec<u32>) -> Result<(), String> {
         let (mut lo, mut hi) = (0, self.count);
         while lo < hi {
             let mid = (lo + hi) / 2;
-            if self.key_at(mid) < key {
+            if self.key_at(mid)? < key {
                 lo = mid + 1;
             } else {
                 hi = mid;
             }
         }
         let mut i = lo;
-        while i < self.count && self.key_at(i) == key {
-            out.push(self.game_at(i));
+        while i < self.count && self.key_at(i)? == key {
+            out.push(self.game_at(i)?);
             i += 1;
         }
+        Ok(())
     }
 
     /// The (key, game) pair at `i` (of [`pairs`](Self::pairs)), in order.
-    pub fn pair(&self, i: usize) -> (u64, u32) {
-        (self.key_at(i), self.game_at(i))
+    pub fn pair(&self, i: usize) -> Result<(u64, u32), String> {
+        Ok((self.key_at(i)?, self.game_at(i)?))
     }
 
     /// The ids this segment holds: `first..end`.
@@ -393,67 +641,57 @@ impl Segment {
     }
 
     /// A stored game's bytes as [`SegmentWriter::add_raw`] takes them (`None` when not held
-    /// here or damaged).
-    pub fn raw(&self, game: u32) -> Option<&[u8]> {
+    /// here).
+    pub fn raw(&self, game: u32) -> Result<Option<&[u8]>, String> {
         if !self.holds(game) {
-            return None;
+            return Ok(None);
         }
         let i = (game - self.first_game) as usize;
-        let off = |k: usize| -> Option<usize> {
+        let off = |k: usize| -> Result<usize, String> {
             let at = self.offsets_at + k * 8;
-            Some(u64::from_le_bytes(self.moves.get(at..at + 8)?.try_into().ok()?) as usize)
+            Ok(u64::from_le_bytes(self.moves.get(at..at + 8)?.try_into().expect("8")) as usize)
         };
-        self.moves.get(off(i)?..off(i + 1)?)
+        let (a, b) = (off(i)?, off(i + 1)?);
+        if a > b || b > self.offsets_at {
+            return Err(damaged(&self.moves.path, &format!("game {game}'s offsets")));
+        }
+        self.moves.get(a..b).map(Some)
     }
 
     /// For a stored game that starts at the start position: `Some(its first move's code)`
     /// (`Some(None)` when it has no move); `None` for any other game. Reads three fields of its
     /// bytes, not the whole game ([`view`](Self::view)).
-    pub fn start_move(&self, game: u32) -> Option<Option<u16>> {
-        match self.raw(game)? {
+    pub fn start_move(&self, game: u32) -> Result<Option<Option<u16>>, String> {
+        Ok(match self.raw(game)? {
             // No initial position, then the number of lines, the main line's length, its moves.
-            [0, _, _, a, b, rest @ ..] => Some(match (u16::from_le_bytes([*a, *b]), rest) {
-                (1.., [c, d, ..]) => Some(u16::from_le_bytes([*c, *d])),
-                _ => None,
-            }),
-            [0, ..] => Some(None),
+            Some([0, _, _, _, _, a, b, c, d, rest @ ..]) => {
+                Some(match (u32::from_le_bytes([*a, *b, *c, *d]), rest) {
+                    (1.., [c, d, ..]) => Some(u16::from_le_bytes([*c, *d])),
+                    _ => None,
+                })
+            }
+            Some([0, ..]) => Some(None),
             _ => None,
-        }
+        })
     }
 
     pub fn holds(&self, game: u32) -> bool {
         game >= self.first_game && game - self.first_game < self.games
     }
 
-    /// The stored game, read in place (`None` when it is not in this segment or its bytes are
-    /// damaged).
-    pub fn view(&self, game: u32) -> Option<GameView<'_>> {
-        let mut r = self.raw(game)?;
-        let mut take = |n: usize| -> Option<&[u8]> {
-            let (a, b) = (r.get(..n)?, r.get(n..)?);
-            r = b;
-            Some(a)
+    /// The stored game, read in place (`None` when it is not in this segment).
+    pub fn view(&self, game: u32) -> Result<Option<GameView<'_>>, String> {
+        let Some(raw) = self.raw(game)? else {
+            return Ok(None);
         };
-        let u16_of = |b: &[u8]| u16::from_le_bytes([b[0], b[1]]);
-        let initial = match take(1)?[0] {
-            0 => None,
-            _ => {
-                let len = u16_of(take(2)?) as usize;
-                Some(std::str::from_utf8(take(len)?).ok()?)
-            }
-        };
-        let n = u16_of(take(2)?) as usize;
-        let mut lines = smallvec::SmallVec::new();
-        for _ in 0..n {
-            let len = u16_of(take(2)?) as usize;
-            lines.push(take(len * 2)?);
-        }
-        Some(GameView { initial, lines })
+        parse_game(raw)
+            .map(Some)
+            .ok_or_else(|| damaged(&self.moves.path, &format!("game {game}'s bytes")))
     }
 
     /// The stored game, copied out.
     pub fn game(&self, game: u32) -> Option<StoredGame> {
-        let v = self.view(game)?;
+        let v = self.view(game).ok()??;
         Some(StoredGame {
             initial: v.initial.map(String::from),
             lines: v
@@ -469,8 +707,34 @@ impl Segment {
     }
     /// Bytes on disk (both files).
     pub fn bytes(&self) -> u64 {
-        (self.pos.len() + self.moves.len()) as u64
+        (self.pos.file_len() + self.moves.file_len()) as u64
     }
+}
+
+/// A stored game's bytes read ([`SegmentWriter::add`]'s layout); `None` when they do not
+/// parse.
+fn parse_game(mut r: &[u8]) -> Option<GameView<'_>> {
+    let mut take = |n: usize| -> Option<&[u8]> {
+        let (a, b) = (r.get(..n)?, r.get(n..)?);
+        r = b;
+        Some(a)
+    };
+    let u16_of = |b: &[u8]| u16::from_le_bytes([b[0], b[1]]);
+    let u32_of = |b: &[u8]| u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+    let initial = match take(1)?[0] {
+        0 => None,
+        _ => {
+            let len = u16_of(take(2)?) as usize;
+            Some(std::str::from_utf8(take(len)?).ok()?)
+        }
+    };
+    let n = u32_of(take(4)?) as usize;
+    let mut lines = smallvec::SmallVec::new();
+    for _ in 0..n {
+        let len = u32_of(take(4)?) as usize;
+        lines.push(take(len.checked_mul(2)?)?);
+    }
+    Some(GameView { initial, lines })
 }
 
 #[cfg(test)]
@@ -494,10 +758,10 @@ mod tests {
         assert_eq!(w.finish().unwrap(), (2, 5));
         let s = Segment::open(dir.path(), 1).unwrap();
         let mut out = Vec::new();
-        s.games_with(9, &mut out);
+        s.games_with(9, &mut out).unwrap();
         assert_eq!(out, [10, 11]);
         out.clear();
-        s.games_with(3, &mut out);
+        s.games_with(3, &mut out).unwrap();
         assert!(out.is_empty());
         assert_eq!(s.game(10).unwrap().lines, vec![vec![1, 2, 3]]);
         let back = s.game(11).unwrap();
@@ -538,7 +802,7 @@ mod tests {
         let s = Segment::open(dir.path(), 2).unwrap();
         for key in 0..11u64 {
             let mut got = Vec::new();
-            s.games_with(key, &mut got);
+            s.games_with(key, &mut got).unwrap();
             let mut exp: Vec<u32> = want.iter().filter(|p| p.0 == key).map(|p| p.1).collect();
             exp.sort_unstable();
             assert_eq!(got, exp, "key {key}");

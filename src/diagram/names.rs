@@ -31,7 +31,7 @@ pub struct Picked {
 pub fn pick(record: &Record, pick: Pick) -> Result<Vec<Picked>, String> {
     let before = record.moves_before();
     let line = record.main_line();
-    let moves = crate::convert::main_line_moves(record) as usize;
+    let moves = record.main_line_moves() as usize;
     let at = |i: usize| Picked {
         node: line[i],
         ply: before + i as u32,
@@ -40,7 +40,7 @@ pub fn pick(record: &Record, pick: Pick) -> Result<Vec<Picked>, String> {
     Ok(match pick {
         Pick::Last => vec![at(moves)],
         Pick::Ply(p) => {
-            let node = crate::convert::node_at_ply(record, Some(p))?;
+            let node = record.node_at_ply(Some(p))?;
             vec![Picked {
                 node,
                 ply: before.max(p),

@@ -6,6 +6,7 @@ use super::pv::{self, CheckedPv};
 use super::score::{self, Score};
 use super::search::{SearchEnd, SearchId};
 use super::usi::{Bound, Info};
+use crate::core::notation::ki2;
 use crate::core::rules::{Move, Position, Square};
 
 /// Where a search stands.
@@ -184,7 +185,7 @@ impl Analysis {
             None => {}
         }
         if !line.pv.moves.is_empty() {
-            let pv = pv::japanese(&self.position, &line.pv.moves, None);
+            let pv = ki2::line_text(&self.position, &line.pv.moves, None);
             out.push_str(&format!("#読み筋={pv}\n"));
         }
         if let Some(d) = line.depth.filter(|&d| d > 0) {
@@ -266,7 +267,7 @@ impl Analysis {
         for line in self.lines.iter_mut().filter(|l| !l.checked) {
             line.pv = pv::check_pv(&self.position, &line.raw_pv);
             let shown = &line.pv.moves[..line.pv.moves.len().min(JAPANESE_MOVES)];
-            line.japanese = pv::japanese(&self.position, shown, self.prev_to);
+            line.japanese = ki2::line_text(&self.position, shown, self.prev_to);
             line.checked = true;
         }
         true

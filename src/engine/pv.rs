@@ -1,8 +1,7 @@
-//! Engine move lines checked with kifview's rules, and written in Japanese (`▲７六歩△３四歩`).
+//! Engine move lines checked with kifview's rules (written in Japanese by
+//! `core::notation::ki2::line_text`: `▲７六歩△３四歩`).
 
-use crate::core::notation::ki2;
-use crate::core::record::MoveData;
-use crate::core::rules::{Illegal, Move, Position, Square};
+use crate::core::rules::{Illegal, Move, Position};
 
 /// A line of moves from an engine, cut at the first move the rules do not allow.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -75,46 +74,11 @@ pub fn check_pv(pos: &Position, pv: &str) -> CheckedPv {
     out
 }
 
-/// The data a notation writer needs about `mv` played in `pos` (None if it cannot be played).
-pub fn move_data(pos: &Position, mv: Move) -> Option<MoveData> {
-    let color = pos.side_to_move();
-    let piece = match mv {
-        Move::Normal { from, .. } => pos.piece_at(from)?.kind,
-        Move::Drop { kind, .. } => kind,
-    };
-    let captured = match mv {
-        Move::Normal { to, .. } => pos.piece_at(to).map(|p| p.kind),
-        Move::Drop { .. } => None,
-    };
-    Some(MoveData {
-        mv,
-        color,
-        piece,
-        captured,
-    })
-}
-
-/// Legal `moves` from `pos` in Japanese with side marks, as KI2 writes them: `▲７六歩△３四歩`,
-/// `△同　銀右`. `prev_to` is the destination of the move that led to `pos` (for `同`).
-/// Stops at the first move that cannot be played.
-pub fn japanese(pos: &Position, moves: &[Move], prev_to: Option<Square>) -> String {
-    let mut out = String::with_capacity(moves.len() * 13);
-    let mut p = pos.clone();
-    let mut prev = prev_to;
-    for &mv in moves {
-        let Some(md) = move_data(&p, mv) else { break };
-        out.push_str(&ki2::move_text(&p, &md, prev));
-        if p.play_unchecked(mv).is_none() {
-            break;
-        }
-        prev = Some(mv.to());
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::notation::ki2;
+    use crate::core::rules::Square;
 
     fn after(moves: &str) -> Position {
         let mut p = Position::startpos();
@@ -130,12 +94,12 @@ mod tests {
         let pv = check_pv(&p, "7g7f 3c3d 8h2b+ 3a2b B*4e");
         assert_eq!(pv.cut, None);
         assert_eq!(
-            japanese(&p, &pv.moves, None),
+            ki2::line_text(&p, &pv.moves, None),
             "▲７六歩△３四歩▲２二角成△同　銀▲４五角"
         );
         let w = after("7g7f");
         let pv = check_pv(&w, "3c3d 2g2f");
-        assert_eq!(japanese(&w, &pv.moves, None), "△３四歩▲２六歩");
+        assert_eq!(ki2::line_text(&w, &pv.moves, None), "△３四歩▲２六歩");
     }
 
     #[test]
@@ -143,7 +107,7 @@ mod tests {
         let p = after("7g7f 3c3d 8h2b+");
         let pv = check_pv(&p, "3a2b");
         assert_eq!(
-            japanese(&p, &pv.moves, Some(Square::new(2, 2).unwrap())),
+            ki2::line_text(&p, &pv.moves, Some(Square::new(2, 2).unwrap())),
             "△同　銀"
         );
     }

@@ -585,7 +585,10 @@ fn bad_positions_missing_and_damaged_indexes_are_clear_errors() {
         common::stderr_of(&out)
     );
     let err = index(&coll, &idx);
-    assert!(err.contains("rebuilt") && err.contains("30 added"), "{err}");
+    assert!(
+        err.contains("repaired") && err.contains("30 added"),
+        "{err}"
+    );
     let out = kifview()
         .args(["find", "--json", "--position", "startpos", "--index"])
         .arg(&idx)

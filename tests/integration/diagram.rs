@@ -3,7 +3,6 @@
 
 use crate::common::asset;
 use assert_cmd::Command;
-use kifview::convert::node_at_ply;
 use kifview::core::rules::Position;
 use kifview::diagram::render::{self, Fonts, MISSING};
 use kifview::diagram::{Diagram, Theme, svg};
@@ -18,7 +17,7 @@ fn kifview() -> Command {
 fn diagram_of(text: &str, ply: Option<u32>, flip: bool) -> Diagram {
     let loaded = read_records(text.as_bytes(), None).expect("a record");
     let record = &loaded.records[0].record;
-    Diagram::at(record, node_at_ply(record, ply).unwrap(), flip)
+    Diagram::at(record, record.node_at_ply(ply).unwrap(), flip)
 }
 
 fn sfen(s: &str) -> Diagram {

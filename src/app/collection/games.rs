@@ -83,7 +83,7 @@ impl App {
                 let number = g.first_move + f.ply;
                 let next = (f.next.as_deref())
                     .and_then(Move::from_usi)
-                    .map(|m| crate::engine::pv::japanese(&pos, &[m], None))
+                    .map(|m| crate::core::notation::ki2::line_text(&pos, &[m], None))
                     .map_or_else(
                         || format!("{}手で終局", number.saturating_sub(1)),
                         |m| format!("{number}手目 {m}"),

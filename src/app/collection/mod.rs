@@ -51,7 +51,7 @@ fn rows_of(explored: &Explored, pos: &Position, prev_to: Option<Square>) -> Vec<
     let moves = explored.moves.iter().filter_map(|m| {
         let mv = Move::from_usi(&m.usi)?;
         Some(ExplorerRow {
-            label: crate::engine::pv::japanese(pos, &[mv], prev_to),
+            label: crate::core::notation::ki2::line_text(pos, &[mv], prev_to),
             mv: Some(mv),
             games: m.games,
             sente: m.sente,

@@ -2,8 +2,8 @@
 //! it), list what the format cannot hold, and notice outside changes. The bytes are written by
 //! `crate::store` through `app::document`.
 
-use crate::convert::unread::Unread;
 use crate::core::notation::encoding::{EncodeError, GETA};
+use crate::core::notation::unread::Unread;
 use crate::core::notation::{self, Format, Loss, Target, TextEncoding, TextInfo};
 use crate::core::record::Record;
 use std::fmt;

@@ -19,7 +19,7 @@ pub mod session;
 pub mod watch;
 
 use crate::app::LaunchOptions;
-use crate::convert::unread::{self, Unread};
+use crate::core::notation::unread::{self, Unread};
 use crate::core::notation::{self, Diagnostic, Format, Parsed, Target, TextInfo, Written};
 use crate::core::record::{Initial, Record};
 use crate::core::rules::{HANDICAPS, Handicap, Position};
@@ -68,7 +68,7 @@ pub struct RecordSource {
     /// save over the file asks first. Cleared once a save wrote over them.
     pub unread: Option<Unread>,
     /// The line ranges the reader could not read that the record keeps as remark lines
-    /// (`convert::unread::keep`): the move list names them where its line stops.
+    /// (`core::notation::unread::keep`): the move list names them where its line stops.
     pub kept_spans: Vec<(usize, usize)>,
 }
 
@@ -219,30 +219,13 @@ impl RecordSource {
         self.format == Some(Format::Csa) && self.record_count > 1
     }
 
-    /// [`RecordSource::keep_record_texts`] for a file's bytes: decoded again only when the file
-    /// holds several CSA records (opening any other file does no second pass).
-    fn keep_record_texts_of(&mut self, bytes: &[u8], path: Option<&Path>) {
-        if self.holds_several_csa_records() {
-            let text = notation::encoding::decode(bytes, notation::default_encoding_for(path)).text;
-            self.keep_record_texts(&text);
+    /// Keeps what of the file (its `text`, as the reader decoded it) the reader could not read
+    /// in `record`, as remark lines where it was (`core::notation::unread::keep`), with a
+    /// warning that says so; what cannot be kept is noted as [`RecordSource::unread`].
+    fn note_unread(&mut self, record: &mut Record, text: &str) {
+        if let (Some(format), true) = (self.format, unread::loses_any(&self.warnings)) {
+            self.keep_unread(record, text, format);
         }
-    }
-
-    /// Keeps what of the file (its `bytes`) the reader could not read in `record`, as remark
-    /// lines where it was (`convert::unread::keep`), with a warning that says so; what cannot
-    /// be kept is noted as [`RecordSource::unread`]. The text is decoded a second time only when
-    /// a warning says something was not read.
-    fn note_unread(&mut self, record: &mut Record, bytes: &[u8], path: Option<&Path>) {
-        let (Some(format), true) = (
-            self.format,
-            self.warnings
-                .iter()
-                .any(|w| w.line > 0 && unread::loses_text(w.kind)),
-        ) else {
-            return;
-        };
-        let text = notation::encoding::decode(bytes, notation::default_encoding_for(path)).text;
-        self.keep_unread(record, &text, format);
     }
 
     /// [`RecordSource::note_unread`] for the decoded `text` of the file.
@@ -430,16 +413,17 @@ pub fn open(opts: &LaunchOptions) -> anyhow::Result<(Record, RecordSource)> {
     }
     let bytes = load::read_input(path).map_err(|e| anyhow::anyhow!(e))?;
     let shown = load::display_name(path);
-    let loaded = load_checked(&bytes, (!stdin).then_some(path.as_path()), &shown)
+    let mut loaded = load_checked(&bytes, (!stdin).then_some(path.as_path()), &shown)
         .map_err(|e| anyhow::anyhow!(e))?;
+    let text = std::mem::take(&mut loaded.text);
     let index = load::record_index(&shown, opts.record, loaded.records.len())
         .map_err(|e| anyhow::anyhow!(e))?;
     let (record, mut doc) =
         RecordSource::from_loaded(loaded, (!stdin).then(|| path.clone()), index)
             .ok_or_else(|| anyhow::anyhow!("{}: no record", path.display()))?;
-    doc.keep_record_texts_of(&bytes, (!stdin).then_some(path.as_path()));
+    doc.keep_record_texts(&text);
     let mut record = record;
-    doc.note_unread(&mut record, &bytes, (!stdin).then_some(path.as_path()));
+    doc.note_unread(&mut record, &text);
     Ok((record, doc))
 }
 
@@ -472,13 +456,14 @@ fn load_checked(
 /// `path` (`:e`, and reloading a followed file).
 pub fn read(path: &Path, index: usize) -> Result<(Record, RecordSource), String> {
     let bytes = std::fs::read(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
-    let loaded = load_checked(&bytes, Some(path), &path.display().to_string())?;
+    let mut loaded = load_checked(&bytes, Some(path), &path.display().to_string())?;
+    let text = std::mem::take(&mut loaded.text);
     let index = index.min(loaded.records.len().saturating_sub(1));
     let (record, mut doc) = RecordSource::from_loaded(loaded, Some(path.to_path_buf()), index)
         .ok_or_else(|| format!("{}: no record", path.display()))?;
-    doc.keep_record_texts_of(&bytes, Some(path));
+    doc.keep_record_texts(&text);
     let mut record = record;
-    doc.note_unread(&mut record, &bytes, Some(path));
+    doc.note_unread(&mut record, &text);
     Ok((record, doc))
 }
 

@@ -376,7 +376,7 @@ impl App {
         }
         let siblings = self.doc.record().node(at).children.len();
         let prev_to = self.doc.record().node(at).move_data().map(|m| m.mv.to());
-        let first = engine::pv::japanese(
+        let first = crate::core::notation::ki2::line_text(
             &self.doc.record().position_at(at),
             &moves[known..known + 1],
             prev_to,

@@ -64,24 +64,12 @@ fn parse_csa(pos: &Position, t: &str) -> Option<Move> {
 
 /// Names of the legal moves that fit a KI2 token whose suffixes did not tell them apart.
 fn candidates(pos: &Position, to: Square, kind: PieceKind, prev_to: Option<Square>) -> Vec<String> {
-    let side = pos.side_to_move();
     pos.legal_moves()
         .into_iter()
         .filter(|m| m.to() == to)
         .filter_map(|mv| {
-            let piece = match mv {
-                Move::Normal { from, .. } => pos.piece_at(from)?.kind,
-                Move::Drop { kind, .. } => kind,
-            };
-            (piece == kind).then(|| {
-                let md = MoveData {
-                    mv,
-                    color: side,
-                    piece,
-                    captured: pos.piece_at(to).map(|p| p.kind),
-                };
-                ki2::move_text(pos, &md, prev_to)
-            })
+            let md = pos.move_data(mv)?;
+            (md.piece == kind).then(|| ki2::move_text(pos, &md, prev_to))
         })
         .collect()
 }

@@ -14,6 +14,7 @@ pub mod ki2;
 pub mod kif;
 pub mod loss;
 mod source;
+pub mod unread;
 pub mod usi;
 
 pub use diag::{DiagKind, Diagnostic, by_line, by_weight};
@@ -203,6 +204,10 @@ pub struct Loaded {
     /// A KIF file's layout (read with the records: [`kif::read_with_dialect`]): written back
     /// the same way.
     pub kif_dialect: kif::KifDialect,
+    /// The file's text as the readers read it (decoded once, here): what keeps the lines they
+    /// could not read ([`Loaded::keep_unread`]) and the texts of a file of several records
+    /// takes it from here instead of decoding the bytes again.
+    pub text: String,
 }
 
 impl Loaded {
@@ -214,6 +219,24 @@ impl Loaded {
             kif_dialect: self.kif_dialect,
             ..Target::new(self.format)
         }
+    }
+
+    /// Keeps the lines of the file that its records (those `picked`, by index) could not
+    /// read, in them as remark lines ([`unread::keep`]): what was kept, and the first part
+    /// that could not be.
+    pub fn keep_unread(
+        &mut self,
+        picked: impl Fn(usize) -> bool,
+    ) -> (Vec<unread::Unread>, Option<unread::Unread>) {
+        let (mut kept, mut left) = (Vec::new(), None);
+        for (i, p) in self.records.iter_mut().enumerate() {
+            if picked(i) && unread::loses_any(&p.warnings) {
+                let k = unread::keep(&self.text, self.format, &p.warnings, &mut p.record);
+                kept.extend(k.kept);
+                left = left.or(k.left);
+            }
+        }
+        (kept, left)
     }
 }
 
@@ -280,6 +303,7 @@ pub fn load(bytes: &[u8], path: Option<&Path>) -> Loaded {
         format,
         info: decoded.info,
         records,
+        text: decoded.text,
     }
 }
 

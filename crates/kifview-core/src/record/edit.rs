@@ -157,15 +157,9 @@ impl Record {
         if matches!(self.node(parent).step, Step::Special(_)) {
             return Err(EditError::AfterEnding);
         }
-        let mut pos = self.position_at(parent);
-        let color = pos.side_to_move();
-        let played = pos.play(mv).map_err(EditError::Illegal)?;
-        Ok(MoveData {
-            mv,
-            color,
-            piece: played.piece,
-            captured: played.captured,
-        })
+        self.position_at(parent)
+            .play_move(mv)
+            .map_err(EditError::Illegal)
     }
 
     /// Applies `edit`; on error nothing changed.
@@ -195,14 +189,7 @@ impl Record {
                     return Err(EditError::AfterEnding);
                 }
                 for mv in moves {
-                    let color = pos.side_to_move();
-                    let played = pos.play(mv).map_err(EditError::Illegal)?;
-                    data.push(MoveData {
-                        mv,
-                        color,
-                        piece: played.piece,
-                        captured: played.captured,
-                    });
+                    data.push(pos.play_move(mv).map_err(EditError::Illegal)?);
                 }
                 let mut at = parent;
                 let mut first = None;

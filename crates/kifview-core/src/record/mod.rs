@@ -8,10 +8,12 @@ mod special;
 #[cfg(test)]
 mod tests;
 
+/// A move as played (kept with the rules, where a position makes it: `Position::move_data`).
+pub use crate::rules::MoveData;
 pub use edit::{Applied, Edit, EditError, History, Revision};
 pub use special::Special;
 
-use crate::rules::{Color, Handicap, Move, PieceKind, Position};
+use crate::rules::{Color, Handicap, Move, Position};
 
 /// Index of a node in `Record::nodes`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord, Default)]
@@ -21,29 +23,6 @@ impl NodeId {
     pub const ROOT: NodeId = NodeId(0);
     pub fn index(self) -> usize {
         self.0 as usize
-    }
-}
-
-/// A move as played in the record, with what a writer needs without replaying.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct MoveData {
-    pub mv: Move,
-    /// Who played it.
-    pub color: Color,
-    /// The kind of the moving piece before the move (before promotion).
-    pub piece: PieceKind,
-    /// The kind of the piece taken, as it stood on the board.
-    pub captured: Option<PieceKind>,
-}
-
-impl MoveData {
-    /// The kind on the destination square after the move.
-    pub fn piece_after(&self) -> PieceKind {
-        if self.mv.is_promotion() {
-            self.piece.promote().unwrap_or(self.piece)
-        } else {
-            self.piece
-        }
     }
 }
 
@@ -324,6 +303,42 @@ impl Record {
     /// The main line from the root (root included).
     pub fn main_line(&self) -> Vec<NodeId> {
         self.line_from(NodeId::ROOT)
+    }
+    /// The number of moves of the main line (specials such as 投了 are not moves).
+    pub fn main_line_moves(&self) -> u32 {
+        let line = self.main_line();
+        line[1..]
+            .iter()
+            .take_while(|&&id| self.node(id).move_data().is_some())
+            .count() as u32
+    }
+
+    /// The main-line node after `ply` moves (all of them for `None`); more moves than the main
+    /// line holds is an error naming its length.
+    pub fn node_at_ply(&self, ply: Option<u32>) -> Result<NodeId, String> {
+        let line = self.main_line();
+        let moves = self.main_line_moves();
+        // Numbered as the record numbers its moves: from 81 after `手数＝80`, where any number up
+        // to 80 is the start position.
+        let before = self.moves_before();
+        if let Some(p) = ply
+            && p > before + moves
+        {
+            return Err(if before == 0 {
+                format!(
+                    "--ply {p}: the main line has {moves} move{}",
+                    if moves == 1 { "" } else { "s" }
+                )
+            } else {
+                format!(
+                    "--ply {p}: the main line has moves {} to {}",
+                    before + 1,
+                    before + moves
+                )
+            });
+        }
+        let n = ply.map_or(moves, |p| p.saturating_sub(before)) as usize;
+        Ok(line[n])
     }
     /// Which side is to move at `id` (for a special ending: the side that was to move).
     pub fn side_to_move_at(&self, id: NodeId) -> Color {

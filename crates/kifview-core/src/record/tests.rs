@@ -1,20 +1,10 @@
 use super::*;
-use crate::rules::Move;
+use crate::rules::{Move, PieceKind};
 
 fn play(r: &mut Record, parent: NodeId, usi: &str) -> NodeId {
     let mv = Move::from_usi(usi).unwrap();
-    let mut pos = r.position_at(parent);
-    let color = pos.side_to_move();
-    let played = pos.play(mv).unwrap();
-    r.push_child(
-        parent,
-        Step::Move(MoveData {
-            mv,
-            color,
-            piece: played.piece,
-            captured: played.captured,
-        }),
-    )
+    let md = r.position_at(parent).play_move(mv).unwrap();
+    r.push_child(parent, Step::Move(md))
 }
 
 #[test]
@@ -173,4 +163,20 @@ fn running_totals_and_missing_times() {
     play(&mut bare, NodeId::ROOT, "7g7f");
     bare.fill_missing_times();
     assert!(bare.nodes.iter().all(|n| n.time.is_none()));
+}
+
+#[test]
+fn ply_beyond_the_main_line_names_its_length() {
+    let text = "手合割：平手\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 投了\n";
+    let r = &crate::notation::load(text.as_bytes(), None).records[0].record;
+    assert_eq!(r.main_line_moves(), 2);
+    assert!(r.node_at_ply(Some(2)).is_ok());
+    assert_eq!(
+        r.node_at_ply(Some(3)).unwrap_err(),
+        "--ply 3: the main line has 2 moves"
+    );
+    assert_eq!(
+        r.node_at_ply(None).unwrap(),
+        r.node_at_ply(Some(2)).unwrap()
+    );
 }

@@ -9,7 +9,7 @@ mod types;
 
 pub use handicap::{HANDICAPS, Handicap, double_king_tsume_position, tsume_position};
 pub use position::{Excess, Played, Position, SfenError};
-pub use types::{Color, Illegal, Move, Piece, PieceKind, Square};
+pub use types::{Color, Illegal, Move, MoveData, Piece, PieceKind, Square};
 
 #[cfg(test)]
 mod tests;

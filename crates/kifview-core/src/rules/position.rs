@@ -5,7 +5,7 @@
 //! every record read. The rules crates (`shogi_core`, `shogi_legality_lite`) are the reference
 //! the tests hold these rules to; where kifview's rules differ from theirs, the comments say so.
 
-use super::types::{Color, Illegal, Move, Piece, PieceKind, Square};
+use super::types::{Color, Illegal, Move, MoveData, Piece, PieceKind, Square};
 use std::fmt;
 
 mod safety;
@@ -547,6 +547,35 @@ impl Position {
                     && self.piece_at(from).is_some_and(|p| p.color == side)
                     && can_go(from, pawn)
             })
+    }
+
+    /// `mv` as it would be played here, without playing it: the side to move, the kind of the
+    /// piece on `from` (or dropped) and of the piece on `to`; `None` when `from` is empty. With
+    /// [`Self::play_move`], the one way a move becomes [`MoveData`].
+    pub fn move_data(&self, mv: Move) -> Option<MoveData> {
+        let (piece, captured) = match mv {
+            Move::Normal { from, to, .. } => (self.piece_at(from)?.kind, self.piece_at(to)),
+            Move::Drop { kind, .. } => (kind, None),
+        };
+        Some(MoveData {
+            mv,
+            color: self.side_to_move(),
+            piece,
+            captured: captured.map(|p| p.kind),
+        })
+    }
+
+    /// Plays `mv` if it is legal and returns it as played; otherwise changes nothing and says
+    /// why.
+    pub fn play_move(&mut self, mv: Move) -> Result<MoveData, Illegal> {
+        let color = self.side_to_move();
+        let played = self.play(mv)?;
+        Ok(MoveData {
+            mv,
+            color,
+            piece: played.piece,
+            captured: played.captured,
+        })
     }
 
     /// Plays `mv` if it is legal; otherwise changes nothing and says why.

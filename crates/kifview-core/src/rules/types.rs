@@ -406,3 +406,28 @@ impl fmt::Display for Illegal {
         f.write_str(self.describe())
     }
 }
+
+/// A move as played (in a record, an engine's line, a move typed), with what a writer needs
+/// without replaying: made from a position by [`super::Position::move_data`] or
+/// [`super::Position::play_move`].
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct MoveData {
+    pub mv: Move,
+    /// Who played it.
+    pub color: Color,
+    /// The kind of the moving piece before the move (before promotion).
+    pub piece: PieceKind,
+    /// The kind of the piece taken, as it stood on the board.
+    pub captured: Option<PieceKind>,
+}
+
+impl MoveData {
+    /// The kind on the destination square after the move.
+    pub fn piece_after(&self) -> PieceKind {
+        if self.mv.is_promotion() {
+            self.piece.promote().unwrap_or(self.piece)
+        } else {
+            self.piece
+        }
+    }
+}

@@ -14,7 +14,7 @@ mod read;
 mod tests;
 mod write;
 
-pub use moves::{Token, direction_suffix, move_text, parse_token};
+pub use moves::{Token, direction_suffix, line_text, move_text, parse_token};
 pub use read::read;
 pub use write::write;
 

@@ -98,6 +98,25 @@ fn suffix_among(attackers: &[Square], md: &MoveData) -> String {
     s
 }
 
+/// `moves` from `pos` in Japanese with side marks, as KI2 writes them: `▲７六歩△３四歩`,
+/// `△同　銀右` (an engine's line, a move of the explorer, a mate found). `prev_to` is the
+/// destination of the move that led to `pos` (for `同`). Stops at the first move that cannot
+/// be played.
+pub fn line_text(pos: &Position, moves: &[Move], prev_to: Option<Square>) -> String {
+    let mut out = String::with_capacity(moves.len() * 13);
+    let mut p = pos.clone();
+    let mut prev = prev_to;
+    for &mv in moves {
+        let Some(md) = p.move_data(mv) else { break };
+        out.push_str(&move_text(&p, &md, prev));
+        if p.play_unchecked(mv).is_none() {
+            break;
+        }
+        prev = Some(mv.to());
+    }
+    out
+}
+
 /// A move in KI2 style with its side mark: `▲７六歩`, `△同　銀右`, `▲５五角打`, `▲２二角不成`.
 /// `pos` is the position before the move; `prev_to` the previous move's destination (for 同).
 ///

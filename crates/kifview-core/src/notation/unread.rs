@@ -3,8 +3,8 @@
 //! the format allows, ...). The viewer asks before saving over such a file, `convert` says
 //! what its output leaves out, and `analyze --in-place` refuses it: one rule for all three.
 
-use crate::core::notation::{DiagKind, Diagnostic, Format};
-use crate::core::record::{NodeId, Record};
+use super::{DiagKind, Diagnostic, Format};
+use crate::record::{NodeId, Record};
 use std::fmt;
 
 /// The parts of a file a record read from it does not hold.
@@ -27,6 +27,11 @@ pub fn loses_text(kind: DiagKind) -> bool {
         kind,
         DiagKind::IllegalMove | DiagKind::BadMoveNumber | DiagKind::Encoding
     )
+}
+
+/// Does any of `warnings` say text of the file is not in the record?
+pub fn loses_any(warnings: &[Diagnostic]) -> bool {
+    warnings.iter().any(|w| w.line > 0 && loses_text(w.kind))
 }
 
 /// What of `text` (the file, decoded) the record read from it in `format` with `warnings`
@@ -234,7 +239,7 @@ fn leading_number(l: &str) -> Option<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::notation;
+    use crate::notation;
 
     fn of(text: &str, format: Format) -> Option<Unread> {
         let loaded = notation::load(text.as_bytes(), None);
