@@ -67,7 +67,7 @@
 //!    unreadable bytes replaced by � with a warning per line, line endings, all remembered for
 //!    writing back), detects the format from the name and the text (and a KIF file's
 //!    dialect, `notation::kif::KifDialect`, which saving back to the file keeps; a clean CSA or
-//!    KI2 file's text, which its record keeps, `core::record::Source`, so that writing it back
+//!    KI2 file's text, which its record keeps, `core::record::SourceText`, so that writing it back
 //!    reuses the file's own text for what did not change), and
 //!    reads it with that format's reader into a [`core::record::Record`] and warnings that
 //!    name the line and what was expected. The text is decoded once: `notation::Loaded`

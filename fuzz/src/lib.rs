@@ -409,11 +409,11 @@ pub fn check_round_trip(r0: &Record, target: Target, whole_tree: bool) {
     }
     let t2 = notation::render(r1, target, &utf8()).text;
     // The first write may hold the input's own text where nothing changed (a clean CSA or KI2
-    // file's text kept with its record, `core::record::Source`, such as a blank line); the
+    // file's text kept with its record, `core::record::SourceText`, such as a blank line); the
     // text read back keeps none, so the second write is compared with the writer's own text.
     let own = || {
         let mut bare = r0.clone();
-        bare.source = kifview::core::record::Source(None);
+        bare.source = kifview::core::record::SourceText(None);
         notation::render(&bare, target, &utf8()).text
     };
     if t1 != t2 && own() != t2 {
