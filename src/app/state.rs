@@ -652,6 +652,15 @@ impl App {
         }
     }
 
+    /// `:help COMMAND`: the help, at the line of the `:` command named `name`.
+    pub(crate) fn open_help_at(&mut self, name: &'static str) {
+        let help = crate::app::overlay::HelpView {
+            scroll: 0,
+            at: Some(name),
+        };
+        self.overlays.replace_or_push(Overlay::Help(help));
+    }
+
     /// Closes the top overlay, returning to the one below.
     pub(crate) fn close_overlay(&mut self) {
         self.overlays.pop();
