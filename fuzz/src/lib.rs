@@ -129,7 +129,7 @@ fn over_the_set_warning(d: &Diagnostic) -> bool {
 
 /// Header fields as KIF and KI2 hold them: every field whose key the writer did not name as
 /// lost (`Lost::Headers`), line breaks in values as spaces, in order; `手合割` is the start
-/// position there, not a field. (Also used by `tests/integration/fuzz_findings.rs`.)
+/// position there, not a field. (Also used by `tests/integration/formats/fuzz_findings.rs`.)
 pub fn kept_header(r: &Record, losses: &[Loss]) -> Vec<(String, String)> {
     let lost: Vec<&String> = losses
         .iter()
