@@ -453,9 +453,37 @@ pub fn check_one(path: &Path) -> JobResult {
                 r.messages.extend(warning_lines(&name, p));
                 r.failed |= !p.warnings.is_empty();
             }
+            let kept = moves_in_remarks(&l);
+            r.failed |= !kept.is_empty();
+            r.messages
+                .extend(kept.into_iter().map(|m| format!("{name}:{m}")));
             r
         }
     }
+}
+
+/// `LINE: message` for each run of remark lines of the file that hold moves (a save kept
+/// lines the reader could not read as remarks: they read back cleanly, but they are not part
+/// of the record).
+fn moves_in_remarks(l: &notation::Loaded) -> Vec<String> {
+    notation::unread::remark_runs_with_moves(&l.text)
+        .into_iter()
+        .map(|(a, b, moves, first)| {
+            let lines = if a == b {
+                "a remark line holds a move".to_string()
+            } else {
+                format!(
+                    "remark lines {a}–{b} hold {moves} move{}",
+                    if moves == 1 { "" } else { "s" }
+                )
+            };
+            format!(
+                "{a}: {lines} that {} not part of the record (from '{first}'): kept as text by a save of a file read in part; play {} again or delete the lines",
+                if moves == 1 { "is" } else { "are" },
+                if moves == 1 { "it" } else { "them" },
+            )
+        })
+        .collect()
 }
 
 /// Checks every file on every core (results in input order).

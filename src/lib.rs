@@ -8,7 +8,7 @@
 //! `kifview::core::…` name it), whose `Cargo.toml` lists only the crates of its row below: the
 //! compiler holds it to naming only itself and those (no terminal crate, no SQLite, no
 //! renderer), and `cargo test -p kifview-core` tests it alone. The test
-//! `tests/integration/tui_layers.rs` checks each rule here on the source text (core's files
+//! `tests/integration/viewer/tui_layers.rs` checks each rule here on the source text (core's files
 //! as the module `core`): `core`'s dependencies are the crates its row names; `core` names
 //! only `core`; the library modules never name `app`, `tui` or `cli`; `app` never names `tui`
 //! or `cli`; `core` and `app` never name a terminal crate; in `app`, `std::fs` appears only
@@ -67,7 +67,7 @@
 //!    unreadable bytes replaced by � with a warning per line, line endings, all remembered for
 //!    writing back), detects the format from the name and the text (and a KIF file's
 //!    dialect, `notation::kif::KifDialect`, which saving back to the file keeps; a clean CSA or
-//!    KI2 file's text, which its record keeps, `core::record::Source`, so that writing it back
+//!    KI2 file's text, which its record keeps, `core::record::SourceText`, so that writing it back
 //!    reuses the file's own text for what did not change), and
 //!    reads it with that format's reader into a [`core::record::Record`] and warnings that
 //!    name the line and what was expected. The text is decoded once: `notation::Loaded`
@@ -98,7 +98,7 @@
 //! - A rule of shogi, or a new handicap: `core::rules`.
 //! - A strategy or castle tag (戦型・囲い): a rule or a `CASTLES` entry in `collection::tags`,
 //!   with a game or a position that must get it and a near miss that must not in
-//!   `tests/integration/tags.rs`.
+//!   `tests/integration/collection/tags.rs`.
 //! - A new format, or a reader's or writer's behaviour: `core::notation` (a reader builds the
 //!   record the way the other readers do; a writer lists what its format cannot hold).
 //! - A new kind of edit to the record: an `Edit` and its inverse in `core::record`, then a
@@ -125,7 +125,7 @@
 //!   widget of its own is also a variant of `Overlay` and of `Mode`, a line in
 //!   `Overlay::state`/`state_mut` (the app's one `match` over the kinds) and one in
 //!   `tui::ui::overlays` (the front end's, which picks the widget); no other file names
-//!   every kind (`tests/integration/tui_layers.rs` checks it).
+//!   every kind (`tests/integration/viewer/tui_layers.rs` checks it).
 //! - A message that names a key: `App::key` (browsing) or `App::key_name` (another mode)
 //!   names the command's current key, so that a rebound key is the one named.
 //! - State of the app: what lives and dies with the record shown (its history, caches of it,

@@ -129,7 +129,7 @@ fn over_the_set_warning(d: &Diagnostic) -> bool {
 
 /// Header fields as KIF and KI2 hold them: every field whose key the writer did not name as
 /// lost (`Lost::Headers`), line breaks in values as spaces, in order; `手合割` is the start
-/// position there, not a field. (Also used by `tests/integration/fuzz_findings.rs`.)
+/// position there, not a field. (Also used by `tests/integration/formats/fuzz_findings.rs`.)
 pub fn kept_header(r: &Record, losses: &[Loss]) -> Vec<(String, String)> {
     let lost: Vec<&String> = losses
         .iter()
@@ -409,11 +409,11 @@ pub fn check_round_trip(r0: &Record, target: Target, whole_tree: bool) {
     }
     let t2 = notation::render(r1, target, &utf8()).text;
     // The first write may hold the input's own text where nothing changed (a clean CSA or KI2
-    // file's text kept with its record, `core::record::Source`, such as a blank line); the
+    // file's text kept with its record, `core::record::SourceText`, such as a blank line); the
     // text read back keeps none, so the second write is compared with the writer's own text.
     let own = || {
         let mut bare = r0.clone();
-        bare.source = kifview::core::record::Source(None);
+        bare.source = kifview::core::record::SourceText(None);
         notation::render(&bare, target, &utf8()).text
     };
     if t1 != t2 && own() != t2 {

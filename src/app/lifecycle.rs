@@ -1,10 +1,35 @@
 //! kifview suspended with Ctrl-z and brought back with `fg`: what the app does around it (the
-//! front end gives the terminal back and stops the process).
+//! front end gives the terminal back and stops the process); quitting, which asks first about
+//! unsaved edits.
 
 use super::state::App;
+use crate::app::document::job::Then;
+use crate::app::overlay::Answer;
 use std::time::Duration;
 
 impl App {
+    /// `q`: quits, or asks first when there are unsaved edits.
+    pub(crate) fn request_quit(&mut self, force: bool) {
+        if self.quit_waits_for_save(force) || (!force && self.stacked_unsaved()) {
+            return;
+        }
+        if force || !self.is_modified() {
+            self.should_quit = true;
+            return;
+        }
+        let name = self.source().name.clone();
+        self.ask_save_first(
+            format!("{name} has unsaved changes. Save them?"),
+            Vec::new(),
+            ["save and quit", "discard and quit"],
+            |app, a| match a {
+                Answer::Save => app.save_or_ask_name(Then::Quit { force: false }),
+                Answer::Discard => app.should_quit = true,
+                _ => app.info("still here: nothing was saved or discarded"),
+            },
+        );
+    }
+
     /// The process ids of the engines kifview runs, each the leader of its own process group
     /// (so the terminal's keys do not reach them): the front end stops them with kifview on
     /// Ctrl-z and continues them on `fg`, so a suspended analysis uses no CPU.

@@ -164,7 +164,7 @@ impl Cursor {
 
 /// The whole application state. Its fields are the app layer's (`pub(super)`): the front end,
 /// tests and benches read it through its methods and change it through the commands users'
-/// keys run (`tests/integration/tui_layers.rs` checks that no field is `pub` and that there
+/// keys run (`tests/integration/viewer/tui_layers.rs` checks that no field is `pub` and that there
 /// are at most 15). What lives and dies with the record is in [`Document`].
 #[derive(Debug)]
 pub struct App {

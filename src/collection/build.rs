@@ -5,10 +5,10 @@
 //! given are forgotten. An index that cannot be trusted (damaged, of another version, indexed
 //! with another `--variations`) is rebuilt from the folders it held and the ones given.
 
-use super::catalog::{Catalog, KnownFile};
+use super::catalog::{Catalog, KnownFile, pause_in_step_wanted};
 use super::games_bin;
 use super::scan::{self, FileRead};
-use super::segment::{Segment, SegmentWriter};
+use super::segment::{Segment, SegmentWriter, segment_files};
 use super::walk::{Found, key_path, path_key, walk};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -420,16 +420,6 @@ fn pause_in_step(cat: &Catalog, step: u64) {
     }
 }
 
-pub(crate) fn pause_in_step_wanted() -> Option<u64> {
-    if !cfg!(debug_assertions) {
-        return None;
-    }
-    std::env::var("KIFVIEW_TEST_PAUSE_IN_STEP")
-        .ok()?
-        .parse()
-        .ok()
-}
-
 /// The index's lock (`lock` in its folder), held while an update runs: a second
 /// `kifview index` or a second viewer indexing into the same folder is refused at once, with
 /// a message that says why, instead of writing the same segment files; it is released when
@@ -735,16 +725,6 @@ fn next_segment(cat: &Catalog) -> Result<(i64, u32), String> {
     };
     let game = game.max(u32::try_from(meta("next_game")?).unwrap_or(0));
     Ok((seg.max(meta("next_segment")?), game))
-}
-
-/// The names of segment `id`'s files: its positions, its moves, and the folder of the sorted
-/// runs an external sort writes while it is built.
-pub fn segment_files(id: i64) -> [String; 3] {
-    [
-        format!("pos-{id}.bin"),
-        format!("moves-{id}.bin"),
-        super::segment::runs_dir_name(id),
-    ]
 }
 
 /// Names the next segment's files in the catalog (inside the caller's transaction, committed

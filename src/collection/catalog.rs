@@ -750,7 +750,7 @@ impl Catalog {
 /// readers would wait that long), and a commit waits for readers to finish their answer.
 fn writer_settings(db: &Connection) -> Result<(), String> {
     // (Left on for the test hook that makes a hot journal as spills did.)
-    if super::build::pause_in_step_wanted().is_none() {
+    if pause_in_step_wanted().is_none() {
         db.execute_batch("PRAGMA cache_spill = OFF").map_err(sql)?;
     }
     db.busy_timeout(std::time::Duration::from_secs(600))
@@ -812,4 +812,15 @@ fn where_clause(f: &Filter) -> (String, Vec<String>) {
     } else {
         (format!(" WHERE {}", conds.join(" AND ")), args)
     }
+}
+
+/// The step a test asks an update to stop in (`KIFVIEW_TEST_PAUSE_IN_STEP`, debug builds only).
+pub(crate) fn pause_in_step_wanted() -> Option<u64> {
+    if !cfg!(debug_assertions) {
+        return None;
+    }
+    std::env::var("KIFVIEW_TEST_PAUSE_IN_STEP")
+        .ok()?
+        .parse()
+        .ok()
 }

@@ -77,7 +77,7 @@ pub fn run(dir: &Path, cat: &Catalog, new_id: i64, why: String) -> Result<Compac
     // The old segments' files become the catalog's to remove (after the commit).
     let old: Vec<String> = ids
         .iter()
-        .flat_map(|&id| super::build::segment_files(id))
+        .flat_map(|&id| super::segment::segment_files(id))
         .collect();
     let swapped = cat
         .renumber(&remap)

@@ -41,6 +41,16 @@ pub fn runs_dir_name(id: i64) -> String {
     format!("tmp-{id}")
 }
 
+/// The names of segment `id`'s files: its positions, its moves, and the folder of the sorted
+/// runs an external sort writes while it is built.
+pub fn segment_files(id: i64) -> [String; 3] {
+    [
+        format!("pos-{id}.bin"),
+        format!("moves-{id}.bin"),
+        runs_dir_name(id),
+    ]
+}
+
 /// One game as the segment stores it.
 pub struct StoredGame {
     /// The initial position's SFEN when it is not the start position.

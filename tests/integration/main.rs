@@ -1,61 +1,14 @@
-//! All integration tests in one binary (one link, shared helpers in `common` and `pty`).
+//! All integration tests in one binary (one link, shared helpers in `common` and `pty`),
+//! grouped as `src/` is: `formats` (the readers and writers), `viewer` (`app`, `tui`), `e2e`
+//! (the viewer in a pseudo-terminal), `cli` (the subcommands), `collection` (the index, the
+//! explorer, the library), `engine` (USI engines and analysis). Snapshots live in each
+//! folder's `snapshots/`.
 
-mod analyze;
-mod analyze_safety;
-mod analyze_viewer;
 mod cli;
-mod cli_check;
-mod cli_files;
 mod collection;
-mod collection_stop;
-mod collection_trust;
 mod common;
-mod corpus;
-mod csa;
-mod data_loss;
-mod diagram;
-mod edit_app;
-mod edit_e2e;
-mod engine_safety;
-mod explorer;
-mod fidelity;
-mod fuzz_findings;
-mod graph;
-mod hostile;
-mod index_inputs;
-mod interop;
-mod jkf;
-mod ki2;
-mod kif;
-mod layout;
-mod legal_squares;
-mod library;
-mod mate;
-mod modes;
-mod move_list;
-mod multirec_save;
-mod peers;
-mod position_editor;
-mod prompt_errors;
+mod e2e;
+mod engine;
+mod formats;
 mod pty;
-mod readme;
-mod remarks_pane;
-mod research;
-mod research_e2e;
-mod robustness;
-mod round_trip;
-mod save_background;
-mod save_questions;
-mod screen_fit;
-mod share;
-mod share_e2e;
-mod signals_e2e;
-mod tags;
-mod terminal_safety;
-mod tree;
-mod tui_app;
-mod tui_e2e;
-mod tui_layers;
-mod usi;
-mod warnings_list;
-mod watch;
+mod viewer;

@@ -10,7 +10,7 @@ use super::state::ExplorerRow;
 use crate::app::config::KeyMode;
 use crate::app::dispatch::command::Command;
 use crate::app::overlay::behaviour::{OverlayState, Tag, clone_box};
-use crate::app::overlay::{Mode, Overlay, PromptKind};
+use crate::app::overlay::{Mode, Overlay, Prompt};
 use crate::app::state::{App, Level};
 use crate::collection::Filter;
 
@@ -138,7 +138,9 @@ impl App {
     pub(crate) fn open_explorer_filter(&mut self) {
         let e = &mut self.collection;
         let text = e.rejected.take().unwrap_or_else(|| e.filter_text.clone());
-        self.open_prompt(PromptKind::ExplorerFilter, "filter: ", text);
+        self.open_prompt(Prompt::new("filter: ", text, |app, text| {
+            app.submit_explorer_filter(&text)
+        }));
         self.info("e.g. player:藤井 event:竜王 2020..2023 tag:四間飛車 result:sente; empty: all");
     }
 
@@ -146,7 +148,7 @@ impl App {
     /// stays in force and the parser's message takes the status line whole (beside an open
     /// prompt it would be cut at 80 columns), and `/` brings the text back to mend; empty
     /// clears the filter.
-    pub(crate) fn submit_explorer_filter(&mut self, text: &str) {
+    fn submit_explorer_filter(&mut self, text: &str) {
         self.close_prompt();
         let filter = match Filter::parse(text) {
             Ok(f) => f,

@@ -7,7 +7,7 @@
 use super::state::{GameRef, Stashed};
 use super::worker::Request;
 use crate::app::document::{self, Document};
-use crate::app::overlay::{ListKind, Mode};
+use crate::app::overlay::{ListContent, Mode};
 use crate::app::state::{App, Level};
 use crate::collection::{Found, GameResult};
 use crate::core::rules::Move;
@@ -18,6 +18,24 @@ fn result_word(o: GameResult) -> &'static str {
         GameResult::Gote => "後手勝",
         GameResult::Draw => "引分",
         GameResult::Unknown => "不明",
+    }
+}
+
+/// `o`: the collection's games reaching the position.
+#[derive(Debug)]
+struct CollectionGames(Vec<GameRef>);
+
+impl ListContent for CollectionGames {
+    fn tag(&self) -> &'static str {
+        "COLLECTION GAMES"
+    }
+    fn items(&self, _app: &App) -> Vec<String> {
+        self.0.iter().map(|g| g.label.clone()).collect()
+    }
+    fn pick(&self, app: &mut App, selected: usize) {
+        if let Some(g) = self.0.get(selected) {
+            app.open_collection_game(g.clone());
+        }
     }
 }
 
@@ -120,14 +138,9 @@ impl App {
             f => format!(" [{f}]"),
         };
         self.open_list(
-            ListKind::CollectionGames(games),
+            CollectionGames(games),
             &format!("この局面の対局 {n}局{filter}  Enter: open"),
         );
-    }
-
-    /// The list's items.
-    pub(crate) fn collection_games_items(games: &[GameRef]) -> Vec<String> {
-        games.iter().map(|g| g.label.clone()).collect()
     }
 
     /// Enter on a game of the list: opens it at the ply where it reaches the position; the

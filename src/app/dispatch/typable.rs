@@ -2,9 +2,12 @@
 //! argument, one-line doc and handler. Running a line, Tab completion, the help's command
 //! list and the README's table all come from the table. A number goes to that ply.
 
+use crate::app::config::KeyMode;
+use crate::app::dispatch::command::Command;
 use crate::app::document::{self, expand_path};
 use crate::app::overlay::SaveHow;
-use crate::app::overlay::{CommandLine, Mode, Overlay, PromptKind};
+use crate::app::overlay::behaviour::{Handler, OverlayState, Tag, clone_box, insert_each};
+use crate::app::overlay::{CommandLine, Mode, Overlay};
 use crate::app::state::{App, Level};
 use crate::core::text::sanitize;
 
@@ -297,6 +300,45 @@ pub fn close_matches(name: &str) -> Vec<&'static str> {
     found.into_iter().map(|(_, n)| n).take(4).collect()
 }
 
+/// The `:` line's behaviour: typed text goes into it, Enter runs it.
+impl OverlayState for CommandLine {
+    fn mode(&self) -> Mode {
+        Mode::CommandLine
+    }
+    fn key_mode(&self) -> KeyMode {
+        KeyMode::Command
+    }
+    fn takes_text(&self) -> bool {
+        true
+    }
+    fn tag(&self) -> Tag {
+        Tag::Keys(
+            "COMMAND",
+            &[(Command::Submit, "run"), (Command::Cancel, "leave")],
+        )
+    }
+    fn submit(&self) -> Option<Handler> {
+        Some(submit_line)
+    }
+    fn insert(&mut self, c: char) -> Option<fn(&mut App, char)> {
+        self.completion = None;
+        if self.text.chars().count() < 1024 {
+            self.text.push(c);
+        }
+        None
+    }
+    /// On an empty line it leaves the line, as vim does.
+    fn delete_back(&mut self) -> Option<Handler> {
+        self.completion = None;
+        self.text.pop().is_none().then_some(App::cancel)
+    }
+    /// The first line, without control characters.
+    fn paste(&mut self, text: &str) -> Option<fn(&mut App, &str)> {
+        insert_each(self, text.lines().next().unwrap_or(""))
+    }
+    clone_box!();
+}
+
 /// `:` (and `goto_ply`): opens the command line.
 pub fn open(app: &mut App) {
     app.overlays
@@ -388,8 +430,8 @@ pub fn candidates(text: &str) -> Vec<String> {
 /// it shows the next match.
 pub fn complete(app: &mut App) {
     if let Some(Overlay::Prompt(p)) = app.overlays.top_mut() {
-        // The file name prompt of a save: Tab completes the path (the longest common start).
-        if matches!(p.kind, PromptKind::SaveAs { .. }) {
+        // A prompt for a file name: Tab completes the path (the longest common start).
+        if p.completes_paths {
             let list = document::complete_path(&p.text);
             if !list.is_empty() {
                 p.text = common_prefix(&list);

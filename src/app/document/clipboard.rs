@@ -2,8 +2,10 @@
 //! `:e PATH`. The app only decides what text to copy; the front end sends it to the terminal
 //! (OSC 52) and turns the terminal's bracketed paste into `paste_text`.
 
+use crate::app::config::KeyMode;
 use crate::app::dispatch::command::Command;
 use crate::app::document::{self, expand_path};
+use crate::app::overlay::behaviour::{Handler, OverlayState, Tag, clone_box};
 use crate::app::overlay::{Mode, Overlay, PasteBox};
 use crate::app::state::{App, Level};
 use crate::core::notation::{self, Format, Parsed, Target, TextEncoding, TextInfo, bod, usi};
@@ -108,6 +110,45 @@ pub fn toggle_copy_menu(app: &mut App) {
     } else {
         app.overlays.push(Overlay::CopyMenu(Default::default()));
     }
+}
+
+/// The paste prompt's behaviour: typed and pasted text goes into it, Enter opens it.
+impl OverlayState for PasteBox {
+    fn mode(&self) -> Mode {
+        Mode::Paste
+    }
+    fn key_mode(&self) -> KeyMode {
+        KeyMode::Paste
+    }
+    fn takes_text(&self) -> bool {
+        true
+    }
+    fn tag(&self) -> Tag {
+        Tag::Keys(
+            "PASTE",
+            &[(Command::Submit, "open"), (Command::Cancel, "cancel")],
+        )
+    }
+    fn submit(&self) -> Option<Handler> {
+        Some(submit_paste)
+    }
+    fn cancel(&self) -> Handler {
+        |app| {
+            app.close_overlay();
+            app.info("paste cancelled");
+        }
+    }
+    fn insert(&mut self, _c: char) -> Option<fn(&mut App, char)> {
+        Some(insert)
+    }
+    fn delete_back(&mut self) -> Option<Handler> {
+        self.text.pop();
+        None
+    }
+    fn paste(&mut self, _text: &str) -> Option<fn(&mut App, &str)> {
+        Some(paste_text)
+    }
+    clone_box!();
 }
 
 /// Enter in the paste prompt: opens the text; when nothing opens, the text stays to be fixed.

@@ -1,7 +1,8 @@
 //! A save's job: where, in which format and text settings, what becomes of the session, what
 //! the user has agreed to, and what follows ([`Then`]); and a save waiting for answers
 //! ([`SaveQuestions`]: the job with the bytes made for it). Questions carry them
-//! (`app::overlay`'s `Pending`), the save thread reads the job; they name nothing of either.
+//! (in the continuations of their questions), the save thread reads the job; they name
+//! nothing of either.
 
 use crate::app::document::checks::Prepared;
 use crate::core::notation::{Target, TextInfo};

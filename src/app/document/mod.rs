@@ -69,9 +69,10 @@ pub struct RecordSource {
     /// the rest of its line, lines that match nothing): the record does not hold them, so a
     /// save over the file asks first. Cleared once a save wrote over them.
     pub unread: Option<Unread>,
-    /// The line ranges the reader could not read that the record keeps as remark lines
-    /// (`core::notation::unread::keep`): the move list names them where its line stops.
-    pub kept_spans: Vec<(usize, usize)>,
+    /// The lines the reader could not read that the record keeps as remark lines
+    /// (`core::notation::unread::keep`): the move list names them where its line stops, and the save
+    /// that writes them over the file says so. Cleared once a save wrote over them.
+    pub kept: Option<Unread>,
 }
 
 impl RecordSource {
@@ -92,7 +93,7 @@ impl RecordSource {
             csa_v3: false,
             kif_dialect: notation::kif::KifDialect::default(),
             unread: None,
-            kept_spans: Vec::new(),
+            kept: None,
         }
     }
 
@@ -138,7 +139,7 @@ impl RecordSource {
                 csa_v3,
                 kif_dialect,
                 unread: None,
-                kept_spans: Vec::new(),
+                kept: None,
             },
         ))
     }
@@ -191,6 +192,7 @@ impl RecordSource {
     fn wrote_over(&mut self, s: Saved<'_>) {
         self.replaced_lines.clear();
         self.unread = None;
+        self.kept = None;
         self.stamp = Some(s.stamp);
         self.path = Some(s.path.to_path_buf());
         self.name = file_name(s.path);
@@ -245,16 +247,15 @@ impl RecordSource {
             }
         }
         self.unread = kept.left;
-        self.kept_spans = kept.kept.map(|k| k.spans).unwrap_or_default();
+        self.kept = kept.kept;
     }
 
     /// The lines not read (kept as remarks or not) from the one a warning names: `(first,
     /// last)`, 1-based.
     pub fn unread_span(&self, line: usize) -> Option<(usize, usize)> {
         let left = self.unread.iter().flat_map(|u| u.spans.iter());
-        self.kept_spans
-            .iter()
-            .chain(left)
+        let kept = self.kept.iter().flat_map(|k| k.spans.iter());
+        kept.chain(left)
             .find(|&&(a, b)| (a..=b).contains(&line))
             .copied()
     }
@@ -645,6 +646,7 @@ pub fn write_picture(path: &Path, bytes: &[u8]) -> Result<(), String> {
 // ----- recovery files (kifview ended by a signal with unsaved edits): `recovery.rs` -----
 
 mod recovery;
+mod recovery_question;
 pub use recovery::{
     Keeper, Kept, Kind as RecoveryKind, Place, Recovery, find_recoveries, other_recoveries,
     read_recovery, remove_recovery, write_recovery,

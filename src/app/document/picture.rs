@@ -2,7 +2,8 @@
 //! `[diagram]` theme (`app::config::diagram`).
 
 use crate::app::document;
-use crate::app::overlay::{Answer, Mode, Pending, PromptKind};
+use crate::app::document::expand_path;
+use crate::app::overlay::{Answer, Mode, Prompt};
 use crate::app::state::{App, Level};
 use crate::diagram::render::{self, Fonts, MISSING};
 use crate::diagram::{Diagram, svg};
@@ -19,11 +20,15 @@ impl App {
             self.overlays.pop();
         }
         let default = default_path(self.doc.source().path.as_deref(), self.ply_number());
-        self.open_prompt(
-            PromptKind::Diagram,
+        self.open_prompt(Prompt::closing(
             "save the position as (.svg or .png): ",
             default,
-        );
+            |app, text| {
+                if !text.is_empty() {
+                    app.save_diagram(expand_path(&text));
+                }
+            },
+        ));
     }
 
     /// The current position's move number, as the record numbers its moves.
@@ -47,7 +52,13 @@ impl App {
                 format!("{name} exists: replace it with the picture?"),
                 Vec::new(),
                 vec![(Answer::Yes, "replace"), (Answer::No, "keep it")],
-                Pending::ReplacePicture(path),
+                move |app, a| match a {
+                    Answer::Yes => app.write_diagram(path.clone()),
+                    _ => app.info(format!(
+                        "{}: not saved; the file is as it was",
+                        document::file_name(&path)
+                    )),
+                },
             );
             return;
         }
@@ -55,7 +66,7 @@ impl App {
     }
 
     /// [`App::save_diagram`] once the answer is yes.
-    pub(crate) fn write_diagram(&mut self, path: PathBuf) {
+    fn write_diagram(&mut self, path: PathBuf) {
         let png = picture_kind(&path) == Some(true);
         let theme = &self.config.diagram;
         let mut d = Diagram::at(self.doc.record(), self.cur(), self.view.flipped);

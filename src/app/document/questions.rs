@@ -10,7 +10,8 @@ use crate::app::document::background::{Progress, Running, write_prepared};
 use crate::app::document::checks::{DiskStamp, SaveLoss};
 use crate::app::document::file_name;
 use crate::app::document::job::{SaveQuestions, Stage};
-use crate::app::overlay::{Answer, Pending, PromptKind, SaveJob};
+use crate::app::document::save::save_as_prompt;
+use crate::app::overlay::{Answer, SaveJob};
 use crate::app::state::{App, Level};
 use crate::core::notation::encoding::EncodeError;
 use crate::core::notation::{Format, TextEncoding};
@@ -45,8 +46,21 @@ impl App {
         }
     }
 
+    /// Asks one of a save's questions; the answer goes on with `q` (`answer_save`).
+    fn ask_save(
+        &mut self,
+        question: String,
+        details: Vec<String>,
+        answers: Vec<(Answer, &'static str)>,
+        q: SaveQuestions,
+    ) {
+        self.ask(question, details, answers, move |app, a| {
+            app.answer_save(q.clone(), a)
+        });
+    }
+
     /// The answer to the open question of a save.
-    pub(crate) fn answer_save(&mut self, mut q: SaveQuestions, a: Answer) {
+    fn answer_save(&mut self, mut q: SaveQuestions, a: Answer) {
         match (q.at, a) {
             (Stage::Encoding, Answer::Utf8) => {
                 let t = &mut q.job.target;
@@ -146,7 +160,7 @@ impl App {
             0 | 1 => String::new(),
             n => format!(" and {} more", n - 1),
         };
-        self.ask(
+        self.ask_save(
             format!(
                 "{} cannot hold {} character{} of this record: {}{more}",
                 e.encoding.name(),
@@ -159,7 +173,7 @@ impl App {
                 (Answer::Utf8, "save as UTF-8 instead"),
                 (Answer::Cancel, "cancel"),
             ],
-            Pending::Save(Box::new(q)),
+            q,
         );
     }
 
@@ -180,7 +194,7 @@ impl App {
                 u.lines_text()
             );
             let yes = q.job.then.yes(true);
-            return self.ask(
+            return self.ask_save(
                 question,
                 details,
                 vec![
@@ -188,12 +202,12 @@ impl App {
                     (Answer::Yes, yes),
                     (Answer::No, "cancel"),
                 ],
-                Pending::Save(Box::new(q)),
+                q,
             );
         }
         let named: Vec<String> = losses.iter().map(ToString::to_string).collect();
         let yes = q.job.then.yes(false);
-        self.ask(
+        self.ask_save(
             format!(
                 "{} cannot hold {}: save without them?",
                 q.prepared.plan.target.format.name(),
@@ -201,29 +215,29 @@ impl App {
             ),
             details,
             vec![(Answer::Yes, yes), (Answer::No, "cancel")],
-            Pending::Save(Box::new(q)),
+            q,
         );
     }
 
     /// The file is read-only (found from its metadata before anything was written).
     fn ask_read_only(&mut self, q: SaveQuestions) {
         let shown = q.prepared.read_only.as_deref().unwrap_or(&q.job.path);
-        self.ask(
+        self.ask_save(
             format!("{} is read-only. Replace it anyway?", shown.display()),
             vec!["The file keeps its read-only mode after the save.".into()],
             vec![(Answer::Yes, "replace it"), (Answer::No, "cancel")],
-            Pending::Save(Box::new(q)),
+            q,
         );
     }
 
     /// Another program wrote to (or made, or removed) the file while the questions were open.
     fn ask_disk_changed(&mut self, q: SaveQuestions) {
         let name = q.job.path.display().to_string();
-        self.ask(
+        self.ask_save(
             format!("{name} changed on disk while the save's questions were open. Overwrite it?"),
             vec!["Another program wrote to the file; saving replaces its changes.".into()],
             vec![(Answer::Yes, "overwrite"), (Answer::No, "cancel")],
-            Pending::Save(Box::new(q)),
+            q,
         );
     }
 
@@ -238,10 +252,10 @@ impl App {
             }
             _ => p.with_file_name(format!("{}-edited", file_name(p))),
         };
-        self.open_prompt(
-            PromptKind::SaveAs { then: job.then },
+        self.open_prompt(save_as_prompt(
             "save as (the file read in part stays as it is): ",
             suggested.display().to_string(),
-        );
+            job.then,
+        ));
     }
 }

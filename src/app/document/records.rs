@@ -7,7 +7,7 @@
 
 use crate::app::dispatch::command::Command;
 use crate::app::document::job::Then;
-use crate::app::overlay::{Answer, Pending};
+use crate::app::overlay::Answer;
 use crate::app::state::{App, Level};
 
 impl App {
@@ -101,7 +101,7 @@ impl App {
                     "  s saves the whole file (all {count} records, this one with its edits)"
                 )],
                 ["save and go", "discard and go"],
-                Pending::SwitchRecord(index),
+                move |app, a| app.answer_switch(index, a),
             );
             return;
         }
@@ -109,7 +109,7 @@ impl App {
     }
 
     /// The answer to "save before going to another record?".
-    pub(crate) fn answer_switch(&mut self, index: usize, a: Answer) {
+    fn answer_switch(&mut self, index: usize, a: Answer) {
         match a {
             // The switch happens once the save has written the record (`Then::ShowRecord`):
             // a question or a save still running leaves it for later.

@@ -11,7 +11,7 @@ use crate::app::document::checks::{DiskStamp, SaveLoss};
 pub use crate::app::document::job::{SaveHow, SaveJob, SaveJobTarget, Then};
 use crate::app::document::job::{SaveQuestions, Stage};
 use crate::app::document::{self, Saved, file_name, same_path};
-use crate::app::overlay::{Answer, Pending, PromptKind};
+use crate::app::overlay::{Answer, Prompt};
 
 use crate::app::state::{App, Level};
 use crate::core::notation::{Format, Loss, TextEncoding, TextInfo};
@@ -21,17 +21,28 @@ use std::sync::atomic::Ordering;
 use std::sync::{Arc, mpsc};
 use std::time::Duration;
 
+/// The prompt for a file name to save to (a record without a file, a copy of a file read in
+/// part): Enter saves there (Tab completes the path), then does what `then` says.
+pub(crate) fn save_as_prompt(label: &str, text: String, then: Then) -> Prompt {
+    Prompt::closing(label, text, move |app, text| {
+        if !text.is_empty() {
+            app.save_to(Some(document::expand_path(&text)), SaveHow::Own, then);
+        }
+    })
+    .completing_paths()
+}
+
 impl App {
     /// Saves to the record's file, or asks for a name when it has none.
     pub(crate) fn save_or_ask_name(&mut self, then: Then) {
         if self.doc.source().path.is_some() {
             self.save_to(None, SaveHow::Own, then);
         } else {
-            self.open_prompt(
-                PromptKind::SaveAs { then },
+            self.open_prompt(save_as_prompt(
                 "save as (.kif Shift_JIS, .kifu UTF-8, .csa): ",
                 String::new(),
-            );
+                then,
+            ));
         }
     }
 
@@ -91,6 +102,18 @@ impl App {
         self.continue_save(job);
     }
 
+    /// Asks whether to overwrite the file `job` saves to (asked before the bytes are made).
+    fn ask_overwrite(&mut self, question: String, details: Vec<String>, job: SaveJob) {
+        let answers = vec![(Answer::Yes, "overwrite"), (Answer::No, "cancel")];
+        self.ask(question, details, answers, move |app, a| match a {
+            Answer::Yes => app.continue_save(SaveJob {
+                overwrite_ok: true,
+                ..job.clone()
+            }),
+            _ => app.info("not saved"),
+        });
+    }
+
     pub(crate) fn continue_save(&mut self, mut job: SaveJob) {
         if self.session.saves.running.is_some() {
             self.queue_save(job);
@@ -99,20 +122,18 @@ impl App {
         let name = job.path.display().to_string();
         if !job.overwrite_ok {
             if job.same_file && document::changed_on_disk(&job.path, self.doc.source().stamp) {
-                self.ask(
+                self.ask_overwrite(
                     format!("{name} changed on disk since it was opened. Overwrite it?"),
                     vec!["Another program wrote to the file; saving replaces its changes.".into()],
-                    vec![(Answer::Yes, "overwrite"), (Answer::No, "cancel")],
-                    Pending::Overwrite(job),
+                    job,
                 );
                 return;
             }
             if !job.same_file && document::exists(&job.path) {
-                self.ask(
+                self.ask_overwrite(
                     format!("{name} already exists. Overwrite it?"),
                     Vec::new(),
-                    vec![(Answer::Yes, "overwrite"), (Answer::No, "cancel")],
-                    Pending::Overwrite(job),
+                    job,
                 );
                 return;
             }
@@ -352,13 +373,16 @@ impl App {
         // user said yes)? The document is the one the save began with: records are not
         // switched while a save runs, and another file detaches it.
         let one_of_several = !self.doc.source().written_whole_as(w.format);
+        let copy = job.how == SaveHow::Copy;
         let before = Before {
             name: self.doc.source().name.clone(),
             n: self.doc.source().record_index + 1,
             count: self.doc.source().record_count,
             one_of_several,
+            kept: (!copy)
+                .then(|| self.doc.source().kept.as_ref().map(|k| k.lines_text()))
+                .flatten(),
         };
-        let copy = job.how == SaveHow::Copy;
         // What was written holds everything in the record as it was when the save began:
         // that revision is on disk (edits made since keep [+]). Not so for a copy of one
         // record of several: the session's file does not get the edits.
@@ -432,6 +456,7 @@ impl App {
             n,
             count,
             one_of_several,
+            kept: kept_lines,
         } = before;
         let copy = job.how == SaveHow::Copy;
         let all = if *count > 1 && !one_of_several {
@@ -482,6 +507,13 @@ impl App {
             self.info(format!(
                 "wrote a copy: {name} ({what}); still editing {own}"
             ));
+        } else if let (true, Some(lines)) = (whole, kept_lines) {
+            self.info_level(
+                format!(
+                    "saved {name} ({what}); {lines}, which could not be read, are in it as # remark lines"
+                ),
+                Level::Warning,
+            );
         } else if whole {
             self.info(format!("saved {name} ({what})"));
         } else {
@@ -551,4 +583,6 @@ struct Before {
     n: usize,
     count: usize,
     one_of_several: bool,
+    /// The lines not read that the save writes over the file as remark lines (its own file).
+    kept: Option<String>,
 }

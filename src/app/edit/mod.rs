@@ -5,13 +5,16 @@
 //! one undo step and the cursor returns to where it happened. Navigation never touches the
 //! history.
 
+mod bookmarks;
+mod header;
 pub mod position_editor;
 pub(crate) mod setup;
+pub(crate) mod typed;
 
 use crate::app::config::KeyMode;
 use crate::app::dispatch::command::Command;
 use crate::app::overlay::textedit::TextEditor;
-use crate::app::overlay::{Answer, CommentEdit, Mode, Overlay, Pending};
+use crate::app::overlay::{Answer, CommentEdit, Mode, Overlay};
 use crate::app::state::{App, Level};
 use crate::core::record::{Edit, EditError, NodeId, Special};
 use crate::core::rules::Move;
@@ -202,7 +205,10 @@ impl App {
             what,
             vec![format!("{} it afterwards.", self.undo_hint())],
             vec![(Answer::Yes, "delete"), (Answer::No, "cancel")],
-            Pending::Delete { node, cut },
+            move |app, a| match a {
+                Answer::Yes => app.delete_now(node, cut),
+                _ => app.info("nothing deleted"),
+            },
         );
     }
 

@@ -5,7 +5,7 @@
 use crate::app::dispatch::input::KeyEvent;
 use crate::app::document::{self, RecordSource};
 use crate::app::edit::position_editor::{AfterKey, PositionEditor, Preset};
-use crate::app::overlay::{Answer, ListKind, Overlay, Pending, PositionEditing};
+use crate::app::overlay::{Answer, ListContent, Overlay, PositionEditing};
 use crate::app::state::{App, Level};
 use crate::core::record::{Edit, Initial, NodeId};
 use crate::core::rules::{Handicap, Position};
@@ -38,10 +38,9 @@ impl App {
                 self.overlays.pop();
                 self.info("position editor closed; nothing changed");
             }
-            (AfterKey::PickPreset, _) => self.open_list(
-                ListKind::Presets,
-                "局面の初期配置 (presets)  Enter: use  Esc: back",
-            ),
+            (AfterKey::PickPreset, _) => {
+                self.open_list(Presets, "局面の初期配置 (presets)  Enter: use  Esc: back")
+            }
             (AfterKey::Finish, Some(Err(errors))) => {
                 self.info_level(format!("not used: {}", errors.join("; ")), Level::Error);
                 if let Some(ed) = self.overlays.position_editor_mut() {
@@ -60,7 +59,7 @@ impl App {
     }
 
     /// The preset list's choice goes to the editor below it.
-    pub(crate) fn pick_preset(&mut self, index: usize) {
+    fn pick_preset(&mut self, index: usize) {
         if let (Some(p), Some(ed)) = (
             Preset::all().get(index).copied(),
             self.overlays.position_editor_mut(),
@@ -111,7 +110,13 @@ impl App {
                     (Answer::Yes, "discard them"),
                     (Answer::No, "back to the editor"),
                 ],
-                Pending::NewRecord(Box::new(pos)),
+                move |app, a| match a {
+                    Answer::Yes => {
+                        app.overlays.clear();
+                        app.new_record_from(pos.clone());
+                    }
+                    _ => app.info("back in the position editor"),
+                },
             );
             return;
         }
@@ -122,5 +127,25 @@ impl App {
     pub(crate) fn new_record_from(&mut self, pos: Position) {
         self.replace_record(document::record_from(pos), RecordSource::untitled("[new]"));
         self.info("a new record from the edited position (:saveas PATH to save it)");
+    }
+}
+
+/// The position editor's presets (`Ctrl-p`), over the editor.
+#[derive(Debug)]
+struct Presets;
+
+impl ListContent for Presets {
+    fn tag(&self) -> &'static str {
+        "PRESETS"
+    }
+    fn items(&self, _app: &App) -> Vec<String> {
+        Preset::all()
+            .into_iter()
+            .map(|p| p.name().to_string())
+            .collect()
+    }
+    fn pick(&self, app: &mut App, selected: usize) {
+        app.close_list();
+        app.pick_preset(selected);
     }
 }

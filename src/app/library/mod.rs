@@ -24,7 +24,7 @@ pub mod worker;
 
 use crate::app::LaunchOptions;
 use crate::app::document::{self, job::Then};
-use crate::app::overlay::{Answer, Mode, Overlay, Pending};
+use crate::app::overlay::{Answer, Mode, Overlay};
 use crate::app::state::{App, Level};
 use crate::collection::Filter;
 pub use screen::LibraryScreen;
@@ -373,7 +373,7 @@ impl App {
                 format!("{name} has unsaved changes. Save it before opening another game?"),
                 Vec::new(),
                 ["save and go", "discard and go"],
-                Pending::LibraryGame(id),
+                move |app, a| app.answer_library_game(id, a),
             );
             return;
         }
@@ -381,7 +381,7 @@ impl App {
     }
 
     /// The answer to "save before opening another game?".
-    pub(crate) fn answer_library_game(&mut self, id: u32, a: Answer) {
+    fn answer_library_game(&mut self, id: u32, a: Answer) {
         match a {
             Answer::Save => self.save_or_ask_name(Then::LibraryGame(id)),
             Answer::Discard => self.library_show(id),

@@ -10,12 +10,9 @@
 use crate::app::config::KeyMode;
 use crate::app::dispatch::command::Command;
 use crate::app::dispatch::input::KeyEvent;
-use crate::app::dispatch::typable;
-use crate::app::document::clipboard;
 use crate::app::overlay::TreeView;
 use crate::app::overlay::{
-    BoardInput, CommandLine, CommentEdit, Confirm, ListKind, ListView, Mode, Overlay, PasteBox,
-    PositionEditing, Prompt, PromptKind,
+    BoardInput, CommentEdit, Confirm, ListView, Mode, Overlay, PositionEditing, Prompt,
 };
 use crate::app::state::App;
 
@@ -180,44 +177,6 @@ pub(crate) fn insert_each(
     None
 }
 
-impl OverlayState for CommandLine {
-    fn mode(&self) -> Mode {
-        Mode::CommandLine
-    }
-    fn key_mode(&self) -> KeyMode {
-        KeyMode::Command
-    }
-    fn takes_text(&self) -> bool {
-        true
-    }
-    fn tag(&self) -> Tag {
-        Tag::Keys(
-            "COMMAND",
-            &[(Command::Submit, "run"), (Command::Cancel, "leave")],
-        )
-    }
-    fn submit(&self) -> Option<Handler> {
-        Some(typable::submit_line)
-    }
-    fn insert(&mut self, c: char) -> Option<fn(&mut App, char)> {
-        self.completion = None;
-        if self.text.chars().count() < 1024 {
-            self.text.push(c);
-        }
-        None
-    }
-    /// On an empty line it leaves the line, as vim does.
-    fn delete_back(&mut self) -> Option<Handler> {
-        self.completion = None;
-        self.text.pop().is_none().then_some(App::cancel)
-    }
-    /// The first line, without control characters.
-    fn paste(&mut self, text: &str) -> Option<fn(&mut App, &str)> {
-        insert_each(self, text.lines().next().unwrap_or(""))
-    }
-    clone_box!();
-}
-
 impl OverlayState for Prompt {
     fn mode(&self) -> Mode {
         Mode::Prompt
@@ -229,12 +188,7 @@ impl OverlayState for Prompt {
         true
     }
     fn tag(&self) -> Tag {
-        use Command as C;
-        if self.kind == PromptKind::Search {
-            Tag::Keys("SEARCH", &[(C::Submit, "search"), (C::Cancel, "cancel")])
-        } else {
-            Tag::Keys("PROMPT", &[(C::Submit, "ok"), (C::Cancel, "cancel")])
-        }
+        self.tag
     }
     fn submit(&self) -> Option<Handler> {
         Some(App::prompt_submit)
@@ -290,17 +244,7 @@ impl OverlayState for ListView {
         KeyMode::List
     }
     fn tag(&self) -> Tag {
-        let name = match self.kind {
-            ListKind::Bookmarks(_) => "BOOKMARKS",
-            ListKind::Endings => "ENDINGS",
-            ListKind::Header => "HEADER",
-            ListKind::Presets => "PRESETS",
-            ListKind::Engines(_) => "ENGINES",
-            ListKind::EngineOptions => "ENGINE OPTIONS",
-            ListKind::EngineLines => "ENGINE LINES",
-            ListKind::Search => "SEARCH RESULTS",
-            ListKind::CollectionGames(_) => "COLLECTION GAMES",
-        };
+        let name = self.content.tag();
         Tag::Keys(
             name,
             &[(Command::ListPick, "choose"), (Command::Close, "close")],
@@ -432,44 +376,6 @@ impl OverlayState for CopyMenuView {
     }
     fn tag(&self) -> Tag {
         Tag::Keys("COPY", &[(Command::Close, "close")])
-    }
-    clone_box!();
-}
-
-impl OverlayState for PasteBox {
-    fn mode(&self) -> Mode {
-        Mode::Paste
-    }
-    fn key_mode(&self) -> KeyMode {
-        KeyMode::Paste
-    }
-    fn takes_text(&self) -> bool {
-        true
-    }
-    fn tag(&self) -> Tag {
-        Tag::Keys(
-            "PASTE",
-            &[(Command::Submit, "open"), (Command::Cancel, "cancel")],
-        )
-    }
-    fn submit(&self) -> Option<Handler> {
-        Some(clipboard::submit_paste)
-    }
-    fn cancel(&self) -> Handler {
-        |app| {
-            app.close_overlay();
-            app.info("paste cancelled");
-        }
-    }
-    fn insert(&mut self, _c: char) -> Option<fn(&mut App, char)> {
-        Some(clipboard::insert)
-    }
-    fn delete_back(&mut self) -> Option<Handler> {
-        self.text.pop();
-        None
-    }
-    fn paste(&mut self, _text: &str) -> Option<fn(&mut App, &str)> {
-        Some(clipboard::paste_text)
     }
     clone_box!();
 }

@@ -54,12 +54,7 @@ impl App {
     }
 
     pub(crate) fn start_board(&mut self) {
-        if let Some(s) = self.record().node(self.cur()).special() {
-            let word = s.kif_word().to_string();
-            self.info_level(
-                format!("the line has ended here ({word}); go back a move to add a variation"),
-                Level::Error,
-            );
+        if self.says_the_line_ended() {
             return;
         }
         let last = self.record().last_move_at(self.cur()).map(|m| m.mv.to());

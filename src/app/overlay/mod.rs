@@ -27,10 +27,11 @@ use declare_panel_modules;
 use crate::app::config::KeyMode;
 use crate::app::edit::position_editor::PositionEditor;
 use crate::app::overlay::textedit::TextEditor;
+use crate::app::state::App;
 use crate::core::record::NodeId;
-use crate::core::rules::{PieceKind, Position, Square};
+use crate::core::rules::{PieceKind, Square};
 pub use behaviour::{CopyMenuView, HelpView, OverlayState, WarningList};
-use std::path::PathBuf;
+use std::rc::Rc;
 
 /// The comment being edited.
 #[derive(Clone, Debug)]
@@ -133,92 +134,158 @@ impl TreeView {
     }
 }
 
-// ----- prompts, lists, questions -----
+// ----- prompts, lists, questions: each carries what answering it does -----
 
-/// What a one-line prompt is asking for.
-#[derive(Clone, PartialEq, Eq, Debug)]
-pub enum PromptKind {
-    Move,
-    Bookmark,
-    /// The value of header field number `i`.
-    HeaderValue(usize),
-    HeaderNewKey,
-    HeaderNewValue(String),
-    /// A file name to save a record that has none; then what was asked (quit).
-    SaveAs {
-        then: crate::app::document::job::Then,
-    },
-    /// `/`: what to search for.
-    Search,
-    /// The file to save the position's picture (SVG or PNG) in.
-    Diagram,
-    /// The explorer's filter (`collection::Filter::parse`).
-    ExplorerFilter,
+/// What answering an overlay does, carried by the overlay itself (as helix's `Prompt` and
+/// `Picker` carry their callbacks): a feature opens a prompt, a list or a question with its
+/// own continuation, and the mechanics here and in `prompt.rs`, `lists.rs`, `confirm.rs`
+/// call it without knowing the feature. Shared (`Rc`) so that an `Overlay` stays `Clone`.
+pub struct Callback<F: ?Sized>(pub Rc<F>);
+
+impl<F: ?Sized> Clone for Callback<F> {
+    fn clone(&self) -> Self {
+        Callback(Rc::clone(&self.0))
+    }
 }
+
+impl<F: ?Sized> std::fmt::Debug for Callback<F> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Callback(..)")
+    }
+}
+
+/// What Enter on a prompt does with its text (trimmed), the prompt still open: the feature
+/// closes it (`App::close_prompt`), replaces it with the next (`App::next_prompt`), or keeps
+/// it open with an error on the status line.
+pub type OnSubmit = Callback<dyn Fn(&mut App, String)>;
 
 /// A one-line prompt on the status line.
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(Clone, Debug)]
 pub struct Prompt {
-    pub kind: PromptKind,
     pub label: String,
     pub text: String,
+    /// Its name and keys on the status line (`PROMPT`, `SEARCH`).
+    pub tag: behaviour::Tag,
+    /// Tab completes a file path in it.
+    pub completes_paths: bool,
+    pub on_submit: OnSubmit,
 }
 
-/// What a list shows.
-#[derive(Clone, PartialEq, Eq, Debug)]
-pub enum ListKind {
-    Bookmarks(Vec<NodeId>),
-    Endings,
-    Header,
-    /// The position editor's presets.
-    Presets,
-    /// `:engine`: the engines to choose from.
-    Engines(Vec<crate::engine::EngineSpec>),
-    /// `:set`: the engine's options.
-    EngineOptions,
-    /// `pick_pv`: the engine's lines.
-    EngineLines,
-    /// `L`: the matches of the last search.
-    Search,
-    /// `o`: the collection's games reaching the position.
-    CollectionGames(Vec<crate::app::collection::state::GameRef>),
+impl Prompt {
+    /// A prompt showing `label`, holding `text`, whose Enter runs `on_submit` (see
+    /// [`OnSubmit`]).
+    pub fn new(
+        label: impl Into<String>,
+        text: String,
+        on_submit: impl Fn(&mut App, String) + 'static,
+    ) -> Prompt {
+        Prompt {
+            label: label.into(),
+            text,
+            tag: behaviour::Tag::Keys(
+                "PROMPT",
+                &[
+                    (crate::app::dispatch::command::Command::Submit, "ok"),
+                    (crate::app::dispatch::command::Command::Cancel, "cancel"),
+                ],
+            ),
+            completes_paths: false,
+            on_submit: Callback(Rc::new(on_submit)),
+        }
+    }
+    /// A prompt whose Enter closes it, then runs `then` with its text.
+    pub fn closing(
+        label: impl Into<String>,
+        text: String,
+        then: impl Fn(&mut App, String) + 'static,
+    ) -> Prompt {
+        Prompt::new(label, text, move |app, text| {
+            app.close_prompt();
+            then(app, text);
+        })
+    }
+    /// Named and keyed as `tag` says on the status line.
+    pub fn tagged(self, tag: behaviour::Tag) -> Prompt {
+        Prompt { tag, ..self }
+    }
+    /// Tab completes a file path in it.
+    pub fn completing_paths(self) -> Prompt {
+        Prompt {
+            completes_paths: true,
+            ..self
+        }
+    }
+}
+
+/// What a list shows and does: each feature's list is a type of its own (in the feature's
+/// folder) that implements this; `lists.rs` holds the mechanics (open, move, refresh).
+pub trait ListContent: std::fmt::Debug {
+    /// Its name on the status line (`BOOKMARKS`).
+    fn tag(&self) -> &'static str;
+    /// Its rows, made again whenever the list is refreshed (a prompt over it closed, an
+    /// edit under it).
+    fn items(&self, app: &App) -> Vec<String>;
+    /// `list_pick` (Enter) on row `selected`, the list still open.
+    fn pick(&self, app: &mut App, selected: usize);
+    /// `list_add`: nothing, unless the list adds entries.
+    fn add(&self, _app: &mut App) {}
+    /// `list_delete` on row `selected`: nothing, unless the list deletes entries.
+    fn delete(&self, _app: &mut App, _selected: usize) {}
 }
 
 /// A list overlay to pick from.
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(Clone, Debug)]
 pub struct ListView {
-    pub kind: ListKind,
+    pub content: Rc<dyn ListContent>,
     pub title: String,
     pub items: Vec<String>,
     pub selected: usize,
 }
 
-/// What answering a question leads to.
-#[derive(Clone, Debug)]
-pub enum Pending {
-    /// Unsaved edits and the user asked to quit: s save, d discard, c cancel.
-    Quit,
-    /// Overwrite a file (changed on disk, or another existing file): y / n. Asked before
-    /// the bytes are made.
-    Overwrite(SaveJob),
-    /// A save's questions about the bytes it made, one after the other (an encoding that
-    /// cannot hold a character, what the format or the file cannot hold, a read-only file):
-    /// `app::document::questions`.
-    Save(Box<SaveQuestions>),
-    /// Delete `node` and what follows (`cut`: only what follows): many nodes, y / n.
-    Delete { node: NodeId, cut: bool },
-    /// Unsaved edits, and the position editor would start a new record: y / n.
-    NewRecord(Box<Position>),
-    /// A recovery file from a session ended by a signal: y restore, n leave it, d delete it.
-    Recover(PathBuf),
-    /// Unsaved edits, and another record of the file (this index) was asked for: s save
-    /// the file then go, d discard and go, c cancel.
-    SwitchRecord(usize),
-    /// Unsaved edits, and a game of the library (this id) was asked for: s, d, c.
-    LibraryGame(u32),
-    /// The copy menu's picture would replace this existing file: y / n.
-    ReplacePicture(PathBuf),
+/// An answer to a question. Each but [`Answer::Esc`] is typed as its key, the one the
+/// question shows with it (`y: overwrite`); Esc leaves any question.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Answer {
+    Yes,
+    No,
+    Cancel,
+    Save,
+    Discard,
+    Delete,
+    /// Save as UTF-8 instead (an encoding that cannot hold a character).
+    Utf8,
+    /// Save as another file instead (a file read in part).
+    SaveElsewhere,
+    Esc,
 }
+
+impl Answer {
+    /// The key that gives this answer (`None` for Esc, which is a key of its own).
+    pub fn key(self) -> Option<char> {
+        Some(match self {
+            Answer::Yes => 'y',
+            Answer::No => 'n',
+            Answer::Cancel | Answer::SaveElsewhere => 'c',
+            Answer::Save => 's',
+            Answer::Discard | Answer::Delete => 'd',
+            Answer::Utf8 => 'u',
+            Answer::Esc => return None,
+        })
+    }
+}
+
+/// The key, as a question lists it (`y`).
+impl std::fmt::Display for Answer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.key() {
+            Some(k) => write!(f, "{k}"),
+            None => f.write_str("Esc"),
+        }
+    }
+}
+
+/// What answering a question does with the answer (the question already closed).
+pub type OnAnswer = Callback<dyn Fn(&mut App, Answer)>;
 
 /// A question waiting for a one-key answer.
 #[derive(Clone, Debug)]
@@ -228,14 +295,13 @@ pub struct Confirm {
     pub details: Vec<String>,
     /// The answers, each with what it does (Esc, which leaves every question, is not listed).
     pub answers: Vec<(Answer, &'static str)>,
-    pub pending: Pending,
+    pub on_answer: OnAnswer,
 }
 
 // ----- saving (what a question about a save carries): `document::job` -----
 
 pub use crate::app::document::job::SaveQuestions;
 pub use crate::app::document::job::{SaveHow, SaveJob, SaveJobTarget, Then};
-pub use confirm::Answer;
 
 // ----- the stack -----
 
@@ -478,19 +544,24 @@ mod tests {
     #[test]
     fn replacing_keeps_one_of_a_kind_on_top() {
         let mut s = Overlays::default();
+        #[derive(Debug)]
+        struct Nothing;
+        impl ListContent for Nothing {
+            fn tag(&self) -> &'static str {
+                "NOTHING"
+            }
+            fn items(&self, _: &App) -> Vec<String> {
+                Vec::new()
+            }
+            fn pick(&self, _: &mut App, _: usize) {}
+        }
         s.push(Overlay::List(ListView {
-            kind: ListKind::Header,
+            content: Rc::new(Nothing),
             title: String::new(),
             items: Vec::new(),
             selected: 0,
         }));
-        let prompt = |t: &str| {
-            Overlay::Prompt(Prompt {
-                kind: PromptKind::HeaderNewKey,
-                label: String::new(),
-                text: t.into(),
-            })
-        };
+        let prompt = |t: &str| Overlay::Prompt(Prompt::new("", t.into(), |_, _| {}));
         s.replace_or_push(prompt("a"));
         s.replace_or_push(prompt("b"));
         assert_eq!(s.iter().count(), 2, "the second prompt replaced the first");

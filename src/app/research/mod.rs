@@ -11,11 +11,12 @@
 
 pub(crate) mod analyze;
 pub mod graph;
+mod lists;
 pub(crate) mod state;
 
 use crate::app::config::KeyMode;
 use crate::app::dispatch::command::Command;
-use crate::app::overlay::{CommandLine, ListKind, Overlay};
+use crate::app::overlay::{CommandLine, Overlay};
 use crate::app::research::state::Target;
 pub use crate::app::research::state::{DEBOUNCE, Research};
 use crate::app::state::{App, Level};
@@ -420,7 +421,7 @@ impl App {
                 (Command::Close, "close"),
             ],
         );
-        self.open_list(ListKind::EngineLines, &format!("読み筋  {keys}"));
+        self.open_list(lists::EngineLines, &format!("読み筋  {keys}"));
     }
 
     /// The rows of the line picker.
@@ -502,10 +503,8 @@ impl App {
                     (Command::Close, "close"),
                 ],
             );
-            self.open_list(ListKind::Engines(all), &format!("エンジン  {keys}"));
-            if let Some(l) = self.overlays.list_mut() {
-                l.selected = sel;
-            }
+            self.open_list(lists::Engines(all), &format!("エンジン  {keys}"));
+            self.select_in_list(sel);
             return;
         }
         match engine::resolve(Some(arg), &self.config.engines) {
@@ -560,7 +559,7 @@ impl App {
                     (Command::Close, "close"),
                 ],
             );
-            self.open_list(ListKind::EngineOptions, &format!("エンジン設定  {keys}"));
+            self.open_list(lists::EngineOptions, &format!("エンジン設定  {keys}"));
             return;
         }
         let (name, value) = match arg.rsplit_once(char::is_whitespace) {

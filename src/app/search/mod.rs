@@ -5,16 +5,35 @@ pub mod matches;
 
 use crate::app::config::KeyMode;
 use crate::app::dispatch::command::Command;
-use crate::app::overlay::{ListKind, PromptKind};
+use crate::app::overlay::behaviour::Tag;
+use crate::app::overlay::{ListContent, Prompt};
 use crate::app::search::matches::{Found, Index, Kind, Match, Query, find, snippet};
 use crate::app::state::{App, Level};
 use crate::core::record::NodeId;
 use crate::core::text::sanitize;
 
+/// `L`: the matches of the last search.
+#[derive(Debug)]
+struct SearchResults;
+
+impl ListContent for SearchResults {
+    fn tag(&self) -> &'static str {
+        "SEARCH RESULTS"
+    }
+    fn items(&self, app: &App) -> Vec<String> {
+        app.search_list_items()
+    }
+    fn pick(&self, app: &mut App, selected: usize) {
+        app.search_list_pick(selected);
+    }
+}
+
 impl App {
     /// `/`: the search prompt.
     pub(crate) fn open_search_prompt(&mut self) {
-        self.open_prompt(PromptKind::Search, "/", String::new());
+        let prompt = Prompt::closing("/", String::new(), |app, text| app.search_submit(&text));
+        let keys = &[(Command::Submit, "search"), (Command::Cancel, "cancel")];
+        self.open_prompt(prompt.tagged(Tag::Keys("SEARCH", keys)));
     }
 
     /// Enter on the search prompt: search, and go to the first match at or after the current
@@ -287,12 +306,10 @@ impl App {
             &[(Command::ListPick, "go"), (Command::Close, "close")],
         );
         self.open_list(
-            ListKind::Search,
+            SearchResults,
             &format!("検索 \"{typed}\" {n}件 (* this line)  {keys}"),
         );
-        if let Some(l) = self.overlays.list_mut() {
-            l.selected = sel.min(n.saturating_sub(1));
-        }
+        self.select_in_list(sel.min(n.saturating_sub(1)));
     }
 
     /// The entries of the match list.
@@ -311,7 +328,7 @@ impl App {
     }
 
     /// Enter in the match list.
-    pub(crate) fn search_list_pick(&mut self, i: usize) {
+    fn search_list_pick(&mut self, i: usize) {
         self.close_list();
         if self
             .search

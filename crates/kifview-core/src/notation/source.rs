@@ -18,7 +18,7 @@
 //! `$START_TIME` that is not a CSA date) is written the writer's way.
 
 use super::{Format, Target, TextEncoding, TextInfo, ki2, read_text};
-use crate::record::{Record, Source};
+use crate::record::{Record, SourceText};
 use std::sync::Arc;
 
 /// The text of a clean CSA or KI2 file, as its reader saw it (`\n` line ends), and how it was
@@ -44,7 +44,7 @@ pub(super) fn keep(record: &mut Record, text: &str, format: Format, info: &TextI
     } else {
         text.to_string()
     };
-    record.source = Source(Some(Arc::new(Text {
+    record.source = SourceText(Some(Arc::new(Text {
         format,
         encoding: info.encoding,
         csa_v3,
@@ -75,7 +75,7 @@ pub(super) fn reuse(record: &Record, target: Target, info: &TextInfo, generated:
         return generated;
     }
     let mut as_read = read.swap_remove(0).record;
-    as_read.source = Source::default();
+    as_read.source = SourceText::default();
     let before = super::render(&as_read, target, info).text;
     // The file's text whole, when the record writes as it did and the file says nothing the
     // writer would say otherwise (a `$START_TIME` that is not a CSA date, written as a remark).

@@ -220,6 +220,74 @@ fn plural(n: usize, what: &str) -> String {
     }
 }
 
+/// Does a remark's text (after its `#` or `'`) hold a move line: a KIF move (`   3 ５五角(22)`,
+/// `  12 同　歩(23)`), a KI2 move (`▲７六歩`) or a CSA move (`+7776FU`)? Text that only
+/// starts with a number (`1 good game`) does not.
+pub fn holds_move(remark: &str) -> bool {
+    let t = remark.trim_start_matches([' ', '\u{3000}', '\t']);
+    if t.starts_with(['▲', '△', '☗', '☖']) {
+        return true;
+    }
+    let b = t.as_bytes();
+    if b.len() >= 7
+        && matches!(b[0], b'+' | b'-')
+        && b[1..5].iter().all(u8::is_ascii_digit)
+        && b[5..7].iter().all(u8::is_ascii_uppercase)
+    {
+        return true;
+    }
+    if leading_number(t).is_none() {
+        return false;
+    }
+    let rest = t.trim_start_matches(|c: char| c.is_ascii_digit() || ('０'..='９').contains(&c));
+    let after = rest.trim_start_matches([' ', '\u{3000}', '\t']);
+    after.len() < rest.len() && after.starts_with(|c: char| ('１'..='９').contains(&c) || c == '同')
+}
+
+/// The runs of remark lines (`#…`, CSA `'…`) of `text` that hold moves ([`holds_move`]): first
+/// and last line (1-based), how many moves, and the first move's text.
+pub fn remark_runs_with_moves(text: &str) -> Vec<(usize, usize, usize, String)> {
+    let mut runs: Vec<(usize, usize, usize, String)> = Vec::new();
+    let mut open = false;
+    for (i, l) in text.lines().enumerate() {
+        let Some(r) = l.strip_prefix('#').or_else(|| l.strip_prefix('\'')) else {
+            open = false;
+            continue;
+        };
+        let no = i + 1;
+        let is_move = holds_move(r);
+        match runs.last_mut() {
+            Some(run) if open => {
+                run.1 = no;
+                run.2 += usize::from(is_move);
+            }
+            _ if is_move => {
+                let first = crate::text::sanitize(r.trim_end())
+                    .chars()
+                    .take(40)
+                    .collect();
+                runs.push((no, no, 1, first));
+                open = true;
+            }
+            _ => {}
+        }
+    }
+    // A run ends at its last move, not at the remarks after it.
+    for run in &mut runs {
+        let lines: Vec<&str> = text
+            .lines()
+            .skip(run.0 - 1)
+            .take(run.1 - run.0 + 1)
+            .collect();
+        let last = lines
+            .iter()
+            .rposition(|l| holds_move(&l[1..]))
+            .expect("a run holds a move");
+        run.1 = run.0 + last;
+    }
+    runs
+}
+
 /// The move number a KIF move line starts with (ASCII or full-width digits).
 fn leading_number(l: &str) -> Option<u32> {
     let digits: String = l
@@ -244,6 +312,27 @@ mod tests {
     fn of(text: &str, format: Format) -> Option<Unread> {
         let loaded = notation::load(text.as_bytes(), None);
         unread(text, format, &loaded.records[0].warnings)
+    }
+
+    #[test]
+    fn remarks_that_hold_moves_are_told_from_text() {
+        for m in [
+            "   3 ５五角(22)",
+            "  12 同　歩(23)",
+            "▲７六歩",
+            "+7776FU",
+            "１０ ２六歩(27)",
+        ] {
+            assert!(holds_move(m), "{m}");
+        }
+        for t in ["1 good game", "同じ形", "KIF version=2.0", "", "+", "   5"] {
+            assert!(!holds_move(t), "{t}");
+        }
+        let text = "a\n#   3 ５五角(22)\n#*c\n#   4 ８四歩(83)\n#note\nb\n#x\n";
+        assert_eq!(
+            remark_runs_with_moves(text),
+            [(2, 4, 2, "   3 ５五角(22)".to_string())]
+        );
     }
 
     #[test]

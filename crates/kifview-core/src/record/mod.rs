@@ -173,7 +173,7 @@ pub struct Record {
     /// Where the file put its `手合割` or diagram and its turn line.
     pub layout: StartLayout,
     /// The text the record was read from, when the reader keeps it.
-    pub source: Source,
+    pub source: SourceText,
 }
 
 /// The text a record was read from, kept by `core::notation` (which alone looks inside) so
@@ -181,22 +181,22 @@ pub struct Record {
 /// did not change. Not part of what the record means: records that differ only in it are
 /// equal.
 #[derive(Clone, Default)]
-pub struct Source(pub Option<std::sync::Arc<dyn std::any::Any + Send + Sync>>);
+pub struct SourceText(pub Option<std::sync::Arc<dyn std::any::Any + Send + Sync>>);
 
-impl PartialEq for Source {
-    fn eq(&self, _: &Source) -> bool {
+impl PartialEq for SourceText {
+    fn eq(&self, _: &SourceText) -> bool {
         true
     }
 }
 
-impl Eq for Source {}
+impl Eq for SourceText {}
 
-impl std::fmt::Debug for Source {
+impl std::fmt::Debug for SourceText {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(if self.0.is_some() {
-            "Source(kept)"
+            "SourceText(kept)"
         } else {
-            "Source(none)"
+            "SourceText(none)"
         })
     }
 }
@@ -224,7 +224,7 @@ impl Record {
             }],
             program_lines: Vec::new(),
             layout: StartLayout::default(),
-            source: Source::default(),
+            source: SourceText::default(),
         }
     }
     /// The number of moves played before the record starts: 0, or 80 for a record whose first

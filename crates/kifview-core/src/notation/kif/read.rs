@@ -64,7 +64,8 @@ impl Reader {
 
     fn line(&mut self, no: usize, l: &str, kind: KifLine<'_>) {
         match kind {
-            KifLine::Blank | KifLine::Result => {}
+            KifLine::Blank => {}
+            KifLine::Result => self.trailing_remark(no, l, "the closing 'まで…' line"),
             // A `#` line of the head is the record's; among the moves, the move's.
             KifLine::Program if self.setup.is_some() => {
                 self.b.record_mut().program_lines.push(l.to_string())
@@ -102,10 +103,14 @@ impl Reader {
                         "変化 line before any move; ignored",
                     );
                 } else {
+                    self.trailing_remark(no, l, "the '変化：' line");
                     self.variation_line(no, r);
                 }
             }
-            KifLine::MovesHeader => self.start_moves(),
+            KifLine::MovesHeader => {
+                self.trailing_remark(no, l, "the '手数----' line");
+                self.start_moves();
+            }
             KifLine::Board(line) => board_line(&mut self.setup, &mut self.b, no, line),
             KifLine::Header(key, value) => header_field(&mut self.setup, &mut self.b, no, key, value),
             KifLine::Unknown => self.b.warn(
@@ -116,6 +121,22 @@ impl Reader {
                     l.chars().take(40).collect::<String>()
                 ),
             ),
+        }
+    }
+
+    /// A `#` remark written at the end of a line that holds no move (`まで…`, `変化：N手`,
+    /// `手数----`): the record has no place for it there, so it is named (and the loader keeps
+    /// the line as a remark line, written back on save).
+    fn trailing_remark(&mut self, no: usize, l: &str, what: &str) {
+        if let Some(at) = l.find('#') {
+            let text: String = l[at..].trim_end().chars().take(40).collect();
+            self.b.warn(
+                no,
+                DiagKind::UnknownLine,
+                format!(
+                    "unexpected text '{text}' after {what} (a '#' remark is a line of its own)"
+                ),
+            );
         }
     }
 

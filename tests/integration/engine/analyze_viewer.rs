@@ -10,7 +10,7 @@ use kifview::tui::Viewer;
 use kifview::tui::theme::Theme;
 
 use crate::common::{screen, screen_rows};
-use crate::research::{Fake, key, until};
+use crate::engine::research::{Fake, key, until};
 
 fn command(app: &mut App, line: &str) {
     key(app, ':');

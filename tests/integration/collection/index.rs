@@ -2,7 +2,7 @@
 //! format, nested folders, a multi-record CSA file, Shift_JIS and UTF-8, checked against an
 //! independent count: each game replayed with the rules here, its positions collected by SFEN.
 
-#[path = "../../benches/support/collgen.rs"]
+#[path = "../../../benches/support/collgen.rs"]
 mod collgen;
 
 use assert_cmd::Command;

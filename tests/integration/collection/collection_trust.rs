@@ -8,7 +8,7 @@ use kifview::collection::{Filter, Index, update};
 use kifview::core::rules::Position;
 use std::path::Path;
 
-use crate::collection_stop::collection;
+use crate::collection::collection_stop::collection;
 use crate::common;
 
 fn kifview() -> Command {

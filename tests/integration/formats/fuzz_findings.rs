@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 /// The fuzz crate's checks (`fuzz/src/lib.rs`: kifview and std only), so that the findings
 /// are held to the same properties as the targets that found them.
 #[allow(dead_code)]
-#[path = "../../fuzz/src/lib.rs"]
+#[path = "../../../fuzz/src/lib.rs"]
 mod fuzz_checks;
 use fuzz_checks::{jkf_outside_schema, kept_header, kif_funari_move_lines};
 

@@ -52,6 +52,92 @@ fn saving_a_file_read_in_part_writes_the_unread_lines_back_as_remarks() {
     assert_eq!(std::fs::read_to_string(&path).unwrap(), CUT_SAVED);
 }
 
+/// The no-edit save of CUT says that the lines not read are in the file as `#` lines (it
+/// said only `saved cut.kifu (...)`), and `kifview check` then warns about the remark lines
+/// that hold moves, so that the problem is not hidden by the save (it said nothing).
+#[test]
+fn a_save_says_it_kept_unread_lines_and_check_still_names_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("cut.kifu");
+    std::fs::write(&path, CUT).unwrap();
+    let mut v = viewer(&path);
+    press(&mut v, "^s");
+    v.app.wait_for_saves();
+    let said = v.app.message().map(|m| m.text.clone()).unwrap_or_default();
+    assert!(said.starts_with("saved "), "{said}");
+    assert!(
+        said.contains("lines 4–7 of the file (moves 3–4, 1 comment)")
+            && said.contains("as # remark lines"),
+        "{said}"
+    );
+    // Saved again, the file reads whole: nothing more to say.
+    press(&mut v, "^s");
+    v.app.wait_for_saves();
+    let said = v.app.message().map(|m| m.text.clone()).unwrap_or_default();
+    assert!(!said.contains("remark lines"), "{said}");
+    let out = kifview().arg("check").arg(&path).output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        crate::common::stderr_of(&out)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(
+            "cut.kifu:5: remark lines 5–7 hold 2 moves that are not part of the record (from '   3 ５五角(22)')"
+        ),
+        "{text}"
+    );
+    // A remark that is only text is not a move.
+    std::fs::write(
+        &path,
+        "手合割：平手\n   1 ７六歩(77)\n#1 good game\n#同じ形\n",
+    )
+    .unwrap();
+    let out = kifview().arg("check").arg(&path).output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}
+
+/// A no-edit save of `comment[handmade].kifu` dropped three `#コメント` fragments (after the
+/// `手数----` line, the `まで` line and the `変化：` line) that no warning named: each is
+/// named by the reader now, and the save keeps all fifteen.
+#[test]
+fn a_no_edit_save_keeps_every_remark_fragment() {
+    let Some(src) =
+        crate::common::corpus_file("real/kif-parser/docs/examples/comment[handmade].kifu")
+    else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("comment.kifu");
+    // Written, not copied: the corpus's files are read-only.
+    std::fs::write(&path, std::fs::read(&src).unwrap()).unwrap();
+    let mut v = viewer(&path);
+    for line in [5, 11, 13] {
+        assert!(
+            v.app.source().warnings.iter().any(|w| w.line == line),
+            "line {line}: {:?}",
+            v.app.source().warnings
+        );
+    }
+    press(&mut v, "^s");
+    v.app.wait_for_saves();
+    assert_ne!(v.app.mode(), Mode::Confirm, "{}", shown(&mut v));
+    let saved = std::fs::read_to_string(&path).unwrap();
+    for n in 1..=15 {
+        assert!(
+            saved.contains(&format!("#コメント{n}\n")),
+            "#コメント{n}:\n{saved}"
+        );
+    }
+}
+
 /// A real game (Shift_JIS, CRLF, 181 moves) damaged on purpose: move 30 names a square that
 /// holds the opponent's piece, so the reader stops at move 29. Saved back, every line from
 /// move 30 to the end is in the file, verbatim after a `#`, right after move 29.

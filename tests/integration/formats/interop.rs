@@ -12,7 +12,7 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 
 use crate::common::{self, files_with_ext};
-use crate::peers::{
+use crate::formats::peers::{
     JKF_SCHEMA_SPECIALS, jkf_schema_errors, kif_move_lines_with_funari, shogihome_chart,
     shogihome_pv, shogihome_research, shogihome_situation,
 };

@@ -59,7 +59,7 @@ fn below_64x18_the_board_and_the_move_line_show() {
 
 #[test]
 fn at_120_columns_the_analysis_and_the_comment_show_together() {
-    use crate::research::{Fake, key, until};
+    use crate::engine::research::{Fake, key, until};
     use kifview::app::testing::push_line;
     use kifview::core::record::{NodeId, Record};
     let fake = Fake::new("< go\n> info depth 3 nodes 10 multipv 1 score cp 123 pv 7g7f 3c3d\n");
@@ -238,7 +238,7 @@ fn a_long_player_name_ends_with_an_ellipsis() {
 
 #[test]
 fn engine_lines_at_80x24_end_on_a_whole_move() {
-    use crate::research::{Fake, key, until};
+    use crate::engine::research::{Fake, key, until};
     let fake = Fake::new(
         "< go\n> info depth 9 nodes 10 multipv 1 score cp 50 pv 7g7f 3c3d 2g2f 8c8d 2f2e 8d8e 6i7h 4a3b 2e2d 2c2d\n",
     );

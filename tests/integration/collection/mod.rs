@@ -1,0 +1,10 @@
+//! Collections (`collection`, `app::collection`, `app::library`): the index, its trust and its
+//! stops, the explorer, the library, tags.
+
+pub(crate) mod collection_stop;
+mod collection_trust;
+mod explorer;
+mod index;
+mod index_inputs;
+mod library;
+mod tags;

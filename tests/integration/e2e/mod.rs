@@ -1,0 +1,7 @@
+//! The viewer end to end in a pseudo-terminal (the real binary; `crate::pty`).
+
+mod edit_e2e;
+mod research_e2e;
+mod share_e2e;
+mod signals_e2e;
+mod tui_e2e;
