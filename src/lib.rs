@@ -9,20 +9,28 @@
 //! compiler holds it to naming only itself and those (no terminal crate, no SQLite, no
 //! renderer), and `cargo test -p kifview-core` tests it alone. The test
 //! `tests/integration/viewer/tui_layers.rs` checks each rule here on the source text (core's files
-//! as the module `core`): `core`'s dependencies are the crates its row names; `core` names
-//! only `core`; the library modules never name `app`, `tui` or `cli`; `app` never names `tui`
-//! or `cli`; `core` and `app` never name a terminal crate; in `app`, `std::fs` appears only
-//! under `app/document/`; no file of `src/` imports itself through a cycle; in `app` and `tui`,
-//! no file holds over 600 lines of code outside its tests and no function over 80 lines (with
-//! no exceptions left); `App` has at most 15 fields and none visible outside `app`.
+//! as the module `core`; a use is a path or a name a file writes: `crate::`, `super::`, a
+//! child module's `tree::TreeView`, a name it imports, a name it re-exports and uses itself;
+//! a method call names no file, so it sees none): `core`'s dependencies are the crates its
+//! row names; each layer names only itself and the layers its "uses" column names (`core`
+//! only `core`); only `tui`, `cli` and `main.rs` name a terminal crate; in `app`, `std::fs`
+//! appears only under `app/document/`; no files use each other round a loop that leaves a
+//! folder (a folder's `mod.rs` and its parts using each other are one module's inside; a
+//! parent's use of its children counts, its re-exports do not), but one, which is the
+//! design and which the test names: `App` (`app/state.rs`) holds the overlay stack
+//! (`app/overlay/mod.rs`), whose states (`app/overlay/behaviour.rs`) and continuations act
+//! on `App`, and no other file may join that loop; in `app` and `tui`, no file holds over
+//! 600 lines of code outside its tests and no function over 80 lines (with no exceptions
+//! left); `App` has at most 15 fields and none visible outside `app`; only
+//! `Overlay::state`/`state_mut` and `tui::ui::overlays` name every kind of overlay.
 //!
 //! | layer | holds | uses |
 //! | --- | --- | --- |
 //! | [`core`] | `rules` (board, legal moves and why a move is illegal, a move as played, `Position::move_data`/`play_move`, handicaps, SFEN, `rules::setup`: the rules a position must meet before play starts from it, for the position editor and `kifview mate`), `record` (the tree of moves as an arena, the main line's node at a ply, edits with their inverses, the undo history), `notation` (decoding, format detection, the readers and writers of every format, what of a file its reader could not read, `unread`, moves and lines in Japanese, `ki2::line_text`), `text` (the one sanitizer for everything that reaches a terminal) | std, encoding_rs, memchr, serde_json, simdutf8, smallvec, thiserror, unicode-width |
-//! | library modules: `engine`, `load`, `pool`, `convert`, `store`, `analyze`, `collection`, `diagram` | USI engines as child processes; the one loader (a path, standard input or bytes to records; one rule for an empty input and for `--record N`, one limit on a file's size, the one walk of folders that reads regular files only, used by the viewer and every subcommand); the batch pool (a function over many inputs on every core, results in input order); batch check and convert; writing files safely (atomic, through links, keeping permissions; `store::save_new` for a batch into a folder others may share: never through a link, never replacing a file unless told); game analysis (comments, marks, evaluations for the graph, batches, mate search); collections of games (an index of folders of records: the catalog in SQLite, positions in sorted memory-mapped segments; which games reach a position, what was played from it; `collection::tags`: a game's strategy and castle tags, 戦型・囲い); diagrams of positions as SVG and PNG (layout, the bundled font, resvg) | `core`, and each other (`analyze` uses `engine`, `convert`, `store`; `collection` uses `load`, `pool`, `convert` and `analyze`, with rusqlite and memmap2; `diagram` uses `convert`), resvg |
-//! | [`app`] | `App` and moving around the record (`app::state`), config and keymaps (`app::config`), and one folder per feature: `dispatch` (the command table, the `:` table, the app's key events, `update`), `overlay` (the stack, the `OverlayState` trait through which each overlay's state answers for its behaviour, and each overlay's state: prompts, questions, lists, the comment editor, move input, the record's info, the mode line), `document` (open, save with its questions and its thread, the records of a multi-record file, following a file, recovery files, copy and paste, the copy menu's picture: every file the app reads or writes), `edit` (changes to the record, the position editor), `search` (`/`), `research` (the engine, `:analyze`, the evaluation graph), `collection` (the explorer pane, a thread that owns the collection's index and answers off the key path through a latest-wins mailbox, `collection::mailbox`, which the library's lister uses too; both threads follow the index, its generation and its catalog file's identity, looking before each answer and twice a second when idle, and say when it changed so that nothing shown stays from before, the pane's focus with its highlighted move and the filter of its games, the games reaching a position and the back/forward stack of records), `library` (the collection's games as a full-screen list, `kifview DIR`: its filter, sort and row cache, a thread that computes the ordered list and fetches the rows of the pages around the screen before the list gets there, and one that indexes the folder; `}`/`{` through the list) | `core`, the library modules; never a terminal crate |
-//! | [`tui`] | the run loop, terminal events turned into the app's keys, layout, one widget per pane, theme | `app`, `core`, ratatui, crossterm |
-//! | `main.rs`, `cli` (the binary: `cli/mod.rs` the arguments and the viewer's launch, one file per subcommand: `convert`, `show`, `check`, `analyze` with `mate`, `diagram`) | arguments, subcommands, printing | everything |
+//! | library modules: `engine`, `load`, `pool`, `convert`, `store`, `analyze`, `collection`, `diagram` | USI engines as child processes; the one loader (a path, standard input or bytes to records; one rule for an empty input and for `--record N`, one limit on a file's size, the one walk of folders that reads regular files only, used by the viewer and every subcommand); the batch pool (a function over many inputs on every core, results in input order); batch check and convert; writing files safely (atomic, through links, keeping permissions; `store::save_new` for a batch into a folder others may share: never through a link, never replacing a file unless told); game analysis (comments, marks, evaluations for the graph, batches, mate search); collections of games (an index of folders of records: the catalog in SQLite, positions in sorted memory-mapped segments; which games reach a position, what was played from it; `collection::tags`: a game's strategy and castle tags, 戦型・囲い); diagrams of positions as SVG and PNG (layout, the bundled font, resvg) | `core`, and each other: `convert` uses `load`, `pool`, `store`; `analyze` uses `engine`, `convert`, `store`; `collection` uses `load`, `pool`, `convert` and `analyze`, with rusqlite and memmap2; `diagram` only `core`, with resvg; `engine`, `load`, `pool` and `store` only `core` |
+//! | [`app`] | `App` and moving around the record (`app::state`), config and keymaps (`app::config`), and one folder per feature: `dispatch` (the command table, the `:` table, the app's key events, `update`), `overlay` (the stack, the `OverlayState` trait through which each overlay's state answers for its behaviour, the mechanics of questions, prompts and lists, each of which carries what answering it does, written in the feature that opens it, and the other overlays' states: the comment editor, move input, the tree, the record's info, the mode line), `document` (open, save with its questions and its thread, the records of a multi-record file, following a file, recovery files, copy and paste, the copy menu's picture: every file the app reads or writes), `edit` (changes to the record, the position editor, bookmarks, the header's fields, a move or an ending typed or chosen), `search` (`/`), `research` (the engine, `:analyze`, the evaluation graph), `collection` (the explorer pane, a thread that owns the collection's index and answers off the key path through a latest-wins mailbox, `collection::mailbox`, which the library's lister uses too; both threads follow the index, its generation and its catalog file's identity, looking before each answer and twice a second when idle, and say when it changed so that nothing shown stays from before, the pane's focus with its highlighted move and the filter of its games, the games reaching a position and the back/forward stack of records), `library` (the collection's games as a full-screen list, `kifview DIR`: its filter, sort and row cache, a thread that computes the ordered list and fetches the rows of the pages around the screen before the list gets there, and one that indexes the folder; `}`/`{` through the list) | `core`, the library modules; never a terminal crate |
+//! | [`tui`] | the run loop, terminal events turned into the app's keys, layout, one widget per pane, theme | `app`, `core`, and the types it draws from `analyze` (evaluations), `collection` (a game's details and result) and `engine` (scores, lines); ratatui, crossterm |
+//! | `main.rs`, `cli` (the binary: `cli/mod.rs` the arguments and the viewer's launch, one file per subcommand or family: `convert`, `show`, `check`, `analyze` with `mate`, `collection` with `index`, `find`, `explore` and `games`, `diagram`) | arguments, subcommands, printing | everything |
 //!
 //! # A key, from the terminal to the screen
 //!
@@ -37,7 +45,10 @@
 //!    `OverlayState::key_mode`) turns the key into an [`app::Command`]; a character typed
 //!    where text goes (`OverlayState::takes_text`) becomes `Action::Insert`, which the top
 //!    overlay's state takes. Commands whose meaning depends on the overlay (`submit`,
-//!    `cancel`, `delete_back`) ask its state too.
+//!    `cancel`, `delete_back`) ask its state too. A question, a prompt or a list carries
+//!    what answering it does (`Confirm::on_answer`, `Prompt::on_submit`, a `ListContent`), put
+//!    there by the feature that opened it; `app::overlay`'s `confirm.rs`, `prompt.rs` and
+//!    `lists.rs` only open, move through and close them and hand the answer over.
 //! 3. The command's handler runs from the command table
 //!    (`app::dispatch::command`: name, doc and handler, written once); `:` lines run through their own table
 //!    (`app::dispatch::typable`: name, aliases, argument, doc, handler).
@@ -52,8 +63,13 @@
 //!    last written whole to disk. `App`'s own fields are the app layer's: the front end,
 //!    tests and benches read it through its methods and change it through commands.
 //! 5. `tui::ui` lays the screen out and each widget (`tui::widgets`) draws its pane from
-//!    `&App`; the overlays are drawn from the bottom of the stack up. Render-only state
-//!    (scroll offsets, where things were drawn for the mouse) is `tui::view::ViewState`.
+//!    `&App`; the overlays are drawn from the bottom of the stack up. What only drawing knows
+//!    (where things were drawn for the mouse, how far each pane can scroll, how many rows the
+//!    library shows) is `tui::view::ViewState`; the scroll offsets themselves are the app's
+//!    (its view, each overlay's state). After each frame the run loop hands back what drawing
+//!    found: it clamps the offsets to what can scroll and tells the library its height
+//!    (`App::set_library_height`), which fetches the rows newly shown from the catalog (one
+//!    SQLite query, on the key path).
 //!
 //! # A file, from bytes to the screen (and back)
 //!
@@ -61,8 +77,10 @@
 //!    every subcommand reads its inputs; `:e` and a followed file read their path again;
 //!    pasted text comes as text; `--record N` picks the record by `load::record_index`, as
 //!    every subcommand does, and a CSA file of several keeps each record's text so that `}` and
-//!    `:record N` show another and saving writes them all back), and is the only place in
-//!    `app` that touches the disk.
+//!    `:record N` show another and saving writes them all back); in `app`, `std::fs` appears
+//!    only there. The collection's index is read through `collection`: by the explorer's and
+//!    the library's threads, and on the key path by the library (the rows shown after a jump
+//!    or a new list, and the game opened: one query each, `app::library`).
 //! 2. `core::notation` decodes them (BOM, declared or detected Shift_JIS/UTF-8/EUC-JP, a few
 //!    unreadable bytes replaced by � with a warning per line, line endings, all remembered for
 //!    writing back), detects the format from the name and the text (and a KIF file's
@@ -80,10 +98,12 @@
 //!    `core::notation` renders and encodes it, once per save (a record of a CSA file of
 //!    several in its place among the others as they were, `notation::csa::splice`, which also
 //!    rewrites their encoding declaration for a copy in another encoding), and the same thread
-//!    finds every other reason to ask without writing (an encoding that cannot hold a
-//!    character, a format that cannot hold everything, lines not read, the other records of a
-//!    file of several, a read-only file from its metadata: `app::document::checks`, each loss
-//!    typed until it is shown). The questions are asked one after the other
+//!    finds the reasons to ask that the bytes and the file show (an encoding that cannot hold
+//!    a character, a format that cannot hold everything, a read-only file from its metadata:
+//!    `background::prepare`); the reasons the session knows of (lines not read, the other
+//!    records of a file of several, bytes replaced when the file was read) the app finds
+//!    before the thread starts and hands to it (`save.rs`'s `start_save`), each loss typed
+//!    until it is shown (`app::document::checks`). The questions are asked one after the other
 //!    (`app::document::questions`, each named and counted), and after the last yes (or at
 //!    once when there is none) `store` writes the bytes already made, on a thread (a save
 //!    that takes longer than about 100 ms shows its progress on the status line; saving as
@@ -107,8 +127,19 @@
 //!   handler, and its default key in `config.example.toml` (the defaults themselves,
 //!   which document every option and key); the help and the README's key table follow (the
 //!   README's rows with `UPDATE_README=1 cargo test --test integration readme`).
-//! - A new `:` command: a line in `app::dispatch::typable`; the help, completion and the
-//!   README's table follow.
+//! - A new `:` command: a line in `app::dispatch::typable` (its argument, `Arg`: one that
+//!   takes none is refused an argument there, before its handler runs); the help,
+//!   `:help NAME`, completion and the README's table follow.
+//! - A new question, prompt or list: in the feature's own folder only, with what answering it
+//!   does. A question: `App::ask(question, details, answers, |app, answer| ...)` (or
+//!   `ask_save_first`); a prompt: `App::open_prompt(Prompt::new(label, text, |app, text| ...))`
+//!   (`Prompt::closing` closes it first; `App::next_prompt` asks the next, as the header's
+//!   name then value); a list: a type implementing `app::overlay::ListContent` (its tag, its
+//!   rows from the app, what Enter, `a` and `d` do), opened with `App::open_list`. The
+//!   mechanics (`app/overlay/confirm.rs`, `prompt.rs`, `lists.rs`) and the command table do
+//!   not change, unless a key opens it (a line in the command table). As
+//!   `app::edit::header` (a list and its prompts), `app::document::picture` (a prompt and a
+//!   question) and `app::research::lists` do.
 //! - A new overlay: a state type that implements `app::overlay::OverlayState` (its mode,
 //!   its keymap, whether it takes text, its tag and way out on the status line, what Enter,
 //!   Esc, typing, Backspace and paste do, whether it scrolls, whether it takes every key
@@ -134,7 +165,7 @@
 //!   every open document) in `app::document::session`; what the screen needs of the session in `App` (at most 15 fields, none
 //!   visible outside `app`: the front end reads them through methods).
 //! - Reading or writing files from the app: under `app/document/` only (the config file too:
-//!   `app::document::read_config_file`).
+//!   `app::document::read_config_file`); the collection's index only through `collection`.
 //! - How something looks: its widget in `tui::widgets`; shared drawing helpers in `tui::draw`;
 //!   colours in `tui::theme` and the config.
 //! - How a picture of a position (`kifview diagram`, the copy menu's `d`) looks: `diagram::svg`

@@ -348,9 +348,9 @@ impl App {
     pub fn document(&self) -> &Document {
         &self.doc
     }
-    /// The revision of the record shown (bumped by every change; caches compare against it).
-    pub fn revision(&self) -> u64 {
-        self.doc.revision()
+    /// The version of the record shown (bumped by every change; caches compare against it).
+    pub fn version(&self) -> u64 {
+        self.doc.version()
     }
     /// The config in use.
     pub fn config(&self) -> &Config {
@@ -504,7 +504,7 @@ impl App {
         self.cursor.set_line(line);
         let i = self.cur_index();
         self.cursor.position =
-            (self.cursor).position_on_line(self.doc.record(), self.doc.revision(), i);
+            (self.cursor).position_on_line(self.doc.record(), self.doc.version(), i);
     }
 
     /// Moves to ply `index` of the current line.
@@ -517,7 +517,7 @@ impl App {
         {
             self.cursor.cur = id;
             self.cursor.position =
-                (self.cursor).position_on_line(self.doc.record(), self.doc.revision(), index);
+                (self.cursor).position_on_line(self.doc.record(), self.doc.version(), index);
             self.view.comment_scroll = 0;
         }
     }
@@ -650,6 +650,15 @@ impl App {
         if self.mode() != Mode::Help {
             self.overlays.push(Overlay::Help(Default::default()));
         }
+    }
+
+    /// `:help COMMAND`: the help, at the line of the `:` command named `name`.
+    pub(crate) fn open_help_at(&mut self, name: &'static str) {
+        let help = crate::app::overlay::HelpView {
+            scroll: 0,
+            at: Some(name),
+        };
+        self.overlays.replace_or_push(Overlay::Help(help));
     }
 
     /// Closes the top overlay, returning to the one below.

@@ -5,6 +5,7 @@ use super::keys::{KeyWalker, encode_move, lines};
 use super::segment::StoredGame;
 use super::{GameInfo, GameResult, tags};
 use crate::analyze::{MarkConfig, main_line_evals, summary};
+use crate::core::notation::{Format, filetype};
 use crate::core::record::{Record, Special};
 use crate::core::rules::{Color, Position};
 use std::path::Path;
@@ -32,8 +33,59 @@ pub struct FileRead {
 
 /// FNV-1a over 64-bit words (the tail byte by byte): a content hash for "did this file change".
 pub fn content_hash(bytes: &[u8]) -> String {
-    let h = super::segment::fnv64(0xcbf2_9ce4_8422_2325, bytes);
+    let h = super::segment::fnv64(FNV_SEED, bytes);
     format!("{h:016x}{:x}", bytes.len())
+}
+
+const FNV_SEED: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// [`content_hash`] over bytes that come in pieces (a file read record by record): the same
+/// value as over them all at once.
+pub struct ContentHash {
+    h: u64,
+    /// Bytes of a word not complete yet.
+    carry: [u8; 8],
+    carried: usize,
+    len: u64,
+}
+
+impl Default for ContentHash {
+    fn default() -> ContentHash {
+        ContentHash {
+            h: FNV_SEED,
+            carry: [0; 8],
+            carried: 0,
+            len: 0,
+        }
+    }
+}
+
+impl ContentHash {
+    pub fn update(&mut self, mut bytes: &[u8]) {
+        use super::segment::fnv64;
+        self.len += bytes.len() as u64;
+        if self.carried > 0 {
+            let take = (8 - self.carried).min(bytes.len());
+            self.carry[self.carried..self.carried + take].copy_from_slice(&bytes[..take]);
+            self.carried += take;
+            bytes = &bytes[take..];
+            if self.carried < 8 {
+                return;
+            }
+            self.h = fnv64(self.h, &self.carry);
+            self.carried = 0;
+        }
+        let whole = bytes.len() / 8 * 8;
+        self.h = fnv64(self.h, &bytes[..whole]);
+        let rest = &bytes[whole..];
+        self.carry[..rest.len()].copy_from_slice(rest);
+        self.carried = rest.len();
+    }
+
+    pub fn finish(self) -> String {
+        let h = super::segment::fnv64(self.h, &self.carry[..self.carried]);
+        format!("{h:016x}{:x}", self.len)
+    }
 }
 
 /// Modification time in nanoseconds since the epoch (0 when the system does not say).
@@ -47,6 +99,10 @@ pub fn mtime_ns(m: &std::fs::Metadata) -> i64 {
 /// Reads `path`, which had `size` and `mtime_ns` when the folder was walked. A file that changed
 /// while being read is stored with size -1, so that the next run reads it again.
 pub fn read_file(path: &Path, size: i64, mtime: i64, variations: bool) -> FileRead {
+    let csa = filetype::for_path(path).is_some_and(|t| t.format == Format::Csa);
+    if csa && size > STREAM_OVER {
+        return read_records_one_by_one(path, size, mtime, variations);
+    }
     let mut out = FileRead {
         size,
         mtime_ns: mtime,
@@ -84,6 +140,118 @@ pub fn read_file(path: &Path, size: i64, mtime: i64, variations: bool) -> FileRe
     }
     out.games = Ok(games);
     out
+}
+
+/// A CSA file larger than this is read record by record ([`read_records_one_by_one`]).
+const STREAM_OVER: i64 = 4 << 20;
+
+/// Reads a CSA file of many records (a Floodgate-style archive, up to GBs) one record at a
+/// time: memory in proportion to the largest record, not the file, and no limit on the file's
+/// size but on each record's (`load::size_limit`). Gives what [`read_file`] gives for the
+/// file read whole: the same records, numbered the same (a piece between two `/` lines that
+/// holds no record goes with the next), warnings with the file's line numbers, the same hash.
+pub fn read_records_one_by_one(path: &Path, size: i64, mtime: i64, variations: bool) -> FileRead {
+    use std::io::BufRead;
+    let mut out = FileRead {
+        size,
+        mtime_ns: mtime,
+        hash: String::new(),
+        games: Err(String::new()),
+        format: Some(Format::Csa.name()),
+        warnings: Vec::new(),
+    };
+    let name = path.display().to_string();
+    let limit = match crate::load::size_limit() {
+        Ok(l) => l,
+        Err(e) => {
+            out.games = Err(e);
+            return out;
+        }
+    };
+    let file = match std::fs::File::open(path) {
+        Ok(f) => f,
+        Err(e) => {
+            out.games = Err(format!("{name}: cannot read: {e}"));
+            return out;
+        }
+    };
+    let mut reader = std::io::BufReader::with_capacity(1 << 20, file);
+    let mut hash = ContentHash::default();
+    let mut piece = Vec::new();
+    let (mut piece_line, mut line_no, mut content) = (1, 0, false);
+    let mut games = Vec::new();
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        match reader.read_until(b'\n', &mut line) {
+            Ok(0) => break,
+            Ok(_) => {}
+            Err(e) => {
+                out.games = Err(format!("{name}: cannot read: {e}"));
+                return out;
+            }
+        }
+        hash.update(&line);
+        line_no += 1;
+        piece.extend_from_slice(&line);
+        let text = line.trim_ascii();
+        if text == b"/" && content {
+            if let Err(e) = take_records(&piece, piece_line, path, variations, &mut games, &mut out)
+            {
+                out.games = Err(e);
+                return out;
+            }
+            piece.clear();
+            (piece_line, content) = (line_no + 1, false);
+            continue;
+        }
+        content |= !text.is_empty() && text != b"/" && !text.starts_with(b"'");
+        if piece.len() as u64 > limit {
+            out.games = Err(format!(
+                "{name}:{piece_line}: a record of more than the limit of {limit} bytes (KIFVIEW_MAX_FILE=SIZE raises it)"
+            ));
+            return out;
+        }
+    }
+    if (content || games.is_empty())
+        && let Err(e) = take_records(&piece, piece_line, path, variations, &mut games, &mut out)
+    {
+        out.games = Err(e);
+        return out;
+    }
+    let after = std::fs::metadata(path).map(|m| (m.len() as i64, mtime_ns(&m)));
+    if hash.len as i64 != size || after.ok() != Some((size, mtime)) {
+        out.size = -1;
+    }
+    out.hash = hash.finish();
+    out.games = Ok(games);
+    out
+}
+
+/// The records of `piece`, which starts at line `first_line` of the file `path`, added to
+/// `games` (numbered on from it) and their warnings to `out`.
+fn take_records(
+    piece: &[u8],
+    first_line: usize,
+    path: &Path,
+    variations: bool,
+    games: &mut Vec<Game>,
+    out: &mut FileRead,
+) -> Result<(), String> {
+    let name = path.display().to_string();
+    let loaded = crate::load::read_records(piece, Some(path))
+        .map_err(|why| format!("{name}:{first_line}: not a record: {why}"))?;
+    for mut parsed in loaded.records {
+        for w in &mut parsed.warnings {
+            if w.line > 0 {
+                w.line += first_line - 1;
+            }
+        }
+        out.warnings
+            .extend(crate::convert::warning_lines(&name, &parsed));
+        games.push(game(&parsed.record, games.len() as u32 + 1, variations));
+    }
+    Ok(())
 }
 
 /// The catalog row, stored moves and keys of one record.
@@ -223,6 +391,69 @@ pub fn normal_date(s: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_csa_file_read_record_by_record_gives_what_reading_it_whole_gives() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("archive.csa");
+        let rec = |who: &str, extra: &str| {
+            format!("V2.2\nN+{who}\nN-相手\nPI\n+\n+7776FU\nT3\n-3334FU\nT5\n{extra}%TORYO\n")
+        };
+        // A blank piece and a comment-only piece between records, a bad move in the third
+        // (a warning at line 35 of the file), text after the last `/`.
+        let text = format!(
+            "{}/\n/\n'only a comment\n/\n{}/\n{}/\n' trailing\n",
+            rec("甲", ""),
+            rec("乙", ""),
+            rec("丙", "+9999FU\n")
+        );
+        std::fs::write(&path, &text).unwrap();
+        let m = std::fs::metadata(&path).unwrap();
+        let (size, mtime) = (m.len() as i64, mtime_ns(&m));
+        let whole = read_file(&path, size, mtime, false);
+        let streamed = read_records_one_by_one(&path, size, mtime, false);
+        assert_eq!(streamed.hash, whole.hash);
+        assert_eq!(streamed.hash, content_hash(text.as_bytes()));
+        assert_eq!(streamed.size, size);
+        assert_eq!(streamed.warnings, whole.warnings);
+        assert!(
+            whole.warnings.iter().any(|w| w.contains(":35:")),
+            "{:?}",
+            whole.warnings
+        );
+        let rows = |r: &FileRead| -> Vec<_> {
+            r.games
+                .as_ref()
+                .unwrap()
+                .iter()
+                .map(|g| {
+                    (
+                        g.info.record,
+                        g.info.sente.clone(),
+                        g.info.moves,
+                        g.keys.clone(),
+                    )
+                })
+                .collect()
+        };
+        assert_eq!(rows(&streamed), rows(&whole));
+        assert_eq!(rows(&whole).len(), 3);
+    }
+
+    #[test]
+    fn the_hash_of_bytes_in_pieces_is_the_hash_of_them_whole() {
+        let bytes: Vec<u8> = (0..100u8).collect();
+        for cut in [vec![], vec![3], vec![1, 2, 7, 8, 9, 50], vec![8, 16, 99]] {
+            let mut h = ContentHash::default();
+            let mut at = 0;
+            for &c in &cut {
+                h.update(&bytes[at..c]);
+                at = c;
+            }
+            h.update(&bytes[at..]);
+            assert_eq!(h.finish(), content_hash(&bytes), "{cut:?}");
+        }
+    }
 
     #[test]
     fn header_dates_are_normalised() {

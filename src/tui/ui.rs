@@ -349,7 +349,7 @@ fn overlays(
     for o in app.overlays().iter() {
         match o {
             Overlay::Tree(t) => tree::tree_overlay(main, beside, buf, app, t, theme, vs),
-            Overlay::Help(h) => help::help_overlay(main, buf, app, h.scroll, theme, vs),
+            Overlay::Help(h) => help::help_overlay(main, buf, app, h, theme, vs),
             Overlay::Warnings(w) => help::warnings_overlay(main, buf, app, w.scroll, theme, vs),
             Overlay::List(l) => list::list_overlay(main, buf, l, theme, vs),
             Overlay::Confirm(q) => confirm::confirm_overlay(main, buf, q, theme),

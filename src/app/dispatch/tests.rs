@@ -36,3 +36,64 @@ fn ctrl_z_suspends_from_the_position_editor_through_the_same_entry() {
     assert!(app.suspend_requested);
     assert_eq!(app.mode(), Mode::PositionEditor, "the editor stays open");
 }
+
+/// What the status line says after the `:` line `line`.
+fn said_after(line: &str) -> (crate::app::App, String) {
+    let mut app = app_with("");
+    crate::app::dispatch::typable::run(&mut app, line);
+    let said = app
+        .message
+        .as_ref()
+        .map(|m| m.text.clone())
+        .unwrap_or_default();
+    (app, said)
+}
+
+#[test]
+fn every_command_that_takes_no_argument_says_so_when_given_one() {
+    use crate::app::dispatch::typable::{Arg, TYPABLE_COMMANDS};
+    let none: Vec<_> = TYPABLE_COMMANDS
+        .iter()
+        .filter(|c| c.arg == Arg::None)
+        .collect();
+    assert!(none.len() >= 8, "{none:?}");
+    for c in none {
+        for name in std::iter::once(c.name).chain(c.aliases.iter().copied()) {
+            let (app, said) = said_after(&format!("{name} x\u{1b}y"));
+            assert_eq!(
+                said,
+                format!(":{} takes no argument (got x\u{fffd}y)", c.name),
+                ":{name} x"
+            );
+            assert_eq!(app.mode(), Mode::Normal, ":{name} x did nothing");
+            assert!(!app.should_quit, ":{name} x did not quit");
+        }
+    }
+}
+
+#[test]
+fn help_with_a_command_shows_the_help_at_it_or_says_there_is_none() {
+    let (app, said) = said_after("help write");
+    assert_eq!(app.mode(), Mode::Help, "{said}");
+    assert_eq!(
+        app.overlays.iter().last().and_then(|o| match o {
+            crate::app::Overlay::Help(h) => h.at,
+            _ => None,
+        }),
+        Some("write")
+    );
+    // An alias, with its colon, finds the command too.
+    let (app, _) = said_after("h :q");
+    assert!(matches!(
+        app.overlays.iter().last(),
+        Some(crate::app::Overlay::Help(h)) if h.at == Some("quit")
+    ));
+    let (app, said) = said_after("help nosuch");
+    assert_eq!(app.mode(), Mode::Normal);
+    assert_eq!(said, "no command :nosuch (:help alone lists them all)");
+    let (app, _) = said_after("help");
+    assert!(matches!(
+        app.overlays.iter().last(),
+        Some(crate::app::Overlay::Help(h)) if h.at.is_none()
+    ));
+}

@@ -61,17 +61,6 @@ fn path_arg(arg: &str) -> Option<std::path::PathBuf> {
     (!arg.is_empty()).then(|| expand_path(arg))
 }
 
-fn no_arg(app: &mut App, name: &str, arg: &str) -> bool {
-    if arg.is_empty() {
-        return true;
-    }
-    app.info_level(
-        format!(":{name} takes no argument (got {})", sanitize(arg)),
-        Level::Error,
-    );
-    false
-}
-
 /// Every `:` command, in the order of the help.
 pub const TYPABLE_COMMANDS: &[TypableCommand] = &[
     TypableCommand {
@@ -122,22 +111,14 @@ pub const TYPABLE_COMMANDS: &[TypableCommand] = &[
         aliases: &["q"],
         arg: Arg::None,
         doc: "Quit (asks first while an edit exists nowhere on disk)",
-        handler: |a, arg| {
-            if no_arg(a, "quit", arg) {
-                a.request_quit(false)
-            }
-        },
+        handler: |a, _| a.request_quit(false),
     },
     TypableCommand {
         name: "quit!",
         aliases: &["q!"],
         arg: Arg::None,
         doc: "Quit, throwing unsaved edits away",
-        handler: |a, arg| {
-            if no_arg(a, "quit!", arg) {
-                a.request_quit(true)
-            }
-        },
+        handler: |a, _| a.request_quit(true),
     },
     TypableCommand {
         name: "record",
@@ -165,44 +146,28 @@ pub const TYPABLE_COMMANDS: &[TypableCommand] = &[
         aliases: &[],
         arg: Arg::None,
         doc: "Open the paste prompt: paste a KIF, KI2, CSA, SFEN/USI, BOD or JKF record",
-        handler: |a, arg| {
-            if no_arg(a, "paste", arg) {
-                crate::app::document::clipboard::open_prompt(a, false)
-            }
-        },
+        handler: |a, _| crate::app::document::clipboard::open_prompt(a, false),
     },
     TypableCommand {
         name: "paste!",
         aliases: &[],
         arg: Arg::None,
         doc: "Open the paste prompt, throwing unsaved edits away",
-        handler: |a, arg| {
-            if no_arg(a, "paste!", arg) {
-                crate::app::document::clipboard::open_prompt(a, true)
-            }
-        },
+        handler: |a, _| crate::app::document::clipboard::open_prompt(a, true),
     },
     TypableCommand {
         name: "setup",
         aliases: &[],
         arg: Arg::None,
         doc: "Set up a position (局面編集), starting from the current one",
-        handler: |a, arg| {
-            if no_arg(a, "setup", arg) {
-                a.open_position_editor()
-            }
-        },
+        handler: |a, _| a.open_position_editor(),
     },
     TypableCommand {
         name: "watch",
         aliases: &["follow"],
         arg: Arg::None,
         doc: "Follow the file: reload when another program writes it (again: stop)",
-        handler: |a, arg| {
-            if no_arg(a, "watch", arg) {
-                crate::app::document::watch::toggle(a)
-            }
-        },
+        handler: |a, _| crate::app::document::watch::toggle(a),
     },
     TypableCommand {
         name: "engine",
@@ -216,7 +181,7 @@ pub const TYPABLE_COMMANDS: &[TypableCommand] = &[
         aliases: &[],
         arg: Arg::None,
         doc: "Analyse every move of the main line in the background (the comments get #評価値, #読み筋 and marks such as 【悪手】; one undo step); again or Esc: stop",
-        handler: |a, arg| a.analyze_command(arg),
+        handler: |a, _| a.analyze_command(),
     },
     TypableCommand {
         name: "mate",
@@ -244,20 +209,34 @@ pub const TYPABLE_COMMANDS: &[TypableCommand] = &[
         aliases: &["noh"],
         arg: Arg::None,
         doc: "Hide the search's highlight (n shows it again)",
-        handler: |a, arg| {
-            if no_arg(a, "nohlsearch", arg) {
-                a.hide_search_highlight()
-            }
-        },
+        handler: |a, _| a.hide_search_highlight(),
     },
     TypableCommand {
         name: "help",
         aliases: &["h"],
-        arg: Arg::None,
-        doc: "Show the keys and these commands",
-        handler: |a, _| a.open_help(),
+        arg: Arg::OptionalText("COMMAND"),
+        doc: "Show the keys and these commands; with a command, the help at it",
+        handler: help_command,
     },
 ];
+
+/// `:help [COMMAND]`: the help, at COMMAND's line when one is named.
+fn help_command(app: &mut App, arg: &str) {
+    let name = arg.trim_start_matches(':');
+    if name.is_empty() {
+        return app.open_help();
+    }
+    match find(name) {
+        Some(c) => app.open_help_at(c.name),
+        None => app.info_level(
+            format!(
+                "no command :{} (:help alone lists them all)",
+                sanitize(name)
+            ),
+            Level::Error,
+        ),
+    }
+}
 
 /// The command called `name` (or one of its aliases).
 pub fn find(name: &str) -> Option<&'static TypableCommand> {
@@ -379,6 +358,11 @@ pub fn run(app: &mut App, text: &str) {
         None => (text, ""),
     };
     if let Some(c) = find(name) {
+        // The command's signature says whether it takes an argument: checked here, once.
+        if c.arg == Arg::None && !arg.is_empty() {
+            let msg = format!(":{} takes no argument (got {})", c.name, sanitize(arg));
+            return app.info_level(msg, Level::Error);
+        }
         (c.handler)(app, arg);
         return;
     }

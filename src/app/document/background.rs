@@ -45,6 +45,36 @@ impl Saves {
     }
 }
 
+impl Saves {
+    /// Starts `work` (a save's phase) on a thread of its own for `job`, which writes
+    /// `revision` of the record; its progress and its end are the running save's. Why not,
+    /// when no thread could be started.
+    pub(super) fn start(
+        &mut self,
+        job: SaveJob,
+        revision: Revision,
+        work: impl FnOnce(&Progress) -> SaveEnd + Send + 'static,
+    ) -> Result<(), String> {
+        let progress = Arc::new(Progress::default());
+        let (tx, rx) = mpsc::channel();
+        let p = Arc::clone(&progress);
+        std::thread::Builder::new()
+            .name("kifview-save".into())
+            .spawn(move || {
+                let _ = tx.send(work(&p));
+            })
+            .map_err(|e| format!("not saved: cannot start the save: {e}"))?;
+        self.running = Some(Running {
+            job,
+            rx,
+            progress,
+            revision,
+            detached: false,
+        });
+        Ok(())
+    }
+}
+
 #[derive(Debug)]
 pub(super) struct Running {
     pub job: SaveJob,
@@ -194,7 +224,8 @@ mod tests {
             let loaded = notation::load(text.as_bytes(), None);
             let record = &loaded.records[0].record;
             let path = PathBuf::from("x.kif");
-            let (target, info) = document::target_for(&path, None, None).unwrap();
+            let (target, info) =
+                crate::core::notation::filetype::write_settings(&path, None, None).unwrap();
             assert_eq!(info.encoding, TextEncoding::ShiftJis);
             let job = SaveJob {
                 path,

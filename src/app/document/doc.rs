@@ -1,6 +1,7 @@
 //! The document: the record shown with its whole lifecycle, as helix's `Document` owns its
-//! text, history and last saved revision. It holds the record, its undo history, the
-//! revision caches compare against, where the cursor was at each undo step, where the record
+//! text, history and last saved revision. It holds the record, its undo history (whose
+//! [`Revision`] says which state of the record is on disk), its version (a count of changes,
+//! which caches compare against), where the cursor was at each undo step, where the record
 //! came from ([`RecordSource`]) and whether that file is followed ([`Watch`]). Every change of the record goes
 //! through [`Document::apply`], [`Document::undo`], [`Document::redo`] or
 //! [`Document::apply_comments`]; a save's outcome reaches it through [`Document::saved`].
@@ -23,7 +24,7 @@ pub struct Document {
     /// Undo and redo, and which revision was saved.
     history: History,
     /// Bumped by every change of the record (caches compare against it).
-    revision: u64,
+    version: u64,
     /// Where the cursor was after each undoable edit (parallel to the history's undo stack),
     /// so redo returns there too.
     focus_undo: Vec<NodeId>,
@@ -33,7 +34,7 @@ pub struct Document {
     source: RecordSource,
     /// The reader's warnings that name a move, by node (`line_view.rs`).
     move_warnings: Vec<(NodeId, usize)>,
-    /// The revision at which the tree's shape (which node follows which) last changed: a
+    /// The version at which the tree's shape (which node follows which) last changed: a
     /// comment, a bookmark or the header leave it, and the outline with it.
     shape: u64,
     /// The tree outline and the shape it was built for, built on first use after each
@@ -67,7 +68,7 @@ impl Document {
             id: NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             record,
             history: History::new(),
-            revision: 0,
+            version: 0,
             focus_undo: Vec::new(),
             focus_redo: Vec::new(),
             watch: None,
@@ -103,8 +104,8 @@ impl Document {
         &self.history
     }
     /// Bumped by every change of the record (caches compare against it).
-    pub fn revision(&self) -> u64 {
-        self.revision
+    pub fn version(&self) -> u64 {
+        self.version
     }
     /// Is the record in a state that exists nowhere on disk?
     pub fn is_modified(&self) -> bool {
@@ -185,9 +186,9 @@ impl Document {
 
     /// A change of the record; of its shape too when `reshapes`.
     fn changed(&mut self, reshapes: bool) {
-        self.revision += 1;
+        self.version += 1;
         if reshapes {
-            self.shape = self.revision;
+            self.shape = self.version;
         }
     }
 

@@ -20,9 +20,7 @@ pub mod watch;
 
 use crate::app::LaunchOptions;
 use crate::core::notation::unread::{self, Unread};
-use crate::core::notation::{
-    self, Diagnostic, Format, Parsed, Target, TextEncoding, TextInfo, Written, filetype,
-};
+use crate::core::notation::{self, Diagnostic, Format, Parsed, Target, TextInfo, Written};
 use crate::core::record::{Initial, Record};
 use crate::core::rules::{HANDICAPS, Handicap, Position};
 use crate::load;
@@ -488,25 +486,10 @@ pub fn from_text(text: &str) -> (Parsed, RecordSource) {
     (parsed, doc)
 }
 
-/// The size and time of `path` now (`None` when it cannot be read).
-pub fn stamp(path: &Path) -> Option<DiskStamp> {
-    DiskStamp::of(path)
-}
-
-/// Has `path` changed on disk since `stamp` was taken (or appeared/disappeared)?
-pub fn changed_on_disk(path: &Path, stamp: Option<DiskStamp>) -> bool {
-    checks::changed_on_disk(path, stamp)
-}
-
 /// The text of the config file at `path` (the config's rules are `app::config`'s; reading it
 /// is the document's, like every file the app reads).
 pub fn read_config_file(path: &Path) -> std::io::Result<String> {
     std::fs::read_to_string(path)
-}
-
-/// Does something exist at `path`?
-pub fn exists(path: &Path) -> bool {
-    path.exists()
 }
 
 /// Do two paths name the same file (once both exist, by their canonical form)?
@@ -530,18 +513,7 @@ pub fn expand_path(s: &str) -> PathBuf {
     PathBuf::from(s)
 }
 
-/// The format and text settings for writing to `path`: the file's own when `same` gives them
-/// (saving back), else by the extension (`encoding` overrides a KIF/KI2 file's). `None` when
-/// the extension names no format.
-pub fn target_for(
-    path: &Path,
-    same: Option<(Target, TextInfo)>,
-    encoding: Option<TextEncoding>,
-) -> Option<(Target, TextInfo)> {
-    filetype::write_settings(path, same, encoding)
-}
-
-/// [`plan`] for the record shown of `doc`: in a CSA file of several records the others are
+/// [`checks::plan`] for the record shown of `doc`: in a CSA file of several records the others are
 /// written back as they were, around this one (to the file itself or to a copy), and the
 /// text of each record as written comes back with the plan.
 pub fn plan_in_file(
@@ -552,7 +524,7 @@ pub fn plan_in_file(
     info: TextInfo,
 ) -> Result<(SavePlan, Option<Vec<String>>), Unencodable> {
     let Some((pieces, w)) = doc.and_then(|d| d.splice(record, target, &info)) else {
-        return Ok((plan(record, path, target, info)?, None));
+        return Ok((checks::plan(record, path, target, info)?, None));
     };
     let text = pieces.concat();
     let bytes = match notation::encoding::encode(&text, &info) {
@@ -567,16 +539,6 @@ pub fn plan_in_file(
         losses: w.losses,
     };
     Ok((plan, Some(pieces)))
-}
-
-/// Renders and encodes `record` for `path`; an unmappable character is an error naming it.
-pub fn plan(
-    record: &Record,
-    path: &Path,
-    target: Target,
-    info: TextInfo,
-) -> Result<SavePlan, Unencodable> {
-    checks::plan(record, path, target, info)
 }
 
 /// Writes a planned save safely (`store::save`: atomic, through links, devices in place,

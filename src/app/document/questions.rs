@@ -6,7 +6,7 @@
 //! for the question; another format's text changes with its encoding in more places, and is
 //! made again.
 
-use crate::app::document::background::{Progress, Running, write_prepared};
+use crate::app::document::background::{Progress, write_prepared};
 use crate::app::document::checks::{DiskStamp, SaveLoss};
 use crate::app::document::file_name;
 use crate::app::document::job::{SaveQuestions, Stage};
@@ -15,7 +15,7 @@ use crate::app::overlay::{Answer, SaveJob};
 use crate::app::state::{App, Level};
 use crate::core::notation::encoding::EncodeError;
 use crate::core::notation::{Format, TextEncoding};
-use std::sync::{Arc, mpsc};
+use std::sync::Arc;
 
 impl App {
     /// Asks the first question of `q` from its stage on that applies, or writes the bytes
@@ -107,31 +107,11 @@ impl App {
             // Not reached (a save that asks holds no thread), but never two writes at once.
             return self.info_level("not saved: another save is running".into(), Level::Error);
         }
-        let progress = Arc::new(Progress::default());
-        let (tx, rx) = mpsc::channel();
-        let (prepared, p, yes) = (
-            Arc::clone(&q.prepared),
-            Arc::clone(&progress),
-            q.read_only_ok,
-        );
-        let spawned = std::thread::Builder::new()
-            .name("kifview-save".into())
-            .spawn(move || {
-                let _ = tx.send(write_prepared(&prepared, yes, &p));
-            });
-        if let Err(e) = spawned {
-            return self.info_level(
-                format!("not saved: cannot start the save: {e}"),
-                Level::Error,
-            );
+        let (prepared, yes) = (Arc::clone(&q.prepared), q.read_only_ok);
+        let work = move |p: &Progress| write_prepared(&prepared, yes, p);
+        if let Err(e) = self.session.saves.start(q.job, q.revision, work) {
+            return self.info_level(e, Level::Error);
         }
-        self.session.saves.running = Some(Running {
-            job: q.job,
-            rx,
-            progress,
-            revision: q.revision,
-            detached: false,
-        });
         self.wait_for_save_upto(self.session.saves.blocks_for);
     }
 

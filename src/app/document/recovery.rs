@@ -314,7 +314,7 @@ pub struct Keeper {
     interval: Option<Duration>,
     /// When the next write may be made.
     next: Instant,
-    /// Each document's revision (`Document::revision`) last sent to the thread, by its number.
+    /// Each document's version (`Document::version`) last sent to the thread, by its number.
     sent: HashMap<u64, u64>,
     shared: Arc<Mutex<Files>>,
     /// The thread's queue (started with the first write).
@@ -378,8 +378,8 @@ impl Keeper {
                 if self.sent.remove(&id).is_some() {
                     self.send(Job::Remove(id));
                 }
-            } else if due && self.sent.get(&id) != Some(&d.revision()) {
-                self.sent.insert(id, d.revision());
+            } else if due && self.sent.get(&id) != Some(&d.version()) {
+                self.sent.insert(id, d.version());
                 self.send(Job::Write {
                     id,
                     record: Box::new(d.record().clone()),

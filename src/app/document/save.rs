@@ -6,7 +6,7 @@
 
 use crate::app::config::SaveEncoding;
 pub use crate::app::document::background::Saves;
-use crate::app::document::background::{Progress, Running, SaveEnd, Written, run_save, size_text};
+use crate::app::document::background::{Progress, SaveEnd, Written, run_save, size_text};
 use crate::app::document::checks::{DiskStamp, SaveLoss};
 pub use crate::app::document::job::{SaveHow, SaveJob, SaveJobTarget, Then};
 use crate::app::document::job::{SaveQuestions, Stage};
@@ -18,7 +18,7 @@ use crate::core::notation::{Format, Loss, TextEncoding, TextInfo};
 use crate::core::record::{NodeId, Revision};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
-use std::sync::{Arc, mpsc};
+use std::sync::mpsc;
 use std::time::Duration;
 
 /// The prompt for a file name to save to (a record without a file, a copy of a file read in
@@ -78,7 +78,9 @@ impl App {
             SaveEncoding::Fixed(e) => Some(e),
             SaveEncoding::Auto => None,
         };
-        let Some((target, mut info)) = document::target_for(&path, same, fixed) else {
+        let Some((target, mut info)) =
+            crate::core::notation::filetype::write_settings(&path, same, fixed)
+        else {
             self.info_level(
                 format!(
                     "cannot tell the format of {}: use .kif (Shift_JIS), .kifu (UTF-8), .csa, .ki2, .ki2u, .jkf, .usi, .sfen or .bod",
@@ -121,7 +123,9 @@ impl App {
         }
         let name = job.path.display().to_string();
         if !job.overwrite_ok {
-            if job.same_file && document::changed_on_disk(&job.path, self.doc.source().stamp) {
+            if job.same_file
+                && document::checks::changed_on_disk(&job.path, self.doc.source().stamp)
+            {
                 self.ask_overwrite(
                     format!("{name} changed on disk since it was opened. Overwrite it?"),
                     vec!["Another program wrote to the file; saving replaces its changes.".into()],
@@ -129,7 +133,7 @@ impl App {
                 );
                 return;
             }
-            if !job.same_file && document::exists(&job.path) {
+            if !job.same_file && job.path.exists() {
                 self.ask_overwrite(
                     format!("{name} already exists. Overwrite it?"),
                     Vec::new(),
@@ -160,30 +164,14 @@ impl App {
         let others = src.other_records_loss(job.target.target.format, !own);
         extra.extend(others.map(SaveLoss::OtherRecords));
         extra.extend(self.replaced_bytes(job.target.info.encoding));
-        let progress = Arc::new(Progress::default());
-        let (tx, rx) = mpsc::channel();
-        let (j, p) = (job.clone(), Arc::clone(&progress));
+        let j = job.clone();
         let doc = (self.doc.source().record_count > 1).then(|| self.doc.source().clone());
-        let spawned = std::thread::Builder::new()
-            .name("kifview-save".into())
-            .spawn(move || {
-                let _ = tx.send(run_save(&record, doc.as_ref(), &j, extra, &p));
-            });
-        if let Err(e) = spawned {
-            self.info_level(
-                format!("not saved: cannot start the save: {e}"),
-                Level::Error,
-            );
-            return;
+        let revision = self.doc.current();
+        let work = move |p: &Progress| run_save(&record, doc.as_ref(), &j, extra, p);
+        if let Err(e) = self.session.saves.start(job, revision, work) {
+            return self.info_level(e, Level::Error);
         }
         self.session.saves.renders += 1;
-        self.session.saves.running = Some(Running {
-            job,
-            rx,
-            progress,
-            revision: self.doc.current(),
-            detached: false,
-        });
         self.wait_for_save_upto(self.session.saves.blocks_for);
     }
 

@@ -24,7 +24,7 @@ pub fn start(app: &mut App) {
         return;
     };
     app.doc.watch = Some(Watch {
-        stamp: document::stamp(&path),
+        stamp: DiskStamp::of(&path),
         path,
         pending: None,
     });
@@ -51,7 +51,7 @@ pub fn tick(app: &mut App) -> bool {
         return false;
     };
     let path = w.path.clone();
-    let Some(now) = document::stamp(&path) else {
+    let Some(now) = DiskStamp::of(&path) else {
         // Gone for the moment (a writer replacing it): try again next time.
         return false;
     };

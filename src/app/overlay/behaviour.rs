@@ -316,10 +316,12 @@ impl OverlayState for TreeView {
     clone_box!();
 }
 
-/// The key help, scrolled this far.
+/// The key help, scrolled this far (from the line of the `:` command `at`, when
+/// `:help COMMAND` opened it; the help widget finds that line).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub struct HelpView {
     pub scroll: u16,
+    pub at: Option<&'static str>,
 }
 
 impl OverlayState for HelpView {

@@ -49,14 +49,7 @@ impl App {
     }
 
     /// `:analyze`: analyses every main-line move in the background (again: stops).
-    pub(crate) fn analyze_command(&mut self, arg: &str) {
-        if !arg.is_empty() {
-            self.info_level(
-                format!(":analyze takes no argument (got {})", sanitize(arg)),
-                Level::Error,
-            );
-            return;
-        }
+    pub(crate) fn analyze_command(&mut self) {
         if self.research.job.is_some() {
             self.cancel_job();
             return;

@@ -344,12 +344,12 @@ fn without_a_search_n_and_l_say_so_and_the_record_changing_is_followed() {
     press(&mut a, "n");
     assert_eq!(a.cur(), main_at(&a, 1));
     assert_eq!(msg(&a), "match 1/1: しおり &研究会 1手目 ▲７六歩(77)");
-    assert!(a.search.highlight(a.revision()).is_some());
+    assert!(a.search.highlight(a.version()).is_some());
     crate::app::dispatch::typable::run(&mut a, "noh");
-    assert!(a.search.highlight(a.revision()).is_none(), ":noh hides it");
+    assert!(a.search.highlight(a.version()).is_none(), ":noh hides it");
     crate::app::dispatch::typable::run(&mut a, "search 同歩");
     assert_eq!(a.record().node(a.cur()).ply, 10);
-    assert!(a.search.highlight(a.revision()).is_some());
+    assert!(a.search.highlight(a.version()).is_some());
 }
 
 #[test]

@@ -104,7 +104,7 @@ impl App {
         let Some(q) = self.search.query.clone() else {
             return;
         };
-        let rev = self.doc.revision();
+        let rev = self.doc.version();
         if self.search.index.as_ref().is_none_or(|i| i.revision != rev) {
             let rows = self.outline().rows.clone();
             self.search.index = Some(Index::build(self.doc.record(), &rows, rev));
@@ -138,7 +138,7 @@ impl App {
             .search
             .found
             .as_ref()
-            .is_none_or(|f| f.revision != self.doc.revision())
+            .is_none_or(|f| f.revision != self.doc.version())
         {
             self.run_search();
         }
@@ -158,7 +158,7 @@ impl App {
                 .search
                 .found
                 .as_ref()
-                .is_some_and(|f| f.revision != self.doc.revision())
+                .is_some_and(|f| f.revision != self.doc.version())
         {
             self.run_search();
         }
@@ -334,7 +334,7 @@ impl App {
             .search
             .found
             .as_ref()
-            .is_some_and(|f| f.revision == self.doc.revision())
+            .is_some_and(|f| f.revision == self.doc.version())
         {
             self.go_to_match(i, false);
         }

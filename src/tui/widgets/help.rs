@@ -1,6 +1,7 @@
 //! The key help (generated from the keymap and the command tables) and the reader's
 //! warnings, as scrolling text overlays.
 
+use crate::app::overlay::HelpView;
 use crate::app::overlay::behaviour::Panel;
 use crate::app::{App, Command, KeyMode};
 use crate::tui::draw::{block, keys_for};
@@ -13,11 +14,13 @@ use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::widgets::Widget;
 
+/// Lines of text in an overlay, wrapped, scrolled `scroll` rows past the start of line
+/// `from` (the first when `None`).
 fn text_overlay(
     main: Rect,
     buf: &mut Buffer,
     title: String,
-    lines: Vec<String>,
+    (lines, from): (Vec<String>, Option<usize>),
     scroll: u16,
     theme: &Theme,
     vs: &mut ViewState,
@@ -28,11 +31,23 @@ fn text_overlay(
     let inner = b.inner(area);
     b.render(area, buf);
     vs.overlay_area = inner;
-    let wrapped: Vec<String> = lines
-        .iter()
-        .flat_map(|l| wrap_hanging(l, inner.width as usize, hang(l)))
-        .collect();
-    vs.overlay_max = scrolled_text(inner, buf, &wrapped, scroll, Style::new());
+    let mut start = 0;
+    let mut wrapped: Vec<String> = Vec::new();
+    for (i, l) in lines.iter().enumerate() {
+        if Some(i) == from {
+            start = wrapped.len();
+        }
+        wrapped.extend(wrap_hanging(l, inner.width as usize, hang(l)));
+    }
+    let first = u16::try_from(start).unwrap_or(u16::MAX);
+    let max = scrolled_text(
+        inner,
+        buf,
+        &wrapped,
+        first.saturating_add(scroll),
+        Style::new(),
+    );
+    vs.overlay_max = max.saturating_sub(first);
 }
 
 /// Where a wrapped line of help continues: under the description of an entry (`  keys
@@ -93,25 +108,32 @@ pub fn help_lines(app: &App) -> Vec<String> {
     out
 }
 
-/// The key help, scrolled to `scroll`.
+/// The key help, scrolled to `view.scroll` (from the line of the `:` command `view.at`).
 pub fn help_overlay(
     main: Rect,
     buf: &mut Buffer,
     app: &App,
-    scroll: u16,
+    view: &HelpView,
     theme: &Theme,
     vs: &mut ViewState,
 ) {
-    let lines = help_lines(app)
+    let lines: Vec<String> = help_lines(app)
         .into_iter()
         .map(|l| clean(&l, theme.double))
         .collect();
+    // The command's own line: the first of the commands' that starts with its usage.
+    let at = view.at.and_then(|name| {
+        let usage = crate::app::dispatch::typable::find(name)?.usage();
+        lines
+            .iter()
+            .position(|l| l.strip_prefix("  ").is_some_and(|l| l.starts_with(&usage)))
+    });
     text_overlay(
         main,
         buf,
         "Keys (? or Esc closes)".into(),
-        lines,
-        scroll,
+        (lines, at),
+        view.scroll,
         theme,
         vs,
     );
@@ -128,7 +150,15 @@ pub fn panel_overlay(
 ) {
     let d = theme.double;
     let lines = panel.lines.iter().map(|l| clean(l, d)).collect();
-    text_overlay(main, buf, clean(&panel.title, d), lines, scroll, theme, vs);
+    text_overlay(
+        main,
+        buf,
+        clean(&panel.title, d),
+        (lines, None),
+        scroll,
+        theme,
+        vs,
+    );
 }
 
 /// The reader's warnings, one selected (`selected`, which j/k move): Enter goes to the move it

@@ -18,7 +18,7 @@ pub const TEXT: Style = Style::new().add_modifier(Modifier::REVERSED);
 
 /// Highlights the current search's matches in what the panes drew (see `vs`).
 pub fn highlight(buf: &mut Buffer, app: &App, vs: &ViewState) {
-    let Some(h) = app.search().highlight(app.revision()) else {
+    let Some(h) = app.search().highlight(app.version()) else {
         return;
     };
     let area = vs.moves_area.intersection(buf.area);

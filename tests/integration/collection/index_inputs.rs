@@ -388,3 +388,36 @@ fn a_renamed_folder_is_forgotten_and_index_forget_drops_a_folder() {
     assert!(out.status.success(), "{}", common::stderr_of(&out));
     assert_eq!(games(&idx).len(), 2);
 }
+
+#[test]
+fn a_csa_archive_larger_than_the_file_limit_is_indexed_record_by_record() {
+    let (dir, coll) = collection_dir();
+    let rec =
+        |i: usize| format!("V2.2\nN+先手{i}\nN-後手{i}\nPI\n+\n+7776FU\nT3\n-3334FU\nT5\n%TORYO\n");
+    let mut text = String::new();
+    let mut n = 0;
+    while text.len() < 6 << 20 {
+        if n > 0 {
+            text.push_str("/\n");
+        }
+        text.push_str(&rec(n));
+        n += 1;
+    }
+    std::fs::write(coll.join("archive.csa"), &text).unwrap();
+    let idx = dir.path().join("idx");
+    let out = kifview()
+        .arg("index")
+        .arg(&coll)
+        .arg("--index")
+        .arg(&idx)
+        .env("KIFVIEW_MAX_FILE", "1M")
+        .output()
+        .unwrap();
+    let err = common::stderr_of(&out);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains(&format!(": {n} games ({n} added")), "{err}");
+    let g = games(&idx);
+    assert_eq!(g.len(), n);
+    assert_eq!(g[n - 1]["sente"], format!("先手{}", n - 1));
+    assert_eq!(g[n - 1]["record"], n);
+}

@@ -330,3 +330,25 @@ fn edits_kept_by_a_signal_go_back_to_their_own_record() {
     }
     assert!(!kept.exists());
 }
+
+/// `:help write` shows the help with `:write`'s line first (at 80 columns, where the lines
+/// above it wrap), and j scrolls on from there.
+#[test]
+fn help_with_a_command_opens_at_its_line() {
+    let mut v = crate::common::viewer_with(&LaunchOptions::default());
+    press(&mut v, ":help write⏎");
+    assert_eq!(v.app.mode(), Mode::Help);
+    let rows = screen_rows(&screen(&mut v, 80, 24));
+    let first = rows
+        .iter()
+        .find(|r| r.contains(":write, :w [PATH]"))
+        .unwrap_or_else(|| panic!("{rows:#?}"));
+    let at = rows.iter().position(|r| r == first).unwrap();
+    assert!(at <= 2, "the line is at the top, row {at}: {rows:#?}");
+    press(&mut v, "j");
+    let rows = screen_rows(&screen(&mut v, 80, 24));
+    assert!(
+        !rows.iter().any(|r| r.contains(":write, :w [PATH]")),
+        "j scrolled past it: {rows:#?}"
+    );
+}

@@ -5,8 +5,12 @@
 //! - only `tui`, `cli` and `main.rs` name a terminal crate;
 //! - each layer names only the layers its row of the table says it uses (`allowed`);
 //! - `std::fs` appears in `app` only under `app/document/`;
-//! - no loop of uses between files of `src/` leaves a folder (a parent's use of its children
-//!   counts, `tree::TreeView` in `overlay/mod.rs`; its re-exports, `pub use`, do not);
+//! - no files use each other round a loop that leaves a folder (a parent's use of its
+//!   children counts, `tree::TreeView` in `overlay/mod.rs`, and so does a name it re-exports
+//!   and uses itself; a re-export alone, `pub use`, does not), but the one of `App` and its
+//!   overlay stack (`APP_AND_ITS_OVERLAYS`), which no other file may join;
+//! - only `Overlay::state`/`state_mut` and `tui::ui` name every kind of overlay;
+//! - `App` has at most 15 fields, none visible outside `app`;
 //! - in `app` and `tui`, no file over 600 lines of code outside tests and no function over
 //!   80 lines (`LONG_FUNCTIONS` lists the ones that were longer when the rule came, each at
 //!   most as long as it was then; a listed function that shrinks below the limit must leave
@@ -321,7 +325,7 @@ fn allowed(from: &str) -> Option<&'static [&'static str]> {
         "convert" => &["core", "load", "pool", "store"],
         "analyze" => &["core", "engine", "convert", "store"],
         "collection" => &["core", "load", "pool", "convert", "analyze"],
-        "diagram" => &["core", "convert"],
+        "diagram" => &["core"],
         "app" => &[
             "core",
             "engine",
