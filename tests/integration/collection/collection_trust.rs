@@ -19,14 +19,13 @@ fn kifview() -> Command {
 fn indexed(root: &Path, n: usize) -> (std::path::PathBuf, std::path::PathBuf) {
     let coll = collection(root, n);
     let idx = root.join("idx");
-    update(
-        &idx,
-        std::slice::from_ref(&coll),
-        Default::default(),
-        &|_, _| {},
-    )
-    .unwrap();
+    update_into(&coll, &idx);
     (coll, idx)
+}
+
+/// Indexes `coll` into `idx` (in this process).
+fn update_into(coll: &Path, idx: &Path) {
+    update(idx, &[coll.to_path_buf()], Default::default(), &|_, _| {}).unwrap();
 }
 
 /// `kifview index --check --index IDX`.
@@ -531,13 +530,7 @@ fn a_game_longer_than_65535_plies_is_found_past_that_ply() {
     text.push_str("+7776FU\n%TORYO\n");
     std::fs::write(coll.join("long.csa"), text).unwrap();
     let idx = dir.path().join("idx");
-    update(
-        &idx,
-        std::slice::from_ref(&coll),
-        Default::default(),
-        &|_, _| {},
-    )
-    .unwrap();
+    update_into(&coll, &idx);
     let mut target = Position::startpos();
     let m = kifview::core::rules::Move::from_usi("7g7f").unwrap();
     target.play(m).unwrap();
