@@ -420,16 +420,34 @@ fn pause_in_step(cat: &Catalog, step: u64) {
     }
 }
 
-/// The index's lock (`lock` in its folder, `flock`), held while an update runs: a second
+/// The index's lock (`lock` in its folder), held while an update runs: a second
 /// `kifview index` or a second viewer indexing into the same folder is refused at once, with
 /// a message that says why, instead of writing the same segment files; it is released when
 /// the update ends, or when its process dies.
+///
+/// A POSIX record lock (`fcntl`), which belongs to the process: a child forked while an update
+/// runs (another thread spawning a program) does not inherit it. (An `flock` belonged to the
+/// open file, which the child's copy of the descriptor kept locked until its exec: an update
+/// right after was refused, as `collection_stop::an_update_stopped_midway…` once was under
+/// load.) Within the process, where record locks do not exclude, the folders locked are kept
+/// in [`HELD`].
 struct Lock {
     _file: std::fs::File,
+    key: PathBuf,
 }
+
+/// The index folders this process updates.
+static HELD: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
 
 impl Lock {
     fn take(dir: &Path) -> Result<Lock, String> {
+        let busy = || {
+            format!(
+                "{}: another kifview is updating this index; try again when it has finished",
+                dir.display()
+            )
+        };
+        let key = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
         let path = dir.join("lock");
         let file = std::fs::OpenOptions::new()
             .create(true)
@@ -437,18 +455,30 @@ impl Lock {
             .write(true)
             .open(&path)
             .map_err(|e| format!("{}: {e}", path.display()))?;
+        let mut held = HELD.lock().unwrap_or_else(|p| p.into_inner());
+        if held.contains(&key) {
+            return Err(busy());
+        }
         #[cfg(unix)]
         {
             use std::os::fd::AsRawFd;
-            // SAFETY: flock on a descriptor this function owns.
-            if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
-                return Err(format!(
-                    "{}: another kifview is updating this index; try again when it has finished",
-                    dir.display()
-                ));
+            // SAFETY: a zeroed flock is a valid value; fcntl on a descriptor this owns.
+            let mut l: libc::flock = unsafe { std::mem::zeroed() };
+            l.l_type = libc::F_WRLCK as _;
+            l.l_whence = libc::SEEK_SET as _;
+            if unsafe { libc::fcntl(file.as_raw_fd(), libc::F_SETLK, &l) } != 0 {
+                return Err(busy());
             }
         }
-        Ok(Lock { _file: file })
+        held.push(key.clone());
+        Ok(Lock { _file: file, key })
+    }
+}
+
+impl Drop for Lock {
+    fn drop(&mut self) {
+        let mut held = HELD.lock().unwrap_or_else(|p| p.into_inner());
+        held.retain(|k| k != &self.key);
     }
 }
 

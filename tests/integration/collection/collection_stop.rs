@@ -239,3 +239,65 @@ fn ctrl_c_stops_kifview_index_cleanly() {
     assert!(said.contains("files: 3 read, 2 unchanged"), "{said}");
     answers(&idx, 5);
 }
+
+/// Point 9 of issue 31: `an_update_stopped_midway…` failed once under load in CI. What it
+/// shared: the index's lock was an `flock` on a descriptor, and a child process another test
+/// forks while an update runs holds a copy of that descriptor until it has exec'd, so the lock
+/// outlived the update and the test's next update was refused ("another kifview is updating
+/// this index"). Here a forked child keeps the copy for as long as the test wants: the next
+/// update runs all the same (the lock is the process's, not its descriptors').
+#[test]
+fn a_child_forked_during_an_update_does_not_keep_its_lock() {
+    let dir = tempfile::tempdir().unwrap();
+    let coll = collection(dir.path(), 3);
+    let idx = dir.path().join("idx");
+    let child = Arc::new(AtomicU64::new(0));
+    let c = Arc::clone(&child);
+    /// Kills and reaps the forked child however the test ends (it holds the harness's pipes).
+    struct Reap(Arc<AtomicU64>);
+    impl Drop for Reap {
+        fn drop(&mut self) {
+            let pid = self.0.swap(0, Ordering::SeqCst) as libc::pid_t;
+            if pid > 0 {
+                // SAFETY: kill and reap the child this test forked.
+                unsafe {
+                    libc::kill(pid, libc::SIGKILL);
+                    libc::waitpid(pid, std::ptr::null_mut(), 0);
+                }
+            }
+        }
+    }
+    let reap = Reap(Arc::clone(&child));
+    set_hook(
+        &idx,
+        Hook {
+            batch: 2,
+            after_step: Box::new(move |step, _| {
+                // Once: the second update (which runs this hook too) forks nothing.
+                if step == 1 && c.load(Ordering::SeqCst) == 0 {
+                    // SAFETY: the child only waits for its signal (async-signal-safe calls).
+                    let pid = unsafe { libc::fork() };
+                    if pid == 0 {
+                        loop {
+                            unsafe { libc::pause() };
+                        }
+                    }
+                    c.store(pid as u64, Ordering::SeqCst);
+                }
+            }),
+        },
+    );
+    let r = update_all(&idx, &coll);
+    assert_eq!(r.games, 3);
+    let pid = child.load(Ordering::SeqCst) as libc::pid_t;
+    assert!(pid > 0, "the hook forked");
+    std::fs::write(coll.join("g9.csa"), "V2.2\nPI\n+\n+7776FU\n%TORYO\n").unwrap();
+    let again = update(
+        &idx,
+        std::slice::from_ref(&coll),
+        Default::default(),
+        &|_, _| {},
+    );
+    drop(reap);
+    assert_eq!(again.map(|r| r.games), Ok(4));
+}

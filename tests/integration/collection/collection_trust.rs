@@ -19,14 +19,13 @@ fn kifview() -> Command {
 fn indexed(root: &Path, n: usize) -> (std::path::PathBuf, std::path::PathBuf) {
     let coll = collection(root, n);
     let idx = root.join("idx");
-    update(
-        &idx,
-        std::slice::from_ref(&coll),
-        Default::default(),
-        &|_, _| {},
-    )
-    .unwrap();
+    update_into(&coll, &idx);
     (coll, idx)
+}
+
+/// Indexes `coll` into `idx` (in this process).
+fn update_into(coll: &Path, idx: &Path) {
+    update(idx, &[coll.to_path_buf()], Default::default(), &|_, _| {}).unwrap();
 }
 
 /// `kifview index --check --index IDX`.
@@ -514,4 +513,36 @@ fn damage_index_could_not_repair_is_repaired_and_said() {
         );
         std::fs::remove_dir_all(idx.join(format!("{name}.moved-aside"))).unwrap();
     }
+}
+
+/// Point 6: a game longer than 65,535 plies was not found past that ply (its lines were stored
+/// cut at `u16::MAX`, its positions' keys whole). Here the rooks shuffle for 70,000 plies and
+/// 7g7f is played at ply 70,001: the game is found there.
+#[test]
+fn a_game_longer_than_65535_plies_is_found_past_that_ply() {
+    let dir = tempfile::tempdir().unwrap();
+    let coll = dir.path().join("coll");
+    std::fs::create_dir_all(&coll).unwrap();
+    let mut text = String::from("V2.2\nN+long\nN-game\nPI\n+\n");
+    for _ in 0..17_500 {
+        text.push_str("+2818HI\n-8292HI\n+1828HI\n-9282HI\n");
+    }
+    text.push_str("+7776FU\n%TORYO\n");
+    std::fs::write(coll.join("long.csa"), text).unwrap();
+    let idx = dir.path().join("idx");
+    update_into(&coll, &idx);
+    let mut target = Position::startpos();
+    let m = kifview::core::rules::Move::from_usi("7g7f").unwrap();
+    target.play(m).unwrap();
+    let found = Index::open(&idx)
+        .unwrap()
+        .find(&target, &Filter::default())
+        .unwrap();
+    assert_eq!(
+        found
+            .iter()
+            .map(|f| (f.game.moves, f.ply))
+            .collect::<Vec<_>>(),
+        [(70_001, 70_001)]
+    );
 }
