@@ -9,7 +9,7 @@
 //!   kifview's, an index made before the marker, is recognised and marked), and removes no
 //!   file the catalog does not name (its segments', and the ones it `owned`: the next
 //!   segment's before it is written, a compaction's or a rebuild's old ones);
-//! - `lock`: held (`flock`) while an update runs;
+//! - `lock`: held (a POSIX record lock, `fcntl`, per process) while an update runs;
 //! - `catalog.sqlite`: the catalog of files and games (schema: [`catalog::SCHEMA`]), readable by
 //!   `sqlite3`, pandas or Datasette;
 //! - `pos-N.bin` / `moves-N.bin`: one segment per step of an update that added games
