@@ -164,8 +164,9 @@
 //!   `replace_record` replaces as a whole; what outlives it (the saves, the recovery files of
 //!   every open document) in `app::document::session`; what the screen needs of the session in `App` (at most 15 fields, none
 //!   visible outside `app`: the front end reads them through methods).
-//! - Reading or writing files from the app: under `app/document/` only (the config file too:
-//!   `app::document::read_config_file`); the collection's index only through `collection`.
+//! - Reading or writing files from the app: under `app/document/` only (the config file is
+//!   read through `load::read_text_limited`, with a limit); the collection's index only
+//!   through `collection`.
 //! - How something looks: its widget in `tui::widgets`; shared drawing helpers in `tui::draw`;
 //!   colours in `tui::theme` and the config.
 //! - How a picture of a position (`kifview diagram`, the copy menu's `d`) looks: `diagram::svg`

@@ -41,6 +41,21 @@ pub fn read_limited(path: &Path, limit: u64) -> Result<Vec<u8>, String> {
     read_opened(path, file, limit)
 }
 
+/// Reads a small text file of settings (the config) as UTF-8, refusing one over `limit`
+/// bytes (a device such as `/dev/zero`, a FIFO that never ends) once it gave that much. The
+/// error keeps its kind (`NotFound` for a missing file).
+pub fn read_text_limited(path: &Path, limit: u64) -> std::io::Result<String> {
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)?
+        .take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Err(std::io::Error::other(format!("larger than {limit} bytes")));
+    }
+    String::from_utf8(bytes)
+        .map_err(|_| std::io::Error::new(std::io::ErrorKind::InvalidData, "not UTF-8 text"))
+}
+
 /// Reads a record file that must be a regular file, within the limit ([`size_limit`]), for a
 /// command that writes the record back in its place or beside it (`kifview analyze`). It is
 /// opened without waiting (`O_NONBLOCK`: opening a FIFO for reading waits for a writer, and

@@ -16,6 +16,10 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use toml::Spanned;
 
+/// The largest config file read: a config is a few kilobytes, and a larger file (or a device
+/// that never ends) is refused before it fills memory.
+pub const CONFIG_LIMIT: u64 = 1 << 20;
+
 /// The embedded defaults.
 pub const DEFAULT_CONFIG: &str = include_str!("../../../config.example.toml");
 
@@ -526,7 +530,8 @@ impl Config {
         Ok(c)
     }
 
-    /// Reads the config: `explicit` (`--config`), else `$KIFVIEW_CONFIG`, else
+    /// Reads the config (at most [`CONFIG_LIMIT`] bytes): `explicit` (`--config`), else
+    /// `$KIFVIEW_CONFIG`, else
     /// `config.toml` in the platform config directory; a missing default-location file is
     /// not an error (a missing explicit one is).
     pub fn load(explicit: Option<&Path>) -> Result<Config, ConfigError> {
@@ -544,7 +549,7 @@ impl Config {
             return Ok(Config::defaults());
         };
         let name = path.display().to_string();
-        match super::document::read_config_file(&path) {
+        match crate::load::read_text_limited(&path, CONFIG_LIMIT) {
             Ok(text) => {
                 let mut c = Config::from_toml(&name, &text)?;
                 c.source = Some(path);
@@ -605,6 +610,22 @@ mod tests {
             Some(Command::Forward10)
         );
         assert_eq!(c.colors.white_piece, ColorSpec::Named(1));
+    }
+
+    /// A config file is a few kilobytes: one of megabytes (or a device that never ends,
+    /// `--config /dev/zero`) is refused, with its name and the limit, before it fills memory.
+    #[test]
+    fn a_config_file_over_a_mebibyte_is_refused_with_its_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("big.toml");
+        std::fs::write(&path, "# a comment line\n".repeat(80_000)).unwrap();
+        let e = Config::load(Some(&path)).unwrap_err();
+        assert!(
+            e.file.ends_with("big.toml") && e.message.contains("larger than 1048576 bytes"),
+            "{e:?}"
+        );
+        let e = Config::load(Some(Path::new("/dev/zero"))).unwrap_err();
+        assert!(e.message.contains("larger than"), "{e:?}");
     }
 
     #[test]

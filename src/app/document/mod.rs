@@ -486,12 +486,6 @@ pub fn from_text(text: &str) -> (Parsed, RecordSource) {
     (parsed, doc)
 }
 
-/// The text of the config file at `path` (the config's rules are `app::config`'s; reading it
-/// is the document's, like every file the app reads).
-pub fn read_config_file(path: &Path) -> std::io::Result<String> {
-    std::fs::read_to_string(path)
-}
-
 /// Do two paths name the same file (once both exist, by their canonical form)?
 pub fn same_path(a: &Path, b: &Path) -> bool {
     if a == b {
@@ -596,13 +590,6 @@ pub fn complete_path(partial: &str) -> Vec<String> {
         .collect();
     out.sort();
     out
-}
-
-/// Writes a picture of the position (`y` `d`) safely; its directory must exist.
-pub fn write_picture(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    store::save(path, bytes, SaveOptions::default())
-        .map(|_| ())
-        .map_err(|e| e.to_string())
 }
 
 // ----- recovery files (kifview ended by a signal with unsaved edits): `recovery.rs` -----

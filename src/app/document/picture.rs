@@ -78,7 +78,11 @@ impl App {
         } else {
             Ok(svg::write(&d, theme, None).into_bytes())
         };
-        let result = bytes.and_then(|b| document::write_picture(&path, &b));
+        let result = bytes.and_then(|b| {
+            crate::store::save(&path, &b, crate::store::SaveOptions::default())
+                .map(|_| ())
+                .map_err(|e| e.to_string())
+        });
         let name = document::file_name(&path);
         match result {
             Ok(()) if missing.is_empty() => self.info(format!("saved the position as {name}")),
