@@ -29,7 +29,7 @@
 //! | [`core`] | `rules` (board, legal moves and why a move is illegal, a move as played, `Position::move_data`/`play_move`, handicaps, SFEN, `rules::setup`: the rules a position must meet before play starts from it, for the position editor and `kifview mate`), `record` (the tree of moves as an arena, the main line's node at a ply, edits with their inverses, the undo history), `notation` (decoding, format detection, the readers and writers of every format, what of a file its reader could not read, `unread`, moves and lines in Japanese, `ki2::line_text`), `text` (the one sanitizer for everything that reaches a terminal) | std, encoding_rs, memchr, serde_json, simdutf8, smallvec, thiserror, unicode-width |
 //! | library modules: `engine`, `load`, `pool`, `convert`, `store`, `analyze`, `collection`, `book`, `diagram` | USI engines as child processes; the one loader (a path, standard input or bytes to records; one rule for an empty input and for `--record N`, one limit on a file's size, the one walk of folders that reads regular files only, used by the viewer and every subcommand; `load::read_regular` for a file read to be written back, which a FIFO or a device is not); the batch pool (a function over many inputs on every core, results in input order); batch check and convert; writing files safely (atomic, through links, keeping permissions; `store::save_new` for a batch into a folder others may share: never through a link, never replacing a file unless told); game analysis (comments, marks, evaluations for the graph, batches, mate search); collections of games (an index of folders of records: the catalog in SQLite, positions in sorted memory-mapped segments; which games reach a position, what was played from it; `collection::tags`: a game's strategy and castle tags, 戦型・囲い); opening books (`book`: the model, an editable `Book` of positions keyed by SFEN without the ply, the `Lookup` interface that books in memory and on disk answer, the formats read and written); diagrams of positions as SVG and PNG (layout, the bundled font, resvg) | `core`, and each other: `convert` uses `load`, `pool`, `store`; `analyze` uses `engine`, `convert`, `load`, `store`; `collection` uses `load`, `pool`, `convert` and `analyze`, with rusqlite and memmap2; `book` uses `store`; `diagram` only `core`, with resvg; `engine`, `load`, `pool` and `store` only `core` |
 //! | [`app`] | `App` and moving around the record (`app::state`), config and keymaps (`app::config`), and one folder per feature: `dispatch` (the command table, the `:` table, the app's key events, `update`), `overlay` (the stack, the `OverlayState` trait through which each overlay's state answers for its behaviour, the mechanics of questions, prompts and lists, each of which carries what answering it does, written in the feature that opens it, and the other overlays' states: the comment editor, move input, the tree, the record's info, the mode line), `document` (open, save with its questions and its thread, the records of a multi-record file, following a file, recovery files, copy and paste, the copy menu's picture: every file the app reads or writes), `edit` (changes to the record, the position editor, bookmarks, the header's fields, a move or an ending typed or chosen), `search` (`/`), `research` (the engine, `:analyze`, the evaluation graph), `collection` (the explorer pane, a thread that owns the collection's index and answers off the key path through a latest-wins mailbox, `collection::mailbox`, which the library's lister uses too; both threads follow the index, its generation and its catalog file's identity, looking before each answer and twice a second when idle, and say when it changed so that nothing shown stays from before, the pane's focus with its highlighted move and the filter of its games, the games reaching a position and the back/forward stack of records), `library` (the collection's games as a full-screen list, `kifview DIR`: its filter, sort and row cache, a thread that computes the ordered list and fetches the rows of the pages around the screen before the list gets there, and one that indexes the folder; `}`/`{` through the list) | `core`, the library modules; never a terminal crate |
-//! | [`tui`] | the run loop, terminal events turned into the app's keys, layout, one widget per pane, theme | `app`, `core`, and the types it draws from `analyze` (evaluations), `collection` (a game's details and result) and `engine` (scores, lines); ratatui, crossterm |
+//! | [`tui`] | the run loop (one wait, `tui::wake`, for the terminal, the workers' events and the frame's timeout), terminal events turned into the app's keys, layout, one widget per pane, theme | `app`, `core`, and the types it draws from `analyze` (evaluations), `collection` (a game's details and result) and `engine` (scores, lines); ratatui, crossterm |
 //! | `main.rs`, `cli` (the binary: `cli/mod.rs` the arguments and the viewer's launch, one file per subcommand or family: `convert`, `show`, `check`, `analyze` with `mate`, `collection` with `index`, `find`, `explore` and `games`, `diagram`) | arguments, subcommands, printing | everything |
 //!
 //! # A key, from the terminal to the screen
@@ -108,8 +108,9 @@
 //!    once when there is none) `store` writes the bytes already made, on a thread (a save
 //!    that takes longer than about 100 ms shows its progress on the status line; saving as
 //!    UTF-8 instead re-encodes a KIF text, and makes another format's again, whose text
-//!    declares its encoding in more places). The run
-//!    loop takes its outcome, and the document takes what it means in one step,
+//!    declares its encoding in more places). The save's
+//!    thread sends `Event::Save` when it ends, the run loop hands it to the app, which takes
+//!    its outcome, and the document takes what it means in one step,
 //!    `Document::saved`: the revision the bytes were made from is on disk (an edit made
 //!    meanwhile stays unsaved), and the file it is now.
 
@@ -172,8 +173,12 @@
 //! - How a picture of a position (`kifview diagram`, the copy menu's `d`) looks: `diagram::svg`
 //!   (the layout), `diagram::render` (the bundled font, PNG, outlines); its theme's config keys
 //!   in `app::config::diagram`.
-//! - Work that outlives a key press (an engine, a batch): a library module, with the app
-//!   polling for its results.
+//! - Work that outlives a key press (an engine, a batch): a library module, run from the app
+//!   on a thread of the feature's own that sends an `app::events::Event` when it has news
+//!   (its variant there and its line in `App::handle_event`, `app/lifecycle.rs`): the run
+//!   loop waits on that one channel with the terminal and the frame's timeout (`tui::wake`)
+//!   and does not change. What only time moves (an engine's lines and deadlines, a progress
+//!   on the status line) is looked at when `App::next_look` asks.
 //! - Indexing collections, position queries, the catalog's schema: `collection` (the commands
 //!   in `cli/collection.rs` only parse and print).
 //! - The collection in the viewer (the explorer pane, its focus and filter, the games at a

@@ -1,11 +1,13 @@
 //! kifview suspended with Ctrl-z and brought back with `fg`: what the app does around it (the
 //! front end gives the terminal back and stops the process); quitting, which asks first about
-//! unsaved edits.
+//! unsaved edits; the events of its workers (`app::events`) taken one by one, and the looks by
+//! time the run loop makes for what only time moves.
 
+use super::events::{Event, Events};
 use super::state::App;
 use crate::app::document::job::Then;
 use crate::app::overlay::Answer;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 impl App {
     /// `q`: quits, or asks first when there are unsaved edits.
@@ -57,5 +59,67 @@ impl App {
     /// The viewer ends: the engine quits (`quit`, killed if it lingers).
     pub fn shutdown_engine(&mut self) {
         self.research.shutdown();
+    }
+}
+
+/// How often a followed file (`--watch`) is looked at.
+const WATCH_INTERVAL: Duration = Duration::from_millis(500);
+/// How often a searching engine is read, and an idle one watched (for a crash).
+const ENGINE_POLL: Duration = Duration::from_millis(30);
+const ENGINE_IDLE: Duration = Duration::from_millis(250);
+/// How often the progress of a running save or indexing is drawn.
+const PROGRESS: Duration = Duration::from_millis(50);
+
+impl App {
+    /// Connects the app's workers to `events`: the threads started from now on send into it,
+    /// and the timers of the followed file and of the recovery files start.
+    pub fn connect_events(&mut self, events: Events) {
+        events.every(WATCH_INTERVAL, Event::Watch);
+        if let Some(every) = self.session.recovery.interval() {
+            let period = every.clamp(Duration::from_millis(50), Duration::from_secs(1));
+            events.every(period, Event::Recovery);
+        }
+        self.session.events = events;
+    }
+
+    /// One event: the feature it names takes its news. True when the screen changed.
+    pub fn handle_event(&mut self, event: Event) -> bool {
+        match event {
+            Event::Save => self.save_tick(),
+            Event::Collection => self.collection_tick(),
+            // Not while a save runs: the followed file may be the one being written (its
+            // outcome gives the file's new stamp).
+            Event::Watch => !self.save_running() && super::document::watch::tick(self),
+            Event::Recovery => self.recovery_tick(),
+        }
+    }
+
+    /// After a key, a click or a paste: what the input may have set going (a save continued
+    /// after its question, the explorer asked about the position reached).
+    pub fn after_input(&mut self) -> bool {
+        self.save_tick() | self.collection_tick()
+    }
+
+    /// How soon the app must be looked at without an event: while an engine runs (its lines
+    /// and its deadlines: `research_tick`), or the status line shows the progress of a save
+    /// or of the indexing. `None`: only events and input change anything.
+    pub fn next_look(&self) -> Option<Duration> {
+        let engine = self.research_busy().then(|| {
+            if self.research().on || self.job_running() {
+                ENGINE_POLL
+            } else {
+                ENGINE_IDLE
+            }
+        });
+        let progress = (self.save_running() || self.collection().busy()).then_some(PROGRESS);
+        engine.into_iter().chain(progress).min()
+    }
+
+    /// The look [`App::next_look`] asked for: the engine read, the progress drawn again
+    /// (the library's list grows by time as well as by its events: `library_tick`).
+    pub fn look(&mut self) -> bool {
+        let engine = self.research_busy() && self.research_tick(Instant::now());
+        let collection = self.collection().busy() && self.collection_tick();
+        engine || collection || self.save_running() || self.collection().busy()
     }
 }

@@ -31,7 +31,7 @@
 //! - `search/`: the `/` search's commands (`mod.rs`); what matches and in which order
 //!   (`matches.rs`).
 //! - `research/`: research mode owns the USI engine (`mod.rs`; the front end calls
-//!   `App::research_tick` after each key and every 30 ms while an engine runs), its state
+//!   `App::research_tick` when `App::next_look` asks: every 30 ms while an engine searches), its state
 //!   (`state.rs`), `:analyze` and `:mate` (`analyze.rs`), the evaluation graph (`graph.rs`).
 //! - `collection/`: the collection in the viewer, one struct that `App` owns
 //!   (`state::Collection`: the index it reads, the explorer pane, the library once opened, the
@@ -49,6 +49,7 @@ pub mod config;
 pub mod dispatch;
 pub mod document;
 pub mod edit;
+pub mod events;
 pub mod library;
 mod lifecycle;
 pub mod line_view;

@@ -7,6 +7,7 @@ pub mod text;
 pub mod theme;
 pub mod ui;
 pub mod view;
+pub mod wake;
 pub mod widgets;
 
 use crate::app::{App, Config, Input, LaunchOptions, Pane, config::AmbiguousWidth, update};
@@ -19,17 +20,12 @@ use std::time::{Duration, Instant};
 use theme::Theme;
 use view::ViewState;
 
-/// How often a followed file (`--watch`) is checked.
-const WATCH_INTERVAL: Duration = Duration::from_millis(500);
-/// How often a running engine is polled.
-const ENGINE_POLL: Duration = Duration::from_millis(30);
 /// The shortest time between two frames drawn for the engine (at most ~30 per second); a
 /// key is drawn at once.
 const FRAME: Duration = Duration::from_millis(33);
 /// How long a save may hold the screen before it goes on in the background with its
-/// progress on the status line; and how often a running save is looked at.
+/// progress on the status line.
 const SAVE_BLOCKS_FOR: Duration = Duration::from_millis(100);
-const SAVE_POLL: Duration = Duration::from_millis(50);
 
 /// The app with what the terminal side needs to draw it.
 pub struct Viewer {
@@ -142,27 +138,6 @@ mod signals {
                 libc::sigemptyset(&mut sa.sa_mask);
                 libc::sigaction(sig, &sa, std::ptr::null_mut());
             }
-        }
-    }
-
-    /// Waits up to `wait` for the terminal (standard input, when it is one) to have input,
-    /// and says whether it hung up. Without a terminal on standard input it just sleeps
-    /// (crossterm then reads /dev/tty, and its own poll sees the input).
-    pub fn terminal_hung_up(wait: std::time::Duration) -> bool {
-        // SAFETY: isatty and poll on descriptor 0 with a valid pollfd.
-        unsafe {
-            if libc::isatty(0) != 1 {
-                std::thread::sleep(wait.min(std::time::Duration::from_millis(20)));
-                return false;
-            }
-            let mut pfd = libc::pollfd {
-                fd: 0,
-                events: libc::POLLIN,
-                revents: 0,
-            };
-            let ms = wait.as_millis().min(i32::MAX as u128) as i32;
-            libc::poll(&mut pfd, 1, ms) > 0
-                && pfd.revents & (libc::POLLHUP | libc::POLLERR | libc::POLLNVAL) != 0
         }
     }
 
@@ -421,7 +396,6 @@ fn start_viewer(app: App, watch: bool) -> anyhow::Result<Viewer> {
 
 /// What the run loop keeps between two turns.
 struct Turns {
-    next_check: Instant,
     /// Something changed since the last frame.
     dirty: bool,
     /// Draw at once (a key was pressed), not at the next frame's time.
@@ -432,9 +406,9 @@ struct Turns {
 }
 
 impl Turns {
-    /// How long to wait for input: until a followed file is checked, a running engine is
-    /// polled (never blocking on it), a frame is due or a save is polled; never long, so
-    /// that a signal is noticed between two waits.
+    /// How long to wait for input or a worker's event: until a frame is due or the app
+    /// asked to be looked at (`App::next_look`: an engine running, a progress shown); never
+    /// long, so that a signal is noticed between two waits.
     fn wait(&self, app: &App) -> Duration {
         // After an event crossterm may hold more it already read (a paste, keys typed fast):
         // take those before waiting on the terminal again.
@@ -442,41 +416,13 @@ impl Turns {
             return Duration::ZERO;
         }
         let mut wait = SIGNAL_CHECK;
-        if app.watch().is_some() {
-            wait = wait.min(self.next_check.saturating_duration_since(Instant::now()));
-        }
-        if app.research_busy() {
-            // An idle engine is only watched (for a crash); a searching one is read.
-            wait = wait.min(if app.research().on || app.job_running() {
-                ENGINE_POLL
-            } else {
-                WATCH_INTERVAL / 2
-            });
+        if let Some(look) = app.next_look() {
+            wait = wait.min(look);
         }
         if self.dirty {
             wait = wait.min(FRAME.saturating_sub(self.last_draw.elapsed()));
         }
-        // A save, or the explorer's answer on its way.
-        if app.save_running() || app.collection().busy() {
-            wait = wait.min(SAVE_POLL);
-        }
         wait
-    }
-
-    /// After the input: the engine's lines, a save's outcome, a followed file's change.
-    fn tick(&mut self, app: &mut App) {
-        if app.research_busy() {
-            self.dirty |= app.research_tick(Instant::now());
-        }
-        self.dirty |= app.save_tick();
-        self.dirty |= app.collection_tick();
-        self.dirty |= app.recovery_tick();
-        // Not while a save runs: the followed file may be the one being written (its
-        // outcome gives the file's new stamp).
-        if app.watch().is_some() && !app.save_running() && Instant::now() >= self.next_check {
-            self.dirty |= crate::app::document::watch::tick(app);
-            self.next_check = Instant::now() + WATCH_INTERVAL;
-        }
     }
 }
 
@@ -487,8 +433,9 @@ fn run_loop(
     mut viewer: Viewer,
     ended_by: &mut Option<EndedBy>,
 ) -> anyhow::Result<Viewer> {
+    let wake = wake::Wake::new()?;
+    viewer.app.connect_events(wake.events());
     let mut t = Turns {
-        next_check: Instant::now() + WATCH_INTERVAL,
         dirty: true,
         now_please: true,
         last_draw: Instant::now(),
@@ -514,11 +461,18 @@ fn run_loop(
             (t.dirty, t.now_please) = (false, false);
             t.last_draw = Instant::now();
         }
-        // A terminal that hung up is seen here, before crossterm would read its end of file
-        // over and over.
-        if signals::terminal_hung_up(t.wait(&viewer.app)) {
+        // One wait for the terminal and every worker. A terminal that hung up is seen here,
+        // before crossterm would read its end of file over and over.
+        let look = viewer.app.next_look().is_some();
+        if wake.wait(t.wait(&viewer.app), true) == wake::Woken::HungUp {
             signals::note_hangup();
             continue;
+        }
+        for event in wake.take() {
+            t.dirty |= viewer.app.handle_event(event);
+        }
+        if look {
+            t.dirty |= viewer.app.look();
         }
         let ready = match crossterm::event::poll(Duration::ZERO) {
             Ok(r) => r,
@@ -532,6 +486,7 @@ fn run_loop(
         if ready {
             viewer.handle(&crossterm::event::read()?);
             (t.dirty, t.now_please) = (true, true);
+            viewer.app.after_input();
             if let Some(text) = viewer.app.take_clipboard() {
                 crossterm::execute!(
                     std::io::stdout(),
@@ -539,7 +494,6 @@ fn run_loop(
                 )?;
             }
         }
-        t.tick(&mut viewer.app);
     }
     Ok(viewer)
 }

@@ -43,7 +43,7 @@ impl App {
     /// `collection_games` (`o`): asks the worker for the games reaching the cursor's position;
     /// the list opens when they come.
     pub(crate) fn open_collection_games(&mut self) {
-        self.collection.start_explorer();
+        self.collection.start_explorer(&self.session.events);
         let key = self.collection_key();
         let position = self.position().clone();
         let e = &mut self.collection.explorer;

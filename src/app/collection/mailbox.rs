@@ -2,10 +2,12 @@
 //! library's lister): the app puts a request in a slot, replacing one not yet taken (a
 //! position the cursor has already left, a list of a filter already retyped is never
 //! computed), and never waits on the thread; the thread takes the next request when it is
-//! free, or waits for one; answers come back on a channel the app drains each tick. Dropping
+//! free, or waits for one; answers come back on a channel the app drains when the run loop
+//! hands it the event each answer sends (`app::events`, `Event::Collection`). Dropping
 //! the app's side tells the thread to stop (a query under way finishes on its own; nothing
 //! waits for it).
 
+use crate::app::events::{Event, Events};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Condvar, Mutex};
 
@@ -28,16 +30,39 @@ pub(crate) struct Mailbox<S, R> {
 /// The thread's side: takes the requests, sends the answers.
 pub(crate) struct Inbox<S, R> {
     shared: Shared<S>,
-    replies: Sender<R>,
+    replies: Replies<R>,
 }
 
-/// A mailbox and the inbox to hand to its thread.
-pub(crate) fn mailbox<S: Default, R>() -> (Mailbox<S, R>, Inbox<S, R>) {
+/// Where a thread sends its answers: each one also wakes the run loop (`Event::Collection`).
+pub(crate) struct Replies<R> {
+    tx: Sender<R>,
+    events: Events,
+}
+
+impl<R> Replies<R> {
+    /// Sends an answer and says so to the run loop; false when the app's side is gone.
+    pub(crate) fn send(&self, r: R) -> bool {
+        let sent = self.tx.send(r).is_ok();
+        if sent {
+            self.events.send(Event::Collection);
+        }
+        sent
+    }
+
+    /// Tells the run loop that something it shows moved on (the indexing's progress).
+    pub(crate) fn wake(&self) {
+        self.events.send(Event::Collection);
+    }
+}
+
+/// A mailbox and the inbox to hand to its thread, whose answers wake the run loop through
+/// `events`.
+pub(crate) fn mailbox<S: Default, R>(events: Events) -> (Mailbox<S, R>, Inbox<S, R>) {
     let shared: Shared<S> = Arc::new((Mutex::new(Inner::default()), Condvar::new()));
     let (tx, replies) = channel();
     let inbox = Inbox {
         shared: Arc::clone(&shared),
-        replies: tx,
+        replies: Replies { tx, events },
     };
     (Mailbox { shared, replies }, inbox)
 }
@@ -119,12 +144,15 @@ impl<S, R> Inbox<S, R> {
 
     /// Sends an answer; false when the app's side is gone.
     pub(crate) fn reply(&self, r: R) -> bool {
-        self.replies.send(r).is_ok()
+        self.replies.send(r)
     }
 
     /// Another sender of answers (for a second thread answering on the same channel).
-    pub(crate) fn sender(&self) -> Sender<R> {
-        self.replies.clone()
+    pub(crate) fn sender(&self) -> Replies<R> {
+        Replies {
+            tx: self.replies.tx.clone(),
+            events: self.replies.events.clone(),
+        }
     }
 }
 
@@ -140,7 +168,7 @@ mod tests {
     /// A request not yet taken is replaced by the newer one: the thread sees the newest only.
     #[test]
     fn the_newest_request_wins_and_dropping_the_mailbox_stops_the_thread() {
-        let (m, inbox) = mailbox::<Slot, u32>();
+        let (m, inbox) = mailbox::<Slot, u32>(Events::default());
         m.ask(|s| s.request = Some(1));
         m.ask(|s| s.request = Some(2));
         let t = std::thread::spawn(move || {

@@ -2,8 +2,8 @@
 //! board, the moves the games of the collection played there and how they scored, from the
 //! `--index IDX` collection or the default one (`collection::index_dir`), whatever record is
 //! open. A query never runs on the key path: a thread owns the index (`worker.rs`), the app
-//! asks it for the cursor's position after each key ([`App::collection_tick`], which the front
-//! end also calls while an answer is awaited) and shows the previous answer marked as updating
+//! asks it for the cursor's position after each key ([`App::collection_tick`], which also runs
+//! on the event each answer sends, `app::events::Event::Collection`) and shows the previous answer marked as updating
 //! until the new one comes. The worker follows the index (`worker::follow`): an update or a
 //! rebuild from outside is seen within `worker::CHECK`, and every answer kept is asked again.
 //! `X` gives the pane the focus (`focus.rs`): a highlighted move that
@@ -79,7 +79,7 @@ impl App {
         let e = &mut self.collection.explorer;
         e.shown = !e.shown;
         if e.shown {
-            self.collection.start_explorer();
+            self.collection.start_explorer(&self.session.events);
             self.collection_tick();
         } else {
             self.unfocus_explorer();

@@ -88,9 +88,10 @@ impl Collection {
         self.explorer.busy() || self.library.as_ref().is_some_and(|l| l.busy())
     }
 
-    /// Starts the explorer's worker on the index, unless it runs or there is none.
-    pub(super) fn start_explorer(&mut self) {
-        self.explorer.start(self.index.clone());
+    /// Starts the explorer's worker on the index, unless it runs or there is none; its
+    /// answers wake the run loop through `events`.
+    pub(super) fn start_explorer(&mut self, events: &crate::app::events::Events) {
+        self.explorer.start(self.index.clone(), events);
     }
 
     /// The documents left with Ctrl-o/Ctrl-n (open, not shown).
@@ -141,12 +142,12 @@ impl Explorer {
         ((self.shown && self.asked.is_some()) || self.finding()) && self.missing.is_none()
     }
 
-    fn start(&mut self, index: Option<PathBuf>) {
+    fn start(&mut self, index: Option<PathBuf>, events: &crate::app::events::Events) {
         if self.worker.is_some() || self.missing.is_some() {
             return;
         }
         match crate::collection::index_dir(index) {
-            Ok(dir) => self.worker = Some(Worker::start(dir)),
+            Ok(dir) => self.worker = Some(Worker::start(dir, events.clone())),
             Err(e) => self.missing = Some(e),
         }
     }

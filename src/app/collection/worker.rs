@@ -62,8 +62,8 @@ impl std::fmt::Debug for Worker {
 
 impl Worker {
     /// Starts the thread; it opens the index in `dir` first (never on the key path).
-    pub fn start(dir: PathBuf) -> Worker {
-        let (mailbox, inbox) = mailbox();
+    pub fn start(dir: PathBuf, events: crate::app::events::Events) -> Worker {
+        let (mailbox, inbox) = mailbox(events);
         let _ = std::thread::Builder::new()
             .name("kifview-explorer".into())
             .spawn(move || run(dir, &inbox));

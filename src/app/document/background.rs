@@ -9,6 +9,7 @@
 use crate::app::document::checks::{DiskStamp, Prepared, SaveLoss, SavePlan};
 use crate::app::document::job::SaveJob;
 use crate::app::document::{self, RecordSource};
+use crate::app::events::{Event, Events};
 use crate::core::notation::{Format, Loss, TextInfo};
 use crate::core::record::{Record, Revision};
 use crate::store::SaveError;
@@ -47,12 +48,14 @@ impl Saves {
 
 impl Saves {
     /// Starts `work` (a save's phase) on a thread of its own for `job`, which writes
-    /// `revision` of the record; its progress and its end are the running save's. Why not,
+    /// `revision` of the record; its progress and its end are the running save's (its end
+    /// wakes the run loop through `events`). Why not,
     /// when no thread could be started.
     pub(super) fn start(
         &mut self,
         job: SaveJob,
         revision: Revision,
+        events: Events,
         work: impl FnOnce(&Progress) -> SaveEnd + Send + 'static,
     ) -> Result<(), String> {
         let progress = Arc::new(Progress::default());
@@ -61,7 +64,9 @@ impl Saves {
         std::thread::Builder::new()
             .name("kifview-save".into())
             .spawn(move || {
-                let _ = tx.send(work(&p));
+                if tx.send(work(&p)).is_ok() {
+                    events.send(Event::Save);
+                }
             })
             .map_err(|e| format!("not saved: cannot start the save: {e}"))?;
         self.running = Some(Running {

@@ -109,7 +109,11 @@ impl App {
         }
         let (prepared, yes) = (Arc::clone(&q.prepared), q.read_only_ok);
         let work = move |p: &Progress| write_prepared(&prepared, yes, p);
-        if let Err(e) = self.session.saves.start(q.job, q.revision, work) {
+        if let Err(e) =
+            self.session
+                .saves
+                .start(q.job, q.revision, self.session.events.clone(), work)
+        {
             return self.info_level(e, Level::Error);
         }
         self.wait_for_save_upto(self.session.saves.blocks_for);

@@ -360,6 +360,11 @@ impl Keeper {
         self.interval = interval;
     }
 
+    /// The least time between two writes; `None`: only when ended by a signal.
+    pub(crate) fn interval(&self) -> Option<Duration> {
+        self.interval
+    }
+
     /// The run loop's turn, with every open document: writes the edits of those changed
     /// since their file was written (when the time has come), removes the files of those
     /// without unsaved edits and of those closed. Says when a write failed.

@@ -168,7 +168,11 @@ impl App {
         let doc = (self.doc.source().record_count > 1).then(|| self.doc.source().clone());
         let revision = self.doc.current();
         let work = move |p: &Progress| run_save(&record, doc.as_ref(), &j, extra, p);
-        if let Err(e) = self.session.saves.start(job, revision, work) {
+        if let Err(e) = self
+            .session
+            .saves
+            .start(job, revision, self.session.events.clone(), work)
+        {
             return self.info_level(e, Level::Error);
         }
         self.session.saves.renders += 1;

@@ -4,6 +4,7 @@
 
 use super::background::Saves;
 use super::recovery::{Keeper, Kept};
+use crate::app::events::Events;
 use crate::app::state::{App, Level};
 use std::time::Instant;
 
@@ -11,6 +12,9 @@ use std::time::Instant;
 pub struct Session {
     pub(crate) saves: Saves,
     pub(crate) recovery: Keeper,
+    /// Where the session's workers (and the collection's) send their events: the run loop's
+    /// channel once the front end connected it (`app::events`).
+    pub(crate) events: Events,
 }
 
 impl Session {

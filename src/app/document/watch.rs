@@ -1,5 +1,5 @@
-//! Following a file another program keeps writing (`--watch`, `F`): the front end calls `tick`
-//! about twice a second; a changed size or modification time reloads the record, keeping the
+//! Following a file another program keeps writing (`--watch`, `F`): `tick` runs on the
+//! watch timer's event (`app::events::Event::Watch`, twice a second); a changed size or modification time reloads the record, keeping the
 //! user's place.
 
 use crate::app::dispatch::command::Command;

@@ -50,7 +50,11 @@ impl App {
         };
         match crate::collection::index_dir(opts.index.clone()) {
             Ok(dir) => {
-                self.collection.library = Some(Box::new(Library::new(dir, root)));
+                self.collection.library = Some(Box::new(Library::new(
+                    dir,
+                    root,
+                    self.session.events.clone(),
+                )));
                 self.show_library();
                 true
             }
@@ -71,7 +75,13 @@ impl App {
     pub(crate) fn open_library(&mut self) {
         if self.collection.library.is_none() {
             match crate::collection::index_dir(self.collection.index().cloned()) {
-                Ok(dir) => self.collection.library = Some(Box::new(Library::new(dir, None))),
+                Ok(dir) => {
+                    self.collection.library = Some(Box::new(Library::new(
+                        dir,
+                        None,
+                        self.session.events.clone(),
+                    )))
+                }
                 Err(e) => return self.info_level(e, Level::Error),
             }
         }

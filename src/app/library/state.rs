@@ -3,6 +3,7 @@
 //! it. Data and the cheap steps on it; the commands are in `mod.rs`.
 
 use super::worker::{Listed, RowsRequest, Worker};
+use crate::app::events::Events;
 use crate::collection::catalog::Catalog;
 use crate::collection::{Filter, GameInfo, SortBy};
 use std::collections::{HashMap, HashSet};
@@ -98,10 +99,10 @@ impl std::fmt::Debug for Library {
 }
 
 impl Library {
-    pub(super) fn new(dir: PathBuf, root: Option<PathBuf>) -> Library {
+    pub(super) fn new(dir: PathBuf, root: Option<PathBuf>, events: Events) -> Library {
         let filter = Library::base_of(root.as_ref());
         Library {
-            worker: Worker::start(dir.clone(), root.clone()),
+            worker: Worker::start(dir.clone(), root.clone(), events),
             indexing: root.is_some(),
             stale: false,
             seen_progress: (0, 0),

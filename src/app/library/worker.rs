@@ -13,6 +13,7 @@
 //! (`Reply::Changed`), and the app lists again, fetching no row by the old ids meanwhile.
 
 use crate::app::collection::mailbox::{Inbox, Mailbox, mailbox};
+use crate::app::events::Events;
 use crate::collection::build::CATALOG;
 use crate::collection::catalog::Catalog;
 use crate::collection::{Filter, GameInfo, Report, SortBy, UpdateOptions};
@@ -115,6 +116,9 @@ impl Drop for Indexer {
     }
 }
 
+/// The least time between two wakes of the run loop for the indexing's progress.
+const PROGRESS_WAKE: Duration = Duration::from_millis(50);
+
 /// The newest request of each kind.
 #[derive(Default)]
 struct Slot {
@@ -139,8 +143,8 @@ impl std::fmt::Debug for Worker {
 
 impl Worker {
     /// Starts the lister on the index in `dir`, and the indexer of `root` into it when given.
-    pub fn start(dir: PathBuf, root: Option<PathBuf>) -> Worker {
-        let (mailbox, inbox) = mailbox();
+    pub fn start(dir: PathBuf, root: Option<PathBuf>, events: Events) -> Worker {
+        let (mailbox, inbox) = mailbox(events);
         let progress = Arc::new(Progress::default());
         let indexer = root.map(|root| {
             let (tx, dir, progress) = (inbox.sender(), dir.clone(), Arc::clone(&progress));
@@ -151,12 +155,22 @@ impl Worker {
                 .name("kifview-indexer".into())
                 .spawn(move || {
                     let _ended = ended_tx;
+                    // The progress wakes the run loop at most every PROGRESS_WAKE; each
+                    // commit at once.
+                    let woke = std::sync::Mutex::new(Instant::now());
                     let report = |done: u64, total: u64| {
                         progress.total.store(total, Ordering::Relaxed);
                         progress.done.store(done, Ordering::Relaxed);
+                        if let Ok(mut at) = woke.lock()
+                            && at.elapsed() >= PROGRESS_WAKE
+                        {
+                            *at = Instant::now();
+                            tx.wake();
+                        }
                     };
                     let committed = || {
                         progress.committed.fetch_add(1, Ordering::Relaxed);
+                        tx.wake();
                     };
                     let opts = UpdateOptions::default();
                     let r = crate::collection::update_with(

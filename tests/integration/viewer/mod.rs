@@ -3,6 +3,7 @@
 
 mod data_loss;
 mod edit_app;
+mod events;
 mod graph;
 mod layout;
 mod legal_squares;

@@ -1,0 +1,74 @@
+//! The one channel of background work. Every worker of the app (a save's thread, the
+//! explorer's and the library's threads and the indexer, the timers of the followed file and
+//! of the recovery files) sends an [`Event`] naming its feature into the [`Events`] the front
+//! end connected (`App::connect_events`); the run loop waits on that channel together with
+//! the terminal and the frame's timeout (gitui's `select_event`, helix's job callbacks), and
+//! hands each event to `App::handle_event` (`app/lifecycle.rs`), the one `match` from an
+//! event to the feature that takes it. A new worker is a variant here, its line in that
+//! `match`, and its feature's own folder; the loop does not change. This file names no other
+//! file of the app: every worker may use it.
+//!
+//! What only time moves (an engine's deadlines and lines, the progress of a save or of the
+//! indexing on the status line) the app looks at when `App::next_look` says so.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Which feature has news for the run loop.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// A save's thread ended (`document::save`).
+    Save,
+    /// The explorer's or the library's thread answered, or the indexer moved on
+    /// (`app::collection`, `app::library`).
+    Collection,
+    /// Time to look at the followed file (`document::watch`).
+    Watch,
+    /// Time to write or remove recovery files (`document::session`).
+    Recovery,
+}
+
+/// Where workers send their events: the front end's channel, or nowhere (tests and batch
+/// uses of the app, which call the ticks themselves).
+#[derive(Clone, Default)]
+pub struct Events(Option<Arc<dyn Fn(Event) -> bool + Send + Sync>>);
+
+impl std::fmt::Debug for Events {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.is_some() {
+            "Events"
+        } else {
+            "Events(none)"
+        })
+    }
+}
+
+impl Events {
+    /// Events handed to `send`, which says false once nobody listens any more.
+    pub fn new(send: impl Fn(Event) -> bool + Send + Sync + 'static) -> Events {
+        Events(Some(Arc::new(send)))
+    }
+
+    /// Sends `event`; false when nobody listens (a timer then stops).
+    pub fn send(&self, event: Event) -> bool {
+        self.0.as_ref().is_some_and(|send| send(event))
+    }
+
+    /// Sends `event` every `period` on a thread of its own, until nobody listens.
+    pub(crate) fn every(&self, period: Duration, event: Event) {
+        if self.0.is_none() {
+            return;
+        }
+        let events = self.clone();
+        let _ = std::thread::Builder::new()
+            .name("kifview-timer".into())
+            .spawn(move || {
+                loop {
+                    std::thread::sleep(period);
+                    if !events.send(event) {
+                        return;
+                    }
+                }
+            });
+    }
+}
