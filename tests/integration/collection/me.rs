@@ -3,7 +3,7 @@
 //! names are written with and without spaces, in full width and with a title after them,
 //! checked against a count made here from who each game's players are (not from their text).
 
-use super::index::{collgen, result_of};
+use super::index::{collgen, index, result_of};
 use crate::common;
 use assert_cmd::Command;
 use kifview::core::notation::Format;
@@ -75,14 +75,7 @@ fn indexed(dir: &Path) -> (std::path::PathBuf, Vec<Game>) {
     std::fs::create_dir(&coll).unwrap();
     let games = write(&coll);
     let idx = dir.join("idx");
-    let out = kifview()
-        .arg("index")
-        .arg(&coll)
-        .arg("--index")
-        .arg(&idx)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", common::stderr_of(&out));
+    index(&coll, &idx);
     (idx, games)
 }
 

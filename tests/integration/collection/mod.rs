@@ -8,4 +8,5 @@ mod index;
 mod index_inputs;
 mod library;
 mod me;
+mod new_user;
 mod tags;
