@@ -629,7 +629,7 @@ pub fn find(a: QueryArgs) -> ExitCode {
         Err(c) => return c,
     };
     let mut s = Stream::new();
-    let r = idx.find_brief(&pos, &filter(a.filter), &mut |g, ply| {
+    let r = idx.find_brief(&pos, &filter(a.filter), &mut |g, ply, _variation| {
         if a.json {
             s.push_found(g, ply)
         } else {

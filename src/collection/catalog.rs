@@ -7,7 +7,7 @@ use std::path::Path;
 
 /// The version of the index's layout: an index of another version is refused (and rebuilt by
 /// `kifview index`).
-pub const FORMAT: &str = "kifview-collection-3";
+pub const FORMAT: &str = "kifview-collection-4";
 
 /// The prefix of every version's format: a catalog whose format starts so is kifview's (an
 /// index made before the marker file, [`super::build::MARKER`], is recognised by it).

@@ -57,7 +57,7 @@ pub mod walk;
 
 pub use build::{Report, UpdateOptions, update, update_with};
 pub use catalog::SortBy;
-pub use query::{Explored, Found, Index, NextMove};
+pub use query::{Explored, Fork, Found, Index, NextMove, node_of};
 
 use serde::Serialize;
 use std::path::PathBuf;

@@ -9,3 +9,4 @@ mod index_inputs;
 mod library;
 mod new_user;
 mod tags;
+mod variations;
