@@ -127,3 +127,32 @@ fn explore_json_keeps_usi_and_adds_japanese() {
         serde_json::from_str(explore_at(&idx, "startpos moves 7g7f", &["--json"]).trim()).unwrap();
     assert_eq!(v["moves"][0]["ja"], "△３四歩", "{v}");
 }
+
+/// The 手数 column marks its sort as the others do (its head filled its four cells, and the
+/// mark was cut).
+#[test]
+fn the_moves_column_shows_its_sort_mark() {
+    use super::library::{library, text};
+    use crate::common::press;
+    let dir = tempfile::tempdir().unwrap();
+    let mut v = library(dir.path());
+    // 日付 → 先手 → 後手 → 棋戦 → 結果 → 手数.
+    press(&mut v, "sssss");
+    v.app.library_settle();
+    assert_eq!(
+        v.app.library().unwrap().sort(),
+        (kifview::collection::SortBy::Moves, false)
+    );
+    for (w, h) in [(80, 24), (120, 40), (200, 60)] {
+        let shown = text(&mut v, w, h);
+        assert!(shown.contains("手数▲"), "{w}x{h}:\n{shown}");
+    }
+    press(&mut v, "S");
+    v.app.library_settle();
+    let shown = text(&mut v, 80, 24);
+    assert!(shown.contains("手数▼"), "{shown}");
+    // The counts still line up under their head, right-aligned.
+    let rows: Vec<&str> = shown.lines().collect();
+    let head = rows.iter().position(|r| r.contains("手数▼")).unwrap();
+    insta::assert_snapshot!("library_by_moves_80x24", rows[head..head + 6].join("\n"));
+}
