@@ -86,6 +86,10 @@ fn snapshot<T>(catalog: &Catalog, f: impl FnOnce() -> Result<T, String>) -> Resu
     out
 }
 
+/// What [`Index::find_brief`] calls per game: its row, the ply and the variations taken
+/// there (as [`Found`]'s).
+pub type BriefEach<'a> = dyn FnMut(&Brief, u32, &[Fork]) -> Result<(), String> + 'a;
+
 /// A game that reaches the position.
 #[derive(Clone, Debug)]
 pub struct Found {
@@ -331,7 +335,7 @@ impl Index {
         &self,
         target: &Position,
         filter: &Filter,
-        each: &mut dyn FnMut(&Brief, u32, &[Fork]) -> Result<(), String>,
+        each: &mut BriefEach,
     ) -> Result<(), String> {
         snapshot(&self.catalog, || {
             let hits = self.hits(target, filter)?;
