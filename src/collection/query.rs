@@ -421,6 +421,12 @@ impl Index {
         self.catalog.page(filter, sort, descending, offset, limit)
     }
 
+    /// The copies of games that are not counted, each with the copy counted in its place
+    /// ([`super::duplicates`]), by path and record.
+    pub fn duplicates(&self) -> Result<Vec<super::duplicates::Duplicate>, String> {
+        snapshot(&self.catalog, || super::duplicates::listed(&self.catalog))
+    }
+
     /// How many games pass `filter`.
     pub fn count(&self, filter: &Filter) -> Result<u64, String> {
         self.catalog.count(filter)
