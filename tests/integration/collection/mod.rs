@@ -8,4 +8,5 @@ mod explorer;
 mod index;
 mod index_inputs;
 mod library;
+mod new_user;
 mod tags;

@@ -323,8 +323,9 @@ fn allowed(from: &str) -> Option<&'static [&'static str]> {
         "core" => &[],
         "engine" | "load" | "pool" | "store" => &["core"],
         "convert" => &["core", "load", "pool", "store"],
-        "analyze" => &["core", "engine", "convert", "store"],
+        "analyze" => &["core", "engine", "convert", "load", "store"],
         "collection" => &["core", "load", "pool", "convert", "analyze"],
+        "book" => &["core", "load", "store"],
         "diagram" => &["core"],
         "app" => &[
             "core",
@@ -335,6 +336,7 @@ fn allowed(from: &str) -> Option<&'static [&'static str]> {
             "store",
             "analyze",
             "collection",
+            "book",
             "diagram",
         ],
         "tui" => &["app", "core", "analyze", "collection", "engine"],
