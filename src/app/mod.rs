@@ -96,4 +96,6 @@ pub struct LaunchOptions {
     pub engine: Option<String>,
     /// The collection the explorer reads (`--index IDX`); None: the default index.
     pub index: Option<PathBuf>,
+    /// Who "me" is (`--me NAME`, repeatable): replaces the config's `[collection] me`.
+    pub me: Vec<String>,
 }

@@ -1,6 +1,6 @@
 //! Copies of one game in several files or formats: the same moves from the same start (the
-//! main line's), and the same players and date where both copies have them. Found at index
-//! time: each game's start and moves are hashed ([`moves_hash`], the catalog's `moves_hash`),
+//! main line's), and the same players and date where both copies have them (names as filters
+//! compare them, [`name_key`]). Found at index time: each game's start and moves are hashed ([`moves_hash`], the catalog's `moves_hash`),
 //! and after every step of an update [`mark`] groups the games of one hash and names in each
 //! copy's `same_as` the copy that is counted, the one with the most information (comments and
 //! evaluations, then header fields, then the first indexed). Every answer counts a game once:
@@ -8,6 +8,7 @@
 //! so position queries pass it by. [`listed`] names the copies (`kifview games --duplicates`).
 
 use super::catalog::Catalog;
+use super::filter_text::name_key;
 use std::collections::HashMap;
 
 /// The hash of a game's start (`initial`: its SFEN, `None` for the start position) and its
@@ -24,19 +25,6 @@ pub fn moves_hash(initial: Option<&str>, codes: &[u16]) -> i64 {
     }
     let h = super::segment::fnv64(0xcbf2_9ce4_8422_2325, &bytes) as i64;
     if h == 0 { 1 } else { h }
-}
-
-/// A name or a date as copies are compared: without spaces, full-width ASCII as half-width,
-/// case folded (`羽生 善治` and `羽生善治`, `ＡＢＣ` and `abc` are one name).
-pub fn normal(s: &str) -> String {
-    s.chars()
-        .filter(|c| !c.is_whitespace())
-        .map(|c| match c {
-            '\u{FF01}'..='\u{FF5E}' => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
-            c => c,
-        })
-        .flat_map(char::to_lowercase)
-        .collect()
 }
 
 /// What decides whether two games with one hash are copies of each other.
@@ -144,7 +132,7 @@ fn groups(cat: &Catalog) -> Result<Vec<Vec<Copy>>, String> {
         let text = |i: usize| -> Result<Option<String>, String> {
             Ok(r.get::<_, Option<String>>(i)
                 .map_err(sql)?
-                .map(|s| normal(&s)))
+                .map(|s| name_key(&s)))
         };
         let c = Copy {
             id: r.get(0).map_err(sql)?,
@@ -257,7 +245,7 @@ mod tests {
     fn copy(id: u32, sente: Option<&str>, date: Option<&str>, info: u32) -> Copy {
         Copy {
             id,
-            sente: sente.map(normal),
+            sente: sente.map(name_key),
             gote: None,
             date: date.map(String::from),
             info,
@@ -312,6 +300,6 @@ mod tests {
         assert_ne!(a, moves_hash(None, &[2, 1]));
         assert_ne!(a, moves_hash(Some("9/9/9/9/9/9/9/9/9 b - 1"), &[1, 2]));
         assert_eq!(moves_hash(None, &[]), 0);
-        assert_eq!(normal("ＡＢＣ　d"), "abcd");
+        assert_eq!(name_key("ＡＢＣ　d"), "abcd");
     }
 }
