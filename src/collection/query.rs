@@ -122,6 +122,17 @@ pub struct MeTally {
 }
 
 impl MeTally {
+    /// Counts one more game of mine.
+    pub fn add(&mut self, r: super::MeResult) {
+        self.games += 1;
+        match r {
+            super::MeResult::Win => self.win += 1,
+            super::MeResult::Loss => self.loss += 1,
+            super::MeResult::Draw => self.draw += 1,
+            super::MeResult::Unknown => self.unknown += 1,
+        }
+    }
+
     fn from(c: [u64; 4]) -> MeTally {
         MeTally {
             games: c.iter().sum(),
