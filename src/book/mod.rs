@@ -45,6 +45,7 @@
 
 pub mod apery;
 pub mod packed;
+pub mod sbk;
 pub mod yaneuraou;
 pub mod ybb;
 
@@ -367,10 +368,12 @@ pub enum Format {
     Ybb,
     /// Apery's book (`.bin`).
     Apery,
+    /// ShogiGUI's book (`.sbk`).
+    Sbk,
 }
 
 impl Format {
-    pub const ALL: [Format; 3] = [Format::YaneuraOu, Format::Ybb, Format::Apery];
+    pub const ALL: [Format; 4] = [Format::YaneuraOu, Format::Ybb, Format::Apery, Format::Sbk];
     /// The format a file name's extension says (`.db`, `.ybb`, `.bin`), if any.
     pub fn from_path(path: &Path) -> Option<Format> {
         let ext = path.extension()?.to_str()?.to_ascii_lowercase();
@@ -382,6 +385,7 @@ impl Format {
             "yaneuraou" | "yane2016" | "db" => Some(Format::YaneuraOu),
             "ybb" => Some(Format::Ybb),
             "apery" | "bin" => Some(Format::Apery),
+            "sbk" | "shogigui" => Some(Format::Sbk),
             _ => None,
         }
     }
@@ -390,6 +394,7 @@ impl Format {
             Format::YaneuraOu => "yaneuraou",
             Format::Ybb => "ybb",
             Format::Apery => "apery",
+            Format::Sbk => "sbk",
         }
     }
     /// The file name extension, without the dot.
@@ -398,6 +403,7 @@ impl Format {
             Format::YaneuraOu => "db",
             Format::Ybb => "ybb",
             Format::Apery => "bin",
+            Format::Sbk => "sbk",
         }
     }
 }
@@ -444,6 +450,7 @@ pub fn encode(book: &dyn Lookup, format: Format) -> Result<Encoded> {
         Format::YaneuraOu => yaneuraou::write(book),
         Format::Ybb => ybb::write(book),
         Format::Apery => apery::write(book),
+        Format::Sbk => sbk::write(book),
     }
 }
 
@@ -453,6 +460,7 @@ pub fn decode(bytes: &[u8], format: Format) -> Result<Read> {
         Format::YaneuraOu => yaneuraou::read(bytes),
         Format::Ybb => ybb::read(bytes),
         Format::Apery => apery::read(bytes),
+        Format::Sbk => sbk::read(bytes),
     }
 }
 
@@ -504,8 +512,8 @@ pub fn open(path: &Path) -> Result<Opened> {
             Box::new(apery::Apery::new(data).map_err(|e| e.at(path))?),
             vec![],
         ),
-        Format::YaneuraOu => {
-            let read = yaneuraou::read(&data).map_err(|e| e.at(path))?;
+        Format::YaneuraOu | Format::Sbk => {
+            let read = decode(&data, format).map_err(|e| e.at(path))?;
             (Box::new(read.book), read.warnings)
         }
     };
