@@ -168,7 +168,7 @@ impl Apery {
     /// Reads the entries (`bytes` must be a whole number of 16-byte entries); entries need not
     /// be sorted, those of one key need not be together.
     pub fn new(data: Data) -> Result<Apery> {
-        if data.len() % ENTRY != 0 {
+        if !data.len().is_multiple_of(ENTRY) {
             return Err(BookError::format(format!(
                 "{} bytes: an Apery book is a whole number of 16-byte entries",
                 data.len()

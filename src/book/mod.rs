@@ -38,10 +38,20 @@
 //! - [`yaneuraou`]: YaneuraOu's 2016 text (`#YANEURAOU-DB2016 1.00`, `.db`): read sorted or not,
 //!   with comments; written sorted by the `sfen` line's bytes (as YaneuraOu's `BookOnTheFly`
 //!   binary search expects). Bad lines are named by number ([`Warning`]) and skipped; a
-//!   position given twice is named and merged (the lower ply kept).
+//!   position given twice is named and merged (the lower ply kept). It holds all of the model.
+//! - [`ybb`]: YaneuraOu's binary book (`.ybb`): PackedSfen index ([`packed`]) and moves with
+//!   values and depths; no counts, replies or notes.
+//! - [`apery`]: Apery's `book.bin`: Zobrist keys (MT19937-64), moves, counts and values; its
+//!   positions are found by walking from the start positions ([`Lookup::unreached`] counts the
+//!   keys no walk finds).
+//! - [`sbk`]: ShogiGUI's `.sbk` (protobuf): moves, counts and position notes.
 //!
-//! Writing goes through [`save`] (atomic, through `store`); a new file that must not replace
-//! anything kifview did not make goes through [`save_new`] (`store::save_new`).
+//! [`encode`] returns the bytes and the [`Losses`] (what the format could not hold, counted);
+//! [`decode`] a [`Read`] with its warnings. [`open`] answers lookups without loading a `.ybb`
+//! or an Apery book (memory-mapped, binary search); a text or SBK book is read into memory.
+//! Writing goes through [`save`] (atomic, through `store`, replacing the file: the viewer's
+//! save of a book it opened) or [`save_new`] (`store::save_new`: never replaces a file unless
+//! told, for `kifview book convert/merge -o` and `--force`).
 
 pub mod apery;
 pub mod packed;

@@ -8,9 +8,13 @@
 //!
 //! A move is an int32: from rank (bits 0–3) and file (4–7), both 0 for a drop; to rank (8–11)
 //! and file (12–15); promotion (19); the captured piece (20–23); the piece moved or dropped
-//! (24–29: pawn 1, lance 2, knight 3, silver 4, bishop 5, rook 6, gold 7, king 8, promoted
-//! 9–14); the side (31). A state gives its position as SFEN (a root) or is reached from one by
-//! a move whose `NextStateId` names it.
+//! (24–28: pawn 1, lance 2, knight 3, silver 4, gold 5, bishop 6, rook 7, king 8, promoted +8,
+//! gote's +16); the side (31). ShogiHome's `sbk_move.ts` numbers bishop 5, rook 6 and gold 7
+//! instead; kifview follows rsshogi's reader (and the promoted-is-+8 layout of ShogiGUI's own
+//! pieces, in which the horse is 14 and the dragon 15), which CI runs on kifview's files. A
+//! state gives its position as SFEN (a root; the first state without one is the even game's
+//! start, as BookConv writes it) or is reached from one by a move whose `NextStateId` names its
+//! `Id`.
 //!
 //! kifview writes every position with its SFEN, a move's count as its weight, the position's
 //! note as its comment; values, depths, replies and move notes have no place (counted as
@@ -119,22 +123,24 @@ impl<'a> Fields<'a> {
 
 // ---- moves ----
 
+/// ShogiGUI's piece type: pawn 1, lance 2, knight 3, silver 4, gold 5, bishop 6, rook 7, king
+/// 8, promoted +8 (so the horse is 14, the dragon 15).
 fn sbk_piece(kind: PieceKind) -> u32 {
     match kind {
         PieceKind::Pawn => 1,
         PieceKind::Lance => 2,
         PieceKind::Knight => 3,
         PieceKind::Silver => 4,
-        PieceKind::Bishop => 5,
-        PieceKind::Rook => 6,
-        PieceKind::Gold => 7,
+        PieceKind::Gold => 5,
+        PieceKind::Bishop => 6,
+        PieceKind::Rook => 7,
         PieceKind::King => 8,
         PieceKind::ProPawn => 9,
         PieceKind::ProLance => 10,
         PieceKind::ProKnight => 11,
         PieceKind::ProSilver => 12,
-        PieceKind::Horse => 13,
-        PieceKind::Dragon => 14,
+        PieceKind::Horse => 14,
+        PieceKind::Dragon => 15,
     }
 }
 
@@ -148,11 +154,11 @@ fn encode_move(pos: &Position, mv: Move) -> i32 {
     let to = mv.to();
     let mut v = (to.rank() as u32) << 8 | (to.file() as u32) << 12 | side << 31;
     match mv {
-        Move::Drop { kind, .. } => v |= sbk_piece(kind) << 24,
+        Move::Drop { kind, .. } => v |= (sbk_piece(kind) | side << 4) << 24,
         Move::Normal { from, promote, .. } => {
             v |= from.rank() as u32 | (from.file() as u32) << 4 | (promote as u32) << 19;
             if let Some(p) = pos.piece_at(from) {
-                v |= sbk_piece(p.kind) << 24;
+                v |= (sbk_piece(p.kind) | side << 4) << 24;
             }
             if let Some(c) = pos.piece_at(to) {
                 v |= (sbk_piece(c.kind) & 0xf) << 20;
@@ -167,7 +173,7 @@ fn decode_move(v: u32) -> Option<Move> {
     let to = sq((v >> 8) & 0xf, (v >> 12) & 0xf)?;
     let (fr, ff) = (v & 0xf, (v >> 4) & 0xf);
     if fr == 0 && ff == 0 {
-        let kind = sbk_kind((v >> 24) & 0x3f).filter(|k| k.is_hand_kind())?;
+        let kind = sbk_kind((v >> 24) & 0x0f).filter(|k| k.is_hand_kind())?;
         return Some(Move::Drop { kind, to });
     }
     Some(Move::Normal {
@@ -181,6 +187,7 @@ fn decode_move(v: u32) -> Option<Move> {
 
 #[derive(Default)]
 struct State<'a> {
+    id: Option<i64>,
     position: Option<&'a [u8]>,
     comment: Option<&'a [u8]>,
     /// (move code, weight, next state id, mark)
@@ -194,6 +201,7 @@ fn parse_state(bytes: &[u8]) -> Result<State<'_>> {
     let mut f = Fields::new(bytes);
     while let Some((field, value)) = f.next_field()? {
         match (field, value) {
+            (1, Value::Int(n)) => s.id = Some(n as i32 as i64),
             (4..=6, Value::Int(n)) => s.games |= n != 0,
             (7, Value::Bytes(b)) => s.position = Some(b),
             (8, Value::Bytes(b)) => s.comment = Some(b),
@@ -236,17 +244,26 @@ pub fn read(bytes: &[u8]) -> Result<Read> {
     }
     let mut out = Read::default();
     let mut placed: Vec<bool> = vec![false; states.len()];
+    let mut index_of: HashMap<i64, usize> = HashMap::new();
+    for (i, s) in states.iter().enumerate() {
+        if let Some(id) = s.id {
+            index_of.entry(id).or_insert(i);
+        }
+    }
     let (mut evals, mut marks, mut games, mut bad_moves) = (0u64, 0u64, 0u64, 0u64);
     let warn = |out: &mut Read, message: String| out.warnings.push(Warning { line: 0, message });
     for root in 0..states.len() {
-        let Some(sfen) = states[root].position else {
-            continue;
-        };
         if placed[root] {
             continue;
         }
-        let pos = match std::str::from_utf8(sfen)
-            .ok()
+        let sfen = match states[root].position {
+            Some(sfen) => std::str::from_utf8(sfen).ok(),
+            None if root == 0 => {
+                Some("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1")
+            }
+            None => continue,
+        };
+        let pos = match sfen
             .and_then(|s| Position::from_sfen(s.trim().trim_start_matches("sfen ")).ok())
         {
             Some(p) => p,
@@ -269,7 +286,7 @@ pub fn read(bytes: &[u8]) -> Result<Read> {
                 comment: s
                     .comment
                     .filter(|c| !c.is_empty())
-                    .map(|c| super::yaneuraou::note(c)),
+                    .map(super::yaneuraou::note),
                 moves: Vec::with_capacity(s.moves.len()),
             };
             for &(code, weight, next, mark) in &s.moves {
@@ -284,8 +301,7 @@ pub fn read(bytes: &[u8]) -> Result<Read> {
                     continue;
                 }
                 entry.moves.push(m);
-                if let Ok(n) = usize::try_from(next)
-                    && n < states.len()
+                if let Some(&n) = index_of.get(&next)
                     && !placed[n]
                 {
                     let mut child = pos.clone();
@@ -405,6 +421,14 @@ mod tests {
         let m = Move::from_usi("7g7f").unwrap();
         let code = encode_move(&pos, m) as u32;
         assert_eq!(code, 7 | 7 << 4 | 6 << 8 | 7 << 12 | 1 << 24);
+        // rsshogi's own test fixture: 0x0100_7677 is 7g7f.
+        assert_eq!(code, 0x0100_7677);
+        let after = Position::from_sfen(
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2",
+        )
+        .unwrap();
+        let b = Move::from_usi("8b2b").unwrap();
+        assert_eq!(encode_move(&after, b) as u32 >> 24, 0x80 | 0x10 | 7);
         assert_eq!(decode_move(code), Some(m));
         let d = Move::from_usi("P*5e").unwrap();
         assert_eq!(decode_move(encode_move(&pos, d) as u32), Some(d));

@@ -254,7 +254,7 @@ pub fn write(book: &dyn Lookup) -> Result<Encoded> {
         all.push((p, entry.ply.min(u16::MAX as u32) as u16, moves));
         Ok(())
     })?;
-    all.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    all.sort_unstable_by_key(|a| a.0);
     let size = if any_depth { 6 } else { 4 };
     for (p, ply, moves) in all {
         let mut bytes = Vec::with_capacity(moves.len() * size);
