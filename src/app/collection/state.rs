@@ -1,10 +1,11 @@
-//! The collection's state in [`App`](crate::app::App): the explorer pane (shown, the index,
-//! the worker, the answers), the games list's rows and the back/forward stack of records. Data
-//! only: the behaviour is in `mod.rs` and `games.rs`.
+//! The collection's state in [`App`](crate::app::App), [`Collection`]: the index it reads, the
+//! explorer pane (shown, its worker, the answers, the filter), the library (the full-screen
+//! list, `app::library`) and the back/forward stack of records. Data only: the behaviour is in
+//! `mod.rs`, `games.rs` and `app::library`.
 
 use super::worker::Worker;
 use crate::app::document::Document;
-use crate::collection::Filter;
+use crate::collection::{Filter, MeTally};
 use crate::core::record::NodeId;
 use crate::core::rules::{Move, Position, Square};
 use std::collections::HashMap;
@@ -21,6 +22,8 @@ pub struct ExplorerRow {
     pub gote: u64,
     pub draw: u64,
     pub unknown: u64,
+    /// As me (`explorer_as_me`): my games of these, scored from my side.
+    pub me: Option<MeTally>,
 }
 
 /// What the pane shows.
@@ -47,12 +50,61 @@ pub(super) struct Answer {
     pub(super) rows: Vec<ExplorerRow>,
 }
 
-/// The explorer's state: shown or not, the index, the worker, the answers.
+/// The collection in the viewer, owned whole by `App`: which index it reads, and the three
+/// things that read it or come from it, each owning its own thread (the explorer's worker,
+/// the library's lister and indexer): the explorer pane, the library once opened, and the
+/// records left for a collection game.
+#[derive(Debug, Default)]
+pub struct Collection {
+    /// `--index IDX`; `None`: the default index.
+    pub(super) index: Option<PathBuf>,
+    pub(crate) explorer: Explorer,
+    /// The game list (`app::library`), once opened.
+    pub(crate) library: Option<Box<crate::app::library::state::Library>>,
+    /// Records left for a collection game (`Ctrl-o` returns), and those left going back
+    /// (`Ctrl-n`).
+    pub(super) back: Vec<Stashed>,
+    pub(super) forward: Vec<Stashed>,
+}
+
+impl Collection {
+    /// The collection of `--index IDX`, or `None` for the default.
+    pub fn with_index(index: Option<PathBuf>) -> Collection {
+        Collection {
+            index,
+            ..Collection::default()
+        }
+    }
+
+    /// `--index IDX`, when given.
+    pub(crate) fn index(&self) -> Option<&PathBuf> {
+        self.index.as_ref()
+    }
+
+    pub fn explorer(&self) -> &Explorer {
+        &self.explorer
+    }
+
+    /// Is an answer awaited, of the explorer or the library?
+    pub fn busy(&self) -> bool {
+        self.explorer.busy() || self.library.as_ref().is_some_and(|l| l.busy())
+    }
+
+    /// Starts the explorer's worker on the index, unless it runs or there is none.
+    pub(super) fn start_explorer(&mut self) {
+        self.explorer.start(self.index.clone());
+    }
+
+    /// The documents left with Ctrl-o/Ctrl-n (open, not shown).
+    pub(crate) fn stacked(&self) -> impl Iterator<Item = &Document> {
+        self.back.iter().chain(self.forward.iter()).map(|s| &s.doc)
+    }
+}
+
+/// The explorer pane's state: shown or not, its worker, the answers, the filter.
 #[derive(Debug, Default)]
 pub struct Explorer {
     pub(super) shown: bool,
-    /// `--index IDX`; `None`: the default index.
-    pub(super) index: Option<PathBuf>,
     pub(super) worker: Option<Worker>,
     /// Why there is no index to ask.
     pub(super) missing: Option<String>,
@@ -70,34 +122,27 @@ pub struct Explorer {
     /// The move highlighted while the pane has the focus (`X`): kept across answers while
     /// the new rows still have it, else the first move is.
     pub(super) selected: Option<Move>,
+    /// As me (`explorer_as_me`): the games I played only, scored from my side.
+    pub(super) as_me: bool,
     /// A filter typed that did not read: the next `/` offers it again to mend.
     pub(super) rejected: Option<String>,
     /// The key of the position whose games `o` asked for.
     pub(super) finding: Option<String>,
-    /// Records left for a collection game (`Ctrl-o` returns), and those left going back
-    /// (`Ctrl-n`).
-    pub(super) back: Vec<Stashed>,
-    pub(super) forward: Vec<Stashed>,
-    /// The game list (`app::library`), once opened.
-    pub(crate) library: Option<Box<crate::app::library::state::Library>>,
 }
 
 impl Explorer {
-    /// The collection to explore: `--index IDX`, or `None` for the default.
-    pub fn with_index(index: Option<PathBuf>) -> Explorer {
-        Explorer {
-            index,
-            ..Explorer::default()
+    /// The filter the pane asks with: the one typed, and as me my games (the side the
+    /// filter names, else either).
+    pub(super) fn asked_filter(&self) -> Filter {
+        let mut f = self.filter.clone();
+        if self.as_me && f.me.is_none() {
+            f.me = Some(crate::collection::MeSide::Either);
         }
+        f
     }
 
     pub fn shown(&self) -> bool {
         self.shown
-    }
-
-    /// `--index IDX`, when given.
-    pub(crate) fn index(&self) -> Option<&PathBuf> {
-        self.index.as_ref()
     }
 
     /// The filter as typed (empty: every game).
@@ -105,17 +150,21 @@ impl Explorer {
         &self.filter_text
     }
 
-    /// Is an answer awaited (the front end then polls every few milliseconds)?
-    pub fn busy(&self) -> bool {
-        (((self.shown && self.asked.is_some()) || self.finding()) && self.missing.is_none())
-            || self.library.as_ref().is_some_and(|l| l.busy())
+    /// Is the pane "as me" (my games, from my side)?
+    pub fn as_me(&self) -> bool {
+        self.as_me
     }
 
-    pub(super) fn start(&mut self) {
+    /// Is an answer awaited?
+    pub fn busy(&self) -> bool {
+        ((self.shown && self.asked.is_some()) || self.finding()) && self.missing.is_none()
+    }
+
+    fn start(&mut self, index: Option<PathBuf>) {
         if self.worker.is_some() || self.missing.is_some() {
             return;
         }
-        match crate::collection::index_dir(self.index.clone()) {
+        match crate::collection::index_dir(index) {
             Ok(dir) => self.worker = Some(Worker::start(dir)),
             Err(e) => self.missing = Some(e),
         }
@@ -148,11 +197,6 @@ impl Stashed {
 }
 
 impl Explorer {
-    /// The documents left with Ctrl-o/Ctrl-n (open, not shown).
-    pub(crate) fn stacked(&self) -> impl Iterator<Item = &Document> {
-        self.back.iter().chain(self.forward.iter()).map(|s| &s.doc)
-    }
-
     /// Is the games list awaited?
     pub(super) fn finding(&self) -> bool {
         self.finding.is_some()
