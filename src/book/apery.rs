@@ -133,18 +133,7 @@ pub fn key(pos: &Position) -> u64 {
     }
     let us = pos.side_to_move();
     // The hand in Apery's order: pawn 0, lance 1, knight 2, silver 3, gold 4, bishop 5, rook 6.
-    for (i, kind) in [
-        PieceKind::Pawn,
-        PieceKind::Lance,
-        PieceKind::Knight,
-        PieceKind::Silver,
-        PieceKind::Gold,
-        PieceKind::Bishop,
-        PieceKind::Rook,
-    ]
-    .into_iter()
-    .enumerate()
-    {
+    for (i, kind) in packed::HAND_ORDER.into_iter().enumerate() {
         let n = (pos.hand_count(us, kind) as usize).min(18);
         k ^= z.hand[i][n];
     }

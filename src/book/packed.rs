@@ -22,16 +22,12 @@ const YANE_KINDS: [PieceKind; 7] = [
     PieceKind::Gold,
 ];
 
-/// The order hands and the piece box are written in (Apery's: gold before bishop and rook).
-const HAND_ORDER: [PieceKind; 7] = [
-    PieceKind::Pawn,
-    PieceKind::Lance,
-    PieceKind::Knight,
-    PieceKind::Silver,
-    PieceKind::Gold,
-    PieceKind::Bishop,
-    PieceKind::Rook,
-];
+/// The order hands and the piece box are written in (Apery's: gold before bishop and rook),
+/// which is core's order of the unpromoted kinds.
+pub(crate) const HAND_ORDER: [PieceKind; 7] = {
+    let all = PieceKind::ALL;
+    [all[0], all[1], all[2], all[3], all[4], all[5], all[6]]
+};
 
 /// YaneuraOu's piece type number (1..=7) of an unpromoted hand kind.
 pub fn yane_type(kind: PieceKind) -> Option<u16> {

@@ -42,9 +42,9 @@ pub enum BookCommand {
     Check(CheckArgs),
 }
 
+/// The book a command writes.
 #[derive(Args, Debug)]
-pub struct ConvertArgs {
-    pub input: PathBuf,
+pub struct OutArgs {
     /// The book to write (its format from the extension unless --to).
     #[arg(short, long, value_name = "OUT")]
     pub output: PathBuf,
@@ -57,16 +57,19 @@ pub struct ConvertArgs {
 }
 
 #[derive(Args, Debug)]
+pub struct ConvertArgs {
+    pub input: PathBuf,
+    #[command(flatten)]
+    pub out: OutArgs,
+}
+
+#[derive(Args, Debug)]
 pub struct MergeArgs {
     /// The books to merge, in order (the first's order of moves is kept).
     #[arg(required = true, num_args = 2..)]
     pub inputs: Vec<PathBuf>,
-    #[arg(short, long, value_name = "OUT")]
-    pub output: PathBuf,
-    #[arg(long, value_name = "FORMAT", value_parser = parse_format)]
-    pub to: Option<Format>,
-    #[arg(long)]
-    pub force: bool,
+    #[command(flatten)]
+    pub out: OutArgs,
 }
 
 #[derive(Args, Debug)]
@@ -107,8 +110,9 @@ fn fail(who: &str, code: u8, e: impl std::fmt::Display) -> ExitCode {
 }
 
 /// The output format: --to, else OUT's extension.
-fn out_format(who: &str, to: Option<Format>, out: &Path) -> Result<Format, ExitCode> {
-    to.or_else(|| Format::from_path(out)).ok_or_else(|| {
+fn out_format(who: &str, o: &OutArgs) -> Result<Format, ExitCode> {
+    let out = &o.output;
+    o.to.or_else(|| Format::from_path(out)).ok_or_else(|| {
         fail(
             who,
             2,
@@ -133,14 +137,10 @@ fn open(who: &str, path: &Path) -> Result<book::Opened, ExitCode> {
 }
 
 /// Writes `book` as a new file (replacing one only with --force) and names the losses.
-fn write_out(
-    who: &str,
-    book: &dyn Lookup,
-    out: &Path,
-    format: Format,
-    force: bool,
-) -> Result<(), ExitCode> {
-    let losses = book::save_new(book, out, format, force).map_err(|e| match e {
+fn write_out(who: &str, book: &dyn Lookup, o: &OutArgs) -> Result<(), ExitCode> {
+    let format = out_format(who, o)?;
+    let out = &o.output;
+    let losses = book::save_new(book, out, format, o.force).map_err(|e| match e {
         book::BookError::Save(kifview::store::SaveError::Exists { .. }) => {
             fail(who, 1, format!("{e} (--force replaces it)"))
         }
@@ -174,7 +174,7 @@ fn name_unreached(who: &str, path: &Path, book: &dyn Lookup) {
 
 fn convert(a: ConvertArgs) -> ExitCode {
     let run = || -> Result<(), ExitCode> {
-        let format = out_format("convert", a.to, &a.output)?;
+        out_format("convert", &a.out)?;
         let opened = open("convert", &a.input)?;
         // Walk the input once (an Apery book's walk is what finds its positions).
         let mut all = Book::new();
@@ -186,7 +186,7 @@ fn convert(a: ConvertArgs) -> ExitCode {
             })
             .map_err(|e| fail("convert", 1, e.at(&a.input)))?;
         name_unreached("convert", &a.input, opened.book.as_ref());
-        write_out("convert", &all, &a.output, format, a.force)
+        write_out("convert", &all, &a.out)
     };
     match run() {
         Ok(()) => ExitCode::SUCCESS,
@@ -239,7 +239,7 @@ fn join(into: &mut Option<String>, more: Option<String>) {
 
 fn merge(a: MergeArgs) -> ExitCode {
     let run = || -> Result<(), ExitCode> {
-        let format = out_format("merge", a.to, &a.output)?;
+        out_format("merge", &a.out)?;
         let mut all = Book::new();
         for path in &a.inputs {
             let opened = open("merge", path)?;
@@ -264,7 +264,7 @@ fn merge(a: MergeArgs) -> ExitCode {
                 path.display()
             )]);
         }
-        write_out("merge", &all, &a.output, format, a.force)
+        write_out("merge", &all, &a.out)
     };
     match run() {
         Ok(()) => ExitCode::SUCCESS,
