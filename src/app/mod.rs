@@ -80,6 +80,9 @@ pub struct LaunchOptions {
     pub file: Option<PathBuf>,
     /// Open at this ply of the main line (`+N` or `-n N`).
     pub ply: Option<u32>,
+    /// With `ply`: of the variations these (move number, which variation from 1) pairs name
+    /// (`--variation`, as `kifview find` prints them: `collection::Fork::arg`).
+    pub variation: Vec<(u32, u32)>,
     /// Which record of a multi-record file (1-based; 0 means the first).
     pub record: usize,
     /// Start with the board flipped (White at the bottom).
@@ -97,4 +100,6 @@ pub struct LaunchOptions {
     pub engine: Option<String>,
     /// The collection the explorer reads (`--index IDX`); None: the default index.
     pub index: Option<PathBuf>,
+    /// Who "me" is (`--me NAME`, repeatable): replaces the config's `[collection] me`.
+    pub me: Vec<String>,
 }

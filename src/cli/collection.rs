@@ -3,7 +3,9 @@
 
 use super::{Out, print_messages};
 use clap::{ArgGroup, Args, ValueEnum};
-use kifview::collection::{self, Brief, Filter, GameResult, Index, UpdateOptions};
+use kifview::collection::{
+    self, Brief, Filter, Fork, GameResult, Index, Me, MeColor, MeResult, UpdateOptions,
+};
 use kifview::core::notation::usi;
 use kifview::core::rules::{Move, Position};
 use kifview::core::text::sanitize;
@@ -71,20 +73,23 @@ pub enum ResultArg {
     Unknown,
 }
 
+/// The filters of `find`, `explore`, `games` (and `report`): every one given holds; a name,
+/// event or tag option given twice is two conditions (`--player 羽生 --player 藤井`: the games
+/// between the two).
 #[derive(Args, Debug, Default)]
 pub struct FilterArgs {
-    /// Games where either side's name contains NAME.
+    /// Games where either side's name contains NAME (full/half width, case and spaces aside).
     #[arg(long, value_name = "NAME")]
-    pub player: Option<String>,
+    pub player: Vec<String>,
     /// Games where sente's (下手's) name contains NAME.
     #[arg(long, value_name = "NAME")]
-    pub sente: Option<String>,
+    pub sente: Vec<String>,
     /// Games where gote's (上手's) name contains NAME.
     #[arg(long, value_name = "NAME")]
-    pub gote: Option<String>,
+    pub gote: Vec<String>,
     /// Games whose event (棋戦) contains TEXT.
     #[arg(long, value_name = "TEXT")]
-    pub event: Option<String>,
+    pub event: Vec<String>,
     /// Games on or after DATE (YYYY, YYYY-MM or YYYY-MM-DD).
     #[arg(long, value_name = "DATE", value_parser = collection::filter_text::parse_date)]
     pub from: Option<String>,
@@ -94,12 +99,24 @@ pub struct FilterArgs {
     /// Games with this result.
     #[arg(long, value_enum)]
     pub result: Option<ResultArg>,
-    /// Games with this strategy or castle tag (or this 戦型 header).
+    /// Games with a tag of this family (美濃: 美濃囲い, 高美濃囲い, 銀冠, …), or this 戦型 header.
     #[arg(long, value_name = "TAG")]
-    pub tag: Option<String>,
+    pub tag: Vec<String>,
     /// Games of files under this folder.
     #[arg(long, value_name = "FOLDER")]
     pub under: Option<PathBuf>,
+    /// The viewer's filter language: "player:A player:B me:sente event:竜王 2020..2023
+    /// -tag:穴熊" (see the README), with the options above.
+    #[arg(long, value_name = "TEXT", allow_hyphen_values = true)]
+    pub filter: Option<String>,
+    /// Who "me" is (a name or an account; repeatable), instead of the config's
+    /// `[collection] me`: the filter `me`, and me_color/me_result in --json.
+    #[arg(long, value_name = "NAME")]
+    pub me: Vec<String>,
+    /// The config file whose `[collection] me` says who "me" is (default: $KIFVIEW_CONFIG,
+    /// else the platform config directory).
+    #[arg(long, value_name = "PATH")]
+    pub config: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -148,6 +165,11 @@ pub struct GamesArgs {
     /// One JSON object a line.
     #[arg(long)]
     pub json: bool,
+    /// List the copies of games not counted (the same moves from the same start, and the
+    /// same players and date where both have them), each with the copy counted in its place:
+    /// the one with the most comments and analysis.
+    #[arg(long)]
+    pub duplicates: bool,
 }
 
 /// The index folder: `--index`, else the default ([`kifview::collection::index_dir`]).
@@ -263,13 +285,13 @@ pub fn index(a: IndexArgs) -> ExitCode {
     }
 }
 
-fn fail(code: u8, who: &str, e: &str) -> ExitCode {
+pub(super) fn fail(code: u8, who: &str, e: &str) -> ExitCode {
     print_messages(&[format!("kifview {who}: {e}")]);
     ExitCode::from(code)
 }
 
 /// The position the arguments name; `Err((exit code, message))`.
-fn target(p: &PositionArgs) -> Result<Position, (u8, String)> {
+pub(super) fn target(p: &PositionArgs) -> Result<Position, (u8, String)> {
     if let Some(s) = &p.sfen {
         let mut text = s.trim().to_string();
         if text.split_whitespace().count() == 3 {
@@ -302,18 +324,17 @@ fn target(p: &PositionArgs) -> Result<Position, (u8, String)> {
     Ok(parsed.record.position_at(node))
 }
 
-fn filter(f: FilterArgs) -> Filter {
+/// The filter the options and `--filter` say, with who "me" is (`--me`, else the config's):
+/// `Err` with the message when they cannot be read. `report` reads its filters through this too.
+pub(super) fn filter(f: FilterArgs) -> Result<Filter, String> {
+    use collection::{Field, Term};
     let under = f.under.map(|u| {
         let abs = std::fs::canonicalize(&u)
             .or_else(|_| std::path::absolute(&u))
             .unwrap_or(u);
         collection::walk::path_key(&abs)
     });
-    Filter {
-        player: f.player,
-        sente: f.sente,
-        gote: f.gote,
-        event: f.event,
+    let mut flags = Filter {
         from: f.from,
         to: f.to,
         result: f.result.map(|r| match r {
@@ -322,12 +343,36 @@ fn filter(f: FilterArgs) -> Filter {
             ResultArg::Draw => GameResult::Draw,
             ResultArg::Unknown => GameResult::Unknown,
         }),
-        tag: f.tag,
         under,
+        ..Filter::default()
+    };
+    for (values, field, flag) in [
+        (f.player, Field::Player, "--player"),
+        (f.sente, Field::Sente, "--sente"),
+        (f.gote, Field::Gote, "--gote"),
+        (f.event, Field::Event, "--event"),
+        (f.tag, Field::Tag, "--tag"),
+    ] {
+        for v in values {
+            if collection::name_key(&v).is_empty() {
+                return Err(format!(
+                    "{flag}: an empty value matches every game: leave it out"
+                ));
+            }
+            flags.terms.push(Term::new(field, &v));
+        }
     }
+    let config_me = if f.me.is_empty() {
+        kifview::app::Config::load(f.config.as_deref())
+            .map_err(|e| e.to_string())?
+            .me
+    } else {
+        Vec::new()
+    };
+    collection::filter_text::combine(flags, f.filter.as_deref(), &f.me, &config_me)
 }
 
-fn open(given: Option<PathBuf>, who: &str) -> Result<Index, ExitCode> {
+pub(super) fn open(given: Option<PathBuf>, who: &str) -> Result<Index, ExitCode> {
     let dir = index_dir(given).map_err(|e| fail(2, who, &e))?;
     Index::open(&dir).map_err(|e| fail(1, who, &e))
 }
@@ -343,6 +388,26 @@ struct FoundJson<'a> {
     gote: &'a str,
     date: Option<&'a str>,
     event: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    me_color: Option<Option<MeColor>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    me_result: Option<Option<MeResult>>,
+    /// The variations leading to the position when the main line does not get there, as
+    /// the viewer's `--variation` takes them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    variation: Option<String>,
+}
+
+/// `me_color` and `me_result` of a game's JSON line: absent without a "me", `null` in a game
+/// I did not play.
+fn me_fields(me: Option<&Me>, g: &Brief) -> (Option<Option<MeColor>>, Option<Option<MeResult>>) {
+    match me {
+        None => (None, None),
+        Some(me) => {
+            let c = me.color(g.sente, g.gote);
+            (Some(c), Some(c.map(|c| c.result(g.result))))
+        }
+    }
 }
 
 /// A game as `games --json` prints it.
@@ -358,11 +423,15 @@ struct GameJson<'a> {
     moves: u32,
     handicap: Option<&'a str>,
     tags: &'a [String],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    me_color: Option<Option<MeColor>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    me_result: Option<Option<MeResult>>,
 }
 
 /// JSON text with every control or bidirectional-override character escaped (`\u….`): the
 /// same data for a program, nothing a terminal would act on.
-fn json_line<T: Serialize>(v: &T) -> String {
+pub(super) fn json_line<T: Serialize>(v: &T) -> String {
     let mut raw = serde_json::to_string(v).expect("plain data");
     // Also U+2028/U+2029, which JavaScript before ES2019 reads as line breaks inside a string.
     let acts = kifview::core::text::is_unsafe;
@@ -389,7 +458,7 @@ fn name<'a>(s: &Option<&'a str>) -> &'a str {
 
 /// The human-readable line of a game, and the line that opens it (`FILE +N [--record R]`),
 /// written into `t`.
-fn human(t: &mut Vec<u8>, g: &Brief, ply: Option<u32>) {
+fn human(t: &mut Vec<u8>, g: &Brief, ply: Option<u32>, variation: &[Fork]) {
     let put = |t: &mut Vec<u8>, s: &str| t.extend_from_slice(s.as_bytes());
     put(t, g.date.unwrap_or("----------"));
     put(t, "  ");
@@ -410,6 +479,10 @@ fn human(t: &mut Vec<u8>, g: &Brief, ply: Option<u32>) {
     if let Some(p) = ply {
         put(t, " +");
         number(t, g.first_move - 1 + p);
+        if let Some(v) = Fork::arg(g.first_move, variation) {
+            put(t, " --variation ");
+            put(t, &v);
+        }
     }
     if g.record > 1 {
         put(t, " --record ");
@@ -423,7 +496,7 @@ fn human(t: &mut Vec<u8>, g: &Brief, ply: Option<u32>) {
 /// with `\t`, `\n` and `\xNN` escapes when it holds a control character, a character a
 /// terminal acts on or a byte that is not UTF-8 (bash, zsh and ksh read `$'…'`), so that
 /// nothing in it reaches the terminal as it is and a copied line opens the file.
-fn shell_word(t: &mut Vec<u8>, key: &str) {
+pub(super) fn shell_word(t: &mut Vec<u8>, key: &str) {
     use std::os::unix::ffi::OsStrExt;
     let plain_byte = |b: u8| b.is_ascii_alphanumeric() || b"/._-+,:@%".contains(&b);
     let plain = |c: char| c.is_alphanumeric() || "/._-+,:@%".contains(c);
@@ -483,7 +556,7 @@ struct Stream {
 }
 
 /// `n` in decimal.
-fn number(t: &mut Vec<u8>, mut n: u32) {
+pub(super) fn number(t: &mut Vec<u8>, mut n: u32) {
     let mut buf = [0u8; 10];
     let mut i = buf.len();
     loop {
@@ -513,8 +586,13 @@ impl Stream {
         self.written()
     }
     /// Pushes a game as the table a person reads shows it.
-    fn push_human(&mut self, g: &Brief, ply: Option<u32>) -> Result<(), String> {
-        human(&mut self.text, g, ply);
+    fn push_human(
+        &mut self,
+        g: &Brief,
+        ply: Option<u32>,
+        variation: &[Fork],
+    ) -> Result<(), String> {
+        human(&mut self.text, g, ply, variation);
         self.written()
     }
     /// Pushes `v` as a JSON line ([`json_line`]), serialized in place.
@@ -538,7 +616,14 @@ impl Stream {
     /// Pushes a game as `find --json` prints it, written by hand: the common line (no string
     /// holding a quote, a backslash, a control or a byte that may start one a terminal acts
     /// on) without serde's machinery; any other line through [`push_json`](Self::push_json).
-    fn push_found(&mut self, g: &Brief, ply: u32) -> Result<(), String> {
+    fn push_found(
+        &mut self,
+        g: &Brief,
+        ply: u32,
+        variation: &[Fork],
+        me: Option<&Me>,
+    ) -> Result<(), String> {
+        let variation = Fork::arg(g.first_move, variation);
         let at = self.text.len();
         let t = &mut self.text;
         let mut plain = true;
@@ -573,6 +658,14 @@ impl Stream {
         field(t, b",\"gote\":", Some(name(&g.gote)));
         field(t, b",\"date\":", g.date);
         field(t, b",\"event\":", g.event);
+        let (me_color, me_result) = me_fields(me, g);
+        if let (Some(c), Some(r)) = (me_color, me_result) {
+            field(t, b",\"me_color\":", c.map(MeColor::word));
+            field(t, b",\"me_result\":", r.map(MeResult::word));
+        }
+        if variation.is_some() {
+            field(t, b",\"variation\":", variation.as_deref());
+        }
         if !plain {
             t.truncate(at);
             return self.push_json(&FoundJson {
@@ -584,6 +677,9 @@ impl Stream {
                 gote: name(&g.gote),
                 date: g.date,
                 event: g.event,
+                me_color,
+                me_result,
+                variation,
             });
         }
         t.extend_from_slice(b"}\n");
@@ -601,7 +697,12 @@ impl Stream {
         Ok(())
     }
     /// Ends the stream: the query's outcome, the count line of the table, the flush.
-    fn end(mut self, r: Result<(), String>, json: bool, who: &str) -> ExitCode {
+    fn end(self, r: Result<(), String>, json: bool, who: &str) -> ExitCode {
+        self.end_counting(r, (!json).then_some("game(s)"), who)
+    }
+
+    /// [`Stream::end`], the count line (when there is one) naming what it counts.
+    fn end_counting(mut self, r: Result<(), String>, what: Option<&str>, who: &str) -> ExitCode {
         match r {
             Err(e) if e != CLOSED => {
                 self.out.write(&self.text);
@@ -610,8 +711,8 @@ impl Stream {
             }
             _ => {}
         }
-        if !json {
-            let count = format!("{} game(s)\n", self.count);
+        if let Some(what) = what {
+            let count = format!("{} {what}\n", self.count);
             self.text.extend_from_slice(count.as_bytes());
         }
         self.out.write(&self.text);
@@ -628,18 +729,23 @@ pub fn find(a: QueryArgs) -> ExitCode {
         Ok(i) => i,
         Err(c) => return c,
     };
+    let filter = match filter(a.filter) {
+        Ok(f) => f,
+        Err(e) => return fail(2, "find", &e),
+    };
+    let me = filter.me_who();
     let mut s = Stream::new();
-    let r = idx.find_brief(&pos, &filter(a.filter), &mut |g, ply| {
+    let r = idx.find_brief(&pos, &filter, &mut |g, ply, variation| {
         if a.json {
-            s.push_found(g, ply)
+            s.push_found(g, ply, variation, me.as_ref())
         } else {
-            s.push_human(g, Some(ply))
+            s.push_human(g, Some(ply), variation)
         }
     });
     s.end(r, a.json, "find")
 }
 
-fn finish(out: Out, who: &str) -> ExitCode {
+pub(super) fn finish(out: Out, who: &str) -> ExitCode {
     match out.finish(&format!("kifview {who}")) {
         Ok(()) => ExitCode::SUCCESS,
         Err(c) => c,
@@ -656,7 +762,11 @@ pub fn explore(args: ExploreArgs) -> ExitCode {
         Ok(i) => i,
         Err(c) => return c,
     };
-    let e = match idx.explore(&pos, &filter(a.filter)) {
+    let filter = match filter(a.filter) {
+        Ok(f) => f,
+        Err(e) => return fail(2, "explore", &e),
+    };
+    let e = match idx.explore(&pos, &filter) {
         Ok(e) => e,
         Err(e) => return fail(1, "explore", &e),
     };
@@ -688,15 +798,31 @@ pub fn explore(args: ExploreArgs) -> ExitCode {
             e.draw,
             e.unknown
         );
+        let score = |m: &collection::MeTally| {
+            m.win_percent()
+                .map_or("    -".to_string(), |p| format!("{p:>5.1}"))
+        };
+        if let Some(me) = &e.me {
+            t.push_str(&format!(
+                "me: {} game(s): win {}, loss {}, draw {}, unknown {} (score {}%)\n",
+                me.games,
+                me.win,
+                me.loss,
+                me.draw,
+                me.unknown,
+                score(me).trim()
+            ));
+        }
         // The move column: as wide as the longest Japanese move (`▲２三銀右成`).
         let (col, heads) = match args.notation {
             Notation::Ja => (
                 12usize,
-                "指し手        games   sente%  gote%  draw  unknown\n",
+                "指し手        games   sente%  gote%  draw  unknown",
             ),
-            Notation::Usi => (8, "move      games   sente%  gote%  draw  unknown\n"),
+            Notation::Usi => (8, "move      games   sente%  gote%  draw  unknown"),
         };
         t.push_str(heads);
+        t.push_str(if e.me.is_some() { "    me%\n" } else { "\n" });
         for m in &e.moves {
             let name = match args.notation {
                 Notation::Ja => sanitize(&ja(m)).into_owned(),
@@ -704,7 +830,7 @@ pub fn explore(args: ExploreArgs) -> ExitCode {
             };
             let pad = col.saturating_sub(unicode_width::UnicodeWidthStr::width(name.as_str()));
             t.push_str(&format!(
-                "{name}{:pad$}{:>7}   {:>5.1}  {:>5.1}  {:>4}  {:>7}\n",
+                "{name}{:pad$}{:>7}   {:>5.1}  {:>5.1}  {:>4}  {:>7}",
                 "",
                 m.games,
                 pct(m.sente, m.games),
@@ -712,10 +838,47 @@ pub fn explore(args: ExploreArgs) -> ExitCode {
                 m.draw,
                 m.unknown
             ));
+            if let Some(me) = &m.me {
+                t.push_str(&format!("  {}", score(me)));
+            }
+            t.push('\n');
         }
         out.write(t.as_bytes());
     }
     finish(out, "explore")
+}
+
+/// A tag as `tags --json` prints it.
+#[derive(Serialize)]
+struct TagJson<'a> {
+    tag: &'a str,
+    games: u64,
+}
+
+pub fn tags(a: GamesArgs) -> ExitCode {
+    let filter = match filter(a.filter) {
+        Ok(f) => f,
+        Err(e) => return fail(2, "tags", &e),
+    };
+    let idx = match open(a.index, "tags") {
+        Ok(i) => i,
+        Err(c) => return c,
+    };
+    let counts = match idx.tag_counts(&filter) {
+        Ok(c) => c,
+        Err(e) => return fail(1, "tags", &e),
+    };
+    let mut t = String::new();
+    for (tag, games) in &counts {
+        if a.json {
+            t.push_str(&json_line(&TagJson { tag, games: *games }));
+        } else {
+            t.push_str(&format!("{games:>8}  {}\n", sanitize(tag)));
+        }
+    }
+    let mut out = Out::new();
+    out.write(t.as_bytes());
+    finish(out, "tags")
 }
 
 /// `explore --json`: the answer's object with each move's Japanese (`"ja"`) beside its
@@ -737,9 +900,18 @@ pub fn games(a: GamesArgs) -> ExitCode {
         Ok(i) => i,
         Err(c) => return c,
     };
+    if a.duplicates {
+        return duplicates(&idx, a.json);
+    }
+    let filter = match filter(a.filter) {
+        Ok(f) => f,
+        Err(e) => return fail(2, "games", &e),
+    };
+    let me = filter.me_who();
     let mut s = Stream::new();
-    let r = idx.games_each(&filter(a.filter), &mut |g| {
+    let r = idx.games_each(&filter, &mut |g| {
         if a.json {
+            let (me_color, me_result) = me_fields(me.as_ref(), &g.brief());
             s.push_json(&GameJson {
                 path: &g.path,
                 record: g.record,
@@ -751,10 +923,65 @@ pub fn games(a: GamesArgs) -> ExitCode {
                 moves: g.moves,
                 handicap: g.handicap.as_deref(),
                 tags: &g.tags,
+                me_color,
+                me_result,
             })
         } else {
-            s.push_human(&g.brief(), None)
+            s.push_human(&g.brief(), None, &[])
         }
     });
     s.end(r, a.json, "games")
+}
+
+/// A copy as `games --duplicates --json` prints it.
+#[derive(Serialize)]
+struct DuplicateJson<'a> {
+    path: &'a str,
+    record: u32,
+    same_as: PlaceJson<'a>,
+}
+
+#[derive(Serialize)]
+struct PlaceJson<'a> {
+    path: &'a str,
+    record: u32,
+}
+
+/// `games --duplicates`: every copy not counted, and the copy counted in its place.
+fn duplicates(idx: &Index, json: bool) -> ExitCode {
+    let list = match idx.duplicates() {
+        Ok(l) => l,
+        Err(e) => return fail(1, "games", &e),
+    };
+    let mut s = Stream::new();
+    let place = |t: &mut Vec<u8>, path: &str, record: u32| {
+        shell_word(t, path);
+        if record > 1 {
+            t.extend_from_slice(b" --record ");
+            number(t, record);
+        }
+    };
+    let mut r = Ok(());
+    for d in &list {
+        r = if json {
+            s.push_json(&DuplicateJson {
+                path: &d.path,
+                record: d.record,
+                same_as: PlaceJson {
+                    path: &d.same_as_path,
+                    record: d.same_as_record,
+                },
+            })
+        } else {
+            place(&mut s.text, &d.path, d.record);
+            s.text.extend_from_slice(b"\n  same as ");
+            place(&mut s.text, &d.same_as_path, d.same_as_record);
+            s.text.push(b'\n');
+            s.written()
+        };
+        if r.is_err() {
+            break;
+        }
+    }
+    s.end_counting(r, (!json).then_some("duplicate(s), not counted"), "games")
 }

@@ -1,11 +1,12 @@
 //! Command-line interface: the arguments, the viewer launcher, and one file per subcommand
-//! (`convert`, `show`, `check`, `analyze` with `mate`, `diagram`, and `collection` for
-//! `index`/`find`/`explore`/`games`).
+//! (`convert`, `show`, `check`, `analyze` with `mate`, `diagram`, `collection` for
+//! `index`/`find`/`explore`/`games`, and `book` for `kifview book ...`).
 //!
 //! Exit codes: 0 success, 1 when any input failed (the others are still processed) or a batch's
 //! inputs hold no record file, 2 bad usage.
 
 mod analyze;
+mod book;
 mod collection;
 mod diagram;
 
@@ -44,6 +45,10 @@ pub struct ViewArgs {
     /// Open at move N of the main line, as the record numbers its moves (ShogiGUI convention).
     #[arg(short = 'n', value_name = "N")]
     pub ply: Option<u32>,
+    /// With +N: move N of a variation, `M:A[,M:A…]` (at move M its A-th variation, from 1; as
+    /// `kifview find` prints it for a position only a variation reaches).
+    #[arg(long, value_name = "M:A[,M:A…]")]
+    pub variation: Option<String>,
     /// Which record of a multi-record CSA file (1-based).
     #[arg(long, default_value_t = 1, value_name = "N", value_parser = parse_record)]
     pub record: usize,
@@ -70,6 +75,10 @@ pub struct ViewArgs {
     /// index` makes it); without a file, the library of that index opens.
     #[arg(long, value_name = "IDX")]
     pub index: Option<PathBuf>,
+    /// Who "me" is in the collection (a name or an account; repeatable), instead of the
+    /// config's `[collection] me`: the filter `me`, results from my side, the explorer as me.
+    #[arg(long, value_name = "NAME")]
+    pub me: Vec<String>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -119,11 +128,16 @@ pub enum Command {
         after_help = "Examples:\n  kifview games --player 藤井 --result sente\n  kifview games --tag 矢倉 --json | jq .path"
     )]
     Games(collection::GamesArgs),
+    /// Every strategy and castle tag of the indexed games (filtered), with its count.
+    #[command(after_help = "Examples:\n  kifview tags\n  kifview tags --player 藤井 --json")]
+    Tags(collection::GamesArgs),
     /// Draw positions as SVG or PNG diagrams: one, every bookmark, or whole collections.
     #[command(
         after_help = "Examples:\n  kifview diagram game.kif -o game.svg           the final position\n  kifview diagram game.kif --ply 40 -o p40.png\n  kifview diagram game.kif --bookmarks --out-dir pics/ --format png\n  kifview diagram -r games/ --out-dir pics/ --ply 30 --flip\n  kifview diagram --sfen '4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1' -o tsume.svg"
     )]
     Diagram(diagram::DiagramArgs),
+    /// Opening books: convert between formats, merge, show a position's moves, check.
+    Book(book::BookArgs),
     /// Print shell completions.
     #[command(
         after_help = "Examples:\n  kifview completions bash > ~/.local/share/bash-completion/completions/kifview\n  kifview completions zsh > ~/.zfunc/_kifview\n  kifview completions fish > ~/.config/fish/completions/kifview.fish"
@@ -315,7 +329,9 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Find(a)) => collection::find(a),
         Some(Command::Explore(a)) => collection::explore(a),
         Some(Command::Games(a)) => collection::games(a),
+        Some(Command::Tags(a)) => collection::tags(a),
         Some(Command::Diagram(a)) => diagram::diagram(a),
+        Some(Command::Book(a)) => book::run(a),
         Some(Command::Completions { shell }) => {
             use clap::CommandFactory;
             let mut cmd = Cli::command();
@@ -354,6 +370,22 @@ fn run_viewer(v: ViewArgs) -> ExitCode {
             }
         }
     }
+    let variation = match v
+        .variation
+        .as_deref()
+        .map(kifview::collection::Fork::parse_arg)
+    {
+        None => Vec::new(),
+        Some(Ok(_)) if ply.is_none() => {
+            say!("kifview: --variation names the variation of a move: give the move too (+N)");
+            return ExitCode::from(2);
+        }
+        Some(Ok(v)) => v,
+        Some(Err(e)) => {
+            say!("kifview: {e}");
+            return ExitCode::from(2);
+        }
+    };
     if !has_terminal() {
         let file = v
             .file
@@ -375,6 +407,7 @@ fn run_viewer(v: ViewArgs) -> ExitCode {
     let opts = LaunchOptions {
         file: v.file,
         ply,
+        variation,
         record: v.record,
         flip: v.flip,
         config: v.config,
@@ -383,6 +416,7 @@ fn run_viewer(v: ViewArgs) -> ExitCode {
         setup: v.setup,
         engine: v.engine,
         index: v.index,
+        me: v.me,
     };
     match kifview::tui::run(opts) {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,13 +1,13 @@
 //! The catalog: files, games and segments in SQLite (`catalog.sqlite` in the index folder).
 //! The schema is [`SCHEMA`], documented in the README for `sqlite3`, pandas or Datasette.
 
-use super::{Brief, Filter, GameInfo, GameResult};
+use super::{Brief, Field, Filter, GameInfo, GameResult, MeSide, MeTally, name_key, tags};
 use rusqlite::{Connection, OptionalExtension, params};
 use std::path::Path;
 
 /// The version of the index's layout: an index of another version is refused (and rebuilt by
 /// `kifview index`).
-pub const FORMAT: &str = "kifview-collection-3";
+pub const FORMAT: &str = "kifview-collection-5";
 
 /// The prefix of every version's format: a catalog whose format starts so is kifview's (an
 /// index made before the marker file, [`super::build::MARKER`], is recognised by it).
@@ -51,9 +51,17 @@ CREATE TABLE games(
   sente_mistakes INTEGER NOT NULL, sente_blunders INTEGER NOT NULL,
   gote_inaccuracies INTEGER NOT NULL, gote_dubious INTEGER NOT NULL,
   gote_mistakes INTEGER NOT NULL, gote_blunders INTEGER NOT NULL,
-  sente_loss REAL, gote_loss REAL -- mean win-% loss per judged move
+  sente_loss REAL, gote_loss REAL, -- mean win-% loss per judged move
+  sente_key TEXT NOT NULL,        -- sente, gote and event as filters compare them: NFKC,
+  gote_key TEXT NOT NULL,         -- lower case, no spaces ('' when absent)
+  event_key TEXT NOT NULL,
+  moves_hash INTEGER NOT NULL,    -- the start and the main line's moves hashed (0: no move)
+  comments INTEGER NOT NULL,      -- nodes with a comment
+  same_as INTEGER                 -- a copy of this game (same moves, players and date where
+                                  -- both have them): NULL, or the id of the copy counted
 );
 CREATE INDEX games_file ON games(file_id);
+CREATE INDEX games_hash ON games(moves_hash);
 CREATE TABLE owned(
   name TEXT PRIMARY KEY           -- a file this index writes or wrote that no segment names (the
                                   -- next segment's, a replaced one's): the only files it removes
@@ -212,7 +220,7 @@ impl Catalog {
             ("files", "path, hash, format, error"),
             (
                 "games",
-                "sente, gote, date, event, handicap, result, ending, opening, tags",
+                "sente, gote, date, event, handicap, result, ending, opening, tags, sente_key, gote_key, event_key",
             ),
             ("meta", "key, value"),
         ];
@@ -329,11 +337,12 @@ impl Catalog {
         rows.collect::<Result<_, _>>().map_err(sql)
     }
 
-    /// Each live game's id and result.
+    /// Each counted game's id and result (a copy of another game, `same_as`, is not counted:
+    /// `games.bin` gives it no result, so position queries pass it by).
     pub fn results(&self) -> Result<Vec<(u32, GameResult)>, String> {
         let mut st = self
             .db
-            .prepare("SELECT id, result FROM games")
+            .prepare("SELECT id, result FROM games WHERE same_as IS NULL")
             .map_err(sql)?;
         let rows = st
             .query_map([], |r| {
@@ -531,6 +540,79 @@ impl Catalog {
         rows.collect::<Result<_, _>>().map_err(sql)
     }
 
+    /// My games among those passing `filter` and how they went for me (`None` when nobody is
+    /// "me": [`Filter::me_names`]): one grouped count on the catalog's name keys, my colour
+    /// as [`super::Me::color`] says (sente when sente's name is mine), or as `me:sente` or
+    /// `me:gote` says.
+    pub fn me_tally(&self, filter: &Filter) -> Result<Option<MeTally>, String> {
+        let Some(me) = filter.me_who() else {
+            return Ok(None);
+        };
+        let side = filter.me.unwrap_or(MeSide::Either);
+        let (clause, mut args) = where_clause(&Filter {
+            me: Some(side),
+            ..filter.clone()
+        });
+        let as_sente = match side {
+            MeSide::Sente => "1".to_string(),
+            MeSide::Gote => "0".to_string(),
+            MeSide::Either => {
+                let parts: Vec<String> = me
+                    .keys()
+                    .iter()
+                    .map(|k| {
+                        args.push(k.clone());
+                        format!("instr(sente_key, ?{}) > 0", args.len())
+                    })
+                    .collect();
+                format!("({})", parts.join(" OR "))
+            }
+        };
+        let mut st = self
+            .db
+            .prepare(&format!(
+                "SELECT result, {as_sente}, count(*) FROM {FROM}{clause} GROUP BY 1, 2"
+            ))
+            .map_err(sql)?;
+        let mut rows = st
+            .query(rusqlite::params_from_iter(args.iter()))
+            .map_err(sql)?;
+        let mut t = MeTally::default();
+        while let Some(r) = rows.next().map_err(sql)? {
+            let result = GameResult::parse(&r.get::<_, String>(0).map_err(sql)?);
+            let color = match r.get::<_, i64>(1).map_err(sql)? {
+                0 => super::MeColor::Gote,
+                _ => super::MeColor::Sente,
+            };
+            let n: i64 = r.get(2).map_err(sql)?;
+            t.add_many(color.result(result), n.max(0) as u64);
+        }
+        Ok(Some(t))
+    }
+
+    /// Every tag of the games passing `filter` with how many games have it: by count, then
+    /// name.
+    pub fn tag_counts(&self, filter: &Filter) -> Result<Vec<(String, u64)>, String> {
+        let (clause, args) = where_clause(filter);
+        let mut st = self
+            .db
+            .prepare(&format!("SELECT tags FROM {FROM}{clause}"))
+            .map_err(sql)?;
+        let mut rows = st
+            .query(rusqlite::params_from_iter(args.iter()))
+            .map_err(sql)?;
+        let mut counts: std::collections::HashMap<String, u64> = Default::default();
+        while let Some(r) = rows.next().map_err(sql)? {
+            let tags: String = r.get(0).map_err(sql)?;
+            for t in tags.split(',').filter(|t| !t.is_empty()) {
+                *counts.entry(t.to_string()).or_default() += 1;
+            }
+        }
+        let mut out: Vec<(String, u64)> = counts.into_iter().collect();
+        out.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        Ok(out)
+    }
+
     /// How many games pass `filter`.
     pub fn count(&self, filter: &Filter) -> Result<u64, String> {
         let (clause, args) = where_clause(filter);
@@ -574,10 +656,13 @@ impl Catalog {
                 }
             }
         }
-        // Through negative ids: no new id meets an old one on the way.
+        // Through negative ids: no new id meets an old one on the way. The copies' `same_as`
+        // follow their game.
         self.db
             .execute_batch(
-                "UPDATE games SET id = -(SELECT new FROM remap WHERE old = games.id)
+                "UPDATE games SET same_as = (SELECT new FROM remap WHERE old = games.same_as)
+                   WHERE same_as IN (SELECT old FROM remap);
+                 UPDATE games SET id = -(SELECT new FROM remap WHERE old = games.id)
                    WHERE id IN (SELECT old FROM remap);
                  UPDATE games SET id = -id WHERE id < 0;
                  DELETE FROM remap;",
@@ -667,6 +752,7 @@ impl Catalog {
     }
 
     pub fn add_game(&self, id: u32, file_id: i64, g: &GameInfo) -> Result<(), String> {
+        let key = |t: &Option<String>| t.as_deref().map(name_key).unwrap_or_default();
         let mut st = self
             .db
             .prepare_cached(
@@ -674,9 +760,9 @@ impl Catalog {
                    result, ending, moves, first_move, opening, tags, evaluated,
                    sente_inaccuracies, sente_dubious, sente_mistakes, sente_blunders,
                    gote_inaccuracies, gote_dubious, gote_mistakes, gote_blunders,
-                   sente_loss, gote_loss)
+                   sente_loss, gote_loss, sente_key, gote_key, event_key, moves_hash, comments)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15,
-                   ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25)",
+                   ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30)",
             )
             .map_err(sql)?;
         let m = &g.marks;
@@ -706,6 +792,11 @@ impl Catalog {
             m[1][3],
             g.loss[0],
             g.loss[1],
+            key(&g.sente),
+            key(&g.gote),
+            key(&g.event),
+            g.moves_hash,
+            g.comments,
         ])
         .map_err(sql)?;
         Ok(())
@@ -769,21 +860,76 @@ fn new_build_id() -> i64 {
     i64::from_str_radix(&h, 16).unwrap_or(t as i64 & i64::MAX)
 }
 
-/// ` WHERE …` for a filter (empty without conditions) and its arguments.
+/// ` WHERE …` for a filter (empty without conditions) and its arguments. Names and events
+/// are compared on their keys ([`name_key`]), which the catalog stores beside them: one
+/// `instr` a row, as fast as on the text itself.
 fn where_clause(f: &Filter) -> (String, Vec<String>) {
-    let mut conds: Vec<String> = Vec::new();
+    // A copy of another game is counted once, as that game ([`super::duplicates`]).
+    let mut conds: Vec<String> = vec!["same_as IS NULL".into()];
     let mut args: Vec<String> = Vec::new();
     let arg = |v: String, args: &mut Vec<String>| {
         args.push(v);
         format!("?{}", args.len())
     };
-    // Each condition with one argument: `{a}` names it.
+    // `column` contains one of `keys`.
+    let any_in = |column: &str, keys: &[String], args: &mut Vec<String>| {
+        let parts: Vec<String> = keys
+            .iter()
+            .map(|k| format!("instr({column}, {}) > 0", arg(k.clone(), args)))
+            .collect();
+        format!("({})", parts.join(" OR "))
+    };
+    for t in &f.terms {
+        let cond = match t.field {
+            Field::Tag => {
+                let parts: Vec<String> = tags::family(&t.value)
+                    .into_iter()
+                    .map(|name| {
+                        let a = arg(name, &mut args);
+                        format!("instr(',' || tags || ',', ',' || {a} || ',') > 0 OR opening = {a}")
+                    })
+                    .collect();
+                format!("coalesce({}, 0)", parts.join(" OR "))
+            }
+            field => {
+                let key = [name_key(&t.value)];
+                match field {
+                    Field::Sente => any_in("sente_key", &key, &mut args),
+                    Field::Gote => any_in("gote_key", &key, &mut args),
+                    Field::Event => any_in("event_key", &key, &mut args),
+                    _ => format!(
+                        "({} OR {})",
+                        any_in("sente_key", &key, &mut args),
+                        any_in("gote_key", &key, &mut args)
+                    ),
+                }
+            }
+        };
+        conds.push(if t.exclude {
+            format!("NOT ({cond})")
+        } else {
+            cond
+        });
+    }
+    if let Some(side) = f.me {
+        // Nobody is "me": no game is mine ([`Filter::check_me`] says so before a query).
+        let keys = f.me_who().map(|m| m.keys().to_vec()).unwrap_or_default();
+        conds.push(if keys.is_empty() {
+            "0".to_string()
+        } else {
+            match side {
+                MeSide::Sente => any_in("sente_key", &keys, &mut args),
+                MeSide::Gote => any_in("gote_key", &keys, &mut args),
+                MeSide::Either => format!(
+                    "({} OR {})",
+                    any_in("sente_key", &keys, &mut args),
+                    any_in("gote_key", &keys, &mut args)
+                ),
+            }
+        });
+    }
     let result = f.result.map(|r| r.word().to_string());
     let single = [
-        (&f.player, "(instr(sente, {a}) > 0 OR instr(gote, {a}) > 0)"),
-        (&f.sente, "instr(sente, {a}) > 0"),
-        (&f.gote, "instr(gote, {a}) > 0"),
-        (&f.event, "instr(event, {a}) > 0"),
         (&f.from, "date >= {a}"),
         (&f.to, "substr(date, 1, length({a})) <= {a}"),
         (&result, "result = {a}"),
@@ -794,12 +940,6 @@ fn where_clause(f: &Filter) -> (String, Vec<String>) {
             conds.push(sql.replace("{a}", &a));
         }
     }
-    if let Some(t) = &f.tag {
-        let a = arg(t.clone(), &mut args);
-        conds.push(format!(
-            "(instr(',' || tags || ',', ',' || {a} || ',') > 0 OR opening = {a})"
-        ));
-    }
     if let Some(u) = &f.under {
         let a = arg(u.clone(), &mut args);
         let b = arg(format!("{}/", u.trim_end_matches('/')), &mut args);
@@ -807,11 +947,7 @@ fn where_clause(f: &Filter) -> (String, Vec<String>) {
             "(path = {a} OR substr(path, 1, length({b})) = {b})"
         ));
     }
-    if conds.is_empty() {
-        (String::new(), args)
-    } else {
-        (format!(" WHERE {}", conds.join(" AND ")), args)
-    }
+    (format!(" WHERE {}", conds.join(" AND ")), args)
 }
 
 /// The step a test asks an update to stop in (`KIFVIEW_TEST_PAUSE_IN_STEP`, debug builds only).

@@ -17,7 +17,8 @@
 //!   game's moves, replayed to confirm every candidate (so a key collision never puts a wrong
 //!   game in an answer) and to read the move played next;
 //! - `games.bin`: one byte per game id, its result, 0 for a game forgotten since (its pairs stay
-//!   in their segment until [`compact`] merges the segments), and the catalog's generation in
+//!   in their segment until [`compact`] merges the segments) or a copy of another game
+//!   ([`duplicates`]: a game copied in several files or formats is counted once everywhere), and the catalog's generation in
 //!   byte 0 (no game has id 0); then per game id the code of its first move when it starts at
 //!   the start position, so a query there replays nothing ([`games_bin`]: written once at the
 //!   end of an update; a query that finds none of the catalog's generation builds it from the
@@ -46,6 +47,7 @@
 pub mod build;
 pub mod catalog;
 pub mod compact;
+pub mod duplicates;
 pub mod filter_text;
 pub mod games_bin;
 pub mod keys;
@@ -57,7 +59,8 @@ pub mod walk;
 
 pub use build::{Report, UpdateOptions, update, update_with};
 pub use catalog::SortBy;
-pub use query::{Explored, Found, Index, NextMove};
+pub use filter_text::name_key;
+pub use query::{Explored, Fork, Found, Index, MeTally, NextMove, node_of};
 
 use serde::Serialize;
 use std::path::PathBuf;
@@ -110,33 +113,187 @@ impl GameResult {
     }
 }
 
-/// Which games a query looks at. Names and events match as substrings; dates compare as
-/// `YYYY-MM-DD` text (`to` as a prefix: `--to 2020` takes all of 2020); `under` is an absolute
-/// path.
-#[derive(Clone, Debug, Default)]
+/// Which games a query looks at: every condition holds (a repeated key is one more
+/// condition: `player:羽生 player:藤井` are the games between the two). Names, events and tags
+/// match after [`filter_text::name_key`] (NFKC, case, spaces), names and events as substrings,
+/// tags by family ([`tags::family`]); dates compare as `YYYY-MM-DD` text (`to` as a prefix:
+/// `--to 2020` takes all of 2020); `under` is an absolute path. [`Filter::parse`] reads the
+/// typed filter; [`filter_text::combine`] adds it to the CLI's options.
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Filter {
-    pub player: Option<String>,
-    pub sente: Option<String>,
-    pub gote: Option<String>,
-    pub event: Option<String>,
+    /// Name, event and tag conditions, each one a game must meet (or, excluded, must not).
+    pub terms: Vec<Term>,
     pub from: Option<String>,
     pub to: Option<String>,
     pub result: Option<GameResult>,
-    pub tag: Option<String>,
     pub under: Option<String>,
+    /// The games "I" played (`me`, `me:sente`, `me:gote`), "I" being [`Filter::me_names`].
+    pub me: Option<MeSide>,
+    /// Who "me" is (the config's `[collection] me`, `--me`): names and accounts, matched as
+    /// `player:` matches. Not a condition by itself: it says who `me` and the results from my
+    /// side ([`Me`]) are about.
+    pub me_names: Vec<String>,
+}
+
+/// What a [`Term`] looks at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Field {
+    /// Either side's name.
+    Player,
+    Sente,
+    Gote,
+    Event,
+    Tag,
+}
+
+/// One condition of a [`Filter`]: `field` contains `value` (a tag: is of its family), or
+/// with `exclude` does not.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Term {
+    pub field: Field,
+    /// As typed (normalised when the query is made).
+    pub value: String,
+    pub exclude: bool,
+}
+
+impl Term {
+    pub fn new(field: Field, value: &str) -> Term {
+        Term {
+            field,
+            value: value.to_string(),
+            exclude: false,
+        }
+    }
+}
+
+/// Which of my games `me` takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MeSide {
+    Either,
+    Sente,
+    Gote,
 }
 
 impl Filter {
     pub fn is_empty(&self) -> bool {
-        self.player.is_none()
-            && self.sente.is_none()
-            && self.gote.is_none()
-            && self.event.is_none()
+        self.terms.is_empty()
             && self.from.is_none()
             && self.to.is_none()
             && self.result.is_none()
-            && self.tag.is_none()
             && self.under.is_none()
+            && self.me.is_none()
+    }
+
+    /// The filter with one more condition.
+    pub fn with(mut self, term: Term) -> Filter {
+        self.terms.push(term);
+        self
+    }
+
+    /// Who "me" is, normalised, when [`Filter::me_names`] names someone.
+    pub fn me_who(&self) -> Option<Me> {
+        Me::new(&self.me_names)
+    }
+}
+
+/// Who "me" is, normalised ([`filter_text::name_key`]): a game is mine when a side's name
+/// contains one of my names (sente's looked at first: in a game where both sides' names match,
+/// I am sente).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Me {
+    keys: Vec<String>,
+}
+
+/// My colour in a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MeColor {
+    Sente,
+    Gote,
+}
+
+/// A game's result from my side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MeResult {
+    Win,
+    Loss,
+    Draw,
+    Unknown,
+}
+
+impl MeResult {
+    pub fn word(self) -> &'static str {
+        match self {
+            MeResult::Win => "win",
+            MeResult::Loss => "loss",
+            MeResult::Draw => "draw",
+            MeResult::Unknown => "unknown",
+        }
+    }
+    /// 勝, 負, 分 or 不明: the library's column.
+    pub fn kanji(self) -> &'static str {
+        match self {
+            MeResult::Win => "勝",
+            MeResult::Loss => "負",
+            MeResult::Draw => "分",
+            MeResult::Unknown => "不明",
+        }
+    }
+}
+
+impl Me {
+    /// `None` when `names` holds no name (blank ones are left out).
+    pub fn new(names: &[String]) -> Option<Me> {
+        let keys: Vec<String> = names
+            .iter()
+            .map(|n| filter_text::name_key(n))
+            .filter(|k| !k.is_empty())
+            .collect();
+        (!keys.is_empty()).then_some(Me { keys })
+    }
+
+    /// Is one of my names in `name`?
+    pub fn is(&self, name: Option<&str>) -> bool {
+        let Some(name) = name else { return false };
+        let key = filter_text::name_key(name);
+        self.keys.iter().any(|k| key.contains(k.as_str()))
+    }
+
+    /// My colour in the game between `sente` and `gote`; `None` when I did not play it.
+    pub fn color(&self, sente: Option<&str>, gote: Option<&str>) -> Option<MeColor> {
+        if self.is(sente) {
+            Some(MeColor::Sente)
+        } else if self.is(gote) {
+            Some(MeColor::Gote)
+        } else {
+            None
+        }
+    }
+
+    /// The normalised names, for the catalog's query.
+    pub(crate) fn keys(&self) -> &[String] {
+        &self.keys
+    }
+}
+
+impl MeColor {
+    pub fn word(self) -> &'static str {
+        match self {
+            MeColor::Sente => "sente",
+            MeColor::Gote => "gote",
+        }
+    }
+    /// The game's result from this side.
+    pub fn result(self, r: GameResult) -> MeResult {
+        match (self, r) {
+            (MeColor::Sente, GameResult::Sente) | (MeColor::Gote, GameResult::Gote) => {
+                MeResult::Win
+            }
+            (_, GameResult::Sente | GameResult::Gote) => MeResult::Loss,
+            (_, GameResult::Draw) => MeResult::Draw,
+            (_, GameResult::Unknown) => MeResult::Unknown,
+        }
     }
 }
 
@@ -224,6 +381,11 @@ pub struct GameInfo {
     pub marks: [[u32; 4]; 2],
     /// Mean win-% loss per judged move, per side.
     pub loss: [Option<f64>; 2],
+    /// The game's start and main-line moves, hashed: copies of one game share it
+    /// ([`duplicates`]).
+    pub moves_hash: i64,
+    /// Nodes with a comment, any line: how much a copy holds beside its moves.
+    pub comments: u32,
 }
 
 impl GameInfo {
@@ -245,7 +407,8 @@ impl GameInfo {
     pub(crate) const COLUMNS: &'static str = "id, path, record, sente, gote, date, event, \
         handicap, result, ending, moves, first_move, opening, tags, evaluated, \
         sente_inaccuracies, sente_dubious, sente_mistakes, sente_blunders, \
-        gote_inaccuracies, gote_dubious, gote_mistakes, gote_blunders, sente_loss, gote_loss";
+        gote_inaccuracies, gote_dubious, gote_mistakes, gote_blunders, sente_loss, gote_loss, \
+        moves_hash, comments";
 
     pub(crate) fn from_row(r: &rusqlite::Row) -> rusqlite::Result<GameInfo> {
         let tags: String = r.get(13)?;
@@ -275,6 +438,8 @@ impl GameInfo {
             evaluated: r.get(14)?,
             marks,
             loss: [r.get(23)?, r.get(24)?],
+            moves_hash: r.get(25)?,
+            comments: r.get(26)?,
         })
     }
 }

@@ -4,8 +4,8 @@ use super::build::CATALOG;
 use super::catalog::{Catalog, SortBy};
 use super::games_bin::Games;
 use super::keys::{decode_move, position_key};
-use super::segment::{GameView, Segment};
-use super::{Brief, Filter, GameInfo, GameResult};
+use super::segment::{GameView, LineView, Segment};
+use super::{Brief, Filter, GameInfo, GameResult, MeColor, MeSide};
 use crate::core::rules::Position;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -86,6 +86,10 @@ fn snapshot<T>(catalog: &Catalog, f: impl FnOnce() -> Result<T, String>) -> Resu
     out
 }
 
+/// What [`Index::find_brief`] calls per game: its row, the ply and the variations taken
+/// there (as [`Found`]'s).
+pub type BriefEach<'a> = dyn FnMut(&Brief, u32, &[Fork]) -> Result<(), String> + 'a;
+
 /// A game that reaches the position.
 #[derive(Clone, Debug)]
 pub struct Found {
@@ -95,6 +99,18 @@ pub struct Found {
     pub ply: u32,
     /// The move the game played next there (USI), `None` when it ends there.
     pub next: Option<String>,
+    /// Empty when the main line reaches the position; else the variations taken from the
+    /// root to the line that does ([`Fork`]), outermost first.
+    pub variation: Vec<Fork>,
+}
+
+/// A variation taken on the way to a node: at the fork after `ply` plies from the record's
+/// start, its `alt`-th variation (1: the first, as a reader lists them after the move they
+/// replace), then its first moves onwards.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Fork {
+    pub ply: u32,
+    pub alt: u32,
 }
 
 /// One move played from the position, with the results of the games that played it.
@@ -106,6 +122,53 @@ pub struct NextMove {
     pub gote: u64,
     pub draw: u64,
     pub unknown: u64,
+    /// From my side, when the filter is `me` ([`Filter::me`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub me: Option<MeTally>,
+}
+
+/// My games and how they went for me (my colour in each game).
+#[derive(Clone, Copy, Debug, Default, Serialize, PartialEq, Eq)]
+pub struct MeTally {
+    pub games: u64,
+    pub win: u64,
+    pub loss: u64,
+    pub draw: u64,
+    pub unknown: u64,
+}
+
+impl MeTally {
+    /// Counts one more game of mine.
+    pub fn add(&mut self, r: super::MeResult) {
+        self.add_many(r, 1);
+    }
+
+    /// Counts `n` more games of mine, each `r`.
+    pub fn add_many(&mut self, r: super::MeResult, n: u64) {
+        self.games += n;
+        *match r {
+            super::MeResult::Win => &mut self.win,
+            super::MeResult::Loss => &mut self.loss,
+            super::MeResult::Draw => &mut self.draw,
+            super::MeResult::Unknown => &mut self.unknown,
+        } += n;
+    }
+
+    fn from(c: [u64; 4]) -> MeTally {
+        MeTally {
+            games: c.iter().sum(),
+            win: c[0],
+            loss: c[1],
+            draw: c[2],
+            unknown: c[3],
+        }
+    }
+    /// My score in percent (a win 1, a draw ½; games of unknown result left out), `None`
+    /// without a known result.
+    pub fn win_percent(&self) -> Option<f64> {
+        let known = self.win + self.loss + self.draw;
+        (known > 0).then(|| 100.0 * (self.win as f64 + self.draw as f64 / 2.0) / known as f64)
+    }
 }
 
 /// What was played from a position.
@@ -119,6 +182,10 @@ pub struct Explored {
     pub unknown: u64,
     /// By count, then USI.
     pub moves: Vec<NextMove>,
+    /// From my side, when the filter is `me` ([`Filter::me`]): the games I played, scored as
+    /// they went for me, whatever my colour.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub me: Option<MeTally>,
 }
 
 /// A confirmed hit: the game, where it first reaches the position and the code of the move
@@ -128,6 +195,8 @@ struct Hit {
     outcome: GameResult,
     ply: u32,
     next: Option<u16>,
+    /// Empty on the main line.
+    variation: Vec<Fork>,
 }
 
 impl Index {
@@ -239,6 +308,7 @@ impl Index {
                         outcome,
                         ply: 0,
                         next,
+                        variation: Vec::new(),
                     });
                     continue;
                 }
@@ -250,23 +320,13 @@ impl Index {
                         Err(_) => continue,
                     },
                 };
-                let mut best: Option<(u32, Option<u16>)> = None;
-                for (i, line) in stored.lines.iter().enumerate() {
-                    if let Some(h) = first_reach(&initial, line, target)
-                        && best.is_none_or(|b| h.0 < b.0)
-                    {
-                        best = Some(h);
-                        if i == 0 {
-                            break; // the main line's ply wins
-                        }
-                    }
-                }
-                if let Some((ply, next)) = best {
+                if let Some(r) = first_reach(&initial, &stored.lines, target) {
                     each(Hit {
                         game: g,
                         outcome,
-                        ply,
-                        next,
+                        ply: r.ply,
+                        next: r.next,
+                        variation: forks(&stored.lines, r.line),
                     });
                 }
             }
@@ -313,6 +373,7 @@ impl Index {
                     each(Found {
                         ply: hits[i].ply,
                         next: hits[i].next.and_then(decode_move).map(|m| m.usi()),
+                        variation: hits[i].variation.clone(),
                         game,
                     })
                 })
@@ -325,7 +386,7 @@ impl Index {
         &self,
         target: &Position,
         filter: &Filter,
-        each: &mut dyn FnMut(&Brief, u32) -> Result<(), String>,
+        each: &mut BriefEach,
     ) -> Result<(), String> {
         snapshot(&self.catalog, || {
             let hits = self.hits(target, filter)?;
@@ -336,33 +397,76 @@ impl Index {
                 while hits[i].game < b.id {
                     i += 1;
                 }
-                each(b, hits[i].ply)
+                each(b, hits[i].ply, &hits[i].variation)
             })
         })
     }
 
-    /// The moves played from `target` and how the games scored.
+    /// My colour in each of the games `filter` takes, when the filter is `me` (and someone
+    /// is): `me:sente` and `me:gote` say it; with `me` it is sente in the games where sente's
+    /// name is mine (sorted ids), gote in the others.
+    fn me_sides(&self, filter: &Filter) -> Result<Option<(MeSide, Vec<u32>)>, String> {
+        let Some(side) = filter.me.filter(|_| filter.me_who().is_some()) else {
+            return Ok(None);
+        };
+        let as_sente = if side == MeSide::Either {
+            self.catalog.filtered_ids(&Filter {
+                me: Some(MeSide::Sente),
+                me_names: filter.me_names.clone(),
+                ..Filter::default()
+            })?
+        } else {
+            Vec::new()
+        };
+        Ok(Some((side, as_sente)))
+    }
+
+    /// The moves played from `target` and how the games scored (and, when the filter is
+    /// `me`, how they went for me: [`Explored::me`]).
     pub fn explore(&self, target: &Position, filter: &Filter) -> Result<Explored, String> {
         // Counted by outcome (sente, gote, draw, unknown): all games, and per next-move code.
         // Per code: a table of every two-byte code (2 MB of zeroed pages, only those touched
-        // are ever written or read), no hashing per game.
+        // are ever written or read), no hashing per game. My results likewise, by
+        // `MeResult` (win, loss, draw, unknown).
         let mut all = [0u64; 4];
         let mut by_code = vec![[0u64; 4]; 1 << 16];
         let mut seen: Vec<u16> = Vec::new();
+        let mut me_all = [0u64; 4];
+        let mut me_by_code: Vec<[u64; 4]> = Vec::new();
         snapshot(&self.catalog, || {
+            let me = self.me_sides(filter)?;
+            if me.is_some() {
+                me_by_code = vec![[0u64; 4]; 1 << 16];
+            }
             self.each_hit(target, filter, &mut |h| {
                 let o = h.outcome as usize;
                 all[o] += 1;
+                let mine = me.as_ref().map(|(side, as_sente)| {
+                    let color = match side {
+                        MeSide::Sente => MeColor::Sente,
+                        MeSide::Gote => MeColor::Gote,
+                        MeSide::Either if as_sente.binary_search(&h.game).is_ok() => MeColor::Sente,
+                        MeSide::Either => MeColor::Gote,
+                    };
+                    color.result(h.outcome) as usize
+                });
+                if let Some(r) = mine {
+                    me_all[r] += 1;
+                }
                 if let Some(code) = h.next {
                     let c = &mut by_code[code as usize];
                     if *c == [0; 4] {
                         seen.push(code);
                     }
                     c[o] += 1;
+                    if let Some(r) = mine {
+                        me_by_code[code as usize][r] += 1;
+                    }
                 }
             })
         })?;
         let tally = |c: [u64; 4]| (c.iter().sum(), c[0], c[1], c[2], c[3]);
+        let with_me = !me_by_code.is_empty();
         let (games, sente, gote, draw, unknown) = tally(all);
         let mut moves: Vec<NextMove> = seen
             .into_iter()
@@ -375,6 +479,7 @@ impl Index {
                     gote,
                     draw,
                     unknown,
+                    me: with_me.then(|| MeTally::from(me_by_code[code as usize])),
                 })
             })
             .collect();
@@ -386,6 +491,7 @@ impl Index {
             draw,
             unknown,
             moves,
+            me: with_me.then(|| MeTally::from(me_all)),
         })
     }
 
@@ -421,6 +527,17 @@ impl Index {
         self.catalog.page(filter, sort, descending, offset, limit)
     }
 
+    /// The copies of games that are not counted, each with the copy counted in its place
+    /// ([`super::duplicates`]), by path and record.
+    pub fn duplicates(&self) -> Result<Vec<super::duplicates::Duplicate>, String> {
+        snapshot(&self.catalog, || super::duplicates::listed(&self.catalog))
+    }
+
+    /// Every tag of the games passing `filter`, with its count (by count, then name).
+    pub fn tag_counts(&self, filter: &Filter) -> Result<Vec<(String, u64)>, String> {
+        self.catalog.tag_counts(filter)
+    }
+
     /// How many games pass `filter`.
     pub fn count(&self, filter: &Filter) -> Result<u64, String> {
         self.catalog.count(filter)
@@ -439,16 +556,165 @@ impl Index {
     }
 }
 
-/// The first ply at which the line from `initial` reaches `target`, and the move played there.
-fn first_reach(initial: &Position, line: &[u8], target: &Position) -> Option<(u32, Option<u16>)> {
-    let mut pos = initial.clone();
-    let mut codes = GameView::codes(line);
-    for ply in 0.. {
+impl Fork {
+    /// The variations `forks` as the viewer's `--variation` takes them (`3:1,7:2`: at move 3,
+    /// as a record whose first move is numbered `first_move` numbers it, its first variation;
+    /// then at move 7 its second); `None` on the main line.
+    pub fn arg(first_move: u32, forks: &[Fork]) -> Option<String> {
+        if forks.is_empty() {
+            return None;
+        }
+        let each: Vec<String> = forks
+            .iter()
+            .map(|f| format!("{}:{}", u64::from(first_move) + u64::from(f.ply), f.alt))
+            .collect();
+        Some(each.join(","))
+    }
+
+    /// Reads [`Fork::arg`]'s text: (move number, variation) pairs, or why it is not one.
+    pub fn parse_arg(text: &str) -> Result<Vec<(u32, u32)>, String> {
+        text.split(',')
+            .map(|one| {
+                let (m, a) = one.split_once(':').unwrap_or((one, ""));
+                match (m.trim().parse::<u32>(), a.trim().parse::<u32>()) {
+                    (Ok(m), Ok(a)) if m > 0 && a > 0 => Ok((m, a)),
+                    _ => Err(format!(
+                        "--variation: expected MOVE:N[,MOVE:N…] (the Nth variation of that \
+                         move, from 1), got '{}'",
+                        crate::core::text::sanitize(one)
+                    )),
+                }
+            })
+            .collect()
+    }
+
+    /// The forks of `Fork::parse_arg`'s pairs in a record whose moves are numbered after
+    /// `moves_before` (a move numbered at or before it names no fork).
+    pub fn from_numbers(pairs: &[(u32, u32)], moves_before: u32) -> Option<Vec<Fork>> {
+        pairs
+            .iter()
+            .map(|&(m, alt)| {
+                Some(Fork {
+                    ply: m.checked_sub(moves_before + 1)?,
+                    alt,
+                })
+            })
+            .collect()
+    }
+}
+
+/// The node of `record` a [`Found`] names: `ply` plies from the record's start, on the main
+/// line, or on the variations `variation` names (each at its fork). `None` when the record
+/// has no such node (it changed since it was indexed).
+pub fn node_of(
+    record: &crate::core::record::Record,
+    variation: &[Fork],
+    ply: u32,
+) -> Option<crate::core::record::NodeId> {
+    let mut id = crate::core::record::NodeId::ROOT;
+    let mut forks = variation.iter().peekable();
+    for at in 0..ply {
+        let alt = match forks.peek() {
+            Some(f) if f.ply == at => forks.next().map_or(0, |f| f.alt as usize),
+            _ => 0,
+        };
+        id = *record.node(id).children.get(alt)?;
+    }
+    forks.next().is_none().then_some(id)
+}
+
+/// Where a stored game first reaches a position.
+struct Reach {
+    ply: u32,
+    /// The move played there, `None` when the line ends there.
+    next: Option<u16>,
+    /// The line it is on.
+    line: usize,
+}
+
+/// Where the game whose tree is `lines` (from `initial`) first reaches `target`: on the main
+/// line when it gets there, else at the lowest ply of any variation (the earlier line on a
+/// tie). Each move is replayed at most once: a line starts from the position its parent line
+/// had at the fork, kept while the parent was replayed, and no line is replayed past the best
+/// ply found.
+fn first_reach(initial: &Position, lines: &[LineView], target: &Position) -> Option<Reach> {
+    let main = lines.first()?;
+    if lines.len() == 1 {
+        return line_reach(initial.clone(), main, target, u32::MAX, &mut |_, _| {})
+            .map(|(ply, next)| Reach { ply, next, line: 0 });
+    }
+    // The lines leaving each line, by the ply they leave it at (parents come first).
+    let mut forks: Vec<(u32, u32, u32)> = (1..lines.len())
+        .map(|i| (lines[i].parent, lines[i].from, i as u32))
+        .collect();
+    forks.sort_unstable();
+    let mut starts: Vec<Option<Position>> = vec![None; lines.len()];
+    starts[0] = Some(initial.clone());
+    let mut best: Option<Reach> = None;
+    for (i, line) in lines.iter().enumerate() {
+        let Some(start) = starts[i].take() else {
+            continue; // its parent ended before the fork (or was not replayed that far)
+        };
+        let limit = best.as_ref().map_or(u32::MAX, |b| b.ply);
+        if line.from >= limit {
+            continue;
+        }
+        let lo = forks.partition_point(|f| f.0 < i as u32);
+        let hi = forks.partition_point(|f| f.0 <= i as u32);
+        let mut k = lo;
+        let found = line_reach(start, line, target, limit, &mut |ply, pos| {
+            while k < hi && forks[k].1 < ply {
+                k += 1;
+            }
+            while k < hi && forks[k].1 == ply {
+                starts[forks[k].2 as usize] = Some(pos.clone());
+                k += 1;
+            }
+        });
+        if let Some((ply, next)) = found {
+            best = Some(Reach { ply, next, line: i });
+            if i == 0 {
+                break; // the main line's ply wins
+            }
+        }
+    }
+    best
+}
+
+/// The first ply below `limit` at which `line`, from `pos` at its fork, reaches `target`, and
+/// the move played there; `at(ply, position)` sees each position before it is compared.
+fn line_reach(
+    mut pos: Position,
+    line: &LineView,
+    target: &Position,
+    limit: u32,
+    at: &mut dyn FnMut(u32, &Position),
+) -> Option<(u32, Option<u16>)> {
+    let mut codes = GameView::codes(line.codes);
+    let mut ply = line.from;
+    while ply < limit {
+        at(ply, &pos);
         let next = codes.next();
         if pos.same_placement(target) {
             return Some((ply, next));
         }
         pos.play_unchecked(decode_move(next?)?)?;
+        ply += 1;
     }
     None
+}
+
+/// The variations taken from the root to line `line` of `lines`, outermost first.
+fn forks(lines: &[LineView], mut line: usize) -> Vec<Fork> {
+    let mut out = Vec::new();
+    while line > 0 {
+        let l = &lines[line];
+        out.push(Fork {
+            ply: l.from,
+            alt: l.alt,
+        });
+        line = l.parent as usize;
+    }
+    out.reverse();
+    out
 }

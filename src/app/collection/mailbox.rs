@@ -39,6 +39,15 @@ pub(crate) struct Replies<R> {
     events: Events,
 }
 
+impl<R> Clone for Replies<R> {
+    fn clone(&self) -> Replies<R> {
+        Replies {
+            tx: self.tx.clone(),
+            events: self.events.clone(),
+        }
+    }
+}
+
 impl<R> Replies<R> {
     /// Sends an answer and says so to the run loop; false when the app's side is gone.
     pub(crate) fn send(&self, r: R) -> bool {
@@ -149,10 +158,7 @@ impl<S, R> Inbox<S, R> {
 
     /// Another sender of answers (for a second thread answering on the same channel).
     pub(crate) fn sender(&self) -> Replies<R> {
-        Replies {
-            tx: self.replies.tx.clone(),
-            events: self.replies.events.clone(),
-        }
+        self.replies.clone()
     }
 }
 

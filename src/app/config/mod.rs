@@ -341,6 +341,9 @@ pub struct Config {
     pub analysis: AnalysisConfig,
     /// `[diagram]`: how pictures of positions look (`y` `d`, `kifview diagram`).
     pub diagram: crate::diagram::Theme,
+    /// `[collection] me`: who "me" is in the collection (names and accounts, matched as the
+    /// filters match names): the `me` filter, results from my side, the explorer "as me".
+    pub me: Vec<String>,
     /// Where the user's file came from, if one was read.
     pub source: Option<PathBuf>,
 }
@@ -374,6 +377,13 @@ struct RawConfig {
     analysis: Option<RawAnalysis>,
     move_list: Option<RawMoveList>,
     diagram: Option<diagram::RawDiagram>,
+    collection: Option<RawCollection>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct RawCollection {
+    me: Option<Vec<String>>,
 }
 
 #[derive(Deserialize, Default)]
@@ -511,6 +521,7 @@ impl Config {
                 mate_time_ms: 10_000,
             },
             diagram: crate::diagram::Theme::default(),
+            me: Vec::new(),
             source: None,
         }
     }

@@ -26,7 +26,6 @@ use crate::app::LaunchOptions;
 use crate::app::document::{self, job::Then};
 use crate::app::overlay::{Answer, Mode, Overlay};
 use crate::app::state::{App, Level};
-use crate::collection::Filter;
 pub use screen::LibraryScreen;
 pub use state::Library;
 use state::{Opened, SORTS};
@@ -119,9 +118,12 @@ impl App {
         };
         l.generation += 1;
         l.asked = Some(l.generation);
+        // Who "me" is: the config's (or --me), for my results over the list.
+        let mut filter = l.filter.clone();
+        filter.me_names = self.config.me.clone();
         l.worker.ask(ListRequest {
             generation: l.generation,
-            filter: l.filter.clone(),
+            filter,
             base: Library::base_of(l.root.as_ref()),
             sort: l.sort,
             descending: l.descending,
@@ -213,6 +215,10 @@ impl App {
             }
             Reply::Indexed(result) => {
                 l.indexing = false;
+                if let Some(root) = l.reindex.take() {
+                    l.indexing = true;
+                    l.worker.index(root);
+                }
                 // A rebuild may have replaced the catalog's file.
                 l.catalog = None;
                 l.forget_rows();
@@ -234,6 +240,32 @@ impl App {
             }
         }
         true
+    }
+
+    /// A file was saved: when it is under the library's folder (or, for an index's library,
+    /// under a folder of the index), that folder is indexed again on the indexer's thread,
+    /// which reads only what changed (the file saved), and the list shows the game as saved.
+    pub(crate) fn library_saved(&mut self, path: &std::path::Path) {
+        let Some(l) = self.collection.library.as_deref_mut() else {
+            return;
+        };
+        let Ok(path) = std::path::absolute(path) else {
+            return;
+        };
+        let root = match &l.root {
+            Some(r) => path.starts_with(r).then(|| r.clone()),
+            // One query of the catalog, once a save.
+            None => {
+                (crate::collection::build::roots(&l.dir).into_iter()).find(|r| path.starts_with(r))
+            }
+        };
+        let Some(root) = root else { return };
+        if l.indexing {
+            l.reindex = Some(root);
+        } else {
+            l.indexing = true;
+            l.worker.index(root);
+        }
     }
 
     /// Waits for the threads' next word (a list, rows, the indexing's end, or that the index
@@ -309,11 +341,15 @@ impl App {
         let Some(text) = s.editing.take() else {
             return;
         };
+        if self.collection.library.is_none() {
+            return;
+        }
+        let text = text.trim().to_string();
+        let parsed = self.typed_filter(&text);
         let Some(l) = self.collection.library.as_deref_mut() else {
             return;
         };
-        let text = text.trim().to_string();
-        match Filter::parse(&text) {
+        match parsed {
             Ok(mut f) => {
                 if f.under.is_none() {
                     f.under = Library::base_of(l.root.as_ref()).under;
@@ -454,8 +490,9 @@ impl App {
 
 /// What an indexing did, in one line: games, files read, failures and warnings.
 fn indexed_note(r: &crate::collection::Report) -> String {
+    let files = if r.files_read == 1 { "file" } else { "files" };
     let mut text = format!(
-        "indexed: {} games ({} files read, {} unchanged)",
+        "indexed: {} games ({} {files} read, {} unchanged)",
         r.games, r.files_read, r.files_unchanged
     );
     if !r.failures.is_empty() {

@@ -5,7 +5,7 @@
 use super::worker::{Listed, RowsRequest, Worker};
 use crate::app::events::Events;
 use crate::collection::catalog::Catalog;
-use crate::collection::{Filter, GameInfo, SortBy};
+use crate::collection::{Filter, GameInfo, MeTally, SortBy};
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;
@@ -53,6 +53,8 @@ pub struct Library {
     pub(super) ids: Option<Vec<u32>>,
     /// Games of the library unfiltered.
     pub(super) total: u64,
+    /// With a "me": my games of the list, from my side.
+    pub(super) me: Option<MeTally>,
     pub(super) selected: usize,
     /// The first row shown, and how many rows the screen showed last.
     pub(super) top: usize,
@@ -76,6 +78,9 @@ pub struct Library {
     pub(super) generation: u64,
     /// Indexing the folder is under way.
     pub(super) indexing: bool,
+    /// A folder to index again once the indexing under way ends (a file of it was saved
+    /// meanwhile).
+    pub(super) reindex: Option<PathBuf>,
     /// The index changed since the list was computed (`Reply::Changed`): its ids may name
     /// other games now, so no row is fetched for them and none opened that is not shown, until
     /// the new list comes.
@@ -104,6 +109,7 @@ impl Library {
         Library {
             worker: Worker::start(dir.clone(), root.clone(), events),
             indexing: root.is_some(),
+            reindex: None,
             stale: false,
             seen_progress: (0, 0),
             dir,
@@ -114,6 +120,7 @@ impl Library {
             descending: true,
             ids: None,
             total: 0,
+            me: None,
             selected: 0,
             top: 0,
             height: 20,
@@ -154,6 +161,10 @@ impl Library {
     pub fn top(&self) -> usize {
         self.top
     }
+    /// With a "me": my games of the list and how they went for me.
+    pub fn me_tally(&self) -> Option<&MeTally> {
+        self.me.as_ref()
+    }
     pub fn total(&self) -> u64 {
         self.total
     }
@@ -180,6 +191,10 @@ impl Library {
                 p.total.load(Ordering::Relaxed),
             )
         })
+    }
+    /// Is the indexing waiting for another kifview's update of the index to end?
+    pub fn waiting(&self) -> bool {
+        self.indexing && self.worker.progress.waiting.load(Ordering::Relaxed)
     }
     /// Is an answer awaited (the front end polls every few milliseconds)?
     pub fn busy(&self) -> bool {
@@ -229,6 +244,7 @@ impl Library {
             self.opened = None;
         }
         self.total = listed.total;
+        self.me = listed.me;
         self.ids = Some(listed.ids);
         self.error = None;
         self.scroll_to_selected();

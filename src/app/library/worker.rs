@@ -4,6 +4,7 @@
 //! screen before the list gets there (so that a page step finds them kept); requests replace
 //! each other in a latest-wins mailbox (`app::collection::mailbox`), a list before rows.
 //! And the indexer (`kifview DIR`: `collection::update` of the folder, with its progress;
+//! refused because another kifview updates the index, it waits for that one and then runs;
 //! the update commits in steps, and after each the list is asked for again, at most once a
 //! second, so it fills as the indexing goes; when the library goes, the viewer quitting, the
 //! update is told to stop and waited for a short while, so that it ends between steps, not
@@ -12,11 +13,11 @@
 //! generation, or a new file after a rebuild) it says so, before each answer and when idle
 //! (`Reply::Changed`), and the app lists again, fetching no row by the old ids meanwhile.
 
-use crate::app::collection::mailbox::{Inbox, Mailbox, mailbox};
+use crate::app::collection::mailbox::{Inbox, Mailbox, Replies, mailbox};
 use crate::app::events::Events;
 use crate::collection::build::CATALOG;
 use crate::collection::catalog::Catalog;
-use crate::collection::{Filter, GameInfo, Report, SortBy, UpdateOptions};
+use crate::collection::{Filter, GameInfo, MeTally, Report, SortBy, UpdateOptions};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -34,11 +35,13 @@ pub struct ListRequest {
     pub descending: bool,
 }
 
-/// A computed list: the ids in order, and how many games the library holds unfiltered.
+/// A computed list: the ids in order, how many games the library holds unfiltered, and, with
+/// a "me", my games of the list and how they went for me.
 #[derive(Debug)]
 pub struct Listed {
     pub ids: Vec<u32>,
     pub total: u64,
+    pub me: Option<MeTally>,
 }
 
 /// Rows to fetch ahead of the screen, for the list of `generation`; `seq` counts the
@@ -89,7 +92,12 @@ pub struct Progress {
     pub done: AtomicU64,
     pub total: AtomicU64,
     pub committed: AtomicU64,
+    /// Another kifview updates the index: the indexing waits for it.
+    pub waiting: AtomicBool,
 }
+
+/// How often an indexing refused because another kifview updates the index tries again.
+const WAIT_RETRY: Duration = Duration::from_millis(200);
 
 /// The list is asked for again at most this often while the indexing commits.
 const RELIST: Duration = Duration::from_secs(1);
@@ -129,10 +137,14 @@ struct Slot {
 /// The app's side of the threads (dropping it stops the lister).
 pub struct Worker {
     mailbox: Mailbox<Slot, Reply>,
+    /// The channel the indexer answers on, and the index folder.
+    replies: Replies<Reply>,
+    dir: PathBuf,
     pub(super) progress: Arc<Progress>,
     /// The steps committed when the list was last asked for again, and when.
     relisted: (u64, Option<Instant>),
-    _indexer: Option<Indexer>,
+    /// The indexing under way or the last one (dropped: told to stop, and waited for).
+    indexer: Option<Indexer>,
 }
 
 impl std::fmt::Debug for Worker {
@@ -145,55 +157,79 @@ impl Worker {
     /// Starts the lister on the index in `dir`, and the indexer of `root` into it when given.
     pub fn start(dir: PathBuf, root: Option<PathBuf>, events: Events) -> Worker {
         let (mailbox, inbox) = mailbox(events);
-        let progress = Arc::new(Progress::default());
-        let indexer = root.map(|root| {
-            let (tx, dir, progress) = (inbox.sender(), dir.clone(), Arc::clone(&progress));
-            let stop = Arc::new(AtomicBool::new(false));
-            let (ended_tx, ended) = channel::<()>();
-            let theirs = Arc::clone(&stop);
-            let _ = std::thread::Builder::new()
-                .name("kifview-indexer".into())
-                .spawn(move || {
-                    let _ended = ended_tx;
-                    // The progress wakes the run loop at most every PROGRESS_WAKE; each
-                    // commit at once.
-                    let woke = std::sync::Mutex::new(Instant::now());
-                    let report = |done: u64, total: u64| {
-                        progress.total.store(total, Ordering::Relaxed);
-                        progress.done.store(done, Ordering::Relaxed);
-                        if let Ok(mut at) = woke.lock()
-                            && at.elapsed() >= PROGRESS_WAKE
-                        {
-                            *at = Instant::now();
-                            tx.wake();
-                        }
-                    };
-                    let committed = || {
-                        progress.committed.fetch_add(1, Ordering::Relaxed);
+        let replies = inbox.sender();
+        let lister_dir = dir.clone();
+        let _ = std::thread::Builder::new()
+            .name("kifview-library".into())
+            .spawn(move || run(&lister_dir, &inbox));
+        let mut w = Worker {
+            mailbox,
+            replies,
+            dir,
+            progress: Arc::new(Progress::default()),
+            relisted: (0, None),
+            indexer: None,
+        };
+        if let Some(root) = root {
+            w.index(root);
+        }
+        w
+    }
+
+    /// Indexes `root` into the index on a thread (its progress in `progress`, its end a
+    /// [`Reply::Indexed`]); the indexing before it has ended (`Reply::Indexed` came).
+    pub(super) fn index(&mut self, root: PathBuf) {
+        let (tx, dir) = (self.replies.clone(), self.dir.clone());
+        let progress = Arc::clone(&self.progress);
+        progress.done.store(0, Ordering::Relaxed);
+        progress.total.store(0, Ordering::Relaxed);
+        let stop = Arc::new(AtomicBool::new(false));
+        let (ended_tx, ended) = channel::<()>();
+        let theirs = Arc::clone(&stop);
+        let _ = std::thread::Builder::new()
+            .name("kifview-indexer".into())
+            .spawn(move || {
+                let _ended = ended_tx;
+                // The progress wakes the run loop at most every PROGRESS_WAKE; each commit
+                // at once.
+                let woke = std::sync::Mutex::new(Instant::now());
+                let report = |done: u64, total: u64| {
+                    progress.total.store(total, Ordering::Relaxed);
+                    progress.done.store(done, Ordering::Relaxed);
+                    if let Ok(mut at) = woke.lock()
+                        && at.elapsed() >= PROGRESS_WAKE
+                    {
+                        *at = Instant::now();
                         tx.wake();
-                    };
-                    let opts = UpdateOptions::default();
+                    }
+                };
+                let committed = || {
+                    progress.committed.fetch_add(1, Ordering::Relaxed);
+                    tx.wake();
+                };
+                // Refused while another kifview updates the index: waits for it (saying
+                // so), then indexes, unless told to stop meanwhile.
+                let r = loop {
                     let r = crate::collection::update_with(
                         &dir,
-                        &[root],
-                        opts,
+                        std::slice::from_ref(&root),
+                        UpdateOptions::default(),
                         &report,
                         &committed,
                         &theirs,
                     );
-                    let _ = tx.send(Reply::Indexed(r));
-                });
-            Indexer { stop, ended }
-        });
-        let _ = std::thread::Builder::new()
-            .name("kifview-library".into())
-            .spawn(move || run(&dir, &inbox));
-        Worker {
-            mailbox,
-            progress,
-            relisted: (0, None),
-            _indexer: indexer,
-        }
+                    let busy = matches!(&r, Err(e) if e.contains(crate::collection::build::BUSY));
+                    if !busy || theirs.load(Ordering::Relaxed) {
+                        break r;
+                    }
+                    progress.waiting.store(true, Ordering::Relaxed);
+                    tx.wake();
+                    std::thread::sleep(WAIT_RETRY);
+                };
+                progress.waiting.store(false, Ordering::Relaxed);
+                let _ = tx.send(Reply::Indexed(r));
+            });
+        self.indexer = Some(Indexer { stop, ended });
     }
 
     /// Should the list be asked for again: the indexer committed games since it last was,
@@ -280,9 +316,10 @@ fn run(dir: &Path, inbox: &Inbox<Slot, Reply>) {
                     let on = stamp(&path, &cat);
                     let ids = cat.ordered_ids(&request.filter, request.sort, request.descending)?;
                     let total = cat.count(&request.base)?;
+                    let me = cat.me_tally(&request.filter)?;
                     catalog = Some(cat);
                     listed_on = on;
-                    Ok(Listed { ids, total })
+                    Ok(Listed { ids, total, me })
                 });
                 Reply::Listed {
                     generation: request.generation,

@@ -3,9 +3,12 @@
 
 pub(crate) mod collection_stop;
 mod collection_trust;
+mod duplicates;
 mod explorer;
 mod index;
 mod index_inputs;
 mod library;
+mod me;
 mod new_user;
 mod tags;
+mod variations;
