@@ -18,14 +18,7 @@ const GAME: &str =
 #[test]
 fn a_background_save_wakes_the_loop_without_a_key_and_its_event_finishes_it() {
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("game.kif");
-    std::fs::write(&path, GAME).unwrap();
-    let (record, doc) = document::read(&path, 0).unwrap();
-    let config = Config::defaults();
-    let theme = Theme::new(&config, false, false);
-    let mut app = App::new(record, doc, config);
-    app.set_background_saves(Duration::ZERO);
-    let mut v = Viewer::new(app, theme);
+    let (mut v, path) = super::save_background::viewer(dir.path());
     let wake = Wake::new().unwrap();
     v.app.connect_events(wake.events());
     press(&mut v, "cイベント⎋");

@@ -18,7 +18,7 @@ use std::time::Duration;
 const GAME: &str = "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２六歩(27)\n";
 
 /// A viewer on `dir/game.kif` whose saves go to the background at once.
-fn viewer(dir: &Path) -> (Viewer, PathBuf) {
+pub(super) fn viewer(dir: &Path) -> (Viewer, PathBuf) {
     let path = dir.join("game.kif");
     std::fs::write(&path, GAME).unwrap();
     let (record, doc) = document::read(&path, 0).unwrap();
