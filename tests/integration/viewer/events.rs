@@ -2,15 +2,8 @@
 //! feature it names takes its news (`App::handle_event`).
 
 use crate::common::press;
-use kifview::app::document;
-use kifview::app::{App, Config};
-use kifview::tui::Viewer;
-use kifview::tui::theme::Theme;
 use kifview::tui::wake::{Wake, Woken};
 use std::time::Duration;
-
-const GAME: &str =
-    "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n";
 
 /// A save going on in the background ends on its thread: its event wakes the wait (no key,
 /// no timeout: the wait is a minute long), and handing the event to the app finishes the
