@@ -1,6 +1,6 @@
 //! Command-line interface: the arguments, the viewer launcher, and one file per subcommand
-//! (`convert`, `show`, `check`, `analyze` with `mate`, `diagram`, and `collection` for
-//! `index`/`find`/`explore`/`games`).
+//! (`convert`, `show`, `check`, `analyze` with `mate`, `diagram`, `collection` for
+//! `index`/`find`/`explore`/`games`, and `report`).
 //!
 //! Exit codes: 0 success, 1 when any input failed (the others are still processed) or a batch's
 //! inputs hold no record file, 2 bad usage.
@@ -8,6 +8,7 @@
 mod analyze;
 mod collection;
 mod diagram;
+mod report;
 
 use clap::{Args, Parser, Subcommand};
 use kifview::app::LaunchOptions;
@@ -126,6 +127,13 @@ pub enum Command {
     /// Every strategy and castle tag of the indexed games (filtered), with its count.
     #[command(after_help = "Examples:\n  kifview tags\n  kifview tags --player 藤井 --json")]
     Tags(collection::GamesArgs),
+    /// The tournament table of the indexed games (results by side, 千日手, 持将棋, 先手勝率,
+    /// average plies) grouped by strategy, castle, player, event, year or month; with
+    /// --player NAME, that player's dossier.
+    #[command(
+        after_help = "Examples:\n  kifview report --event 竜王戦 --by strategy\n  kifview report --from 2024 --by month --format json\n  kifview report --event WCSC --format html > wcsc.html\n  kifview report --player 藤井 --format md"
+    )]
+    Report(report::ReportArgs),
     /// Draw positions as SVG or PNG diagrams: one, every bookmark, or whole collections.
     #[command(
         after_help = "Examples:\n  kifview diagram game.kif -o game.svg           the final position\n  kifview diagram game.kif --ply 40 -o p40.png\n  kifview diagram game.kif --bookmarks --out-dir pics/ --format png\n  kifview diagram -r games/ --out-dir pics/ --ply 30 --flip\n  kifview diagram --sfen '4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1' -o tsume.svg"
@@ -323,6 +331,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Explore(a)) => collection::explore(a),
         Some(Command::Games(a)) => collection::games(a),
         Some(Command::Tags(a)) => collection::tags(a),
+        Some(Command::Report(a)) => report::report(a),
         Some(Command::Diagram(a)) => diagram::diagram(a),
         Some(Command::Completions { shell }) => {
             use clap::CommandFactory;

@@ -533,6 +533,30 @@ impl Index {
         self.catalog.tag_counts(filter)
     }
 
+    /// A game's start and main line, from its stored moves (`None`: no such game).
+    pub fn main_line(
+        &self,
+        game: u32,
+    ) -> Result<Option<(Position, Vec<crate::core::rules::Move>)>, String> {
+        let view = self.view()?;
+        let Some(seg) = view.segments.iter().find(|s| s.game_ids().contains(&game)) else {
+            return Ok(None);
+        };
+        let Some(stored) = seg.view(game)? else {
+            return Ok(None);
+        };
+        let initial = match stored.initial {
+            None => Position::startpos(),
+            Some(s) => Position::from_sfen(s).map_err(|e| format!("game {game}: {e}"))?,
+        };
+        let moves = stored
+            .lines
+            .first()
+            .map(|l| GameView::codes(l.codes).map_while(decode_move).collect())
+            .unwrap_or_default();
+        Ok(Some((initial, moves)))
+    }
+
     /// How many games pass `filter`.
     pub fn count(&self, filter: &Filter) -> Result<u64, String> {
         self.catalog.count(filter)
