@@ -186,6 +186,7 @@
 
 pub mod analyze;
 pub mod app;
+pub mod book;
 pub mod collection;
 pub mod convert;
 /// The domain core (`crates/kifview-core`): rules, record, notation, text. Re-exported so that

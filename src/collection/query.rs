@@ -426,6 +426,47 @@ impl Index {
         self.catalog.count(filter)
     }
 
+    /// Runs `f` inside one read transaction of the catalog: every query it makes reads the same
+    /// generation of the index (an update's commit waits until it ends).
+    pub fn in_snapshot<T>(&self, f: impl FnOnce(&Index) -> Result<T, String>) -> Result<T, String> {
+        snapshot(&self.catalog, || f(self))
+    }
+
+    /// Every game passing `filter` that the index holds, once, in id order, with its initial
+    /// position's SFEN (`None`: the start position) and its main line's move codes (two
+    /// little-endian bytes each, [`decode_move`]): one pass over the segments' stored games,
+    /// no position looked up (what `kifview book build --index` reads). An error from `each`
+    /// stops it.
+    pub fn each_main_line(
+        &self,
+        filter: &Filter,
+        each: &mut dyn FnMut(u32, Option<&str>, &[u8]) -> Result<(), String>,
+    ) -> Result<(), String> {
+        snapshot(&self.catalog, || {
+            let allowed = if filter.is_empty() {
+                None
+            } else {
+                Some(self.catalog.filtered_ids(filter)?)
+            };
+            let view = self.view()?;
+            for seg in &view.segments {
+                for g in seg.game_ids() {
+                    if view.games.outcome(g).is_none()
+                        || allowed
+                            .as_ref()
+                            .is_some_and(|a| a.binary_search(&g).is_err())
+                    {
+                        continue;
+                    }
+                    let Some(stored) = seg.view(g)? else { continue };
+                    let main = stored.lines.first().copied().unwrap_or(&[]);
+                    each(g, stored.initial, main)?;
+                }
+            }
+            Ok(())
+        })
+    }
+
     /// (games, position pairs, bytes of the position index on disk).
     pub fn sizes(&self) -> Result<(u64, u64, u64), String> {
         snapshot(&self.catalog, || {
