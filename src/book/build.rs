@@ -95,11 +95,12 @@ pub fn parse_plies(s: &str) -> Result<(u32, u32), String> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BuiltMove {
     /// USI.
-    pub usi: String,
+    pub usi: Move,
     /// Games that played it there.
     pub count: u64,
-    /// The mover's view, centipawns (0 when no comment evaluates it).
-    pub value: i32,
+    /// The mover's view, centipawns (`None` when no comment evaluates it: 0 in a format that
+    /// must hold one).
+    pub value: Option<i32>,
     /// The evaluation's depth (0 when none).
     pub depth: u32,
 }
@@ -282,21 +283,18 @@ impl Builder {
                     .moves
                     .into_iter()
                     .filter(|m| m.count >= min)
-                    .map(|m| {
-                        let (value, depth) = m.eval.unwrap_or((0, 0));
-                        BuiltMove {
-                            usi: m.mv.usi(),
-                            count: m.count,
-                            value,
-                            depth,
-                        }
+                    .map(|m| BuiltMove {
+                        usi: m.mv,
+                        count: m.count,
+                        value: m.eval.map(|e| e.0),
+                        depth: m.eval.map_or(0, |e| e.1),
                     })
                     .collect();
                 moves.sort_by(|a, b| {
                     b.count
                         .cmp(&a.count)
-                        .then(b.value.cmp(&a.value))
-                        .then_with(|| a.usi.cmp(&b.usi))
+                        .then(b.value.unwrap_or(0).cmp(&a.value.unwrap_or(0)))
+                        .then_with(|| a.usi.usi().cmp(&b.usi.usi()))
                 });
                 (!moves.is_empty()).then(|| BuiltPosition {
                     sfen: p.sfen.into(),
@@ -311,6 +309,28 @@ impl Builder {
             games: self.games,
             warnings: self.warnings,
         }
+    }
+}
+
+impl Built {
+    /// The book model (`book::Book`): each position at its SFEN key and smallest ply, its
+    /// moves in the order above, no reply, no comment.
+    pub fn into_book(self) -> super::Book {
+        let mut book = super::Book::new();
+        for p in self.positions {
+            let entry = book.entry_mut(&p.sfen, p.ply);
+            entry.moves = p
+                .moves
+                .into_iter()
+                .map(|m| super::BookMove {
+                    value: m.value,
+                    depth: m.depth,
+                    count: m.count,
+                    ..super::BookMove::new(m.usi)
+                })
+                .collect();
+        }
+        book
     }
 }
 
@@ -467,9 +487,12 @@ mod tests {
         let got: Vec<_> = start
             .moves
             .iter()
-            .map(|m| (m.usi.as_str(), m.count, m.value, m.depth))
+            .map(|m| (m.usi.usi(), m.count, m.value, m.depth))
             .collect();
-        assert_eq!(got, [("7g7f", 2, 55, 20), ("2g2f", 1, 0, 0)]);
+        assert_eq!(
+            got,
+            [("7g7f".into(), 2, Some(55), 20), ("2g2f".into(), 1, None, 0)]
+        );
         // After 7g7f, gote's moves: sente's +30 is gote's −30; −200 is gote's +200.
         let after = b
             .positions
@@ -477,8 +500,8 @@ mod tests {
             .find(|p| p.sfen.starts_with("lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/"))
             .unwrap();
         assert_eq!(after.ply, 2);
-        let got: Vec<_> = after.moves.iter().map(|m| (m.usi.as_str(), m.value)).collect();
-        assert_eq!(got, [("8c8d", 200), ("3c3d", -30)]);
+        let got: Vec<_> = after.moves.iter().map(|m| (m.usi.usi(), m.value)).collect();
+        assert_eq!(got, [("8c8d".into(), Some(200)), ("3c3d".into(), Some(-30))]);
     }
 
     #[test]
@@ -515,7 +538,7 @@ mod tests {
         let b = book(&[rep], Options::default());
         let start = b.positions.iter().find(|p| p.sfen == START).unwrap();
         assert_eq!(start.moves.len(), 1);
-        assert_eq!((start.moves[0].usi.as_str(), start.moves[0].count), ("3i4h", 1));
+        assert_eq!((start.moves[0].usi.usi(), start.moves[0].count), ("3i4h".into(), 1));
     }
 
     #[test]

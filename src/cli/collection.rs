@@ -71,7 +71,7 @@ pub enum ResultArg {
     Unknown,
 }
 
-#[derive(Args, Debug, Default)]
+#[derive(Args, Debug, Default, PartialEq)]
 pub struct FilterArgs {
     /// Games where either side's name contains NAME.
     #[arg(long, value_name = "NAME")]
@@ -282,7 +282,7 @@ fn target(p: &PositionArgs) -> Result<Position, (u8, String)> {
     Ok(parsed.record.position_at(node))
 }
 
-fn filter(f: FilterArgs) -> Filter {
+pub(crate) fn filter(f: FilterArgs) -> Filter {
     let under = f.under.map(|u| {
         let abs = std::fs::canonicalize(&u)
             .or_else(|_| std::path::absolute(&u))
