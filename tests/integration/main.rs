@@ -4,6 +4,7 @@
 //! explorer, the library), `engine` (USI engines and analysis). Snapshots live in each
 //! folder's `snapshots/`.
 
+mod book;
 mod cli;
 mod collection;
 mod common;

@@ -1,0 +1,3 @@
+//! Opening books: `book build` (build*.rs) and the viewer's book pane (pane*.rs).
+
+mod build;
