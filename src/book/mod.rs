@@ -1,5 +1,494 @@
-//! Opening books (定跡).
+//! Opening books (定跡): the model, the formats and the lookup interface. Terminal-free; the
+//! viewer's book pane and the CLI's `kifview book ...` use what this module gives.
 //!
-//! [`build`]: books built from the user's games (`kifview book build`).
+//! # The model
+//!
+//! A [`Book`] is held in memory and edited there: positions keyed by their SFEN **without the
+//! ply** (board, side to move, hands, in the canonical form [`key_of`] writes, e.g.
+//! `lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b -`), each an [`Entry`]: the ply
+//! it was recorded at, an optional comment on the position, and an ordered list of
+//! [`BookMove`]s (the order is the book's: kifview writes it back as it is; YaneuraOu sorts the
+//! moves by count, then value, when it plays). A move holds the move itself ([`BookMove::usi`],
+//! core's [`Move`]), the expected reply (`ponder`), the value in centipawns from the mover's
+//! view (`None`: the book has none), the search depth, how many times it was played (`count`)
+//! and a comment.
+//!
+//! # Looking a position up
+//!
+//! [`Lookup`] is the read-only interface every book answers, in memory ([`Book`]) or on disk
+//! (opened with [`open`]): [`Lookup::moves`] (the moves stored for a key, in the book's order;
+//! none when the position is not there), [`Lookup::entry`] (with the ply and the position's
+//! comment), [`Lookup::len`] and [`Lookup::visit`] (every stored position in key order, for
+//! `convert`, `merge` and `check`: not only those reachable from the start). Keys come from
+//! [`key_of`] (a [`Position`]) or [`key`] (SFEN text, with or without `sfen ` and the ply, any
+//! order of hands). The mirrored lookup (YaneuraOu's `FlippedBook`): [`flipped_key`] gives the
+//! key of the position seen from the other side, and [`flip_move`] turns its moves back.
+//!
+//! ```no_run
+//! use kifview::book::{self, Lookup};
+//! use kifview::core::rules::Position;
+//! let opened = book::open(std::path::Path::new("user_book1.db")).unwrap();
+//! for mv in opened.book.moves(&book::key_of(&Position::startpos())).unwrap() {
+//!     println!("{} {:?} {} {}", mv.usi, mv.value, mv.depth, mv.count);
+//! }
+//! ```
+//!
+//! # Formats
+//!
+//! - [`yaneuraou`]: YaneuraOu's 2016 text (`#YANEURAOU-DB2016 1.00`, `.db`): read sorted or not,
+//!   with comments; written sorted by the `sfen` line's bytes (as YaneuraOu's `BookOnTheFly`
+//!   binary search expects). Bad lines are named by number ([`Warning`]) and skipped; a
+//!   position given twice is named and merged (the lower ply kept).
+//!
+//! # Books built from games
+//!
+//! [`build`]: `kifview book build`, a book from the main lines of record files or of the
+//! collection's index (counts, and values from analysis comments).
+//!
+//! Writing goes through [`save`] (atomic, through `store`); a new file that must not replace
+//! anything kifview did not make goes through [`save_new`] (`store::save_new`).
 
 pub mod build;
+pub mod yaneuraou;
+
+use crate::core::rules::{Color, Move, Piece, Position, Square};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// One move of a book position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BookMove {
+    /// The move (its USI text is `usi.usi()` or `usi.to_string()`).
+    pub usi: Move,
+    /// The expected reply, if the book names one.
+    pub ponder: Option<Move>,
+    /// The evaluation in centipawns from the side to move's view; `None` when the book has none.
+    pub value: Option<i32>,
+    /// The search depth the value came from (0: none).
+    pub depth: u32,
+    /// How many times the move was played (or chosen).
+    pub count: u64,
+    /// A note on the move (lines joined by `\n`; no other control characters).
+    pub comment: Option<String>,
+}
+
+impl BookMove {
+    /// A move with no value, depth 0, count 1, no reply and no comment.
+    pub fn new(usi: Move) -> BookMove {
+        BookMove {
+            usi,
+            ponder: None,
+            value: None,
+            depth: 0,
+            count: 1,
+            comment: None,
+        }
+    }
+}
+
+/// A book position: the ply it was recorded at, a note, and its moves in the book's order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Entry {
+    /// The move number of the SFEN it was stored with (the `ply` of `sfen ... ply`).
+    pub ply: u32,
+    /// A note on the position (lines joined by `\n`).
+    pub comment: Option<String>,
+    pub moves: Vec<BookMove>,
+}
+
+/// A problem found reading a book, named by line (text formats) or record (binary ones).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Warning {
+    /// 1-based line (text) or record number (binary).
+    pub line: u64,
+    pub message: String,
+}
+
+impl std::fmt::Display for Warning {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "line {}: {}", self.line, self.message)
+    }
+}
+
+/// Why a book could not be read or written.
+#[derive(Debug, thiserror::Error)]
+pub enum BookError {
+    #[error("{}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    /// The bytes are not a book of the format (named with where and what was expected).
+    #[error("{}{message}", path.as_ref().map(|p| format!("{}: ", p.display())).unwrap_or_default())]
+    Format {
+        path: Option<PathBuf>,
+        message: String,
+    },
+    /// A key that is not an SFEN position.
+    #[error("not a position: {0}")]
+    BadKey(String),
+    #[error(transparent)]
+    Save(#[from] crate::store::SaveError),
+}
+
+impl BookError {
+    fn format(message: impl Into<String>) -> BookError {
+        BookError::Format {
+            path: None,
+            message: message.into(),
+        }
+    }
+    /// The same error, naming `path` when it names none yet.
+    pub fn at(self, path: &Path) -> BookError {
+        match self {
+            BookError::Format {
+                path: None,
+                message,
+            } => BookError::Format {
+                path: Some(path.to_path_buf()),
+                message,
+            },
+            e => e,
+        }
+    }
+}
+
+pub type Result<T> = std::result::Result<T, BookError>;
+
+/// The read-only interface of a book, in memory or on disk. Implementations are `Send + Sync`
+/// so a pane can look up on a thread of its own.
+pub trait Lookup: Send + Sync {
+    /// The position stored under `key` (the SFEN without the ply, as [`key_of`] writes it).
+    fn entry(&self, key: &str) -> Result<Option<Entry>>;
+    /// The moves stored for `key` in the book's order; empty when the position is not there.
+    fn moves(&self, key: &str) -> Result<Vec<BookMove>> {
+        Ok(self.entry(key)?.map(|e| e.moves).unwrap_or_default())
+    }
+    /// How many positions the book holds.
+    fn len(&self) -> usize;
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Calls `f` with every stored position, in key order (bytes of the key); stops at the
+    /// first error `f` returns.
+    fn visit(&self, f: &mut dyn FnMut(&str, Entry) -> Result<()>) -> Result<()>;
+}
+
+/// An opening book in memory, editable. Positions are kept in key order (the order a sorted
+/// YaneuraOu file lists them in).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Book {
+    entries: BTreeMap<String, Entry>,
+}
+
+impl Book {
+    pub fn new() -> Book {
+        Book::default()
+    }
+    /// The entry under `key`, if any.
+    pub fn get(&self, key: &str) -> Option<&Entry> {
+        self.entries.get(key)
+    }
+    /// The entry under `key`, to edit.
+    pub fn get_mut(&mut self, key: &str) -> Option<&mut Entry> {
+        self.entries.get_mut(key)
+    }
+    /// The entry under `key`, made empty (ply `ply`) when missing.
+    pub fn entry_mut(&mut self, key: &str, ply: u32) -> &mut Entry {
+        self.entries.entry(key.to_string()).or_insert_with(|| Entry {
+            ply,
+            ..Entry::default()
+        })
+    }
+    /// Stores `entry` under `key`, returning the entry it replaces.
+    pub fn insert(&mut self, key: String, entry: Entry) -> Option<Entry> {
+        self.entries.insert(key, entry)
+    }
+    /// Removes the position under `key`.
+    pub fn remove(&mut self, key: &str) -> Option<Entry> {
+        self.entries.remove(key)
+    }
+    /// Adds `mv` to the position `key` (made at `ply` when new): a move already there is
+    /// replaced in its place, a new one goes last. Returns whether it was new.
+    pub fn add_move(&mut self, key: &str, ply: u32, mv: BookMove) -> bool {
+        let e = self.entry_mut(key, ply);
+        match e.moves.iter_mut().find(|m| m.usi == mv.usi) {
+            Some(old) => {
+                *old = mv;
+                false
+            }
+            None => {
+                e.moves.push(mv);
+                true
+            }
+        }
+    }
+    /// Every position, in key order.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &Entry)> {
+        self.entries.iter().map(|(k, e)| (k.as_str(), e))
+    }
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+    /// How many moves in all.
+    pub fn move_count(&self) -> usize {
+        self.entries.values().map(|e| e.moves.len()).sum()
+    }
+}
+
+impl Lookup for Book {
+    fn entry(&self, key: &str) -> Result<Option<Entry>> {
+        Ok(self.entries.get(key).cloned())
+    }
+    fn len(&self) -> usize {
+        self.entries.len()
+    }
+    fn visit(&self, f: &mut dyn FnMut(&str, Entry) -> Result<()>) -> Result<()> {
+        for (k, e) in &self.entries {
+            f(k, e.clone())?;
+        }
+        Ok(())
+    }
+}
+
+/// The book key of `pos`: its SFEN without the move number.
+pub fn key_of(pos: &Position) -> String {
+    let mut s = pos.to_sfen();
+    if let Some(i) = s.rfind(' ') {
+        s.truncate(i);
+    }
+    s
+}
+
+/// The book key of an SFEN text (with or without the leading `sfen ` and the move number; hands
+/// in any order), or why it is not a position.
+pub fn key(sfen: &str) -> Result<String> {
+    Position::from_sfen(sfen)
+        .map(|p| key_of(&p))
+        .map_err(|e| BookError::BadKey(e.0))
+}
+
+/// The position seen from the other side: the board turned round, the colours of the pieces and
+/// of the hands swapped, the other side to move (YaneuraOu's `FlippedBook`). Its book moves
+/// are this position's after [`flip_move`].
+pub fn flip_position(pos: &Position) -> Position {
+    let mut out = Position::empty();
+    for sq in Square::all() {
+        if let Some(p) = pos.piece_at(sq) {
+            out.set_piece(sq.flip(), Some(Piece::new(p.kind, p.color.flip())));
+        }
+    }
+    for color in [Color::Black, Color::White] {
+        for (kind, n) in pos.hand(color) {
+            out.set_hand_count(color.flip(), kind, n);
+        }
+    }
+    out.set_side_to_move(pos.side_to_move().flip());
+    out.set_move_number(pos.move_number());
+    out
+}
+
+/// The key of the flipped position ([`flip_position`]).
+pub fn flipped_key(pos: &Position) -> String {
+    key_of(&flip_position(pos))
+}
+
+/// A move turned round with the board (its squares point-mirrored).
+pub fn flip_move(mv: Move) -> Move {
+    match mv {
+        Move::Normal { from, to, promote } => Move::Normal {
+            from: from.flip(),
+            to: to.flip(),
+            promote,
+        },
+        Move::Drop { kind, to } => Move::Drop {
+            kind,
+            to: to.flip(),
+        },
+    }
+}
+
+/// The formats kifview reads and writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// YaneuraOu's 2016 text (`.db`).
+    YaneuraOu,
+}
+
+impl Format {
+    /// The format a file name's extension says (`.db`), if any.
+    pub fn from_path(path: &Path) -> Option<Format> {
+        let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+        match ext.as_str() {
+            "db" => Some(Format::YaneuraOu),
+            _ => None,
+        }
+    }
+    /// The format named on the command line (`yaneuraou`).
+    pub fn from_name(name: &str) -> Option<Format> {
+        match name.to_ascii_lowercase().as_str() {
+            "yaneuraou" | "yane2016" | "db" => Some(Format::YaneuraOu),
+            _ => None,
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::YaneuraOu => "yaneuraou",
+        }
+    }
+}
+
+/// A book read from bytes or a file, with what its reader could not read.
+#[derive(Debug, Default)]
+pub struct Read {
+    pub book: Book,
+    pub warnings: Vec<Warning>,
+}
+
+/// What a format could not hold of a book written in it: counts by kind, for the user.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Losses {
+    /// (what, how many), e.g. ("comments", 3); only kinds with a count above 0.
+    pub items: Vec<(&'static str, u64)>,
+}
+
+impl Losses {
+    pub fn add(&mut self, what: &'static str, n: u64) {
+        if n == 0 {
+            return;
+        }
+        match self.items.iter_mut().find(|(w, _)| *w == what) {
+            Some((_, c)) => *c += n,
+            None => self.items.push((what, n)),
+        }
+    }
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+}
+
+/// A book encoded in a format, and what the format could not hold.
+#[derive(Debug)]
+pub struct Encoded {
+    pub bytes: Vec<u8>,
+    pub losses: Losses,
+}
+
+/// Encodes `book` in `format`.
+pub fn encode(book: &dyn Lookup, format: Format) -> Result<Encoded> {
+    match format {
+        Format::YaneuraOu => yaneuraou::write(book),
+    }
+}
+
+/// Decodes `bytes` as a book of `format`.
+pub fn decode(bytes: &[u8], format: Format) -> Result<Read> {
+    match format {
+        Format::YaneuraOu => yaneuraou::read(bytes),
+    }
+}
+
+/// The format of a file: its extension, else its first bytes.
+pub fn detect(path: &Path, head: &[u8]) -> Option<Format> {
+    Format::from_path(path).or_else(|| {
+        let t = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
+        (t.starts_with(b"#YANEURAOU") || t.starts_with(b"sfen ")).then_some(Format::YaneuraOu)
+    })
+}
+
+/// Reads the whole book at `path` into memory (its format from the name, else the contents).
+pub fn read_file(path: &Path) -> Result<Read> {
+    let bytes = std::fs::read(path).map_err(|source| BookError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let format = detect(path, &bytes).ok_or_else(|| {
+        BookError::format("not a book kifview knows (expected a YaneuraOu .db text book)").at(path)
+    })?;
+    decode(&bytes, format).map_err(|e| e.at(path))
+}
+
+/// A book opened for lookups.
+pub struct Opened {
+    pub book: Box<dyn Lookup>,
+    pub format: Format,
+    pub warnings: Vec<Warning>,
+}
+
+/// Opens the book at `path` for lookups.
+pub fn open(path: &Path) -> Result<Opened> {
+    let read = read_file(path)?;
+    Ok(Opened {
+        book: Box::new(read.book),
+        format: Format::YaneuraOu,
+        warnings: read.warnings,
+    })
+}
+
+/// Writes `book` to `path` in `format`, atomically, replacing the file there (the viewer's save
+/// of a book it opened or made). Returns what the format could not hold.
+pub fn save(book: &dyn Lookup, path: &Path, format: Format) -> Result<Losses> {
+    let enc = encode(book, format)?;
+    crate::store::save(path, &enc.bytes, crate::store::SaveOptions::default())?;
+    Ok(enc.losses)
+}
+
+/// Writes `book` to a new file at `path` in `format`: whatever is already there stays unless
+/// `replace` (`--force`), see `store::save_new`. Returns what the format could not hold.
+pub fn save_new(book: &dyn Lookup, path: &Path, format: Format, replace: bool) -> Result<Losses> {
+    let enc = encode(book, format)?;
+    crate::store::save_new(path, &enc.bytes, crate::store::SaveOptions::default(), replace)?;
+    Ok(enc.losses)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn key_drops_the_ply_and_orders_the_hands() {
+        assert_eq!(
+            key("sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1").unwrap(),
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b -"
+        );
+        assert_eq!(
+            key("4k4/9/9/9/9/9/9/9/4K4 b PR2p 5").unwrap(),
+            "4k4/9/9/9/9/9/9/9/4K4 b RP2p"
+        );
+        assert!(matches!(key("nonsense"), Err(BookError::BadKey(_))));
+    }
+
+    #[test]
+    fn the_flipped_start_position_is_the_start_with_gote_to_move() {
+        let start = Position::startpos();
+        assert_eq!(
+            flipped_key(&start),
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w -"
+        );
+        let mv = Move::from_usi("7g7f").unwrap();
+        assert_eq!(flip_move(mv).usi(), "3c3d");
+        assert_eq!(flip_move(Move::from_usi("P*5e").unwrap()).usi(), "P*5e");
+        let pos = Position::from_sfen("4k4/9/9/9/9/9/9/9/4K4 b RP2p 1").unwrap();
+        assert_eq!(flipped_key(&pos), "4k4/9/9/9/9/9/9/9/4K4 w 2Prp");
+    }
+
+    #[test]
+    fn add_move_replaces_in_place_and_appends_new_moves() {
+        let mut b = Book::new();
+        let k = key_of(&Position::startpos());
+        assert!(b.add_move(&k, 1, BookMove::new(Move::from_usi("7g7f").unwrap())));
+        assert!(b.add_move(&k, 1, BookMove::new(Move::from_usi("2g2f").unwrap())));
+        let mut again = BookMove::new(Move::from_usi("7g7f").unwrap());
+        again.count = 5;
+        assert!(!b.add_move(&k, 1, again));
+        let moves = b.moves(&k).unwrap();
+        assert_eq!(
+            moves.iter().map(|m| (m.usi.usi(), m.count)).collect::<Vec<_>>(),
+            [("7g7f".to_string(), 5), ("2g2f".to_string(), 1)]
+        );
+        assert!(b.moves("9/9/9/9/9/9/9/9/9 b -").unwrap().is_empty());
+    }
+}

@@ -325,6 +325,15 @@ fn allowed(from: &str) -> Option<&'static [&'static str]> {
         "convert" => &["core", "load", "pool", "store"],
         "analyze" => &["core", "engine", "convert", "store"],
         "collection" => &["core", "load", "pool", "convert", "analyze"],
+        "book" => &[
+            "core",
+            "engine",
+            "load",
+            "pool",
+            "store",
+            "analyze",
+            "collection",
+        ],
         "diagram" => &["core"],
         "app" => &[
             "core",
@@ -335,6 +344,7 @@ fn allowed(from: &str) -> Option<&'static [&'static str]> {
             "store",
             "analyze",
             "collection",
+            "book",
             "diagram",
         ],
         "tui" => &["app", "core", "analyze", "collection", "engine"],
