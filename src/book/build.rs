@@ -156,7 +156,7 @@ pub struct Builder {
 }
 
 /// The value of a score for the side that just moved (YaneuraOu's mate scale).
-fn mover_value(score: Score, mover: Color) -> i32 {
+pub fn mover_value(score: Score, mover: Color) -> i32 {
     let sente = match score {
         Score::Cp(cp) => cp.clamp(-31_000, 31_000),
         Score::Mate { plies, sente_wins } => {

@@ -71,6 +71,10 @@ pub struct ViewArgs {
     /// index` makes it); without a file, the library of that index opens.
     #[arg(long, value_name = "IDX")]
     pub index: Option<PathBuf>,
+    /// An opening book (YaneuraOu .db) for the book pane (`T`); repeat it for several. The
+    /// config's `[books] files` open too.
+    #[arg(long, value_name = "FILE")]
+    pub book: Vec<PathBuf>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -400,6 +404,7 @@ fn run_viewer(v: ViewArgs) -> ExitCode {
         setup: v.setup,
         engine: v.engine,
         index: v.index,
+        books: v.book,
     };
     match kifview::tui::run(opts) {
         Ok(()) => ExitCode::SUCCESS,

@@ -78,6 +78,8 @@ pub struct Explorer {
     /// (`Ctrl-n`).
     pub(super) back: Vec<Stashed>,
     pub(super) forward: Vec<Stashed>,
+    /// The open opening books and their pane (`app::book`).
+    pub(crate) books: crate::app::book::Books,
     /// The game list (`app::library`), once opened.
     pub(crate) library: Option<Box<crate::app::library::state::Library>>,
 }

@@ -64,10 +64,12 @@ pub enum KeyMode {
     Explorer,
     /// The library's game list (`kifview DIR`, `O`).
     Library,
+    /// The book pane has the focus (`Ctrl-t`).
+    Book,
 }
 
 impl KeyMode {
-    pub const ALL: [KeyMode; 11] = [
+    pub const ALL: [KeyMode; 12] = [
         KeyMode::Normal,
         KeyMode::Tree,
         KeyMode::Help,
@@ -79,6 +81,7 @@ impl KeyMode {
         KeyMode::Paste,
         KeyMode::Explorer,
         KeyMode::Library,
+        KeyMode::Book,
     ];
     pub fn name(self) -> &'static str {
         match self {
@@ -93,6 +96,7 @@ impl KeyMode {
             KeyMode::Paste => "paste",
             KeyMode::Explorer => "explorer",
             KeyMode::Library => "library",
+            KeyMode::Book => "book",
         }
     }
     fn from_name(s: &str) -> Option<KeyMode> {
@@ -337,6 +341,8 @@ pub struct Config {
     pub analysis: AnalysisConfig,
     /// `[diagram]`: how pictures of positions look (`y` `d`, `kifview diagram`).
     pub diagram: crate::diagram::Theme,
+    /// `[books] files`: the opening books the book pane opens at start (`~/` expanded).
+    pub books: Vec<PathBuf>,
     /// Where the user's file came from, if one was read.
     pub source: Option<PathBuf>,
 }
@@ -370,6 +376,13 @@ struct RawConfig {
     analysis: Option<RawAnalysis>,
     move_list: Option<RawMoveList>,
     diagram: Option<diagram::RawDiagram>,
+    books: Option<RawBooks>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct RawBooks {
+    files: Option<Vec<String>>,
 }
 
 #[derive(Deserialize, Default)]
@@ -507,6 +520,7 @@ impl Config {
                 mate_time_ms: 10_000,
             },
             diagram: crate::diagram::Theme::default(),
+            books: Vec::new(),
             source: None,
         }
     }

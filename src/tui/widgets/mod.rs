@@ -3,6 +3,7 @@
 //! lays them out.
 
 pub mod analysis;
+pub mod book;
 pub mod board;
 pub mod comment;
 pub mod confirm;
