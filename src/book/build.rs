@@ -475,7 +475,8 @@ mod tests {
 
     const START: &str = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b -";
     const G1: &str = "手合割：平手\n1 ７六歩(77)\n*#評価値=40\n*#深さ=12\n2 ３四歩(33)\n*#評価値=30\n3 ２六歩(27)\n";
-    const G2: &str = "手合割：平手\n1 ７六歩(77)\n*#評価値=55\n*#深さ=20\n2 ８四歩(83)\n*#評価値=-200\n";
+    const G2: &str =
+        "手合割：平手\n1 ７六歩(77)\n*#評価値=55\n*#深さ=20\n2 ８四歩(83)\n*#評価値=-200\n";
     const G3: &str = "手合割：平手\n1 ２六歩(27)\n2 ３四歩(33)\n";
 
     #[test]
@@ -491,7 +492,10 @@ mod tests {
             .collect();
         assert_eq!(
             got,
-            [("7g7f".into(), 2, Some(55), 20), ("2g2f".into(), 1, None, 0)]
+            [
+                ("7g7f".into(), 2, Some(55), 20),
+                ("2g2f".into(), 1, None, 0)
+            ]
         );
         // After 7g7f, gote's moves: sente's +30 is gote's −30; −200 is gote's +200.
         let after = b
@@ -501,7 +505,10 @@ mod tests {
             .unwrap();
         assert_eq!(after.ply, 2);
         let got: Vec<_> = after.moves.iter().map(|m| (m.usi.usi(), m.value)).collect();
-        assert_eq!(got, [("8c8d".into(), Some(200)), ("3c3d".into(), Some(-30))]);
+        assert_eq!(
+            got,
+            [("8c8d".into(), Some(200)), ("3c3d".into(), Some(-30))]
+        );
     }
 
     #[test]
@@ -534,11 +541,15 @@ mod tests {
 
     #[test]
     fn a_position_reached_twice_in_a_game_counts_its_first_move_once() {
-        let rep = "手合割：平手\n1 ４八銀(39)\n2 ４二銀(31)\n3 ３九銀(48)\n4 ３一銀(42)\n5 ２六歩(27)\n";
+        let rep =
+            "手合割：平手\n1 ４八銀(39)\n2 ４二銀(31)\n3 ３九銀(48)\n4 ３一銀(42)\n5 ２六歩(27)\n";
         let b = book(&[rep], Options::default());
         let start = b.positions.iter().find(|p| p.sfen == START).unwrap();
         assert_eq!(start.moves.len(), 1);
-        assert_eq!((start.moves[0].usi.usi(), start.moves[0].count), ("3i4h".into(), 1));
+        assert_eq!(
+            (start.moves[0].usi.usi(), start.moves[0].count),
+            ("3i4h".into(), 1)
+        );
     }
 
     #[test]

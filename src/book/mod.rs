@@ -195,10 +195,12 @@ impl Book {
     }
     /// The entry under `key`, made empty (ply `ply`) when missing.
     pub fn entry_mut(&mut self, key: &str, ply: u32) -> &mut Entry {
-        self.entries.entry(key.to_string()).or_insert_with(|| Entry {
-            ply,
-            ..Entry::default()
-        })
+        self.entries
+            .entry(key.to_string())
+            .or_insert_with(|| Entry {
+                ply,
+                ..Entry::default()
+            })
     }
     /// Stores `entry` under `key`, returning the entry it replaces.
     pub fn insert(&mut self, key: String, entry: Entry) -> Option<Entry> {
@@ -440,7 +442,12 @@ pub fn save(book: &dyn Lookup, path: &Path, format: Format) -> Result<Losses> {
 /// `replace` (`--force`), see `store::save_new`. Returns what the format could not hold.
 pub fn save_new(book: &dyn Lookup, path: &Path, format: Format, replace: bool) -> Result<Losses> {
     let enc = encode(book, format)?;
-    crate::store::save_new(path, &enc.bytes, crate::store::SaveOptions::default(), replace)?;
+    crate::store::save_new(
+        path,
+        &enc.bytes,
+        crate::store::SaveOptions::default(),
+        replace,
+    )?;
     Ok(enc.losses)
 }
 
@@ -486,7 +493,10 @@ mod tests {
         assert!(!b.add_move(&k, 1, again));
         let moves = b.moves(&k).unwrap();
         assert_eq!(
-            moves.iter().map(|m| (m.usi.usi(), m.count)).collect::<Vec<_>>(),
+            moves
+                .iter()
+                .map(|m| (m.usi.usi(), m.count))
+                .collect::<Vec<_>>(),
             [("7g7f".to_string(), 5), ("2g2f".to_string(), 1)]
         );
         assert!(b.moves("9/9/9/9/9/9/9/9/9 b -").unwrap().is_empty());

@@ -27,7 +27,7 @@
 //! binary-searches the file for that order), one line per move in the book's order, notes as
 //! `#` lines; a position with no moves is not written (YaneuraOu and ShogiHome skip them too).
 
-use super::{BookError, BookMove, Encoded, Entry, Losses, Lookup, Read, Result, Warning};
+use super::{BookError, BookMove, Encoded, Entry, Lookup, Losses, Read, Result, Warning};
 use crate::core::rules::{Move, Position};
 
 /// The first line of the format.
@@ -105,9 +105,8 @@ pub fn read_with_layout(bytes: &[u8]) -> Result<(Read, Layout)> {
     }
     let mut out = Read::default();
     let mut layout = Layout::default();
-    let warn = |out: &mut Read, line: u64, message: String| {
-        out.warnings.push(Warning { line, message })
-    };
+    let warn =
+        |out: &mut Read, line: u64, message: String| out.warnings.push(Warning { line, message });
     // The key of the position the move lines belong to (`None` before the first position and
     // after one that could not be read), and the line of each key's first `sfen` line.
     let mut current: Option<String> = None;
@@ -125,7 +124,10 @@ pub fn read_with_layout(bytes: &[u8]) -> Result<(Read, Layout)> {
             warn(
                 &mut out,
                 n,
-                format!("a line of {} bytes, longer than {MAX_LINE}: skipped", raw.len()),
+                format!(
+                    "a line of {} bytes, longer than {MAX_LINE}: skipped",
+                    raw.len()
+                ),
             );
             continue;
         }
@@ -143,7 +145,10 @@ pub fn read_with_layout(bytes: &[u8]) -> Result<(Read, Layout)> {
                         warn(
                             &mut out,
                             n,
-                            format!("header {:?}: read as `{HEADER}`", note_text(raw.trim_ascii())),
+                            format!(
+                                "header {:?}: read as `{HEADER}`",
+                                note_text(raw.trim_ascii())
+                            ),
                         );
                         continue;
                     }
@@ -151,7 +156,11 @@ pub fn read_with_layout(bytes: &[u8]) -> Result<(Read, Layout)> {
                 }
                 Line::Position(_) => {
                     if !seen_header {
-                        warn(&mut out, n, format!("no `{HEADER}` line before the first position"));
+                        warn(
+                            &mut out,
+                            n,
+                            format!("no `{HEADER}` line before the first position"),
+                        );
                     }
                     seen_content = true;
                 }
@@ -205,20 +214,32 @@ pub fn read_with_layout(bytes: &[u8]) -> Result<(Read, Layout)> {
                             warn(
                                 &mut out,
                                 n,
-                                format!("the position of line {first} again: merged into it (its moves not there yet added, the lower ply kept)"),
+                                format!(
+                                    "the position of line {first} again: merged into it (its moves not there yet added, the lower ply kept)"
+                                ),
                             );
                             let e = out.book.get_mut(&key).expect("stored");
                             e.ply = e.ply.min(ply);
                             in_duplicate = true;
                         } else {
                             first_line.insert(key.clone(), n);
-                            out.book.insert(key.clone(), Entry { ply, ..Entry::default() });
+                            out.book.insert(
+                                key.clone(),
+                                Entry {
+                                    ply,
+                                    ..Entry::default()
+                                },
+                            );
                         }
                         current = Some(key);
                         note_to = NoteTo::Position;
                     }
                     Err(message) => {
-                        warn(&mut out, n, format!("{message}: the position and its moves skipped"));
+                        warn(
+                            &mut out,
+                            n,
+                            format!("{message}: the position and its moves skipped"),
+                        );
                         current = None;
                         note_to = NoteTo::Nothing;
                     }
@@ -238,7 +259,10 @@ pub fn read_with_layout(bytes: &[u8]) -> Result<(Read, Layout)> {
                                 warn(
                                     &mut out,
                                     n,
-                                    format!("the move {} again in this position: the first kept", mv.usi),
+                                    format!(
+                                        "the move {} again in this position: the first kept",
+                                        mv.usi
+                                    ),
                                 );
                             }
                         } else {
@@ -325,23 +349,22 @@ fn parse_move(line: &[u8]) -> std::result::Result<BookMove, String> {
     })?;
     let ponder = match field() {
         None | Some("none") | Some("resign") | Some("(none)") => None,
-        Some(p) => Some(
-            Move::from_usi(p)
-                .ok_or_else(|| format!("{first}: expected the reply (a USI move or none), found {p:?}"))?,
-        ),
+        Some(p) => Some(Move::from_usi(p).ok_or_else(|| {
+            format!("{first}: expected the reply (a USI move or none), found {p:?}")
+        })?),
     };
-    let value = match field() {
-        None | Some("none") | Some("") => None,
-        Some(v) => Some(
-            v.parse::<i32>()
-                .map_err(|_| format!("{first}: expected the value (a number or none), found {v:?}"))?,
-        ),
-    };
+    let value =
+        match field() {
+            None | Some("none") | Some("") => None,
+            Some(v) => Some(v.parse::<i32>().map_err(|_| {
+                format!("{first}: expected the value (a number or none), found {v:?}")
+            })?),
+        };
     let depth = match field() {
         None | Some("none") => 0,
-        Some(d) => d
-            .parse::<u32>()
-            .map_err(|_| format!("{first}: expected the depth (a number from 0 or none), found {d:?}"))?,
+        Some(d) => d.parse::<u32>().map_err(|_| {
+            format!("{first}: expected the depth (a number from 0 or none), found {d:?}")
+        })?,
     };
     let count = match field() {
         None => 1,
@@ -376,17 +399,17 @@ pub fn write(book: &dyn Lookup) -> Result<Encoded> {
         write_entry(&mut out, key, &entry, &mut losses);
         Ok(())
     })?;
-    Ok(Encoded {
-        bytes: out,
-        losses,
-    })
+    Ok(Encoded { bytes: out, losses })
 }
 
 /// Appends one position (its `sfen` line, note and moves) to `out`.
 pub fn write_entry(out: &mut Vec<u8>, key: &str, entry: &Entry, losses: &mut Losses) {
     use std::io::Write;
     if entry.moves.is_empty() {
-        losses.add("notes of positions with no moves", entry.comment.is_some() as u64);
+        losses.add(
+            "notes of positions with no moves",
+            entry.comment.is_some() as u64,
+        );
         return;
     }
     let _ = writeln!(out, "sfen {key} {}", entry.ply);
@@ -435,7 +458,10 @@ mod tests {
     #[test]
     fn a_move_line_with_missing_fields_reads_as_yaneuraou_does() {
         let mv = parse_move(b"7g7f").unwrap();
-        assert_eq!((mv.ponder, mv.value, mv.depth, mv.count), (None, None, 0, 1));
+        assert_eq!(
+            (mv.ponder, mv.value, mv.depth, mv.count),
+            (None, None, 0, 1)
+        );
         let mv = parse_move(b"7g7f 3c3d -12 20 3 #a note").unwrap();
         assert_eq!(mv.ponder.unwrap().usi(), "3c3d");
         assert_eq!((mv.value, mv.depth, mv.count), (Some(-12), 20, 3));

@@ -26,7 +26,10 @@ pub fn parse_fields(text: &str) -> Result<(Option<i32>, u32, u64, Option<String>
     let mut next = || parts.next().filter(|p| !p.is_empty());
     let value = match next().ok_or(expected)? {
         "-" => None,
-        v => Some(v.parse::<i32>().map_err(|_| format!("value '{v}': {expected}"))?),
+        v => Some(
+            v.parse::<i32>()
+                .map_err(|_| format!("value '{v}': {expected}"))?,
+        ),
     };
     let depth = next().map_or(Ok(0), |d| {
         d.parse::<u32>()
@@ -80,9 +83,13 @@ impl App {
         }
     }
 
-    /// The book an edit goes to: the highlighted move's, else the first.
+    /// The book an edit goes to: the highlighted move's, else the last opened (the one a
+    /// `:book new` just made).
     fn target_book(&self) -> usize {
-        self.collection.books.selected.map_or(0, |s| s.0)
+        let books = &self.collection.books;
+        (books.selected.map(|s| s.0))
+            .filter(|&i| i < books.open.len())
+            .unwrap_or(books.open.len().saturating_sub(1))
     }
 
     /// `book_add` (`a`): adds the move that led here to the target book at the position
@@ -123,7 +130,10 @@ impl App {
             }
         };
         let name = self.collection.books.open[i].name.clone();
-        let label = format!("{} → {name}: value depth count comment: ", self.step_text(cur));
+        let label = format!(
+            "{} → {name}: value depth count comment: ",
+            self.step_text(cur)
+        );
         self.open_prompt(Prompt::closing(label, prefill, move |app, text| {
             app.book_store_move(i, &key, ply, mv, &text)
         }));
@@ -184,8 +194,8 @@ impl App {
             return;
         };
         let b = &self.collection.books.open[i];
-        let Some(m) = (b.store.lookup().moves(&key).ok())
-            .and_then(|ms| ms.into_iter().find(|m| m.usi == mv))
+        let Some(m) =
+            (b.store.lookup().moves(&key).ok()).and_then(|ms| ms.into_iter().find(|m| m.usi == mv))
         else {
             return;
         };
@@ -252,8 +262,11 @@ impl App {
             match book::save(b.store.lookup(), &b.path, b.format) {
                 Ok(losses) => {
                     b.touched.clear();
-                    let lost: Vec<String> =
-                        losses.items.iter().map(|(w, n)| format!("{n} {w}")).collect();
+                    let lost: Vec<String> = losses
+                        .items
+                        .iter()
+                        .map(|(w, n)| format!("{n} {w}"))
+                        .collect();
                     saved.push(match lost.is_empty() {
                         true => b.name.clone(),
                         false => format!("{} (the format cannot hold {})", b.name, lost.join(", ")),
@@ -435,7 +448,11 @@ mod tests {
         );
         assert_eq!(parse_fields("- 0 1"), Ok((None, 0, 1, None)));
         assert_eq!(parse_fields("-30"), Ok((Some(-30), 0, 1, None)));
-        assert!(parse_fields("x 1 1").unwrap_err().contains("VALUE DEPTH COUNT"));
+        assert!(
+            parse_fields("x 1 1")
+                .unwrap_err()
+                .contains("VALUE DEPTH COUNT")
+        );
         assert!(parse_fields("").is_err());
         assert!(parse_fields("1 -2").unwrap_err().contains("depth"));
     }

@@ -152,7 +152,11 @@ pub(crate) fn lookup_rows(
         {
             match b.store.lookup().moves(k) {
                 Ok(moves) => rows.extend(moves.into_iter().map(|m| {
-                    let mv = if is_flipped { book::flip_move(m.usi) } else { m.usi };
+                    let mv = if is_flipped {
+                        book::flip_move(m.usi)
+                    } else {
+                        m.usi
+                    };
                     BookRow {
                         book: i,
                         label: crate::core::notation::ki2::line_text(pos, &[mv], prev_to),
@@ -201,8 +205,7 @@ impl App {
             return;
         }
         let key = book::key_of(self.position());
-        if b
-            .rows
+        if b.rows
             .as_ref()
             .is_some_and(|(k, r, _, _)| *k == key && *r == b.revision)
         {
@@ -280,9 +283,10 @@ impl App {
 
     /// Adds a book held as `store` (the pane shows it once shown).
     pub(crate) fn add_book(&mut self, path: &Path, store: Store, format: book::Format) {
-        let name = path
-            .file_name()
-            .map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
+        let name = path.file_name().map_or_else(
+            || path.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
         let b = &mut self.collection.books;
         b.open.push(OpenBook {
             path: path.to_path_buf(),

@@ -84,7 +84,10 @@ fn row_text(r: &BookRow, explorer: Option<Option<u64>>, double: bool) -> String 
         r.count,
     );
     if let Some(games) = explorer {
-        t.push_str(&format!(" {:>5}", games.map_or("-".into(), |g| g.to_string())));
+        t.push_str(&format!(
+            " {:>5}",
+            games.map_or("-".into(), |g| g.to_string())
+        ));
     }
     if let Some(c) = &r.comment {
         t.push_str("  ");
@@ -98,7 +101,12 @@ fn row_text(r: &BookRow, explorer: Option<Option<u64>>, double: bool) -> String 
 fn title(names: &[(String, bool)], flipped: bool, hint: &str, w: usize, double: bool) -> String {
     let mut head = "定跡".to_string();
     for (i, (n, modified)) in names.iter().enumerate() {
-        head.push_str(&format!(" {}:{}{}", i + 1, clean(n, double), if *modified { "*" } else { "" }));
+        head.push_str(&format!(
+            " {}:{}{}",
+            i + 1,
+            clean(n, double),
+            if *modified { "*" } else { "" }
+        ));
     }
     if flipped {
         head.push_str(" +反");
@@ -119,7 +127,11 @@ pub fn book_pane(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
     };
     let w = area.width.saturating_sub(2) as usize;
     let names = app.books().names();
-    let b = block(title(&names, app.books().flipped(), &hint, w, theme.double), focused, theme);
+    let b = block(
+        title(&names, app.books().flipped(), &hint, w, theme.double),
+        focused,
+        theme,
+    );
     let inner = b.inner(area);
     b.render(area, buf);
     if inner.width == 0 || inner.height == 0 {
@@ -135,7 +147,12 @@ pub fn book_pane(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
     let (rows, error) = match view {
         BookView::NoBook => {
             put(buf, 0, "定跡ファイルが開かれていません", theme.dim);
-            put(buf, 1, ":book open FILE / :book new FILE / --book FILE", Style::new());
+            put(
+                buf,
+                1,
+                ":book open FILE / :book new FILE / --book FILE",
+                Style::new(),
+            );
             return;
         }
         BookView::Rows { rows, error } => (rows, error),
@@ -190,7 +207,10 @@ mod tests {
             row_text(&r, Some(Some(31)), false),
             "2反▲７六歩        +48   18      2    31  主流 2行目"
         );
-        let names = vec![("mine.db".to_string(), true), ("yane.db".to_string(), false)];
+        let names = vec![
+            ("mine.db".to_string(), true),
+            ("yane.db".to_string(), false),
+        ];
         assert_eq!(
             title(&names, false, " (C-t: 選ぶ)", 60, false),
             "定跡 1:mine.db* 2:yane.db (C-t: 選ぶ)"

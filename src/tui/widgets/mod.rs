@@ -3,8 +3,8 @@
 //! lays them out.
 
 pub mod analysis;
-pub mod book;
 pub mod board;
+pub mod book;
 pub mod comment;
 pub mod confirm;
 pub mod copy_menu;

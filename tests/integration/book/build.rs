@@ -150,7 +150,12 @@ fn counts_are_the_explorers_from_the_index_and_from_the_files() {
             .as_array()
             .unwrap()
             .iter()
-            .map(|m| (m["usi"].as_str().unwrap().to_string(), m["games"].as_u64().unwrap()))
+            .map(|m| {
+                (
+                    m["usi"].as_str().unwrap().to_string(),
+                    m["games"].as_u64().unwrap(),
+                )
+            })
             .collect();
         let mut ours: Vec<(String, u64)> = bi
             .moves(&key)
@@ -184,7 +189,12 @@ fn values_plies_side_and_existing_files() {
     assert_eq!(b.len(), 2, "moves 1 and 2 only");
     let start = b.moves(&book::key_of(&Position::startpos())).unwrap();
     assert_eq!(
-        (start[0].usi.usi(), start[0].value, start[0].depth, start[0].count),
+        (
+            start[0].usi.usi(),
+            start[0].value,
+            start[0].depth,
+            start[0].count
+        ),
         ("7g7f".to_string(), Some(48), 18, 1)
     );
     let mut p = Position::startpos();
@@ -198,16 +208,29 @@ fn values_plies_side_and_existing_files() {
     std::fs::write(&out_path, "mine\n").unwrap();
     let out = build(&[coll.to_str().unwrap()], &out_path);
     assert_eq!(out.status.code(), Some(1));
-    assert!(common::stderr_of(&out).contains("--force"), "{}", common::stderr_of(&out));
+    assert!(
+        common::stderr_of(&out).contains("--force"),
+        "{}",
+        common::stderr_of(&out)
+    );
     assert_eq!(std::fs::read_to_string(&out_path).unwrap(), "mine\n");
-    let out = build(&[coll.to_str().unwrap(), "--force", "--side", "gote"], &out_path);
+    let out = build(
+        &[coll.to_str().unwrap(), "--force", "--side", "gote"],
+        &out_path,
+    );
     assert!(out.status.success(), "{}", common::stderr_of(&out));
     let g = read(&out_path);
     assert!(g.iter().all(|(k, _)| k.contains(" w ")));
 
     // Bad usage: filters with files, a bad range.
-    let out = build(&[coll.to_str().unwrap(), "--player", "x"], &tmp.path().join("c.db"));
+    let out = build(
+        &[coll.to_str().unwrap(), "--player", "x"],
+        &tmp.path().join("c.db"),
+    );
     assert_eq!(out.status.code(), Some(2));
-    let out = build(&[coll.to_str().unwrap(), "--plies", "9-3"], &tmp.path().join("c.db"));
+    let out = build(
+        &[coll.to_str().unwrap(), "--plies", "9-3"],
+        &tmp.path().join("c.db"),
+    );
     assert_eq!(out.status.code(), Some(2));
 }
