@@ -121,6 +121,10 @@ pub struct Explored {
     pub moves: Vec<NextMove>,
 }
 
+/// What [`Index::each_main_line`] calls per game: its id, its initial SFEN (`None`: the start
+/// position) and its main line's move codes.
+pub type MainLineFn<'a> = dyn FnMut(u32, Option<&str>, &[u8]) -> Result<(), String> + 'a;
+
 /// A confirmed hit: the game, where it first reaches the position and the code of the move
 /// it played next (`None` when it ends there).
 struct Hit {
@@ -437,11 +441,7 @@ impl Index {
     /// little-endian bytes each, [`decode_move`]): one pass over the segments' stored games,
     /// no position looked up (what `kifview book build --index` reads). An error from `each`
     /// stops it.
-    pub fn each_main_line(
-        &self,
-        filter: &Filter,
-        each: &mut dyn FnMut(u32, Option<&str>, &[u8]) -> Result<(), String>,
-    ) -> Result<(), String> {
+    pub fn each_main_line(&self, filter: &Filter, each: &mut MainLineFn) -> Result<(), String> {
         snapshot(&self.catalog, || {
             let allowed = if filter.is_empty() {
                 None

@@ -2,7 +2,9 @@
 //! games and filter, from the index and from the files alike; values come from the analysis
 //! comments in the mover's view; an existing file is never replaced without `--force`.
 
+// The generator `collection::index` uses too: one module per test file, as each stands alone.
 #[path = "../../../benches/support/collgen.rs"]
+#[allow(clippy::duplicate_mod)]
 mod collgen;
 
 use assert_cmd::Command;

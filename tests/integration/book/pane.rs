@@ -198,7 +198,8 @@ fn the_explorers_games_stand_beside_the_books_moves() {
 }
 
 /// The book file read back: the moves at `sfen` as (usi, value, depth, count, comment).
-fn saved(path: &Path, pos: &Position) -> Vec<(String, Option<i32>, u32, u64, Option<String>)> {
+type Saved = (String, Option<i32>, u32, u64, Option<String>);
+fn saved(path: &Path, pos: &Position) -> Vec<Saved> {
     let b = book::read_file(path).unwrap().book;
     b.moves(&book::key_of(pos))
         .unwrap()
