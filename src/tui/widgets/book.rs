@@ -11,14 +11,13 @@
 
 use crate::app::book::{BookRow, BookView};
 use crate::app::{App, Command};
-use crate::tui::draw::block;
-use crate::tui::text::{clean, ellipsize, fit, truncate, width};
+use crate::tui::draw::pane_rows;
+use crate::tui::text::{clean, ellipsize, fit, width};
 use crate::tui::theme::Theme;
 use crate::tui::widgets::explorer;
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
-use ratatui::widgets::Widget;
 
 /// Cells of the move column (as the explorer's).
 const MOVE_W: usize = 11;
@@ -127,23 +126,13 @@ pub fn book_pane(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
     };
     let w = area.width.saturating_sub(2) as usize;
     let names = app.books().names();
-    let b = block(
-        title(&names, app.books().flipped(), &hint, w, theme.double),
-        focused,
-        theme,
-    );
-    let inner = b.inner(area);
-    b.render(area, buf);
-    if inner.width == 0 || inner.height == 0 {
+    let title = title(&names, app.books().flipped(), &hint, w, theme.double);
+    let Some(pane) = pane_rows(area, buf, title, focused, theme) else {
         return;
-    }
-    let d = theme.double;
-    let put = |buf: &mut Buffer, row: usize, text: &str, style: Style| {
-        if row < inner.height as usize {
-            let t = truncate(&clean(text, d), w);
-            buf.set_stringn(inner.x, inner.y + row as u16, t, w, style);
-        }
     };
+    let d = theme.double;
+    let put =
+        |buf: &mut Buffer, row: usize, text: &str, style: Style| pane.put(buf, row, text, style);
     let (rows, error) = match view {
         BookView::NoBook => {
             put(buf, 0, "定跡ファイルが開かれていません", theme.dim);
@@ -173,7 +162,7 @@ pub fn book_pane(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
         put(buf, line, "この局面は定跡にありません", theme.dim);
         return;
     }
-    let room = (inner.height as usize).saturating_sub(line).max(1);
+    let room = pane.height().saturating_sub(line).max(1);
     let lit = app.book_highlight();
     let skip = lit.map_or(0, |i| (i + 1).saturating_sub(room));
     for (n, (i, r)) in rows.iter().enumerate().skip(skip).enumerate() {
