@@ -38,6 +38,38 @@ pub fn read_limited(path: &Path, limit: u64) -> Result<Vec<u8>, String> {
     }
     let cannot = |e: std::io::Error| format!("{}: cannot read: {e}", path.display());
     let file = std::fs::File::open(path).map_err(cannot)?;
+    read_opened(path, file, limit)
+}
+
+/// Reads a record file that must be a regular file, within the limit ([`size_limit`]), for a
+/// command that writes the record back in its place or beside it (`kifview analyze`). It is
+/// opened without waiting (`O_NONBLOCK`: opening a FIFO for reading waits for a writer, and
+/// under a signal handler with `SA_RESTART` that wait outlives the first Ctrl-C or SIGTERM),
+/// and anything else than a regular file (a FIFO, a device, a socket, a folder) is refused
+/// unread, saying what it is.
+pub fn read_regular(path: &Path) -> Result<Vec<u8>, String> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let cannot = |e: std::io::Error| format!("{}: cannot read: {e}", path.display());
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+        .map_err(cannot)?;
+    let ft = file.metadata().map_err(cannot)?.file_type();
+    if !ft.is_file() {
+        return Err(format!(
+            "{}: not a regular file ({}): a record file is read and written back",
+            path.display(),
+            kind_of(ft)
+        ));
+    }
+    read_opened(path, file, size_limit()?)
+}
+
+/// Reads `file` (opened from `path`) within `limit`.
+fn read_opened(path: &Path, file: std::fs::File, limit: u64) -> Result<Vec<u8>, String> {
+    let over = limit.saturating_add(1);
+    let cannot = |e: std::io::Error| format!("{}: cannot read: {e}", path.display());
     // One `fstat`: a regular file too large is refused unread, and one that fits is read
     // into a buffer of its size (`Take` does not ask again).
     let meta = file.metadata().map_err(cannot)?;

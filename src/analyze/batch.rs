@@ -571,9 +571,13 @@ pub fn analyse_file(
     progress: &mut dyn FnMut(usize, usize),
 ) -> (FileResult, bool) {
     let fail = |m: String| (FileResult::Failed(m), false);
-    let bytes = match std::fs::read(&job.input) {
+    let bytes = match crate::load::read_regular(&job.input) {
         Ok(b) => b,
-        Err(e) => return fail(format!("cannot read: {e}")),
+        Err(e) => {
+            // The summary names the file already.
+            let prefix = format!("{}: ", job.input.display());
+            return fail(e.strip_prefix(&prefix).unwrap_or(&e).to_string());
+        }
     };
     let mut loaded = notation::load(&bytes, Some(&job.input));
     if loaded.records.len() != 1 {

@@ -77,12 +77,15 @@ fn classify(line: &[u8]) -> Line<'_> {
     }
 }
 
-/// The text of a note: control characters (but tabs) made spaces, invalid UTF-8 replaced.
+/// The text of a note line: control characters (but tabs) made spaces, invalid UTF-8 replaced,
+/// no space at the end (a line's end is trimmed when read, so a note writes back the same).
 fn note_text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes)
+    let mut s: String = String::from_utf8_lossy(bytes)
         .chars()
         .map(|c| if c.is_control() && c != '\t' { ' ' } else { c })
-        .collect()
+        .collect();
+    s.truncate(s.trim_end().len());
+    s
 }
 
 fn join_note(note: &mut Option<String>, line: String) {
@@ -437,12 +440,7 @@ fn write_note(out: &mut Vec<u8>, note: Option<&str>) {
     if let Some(note) = note {
         for line in note.split('\n') {
             out.push(b'#');
-            out.extend(
-                line.chars()
-                    .map(|c| if c.is_control() && c != '\t' { ' ' } else { c })
-                    .collect::<String>()
-                    .as_bytes(),
-            );
+            out.extend_from_slice(note_text(line.as_bytes()).as_bytes());
             out.push(b'\n');
         }
     }

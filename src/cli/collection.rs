@@ -5,7 +5,7 @@ use super::{Out, print_messages};
 use clap::{ArgGroup, Args, ValueEnum};
 use kifview::collection::{self, Brief, Filter, GameResult, Index, UpdateOptions};
 use kifview::core::notation::usi;
-use kifview::core::rules::Position;
+use kifview::core::rules::{Move, Position};
 use kifview::core::text::sanitize;
 use kifview::load;
 use serde::Serialize;
@@ -115,6 +115,26 @@ pub struct QueryArgs {
     /// JSON output (see the README for its keys).
     #[arg(long)]
     pub json: bool,
+}
+
+/// How `explore` writes moves.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum Notation {
+    /// Japanese (`▲７六歩`).
+    #[default]
+    Ja,
+    /// USI (`7g7f`).
+    Usi,
+}
+
+#[derive(Args, Debug)]
+pub struct ExploreArgs {
+    #[command(flatten)]
+    pub query: QueryArgs,
+    /// How the table writes moves: ja (`▲７六歩`, the default) or usi (`7g7f`). JSON has both:
+    /// `usi` and `ja`.
+    #[arg(long, value_enum, default_value_t = Notation::Ja)]
+    pub notation: Notation,
 }
 
 #[derive(Args, Debug)]
@@ -626,7 +646,8 @@ fn finish(out: Out, who: &str) -> ExitCode {
     }
 }
 
-pub fn explore(a: QueryArgs) -> ExitCode {
+pub fn explore(args: ExploreArgs) -> ExitCode {
+    let a = args.query;
     let pos = match target(&a.at) {
         Ok(p) => p,
         Err((code, e)) => return fail(code, "explore", &e),
@@ -639,9 +660,16 @@ pub fn explore(a: QueryArgs) -> ExitCode {
         Ok(e) => e,
         Err(e) => return fail(1, "explore", &e),
     };
+    // Each move in Japanese for the side to move (`▲７六歩`), beside its USI.
+    let ja = |m: &collection::NextMove| {
+        Move::from_usi(&m.usi).map_or_else(
+            || m.usi.clone(),
+            |mv| kifview::core::notation::ki2::line_text(&pos, &[mv], None),
+        )
+    };
     let mut out = Out::new();
     if a.json {
-        out.write(json_line(&e).as_bytes());
+        out.write(explored_json(&e, ja).as_bytes());
     } else {
         let pct = |n: u64, of: u64| {
             if of == 0 {
@@ -660,11 +688,24 @@ pub fn explore(a: QueryArgs) -> ExitCode {
             e.draw,
             e.unknown
         );
-        t.push_str("move      games   sente%  gote%  draw  unknown\n");
+        // The move column: as wide as the longest Japanese move (`▲２三銀右成`).
+        let (col, heads) = match args.notation {
+            Notation::Ja => (
+                12usize,
+                "指し手        games   sente%  gote%  draw  unknown\n",
+            ),
+            Notation::Usi => (8, "move      games   sente%  gote%  draw  unknown\n"),
+        };
+        t.push_str(heads);
         for m in &e.moves {
+            let name = match args.notation {
+                Notation::Ja => sanitize(&ja(m)).into_owned(),
+                Notation::Usi => m.usi.clone(),
+            };
+            let pad = col.saturating_sub(unicode_width::UnicodeWidthStr::width(name.as_str()));
             t.push_str(&format!(
-                "{:<8}{:>7}   {:>5.1}  {:>5.1}  {:>4}  {:>7}\n",
-                m.usi,
+                "{name}{:pad$}{:>7}   {:>5.1}  {:>5.1}  {:>4}  {:>7}\n",
+                "",
                 m.games,
                 pct(m.sente, m.games),
                 pct(m.gote, m.games),
@@ -675,6 +716,20 @@ pub fn explore(a: QueryArgs) -> ExitCode {
         out.write(t.as_bytes());
     }
     finish(out, "explore")
+}
+
+/// `explore --json`: the answer's object with each move's Japanese (`"ja"`) beside its
+/// `"usi"`.
+fn explored_json(e: &collection::Explored, ja: impl Fn(&collection::NextMove) -> String) -> String {
+    let mut v = serde_json::to_value(e).unwrap_or_default();
+    if let Some(moves) = v.get_mut("moves").and_then(|m| m.as_array_mut()) {
+        for (m, next) in moves.iter_mut().zip(&e.moves) {
+            if let Some(m) = m.as_object_mut() {
+                m.insert("ja".to_string(), ja(next).into());
+            }
+        }
+    }
+    json_line(&v)
 }
 
 pub fn games(a: GamesArgs) -> ExitCode {

@@ -116,9 +116,9 @@ pub enum Command {
     Find(collection::QueryArgs),
     /// The moves played from a position in the indexed games, with their results.
     #[command(
-        after_help = "Examples:\n  kifview explore --position startpos\n  kifview explore --position \"startpos moves 7g7f\" --from 2020 --json"
+        after_help = "Examples:\n  kifview explore --position startpos\n  kifview explore --position startpos --notation usi\n  kifview explore --position \"startpos moves 7g7f\" --from 2020 --json"
     )]
-    Explore(collection::QueryArgs),
+    Explore(collection::ExploreArgs),
     /// The catalog of indexed games, filtered.
     #[command(
         after_help = "Examples:\n  kifview games --player 藤井 --result sente\n  kifview games --tag 矢倉 --json | jq .path"

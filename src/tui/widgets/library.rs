@@ -39,7 +39,9 @@ fn columns(w: usize) -> Vec<Column> {
         col("先手", SortBy::Sente, name),
         col("後手", SortBy::Gote, name),
         col("結果", SortBy::Result, 6),
-        col("手数", SortBy::Moves, 4),
+        // Six cells: the head and its sort mark (`手数▲`, the mark two cells in double-width
+        // mode).
+        col("手数", SortBy::Moves, 6),
     ];
     let used: usize = cols.iter().map(|c| c.width + 1).sum();
     let rest = w.saturating_sub(used);
@@ -92,7 +94,7 @@ fn cell(g: &GameInfo, sort: SortBy, root: Option<&std::path::PathBuf>) -> String
         SortBy::Gote => text(&g.gote),
         SortBy::Event => text(&g.event),
         SortBy::Result => result_word(g.result).to_string(),
-        SortBy::Moves => format!("{:>4}", g.moves),
+        SortBy::Moves => format!("{:>5}", g.moves),
         SortBy::Tags => {
             let mut t = g.opening.clone().into_iter().collect::<Vec<_>>();
             t.extend(

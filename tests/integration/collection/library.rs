@@ -56,7 +56,7 @@ const GAMES: [(&str, &str, &str, &str, &str, &str); 5] = [
 ];
 
 /// The games as CSA files in `root/coll`; returns the folder.
-fn collection(root: &Path) -> PathBuf {
+pub(super) fn collection(root: &Path) -> PathBuf {
     let coll = root.join("coll");
     std::fs::create_dir_all(&coll).unwrap();
     for (i, (b, w, date, event, moves, end)) in GAMES.iter().enumerate() {
@@ -69,7 +69,7 @@ fn collection(root: &Path) -> PathBuf {
 }
 
 /// `kifview COLL --index IDX`, indexed and listed.
-fn library(root: &Path) -> Viewer {
+pub(super) fn library(root: &Path) -> Viewer {
     let coll = collection(root);
     let mut v = viewer_with(&LaunchOptions {
         file: Some(coll),
@@ -81,14 +81,14 @@ fn library(root: &Path) -> Viewer {
     v
 }
 
-fn text(v: &mut Viewer, w: u16, h: u16) -> String {
+pub(super) fn text(v: &mut Viewer, w: u16, h: u16) -> String {
     let mut out = screen_rows(&screen(v, w, h)).join("\n");
     out.push('\n');
     out
 }
 
 /// The 先手 of the games listed, in order.
-fn sente_listed(v: &Viewer) -> Vec<String> {
+pub(super) fn sente_listed(v: &Viewer) -> Vec<String> {
     let l = v.app.library().unwrap();
     l.ids()
         .iter()
@@ -103,7 +103,7 @@ fn sente_listed(v: &Viewer) -> Vec<String> {
 }
 
 /// The dates listed, in order.
-fn dates_listed(v: &Viewer) -> Vec<String> {
+pub(super) fn dates_listed(v: &Viewer) -> Vec<String> {
     let l = v.app.library().unwrap();
     l.ids()
         .iter()
@@ -112,7 +112,7 @@ fn dates_listed(v: &Viewer) -> Vec<String> {
 }
 
 /// Types `filter` into the filter prompt (replacing what was there) and applies it.
-fn filter(v: &mut Viewer, filter: &str) {
+pub(super) fn filter(v: &mut Viewer, filter: &str) {
     press(v, "/");
     let old = v.app.library().unwrap().filter_text().chars().count();
     press(v, &"⌫".repeat(old));

@@ -7,4 +7,5 @@ mod explorer;
 mod index;
 mod index_inputs;
 mod library;
+mod new_user;
 mod tags;

@@ -123,6 +123,15 @@ fn gone(pid: i32) -> bool {
     false
 }
 
+/// Is process `pid` still running (not gone, not a zombie)? Looks once.
+fn running(pid: i32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| {
+        !s.rsplit(')')
+            .next()
+            .is_some_and(|r| r.trim_start().starts_with('Z'))
+    })
+}
+
 fn slow_analysis(d: &Path, engine: &str) -> std::process::Child {
     let input = write(d, "g.kifu", GAME);
     std::process::Command::new(env!("CARGO_BIN_EXE_kifview"))
@@ -320,6 +329,89 @@ fn an_option_value_the_engine_cannot_take_fails_the_batch_with_the_reason() {
     );
     assert!(
         err.contains(&at) && err.contains("a spin (a whole number from 1 to 10)"),
+        "{err}"
+    );
+}
+
+/// A FIFO named to `analyze` (issue 31): opening one for reading waits for a writer, and under
+/// analyze's signal handler (`SA_RESTART`) the first SIGTERM restarted that wait, so a second
+/// signal was needed. Non-regular inputs are refused by name, unopened; the first SIGTERM
+/// ends the command whatever it was doing. Waits on the process's exit (bounded only so that
+/// a broken build fails instead of hanging).
+#[test]
+fn a_fifo_named_to_analyze_is_refused_and_one_sigterm_ends_it() {
+    let d = tempfile::tempdir().unwrap();
+    let fifo = d.path().join("pipe.kifu");
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    // SAFETY: a valid path string.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    // The engine says when it starts: analyze's signal handler is in place by then, and the
+    // worker goes on to open the input.
+    let engine = d.path().join("engine.sh");
+    std::fs::write(
+        &engine,
+        format!(
+            "#!/bin/sh\necho started > \"$ANALYST_STATE/started\"\nexec /bin/sh {}\n",
+            analyst()
+        ),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&engine, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let kv = std::process::Command::new(env!("CARGO_BIN_EXE_kifview"))
+        .env("ANALYST_STATE", d.path())
+        .args([
+            "analyze",
+            "--engine",
+            engine.to_str().unwrap(),
+            "--nodes",
+            "1000",
+            "-o",
+        ])
+        .arg(d.path().join("out.kifu"))
+        .arg(&fifo)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = kv.id() as i32;
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || tx.send(kv.wait_with_output()));
+    // Started (the engine ran) or ended (refused before any engine ran).
+    let started = d.path().join("started");
+    let end = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while !started.exists() && running(pid) && std::time::Instant::now() < end {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    // SAFETY: signalling our own child (a zombie if it already ended: nothing happens).
+    unsafe { libc::kill(pid, libc::SIGTERM) };
+    let out = match rx.recv_timeout(std::time::Duration::from_secs(30)) {
+        Ok(out) => out.unwrap(),
+        Err(_) => {
+            // SAFETY: our own child, still blocked: killed so that the test ends.
+            unsafe { libc::kill(pid, libc::SIGKILL) };
+            panic!("one SIGTERM did not end `kifview analyze` on a FIFO");
+        }
+    };
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    // Refused (when it got there before the signal) or interrupted: never a record written.
+    assert!(
+        err.contains("not a regular file (a FIFO)") || out.status.code() == Some(143),
+        "{:?} {err}",
+        out.status
+    );
+    assert!(!d.path().join("out.kifu").exists());
+    // Without a signal: refused at once, by name.
+    let o = analyze(d.path())
+        .args(["--nodes", "1000", "-o"])
+        .arg(d.path().join("out.kifu"))
+        .arg(&fifo)
+        .timeout(std::time::Duration::from_secs(30))
+        .output()
+        .unwrap();
+    let err = stderr_of(&o);
+    assert!(
+        err.contains("pipe.kifu") && err.contains("not a regular file (a FIFO)"),
         "{err}"
     );
 }

@@ -323,7 +323,7 @@ fn allowed(from: &str) -> Option<&'static [&'static str]> {
         "core" => &[],
         "engine" | "load" | "pool" | "store" => &["core"],
         "convert" => &["core", "load", "pool", "store"],
-        "analyze" => &["core", "engine", "convert", "store"],
+        "analyze" => &["core", "engine", "convert", "load", "store"],
         "collection" => &["core", "load", "pool", "convert", "analyze"],
         "book" => &[
             "core",
