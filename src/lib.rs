@@ -179,9 +179,9 @@
 //!   position, going back to the record left): `app::collection`, its pane in
 //!   `tui::widgets::explorer`.
 //! - Opening books in the viewer (the book pane, its focus and edits, the "leaves the book"
-  mark): `app::book`, its pane in `tui::widgets::book` (which shares the explorer's places);
-  books built from games (`kifview book build`): `book::build`.
-- The library (the game list of `kifview DIR`, its columns, filter, sort, opening a game
+//!   mark): `app::book`, its pane in `tui::widgets::book` (which shares the explorer's places);
+//!   books built from games (`kifview book build`): `book::build`.
+//! - The library (the game list of `kifview DIR`, its columns, filter, sort, opening a game
 //!   and stepping through the list): `app::library` (its state lives in `App`'s collection
 //!   field), its screen in `tui::widgets::library` (the rows as drawn, kept from frame to
 //!   frame, in `tui::view::LibraryLines`); a new sort column is a `SortBy` of
