@@ -3,20 +3,13 @@
 //! record (its revision), the line shown or the books changed, after the key that changed
 //! them; drawing reads the node found.
 
+use super::state::Leaves;
 use crate::app::state::App;
 use crate::book;
-use crate::core::record::{NodeId, Revision};
+use crate::core::record::NodeId;
 
 /// The line is followed this far at most (a line wholly in a book ends the walk there).
 const MAX_PLIES: usize = 512;
-
-/// The node found and what it was found for.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Leaves {
-    /// (record revision, books' revision, the line's last node, its length).
-    of: Option<(Revision, u64, NodeId, usize)>,
-    at: Option<NodeId>,
-}
 
 impl App {
     /// The first move of the line shown that is in no open book (`None`: no book open, or

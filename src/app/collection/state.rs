@@ -79,7 +79,7 @@ pub struct Explorer {
     pub(super) back: Vec<Stashed>,
     pub(super) forward: Vec<Stashed>,
     /// The open opening books and their pane (`app::book`).
-    pub(crate) books: crate::app::book::Books,
+    pub(crate) books: crate::app::book::state::Books,
     /// The game list (`app::library`), once opened.
     pub(crate) library: Option<Box<crate::app::library::state::Library>>,
 }

@@ -87,7 +87,6 @@ pub fn move_list(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mu
     let rows = vs.moves_offset..line.len().min(vs.moves_offset + h);
     let texts = app.move_texts(rows.clone());
     let variation_from = app.first_departure().unwrap_or(usize::MAX);
-    let leaves = app.leaves_book_at();
     let rule = if theme.double { "|" } else { "│" };
     let variation_body = theme.variation_mark.remove_modifier(Modifier::BOLD);
     for ((row, idx), text) in rows.enumerate().zip(texts) {
@@ -110,9 +109,7 @@ pub fn move_list(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mu
         if node.bookmark.is_some() {
             mark.push('&');
         }
-        if leaves == Some(id) {
-            mark.push('~');
-        }
+        mark.extend((app.leaves_book_at() == Some(id)).then_some('~'));
         let warn_mark = if warned { "!" } else { "" };
         let marks_w = mark.len() + warn_mark.len();
         let body_w = w.saturating_sub(5 + time_w + marks_w).max(1);
