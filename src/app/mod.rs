@@ -33,7 +33,9 @@
 //! - `research/`: research mode owns the USI engine (`mod.rs`; the front end calls
 //!   `App::research_tick` after each key and every 30 ms while an engine runs), its state
 //!   (`state.rs`), `:analyze` and `:mate` (`analyze.rs`), the evaluation graph (`graph.rs`).
-//! - `collection/`: the collection in the viewer: the explorer pane's state (`mod.rs`), the
+//! - `collection/`: the collection in the viewer, one struct that `App` owns
+//!   (`state::Collection`: the index it reads, the explorer pane, the library once opened, the
+//!   records left for its games; `state.rs`), the explorer pane's behaviour (`mod.rs`), the
 //!   thread that owns the index and answers its queries off the key path (`worker.rs`), the
 //!   pane's focus (`X`: the highlighted move, the filter; `focus.rs`), the games reaching a
 //!   position and the back/forward stack of records (`games.rs`).

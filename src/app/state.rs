@@ -191,8 +191,9 @@ pub struct App {
     pub(super) graph: super::research::state::GraphView,
     /// `/` search: the last query and its matches (`search/`).
     pub(super) search: super::search::matches::Search,
-    /// The collection: the explorer pane, the records left for its games (`collection/`).
-    pub(super) collection: super::collection::state::Explorer,
+    /// The collection: its index, the explorer pane, the library, the records left for its
+    /// games (`collection/`, `library/`).
+    pub(super) collection: super::collection::state::Collection,
 }
 
 impl App {
@@ -270,7 +271,7 @@ impl App {
         };
         let mut app = App::new(record, doc, config);
         app.view.flipped = opts.flip;
-        app.collection = super::collection::state::Explorer::with_index(opts.index.clone());
+        app.collection = super::collection::state::Collection::with_index(opts.index.clone());
         app.research = super::research::state::Research::new(
             opts.engine.clone(),
             app.config.analysis.best_move,

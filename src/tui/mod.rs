@@ -457,7 +457,7 @@ impl Turns {
             wait = wait.min(FRAME.saturating_sub(self.last_draw.elapsed()));
         }
         // A save, or the explorer's answer on its way.
-        if app.save_running() || app.explorer().busy() {
+        if app.save_running() || app.collection().busy() {
             wait = wait.min(SAVE_POLL);
         }
         wait

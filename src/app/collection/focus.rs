@@ -70,22 +70,24 @@ impl App {
             return None;
         }
         match self.explorer_view() {
-            super::ExplorerView::Rows { rows, .. } => highlighted(&rows, self.collection.selected),
+            super::ExplorerView::Rows { rows, .. } => {
+                highlighted(&rows, self.collection.explorer.selected)
+            }
             _ => None,
         }
     }
 
     /// `explorer_moves` (`X`): gives the pane the focus (showing it first when hidden).
     pub(crate) fn focus_explorer(&mut self) {
-        if !self.collection.shown {
+        if !self.collection.explorer.shown {
             self.toggle_explorer();
         }
-        if let Some(why) = &self.collection.missing {
+        if let Some(why) = &self.collection.explorer.missing {
             let text = format!("no collection to explore ({why})");
             return self.info_level(text, Level::Warning);
         }
         if !self.explorer_focused() {
-            self.collection.selected = None;
+            self.collection.explorer.selected = None;
             self.overlays.push(Overlay::Panel(Box::new(ExplorerFocus)));
         }
     }
@@ -103,12 +105,12 @@ impl App {
             return;
         };
         let moves: Vec<_> = rows.iter().filter_map(|r| r.mv).collect();
-        let Some(at) = highlighted(&rows, self.collection.selected) else {
+        let Some(at) = highlighted(&rows, self.collection.explorer.selected) else {
             return;
         };
         // The total line comes first: the highlight's place among the moves is one less.
         let i = (at as isize - 1 + d).clamp(0, moves.len() as isize - 1) as usize;
-        self.collection.selected = Some(moves[i]);
+        self.collection.explorer.selected = Some(moves[i]);
     }
 
     /// `explorer_play` (Enter): plays the highlighted move when the pane shows the cursor's
@@ -123,12 +125,12 @@ impl App {
             let text = "the explorer has no answer for this position yet".to_string();
             return self.info_level(text, Level::Warning);
         };
-        let Some(i) = highlighted(&rows, self.collection.selected) else {
+        let Some(i) = highlighted(&rows, self.collection.explorer.selected) else {
             return self.info("no game of the collection goes on from this position");
         };
         if let Some(mv) = rows[i].mv {
             self.enter_move(mv);
-            self.collection.selected = None;
+            self.collection.explorer.selected = None;
             self.collection_tick();
         }
     }
@@ -136,7 +138,7 @@ impl App {
     /// `explorer_filter` (`/` in the pane): a prompt prefilled with the filter in force (or,
     /// right after a filter that did not read, with that one to mend).
     pub(crate) fn open_explorer_filter(&mut self) {
-        let e = &mut self.collection;
+        let e = &mut self.collection.explorer;
         let text = e.rejected.take().unwrap_or_else(|| e.filter_text.clone());
         self.open_prompt(Prompt::new("filter: ", text, |app, text| {
             app.submit_explorer_filter(&text)
@@ -153,16 +155,16 @@ impl App {
         let filter = match Filter::parse(text) {
             Ok(f) => f,
             Err(e) => {
-                self.collection.rejected = Some(text.to_string());
+                self.collection.explorer.rejected = Some(text.to_string());
                 let e = crate::core::text::sanitize(&e).into_owned();
                 let again = self.key_name(KeyMode::Explorer, Command::ExplorerFilter);
                 let text = format!("filter not changed: {e} ({again} mends it)");
                 return self.info_level(text, Level::Error);
             }
         };
-        self.collection.rejected = None;
+        self.collection.explorer.rejected = None;
         let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
-        let e = &mut self.collection;
+        let e = &mut self.collection.explorer;
         e.filter = filter;
         e.filter_text = text.clone();
         e.failed = None;

@@ -43,10 +43,10 @@ impl App {
     /// `collection_games` (`o`): asks the worker for the games reaching the cursor's position;
     /// the list opens when they come.
     pub(crate) fn open_collection_games(&mut self) {
-        self.collection.start();
+        self.collection.start_explorer();
         let key = self.collection_key();
         let position = self.position().clone();
-        let e = &mut self.collection;
+        let e = &mut self.collection.explorer;
         if let Some(why) = &e.missing {
             let why = why.clone();
             self.info_level(
@@ -69,10 +69,10 @@ impl App {
 
     /// The worker's answer to `o`: opens the list when the cursor is still there.
     pub(super) fn games_found(&mut self, key: String, result: Result<Vec<Found>, String>) {
-        if self.collection.finding.as_ref() != Some(&key) {
+        if self.collection.explorer.finding.as_ref() != Some(&key) {
             return;
         }
-        self.collection.finding = None;
+        self.collection.explorer.finding = None;
         // Still there, with the same filter, and browsing (or in the pane).
         let here = matches!(self.mode(), Mode::Normal | super::focus::FOCUS);
         if key != self.collection_key() || !here {
@@ -83,7 +83,7 @@ impl App {
             Err(e) => return self.info_level(e, Level::Error),
         };
         if found.is_empty() {
-            return self.info(match self.collection.filter_text.as_str() {
+            return self.info(match self.collection.explorer.filter_text.as_str() {
                 "" => "no game of the collection reaches this position".to_string(),
                 f => format!("no game with {f} reaches this position"),
             });
@@ -133,7 +133,7 @@ impl App {
             "{n} game{} reach this position",
             if n == 1 { "" } else { "s" }
         ));
-        let filter = match self.collection.filter_text.as_str() {
+        let filter = match self.collection.explorer.filter_text.as_str() {
             "" => String::new(),
             f => format!(" [{f}]"),
         };

@@ -21,7 +21,7 @@ use crate::app::state::{App, Level};
 use crate::collection::Explored;
 use crate::core::rules::{Move, Position, Square};
 use state::Answer;
-pub use state::{Explorer, ExplorerRow, ExplorerView};
+pub use state::{Collection, Explorer, ExplorerRow, ExplorerView};
 use worker::{Reply, Request};
 
 /// Answers kept for positions already seen (going back shows them at once).
@@ -66,15 +66,20 @@ fn rows_of(explored: &Explored, pos: &Position, prev_to: Option<Square>) -> Vec<
 impl App {
     /// The explorer's state.
     pub fn explorer(&self) -> &Explorer {
+        &self.collection.explorer
+    }
+
+    /// The collection: its index, the explorer, the library.
+    pub fn collection(&self) -> &Collection {
         &self.collection
     }
 
     /// `toggle_explorer` (`x`): shows or hides the explorer pane.
     pub(crate) fn toggle_explorer(&mut self) {
-        let e = &mut self.collection;
+        let e = &mut self.collection.explorer;
         e.shown = !e.shown;
         if e.shown {
-            e.start();
+            self.collection.start_explorer();
             self.collection_tick();
         } else {
             self.unfocus_explorer();
@@ -86,11 +91,11 @@ impl App {
     /// every few milliseconds while [`Explorer::busy`]. True when the pane changed.
     pub fn collection_tick(&mut self) -> bool {
         let library = self.library_tick();
-        if !self.collection.shown && !self.collection.finding() {
+        if !self.collection.explorer.shown && !self.collection.explorer.finding() {
             return library;
         }
         let mut changed = self.take_replies(false);
-        if self.collection.shown {
+        if self.collection.explorer.shown {
             changed |= self.ask_here();
         }
         changed | library
@@ -104,7 +109,7 @@ impl App {
             if !self.take_replies(true) {
                 break;
             }
-            if self.collection.shown {
+            if self.collection.explorer.shown {
                 self.ask_here();
             }
         }
@@ -114,7 +119,7 @@ impl App {
     fn ask_here(&mut self) -> bool {
         let key = self.collection_key();
         let prev_to = (self.record().node(self.cur()).move_data()).map(|m| m.mv.to());
-        let e = &mut self.collection;
+        let e = &mut self.collection.explorer;
         if e.shown_answer.as_ref().is_some_and(|a| a.key == key)
             || e.asked.as_ref().is_some_and(|a| a.0 == key)
         {
@@ -132,7 +137,7 @@ impl App {
             return false;
         }
         let position = self.position().clone();
-        let e = &mut self.collection;
+        let e = &mut self.collection.explorer;
         let Some(w) = &e.worker else {
             return false;
         };
@@ -148,24 +153,24 @@ impl App {
     /// Takes what the worker sent (waiting for one reply when `block`). True when something
     /// came.
     fn take_replies(&mut self, block: bool) -> bool {
-        let Some(w) = &self.collection.worker else {
+        let Some(w) = &self.collection.explorer.worker else {
             return false;
         };
         let mut got = false;
         let mut first = block.then(|| w.wait_reply()).flatten();
         while let Some(reply) = first
             .take()
-            .or_else(|| self.collection.worker.as_ref()?.try_reply())
+            .or_else(|| self.collection.explorer.worker.as_ref()?.try_reply())
         {
             got = true;
-            let e = &mut self.collection;
+            let e = &mut self.collection.explorer;
             match reply {
                 Reply::NoIndex(why) => {
                     if e.finding.take().is_some() {
                         let text = format!("no collection to search ({why})");
                         self.info_level(text, Level::Error);
                     }
-                    let e = &mut self.collection;
+                    let e = &mut self.collection.explorer;
                     e.missing = Some(why);
                     e.asked = None;
                 }
@@ -204,7 +209,7 @@ impl App {
                 }
             }
         }
-        let e = &mut self.collection;
+        let e = &mut self.collection.explorer;
         if block && !got {
             // The worker stopped without a word: say so rather than wait again.
             e.finding = None;
@@ -220,14 +225,14 @@ impl App {
     #[doc(hidden)]
     pub fn collection_wait_reply(&mut self) {
         self.take_replies(true);
-        if self.collection.shown {
+        if self.collection.explorer.shown {
             self.ask_here();
         }
     }
 
     /// What the pane shows now.
     pub fn explorer_view(&self) -> ExplorerView {
-        let e = &self.collection;
+        let e = &self.collection.explorer;
         if let Some(why) = &e.missing {
             return ExplorerView::NoIndex(why.clone());
         }
@@ -249,7 +254,7 @@ impl App {
     pub(super) fn collection_key(&self) -> String {
         format!(
             "{}\n{}",
-            self.collection.filter_text,
+            self.collection.explorer.filter_text,
             key_of(self.position())
         )
     }

@@ -1,6 +1,7 @@
-//! The collection's state in [`App`](crate::app::App): the explorer pane (shown, the index,
-//! the worker, the answers), the games list's rows and the back/forward stack of records. Data
-//! only: the behaviour is in `mod.rs` and `games.rs`.
+//! The collection's state in [`App`](crate::app::App), [`Collection`]: the index it reads, the
+//! explorer pane (shown, its worker, the answers, the filter), the library (the full-screen
+//! list, `app::library`) and the back/forward stack of records. Data only: the behaviour is in
+//! `mod.rs`, `games.rs` and `app::library`.
 
 use super::worker::Worker;
 use crate::app::document::Document;
@@ -47,12 +48,64 @@ pub(super) struct Answer {
     pub(super) rows: Vec<ExplorerRow>,
 }
 
-/// The explorer's state: shown or not, the index, the worker, the answers.
+/// The collection in the viewer, owned whole by `App`: which index it reads, and the three
+/// things that read it or come from it, each owning its own thread (the explorer's worker,
+/// the library's lister and indexer): the explorer pane, the library once opened, and the
+/// records left for a collection game.
+#[derive(Debug, Default)]
+pub struct Collection {
+    /// `--index IDX`; `None`: the default index.
+    pub(super) index: Option<PathBuf>,
+    pub(crate) explorer: Explorer,
+    /// The game list (`app::library`), once opened.
+    pub(crate) library: Option<Box<crate::app::library::state::Library>>,
+    /// Records left for a collection game (`Ctrl-o` returns), and those left going back
+    /// (`Ctrl-n`).
+    pub(super) back: Vec<Stashed>,
+    pub(super) forward: Vec<Stashed>,
+    /// The open opening books and their pane (`app::book`): what the user has beside the
+    /// record, as the collection is.
+    pub(crate) books: crate::app::book::state::Books,
+}
+
+impl Collection {
+    /// The collection of `--index IDX`, or `None` for the default.
+    pub fn with_index(index: Option<PathBuf>) -> Collection {
+        Collection {
+            index,
+            ..Collection::default()
+        }
+    }
+
+    /// `--index IDX`, when given.
+    pub(crate) fn index(&self) -> Option<&PathBuf> {
+        self.index.as_ref()
+    }
+
+    pub fn explorer(&self) -> &Explorer {
+        &self.explorer
+    }
+
+    /// Is an answer awaited, of the explorer or the library?
+    pub fn busy(&self) -> bool {
+        self.explorer.busy() || self.library.as_ref().is_some_and(|l| l.busy())
+    }
+
+    /// Starts the explorer's worker on the index, unless it runs or there is none.
+    pub(super) fn start_explorer(&mut self) {
+        self.explorer.start(self.index.clone());
+    }
+
+    /// The documents left with Ctrl-o/Ctrl-n (open, not shown).
+    pub(crate) fn stacked(&self) -> impl Iterator<Item = &Document> {
+        self.back.iter().chain(self.forward.iter()).map(|s| &s.doc)
+    }
+}
+
+/// The explorer pane's state: shown or not, its worker, the answers, the filter.
 #[derive(Debug, Default)]
 pub struct Explorer {
     pub(super) shown: bool,
-    /// `--index IDX`; `None`: the default index.
-    pub(super) index: Option<PathBuf>,
     pub(super) worker: Option<Worker>,
     /// Why there is no index to ask.
     pub(super) missing: Option<String>,
@@ -74,32 +127,11 @@ pub struct Explorer {
     pub(super) rejected: Option<String>,
     /// The key of the position whose games `o` asked for.
     pub(super) finding: Option<String>,
-    /// Records left for a collection game (`Ctrl-o` returns), and those left going back
-    /// (`Ctrl-n`).
-    pub(super) back: Vec<Stashed>,
-    pub(super) forward: Vec<Stashed>,
-    /// The open opening books and their pane (`app::book`).
-    pub(crate) books: crate::app::book::state::Books,
-    /// The game list (`app::library`), once opened.
-    pub(crate) library: Option<Box<crate::app::library::state::Library>>,
 }
 
 impl Explorer {
-    /// The collection to explore: `--index IDX`, or `None` for the default.
-    pub fn with_index(index: Option<PathBuf>) -> Explorer {
-        Explorer {
-            index,
-            ..Explorer::default()
-        }
-    }
-
     pub fn shown(&self) -> bool {
         self.shown
-    }
-
-    /// `--index IDX`, when given.
-    pub(crate) fn index(&self) -> Option<&PathBuf> {
-        self.index.as_ref()
     }
 
     /// The filter as typed (empty: every game).
@@ -107,17 +139,16 @@ impl Explorer {
         &self.filter_text
     }
 
-    /// Is an answer awaited (the front end then polls every few milliseconds)?
+    /// Is an answer awaited?
     pub fn busy(&self) -> bool {
-        (((self.shown && self.asked.is_some()) || self.finding()) && self.missing.is_none())
-            || self.library.as_ref().is_some_and(|l| l.busy())
+        ((self.shown && self.asked.is_some()) || self.finding()) && self.missing.is_none()
     }
 
-    pub(super) fn start(&mut self) {
+    fn start(&mut self, index: Option<PathBuf>) {
         if self.worker.is_some() || self.missing.is_some() {
             return;
         }
-        match crate::collection::index_dir(self.index.clone()) {
+        match crate::collection::index_dir(index) {
             Ok(dir) => self.worker = Some(Worker::start(dir)),
             Err(e) => self.missing = Some(e),
         }
@@ -150,11 +181,6 @@ impl Stashed {
 }
 
 impl Explorer {
-    /// The documents left with Ctrl-o/Ctrl-n (open, not shown).
-    pub(crate) fn stacked(&self) -> impl Iterator<Item = &Document> {
-        self.back.iter().chain(self.forward.iter()).map(|s| &s.doc)
-    }
-
     /// Is the games list awaited?
     pub(super) fn finding(&self) -> bool {
         self.finding.is_some()
