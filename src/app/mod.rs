@@ -99,4 +99,6 @@ pub struct LaunchOptions {
     pub index: Option<PathBuf>,
     /// Opening books the book pane opens (`--book FILE`, repeatable), after the config's.
     pub books: Vec<PathBuf>,
+    /// Who "me" is (`--me NAME`, repeatable): replaces the config's `[collection] me`.
+    pub me: Vec<String>,
 }

@@ -259,7 +259,10 @@ impl App {
     }
 
     /// Opens what the command line asked for.
-    pub fn open(opts: &LaunchOptions, config: Config) -> anyhow::Result<App> {
+    pub fn open(opts: &LaunchOptions, mut config: Config) -> anyhow::Result<App> {
+        if !opts.me.is_empty() {
+            config.me = opts.me.clone();
+        }
         // `kifview DIR`: the library of DIR over a new record.
         let folder = opts.file.as_ref().is_some_and(|f| f.is_dir());
         let (record, doc) = match folder {

@@ -70,6 +70,10 @@ pub fn run(a: BuildArgs) -> ExitCode {
         );
     };
     let built = if a.paths.is_empty() {
+        let filter = match filter(a.filter) {
+            Ok(f) => f,
+            Err(e) => return fail(2, &e),
+        };
         let dir = match kifview::collection::index_dir(a.index) {
             Ok(d) => d,
             Err(e) => return fail(2, &e),
@@ -78,7 +82,7 @@ pub fn run(a: BuildArgs) -> ExitCode {
             Ok(i) => i,
             Err(e) => return fail(1, &e),
         };
-        match build::from_index(&idx, &filter(a.filter), opts) {
+        match build::from_index(&idx, &filter, opts) {
             Ok(b) => b,
             Err(e) => return fail(1, &e),
         }

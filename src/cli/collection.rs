@@ -3,7 +3,9 @@
 
 use super::{Out, print_messages};
 use clap::{ArgGroup, Args, ValueEnum};
-use kifview::collection::{self, Brief, Filter, GameResult, Index, UpdateOptions};
+use kifview::collection::{
+    self, Brief, Filter, GameResult, Index, Me, MeColor, MeResult, UpdateOptions,
+};
 use kifview::core::notation::usi;
 use kifview::core::rules::{Move, Position};
 use kifview::core::text::sanitize;
@@ -71,20 +73,23 @@ pub enum ResultArg {
     Unknown,
 }
 
+/// The filters of `find`, `explore`, `games` (and `report`): every one given holds; a name,
+/// event or tag option given twice is two conditions (`--player 羽生 --player 藤井`: the games
+/// between the two).
 #[derive(Args, Debug, Default, PartialEq)]
 pub struct FilterArgs {
-    /// Games where either side's name contains NAME.
+    /// Games where either side's name contains NAME (full/half width, case and spaces aside).
     #[arg(long, value_name = "NAME")]
-    pub player: Option<String>,
+    pub player: Vec<String>,
     /// Games where sente's (下手's) name contains NAME.
     #[arg(long, value_name = "NAME")]
-    pub sente: Option<String>,
+    pub sente: Vec<String>,
     /// Games where gote's (上手's) name contains NAME.
     #[arg(long, value_name = "NAME")]
-    pub gote: Option<String>,
+    pub gote: Vec<String>,
     /// Games whose event (棋戦) contains TEXT.
     #[arg(long, value_name = "TEXT")]
-    pub event: Option<String>,
+    pub event: Vec<String>,
     /// Games on or after DATE (YYYY, YYYY-MM or YYYY-MM-DD).
     #[arg(long, value_name = "DATE", value_parser = collection::filter_text::parse_date)]
     pub from: Option<String>,
@@ -94,12 +99,24 @@ pub struct FilterArgs {
     /// Games with this result.
     #[arg(long, value_enum)]
     pub result: Option<ResultArg>,
-    /// Games with this strategy or castle tag (or this 戦型 header).
+    /// Games with a tag of this family (美濃: 美濃囲い, 高美濃囲い, 銀冠, …), or this 戦型 header.
     #[arg(long, value_name = "TAG")]
-    pub tag: Option<String>,
+    pub tag: Vec<String>,
     /// Games of files under this folder.
     #[arg(long, value_name = "FOLDER")]
     pub under: Option<PathBuf>,
+    /// The viewer's filter language: "player:A player:B me:sente event:竜王 2020..2023
+    /// -tag:穴熊" (see the README), with the options above.
+    #[arg(long, value_name = "TEXT", allow_hyphen_values = true)]
+    pub filter: Option<String>,
+    /// Who "me" is (a name or an account; repeatable), instead of the config's
+    /// `[collection] me`: the filter `me`, and me_color/me_result in --json.
+    #[arg(long, value_name = "NAME")]
+    pub me: Vec<String>,
+    /// The config file whose `[collection] me` says who "me" is (default: $KIFVIEW_CONFIG,
+    /// else the platform config directory).
+    #[arg(long, value_name = "PATH")]
+    pub config: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -302,18 +319,17 @@ fn target(p: &PositionArgs) -> Result<Position, (u8, String)> {
     Ok(parsed.record.position_at(node))
 }
 
-pub(crate) fn filter(f: FilterArgs) -> Filter {
+/// The filter the options and `--filter` say, with who "me" is (`--me`, else the config's):
+/// `Err` with the message when they cannot be read. `report` reads its filters through this too.
+pub(super) fn filter(f: FilterArgs) -> Result<Filter, String> {
+    use collection::{Field, Term};
     let under = f.under.map(|u| {
         let abs = std::fs::canonicalize(&u)
             .or_else(|_| std::path::absolute(&u))
             .unwrap_or(u);
         collection::walk::path_key(&abs)
     });
-    Filter {
-        player: f.player,
-        sente: f.sente,
-        gote: f.gote,
-        event: f.event,
+    let mut flags = Filter {
         from: f.from,
         to: f.to,
         result: f.result.map(|r| match r {
@@ -322,9 +338,33 @@ pub(crate) fn filter(f: FilterArgs) -> Filter {
             ResultArg::Draw => GameResult::Draw,
             ResultArg::Unknown => GameResult::Unknown,
         }),
-        tag: f.tag,
         under,
+        ..Filter::default()
+    };
+    for (values, field, flag) in [
+        (f.player, Field::Player, "--player"),
+        (f.sente, Field::Sente, "--sente"),
+        (f.gote, Field::Gote, "--gote"),
+        (f.event, Field::Event, "--event"),
+        (f.tag, Field::Tag, "--tag"),
+    ] {
+        for v in values {
+            if collection::name_key(&v).is_empty() {
+                return Err(format!(
+                    "{flag}: an empty value matches every game: leave it out"
+                ));
+            }
+            flags.terms.push(Term::new(field, &v));
+        }
     }
+    let config_me = if f.me.is_empty() {
+        kifview::app::Config::load(f.config.as_deref())
+            .map_err(|e| e.to_string())?
+            .me
+    } else {
+        Vec::new()
+    };
+    collection::filter_text::combine(flags, f.filter.as_deref(), &f.me, &config_me)
 }
 
 fn open(given: Option<PathBuf>, who: &str) -> Result<Index, ExitCode> {
@@ -343,6 +383,22 @@ struct FoundJson<'a> {
     gote: &'a str,
     date: Option<&'a str>,
     event: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    me_color: Option<Option<MeColor>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    me_result: Option<Option<MeResult>>,
+}
+
+/// `me_color` and `me_result` of a game's JSON line: absent without a "me", `null` in a game
+/// I did not play.
+fn me_fields(me: Option<&Me>, g: &Brief) -> (Option<Option<MeColor>>, Option<Option<MeResult>>) {
+    match me {
+        None => (None, None),
+        Some(me) => {
+            let c = me.color(g.sente, g.gote);
+            (Some(c), Some(c.map(|c| c.result(g.result))))
+        }
+    }
 }
 
 /// A game as `games --json` prints it.
@@ -358,6 +414,10 @@ struct GameJson<'a> {
     moves: u32,
     handicap: Option<&'a str>,
     tags: &'a [String],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    me_color: Option<Option<MeColor>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    me_result: Option<Option<MeResult>>,
 }
 
 /// JSON text with every control or bidirectional-override character escaped (`\u….`): the
@@ -538,7 +598,7 @@ impl Stream {
     /// Pushes a game as `find --json` prints it, written by hand: the common line (no string
     /// holding a quote, a backslash, a control or a byte that may start one a terminal acts
     /// on) without serde's machinery; any other line through [`push_json`](Self::push_json).
-    fn push_found(&mut self, g: &Brief, ply: u32) -> Result<(), String> {
+    fn push_found(&mut self, g: &Brief, ply: u32, me: Option<&Me>) -> Result<(), String> {
         let at = self.text.len();
         let t = &mut self.text;
         let mut plain = true;
@@ -573,6 +633,11 @@ impl Stream {
         field(t, b",\"gote\":", Some(name(&g.gote)));
         field(t, b",\"date\":", g.date);
         field(t, b",\"event\":", g.event);
+        let (me_color, me_result) = me_fields(me, g);
+        if let (Some(c), Some(r)) = (me_color, me_result) {
+            field(t, b",\"me_color\":", c.map(MeColor::word));
+            field(t, b",\"me_result\":", r.map(MeResult::word));
+        }
         if !plain {
             t.truncate(at);
             return self.push_json(&FoundJson {
@@ -584,6 +649,8 @@ impl Stream {
                 gote: name(&g.gote),
                 date: g.date,
                 event: g.event,
+                me_color,
+                me_result,
             });
         }
         t.extend_from_slice(b"}\n");
@@ -628,10 +695,15 @@ pub fn find(a: QueryArgs) -> ExitCode {
         Ok(i) => i,
         Err(c) => return c,
     };
+    let filter = match filter(a.filter) {
+        Ok(f) => f,
+        Err(e) => return fail(2, "find", &e),
+    };
+    let me = filter.me_who();
     let mut s = Stream::new();
-    let r = idx.find_brief(&pos, &filter(a.filter), &mut |g, ply| {
+    let r = idx.find_brief(&pos, &filter, &mut |g, ply| {
         if a.json {
-            s.push_found(g, ply)
+            s.push_found(g, ply, me.as_ref())
         } else {
             s.push_human(g, Some(ply))
         }
@@ -656,7 +728,11 @@ pub fn explore(args: ExploreArgs) -> ExitCode {
         Ok(i) => i,
         Err(c) => return c,
     };
-    let e = match idx.explore(&pos, &filter(a.filter)) {
+    let filter = match filter(a.filter) {
+        Ok(f) => f,
+        Err(e) => return fail(2, "explore", &e),
+    };
+    let e = match idx.explore(&pos, &filter) {
         Ok(e) => e,
         Err(e) => return fail(1, "explore", &e),
     };
@@ -688,15 +764,31 @@ pub fn explore(args: ExploreArgs) -> ExitCode {
             e.draw,
             e.unknown
         );
+        let score = |m: &collection::MeTally| {
+            m.win_percent()
+                .map_or("    -".to_string(), |p| format!("{p:>5.1}"))
+        };
+        if let Some(me) = &e.me {
+            t.push_str(&format!(
+                "me: {} game(s): win {}, loss {}, draw {}, unknown {} (score {}%)\n",
+                me.games,
+                me.win,
+                me.loss,
+                me.draw,
+                me.unknown,
+                score(me).trim()
+            ));
+        }
         // The move column: as wide as the longest Japanese move (`▲２三銀右成`).
         let (col, heads) = match args.notation {
             Notation::Ja => (
                 12usize,
-                "指し手        games   sente%  gote%  draw  unknown\n",
+                "指し手        games   sente%  gote%  draw  unknown",
             ),
-            Notation::Usi => (8, "move      games   sente%  gote%  draw  unknown\n"),
+            Notation::Usi => (8, "move      games   sente%  gote%  draw  unknown"),
         };
         t.push_str(heads);
+        t.push_str(if e.me.is_some() { "    me%\n" } else { "\n" });
         for m in &e.moves {
             let name = match args.notation {
                 Notation::Ja => sanitize(&ja(m)).into_owned(),
@@ -704,7 +796,7 @@ pub fn explore(args: ExploreArgs) -> ExitCode {
             };
             let pad = col.saturating_sub(unicode_width::UnicodeWidthStr::width(name.as_str()));
             t.push_str(&format!(
-                "{name}{:pad$}{:>7}   {:>5.1}  {:>5.1}  {:>4}  {:>7}\n",
+                "{name}{:pad$}{:>7}   {:>5.1}  {:>5.1}  {:>4}  {:>7}",
                 "",
                 m.games,
                 pct(m.sente, m.games),
@@ -712,10 +804,47 @@ pub fn explore(args: ExploreArgs) -> ExitCode {
                 m.draw,
                 m.unknown
             ));
+            if let Some(me) = &m.me {
+                t.push_str(&format!("  {}", score(me)));
+            }
+            t.push('\n');
         }
         out.write(t.as_bytes());
     }
     finish(out, "explore")
+}
+
+/// A tag as `tags --json` prints it.
+#[derive(Serialize)]
+struct TagJson<'a> {
+    tag: &'a str,
+    games: u64,
+}
+
+pub fn tags(a: GamesArgs) -> ExitCode {
+    let filter = match filter(a.filter) {
+        Ok(f) => f,
+        Err(e) => return fail(2, "tags", &e),
+    };
+    let idx = match open(a.index, "tags") {
+        Ok(i) => i,
+        Err(c) => return c,
+    };
+    let counts = match idx.tag_counts(&filter) {
+        Ok(c) => c,
+        Err(e) => return fail(1, "tags", &e),
+    };
+    let mut t = String::new();
+    for (tag, games) in &counts {
+        if a.json {
+            t.push_str(&json_line(&TagJson { tag, games: *games }));
+        } else {
+            t.push_str(&format!("{games:>8}  {}\n", sanitize(tag)));
+        }
+    }
+    let mut out = Out::new();
+    out.write(t.as_bytes());
+    finish(out, "tags")
 }
 
 /// `explore --json`: the answer's object with each move's Japanese (`"ja"`) beside its
@@ -737,9 +866,15 @@ pub fn games(a: GamesArgs) -> ExitCode {
         Ok(i) => i,
         Err(c) => return c,
     };
+    let filter = match filter(a.filter) {
+        Ok(f) => f,
+        Err(e) => return fail(2, "games", &e),
+    };
+    let me = filter.me_who();
     let mut s = Stream::new();
-    let r = idx.games_each(&filter(a.filter), &mut |g| {
+    let r = idx.games_each(&filter, &mut |g| {
         if a.json {
+            let (me_color, me_result) = me_fields(me.as_ref(), &g.brief());
             s.push_json(&GameJson {
                 path: &g.path,
                 record: g.record,
@@ -751,6 +886,8 @@ pub fn games(a: GamesArgs) -> ExitCode {
                 moves: g.moves,
                 handicap: g.handicap.as_deref(),
                 tags: &g.tags,
+                me_color,
+                me_result,
             })
         } else {
             s.push_human(&g.brief(), None)

@@ -75,6 +75,10 @@ pub struct ViewArgs {
     /// config's `[books] files` open too.
     #[arg(long, value_name = "FILE")]
     pub book: Vec<PathBuf>,
+    /// Who "me" is in the collection (a name or an account; repeatable), instead of the
+    /// config's `[collection] me`: the filter `me`, results from my side, the explorer as me.
+    #[arg(long, value_name = "NAME")]
+    pub me: Vec<String>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -124,6 +128,9 @@ pub enum Command {
         after_help = "Examples:\n  kifview games --player 藤井 --result sente\n  kifview games --tag 矢倉 --json | jq .path"
     )]
     Games(collection::GamesArgs),
+    /// Every strategy and castle tag of the indexed games (filtered), with its count.
+    #[command(after_help = "Examples:\n  kifview tags\n  kifview tags --player 藤井 --json")]
+    Tags(collection::GamesArgs),
     /// Draw positions as SVG or PNG diagrams: one, every bookmark, or whole collections.
     #[command(
         after_help = "Examples:\n  kifview diagram game.kif -o game.svg           the final position\n  kifview diagram game.kif --ply 40 -o p40.png\n  kifview diagram game.kif --bookmarks --out-dir pics/ --format png\n  kifview diagram -r games/ --out-dir pics/ --ply 30 --flip\n  kifview diagram --sfen '4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1' -o tsume.svg"
@@ -335,6 +342,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Find(a)) => collection::find(a),
         Some(Command::Explore(a)) => collection::explore(a),
         Some(Command::Games(a)) => collection::games(a),
+        Some(Command::Tags(a)) => collection::tags(a),
         Some(Command::Diagram(a)) => diagram::diagram(a),
         Some(Command::Book(BookCommand::Build(a))) => book_build::run(a),
         Some(Command::Completions { shell }) => {
@@ -405,6 +413,7 @@ fn run_viewer(v: ViewArgs) -> ExitCode {
         engine: v.engine,
         index: v.index,
         books: v.book,
+        me: v.me,
     };
     match kifview::tui::run(opts) {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,13 +1,13 @@
 //! The catalog: files, games and segments in SQLite (`catalog.sqlite` in the index folder).
 //! The schema is [`SCHEMA`], documented in the README for `sqlite3`, pandas or Datasette.
 
-use super::{Brief, Filter, GameInfo, GameResult};
+use super::{Brief, Field, Filter, GameInfo, GameResult, MeSide, name_key, tags};
 use rusqlite::{Connection, OptionalExtension, params};
 use std::path::Path;
 
 /// The version of the index's layout: an index of another version is refused (and rebuilt by
 /// `kifview index`).
-pub const FORMAT: &str = "kifview-collection-3";
+pub const FORMAT: &str = "kifview-collection-4";
 
 /// The prefix of every version's format: a catalog whose format starts so is kifview's (an
 /// index made before the marker file, [`super::build::MARKER`], is recognised by it).
@@ -51,7 +51,10 @@ CREATE TABLE games(
   sente_mistakes INTEGER NOT NULL, sente_blunders INTEGER NOT NULL,
   gote_inaccuracies INTEGER NOT NULL, gote_dubious INTEGER NOT NULL,
   gote_mistakes INTEGER NOT NULL, gote_blunders INTEGER NOT NULL,
-  sente_loss REAL, gote_loss REAL -- mean win-% loss per judged move
+  sente_loss REAL, gote_loss REAL, -- mean win-% loss per judged move
+  sente_key TEXT NOT NULL,        -- sente, gote and event as filters compare them: NFKC,
+  gote_key TEXT NOT NULL,         -- lower case, no spaces ('' when absent)
+  event_key TEXT NOT NULL
 );
 CREATE INDEX games_file ON games(file_id);
 CREATE TABLE owned(
@@ -212,7 +215,7 @@ impl Catalog {
             ("files", "path, hash, format, error"),
             (
                 "games",
-                "sente, gote, date, event, handicap, result, ending, opening, tags",
+                "sente, gote, date, event, handicap, result, ending, opening, tags, sente_key, gote_key, event_key",
             ),
             ("meta", "key, value"),
         ];
@@ -531,6 +534,29 @@ impl Catalog {
         rows.collect::<Result<_, _>>().map_err(sql)
     }
 
+    /// Every tag of the games passing `filter` with how many games have it: by count, then
+    /// name.
+    pub fn tag_counts(&self, filter: &Filter) -> Result<Vec<(String, u64)>, String> {
+        let (clause, args) = where_clause(filter);
+        let mut st = self
+            .db
+            .prepare(&format!("SELECT tags FROM {FROM}{clause}"))
+            .map_err(sql)?;
+        let mut rows = st
+            .query(rusqlite::params_from_iter(args.iter()))
+            .map_err(sql)?;
+        let mut counts: std::collections::HashMap<String, u64> = Default::default();
+        while let Some(r) = rows.next().map_err(sql)? {
+            let tags: String = r.get(0).map_err(sql)?;
+            for t in tags.split(',').filter(|t| !t.is_empty()) {
+                *counts.entry(t.to_string()).or_default() += 1;
+            }
+        }
+        let mut out: Vec<(String, u64)> = counts.into_iter().collect();
+        out.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        Ok(out)
+    }
+
     /// How many games pass `filter`.
     pub fn count(&self, filter: &Filter) -> Result<u64, String> {
         let (clause, args) = where_clause(filter);
@@ -667,6 +693,7 @@ impl Catalog {
     }
 
     pub fn add_game(&self, id: u32, file_id: i64, g: &GameInfo) -> Result<(), String> {
+        let key = |t: &Option<String>| t.as_deref().map(name_key).unwrap_or_default();
         let mut st = self
             .db
             .prepare_cached(
@@ -674,9 +701,9 @@ impl Catalog {
                    result, ending, moves, first_move, opening, tags, evaluated,
                    sente_inaccuracies, sente_dubious, sente_mistakes, sente_blunders,
                    gote_inaccuracies, gote_dubious, gote_mistakes, gote_blunders,
-                   sente_loss, gote_loss)
+                   sente_loss, gote_loss, sente_key, gote_key, event_key)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15,
-                   ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25)",
+                   ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28)",
             )
             .map_err(sql)?;
         let m = &g.marks;
@@ -706,6 +733,9 @@ impl Catalog {
             m[1][3],
             g.loss[0],
             g.loss[1],
+            key(&g.sente),
+            key(&g.gote),
+            key(&g.event),
         ])
         .map_err(sql)?;
         Ok(())
@@ -769,7 +799,9 @@ fn new_build_id() -> i64 {
     i64::from_str_radix(&h, 16).unwrap_or(t as i64 & i64::MAX)
 }
 
-/// ` WHERE …` for a filter (empty without conditions) and its arguments.
+/// ` WHERE …` for a filter (empty without conditions) and its arguments. Names and events
+/// are compared on their keys ([`name_key`]), which the catalog stores beside them: one
+/// `instr` a row, as fast as on the text itself.
 fn where_clause(f: &Filter) -> (String, Vec<String>) {
     let mut conds: Vec<String> = Vec::new();
     let mut args: Vec<String> = Vec::new();
@@ -777,13 +809,65 @@ fn where_clause(f: &Filter) -> (String, Vec<String>) {
         args.push(v);
         format!("?{}", args.len())
     };
-    // Each condition with one argument: `{a}` names it.
+    // `column` contains one of `keys`.
+    let any_in = |column: &str, keys: &[String], args: &mut Vec<String>| {
+        let parts: Vec<String> = keys
+            .iter()
+            .map(|k| format!("instr({column}, {}) > 0", arg(k.clone(), args)))
+            .collect();
+        format!("({})", parts.join(" OR "))
+    };
+    for t in &f.terms {
+        let cond = match t.field {
+            Field::Tag => {
+                let parts: Vec<String> = tags::family(&t.value)
+                    .into_iter()
+                    .map(|name| {
+                        let a = arg(name, &mut args);
+                        format!("instr(',' || tags || ',', ',' || {a} || ',') > 0 OR opening = {a}")
+                    })
+                    .collect();
+                format!("coalesce({}, 0)", parts.join(" OR "))
+            }
+            field => {
+                let key = [name_key(&t.value)];
+                match field {
+                    Field::Sente => any_in("sente_key", &key, &mut args),
+                    Field::Gote => any_in("gote_key", &key, &mut args),
+                    Field::Event => any_in("event_key", &key, &mut args),
+                    _ => format!(
+                        "({} OR {})",
+                        any_in("sente_key", &key, &mut args),
+                        any_in("gote_key", &key, &mut args)
+                    ),
+                }
+            }
+        };
+        conds.push(if t.exclude {
+            format!("NOT ({cond})")
+        } else {
+            cond
+        });
+    }
+    if let Some(side) = f.me {
+        // Nobody is "me": no game is mine ([`Filter::check_me`] says so before a query).
+        let keys = f.me_who().map(|m| m.keys().to_vec()).unwrap_or_default();
+        conds.push(if keys.is_empty() {
+            "0".to_string()
+        } else {
+            match side {
+                MeSide::Sente => any_in("sente_key", &keys, &mut args),
+                MeSide::Gote => any_in("gote_key", &keys, &mut args),
+                MeSide::Either => format!(
+                    "({} OR {})",
+                    any_in("sente_key", &keys, &mut args),
+                    any_in("gote_key", &keys, &mut args)
+                ),
+            }
+        });
+    }
     let result = f.result.map(|r| r.word().to_string());
     let single = [
-        (&f.player, "(instr(sente, {a}) > 0 OR instr(gote, {a}) > 0)"),
-        (&f.sente, "instr(sente, {a}) > 0"),
-        (&f.gote, "instr(gote, {a}) > 0"),
-        (&f.event, "instr(event, {a}) > 0"),
         (&f.from, "date >= {a}"),
         (&f.to, "substr(date, 1, length({a})) <= {a}"),
         (&result, "result = {a}"),
@@ -793,12 +877,6 @@ fn where_clause(f: &Filter) -> (String, Vec<String>) {
             let a = arg(v.clone(), &mut args);
             conds.push(sql.replace("{a}", &a));
         }
-    }
-    if let Some(t) = &f.tag {
-        let a = arg(t.clone(), &mut args);
-        conds.push(format!(
-            "(instr(',' || tags || ',', ',' || {a} || ',') > 0 OR opening = {a})"
-        ));
     }
     if let Some(u) = &f.under {
         let a = arg(u.clone(), &mut args);

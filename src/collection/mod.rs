@@ -57,7 +57,8 @@ pub mod walk;
 
 pub use build::{Report, UpdateOptions, update, update_with};
 pub use catalog::SortBy;
-pub use query::{Explored, Found, Index, NextMove};
+pub use filter_text::name_key;
+pub use query::{Explored, Found, Index, MeTally, NextMove};
 
 use serde::Serialize;
 use std::path::PathBuf;
@@ -110,33 +111,187 @@ impl GameResult {
     }
 }
 
-/// Which games a query looks at. Names and events match as substrings; dates compare as
-/// `YYYY-MM-DD` text (`to` as a prefix: `--to 2020` takes all of 2020); `under` is an absolute
-/// path.
-#[derive(Clone, Debug, Default)]
+/// Which games a query looks at: every condition holds (a repeated key is one more
+/// condition: `player:羽生 player:藤井` are the games between the two). Names, events and tags
+/// match after [`filter_text::name_key`] (NFKC, case, spaces), names and events as substrings,
+/// tags by family ([`tags::family`]); dates compare as `YYYY-MM-DD` text (`to` as a prefix:
+/// `--to 2020` takes all of 2020); `under` is an absolute path. [`Filter::parse`] reads the
+/// typed filter; [`filter_text::combine`] adds it to the CLI's options.
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Filter {
-    pub player: Option<String>,
-    pub sente: Option<String>,
-    pub gote: Option<String>,
-    pub event: Option<String>,
+    /// Name, event and tag conditions, each one a game must meet (or, excluded, must not).
+    pub terms: Vec<Term>,
     pub from: Option<String>,
     pub to: Option<String>,
     pub result: Option<GameResult>,
-    pub tag: Option<String>,
     pub under: Option<String>,
+    /// The games "I" played (`me`, `me:sente`, `me:gote`), "I" being [`Filter::me_names`].
+    pub me: Option<MeSide>,
+    /// Who "me" is (the config's `[collection] me`, `--me`): names and accounts, matched as
+    /// `player:` matches. Not a condition by itself: it says who `me` and the results from my
+    /// side ([`Me`]) are about.
+    pub me_names: Vec<String>,
+}
+
+/// What a [`Term`] looks at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Field {
+    /// Either side's name.
+    Player,
+    Sente,
+    Gote,
+    Event,
+    Tag,
+}
+
+/// One condition of a [`Filter`]: `field` contains `value` (a tag: is of its family), or
+/// with `exclude` does not.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Term {
+    pub field: Field,
+    /// As typed (normalised when the query is made).
+    pub value: String,
+    pub exclude: bool,
+}
+
+impl Term {
+    pub fn new(field: Field, value: &str) -> Term {
+        Term {
+            field,
+            value: value.to_string(),
+            exclude: false,
+        }
+    }
+}
+
+/// Which of my games `me` takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MeSide {
+    Either,
+    Sente,
+    Gote,
 }
 
 impl Filter {
     pub fn is_empty(&self) -> bool {
-        self.player.is_none()
-            && self.sente.is_none()
-            && self.gote.is_none()
-            && self.event.is_none()
+        self.terms.is_empty()
             && self.from.is_none()
             && self.to.is_none()
             && self.result.is_none()
-            && self.tag.is_none()
             && self.under.is_none()
+            && self.me.is_none()
+    }
+
+    /// The filter with one more condition.
+    pub fn with(mut self, term: Term) -> Filter {
+        self.terms.push(term);
+        self
+    }
+
+    /// Who "me" is, normalised, when [`Filter::me_names`] names someone.
+    pub fn me_who(&self) -> Option<Me> {
+        Me::new(&self.me_names)
+    }
+}
+
+/// Who "me" is, normalised ([`filter_text::name_key`]): a game is mine when a side's name
+/// contains one of my names (sente's looked at first: in a game where both sides' names match,
+/// I am sente).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Me {
+    keys: Vec<String>,
+}
+
+/// My colour in a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MeColor {
+    Sente,
+    Gote,
+}
+
+/// A game's result from my side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MeResult {
+    Win,
+    Loss,
+    Draw,
+    Unknown,
+}
+
+impl MeResult {
+    pub fn word(self) -> &'static str {
+        match self {
+            MeResult::Win => "win",
+            MeResult::Loss => "loss",
+            MeResult::Draw => "draw",
+            MeResult::Unknown => "unknown",
+        }
+    }
+    /// 勝, 負, 分 or 不明: the library's column.
+    pub fn kanji(self) -> &'static str {
+        match self {
+            MeResult::Win => "勝",
+            MeResult::Loss => "負",
+            MeResult::Draw => "分",
+            MeResult::Unknown => "不明",
+        }
+    }
+}
+
+impl Me {
+    /// `None` when `names` holds no name (blank ones are left out).
+    pub fn new(names: &[String]) -> Option<Me> {
+        let keys: Vec<String> = names
+            .iter()
+            .map(|n| filter_text::name_key(n))
+            .filter(|k| !k.is_empty())
+            .collect();
+        (!keys.is_empty()).then_some(Me { keys })
+    }
+
+    /// Is one of my names in `name`?
+    pub fn is(&self, name: Option<&str>) -> bool {
+        let Some(name) = name else { return false };
+        let key = filter_text::name_key(name);
+        self.keys.iter().any(|k| key.contains(k.as_str()))
+    }
+
+    /// My colour in the game between `sente` and `gote`; `None` when I did not play it.
+    pub fn color(&self, sente: Option<&str>, gote: Option<&str>) -> Option<MeColor> {
+        if self.is(sente) {
+            Some(MeColor::Sente)
+        } else if self.is(gote) {
+            Some(MeColor::Gote)
+        } else {
+            None
+        }
+    }
+
+    /// The normalised names, for the catalog's query.
+    pub(crate) fn keys(&self) -> &[String] {
+        &self.keys
+    }
+}
+
+impl MeColor {
+    pub fn word(self) -> &'static str {
+        match self {
+            MeColor::Sente => "sente",
+            MeColor::Gote => "gote",
+        }
+    }
+    /// The game's result from this side.
+    pub fn result(self, r: GameResult) -> MeResult {
+        match (self, r) {
+            (MeColor::Sente, GameResult::Sente) | (MeColor::Gote, GameResult::Gote) => {
+                MeResult::Win
+            }
+            (_, GameResult::Sente | GameResult::Gote) => MeResult::Loss,
+            (_, GameResult::Draw) => MeResult::Draw,
+            (_, GameResult::Unknown) => MeResult::Unknown,
+        }
     }
 }
 

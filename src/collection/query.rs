@@ -5,7 +5,7 @@ use super::catalog::{Catalog, SortBy};
 use super::games_bin::Games;
 use super::keys::{decode_move, position_key};
 use super::segment::{GameView, Segment};
-use super::{Brief, Filter, GameInfo, GameResult};
+use super::{Brief, Filter, GameInfo, GameResult, MeColor, MeSide};
 use crate::core::rules::Position;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -106,6 +106,37 @@ pub struct NextMove {
     pub gote: u64,
     pub draw: u64,
     pub unknown: u64,
+    /// From my side, when the filter is `me` ([`Filter::me`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub me: Option<MeTally>,
+}
+
+/// My games and how they went for me (my colour in each game).
+#[derive(Clone, Copy, Debug, Default, Serialize, PartialEq, Eq)]
+pub struct MeTally {
+    pub games: u64,
+    pub win: u64,
+    pub loss: u64,
+    pub draw: u64,
+    pub unknown: u64,
+}
+
+impl MeTally {
+    fn from(c: [u64; 4]) -> MeTally {
+        MeTally {
+            games: c.iter().sum(),
+            win: c[0],
+            loss: c[1],
+            draw: c[2],
+            unknown: c[3],
+        }
+    }
+    /// My score in percent (a win 1, a draw ½; games of unknown result left out), `None`
+    /// without a known result.
+    pub fn win_percent(&self) -> Option<f64> {
+        let known = self.win + self.loss + self.draw;
+        (known > 0).then(|| 100.0 * (self.win as f64 + self.draw as f64 / 2.0) / known as f64)
+    }
 }
 
 /// What was played from a position.
@@ -119,6 +150,10 @@ pub struct Explored {
     pub unknown: u64,
     /// By count, then USI.
     pub moves: Vec<NextMove>,
+    /// From my side, when the filter is `me` ([`Filter::me`]): the games I played, scored as
+    /// they went for me, whatever my colour.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub me: Option<MeTally>,
 }
 
 /// What [`Index::each_main_line`] calls per game: its id, its initial SFEN (`None`: the start
@@ -345,28 +380,71 @@ impl Index {
         })
     }
 
-    /// The moves played from `target` and how the games scored.
+    /// My colour in each of the games `filter` takes, when the filter is `me` (and someone
+    /// is): `me:sente` and `me:gote` say it; with `me` it is sente in the games where sente's
+    /// name is mine (sorted ids), gote in the others.
+    fn me_sides(&self, filter: &Filter) -> Result<Option<(MeSide, Vec<u32>)>, String> {
+        let Some(side) = filter.me.filter(|_| filter.me_who().is_some()) else {
+            return Ok(None);
+        };
+        let as_sente = if side == MeSide::Either {
+            self.catalog.filtered_ids(&Filter {
+                me: Some(MeSide::Sente),
+                me_names: filter.me_names.clone(),
+                ..Filter::default()
+            })?
+        } else {
+            Vec::new()
+        };
+        Ok(Some((side, as_sente)))
+    }
+
+    /// The moves played from `target` and how the games scored (and, when the filter is
+    /// `me`, how they went for me: [`Explored::me`]).
     pub fn explore(&self, target: &Position, filter: &Filter) -> Result<Explored, String> {
         // Counted by outcome (sente, gote, draw, unknown): all games, and per next-move code.
         // Per code: a table of every two-byte code (2 MB of zeroed pages, only those touched
-        // are ever written or read), no hashing per game.
+        // are ever written or read), no hashing per game. My results likewise, by
+        // `MeResult` (win, loss, draw, unknown).
         let mut all = [0u64; 4];
         let mut by_code = vec![[0u64; 4]; 1 << 16];
         let mut seen: Vec<u16> = Vec::new();
+        let mut me_all = [0u64; 4];
+        let mut me_by_code: Vec<[u64; 4]> = Vec::new();
         snapshot(&self.catalog, || {
+            let me = self.me_sides(filter)?;
+            if me.is_some() {
+                me_by_code = vec![[0u64; 4]; 1 << 16];
+            }
             self.each_hit(target, filter, &mut |h| {
                 let o = h.outcome as usize;
                 all[o] += 1;
+                let mine = me.as_ref().map(|(side, as_sente)| {
+                    let color = match side {
+                        MeSide::Sente => MeColor::Sente,
+                        MeSide::Gote => MeColor::Gote,
+                        MeSide::Either if as_sente.binary_search(&h.game).is_ok() => MeColor::Sente,
+                        MeSide::Either => MeColor::Gote,
+                    };
+                    color.result(h.outcome) as usize
+                });
+                if let Some(r) = mine {
+                    me_all[r] += 1;
+                }
                 if let Some(code) = h.next {
                     let c = &mut by_code[code as usize];
                     if *c == [0; 4] {
                         seen.push(code);
                     }
                     c[o] += 1;
+                    if let Some(r) = mine {
+                        me_by_code[code as usize][r] += 1;
+                    }
                 }
             })
         })?;
         let tally = |c: [u64; 4]| (c.iter().sum(), c[0], c[1], c[2], c[3]);
+        let with_me = !me_by_code.is_empty();
         let (games, sente, gote, draw, unknown) = tally(all);
         let mut moves: Vec<NextMove> = seen
             .into_iter()
@@ -379,6 +457,7 @@ impl Index {
                     gote,
                     draw,
                     unknown,
+                    me: with_me.then(|| MeTally::from(me_by_code[code as usize])),
                 })
             })
             .collect();
@@ -390,6 +469,7 @@ impl Index {
             draw,
             unknown,
             moves,
+            me: with_me.then(|| MeTally::from(me_all)),
         })
     }
 
@@ -423,6 +503,11 @@ impl Index {
         limit: u64,
     ) -> Result<Vec<GameInfo>, String> {
         self.catalog.page(filter, sort, descending, offset, limit)
+    }
+
+    /// Every tag of the games passing `filter`, with its count (by count, then name).
+    pub fn tag_counts(&self, filter: &Filter) -> Result<Vec<(String, u64)>, String> {
+        self.catalog.tag_counts(filter)
     }
 
     /// How many games pass `filter`.

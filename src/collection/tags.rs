@@ -301,6 +301,75 @@ pub const KNOWN: &[&str] = &[
     "居玉",
 ];
 
+/// The families a filter's `tag:` word names (`tag:美濃` finds every 美濃 castle): the family's
+/// word, then its members. Members kifview does not compute (`銀美濃`, `木村美濃`, …) are found
+/// in a 戦型 header that names them.
+pub const FAMILIES: &[(&str, &[&str])] = &[
+    (
+        "美濃",
+        &[
+            "美濃囲い",
+            "片美濃囲い",
+            "高美濃囲い",
+            "銀美濃",
+            "銀冠",
+            "木村美濃",
+            "ダイヤモンド美濃",
+            "左美濃",
+            "天守閣美濃",
+        ],
+    ),
+    ("穴熊", &["穴熊", "振り飛車穴熊", "居飛車穴熊", "銀冠穴熊"]),
+    (
+        "矢倉",
+        &[
+            "矢倉",
+            "金矢倉",
+            "銀矢倉",
+            "平矢倉",
+            "片矢倉",
+            "土居矢倉",
+            "菊水矢倉",
+        ],
+    ),
+    ("雁木", &["雁木", "雁木囲い"]),
+    ("角換わり", &["角換わり", "一手損角換わり"]),
+    ("中飛車", &["中飛車", "ゴキゲン中飛車"]),
+    ("三間飛車", &["三間飛車", "石田流"]),
+    ("ミレニアム", &["ミレニアム囲い"]),
+    ("銀冠", &["銀冠", "銀冠穴熊"]),
+];
+
+/// The tag names a filter's `tag:WORD` finds: WORD's family ([`FAMILIES`]) when it names one
+/// (`美濃`, or `美濃囲い`: a castle's name without `囲い` is the castle), else WORD and WORD
+/// with `囲い` (`舟` is `舟囲い`). A `先手`/`後手` before the word names the sided tags of
+/// the same family (`後手美濃` finds `後手高美濃囲い`). Compared after
+/// [`super::filter_text::name_key`]; WORD itself always comes first.
+pub fn family(word: &str) -> Vec<String> {
+    let key = super::filter_text::name_key(word);
+    let (side, plain) = ["先手", "後手"]
+        .into_iter()
+        .find_map(|s| key.strip_prefix(s).map(|rest| (s, rest)))
+        .filter(|(_, rest)| !rest.is_empty())
+        .unwrap_or(("", key.as_str()));
+    let bare = plain.strip_suffix("囲い").unwrap_or(plain);
+    let mut out = vec![key.clone()];
+    let mut push = |name: &str| {
+        let n = format!("{side}{name}");
+        if !out.contains(&n) {
+            out.push(n);
+        }
+    };
+    match FAMILIES.iter().find(|(w, _)| *w == bare) {
+        Some((_, members)) => members.iter().for_each(|m| push(m)),
+        None => {
+            push(bare);
+            push(&format!("{bare}囲い"));
+        }
+    }
+    out
+}
+
 /// The main line's first [`CASTLE_PLIES`] plies: `positions[i]` is the position after `i`
 /// moves, `moves[i]` the move from `positions[i]`.
 struct Line {

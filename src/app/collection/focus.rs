@@ -12,7 +12,6 @@ use crate::app::dispatch::command::Command;
 use crate::app::overlay::behaviour::{OverlayState, Tag, clone_box};
 use crate::app::overlay::{Mode, Overlay, Prompt};
 use crate::app::state::{App, Level};
-use crate::collection::Filter;
 
 /// The mode while the pane has the focus.
 pub const FOCUS: Mode = Mode::Panel("EXPLORER");
@@ -152,7 +151,7 @@ impl App {
     /// clears the filter.
     fn submit_explorer_filter(&mut self, text: &str) {
         self.close_prompt();
-        let filter = match Filter::parse(text) {
+        let filter = match self.typed_filter(text) {
             Ok(f) => f,
             Err(e) => {
                 self.collection.explorer.rejected = Some(text.to_string());

@@ -18,7 +18,7 @@ pub mod state;
 pub mod worker;
 
 use crate::app::state::{App, Level};
-use crate::collection::Explored;
+use crate::collection::{Explored, Filter};
 use crate::core::rules::{Move, Position, Square};
 use state::Answer;
 pub use state::{Collection, Explorer, ExplorerRow, ExplorerView};
@@ -64,6 +64,17 @@ fn rows_of(explored: &Explored, pos: &Position, prev_to: Option<Square>) -> Vec<
 }
 
 impl App {
+    /// A filter as typed in the library or the explorer ([`Filter::parse`]): a relative
+    /// `under:` from the current folder, as on the command line, and "me" the config's
+    /// (`[collection] me`, or `--me`); `me` with nobody to be is an error saying how.
+    pub(crate) fn typed_filter(&self, text: &str) -> Result<Filter, String> {
+        let cwd = std::env::current_dir().unwrap_or_default();
+        let mut f = Filter::parse(text)?.absolute_under(&cwd);
+        f.me_names = self.config.me.clone();
+        f.check_me()?;
+        Ok(f)
+    }
+
     /// The explorer's state.
     pub fn explorer(&self) -> &Explorer {
         &self.collection.explorer

@@ -40,6 +40,9 @@ impl Config {
             let choices = [("kif", MoveNotation::Kif), ("ki2", MoveNotation::Ki2)];
             self.move_notation = choice(file, text, &v, "move_list.notation", &choices)?;
         }
+        if let Some(me) = raw.collection.and_then(|c| c.me) {
+            self.me = me;
+        }
         if let Some(list) = raw.engines {
             let span = list.span();
             let list = list.into_inner();

@@ -343,6 +343,9 @@ pub struct Config {
     pub diagram: crate::diagram::Theme,
     /// `[books] files`: the opening books the book pane opens at start (`~/` expanded).
     pub books: Vec<PathBuf>,
+    /// `[collection] me`: who "me" is in the collection (names and accounts, matched as the
+    /// filters match names): the `me` filter, results from my side, the explorer "as me".
+    pub me: Vec<String>,
     /// Where the user's file came from, if one was read.
     pub source: Option<PathBuf>,
 }
@@ -377,12 +380,19 @@ struct RawConfig {
     move_list: Option<RawMoveList>,
     diagram: Option<diagram::RawDiagram>,
     books: Option<RawBooks>,
+    collection: Option<RawCollection>,
 }
 
 #[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields)]
 struct RawBooks {
     files: Option<Vec<String>>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct RawCollection {
+    me: Option<Vec<String>>,
 }
 
 #[derive(Deserialize, Default)]
@@ -521,6 +531,7 @@ impl Config {
             },
             diagram: crate::diagram::Theme::default(),
             books: Vec::new(),
+            me: Vec::new(),
             source: None,
         }
     }

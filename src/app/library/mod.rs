@@ -26,7 +26,6 @@ use crate::app::LaunchOptions;
 use crate::app::document::{self, job::Then};
 use crate::app::overlay::{Answer, Mode, Overlay};
 use crate::app::state::{App, Level};
-use crate::collection::Filter;
 pub use screen::LibraryScreen;
 pub use state::Library;
 use state::{Opened, SORTS};
@@ -299,11 +298,15 @@ impl App {
         let Some(text) = s.editing.take() else {
             return;
         };
+        if self.collection.library.is_none() {
+            return;
+        }
+        let text = text.trim().to_string();
+        let parsed = self.typed_filter(&text);
         let Some(l) = self.collection.library.as_deref_mut() else {
             return;
         };
-        let text = text.trim().to_string();
-        match Filter::parse(&text) {
+        match parsed {
             Ok(mut f) => {
                 if f.under.is_none() {
                     f.under = Library::base_of(l.root.as_ref()).under;

@@ -126,10 +126,7 @@ fn counts_are_the_explorers_from_the_index_and_from_the_files() {
     );
     assert!(out.status.success(), "{}", common::stderr_of(&out));
     let bf = read(&filtered);
-    let sato = Filter {
-        player: Some("佐藤".into()),
-        ..Filter::default()
-    };
+    let sato = Filter::parse("player:佐藤").unwrap();
     assert!(same_counts_as_explorer(&bf, &idx, &sato) > 0);
     assert!(bf.move_count() < bi.move_count());
 

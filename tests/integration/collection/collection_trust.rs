@@ -333,10 +333,10 @@ fn an_answer_reads_one_snapshot_while_an_update_commits() {
     let dir = tempfile::tempdir().unwrap();
     let (_, idx) = indexed(dir.path(), 12);
     let index = Index::open(&idx).unwrap();
-    let filter = Filter {
-        player: Some("sente".into()),
-        ..Default::default()
-    };
+    let filter = Filter::default().with(kifview::collection::Term::new(
+        kifview::collection::Field::Player,
+        "sente",
+    ));
     let all: Vec<u32> = index
         .find(&Position::startpos(), &filter)
         .unwrap()

@@ -3,7 +3,7 @@
 //! independent count: each game replayed with the rules here, its positions collected by SFEN.
 
 #[path = "../../../benches/support/collgen.rs"]
-mod collgen;
+pub(super) mod collgen;
 
 use assert_cmd::Command;
 use collgen::Rng;
@@ -34,7 +34,7 @@ fn placement(p: &Position) -> String {
 }
 
 /// The result for sente, from the ending and whose move it was (the table).
-fn result_of(r: &Record) -> &'static str {
+pub(super) fn result_of(r: &Record) -> &'static str {
     let line = r.main_line();
     let last = *line.last().unwrap();
     let Step::Special(s) = &r.node(last).step else {
@@ -148,7 +148,7 @@ fn write_collection(root: &Path, rng: &mut Rng) -> Vec<Written> {
     out
 }
 
-fn index(coll: &Path, idx: &Path) -> String {
+pub(super) fn index(coll: &Path, idx: &Path) -> String {
     let out = kifview()
         .args(["index"])
         .arg(coll)

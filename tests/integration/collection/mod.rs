@@ -7,5 +7,6 @@ mod explorer;
 mod index;
 mod index_inputs;
 mod library;
+mod me;
 mod new_user;
 mod tags;

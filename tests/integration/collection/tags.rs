@@ -618,3 +618,28 @@ fn generated_corpus_games_get_known_tags() {
         }
     }
 }
+
+/// `tag:美濃` finds the 美濃 family, `tag:四間飛車` not 右四間飛車 (a 居飛車 strategy), and a
+/// sided word the same family's sided tags.
+#[test]
+fn tag_words_name_their_families() {
+    use kifview::collection::tags::{FAMILIES, family};
+    let mino = family("美濃");
+    for m in ["美濃囲い", "片美濃囲い", "高美濃囲い", "銀美濃", "銀冠"] {
+        assert!(mino.iter().any(|t| t == m), "{m} in {mino:?}");
+    }
+    assert!(!mino.iter().any(|t| t.contains("矢倉")), "{mino:?}");
+    assert_eq!(family("美濃囲い"), mino[1..]);
+    let shiken = family("四間飛車");
+    assert!(!shiken.iter().any(|t| t == "右四間飛車"), "{shiken:?}");
+    assert_eq!(family("舟"), ["舟", "舟囲い"]);
+    let sided = family("後手美濃");
+    assert!(sided.contains(&"後手高美濃囲い".to_string()), "{sided:?}");
+    assert!(!sided.iter().any(|t| t.starts_with("先手")), "{sided:?}");
+    assert_eq!(family("ｴﾙﾓ"), ["エルモ", "エルモ囲い"]);
+    for (_, members) in FAMILIES {
+        for m in *members {
+            assert!(!m.is_empty() && !m.starts_with("先手") && !m.starts_with("後手"));
+        }
+    }
+}
