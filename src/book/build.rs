@@ -24,7 +24,7 @@
 //! collection's size.
 
 use crate::analyze::evals::parse_comment;
-use crate::collection::keys::{decode_move, lines, position_key};
+use crate::collection::keys::{decode_move, position_key, tree};
 use crate::collection::{Filter, Index};
 use crate::core::record::Record;
 use crate::core::rules::{Color, Move, Position};
@@ -336,7 +336,7 @@ impl Built {
 
 /// A record's main line: its moves and what their comments say.
 fn main_line(record: &Record) -> (Vec<Move>, Vec<MoveEval>) {
-    let line = lines(record, false).swap_remove(0);
+    let line = tree(record, false).swap_remove(0).nodes;
     let mut moves = Vec::with_capacity(line.len());
     let mut evals = Vec::with_capacity(line.len());
     for id in line {

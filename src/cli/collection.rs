@@ -701,7 +701,7 @@ pub fn find(a: QueryArgs) -> ExitCode {
     };
     let me = filter.me_who();
     let mut s = Stream::new();
-    let r = idx.find_brief(&pos, &filter, &mut |g, ply| {
+    let r = idx.find_brief(&pos, &filter, &mut |g, ply, _variation| {
         if a.json {
             s.push_found(g, ply, me.as_ref())
         } else {

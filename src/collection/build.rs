@@ -436,17 +436,16 @@ struct Lock {
     key: PathBuf,
 }
 
+/// What the error of an update refused because another runs says (the library waits for
+/// that one instead of giving up).
+pub const BUSY: &str = "another kifview is updating this index";
+
 /// The index folders this process updates.
 static HELD: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
 
 impl Lock {
     fn take(dir: &Path) -> Result<Lock, String> {
-        let busy = || {
-            format!(
-                "{}: another kifview is updating this index; try again when it has finished",
-                dir.display()
-            )
-        };
+        let busy = || format!("{}: {BUSY}; try again when it has finished", dir.display());
         let key = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
         let path = dir.join("lock");
         let file = std::fs::OpenOptions::new()

@@ -53,6 +53,7 @@ pub fn position_key(p: &Position) -> u64 {
 
 /// Follows a line's keys move by move without replaying the rules: what a move changes is in
 /// its [`MoveData`].
+#[derive(Clone)]
 pub struct KeyWalker {
     key: u64,
     hands: [[u8; 7]; 2],
@@ -138,24 +139,72 @@ pub fn decode_move(code: u16) -> Option<Move> {
     Some(Move::Drop { kind, to })
 }
 
-/// The moves of the main line (up to its ending), then, when `variations`, of every other line
-/// from the root to the end of a variation.
-pub fn lines(record: &Record, variations: bool) -> Vec<Vec<NodeId>> {
-    let moves = |path: Vec<NodeId>| -> Vec<NodeId> {
-        path.into_iter()
-            .filter(|&id| id != NodeId::ROOT)
-            .take_while(|&id| matches!(record.node(id).step, Step::Move(_)))
-            .collect()
-    };
-    let mut out = vec![moves(record.main_line())];
-    if variations {
-        for id in record.preorder() {
-            if record.sibling_index(id) > 0 {
-                let mut path = record.path(id);
-                path.extend(record.line_from(id).into_iter().skip(1));
-                out.push(moves(path));
-            }
+/// A line of a game's tree as the index stores it: the main line (the first; `parent`,
+/// `from` and `alt` 0), or a variation: the moves from a node that is not its parent's first
+/// child down its first children, leaving line `parent` (an earlier line) after `from` plies
+/// from the root, as the `alt`-th variation there (1: the first). Each move of the record is
+/// in one line only, so a tree is stored in space linear in its moves however it branches.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TreeLine {
+    pub parent: u32,
+    pub from: u32,
+    pub alt: u32,
+    pub nodes: Vec<NodeId>,
+}
+
+/// The lines of `record`'s tree ([`TreeLine`]): the main line up to its ending, then, when
+/// `variations`, every variation that starts with a move, in pre-order (a line's parent
+/// before it).
+pub fn tree(record: &Record, variations: bool) -> Vec<TreeLine> {
+    let is_move = |id: NodeId| matches!(record.node(id).step, Step::Move(_));
+    let main: Vec<NodeId> = record
+        .main_line()
+        .into_iter()
+        .skip(1)
+        .take_while(|&id| is_move(id))
+        .collect();
+    let mut out = vec![TreeLine {
+        parent: 0,
+        from: 0,
+        alt: 0,
+        nodes: main,
+    }];
+    if !variations || !record.has_variations() {
+        return out;
+    }
+    // The line of each node (u32::MAX: none, a special ending).
+    let mut line_of = vec![u32::MAX; record.len()];
+    line_of[NodeId::ROOT.index()] = 0;
+    for &id in &out[0].nodes {
+        line_of[id.index()] = 0;
+    }
+    for id in record.preorder() {
+        let alt = record.sibling_index(id);
+        if alt == 0 || !is_move(id) {
+            continue;
         }
+        let Some(parent) = record.node(id).parent else {
+            continue;
+        };
+        let on = line_of[parent.index()];
+        if on == u32::MAX {
+            continue;
+        }
+        let i = out.len() as u32;
+        let nodes: Vec<NodeId> = record
+            .line_from(id)
+            .into_iter()
+            .take_while(|&n| is_move(n))
+            .collect();
+        for &n in &nodes {
+            line_of[n.index()] = i;
+        }
+        out.push(TreeLine {
+            parent: on,
+            from: record.node(parent).ply,
+            alt: alt as u32,
+            nodes,
+        });
     }
     out
 }
@@ -170,7 +219,7 @@ mod tests {
         let text = "手合割：平手\n1 ７六歩(77)\n2 ３四歩(33)\n3 ２二角成(88)\n4 同　銀(31)\n\
                     5 ４五角打\n6 ５二玉(51)\n7 ２三角成(45)\n";
         let r = read_text(text, Format::Kif).remove(0).record;
-        let line = &lines(&r, false)[0];
+        let line = &tree(&r, false)[0].nodes;
         assert_eq!(line.len(), 7);
         let mut w = KeyWalker::new(&r.initial.position);
         for &id in line {

@@ -58,7 +58,7 @@ pub mod walk;
 pub use build::{Report, UpdateOptions, update, update_with};
 pub use catalog::SortBy;
 pub use filter_text::name_key;
-pub use query::{Explored, Found, Index, MeTally, NextMove};
+pub use query::{Explored, Fork, Found, Index, MeTally, NextMove, node_of};
 
 use serde::Serialize;
 use std::path::PathBuf;

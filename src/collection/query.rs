@@ -4,7 +4,7 @@ use super::build::CATALOG;
 use super::catalog::{Catalog, SortBy};
 use super::games_bin::Games;
 use super::keys::{decode_move, position_key};
-use super::segment::{GameView, Segment};
+use super::segment::{GameView, LineView, Segment};
 use super::{Brief, Filter, GameInfo, GameResult, MeColor, MeSide};
 use crate::core::rules::Position;
 use serde::Serialize;
@@ -86,6 +86,10 @@ fn snapshot<T>(catalog: &Catalog, f: impl FnOnce() -> Result<T, String>) -> Resu
     out
 }
 
+/// What [`Index::find_brief`] calls per game: its row, the ply and the variations taken
+/// there (as [`Found`]'s).
+pub type BriefEach<'a> = dyn FnMut(&Brief, u32, &[Fork]) -> Result<(), String> + 'a;
+
 /// A game that reaches the position.
 #[derive(Clone, Debug)]
 pub struct Found {
@@ -95,6 +99,18 @@ pub struct Found {
     pub ply: u32,
     /// The move the game played next there (USI), `None` when it ends there.
     pub next: Option<String>,
+    /// Empty when the main line reaches the position; else the variations taken from the
+    /// root to the line that does ([`Fork`]), outermost first.
+    pub variation: Vec<Fork>,
+}
+
+/// A variation taken on the way to a node: at the fork after `ply` plies from the record's
+/// start, its `alt`-th variation (1: the first, as a reader lists them after the move they
+/// replace), then its first moves onwards.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Fork {
+    pub ply: u32,
+    pub alt: u32,
 }
 
 /// One move played from the position, with the results of the games that played it.
@@ -122,6 +138,17 @@ pub struct MeTally {
 }
 
 impl MeTally {
+    /// Counts one more game of mine.
+    pub fn add(&mut self, r: super::MeResult) {
+        self.games += 1;
+        match r {
+            super::MeResult::Win => self.win += 1,
+            super::MeResult::Loss => self.loss += 1,
+            super::MeResult::Draw => self.draw += 1,
+            super::MeResult::Unknown => self.unknown += 1,
+        }
+    }
+
     fn from(c: [u64; 4]) -> MeTally {
         MeTally {
             games: c.iter().sum(),
@@ -167,6 +194,8 @@ struct Hit {
     outcome: GameResult,
     ply: u32,
     next: Option<u16>,
+    /// Empty on the main line.
+    variation: Vec<Fork>,
 }
 
 impl Index {
@@ -278,6 +307,7 @@ impl Index {
                         outcome,
                         ply: 0,
                         next,
+                        variation: Vec::new(),
                     });
                     continue;
                 }
@@ -289,23 +319,13 @@ impl Index {
                         Err(_) => continue,
                     },
                 };
-                let mut best: Option<(u32, Option<u16>)> = None;
-                for (i, line) in stored.lines.iter().enumerate() {
-                    if let Some(h) = first_reach(&initial, line, target)
-                        && best.is_none_or(|b| h.0 < b.0)
-                    {
-                        best = Some(h);
-                        if i == 0 {
-                            break; // the main line's ply wins
-                        }
-                    }
-                }
-                if let Some((ply, next)) = best {
+                if let Some(r) = first_reach(&initial, &stored.lines, target) {
                     each(Hit {
                         game: g,
                         outcome,
-                        ply,
-                        next,
+                        ply: r.ply,
+                        next: r.next,
+                        variation: forks(&stored.lines, r.line),
                     });
                 }
             }
@@ -352,6 +372,7 @@ impl Index {
                     each(Found {
                         ply: hits[i].ply,
                         next: hits[i].next.and_then(decode_move).map(|m| m.usi()),
+                        variation: hits[i].variation.clone(),
                         game,
                     })
                 })
@@ -364,7 +385,7 @@ impl Index {
         &self,
         target: &Position,
         filter: &Filter,
-        each: &mut dyn FnMut(&Brief, u32) -> Result<(), String>,
+        each: &mut BriefEach,
     ) -> Result<(), String> {
         snapshot(&self.catalog, || {
             let hits = self.hits(target, filter)?;
@@ -375,7 +396,7 @@ impl Index {
                 while hits[i].game < b.id {
                     i += 1;
                 }
-                each(b, hits[i].ply)
+                each(b, hits[i].ply, &hits[i].variation)
             })
         })
     }
@@ -544,7 +565,7 @@ impl Index {
                         continue;
                     }
                     let Some(stored) = seg.view(g)? else { continue };
-                    let main = stored.lines.first().copied().unwrap_or(&[]);
+                    let main = stored.lines.first().map_or(&[][..], |l| l.codes);
                     each(g, stored.initial, main)?;
                 }
             }
@@ -565,16 +586,118 @@ impl Index {
     }
 }
 
-/// The first ply at which the line from `initial` reaches `target`, and the move played there.
-fn first_reach(initial: &Position, line: &[u8], target: &Position) -> Option<(u32, Option<u16>)> {
-    let mut pos = initial.clone();
-    let mut codes = GameView::codes(line);
-    for ply in 0.. {
+/// The node of `record` a [`Found`] names: `ply` plies from the record's start, on the main
+/// line, or on the variations `variation` names (each at its fork). `None` when the record
+/// has no such node (it changed since it was indexed).
+pub fn node_of(
+    record: &crate::core::record::Record,
+    variation: &[Fork],
+    ply: u32,
+) -> Option<crate::core::record::NodeId> {
+    let mut id = crate::core::record::NodeId::ROOT;
+    let mut forks = variation.iter().peekable();
+    for at in 0..ply {
+        let alt = match forks.peek() {
+            Some(f) if f.ply == at => forks.next().map_or(0, |f| f.alt as usize),
+            _ => 0,
+        };
+        id = *record.node(id).children.get(alt)?;
+    }
+    forks.next().is_none().then_some(id)
+}
+
+/// Where a stored game first reaches a position.
+struct Reach {
+    ply: u32,
+    /// The move played there, `None` when the line ends there.
+    next: Option<u16>,
+    /// The line it is on.
+    line: usize,
+}
+
+/// Where the game whose tree is `lines` (from `initial`) first reaches `target`: on the main
+/// line when it gets there, else at the lowest ply of any variation (the earlier line on a
+/// tie). Each move is replayed at most once: a line starts from the position its parent line
+/// had at the fork, kept while the parent was replayed, and no line is replayed past the best
+/// ply found.
+fn first_reach(initial: &Position, lines: &[LineView], target: &Position) -> Option<Reach> {
+    let main = lines.first()?;
+    if lines.len() == 1 {
+        return line_reach(initial.clone(), main, target, u32::MAX, &mut |_, _| {})
+            .map(|(ply, next)| Reach { ply, next, line: 0 });
+    }
+    // The lines leaving each line, by the ply they leave it at (parents come first).
+    let mut forks: Vec<(u32, u32, u32)> = (1..lines.len())
+        .map(|i| (lines[i].parent, lines[i].from, i as u32))
+        .collect();
+    forks.sort_unstable();
+    let mut starts: Vec<Option<Position>> = vec![None; lines.len()];
+    starts[0] = Some(initial.clone());
+    let mut best: Option<Reach> = None;
+    for (i, line) in lines.iter().enumerate() {
+        let Some(start) = starts[i].take() else {
+            continue; // its parent ended before the fork (or was not replayed that far)
+        };
+        let limit = best.as_ref().map_or(u32::MAX, |b| b.ply);
+        if line.from >= limit {
+            continue;
+        }
+        let lo = forks.partition_point(|f| f.0 < i as u32);
+        let hi = forks.partition_point(|f| f.0 <= i as u32);
+        let mut k = lo;
+        let found = line_reach(start, line, target, limit, &mut |ply, pos| {
+            while k < hi && forks[k].1 < ply {
+                k += 1;
+            }
+            while k < hi && forks[k].1 == ply {
+                starts[forks[k].2 as usize] = Some(pos.clone());
+                k += 1;
+            }
+        });
+        if let Some((ply, next)) = found {
+            best = Some(Reach { ply, next, line: i });
+            if i == 0 {
+                break; // the main line's ply wins
+            }
+        }
+    }
+    best
+}
+
+/// The first ply below `limit` at which `line`, from `pos` at its fork, reaches `target`, and
+/// the move played there; `at(ply, position)` sees each position before it is compared.
+fn line_reach(
+    mut pos: Position,
+    line: &LineView,
+    target: &Position,
+    limit: u32,
+    at: &mut dyn FnMut(u32, &Position),
+) -> Option<(u32, Option<u16>)> {
+    let mut codes = GameView::codes(line.codes);
+    let mut ply = line.from;
+    while ply < limit {
+        at(ply, &pos);
         let next = codes.next();
         if pos.same_placement(target) {
             return Some((ply, next));
         }
         pos.play_unchecked(decode_move(next?)?)?;
+        ply += 1;
     }
     None
+}
+
+/// The variations taken from the root to line `line` of `lines`, outermost first.
+fn forks(lines: &[LineView], mut line: usize) -> Vec<Fork> {
+    let mut out = Vec::new();
+    while line > 0 {
+        let l = &lines[line];
+        out.push(Fork {
+            ply: l.from,
+            alt: l.alt,
+        });
+        line = l.parent as usize;
+    }
+    out.reverse();
+    out
 }

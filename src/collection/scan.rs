@@ -1,12 +1,12 @@
 //! Reading one file of a collection: its records, each turned into a catalog row, its stored
 //! moves and its position keys.
 
-use super::keys::{KeyWalker, encode_move, lines};
-use super::segment::StoredGame;
+use super::keys::{KeyWalker, encode_move, tree};
+use super::segment::{StoredGame, StoredLine};
 use super::{GameInfo, GameResult, tags};
 use crate::analyze::{MarkConfig, main_line_evals, summary};
 use crate::core::notation::{Format, filetype};
-use crate::core::record::{Record, Special};
+use crate::core::record::{NodeId, Record, Special};
 use crate::core::rules::{Color, Position};
 use std::path::Path;
 
@@ -254,29 +254,54 @@ fn take_records(
     Ok(())
 }
 
-/// The catalog row, stored moves and keys of one record.
+/// The catalog row, stored moves and keys of one record: its tree stored once
+/// ([`tree`]: each move in one line), and the keys of every position in it.
 pub fn game(r: &Record, record: u32, variations: bool) -> Game {
-    let lines = lines(r, variations);
-    let mut keys = Vec::with_capacity(lines.iter().map(|l| l.len() + 1).sum());
+    let lines = tree(r, variations);
+    let mut keys = Vec::with_capacity(lines.iter().map(|l| l.nodes.len()).sum::<usize>() + 1);
+    // The walker at each line's last node, for the lines that leave it (by node).
+    let start = KeyWalker::new(&r.initial.position);
+    keys.push(start.key());
+    let mut at: std::collections::HashMap<NodeId, KeyWalker> = std::collections::HashMap::new();
     let mut coded = Vec::with_capacity(lines.len());
-    for line in &lines {
-        let mut w = KeyWalker::new(&r.initial.position);
-        keys.push(w.key());
-        let mut codes = Vec::with_capacity(line.len());
-        for &id in line {
+    for (i, line) in lines.iter().enumerate() {
+        let mut w = match line.nodes.first().and_then(|&n| r.node(n).parent) {
+            Some(p) if i > 0 && p != NodeId::ROOT => match at.get(&p) {
+                Some(w) => w.clone(),
+                None => r
+                    .path(p)
+                    .iter()
+                    .filter_map(|&n| r.node(n).move_data())
+                    .fold(start.clone(), |mut w, m| {
+                        w.play(m);
+                        w
+                    }),
+            },
+            _ => start.clone(),
+        };
+        let mut codes = Vec::with_capacity(line.nodes.len());
+        for &id in &line.nodes {
             let m = r.node(id).move_data().expect("lines hold moves");
             w.play(m);
             keys.push(w.key());
             codes.push(encode_move(m.mv));
+            if r.node(id).children.len() > 1 {
+                at.insert(id, w.clone());
+            }
         }
-        coded.push(codes);
+        coded.push(StoredLine {
+            parent: line.parent,
+            from: line.from,
+            alt: line.alt,
+            codes,
+        });
     }
     keys.sort_unstable();
     keys.dedup();
     let initial = (!r.initial.position.same_placement(&Position::startpos()))
         .then(|| r.initial.position.to_sfen());
     Game {
-        info: info(r, record, lines[0].len() as u32),
+        info: info(r, record, lines[0].nodes.len() as u32),
         stored: StoredGame {
             initial,
             lines: coded,

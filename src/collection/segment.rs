@@ -6,8 +6,10 @@
 //! bytes each (64-bit key, 32-bit game id, little-endian) after a 16-byte header (`KVPOS002`,
 //! the count):
 //! looked up by binary search in a memory map, as chess_pos_db's and YaneuraOu's books are.
-//! `moves-N.bin` holds each game's lines (main line first; their number and lengths in 32
-//! bits) as two-byte moves, and its initial position when that is not the start position,
+//! `moves-N.bin` holds each game's tree as lines, each move once (`KVMOV003`: the main line
+//! first, then each variation with the line and ply it leaves from, [`StoredLine`]; numbers
+//! and lengths in 32 bits) as two-byte moves, and its initial position when that is not the
+//! start position,
 //! with a footer of offsets: what the queries
 //! replay to confirm a candidate and to read the move played next. The pairs are sorted by an
 //! external sort (sorted chunks of at most [`CHUNK`] pairs on disk, merged), so building needs
@@ -24,7 +26,7 @@ use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
 pub(crate) const POS_MAGIC: &[u8; 8] = b"KVPOS002";
-const MOVES_MAGIC: &[u8; 8] = b"KVMOV002";
+const MOVES_MAGIC: &[u8; 8] = b"KVMOV003";
 const PAIR: usize = 12;
 /// Pairs sorted in memory before a chunk goes to disk (16 M pairs: 256 MB).
 pub const CHUNK: usize = 1 << 24;
@@ -55,15 +57,56 @@ pub fn segment_files(id: i64) -> [String; 3] {
 pub struct StoredGame {
     /// The initial position's SFEN when it is not the start position.
     pub initial: Option<String>,
-    /// Move codes of each line from the root, the main line first.
-    pub lines: Vec<Vec<u16>>,
+    /// The lines of its tree (`keys::TreeLine`), the main line first, each line's moves once.
+    pub lines: Vec<StoredLine>,
+}
+
+/// A line of a stored game: where it leaves its parent line (`parent` an earlier line, after
+/// `from` plies from the root, as its `alt`-th variation there; all 0 for the main line) and
+/// its move codes.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct StoredLine {
+    pub parent: u32,
+    pub from: u32,
+    pub alt: u32,
+    pub codes: Vec<u16>,
+}
+
+impl StoredLine {
+    /// The main line of these moves.
+    pub fn main(codes: Vec<u16>) -> StoredLine {
+        StoredLine {
+            codes,
+            ..StoredLine::default()
+        }
+    }
 }
 
 /// A stored game as its bytes in the memory map.
 pub struct GameView<'a> {
     pub initial: Option<&'a str>,
-    /// Each line's move codes, two little-endian bytes each.
-    pub lines: smallvec::SmallVec<[&'a [u8]; 2]>,
+    /// Its lines, the main line first; a line's parent comes before it and it leaves it at
+    /// one of the parent's plies (checked when read).
+    pub lines: smallvec::SmallVec<[LineView<'a>; 2]>,
+}
+
+/// A stored line ([`StoredLine`]) read in place: its move codes two little-endian bytes each.
+#[derive(Clone, Copy, Debug)]
+pub struct LineView<'a> {
+    pub parent: u32,
+    pub from: u32,
+    pub alt: u32,
+    pub codes: &'a [u8],
+}
+
+impl LineView<'_> {
+    /// Its moves.
+    pub fn len(&self) -> usize {
+        self.codes.len() / 2
+    }
+    pub fn is_empty(&self) -> bool {
+        self.codes.is_empty()
+    }
 }
 
 impl GameView<'_> {
@@ -331,8 +374,13 @@ impl SegmentWriter {
     /// Adds the next game (id [`next_game`](Self::next_game)) and its distinct keys.
     pub fn add(&mut self, game: &StoredGame, keys: &[u64]) -> Result<u32, String> {
         let id = self.next_game();
-        let mut buf =
-            Vec::with_capacity(8 + game.lines.iter().map(|l| 2 + 2 * l.len()).sum::<usize>());
+        let mut buf = Vec::with_capacity(
+            8 + game
+                .lines
+                .iter()
+                .map(|l| 16 + 2 * l.codes.len())
+                .sum::<usize>(),
+        );
         match &game.initial {
             None => buf.push(0),
             Some(s) => {
@@ -344,13 +392,19 @@ impl SegmentWriter {
         }
         // Counts and lengths in 32 bits: a line of any length is stored whole (in 16 bits, a
         // line was cut at 65,535 plies while its positions' keys were all stored, so a game
-        // reaching a position past that ply was never found).
+        // reaching a position past that ply was never found). The main line is its length
+        // and moves; a variation is its parent, `from`, `alt`, length and moves.
         let lines = &game.lines[..game.lines.len().min(u32::MAX as usize)];
         buf.extend_from_slice(&(lines.len() as u32).to_le_bytes());
-        for l in lines {
-            let l = &l[..l.len().min(u32::MAX as usize)];
-            buf.extend_from_slice(&(l.len() as u32).to_le_bytes());
-            for m in l {
+        for (i, l) in lines.iter().enumerate() {
+            if i > 0 {
+                for f in [l.parent, l.from, l.alt] {
+                    buf.extend_from_slice(&f.to_le_bytes());
+                }
+            }
+            let codes = &l.codes[..l.codes.len().min(u32::MAX as usize)];
+            buf.extend_from_slice(&(codes.len() as u32).to_le_bytes());
+            for m in codes {
                 buf.extend_from_slice(&m.to_le_bytes());
             }
         }
@@ -707,7 +761,12 @@ impl Segment {
             lines: v
                 .lines
                 .iter()
-                .map(|l| GameView::codes(l).collect())
+                .map(|l| StoredLine {
+                    parent: l.parent,
+                    from: l.from,
+                    alt: l.alt,
+                    codes: GameView::codes(l.codes).collect(),
+                })
                 .collect(),
         })
     }
@@ -739,10 +798,29 @@ fn parse_game(mut r: &[u8]) -> Option<GameView<'_>> {
         }
     };
     let n = u32_of(take(4)?) as usize;
-    let mut lines = smallvec::SmallVec::new();
-    for _ in 0..n {
+    let mut lines: smallvec::SmallVec<[LineView; 2]> = smallvec::SmallVec::new();
+    for i in 0..n {
+        let (parent, from, alt) = if i == 0 {
+            (0, 0, 0)
+        } else {
+            (u32_of(take(4)?), u32_of(take(4)?), u32_of(take(4)?))
+        };
+        // A variation leaves an earlier line at one of its plies (after its last move too:
+        // a variation of its ending), as a variation (alt 1 or more).
+        if i > 0 {
+            let p = lines.get(parent as usize)?;
+            if from < p.from || u64::from(from) > u64::from(p.from) + p.len() as u64 || alt == 0 {
+                return None;
+            }
+        }
         let len = u32_of(take(4)?) as usize;
-        lines.push(take(len.checked_mul(2)?)?);
+        let codes = take(len.checked_mul(2)?)?;
+        lines.push(LineView {
+            parent,
+            from,
+            alt,
+            codes,
+        });
     }
     Some(GameView { initial, lines })
 }
@@ -757,12 +835,20 @@ mod tests {
         let mut w = SegmentWriter::create(dir.path(), 1, 10).unwrap();
         let g = StoredGame {
             initial: None,
-            lines: vec![vec![1, 2, 3]],
+            lines: vec![StoredLine::main(vec![1, 2, 3])],
         };
         assert_eq!(w.add(&g, &[5, 1, 9]).unwrap(), 10);
         let h = StoredGame {
             initial: Some("9/9/9/9/9/9/9/9/9 b - 1".into()),
-            lines: vec![vec![], vec![7]],
+            lines: vec![
+                StoredLine::main(vec![]),
+                StoredLine {
+                    parent: 0,
+                    from: 0,
+                    alt: 1,
+                    codes: vec![7],
+                },
+            ],
         };
         assert_eq!(w.add(&h, &[9, 4]).unwrap(), 11);
         assert_eq!(w.finish().unwrap(), (2, 5));
@@ -773,10 +859,14 @@ mod tests {
         out.clear();
         s.games_with(3, &mut out).unwrap();
         assert!(out.is_empty());
-        assert_eq!(s.game(10).unwrap().lines, vec![vec![1, 2, 3]]);
+        assert_eq!(
+            s.game(10).unwrap().lines,
+            vec![StoredLine::main(vec![1, 2, 3])]
+        );
         let back = s.game(11).unwrap();
         assert_eq!(back.initial.as_deref(), Some("9/9/9/9/9/9/9/9/9 b - 1"));
-        assert_eq!(back.lines, vec![vec![], vec![7]]);
+        assert_eq!(back.lines[1].codes, vec![7]);
+        assert_eq!((back.lines[1].from, back.lines[1].alt), (0, 1));
         assert!(s.game(12).is_none());
     }
 
@@ -788,7 +878,7 @@ mod tests {
             .chunk_size(4);
         let g = StoredGame {
             initial: None,
-            lines: vec![vec![]],
+            lines: vec![StoredLine::main(vec![])],
         };
         let mut want = Vec::new();
         for game in 1..=9u32 {
@@ -826,7 +916,7 @@ mod tests {
         w.add(
             &StoredGame {
                 initial: None,
-                lines: vec![vec![1]],
+                lines: vec![StoredLine::main(vec![1])],
             },
             &[1, 2],
         )

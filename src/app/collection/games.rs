@@ -9,7 +9,7 @@ use super::worker::Request;
 use crate::app::document::{self, Document};
 use crate::app::overlay::{ListContent, Mode};
 use crate::app::state::{App, Level};
-use crate::collection::{Found, GameResult};
+use crate::collection::{Found, GameResult, Me, MeResult, MeTally};
 use crate::core::rules::Move;
 
 fn result_word(o: GameResult) -> &'static str {
@@ -18,6 +18,56 @@ fn result_word(o: GameResult) -> &'static str {
         GameResult::Gote => "後手勝",
         GameResult::Draw => "引分",
         GameResult::Unknown => "不明",
+    }
+}
+
+/// A game of the list `o` opens: its row (date, players, result, my result when there is a
+/// "me", which `mine` counts, the move played next, the file) and where it opens.
+fn game_ref(
+    f: &Found,
+    pos: &crate::core::rules::Position,
+    me: Option<&Me>,
+    mine: &mut MeTally,
+) -> GameRef {
+    let g = &f.game;
+    // The move played next, numbered as the game numbers its moves.
+    let number = g.first_move + f.ply;
+    let next = (f.next.as_deref())
+        .and_then(Move::from_usi)
+        .map(|m| crate::core::notation::ki2::line_text(pos, &[m], None))
+        .map_or_else(
+            || format!("{}手で終局", number.saturating_sub(1)),
+            |m| format!("{number}手目 {m}"),
+        );
+    let name = |n: &Option<String>| {
+        let n = n.as_deref().map_or("", str::trim);
+        if n.is_empty() { "?" } else { n }.to_string()
+    };
+    let file = std::path::Path::new(&g.path)
+        .file_name()
+        .map_or_else(String::new, |f| f.to_string_lossy().into_owned());
+    let my = me.map(|me| {
+        let r = me
+            .color(g.sente.as_deref(), g.gote.as_deref())
+            .map(|c| c.result(g.result));
+        if let Some(r) = r {
+            mine.add(r);
+        }
+        format!("  自分{}", r.map_or("-", MeResult::kanji))
+    });
+    let label = format!(
+        "{}  {} - {}  {}{}  {next}  {file}",
+        g.date.as_deref().unwrap_or("----------"),
+        name(&g.sente),
+        name(&g.gote),
+        result_word(g.result),
+        my.unwrap_or_default(),
+    );
+    GameRef {
+        path: crate::collection::walk::key_path(&g.path),
+        record: g.record,
+        ply: f.ply,
+        label,
     }
 }
 
@@ -61,7 +111,7 @@ impl App {
         w.ask_find(Request {
             key: key.clone(),
             position,
-            filter: e.filter.clone(),
+            filter: e.asked_filter(),
         });
         e.finding = Some(key);
         self.info("searching the collection for this position…");
@@ -93,53 +143,36 @@ impl App {
             (b.game.date.is_some(), &b.game.date).cmp(&(a.game.date.is_some(), &a.game.date))
         });
         let pos = self.position().clone();
+        // With a "me": each game's result from my side, and my score over the list.
+        let me = crate::collection::Me::new(&self.config.me);
+        let mut mine = MeTally::default();
         let games: Vec<GameRef> = found
             .into_iter()
-            .map(|f| {
-                let g = &f.game;
-                // The move played next, numbered as the game numbers its moves.
-                let number = g.first_move + f.ply;
-                let next = (f.next.as_deref())
-                    .and_then(Move::from_usi)
-                    .map(|m| crate::core::notation::ki2::line_text(&pos, &[m], None))
-                    .map_or_else(
-                        || format!("{}手で終局", number.saturating_sub(1)),
-                        |m| format!("{number}手目 {m}"),
-                    );
-                let name = |n: &Option<String>| {
-                    let n = n.as_deref().map_or("", str::trim);
-                    if n.is_empty() { "?" } else { n }.to_string()
-                };
-                let file = std::path::Path::new(&g.path)
-                    .file_name()
-                    .map_or_else(String::new, |f| f.to_string_lossy().into_owned());
-                let label = format!(
-                    "{}  {} - {}  {}  {next}  {file}",
-                    g.date.as_deref().unwrap_or("----------"),
-                    name(&g.sente),
-                    name(&g.gote),
-                    result_word(g.result),
-                );
-                GameRef {
-                    path: crate::collection::walk::key_path(&g.path),
-                    record: g.record,
-                    ply: f.ply,
-                    label,
-                }
-            })
+            .map(|f| game_ref(&f, &pos, me.as_ref(), &mut mine))
             .collect();
         let n = games.len();
         self.info(format!(
             "{n} game{} reach this position",
             if n == 1 { "" } else { "s" }
         ));
-        let filter = match self.collection.explorer.filter_text.as_str() {
+        let mut filter = match self.collection.explorer.filter_text.as_str() {
             "" => String::new(),
             f => format!(" [{f}]"),
         };
+        if self.collection.explorer.as_me {
+            filter.push_str(" [as me]");
+        }
+        let score = match (&me, mine.win_percent()) {
+            (None, _) => String::new(),
+            (Some(_), None) => format!("  自分 {}局", mine.games),
+            (Some(_), Some(p)) => format!(
+                "  自分 {}局 {}勝{}敗{}分 勝率{p:.0}%",
+                mine.games, mine.win, mine.loss, mine.draw
+            ),
+        };
         self.open_list(
             CollectionGames(games),
-            &format!("この局面の対局 {n}局{filter}  Enter: open"),
+            &format!("この局面の対局 {n}局{filter}{score}  Enter: open"),
         );
     }
 

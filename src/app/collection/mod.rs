@@ -47,6 +47,7 @@ fn rows_of(explored: &Explored, pos: &Position, prev_to: Option<Square>) -> Vec<
         gote: explored.gote,
         draw: explored.draw,
         unknown: explored.unknown,
+        me: explored.me,
     };
     let moves = explored.moves.iter().filter_map(|m| {
         let mv = Move::from_usi(&m.usi)?;
@@ -58,6 +59,7 @@ fn rows_of(explored: &Explored, pos: &Position, prev_to: Option<Square>) -> Vec<
             gote: m.gote,
             draw: m.draw,
             unknown: m.unknown,
+            me: m.me,
         })
     });
     std::iter::once(total).chain(moves).collect()
@@ -155,7 +157,7 @@ impl App {
         w.ask(Request {
             key: key.clone(),
             position: position.clone(),
-            filter: e.filter.clone(),
+            filter: e.asked_filter(),
         });
         e.asked = Some((key, position, prev_to));
         true
@@ -263,10 +265,28 @@ impl App {
     /// position (`key_of`), so that the cache holds each filter's answers apart and an
     /// answer for an earlier filter is never taken for this one.
     pub(super) fn collection_key(&self) -> String {
-        format!(
-            "{}\n{}",
-            self.collection.explorer.filter_text,
-            key_of(self.position())
-        )
+        let e = &self.collection.explorer;
+        let me = if e.as_me { "\n(as me)" } else { "" };
+        format!("{}{me}\n{}", e.filter_text, key_of(self.position()))
+    }
+
+    /// `explorer_as_me` (`m` in the pane): my games only, scored from my side; again:
+    /// everyone's. Nobody named as me: says how to name oneself.
+    pub(crate) fn toggle_explorer_as_me(&mut self) {
+        if self.config.me.is_empty() {
+            let text = "as me: who is me? Set `[collection] me = [\"NAME\", …]` in the config, \
+                        or start with --me NAME";
+            return self.info_level(text.to_string(), Level::Error);
+        }
+        let e = &mut self.collection.explorer;
+        e.as_me = !e.as_me;
+        e.filter.me_names = self.config.me.clone();
+        let as_me = e.as_me;
+        self.info(if as_me {
+            format!("explorer: as me ({})", self.config.me.join(", "))
+        } else {
+            "explorer: everyone's games".to_string()
+        });
+        self.collection_tick();
     }
 }

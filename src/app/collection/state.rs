@@ -5,7 +5,7 @@
 
 use super::worker::Worker;
 use crate::app::document::Document;
-use crate::collection::Filter;
+use crate::collection::{Filter, MeTally};
 use crate::core::record::NodeId;
 use crate::core::rules::{Move, Position, Square};
 use std::collections::HashMap;
@@ -22,6 +22,8 @@ pub struct ExplorerRow {
     pub gote: u64,
     pub draw: u64,
     pub unknown: u64,
+    /// As me (`explorer_as_me`): my games of these, scored from my side.
+    pub me: Option<MeTally>,
 }
 
 /// What the pane shows.
@@ -123,6 +125,8 @@ pub struct Explorer {
     /// The move highlighted while the pane has the focus (`X`): kept across answers while
     /// the new rows still have it, else the first move is.
     pub(super) selected: Option<Move>,
+    /// As me (`explorer_as_me`): the games I played only, scored from my side.
+    pub(super) as_me: bool,
     /// A filter typed that did not read: the next `/` offers it again to mend.
     pub(super) rejected: Option<String>,
     /// The key of the position whose games `o` asked for.
@@ -130,6 +134,16 @@ pub struct Explorer {
 }
 
 impl Explorer {
+    /// The filter the pane asks with: the one typed, and as me my games (the side the
+    /// filter names, else either).
+    pub(super) fn asked_filter(&self) -> Filter {
+        let mut f = self.filter.clone();
+        if self.as_me && f.me.is_none() {
+            f.me = Some(crate::collection::MeSide::Either);
+        }
+        f
+    }
+
     pub fn shown(&self) -> bool {
         self.shown
     }
@@ -137,6 +151,11 @@ impl Explorer {
     /// The filter as typed (empty: every game).
     pub fn filter_text(&self) -> &str {
         &self.filter_text
+    }
+
+    /// Is the pane "as me" (my games, from my side)?
+    pub fn as_me(&self) -> bool {
+        self.as_me
     }
 
     /// Is an answer awaited?

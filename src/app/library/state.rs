@@ -180,6 +180,10 @@ impl Library {
             )
         })
     }
+    /// Is the indexing waiting for another kifview's update of the index to end?
+    pub fn waiting(&self) -> bool {
+        self.indexing && self.worker.progress.waiting.load(Ordering::Relaxed)
+    }
     /// Is an answer awaited (the front end polls every few milliseconds)?
     pub fn busy(&self) -> bool {
         self.asked.is_some() || self.indexing || self.rows_asked != self.rows_answered

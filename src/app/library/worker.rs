@@ -4,6 +4,7 @@
 //! screen before the list gets there (so that a page step finds them kept); requests replace
 //! each other in a latest-wins mailbox (`app::collection::mailbox`), a list before rows.
 //! And the indexer (`kifview DIR`: `collection::update` of the folder, with its progress;
+//! refused because another kifview updates the index, it waits for that one and then runs;
 //! the update commits in steps, and after each the list is asked for again, at most once a
 //! second, so it fills as the indexing goes; when the library goes, the viewer quitting, the
 //! update is told to stop and waited for a short while, so that it ends between steps, not
@@ -88,7 +89,12 @@ pub struct Progress {
     pub done: AtomicU64,
     pub total: AtomicU64,
     pub committed: AtomicU64,
+    /// Another kifview updates the index: the indexing waits for it.
+    pub waiting: AtomicBool,
 }
+
+/// How often an indexing refused because another kifview updates the index tries again.
+const WAIT_RETRY: Duration = Duration::from_millis(200);
 
 /// The list is asked for again at most this often while the indexing commits.
 const RELIST: Duration = Duration::from_secs(1);
@@ -158,15 +164,26 @@ impl Worker {
                     let committed = || {
                         progress.committed.fetch_add(1, Ordering::Relaxed);
                     };
-                    let opts = UpdateOptions::default();
-                    let r = crate::collection::update_with(
-                        &dir,
-                        &[root],
-                        opts,
-                        &report,
-                        &committed,
-                        &theirs,
-                    );
+                    // Refused while another kifview updates the index: waits for it (saying
+                    // so), then indexes, unless told to stop meanwhile.
+                    let r = loop {
+                        let r = crate::collection::update_with(
+                            &dir,
+                            std::slice::from_ref(&root),
+                            UpdateOptions::default(),
+                            &report,
+                            &committed,
+                            &theirs,
+                        );
+                        let busy =
+                            matches!(&r, Err(e) if e.contains(crate::collection::build::BUSY));
+                        if !busy || theirs.load(Ordering::Relaxed) {
+                            break r;
+                        }
+                        progress.waiting.store(true, Ordering::Relaxed);
+                        std::thread::sleep(WAIT_RETRY);
+                    };
+                    progress.waiting.store(false, Ordering::Relaxed);
                     let _ = tx.send(Reply::Indexed(r));
                 });
             Indexer { stop, ended }

@@ -29,23 +29,34 @@ pub fn wanted_height(app: &App) -> u16 {
     n as u16 + 3
 }
 
-/// The results bar: 先手 wins `█`, draws `▒`, unknown `░`, 後手 wins `·` (ASCII in
-/// double-width mode), each share of `BAR` cells rounded at its cumulative edge.
+/// The row's counts as drawn: (games, 先手 wins, draws, unknown, 後手 wins), or as me (my
+/// games: wins, draws, unknown, losses).
+fn counts(r: &ExplorerRow) -> (u64, [u64; 4]) {
+    match &r.me {
+        Some(m) => (m.games, [m.win, m.draw, m.unknown, m.loss]),
+        None => (r.games, [r.sente, r.draw, r.unknown, r.gote]),
+    }
+}
+
+/// The results bar: 先手 wins `█`, draws `▒`, unknown `░`, 後手 wins `·` (as me: my wins,
+/// draws, unknown, my losses; ASCII in double-width mode), each share of `BAR` cells rounded
+/// at its cumulative edge.
 fn bar(r: &ExplorerRow, double: bool) -> String {
     let marks = if double {
         ['#', '=', '?', '-']
     } else {
         ['█', '▒', '░', '·']
     };
-    if r.games == 0 {
+    let (games, parts) = counts(r);
+    if games == 0 {
         return " ".repeat(BAR);
     }
     let mut out = String::with_capacity(BAR * 3);
     let mut drawn = 0;
     let mut sum = 0;
-    for (n, mark) in [r.sente, r.draw, r.unknown, r.gote].into_iter().zip(marks) {
+    for (n, mark) in parts.into_iter().zip(marks) {
         sum += n;
-        let edge = ((sum * BAR as u64 + r.games / 2) / r.games) as usize;
+        let edge = ((sum * BAR as u64 + games / 2) / games) as usize;
         for _ in drawn..edge.min(BAR) {
             out.push(mark);
         }
@@ -64,15 +75,24 @@ fn pct(n: u64, of: u64) -> String {
 
 /// One row: `▲７六歩       1234 ████▒░····  52%   3%   1%` (43 cells: it fits the pane
 /// beside the BOD board at 80 columns).
+/// As me: my games, the bar from my side, my score (a win 1, a draw ½, unknown results left
+/// out), draws and unknown.
 fn row_text(r: &ExplorerRow, double: bool) -> String {
+    let (games, [first, draw, unknown, _]) = counts(r);
+    let first = match &r.me {
+        Some(m) => m
+            .win_percent()
+            .map_or("-".to_string(), |p| format!("{p:.0}%")),
+        None => pct(first, games),
+    };
     format!(
         "{} {:>5} {}{:>5}{:>5}{:>5}",
         fit(&clean(&r.label, double), MOVE_W),
-        r.games,
+        games,
         bar(r, double),
-        pct(r.sente, r.games),
-        pct(r.draw, r.games),
-        pct(r.unknown, r.games),
+        first,
+        pct(draw, games),
+        pct(unknown, games),
     )
 }
 
@@ -81,9 +101,14 @@ fn row_text(r: &ExplorerRow, double: bool) -> String {
 fn title(view: &ExplorerView, filter: &str, hint: &str, w: usize, double: bool) -> String {
     let head = match view {
         ExplorerView::Rows { rows, updating } => {
-            let games = rows.first().map_or(0, |r| r.games);
+            let games = rows.first().map_or(0, |r| counts(r).0);
             let state = if *updating { " 更新中…" } else { "" };
-            format!("棋譜DB {games}局{state}")
+            let me = if rows.first().is_some_and(|r| r.me.is_some()) {
+                " 自分"
+            } else {
+                ""
+            };
+            format!("棋譜DB{me} {games}局{state}")
         }
         ExplorerView::Opening => "棋譜DB 読み込み中…".to_string(),
         ExplorerView::NoIndex(_) | ExplorerView::Failed(_) => "棋譜DB".to_string(),
@@ -134,7 +159,11 @@ pub fn explorer_pane(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
         ExplorerView::Failed(why) => return put(buf, 0, &why, theme.error),
     };
     // Over the columns of `row_text`: the bar runs from 先手's wins to 後手's.
-    let head = format!("{}  局数 先手--後手 先勝 引分 不明", fit("指し手", MOVE_W));
+    let as_me = rows.first().is_some_and(|r| r.me.is_some());
+    let head = match as_me {
+        true => format!("{}  局数 勝ち--負け 勝率 引分 不明", fit("指し手", MOVE_W)),
+        false => format!("{}  局数 先手--後手 先勝 引分 不明", fit("指し手", MOVE_W)),
+    };
     put(buf, 0, &head, theme.dim);
     let base = if updating { theme.dim } else { Style::new() };
     let Some(total) = rows.first() else {
@@ -176,6 +205,7 @@ mod tests {
             gote,
             draw,
             unknown,
+            me: None,
         }
     }
 

@@ -195,7 +195,9 @@ fn foot(l: &Library, s: &LibraryScreen) -> (String, bool) {
         return (e.to_string(), true);
     }
     let mut parts = Vec::new();
-    if let Some((done, total)) = l.progress() {
+    if l.waiting() {
+        parts.push("another kifview is updating this index: waiting for it…".to_string());
+    } else if let Some((done, total)) = l.progress() {
         parts.push(format!(
             "indexing {} / {} files",
             thousands(done),

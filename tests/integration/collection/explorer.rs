@@ -479,3 +479,84 @@ fn the_pane_follows_the_index_updated_and_rebuilt_from_outside() {
     let shown = text(&mut v, 80, 24);
     assert!(!shown.contains("deleted"), "{shown}");
 }
+
+/// As me (`m` in the pane): only the games I played, scored from my side whatever my colour;
+/// the games list (`o`) shows each game's result from my side and my score; `m` again:
+/// everyone's. Nobody named as me: `m` says how to name oneself.
+#[test]
+fn as_me_counts_my_games_from_my_side_following_my_colour() {
+    let dir = tempfile::tempdir().unwrap();
+    let idx = indexed(dir.path());
+    let file = dir.path().join("study.kif");
+    std::fs::write(&file, "手数----指手---------消費時間--\n   1 ７六歩(77)\n").unwrap();
+    // Me: sente of game 0 (sente won), gote of games 1 (gote won) and 2 (千日手).
+    let mut v = viewer_with(&LaunchOptions {
+        file: Some(file),
+        index: Some(idx.clone()),
+        me: vec!["先手0".into(), "後手 1".into(), "後手２".into()],
+        ..Default::default()
+    });
+    press(&mut v, "xX");
+    v.app.collection_settle();
+    assert_eq!(table(&v)[0], row("全体", [5, 1, 2, 1, 1]));
+    assert!(rows(&v)[0].me.is_none());
+    press(&mut v, "m");
+    assert!(v.app.explorer().as_me());
+    v.app.collection_settle();
+    let me = |r: &ExplorerRow| {
+        let m = r.me.expect("as me");
+        (r.label.clone(), [m.games, m.win, m.loss, m.draw, m.unknown])
+    };
+    let mine: Vec<_> = rows(&v).iter().map(me).collect();
+    assert_eq!(
+        mine,
+        vec![
+            ("全体".to_string(), [3, 2, 0, 1, 0]),
+            ("▲７六歩".to_string(), [3, 2, 0, 1, 0]),
+        ]
+    );
+    let shown = text(&mut v, 80, 24);
+    assert!(
+        shown.contains("棋譜DB 自分 3局") && shown.contains("勝率"),
+        "{shown}"
+    );
+    insta::assert_snapshot!("explorer_as_me_80x24", shown);
+    // The games list: my games, my result in each, my score in its title.
+    press(&mut v, "o");
+    v.app.collection_settle();
+    let list = v.app.overlays().list().unwrap().clone();
+    assert_eq!(list.items.len(), 3, "{:?}", list.items);
+    let results: Vec<bool> = list.items.iter().map(|i| i.contains("自分勝")).collect();
+    assert_eq!(
+        results.iter().filter(|w| **w).count(),
+        2,
+        "{:?}",
+        list.items
+    );
+    assert!(
+        list.items.iter().any(|i| i.contains("自分分")),
+        "{:?}",
+        list.items
+    );
+    assert!(
+        list.title.contains("[as me]") && list.title.contains("2勝0敗1分 勝率83%"),
+        "{}",
+        list.title
+    );
+    insta::assert_snapshot!("collection_games_as_me_80x24", text(&mut v, 80, 24));
+    // Everyone's again.
+    press(&mut v, "⎋m");
+    assert!(!v.app.explorer().as_me());
+    v.app.collection_settle();
+    assert_eq!(table(&v)[0], row("全体", [5, 1, 2, 1, 1]));
+    assert!(rows(&v)[0].me.is_none());
+    // Nobody is me: m says how to name oneself, and nothing changes.
+    let mut v = viewer(dir.path(), Some(idx));
+    press(&mut v, "xXm");
+    assert!(!v.app.explorer().as_me());
+    let said = v.app.message().unwrap().text.clone();
+    assert!(
+        said.contains("[collection] me") && said.contains("--me"),
+        "{said}"
+    );
+}

@@ -10,3 +10,4 @@ mod library;
 mod me;
 mod new_user;
 mod tags;
+mod variations;

@@ -156,3 +156,142 @@ fn the_moves_column_shows_its_sort_mark() {
     let head = rows.iter().position(|r| r.contains("手数▼")).unwrap();
     insta::assert_snapshot!("library_by_moves_80x24", rows[head..head + 6].join("\n"));
 }
+
+/// `n` CSA games `g00.csa`…, dated one a day in the order of their names (the first oldest),
+/// 先手 `P00`….
+fn dated_games(coll: &Path, n: usize) {
+    std::fs::create_dir_all(coll).unwrap();
+    for i in 0..n {
+        let text = format!(
+            "V2.2\nN+P{i:02}\nN-Q{i:02}\n$START_TIME:2020/01/{:02} 10:00:00\nPI\n+\n+7776FU\n%TORYO\n",
+            i + 1
+        );
+        std::fs::write(coll.join(format!("g{i:02}.csa")), text).unwrap();
+    }
+}
+
+/// The first indexing of a folder lists its games as they commit; the list was left where the
+/// first game listed had gone (mid-scroll, the newest games hidden above it). A list the user
+/// has not moved in stays at its head: the newest game selected and shown.
+#[test]
+fn the_first_indexing_leaves_the_list_at_its_head() {
+    use kifview::app::{LaunchOptions, Mode};
+    use std::sync::{Arc, Barrier};
+    let dir = tempfile::tempdir().unwrap();
+    let coll = dir.path().join("coll");
+    dated_games(&coll, 30);
+    let idx = dir.path().join("idx");
+    // Two files a step; the update waits after its first step (the two oldest games) until
+    // released.
+    let (paused, release) = (Arc::new(Barrier::new(2)), Arc::new(Barrier::new(2)));
+    let (p, r) = (Arc::clone(&paused), Arc::clone(&release));
+    kifview::collection::build::set_hook(
+        &idx,
+        kifview::collection::build::Hook {
+            batch: 2,
+            after_step: Box::new(move |step, _| {
+                if step == 1 {
+                    p.wait();
+                    r.wait();
+                }
+            }),
+        },
+    );
+    let mut v = common::viewer_with(&LaunchOptions {
+        file: Some(coll),
+        index: Some(idx),
+        ..Default::default()
+    });
+    assert_eq!(v.app.mode(), Mode::Library);
+    paused.wait();
+    // The front end's ticks while the library is busy (bounded: a list that never comes fails
+    // here instead of hanging).
+    for _ in 0..6000 {
+        v.app.collection_tick();
+        if v.app.library().unwrap().ids().len() == 2 {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let shown = super::library::text(&mut v, 80, 24);
+    assert!(shown.contains("P01"), "{shown}");
+    release.wait();
+    v.app.library_settle();
+    let shown = super::library::text(&mut v, 80, 24);
+    let l = v.app.library().unwrap();
+    assert_eq!(l.ids().len(), 30);
+    assert_eq!((l.selected(), l.top()), (0, 0), "{shown}");
+    let rows: Vec<&str> = shown.lines().collect();
+    assert!(
+        rows[2].contains("2020-01-30") && rows[2].contains("P29"),
+        "{shown}"
+    );
+}
+
+/// `kifview DIR` while another kifview updates the same index: the library's indexing was
+/// refused ("not indexed: another kifview is updating this index") and DIR's games never
+/// came. It waits for the other update, saying so, then indexes DIR and lists its games.
+#[test]
+fn the_library_waits_for_another_update_of_its_index_then_indexes() {
+    use kifview::app::LaunchOptions;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let dir = tempfile::tempdir().unwrap();
+    let coll = super::library::collection(dir.path());
+    let other = dir.path().join("other");
+    dated_games(&other, 3);
+    let idx = dir.path().join("idx");
+    let (started, release) = (AtomicBool::new(false), AtomicBool::new(false));
+    std::thread::scope(|s| {
+        let first = s.spawn(|| {
+            // Another update (of another folder), held while it reads its files.
+            let hold = |_: u64, _: u64| {
+                started.store(true, Ordering::SeqCst);
+                while !release.load(Ordering::SeqCst) {
+                    std::thread::yield_now();
+                }
+            };
+            kifview::collection::update(
+                &idx,
+                std::slice::from_ref(&other),
+                Default::default(),
+                &hold,
+            )
+        });
+        while !started.load(Ordering::SeqCst) {
+            std::thread::yield_now();
+        }
+        // Released however this ends (a failed assertion too), so the scope can join.
+        struct Release<'a>(&'a AtomicBool);
+        impl Drop for Release<'_> {
+            fn drop(&mut self) {
+                self.0.store(true, Ordering::SeqCst);
+            }
+        }
+        let _release = Release(&release);
+        let mut v = common::viewer_with(&LaunchOptions {
+            file: Some(coll.clone()),
+            index: Some(idx.clone()),
+            ..Default::default()
+        });
+        let mut shown = String::new();
+        for _ in 0..3000 {
+            v.app.collection_tick();
+            shown = super::library::text(&mut v, 80, 24);
+            if shown.contains("waiting") || shown.contains("not indexed") {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        assert!(
+            shown.contains("another kifview is updating this index: waiting for it"),
+            "{shown}"
+        );
+        release.store(true, Ordering::SeqCst);
+        first.join().unwrap().expect("the other update ends well");
+        v.app.library_settle();
+        let shown = super::library::text(&mut v, 80, 24);
+        assert_eq!(v.app.library().unwrap().ids().len(), 5, "{shown}");
+        assert!(shown.contains("indexed: "), "{shown}");
+        assert!(!shown.contains("waiting"), "{shown}");
+    });
+}
