@@ -384,6 +384,8 @@ impl App {
             texts: w.texts,
         });
         self.doc.saved(revision, whole, own);
+        // The library lists the file as it is now.
+        self.library_saved(&job.path);
         self.say_saved(&job, &before, whole, (w.format, w.info, w.bytes), &w.losses);
         self.after_saved(job.then, revision);
     }

@@ -202,6 +202,10 @@ impl App {
             }
             Reply::Indexed(result) => {
                 l.indexing = false;
+                if let Some(root) = l.reindex.take() {
+                    l.indexing = true;
+                    l.worker.index(root);
+                }
                 // A rebuild may have replaced the catalog's file.
                 l.catalog = None;
                 l.forget_rows();
@@ -223,6 +227,32 @@ impl App {
             }
         }
         true
+    }
+
+    /// A file was saved: when it is under the library's folder (or, for an index's library,
+    /// under a folder of the index), that folder is indexed again on the indexer's thread,
+    /// which reads only what changed (the file saved), and the list shows the game as saved.
+    pub(crate) fn library_saved(&mut self, path: &std::path::Path) {
+        let Some(l) = self.collection.library.as_deref_mut() else {
+            return;
+        };
+        let Ok(path) = std::path::absolute(path) else {
+            return;
+        };
+        let root = match &l.root {
+            Some(r) => path.starts_with(r).then(|| r.clone()),
+            // One query of the catalog, once a save.
+            None => {
+                (crate::collection::build::roots(&l.dir).into_iter()).find(|r| path.starts_with(r))
+            }
+        };
+        let Some(root) = root else { return };
+        if l.indexing {
+            l.reindex = Some(root);
+        } else {
+            l.indexing = true;
+            l.worker.index(root);
+        }
     }
 
     /// Waits for the threads' next word (a list, rows, the indexing's end, or that the index
@@ -447,8 +477,9 @@ impl App {
 
 /// What an indexing did, in one line: games, files read, failures and warnings.
 fn indexed_note(r: &crate::collection::Report) -> String {
+    let files = if r.files_read == 1 { "file" } else { "files" };
     let mut text = format!(
-        "indexed: {} games ({} files read, {} unchanged)",
+        "indexed: {} games ({} {files} read, {} unchanged)",
         r.games, r.files_read, r.files_unchanged
     );
     if !r.failures.is_empty() {

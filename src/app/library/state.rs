@@ -75,6 +75,9 @@ pub struct Library {
     pub(super) generation: u64,
     /// Indexing the folder is under way.
     pub(super) indexing: bool,
+    /// A folder to index again once the indexing under way ends (a file of it was saved
+    /// meanwhile).
+    pub(super) reindex: Option<PathBuf>,
     /// The index changed since the list was computed (`Reply::Changed`): its ids may name
     /// other games now, so no row is fetched for them and none opened that is not shown, until
     /// the new list comes.
@@ -103,6 +106,7 @@ impl Library {
         Library {
             worker: Worker::start(dir.clone(), root.clone()),
             indexing: root.is_some(),
+            reindex: None,
             stale: false,
             seen_progress: (0, 0),
             dir,

@@ -20,7 +20,7 @@ use crate::collection::{Filter, GameInfo, Report, SortBy, UpdateOptions};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::mpsc::{Receiver, channel};
+use std::sync::mpsc::{Receiver, Sender, channel};
 use std::time::{Duration, Instant};
 
 /// The list to compute: games passing `filter` (the typed filter and the folder's), in
@@ -131,10 +131,14 @@ struct Slot {
 /// The app's side of the threads (dropping it stops the lister).
 pub struct Worker {
     mailbox: Mailbox<Slot, Reply>,
+    /// The channel the indexer answers on, and the index folder.
+    replies: Sender<Reply>,
+    dir: PathBuf,
     pub(super) progress: Arc<Progress>,
     /// The steps committed when the list was last asked for again, and when.
     relisted: (u64, Option<Instant>),
-    _indexer: Option<Indexer>,
+    /// The indexing under way or the last one (dropped: told to stop, and waited for).
+    indexer: Option<Indexer>,
 }
 
 impl std::fmt::Debug for Worker {
@@ -147,56 +151,68 @@ impl Worker {
     /// Starts the lister on the index in `dir`, and the indexer of `root` into it when given.
     pub fn start(dir: PathBuf, root: Option<PathBuf>) -> Worker {
         let (mailbox, inbox) = mailbox();
-        let progress = Arc::new(Progress::default());
-        let indexer = root.map(|root| {
-            let (tx, dir, progress) = (inbox.sender(), dir.clone(), Arc::clone(&progress));
-            let stop = Arc::new(AtomicBool::new(false));
-            let (ended_tx, ended) = channel::<()>();
-            let theirs = Arc::clone(&stop);
-            let _ = std::thread::Builder::new()
-                .name("kifview-indexer".into())
-                .spawn(move || {
-                    let _ended = ended_tx;
-                    let report = |done: u64, total: u64| {
-                        progress.total.store(total, Ordering::Relaxed);
-                        progress.done.store(done, Ordering::Relaxed);
-                    };
-                    let committed = || {
-                        progress.committed.fetch_add(1, Ordering::Relaxed);
-                    };
-                    // Refused while another kifview updates the index: waits for it (saying
-                    // so), then indexes, unless told to stop meanwhile.
-                    let r = loop {
-                        let r = crate::collection::update_with(
-                            &dir,
-                            std::slice::from_ref(&root),
-                            UpdateOptions::default(),
-                            &report,
-                            &committed,
-                            &theirs,
-                        );
-                        let busy =
-                            matches!(&r, Err(e) if e.contains(crate::collection::build::BUSY));
-                        if !busy || theirs.load(Ordering::Relaxed) {
-                            break r;
-                        }
-                        progress.waiting.store(true, Ordering::Relaxed);
-                        std::thread::sleep(WAIT_RETRY);
-                    };
-                    progress.waiting.store(false, Ordering::Relaxed);
-                    let _ = tx.send(Reply::Indexed(r));
-                });
-            Indexer { stop, ended }
-        });
+        let replies = inbox.sender();
+        let lister_dir = dir.clone();
         let _ = std::thread::Builder::new()
             .name("kifview-library".into())
-            .spawn(move || run(&dir, &inbox));
-        Worker {
+            .spawn(move || run(&lister_dir, &inbox));
+        let mut w = Worker {
             mailbox,
-            progress,
+            replies,
+            dir,
+            progress: Arc::new(Progress::default()),
             relisted: (0, None),
-            _indexer: indexer,
+            indexer: None,
+        };
+        if let Some(root) = root {
+            w.index(root);
         }
+        w
+    }
+
+    /// Indexes `root` into the index on a thread (its progress in `progress`, its end a
+    /// [`Reply::Indexed`]); the indexing before it has ended (`Reply::Indexed` came).
+    pub(super) fn index(&mut self, root: PathBuf) {
+        let (tx, dir) = (self.replies.clone(), self.dir.clone());
+        let progress = Arc::clone(&self.progress);
+        progress.done.store(0, Ordering::Relaxed);
+        progress.total.store(0, Ordering::Relaxed);
+        let stop = Arc::new(AtomicBool::new(false));
+        let (ended_tx, ended) = channel::<()>();
+        let theirs = Arc::clone(&stop);
+        let _ = std::thread::Builder::new()
+            .name("kifview-indexer".into())
+            .spawn(move || {
+                let _ended = ended_tx;
+                let report = |done: u64, total: u64| {
+                    progress.total.store(total, Ordering::Relaxed);
+                    progress.done.store(done, Ordering::Relaxed);
+                };
+                let committed = || {
+                    progress.committed.fetch_add(1, Ordering::Relaxed);
+                };
+                // Refused while another kifview updates the index: waits for it (saying
+                // so), then indexes, unless told to stop meanwhile.
+                let r = loop {
+                    let r = crate::collection::update_with(
+                        &dir,
+                        std::slice::from_ref(&root),
+                        UpdateOptions::default(),
+                        &report,
+                        &committed,
+                        &theirs,
+                    );
+                    let busy = matches!(&r, Err(e) if e.contains(crate::collection::build::BUSY));
+                    if !busy || theirs.load(Ordering::Relaxed) {
+                        break r;
+                    }
+                    progress.waiting.store(true, Ordering::Relaxed);
+                    std::thread::sleep(WAIT_RETRY);
+                };
+                progress.waiting.store(false, Ordering::Relaxed);
+                let _ = tx.send(Reply::Indexed(r));
+            });
+        self.indexer = Some(Indexer { stop, ended });
     }
 
     /// Should the list be asked for again: the indexer committed games since it last was,

@@ -295,3 +295,43 @@ fn the_library_waits_for_another_update_of_its_index_then_indexes() {
         assert!(!shown.contains("waiting"), "{shown}");
     });
 }
+
+/// A game opened from the library, edited and saved: back in the list (`O`), its row shows
+/// what was saved (the library indexes its folder again: only the file saved is read).
+#[test]
+fn the_library_shows_a_game_as_saved_in_the_viewer() {
+    use crate::common::press;
+    use kifview::app::Mode;
+    let dir = tempfile::tempdir().unwrap();
+    let mut v = super::library::library(dir.path());
+    // The newest: 藤井聡太 - 渡辺明 (2021, 王将戦).
+    press(&mut v, "⏎");
+    assert_eq!(v.app.mode(), Mode::Normal);
+    press(&mut v, "e");
+    let items = v.app.overlays().list().unwrap().items.clone();
+    let row = items.iter().position(|i| i.contains("後手")).expect("後手");
+    press(&mut v, &"j".repeat(row));
+    press(&mut v, &format!("⏎{}大山康晴⏎⎋", "⌫".repeat(3)));
+    assert_eq!(v.app.record().header.white_name(), Some("大山康晴"));
+    press(&mut v, "^s");
+    v.app.wait_for_saves();
+    assert!(!v.app.is_modified());
+    press(&mut v, "O");
+    v.app.library_settle();
+    let shown = super::library::text(&mut v, 80, 24);
+    let rows: Vec<&str> = shown.lines().collect();
+    assert!(
+        rows[2].contains("藤井聡太") && rows[2].contains("大山康晴"),
+        "{shown}"
+    );
+    assert!(!shown.contains("渡辺明"), "{shown}");
+    assert!(
+        shown.contains("indexed: 5 games (1 file read, 4 unchanged)"),
+        "{shown}"
+    );
+    assert_eq!(
+        v.app.library().unwrap().selected(),
+        0,
+        "the game saved stays selected"
+    );
+}
