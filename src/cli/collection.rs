@@ -165,6 +165,11 @@ pub struct GamesArgs {
     /// One JSON object a line.
     #[arg(long)]
     pub json: bool,
+    /// List the copies of games not counted (the same moves from the same start, and the
+    /// same players and date where both have them), each with the copy counted in its place:
+    /// the one with the most comments and analysis.
+    #[arg(long)]
+    pub duplicates: bool,
 }
 
 /// The index folder: `--index`, else the default ([`kifview::collection::index_dir`]).
@@ -280,7 +285,7 @@ pub fn index(a: IndexArgs) -> ExitCode {
     }
 }
 
-fn fail(code: u8, who: &str, e: &str) -> ExitCode {
+pub(super) fn fail(code: u8, who: &str, e: &str) -> ExitCode {
     print_messages(&[format!("kifview {who}: {e}")]);
     ExitCode::from(code)
 }
@@ -367,7 +372,7 @@ pub(super) fn filter(f: FilterArgs) -> Result<Filter, String> {
     collection::filter_text::combine(flags, f.filter.as_deref(), &f.me, &config_me)
 }
 
-fn open(given: Option<PathBuf>, who: &str) -> Result<Index, ExitCode> {
+pub(super) fn open(given: Option<PathBuf>, who: &str) -> Result<Index, ExitCode> {
     let dir = index_dir(given).map_err(|e| fail(2, who, &e))?;
     Index::open(&dir).map_err(|e| fail(1, who, &e))
 }
@@ -422,7 +427,7 @@ struct GameJson<'a> {
 
 /// JSON text with every control or bidirectional-override character escaped (`\u….`): the
 /// same data for a program, nothing a terminal would act on.
-fn json_line<T: Serialize>(v: &T) -> String {
+pub(super) fn json_line<T: Serialize>(v: &T) -> String {
     let mut raw = serde_json::to_string(v).expect("plain data");
     // Also U+2028/U+2029, which JavaScript before ES2019 reads as line breaks inside a string.
     let acts = kifview::core::text::is_unsafe;
@@ -483,7 +488,7 @@ fn human(t: &mut Vec<u8>, g: &Brief, ply: Option<u32>) {
 /// with `\t`, `\n` and `\xNN` escapes when it holds a control character, a character a
 /// terminal acts on or a byte that is not UTF-8 (bash, zsh and ksh read `$'…'`), so that
 /// nothing in it reaches the terminal as it is and a copied line opens the file.
-fn shell_word(t: &mut Vec<u8>, key: &str) {
+pub(super) fn shell_word(t: &mut Vec<u8>, key: &str) {
     use std::os::unix::ffi::OsStrExt;
     let plain_byte = |b: u8| b.is_ascii_alphanumeric() || b"/._-+,:@%".contains(&b);
     let plain = |c: char| c.is_alphanumeric() || "/._-+,:@%".contains(c);
@@ -543,7 +548,7 @@ struct Stream {
 }
 
 /// `n` in decimal.
-fn number(t: &mut Vec<u8>, mut n: u32) {
+pub(super) fn number(t: &mut Vec<u8>, mut n: u32) {
     let mut buf = [0u8; 10];
     let mut i = buf.len();
     loop {
@@ -668,7 +673,12 @@ impl Stream {
         Ok(())
     }
     /// Ends the stream: the query's outcome, the count line of the table, the flush.
-    fn end(mut self, r: Result<(), String>, json: bool, who: &str) -> ExitCode {
+    fn end(self, r: Result<(), String>, json: bool, who: &str) -> ExitCode {
+        self.end_counting(r, (!json).then_some("game(s)"), who)
+    }
+
+    /// [`Stream::end`], the count line (when there is one) naming what it counts.
+    fn end_counting(mut self, r: Result<(), String>, what: Option<&str>, who: &str) -> ExitCode {
         match r {
             Err(e) if e != CLOSED => {
                 self.out.write(&self.text);
@@ -677,8 +687,8 @@ impl Stream {
             }
             _ => {}
         }
-        if !json {
-            let count = format!("{} game(s)\n", self.count);
+        if let Some(what) = what {
+            let count = format!("{} {what}\n", self.count);
             self.text.extend_from_slice(count.as_bytes());
         }
         self.out.write(&self.text);
@@ -711,7 +721,7 @@ pub fn find(a: QueryArgs) -> ExitCode {
     s.end(r, a.json, "find")
 }
 
-fn finish(out: Out, who: &str) -> ExitCode {
+pub(super) fn finish(out: Out, who: &str) -> ExitCode {
     match out.finish(&format!("kifview {who}")) {
         Ok(()) => ExitCode::SUCCESS,
         Err(c) => c,
@@ -866,6 +876,9 @@ pub fn games(a: GamesArgs) -> ExitCode {
         Ok(i) => i,
         Err(c) => return c,
     };
+    if a.duplicates {
+        return duplicates(&idx, a.json);
+    }
     let filter = match filter(a.filter) {
         Ok(f) => f,
         Err(e) => return fail(2, "games", &e),
@@ -894,4 +907,57 @@ pub fn games(a: GamesArgs) -> ExitCode {
         }
     });
     s.end(r, a.json, "games")
+}
+
+/// A copy as `games --duplicates --json` prints it.
+#[derive(Serialize)]
+struct DuplicateJson<'a> {
+    path: &'a str,
+    record: u32,
+    same_as: PlaceJson<'a>,
+}
+
+#[derive(Serialize)]
+struct PlaceJson<'a> {
+    path: &'a str,
+    record: u32,
+}
+
+/// `games --duplicates`: every copy not counted, and the copy counted in its place.
+fn duplicates(idx: &Index, json: bool) -> ExitCode {
+    let list = match idx.duplicates() {
+        Ok(l) => l,
+        Err(e) => return fail(1, "games", &e),
+    };
+    let mut s = Stream::new();
+    let place = |t: &mut Vec<u8>, path: &str, record: u32| {
+        shell_word(t, path);
+        if record > 1 {
+            t.extend_from_slice(b" --record ");
+            number(t, record);
+        }
+    };
+    let mut r = Ok(());
+    for d in &list {
+        r = if json {
+            s.push_json(&DuplicateJson {
+                path: &d.path,
+                record: d.record,
+                same_as: PlaceJson {
+                    path: &d.same_as_path,
+                    record: d.same_as_record,
+                },
+            })
+        } else {
+            place(&mut s.text, &d.path, d.record);
+            s.text.extend_from_slice(b"\n  same as ");
+            place(&mut s.text, &d.same_as_path, d.same_as_record);
+            s.text.push(b'\n');
+            s.written()
+        };
+        if r.is_err() {
+            break;
+        }
+    }
+    s.end_counting(r, (!json).then_some("duplicate(s), not counted"), "games")
 }

@@ -7,7 +7,7 @@ use std::path::Path;
 
 /// The version of the index's layout: an index of another version is refused (and rebuilt by
 /// `kifview index`).
-pub const FORMAT: &str = "kifview-collection-4";
+pub const FORMAT: &str = "kifview-collection-5";
 
 /// The prefix of every version's format: a catalog whose format starts so is kifview's (an
 /// index made before the marker file, [`super::build::MARKER`], is recognised by it).
@@ -54,9 +54,14 @@ CREATE TABLE games(
   sente_loss REAL, gote_loss REAL, -- mean win-% loss per judged move
   sente_key TEXT NOT NULL,        -- sente, gote and event as filters compare them: NFKC,
   gote_key TEXT NOT NULL,         -- lower case, no spaces ('' when absent)
-  event_key TEXT NOT NULL
+  event_key TEXT NOT NULL,
+  moves_hash INTEGER NOT NULL,    -- the start and the main line's moves hashed (0: no move)
+  comments INTEGER NOT NULL,      -- nodes with a comment
+  same_as INTEGER                 -- a copy of this game (same moves, players and date where
+                                  -- both have them): NULL, or the id of the copy counted
 );
 CREATE INDEX games_file ON games(file_id);
+CREATE INDEX games_hash ON games(moves_hash);
 CREATE TABLE owned(
   name TEXT PRIMARY KEY           -- a file this index writes or wrote that no segment names (the
                                   -- next segment's, a replaced one's): the only files it removes
@@ -332,11 +337,12 @@ impl Catalog {
         rows.collect::<Result<_, _>>().map_err(sql)
     }
 
-    /// Each live game's id and result.
+    /// Each counted game's id and result (a copy of another game, `same_as`, is not counted:
+    /// `games.bin` gives it no result, so position queries pass it by).
     pub fn results(&self) -> Result<Vec<(u32, GameResult)>, String> {
         let mut st = self
             .db
-            .prepare("SELECT id, result FROM games")
+            .prepare("SELECT id, result FROM games WHERE same_as IS NULL")
             .map_err(sql)?;
         let rows = st
             .query_map([], |r| {
@@ -600,10 +606,13 @@ impl Catalog {
                 }
             }
         }
-        // Through negative ids: no new id meets an old one on the way.
+        // Through negative ids: no new id meets an old one on the way. The copies' `same_as`
+        // follow their game.
         self.db
             .execute_batch(
-                "UPDATE games SET id = -(SELECT new FROM remap WHERE old = games.id)
+                "UPDATE games SET same_as = (SELECT new FROM remap WHERE old = games.same_as)
+                   WHERE same_as IN (SELECT old FROM remap);
+                 UPDATE games SET id = -(SELECT new FROM remap WHERE old = games.id)
                    WHERE id IN (SELECT old FROM remap);
                  UPDATE games SET id = -id WHERE id < 0;
                  DELETE FROM remap;",
@@ -701,9 +710,9 @@ impl Catalog {
                    result, ending, moves, first_move, opening, tags, evaluated,
                    sente_inaccuracies, sente_dubious, sente_mistakes, sente_blunders,
                    gote_inaccuracies, gote_dubious, gote_mistakes, gote_blunders,
-                   sente_loss, gote_loss, sente_key, gote_key, event_key)
+                   sente_loss, gote_loss, sente_key, gote_key, event_key, moves_hash, comments)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15,
-                   ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28)",
+                   ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30)",
             )
             .map_err(sql)?;
         let m = &g.marks;
@@ -736,6 +745,8 @@ impl Catalog {
             key(&g.sente),
             key(&g.gote),
             key(&g.event),
+            g.moves_hash,
+            g.comments,
         ])
         .map_err(sql)?;
         Ok(())
@@ -803,7 +814,8 @@ fn new_build_id() -> i64 {
 /// are compared on their keys ([`name_key`]), which the catalog stores beside them: one
 /// `instr` a row, as fast as on the text itself.
 fn where_clause(f: &Filter) -> (String, Vec<String>) {
-    let mut conds: Vec<String> = Vec::new();
+    // A copy of another game is counted once, as that game ([`super::duplicates`]).
+    let mut conds: Vec<String> = vec!["same_as IS NULL".into()];
     let mut args: Vec<String> = Vec::new();
     let arg = |v: String, args: &mut Vec<String>| {
         args.push(v);
@@ -885,11 +897,7 @@ fn where_clause(f: &Filter) -> (String, Vec<String>) {
             "(path = {a} OR substr(path, 1, length({b})) = {b})"
         ));
     }
-    if conds.is_empty() {
-        (String::new(), args)
-    } else {
-        (format!(" WHERE {}", conds.join(" AND ")), args)
-    }
+    (format!(" WHERE {}", conds.join(" AND ")), args)
 }
 
 /// The step a test asks an update to stop in (`KIFVIEW_TEST_PAUSE_IN_STEP`, debug builds only).

@@ -526,6 +526,12 @@ impl Index {
         self.catalog.page(filter, sort, descending, offset, limit)
     }
 
+    /// The copies of games that are not counted, each with the copy counted in its place
+    /// ([`super::duplicates`]), by path and record.
+    pub fn duplicates(&self) -> Result<Vec<super::duplicates::Duplicate>, String> {
+        snapshot(&self.catalog, || super::duplicates::listed(&self.catalog))
+    }
+
     /// Every tag of the games passing `filter`, with its count (by count, then name).
     pub fn tag_counts(&self, filter: &Filter) -> Result<Vec<(String, u64)>, String> {
         self.catalog.tag_counts(filter)

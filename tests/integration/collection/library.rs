@@ -535,7 +535,9 @@ fn the_list_follows_the_index_updated_compacted_and_rebuilt_from_outside() {
     assert_eq!(dates_listed(&v), ["2021-01-01", "2020-07-16", "2018-02-17"]);
     rows_true_to_the_index(&v, &idx);
     // A rebuild (another --variations: a new catalog file) with a game more.
-    std::fs::copy(coll.join("g1.csa"), coll.join("g9.csa")).unwrap();
+    // (g1's moves on another day: a copy of g1 would be the same game, counted once.)
+    let g1 = std::fs::read_to_string(coll.join("g1.csa")).unwrap();
+    std::fs::write(coll.join("g9.csa"), g1.replace("2020/07/16", "2020/07/17")).unwrap();
     let opts = kifview::collection::UpdateOptions { variations: true };
     let r =
         kifview::collection::update(&idx, std::slice::from_ref(&coll), opts, &|_, _| {}).unwrap();
