@@ -4,7 +4,7 @@
 use super::{Out, print_messages};
 use clap::{ArgGroup, Args, ValueEnum};
 use kifview::collection::{
-    self, Brief, Filter, GameResult, Index, Me, MeColor, MeResult, UpdateOptions,
+    self, Brief, Filter, Fork, GameResult, Index, Me, MeColor, MeResult, UpdateOptions,
 };
 use kifview::core::notation::usi;
 use kifview::core::rules::{Move, Position};
@@ -392,6 +392,10 @@ struct FoundJson<'a> {
     me_color: Option<Option<MeColor>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     me_result: Option<Option<MeResult>>,
+    /// The variations leading to the position when the main line does not get there, as
+    /// the viewer's `--variation` takes them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    variation: Option<String>,
 }
 
 /// `me_color` and `me_result` of a game's JSON line: absent without a "me", `null` in a game
@@ -454,7 +458,7 @@ fn name<'a>(s: &Option<&'a str>) -> &'a str {
 
 /// The human-readable line of a game, and the line that opens it (`FILE +N [--record R]`),
 /// written into `t`.
-fn human(t: &mut Vec<u8>, g: &Brief, ply: Option<u32>) {
+fn human(t: &mut Vec<u8>, g: &Brief, ply: Option<u32>, variation: &[Fork]) {
     let put = |t: &mut Vec<u8>, s: &str| t.extend_from_slice(s.as_bytes());
     put(t, g.date.unwrap_or("----------"));
     put(t, "  ");
@@ -475,6 +479,10 @@ fn human(t: &mut Vec<u8>, g: &Brief, ply: Option<u32>) {
     if let Some(p) = ply {
         put(t, " +");
         number(t, g.first_move - 1 + p);
+        if let Some(v) = Fork::arg(g.first_move, variation) {
+            put(t, " --variation ");
+            put(t, &v);
+        }
     }
     if g.record > 1 {
         put(t, " --record ");
@@ -578,8 +586,13 @@ impl Stream {
         self.written()
     }
     /// Pushes a game as the table a person reads shows it.
-    fn push_human(&mut self, g: &Brief, ply: Option<u32>) -> Result<(), String> {
-        human(&mut self.text, g, ply);
+    fn push_human(
+        &mut self,
+        g: &Brief,
+        ply: Option<u32>,
+        variation: &[Fork],
+    ) -> Result<(), String> {
+        human(&mut self.text, g, ply, variation);
         self.written()
     }
     /// Pushes `v` as a JSON line ([`json_line`]), serialized in place.
@@ -603,7 +616,14 @@ impl Stream {
     /// Pushes a game as `find --json` prints it, written by hand: the common line (no string
     /// holding a quote, a backslash, a control or a byte that may start one a terminal acts
     /// on) without serde's machinery; any other line through [`push_json`](Self::push_json).
-    fn push_found(&mut self, g: &Brief, ply: u32, me: Option<&Me>) -> Result<(), String> {
+    fn push_found(
+        &mut self,
+        g: &Brief,
+        ply: u32,
+        variation: &[Fork],
+        me: Option<&Me>,
+    ) -> Result<(), String> {
+        let variation = Fork::arg(g.first_move, variation);
         let at = self.text.len();
         let t = &mut self.text;
         let mut plain = true;
@@ -643,6 +663,9 @@ impl Stream {
             field(t, b",\"me_color\":", c.map(MeColor::word));
             field(t, b",\"me_result\":", r.map(MeResult::word));
         }
+        if variation.is_some() {
+            field(t, b",\"variation\":", variation.as_deref());
+        }
         if !plain {
             t.truncate(at);
             return self.push_json(&FoundJson {
@@ -656,6 +679,7 @@ impl Stream {
                 event: g.event,
                 me_color,
                 me_result,
+                variation,
             });
         }
         t.extend_from_slice(b"}\n");
@@ -711,11 +735,11 @@ pub fn find(a: QueryArgs) -> ExitCode {
     };
     let me = filter.me_who();
     let mut s = Stream::new();
-    let r = idx.find_brief(&pos, &filter, &mut |g, ply, _variation| {
+    let r = idx.find_brief(&pos, &filter, &mut |g, ply, variation| {
         if a.json {
-            s.push_found(g, ply, me.as_ref())
+            s.push_found(g, ply, variation, me.as_ref())
         } else {
-            s.push_human(g, Some(ply))
+            s.push_human(g, Some(ply), variation)
         }
     });
     s.end(r, a.json, "find")
@@ -903,7 +927,7 @@ pub fn games(a: GamesArgs) -> ExitCode {
                 me_result,
             })
         } else {
-            s.push_human(&g.brief(), None)
+            s.push_human(&g.brief(), None, &[])
         }
     });
     s.end(r, a.json, "games")

@@ -45,6 +45,10 @@ pub struct ViewArgs {
     /// Open at move N of the main line, as the record numbers its moves (ShogiGUI convention).
     #[arg(short = 'n', value_name = "N")]
     pub ply: Option<u32>,
+    /// With +N: move N of a variation, `M:A[,M:A…]` (at move M its A-th variation, from 1; as
+    /// `kifview find` prints it for a position only a variation reaches).
+    #[arg(long, value_name = "M:A[,M:A…]")]
+    pub variation: Option<String>,
     /// Which record of a multi-record CSA file (1-based).
     #[arg(long, default_value_t = 1, value_name = "N", value_parser = parse_record)]
     pub record: usize,
@@ -383,6 +387,22 @@ fn run_viewer(v: ViewArgs) -> ExitCode {
             }
         }
     }
+    let variation = match v
+        .variation
+        .as_deref()
+        .map(kifview::collection::Fork::parse_arg)
+    {
+        None => Vec::new(),
+        Some(Ok(_)) if ply.is_none() => {
+            say!("kifview: --variation names the variation of a move: give the move too (+N)");
+            return ExitCode::from(2);
+        }
+        Some(Ok(v)) => v,
+        Some(Err(e)) => {
+            say!("kifview: {e}");
+            return ExitCode::from(2);
+        }
+    };
     if !has_terminal() {
         let file = v
             .file
@@ -404,6 +424,7 @@ fn run_viewer(v: ViewArgs) -> ExitCode {
     let opts = LaunchOptions {
         file: v.file,
         ply,
+        variation,
         record: v.record,
         flip: v.flip,
         config: v.config,

@@ -592,6 +592,53 @@ impl Index {
     }
 }
 
+impl Fork {
+    /// The variations `forks` as the viewer's `--variation` takes them (`3:1,7:2`: at move 3,
+    /// as a record whose first move is numbered `first_move` numbers it, its first variation;
+    /// then at move 7 its second); `None` on the main line.
+    pub fn arg(first_move: u32, forks: &[Fork]) -> Option<String> {
+        if forks.is_empty() {
+            return None;
+        }
+        let each: Vec<String> = forks
+            .iter()
+            .map(|f| format!("{}:{}", u64::from(first_move) + u64::from(f.ply), f.alt))
+            .collect();
+        Some(each.join(","))
+    }
+
+    /// Reads [`Fork::arg`]'s text: (move number, variation) pairs, or why it is not one.
+    pub fn parse_arg(text: &str) -> Result<Vec<(u32, u32)>, String> {
+        text.split(',')
+            .map(|one| {
+                let (m, a) = one.split_once(':').unwrap_or((one, ""));
+                match (m.trim().parse::<u32>(), a.trim().parse::<u32>()) {
+                    (Ok(m), Ok(a)) if m > 0 && a > 0 => Ok((m, a)),
+                    _ => Err(format!(
+                        "--variation: expected MOVE:N[,MOVE:N…] (the Nth variation of that \
+                         move, from 1), got '{}'",
+                        crate::core::text::sanitize(one)
+                    )),
+                }
+            })
+            .collect()
+    }
+
+    /// The forks of `Fork::parse_arg`'s pairs in a record whose moves are numbered after
+    /// `moves_before` (a move numbered at or before it names no fork).
+    pub fn from_numbers(pairs: &[(u32, u32)], moves_before: u32) -> Option<Vec<Fork>> {
+        pairs
+            .iter()
+            .map(|&(m, alt)| {
+                Some(Fork {
+                    ply: m.checked_sub(moves_before + 1)?,
+                    alt,
+                })
+            })
+            .collect()
+    }
+}
+
 /// The node of `record` a [`Found`] names: `ply` plies from the record's start, on the main
 /// line, or on the variations `variation` names (each at its fork). `None` when the record
 /// has no such node (it changed since it was indexed).
