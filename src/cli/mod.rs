@@ -1,11 +1,12 @@
 //! Command-line interface: the arguments, the viewer launcher, and one file per subcommand
-//! (`convert`, `show`, `check`, `analyze` with `mate`, `diagram`, and `collection` for
-//! `index`/`find`/`explore`/`games`).
+//! (`convert`, `show`, `check`, `analyze` with `mate`, `diagram`, `collection` for
+//! `index`/`find`/`explore`/`games`, and `book` for `kifview book ...`).
 //!
 //! Exit codes: 0 success, 1 when any input failed (the others are still processed) or a batch's
 //! inputs hold no record file, 2 bad usage.
 
 mod analyze;
+mod book;
 mod book_build;
 mod collection;
 mod diagram;
@@ -140,9 +141,8 @@ pub enum Command {
         after_help = "Examples:\n  kifview diagram game.kif -o game.svg           the final position\n  kifview diagram game.kif --ply 40 -o p40.png\n  kifview diagram game.kif --bookmarks --out-dir pics/ --format png\n  kifview diagram -r games/ --out-dir pics/ --ply 30 --flip\n  kifview diagram --sfen '4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1' -o tsume.svg"
     )]
     Diagram(diagram::DiagramArgs),
-    /// Opening books (定跡).
-    #[command(subcommand)]
-    Book(BookCommand),
+    /// Opening books: convert between formats, merge, show a position's moves, check.
+    Book(book::BookArgs),
     /// Print shell completions.
     #[command(
         after_help = "Examples:\n  kifview completions bash > ~/.local/share/bash-completion/completions/kifview\n  kifview completions zsh > ~/.zfunc/_kifview\n  kifview completions fish > ~/.config/fish/completions/kifview.fish"
@@ -151,18 +151,6 @@ pub enum Command {
         #[arg(value_enum)]
         shell: clap_complete::Shell,
     },
-}
-
-/// `kifview book ...`.
-#[derive(Subcommand, Debug)]
-pub enum BookCommand {
-    /// Build a book from record files or the index's games: every position of their main
-    /// lines, each move with the games that played it there and the evaluations their
-    /// analysis comments hold.
-    #[command(
-        after_help = "Examples:\n  kifview book build ~/kifu -o mine.db --plies 1-30\n  kifview book build --index fg.idx --player 藤井 --side sente -o fujii-sente.db\n  kifview book build --from 2020 --min-games 3 -o recent.db"
-    )]
-    Build(book_build::BuildArgs),
 }
 
 /// `--record N`: a record number counts from 1.
@@ -348,7 +336,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Games(a)) => collection::games(a),
         Some(Command::Tags(a)) => collection::tags(a),
         Some(Command::Diagram(a)) => diagram::diagram(a),
-        Some(Command::Book(BookCommand::Build(a))) => book_build::run(a),
+        Some(Command::Book(a)) => book::run(a),
         Some(Command::Completions { shell }) => {
             use clap::CommandFactory;
             let mut cmd = Cli::command();
