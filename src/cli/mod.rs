@@ -7,6 +7,7 @@
 
 mod analyze;
 mod book;
+mod book_build;
 mod collection;
 mod diagram;
 mod report;
@@ -76,6 +77,10 @@ pub struct ViewArgs {
     /// index` makes it); without a file, the library of that index opens.
     #[arg(long, value_name = "IDX")]
     pub index: Option<PathBuf>,
+    /// An opening book (YaneuraOu .db) for the book pane (`T`); repeat it for several. The
+    /// config's `[books] files` open too.
+    #[arg(long, value_name = "FILE")]
+    pub book: Vec<PathBuf>,
     /// Who "me" is in the collection (a name or an account; repeatable), instead of the
     /// config's `[collection] me`: the filter `me`, results from my side, the explorer as me.
     #[arg(long, value_name = "NAME")]
@@ -425,6 +430,7 @@ fn run_viewer(v: ViewArgs) -> ExitCode {
         setup: v.setup,
         engine: v.engine,
         index: v.index,
+        books: v.book,
         me: v.me,
     };
     match kifview::tui::run(opts) {
