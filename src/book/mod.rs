@@ -46,6 +46,11 @@
 //!   keys no walk finds).
 //! - [`sbk`]: ShogiGUI's `.sbk` (protobuf): moves, counts and position notes.
 //!
+//! # Books built from games
+//!
+//! [`build`]: `kifview book build`, a book from the main lines of record files or of the
+//! collection's index (counts, and values from analysis comments).
+//!
 //! [`encode`] returns the bytes and the [`Losses`] (what the format could not hold, counted);
 //! [`decode`] a [`Read`] with its warnings. [`open`] answers lookups without loading a `.ybb`,
 //! an Apery book or a big sorted text book ([`onthefly`]: memory-mapped, binary search); a
@@ -55,6 +60,7 @@
 //! told, for `kifview book convert/merge -o` and `--force`).
 
 pub mod apery;
+pub mod build;
 pub mod onthefly;
 pub mod packed;
 pub mod sbk;
