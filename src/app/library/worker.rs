@@ -296,9 +296,13 @@ fn run(dir: &Path, inbox: &Inbox<Slot, Reply>) {
                 // Opened for each list: an update may have rebuilt the catalog since.
                 catalog = None;
                 let result = open_catalog(dir).and_then(|cat| {
-                    let on = stamp(&path, &cat);
-                    let ids = cat.ordered_ids(&request.filter, request.sort, request.descending)?;
-                    let total = cat.count(&request.base)?;
+                    // One read transaction: the stamp, the ids and the count of one state.
+                    let (on, ids, total) = cat.snapshot(|| {
+                        let on = stamp(&path, &cat);
+                        let ids =
+                            cat.ordered_ids(&request.filter, request.sort, request.descending)?;
+                        Ok((on, ids, cat.count(&request.base)?))
+                    })?;
                     catalog = Some(cat);
                     listed_on = on;
                     Ok(Listed { ids, total })
