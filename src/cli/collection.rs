@@ -291,7 +291,7 @@ pub(super) fn fail(code: u8, who: &str, e: &str) -> ExitCode {
 }
 
 /// The position the arguments name; `Err((exit code, message))`.
-fn target(p: &PositionArgs) -> Result<Position, (u8, String)> {
+pub(super) fn target(p: &PositionArgs) -> Result<Position, (u8, String)> {
     if let Some(s) = &p.sfen {
         let mut text = s.trim().to_string();
         if text.split_whitespace().count() == 3 {

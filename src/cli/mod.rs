@@ -1,11 +1,12 @@
 //! Command-line interface: the arguments, the viewer launcher, and one file per subcommand
-//! (`convert`, `show`, `check`, `analyze` with `mate`, `diagram`, and `collection` for
-//! `index`/`find`/`explore`/`games`).
+//! (`convert`, `show`, `check`, `analyze` with `mate`, `diagram`, `collection` for
+//! `index`/`find`/`explore`/`games`, and `book` for `kifview book ...`).
 //!
 //! Exit codes: 0 success, 1 when any input failed (the others are still processed) or a batch's
 //! inputs hold no record file, 2 bad usage.
 
 mod analyze;
+mod book;
 mod collection;
 mod diagram;
 
@@ -135,6 +136,8 @@ pub enum Command {
         after_help = "Examples:\n  kifview diagram game.kif -o game.svg           the final position\n  kifview diagram game.kif --ply 40 -o p40.png\n  kifview diagram game.kif --bookmarks --out-dir pics/ --format png\n  kifview diagram -r games/ --out-dir pics/ --ply 30 --flip\n  kifview diagram --sfen '4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1' -o tsume.svg"
     )]
     Diagram(diagram::DiagramArgs),
+    /// Opening books: convert between formats, merge, show a position's moves, check.
+    Book(book::BookArgs),
     /// Print shell completions.
     #[command(
         after_help = "Examples:\n  kifview completions bash > ~/.local/share/bash-completion/completions/kifview\n  kifview completions zsh > ~/.zfunc/_kifview\n  kifview completions fish > ~/.config/fish/completions/kifview.fish"
@@ -328,6 +331,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Games(a)) => collection::games(a),
         Some(Command::Tags(a)) => collection::tags(a),
         Some(Command::Diagram(a)) => diagram::diagram(a),
+        Some(Command::Book(a)) => book::run(a),
         Some(Command::Completions { shell }) => {
             use clap::CommandFactory;
             let mut cmd = Cli::command();
