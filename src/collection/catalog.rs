@@ -1,7 +1,7 @@
 //! The catalog: files, games and segments in SQLite (`catalog.sqlite` in the index folder).
 //! The schema is [`SCHEMA`], documented in the README for `sqlite3`, pandas or Datasette.
 
-use super::{Brief, Field, Filter, GameInfo, GameResult, MeSide, name_key, tags};
+use super::{Brief, Field, Filter, GameInfo, GameResult, MeSide, MeTally, name_key, tags};
 use rusqlite::{Connection, OptionalExtension, params};
 use std::path::Path;
 
@@ -538,6 +538,56 @@ impl Catalog {
             .map_err(sql)?;
         let rows = st.query_map([], GameInfo::from_row).map_err(sql)?;
         rows.collect::<Result<_, _>>().map_err(sql)
+    }
+
+    /// My games among those passing `filter` and how they went for me (`None` when nobody is
+    /// "me": [`Filter::me_names`]): one grouped count on the catalog's name keys, my colour
+    /// as [`super::Me::color`] says (sente when sente's name is mine), or as `me:sente` or
+    /// `me:gote` says.
+    pub fn me_tally(&self, filter: &Filter) -> Result<Option<MeTally>, String> {
+        let Some(me) = filter.me_who() else {
+            return Ok(None);
+        };
+        let side = filter.me.unwrap_or(MeSide::Either);
+        let (clause, mut args) = where_clause(&Filter {
+            me: Some(side),
+            ..filter.clone()
+        });
+        let as_sente = match side {
+            MeSide::Sente => "1".to_string(),
+            MeSide::Gote => "0".to_string(),
+            MeSide::Either => {
+                let parts: Vec<String> = me
+                    .keys()
+                    .iter()
+                    .map(|k| {
+                        args.push(k.clone());
+                        format!("instr(sente_key, ?{}) > 0", args.len())
+                    })
+                    .collect();
+                format!("({})", parts.join(" OR "))
+            }
+        };
+        let mut st = self
+            .db
+            .prepare(&format!(
+                "SELECT result, {as_sente}, count(*) FROM {FROM}{clause} GROUP BY 1, 2"
+            ))
+            .map_err(sql)?;
+        let mut rows = st
+            .query(rusqlite::params_from_iter(args.iter()))
+            .map_err(sql)?;
+        let mut t = MeTally::default();
+        while let Some(r) = rows.next().map_err(sql)? {
+            let result = GameResult::parse(&r.get::<_, String>(0).map_err(sql)?);
+            let color = match r.get::<_, i64>(1).map_err(sql)? {
+                0 => super::MeColor::Gote,
+                _ => super::MeColor::Sente,
+            };
+            let n: i64 = r.get(2).map_err(sql)?;
+            t.add_many(color.result(result), n.max(0) as u64);
+        }
+        Ok(Some(t))
     }
 
     /// Every tag of the games passing `filter` with how many games have it: by count, then

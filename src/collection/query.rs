@@ -130,13 +130,18 @@ pub struct MeTally {
 impl MeTally {
     /// Counts one more game of mine.
     pub fn add(&mut self, r: super::MeResult) {
-        self.games += 1;
-        match r {
-            super::MeResult::Win => self.win += 1,
-            super::MeResult::Loss => self.loss += 1,
-            super::MeResult::Draw => self.draw += 1,
-            super::MeResult::Unknown => self.unknown += 1,
-        }
+        self.add_many(r, 1);
+    }
+
+    /// Counts `n` more games of mine, each `r`.
+    pub fn add_many(&mut self, r: super::MeResult, n: u64) {
+        self.games += n;
+        *match r {
+            super::MeResult::Win => &mut self.win,
+            super::MeResult::Loss => &mut self.loss,
+            super::MeResult::Draw => &mut self.draw,
+            super::MeResult::Unknown => &mut self.unknown,
+        } += n;
     }
 
     fn from(c: [u64; 4]) -> MeTally {

@@ -550,3 +550,44 @@ fn the_list_follows_the_index_updated_compacted_and_rebuilt_from_outside() {
     press(&mut v, "g⏎");
     assert_eq!(players(&v), ("藤井聡太".into(), "渡辺明".into()));
 }
+
+/// With a "me" (`--me`, the config's `[collection] me`): a 自分 column with my result in each
+/// game (勝 負 分 不明, `-` in a game I did not play) and my record and score over the list in
+/// the title; the filter `me:gote` lists my games as gote.
+#[test]
+fn with_a_me_the_list_shows_my_result_and_my_score() {
+    let dir = tempfile::tempdir().unwrap();
+    let coll = collection(dir.path());
+    let mut v = viewer_with(&LaunchOptions {
+        file: Some(coll),
+        index: Some(dir.path().join("idx")),
+        me: vec!["藤井 聡太".into()],
+        ..Default::default()
+    });
+    v.app.library_settle();
+    // 藤井聡太: sente won twice (resigned after 3 and after 1 move), gote of an unfinished game.
+    let m = *v.app.library().unwrap().me_tally().expect("a me");
+    assert_eq!((m.games, m.win, m.loss, m.draw, m.unknown), (3, 2, 0, 0, 1));
+    let shown = text(&mut v, 80, 24);
+    assert!(shown.contains("自分 3局 2勝0敗0分 勝率100%"), "{shown}");
+    let mine: Vec<String> = shown
+        .lines()
+        .filter(|l| l.contains("藤井聡太"))
+        .map(|l| l.split_whitespace().nth(4).unwrap_or("").to_string())
+        .collect();
+    assert_eq!(mine.iter().filter(|w| *w == "勝").count(), 2, "{shown}");
+    insta::assert_snapshot!("library_me_80x24", shown);
+    filter(&mut v, "me:gote");
+    assert_eq!(sente_listed(&v), ["羽生善治"]);
+    let shown = text(&mut v, 80, 24);
+    assert!(
+        shown.contains("自分 1局") && shown.contains("不明"),
+        "{shown}"
+    );
+    // Without a me: no column, no score.
+    let dir = tempfile::tempdir().unwrap();
+    let mut v = library(dir.path());
+    assert!(v.app.library().unwrap().me_tally().is_none());
+    let shown = text(&mut v, 80, 24);
+    assert!(!shown.contains("自分"), "{shown}");
+}
