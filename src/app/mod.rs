@@ -79,6 +79,9 @@ pub struct LaunchOptions {
     pub file: Option<PathBuf>,
     /// Open at this ply of the main line (`+N` or `-n N`).
     pub ply: Option<u32>,
+    /// With `ply`: of the variations these (move number, which variation from 1) pairs name
+    /// (`--variation`, as `kifview find` prints them: `collection::Fork::arg`).
+    pub variation: Vec<(u32, u32)>,
     /// Which record of a multi-record file (1-based; 0 means the first).
     pub record: usize,
     /// Start with the board flipped (White at the bottom).

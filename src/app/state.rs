@@ -280,6 +280,7 @@ impl App {
             app.config.analysis.best_move,
         );
         match opts.ply {
+            Some(ply) if !opts.variation.is_empty() => app.goto_variation(&opts.variation, ply),
             Some(ply) => app.goto_ply(ply),
             // A followed broadcast is read from its newest move; a USI `position … moves …`
             // line names the position after its moves.
@@ -545,6 +546,26 @@ impl App {
             self.info_level(msg, Level::Warning);
         }
         self.go_on_line((n as usize).min(last));
+    }
+
+    /// Goes to move `n` (as the record numbers its moves) of the variations `forks` name
+    /// ((move number, which variation from 1) pairs: `--variation`); when the record holds
+    /// no such node (it changed since), to move `n` of the main line, saying so.
+    pub(crate) fn goto_variation(&mut self, forks: &[(u32, u32)], n: u32) {
+        let before = self.doc.record().moves_before();
+        let node = crate::collection::Fork::from_numbers(forks, before).and_then(|f| {
+            crate::collection::node_of(self.doc.record(), &f, n.checked_sub(before)?)
+        });
+        match node {
+            Some(id) => self.jump_to(id),
+            None => {
+                self.goto_ply(n);
+                self.info_level(
+                    "the record has no such variation: opened at the main line's move".into(),
+                    Level::Warning,
+                );
+            }
+        }
     }
 
     /// Goes to ply `ply` of the main line (its end when shorter) and shows the main line below

@@ -38,12 +38,26 @@
 //! - [`yaneuraou`]: YaneuraOu's 2016 text (`#YANEURAOU-DB2016 1.00`, `.db`): read sorted or not,
 //!   with comments; written sorted by the `sfen` line's bytes (as YaneuraOu's `BookOnTheFly`
 //!   binary search expects). Bad lines are named by number ([`Warning`]) and skipped; a
-//!   position given twice is named and merged (the lower ply kept).
+//!   position given twice is named and merged (the lower ply kept). It holds all of the model.
+//! - [`ybb`]: YaneuraOu's binary book (`.ybb`): PackedSfen index ([`packed`]) and moves with
+//!   values and depths; no counts, replies or notes.
+//! - [`apery`]: Apery's `book.bin`: Zobrist keys (MT19937-64), moves, counts and values; its
+//!   positions are found by walking from the start positions ([`Lookup::unreached`] counts the
+//!   keys no walk finds).
+//! - [`sbk`]: ShogiGUI's `.sbk` (protobuf): moves, counts and position notes.
 //!
-//! Writing goes through [`save`] (atomic, through `store`); a new file that must not replace
-//! anything kifview did not make goes through [`save_new`] (`store::save_new`).
+//! [`encode`] returns the bytes and the [`Losses`] (what the format could not hold, counted);
+//! [`decode`] a [`Read`] with its warnings. [`open`] answers lookups without loading a `.ybb`
+//! or an Apery book (memory-mapped, binary search); a text or SBK book is read into memory.
+//! Writing goes through [`save`] (atomic, through `store`, replacing the file: the viewer's
+//! save of a book it opened) or [`save_new`] (`store::save_new`: never replaces a file unless
+//! told, for `kifview book convert/merge -o` and `--force`).
 
+pub mod apery;
+pub mod packed;
+pub mod sbk;
 pub mod yaneuraou;
+pub mod ybb;
 
 use crate::core::rules::{Color, Move, Piece, Position, Square};
 use std::collections::BTreeMap;
@@ -100,7 +114,49 @@ pub struct Warning {
 
 impl std::fmt::Display for Warning {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "line {}: {}", self.line, self.message)
+        match self.line {
+            0 => f.write_str(&self.message),
+            n => write!(f, "line {n}: {}", self.message),
+        }
+    }
+}
+
+/// A book's bytes: mapped from its file (read as needed) or owned.
+pub enum Data {
+    Mapped(memmap2::Mmap),
+    Owned(Vec<u8>),
+}
+
+impl std::ops::Deref for Data {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            Data::Mapped(m) => m,
+            Data::Owned(v) => v,
+        }
+    }
+}
+
+impl Data {
+    /// Maps the file at `path` (an empty file is owned: it cannot be mapped).
+    pub fn map(path: &Path) -> Result<Data> {
+        let io = |source| BookError::Io {
+            path: path.to_path_buf(),
+            source,
+        };
+        let file = std::fs::File::open(path).map_err(io)?;
+        let meta = file.metadata().map_err(io)?;
+        if !meta.is_file() {
+            return Err(BookError::format("not a regular file").at(path));
+        }
+        if meta.len() == 0 {
+            return Ok(Data::Owned(Vec::new()));
+        }
+        // SAFETY: the map is read-only; a book changed by another program while it is open
+        // gives wrong answers or errors, which every reader of the bytes checks for (bounds,
+        // codes), never undefined behaviour in safe code beyond what memmap2 documents.
+        let map = unsafe { memmap2::Mmap::map(&file) }.map_err(io)?;
+        Ok(Data::Mapped(map))
     }
 }
 
@@ -163,9 +219,15 @@ pub trait Lookup: Send + Sync {
     fn is_empty(&self) -> bool {
         self.len() == 0
     }
-    /// Calls `f` with every stored position, in key order (bytes of the key); stops at the
-    /// first error `f` returns.
+    /// Calls `f` with every stored position once (a [`Book`] and a text book in key order, a
+    /// `.ybb` in its file's order, an Apery book as its walk finds them); stops at the first
+    /// error `f` returns.
     fn visit(&self, f: &mut dyn FnMut(&str, Entry) -> Result<()>) -> Result<()>;
+    /// How many stored positions the last [`Lookup::visit`] could not reach (an Apery book's
+    /// keys that no walk from the start positions finds); 0 for the other formats.
+    fn unreached(&self) -> u64 {
+        0
+    }
 }
 
 /// An opening book in memory, editable. Positions are kept in key order (the order a sorted
@@ -312,27 +374,46 @@ pub fn flip_move(mv: Move) -> Move {
 pub enum Format {
     /// YaneuraOu's 2016 text (`.db`).
     YaneuraOu,
+    /// YaneuraOu's binary book (`.ybb`).
+    Ybb,
+    /// Apery's book (`.bin`).
+    Apery,
+    /// ShogiGUI's book (`.sbk`).
+    Sbk,
 }
 
 impl Format {
-    /// The format a file name's extension says (`.db`), if any.
+    pub const ALL: [Format; 4] = [Format::YaneuraOu, Format::Ybb, Format::Apery, Format::Sbk];
+    /// The format a file name's extension says (`.db`, `.ybb`, `.bin`), if any.
     pub fn from_path(path: &Path) -> Option<Format> {
         let ext = path.extension()?.to_str()?.to_ascii_lowercase();
-        match ext.as_str() {
-            "db" => Some(Format::YaneuraOu),
-            _ => None,
-        }
+        Format::ALL.into_iter().find(|f| f.extension() == ext)
     }
-    /// The format named on the command line (`yaneuraou`).
+    /// The format named on the command line (`yaneuraou`, `ybb`, `apery`).
     pub fn from_name(name: &str) -> Option<Format> {
         match name.to_ascii_lowercase().as_str() {
             "yaneuraou" | "yane2016" | "db" => Some(Format::YaneuraOu),
+            "ybb" => Some(Format::Ybb),
+            "apery" | "bin" => Some(Format::Apery),
+            "sbk" | "shogigui" => Some(Format::Sbk),
             _ => None,
         }
     }
     pub fn name(self) -> &'static str {
         match self {
             Format::YaneuraOu => "yaneuraou",
+            Format::Ybb => "ybb",
+            Format::Apery => "apery",
+            Format::Sbk => "sbk",
+        }
+    }
+    /// The file name extension, without the dot.
+    pub fn extension(self) -> &'static str {
+        match self {
+            Format::YaneuraOu => "db",
+            Format::Ybb => "ybb",
+            Format::Apery => "bin",
+            Format::Sbk => "sbk",
         }
     }
 }
@@ -377,6 +458,9 @@ pub struct Encoded {
 pub fn encode(book: &dyn Lookup, format: Format) -> Result<Encoded> {
     match format {
         Format::YaneuraOu => yaneuraou::write(book),
+        Format::Ybb => ybb::write(book),
+        Format::Apery => apery::write(book),
+        Format::Sbk => sbk::write(book),
     }
 }
 
@@ -384,16 +468,27 @@ pub fn encode(book: &dyn Lookup, format: Format) -> Result<Encoded> {
 pub fn decode(bytes: &[u8], format: Format) -> Result<Read> {
     match format {
         Format::YaneuraOu => yaneuraou::read(bytes),
+        Format::Ybb => ybb::read(bytes),
+        Format::Apery => apery::read(bytes),
+        Format::Sbk => sbk::read(bytes),
     }
 }
 
-/// The format of a file: its extension, else its first bytes.
+/// The format of a file: its first bytes when they say (a text book's header, a `.ybb`'s
+/// magic), else its extension.
 pub fn detect(path: &Path, head: &[u8]) -> Option<Format> {
-    Format::from_path(path).or_else(|| {
-        let t = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
-        (t.starts_with(b"#YANEURAOU") || t.starts_with(b"sfen ")).then_some(Format::YaneuraOu)
-    })
+    let t = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
+    if t.starts_with(b"#YANEURAOU") || t.starts_with(b"sfen ") {
+        return Some(Format::YaneuraOu);
+    }
+    if head.starts_with(ybb::MAGIC) {
+        return Some(Format::Ybb);
+    }
+    Format::from_path(path)
 }
+
+const NOT_A_BOOK: &str =
+    "not a book kifview knows (expected a YaneuraOu text book .db, a .ybb or an Apery .bin)";
 
 /// Reads the whole book at `path` into memory (its format from the name, else the contents).
 pub fn read_file(path: &Path) -> Result<Read> {
@@ -401,9 +496,7 @@ pub fn read_file(path: &Path) -> Result<Read> {
         path: path.to_path_buf(),
         source,
     })?;
-    let format = detect(path, &bytes).ok_or_else(|| {
-        BookError::format("not a book kifview knows (expected a YaneuraOu .db text book)").at(path)
-    })?;
+    let format = detect(path, &bytes).ok_or_else(|| BookError::format(NOT_A_BOOK).at(path))?;
     decode(&bytes, format).map_err(|e| e.at(path))
 }
 
@@ -414,13 +507,30 @@ pub struct Opened {
     pub warnings: Vec<Warning>,
 }
 
-/// Opens the book at `path` for lookups.
+/// Opens the book at `path` for lookups: a `.ybb` and an Apery book are searched in place
+/// (memory-mapped), a text book is read into memory.
 pub fn open(path: &Path) -> Result<Opened> {
-    let read = read_file(path)?;
+    let data = Data::map(path)?;
+    let format = detect(path, &data[..data.len().min(64)])
+        .ok_or_else(|| BookError::format(NOT_A_BOOK).at(path))?;
+    let (book, warnings): (Box<dyn Lookup>, Vec<Warning>) = match format {
+        Format::Ybb => (
+            Box::new(ybb::Ybb::new(data).map_err(|e| e.at(path))?),
+            vec![],
+        ),
+        Format::Apery => (
+            Box::new(apery::Apery::new(data).map_err(|e| e.at(path))?),
+            vec![],
+        ),
+        Format::YaneuraOu | Format::Sbk => {
+            let read = decode(&data, format).map_err(|e| e.at(path))?;
+            (Box::new(read.book), read.warnings)
+        }
+    };
     Ok(Opened {
-        book: Box::new(read.book),
-        format: Format::YaneuraOu,
-        warnings: read.warnings,
+        book,
+        format,
+        warnings,
     })
 }
 

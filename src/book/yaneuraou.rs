@@ -88,6 +88,15 @@ fn note_text(bytes: &[u8]) -> String {
     s
 }
 
+/// A note of several lines (`\n`-separated), each cleaned as [`note_text`] does.
+pub(crate) fn note(bytes: &[u8]) -> String {
+    bytes
+        .split(|&b| b == b'\n')
+        .map(note_text)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 fn join_note(note: &mut Option<String>, line: String) {
     match note {
         Some(n) => {

@@ -4,7 +4,7 @@
 use super::{Out, print_messages};
 use clap::{ArgGroup, Args, ValueEnum};
 use kifview::collection::{
-    self, Brief, Filter, GameResult, Index, Me, MeColor, MeResult, UpdateOptions,
+    self, Brief, Filter, Fork, GameResult, Index, Me, MeColor, MeResult, UpdateOptions,
 };
 use kifview::core::notation::usi;
 use kifview::core::rules::{Move, Position};
@@ -165,6 +165,11 @@ pub struct GamesArgs {
     /// One JSON object a line.
     #[arg(long)]
     pub json: bool,
+    /// List the copies of games not counted (the same moves from the same start, and the
+    /// same players and date where both have them), each with the copy counted in its place:
+    /// the one with the most comments and analysis.
+    #[arg(long)]
+    pub duplicates: bool,
 }
 
 /// The index folder: `--index`, else the default ([`kifview::collection::index_dir`]).
@@ -280,13 +285,13 @@ pub fn index(a: IndexArgs) -> ExitCode {
     }
 }
 
-fn fail(code: u8, who: &str, e: &str) -> ExitCode {
+pub(super) fn fail(code: u8, who: &str, e: &str) -> ExitCode {
     print_messages(&[format!("kifview {who}: {e}")]);
     ExitCode::from(code)
 }
 
 /// The position the arguments name; `Err((exit code, message))`.
-fn target(p: &PositionArgs) -> Result<Position, (u8, String)> {
+pub(super) fn target(p: &PositionArgs) -> Result<Position, (u8, String)> {
     if let Some(s) = &p.sfen {
         let mut text = s.trim().to_string();
         if text.split_whitespace().count() == 3 {
@@ -367,7 +372,7 @@ pub(super) fn filter(f: FilterArgs) -> Result<Filter, String> {
     collection::filter_text::combine(flags, f.filter.as_deref(), &f.me, &config_me)
 }
 
-fn open(given: Option<PathBuf>, who: &str) -> Result<Index, ExitCode> {
+pub(super) fn open(given: Option<PathBuf>, who: &str) -> Result<Index, ExitCode> {
     let dir = index_dir(given).map_err(|e| fail(2, who, &e))?;
     Index::open(&dir).map_err(|e| fail(1, who, &e))
 }
@@ -387,6 +392,10 @@ struct FoundJson<'a> {
     me_color: Option<Option<MeColor>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     me_result: Option<Option<MeResult>>,
+    /// The variations leading to the position when the main line does not get there, as
+    /// the viewer's `--variation` takes them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    variation: Option<String>,
 }
 
 /// `me_color` and `me_result` of a game's JSON line: absent without a "me", `null` in a game
@@ -422,7 +431,7 @@ struct GameJson<'a> {
 
 /// JSON text with every control or bidirectional-override character escaped (`\u….`): the
 /// same data for a program, nothing a terminal would act on.
-fn json_line<T: Serialize>(v: &T) -> String {
+pub(super) fn json_line<T: Serialize>(v: &T) -> String {
     let mut raw = serde_json::to_string(v).expect("plain data");
     // Also U+2028/U+2029, which JavaScript before ES2019 reads as line breaks inside a string.
     let acts = kifview::core::text::is_unsafe;
@@ -449,7 +458,7 @@ fn name<'a>(s: &Option<&'a str>) -> &'a str {
 
 /// The human-readable line of a game, and the line that opens it (`FILE +N [--record R]`),
 /// written into `t`.
-fn human(t: &mut Vec<u8>, g: &Brief, ply: Option<u32>) {
+fn human(t: &mut Vec<u8>, g: &Brief, ply: Option<u32>, variation: &[Fork]) {
     let put = |t: &mut Vec<u8>, s: &str| t.extend_from_slice(s.as_bytes());
     put(t, g.date.unwrap_or("----------"));
     put(t, "  ");
@@ -470,6 +479,10 @@ fn human(t: &mut Vec<u8>, g: &Brief, ply: Option<u32>) {
     if let Some(p) = ply {
         put(t, " +");
         number(t, g.first_move - 1 + p);
+        if let Some(v) = Fork::arg(g.first_move, variation) {
+            put(t, " --variation ");
+            put(t, &v);
+        }
     }
     if g.record > 1 {
         put(t, " --record ");
@@ -483,7 +496,7 @@ fn human(t: &mut Vec<u8>, g: &Brief, ply: Option<u32>) {
 /// with `\t`, `\n` and `\xNN` escapes when it holds a control character, a character a
 /// terminal acts on or a byte that is not UTF-8 (bash, zsh and ksh read `$'…'`), so that
 /// nothing in it reaches the terminal as it is and a copied line opens the file.
-fn shell_word(t: &mut Vec<u8>, key: &str) {
+pub(super) fn shell_word(t: &mut Vec<u8>, key: &str) {
     use std::os::unix::ffi::OsStrExt;
     let plain_byte = |b: u8| b.is_ascii_alphanumeric() || b"/._-+,:@%".contains(&b);
     let plain = |c: char| c.is_alphanumeric() || "/._-+,:@%".contains(c);
@@ -543,7 +556,7 @@ struct Stream {
 }
 
 /// `n` in decimal.
-fn number(t: &mut Vec<u8>, mut n: u32) {
+pub(super) fn number(t: &mut Vec<u8>, mut n: u32) {
     let mut buf = [0u8; 10];
     let mut i = buf.len();
     loop {
@@ -573,8 +586,13 @@ impl Stream {
         self.written()
     }
     /// Pushes a game as the table a person reads shows it.
-    fn push_human(&mut self, g: &Brief, ply: Option<u32>) -> Result<(), String> {
-        human(&mut self.text, g, ply);
+    fn push_human(
+        &mut self,
+        g: &Brief,
+        ply: Option<u32>,
+        variation: &[Fork],
+    ) -> Result<(), String> {
+        human(&mut self.text, g, ply, variation);
         self.written()
     }
     /// Pushes `v` as a JSON line ([`json_line`]), serialized in place.
@@ -598,7 +616,14 @@ impl Stream {
     /// Pushes a game as `find --json` prints it, written by hand: the common line (no string
     /// holding a quote, a backslash, a control or a byte that may start one a terminal acts
     /// on) without serde's machinery; any other line through [`push_json`](Self::push_json).
-    fn push_found(&mut self, g: &Brief, ply: u32, me: Option<&Me>) -> Result<(), String> {
+    fn push_found(
+        &mut self,
+        g: &Brief,
+        ply: u32,
+        variation: &[Fork],
+        me: Option<&Me>,
+    ) -> Result<(), String> {
+        let variation = Fork::arg(g.first_move, variation);
         let at = self.text.len();
         let t = &mut self.text;
         let mut plain = true;
@@ -638,6 +663,9 @@ impl Stream {
             field(t, b",\"me_color\":", c.map(MeColor::word));
             field(t, b",\"me_result\":", r.map(MeResult::word));
         }
+        if variation.is_some() {
+            field(t, b",\"variation\":", variation.as_deref());
+        }
         if !plain {
             t.truncate(at);
             return self.push_json(&FoundJson {
@@ -651,6 +679,7 @@ impl Stream {
                 event: g.event,
                 me_color,
                 me_result,
+                variation,
             });
         }
         t.extend_from_slice(b"}\n");
@@ -668,7 +697,12 @@ impl Stream {
         Ok(())
     }
     /// Ends the stream: the query's outcome, the count line of the table, the flush.
-    fn end(mut self, r: Result<(), String>, json: bool, who: &str) -> ExitCode {
+    fn end(self, r: Result<(), String>, json: bool, who: &str) -> ExitCode {
+        self.end_counting(r, (!json).then_some("game(s)"), who)
+    }
+
+    /// [`Stream::end`], the count line (when there is one) naming what it counts.
+    fn end_counting(mut self, r: Result<(), String>, what: Option<&str>, who: &str) -> ExitCode {
         match r {
             Err(e) if e != CLOSED => {
                 self.out.write(&self.text);
@@ -677,8 +711,8 @@ impl Stream {
             }
             _ => {}
         }
-        if !json {
-            let count = format!("{} game(s)\n", self.count);
+        if let Some(what) = what {
+            let count = format!("{} {what}\n", self.count);
             self.text.extend_from_slice(count.as_bytes());
         }
         self.out.write(&self.text);
@@ -701,17 +735,17 @@ pub fn find(a: QueryArgs) -> ExitCode {
     };
     let me = filter.me_who();
     let mut s = Stream::new();
-    let r = idx.find_brief(&pos, &filter, &mut |g, ply, _variation| {
+    let r = idx.find_brief(&pos, &filter, &mut |g, ply, variation| {
         if a.json {
-            s.push_found(g, ply, me.as_ref())
+            s.push_found(g, ply, variation, me.as_ref())
         } else {
-            s.push_human(g, Some(ply))
+            s.push_human(g, Some(ply), variation)
         }
     });
     s.end(r, a.json, "find")
 }
 
-fn finish(out: Out, who: &str) -> ExitCode {
+pub(super) fn finish(out: Out, who: &str) -> ExitCode {
     match out.finish(&format!("kifview {who}")) {
         Ok(()) => ExitCode::SUCCESS,
         Err(c) => c,
@@ -866,6 +900,9 @@ pub fn games(a: GamesArgs) -> ExitCode {
         Ok(i) => i,
         Err(c) => return c,
     };
+    if a.duplicates {
+        return duplicates(&idx, a.json);
+    }
     let filter = match filter(a.filter) {
         Ok(f) => f,
         Err(e) => return fail(2, "games", &e),
@@ -890,8 +927,61 @@ pub fn games(a: GamesArgs) -> ExitCode {
                 me_result,
             })
         } else {
-            s.push_human(&g.brief(), None)
+            s.push_human(&g.brief(), None, &[])
         }
     });
     s.end(r, a.json, "games")
+}
+
+/// A copy as `games --duplicates --json` prints it.
+#[derive(Serialize)]
+struct DuplicateJson<'a> {
+    path: &'a str,
+    record: u32,
+    same_as: PlaceJson<'a>,
+}
+
+#[derive(Serialize)]
+struct PlaceJson<'a> {
+    path: &'a str,
+    record: u32,
+}
+
+/// `games --duplicates`: every copy not counted, and the copy counted in its place.
+fn duplicates(idx: &Index, json: bool) -> ExitCode {
+    let list = match idx.duplicates() {
+        Ok(l) => l,
+        Err(e) => return fail(1, "games", &e),
+    };
+    let mut s = Stream::new();
+    let place = |t: &mut Vec<u8>, path: &str, record: u32| {
+        shell_word(t, path);
+        if record > 1 {
+            t.extend_from_slice(b" --record ");
+            number(t, record);
+        }
+    };
+    let mut r = Ok(());
+    for d in &list {
+        r = if json {
+            s.push_json(&DuplicateJson {
+                path: &d.path,
+                record: d.record,
+                same_as: PlaceJson {
+                    path: &d.same_as_path,
+                    record: d.same_as_record,
+                },
+            })
+        } else {
+            place(&mut s.text, &d.path, d.record);
+            s.text.extend_from_slice(b"\n  same as ");
+            place(&mut s.text, &d.same_as_path, d.same_as_record);
+            s.text.push(b'\n');
+            s.written()
+        };
+        if r.is_err() {
+            break;
+        }
+    }
+    s.end_counting(r, (!json).then_some("duplicate(s), not counted"), "games")
 }

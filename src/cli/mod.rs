@@ -1,11 +1,12 @@
 //! Command-line interface: the arguments, the viewer launcher, and one file per subcommand
-//! (`convert`, `show`, `check`, `analyze` with `mate`, `diagram`, and `collection` for
-//! `index`/`find`/`explore`/`games`).
+//! (`convert`, `show`, `check`, `analyze` with `mate`, `diagram`, `collection` for
+//! `index`/`find`/`explore`/`games`, and `book` for `kifview book ...`).
 //!
 //! Exit codes: 0 success, 1 when any input failed (the others are still processed) or a batch's
 //! inputs hold no record file, 2 bad usage.
 
 mod analyze;
+mod book;
 mod collection;
 mod diagram;
 
@@ -44,6 +45,10 @@ pub struct ViewArgs {
     /// Open at move N of the main line, as the record numbers its moves (ShogiGUI convention).
     #[arg(short = 'n', value_name = "N")]
     pub ply: Option<u32>,
+    /// With +N: move N of a variation, `M:A[,M:A…]` (at move M its A-th variation, from 1; as
+    /// `kifview find` prints it for a position only a variation reaches).
+    #[arg(long, value_name = "M:A[,M:A…]")]
+    pub variation: Option<String>,
     /// Which record of a multi-record CSA file (1-based).
     #[arg(long, default_value_t = 1, value_name = "N", value_parser = parse_record)]
     pub record: usize,
@@ -131,6 +136,8 @@ pub enum Command {
         after_help = "Examples:\n  kifview diagram game.kif -o game.svg           the final position\n  kifview diagram game.kif --ply 40 -o p40.png\n  kifview diagram game.kif --bookmarks --out-dir pics/ --format png\n  kifview diagram -r games/ --out-dir pics/ --ply 30 --flip\n  kifview diagram --sfen '4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1' -o tsume.svg"
     )]
     Diagram(diagram::DiagramArgs),
+    /// Opening books: convert between formats, merge, show a position's moves, check.
+    Book(book::BookArgs),
     /// Print shell completions.
     #[command(
         after_help = "Examples:\n  kifview completions bash > ~/.local/share/bash-completion/completions/kifview\n  kifview completions zsh > ~/.zfunc/_kifview\n  kifview completions fish > ~/.config/fish/completions/kifview.fish"
@@ -324,6 +331,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Games(a)) => collection::games(a),
         Some(Command::Tags(a)) => collection::tags(a),
         Some(Command::Diagram(a)) => diagram::diagram(a),
+        Some(Command::Book(a)) => book::run(a),
         Some(Command::Completions { shell }) => {
             use clap::CommandFactory;
             let mut cmd = Cli::command();
@@ -362,6 +370,22 @@ fn run_viewer(v: ViewArgs) -> ExitCode {
             }
         }
     }
+    let variation = match v
+        .variation
+        .as_deref()
+        .map(kifview::collection::Fork::parse_arg)
+    {
+        None => Vec::new(),
+        Some(Ok(_)) if ply.is_none() => {
+            say!("kifview: --variation names the variation of a move: give the move too (+N)");
+            return ExitCode::from(2);
+        }
+        Some(Ok(v)) => v,
+        Some(Err(e)) => {
+            say!("kifview: {e}");
+            return ExitCode::from(2);
+        }
+    };
     if !has_terminal() {
         let file = v
             .file
@@ -383,6 +407,7 @@ fn run_viewer(v: ViewArgs) -> ExitCode {
     let opts = LaunchOptions {
         file: v.file,
         ply,
+        variation,
         record: v.record,
         flip: v.flip,
         config: v.config,

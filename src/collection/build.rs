@@ -318,8 +318,10 @@ fn begin(cat: &Catalog) -> Result<(), String> {
     cat.db.execute_batch("BEGIN").map_err(|e| e.to_string())
 }
 
-/// Ends the caller's transaction: a new generation.
+/// Ends the caller's transaction: the copies of a game marked ([`super::duplicates::mark`]),
+/// a new generation.
 fn commit(cat: &Catalog) -> Result<(), String> {
+    super::duplicates::mark(cat)?;
     cat.bump_generation()?;
     cat.db.execute_batch("COMMIT").map_err(|e| e.to_string())
 }

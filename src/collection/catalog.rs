@@ -1,13 +1,13 @@
 //! The catalog: files, games and segments in SQLite (`catalog.sqlite` in the index folder).
 //! The schema is [`SCHEMA`], documented in the README for `sqlite3`, pandas or Datasette.
 
-use super::{Brief, Field, Filter, GameInfo, GameResult, MeSide, name_key, tags};
+use super::{Brief, Field, Filter, GameInfo, GameResult, MeSide, MeTally, name_key, tags};
 use rusqlite::{Connection, OptionalExtension, params};
 use std::path::Path;
 
 /// The version of the index's layout: an index of another version is refused (and rebuilt by
 /// `kifview index`).
-pub const FORMAT: &str = "kifview-collection-4";
+pub const FORMAT: &str = "kifview-collection-5";
 
 /// The prefix of every version's format: a catalog whose format starts so is kifview's (an
 /// index made before the marker file, [`super::build::MARKER`], is recognised by it).
@@ -54,9 +54,14 @@ CREATE TABLE games(
   sente_loss REAL, gote_loss REAL, -- mean win-% loss per judged move
   sente_key TEXT NOT NULL,        -- sente, gote and event as filters compare them: NFKC,
   gote_key TEXT NOT NULL,         -- lower case, no spaces ('' when absent)
-  event_key TEXT NOT NULL
+  event_key TEXT NOT NULL,
+  moves_hash INTEGER NOT NULL,    -- the start and the main line's moves hashed (0: no move)
+  comments INTEGER NOT NULL,      -- nodes with a comment
+  same_as INTEGER                 -- a copy of this game (same moves, players and date where
+                                  -- both have them): NULL, or the id of the copy counted
 );
 CREATE INDEX games_file ON games(file_id);
+CREATE INDEX games_hash ON games(moves_hash);
 CREATE TABLE owned(
   name TEXT PRIMARY KEY           -- a file this index writes or wrote that no segment names (the
                                   -- next segment's, a replaced one's): the only files it removes
@@ -332,11 +337,12 @@ impl Catalog {
         rows.collect::<Result<_, _>>().map_err(sql)
     }
 
-    /// Each live game's id and result.
+    /// Each counted game's id and result (a copy of another game, `same_as`, is not counted:
+    /// `games.bin` gives it no result, so position queries pass it by).
     pub fn results(&self) -> Result<Vec<(u32, GameResult)>, String> {
         let mut st = self
             .db
-            .prepare("SELECT id, result FROM games")
+            .prepare("SELECT id, result FROM games WHERE same_as IS NULL")
             .map_err(sql)?;
         let rows = st
             .query_map([], |r| {
@@ -534,6 +540,56 @@ impl Catalog {
         rows.collect::<Result<_, _>>().map_err(sql)
     }
 
+    /// My games among those passing `filter` and how they went for me (`None` when nobody is
+    /// "me": [`Filter::me_names`]): one grouped count on the catalog's name keys, my colour
+    /// as [`super::Me::color`] says (sente when sente's name is mine), or as `me:sente` or
+    /// `me:gote` says.
+    pub fn me_tally(&self, filter: &Filter) -> Result<Option<MeTally>, String> {
+        let Some(me) = filter.me_who() else {
+            return Ok(None);
+        };
+        let side = filter.me.unwrap_or(MeSide::Either);
+        let (clause, mut args) = where_clause(&Filter {
+            me: Some(side),
+            ..filter.clone()
+        });
+        let as_sente = match side {
+            MeSide::Sente => "1".to_string(),
+            MeSide::Gote => "0".to_string(),
+            MeSide::Either => {
+                let parts: Vec<String> = me
+                    .keys()
+                    .iter()
+                    .map(|k| {
+                        args.push(k.clone());
+                        format!("instr(sente_key, ?{}) > 0", args.len())
+                    })
+                    .collect();
+                format!("({})", parts.join(" OR "))
+            }
+        };
+        let mut st = self
+            .db
+            .prepare(&format!(
+                "SELECT result, {as_sente}, count(*) FROM {FROM}{clause} GROUP BY 1, 2"
+            ))
+            .map_err(sql)?;
+        let mut rows = st
+            .query(rusqlite::params_from_iter(args.iter()))
+            .map_err(sql)?;
+        let mut t = MeTally::default();
+        while let Some(r) = rows.next().map_err(sql)? {
+            let result = GameResult::parse(&r.get::<_, String>(0).map_err(sql)?);
+            let color = match r.get::<_, i64>(1).map_err(sql)? {
+                0 => super::MeColor::Gote,
+                _ => super::MeColor::Sente,
+            };
+            let n: i64 = r.get(2).map_err(sql)?;
+            t.add_many(color.result(result), n.max(0) as u64);
+        }
+        Ok(Some(t))
+    }
+
     /// Every tag of the games passing `filter` with how many games have it: by count, then
     /// name.
     pub fn tag_counts(&self, filter: &Filter) -> Result<Vec<(String, u64)>, String> {
@@ -600,10 +656,13 @@ impl Catalog {
                 }
             }
         }
-        // Through negative ids: no new id meets an old one on the way.
+        // Through negative ids: no new id meets an old one on the way. The copies' `same_as`
+        // follow their game.
         self.db
             .execute_batch(
-                "UPDATE games SET id = -(SELECT new FROM remap WHERE old = games.id)
+                "UPDATE games SET same_as = (SELECT new FROM remap WHERE old = games.same_as)
+                   WHERE same_as IN (SELECT old FROM remap);
+                 UPDATE games SET id = -(SELECT new FROM remap WHERE old = games.id)
                    WHERE id IN (SELECT old FROM remap);
                  UPDATE games SET id = -id WHERE id < 0;
                  DELETE FROM remap;",
@@ -701,9 +760,9 @@ impl Catalog {
                    result, ending, moves, first_move, opening, tags, evaluated,
                    sente_inaccuracies, sente_dubious, sente_mistakes, sente_blunders,
                    gote_inaccuracies, gote_dubious, gote_mistakes, gote_blunders,
-                   sente_loss, gote_loss, sente_key, gote_key, event_key)
+                   sente_loss, gote_loss, sente_key, gote_key, event_key, moves_hash, comments)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15,
-                   ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28)",
+                   ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30)",
             )
             .map_err(sql)?;
         let m = &g.marks;
@@ -736,6 +795,8 @@ impl Catalog {
             key(&g.sente),
             key(&g.gote),
             key(&g.event),
+            g.moves_hash,
+            g.comments,
         ])
         .map_err(sql)?;
         Ok(())
@@ -803,7 +864,8 @@ fn new_build_id() -> i64 {
 /// are compared on their keys ([`name_key`]), which the catalog stores beside them: one
 /// `instr` a row, as fast as on the text itself.
 fn where_clause(f: &Filter) -> (String, Vec<String>) {
-    let mut conds: Vec<String> = Vec::new();
+    // A copy of another game is counted once, as that game ([`super::duplicates`]).
+    let mut conds: Vec<String> = vec!["same_as IS NULL".into()];
     let mut args: Vec<String> = Vec::new();
     let arg = |v: String, args: &mut Vec<String>| {
         args.push(v);
@@ -885,11 +947,7 @@ fn where_clause(f: &Filter) -> (String, Vec<String>) {
             "(path = {a} OR substr(path, 1, length({b})) = {b})"
         ));
     }
-    if conds.is_empty() {
-        (String::new(), args)
-    } else {
-        (format!(" WHERE {}", conds.join(" AND ")), args)
-    }
+    (format!(" WHERE {}", conds.join(" AND ")), args)
 }
 
 /// The step a test asks an update to stop in (`KIFVIEW_TEST_PAUSE_IN_STEP`, debug builds only).

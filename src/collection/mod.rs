@@ -17,7 +17,8 @@
 //!   game's moves, replayed to confirm every candidate (so a key collision never puts a wrong
 //!   game in an answer) and to read the move played next;
 //! - `games.bin`: one byte per game id, its result, 0 for a game forgotten since (its pairs stay
-//!   in their segment until [`compact`] merges the segments), and the catalog's generation in
+//!   in their segment until [`compact`] merges the segments) or a copy of another game
+//!   ([`duplicates`]: a game copied in several files or formats is counted once everywhere), and the catalog's generation in
 //!   byte 0 (no game has id 0); then per game id the code of its first move when it starts at
 //!   the start position, so a query there replays nothing ([`games_bin`]: written once at the
 //!   end of an update; a query that finds none of the catalog's generation builds it from the
@@ -46,6 +47,7 @@
 pub mod build;
 pub mod catalog;
 pub mod compact;
+pub mod duplicates;
 pub mod filter_text;
 pub mod games_bin;
 pub mod keys;
@@ -379,6 +381,11 @@ pub struct GameInfo {
     pub marks: [[u32; 4]; 2],
     /// Mean win-% loss per judged move, per side.
     pub loss: [Option<f64>; 2],
+    /// The game's start and main-line moves, hashed: copies of one game share it
+    /// ([`duplicates`]).
+    pub moves_hash: i64,
+    /// Nodes with a comment, any line: how much a copy holds beside its moves.
+    pub comments: u32,
 }
 
 impl GameInfo {
@@ -400,7 +407,8 @@ impl GameInfo {
     pub(crate) const COLUMNS: &'static str = "id, path, record, sente, gote, date, event, \
         handicap, result, ending, moves, first_move, opening, tags, evaluated, \
         sente_inaccuracies, sente_dubious, sente_mistakes, sente_blunders, \
-        gote_inaccuracies, gote_dubious, gote_mistakes, gote_blunders, sente_loss, gote_loss";
+        gote_inaccuracies, gote_dubious, gote_mistakes, gote_blunders, sente_loss, gote_loss, \
+        moves_hash, comments";
 
     pub(crate) fn from_row(r: &rusqlite::Row) -> rusqlite::Result<GameInfo> {
         let tags: String = r.get(13)?;
@@ -430,6 +438,8 @@ impl GameInfo {
             evaluated: r.get(14)?,
             marks,
             loss: [r.get(23)?, r.get(24)?],
+            moves_hash: r.get(25)?,
+            comments: r.get(26)?,
         })
     }
 }

@@ -140,13 +140,18 @@ pub struct MeTally {
 impl MeTally {
     /// Counts one more game of mine.
     pub fn add(&mut self, r: super::MeResult) {
-        self.games += 1;
-        match r {
-            super::MeResult::Win => self.win += 1,
-            super::MeResult::Loss => self.loss += 1,
-            super::MeResult::Draw => self.draw += 1,
-            super::MeResult::Unknown => self.unknown += 1,
-        }
+        self.add_many(r, 1);
+    }
+
+    /// Counts `n` more games of mine, each `r`.
+    pub fn add_many(&mut self, r: super::MeResult, n: u64) {
+        self.games += n;
+        *match r {
+            super::MeResult::Win => &mut self.win,
+            super::MeResult::Loss => &mut self.loss,
+            super::MeResult::Draw => &mut self.draw,
+            super::MeResult::Unknown => &mut self.unknown,
+        } += n;
     }
 
     fn from(c: [u64; 4]) -> MeTally {
@@ -522,6 +527,12 @@ impl Index {
         self.catalog.page(filter, sort, descending, offset, limit)
     }
 
+    /// The copies of games that are not counted, each with the copy counted in its place
+    /// ([`super::duplicates`]), by path and record.
+    pub fn duplicates(&self) -> Result<Vec<super::duplicates::Duplicate>, String> {
+        snapshot(&self.catalog, || super::duplicates::listed(&self.catalog))
+    }
+
     /// Every tag of the games passing `filter`, with its count (by count, then name).
     pub fn tag_counts(&self, filter: &Filter) -> Result<Vec<(String, u64)>, String> {
         self.catalog.tag_counts(filter)
@@ -542,6 +553,53 @@ impl Index {
                 + view.games.bytes().len() as u64;
             Ok((live, pairs, bytes))
         })
+    }
+}
+
+impl Fork {
+    /// The variations `forks` as the viewer's `--variation` takes them (`3:1,7:2`: at move 3,
+    /// as a record whose first move is numbered `first_move` numbers it, its first variation;
+    /// then at move 7 its second); `None` on the main line.
+    pub fn arg(first_move: u32, forks: &[Fork]) -> Option<String> {
+        if forks.is_empty() {
+            return None;
+        }
+        let each: Vec<String> = forks
+            .iter()
+            .map(|f| format!("{}:{}", u64::from(first_move) + u64::from(f.ply), f.alt))
+            .collect();
+        Some(each.join(","))
+    }
+
+    /// Reads [`Fork::arg`]'s text: (move number, variation) pairs, or why it is not one.
+    pub fn parse_arg(text: &str) -> Result<Vec<(u32, u32)>, String> {
+        text.split(',')
+            .map(|one| {
+                let (m, a) = one.split_once(':').unwrap_or((one, ""));
+                match (m.trim().parse::<u32>(), a.trim().parse::<u32>()) {
+                    (Ok(m), Ok(a)) if m > 0 && a > 0 => Ok((m, a)),
+                    _ => Err(format!(
+                        "--variation: expected MOVE:N[,MOVE:N…] (the Nth variation of that \
+                         move, from 1), got '{}'",
+                        crate::core::text::sanitize(one)
+                    )),
+                }
+            })
+            .collect()
+    }
+
+    /// The forks of `Fork::parse_arg`'s pairs in a record whose moves are numbered after
+    /// `moves_before` (a move numbered at or before it names no fork).
+    pub fn from_numbers(pairs: &[(u32, u32)], moves_before: u32) -> Option<Vec<Fork>> {
+        pairs
+            .iter()
+            .map(|&(m, alt)| {
+                Some(Fork {
+                    ply: m.checked_sub(moves_before + 1)?,
+                    alt,
+                })
+            })
+            .collect()
     }
 }
 

@@ -300,8 +300,10 @@ pub fn game(r: &Record, record: u32, variations: bool) -> Game {
     keys.dedup();
     let initial = (!r.initial.position.same_placement(&Position::startpos()))
         .then(|| r.initial.position.to_sfen());
+    let mut info = info(r, record, lines[0].nodes.len() as u32);
+    info.moves_hash = super::duplicates::moves_hash(initial.as_deref(), &coded[0].codes);
     Game {
-        info: info(r, record, lines[0].nodes.len() as u32),
+        info,
         stored: StoredGame {
             initial,
             lines: coded,
@@ -355,6 +357,8 @@ fn info(r: &Record, record: u32, moves: u32) -> GameInfo {
         evaluated: evals.iter().filter(|e| e.eval.is_some()).count() as u32,
         marks: sides.map(|s| s.marks.map(|n| n as u32)),
         loss: sides.map(|s| s.average_loss),
+        moves_hash: 0,
+        comments: r.nodes.iter().filter(|n| !n.comment.is_empty()).count() as u32,
     }
 }
 

@@ -69,6 +69,7 @@ fn game_ref(
         path: crate::collection::walk::key_path(&g.path),
         record: g.record,
         ply: f.ply,
+        variation: f.variation.clone(),
         label,
     }
 }
@@ -193,11 +194,31 @@ impl App {
         self.collection.back.push(left);
         // A new way forward: the old one is dropped, but for records with unsaved edits.
         self.collection.forward.retain(Stashed::modified);
-        self.go_on_line(g.ply as usize);
         self.collection.walked = Some((games, at));
         let name = self.source().name.clone();
+        if g.variation.is_empty() {
+            self.go_on_line(g.ply as usize);
+        } else if let Some(id) = crate::collection::node_of(self.doc.record(), &g.variation, g.ply)
+        {
+            self.jump_to(id);
+        } else {
+            self.go_on_line(g.ply as usize);
+            return self.info_level(
+                format!(
+                    "opened {name} at ply {} of the main line: the variation that reached the \
+                     position is no longer in the file (kifview index updates the collection)",
+                    g.ply
+                ),
+                Level::Warning,
+            );
+        }
+        let on = if g.variation.is_empty() {
+            ""
+        } else {
+            " of a variation"
+        };
         self.info(format!(
-            "opened {name} at ply {} (Ctrl-o: back to the record you were in)",
+            "opened {name} at ply {}{on} (Ctrl-o: back to the record you were in)",
             g.ply
         ));
     }

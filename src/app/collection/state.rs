@@ -182,6 +182,8 @@ pub struct GameRef {
     pub record: u32,
     /// Plies from the record's start when it reaches the position.
     pub ply: u32,
+    /// The variations that lead there when the main line does not (`collection::Found`'s).
+    pub variation: Vec<crate::collection::Fork>,
     pub label: String,
 }
 

@@ -108,9 +108,12 @@ impl App {
         };
         l.generation += 1;
         l.asked = Some(l.generation);
+        // Who "me" is: the config's (or --me), for my results over the list.
+        let mut filter = l.filter.clone();
+        filter.me_names = self.config.me.clone();
         l.worker.ask(ListRequest {
             generation: l.generation,
-            filter: l.filter.clone(),
+            filter,
             base: Library::base_of(l.root.as_ref()),
             sort: l.sort,
             descending: l.descending,

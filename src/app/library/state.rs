@@ -4,7 +4,7 @@
 
 use super::worker::{Listed, RowsRequest, Worker};
 use crate::collection::catalog::Catalog;
-use crate::collection::{Filter, GameInfo, SortBy};
+use crate::collection::{Filter, GameInfo, MeTally, SortBy};
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;
@@ -52,6 +52,8 @@ pub struct Library {
     pub(super) ids: Option<Vec<u32>>,
     /// Games of the library unfiltered.
     pub(super) total: u64,
+    /// With a "me": my games of the list, from my side.
+    pub(super) me: Option<MeTally>,
     pub(super) selected: usize,
     /// The first row shown, and how many rows the screen showed last.
     pub(super) top: usize,
@@ -117,6 +119,7 @@ impl Library {
             descending: true,
             ids: None,
             total: 0,
+            me: None,
             selected: 0,
             top: 0,
             height: 20,
@@ -156,6 +159,10 @@ impl Library {
     /// The first row shown.
     pub fn top(&self) -> usize {
         self.top
+    }
+    /// With a "me": my games of the list and how they went for me.
+    pub fn me_tally(&self) -> Option<&MeTally> {
+        self.me.as_ref()
     }
     pub fn total(&self) -> u64 {
         self.total
@@ -236,6 +243,7 @@ impl Library {
             self.opened = None;
         }
         self.total = listed.total;
+        self.me = listed.me;
         self.ids = Some(listed.ids);
         self.error = None;
         self.scroll_to_selected();

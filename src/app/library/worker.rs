@@ -16,7 +16,7 @@
 use crate::app::collection::mailbox::{Inbox, Mailbox, mailbox};
 use crate::collection::build::CATALOG;
 use crate::collection::catalog::Catalog;
-use crate::collection::{Filter, GameInfo, Report, SortBy, UpdateOptions};
+use crate::collection::{Filter, GameInfo, MeTally, Report, SortBy, UpdateOptions};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -34,11 +34,13 @@ pub struct ListRequest {
     pub descending: bool,
 }
 
-/// A computed list: the ids in order, and how many games the library holds unfiltered.
+/// A computed list: the ids in order, how many games the library holds unfiltered, and, with
+/// a "me", my games of the list and how they went for me.
 #[derive(Debug)]
 pub struct Listed {
     pub ids: Vec<u32>,
     pub total: u64,
+    pub me: Option<MeTally>,
 }
 
 /// Rows to fetch ahead of the screen, for the list of `generation`; `seq` counts the
@@ -299,9 +301,10 @@ fn run(dir: &Path, inbox: &Inbox<Slot, Reply>) {
                     let on = stamp(&path, &cat);
                     let ids = cat.ordered_ids(&request.filter, request.sort, request.descending)?;
                     let total = cat.count(&request.base)?;
+                    let me = cat.me_tally(&request.filter)?;
                     catalog = Some(cat);
                     listed_on = on;
-                    Ok(Listed { ids, total })
+                    Ok(Listed { ids, total, me })
                 });
                 Reply::Listed {
                     generation: request.generation,

@@ -7,7 +7,7 @@
 
 use crate::app::App;
 use crate::app::library::{Library, LibraryScreen};
-use crate::collection::{GameInfo, GameResult, SortBy};
+use crate::collection::{GameInfo, GameResult, Me, SortBy};
 use crate::tui::draw::{block, clear};
 use crate::tui::text::{clean, fit, push_fit, width, wrap_hanging};
 use crate::tui::theme::Theme;
@@ -17,15 +17,16 @@ use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::widgets::Widget;
 
-/// A column: its head, the sort it stands for, its width.
+/// A column: its head, the sort it stands for (`None`: my result, `自分`), its width.
 struct Column {
     head: &'static str,
-    sort: SortBy,
+    sort: Option<SortBy>,
     width: usize,
 }
 
-/// The columns for `w` cells: fixed ones, then the event, tags and file sharing the rest.
-fn columns(w: usize) -> Vec<Column> {
+/// The columns for `w` cells: fixed ones (with `自分`, my result, when there is a "me"),
+/// then the event, tags and file sharing the rest.
+fn columns(w: usize, me: bool) -> Vec<Column> {
     let name = if w >= 160 {
         16
     } else if w >= 110 {
@@ -33,16 +34,27 @@ fn columns(w: usize) -> Vec<Column> {
     } else {
         12
     };
-    let col = |head, sort, width| Column { head, sort, width };
+    let col = |head, sort, width| Column {
+        head,
+        sort: Some(sort),
+        width,
+    };
     let mut cols = vec![
         col("日付", SortBy::Date, 10),
         col("先手", SortBy::Sente, name),
         col("後手", SortBy::Gote, name),
         col("結果", SortBy::Result, 6),
-        // Six cells: the head and its sort mark (`手数▲`, the mark two cells in double-width
-        // mode).
-        col("手数", SortBy::Moves, 6),
     ];
+    if me {
+        cols.push(Column {
+            head: "自分",
+            sort: None,
+            width: 4,
+        });
+    }
+    // Six cells: the head and its sort mark (`手数▲`, the mark two cells in double-width
+    // mode).
+    cols.push(col("手数", SortBy::Moves, 6));
     let used: usize = cols.iter().map(|c| c.width + 1).sum();
     let rest = w.saturating_sub(used);
     if w < 110 {
@@ -85,9 +97,21 @@ fn file_of(g: &GameInfo, root: Option<&std::path::PathBuf>) -> String {
     }
 }
 
-/// The text of a game's cell in column `sort`.
-fn cell(g: &GameInfo, sort: SortBy, root: Option<&std::path::PathBuf>) -> String {
+/// The text of a game's cell in column `sort` (`None`: my result, 勝 負 分 不明, or `-` in a
+/// game I did not play).
+fn cell(
+    g: &GameInfo,
+    sort: Option<SortBy>,
+    root: Option<&std::path::PathBuf>,
+    me: Option<&Me>,
+) -> String {
     let text = |s: &Option<String>| s.clone().unwrap_or_default();
+    let Some(sort) = sort else {
+        return me
+            .and_then(|me| me.color(g.sente.as_deref(), g.gote.as_deref()))
+            .map_or("-", |c| c.result(g.result).kanji())
+            .to_string();
+    };
     match sort {
         SortBy::Date => text(&g.date),
         SortBy::Sente => text(&g.sente),
@@ -144,15 +168,15 @@ fn line(cells: impl Iterator<Item = (String, usize)>) -> String {
 fn row_text(
     g: &GameInfo,
     cols: &[Column],
-    root: Option<&std::path::PathBuf>,
+    (root, me): (Option<&std::path::PathBuf>, Option<&Me>),
     double: bool,
     w: usize,
 ) -> String {
     let text = line(cols.iter().map(|c| {
-        let t = clean(&cell(g, c.sort, root), double);
+        let t = clean(&cell(g, c.sort, root, me), double);
         // A long path keeps its end: the file's name.
         let t = match c.sort {
-            SortBy::Path => tail(&t, c.width),
+            Some(SortBy::Path) => tail(&t, c.width),
             _ => t,
         };
         (t, c.width)
@@ -183,7 +207,20 @@ fn title(l: &Library) -> String {
     } else {
         format!("{} / {} games", thousands(n), thousands(l.total()))
     };
-    format!("棋譜一覧  {count}")
+    let me = match l.me_tally() {
+        None => String::new(),
+        Some(m) => match m.win_percent() {
+            None => format!("  自分 {}局", thousands(m.games)),
+            Some(p) => format!(
+                "  自分 {}局 {}勝{}敗{}分 勝率{p:.0}%",
+                thousands(m.games),
+                m.win,
+                m.loss,
+                m.draw
+            ),
+        },
+    };
+    format!("棋譜一覧  {count}{me}")
 }
 
 /// The last row: the filter being typed, an error, the indexing's progress, the filter.
@@ -230,10 +267,11 @@ pub fn library_overlay(
         return;
     }
     let w = inner.width as usize;
-    let cols = columns(w);
+    let me = Me::new(&app.config().me);
+    let cols = columns(w, me.is_some());
     let (sort, desc) = l.sort();
     let heads = cols.iter().map(|c| {
-        let mark = if c.sort == sort {
+        let mark = if c.sort == Some(sort) {
             if desc { "▼" } else { "▲" }
         } else {
             ""
@@ -256,7 +294,7 @@ pub fn library_overlay(
         };
         match l.row(id) {
             Some(g) => lines.draw(id, (inner.x, y), buf, style, || {
-                row_text(g, &cols, l.root(), theme.double, w)
+                row_text(g, &cols, (l.root(), me.as_ref()), theme.double, w)
             }),
             None => {
                 buf.set_string(inner.x, y, fit("…", w), style);

@@ -535,7 +535,9 @@ fn the_list_follows_the_index_updated_compacted_and_rebuilt_from_outside() {
     assert_eq!(dates_listed(&v), ["2021-01-01", "2020-07-16", "2018-02-17"]);
     rows_true_to_the_index(&v, &idx);
     // A rebuild (another --variations: a new catalog file) with a game more.
-    std::fs::copy(coll.join("g1.csa"), coll.join("g9.csa")).unwrap();
+    // (g1's moves on another day: a copy of g1 would be the same game, counted once.)
+    let g1 = std::fs::read_to_string(coll.join("g1.csa")).unwrap();
+    std::fs::write(coll.join("g9.csa"), g1.replace("2020/07/16", "2020/07/17")).unwrap();
     let opts = kifview::collection::UpdateOptions { variations: true };
     let r =
         kifview::collection::update(&idx, std::slice::from_ref(&coll), opts, &|_, _| {}).unwrap();
@@ -547,4 +549,45 @@ fn the_list_follows_the_index_updated_compacted_and_rebuilt_from_outside() {
     // Enter opens the game the row shows: the newest, 2021 王将戦.
     press(&mut v, "g⏎");
     assert_eq!(players(&v), ("藤井聡太".into(), "渡辺明".into()));
+}
+
+/// With a "me" (`--me`, the config's `[collection] me`): a 自分 column with my result in each
+/// game (勝 負 分 不明, `-` in a game I did not play) and my record and score over the list in
+/// the title; the filter `me:gote` lists my games as gote.
+#[test]
+fn with_a_me_the_list_shows_my_result_and_my_score() {
+    let dir = tempfile::tempdir().unwrap();
+    let coll = collection(dir.path());
+    let mut v = viewer_with(&LaunchOptions {
+        file: Some(coll),
+        index: Some(dir.path().join("idx")),
+        me: vec!["藤井 聡太".into()],
+        ..Default::default()
+    });
+    v.app.library_settle();
+    // 藤井聡太: sente won twice (resigned after 3 and after 1 move), gote of an unfinished game.
+    let m = *v.app.library().unwrap().me_tally().expect("a me");
+    assert_eq!((m.games, m.win, m.loss, m.draw, m.unknown), (3, 2, 0, 0, 1));
+    let shown = text(&mut v, 80, 24);
+    assert!(shown.contains("自分 3局 2勝0敗0分 勝率100%"), "{shown}");
+    let mine: Vec<String> = shown
+        .lines()
+        .filter(|l| l.contains("藤井聡太"))
+        .map(|l| l.split_whitespace().nth(4).unwrap_or("").to_string())
+        .collect();
+    assert_eq!(mine.iter().filter(|w| *w == "勝").count(), 2, "{shown}");
+    insta::assert_snapshot!("library_me_80x24", shown);
+    filter(&mut v, "me:gote");
+    assert_eq!(sente_listed(&v), ["羽生善治"]);
+    let shown = text(&mut v, 80, 24);
+    assert!(
+        shown.contains("自分 1局") && shown.contains("不明"),
+        "{shown}"
+    );
+    // Without a me: no column, no score.
+    let dir = tempfile::tempdir().unwrap();
+    let mut v = library(dir.path());
+    assert!(v.app.library().unwrap().me_tally().is_none());
+    let shown = text(&mut v, 80, 24);
+    assert!(!shown.contains("自分"), "{shown}");
 }

@@ -3,6 +3,7 @@
 
 pub(crate) mod collection_stop;
 mod collection_trust;
+mod duplicates;
 mod explorer;
 mod index;
 mod index_inputs;

@@ -248,3 +248,83 @@ fn every_position_of_every_line_is_answered_as_the_lines_from_the_root_answer_it
     }
     assert!(checked > 100, "{checked} positions");
 }
+
+/// Issue 35: a match only a variation reaches printed `FILE +3`, which opened the main line's
+/// move 3. The line names the variation (`--variation 3:1`: the first variation of move 3),
+/// `find --json` too, and the viewer opens that node, from the command line and from the
+/// games-at-position list (`o`, Enter).
+#[test]
+fn a_match_only_a_variation_reaches_is_printed_and_opened_at_the_variations_node() {
+    let dir = tempfile::tempdir().unwrap();
+    let coll = dir.path().join("coll");
+    std::fs::create_dir_all(&coll).unwrap();
+    std::fs::write(coll.join("v.kif"), every_ply_branches(40)).unwrap();
+    let idx = dir.path().join("idx");
+    index_variations(&coll, &idx);
+    let path = std::fs::canonicalize(coll.join("v.kif")).unwrap();
+    let find = |extra: &[&str]| {
+        let out = assert_cmd::Command::cargo_bin("kifview")
+            .unwrap()
+            .args([
+                "find",
+                "--position",
+                "startpos moves 3i4h 7a6b 9g9f",
+                "--index",
+            ])
+            .arg(&idx)
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", common::stderr_of(&out));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let text = find(&[]);
+    assert!(
+        text.contains(&format!("  {} +3 --variation 3:1\n", path.display())),
+        "{text}"
+    );
+    let json: serde_json::Value = serde_json::from_str(find(&["--json"]).trim()).unwrap();
+    assert_eq!(json["variation"], "3:1", "{json}");
+    // A main-line match names no variation.
+    let main = assert_cmd::Command::cargo_bin("kifview")
+        .unwrap()
+        .args(["find", "--position", "startpos moves 3i4h", "--index"])
+        .arg(&idx)
+        .output()
+        .unwrap();
+    let main = String::from_utf8(main.stdout).unwrap();
+    assert!(
+        main.contains(" +1\n") && !main.contains("--variation"),
+        "{main}"
+    );
+    // The viewer opened as the line says: at the variation's move.
+    let v = common::viewer_with(&kifview::app::LaunchOptions {
+        file: Some(path.clone()),
+        ply: Some(3),
+        variation: vec![(3, 1)],
+        ..Default::default()
+    });
+    assert_eq!(v.app.cur_index(), 3);
+    assert_eq!(v.app.step_text(v.app.cur()), "▲９六歩(97)");
+    // From the games at a position: a study that plays the variation's moves, `o`, Enter.
+    let study = dir.path().join("study.kif");
+    std::fs::write(
+        &study,
+        "手数----指手---------消費時間--\n1 ４八銀(39)\n2 ６二銀(71)\n3 ９六歩(97)\n",
+    )
+    .unwrap();
+    let mut v = common::viewer_with(&kifview::app::LaunchOptions {
+        file: Some(study),
+        index: Some(idx.clone()),
+        ..Default::default()
+    });
+    common::press(&mut v, "lll");
+    common::press(&mut v, "o");
+    v.app.collection_settle();
+    assert_eq!(v.app.mode(), kifview::app::Mode::List);
+    common::press(&mut v, "⏎");
+    assert_eq!(v.app.source().name, "v.kif");
+    assert_eq!(v.app.cur_index(), 3);
+    assert_eq!(v.app.step_text(v.app.cur()), "▲９六歩(97)");
+    assert_eq!(v.app.record().sibling_index(v.app.cur()), 1);
+}
