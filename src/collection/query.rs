@@ -71,19 +71,9 @@ impl View {
     }
 }
 
-/// Runs `f` inside one read transaction of `catalog` (or the one already open): every
-/// statement of an answer reads the same snapshot, an update's commit waiting until it ends.
+/// Runs `f` inside one read transaction of `catalog` ([`Catalog::snapshot`]).
 fn snapshot<T>(catalog: &Catalog, f: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
-    if !catalog.db.is_autocommit() {
-        return f();
-    }
-    catalog
-        .db
-        .execute_batch("BEGIN")
-        .map_err(|e| e.to_string())?;
-    let out = f();
-    let _ = catalog.db.execute_batch("COMMIT");
-    out
+    catalog.snapshot(f)
 }
 
 /// What [`Index::find_brief`] calls per game: its row, the ply and the variations taken
