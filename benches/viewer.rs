@@ -24,6 +24,9 @@
 //! `viewer_library`): the library on the same generated collection (see `library`). `KIFVIEW_BENCH_COLLECTION_INDEX=IDX`
 //! uses an index made before for both instead of generating one.
 //!
+//! `l_book` (group `viewer_book`): `l` with the book pane open on a generated book of about a
+//! million positions (see `book`).
+//!
 //! Run: `cargo bench --bench viewer`. The medians are in
 //! `target/criterion/viewer_68k/<key>/new/estimates.json` (`median.point_estimate`, ns).
 
@@ -554,5 +557,77 @@ fn until_rows(b: &mut Bench) {
     assert!(b.v.app.library().is_some_and(|l| l.ids().len() > 1000));
 }
 
-criterion_group!(viewer, benches, explorer, library);
+/// `l_book` (group `viewer_book`): `l` with the book pane shown (`--book`) on a book
+/// generated from 25,000 games (their main lines' positions, plies 1–40: about a million
+/// positions, `KIFVIEW_BENCH_BOOK_GAMES` changes the number), in one of those games, whose every
+/// position is in the book: each key looks its position up (the rows of the last position
+/// only are kept) and draws the pane. `KIFVIEW_BENCH_BOOK=FILE` uses a book made before.
+fn book(c: &mut Criterion) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let book_path = match std::env::var_os("KIFVIEW_BENCH_BOOK") {
+        Some(p) => std::path::PathBuf::from(p),
+        None => {
+            let games: usize = std::env::var("KIFVIEW_BENCH_BOOK_GAMES")
+                .map_or(25_000, |s| s.parse().expect("a number"));
+            let t = Instant::now();
+            let mut b = kifview::book::build::Builder::new(kifview::book::build::Options {
+                plies: (1, 40),
+                ..Default::default()
+            });
+            for i in 0..games {
+                let g = collgen::game(&mut rng_for(i), 40);
+                let moves: Vec<_> = g
+                    .main_line()
+                    .into_iter()
+                    .filter_map(|id| g.node(id).move_data().map(|m| m.mv))
+                    .collect();
+                let _ = b.add_game(&g.initial.position, &moves, &[]);
+            }
+            let built = b.finish();
+            let n = built.positions.len();
+            let path = dir.path().join("bench.db");
+            kifview::book::save_new(
+                &built.into_book(),
+                &path,
+                kifview::book::Format::YaneuraOu,
+                false,
+            )
+            .expect("book written");
+            eprintln!(
+                "book bench: {n} positions from {games} games in {:.1?}",
+                t.elapsed()
+            );
+            path
+        }
+    };
+    let study = dir.path().join("study.csa");
+    let game = collgen::game(&mut rng_for(0), 40);
+    std::fs::write(
+        &study,
+        collgen::bytes(&game, kifview::core::notation::Format::Csa, false),
+    )
+    .expect("write");
+    let t = Instant::now();
+    let opts = kifview::app::LaunchOptions {
+        file: Some(study),
+        books: vec![book_path],
+        ..Default::default()
+    };
+    let app = App::open(&opts, Config::defaults()).expect("open");
+    eprintln!(
+        "book bench: the viewer opened with the book in {:.1?}",
+        t.elapsed()
+    );
+    let mut b = Bench::with_app(app);
+    assert!(b.v.app.books().shown());
+    let mut g = c.benchmark_group("viewer_book");
+    g.sample_size(50).measurement_time(Duration::from_secs(3));
+    let at_40 = |a: &App| a.cur_index() >= 40 || a.cur_index() + 1 == a.line().len();
+    g.bench_function("l_book", |bn| {
+        bn.iter_custom(|n| b.time(n, 'l', at_40, |b| b.key('g')))
+    });
+    g.finish();
+}
+
+criterion_group!(viewer, benches, explorer, library, book);
 criterion_main!(viewer);

@@ -10,7 +10,9 @@ use std::time::Duration;
 impl App {
     /// `q`: quits, or asks first when there are unsaved edits.
     pub(crate) fn request_quit(&mut self, force: bool) {
-        if self.quit_waits_for_save(force) || (!force && self.stacked_unsaved()) {
+        if self.quit_waits_for_save(force)
+            || (!force && (self.stacked_unsaved() || self.books_unsaved()))
+        {
             return;
         }
         if force || !self.is_modified() {

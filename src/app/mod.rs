@@ -44,6 +44,7 @@
 //!   threads that compute the ordered list and index the folder (`worker.rs`), its screen on
 //!   the overlay stack (`screen.rs`).
 
+pub mod book;
 pub mod collection;
 pub mod config;
 pub mod dispatch;
@@ -99,6 +100,8 @@ pub struct LaunchOptions {
     pub engine: Option<String>,
     /// The collection the explorer reads (`--index IDX`); None: the default index.
     pub index: Option<PathBuf>,
+    /// Opening books the book pane opens (`--book FILE`, repeatable), after the config's.
+    pub books: Vec<PathBuf>,
     /// Who "me" is (`--me NAME`, repeatable): replaces the config's `[collection] me`.
     pub me: Vec<String>,
 }

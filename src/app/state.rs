@@ -294,6 +294,9 @@ impl App {
             app.open_position_editor();
         }
         app.open_library_at_launch(opts);
+        let books: Vec<std::path::PathBuf> =
+            (app.config.books.iter().chain(&opts.books).cloned()).collect();
+        app.open_books_at_launch(&books, !opts.books.is_empty());
         Ok(app)
     }
 

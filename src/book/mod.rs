@@ -46,6 +46,11 @@
 //!   keys no walk finds).
 //! - [`sbk`]: ShogiGUI's `.sbk` (protobuf): moves, counts and position notes.
 //!
+//! # Books built from games
+//!
+//! [`build`]: `kifview book build`, a book from the main lines of record files or of the
+//! collection's index (counts, and values from analysis comments).
+//!
 //! [`encode`] returns the bytes and the [`Losses`] (what the format could not hold, counted);
 //! [`decode`] a [`Read`] with its warnings. [`open`] answers lookups without loading a `.ybb`
 //! or an Apery book (memory-mapped, binary search); a text or SBK book is read into memory.
@@ -54,6 +59,7 @@
 //! told, for `kifview book convert/merge -o` and `--force`).
 
 pub mod apery;
+pub mod build;
 pub mod packed;
 pub mod sbk;
 pub mod yaneuraou;

@@ -76,7 +76,7 @@ pub enum ResultArg {
 /// The filters of `find`, `explore`, `games` (and `report`): every one given holds; a name,
 /// event or tag option given twice is two conditions (`--player 羽生 --player 藤井`: the games
 /// between the two).
-#[derive(Args, Debug, Default)]
+#[derive(Args, Debug, Default, PartialEq)]
 pub struct FilterArgs {
     /// Games where either side's name contains NAME (full/half width, case and spaces aside).
     #[arg(long, value_name = "NAME")]

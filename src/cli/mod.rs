@@ -1,14 +1,16 @@
 //! Command-line interface: the arguments, the viewer launcher, and one file per subcommand
 //! (`convert`, `show`, `check`, `analyze` with `mate`, `diagram`, `collection` for
-//! `index`/`find`/`explore`/`games`, and `book` for `kifview book ...`).
+//! `index`/`find`/`explore`/`games`, `report`, and `book` for `kifview book ...`).
 //!
 //! Exit codes: 0 success, 1 when any input failed (the others are still processed) or a batch's
 //! inputs hold no record file, 2 bad usage.
 
 mod analyze;
 mod book;
+mod book_build;
 mod collection;
 mod diagram;
+mod report;
 
 use clap::{Args, Parser, Subcommand};
 use kifview::app::LaunchOptions;
@@ -75,6 +77,10 @@ pub struct ViewArgs {
     /// index` makes it); without a file, the library of that index opens.
     #[arg(long, value_name = "IDX")]
     pub index: Option<PathBuf>,
+    /// An opening book (YaneuraOu .db) for the book pane (`T`); repeat it for several. The
+    /// config's `[books] files` open too.
+    #[arg(long, value_name = "FILE")]
+    pub book: Vec<PathBuf>,
     /// Who "me" is in the collection (a name or an account; repeatable), instead of the
     /// config's `[collection] me`: the filter `me`, results from my side, the explorer as me.
     #[arg(long, value_name = "NAME")]
@@ -131,6 +137,13 @@ pub enum Command {
     /// Every strategy and castle tag of the indexed games (filtered), with its count.
     #[command(after_help = "Examples:\n  kifview tags\n  kifview tags --player 藤井 --json")]
     Tags(collection::GamesArgs),
+    /// The tournament table of the indexed games (results by side, 千日手, 持将棋, 先手勝率,
+    /// average plies) grouped by strategy, castle, player, event, year or month; with
+    /// --player NAME, that player's dossier.
+    #[command(
+        after_help = "Examples:\n  kifview report --event 竜王戦 --by strategy\n  kifview report --from 2024 --by month --format json\n  kifview report --event WCSC --format html > wcsc.html\n  kifview report --player 藤井 --format md"
+    )]
+    Report(report::ReportArgs),
     /// Draw positions as SVG or PNG diagrams: one, every bookmark, or whole collections.
     #[command(
         after_help = "Examples:\n  kifview diagram game.kif -o game.svg           the final position\n  kifview diagram game.kif --ply 40 -o p40.png\n  kifview diagram game.kif --bookmarks --out-dir pics/ --format png\n  kifview diagram -r games/ --out-dir pics/ --ply 30 --flip\n  kifview diagram --sfen '4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1' -o tsume.svg"
@@ -330,6 +343,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Explore(a)) => collection::explore(a),
         Some(Command::Games(a)) => collection::games(a),
         Some(Command::Tags(a)) => collection::tags(a),
+        Some(Command::Report(a)) => report::report(a),
         Some(Command::Diagram(a)) => diagram::diagram(a),
         Some(Command::Book(a)) => book::run(a),
         Some(Command::Completions { shell }) => {
@@ -416,6 +430,7 @@ fn run_viewer(v: ViewArgs) -> ExitCode {
         setup: v.setup,
         engine: v.engine,
         index: v.index,
+        books: v.book,
         me: v.me,
     };
     match kifview::tui::run(opts) {

@@ -683,6 +683,20 @@ impl Catalog {
         self.bump_generation()
     }
 
+    /// Runs `f` inside one read transaction (or the one already open): every statement of an
+    /// answer reads the same snapshot (an update's commit waits until it ends), so an answer
+    /// made of several statements (a list's ids and its count, a query's hits and rows) is
+    /// never torn between two states of the index.
+    pub fn snapshot<T>(&self, f: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
+        if !self.db.is_autocommit() {
+            return f();
+        }
+        self.db.execute_batch("BEGIN").map_err(sql)?;
+        let out = f();
+        let _ = self.db.execute_batch("COMMIT");
+        out
+    }
+
     /// The catalog's generation: one more at every change of games or ids, written with
     /// `games.bin` so a `games.bin` left from before a change is recognised.
     pub fn generation(&self) -> Result<u64, String> {

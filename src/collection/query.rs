@@ -71,19 +71,9 @@ impl View {
     }
 }
 
-/// Runs `f` inside one read transaction of `catalog` (or the one already open): every
-/// statement of an answer reads the same snapshot, an update's commit waiting until it ends.
+/// Runs `f` inside one read transaction of `catalog` ([`Catalog::snapshot`]).
 fn snapshot<T>(catalog: &Catalog, f: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
-    if !catalog.db.is_autocommit() {
-        return f();
-    }
-    catalog
-        .db
-        .execute_batch("BEGIN")
-        .map_err(|e| e.to_string())?;
-    let out = f();
-    let _ = catalog.db.execute_batch("COMMIT");
-    out
+    catalog.snapshot(f)
 }
 
 /// What [`Index::find_brief`] calls per game: its row, the ply and the variations taken
@@ -187,6 +177,10 @@ pub struct Explored {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub me: Option<MeTally>,
 }
+
+/// What [`Index::each_main_line`] calls per game: its id, its initial SFEN (`None`: the start
+/// position) and its main line's move codes.
+pub type MainLineFn<'a> = dyn FnMut(u32, Option<&str>, &[u8]) -> Result<(), String> + 'a;
 
 /// A confirmed hit: the game, where it first reaches the position and the code of the move
 /// it played next (`None` when it ends there).
@@ -538,9 +532,70 @@ impl Index {
         self.catalog.tag_counts(filter)
     }
 
+    /// A game's start and main line, from its stored moves (`None`: no such game).
+    pub fn main_line(
+        &self,
+        game: u32,
+    ) -> Result<Option<(Position, Vec<crate::core::rules::Move>)>, String> {
+        let view = self.view()?;
+        let Some(seg) = view.segments.iter().find(|s| s.game_ids().contains(&game)) else {
+            return Ok(None);
+        };
+        let Some(stored) = seg.view(game)? else {
+            return Ok(None);
+        };
+        let initial = match stored.initial {
+            None => Position::startpos(),
+            Some(s) => Position::from_sfen(s).map_err(|e| format!("game {game}: {e}"))?,
+        };
+        let moves = stored
+            .lines
+            .first()
+            .map(|l| GameView::codes(l.codes).map_while(decode_move).collect())
+            .unwrap_or_default();
+        Ok(Some((initial, moves)))
+    }
+
     /// How many games pass `filter`.
     pub fn count(&self, filter: &Filter) -> Result<u64, String> {
         self.catalog.count(filter)
+    }
+
+    /// Runs `f` inside one read transaction of the catalog: every query it makes reads the same
+    /// generation of the index (an update's commit waits until it ends).
+    pub fn in_snapshot<T>(&self, f: impl FnOnce(&Index) -> Result<T, String>) -> Result<T, String> {
+        snapshot(&self.catalog, || f(self))
+    }
+
+    /// Every game passing `filter` that the index holds, once, in id order, with its initial
+    /// position's SFEN (`None`: the start position) and its main line's move codes (two
+    /// little-endian bytes each, [`decode_move`]): one pass over the segments' stored games,
+    /// no position looked up (what `kifview book build --index` reads). An error from `each`
+    /// stops it.
+    pub fn each_main_line(&self, filter: &Filter, each: &mut MainLineFn) -> Result<(), String> {
+        snapshot(&self.catalog, || {
+            let allowed = if filter.is_empty() {
+                None
+            } else {
+                Some(self.catalog.filtered_ids(filter)?)
+            };
+            let view = self.view()?;
+            for seg in &view.segments {
+                for g in seg.game_ids() {
+                    if view.games.outcome(g).is_none()
+                        || allowed
+                            .as_ref()
+                            .is_some_and(|a| a.binary_search(&g).is_err())
+                    {
+                        continue;
+                    }
+                    let Some(stored) = seg.view(g)? else { continue };
+                    let main = stored.lines.first().map_or(&[][..], |l| l.codes);
+                    each(g, stored.initial, main)?;
+                }
+            }
+            Ok(())
+        })
     }
 
     /// (games, position pairs, bytes of the position index on disk).

@@ -111,3 +111,43 @@ pub fn centered(main: Rect, w: u16, h: u16) -> Rect {
         h,
     )
 }
+
+/// The inside of a pane drawn by [`pane_rows`]: rows of text go in one at a time.
+pub struct PaneRows {
+    pub inner: Rect,
+    double: bool,
+}
+
+impl PaneRows {
+    /// Writes `text` on row `row` of the inside (cleaned for the terminal, cut to its width;
+    /// nothing below its last row).
+    pub fn put(&self, buf: &mut Buffer, row: usize, text: &str, style: Style) {
+        if row < self.inner.height as usize {
+            let w = self.inner.width as usize;
+            let t = super::text::truncate(&clean(text, self.double), w);
+            buf.set_stringn(self.inner.x, self.inner.y + row as u16, t, w, style);
+        }
+    }
+    /// Its rows.
+    pub fn height(&self) -> usize {
+        self.inner.height as usize
+    }
+}
+
+/// Draws a pane's border with `title` (in the focus colour when `focused`) and gives its
+/// inside to write rows into; `None` when nothing fits inside.
+pub fn pane_rows(
+    area: Rect,
+    buf: &mut Buffer,
+    title: String,
+    focused: bool,
+    theme: &Theme,
+) -> Option<PaneRows> {
+    let b = block(title, focused, theme);
+    let inner = b.inner(area);
+    b.render(area, buf);
+    (inner.width > 0 && inner.height > 0).then_some(PaneRows {
+        inner,
+        double: theme.double,
+    })
+}

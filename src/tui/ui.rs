@@ -7,7 +7,7 @@ pub use super::view::ViewState;
 use super::widgets::board::{self, BoardWidget, board_column};
 use super::widgets::large_board::{GRIDS, Grid, large_column};
 use super::widgets::{
-    analysis, comment, confirm, copy_menu, explorer, graph, header, help, library, list, move_list,
+    analysis, book, comment, confirm, copy_menu, graph, header, help, library, list, move_list,
     paste, position_editor, search, status, tree, variations,
 };
 use crate::app::config::BoardSize;
@@ -223,9 +223,9 @@ fn narrow_panes(
     let research = analysis::visible(app, false) && !commenting;
     let graphing = app.graph().shown && !commenting;
     // The explorer takes their place while shown.
-    let exploring = app.explorer().shown() && !commenting;
+    let exploring = book::shown(app) && !commenting;
     let comment_h = match (graphing, research) {
-        _ if exploring => explorer::wanted_height(app).clamp(right.height / 3, right.height / 2),
+        _ if exploring => book::wanted_height(app).clamp(right.height / 3, right.height / 2),
         (true, true) => 7 + analysis::wanted_height(app).min(right.height / 4),
         (true, false) => (right.height * 2 / 5).max(8),
         (false, true) => analysis::wanted_height(app)
@@ -242,7 +242,7 @@ fn narrow_panes(
     move_list::move_list(moves, buf, app, theme, vs);
     variations::variations(vars, buf, app, theme, vs);
     if exploring {
-        explorer::explorer_pane(comment, buf, app, theme);
+        book::panes(comment, buf, app, theme);
     } else if graphing && research {
         let [g, a] = Layout::vertical([Constraint::Length(7), Constraint::Fill(1)]).areas(comment);
         graph::graph_pane(g, buf, app, theme, vs);
@@ -281,9 +281,9 @@ fn stacked_panes(
         ..right
     };
     // The explorer, when shown, takes the comment's place.
-    let exploring = app.explorer().shown();
+    let exploring = book::shown(app);
     let comment_h = match exploring {
-        true => explorer::wanted_height(app).clamp(rest.height / 3, rest.height / 2),
+        true => book::wanted_height(app).clamp(rest.height / 3, rest.height / 2),
         false => comment_height(app, theme, rest, vars_h),
     };
     let [moves, vars, comment, graph_area, pane] = Layout::vertical([
@@ -297,7 +297,7 @@ fn stacked_panes(
     move_list::move_list(moves, buf, app, theme, vs);
     variations::variations(vars, buf, app, theme, vs);
     if exploring {
-        explorer::explorer_pane(comment, buf, app, theme);
+        book::panes(comment, buf, app, theme);
     } else {
         comment::comment_pane(comment, buf, app, theme, vs);
     }
@@ -321,18 +321,18 @@ const EXPLORER_W: u16 = 48;
 /// On a wide screen, the explorer (when shown) beside the comment column when there is room
 /// for both, else above it; returns what is left for the comment, the graph and the analysis.
 fn explorer_beside(right: Rect, buf: &mut Buffer, app: &App, theme: &Theme) -> Rect {
-    if !app.explorer().shown() {
+    if !book::shown(app) {
         return right;
     }
     if right.width >= EXPLORER_W * 2 {
         let [rest, pane] =
             Layout::horizontal([Constraint::Fill(1), Constraint::Length(EXPLORER_W)]).areas(right);
-        explorer::explorer_pane(pane, buf, app, theme);
+        book::panes(pane, buf, app, theme);
         return rest;
     }
-    let h = explorer::wanted_height(app).min(right.height / 2);
+    let h = book::wanted_height(app).min(right.height / 2);
     let [pane, rest] = Layout::vertical([Constraint::Length(h), Constraint::Fill(1)]).areas(right);
-    explorer::explorer_pane(pane, buf, app, theme);
+    book::panes(pane, buf, app, theme);
     rest
 }
 
@@ -361,6 +361,8 @@ fn overlays(
             Overlay::Library(s) => library::library_overlay(main, buf, app, s, theme, vs),
             // The explorer's focus: its pane draws the highlight.
             Overlay::Panel(p) if p.mode() == crate::app::collection::focus::FOCUS => {}
+            // The book pane's focus: its pane draws the highlight.
+            Overlay::Panel(p) if p.mode() == crate::app::book::focus::FOCUS => {}
             Overlay::Panel(p) => {
                 let scroll = p.scroll();
                 help::panel_overlay(main, buf, &p.panel(app), scroll, theme, vs)

@@ -65,6 +65,9 @@ pub struct Collection {
     /// (`Ctrl-n`).
     pub(super) back: Vec<Stashed>,
     pub(super) forward: Vec<Stashed>,
+    /// The open opening books and their pane (`app::book`): what the user has beside the
+    /// record, as the collection is.
+    pub(crate) books: crate::app::book::state::Books,
 }
 
 impl Collection {

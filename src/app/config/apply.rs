@@ -56,6 +56,12 @@ impl Config {
             }
             self.engines = list;
         }
+        if let Some(files) = raw.books.and_then(|b| b.files) {
+            self.books = files
+                .iter()
+                .map(|f| crate::app::document::expand_path(f))
+                .collect();
+        }
         if let Some(d) = raw.diagram {
             d.apply(&mut self.diagram)
                 .map_err(|(span, m)| err_at(file, text, span, m))?;

@@ -64,10 +64,12 @@ pub enum KeyMode {
     Explorer,
     /// The library's game list (`kifview DIR`, `O`).
     Library,
+    /// The book pane has the focus (`Ctrl-t`).
+    Book,
 }
 
 impl KeyMode {
-    pub const ALL: [KeyMode; 11] = [
+    pub const ALL: [KeyMode; 12] = [
         KeyMode::Normal,
         KeyMode::Tree,
         KeyMode::Help,
@@ -79,6 +81,7 @@ impl KeyMode {
         KeyMode::Paste,
         KeyMode::Explorer,
         KeyMode::Library,
+        KeyMode::Book,
     ];
     pub fn name(self) -> &'static str {
         match self {
@@ -93,6 +96,7 @@ impl KeyMode {
             KeyMode::Paste => "paste",
             KeyMode::Explorer => "explorer",
             KeyMode::Library => "library",
+            KeyMode::Book => "book",
         }
     }
     fn from_name(s: &str) -> Option<KeyMode> {
@@ -337,6 +341,8 @@ pub struct Config {
     pub analysis: AnalysisConfig,
     /// `[diagram]`: how pictures of positions look (`y` `d`, `kifview diagram`).
     pub diagram: crate::diagram::Theme,
+    /// `[books] files`: the opening books the book pane opens at start (`~/` expanded).
+    pub books: Vec<PathBuf>,
     /// `[collection] me`: who "me" is in the collection (names and accounts, matched as the
     /// filters match names): the `me` filter, results from my side, the explorer "as me".
     pub me: Vec<String>,
@@ -373,7 +379,14 @@ struct RawConfig {
     analysis: Option<RawAnalysis>,
     move_list: Option<RawMoveList>,
     diagram: Option<diagram::RawDiagram>,
+    books: Option<RawBooks>,
     collection: Option<RawCollection>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct RawBooks {
+    files: Option<Vec<String>>,
 }
 
 #[derive(Deserialize, Default)]
@@ -517,6 +530,7 @@ impl Config {
                 mate_time_ms: 10_000,
             },
             diagram: crate::diagram::Theme::default(),
+            books: Vec::new(),
             me: Vec::new(),
             source: None,
         }

@@ -183,6 +183,7 @@ pub fn update(app: &mut App, input: impl Into<Input>) {
     }
     app.say_move_warning();
     app.search_after_key();
+    app.book_after_key();
 }
 
 impl App {

@@ -170,6 +170,13 @@ pub const TYPABLE_COMMANDS: &[TypableCommand] = &[
         handler: |a, _| crate::app::document::watch::toggle(a),
     },
     TypableCommand {
+        name: "book",
+        aliases: &[],
+        arg: Arg::OptionalText("open FILE | new FILE | save | close"),
+        doc: "Opening books: open a book file (YaneuraOu .db) into the book pane, start a new one (written by its first save), save the modified ones, close one; alone: list the open books",
+        handler: |a, arg| a.book_command(arg),
+    },
+    TypableCommand {
         name: "engine",
         aliases: &[],
         arg: Arg::OptionalText("ENGINE"),

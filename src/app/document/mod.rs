@@ -503,6 +503,11 @@ pub fn same_path(a: &Path, b: &Path) -> bool {
     }
 }
 
+/// Is there anything at `path` (a file, a folder, a link, even a dangling one)?
+pub fn path_exists(path: &Path) -> bool {
+    std::fs::symlink_metadata(path).is_ok()
+}
+
 /// `~/x.kif` expanded with `$HOME`.
 pub fn expand_path(s: &str) -> PathBuf {
     if let Some(rest) = s.strip_prefix("~/")

@@ -298,10 +298,15 @@ fn run(dir: &Path, inbox: &Inbox<Slot, Reply>) {
                 // Opened for each list: an update may have rebuilt the catalog since.
                 catalog = None;
                 let result = open_catalog(dir).and_then(|cat| {
-                    let on = stamp(&path, &cat);
-                    let ids = cat.ordered_ids(&request.filter, request.sort, request.descending)?;
-                    let total = cat.count(&request.base)?;
-                    let me = cat.me_tally(&request.filter)?;
+                    // One read transaction: the stamp, the ids, the count and the tally of
+                    // one state.
+                    let (on, ids, total, me) = cat.snapshot(|| {
+                        let on = stamp(&path, &cat);
+                        let ids =
+                            cat.ordered_ids(&request.filter, request.sort, request.descending)?;
+                        let total = cat.count(&request.base)?;
+                        Ok((on, ids, total, cat.me_tally(&request.filter)?))
+                    })?;
                     catalog = Some(cat);
                     listed_on = on;
                     Ok(Listed { ids, total, me })

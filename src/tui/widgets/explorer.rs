@@ -7,13 +7,12 @@
 
 use crate::app::collection::{ExplorerRow, ExplorerView};
 use crate::app::{App, Command};
-use crate::tui::draw::block;
-use crate::tui::text::{clean, ellipsize, fit, truncate, width};
+use crate::tui::draw::pane_rows;
+use crate::tui::text::{clean, ellipsize, fit, width};
 use crate::tui::theme::Theme;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
-use ratatui::widgets::Widget;
 
 /// Cells of the results bar.
 const BAR: usize = 10;
@@ -136,19 +135,13 @@ pub fn explorer_pane(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
     };
     let filter = app.explorer().filter_text();
     let w = area.width.saturating_sub(2) as usize;
-    let b = block(title(&view, filter, &hint, w, theme.double), focused, theme);
-    let inner = b.inner(area);
-    b.render(area, buf);
-    if inner.width == 0 || inner.height == 0 {
+    let title = title(&view, filter, &hint, w, theme.double);
+    let Some(pane) = pane_rows(area, buf, title, focused, theme) else {
         return;
-    }
-    let d = theme.double;
-    let put = |buf: &mut Buffer, row: usize, text: &str, style: Style| {
-        if row < inner.height as usize {
-            let t = truncate(&clean(text, d), w);
-            buf.set_stringn(inner.x, inner.y + row as u16, t, w, style);
-        }
     };
+    let d = theme.double;
+    let put =
+        |buf: &mut Buffer, row: usize, text: &str, style: Style| pane.put(buf, row, text, style);
     let (rows, updating) = match view {
         ExplorerView::Rows { rows, updating } => (rows, updating),
         ExplorerView::Opening => return put(buf, 0, "索引を開いています…", theme.dim),
@@ -186,7 +179,7 @@ pub fn explorer_pane(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
         put(buf, 2, "この局面から先の対局はありません", theme.dim);
     }
     // The moves under the total line, scrolled so that the highlighted one is in sight.
-    let room = (inner.height as usize).saturating_sub(2).max(1);
+    let room = pane.height().saturating_sub(2).max(1);
     let lit = app.explorer_highlight();
     let skip = lit.map_or(0, |i| i.saturating_sub(room));
     for (n, (i, r)) in rows.iter().enumerate().skip(1 + skip).enumerate() {

@@ -85,6 +85,7 @@ pub fn help_lines(app: &App) -> Vec<String> {
         (KeyMode::Copy, "Copy menu (y)"),
         (KeyMode::Paste, "Paste prompt (p, :paste)"),
         (KeyMode::Explorer, "Explorer pane with the focus (X)"),
+        (KeyMode::Book, "Book pane with the focus (Ctrl-t)"),
         (
             KeyMode::Library,
             "Library (kifview DIR, O): the collection's games; in a game opened from it } and { step through the list",

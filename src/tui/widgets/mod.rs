@@ -4,6 +4,7 @@
 
 pub mod analysis;
 pub mod board;
+pub mod book;
 pub mod comment;
 pub mod confirm;
 pub mod copy_menu;

@@ -62,7 +62,8 @@ fn title(app: &App, width_avail: usize, double: bool) -> String {
 /// The move list of the current line, kept scrolled so the current move shows. Rows of a
 /// variation (from the first move off the main line) carry a `│` between the number and the
 /// move and the variation colour; a move the reader warned about (an illegal move kept as
-/// read) carries `!` in the error style; `+` marks a move with alternatives, `&` a bookmark.
+/// read) carries `!` in the error style; `+` marks a move with alternatives, `&` a bookmark,
+/// `~` the first move no open book holds (where the record leaves the books).
 pub fn move_list(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut ViewState) {
     let line = app.line();
     let cur = app.cur_index();
@@ -108,6 +109,7 @@ pub fn move_list(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mu
         if node.bookmark.is_some() {
             mark.push('&');
         }
+        mark.extend((app.leaves_book_at() == Some(id)).then_some('~'));
         let warn_mark = if warned { "!" } else { "" };
         let marks_w = mark.len() + warn_mark.len();
         let body_w = w.saturating_sub(5 + time_w + marks_w).max(1);

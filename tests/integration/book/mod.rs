@@ -1,8 +1,11 @@
 //! Opening books: the formats (read, write, round trips, untrusted input), the `book`
-//! commands, and what other programs (rsshogi, cshogi) make of kifview's books.
+//! commands (`book build`: build*.rs), the viewer's book pane (pane*.rs), and what other
+//! programs (rsshogi, cshogi) make of kifview's books.
 
+mod build;
 mod cli;
 mod formats;
+mod pane;
 mod peers;
 mod text;
 

@@ -10,5 +10,6 @@ mod index_inputs;
 mod library;
 mod me;
 mod new_user;
+mod report;
 mod tags;
 mod variations;

@@ -325,7 +325,15 @@ fn allowed(from: &str) -> Option<&'static [&'static str]> {
         "convert" => &["core", "load", "pool", "store"],
         "analyze" => &["core", "engine", "convert", "load", "store"],
         "collection" => &["core", "load", "pool", "convert", "analyze"],
-        "book" => &["core", "load", "store"],
+        "book" => &[
+            "core",
+            "engine",
+            "load",
+            "pool",
+            "store",
+            "analyze",
+            "collection",
+        ],
         "diagram" => &["core"],
         "app" => &[
             "core",
