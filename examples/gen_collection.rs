@@ -6,7 +6,6 @@
 //! `cargo run --example gen_collection -- DIR [GAMES (10000)] [STAR (500)]`.
 
 #[path = "../benches/support/collgen.rs"]
-#[allow(dead_code)]
 mod collgen;
 
 fn main() {
