@@ -52,14 +52,16 @@
 //! collection's index (counts, and values from analysis comments).
 //!
 //! [`encode`] returns the bytes and the [`Losses`] (what the format could not hold, counted);
-//! [`decode`] a [`Read`] with its warnings. [`open`] answers lookups without loading a `.ybb`
-//! or an Apery book (memory-mapped, binary search); a text or SBK book is read into memory.
+//! [`decode`] a [`Read`] with its warnings. [`open`] answers lookups without loading a `.ybb`,
+//! an Apery book or a big sorted text book ([`onthefly`]: memory-mapped, binary search); a
+//! smaller text book and an SBK book are read into memory.
 //! Writing goes through [`save`] (atomic, through `store`, replacing the file: the viewer's
 //! save of a book it opened) or [`save_new`] (`store::save_new`: never replaces a file unless
 //! told, for `kifview book convert/merge -o` and `--force`).
 
 pub mod apery;
 pub mod build;
+pub mod onthefly;
 pub mod packed;
 pub mod sbk;
 pub mod yaneuraou;
@@ -513,8 +515,13 @@ pub struct Opened {
     pub warnings: Vec<Warning>,
 }
 
-/// Opens the book at `path` for lookups: a `.ybb` and an Apery book are searched in place
-/// (memory-mapped), a text book is read into memory.
+/// The size from which [`open`] searches a text book in place instead of reading it.
+pub const ON_THE_FLY_FROM: u64 = 32 << 20;
+
+/// Opens the book at `path` for lookups: a `.ybb`, an Apery book and a sorted text book of
+/// [`ON_THE_FLY_FROM`] bytes or more are searched in place (memory-mapped, binary search:
+/// [`onthefly`]); a smaller text book (whose bad lines are then named) and an SBK book are read
+/// into memory.
 pub fn open(path: &Path) -> Result<Opened> {
     let data = Data::map(path)?;
     let format = detect(path, &data[..data.len().min(64)])
@@ -528,6 +535,24 @@ pub fn open(path: &Path) -> Result<Opened> {
             Box::new(apery::Apery::new(data).map_err(|e| e.at(path))?),
             vec![],
         ),
+        Format::YaneuraOu if data.len() as u64 >= ON_THE_FLY_FROM => {
+            match onthefly::TextBook::new(data) {
+                Ok(t) => (Box::new(t), vec![]),
+                Err(e) => {
+                    // Not sorted: read whole (the answers stay right, the memory is the book's).
+                    let data = Data::map(path)?;
+                    let mut read = decode(&data, format).map_err(|e| e.at(path))?;
+                    read.warnings.insert(
+                        0,
+                        Warning {
+                            line: 0,
+                            message: format!("{e}: read whole into memory (kifview book convert writes it sorted)"),
+                        },
+                    );
+                    (Box::new(read.book), read.warnings)
+                }
+            }
+        }
         Format::YaneuraOu | Format::Sbk => {
             let read = decode(&data, format).map_err(|e| e.at(path))?;
             (Box::new(read.book), read.warnings)

@@ -56,6 +56,10 @@ impl Viewer {
         if self.view.library_rows > 0 {
             self.app.set_library_height(self.view.library_rows);
         }
+        if self.app.mode() == crate::app::Mode::List {
+            self.app
+                .set_list_page(self.view.overlay_area.height as usize);
+        }
     }
     /// Handles one terminal event.
     pub fn handle(&mut self, ev: &Event) {

@@ -2,7 +2,8 @@
 //! board, newest first (date, players, result, the ply, the move played next); Enter opens one
 //! at that ply. The record left stays in memory, whole (its edits, undo history and node), on a
 //! back stack: `Ctrl-o` returns to it, and the game left then goes on a forward stack
-//! (`Ctrl-n`), so no record with unsaved edits is ever dropped; quitting asks about them.
+//! (`Ctrl-n`), so no record with unsaved edits is ever dropped; quitting asks about them. In a
+//! game opened from the list, `}` / `{` open the list's next and previous games the same way.
 
 use super::state::{GameRef, Stashed};
 use super::worker::Request;
@@ -11,6 +12,7 @@ use crate::app::overlay::{ListContent, Mode};
 use crate::app::state::{App, Level};
 use crate::collection::{Found, GameResult, Me, MeResult, MeTally};
 use crate::core::rules::Move;
+use std::rc::Rc;
 
 fn result_word(o: GameResult) -> &'static str {
     match o {
@@ -74,7 +76,7 @@ fn game_ref(
 
 /// `o`: the collection's games reaching the position.
 #[derive(Debug)]
-struct CollectionGames(Vec<GameRef>);
+struct CollectionGames(Rc<[GameRef]>);
 
 impl ListContent for CollectionGames {
     fn tag(&self) -> &'static str {
@@ -84,9 +86,7 @@ impl ListContent for CollectionGames {
         self.0.iter().map(|g| g.label.clone()).collect()
     }
     fn pick(&self, app: &mut App, selected: usize) {
-        if let Some(g) = self.0.get(selected) {
-            app.open_collection_game(g.clone());
-        }
+        app.open_collection_game(Rc::clone(&self.0), selected);
     }
 }
 
@@ -172,14 +172,18 @@ impl App {
             ),
         };
         self.open_list(
-            CollectionGames(games),
+            CollectionGames(games.into()),
             &format!("この局面の対局 {n}局{filter}{score}  Enter: open"),
         );
     }
 
-    /// Enter on a game of the list: opens it at the ply where it reaches the position; the
-    /// record left goes on the back stack (Ctrl-o returns to it).
-    pub(crate) fn open_collection_game(&mut self, g: GameRef) {
+    /// Enter on game `at` of the list `games`: opens it at the ply where it reaches the
+    /// position; the record left goes on the back stack (Ctrl-o returns to it). `}` / `{` in
+    /// it open the list's next and previous games.
+    pub(crate) fn open_collection_game(&mut self, games: Rc<[GameRef]>, at: usize) {
+        let Some(g) = games.get(at).cloned() else {
+            return;
+        };
         self.close_list();
         let index = g.record.saturating_sub(1) as usize;
         let (record, source) = match document::read(&g.path, index) {
@@ -190,6 +194,7 @@ impl App {
         self.collection.back.push(left);
         // A new way forward: the old one is dropped, but for records with unsaved edits.
         self.collection.forward.retain(Stashed::modified);
+        self.collection.walked = Some((games, at));
         let name = self.source().name.clone();
         if g.variation.is_empty() {
             self.go_on_line(g.ply as usize);
@@ -216,6 +221,32 @@ impl App {
             "opened {name} at ply {}{on} (Ctrl-o: back to the record you were in)",
             g.ply
         ));
+    }
+
+    /// `}` / `{` in a game opened from the games list (`o`): the next or previous game of
+    /// that list, at the position, as Enter opens it. False when the record shown is not
+    /// the list's game (the library's or the file's own records then).
+    pub(crate) fn collection_games_step(&mut self, delta: isize) -> bool {
+        let Some((games, at)) = self.collection.walked.clone() else {
+            return false;
+        };
+        let g = &games[at];
+        let s = self.source();
+        if s.path.as_ref() != Some(&g.path) || s.record_index + 1 != g.record as usize {
+            return false;
+        }
+        let to = at as isize + delta;
+        if to < 0 || to >= games.len() as isize {
+            let which = if delta < 0 { "first" } else { "last" };
+            let n = games.len();
+            self.info(format!(
+                "this is the {which} game of the list ({}/{n})",
+                at + 1
+            ));
+            return true;
+        }
+        self.open_collection_game(games, to as usize);
+        true
     }
 
     /// `collection_back` (`Ctrl-o`): back to the record left for a collection game.

@@ -65,6 +65,9 @@ pub struct Collection {
     /// (`Ctrl-n`).
     pub(super) back: Vec<Stashed>,
     pub(super) forward: Vec<Stashed>,
+    /// The games list (`o`) a game was last opened from, and which of its games (`}` / `{`
+    /// step through it).
+    pub(super) walked: Option<(std::rc::Rc<[GameRef]>, usize)>,
     /// The open opening books and their pane (`app::book`): what the user has beside the
     /// record, as the collection is.
     pub(crate) books: crate::app::book::state::Books,

@@ -95,6 +95,10 @@ macro_rules! command_table {
             EditorDiscard = "editor_discard", "Editor: leave and throw the changes away", |a| a.finish_comment(false);
             ListDown = "list_down", "List: next entry", |a| a.list_move(1);
             ListUp = "list_up", "List: previous entry", |a| a.list_move(-1);
+            ListPageDown = "list_page_down", "List: down one page", |a| a.list_page(1);
+            ListPageUp = "list_page_up", "List: up one page", |a| a.list_page(-1);
+            ListTop = "list_top", "List: first entry", |a| a.list_move(isize::MIN / 2);
+            ListBottom = "list_bottom", "List: last entry", |a| a.list_move(isize::MAX / 2);
             ListPick = "list_pick", "List: choose this entry (jump, edit the value, end the line)", App::list_pick;
             ListAdd = "list_add", "List: add an entry (header: a new field)", App::list_add;
             ListDelete = "list_delete", "List: delete this entry", App::list_delete;

@@ -13,8 +13,9 @@ use crate::app::state::{App, Level};
 impl App {
     /// `}` (`delta` 1) and `{` (-1): the next or previous record of the file.
     pub(crate) fn step_record(&mut self, delta: isize) {
-        // A game opened from the library: the list's next game (`app::library`).
-        if self.library_step(delta) {
+        // A game opened from the library, or from the games at a position: that list's next
+        // game (`app::library`, `app::collection::games`).
+        if self.library_step(delta) || self.collection_games_step(delta) {
             return;
         }
         let count = self.doc.source().record_count;

@@ -18,6 +18,7 @@ impl App {
             title: title.to_string(),
             items: Vec::new(),
             selected: 0,
+            page: 0,
         }));
         self.refresh_list();
     }
@@ -51,7 +52,23 @@ impl App {
     pub(crate) fn list_move(&mut self, d: isize) {
         if let Some(l) = self.overlays.list_mut() {
             let n = l.items.len() as isize;
-            l.selected = (l.selected as isize + d).clamp(0, (n - 1).max(0)) as usize;
+            l.selected = (l.selected as isize)
+                .saturating_add(d)
+                .clamp(0, (n - 1).max(0)) as usize;
+        }
+    }
+
+    /// `list_page_down` / `list_page_up`: a screenful (the rows the list showed last, less
+    /// one kept in sight).
+    pub(crate) fn list_page(&mut self, pages: isize) {
+        let rows = self.overlays.list().map_or(1, |l| l.page.max(2) - 1);
+        self.list_move(pages * rows as isize);
+    }
+
+    /// The front end says how many rows the list on top shows.
+    pub fn set_list_page(&mut self, rows: usize) {
+        if let Some(l) = self.overlays.list_mut() {
+            l.page = rows;
         }
     }
 

@@ -158,6 +158,18 @@ proptest::proptest! {
             let at = (cut + i * 37) % t.len();
             t[at] ^= b;
         }
+        let mut text = b"#YANEURAOU-DB2016 1.00\nsfen ".to_vec();
+        for (i, b) in bytes.iter().enumerate() {
+            text.push(*b);
+            if i % 37 == cut % 37 {
+                text.extend_from_slice(b"\nsfen 4k4/9/9/9/9/9/9/9/4K4 b - 1\n5i5h x\n");
+            }
+        }
+        if let Ok(tb) = book::onthefly::TextBook::new(Data::Owned(text)) {
+            let _ = tb.len();
+            let _ = tb.entry("4k4/9/9/9/9/9/9/9/4K4 b -");
+            let _ = tb.visit(&mut |_, _| Ok(()));
+        }
         if let Ok(y) = ybb::Ybb::new(Data::Owned(t)) {
             let _ = y.visit(&mut |_, _| Ok(()));
             let _ = y.entry("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b -");
@@ -176,4 +188,41 @@ fn a_ybb_header_claiming_more_positions_than_its_bytes_is_refused() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("whole number of 16-byte entries"), "{e}");
+}
+
+#[test]
+fn a_sorted_text_book_answers_in_place_as_it_does_read_whole() {
+    let b = generated(60, 30, 5);
+    let bytes = book::encode(&b, Format::YaneuraOu).unwrap().bytes;
+    let t = book::onthefly::TextBook::new(Data::Owned(bytes.clone())).unwrap();
+    assert_eq!(t.len(), b.len());
+    for (k, e) in b.iter() {
+        assert_eq!(t.entry(k).unwrap().as_ref(), Some(e), "{k}");
+    }
+    // Positions not in the book, before, between and after its keys.
+    for k in [
+        "+B8/9/9/9/9/9/9/9/9 b -",
+        "4k4/9/9/9/9/9/9/9/4K4 b -",
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w -",
+        "s8/9/9/9/9/9/9/9/9 w -",
+    ] {
+        assert_eq!(t.entry(k).unwrap(), None, "{k}");
+    }
+    let mut n = 0;
+    t.visit(&mut |k, e| {
+        assert_eq!(b.get(k), Some(&e));
+        n += 1;
+        Ok(())
+    })
+    .unwrap();
+    assert_eq!(n, b.len());
+    // An unsorted file is refused here; `book::open` reads it whole instead.
+    let text = String::from_utf8(bytes).unwrap();
+    let mut blocks: Vec<&str> = text.split("\nsfen ").collect();
+    blocks[1..].reverse();
+    let unsorted = blocks.join("\nsfen ");
+    let e = book::onthefly::TextBook::new(Data::Owned(unsorted.into_bytes()))
+        .err()
+        .unwrap();
+    assert!(e.to_string().contains("not sorted"), "{e}");
 }

@@ -335,3 +335,97 @@ fn the_library_shows_a_game_as_saved_in_the_viewer() {
         "the game saved stays selected"
     );
 }
+
+/// The viewer on a study (▲７六歩) exploring an index of 30 games that all open ▲７６歩,
+/// at the position after it, with the games list (`o`) open.
+fn games_list(root: &Path) -> kifview::tui::Viewer {
+    use crate::common::press;
+    use kifview::app::{LaunchOptions, Mode};
+    let coll = root.join("coll");
+    dated_games(&coll, 30);
+    let idx = root.join("idx");
+    kifview::collection::update(&idx, &[coll], Default::default(), &|_, _| {}).unwrap();
+    let study = root.join("study.kif");
+    std::fs::write(&study, "手数----指手---------消費時間--\n   1 ７六歩(77)\n").unwrap();
+    let mut v = common::viewer_with(&LaunchOptions {
+        file: Some(study),
+        index: Some(idx),
+        ..Default::default()
+    });
+    press(&mut v, "lo");
+    v.app.collection_settle();
+    assert_eq!(v.app.mode(), Mode::List);
+    assert_eq!(v.app.overlays().list().unwrap().items.len(), 30);
+    v
+}
+
+fn list_selected(v: &kifview::tui::Viewer) -> usize {
+    v.app.overlays().list().unwrap().selected
+}
+
+/// The games at a position (`o`) page like the library: `G` the last, `g` the first,
+/// PageDown / PageUp a screenful (the rows the list shows), in any list.
+#[test]
+fn the_games_list_pages_with_g_capital_g_and_page_keys() {
+    use crate::common::{key, press};
+    use crossterm::event::{KeyCode, KeyModifiers};
+    let dir = tempfile::tempdir().unwrap();
+    let mut v = games_list(dir.path());
+    let shown = super::library::text(&mut v, 80, 24);
+    let page = shown.lines().filter(|l| l.contains(".csa")).count();
+    assert!(page > 3 && page < 30, "{shown}");
+    press(&mut v, "G");
+    assert_eq!(list_selected(&v), 29);
+    let shown = super::library::text(&mut v, 80, 24);
+    assert!(
+        shown.contains("2020-01-01  P00"),
+        "the oldest shown:\n{shown}"
+    );
+    press(&mut v, "g");
+    assert_eq!(list_selected(&v), 0);
+    // A screenful is what the last frame showed (the message gone, a row more).
+    let shown = super::library::text(&mut v, 80, 24);
+    let page = shown.lines().filter(|l| l.contains(".csa")).count();
+    key(&mut v, KeyCode::PageDown, KeyModifiers::NONE);
+    assert_eq!(list_selected(&v), page - 1, "a screenful less the row kept");
+    key(&mut v, KeyCode::PageDown, KeyModifiers::NONE);
+    assert_eq!(list_selected(&v), (2 * (page - 1)).min(29));
+    key(&mut v, KeyCode::PageUp, KeyModifiers::NONE);
+    assert_eq!(list_selected(&v), (2 * (page - 1)).min(29) - (page - 1));
+    key(&mut v, KeyCode::End, KeyModifiers::NONE);
+    assert_eq!(list_selected(&v), 29);
+    key(&mut v, KeyCode::PageDown, KeyModifiers::NONE);
+    assert_eq!(list_selected(&v), 29, "the last stays");
+    key(&mut v, KeyCode::Home, KeyModifiers::NONE);
+    assert_eq!(list_selected(&v), 0);
+}
+
+/// In a game opened from the games list, `}` / `{` open the next / previous game of that
+/// list at the position, as they do for the library's list; the game left goes on the back
+/// stack as Enter's does (Ctrl-o returns to it, edits and all).
+#[test]
+fn braces_step_through_the_games_at_the_position() {
+    use crate::common::press;
+    let dir = tempfile::tempdir().unwrap();
+    let mut v = games_list(dir.path());
+    press(&mut v, "j⏎");
+    assert_eq!(v.app.source().name, "g28.csa");
+    assert_eq!(v.app.cur_index(), 1, "at the position");
+    press(&mut v, "}");
+    assert_eq!(v.app.source().name, "g27.csa");
+    assert_eq!(v.app.cur_index(), 1);
+    press(&mut v, "{{");
+    assert_eq!(v.app.source().name, "g29.csa");
+    press(&mut v, "{");
+    assert_eq!(v.app.source().name, "g29.csa", "the first stays");
+    let said = v.app.message().unwrap().text.clone();
+    assert!(said.contains("first game of the list (1/30)"), "{said}");
+    // Back through the games stepped, then the study.
+    press(&mut v, "^o");
+    assert_eq!(v.app.source().name, "g28.csa");
+    press(&mut v, "^o^o^o");
+    assert_eq!(v.app.source().name, "study.kif");
+    // The study is not a game of the list: `}` is its own (one record).
+    press(&mut v, "}");
+    assert!(v.app.message().unwrap().text.contains("holds one record"));
+}
