@@ -139,3 +139,46 @@ pub fn multi_csa(records: &[Record]) -> Vec<u8> {
     }
     out
 }
+
+/// How the one player of [`write_player_collection`] is written in its files: with and without
+/// a space, a full-width space and a title after the name, and an account in full width.
+pub const STAR: [&str; 5] = [
+    "藤井聡太",
+    "藤井 聡太",
+    "藤井\u{3000}聡太竜王",
+    "fujii_s",
+    "ｆｕｊｉｉ＿ｓ",
+];
+
+/// Writes `games` games as KIF files (`gNNNNN.kif`, 1,000 to a folder) under `root`, of which
+/// `star_games` have one player, written each time as one of [`STAR`] (in either colour, by
+/// turns); the others are [`game`]'s. Returns, per game written, the file and the colour the
+/// player had (`Some(true)` sente, `Some(false)` gote, `None` not there): the count a check
+/// compares with. Used for trying `me` by hand (`cargo run --example gen_collection`) and by
+/// tests that want a player's own games among others.
+pub fn write_player_collection(
+    root: &std::path::Path,
+    rng: &mut Rng,
+    games: usize,
+    star_games: usize,
+) -> Vec<(std::path::PathBuf, Option<bool>)> {
+    let every = (games / star_games.max(1)).max(1);
+    let mut out = Vec::with_capacity(games);
+    let mut starred = 0;
+    for i in 0..games {
+        let mut r = game(rng, 40);
+        let star = (starred < star_games && i % every == 0).then(|| {
+            starred += 1;
+            let sente = starred % 2 == 1;
+            let name = STAR[starred % STAR.len()];
+            r.header.set(if sente { "先手" } else { "後手" }, name);
+            sente
+        });
+        let dir = root.join(format!("{:03}", i / 1000));
+        std::fs::create_dir_all(&dir).expect("a folder for the games");
+        let path = dir.join(format!("g{i:05}.kif"));
+        std::fs::write(&path, bytes(&r, Format::Kif, false)).expect("the game written");
+        out.push((path, star));
+    }
+    out
+}

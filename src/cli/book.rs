@@ -26,7 +26,8 @@ pub enum BookCommand {
     #[command(
         after_help = "Examples:\n  kifview book build ~/kifu -o mine.db --plies 1-30\n  kifview book build --index fg.idx --player 藤井 --side sente -o fujii-sente.db\n  kifview book build --from 2020 --min-games 3 -o recent.db"
     )]
-    Build(super::book_build::BuildArgs),
+    // Boxed: its filters (`FilterArgs`) make it far larger than the other variants.
+    Build(Box<super::book_build::BuildArgs>),
     /// Convert a book to another format, every stored position (not only those reachable
     /// from the start); what the target cannot hold is counted on standard error.
     #[command(
@@ -110,7 +111,7 @@ pub fn run(a: BookArgs) -> ExitCode {
         BookCommand::Merge(a) => merge(a),
         BookCommand::Show(a) => show(a),
         BookCommand::Check(a) => check(a),
-        BookCommand::Build(a) => super::book_build::run(a),
+        BookCommand::Build(a) => super::book_build::run(*a),
     }
 }
 
