@@ -1,6 +1,6 @@
 //! Copies of one game in several files or formats: the same moves from the same start (the
 //! main line's), and the same players and date where both copies have them (names as filters
-//! compare them, [`name_key`]). Found at index time: each game's start and moves are hashed ([`moves_hash`], the catalog's `moves_hash`),
+//! compare them, [`name_key`]). Found at index time: each game's start and moves are hashed ([`super::scan::moves_hash`], the catalog's `moves_hash`),
 //! and after every step of an update [`mark`] groups the games of one hash and names in each
 //! copy's `same_as` the copy that is counted, the one with the most information (comments and
 //! evaluations, then header fields, then the first indexed). Every answer counts a game once:
@@ -10,22 +10,6 @@
 use super::catalog::Catalog;
 use super::filter_text::name_key;
 use std::collections::HashMap;
-
-/// The hash of a game's start (`initial`: its SFEN, `None` for the start position) and its
-/// main line's move codes; 0 for a game without a move (never taken for a copy).
-pub fn moves_hash(initial: Option<&str>, codes: &[u16]) -> i64 {
-    if codes.is_empty() {
-        return 0;
-    }
-    let mut bytes = Vec::with_capacity(codes.len() * 2 + 96);
-    bytes.extend_from_slice(initial.unwrap_or("startpos").as_bytes());
-    bytes.push(0);
-    for c in codes {
-        bytes.extend_from_slice(&c.to_le_bytes());
-    }
-    let h = super::segment::fnv64(0xcbf2_9ce4_8422_2325, &bytes) as i64;
-    if h == 0 { 1 } else { h }
-}
 
 /// What decides whether two games with one hash are copies of each other.
 #[derive(Clone, Debug)]
@@ -241,6 +225,7 @@ pub fn count(cat: &Catalog) -> Result<u64, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::collection::scan::moves_hash;
 
     fn copy(id: u32, sente: Option<&str>, date: Option<&str>, info: u32) -> Copy {
         Copy {

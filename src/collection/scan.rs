@@ -301,7 +301,7 @@ pub fn game(r: &Record, record: u32, variations: bool) -> Game {
     let initial = (!r.initial.position.same_placement(&Position::startpos()))
         .then(|| r.initial.position.to_sfen());
     let mut info = info(r, record, lines[0].nodes.len() as u32);
-    info.moves_hash = super::duplicates::moves_hash(initial.as_deref(), &coded[0].codes);
+    info.moves_hash = moves_hash(initial.as_deref(), &coded[0].codes);
     Game {
         info,
         stored: StoredGame {
@@ -415,6 +415,22 @@ pub fn normal_date(s: &str) -> Option<String> {
         }
         _ => None,
     }
+}
+
+/// The hash of a game's start (`initial`: its SFEN, `None` for the start position) and its
+/// main line's move codes; 0 for a game without a move (never taken for a copy).
+pub fn moves_hash(initial: Option<&str>, codes: &[u16]) -> i64 {
+    if codes.is_empty() {
+        return 0;
+    }
+    let mut bytes = Vec::with_capacity(codes.len() * 2 + 96);
+    bytes.extend_from_slice(initial.unwrap_or("startpos").as_bytes());
+    bytes.push(0);
+    for c in codes {
+        bytes.extend_from_slice(&c.to_le_bytes());
+    }
+    let h = super::segment::fnv64(0xcbf2_9ce4_8422_2325, &bytes) as i64;
+    if h == 0 { 1 } else { h }
 }
 
 #[cfg(test)]
