@@ -67,9 +67,10 @@
 //!    (where things were drawn for the mouse, how far each pane can scroll, how many rows the
 //!    library shows) is `tui::view::ViewState`; the scroll offsets themselves are the app's
 //!    (its view, each overlay's state). After each frame the run loop hands back what drawing
-//!    found: it clamps the offsets to what can scroll and tells the library its height
-//!    (`App::set_library_height`), which fetches the rows newly shown from the catalog (one
-//!    SQLite query, on the key path).
+//!    found: whether the graph is on screen (`App::set_graph_on_screen`), it clamps the
+//!    offsets to what can scroll, tells the library its height (`App::set_library_height`),
+//!    which fetches the rows newly shown from the catalog (one SQLite query, on the key path),
+//!    and tells an open list how many rows a page is (`App::set_list_page`, for PageDown).
 //!
 //! # A file, from bytes to the screen (and back)
 //!
