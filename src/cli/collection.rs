@@ -166,7 +166,7 @@ pub struct GamesArgs {
     #[arg(long)]
     pub json: bool,
     /// List the copies of games not counted (the same moves from the same start, and the
-    /// same players and date where both have them), each with the copy counted in its place:
+    /// same players, date and winner where both have them), each with the copy counted in its place:
     /// the one with the most comments and analysis.
     #[arg(long)]
     pub duplicates: bool,
