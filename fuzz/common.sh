@@ -51,9 +51,10 @@ targets() {
     sed -n 's/^name = "\(.*\)"$/\1/p' "$FUZZ/Cargo.toml" | grep -v '^kifview'
 }
 
-# Where `cargo fuzz build -s none` puts the binaries.
+# Where `cargo fuzz build -s none` puts the binaries: `release` (the default, for long runs),
+# or `debug` after `cargo fuzz build --dev` (the smoke run's build).
 bin_dir() {
-    echo "$FUZZ/target/$(rustc -vV | sed -n 's/^host: //p')/release"
+    echo "$FUZZ/target/$(rustc -vV | sed -n 's/^host: //p')/${1:-release}"
 }
 
 # libFuzzer's -max_len for TARGET: the round-trip targets write and read every record several
