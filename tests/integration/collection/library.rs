@@ -313,47 +313,63 @@ fn o_opens_the_library_of_the_index_from_any_record() {
     assert!(v.app.message().unwrap().text.contains("holds one record"));
 }
 
-#[test]
-fn a_second_update_of_an_index_is_refused_while_one_runs() {
+/// Runs `while_held` while an update of `idx` (of `folder`) is held in the middle of reading
+/// its files (it waits on a flag, not on time); then lets it finish, also when `while_held`
+/// fails an assertion, and returns both results.
+pub(super) fn while_an_update_is_held<T>(
+    idx: &Path,
+    folder: &Path,
+    while_held: impl FnOnce() -> T,
+) -> (T, Result<kifview::collection::Report, String>) {
     use std::sync::atomic::{AtomicBool, Ordering};
-    let dir = tempfile::tempdir().unwrap();
-    let coll = collection(dir.path());
-    let idx = dir.path().join("idx");
     let (started, release) = (AtomicBool::new(false), AtomicBool::new(false));
     std::thread::scope(|s| {
         let first = s.spawn(|| {
-            // Held in the middle of reading the files until the second update was tried.
             let hold = |_: u64, _: u64| {
                 started.store(true, Ordering::SeqCst);
                 while !release.load(Ordering::SeqCst) {
                     std::thread::yield_now();
                 }
             };
-            kifview::collection::update(
-                &idx,
-                std::slice::from_ref(&coll),
-                Default::default(),
-                &hold,
-            )
+            kifview::collection::update(idx, &[folder.to_path_buf()], Default::default(), &hold)
         });
         while !started.load(Ordering::SeqCst) {
             std::thread::yield_now();
         }
-        let second = kifview::collection::update(
+        // Released however this ends (a failed assertion too), so the scope can join.
+        struct Release<'a>(&'a AtomicBool);
+        impl Drop for Release<'_> {
+            fn drop(&mut self) {
+                self.0.store(true, Ordering::SeqCst);
+            }
+        }
+        let released = Release(&release);
+        let out = while_held();
+        drop(released);
+        (out, first.join().unwrap())
+    })
+}
+
+#[test]
+fn a_second_update_of_an_index_is_refused_while_one_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let coll = collection(dir.path());
+    let idx = dir.path().join("idx");
+    let (second, first) = while_an_update_is_held(&idx, &coll, || {
+        kifview::collection::update(
             &idx,
             std::slice::from_ref(&coll),
             Default::default(),
             &|_, _| {},
-        );
-        release.store(true, Ordering::SeqCst);
-        let err = second.expect_err("the second update is refused");
-        assert!(
-            err.contains("another kifview is updating this index"),
-            "{err}"
-        );
-        let report = first.join().unwrap().expect("the first update ends well");
-        assert_eq!(report.games, 5);
+        )
     });
+    let err = second.expect_err("the second update is refused");
+    assert!(
+        err.contains("another kifview is updating this index"),
+        "{err}"
+    );
+    let report = first.expect("the first update ends well");
+    assert_eq!(report.games, 5);
     // Released: the next update runs, and the index is whole.
     let r = kifview::collection::update(&idx, &[coll], Default::default(), &|_, _| {}).unwrap();
     assert_eq!((r.games, r.files_unchanged), (5, 5));

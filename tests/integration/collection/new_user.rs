@@ -234,40 +234,13 @@ fn the_first_indexing_leaves_the_list_at_its_head() {
 #[test]
 fn the_library_waits_for_another_update_of_its_index_then_indexes() {
     use kifview::app::LaunchOptions;
-    use std::sync::atomic::{AtomicBool, Ordering};
     let dir = tempfile::tempdir().unwrap();
     let coll = super::library::collection(dir.path());
     let other = dir.path().join("other");
     dated_games(&other, 3);
     let idx = dir.path().join("idx");
-    let (started, release) = (AtomicBool::new(false), AtomicBool::new(false));
-    std::thread::scope(|s| {
-        let first = s.spawn(|| {
-            // Another update (of another folder), held while it reads its files.
-            let hold = |_: u64, _: u64| {
-                started.store(true, Ordering::SeqCst);
-                while !release.load(Ordering::SeqCst) {
-                    std::thread::yield_now();
-                }
-            };
-            kifview::collection::update(
-                &idx,
-                std::slice::from_ref(&other),
-                Default::default(),
-                &hold,
-            )
-        });
-        while !started.load(Ordering::SeqCst) {
-            std::thread::yield_now();
-        }
-        // Released however this ends (a failed assertion too), so the scope can join.
-        struct Release<'a>(&'a AtomicBool);
-        impl Drop for Release<'_> {
-            fn drop(&mut self) {
-                self.0.store(true, Ordering::SeqCst);
-            }
-        }
-        let _release = Release(&release);
+    // Another update (of another folder), held while it reads its files.
+    let (mut v, first) = super::library::while_an_update_is_held(&idx, &other, || {
         let mut v = common::viewer_with(&LaunchOptions {
             file: Some(coll.clone()),
             index: Some(idx.clone()),
@@ -286,14 +259,14 @@ fn the_library_waits_for_another_update_of_its_index_then_indexes() {
             shown.contains("another kifview is updating this index: waiting for it"),
             "{shown}"
         );
-        release.store(true, Ordering::SeqCst);
-        first.join().unwrap().expect("the other update ends well");
-        v.app.library_settle();
-        let shown = super::library::text(&mut v, 80, 24);
-        assert_eq!(v.app.library().unwrap().ids().len(), 5, "{shown}");
-        assert!(shown.contains("indexed: "), "{shown}");
-        assert!(!shown.contains("waiting"), "{shown}");
+        v
     });
+    first.expect("the other update ends well");
+    v.app.library_settle();
+    let shown = super::library::text(&mut v, 80, 24);
+    assert_eq!(v.app.library().unwrap().ids().len(), 5, "{shown}");
+    assert!(shown.contains("indexed: "), "{shown}");
+    assert!(!shown.contains("waiting"), "{shown}");
 }
 
 /// A game opened from the library, edited and saved: back in the list (`O`), its row shows
