@@ -18,7 +18,7 @@
 //!    hands) is not searched again.
 
 use super::set::{
-    ActualMove, Candidate, CriteriaMetadata, EngineMetadata, Metadata, PreviousMove, Problem,
+    ActualMove, Candidate, CriteriaMetadata, EngineMetadata, Metadata, Num, PreviousMove, Problem,
     ProblemAnalysis, ProblemSet, ProblemSource, normalize_sfen, position_key,
 };
 use crate::analyze::game::{SearchFailure, search_blocking};
@@ -119,11 +119,11 @@ impl Criteria {
     /// The criteria as the set's metadata records them.
     pub fn metadata(&self) -> CriteriaMetadata {
         CriteriaMetadata {
-            win_rate_drop_threshold: Some(self.win_rate_drop),
-            adoption_win_rate_diff: Some(self.adoption_diff),
-            acceptable_win_rate_diff: Some(self.acceptable_diff),
-            min_win_rate: Some(self.min_win_rate),
-            coefficient_in_sigmoid: Some(self.coefficient),
+            win_rate_drop_threshold: Some(Num(self.win_rate_drop)),
+            adoption_win_rate_diff: Some(Num(self.adoption_diff)),
+            acceptable_win_rate_diff: Some(Num(self.acceptable_diff)),
+            min_win_rate: Some(Num(self.min_win_rate)),
+            coefficient_in_sigmoid: Some(Num(self.coefficient)),
             min_ply: Some(u64::from(self.min_ply)),
             max_ply: Some(u64::from(self.max_ply)),
             ..CriteriaMetadata::default()
@@ -392,6 +392,23 @@ impl<'e> Maker<'e> {
         self.problems.len()
     }
 
+    /// Analyses `record` in memory with the maker's engine (`--analyze`): its comments get
+    /// the evaluations [`detect_blunders`] reads.
+    pub fn analyse(
+        &mut self,
+        record: &mut Record,
+        opts: &crate::analyze::Options,
+        cancel: &AtomicBool,
+    ) -> Result<(), Stopped> {
+        use crate::analyze::game::Stopped as S;
+        crate::analyze::analyse_record(self.eng, record, opts, cancel, &mut |_, _| {})
+            .map(|_| ())
+            .map_err(|e| match e {
+                S::Cancelled => Stopped::Cancelled,
+                e => Stopped::Engine(e.to_string()),
+            })
+    }
+
     /// Finds the problems in `record` (read from `path`) and adds them.
     pub fn add_record(
         &mut self,
@@ -508,7 +525,7 @@ impl<'e> Maker<'e> {
             engine: Some(EngineMetadata {
                 name: Some(engine.to_string()),
                 multi_pv: Some(u64::from(self.criteria.multipv)),
-                max_seconds_per_position: Some(self.criteria.time.as_secs_f64()),
+                max_seconds_per_position: Some(Num(self.criteria.time.as_secs_f64())),
                 ..EngineMetadata::default()
             }),
             criteria: Some(self.criteria.metadata()),

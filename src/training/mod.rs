@@ -6,9 +6,11 @@
 //!
 //! - [`set`]: ShogiHome's next-move problem format, read (checked as ShogiHome checks it) and
 //!   written, fields it does not know kept.
+//! - [`batch`]: `kifview problems make` over files and records.
 //! - [`make`]: problems from analysed games (ShogiHome's detection, re-search and adoption).
 
 pub mod set;
 
 pub use set::{Problem, ProblemSet, SetError};
+pub mod batch;
 pub mod make;

@@ -29,15 +29,18 @@ fn err(msg: impl Into<String>) -> SetError {
     SetError(msg.into())
 }
 
-/// Whole numbers are written without a fraction (`20`, not `20.0`), as ShogiHome writes them.
-mod number {
-    use serde::Serializer;
+/// A number of the metadata that may have a fraction (a percentage, seconds): written without
+/// one when it is whole (`20`, not `20.0`), as ShogiHome writes it.
+#[derive(Clone, Copy, Debug, PartialEq, PartialOrd, Deserialize)]
+#[serde(transparent)]
+pub struct Num(pub f64);
 
-    pub fn write<S: Serializer>(v: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
-        match *v {
-            Some(x) if x.fract() == 0.0 && x.abs() < 1e15 => s.serialize_i64(x as i64),
-            Some(x) => s.serialize_f64(x),
-            None => s.serialize_none(),
+impl Serialize for Num {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        if self.0.fract() == 0.0 && self.0.abs() < 1e15 {
+            s.serialize_i64(self.0 as i64)
+        } else {
+            s.serialize_f64(self.0)
         }
     }
 }
@@ -80,12 +83,8 @@ pub struct EngineMetadata {
     pub name: Option<String>,
     #[serde(default, rename = "multiPV", skip_serializing_if = "Option::is_none")]
     pub multi_pv: Option<u64>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        serialize_with = "number::write"
-    )]
-    pub max_seconds_per_position: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_seconds_per_position: Option<Num>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
@@ -94,36 +93,16 @@ pub struct EngineMetadata {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CriteriaMetadata {
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        serialize_with = "number::write"
-    )]
-    pub win_rate_drop_threshold: Option<f64>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        serialize_with = "number::write"
-    )]
-    pub adoption_win_rate_diff: Option<f64>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        serialize_with = "number::write"
-    )]
-    pub acceptable_win_rate_diff: Option<f64>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        serialize_with = "number::write"
-    )]
-    pub min_win_rate: Option<f64>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        serialize_with = "number::write"
-    )]
-    pub coefficient_in_sigmoid: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub win_rate_drop_threshold: Option<Num>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub adoption_win_rate_diff: Option<Num>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub acceptable_win_rate_diff: Option<Num>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_win_rate: Option<Num>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub coefficient_in_sigmoid: Option<Num>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub min_ply: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

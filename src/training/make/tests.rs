@@ -7,20 +7,7 @@ use crate::core::notation;
 // With coefficient 600: 800 -> 79.1 %, -200 -> 41.7 %, 500 -> 69.7 %. Move 3 (▲2六歩) takes
 // sente from 79.1 % to 41.7 % (37.4 points); move 4 (△8四歩) takes gote from 58.3 % to
 // 30.3 % (28.0 points); move 2 (△3四歩) leaves gote at 20.9 %.
-const KIF: &str = "先手：先手太郎
-後手：後手次郎
-手合割：平手
-   1 ７六歩(77)
-*#評価値=800
-   2 ３四歩(33)
-*#評価値=800
-   3 ２六歩(27)
-*#評価値=-200
-   4 ８四歩(83)
-*#評価値=500
-   5 ２五歩(26)
-*#評価値=550
-";
+const KIF: &str = include_str!("../../../tests/fixtures/training/detect.kif");
 
 fn record(text: &str) -> Record {
     let l = notation::load(text.as_bytes(), Some(std::path::Path::new("t.kif")));

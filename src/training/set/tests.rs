@@ -120,7 +120,7 @@ fn a_set_shogihome_wrote_is_read_and_written_back_byte_for_byte() {
     let m = set.metadata.as_ref().unwrap();
     assert_eq!(
         m.engine.as_ref().unwrap().max_seconds_per_position,
-        Some(10.0)
+        Some(Num(10.0))
     );
     assert_eq!(set.to_json(), VALID);
 }
@@ -333,7 +333,7 @@ fn the_specs_sample_is_refused_for_its_illegal_drop_as_shogihome_refuses_it() {
     let set = ProblemSet::from_json(&v.to_string()).unwrap();
     let m = set.metadata.as_ref().unwrap();
     let c = m.criteria.as_ref().unwrap();
-    assert_eq!(c.min_win_rate, Some(20.0));
+    assert_eq!(c.min_win_rate, Some(Num(20.0)));
     assert_eq!(c.max_ply, Some(120));
     assert_eq!(m.engine.as_ref().unwrap().multi_pv, Some(3));
     assert_eq!(m.app_version.as_deref(), Some("1.24.0"));
