@@ -131,6 +131,62 @@ fn fifos_devices_and_dangling_links_are_skipped_by_name_and_never_read() {
     );
 }
 
+/// `diagram -r` and `analyze -r` walk folders as `index` does, and name each file they skip
+/// (the walk left FIFOs and devices out without a word before).
+#[test]
+fn diagram_and_analyze_name_each_non_regular_file_their_walk_skips() {
+    let (dir, coll) = collection_dir();
+    std::fs::write(coll.join("good.kif"), kif("甲")).unwrap();
+    mkfifo(&coll.join("pipe.kif"));
+    std::os::unix::fs::symlink("/dev/zero", coll.join("zero.kif")).unwrap();
+    let named = |what: &str, out: &std::process::Output| {
+        let err = common::stderr_of(out);
+        for name in ["pipe.kif", "zero.kif"] {
+            assert!(
+                err.lines()
+                    .any(|l| l.contains(name) && l.contains("not a regular file")),
+                "{what}: {name} not named: {err}"
+            );
+        }
+    };
+    let pics = dir.path().join("pics");
+    let out = kifview()
+        .args(["diagram", "-r"])
+        .arg(&coll)
+        .arg("--out-dir")
+        .arg(&pics)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", common::stderr_of(&out));
+    named("diagram -r", &out);
+    // The regular file was drawn, and nothing for the skipped ones.
+    let drawn: Vec<_> = std::fs::read_dir(&pics)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        drawn.len() == 1 && drawn[0].starts_with("good"),
+        "{drawn:?}"
+    );
+    let analysed = dir.path().join("analysed");
+    let mut cmd = common::analyze(dir.path());
+    cmd.timeout(HANG);
+    let out = cmd
+        .args(["--nodes", "1000", "-r"])
+        .arg(&coll)
+        .arg("--out-dir")
+        .arg(&analysed)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", common::stderr_of(&out));
+    named("analyze -r", &out);
+    assert!(
+        common::stderr_of(&out).contains("analysed 1"),
+        "{}",
+        common::stderr_of(&out)
+    );
+}
+
 #[test]
 fn a_record_file_over_the_limit_is_refused_with_its_size_and_endless_inputs_end() {
     let dir = tempfile::tempdir().unwrap();
@@ -257,6 +313,55 @@ fn a_file_counts_once_however_many_links_name_it_and_recovery_files_are_not_game
     let out = index(&[coll.join("sub").as_os_str()], &idx);
     assert!(out.status.success(), "{}", common::stderr_of(&out));
     assert_eq!(games(&idx).len(), 1);
+}
+
+/// A hard link found by a later run, under another folder, to a file an earlier run indexed
+/// is the same game: the catalog keeps each file's identity (device, inode), and the later
+/// name is skipped with a note while the first name is there. Before, the second run added
+/// it again (2 games).
+#[test]
+fn a_hard_link_found_by_a_later_run_to_a_file_already_indexed_counts_once() {
+    let (dir, coll) = collection_dir();
+    let other = dir.path().join("other");
+    std::fs::create_dir_all(&other).unwrap();
+    std::fs::write(coll.join("a.kif"), kif("甲")).unwrap();
+    let idx = dir.path().join("idx");
+    let out = index(&[coll.as_os_str()], &idx);
+    assert!(out.status.success(), "{}", common::stderr_of(&out));
+    assert_eq!(games(&idx).len(), 1);
+    std::fs::hard_link(coll.join("a.kif"), other.join("same.kif")).unwrap();
+    std::fs::write(other.join("b.kif"), kif("乙")).unwrap();
+    let out = index(&[other.as_os_str()], &idx);
+    assert!(out.status.success(), "{}", common::stderr_of(&out));
+    let err = common::stderr_of(&out);
+    assert!(
+        err.lines()
+            .any(|l| l.contains("same.kif") && l.contains("a.kif") && l.contains("same file")),
+        "{err}"
+    );
+    let g = games(&idx);
+    let names: Vec<_> = g.iter().map(|g| g["sente"].as_str().unwrap()).collect();
+    assert_eq!(names.len(), 2, "{g:?}");
+    assert!(names.contains(&"甲") && names.contains(&"乙"), "{names:?}");
+    // Both runs again, in either order: still one game for the file.
+    for roots in [[&coll, &other], [&other, &coll]] {
+        let out = index(&[roots[0].as_os_str(), roots[1].as_os_str()], &idx);
+        assert!(out.status.success(), "{}", common::stderr_of(&out));
+        assert_eq!(games(&idx).len(), 2);
+    }
+    // The first name gone: the next run of the other folder counts the file under its name.
+    std::fs::remove_file(coll.join("a.kif")).unwrap();
+    let out = index(&[coll.as_os_str()], &idx);
+    assert!(out.status.success(), "{}", common::stderr_of(&out));
+    let out = index(&[other.as_os_str()], &idx);
+    assert!(out.status.success(), "{}", common::stderr_of(&out));
+    let g = games(&idx);
+    assert_eq!(g.len(), 2, "{g:?}");
+    assert!(
+        g.iter()
+            .any(|g| g["path"].as_str().unwrap().ends_with("other/same.kif")),
+        "{g:?}"
+    );
 }
 
 #[test]
