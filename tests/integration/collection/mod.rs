@@ -10,6 +10,7 @@ mod index_inputs;
 mod library;
 mod me;
 mod new_user;
+mod repertoire;
 mod report;
 mod tags;
 mod variations;
