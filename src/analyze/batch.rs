@@ -324,6 +324,14 @@ pub fn expand(inputs: &[PathBuf], recursive: bool) -> Result<Vec<(PathBuf, Strin
         .collect())
 }
 
+/// What the walk of `inputs` leaves out, a line `PATH: why` each (a FIFO, a device, a
+/// dangling link, a folder that cannot be read), for `kifview analyze -r` to name before it
+/// starts. The walk is a directory listing, cheap beside an engine's search, and [`plan`]
+/// walks again for the files it analyses.
+pub fn skipped_inputs(inputs: &[PathBuf], recursive: bool) -> Vec<String> {
+    convert::walk_inputs(inputs, recursive).map_or_else(|_| Vec::new(), |w| w.1)
+}
+
 /// The jobs of a batch: inputs expanded, the shard taken, outputs decided. Errors are usage
 /// errors (nothing was started).
 pub fn plan(b: &Batch) -> Result<(Vec<Job>, usize), String> {

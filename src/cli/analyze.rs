@@ -174,6 +174,9 @@ pub fn analyze(a: AnalyzeArgs) -> ExitCode {
         (_, _, true) => Output::InPlace,
         _ => Output::Stdout,
     };
+    for s in batch::skipped_inputs(&a.inputs, a.recursive) {
+        eprintln!("kifview analyze: {}", sanitize(&s));
+    }
     let b = Batch {
         inputs: a.inputs,
         recursive: a.recursive,

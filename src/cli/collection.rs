@@ -382,7 +382,12 @@ pub(super) fn open(given: Option<PathBuf>, who: &str) -> Result<Index, ExitCode>
 struct FoundJson<'a> {
     path: &'a str,
     record: u32,
+    /// Plies played from the record's start position to the match.
     ply: u32,
+    /// The record's number of the move that reaches the match (`FILE +N`'s N: `ply` after a
+    /// record that starts at `手数＝80` is this less 80).
+    #[serde(rename = "move")]
+    move_number: u32,
     result: GameResult,
     sente: &'a str,
     gote: &'a str,
@@ -456,6 +461,12 @@ fn name<'a>(s: &Option<&'a str>) -> &'a str {
     s.unwrap_or("")
 }
 
+/// The record's number of the move that reaches a match `ply` plies after the record's
+/// start: what `FILE +N`, `--variation` and `--file … --ply` number moves with.
+fn move_number(g: &Brief, ply: u32) -> u32 {
+    (g.first_move.max(1) - 1).saturating_add(ply)
+}
+
 /// The human-readable line of a game, and the line that opens it (`FILE +N [--record R]`),
 /// written into `t`.
 fn human(t: &mut Vec<u8>, g: &Brief, ply: Option<u32>, variation: &[Fork]) {
@@ -478,7 +489,7 @@ fn human(t: &mut Vec<u8>, g: &Brief, ply: Option<u32>, variation: &[Fork]) {
     shell_word(t, g.path);
     if let Some(p) = ply {
         put(t, " +");
-        number(t, g.first_move - 1 + p);
+        number(t, move_number(g, p));
         if let Some(v) = Fork::arg(g.first_move, variation) {
             put(t, " --variation ");
             put(t, &v);
@@ -653,6 +664,8 @@ impl Stream {
         number(t, g.record);
         t.extend_from_slice(b",\"ply\":");
         number(t, ply);
+        t.extend_from_slice(b",\"move\":");
+        number(t, move_number(g, ply));
         field(t, b",\"result\":", Some(g.result.word()));
         field(t, b",\"sente\":", Some(name(&g.sente)));
         field(t, b",\"gote\":", Some(name(&g.gote)));
@@ -672,6 +685,7 @@ impl Stream {
                 path: g.path,
                 record: g.record,
                 ply,
+                move_number: move_number(g, ply),
                 result: g.result,
                 sente: name(&g.sente),
                 gote: name(&g.gote),

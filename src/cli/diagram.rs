@@ -160,8 +160,17 @@ pub fn diagram(a: DiagramArgs) -> ExitCode {
             path: PathBuf::from("position"),
             base: None,
         }],
-        None => match convert::expand_inputs(&a.inputs, a.recursive) {
-            Ok(i) => i,
+        // Each file the walk leaves out (a FIFO, a device, a dangling link, a folder that
+        // cannot be read) is named, as `index` names it.
+        None => match convert::walk_inputs(&a.inputs, a.recursive) {
+            Ok((i, skipped)) => {
+                let lines: Vec<String> = skipped
+                    .iter()
+                    .map(|s| format!("kifview diagram: {s}"))
+                    .collect();
+                print_messages(&lines);
+                i
+            }
             Err(m) => return usage(&m),
         },
     };

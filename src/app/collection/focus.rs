@@ -173,5 +173,9 @@ impl App {
             format!("explorer: games with {text}")
         });
         self.collection_tick();
+        // Typed in the games list (`o`): the list follows.
+        if self.games_list_open() {
+            self.open_collection_games();
+        }
     }
 }

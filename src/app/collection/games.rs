@@ -1,12 +1,16 @@
 //! Games at this position (`o`): every game of the collection that reaches the position on the
-//! board, newest first (date, players, result, the ply, the move played next); Enter opens one
+//! board, newest first (date, players, result, the ply, the move played next), sorted by
+//! another column with `s` (`S` reverses; the title marks the column ▲/▼) and filtered with
+//! `/` or `f` (the explorer's filter, which the list shares: the worker is asked again); Enter opens one
 //! at that ply. The record left stays in memory, whole (its edits, undo history and node), on a
 //! back stack: `Ctrl-o` returns to it, and the game left then goes on a forward stack
 //! (`Ctrl-n`), so no record with unsaved edits is ever dropped; quitting asks about them. In a
 //! game opened from the list, `}` / `{` open the list's next and previous games the same way.
 
-use super::state::{GameRef, Stashed};
+use super::state::{GameRef, GamesOrder, GamesSort, Stashed};
 use super::worker::Request;
+use crate::app::config::KeyMode;
+use crate::app::dispatch::command::Command;
 use crate::app::document::{self, Document};
 use crate::app::overlay::{ListContent, Mode};
 use crate::app::state::{App, Level};
@@ -26,7 +30,7 @@ fn result_word(o: GameResult) -> &'static str {
 /// A game of the list `o` opens: its row (date, players, result, my result when there is a
 /// "me", which `mine` counts, the move played next, the file) and where it opens.
 fn game_ref(
-    f: &Found,
+    (seq, f): (usize, &Found),
     pos: &crate::core::rules::Position,
     me: Option<&Me>,
     mine: &mut MeTally,
@@ -71,22 +75,85 @@ fn game_ref(
         ply: f.ply,
         variation: f.variation.clone(),
         label,
+        date: g.date.clone(),
+        sente: name(&g.sente),
+        gote: name(&g.gote),
+        result: g.result,
+        moves: g.moves,
+        seq,
     }
 }
 
-/// `o`: the collection's games reaching the position.
+/// Sorts `games` by `order`: undated games last either way; ties in the worker's order.
+fn sort_games(games: &mut [GameRef], order: GamesOrder) {
+    let rank = |r: GameResult| match r {
+        GameResult::Sente => 0,
+        GameResult::Gote => 1,
+        GameResult::Draw => 2,
+        GameResult::Unknown => 3,
+    };
+    games.sort_by(|a, b| {
+        let by = match order.by {
+            GamesSort::Date => {
+                let undated = a.date.is_none().cmp(&b.date.is_none());
+                if undated.is_ne() {
+                    return undated;
+                }
+                a.date.cmp(&b.date)
+            }
+            GamesSort::Sente => a.sente.cmp(&b.sente),
+            GamesSort::Gote => a.gote.cmp(&b.gote),
+            GamesSort::Result => rank(a.result).cmp(&rank(b.result)),
+            GamesSort::Moves => a.moves.cmp(&b.moves),
+        };
+        let by = if order.descending { by.reverse() } else { by };
+        by.then(a.seq.cmp(&b.seq))
+    });
+}
+
+/// The tag of the games list (`o`) on the status line.
+const GAMES_TAG: &str = "COLLECTION GAMES";
+
+/// `o`: the collection's games reaching the position, in `order`; `head` is its title
+/// before the order (the count, the filter, my score).
 #[derive(Debug)]
-struct CollectionGames(Rc<[GameRef]>);
+struct CollectionGames {
+    games: Rc<[GameRef]>,
+    head: String,
+}
 
 impl ListContent for CollectionGames {
     fn tag(&self) -> &'static str {
-        "COLLECTION GAMES"
+        GAMES_TAG
     }
     fn items(&self, _app: &App) -> Vec<String> {
-        self.0.iter().map(|g| g.label.clone()).collect()
+        self.games.iter().map(|g| g.label.clone()).collect()
     }
     fn pick(&self, app: &mut App, selected: usize) {
-        app.open_collection_game(Rc::clone(&self.0), selected);
+        app.open_collection_game(Rc::clone(&self.games), selected);
+    }
+    /// `s`: the next column (dates newest first, the others A to Z, as the library); `S`:
+    /// the other direction. The game selected stays selected.
+    fn sort(&self, app: &mut App, selected: usize, reverse: bool) -> bool {
+        let mut order = app.collection.explorer.games_order;
+        if reverse {
+            order.descending = !order.descending;
+        } else {
+            let all = GamesSort::ALL;
+            let i = all.iter().position(|&s| s == order.by).map_or(0, |i| i + 1);
+            order.by = all[i % all.len()];
+            order.descending = order.by == GamesSort::Date;
+        }
+        app.collection.explorer.games_order = order;
+        let at = self.games.get(selected).map(|g| g.seq);
+        app.show_games_list(self.games.to_vec(), self.head.clone(), at);
+        true
+    }
+    /// `/` or `f`: the explorer's filter (the list and the pane look at the same games); the
+    /// list is asked for again with it.
+    fn filter(&self, app: &mut App) -> bool {
+        app.open_explorer_filter();
+        true
     }
 }
 
@@ -124,38 +191,38 @@ impl App {
             return;
         }
         self.collection.explorer.finding = None;
-        // Still there, with the same filter, and browsing (or in the pane).
-        let here = matches!(self.mode(), Mode::Normal | super::focus::FOCUS);
+        // Still there, with the same filter, and browsing (or in the pane, or in the list
+        // itself: a filter typed there).
+        let relist = self.games_list_open();
+        let here = relist || matches!(self.mode(), Mode::Normal | super::focus::FOCUS);
         if key != self.collection_key() || !here {
             return;
         }
-        let mut found = match result {
+        let found = match result {
             Ok(f) => f,
             Err(e) => return self.info_level(e, Level::Error),
         };
-        if found.is_empty() {
-            return self.info(match self.collection.explorer.filter_text.as_str() {
-                "" => "no game of the collection reaches this position".to_string(),
-                f => format!("no game with {f} reaches this position"),
-            });
+        let said = match self.collection.explorer.filter_text.as_str() {
+            "" => "no game of the collection reaches this position".to_string(),
+            f => format!("no game with {f} reaches this position"),
+        };
+        // The list open stays open, empty, to filter again.
+        if found.is_empty() && !relist {
+            return self.info(said);
         }
-        // Newest first; undated games last, in index order.
-        found.sort_by(|a, b| {
-            (b.game.date.is_some(), &b.game.date).cmp(&(a.game.date.is_some(), &a.game.date))
-        });
         let pos = self.position().clone();
         // With a "me": each game's result from my side, and my score over the list.
         let me = crate::collection::Me::new(&self.config.me);
         let mut mine = MeTally::default();
-        let games: Vec<GameRef> = found
-            .into_iter()
-            .map(|f| game_ref(&f, &pos, me.as_ref(), &mut mine))
+        let games: Vec<GameRef> = (found.iter().enumerate())
+            .map(|f| game_ref(f, &pos, me.as_ref(), &mut mine))
             .collect();
         let n = games.len();
-        self.info(format!(
-            "{n} game{} reach this position",
-            if n == 1 { "" } else { "s" }
-        ));
+        self.info(match n {
+            0 => said,
+            1 => "1 game reaches this position".to_string(),
+            n => format!("{n} games reach this position"),
+        });
         let mut filter = match self.collection.explorer.filter_text.as_str() {
             "" => String::new(),
             f => format!(" [{f}]"),
@@ -171,10 +238,46 @@ impl App {
                 mine.games, mine.win, mine.loss, mine.draw
             ),
         };
-        self.open_list(
-            CollectionGames(games.into()),
-            &format!("この局面の対局 {n}局{filter}{score}  Enter: open"),
+        let head = format!("この局面の対局 {n}局{filter}{score}");
+        self.show_games_list(games, head, None);
+    }
+
+    /// Is the games list (`o`) the list on top?
+    pub(super) fn games_list_open(&self) -> bool {
+        self.mode() == Mode::List
+            && self
+                .overlays
+                .list()
+                .is_some_and(|l| l.content.tag() == GAMES_TAG)
+    }
+
+    /// Opens the games list (in place of the one open) in the order in force, its title
+    /// `head` and the order (`日付▼`), the game `at` (its place in the worker's answer)
+    /// selected when given.
+    fn show_games_list(&mut self, mut games: Vec<GameRef>, head: String, at: Option<usize>) {
+        let order = self.collection.explorer.games_order;
+        sort_games(&mut games, order);
+        let row = at.and_then(|seq| games.iter().position(|g| g.seq == seq));
+        let mark = if order.descending { "▼" } else { "▲" };
+        let keys = self.keys_hint(
+            KeyMode::List,
+            &[
+                (Command::ListPick, "open"),
+                (Command::ListSort, "sort"),
+                (Command::ListFilter, "filter"),
+            ],
         );
+        let title = format!("{head}  {}{mark}  {keys}", order.by.head());
+        self.open_list(
+            CollectionGames {
+                games: games.into(),
+                head,
+            },
+            &title,
+        );
+        if let Some(row) = row {
+            self.select_in_list(row);
+        }
     }
 
     /// Enter on game `at` of the list `games`: opens it at the ply where it reaches the

@@ -21,7 +21,7 @@ use crate::app::state::{App, Level};
 use crate::collection::{Explored, Filter};
 use crate::core::rules::{Move, Position, Square};
 use state::Answer;
-pub use state::{Collection, Explorer, ExplorerRow, ExplorerView};
+pub use state::{Collection, Explorer, ExplorerRow, ExplorerView, GamesOrder, GamesSort};
 use worker::{Reply, Request};
 
 /// Answers kept for positions already seen (going back shows them at once).

@@ -135,6 +135,57 @@ pub struct Explorer {
     pub(super) rejected: Option<String>,
     /// The key of the position whose games `o` asked for.
     pub(super) finding: Option<String>,
+    /// The order of the games list (`o`), kept for the next list.
+    pub(super) games_order: GamesOrder,
+}
+
+/// What the games list (`o`) is sorted by: the library's columns a game of it has.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum GamesSort {
+    #[default]
+    Date,
+    Sente,
+    Gote,
+    Result,
+    Moves,
+}
+
+impl GamesSort {
+    /// The columns in the order `list_sort` cycles through them.
+    pub const ALL: [GamesSort; 5] = [
+        GamesSort::Date,
+        GamesSort::Sente,
+        GamesSort::Gote,
+        GamesSort::Result,
+        GamesSort::Moves,
+    ];
+
+    /// Its head, as the library's column (`日付`).
+    pub fn head(self) -> &'static str {
+        match self {
+            GamesSort::Date => "日付",
+            GamesSort::Sente => "先手",
+            GamesSort::Gote => "後手",
+            GamesSort::Result => "結果",
+            GamesSort::Moves => "手数",
+        }
+    }
+}
+
+/// The games list's column and direction: newest first unless changed, as the library.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GamesOrder {
+    pub by: GamesSort,
+    pub descending: bool,
+}
+
+impl Default for GamesOrder {
+    fn default() -> GamesOrder {
+        GamesOrder {
+            by: GamesSort::Date,
+            descending: true,
+        }
+    }
 }
 
 impl Explorer {
@@ -189,6 +240,14 @@ pub struct GameRef {
     /// The variations that lead there when the main line does not (`collection::Found`'s).
     pub variation: Vec<crate::collection::Fork>,
     pub label: String,
+    /// What the list sorts by: the date, the players, the result, the game's moves, and
+    /// its place in the worker's answer (ties keep it).
+    pub date: Option<String>,
+    pub sente: String,
+    pub gote: String,
+    pub result: crate::collection::GameResult,
+    pub moves: u32,
+    pub seq: usize,
 }
 
 /// A record put aside, whole: what `Ctrl-o` / `Ctrl-n` bring back (its document: the record,

@@ -102,6 +102,9 @@ macro_rules! command_table {
             ListPick = "list_pick", "List: choose this entry (jump, edit the value, end the line)", App::list_pick;
             ListAdd = "list_add", "List: add an entry (header: a new field)", App::list_add;
             ListDelete = "list_delete", "List: delete this entry", App::list_delete;
+            ListSort = "list_sort", "List: sort by the next column (the games at a position, o: date, 先手, 後手, result, moves)", |a| a.list_sort(false);
+            ListReverse = "list_reverse", "List: reverse the order (of a list that sorts)", |a| a.list_sort(true);
+            ListFilter = "list_filter", "List: filter (the games at a position, o: the explorer's filter, player:藤井 2020..2023 …)", App::list_filter;
             CopyMenu = "copy_menu", "Copy the position, the line or the record to the clipboard (menu)", clipboard::toggle_copy_menu;
             CopySfen = "copy_sfen", "Copy: the current position as SFEN", |a| clipboard::copy(a, Copy::Sfen);
             CopyBod = "copy_bod", "Copy: the current position as a BOD diagram", |a| clipboard::copy(a, Copy::Bod);

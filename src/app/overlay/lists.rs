@@ -1,5 +1,6 @@
 //! Lists to pick from: the mechanics (open, move, refresh, and Enter, add and delete handed to
-//! the list). What a list shows and does is its [`ListContent`], a type in its feature's
+//! the list, and sorting and filtering to a list that sorts or filters). What a list shows
+//! and does is its [`ListContent`], a type in its feature's
 //! folder (bookmarks, endings and header fields in `app::edit`, the presets in
 //! `app::edit::setup`, the engine's lists in `app::research`, the search's matches in
 //! `app::search`, the collection's games in `app::collection`).
@@ -97,6 +98,25 @@ impl App {
     pub(crate) fn list_delete(&mut self) {
         if let Some((content, selected)) = self.list_open() {
             content.delete(self, selected);
+        }
+    }
+
+    /// `list_sort` / `list_reverse`: the list sorts by its next column or reverses its
+    /// order, if it sorts.
+    pub(crate) fn list_sort(&mut self, reverse: bool) {
+        if let Some((content, selected)) = self.list_open()
+            && !content.sort(self, selected, reverse)
+        {
+            self.info("this list has one order");
+        }
+    }
+
+    /// `list_filter`: the list asks for its filter, if it is filtered.
+    pub(crate) fn list_filter(&mut self) {
+        if let Some((content, _)) = self.list_open()
+            && !content.filter(self)
+        {
+            self.info("this list has no filter");
         }
     }
 }

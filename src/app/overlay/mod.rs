@@ -231,6 +231,15 @@ pub trait ListContent: std::fmt::Debug {
     fn add(&self, _app: &mut App) {}
     /// `list_delete` on row `selected`: nothing, unless the list deletes entries.
     fn delete(&self, _app: &mut App, _selected: usize) {}
+    /// `list_sort` (`reverse`: `list_reverse`) with row `selected` selected: false unless
+    /// the list sorts (it then opens itself again in the new order).
+    fn sort(&self, _app: &mut App, _selected: usize, _reverse: bool) -> bool {
+        false
+    }
+    /// `list_filter`: false unless the list is filtered (it then asks for the filter).
+    fn filter(&self, _app: &mut App) -> bool {
+        false
+    }
 }
 
 /// A list overlay to pick from.

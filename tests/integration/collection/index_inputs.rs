@@ -131,6 +131,62 @@ fn fifos_devices_and_dangling_links_are_skipped_by_name_and_never_read() {
     );
 }
 
+/// `diagram -r` and `analyze -r` walk folders as `index` does, and name each file they skip
+/// (the walk left FIFOs and devices out without a word before).
+#[test]
+fn diagram_and_analyze_name_each_non_regular_file_their_walk_skips() {
+    let (dir, coll) = collection_dir();
+    std::fs::write(coll.join("good.kif"), kif("甲")).unwrap();
+    mkfifo(&coll.join("pipe.kif"));
+    std::os::unix::fs::symlink("/dev/zero", coll.join("zero.kif")).unwrap();
+    let named = |what: &str, out: &std::process::Output| {
+        let err = common::stderr_of(out);
+        for name in ["pipe.kif", "zero.kif"] {
+            assert!(
+                err.lines()
+                    .any(|l| l.contains(name) && l.contains("not a regular file")),
+                "{what}: {name} not named: {err}"
+            );
+        }
+    };
+    let pics = dir.path().join("pics");
+    let out = kifview()
+        .args(["diagram", "-r"])
+        .arg(&coll)
+        .arg("--out-dir")
+        .arg(&pics)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", common::stderr_of(&out));
+    named("diagram -r", &out);
+    // The regular file was drawn, and nothing for the skipped ones.
+    let drawn: Vec<_> = std::fs::read_dir(&pics)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        drawn.len() == 1 && drawn[0].starts_with("good"),
+        "{drawn:?}"
+    );
+    let analysed = dir.path().join("analysed");
+    let mut cmd = common::analyze(dir.path());
+    cmd.timeout(HANG);
+    let out = cmd
+        .args(["--nodes", "1000", "-r"])
+        .arg(&coll)
+        .arg("--out-dir")
+        .arg(&analysed)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", common::stderr_of(&out));
+    named("analyze -r", &out);
+    assert!(
+        common::stderr_of(&out).contains("analysed 1"),
+        "{}",
+        common::stderr_of(&out)
+    );
+}
+
 #[test]
 fn a_record_file_over_the_limit_is_refused_with_its_size_and_endless_inputs_end() {
     let dir = tempfile::tempdir().unwrap();

@@ -5,6 +5,7 @@ pub(crate) mod collection_stop;
 mod collection_trust;
 mod duplicates;
 mod explorer;
+mod games_list;
 mod index;
 mod index_inputs;
 mod library;

@@ -328,3 +328,82 @@ fn a_match_only_a_variation_reaches_is_printed_and_opened_at_the_variations_node
     assert_eq!(v.app.step_text(v.app.cur()), "▲９六歩(97)");
     assert_eq!(v.app.record().sibling_index(v.app.cur()), 1);
 }
+
+/// A record that starts after move 80 (`手数＝80`): `find --json`'s `move` is the number the
+/// table's `FILE +N` gives and the viewer opens (the record's own move numbers, as
+/// `--variation` and `--file … --ply` take them), and `ply` counts the plies from the
+/// record's start, as documented. Before, the JSON had only `ply` (3), which opened move 3
+/// (the record's start) instead of move 83.
+#[test]
+fn find_json_names_the_move_that_file_plus_n_opens_in_a_record_that_starts_at_move_81() {
+    let dir = tempfile::tempdir().unwrap();
+    let coll = dir.path().join("coll");
+    std::fs::create_dir_all(&coll).unwrap();
+    let fixture = common::manifest().join("tests/fixtures/fidelity/from_move_81.kifu");
+    let text = std::fs::read_to_string(fixture).unwrap();
+    std::fs::write(coll.join("late.kifu"), &text).unwrap();
+    // The same start with the variation at 84 as its main line: its position after move 84
+    // is one `late.kifu` reaches only through its variation.
+    let (head, _) = text.split_once("  84 ６四歩打").unwrap();
+    std::fs::write(
+        dir.path().join("alt.kifu"),
+        format!("{head}  84 ７七歩打\n  85 同　桂(89)\n"),
+    )
+    .unwrap();
+    let idx = dir.path().join("idx");
+    index_variations(&coll, &idx);
+    let late = std::fs::canonicalize(coll.join("late.kifu")).unwrap();
+    let find = |file: &Path, at: &str, json: bool| {
+        let mut c = assert_cmd::Command::cargo_bin("kifview").unwrap();
+        c.args(["find", "--file"])
+            .arg(file)
+            .args(["--ply", at, "--index"])
+            .arg(&idx);
+        if json {
+            c.arg("--json");
+        }
+        let out = c.output().unwrap();
+        assert!(out.status.success(), "{}", common::stderr_of(&out));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    // On the main line: after move 83.
+    let text = find(&late, "83", false);
+    assert!(
+        text.contains(&format!("  {} +83\n", late.display())),
+        "{text}"
+    );
+    let json: serde_json::Value = serde_json::from_str(find(&late, "83", true).trim()).unwrap();
+    assert_eq!(json["move"], 83, "{json}");
+    assert_eq!(json["ply"], 3, "{json}");
+    let v = common::viewer_with(&kifview::app::LaunchOptions {
+        file: Some(late.clone()),
+        ply: Some(json["move"].as_u64().unwrap() as u32),
+        ..Default::default()
+    });
+    assert_eq!(v.app.step_text(v.app.cur()), "▲６六飛(56)");
+    // Through the variation at move 84.
+    let text = find(&dir.path().join("alt.kifu"), "84", false);
+    assert!(
+        text.contains(&format!("  {} +84 --variation 84:1\n", late.display())),
+        "{text}"
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(find(&dir.path().join("alt.kifu"), "84", true).trim()).unwrap();
+    assert_eq!(
+        (&json["move"], &json["ply"], &json["variation"]),
+        (
+            &serde_json::json!(84),
+            &serde_json::json!(4),
+            &serde_json::json!("84:1")
+        ),
+        "{json}"
+    );
+    let v = common::viewer_with(&kifview::app::LaunchOptions {
+        file: Some(late),
+        ply: Some(84),
+        variation: vec![(84, 1)],
+        ..Default::default()
+    });
+    assert_eq!(v.app.step_text(v.app.cur()), "△７七歩打");
+    assert_eq!(v.app.record().sibling_index(v.app.cur()), 1);
+}
