@@ -232,11 +232,22 @@ pub fn update_forgetting(
     let mut todo = Vec::new();
     let mut seen = std::collections::HashSet::new();
     for f in found {
-        seen.insert(f.key.clone());
+        let key = f.key.clone();
         match known.get(&f.key) {
             Some(k) if k.size == f.size && k.mtime_ns == f.mtime => report.files_unchanged += 1,
-            _ => todo.push(f),
+            _ => match counted_elsewhere(&cat, &f, &known)? {
+                Some(other) => {
+                    report.warnings.push(format!(
+                        "{}: the same file as {} (a hard link): counted once, there",
+                        f.path.display(),
+                        key_path(&other).display()
+                    ));
+                    continue;
+                }
+                None => todo.push(f),
+            },
         }
+        seen.insert(key);
     }
     if stop.load(Ordering::Relaxed) && rebuild.is_none() {
         report.stopped = true;
@@ -306,6 +317,27 @@ pub fn update_forgetting(
     games_bin::write(dir, &cat)?;
     report.games = cat.counts()?.0;
     Ok(report)
+}
+
+/// The other name (key) under which the catalog counts the file `f`, when it does: a file
+/// stored with `f`'s identity (device, inode) outside this update's walk (not in `known`),
+/// whose name still names that file. Identities are checked against the file system, so a
+/// stale one (a file replaced since it was read) never hides a file.
+fn counted_elsewhere(
+    cat: &Catalog,
+    f: &Found,
+    known: &HashMap<String, KnownFile>,
+) -> Result<Option<String>, String> {
+    use std::os::unix::fs::MetadataExt;
+    for other in cat.paths_of_file(f.identity, &f.key)? {
+        if known.contains_key(&other) {
+            continue;
+        }
+        if std::fs::metadata(key_path(&other)).is_ok_and(|m| (m.dev(), m.ino()) == f.identity) {
+            return Ok(Some(other));
+        }
+    }
+    Ok(None)
 }
 
 /// Is the key `path` the key `folder` or under it?
@@ -684,6 +716,7 @@ fn store_file(
         games.len(),
         r.warnings.len(),
         error.as_deref(),
+        f.identity,
     )?;
     for g in games {
         let w = match step.writer.as_mut() {
@@ -1207,6 +1240,7 @@ mod tests {
             key: String::new(),
             size,
             mtime: 0,
+            identity: (0, 0),
         }
     }
 

@@ -7,7 +7,7 @@ use std::path::Path;
 
 /// The version of the index's layout: an index of another version is refused (and rebuilt by
 /// `kifview index`).
-pub const FORMAT: &str = "kifview-collection-5";
+pub const FORMAT: &str = "kifview-collection-6";
 
 /// The prefix of every version's format: a catalog whose format starts so is kifview's (an
 /// index made before the marker file, [`super::build::MARKER`], is recognised by it).
@@ -24,8 +24,11 @@ CREATE TABLE files(
   format TEXT,                    -- kif, ki2, csa, jkf (NULL when unreadable)
   records INTEGER NOT NULL,       -- records indexed from the file
   warnings INTEGER NOT NULL,      -- reader warnings
-  error TEXT                      -- why the file was skipped, or NULL
+  error TEXT,                     -- why the file was skipped, or NULL
+  dev INTEGER NOT NULL,           -- the file's identity when read (device, inode; as signed
+  ino INTEGER NOT NULL            -- 64-bit): another name of it found later is not a new game
 );
+CREATE INDEX files_identity ON files(ino, dev);
 CREATE TABLE segments(
   id INTEGER PRIMARY KEY,         -- pos-ID.bin and moves-ID.bin
   first_game INTEGER NOT NULL,
@@ -293,6 +296,19 @@ impl Catalog {
     }
 
     /// Every file the catalog knows under `root` (a file or a folder), by path.
+    /// The paths (keys) of the files stored with the identity `id` (device, inode), but
+    /// `except`.
+    pub fn paths_of_file(&self, id: (u64, u64), except: &str) -> Result<Vec<String>, String> {
+        let mut st = self
+            .db
+            .prepare_cached("SELECT path FROM files WHERE ino = ?1 AND dev = ?2 AND path != ?3")
+            .map_err(sql)?;
+        let rows = st
+            .query_map(params![id.1 as i64, id.0 as i64, except], |r| r.get(0))
+            .map_err(sql)?;
+        rows.collect::<Result<_, _>>().map_err(sql)
+    }
+
     pub fn files_under(
         &self,
         root: &str,
@@ -743,11 +759,13 @@ impl Catalog {
         records: usize,
         warnings: usize,
         error: Option<&str>,
+        identity: (u64, u64),
     ) -> Result<i64, String> {
         self.db
             .prepare_cached(
-                "INSERT INTO files(path, size, mtime_ns, hash, format, records, warnings, error)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                "INSERT INTO files(path, size, mtime_ns, hash, format, records, warnings, error,
+                                   dev, ino)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
             )
             .and_then(|mut st| {
                 st.execute(params![
@@ -758,7 +776,9 @@ impl Catalog {
                     format,
                     records as i64,
                     warnings as i64,
-                    error
+                    error,
+                    identity.0 as i64,
+                    identity.1 as i64
                 ])
             })
             .map_err(sql)?;

@@ -4,8 +4,10 @@
 //! A folder is walked by `load::record_files`: regular files only (a FIFO, a device, a
 //! dangling link are named and skipped, never read; a folder that cannot be read is named and
 //! skipped, the rest indexed). A file is indexed once however many names reach it: names of
-//! one file (its device and inode) found in one walk count as the first in path order, and a
-//! symbolic link to a record file under a folder of the index is left to that file.
+//! one file (its device and inode) found in one walk count as the first in path order, a name
+//! found later of a file the catalog holds under another name that still names it (a hard link
+//! under another folder, indexed by another run: `files.dev`, `files.ino`) is left to that
+//! name, and a symbolic link to a record file under a folder of the index is left to that file.
 
 use super::scan;
 use std::collections::HashMap;
@@ -19,6 +21,8 @@ pub struct Found {
     pub key: String,
     pub size: i64,
     pub mtime: i64,
+    /// The file's identity (device, inode): names of one file in two runs are one game.
+    pub identity: (u64, u64),
 }
 
 /// What walking the folders of an update found.
@@ -73,6 +77,7 @@ pub fn walk(roots: &[PathBuf], indexed: &[String]) -> Walk {
             key: path_key(&p),
             size: m.len() as i64,
             mtime: scan::mtime_ns(&m),
+            identity: (m.dev(), m.ino()),
             path: p,
         });
     }

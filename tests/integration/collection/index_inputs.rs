@@ -315,6 +315,55 @@ fn a_file_counts_once_however_many_links_name_it_and_recovery_files_are_not_game
     assert_eq!(games(&idx).len(), 1);
 }
 
+/// A hard link found by a later run, under another folder, to a file an earlier run indexed
+/// is the same game: the catalog keeps each file's identity (device, inode), and the later
+/// name is skipped with a note while the first name is there. Before, the second run added
+/// it again (2 games).
+#[test]
+fn a_hard_link_found_by_a_later_run_to_a_file_already_indexed_counts_once() {
+    let (dir, coll) = collection_dir();
+    let other = dir.path().join("other");
+    std::fs::create_dir_all(&other).unwrap();
+    std::fs::write(coll.join("a.kif"), kif("甲")).unwrap();
+    let idx = dir.path().join("idx");
+    let out = index(&[coll.as_os_str()], &idx);
+    assert!(out.status.success(), "{}", common::stderr_of(&out));
+    assert_eq!(games(&idx).len(), 1);
+    std::fs::hard_link(coll.join("a.kif"), other.join("same.kif")).unwrap();
+    std::fs::write(other.join("b.kif"), kif("乙")).unwrap();
+    let out = index(&[other.as_os_str()], &idx);
+    assert!(out.status.success(), "{}", common::stderr_of(&out));
+    let err = common::stderr_of(&out);
+    assert!(
+        err.lines()
+            .any(|l| l.contains("same.kif") && l.contains("a.kif") && l.contains("same file")),
+        "{err}"
+    );
+    let g = games(&idx);
+    let names: Vec<_> = g.iter().map(|g| g["sente"].as_str().unwrap()).collect();
+    assert_eq!(names.len(), 2, "{g:?}");
+    assert!(names.contains(&"甲") && names.contains(&"乙"), "{names:?}");
+    // Both runs again, in either order: still one game for the file.
+    for roots in [[&coll, &other], [&other, &coll]] {
+        let out = index(&[roots[0].as_os_str(), roots[1].as_os_str()], &idx);
+        assert!(out.status.success(), "{}", common::stderr_of(&out));
+        assert_eq!(games(&idx).len(), 2);
+    }
+    // The first name gone: the next run of the other folder counts the file under its name.
+    std::fs::remove_file(coll.join("a.kif")).unwrap();
+    let out = index(&[coll.as_os_str()], &idx);
+    assert!(out.status.success(), "{}", common::stderr_of(&out));
+    let out = index(&[other.as_os_str()], &idx);
+    assert!(out.status.success(), "{}", common::stderr_of(&out));
+    let g = games(&idx);
+    assert_eq!(g.len(), 2, "{g:?}");
+    assert!(
+        g.iter()
+            .any(|g| g["path"].as_str().unwrap().ends_with("other/same.kif")),
+        "{g:?}"
+    );
+}
+
 #[test]
 fn file_names_that_are_not_utf8_stay_two_games_with_paths_that_open() {
     use std::os::unix::ffi::OsStringExt;
