@@ -9,6 +9,7 @@ mod games_list;
 mod index;
 mod index_inputs;
 mod library;
+mod library_scope;
 mod me;
 mod new_user;
 mod repertoire;
