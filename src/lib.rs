@@ -63,15 +63,19 @@
 //!    last written whole to disk. `App`'s own fields are the app layer's: the front end,
 //!    tests and benches read it through its methods and change it through commands.
 //! 5. `tui::ui` lays the screen out and each widget (`tui::widgets`) draws its pane from
-//!    `&App`; the overlays are drawn from the bottom of the stack up. What only drawing knows
-//!    (where things were drawn for the mouse, how far each pane can scroll, how many rows the
-//!    library shows) is `tui::view::ViewState`; the scroll offsets themselves are the app's
-//!    (its view, each overlay's state). After each frame the run loop hands back what drawing
-//!    found: whether the graph is on screen (`App::set_graph_on_screen`), it clamps the
-//!    offsets to what can scroll, tells the library its height (`App::set_library_height`),
-//!    which fetches the rows newly shown from the catalog (one SQLite query, on the key path),
-//!    and tells an open list how many rows a page is (`App::set_list_page`, for PageDown).
-//!
+//!    `&App`; the overlays are drawn from the bottom of the stack up. Drawing changes nothing
+//!    in the app and starts no query: what only drawing knows is the front end's own render
+//!    state, `tui::view::ViewState` (where things were drawn for the mouse; the first row the
+//!    moves, the variations, the tree and the library show, each following its selection; how
+//!    far each pane could scroll; how many rows a list and the library showed). What a key
+//!    needs of it (a page's rows for PageDown, how far a pane scrolls, whether the graph is on
+//!    screen) is an [`app::Drawn`] handed to the app with each input, `app::update_on`; the
+//!    scroll offsets the keys move stay the app's (its view, each overlay's state) and a key
+//!    scrolls from where the frame showed them. After a frame that drew other sizes than the
+//!    app was last handed (a resize, the library shown) the run loop hands them over as an
+//!    input of their own (`Viewer::hand_over_sizes`), on which the library fetches the rows
+//!    it can now show (one SQLite query, on the key path, never from drawing).
+
 //! # A file, from bytes to the screen (and back)
 //!
 //! 1. `app::document` reads the bytes (at launch a path or standard input through `load`, as
