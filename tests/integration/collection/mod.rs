@@ -7,6 +7,7 @@ mod duplicates;
 mod explorer;
 mod games_list;
 mod index;
+mod incremental;
 mod index_inputs;
 mod library;
 mod me;
