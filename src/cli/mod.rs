@@ -1,6 +1,6 @@
 //! Command-line interface: the arguments, the viewer launcher, and one file per subcommand
 //! (`convert`, `show`, `check`, `analyze` with `mate`, `diagram`, `collection` for
-//! `index`/`find`/`explore`/`games`, `report`, and `book` for `kifview book ...`).
+//! `index`/`find`/`explore`/`games`, `report`, `book` for `kifview book ...`, and `problems` for `kifview problems make`).
 //!
 //! Exit codes: 0 success, 1 when any input failed (the others are still processed) or a batch's
 //! inputs hold no record file, 2 bad usage.
@@ -10,6 +10,7 @@ mod book;
 mod book_build;
 mod collection;
 mod diagram;
+mod problems;
 mod report;
 
 use clap::{Args, Parser, Subcommand};
@@ -151,6 +152,8 @@ pub enum Command {
     Diagram(diagram::DiagramArgs),
     /// Opening books: convert between formats, merge, show a position's moves, check.
     Book(book::BookArgs),
+    /// Training: next-move problems (次の一手) made from your analysed games.
+    Problems(problems::ProblemsArgs),
     /// Print shell completions.
     #[command(
         after_help = "Examples:\n  kifview completions bash > ~/.local/share/bash-completion/completions/kifview\n  kifview completions zsh > ~/.zfunc/_kifview\n  kifview completions fish > ~/.config/fish/completions/kifview.fish"
@@ -346,6 +349,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Report(a)) => report::report(a),
         Some(Command::Diagram(a)) => diagram::diagram(a),
         Some(Command::Book(a)) => book::run(a),
+        Some(Command::Problems(a)) => problems::run(a),
         Some(Command::Completions { shell }) => {
             use clap::CommandFactory;
             let mut cmd = Cli::command();

@@ -215,6 +215,7 @@ impl App {
             }
             Reply::Indexed(result) => {
                 l.indexing = false;
+                let forgot = l.forgetting.take();
                 if let Some(root) = l.reindex.take() {
                     l.indexing = true;
                     l.worker.index(root);
@@ -222,10 +223,13 @@ impl App {
                 // A rebuild may have replaced the catalog's file.
                 l.catalog = None;
                 l.forget_rows();
-                let text = match result {
-                    Ok(r) => indexed_note(&r),
-                    Err(e) => format!("not indexed: {e}"),
+                let text = match (result, forgot) {
+                    (Ok(r), Some(f)) => forgot_note(&f, &r),
+                    (Err(e), Some(f)) => format!("{} not forgotten: {e}", f.display()),
+                    (Ok(r), None) => indexed_note(&r),
+                    (Err(e), None) => format!("not indexed: {e}"),
                 };
+                let text = crate::core::text::sanitize(&text).into_owned();
                 l.note = Some(text.clone());
                 if self.mode() != Mode::Library {
                     self.info(text);
@@ -374,6 +378,64 @@ impl App {
         }
     }
 
+    /// `library_forget` (`D`): asks, then forgets a folder from the index, as `kifview index
+    /// --forget` does (its games leave the index; the files stay): the library's folder, or in
+    /// an index's library the folder of the index that holds the game selected. The list
+    /// follows when the update ends.
+    pub(crate) fn library_forget(&mut self) {
+        let Some(l) = self.library() else { return };
+        if l.indexing {
+            return self.info("the index is being updated: forget a folder once that ends");
+        }
+        let (folder, games) = match &l.root {
+            Some(r) => (r.clone(), Some(l.total())),
+            None => {
+                let path = (l.ids().get(l.selected).and_then(|&id| l.row(id)))
+                    .map(|g| crate::collection::walk::key_path(&g.path));
+                let Some(path) = path else {
+                    return self.info("no game selected: select one of the folder to forget");
+                };
+                // One read of the catalog's folders, once a command.
+                let roots = crate::collection::build::roots(&l.dir);
+                match roots.into_iter().find(|r| path.starts_with(r)) {
+                    Some(r) => (r, None),
+                    None => {
+                        let text = format!("{}: no folder of the index holds it", path.display());
+                        return self.info_level(text, Level::Error);
+                    }
+                }
+            }
+        };
+        let shown = crate::core::text::sanitize(&folder.display().to_string()).into_owned();
+        let games = games.map_or_else(String::new, |n| format!(" {n}"));
+        let index = l.dir.display().to_string();
+        self.ask(
+            format!("Forget {shown} from the index?"),
+            vec![
+                format!("Its{games} games leave the index {index}; the files stay on disk."),
+                format!("kifview index {shown} puts them back."),
+            ],
+            vec![(Answer::Yes, "forget"), (Answer::No, "keep")],
+            move |app, a| match a {
+                Answer::Yes => app.library_forget_now(folder.clone()),
+                _ => app.info("nothing forgotten"),
+            },
+        );
+    }
+
+    /// Forgets `folder` on the indexer's thread (the answer was yes).
+    fn library_forget_now(&mut self, folder: std::path::PathBuf) {
+        let Some(l) = self.collection.library.as_deref_mut() else {
+            return;
+        };
+        if l.indexing {
+            return self.info("the index is being updated: forget a folder once that ends");
+        }
+        l.indexing = true;
+        l.forgetting = Some(folder.clone());
+        l.worker.forget(folder);
+    }
+
     /// `library_open` (Enter): the game selected, in the viewer.
     pub(crate) fn library_open(&mut self) {
         let Some(l) = self.library() else { return };
@@ -486,6 +548,17 @@ impl App {
         ));
         self.offer_recovery();
     }
+}
+
+/// What forgetting `folder` did, in one line.
+fn forgot_note(folder: &std::path::Path, r: &crate::collection::Report) -> String {
+    let s = if r.games_removed == 1 { "" } else { "s" };
+    format!(
+        "forgot {}: its {} game{s} left the index (the files stay); the index holds {} games",
+        folder.display(),
+        r.games_removed,
+        r.games
+    )
 }
 
 /// What an indexing did, in one line: games, files read, failures and warnings.

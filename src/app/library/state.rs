@@ -81,6 +81,8 @@ pub struct Library {
     /// A folder to index again once the indexing under way ends (a file of it was saved
     /// meanwhile).
     pub(super) reindex: Option<PathBuf>,
+    /// The folder being forgotten (`library_forget`), while the update that forgets it runs.
+    pub(super) forgetting: Option<PathBuf>,
     /// The index changed since the list was computed (`Reply::Changed`): its ids may name
     /// other games now, so no row is fetched for them and none opened that is not shown, until
     /// the new list comes.
@@ -110,6 +112,7 @@ impl Library {
             worker: Worker::start(dir.clone(), root.clone(), events),
             indexing: root.is_some(),
             reindex: None,
+            forgetting: None,
             stale: false,
             seen_progress: (0, 0),
             dir,
@@ -191,6 +194,10 @@ impl Library {
                 p.total.load(Ordering::Relaxed),
             )
         })
+    }
+    /// The folder being forgotten from the index, while it is.
+    pub fn forgetting(&self) -> Option<&PathBuf> {
+        self.forgetting.as_ref()
     }
     /// Is the indexing waiting for another kifview's update of the index to end?
     pub fn waiting(&self) -> bool {

@@ -3,7 +3,8 @@
 //! 100,000 games, so never on the key path) and fetches the rows of the pages around the
 //! screen before the list gets there (so that a page step finds them kept); requests replace
 //! each other in a latest-wins mailbox (`app::collection::mailbox`), a list before rows.
-//! And the indexer (`kifview DIR`: `collection::update` of the folder, with its progress;
+//! And the indexer (`kifview DIR`: `collection::update` of the folder, with its progress; or
+//! a folder forgotten, `library_forget`, as `kifview index --forget` does;
 //! refused because another kifview updates the index, it waits for that one and then runs;
 //! the update commits in steps, and after each the list is asked for again, at most once a
 //! second, so it fills as the indexing goes; when the library goes, the viewer quitting, the
@@ -179,6 +180,18 @@ impl Worker {
     /// Indexes `root` into the index on a thread (its progress in `progress`, its end a
     /// [`Reply::Indexed`]); the indexing before it has ended (`Reply::Indexed` came).
     pub(super) fn index(&mut self, root: PathBuf) {
+        self.update(vec![root], Vec::new());
+    }
+
+    /// Forgets the folder `folder` from the index (`kifview index --forget`: its files leave
+    /// the index, which no longer names it; the files stay), updating the index's other folders
+    /// as that does, on the indexer's thread: its end is a [`Reply::Indexed`].
+    pub(super) fn forget(&mut self, folder: PathBuf) {
+        self.update(Vec::new(), vec![folder]);
+    }
+
+    /// An update of the index on a thread: `roots` indexed, `forget` forgotten first.
+    fn update(&mut self, roots: Vec<PathBuf>, forget: Vec<PathBuf>) {
         let (tx, dir) = (self.replies.clone(), self.dir.clone());
         let progress = Arc::clone(&self.progress);
         progress.done.store(0, Ordering::Relaxed);
@@ -210,9 +223,10 @@ impl Worker {
                 // Refused while another kifview updates the index: waits for it (saying
                 // so), then indexes, unless told to stop meanwhile.
                 let r = loop {
-                    let r = crate::collection::update_with(
+                    let r = crate::collection::build::update_forgetting(
                         &dir,
-                        std::slice::from_ref(&root),
+                        &roots,
+                        &forget,
                         UpdateOptions::default(),
                         &report,
                         &committed,

@@ -234,6 +234,8 @@ fn foot(l: &Library, s: &LibraryScreen) -> (String, bool) {
     let mut parts = Vec::new();
     if l.waiting() {
         parts.push("another kifview is updating this index: waiting for it…".to_string());
+    } else if let Some(f) = l.forgetting() {
+        parts.push(format!("forgetting {}…", f.display()));
     } else if let Some((done, total)) = l.progress() {
         parts.push(format!(
             "indexing {} / {} files",

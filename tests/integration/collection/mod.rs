@@ -10,6 +10,7 @@ mod index;
 mod incremental;
 mod index_inputs;
 mod library;
+mod library_scope;
 mod me;
 mod new_user;
 mod report;

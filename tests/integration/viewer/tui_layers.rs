@@ -335,6 +335,7 @@ fn allowed(from: &str) -> Option<&'static [&'static str]> {
             "collection",
         ],
         "diagram" => &["core"],
+        "training" => &["core", "engine", "load", "store", "analyze"],
         "app" => &[
             "core",
             "engine",
