@@ -6,7 +6,6 @@ mod collection_trust;
 mod duplicates;
 mod explorer;
 mod games_list;
-mod incremental;
 mod index;
 mod index_inputs;
 mod library;
