@@ -1,6 +1,7 @@
 //! Command-line interface: the arguments, the viewer launcher, and one file per subcommand
 //! (`convert`, `show`, `check`, `analyze` with `mate`, `diagram`, `collection` for
-//! `index`/`find`/`explore`/`games`, `report`, `book` for `kifview book ...`, and `problems` for `kifview problems make`).
+//! `index`/`find`/`explore`/`games`, `report`, `repertoire` (`check`), `book` for `kifview book
+//! ...`, and `problems` for `kifview problems make`).
 //!
 //! Exit codes: 0 success, 1 when any input failed (the others are still processed) or a batch's
 //! inputs hold no record file, 2 bad usage.
@@ -11,6 +12,7 @@ mod book_build;
 mod collection;
 mod diagram;
 mod problems;
+mod repertoire;
 mod report;
 
 use clap::{Args, Parser, Subcommand};
@@ -145,6 +147,8 @@ pub enum Command {
         after_help = "Examples:\n  kifview report --event 竜王戦 --by strategy\n  kifview report --from 2024 --by month --format json\n  kifview report --event WCSC --format html > wcsc.html\n  kifview report --player 藤井 --format md"
     )]
     Report(report::ReportArgs),
+    /// A player's games against their repertoire (a record with variations, or a book).
+    Repertoire(repertoire::RepertoireArgs),
     /// Draw positions as SVG or PNG diagrams: one, every bookmark, or whole collections.
     #[command(
         after_help = "Examples:\n  kifview diagram game.kif -o game.svg           the final position\n  kifview diagram game.kif --ply 40 -o p40.png\n  kifview diagram game.kif --bookmarks --out-dir pics/ --format png\n  kifview diagram -r games/ --out-dir pics/ --ply 30 --flip\n  kifview diagram --sfen '4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1' -o tsume.svg"
@@ -347,6 +351,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Games(a)) => collection::games(a),
         Some(Command::Tags(a)) => collection::tags(a),
         Some(Command::Report(a)) => report::report(a),
+        Some(Command::Repertoire(a)) => repertoire::repertoire(a),
         Some(Command::Diagram(a)) => diagram::diagram(a),
         Some(Command::Book(a)) => book::run(a),
         Some(Command::Problems(a)) => problems::run(a),

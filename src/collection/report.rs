@@ -517,7 +517,8 @@ pub fn dossier(idx: &Index, filter: &Filter, who: &Me, name: &str) -> Result<Dos
     })
 }
 
-fn at(g: &GameInfo, ply: u32) -> At {
+/// The place of the move at `ply` (from 1, 0: the start) of the game `g`.
+pub(crate) fn at(g: &GameInfo, ply: u32) -> At {
     At {
         path: g.path.clone(),
         record: g.record,
