@@ -143,9 +143,9 @@ pub enum Command {
     Tags(collection::GamesArgs),
     /// The tournament table of the indexed games (results by side, 千日手, 持将棋, 先手勝率,
     /// average plies) grouped by strategy, castle, player, event, year or month; with
-    /// --player NAME, that player's dossier.
+    /// --player NAME (or me: --player me, --me NAME), that player's dossier.
     #[command(
-        after_help = "Examples:\n  kifview report --event 竜王戦 --by strategy\n  kifview report --from 2024 --by month --format json\n  kifview report --event WCSC --format html > wcsc.html\n  kifview report --player 藤井 --format md"
+        after_help = "Examples:\n  kifview report --event 竜王戦 --by strategy\n  kifview report --from 2024 --by month --format json\n  kifview report --event WCSC --format html > wcsc.html\n  kifview report --player 藤井 --format md\n  kifview report --player me --from 2024"
     )]
     Report(report::ReportArgs),
     /// A player's games against their repertoire (a record with variations, or a book).
