@@ -165,6 +165,7 @@ macro_rules! command_table {
             LibraryFilter = "library_filter", "Library: filter (羽生, player:藤井 event:竜王 2020..2023 result:sente tag:四間飛車); empty clears", App::library_filter;
             LibrarySort = "library_sort", "Library: sort by the next column (date, 先手, 後手, event, result, moves, tags, file)", App::library_sort;
             LibraryReverse = "library_reverse", "Library: reverse the order", App::library_reverse;
+            LibrarySide = "library_side", "Library: the summary's results from the next side (先手, 後手, me)", App::library_side;
             LibraryForget = "library_forget", "Library: forget a folder from the index, as kifview index --forget (the library's, or the selected game's; asks first; the files stay)", App::library_forget;
             NoOp = "none", "Do nothing (unbinds a default key)", |_| {};
         ] }

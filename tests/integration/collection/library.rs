@@ -143,7 +143,7 @@ fn a_folder_is_indexed_and_listed_newest_first() {
     let l = v.app.library().unwrap();
     assert_eq!(l.total(), 5);
     assert!(
-        l.note().unwrap().starts_with("indexed: 5 games"),
+        l.note().unwrap().starts_with("indexed: 5 files read"),
         "{:?}",
         l.note()
     );
@@ -453,12 +453,13 @@ fn rows_kept_between_frames_draw_the_same_cells_as_the_first_frame() {
     let first = screen(&mut v, 120, 40).backend().buffer().clone();
     press(&mut v, "jj");
     let moved = screen(&mut v, 120, 40).backend().buffer().clone();
-    // Row 2 is the list's first game, row 4 its third (after the frame's top and the heads).
+    // Row 4 is the list's first game, row 6 its third (after the frame's top, the summary's
+    // two rows and the heads).
     let styles = |b: &ratatui::buffer::Buffer, y: u16| (b[(2, y)].style(), b[(2, y + 2)].style());
-    let (top, third) = styles(&first, 2);
+    let (top, third) = styles(&first, 4);
     assert_ne!(top, third, "the first game is selected at first");
     assert_eq!(
-        styles(&moved, 2),
+        styles(&moved, 4),
         (third, top),
         "the third game is selected after jj"
     );
@@ -494,17 +495,19 @@ fn the_rows_of_three_pages_either_side_are_fetched_before_the_list_gets_there() 
     press(&mut v, "G");
     v.app.library_settle();
     let l = v.app.library().unwrap();
-    let (n, h) = (l.ids().len(), 19);
+    // 23 rows above the status line: the frame's two, the summary's two, the heads and the
+    // last row leave 17 for the games.
+    let (n, h) = (l.ids().len(), 17);
     assert_eq!((n, l.top()), (200, n - h), "G shows the last page");
     let missing: Vec<usize> = (n - 4 * h..n)
         .filter(|&i| l.row(l.ids()[i]).is_none())
         .collect();
     assert!(missing.is_empty(), "rows not fetched ahead: {missing:?}");
-    // Three pages up (Ctrl-b): the selection on row 145, the top one, game 54 (newest
-    // first).
+    // Three pages up (Ctrl-b, 16 rows each): the selection on row 151, the top one, game 48
+    // (newest first).
     press(&mut v, "^b^b^b");
     let shown = text(&mut v, 80, 24);
-    assert!(shown.contains("佐藤康光54"), "{shown}");
+    assert!(shown.contains("羽生善治48"), "{shown}");
 }
 
 /// Each row listed is the game its id names in the index as it is now.
@@ -585,7 +588,10 @@ fn with_a_me_the_list_shows_my_result_and_my_score() {
     let m = *v.app.library().unwrap().me_tally().expect("a me");
     assert_eq!((m.games, m.win, m.loss, m.draw, m.unknown), (3, 2, 0, 0, 1));
     let shown = text(&mut v, 80, 24);
-    assert!(shown.contains("自分 3局 2勝0敗0分 勝率100%"), "{shown}");
+    assert!(
+        shown.contains("自分 3局 2勝0敗0分 不明1 勝率100%"),
+        "{shown}"
+    );
     let mine: Vec<String> = shown
         .lines()
         .filter(|l| l.contains("藤井聡太"))
