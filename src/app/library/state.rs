@@ -211,6 +211,10 @@ impl Library {
     pub fn total(&self) -> u64 {
         self.total
     }
+    /// The filter in force, as read (the folder's `under` with it).
+    pub(crate) fn filter(&self) -> &Filter {
+        &self.filter
+    }
     pub fn filter_text(&self) -> &str {
         &self.filter_text
     }

@@ -299,6 +299,26 @@ fn foot(l: &Library, s: &LibraryScreen) -> (String, bool) {
     (parts.join("  "), false)
 }
 
+/// Draws the summary at the top of `inner`: two rows when the list keeps ten or more, else
+/// one, none on a tiny screen. Returns the rows it took.
+fn draw_summary(inner: Rect, buf: &mut Buffer, app: &App, me: bool, theme: &Theme) -> u16 {
+    let Some(l) = app.library() else { return 0 };
+    let rows = match inner.height {
+        0..8 => return 0,
+        8..14 => 1,
+        _ => 2,
+    };
+    let w = inner.width as usize;
+    let key = keys_for(app, KeyMode::Library, Command::LibrarySide);
+    let first = clean(&summary_results(l, &key, me), theme.double);
+    buf.set_string(inner.x, inner.y, fit(&first, w), Style::new());
+    if rows > 1 {
+        let tags = clean(&summary_tags(l), theme.double);
+        buf.set_string(inner.x, inner.y + 1, fit(&tags, w), theme.dim);
+    }
+    rows
+}
+
 /// The library over `main`.
 pub fn library_overlay(
     main: Rect,
@@ -318,28 +338,9 @@ pub fn library_overlay(
     }
     let w = inner.width as usize;
     let me = Me::new(&app.config().me);
-    // The summary above the list, two rows when the list keeps ten or more, else one.
-    let summary = match inner.height {
-        0..8 => 0,
-        8..14 => 1,
-        _ => 2,
-    };
-    if summary > 0 {
-        let key = keys_for(app, KeyMode::Library, Command::LibrarySide);
-        let first = summary_results(l, &key, me.is_some());
-        buf.set_string(
-            inner.x,
-            inner.y,
-            fit(&clean(&first, theme.double), w),
-            Style::new(),
-        );
-        if summary > 1 {
-            let tags = clean(&summary_tags(l), theme.double);
-            buf.set_string(inner.x, inner.y + 1, fit(&tags, w), theme.dim);
-        }
-        inner.y += summary;
-        inner.height -= summary;
-    }
+    let summary = draw_summary(inner, buf, app, me.is_some(), theme);
+    inner.y += summary;
+    inner.height -= summary;
     let cols = columns(w, me.is_some());
     let (sort, desc) = l.sort();
     let heads = cols.iter().map(|c| {

@@ -290,19 +290,28 @@ fn braces_step_through_the_filtered_list_asking_about_unsaved_edits() {
     assert_eq!(v.app.library().unwrap().selected(), 1);
 }
 
-#[test]
-fn o_opens_the_library_of_the_index_from_any_record() {
-    let dir = tempfile::tempdir().unwrap();
-    let coll = collection(dir.path());
-    let idx = dir.path().join("idx");
+/// The viewer on a record `study.kif` of `kif` (not in the collection), with the collection of
+/// `GAMES` indexed into `root/idx` as its index.
+pub(super) fn study_viewer(root: &Path, kif: &str) -> Viewer {
+    let coll = collection(root);
+    let idx = root.join("idx");
     kifview::collection::update(&idx, &[coll], Default::default(), &|_, _| {}).unwrap();
-    let study = dir.path().join("study.kif");
-    std::fs::write(&study, "手数----指手---------消費時間--\n   1 ７六歩(77)\n").unwrap();
-    let mut v = viewer_with(&LaunchOptions {
+    let study = root.join("study.kif");
+    std::fs::write(&study, kif).unwrap();
+    viewer_with(&LaunchOptions {
         file: Some(study),
         index: Some(idx),
         ..Default::default()
-    });
+    })
+}
+
+#[test]
+fn o_opens_the_library_of_the_index_from_any_record() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut v = study_viewer(
+        dir.path(),
+        "手数----指手---------消費時間--\n   1 ７六歩(77)\n",
+    );
     assert_eq!(v.app.mode(), Mode::Normal, "a file opens the viewer");
     press(&mut v, "O");
     v.app.library_settle();

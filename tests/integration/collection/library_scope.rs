@@ -11,7 +11,7 @@ use kifview::tui::Viewer;
 use std::path::Path;
 
 use super::index::{collgen, result_of};
-use super::library::{collection, filter, library, text};
+use super::library::{collection, filter, library, study_viewer, text};
 use crate::common::{press, viewer_with};
 
 /// Two games in `root/more`, indexed into `root/idx` beside `collection`'s five.
@@ -317,4 +317,110 @@ fn the_library_says_which_set_it_counts_a_folder_or_the_whole_index() {
         shown.contains("棋譜一覧  7 games of the whole index"),
         "{shown}"
     );
+}
+
+/// The explorer's total games, once it has answered for the position shown.
+fn explorer_games(v: &mut Viewer) -> u64 {
+    v.app.collection_settle();
+    match v.app.explorer_view() {
+        kifview::app::collection::ExplorerView::Rows {
+            rows,
+            updating: false,
+        } => rows[0].games,
+        other => panic!("no answer: {other:?}"),
+    }
+}
+
+/// The explorer counts every indexed game, saying so; `L` makes it follow the library's folder
+/// and filter (the title says `一覧: coll/ …`), as they change; again, or a filter of its own,
+/// and it counts its own games again.
+#[test]
+fn the_explorer_follows_the_librarys_folder_and_filter_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    more(dir.path());
+    let mut v = library(dir.path());
+    // A game of the folder, at its start: the explorer counts the whole index (7 games).
+    press(&mut v, "⏎X");
+    assert_eq!(explorer_games(&mut v), 7);
+    let shown = text(&mut v, 80, 24);
+    assert!(shown.contains("棋譜DB 7局 [all indexed]"), "{shown}");
+    // L: the library's games, the folder's five.
+    press(&mut v, "L");
+    assert!(v.app.explorer().follows_library());
+    assert_eq!(explorer_games(&mut v), 5);
+    let shown = text(&mut v, 80, 24);
+    assert!(shown.contains("棋譜DB 5局 [一覧: coll/]"), "{shown}");
+    insta::assert_snapshot!("explorer_follows_library_80x24", shown);
+    // The library's filter changes: the pane follows.
+    press(&mut v, "⎋O");
+    filter(&mut v, "羽生");
+    press(&mut v, "⎋");
+    assert_eq!(explorer_games(&mut v), 2);
+    let shown = text(&mut v, 120, 40);
+    assert!(shown.contains("[一覧: coll/ 羽生]"), "{shown}");
+    // The games at the position are the library's too.
+    press(&mut v, "o");
+    v.app.collection_settle();
+    let list = v.app.overlays().list().unwrap().clone();
+    assert_eq!(list.items.len(), 2, "{:?}", list.items);
+    assert!(list.title.contains("[一覧: coll/ 羽生]"), "{}", list.title);
+    press(&mut v, "⎋");
+    // L again: every indexed game.
+    press(&mut v, "XL");
+    assert!(!v.app.explorer().follows_library());
+    assert_eq!(explorer_games(&mut v), 7);
+    // A filter of the pane's own ends the following too.
+    press(&mut v, "L");
+    assert_eq!(explorer_games(&mut v), 2);
+    press(&mut v, "/sente:大山⏎");
+    assert!(!v.app.explorer().follows_library());
+    assert_eq!(explorer_games(&mut v), 1);
+}
+
+#[test]
+fn the_explorer_without_a_library_to_follow_says_how_to_open_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut v = study_viewer(
+        dir.path(),
+        "手数----指手---------消費時間--\n   1 ７六歩(77)\n",
+    );
+    press(&mut v, "XL");
+    assert!(!v.app.explorer().follows_library());
+    let said = v.app.message().unwrap().text.clone();
+    assert!(said.contains("no library to follow (O opens"), "{said}");
+}
+
+/// At 120x40 the explorer takes the comment's place: its bottom border says so, whether the
+/// move has a comment, and which key brings it back.
+#[test]
+fn where_the_explorer_hides_the_comment_a_hint_names_the_key_that_brings_it_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut v = study_viewer(
+        dir.path(),
+        "手数----指手---------消費時間--\n   1 ７六歩(77)\n*角道を開ける手\n   2 ３四歩(33)\n",
+    );
+    press(&mut v, "l");
+    let shown = text(&mut v, 120, 40);
+    assert!(
+        shown.contains("角道を開ける手"),
+        "the comment at first: {shown}"
+    );
+    press(&mut v, "x");
+    v.app.collection_settle();
+    let shown = text(&mut v, 120, 40);
+    assert!(!shown.contains("角道を開ける手"), "{shown}");
+    assert!(
+        shown.contains("コメントあり (x: コメントに戻す)"),
+        "{shown}"
+    );
+    insta::assert_snapshot!("explorer_comment_hint_120x40", shown);
+    // A move without a comment: the hint says only the key.
+    press(&mut v, "l");
+    v.app.collection_settle();
+    let shown = text(&mut v, 80, 24);
+    assert!(shown.contains("(x: コメントに戻す)"), "{shown}");
+    assert!(!shown.contains("コメントあり"), "{shown}");
+    // x: the comment is back.
+    press(&mut v, "hx");
+    assert!(text(&mut v, 120, 40).contains("角道を開ける手"));
 }
