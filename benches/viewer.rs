@@ -140,8 +140,11 @@ impl Bench {
         )
         .expect("the start position takes a comment");
     }
+    /// A frame as the run loop makes it: drawn, then its sizes handed to the app when they
+    /// changed (the library's rows shown).
     fn frame(&mut self) {
         self.term.draw(|f| self.v.draw(f)).expect("draw");
+        self.v.hand_over_sizes();
     }
     /// Times `iters` presses of `c` (each with its frame); `reset` runs untimed before a
     /// press when `needs_reset` says the key can no longer act.
@@ -545,7 +548,7 @@ fn library(c: &mut Criterion) {
 fn until_rows(b: &mut Bench) {
     let shown = |a: &App| {
         a.library()
-            .is_some_and(|l| l.ids().get(l.top()).is_some_and(|&id| l.row(id).is_some()))
+            .is_some_and(|l| (l.ids().get(l.selected())).is_some_and(|&id| l.row(id).is_some()))
     };
     let deadline = Instant::now() + Duration::from_secs(60);
     while !shown(&b.v.app) {

@@ -247,6 +247,18 @@ pub fn save_new(
     opts: SaveOptions,
     replace: bool,
 ) -> Result<(), SaveError> {
+    save_new_with(path, opts, replace, &mut |f| f.write_all(bytes))
+}
+
+/// [`save_new`] with the contents written by `fill` into the temporary copy, for a file too
+/// big to hold in memory (`kifview book convert` of a huge book): the file may be sought
+/// (a header written last). An error from `fill` removes the copy and leaves `path` as it was.
+pub fn save_new_with(
+    path: &Path,
+    opts: SaveOptions,
+    replace: bool,
+    fill: &mut dyn FnMut(&mut File) -> io::Result<()>,
+) -> Result<(), SaveError> {
     if path.as_os_str().as_bytes().ends_with(b"/") {
         return Err(SaveError::TrailingSlash {
             path: path.to_path_buf(),
@@ -269,7 +281,7 @@ pub fn save_new(
     let dir = parent_dir(path);
     clean_stale_once(dir);
     let sync = !opts.deferred_sync;
-    let tmp = write_temp(path, bytes, None, sync, &AtomicU64::new(0))?;
+    let tmp = write_temp_with(path, None, sync, fill)?;
     let placed = if replace {
         std::fs::rename(&tmp, path)
     } else {
@@ -282,7 +294,7 @@ pub fn save_new(
                 .create_new(true)
                 .open(path)
                 .and_then(|mut f| {
-                    f.write_all(bytes)?;
+                    io::copy(&mut File::open(&tmp)?, &mut f)?;
                     if sync {
                         f.sync_all()?;
                     }
@@ -400,6 +412,16 @@ fn write_temp(
     sync: bool,
     written: &AtomicU64,
 ) -> Result<PathBuf, SaveError> {
+    write_temp_with(target, old, sync, &mut |f| write_counted(f, bytes, written))
+}
+
+/// [`write_temp`] with the contents written by `fill` into the temporary file.
+fn write_temp_with(
+    target: &Path,
+    old: Option<&std::fs::Metadata>,
+    sync: bool,
+    fill: &mut dyn FnMut(&mut File) -> io::Result<()>,
+) -> Result<PathBuf, SaveError> {
     let existed = old.is_some();
     let (mut f, tmp) = create_temp(target).map_err(|source| {
         let dir = parent_dir(target);
@@ -418,7 +440,7 @@ fn write_temp(
         }
     })?;
     let written = (|| {
-        write_counted(&mut f, bytes, written)?;
+        fill(&mut f)?;
         if let Some(m) = old {
             let _ = std::os::unix::fs::fchown(&f, Some(m.uid()), Some(m.gid()));
             f.set_permissions(m.permissions())?;

@@ -67,7 +67,7 @@ mod tests;
 pub use config::{Config, ConfigError, KeyMode};
 pub use dispatch::command::{COMMANDS, Command};
 pub use dispatch::input::{KeyCode, KeyEvent, Modifiers};
-pub use dispatch::{Input, update};
+pub use dispatch::{Drawn, Input, update, update_on};
 pub use document::{Document, RecordSource};
 pub use overlay::{Mode, Overlay};
 pub use state::{Action, App, Focus, Level, Message, Pane};

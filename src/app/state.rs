@@ -88,6 +88,9 @@ pub(super) struct View {
     pub board_size: super::config::BoardSize,
     pub comment_scroll: u16,
     pub header_scroll: u16,
+    /// What the front end's last frame drew, handed over with the last input (`None`
+    /// before the first).
+    pub drawn: Option<super::Drawn>,
 }
 
 /// Where the user is in the record: the current node, the line shown through it, and the
@@ -218,6 +221,7 @@ impl App {
                 board_size,
                 comment_scroll: 0,
                 header_scroll: 0,
+                drawn: None,
             },
             message: None,
             should_quit: false,
@@ -716,16 +720,14 @@ impl App {
         }
     }
 
+    /// Scrolls `pane` by `d` rows, within what the last frame could show of it (from where
+    /// it showed it: an offset past the end after the text got shorter counts as the end).
     pub(crate) fn scroll(&mut self, pane: Pane, d: i32) {
+        let max = self.view.drawn.map(|s| s.scroll_max(pane));
         if let Some(v) = self.scroll_value(pane) {
-            *v = (*v as i32 + d).clamp(0, u16::MAX as i32) as u16;
-        }
-    }
-
-    /// Keeps scroll offsets within what the front end found it can show.
-    pub fn clamp_scroll(&mut self, pane: Pane, max: u16) {
-        if let Some(v) = self.scroll_value(pane) {
-            *v = (*v).min(max);
+            let from = max.map_or(*v, |m| (*v).min(m));
+            let to = i32::from(from).saturating_add(d);
+            *v = to.clamp(0, i32::from(max.unwrap_or(u16::MAX))) as u16;
         }
     }
 

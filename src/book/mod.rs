@@ -53,14 +53,18 @@
 //!
 //! [`encode`] returns the bytes and the [`Losses`] (what the format could not hold, counted);
 //! [`decode`] a [`Read`] with its warnings. [`open`] answers lookups without loading a `.ybb`,
-//! an Apery book or a big sorted text book ([`onthefly`]: memory-mapped, binary search); a
-//! smaller text book and an SBK book are read into memory.
+//! an Apery book or a text book of any size ([`onthefly`]: memory-mapped, binary search; an
+//! unsorted text book through its sorted copy in the user's cache, [`cache`]); an SBK book is
+//! read into memory. [`save_new_streamed`] writes a text or `.ybb` book of any size through
+//! an external sort ([`extsort`]) without holding it.
 //! Writing goes through [`save`] (atomic, through `store`, replacing the file: the viewer's
 //! save of a book it opened) or [`save_new`] (`store::save_new`: never replaces a file unless
 //! told, for `kifview book convert/merge -o` and `--force`).
 
 pub mod apery;
 pub mod build;
+pub mod cache;
+pub mod extsort;
 pub mod onthefly;
 pub mod packed;
 pub mod sbk;
@@ -212,6 +216,13 @@ impl BookError {
 }
 
 pub type Result<T> = std::result::Result<T, BookError>;
+
+/// What a streamed writer calls for the positions it writes: `f` is given every position
+/// once (as [`Lookup::visit`] gives them, in any order).
+pub type Visitor<'a> = &'a mut dyn FnMut(&str, Entry) -> Result<()>;
+
+/// A source of positions for the streamed writers: called once with the writer's visitor.
+pub type Source<'a> = &'a mut dyn FnMut(Visitor<'_>) -> Result<()>;
 
 /// The read-only interface of a book, in memory or on disk. Implementations are `Send + Sync`
 /// so a pane can look up on a thread of its own.
@@ -513,19 +524,25 @@ pub struct Opened {
     pub book: Box<dyn Lookup>,
     pub format: Format,
     pub warnings: Vec<Warning>,
+    /// Something to tell the user once (not a problem): an unsorted text book sorted into
+    /// a copy the first time it is opened.
+    pub note: Option<String>,
+    /// The file's size in bytes.
+    pub bytes: u64,
 }
 
-/// The size from which [`open`] searches a text book in place instead of reading it.
-pub const ON_THE_FLY_FROM: u64 = 32 << 20;
-
-/// Opens the book at `path` for lookups: a `.ybb`, an Apery book and a sorted text book of
-/// [`ON_THE_FLY_FROM`] bytes or more are searched in place (memory-mapped, binary search:
-/// [`onthefly`]); a smaller text book (whose bad lines are then named) and an SBK book are read
-/// into memory.
+/// Opens the book at `path` for lookups without reading it: a `.ybb`, an Apery book and a
+/// sorted text book are searched in place (memory-mapped, binary search: [`onthefly`]), at
+/// any size; an unsorted text book is sorted once into a copy in the user's cache
+/// ([`cache`]) and searched there (the `note` says so when the copy is made). An SBK book is
+/// read into memory. A text book's lines that cannot be read are not named here (the
+/// positions they hold are not found): `kifview book check` names them.
 pub fn open(path: &Path) -> Result<Opened> {
     let data = Data::map(path)?;
     let format = detect(path, &data[..data.len().min(64)])
         .ok_or_else(|| BookError::format(NOT_A_BOOK).at(path))?;
+    let mut note = None;
+    let bytes = data.len() as u64;
     let (book, warnings): (Box<dyn Lookup>, Vec<Warning>) = match format {
         Format::Ybb => (
             Box::new(ybb::Ybb::new(data).map_err(|e| e.at(path))?),
@@ -535,25 +552,42 @@ pub fn open(path: &Path) -> Result<Opened> {
             Box::new(apery::Apery::new(data).map_err(|e| e.at(path))?),
             vec![],
         ),
-        Format::YaneuraOu if data.len() as u64 >= ON_THE_FLY_FROM => {
-            match onthefly::TextBook::new(data) {
-                Ok(t) => (Box::new(t), vec![]),
-                Err(e) => {
-                    // Not sorted: read whole (the answers stay right, the memory is the book's).
-                    let data = Data::map(path)?;
-                    let mut read = decode(&data, format).map_err(|e| e.at(path))?;
-                    read.warnings.insert(
-                        0,
-                        Warning {
-                            line: 0,
-                            message: format!("{e}: read whole into memory (kifview book convert writes it sorted)"),
-                        },
-                    );
-                    (Box::new(read.book), read.warnings)
-                }
+        Format::YaneuraOu => {
+            let text = onthefly::TextBook::unchecked(data).map_err(|e| e.at(path))?;
+            match text.unsearchable() {
+                None => (Box::new(text), vec![]),
+                Some(why) => match cache::sorted_copy(path, &text.data()[..]) {
+                    Ok((copy, made)) => {
+                        let sorted =
+                            onthefly::TextBook::new(Data::map(&copy)?).map_err(|e| e.at(&copy))?;
+                        if made {
+                            note = Some(format!(
+                                "{}: {why}: sorted once into {} (looked up there until the book changes)",
+                                path.display(),
+                                copy.display()
+                            ));
+                        }
+                        (Box::new(sorted), vec![])
+                    }
+                    Err(e) => {
+                        // No copy could be made: read whole (the answers stay right, the
+                        // memory is the book's).
+                        let mut read = decode(&text.data()[..], format).map_err(|e| e.at(path))?;
+                        read.warnings.insert(
+                            0,
+                            Warning {
+                                line: 0,
+                                message: format!(
+                                    "{why}; no sorted copy ({e}): read whole into memory (kifview book convert writes it sorted)"
+                                ),
+                            },
+                        );
+                        (Box::new(read.book), read.warnings)
+                    }
+                },
             }
         }
-        Format::YaneuraOu | Format::Sbk => {
+        Format::Sbk => {
             let read = decode(&data, format).map_err(|e| e.at(path))?;
             (Box::new(read.book), read.warnings)
         }
@@ -562,6 +596,8 @@ pub fn open(path: &Path) -> Result<Opened> {
         book,
         format,
         warnings,
+        note,
+        bytes,
     })
 }
 
@@ -584,6 +620,70 @@ pub fn save_new(book: &dyn Lookup, path: &Path, format: Format, replace: bool) -
         replace,
     )?;
     Ok(enc.losses)
+}
+
+/// Writes the positions `visit` gives to a new file at `path` in `format` as [`save_new`]
+/// does, without holding the book when the format is the YaneuraOu text or `.ybb` (an external
+/// sort spilling beside `path`, [`extsort`]; the other formats are encoded in memory). `stop`
+/// (Ctrl-C) ends it early: nothing is written and no temporary file stays.
+pub fn save_new_streamed(
+    visit: Source<'_>,
+    path: &Path,
+    format: Format,
+    replace: bool,
+    stop: Option<&std::sync::atomic::AtomicBool>,
+) -> Result<Losses> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let mut failed = None;
+    let mut losses = Losses::default();
+    let saved = crate::store::save_new_with(
+        path,
+        crate::store::SaveOptions::default(),
+        replace,
+        &mut |f| {
+            let r = match format {
+                Format::YaneuraOu => {
+                    let mut w = std::io::BufWriter::with_capacity(1 << 20, &mut *f);
+                    yaneuraou::write_sorted(visit, &mut w, &dir, stop)
+                }
+                Format::Ybb => ybb::write_stream(visit, f, &dir, stop),
+                Format::Apery | Format::Sbk => {
+                    let mut all = Book::new();
+                    visit(&mut |k, e| {
+                        all.insert(k.to_string(), e);
+                        Ok(())
+                    })
+                    .and_then(|()| encode(&all, format))
+                    .and_then(|enc| {
+                        std::io::Write::write_all(f, &enc.bytes)
+                            .map(|()| enc.losses)
+                            .map_err(|source| BookError::Io {
+                                path: path.to_path_buf(),
+                                source,
+                            })
+                    })
+                }
+            };
+            match r {
+                Ok(l) => {
+                    losses = l;
+                    Ok(())
+                }
+                Err(e) => {
+                    failed = Some(e);
+                    Err(std::io::Error::other("not written"))
+                }
+            }
+        },
+    );
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    saved?;
+    Ok(losses)
 }
 
 #[cfg(test)]

@@ -1,8 +1,8 @@
 //! A sorted YaneuraOu text book searched in place: the file is memory-mapped and a lookup is a
 //! binary search by line starts (the first `sfen ` line at or after the middle of the range,
 //! compared by its position key), as YaneuraOu's `BookOnTheFly` searches it. Opening reads
-//! nothing but the header and a sample of the file's `sfen` lines to check their order, so it
-//! costs the same for any size; memory does not grow with the book.
+//! nothing but the header and a sample of the file's `sfen` lines to check their order and
+//! form, so it costs the same for any size; memory does not grow with the book.
 //!
 //! Like `BookOnTheFly`, it finds the lines written as YaneuraOu writes them (hands in the
 //! usual order, one space between fields); `kifview book check` names the others, and
@@ -23,8 +23,17 @@ const SAMPLE: usize = 2048;
 
 impl TextBook {
     /// Checks the header and the order of a sample of the `sfen` lines; an unsorted sample is
-    /// an error (such a book is read whole instead: [`super::open`] does).
+    /// an error (such a book is sorted into a copy instead: [`super::open`] does).
     pub fn new(data: Data) -> Result<TextBook> {
+        let book = TextBook::unchecked(data)?;
+        match book.unsearchable() {
+            Some(why) => Err(BookError::format(why)),
+            None => Ok(book),
+        }
+    }
+
+    /// Checks only the header: a text book whose order is not known yet.
+    pub fn unchecked(data: Data) -> Result<TextBook> {
         let head = &data[..data.len().min(4096)];
         let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
         if !(head.starts_with(b"#YANEURAOU-DB2016") || head.starts_with(b"sfen ")) {
@@ -33,29 +42,46 @@ impl TextBook {
                 yaneuraou::HEADER
             )));
         }
-        let book = TextBook {
+        Ok(TextBook {
             data,
             count: OnceLock::new(),
-        };
-        let step = (book.data.len() / SAMPLE).max(1);
+        })
+    }
+
+    /// Why a binary search cannot find every position, judged from [`SAMPLE`] `sfen` lines
+    /// spread evenly over the file (so that it costs the same for any size): two out of
+    /// order, or an SFEN not written as YaneuraOu writes it (hands in another order, extra
+    /// spaces). `None`: it can, as far as the sample shows (`kifview book check` reads every
+    /// line).
+    pub fn unsearchable(&self) -> Option<String> {
+        let step = (self.data.len() / SAMPLE).max(1);
         let mut last: Option<&[u8]> = None;
         let mut at = 0;
-        while at < book.data.len() {
-            let Some(s) = book.sfen_line_from(at) else {
-                break;
-            };
-            let key = book.key_at(s);
+        while at < self.data.len() {
+            let s = self.sfen_line_from(at)?;
+            let key = self.key_at(s);
             if let Some(prev) = last
                 && prev >= key
             {
-                return Err(BookError::format(format!(
+                return Some(format!(
                     "the `sfen` lines are not sorted (near byte {s}): a binary search cannot find every position"
-                )));
+                ));
+            }
+            let text = String::from_utf8_lossy(key);
+            if super::key(&text).is_ok_and(|k| k != text) {
+                return Some(format!(
+                    "an SFEN not written as YaneuraOu writes it (near byte {s}): a binary search cannot find it"
+                ));
             }
             last = Some(key);
             at = (s + 1).max(at + step);
         }
-        Ok(book)
+        None
+    }
+
+    /// The file's bytes.
+    pub fn data(&self) -> &Data {
+        &self.data
     }
 
     /// The start of the first line at or after `from` that begins with `sfen `.

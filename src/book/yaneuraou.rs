@@ -455,6 +455,192 @@ fn write_note(out: &mut Vec<u8>, note: Option<&str>) {
     }
 }
 
+/// Reads the next line of `r` into `line` (without its `\n` or `\r\n`), keeping at most
+/// [`MAX_LINE`] + 1 bytes of it (a longer line is cut there: its reader skips it). False at
+/// the end.
+fn read_line(r: &mut dyn std::io::BufRead, line: &mut Vec<u8>) -> std::io::Result<bool> {
+    line.clear();
+    let mut any = false;
+    loop {
+        let buf = match r.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf.is_empty() {
+            break;
+        }
+        any = true;
+        let (take, done) = match memchr::memchr(b'\n', buf) {
+            Some(i) => (i, true),
+            None => (buf.len(), false),
+        };
+        let room = (MAX_LINE + 1).saturating_sub(line.len());
+        line.extend_from_slice(&buf[..take.min(room)]);
+        r.consume(take + done as usize);
+        if done {
+            break;
+        }
+    }
+    if line.last() == Some(&b'\r') {
+        line.pop();
+    }
+    Ok(any)
+}
+
+/// The most warnings a streamed read keeps (the rest are counted in one more).
+const MAX_WARNINGS: usize = 1000;
+
+/// Reads a text book from `r` a position at a time, calling `f` with each position's key and
+/// entry in the file's order (a position given twice comes twice), without holding more than
+/// one position: for books too big to read whole. Returns the warnings, named by line as
+/// [`read`] names them (at most [`MAX_WARNINGS`], then how many more).
+pub fn for_each_position(
+    path: &std::path::Path,
+    r: &mut dyn std::io::BufRead,
+    f: &mut dyn FnMut(&str, Entry) -> Result<()>,
+) -> Result<Vec<Warning>> {
+    let mut warnings = Vec::new();
+    let mut more = 0u64;
+    let mut line = Vec::new();
+    // The current position's lines, after a header line so that `read` takes them alone.
+    let mut block: Vec<u8> = Vec::new();
+    let mut block_line = 0u64;
+    let mut n = 0u64;
+    let mut flush = |block: &mut Vec<u8>, at: u64, warnings: &mut Vec<Warning>| -> Result<()> {
+        if block.is_empty() {
+            return Ok(());
+        }
+        let read = read(block).map_err(|e| e.at(path))?;
+        block.clear();
+        for mut w in read.warnings {
+            if w.line > 1 {
+                w.line = at + w.line - 2;
+            }
+            match warnings.len() < MAX_WARNINGS {
+                true => warnings.push(w),
+                false => more += 1,
+            }
+        }
+        for (k, e) in read.book.iter() {
+            f(k, e.clone())?;
+        }
+        Ok(())
+    };
+    let mut first = true;
+    loop {
+        let io = |source| BookError::Io {
+            path: path.to_path_buf(),
+            source,
+        };
+        if !read_line(r, &mut line).map_err(io)? {
+            break;
+        }
+        n += 1;
+        let mut l: &[u8] = &line;
+        if first {
+            l = l.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(l);
+            first = false;
+        }
+        if l.trim_ascii_start().starts_with(b"sfen ") {
+            flush(&mut block, block_line, &mut warnings)?;
+            block.extend_from_slice(HEADER.as_bytes());
+            block.push(b'\n');
+            block_line = n;
+        } else if block.is_empty() {
+            // The header, and notes before the first position (not kept, as `read` says).
+            if n == 1 && !l.starts_with(b"#") && !l.trim_ascii().is_empty() {
+                return Err(not_a_book(n, l).at(path));
+            }
+            continue;
+        }
+        block.extend_from_slice(l);
+        block.push(b'\n');
+    }
+    flush(&mut block, block_line, &mut warnings)?;
+    if more > 0 {
+        warnings.push(Warning {
+            line: 0,
+            message: format!("{more} more problems (kifview book check lists them all)"),
+        });
+    }
+    Ok(warnings)
+}
+
+/// Writes the positions `visit` gives as a sorted text book to `out`, through an external
+/// sort spilling beside it in `tmp` (memory stays the sort's chunk, whatever the book's size;
+/// `stop` ends it early): the streamed form of [`write`] for `kifview book convert` and the
+/// cache of an unsorted book. A position given twice is merged as [`read`] merges one (its
+/// moves not there yet added, the lower ply kept) and counted in the losses.
+pub fn write_sorted(
+    visit: super::Source<'_>,
+    out: &mut dyn std::io::Write,
+    tmp: &std::path::Path,
+    stop: Option<&std::sync::atomic::AtomicBool>,
+) -> Result<Losses> {
+    let mut losses = Losses::default();
+    let mut sort = super::extsort::ExternalSort::new(tmp, stop);
+    let mut payload = Vec::new();
+    visit(&mut |key, entry| {
+        payload.clear();
+        write_entry(&mut payload, key, &entry, &mut losses);
+        match payload.is_empty() {
+            true => Ok(()),
+            false => sort.push(key.as_bytes(), &payload),
+        }
+    })?;
+    let io = |source| BookError::Io {
+        path: tmp.to_path_buf(),
+        source,
+    };
+    out.write_all(HEADER.as_bytes()).map_err(io)?;
+    out.write_all(b"\n").map_err(io)?;
+    // The last key's payload, and the payloads of that key given again (merged when written).
+    let mut pending: Option<(Vec<u8>, Vec<u8>, bool)> = None;
+    let mut put = |p: (Vec<u8>, Vec<u8>, bool), losses: &mut Losses| -> Result<()> {
+        let (_, bytes, again) = p;
+        if !again {
+            return out.write_all(&bytes).map_err(io);
+        }
+        let mut text = HEADER.as_bytes().to_vec();
+        text.push(b'\n');
+        text.extend_from_slice(&bytes);
+        let read = read(&text)?;
+        losses.add(
+            "positions given twice in the input (merged into one, as a reader merges them)",
+            read.warnings
+                .iter()
+                .filter(|w| w.message.contains("again: merged"))
+                .count() as u64,
+        );
+        let mut merged = Vec::new();
+        for (k, e) in read.book.iter() {
+            write_entry(&mut merged, k, e, losses);
+        }
+        out.write_all(&merged).map_err(io)
+    };
+    sort.finish(&mut |key, bytes| {
+        match &mut pending {
+            Some((k, b, again)) if k.as_slice() == key => {
+                b.extend_from_slice(bytes);
+                *again = true;
+            }
+            _ => {
+                if let Some(p) = pending.take() {
+                    put(p, &mut losses)?;
+                }
+                pending = Some((key.to_vec(), bytes.to_vec(), false));
+            }
+        }
+        Ok(())
+    })?;
+    if let Some(p) = pending.take() {
+        put(p, &mut losses)?;
+    }
+    out.flush().map_err(io)?;
+    Ok(losses)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -219,46 +219,43 @@ pub fn read(bytes: &[u8]) -> Result<Read> {
     Ok(out)
 }
 
-/// Writes `book` as `.ybb`: positions sorted by PackedSfen, moves in the book's order.
-pub fn write(book: &dyn Lookup) -> Result<Encoded> {
-    let mut losses = Losses::default();
-    let mut records: Vec<(PackedSfen, u16, Vec<u8>)> = Vec::with_capacity(book.len());
-    let mut any_depth = false;
-    let mut all: Vec<(PackedSfen, u16, Vec<BookMove>)> = Vec::with_capacity(book.len());
-    book.visit(&mut |key, entry| {
-        if entry.moves.is_empty() {
-            losses.add(
-                "notes of positions with no moves",
-                entry.comment.is_some() as u64,
-            );
-            return Ok(());
-        }
-        let pos = Position::from_sfen(key).map_err(|e| BookError::BadKey(e.0))?;
-        let Ok(p) = packed::pack(&pos) else {
-            losses.add("positions a set of pieces cannot make (not packable)", 1);
-            return Ok(());
-        };
-        losses.add("notes", entry.comment.is_some() as u64);
-        if entry.ply > u16::MAX as u32 {
-            losses.add("plies above 65535 (written as 65535)", 1);
-        }
-        let mut moves = entry.moves;
-        if moves.len() > u16::MAX as usize {
-            losses.add(
-                "moves past 65535 in a position",
-                (moves.len() - u16::MAX as usize) as u64,
-            );
-            moves.truncate(u16::MAX as usize);
-        }
-        any_depth |= moves.iter().any(|m| m.depth > 0);
-        all.push((p, entry.ply.min(u16::MAX as u32) as u16, moves));
-        Ok(())
-    })?;
-    all.sort_unstable_by_key(|a| a.0);
-    let size = if any_depth { 6 } else { 4 };
-    for (p, ply, moves) in all {
-        let mut bytes = Vec::with_capacity(moves.len() * size);
-        for m in &moves {
+/// One move as the file holds it: `Move16`, value, depth.
+type Packed = (u16, i16, u16);
+
+/// One position as the file holds it (its PackedSfen, ply and moves), counting in `losses`
+/// what the format cannot hold; `None` when it is not written (no moves, or no PackedSfen).
+fn prepare(
+    key: &str,
+    entry: Entry,
+    losses: &mut Losses,
+) -> Result<Option<(PackedSfen, u16, Vec<Packed>)>> {
+    if entry.moves.is_empty() {
+        losses.add(
+            "notes of positions with no moves",
+            entry.comment.is_some() as u64,
+        );
+        return Ok(None);
+    }
+    let pos = Position::from_sfen(key).map_err(|e| BookError::BadKey(e.0))?;
+    let Ok(p) = packed::pack(&pos) else {
+        losses.add("positions a set of pieces cannot make (not packable)", 1);
+        return Ok(None);
+    };
+    losses.add("notes", entry.comment.is_some() as u64);
+    if entry.ply > u16::MAX as u32 {
+        losses.add("plies above 65535 (written as 65535)", 1);
+    }
+    let mut moves = entry.moves;
+    if moves.len() > u16::MAX as usize {
+        losses.add(
+            "moves past 65535 in a position",
+            (moves.len() - u16::MAX as usize) as u64,
+        );
+        moves.truncate(u16::MAX as usize);
+    }
+    let packed_moves = moves
+        .iter()
+        .map(|m| {
             losses.add("counts", (m.count != 0) as u64);
             losses.add("replies (ponder)", m.ponder.is_some() as u64);
             losses.add("notes", m.comment.is_some() as u64);
@@ -273,32 +270,165 @@ pub fn write(book: &dyn Lookup) -> Result<Encoded> {
                 }
                 Some(v) => v as i16,
             };
-            bytes.extend_from_slice(&packed::move16(m.usi).to_le_bytes());
-            bytes.extend_from_slice(&v.to_le_bytes());
-            if any_depth {
-                if m.depth > u16::MAX as u32 {
-                    losses.add("depths above 65535 (written as 65535)", 1);
-                }
-                bytes.extend_from_slice(&(m.depth.min(u16::MAX as u32) as u16).to_le_bytes());
+            if m.depth > u16::MAX as u32 {
+                losses.add("depths above 65535 (written as 65535)", 1);
             }
+            (
+                packed::move16(m.usi),
+                v,
+                m.depth.min(u16::MAX as u32) as u16,
+            )
+        })
+        .collect();
+    Ok(Some((
+        p,
+        entry.ply.min(u16::MAX as u32) as u16,
+        packed_moves,
+    )))
+}
+
+/// Appends a position's moves, with their depths when `depth`.
+fn put_moves(out: &mut Vec<u8>, moves: impl Iterator<Item = Packed>, depth: bool) {
+    for (code, v, d) in moves {
+        out.extend_from_slice(&code.to_le_bytes());
+        out.extend_from_slice(&v.to_le_bytes());
+        if depth {
+            out.extend_from_slice(&d.to_le_bytes());
         }
-        records.push((p, ply, bytes));
     }
-    let moves_len: usize = records.iter().map(|r| r.2.len()).sum();
-    let mut out = Vec::with_capacity(HEADER + records.len() * RECORD + moves_len);
-    out.extend_from_slice(MAGIC);
-    out.extend_from_slice(&(records.len() as u64).to_le_bytes());
-    out.extend_from_slice(&(if any_depth { FLAG_DEPTH } else { 0 }).to_le_bytes());
+}
+
+fn header(count: u64, depth: bool) -> Vec<u8> {
+    let mut out = MAGIC.to_vec();
+    out.extend_from_slice(&count.to_le_bytes());
+    out.extend_from_slice(&(if depth { FLAG_DEPTH } else { 0 }).to_le_bytes());
+    out
+}
+
+fn index_record(p: &PackedSfen, offset: u64, ply: u16, moves: usize) -> [u8; RECORD] {
+    let mut r = [0u8; RECORD];
+    r[..32].copy_from_slice(p);
+    r[32..40].copy_from_slice(&offset.to_le_bytes());
+    r[40..42].copy_from_slice(&ply.to_le_bytes());
+    r[42..44].copy_from_slice(&(moves as u16).to_le_bytes());
+    r
+}
+
+/// Writes `book` as `.ybb`: positions sorted by PackedSfen, moves in the book's order.
+pub fn write(book: &dyn Lookup) -> Result<Encoded> {
+    let mut losses = Losses::default();
+    let mut all = Vec::with_capacity(book.len());
+    book.visit(&mut |key, entry| {
+        all.extend(prepare(key, entry, &mut losses)?);
+        Ok(())
+    })?;
+    all.sort_unstable_by_key(|a| a.0);
+    let depth = all.iter().any(|(_, _, ms)| ms.iter().any(|m| m.2 > 0));
+    let size = if depth { 6 } else { 4 };
+    let moves_len: usize = all.iter().map(|r| r.2.len() * size).sum();
+    let mut out = Vec::with_capacity(HEADER + all.len() * RECORD + moves_len);
+    out.extend_from_slice(&header(all.len() as u64, depth));
     let mut offset = 0u64;
-    for (p, ply, bytes) in &records {
-        out.extend_from_slice(p);
-        out.extend_from_slice(&offset.to_le_bytes());
-        out.extend_from_slice(&ply.to_le_bytes());
-        out.extend_from_slice(&((bytes.len() / size) as u16).to_le_bytes());
-        offset += bytes.len() as u64;
+    for (p, ply, moves) in &all {
+        out.extend_from_slice(&index_record(p, offset, *ply, moves.len()));
+        offset += (moves.len() * size) as u64;
     }
-    for (_, _, bytes) in &records {
-        out.extend_from_slice(bytes);
+    for (_, _, moves) in all {
+        put_moves(&mut out, moves.into_iter(), depth);
     }
     Ok(Encoded { bytes: out, losses })
+}
+
+/// Writes the positions `visit` gives as `.ybb` to `out` without holding them: an external
+/// sort by PackedSfen spilling into `tmp` (beside the output), the index streamed to `out` and
+/// the moves to a temporary file in `tmp` appended after it (removed in any case); `stop`
+/// ends it early. For `kifview book convert` of books of any size. A position given twice
+/// (a text book's duplicate) keeps its first record, counted in the losses.
+pub fn write_stream(
+    visit: super::Source<'_>,
+    out: &mut std::fs::File,
+    tmp: &std::path::Path,
+    stop: Option<&std::sync::atomic::AtomicBool>,
+) -> Result<Losses> {
+    use std::io::{Seek, SeekFrom, Write};
+    let mut losses = Losses::default();
+    let mut sort = super::extsort::ExternalSort::new(tmp, stop);
+    let mut depth = false;
+    let mut payload = Vec::new();
+    visit(&mut |key, entry| {
+        let Some((p, ply, moves)) = prepare(key, entry, &mut losses)? else {
+            return Ok(());
+        };
+        depth |= moves.iter().any(|m| m.2 > 0);
+        payload.clear();
+        payload.extend_from_slice(&ply.to_le_bytes());
+        put_moves(&mut payload, moves.into_iter(), true);
+        sort.push(&p, &payload)
+    })?;
+    let moves_path = tmp.join(format!(".kifview-sort-{}-moves.tmp", std::process::id()));
+    let io = |path: &std::path::Path| {
+        let path = path.to_path_buf();
+        move |source| BookError::Io { path, source }
+    };
+    let guard = RemoveOnDrop(&moves_path);
+    let mut moves_file = std::fs::File::options()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .open(guard.0)
+        .map_err(io(guard.0))?;
+    let mut index = std::io::BufWriter::with_capacity(1 << 20, &mut *out);
+    let mut moves_out = std::io::BufWriter::with_capacity(1 << 20, &mut moves_file);
+    index.write_all(&header(0, depth)).map_err(io(tmp))?;
+    let (mut count, mut offset, mut last) = (0u64, 0u64, None::<PackedSfen>);
+    let mut bytes = Vec::new();
+    sort.finish(&mut |key, payload| {
+        let p: PackedSfen = key.try_into().expect("32 bytes pushed");
+        if last == Some(p) {
+            losses.add("positions given twice (the first kept)", 1);
+            return Ok(());
+        }
+        last = Some(p);
+        let ply = u16::from_le_bytes([payload[0], payload[1]]);
+        let n = (payload.len() - 2) / 6;
+        bytes.clear();
+        put_moves(
+            &mut bytes,
+            payload[2..].chunks_exact(6).map(|m| {
+                (
+                    u16::from_le_bytes([m[0], m[1]]),
+                    i16::from_le_bytes([m[2], m[3]]),
+                    u16::from_le_bytes([m[4], m[5]]),
+                )
+            }),
+            depth,
+        );
+        index
+            .write_all(&index_record(&p, offset, ply, n))
+            .map_err(io(tmp))?;
+        moves_out.write_all(&bytes).map_err(io(guard.0))?;
+        offset += bytes.len() as u64;
+        count += 1;
+        Ok(())
+    })?;
+    moves_out.flush().map_err(io(guard.0))?;
+    drop(moves_out);
+    index.flush().map_err(io(tmp))?;
+    drop(index);
+    moves_file.seek(SeekFrom::Start(0)).map_err(io(guard.0))?;
+    std::io::copy(&mut moves_file, out).map_err(io(tmp))?;
+    out.seek(SeekFrom::Start(0)).map_err(io(tmp))?;
+    out.write_all(&header(count, depth)).map_err(io(tmp))?;
+    out.seek(SeekFrom::End(0)).map_err(io(tmp))?;
+    Ok(losses)
+}
+
+/// Removes a temporary file when dropped (on success, an error or an early stop).
+struct RemoveOnDrop<'a>(&'a std::path::Path);
+
+impl Drop for RemoveOnDrop<'_> {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(self.0);
+    }
 }

@@ -100,13 +100,15 @@ pub struct MateArgs {
 
 /// The config's `[[engines]]`; a config that cannot be read is an error (as in the viewer):
 /// going on with another engine would analyse with what the user did not ask for.
-fn configured_engines(config: Option<&std::path::Path>) -> Result<Vec<EngineSpec>, String> {
+pub(super) fn configured_engines(
+    config: Option<&std::path::Path>,
+) -> Result<Vec<EngineSpec>, String> {
     Config::load(config)
         .map(|c| c.engines)
         .map_err(|e| e.to_string())
 }
 
-fn engine_spec(
+pub(super) fn engine_spec(
     choice: Option<&str>,
     options: &[String],
     configured: &[EngineSpec],

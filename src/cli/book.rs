@@ -142,6 +142,12 @@ fn open(who: &str, path: &Path) -> Result<book::Opened, ExitCode> {
         .warnings
         .iter()
         .map(|w| format!("kifview book {who}: {}: {w}", path.display()))
+        .chain(
+            opened
+                .note
+                .iter()
+                .map(|n| format!("kifview book {who}: {n}")),
+        )
         .collect();
     print_messages(&lines);
     Ok(opened)
@@ -151,12 +157,23 @@ fn open(who: &str, path: &Path) -> Result<book::Opened, ExitCode> {
 fn write_out(who: &str, book: &dyn Lookup, o: &OutArgs) -> Result<(), ExitCode> {
     let format = out_format(who, o)?;
     let out = &o.output;
-    let losses = book::save_new(book, out, format, o.force).map_err(|e| match e {
+    let losses = book::save_new(book, out, format, o.force).map_err(|e| save_failed(who, e))?;
+    name_losses(who, o, format, &losses);
+    Ok(())
+}
+
+fn save_failed(who: &str, e: book::BookError) -> ExitCode {
+    match e {
         book::BookError::Save(kifview::store::SaveError::Exists { .. }) => {
             fail(who, 1, format!("{e} (--force replaces it)"))
         }
         e => fail(who, 1, e),
-    })?;
+    }
+}
+
+/// Names on stderr what the output's format could not hold.
+fn name_losses(who: &str, o: &OutArgs, format: Format, losses: &book::Losses) {
+    let out = &o.output;
     if !losses.is_empty() {
         let items: Vec<String> = losses
             .items
@@ -170,7 +187,6 @@ fn write_out(who: &str, book: &dyn Lookup, o: &OutArgs) -> Result<(), ExitCode> 
             items.join(", ")
         )]);
     }
-    Ok(())
 }
 
 fn name_unreached(who: &str, path: &Path, book: &dyn Lookup) {
@@ -183,21 +199,64 @@ fn name_unreached(who: &str, path: &Path, book: &dyn Lookup) {
     }
 }
 
+/// Converts without holding the book: a text input is read a position at a time, another
+/// looked up where it is, and a text or `.ybb` output written through an external sort
+/// spilling beside it (`book::save_new_streamed`); Ctrl-C stops it with nothing written and
+/// no temporary file left.
 fn convert(a: ConvertArgs) -> ExitCode {
+    let stop = kifview::analyze::progress::catch_interrupt();
     let run = || -> Result<(), ExitCode> {
-        out_format("convert", &a.out)?;
-        let opened = open("convert", &a.input)?;
-        // Walk the input once (an Apery book's walk is what finds its positions).
-        let mut all = Book::new();
-        opened
-            .book
-            .visit(&mut |k, e| {
-                all.insert(k.to_string(), e);
-                Ok(())
-            })
-            .map_err(|e| fail("convert", 1, e.at(&a.input)))?;
-        name_unreached("convert", &a.input, opened.book.as_ref());
-        write_out("convert", &all, &a.out)
+        let format = out_format("convert", &a.out)?;
+        let input = &a.input;
+        // Opened once and peeked at (the input may be a pipe).
+        let file = std::fs::File::open(input)
+            .map_err(|e| fail("convert", 1, format!("{}: {e}", input.display())))?;
+        let mut r = std::io::BufReader::with_capacity(1 << 20, file);
+        let head = std::io::BufRead::fill_buf(&mut r)
+            .map_err(|e| fail("convert", 1, format!("{}: {e}", input.display())))?;
+        let text = book::detect(input, &head[..head.len().min(64)]) == Some(Format::YaneuraOu);
+        let mut warnings = Vec::new();
+        let saved = if text {
+            book::save_new_streamed(
+                &mut |f| {
+                    warnings = book::yaneuraou::for_each_position(input, &mut r, f)?;
+                    Ok(())
+                },
+                &a.out.output,
+                format,
+                a.out.force,
+                Some(stop),
+            )
+        } else {
+            drop(r);
+            let opened = open("convert", input)?;
+            let saved = book::save_new_streamed(
+                &mut |f| opened.book.visit(f).map_err(|e| e.at(input)),
+                &a.out.output,
+                format,
+                a.out.force,
+                Some(stop),
+            );
+            name_unreached("convert", input, opened.book.as_ref());
+            saved
+        };
+        print_messages(
+            &(warnings.iter())
+                .map(|w| format!("kifview book convert: {}: {w}", input.display()))
+                .collect::<Vec<_>>(),
+        );
+        if stop.load(std::sync::atomic::Ordering::Relaxed) {
+            print_messages(&[format!(
+                "kifview book convert: {}",
+                book::extsort::INTERRUPTED
+            )]);
+            return Err(ExitCode::from(
+                kifview::analyze::progress::interrupted_exit_code(),
+            ));
+        }
+        let losses = saved.map_err(|e| save_failed("convert", e))?;
+        name_losses("convert", &a.out, format, &losses);
+        Ok(())
     };
     match run() {
         Ok(()) => ExitCode::SUCCESS,

@@ -5,8 +5,8 @@
 use super::Out;
 use super::collection::{FilterArgs, fail, filter, finish, json_line, number, open, shell_word};
 use clap::{Args, ValueEnum};
-use kifview::collection::Me;
 use kifview::collection::report::{self, At, By, Dossier, Report, Row, Score};
+use kifview::collection::{Filter, Me, MeSide};
 use kifview::core::text::sanitize;
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -19,7 +19,8 @@ pub struct ReportArgs {
     /// kifview/collection).
     #[arg(long, value_name = "IDX")]
     pub index: Option<PathBuf>,
-    /// The filters of `games`; `--player NAME` makes the report that player's dossier.
+    /// The filters of `games`; `--player NAME` makes the report that player's dossier
+    /// (`--player me` or `--me NAME`: mine).
     #[command(flatten)]
     pub filter: FilterArgs,
     /// How the table groups the games (a game without the field: 不明).
@@ -78,21 +79,9 @@ pub fn report(a: ReportArgs) -> ExitCode {
         Ok(i) => i,
         Err(c) => return c,
     };
-    // One --player is the dossier's player; `me` (`--filter me`) mine.
-    let player = match &a.filter.player[..] {
-        [one] => Some(one.clone()),
-        _ => None,
-    };
-    let f = match filter(a.filter) {
-        Ok(f) => f,
+    let (f, who) = match whose(a.filter, false) {
+        Ok(w) => w,
         Err(e) => return fail(2, "report", &e),
-    };
-    let who = match &player {
-        Some(name) => Me::new(std::slice::from_ref(name)).map(|m| (m, name.clone())),
-        None if f.me.is_some() => f
-            .me_who()
-            .map(|m| (m, format!("me ({})", f.me_names.join(", ")))),
-        None => None,
     };
     let doc = match &who {
         Some((me, name)) => match report::dossier(&idx, &f, me, name) {
@@ -128,15 +117,49 @@ pub fn report(a: ReportArgs) -> ExitCode {
     finish(out, "report")
 }
 
+/// Whose games a report or a check is about, with the filter of the options: one
+/// `--player NAME`, or me (`--player me`, `--me NAME`, `--filter me`, or `me_word`: the word
+/// `me` given as an argument), who is then `--me`'s names, else the config's (`--me` with a
+/// `--player NAME` only says who "me" is). The player's games
+/// are the filter's (a `--player NAME` is one of its conditions, and me adds `me`). `None`:
+/// nobody named.
+pub(super) fn whose(
+    mut fa: FilterArgs,
+    me_word: bool,
+) -> Result<(Filter, Option<(Me, String)>), String> {
+    let player_me = fa.player.len() == 1 && fa.player[0].trim().eq_ignore_ascii_case("me");
+    if player_me {
+        fa.player.clear();
+    }
+    let as_me = me_word || player_me || (!fa.me.is_empty() && fa.player.is_empty());
+    let player = match &fa.player[..] {
+        [one] if !as_me => Some(one.clone()),
+        _ => None,
+    };
+    let mut f = filter(fa)?;
+    if as_me && f.me.is_none() {
+        f.me = Some(MeSide::Either);
+    }
+    f.check_me()?;
+    let who = match player {
+        Some(name) => Me::new(std::slice::from_ref(&name)).map(|m| (m, name)),
+        None if f.me.is_some() => f
+            .me_who()
+            .map(|m| (m, format!("me ({})", f.me_names.join(", ")))),
+        None => None,
+    };
+    Ok((f, who))
+}
+
 /// A table of a report: its title, its columns (numbers right-aligned) and rows.
-struct Table {
-    title: String,
-    columns: Vec<(String, bool)>,
-    rows: Vec<Vec<String>>,
+pub(super) struct Table {
+    pub(super) title: String,
+    pub(super) columns: Vec<(String, bool)>,
+    pub(super) rows: Vec<Vec<String>>,
 }
 
 /// A bar chart: a label and a value in `0..=max` per bar.
-struct Chart {
+pub(super) struct Chart {
     title: String,
     bars: Vec<(String, f64)>,
     max: f64,
@@ -147,12 +170,12 @@ struct Chart {
 }
 
 /// What a report prints, in any format.
-struct Doc {
-    title: String,
-    tables: Vec<Table>,
-    charts: Vec<Chart>,
+pub(super) struct Doc {
+    pub(super) title: String,
+    pub(super) tables: Vec<Table>,
+    pub(super) charts: Vec<Chart>,
     /// The JSON of a dossier (the tournament table's is written directly).
-    json: Option<String>,
+    pub(super) json: Option<String>,
 }
 
 fn pct(x: f64) -> String {
@@ -319,8 +342,9 @@ fn dossier_doc(d: &Dossier, format: Format) -> Doc {
         scored("年別 by year", "年 year", &d.years),
     ];
     tables.push(Table {
-        title: "いつもの手から離れた局面 where they leave their usual line".into(),
+        title: "いつもの手から離れた局面 where their games first leave their usual line".into(),
         columns: vec![
+            ("開始 start".into(), false),
             ("局面 position (手順 line)".into(), false),
             ("いつもの手 usual".into(), false),
             ("局数 games".into(), true),
@@ -334,6 +358,11 @@ fn dossier_doc(d: &Dossier, format: Format) -> Doc {
                 v.games.iter().enumerate().map(move |(i, g)| {
                     let first = i == 0;
                     vec![
+                        if first {
+                            v.start.clone()
+                        } else {
+                            String::new()
+                        },
                         if first { v.line.clone() } else { String::new() },
                         if first {
                             format!("{} ({})", v.usual, v.usual_games)
@@ -412,7 +441,7 @@ fn dossier_doc(d: &Dossier, format: Format) -> Doc {
 }
 
 /// `FILE +PLY [--record R]`: what opens the game at the move.
-fn place(a: &At) -> String {
+pub(super) fn place(a: &At) -> String {
     let mut t = Vec::new();
     shell_word(&mut t, &a.path);
     t.extend_from_slice(b" +");
@@ -435,7 +464,7 @@ fn pad(s: &str, width: usize, right: bool) -> String {
 }
 
 impl Doc {
-    fn text(&self) -> String {
+    pub(super) fn text(&self) -> String {
         let mut t = format!("{}\n", sanitize(&self.title));
         for tab in &self.tables {
             let _ = write!(t, "\n{}\n", sanitize(&tab.title));

@@ -52,6 +52,7 @@ pub mod filter_text;
 pub mod games_bin;
 pub mod keys;
 pub mod query;
+pub mod repertoire;
 pub mod report;
 pub mod scan;
 pub mod segment;

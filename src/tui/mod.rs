@@ -10,7 +10,7 @@ pub mod view;
 pub mod wake;
 pub mod widgets;
 
-use crate::app::{App, Config, Input, LaunchOptions, Pane, config::AmbiguousWidth, update};
+use crate::app::{App, Config, Drawn, Input, LaunchOptions, config::AmbiguousWidth, update_on};
 use crossterm::event::{
     DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture, Event,
 };
@@ -31,7 +31,11 @@ const SAVE_BLOCKS_FOR: Duration = Duration::from_millis(100);
 pub struct Viewer {
     pub app: App,
     pub theme: Theme,
+    /// The front end's own render state: where things were drawn, the lists' offsets, how
+    /// far each pane scrolls (`view::ViewState`), from frame to frame.
     pub view: ViewState,
+    /// The sizes last handed to the app (`Drawn`), with an input or after a frame.
+    handed: Option<Drawn>,
 }
 
 impl Viewer {
@@ -40,40 +44,46 @@ impl Viewer {
             app,
             theme,
             view: ViewState::default(),
+            handed: None,
         }
     }
-    /// Draws a frame, then keeps the app's scroll offsets within what could be shown.
+    /// Draws a frame from `&App` into the front end's own state: drawing changes nothing in
+    /// the app (what a key needs of the frame goes with the next input: `handle`).
     pub fn draw(&mut self, frame: &mut Frame) {
         ui::draw(frame, &self.app, &self.theme, &mut self.view);
-        self.app.set_graph_on_screen(self.view.graph_area.width > 0);
-        self.app.clamp_scroll(Pane::Comment, self.view.comment_max);
-        self.app.clamp_scroll(Pane::Header, self.view.header_max);
-        self.app.clamp_scroll(Pane::Overlay, self.view.overlay_max);
-        if self.view.library_rows > 0 {
-            self.app.set_library_height(self.view.library_rows);
-        }
-        if self.app.mode() == crate::app::Mode::List {
-            self.app
-                .set_list_page(self.view.overlay_area.height as usize);
-        }
     }
-    /// Handles one terminal event.
+    /// After a frame, from the run loop: when it drew other sizes than the app was last
+    /// handed (a resize, the library shown), hands them over as an input of their own, so
+    /// that the library fetches the rows it shows now. True when that changed what is shown.
+    pub fn hand_over_sizes(&mut self) -> bool {
+        let drawn = self.view.drawn();
+        if self.handed == Some(drawn) {
+            return false;
+        }
+        self.handed = Some(drawn);
+        self.app.take_drawn(drawn)
+    }
+    /// Handles one terminal event, with what the last frame drew (a page's rows, how far
+    /// each pane scrolls).
     pub fn handle(&mut self, ev: &Event) {
+        let drawn = self.view.drawn();
+        self.handed = Some(drawn);
         match ev {
             Event::Key(k) => {
                 if let Some(key) = event::to_key_event(k) {
-                    update(&mut self.app, key);
+                    update_on(&mut self.app, drawn, key);
                 }
             }
             Event::Mouse(m) => {
                 if let Some(a) = event::mouse_action(&self.app, &self.view, m) {
-                    update(&mut self.app, a);
+                    update_on(&mut self.app, drawn, a);
                 }
             }
             Event::Paste(text) => {
-                update(&mut self.app, Input::Paste(text.clone()));
+                update_on(&mut self.app, drawn, Input::Paste(text.clone()));
             }
-            // A resize redraws anyway; focus changes mean nothing here.
+            // A resize redraws anyway (and the frame's new sizes are handed over after it:
+            // `hand_over_sizes`); focus changes mean nothing here.
             Event::Resize(..) | Event::FocusGained | Event::FocusLost => {}
         }
     }
@@ -464,6 +474,7 @@ fn run_loop(
             terminal.draw(|f| viewer.draw(f))?;
             (t.dirty, t.now_please) = (false, false);
             t.last_draw = Instant::now();
+            t.dirty |= viewer.hand_over_sizes();
         }
         // One wait for the terminal and every worker. A terminal that hung up is seen here,
         // before crossterm would read its end of file over and over.

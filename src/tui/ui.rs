@@ -45,6 +45,7 @@ pub fn render(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut V
         moves_offset: vs.moves_offset,
         variations_offset: vs.variations_offset,
         tree_offset: vs.tree_offset,
+        library_top: vs.library_top,
         library_lines: std::mem::take(&mut vs.library_lines),
         ..ViewState::default()
     };

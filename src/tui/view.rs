@@ -1,6 +1,9 @@
-//! Render-only state: scroll offsets of lists, where things were drawn (for the mouse), and the
-//! library's rows as drawn (kept from frame to frame).
+//! Render-only state, the front end's own: scroll offsets of lists (the moves, the variations,
+//! the tree, the library), where things were drawn (for the mouse), how far each pane could
+//! scroll and how many rows a page showed (handed to the app with each input as
+//! [`Drawn`]), and the library's rows as drawn (kept from frame to frame).
 
+use crate::app::Drawn;
 use crate::core::record::NodeId;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -39,10 +42,26 @@ pub struct ViewState {
     pub graph_points: usize,
     /// Where the terminal cursor goes (prompts and the comment editor), if anywhere.
     pub cursor: Option<(u16, u16)>,
-    /// Rows of games the library showed (0: not shown).
+    /// Rows of games the library showed (0: not shown), and its first row shown (it follows
+    /// the selected row, as `moves_offset` follows the move).
     pub library_rows: usize,
+    pub library_top: usize,
     /// The library's rows as drawn, kept from frame to frame.
     pub library_lines: LibraryLines,
+}
+
+impl ViewState {
+    /// What a key needs to know of the frame drawn (handed to the app with each input).
+    pub fn drawn(&self) -> Drawn {
+        Drawn {
+            graph: self.graph_area.width > 0,
+            comment_max: self.comment_max,
+            header_max: self.header_max,
+            overlay_max: self.overlay_max,
+            overlay_rows: self.overlay_area.height as usize,
+            library_rows: self.library_rows,
+        }
+    }
 }
 
 /// Rows of games kept as laid out (their text and where each character goes, by game id)

@@ -157,15 +157,30 @@ impl App {
         }
         let opened = book::open(path).map_err(|e| e.to_string())?;
         let warnings = opened.warnings.len();
+        let sorted_now = opened.note.is_some();
+        let bytes = opened.bytes;
         self.add_book(path, Store::Disk(opened.book), opened.format);
         let b = self.collection.books.open.last().expect("added");
-        let n = b.store.lookup().len();
+        // A text book's positions are counted by reading it all: its size instead.
+        let size = match b.format {
+            book::Format::YaneuraOu => Some(match bytes {
+                n if n < 10_000 => format!("{n} bytes"),
+                n if n < 10_000_000 => format!("{} kB", n / 1000),
+                n => format!("{:.1} MB", n as f64 / 1e6),
+            }),
+            _ => None,
+        };
+        let size = size.unwrap_or_else(|| format!("{} positions", b.store.lookup().len()));
         let name = b.name.clone();
         let i = self.collection.books.open.len();
-        let text = match warnings {
-            0 => format!("book {i}: {name}, {n} positions"),
-            w => format!("book {i}: {name}, {n} positions ({w} lines not read)"),
+        let mut text = match warnings {
+            0 => format!("book {i}: {name}, {size}"),
+            w => format!("book {i}: {name}, {size} ({w} lines not read)"),
         };
+        if sorted_now {
+            // The first opening of an unsorted text book: sorted once into the cache.
+            text.push_str(" (unsorted: sorted once into a copy in the cache)");
+        }
         self.info_level(
             text,
             if warnings == 0 {

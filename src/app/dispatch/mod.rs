@@ -168,10 +168,63 @@ impl From<Action> for Input {
     }
 }
 
+/// What the front end's last frame drew, as far as a key needs to know it: how far the
+/// comment, the header and the overlay on top could scroll, how many rows a list on top and
+/// the library showed (a page for PageDown), whether the evaluation graph was on screen.
+/// The front end keeps it with its own render state (`tui::view::ViewState`) and hands it
+/// to the app with each input ([`update_on`]): drawing writes nothing into the app.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Drawn {
+    /// The evaluation graph was on screen (`E` hides what is seen).
+    pub graph: bool,
+    /// The largest useful scroll offsets of the comment, the header and the overlay on top.
+    pub comment_max: u16,
+    pub header_max: u16,
+    pub overlay_max: u16,
+    /// Rows of the overlay on top (a list's page).
+    pub overlay_rows: usize,
+    /// Rows of games the library showed (0: not shown).
+    pub library_rows: usize,
+}
+
+impl Drawn {
+    /// How far `pane` could scroll.
+    pub fn scroll_max(&self, pane: super::Pane) -> u16 {
+        match pane {
+            super::Pane::Comment => self.comment_max,
+            super::Pane::Header => self.header_max,
+            super::Pane::Overlay => self.overlay_max,
+        }
+    }
+}
+
+impl App {
+    /// Takes what the front end's last frame drew (with an input, or after a frame that
+    /// drew other sizes); the library shows the rows of its new height. True when that
+    /// changed what is shown.
+    pub fn take_drawn(&mut self, drawn: Drawn) -> bool {
+        self.view.drawn = Some(drawn);
+        self.library_height(drawn.library_rows)
+    }
+
+    /// What the last frame drew, as far as the app knows (the default before the first).
+    pub(crate) fn drawn(&self) -> Drawn {
+        self.view.drawn.unwrap_or_default()
+    }
+}
+
+/// [`update`] with what the front end's last frame drew (the page sizes and how far each
+/// pane scrolls), which the input's handlers use in place of the last one handed over.
+pub fn update_on(app: &mut App, drawn: Drawn, input: impl Into<Input>) {
+    app.take_drawn(drawn);
+    update(app, input);
+}
+
 /// The one entry for everything the user does, with one set of steps before and after:
 /// the last message goes (except while typing a `:` line, which may show completions), the
 /// input runs, then the status line names a move the reader warned about and a search whose
-/// record changed is run again.
+/// record changed is run again. What the screen showed is the last [`Drawn`] handed over
+/// (none before the first: nothing is clamped, a page is one row).
 pub fn update(app: &mut App, input: impl Into<Input>) {
     if app.mode() != Mode::CommandLine {
         app.message = None;

@@ -110,7 +110,6 @@ impl App {
             && let Some(row) = l.ids().iter().position(|&x| x == id)
         {
             l.selected = row;
-            l.scroll_to_selected();
         }
         self.show_library();
     }
@@ -319,14 +318,16 @@ impl App {
         self.library_move(pages * h as isize);
     }
 
-    /// The front end says how many rows the list shows.
-    pub fn set_library_height(&mut self, rows: usize) {
-        if let Some(l) = self.collection.library.as_deref_mut()
-            && l.height != rows
-        {
-            l.height = rows.max(1);
-            l.scroll_to_selected();
-            self.library_fetch();
+    /// The screen showed `rows` rows of games (0: the library was not drawn): the rows it can
+    /// show now are fetched when they are not kept (a resize; on the key path, never from
+    /// drawing). True when rows came.
+    pub(crate) fn library_height(&mut self, rows: usize) -> bool {
+        match self.collection.library.as_deref_mut() {
+            Some(l) if rows > 0 && l.height != rows => {
+                l.height = rows;
+                self.library_fetch()
+            }
+            _ => false,
         }
     }
 
@@ -383,7 +384,6 @@ impl App {
                 l.filter_text = text;
                 l.error = None;
                 l.selected = 0;
-                l.top = 0;
                 self.ask_list();
             }
             Err(e) => {
@@ -551,7 +551,6 @@ impl App {
         let row = l.ids().iter().position(|&x| x == id);
         if let Some(row) = row {
             l.selected = row;
-            l.scroll_to_selected();
         }
         l.opened = Some(Opened { id, path, record });
         let n = l.ids().len();

@@ -69,8 +69,9 @@ pub struct Library {
     pub(super) summary: Option<Summary>,
     pub(super) side: Side,
     pub(super) selected: usize,
-    /// The first row shown, and how many rows the screen showed last.
-    pub(super) top: usize,
+    /// How many rows the screen showed, as the front end last handed over
+    /// (`App::take_drawn`); where the rows start is the screen's (`tui::view`), which keeps the
+    /// selected row in view.
     pub(super) height: usize,
     pub(super) rows: HashMap<u32, GameInfo>,
     /// Bumped when the rows' details may have changed (a new indexing): what the screen
@@ -79,6 +80,8 @@ pub struct Library {
     /// The app's own connection, for the rows' details (a page in one query) when the rows
     /// shown are not kept yet (a jump, a new list).
     pub(super) catalog: Option<Catalog>,
+    /// Queries of the catalog made on the key path (tests: none is made while drawing).
+    pub(super) queries: u64,
     /// The pages around the screen last asked of the lister (list generation, first and
     /// end rows), and the rows requests asked and answered (`Library::busy` until the last
     /// is).
@@ -140,11 +143,11 @@ impl Library {
             summary: None,
             side: Side::Sente,
             selected: 0,
-            top: 0,
             height: 20,
             rows: HashMap::new(),
             rows_generation: 0,
             catalog: None,
+            queries: 0,
             ahead: None,
             rows_asked: 0,
             rows_answered: 0,
@@ -174,10 +177,6 @@ impl Library {
     }
     pub fn selected(&self) -> usize {
         self.selected
-    }
-    /// The first row shown.
-    pub fn top(&self) -> usize {
-        self.top
     }
     /// With a "me": my games of the list and how they went for me.
     pub fn me_tally(&self) -> Option<&MeTally> {
@@ -260,6 +259,11 @@ impl Library {
     pub fn rows_generation(&self) -> u64 {
         self.rows_generation
     }
+    /// How many times the app queried the catalog for rows itself (on the key path).
+    #[doc(hidden)]
+    pub fn catalog_queries(&self) -> u64 {
+        self.queries
+    }
     /// The folder indexed, when the library is a folder's.
     pub fn root(&self) -> Option<&PathBuf> {
         self.root.as_ref()
@@ -299,7 +303,6 @@ impl Library {
         self.summary = Some(listed.summary);
         self.ids = Some(listed.ids);
         self.error = None;
-        self.scroll_to_selected();
     }
 
     /// Moves the selection by `delta` rows (clamped).
@@ -309,30 +312,29 @@ impl Library {
             return;
         }
         self.selected = self.selected.saturating_add_signed(delta).min(n - 1);
-        self.scroll_to_selected();
     }
 
-    /// The first row shown follows the selection.
-    pub(super) fn scroll_to_selected(&mut self) {
+    /// The rows the screen can show: whatever row it starts at, the selected one is in view,
+    /// so they are within a screen's height of it either way.
+    fn on_screen(&self) -> (usize, usize) {
         let h = self.height.max(1);
-        if self.selected < self.top {
-            self.top = self.selected;
-        } else if self.selected >= self.top + h {
-            self.top = self.selected + 1 - h;
-        }
         let n = self.ids().len();
-        self.top = self.top.min(n.saturating_sub(h));
+        (
+            self.selected.saturating_sub(h - 1).min(n),
+            (self.selected + h).min(n),
+        )
     }
 
-    /// Fetches the details of the rows shown that are not kept (one query, on the key path:
-    /// only after a jump or a new list), then asks the lister for the pages around them.
+    /// Fetches the details of the rows the screen can show that are not kept (one query, on
+    /// the key path: only after a jump or a new list), then asks the lister for the pages
+    /// around them.
     pub(super) fn fetch_rows(&mut self) -> Result<(), String> {
         if self.stale {
             return Ok(());
         }
-        let h = self.height.max(1);
+        let (from, to) = self.on_screen();
         let ids = self.ids.as_deref().unwrap_or(&[]);
-        let want: Vec<u32> = (ids.iter().skip(self.top).take(h))
+        let want: Vec<u32> = (ids[from..to].iter())
             .filter(|id| !self.rows.contains_key(id))
             .copied()
             .collect();
@@ -342,6 +344,7 @@ impl Library {
             }
             let cat = self.catalog.as_ref().expect("opened above");
             let games = cat.games_by_id(&want)?;
+            self.queries += 1;
             self.keep_rows(games);
         }
         self.fetch_ahead();
@@ -351,9 +354,9 @@ impl Library {
     /// The rows of the pages around the screen, `AHEAD` either side.
     fn around(&self) -> (usize, usize) {
         let h = self.height.max(1);
+        let (from, to) = self.on_screen();
         let n = self.ids().len();
-        let from = self.top.saturating_sub(AHEAD * h).min(n);
-        (from, (self.top + (AHEAD + 1) * h).min(n))
+        (from.saturating_sub(AHEAD * h), (to + AHEAD * h).min(n))
     }
 
     /// Asks the lister for the rows around the screen not kept, when some of the nearer
@@ -361,7 +364,8 @@ impl Library {
     /// view), and once per screen's place.
     fn fetch_ahead(&mut self) {
         let h = self.height.max(1);
-        let near = (self.top.saturating_sub((AHEAD - 1) * h))..(self.top + AHEAD * h);
+        let (from, to) = self.on_screen();
+        let near = from.saturating_sub((AHEAD - 1) * h)..to + (AHEAD - 1) * h;
         let ids = self.ids();
         let near = &ids[near.start.min(ids.len())..near.end.min(ids.len())];
         if near.iter().all(|id| self.rows.contains_key(id)) {

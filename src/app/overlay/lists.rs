@@ -19,7 +19,6 @@ impl App {
             title: title.to_string(),
             items: Vec::new(),
             selected: 0,
-            page: 0,
         }));
         self.refresh_list();
     }
@@ -62,15 +61,8 @@ impl App {
     /// `list_page_down` / `list_page_up`: a screenful (the rows the list showed last, less
     /// one kept in sight).
     pub(crate) fn list_page(&mut self, pages: isize) {
-        let rows = self.overlays.list().map_or(1, |l| l.page.max(2) - 1);
+        let rows = self.drawn().overlay_rows.max(2) - 1;
         self.list_move(pages * rows as isize);
-    }
-
-    /// The front end says how many rows the list on top shows.
-    pub fn set_list_page(&mut self, rows: usize) {
-        if let Some(l) = self.overlays.list_mut() {
-            l.page = rows;
-        }
     }
 
     /// The list open and its selected row.

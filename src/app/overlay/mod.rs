@@ -249,8 +249,6 @@ pub struct ListView {
     pub title: String,
     pub items: Vec<String>,
     pub selected: usize,
-    /// The rows the list showed last (PageDown's step; the front end says).
-    pub page: usize,
 }
 
 /// An answer to a question. Each but [`Answer::Esc`] is typed as its key, the one the
@@ -571,7 +569,6 @@ mod tests {
             title: String::new(),
             items: Vec::new(),
             selected: 0,
-            page: 0,
         }));
         let prompt = |t: &str| Overlay::Prompt(Prompt::new("", t.into(), |_, _| {}));
         s.replace_or_push(prompt("a"));

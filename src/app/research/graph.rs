@@ -98,7 +98,7 @@ impl App {
     /// `toggle_graph` (`E`).
     pub(crate) fn toggle_graph(&mut self) {
         // Shown by itself (`auto`) counts as shown where the screen drew it.
-        let seen = self.graph.shown || self.graph.on_screen;
+        let seen = self.graph.shown || self.drawn().graph;
         self.graph.auto = false;
         self.graph.shown = !seen;
         if self.graph.shown && !GraphData::new(self.doc.record()).has_evals() {
@@ -106,11 +106,6 @@ impl App {
                 "no evaluations in the comments yet: :analyze writes them (E hides the graph)",
             );
         }
-    }
-
-    /// The screen says whether its last frame drew the graph (`E` hides what is seen).
-    pub fn set_graph_on_screen(&mut self, on: bool) {
-        self.graph.on_screen = on;
     }
 
     /// `graph_scale` (`%`): centipawns or win %.

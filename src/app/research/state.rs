@@ -165,6 +165,4 @@ pub struct GraphView {
     /// Shown by itself where it fits, without `E`: the record's comments hold evaluations
     /// (set when a record is opened; `E` decides from then on).
     pub auto: bool,
-    /// The last frame drew it (set by the screen), so that `E` hides what is seen.
-    pub on_screen: bool,
 }

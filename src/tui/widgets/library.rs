@@ -355,7 +355,8 @@ pub fn library_overlay(
     buf.set_string(inner.x, inner.y, line(heads), bold);
     let rows = inner.height as usize - 2;
     vs.library_rows = rows;
-    let top = l.top().min(l.ids().len().saturating_sub(rows));
+    let top = follow(vs.library_top, l.selected(), l.ids().len(), rows);
+    vs.library_top = top;
     let lines = &mut vs.library_lines;
     lines.keep_for((inner.width, theme.double, l.rows_generation()));
     for (i, &id) in l.ids().iter().enumerate().skip(top).take(rows) {
@@ -401,4 +402,18 @@ pub fn library_overlay(
         let x = inner.x + (width(&text) as u16).min(inner.width - 1);
         vs.cursor = Some((x, y));
     }
+}
+
+/// The list's first row shown: the last one, moved as little as keeps row `selected` of
+/// `total` in view among `rows`.
+fn follow(top: usize, selected: usize, total: usize, rows: usize) -> usize {
+    let rows = rows.max(1);
+    let top = if selected < top {
+        selected
+    } else if selected >= top + rows {
+        selected + 1 - rows
+    } else {
+        top
+    };
+    top.min(total.saturating_sub(rows))
 }

@@ -5,6 +5,7 @@
 mod build;
 mod cli;
 mod formats;
+mod huge;
 mod pane;
 mod peers;
 mod text;

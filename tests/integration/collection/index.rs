@@ -161,7 +161,7 @@ pub(super) fn index(coll: &Path, idx: &Path) -> String {
     err
 }
 
-fn json_lines(out: &std::process::Output) -> Vec<Value> {
+pub(super) fn json_lines(out: &std::process::Output) -> Vec<Value> {
     assert!(out.status.success(), "{}", common::stderr_of(out));
     String::from_utf8(out.stdout.clone())
         .unwrap()

@@ -477,13 +477,10 @@ fn rows_kept_between_frames_draw_the_same_cells_as_the_first_frame() {
     assert_eq!(screen(&mut v, 120, 40).backend().buffer(), &first);
 }
 
-/// The rows of the pages around the screen are fetched by the lister before the list gets
-/// there (issue 23: a page step never queries the catalog on the key path): after `G`, the
-/// rows of the three pages above the last one are kept once the lister has answered.
-#[test]
-fn the_rows_of_three_pages_either_side_are_fetched_before_the_list_gets_there() {
-    let dir = tempfile::tempdir().unwrap();
-    let coll = dir.path().join("coll");
+/// 200 games of `GAMES`' players, each numbered after its 先手 (newest first: game 199
+/// first), in `root/coll`, listed by `kifview COLL --index IDX`.
+fn two_hundred_games(root: &Path) -> Viewer {
+    let coll = root.join("coll");
     std::fs::create_dir_all(&coll).unwrap();
     for i in 0..200 {
         let (b, w, _, event, moves, end) = GAMES[i % GAMES.len()];
@@ -496,18 +493,33 @@ fn the_rows_of_three_pages_either_side_are_fetched_before_the_list_gets_there() 
     }
     let mut v = viewer_with(&LaunchOptions {
         file: Some(coll),
-        index: Some(dir.path().join("idx")),
+        index: Some(root.join("idx")),
         ..Default::default()
     });
     v.app.library_settle();
+    v
+}
+
+/// The rows of the pages around the screen are fetched by the lister before the list gets
+/// there (issue 23: a page step never queries the catalog on the key path): after `G`, the
+/// rows of the three pages above the last one are kept once the lister has answered.
+#[test]
+fn the_rows_of_three_pages_either_side_are_fetched_before_the_list_gets_there() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut v = two_hundred_games(dir.path());
     screen(&mut v, 80, 24);
     press(&mut v, "G");
     v.app.library_settle();
+    screen(&mut v, 80, 24);
     let l = v.app.library().unwrap();
     // 23 rows above the status line: the frame's two, the summary's two, the heads and the
     // last row leave 17 for the games.
     let (n, h) = (l.ids().len(), 17);
-    assert_eq!((n, l.top()), (200, n - h), "G shows the last page");
+    assert_eq!(
+        (n, v.view.library_top),
+        (200, n - h),
+        "G shows the last page"
+    );
     let missing: Vec<usize> = (n - 4 * h..n)
         .filter(|&i| l.row(l.ids()[i]).is_none())
         .collect();
@@ -517,6 +529,48 @@ fn the_rows_of_three_pages_either_side_are_fetched_before_the_list_gets_there() 
     press(&mut v, "^b^b^b");
     let shown = text(&mut v, 80, 24);
     assert!(shown.contains("羽生善治48"), "{shown}");
+}
+
+/// Drawing starts no query (issue 36: the library's height was written back by the frame,
+/// which fetched the rows from the catalog inside the draw): a frame far taller than the last
+/// one draws the rows it has (the others as `…`) without a query; handed the frame's sizes
+/// after it, as the run loop does, the library fetches the rows now shown in one query, and
+/// the next frame shows them.
+#[test]
+fn a_taller_frame_queries_nothing_and_its_rows_come_when_its_sizes_are_handed_over() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut v = two_hundred_games(dir.path());
+    // A short screen first: a few rows of games, the pages around them fetched ahead.
+    screen(&mut v, 80, 18);
+    assert!(
+        (1..16).contains(&v.view.library_rows),
+        "{}",
+        v.view.library_rows
+    );
+    v.hand_over_sizes();
+    v.app.library_settle();
+    let queries = v.app.library().unwrap().catalog_queries();
+    let before = format!("{:?}", v.app);
+    let tall = text(&mut v, 120, 100);
+    assert_eq!(format!("{:?}", v.app), before, "the frame changed the app");
+    assert_eq!(
+        v.app.library().unwrap().catalog_queries(),
+        queries,
+        "the frame queried the catalog"
+    );
+    // Newest first: game 199 on the first row; the last row's, game 105, is not kept yet.
+    assert!(
+        tall.contains("佐藤康光199") && !tall.contains("羽生善治105"),
+        "{tall}"
+    );
+    assert!(v.hand_over_sizes(), "the rows shown came");
+    assert_eq!(v.app.library().unwrap().catalog_queries(), queries + 1);
+    assert!(
+        !v.hand_over_sizes(),
+        "the same sizes again hand nothing over"
+    );
+    let tall = text(&mut v, 120, 100);
+    assert!(tall.contains("羽生善治105"), "{tall}");
 }
 
 /// Each row listed is the game its id names in the index as it is now.

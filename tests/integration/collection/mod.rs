@@ -12,6 +12,7 @@ mod library;
 mod library_scope;
 mod me;
 mod new_user;
+mod repertoire;
 mod report;
 mod tags;
 mod variations;

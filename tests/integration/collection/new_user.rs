@@ -220,7 +220,7 @@ fn the_first_indexing_leaves_the_list_at_its_head() {
     let shown = super::library::text(&mut v, 80, 24);
     let l = v.app.library().unwrap();
     assert_eq!(l.ids().len(), 30);
-    assert_eq!((l.selected(), l.top()), (0, 0), "{shown}");
+    assert_eq!((l.selected(), v.view.library_top), (0, 0), "{shown}");
     let rows: Vec<&str> = shown.lines().collect();
     assert!(
         rows[4].contains("2020-01-30") && rows[4].contains("P29"),

@@ -14,6 +14,7 @@ mod position_editor;
 mod prompt_errors;
 mod readme;
 mod remarks_pane;
+mod render_state;
 mod save_background;
 mod save_questions;
 mod screen_fit;

@@ -335,6 +335,7 @@ fn allowed(from: &str) -> Option<&'static [&'static str]> {
             "collection",
         ],
         "diagram" => &["core"],
+        "training" => &["core", "engine", "load", "store", "analyze"],
         "app" => &[
             "core",
             "engine",
@@ -769,4 +770,55 @@ fn only_two_files_match_on_every_overlay() {
             .collect();
         assert_eq!(naming_all, allowed, "files that name every {name}");
     }
+}
+
+/// Drawing changes nothing in the app (`lib.rs`, a key's path, step 5): every file of `tui`
+/// but the run loop's (`tui/mod.rs`) has the app only as `&App` (no `&mut App`, no
+/// `.app`); in `tui/mod.rs`, `Viewer::draw` names the app only as `&self.app`; and no file of
+/// `app` holds a `Cell` or a `RefCell`, through which `&App` could change. What a key needs of
+/// the frame goes with the key (`app::update_on`), and after a frame that drew other sizes
+/// the run loop hands them over as an input of its own (`Viewer::hand_over_sizes`).
+#[test]
+fn drawing_writes_nothing_back_into_the_app() {
+    let (src, files) = source_files();
+    let mut broken = Vec::new();
+    let mut draw_seen = false;
+    for f in files.iter().filter(|f| !is_test_file(f)) {
+        let m = module_of(&src, f);
+        let code = blank_literals(&code_outside_tests(&std::fs::read_to_string(f).unwrap()));
+        match layer(&m) {
+            "tui" if m.len() > 1 => {
+                for bad in ["&mut App", "mut app", ".app."] {
+                    if code.contains(bad) {
+                        broken.push(format!("{} names {bad}", f.display()));
+                    }
+                }
+            }
+            "tui" => {
+                let at = code.find("pub fn draw(&mut self").expect("Viewer::draw");
+                let open = at + code[at..].find('{').unwrap();
+                let body = &code[open..block_end(&code, open)];
+                let apps = body.matches("app").count();
+                if apps != body.matches("&self.app").count() {
+                    broken.push(format!("Viewer::draw uses the app mutably:\n{body}"));
+                }
+                draw_seen = true;
+            }
+            "app" => {
+                let ident = |c: char| c.is_alphanumeric() || c == '_';
+                for bad in ["Cell", "RefCell", "UnsafeCell"] {
+                    let named = code.match_indices(bad).any(|(i, _)| {
+                        !code[..i].chars().next_back().is_some_and(ident)
+                            && !code[i + bad.len()..].chars().next().is_some_and(ident)
+                    });
+                    if named {
+                        broken.push(format!("{} holds a {bad}", f.display()));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    assert!(draw_seen, "tui/mod.rs read");
+    assert!(broken.is_empty(), "{broken:#?}");
 }

@@ -1,0 +1,18 @@
+//! Training from the user's own files: next-move problem sets (ShogiHome's format), made from
+//! analysed games, and the attempt history that schedules them again.
+//!
+//! Layered above `core`, `engine`, `analyze`, `load` and `store`, below `app` and `cli`.
+//! Parts:
+//!
+//! - [`set`]: ShogiHome's next-move problem format, read (checked as ShogiHome checks it) and
+//!   written, fields it does not know kept.
+//! - [`batch`]: `kifview problems make` over files and records.
+//! - [`history`]: the attempts and the FSRS schedule, in SQLite in the user's data directory.
+//! - [`make`]: problems from analysed games (ShogiHome's detection, re-search and adoption).
+
+pub mod set;
+
+pub use set::{Problem, ProblemSet, SetError};
+pub mod batch;
+pub mod history;
+pub mod make;

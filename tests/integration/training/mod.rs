@@ -1,0 +1,5 @@
+//! Training (`kifview problems`, `kifview train`): problem sets in ShogiHome's format made from
+//! analysed games, the attempt history and its schedule.
+
+mod make;
+mod train;
