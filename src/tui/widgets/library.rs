@@ -299,12 +299,12 @@ fn foot(l: &Library, s: &LibraryScreen) -> (String, bool) {
     (parts.join("  "), false)
 }
 
-/// Draws the summary at the top of `inner`: two rows when the list keeps ten or more, else
-/// one, none on a tiny screen. Returns the rows it took.
-fn draw_summary(inner: Rect, buf: &mut Buffer, app: &App, me: bool, theme: &Theme) -> u16 {
-    let Some(l) = app.library() else { return 0 };
+/// Draws the summary at the top of `inner`, which keeps the rows under it: two rows when the
+/// list keeps ten or more, else one, none on a tiny screen.
+fn draw_summary(inner: &mut Rect, buf: &mut Buffer, app: &App, me: bool, theme: &Theme) {
+    let Some(l) = app.library() else { return };
     let rows = match inner.height {
-        0..8 => return 0,
+        0..8 => return,
         8..14 => 1,
         _ => 2,
     };
@@ -316,7 +316,8 @@ fn draw_summary(inner: Rect, buf: &mut Buffer, app: &App, me: bool, theme: &Them
         let tags = clean(&summary_tags(l), theme.double);
         buf.set_string(inner.x, inner.y + 1, fit(&tags, w), theme.dim);
     }
-    rows
+    inner.y += rows;
+    inner.height -= rows;
 }
 
 /// The library over `main`.
@@ -338,9 +339,7 @@ pub fn library_overlay(
     }
     let w = inner.width as usize;
     let me = Me::new(&app.config().me);
-    let summary = draw_summary(inner, buf, app, me.is_some(), theme);
-    inner.y += summary;
-    inner.height -= summary;
+    draw_summary(&mut inner, buf, app, me.is_some(), theme);
     let cols = columns(w, me.is_some());
     let (sort, desc) = l.sort();
     let heads = cols.iter().map(|c| {

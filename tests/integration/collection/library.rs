@@ -558,9 +558,10 @@ fn a_taller_frame_queries_nothing_and_its_rows_come_when_its_sizes_are_handed_ov
         queries,
         "the frame queried the catalog"
     );
-    // Newest first: game 199 on the first row; the last row's, game 105, is not kept yet.
+    // Newest first: game 199 on the first row; the last row's (under the summary's two
+    // rows), game 107, is not kept yet.
     assert!(
-        tall.contains("佐藤康光199") && !tall.contains("羽生善治105"),
+        tall.contains("佐藤康光199") && !tall.contains("藤井聡太107"),
         "{tall}"
     );
     assert!(v.hand_over_sizes(), "the rows shown came");
@@ -570,7 +571,7 @@ fn a_taller_frame_queries_nothing_and_its_rows_come_when_its_sizes_are_handed_ov
         "the same sizes again hand nothing over"
     );
     let tall = text(&mut v, 120, 100);
-    assert!(tall.contains("羽生善治105"), "{tall}");
+    assert!(tall.contains("藤井聡太107"), "{tall}");
 }
 
 /// Each row listed is the game its id names in the index as it is now.
