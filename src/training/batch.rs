@@ -116,7 +116,9 @@ pub fn make(
                     Err(Stopped::Engine(e)) => return Err(format!("{shown}: {e}")),
                 }
             }
-            match maker.add_record(&record, &shown, cancel) {
+            // The spec's `source.path` is absolute.
+            let absolute = std::path::absolute(&src.path).unwrap_or_else(|_| src.path.clone());
+            match maker.add_record(&record, &absolute.display().to_string(), cancel) {
                 Ok(o) => {
                     made.blunders += o.blunders;
                     made.searched += o.searched;
