@@ -1,7 +1,7 @@
 //! Command-line interface: the arguments, the viewer launcher, and one file per subcommand
 //! (`convert`, `show`, `check`, `analyze` with `mate`, `diagram`, `collection` for
 //! `index`/`find`/`explore`/`games`, `report`, `repertoire` (`check`), `book` for `kifview book
-//! ...`, and `problems` for `kifview problems make`).
+//! ...`, `problems` for `kifview problems make`, and `train` for `kifview train ...`).
 //!
 //! Exit codes: 0 success, 1 when any input failed (the others are still processed) or a batch's
 //! inputs hold no record file, 2 bad usage.
@@ -14,6 +14,7 @@ mod diagram;
 mod problems;
 mod repertoire;
 mod report;
+mod train;
 
 use clap::{Args, Parser, Subcommand};
 use kifview::app::LaunchOptions;
@@ -142,9 +143,9 @@ pub enum Command {
     Tags(collection::GamesArgs),
     /// The tournament table of the indexed games (results by side, 千日手, 持将棋, 先手勝率,
     /// average plies) grouped by strategy, castle, player, event, year or month; with
-    /// --player NAME, that player's dossier.
+    /// --player NAME (or me: --player me, --me NAME), that player's dossier.
     #[command(
-        after_help = "Examples:\n  kifview report --event 竜王戦 --by strategy\n  kifview report --from 2024 --by month --format json\n  kifview report --event WCSC --format html > wcsc.html\n  kifview report --player 藤井 --format md"
+        after_help = "Examples:\n  kifview report --event 竜王戦 --by strategy\n  kifview report --from 2024 --by month --format json\n  kifview report --event WCSC --format html > wcsc.html\n  kifview report --player 藤井 --format md\n  kifview report --player me --from 2024"
     )]
     Report(report::ReportArgs),
     /// A player's games against their repertoire (a record with variations, or a book).
@@ -158,6 +159,8 @@ pub enum Command {
     Book(book::BookArgs),
     /// Training: next-move problems (次の一手) made from your analysed games.
     Problems(problems::ProblemsArgs),
+    /// Training: the history of your attempts (FSRS schedule) and its sources.
+    Train(train::TrainArgs),
     /// Print shell completions.
     #[command(
         after_help = "Examples:\n  kifview completions bash > ~/.local/share/bash-completion/completions/kifview\n  kifview completions zsh > ~/.zfunc/_kifview\n  kifview completions fish > ~/.config/fish/completions/kifview.fish"
@@ -355,6 +358,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Diagram(a)) => diagram::diagram(a),
         Some(Command::Book(a)) => book::run(a),
         Some(Command::Problems(a)) => problems::run(a),
+        Some(Command::Train(a)) => train::run(a),
         Some(Command::Completions { shell }) => {
             use clap::CommandFactory;
             let mut cmd = Cli::command();

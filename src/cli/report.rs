@@ -19,7 +19,8 @@ pub struct ReportArgs {
     /// kifview/collection).
     #[arg(long, value_name = "IDX")]
     pub index: Option<PathBuf>,
-    /// The filters of `games`; `--player NAME` makes the report that player's dossier.
+    /// The filters of `games`; `--player NAME` makes the report that player's dossier
+    /// (`--player me` or `--me NAME`: mine).
     #[command(flatten)]
     pub filter: FilterArgs,
     /// How the table groups the games (a game without the field: 不明).
@@ -341,8 +342,9 @@ fn dossier_doc(d: &Dossier, format: Format) -> Doc {
         scored("年別 by year", "年 year", &d.years),
     ];
     tables.push(Table {
-        title: "いつもの手から離れた局面 where they leave their usual line".into(),
+        title: "いつもの手から離れた局面 where their games first leave their usual line".into(),
         columns: vec![
+            ("開始 start".into(), false),
             ("局面 position (手順 line)".into(), false),
             ("いつもの手 usual".into(), false),
             ("局数 games".into(), true),
@@ -356,6 +358,11 @@ fn dossier_doc(d: &Dossier, format: Format) -> Doc {
                 v.games.iter().enumerate().map(move |(i, g)| {
                     let first = i == 0;
                     vec![
+                        if first {
+                            v.start.clone()
+                        } else {
+                            String::new()
+                        },
                         if first { v.line.clone() } else { String::new() },
                         if first {
                             format!("{} ({})", v.usual, v.usual_games)

@@ -3,7 +3,9 @@
 //! compare them, [`name_key`]), and the same result where both say who won. Found at index time: each game's start and moves are hashed ([`super::scan::moves_hash`], the catalog's `moves_hash`),
 //! and after every step of an update [`mark`] groups the games of one hash and names in each
 //! copy's `same_as` the copy that is counted, the one with the most information (comments and
-//! evaluations, then header fields, then the first indexed). Every answer counts a game once:
+//! evaluations, then header fields, then the first by path and record: never by the order the
+//! files were indexed in, so an index updated run by run counts the copy one built from scratch
+//! counts). Every answer counts a game once:
 //! the catalog's filters pass only `same_as IS NULL`, and `games.bin` gives a copy no result,
 //! so position queries pass it by. [`listed`] names the copies (`kifview games --duplicates`).
 
@@ -24,6 +26,8 @@ struct Copy {
     info: u32,
     /// Header fields given (players, date, event).
     fields: u32,
+    /// Its file's path (catalog key) and record: the last tie-break.
+    place: (String, u32),
 }
 
 impl Copy {
@@ -40,7 +44,7 @@ impl Copy {
 }
 
 /// The copies of one hash in clusters, each the counted copy first: the copies ordered by
-/// information (then by id), each joining the first cluster whose counted copy it matches.
+/// information (then by path and record), each joining the first cluster whose counted copy it matches.
 /// The clusters a copy may join are found through its players and date (the clusters whose
 /// head has the same value or none, for the field of the copy that narrows them most), so that
 /// thousands of games of one short line (`▲７六歩 △３四歩 投了`) between many players do not
@@ -49,6 +53,7 @@ fn clusters(mut copies: Vec<Copy>) -> Vec<Vec<u32>> {
     copies.sort_by(|a, b| {
         (b.info, b.fields)
             .cmp(&(a.info, a.fields))
+            .then_with(|| a.place.cmp(&b.place))
             .then(a.id.cmp(&b.id))
     });
     /// Clusters by a field of their head: by value, and those whose head lacks it.
@@ -104,14 +109,14 @@ fn groups(cat: &Catalog) -> Result<Vec<Vec<Copy>>, String> {
     let mut st = cat
         .db
         .prepare(
-            "SELECT id, moves_hash, sente, gote, date, comments + evaluated,
-                    (sente IS NOT NULL) + (gote IS NOT NULL) + (date IS NOT NULL)
-                      + (event IS NOT NULL),
-                    NULLIF(result, 'unknown')
-             FROM games WHERE moves_hash IN
+            "SELECT g.id, g.moves_hash, g.sente, g.gote, g.date, g.comments + g.evaluated,
+                    (g.sente IS NOT NULL) + (g.gote IS NOT NULL) + (g.date IS NOT NULL)
+                      + (g.event IS NOT NULL),
+                    NULLIF(g.result, 'unknown'), f.path, g.record
+             FROM games g JOIN files f ON f.id = g.file_id WHERE g.moves_hash IN
                (SELECT moves_hash FROM games WHERE moves_hash != 0
                 GROUP BY moves_hash HAVING count(*) > 1)
-             ORDER BY moves_hash, id",
+             ORDER BY g.moves_hash, g.id",
         )
         .map_err(sql)?;
     let mut rows = st.query([]).map_err(sql)?;
@@ -132,6 +137,7 @@ fn groups(cat: &Catalog) -> Result<Vec<Vec<Copy>>, String> {
             info: r.get(5).map_err(sql)?,
             fields: r.get(6).map_err(sql)?,
             result: r.get(7).map_err(sql)?,
+            place: (r.get(8).map_err(sql)?, r.get(9).map_err(sql)?),
         };
         if last != Some(hash) {
             out.push(Vec::new());
@@ -243,6 +249,8 @@ mod tests {
             result: None,
             info,
             fields: u32::from(sente.is_some()) + u32::from(date.is_some()),
+            // Paths in id order.
+            place: (format!("/c/{id:010}.kif"), 1),
         }
     }
 
@@ -282,6 +290,7 @@ mod tests {
                 result: None,
                 info: 0,
                 fields: 2,
+                place: (format!("/c/{i:010}.kif"), 1),
             })
             .collect();
         let mut with_copy = many.clone();

@@ -20,7 +20,7 @@
 use super::{Filter, GameInfo, GameResult, Index, Me, MeColor};
 use crate::analyze::{Mark, main_line_evals};
 use crate::core::notation::ki2::{line_text, move_text};
-use crate::core::rules::{Color, Move, Position};
+use crate::core::rules::{Color, HANDICAPS, Move, Position};
 use serde::Serialize;
 use std::collections::HashMap;
 
@@ -361,15 +361,19 @@ pub struct Left {
     pub at: At,
 }
 
-/// A position where the player most often left their usual line.
+/// A position where the player's games most often first left their usual line.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Deviation {
-    /// The moves that reach it, in Japanese (from the game that reached it first).
+    /// The games' start: `平手`, a handicap's name (`香落ち`, …), or the SFEN of a set
+    /// position (a record from `手数＝N`, a problem).
+    pub start: String,
+    /// The moves that reach it from that start, in Japanese (from the game that reached it
+    /// first).
     pub line: String,
     /// The player's most played move there, in Japanese, and in how many games.
     pub usual: String,
     pub usual_games: u64,
-    /// The games that played another move.
+    /// The games whose first move off the usual line was played here (another move).
     pub games: Vec<Left>,
 }
 
@@ -412,7 +416,8 @@ pub struct Dossier {
     /// The most frequent opponents, at most [`OPPONENTS`].
     pub opponents: Vec<Row>,
     pub years: Vec<Row>,
-    /// At most [`DEVIATIONS`].
+    /// At most [`DEVIATIONS`] per start position, the starts the player played most from
+    /// first.
     pub deviations: Vec<Deviation>,
     /// `None` when none of their games was analysed.
     pub mistakes: Option<Mistakes>,
@@ -526,48 +531,103 @@ pub(crate) fn at(g: &GameInfo, ply: u32) -> At {
     }
 }
 
-/// The positions (within [`DEVIATION_PLIES`], from the start position) where the player, to
-/// move there in at least [`DEVIATION_GAMES`] games, most often played another move than
-/// their most played one.
+/// A position as its SFEN without the move number (board, side to move, hands): the key of a
+/// position the dossier and the repertoire check (`super::repertoire::Tree`) compare whole.
+pub fn position_text(pos: &Position) -> String {
+    let mut s = pos.to_sfen();
+    if let Some(i) = s.rfind(' ') {
+        s.truncate(i);
+    }
+    s
+}
+
+/// The name of a start position: `平手` or a handicap's, else its SFEN without the move
+/// number.
+fn start_name(pos: &Position) -> String {
+    let key = position_text(pos);
+    HANDICAPS
+        .iter()
+        .find(|h| position_text(&h.position()) == key)
+        .map_or(key, |h| h.name.to_string())
+}
+
+/// Where the player's games first leave their usual line: the usual move in a position (the
+/// player to move there in at least [`DEVIATION_GAMES`] games, one move played in at least 2
+/// of them and more than any other) is their most played one; each game is followed from its
+/// start (within [`DEVIATION_PLIES`]) to the first position where the player played another
+/// move than the usual one, which counts that game, once. A game stops counting at the first
+/// position of the player's with no usual move (too few games there). Positions are compared
+/// whole (board, hands, side to move), so a game that comes back to the usual line by
+/// transposition is still one that left it where it first did; games from other starts
+/// (handicaps, set positions) count from their own start and are grouped by it.
 fn deviations(idx: &Index, games: &[(GameInfo, Color)]) -> Result<Vec<Deviation>, String> {
-    // Per position: (game, ply, move) of each game where the player was to move there.
-    let mut seen: HashMap<u64, Vec<(usize, usize, Move)>> = HashMap::new();
-    let mut lines: Vec<Vec<Move>> = Vec::with_capacity(games.len());
-    let start = Position::startpos();
-    for (i, (g, side)) in games.iter().enumerate() {
-        let moves = match idx.main_line(g.id)? {
-            Some((initial, moves)) if initial.same_placement(&start) => moves,
-            _ => Vec::new(),
-        };
+    let key = position_text;
+    // Per game: its start, moves, and the (ply, position, move) where the player was to move.
+    type Turn = (usize, String, Move);
+    let mut played: Vec<(Position, Vec<Move>, Vec<Turn>)> = Vec::with_capacity(games.len());
+    // Per position: the moves the player played there, with their games.
+    let mut seen: HashMap<String, Vec<(Move, u64)>> = HashMap::new();
+    for (g, side) in games {
+        let (start, moves) = idx
+            .main_line(g.id)?
+            .unwrap_or_else(|| (Position::startpos(), Vec::new()));
         let mut pos = start.clone();
+        let mut turns = Vec::new();
         for (ply, &mv) in moves.iter().enumerate().take(DEVIATION_PLIES) {
             if pos.side_to_move() == *side {
-                seen.entry(super::keys::position_key(&pos))
-                    .or_default()
-                    .push((i, ply, mv));
+                let k = key(&pos);
+                let counts = seen.entry(k.clone()).or_default();
+                match counts.iter_mut().find(|(m, _)| *m == mv) {
+                    Some((_, n)) => *n += 1,
+                    None => counts.push((mv, 1)),
+                }
+                turns.push((ply, k, mv));
             }
             if pos.play_unchecked(mv).is_none() {
                 break;
             }
         }
-        lines.push(moves);
+        played.push((start, moves, turns));
     }
-    let mut out: Vec<(usize, Deviation)> = Vec::new();
-    for hits in seen.values().filter(|h| h.len() >= DEVIATION_GAMES) {
-        let mut counts: Vec<(Move, u64)> = Vec::new();
-        for &(_, _, mv) in hits {
-            match counts.iter_mut().find(|(m, _)| *m == mv) {
-                Some((_, n)) => *n += 1,
-                None => counts.push((mv, 1)),
+    // The usual move of each position that has one, and in how many games.
+    let usual: HashMap<&String, (Move, u64)> = seen
+        .iter()
+        .filter_map(|(k, counts)| {
+            let visits: u64 = counts.iter().map(|c| c.1).sum();
+            let mut best = counts.clone();
+            best.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.usi().cmp(&b.0.usi())));
+            let (mv, n) = best[0];
+            let unique = best.get(1).is_none_or(|b| b.1 < n);
+            (visits >= DEVIATION_GAMES as u64 && n >= 2 && unique).then_some((k, (mv, n)))
+        })
+        .collect();
+    // Per position left: the first game's (index, ply), and the games (index, ply, move).
+    type Hits = ((usize, usize), Vec<(usize, usize, Move)>);
+    let mut left: HashMap<&String, Hits> = HashMap::new();
+    for (i, (_, _, turns)) in played.iter().enumerate() {
+        for (ply, k, mv) in turns {
+            let Some(&(u, _)) = usual.get(k) else { break };
+            if *mv != u {
+                let e = left.entry(k).or_insert(((i, *ply), Vec::new()));
+                // The line shown: the game that got there in the fewest moves.
+                if *ply < e.0.1 {
+                    e.0 = (i, *ply);
+                }
+                e.1.push((i, *ply, *mv));
+                break;
             }
         }
-        counts.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.usi().cmp(&b.0.usi())));
-        let (usual, usual_games) = counts[0];
-        if usual_games < 2 || usual_games as usize == hits.len() {
-            continue;
-        }
-        let &(first, ply, _) = hits.iter().min_by_key(|h| (h.1, h.0)).expect("hits");
-        let line = &lines[first][..ply];
+    }
+    // The starts, the one the player played most from first.
+    let mut starts: HashMap<String, u64> = HashMap::new();
+    let names: Vec<String> = played.iter().map(|p| start_name(&p.0)).collect();
+    for n in &names {
+        *starts.entry(n.clone()).or_default() += 1;
+    }
+    let mut out: Vec<(u64, usize, Deviation)> = Vec::new();
+    for (k, ((first, ply), hits)) in left {
+        let (start, moves, _) = &played[first];
+        let line = &moves[..ply];
         let mut pos = start.clone();
         for &m in line {
             pos.play_unchecked(m);
@@ -578,37 +638,49 @@ fn deviations(idx: &Index, games: &[(GameInfo, Color)]) -> Result<Vec<Deviation>
                 .map(|md| move_text(&pos, &md, prev))
                 .unwrap_or_else(|| mv.usi())
         };
-        let mut left: Vec<Left> = hits
+        let (u, usual_games) = usual[k];
+        let mut games_left: Vec<Left> = hits
             .iter()
-            .filter(|h| h.2 != usual)
             .map(|&(i, ply, mv)| Left {
                 played: ja(mv),
                 at: at(&games[i].0, ply as u32 + 1),
             })
             .collect();
-        left.sort_by(|a, b| (&a.at.path, a.at.record).cmp(&(&b.at.path, b.at.record)));
+        games_left.sort_by(|a, b| (&a.at.path, a.at.record).cmp(&(&b.at.path, b.at.record)));
+        let name = names[first].clone();
         out.push((
+            starts[&name],
             ply,
             Deviation {
                 line: if line.is_empty() {
                     "(開始局面 the start)".into()
                 } else {
-                    line_text(&start, line, None)
+                    line_text(start, line, None)
                 },
-                usual: ja(usual),
+                start: name,
+                usual: ja(u),
                 usual_games,
-                games: left,
+                games: games_left,
             },
         ));
     }
     out.sort_by(|a, b| {
-        b.1.games
-            .len()
-            .cmp(&a.1.games.len())
-            .then(a.0.cmp(&b.0))
-            .then(a.1.line.cmp(&b.1.line))
+        b.0.cmp(&a.0)
+            .then_with(|| a.2.start.cmp(&b.2.start))
+            .then_with(|| b.2.games.len().cmp(&a.2.games.len()))
+            .then(a.1.cmp(&b.1))
+            .then_with(|| a.2.line.cmp(&b.2.line))
     });
-    Ok(out.into_iter().take(DEVIATIONS).map(|(_, d)| d).collect())
+    let mut per_start: HashMap<String, usize> = HashMap::new();
+    Ok(out
+        .into_iter()
+        .filter(|(_, _, d)| {
+            let n = per_start.entry(d.start.clone()).or_default();
+            *n += 1;
+            *n <= DEVIATIONS
+        })
+        .map(|(_, _, d)| d)
+        .collect())
 }
 
 /// The player's marked moves in the games with analysis comments, read from their files

@@ -7,10 +7,12 @@
 //! - [`set`]: ShogiHome's next-move problem format, read (checked as ShogiHome checks it) and
 //!   written, fields it does not know kept.
 //! - [`batch`]: `kifview problems make` over files and records.
+//! - [`history`]: the attempts and the FSRS schedule, in SQLite in the user's data directory.
 //! - [`make`]: problems from analysed games (ShogiHome's detection, re-search and adoption).
 
 pub mod set;
 
 pub use set::{Problem, ProblemSet, SetError};
 pub mod batch;
+pub mod history;
 pub mod make;

@@ -161,3 +161,32 @@ fn the_same_games_copied_in_kif_csa_and_ki2_count_once() {
     let dups = json_lines(&run(&["games", "--duplicates", "--json"], &idx));
     assert_eq!(dups.len(), 5);
 }
+
+/// Two copies of one game with as much in each: the copy counted is the first by path, not
+/// the first indexed, so that an index updated run by run answers as one built from scratch
+/// (issue 31: what `scripts/faults/kill_loop.py` checks after every finished update). Before,
+/// the updated index named `b.kif` (indexed first) where the scratch one named `a.kif`: the
+/// kill -9 loop's finished updates differed from scratch on such pairs.
+#[test]
+fn the_copy_counted_is_the_same_whatever_order_the_copies_were_indexed_in() {
+    let dir = tempfile::tempdir().unwrap();
+    let coll = dir.path().join("coll");
+    std::fs::create_dir_all(&coll).unwrap();
+    let game = "手合割：平手\n先手：甲\n後手：乙\n手数----指手---------消費時間--\n\
+                1 ７六歩(77)\n2 ３四歩(33)\n3 投了\n";
+    std::fs::write(coll.join("b.kif"), game).unwrap();
+    let step = dir.path().join("step");
+    index(&coll, &step);
+    std::fs::write(coll.join("a.kif"), game).unwrap();
+    index(&coll, &step);
+    let scratch = dir.path().join("scratch");
+    index(&coll, &scratch);
+    let find = |idx: &Path| json_lines(&run(&["find", "--json", "--position", "startpos"], idx));
+    let (got, want) = (find(&step), find(&scratch));
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert!(
+        want[0]["path"].as_str().unwrap().ends_with("/coll/a.kif"),
+        "{want:?}"
+    );
+    assert_eq!(got, want);
+}

@@ -425,3 +425,130 @@ fn a_players_dossier_scores_from_their_side_and_names_file_and_ply() {
     assert!(text.contains(&format!("{} +1", d3.display())), "{text}");
     assert!(text.contains(&format!("{} +3", d3.display())), "{text}");
 }
+
+/// Games of `lines` (USI from `sfen`, or the start position when `None`) with their players,
+/// written as KIF files `NAME{i}.kif`.
+fn write_games(coll: &Path, name: &str, sfen: Option<&str>, games: &[(&str, &str, &str)]) {
+    for (i, (line, s, g)) in games.iter().enumerate() {
+        let start = sfen.map_or("startpos".to_string(), |s| format!("sfen {s}"));
+        let mut r = usi::read(&format!("position {start} moves {line}"))
+            .expect("USI")
+            .record;
+        r.header.set("先手", s);
+        r.header.set("後手", g);
+        let last = *r.main_line().last().unwrap();
+        r.push_child(last, Step::Special(Special::Resign));
+        std::fs::write(
+            coll.join(format!("{name}{i}.kif")),
+            collgen::bytes(&r, Format::Kif, false),
+        )
+        .unwrap();
+    }
+}
+
+#[test]
+fn a_dossier_counts_where_each_game_first_leaves_the_usual_line_from_every_start() {
+    let dir = tempfile::tempdir().unwrap();
+    let coll = dir.path().join("coll");
+    std::fs::create_dir_all(&coll).unwrap();
+    // (Other opponents each time: the same game twice would be one game and its copy.)
+    // 甲's usual line: ▲７六歩 △３四歩 ▲２六歩 △８四歩 ▲２五歩. Two games leave it at once
+    // (▲２六歩 first), then reach the usual position after four moves by transposition and
+    // play ▲６六歩 there: each game left the usual line once, at its first move.
+    write_games(
+        &coll,
+        "e",
+        None,
+        &[
+            ("7g7f 3c3d 2g2f 8c8d 2f2e", "甲", "乙"),
+            ("7g7f 3c3d 2g2f 8c8d 2f2e", "甲", "丙"),
+            ("7g7f 3c3d 2g2f 8c8d 2f2e", "甲", "丁"),
+            ("2g2f 3c3d 7g7f 8c8d 6g6f", "甲", "丙"),
+            ("2g2f 3c3d 7g7f 8c8d 6g6f", "甲", "乙"),
+        ],
+    );
+    // 香落ち games (上手 moves first), 甲 as 下手: the usual ▲７六歩 after △３四歩, left once.
+    let kyo = kifview::core::rules::Handicap::by_name("香落ち")
+        .unwrap()
+        .position()
+        .to_sfen();
+    write_games(
+        &coll,
+        "k",
+        Some(&kyo),
+        &[
+            ("3c3d 7g7f 8c8d", "甲", "乙"),
+            ("3c3d 7g7f 8c8d", "甲", "丁"),
+            ("3c3d 7g7f 4c4d", "甲", "丙"),
+            ("3c3d 2g2f 8c8d", "甲", "丙"),
+        ],
+    );
+    let idx = dir.path().join("idx");
+    index(&coll, &idx);
+    let d: Value = serde_json::from_str(&run(
+        &["report", "--player", "甲", "--format", "json"],
+        &idx,
+    ))
+    .unwrap();
+    let devs = d["deviations"].as_array().unwrap();
+    // (start, line, usual, [(file, ply)]) of each deviation.
+    type Seen<'a> = (&'a str, &'a str, &'a str, Vec<(String, u64)>);
+    let seen: Vec<Seen> = devs
+        .iter()
+        .map(|v| {
+            (
+                v["start"].as_str().unwrap(),
+                v["line"].as_str().unwrap(),
+                v["usual"].as_str().unwrap(),
+                v["games"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|g| {
+                        let p = g["at"]["path"].as_str().unwrap();
+                        (
+                            p.rsplit('/').next().unwrap().to_string(),
+                            g["at"]["ply"].as_u64().unwrap(),
+                        )
+                    })
+                    .collect(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            (
+                "平手",
+                "(開始局面 the start)",
+                "▲７六歩",
+                vec![("e3.kif".to_string(), 1), ("e4.kif".to_string(), 1)]
+            ),
+            (
+                "香落ち",
+                "△３四歩",
+                "▲７六歩",
+                vec![("k3.kif".to_string(), 2)]
+            ),
+        ]
+    );
+
+    // `--player me`, `--me NAME` and `--filter me` are the same dossier: mine.
+    let config = dir.path().join("empty.toml");
+    std::fs::write(&config, "").unwrap();
+    let me = |args: &[&str]| -> Value {
+        let out = kifview()
+            .args(["report", "--format", "json", "--index"])
+            .arg(&idx)
+            .args(args)
+            .env("KIFVIEW_CONFIG", &config)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", common::stderr_of(&out));
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let filter_me = me(&["--filter", "me", "--me", "甲"]);
+    assert_eq!(filter_me["all"]["games"], 9);
+    assert_eq!(me(&["--player", "me", "--me", "甲"]), filter_me);
+    assert_eq!(me(&["--me", "甲"]), filter_me);
+}

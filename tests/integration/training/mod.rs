@@ -2,3 +2,4 @@
 //! analysed games, the attempt history and its schedule.
 
 mod make;
+mod train;

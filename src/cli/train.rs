@@ -1,0 +1,208 @@
+//! `kifview train`: the sources of problems in the training history, and its statistics
+//! ([`kifview::training::history`]).
+
+use super::collection::fail;
+use clap::{Args, Subcommand};
+use kifview::core::text::sanitize;
+use kifview::training::ProblemSet;
+use kifview::training::history::{self, History, Stats};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+#[derive(Args, Debug)]
+pub struct TrainArgs {
+    #[command(subcommand)]
+    pub command: TrainCommand,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum TrainCommand {
+    /// Attempts, successes, due and new problems, in all and per source.
+    #[command(
+        after_help = "The history is $KIFVIEW_DATA_DIR/training.sqlite, else kifview/training.sqlite in the\nplatform data directory ($XDG_DATA_HOME, ~/.local/share).\n\nExamples:\n  kifview train stats\n  kifview train stats --json --now 2026-12-08"
+    )]
+    Stats(StatsArgs),
+    /// Add problem sets (ShogiHome's next-move format) as sources: their problems become new.
+    #[command(after_help = "Examples:\n  kifview train add mistakes.json")]
+    Add(SourcesArgs),
+    /// Remove sources: their problems are no longer due or new (their attempts are kept).
+    #[command(after_help = "Examples:\n  kifview train remove mistakes.json")]
+    Remove(SourcesArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct StatsArgs {
+    /// One JSON object: {"attempts","correct","due","new","sources":[{"source","attempts","correct","due"}]}.
+    #[arg(long)]
+    pub json: bool,
+    /// As of this time instead of now (2026-12-08, 2026-12-08T09:00, RFC 3339).
+    #[arg(long, value_name = "DATETIME")]
+    pub now: Option<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct SourcesArgs {
+    #[arg(required = true, value_name = "SET.json")]
+    pub sources: Vec<PathBuf>,
+    /// As of this time instead of now.
+    #[arg(long, value_name = "DATETIME")]
+    pub now: Option<String>,
+}
+
+pub fn run(a: TrainArgs) -> ExitCode {
+    match a.command {
+        TrainCommand::Stats(s) => stats(s),
+        TrainCommand::Add(s) => add(s),
+        TrainCommand::Remove(s) => remove(s),
+    }
+}
+
+fn now(given: Option<&str>, who: &str) -> Result<chrono::DateTime<chrono::Utc>, ExitCode> {
+    match given {
+        None => Ok(chrono::Utc::now()),
+        Some(t) => history::parse_now(t).map_err(|e| fail(2, who, &e)),
+    }
+}
+
+fn open(who: &str) -> Result<History, ExitCode> {
+    History::open_default().map_err(|e| fail(1, who, &e))
+}
+
+/// How the history names a set: its absolute path (links resolved when it exists).
+fn source_name(p: &Path) -> String {
+    std::fs::canonicalize(p)
+        .or_else(|_| std::path::absolute(p))
+        .unwrap_or_else(|_| p.to_path_buf())
+        .display()
+        .to_string()
+}
+
+/// A set file (a regular file, within the size limit for records), read and checked.
+fn read_set(p: &Path) -> Result<ProblemSet, String> {
+    let bytes = kifview::load::read_regular(p)?;
+    let text = String::from_utf8(bytes).map_err(|_| format!("{}: not UTF-8 text", p.display()))?;
+    ProblemSet::from_json(&text).map_err(|e| format!("{}: {e}", p.display()))
+}
+
+fn add(a: SourcesArgs) -> ExitCode {
+    const WHO: &str = "train add";
+    let t = match now(a.now.as_deref(), WHO) {
+        Ok(t) => t,
+        Err(c) => return c,
+    };
+    let mut h = match open(WHO) {
+        Ok(h) => h,
+        Err(c) => return c,
+    };
+    let mut code = ExitCode::SUCCESS;
+    for p in &a.sources {
+        let set = match read_set(p) {
+            Ok(s) => s,
+            Err(e) => {
+                code = fail(1, WHO, &e);
+                continue;
+            }
+        };
+        let keys: Vec<String> = set.problems.iter().map(|p| p.key()).collect();
+        match h.add_source(&source_name(p), "next-move", &keys, t) {
+            Ok(n) => println!(
+                "{}: {} problem(s), {n} new to the history",
+                sanitize(&p.display().to_string()),
+                keys.len()
+            ),
+            Err(e) => code = fail(1, WHO, &e),
+        }
+    }
+    code
+}
+
+fn remove(a: SourcesArgs) -> ExitCode {
+    const WHO: &str = "train remove";
+    let mut h = match open(WHO) {
+        Ok(h) => h,
+        Err(c) => return c,
+    };
+    let mut code = ExitCode::SUCCESS;
+    for p in &a.sources {
+        let name = source_name(p);
+        match h.remove_source(&name) {
+            Ok(true) => println!("{}: removed (its attempts are kept)", sanitize(&name)),
+            Ok(false) => {
+                code = fail(
+                    1,
+                    WHO,
+                    &format!("{name}: not a source of the training history"),
+                )
+            }
+            Err(e) => code = fail(1, WHO, &e),
+        }
+    }
+    code
+}
+
+fn stats(a: StatsArgs) -> ExitCode {
+    const WHO: &str = "train stats";
+    let t = match now(a.now.as_deref(), WHO) {
+        Ok(t) => t,
+        Err(c) => return c,
+    };
+    let h = match open(WHO) {
+        Ok(h) => h,
+        Err(c) => return c,
+    };
+    let s = match h.stats(t) {
+        Ok(s) => s,
+        Err(e) => return fail(1, WHO, &e),
+    };
+    if a.json {
+        println!("{}", serde_json::to_string(&s).expect("stats are JSON"));
+    } else {
+        print!("{}", table(&s));
+    }
+    ExitCode::SUCCESS
+}
+
+fn rate(correct: u64, attempts: u64) -> String {
+    if attempts == 0 {
+        "-".into()
+    } else {
+        format!("{:.0}%", 100.0 * correct as f64 / attempts as f64)
+    }
+}
+
+/// The statistics as a table, then `due: N, new: M`.
+fn table(s: &Stats) -> String {
+    let mut out = format!(
+        "{:>8} {:>8} {:>5} {:>9} {:>5} {:>5}  source\n",
+        "attempts", "correct", "rate", "avg time", "due", "new"
+    );
+    for x in &s.sources {
+        let avg = if x.attempts == 0 {
+            "-".into()
+        } else {
+            format!("{:.1} s", x.millis as f64 / 1000.0 / x.attempts as f64)
+        };
+        out.push_str(&format!(
+            "{:>8} {:>8} {:>5} {:>9} {:>5} {:>5}  {}\n",
+            x.attempts,
+            x.correct,
+            rate(x.correct, x.attempts),
+            avg,
+            x.due,
+            x.new,
+            sanitize(&x.source)
+        ));
+    }
+    out.push_str(&format!(
+        "{:>8} {:>8} {:>5} {:>9} {:>5} {:>5}  all\ndue: {}, new: {}\n",
+        s.attempts,
+        s.correct,
+        rate(s.correct, s.attempts),
+        "",
+        s.due,
+        s.new,
+        s.due,
+        s.new
+    ));
+    out
+}
