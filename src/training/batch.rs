@@ -81,7 +81,11 @@ pub fn make(
         if maker.full() {
             break;
         }
-        let loaded = match crate::load::load_input(&src.path) {
+        // A regular file only: a FIFO named on the command line would wait for a writer.
+        let loaded = match crate::load::read_regular(&src.path).and_then(|b| {
+            crate::load::read_records(&b, Some(&src.path))
+                .map_err(|why| format!("{}: not a record: {why}", src.path.display()))
+        }) {
             Ok(l) => l,
             Err(e) => {
                 made.unreadable.push(e);

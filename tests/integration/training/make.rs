@@ -584,3 +584,38 @@ fn the_source_path_is_absolute_as_the_spec_says() {
     assert!(std::path::Path::new(path).is_absolute(), "{path}");
     assert!(path.ends_with("games/g1.kif"), "{path}");
 }
+
+#[test]
+fn a_fifo_among_the_inputs_is_skipped_unread_not_waited_on() {
+    let s = setup(SCRIPT);
+    let fifo = s.dir.path().join("pipe.kif");
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    // SAFETY: a valid path string.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    let out = s.dir.path().join("set.json");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_kifview"))
+        .args(["problems", "make", "--engine", "scripted", "--config"])
+        .arg(&s.config)
+        .args(["--time", "50", "--min-ply", "1"])
+        .arg(&fifo)
+        .arg(&s.game)
+        .arg("-o")
+        .arg(&out)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // A guard against a hang, not a timing: the command ends on its own well before.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > deadline {
+            child.kill().unwrap();
+            panic!("problems make waited on the FIFO");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let o = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(err.contains("pipe.kif") && err.contains("FIFO"), "{err}");
+    assert!(err.contains("1 problem(s): wrote"), "{err}");
+}
