@@ -241,8 +241,12 @@ fn finish(a: MakeArgs, made: batch::Made) -> ExitCode {
             "kifview {WHO}: {} file(s) hold no analysis in their comments, so no problem can come from them:",
             made.unanalysed.len()
         );
-        for p in &made.unanalysed {
+        const SHOWN: usize = 20;
+        for p in made.unanalysed.iter().take(SHOWN) {
             eprintln!("  {}", sanitize(&p.display().to_string()));
+        }
+        if made.unanalysed.len() > SHOWN {
+            eprintln!("  and {} more", made.unanalysed.len() - SHOWN);
         }
         eprintln!(
             "  analyse them first (kifview analyze -r FILES... --in-place), or give --analyze to analyse them in memory here"

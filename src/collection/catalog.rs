@@ -629,6 +629,32 @@ impl Catalog {
         Ok(out)
     }
 
+    /// The games passing `filter` by result: (sente wins, gote wins, draws, unknown), one
+    /// grouped count.
+    pub fn result_counts(&self, filter: &Filter) -> Result<[u64; 4], String> {
+        let (clause, args) = where_clause(filter);
+        let mut st = self
+            .db
+            .prepare(&format!(
+                "SELECT result, count(*) FROM {FROM}{clause} GROUP BY 1"
+            ))
+            .map_err(sql)?;
+        let mut rows = st
+            .query(rusqlite::params_from_iter(args.iter()))
+            .map_err(sql)?;
+        let mut out = [0u64; 4];
+        while let Some(r) = rows.next().map_err(sql)? {
+            let i = match GameResult::parse(&r.get::<_, String>(0).map_err(sql)?) {
+                GameResult::Sente => 0,
+                GameResult::Gote => 1,
+                GameResult::Draw => 2,
+                GameResult::Unknown => 3,
+            };
+            out[i] += r.get::<_, i64>(1).map_err(sql)?.max(0) as u64;
+        }
+        Ok(out)
+    }
+
     /// How many games pass `filter`.
     pub fn count(&self, filter: &Filter) -> Result<u64, String> {
         let (clause, args) = where_clause(filter);

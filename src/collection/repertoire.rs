@@ -13,7 +13,7 @@
 //! lookups; a record's tree is a [`Tree`].
 
 use super::keys::decode_move;
-use super::report::{At, at, side_of};
+use super::report::{At, at, position_text as key, side_of};
 use super::segment::GameView;
 use super::{Filter, GameInfo, Index, Me};
 use crate::core::notation::ki2::{line_text, move_text};
@@ -27,15 +27,6 @@ pub trait Repertoire {
     /// The moves the repertoire gives in `pos` (board, hands and side to move; the ply does not
     /// count): `None` when no line of it reaches `pos`, empty when one does and ends there.
     fn moves(&self, pos: &Position) -> Result<Option<Vec<Move>>, String>;
-}
-
-/// The key of a position in a [`Tree`]: its SFEN without the move number.
-pub fn key(pos: &Position) -> String {
-    let mut s = pos.to_sfen();
-    if let Some(i) = s.rfind(' ') {
-        s.truncate(i);
-    }
-    s
 }
 
 /// A record's tree as a repertoire: every position a node of it reaches (main line and

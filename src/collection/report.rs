@@ -531,13 +531,23 @@ pub(crate) fn at(g: &GameInfo, ply: u32) -> At {
     }
 }
 
+/// A position as its SFEN without the move number (board, side to move, hands): the key of a
+/// position the dossier and the repertoire check (`super::repertoire::Tree`) compare whole.
+pub fn position_text(pos: &Position) -> String {
+    let mut s = pos.to_sfen();
+    if let Some(i) = s.rfind(' ') {
+        s.truncate(i);
+    }
+    s
+}
+
 /// The name of a start position: `平手` or a handicap's, else its SFEN without the move
 /// number.
 fn start_name(pos: &Position) -> String {
-    let key = super::repertoire::key(pos);
+    let key = position_text(pos);
     HANDICAPS
         .iter()
-        .find(|h| super::repertoire::key(&h.position()) == key)
+        .find(|h| position_text(&h.position()) == key)
         .map_or(key, |h| h.name.to_string())
 }
 
@@ -551,7 +561,7 @@ fn start_name(pos: &Position) -> String {
 /// transposition is still one that left it where it first did; games from other starts
 /// (handicaps, set positions) count from their own start and are grouped by it.
 fn deviations(idx: &Index, games: &[(GameInfo, Color)]) -> Result<Vec<Deviation>, String> {
-    use super::repertoire::key;
+    let key = position_text;
     // Per game: its start, moves, and the (ply, position, move) where the player was to move.
     type Turn = (usize, String, Move);
     let mut played: Vec<(Position, Vec<Move>, Vec<Turn>)> = Vec::with_capacity(games.len());

@@ -81,7 +81,11 @@ pub fn make(
         if maker.full() {
             break;
         }
-        let loaded = match crate::load::load_input(&src.path) {
+        // A regular file only: a FIFO named on the command line would wait for a writer.
+        let loaded = match crate::load::read_regular(&src.path).and_then(|b| {
+            crate::load::read_records(&b, Some(&src.path))
+                .map_err(|why| format!("{}: not a record: {why}", src.path.display()))
+        }) {
             Ok(l) => l,
             Err(e) => {
                 made.unreadable.push(e);
@@ -116,7 +120,9 @@ pub fn make(
                     Err(Stopped::Engine(e)) => return Err(format!("{shown}: {e}")),
                 }
             }
-            match maker.add_record(&record, &shown, cancel) {
+            // The spec's `source.path` is absolute.
+            let absolute = std::path::absolute(&src.path).unwrap_or_else(|_| src.path.clone());
+            match maker.add_record(&record, &absolute.display().to_string(), cancel) {
                 Ok(o) => {
                     made.blunders += o.blunders;
                     made.searched += o.searched;

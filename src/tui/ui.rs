@@ -7,8 +7,8 @@ pub use super::view::ViewState;
 use super::widgets::board::{self, BoardWidget, board_column};
 use super::widgets::large_board::{GRIDS, Grid, large_column};
 use super::widgets::{
-    analysis, book, comment, confirm, copy_menu, graph, header, help, library, list, move_list,
-    paste, position_editor, search, status, tree, variations,
+    analysis, book, comment, confirm, copy_menu, explorer, graph, header, help, library, list,
+    move_list, paste, position_editor, search, status, tree, variations,
 };
 use crate::app::config::BoardSize;
 use crate::app::{App, Overlay};
@@ -244,6 +244,7 @@ fn narrow_panes(
     variations::variations(vars, buf, app, theme, vs);
     if exploring {
         book::panes(comment, buf, app, theme);
+        explorer::comment_hint(comment, buf, app, theme);
     } else if graphing && research {
         let [g, a] = Layout::vertical([Constraint::Length(7), Constraint::Fill(1)]).areas(comment);
         graph::graph_pane(g, buf, app, theme, vs);
@@ -299,6 +300,7 @@ fn stacked_panes(
     variations::variations(vars, buf, app, theme, vs);
     if exploring {
         book::panes(comment, buf, app, theme);
+        explorer::comment_hint(comment, buf, app, theme);
     } else {
         comment::comment_pane(comment, buf, app, theme, vs);
     }

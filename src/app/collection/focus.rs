@@ -164,6 +164,8 @@ impl App {
         self.collection.explorer.rejected = None;
         let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
         let e = &mut self.collection.explorer;
+        // A filter of its own: the pane no longer follows the library.
+        e.follows = false;
         e.filter = filter;
         e.filter_text = text.clone();
         e.failed = None;

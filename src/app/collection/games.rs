@@ -164,6 +164,7 @@ impl App {
         self.collection.start_explorer(&self.session.events);
         let key = self.collection_key();
         let position = self.position().clone();
+        let filter = self.explorer_filter();
         let e = &mut self.collection.explorer;
         if let Some(why) = &e.missing {
             let why = why.clone();
@@ -179,7 +180,7 @@ impl App {
         w.ask_find(Request {
             key: key.clone(),
             position,
-            filter: e.asked_filter(),
+            filter,
         });
         e.finding = Some(key);
         self.info("searching the collection for this position…");
@@ -202,7 +203,8 @@ impl App {
             Ok(f) => f,
             Err(e) => return self.info_level(e, Level::Error),
         };
-        let said = match self.collection.explorer.filter_text.as_str() {
+        let scope = self.explorer_scope();
+        let said = match scope.as_str() {
             "" => "no game of the collection reaches this position".to_string(),
             f => format!("no game with {f} reaches this position"),
         };
@@ -223,7 +225,7 @@ impl App {
             1 => "1 game reaches this position".to_string(),
             n => format!("{n} games reach this position"),
         });
-        let mut filter = match self.collection.explorer.filter_text.as_str() {
+        let mut filter = match scope.as_str() {
             "" => String::new(),
             f => format!(" [{f}]"),
         };

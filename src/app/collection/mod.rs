@@ -150,6 +150,7 @@ impl App {
             return false;
         }
         let position = self.position().clone();
+        let filter = self.explorer_filter();
         let e = &mut self.collection.explorer;
         let Some(w) = &e.worker else {
             return false;
@@ -157,7 +158,7 @@ impl App {
         w.ask(Request {
             key: key.clone(),
             position: position.clone(),
-            filter: e.asked_filter(),
+            filter,
         });
         e.asked = Some((key, position, prev_to));
         true
@@ -261,13 +262,78 @@ impl App {
         }
     }
 
-    /// The key answers for the cursor's position are filed under: the filter's text and the
-    /// position (`key_of`), so that the cache holds each filter's answers apart and an
-    /// answer for an earlier filter is never taken for this one.
+    /// The key answers for the cursor's position are filed under: the games looked at
+    /// (`explorer_scope`, the library's filter and folder too when it follows it) and the
+    /// position (`key_of`), so that the cache holds each filter's answers apart and an answer
+    /// for an earlier filter is never taken for this one.
     pub(super) fn collection_key(&self) -> String {
         let e = &self.collection.explorer;
         let me = if e.as_me { "\n(as me)" } else { "" };
-        format!("{}{me}\n{}", e.filter_text, key_of(self.position()))
+        let under = match self.followed_library() {
+            Some(l) => format!("{:?}", l.filter().under),
+            None => String::new(),
+        };
+        let scope = self.explorer_scope();
+        format!("{scope}{under}{me}\n{}", key_of(self.position()))
+    }
+
+    /// The library the pane follows, when it does and one is open.
+    fn followed_library(&self) -> Option<&crate::app::library::Library> {
+        let l = self.collection.library.as_deref()?;
+        self.collection.explorer.follows.then_some(l)
+    }
+
+    /// The filter the pane and the games list (`o`) ask with: the pane's own, or the library's
+    /// (its folder's games, its filter) when the pane follows it; as me, my games of it.
+    pub(super) fn explorer_filter(&self) -> Filter {
+        let e = &self.collection.explorer;
+        match self.followed_library() {
+            Some(l) => {
+                let mut f = l.filter().clone();
+                f.me_names = self.config.me.clone();
+                e.as_me_of(f)
+            }
+            None => e.as_me_of(e.filter.clone()),
+        }
+    }
+
+    /// Which games the pane counts, as its title says: the filter typed; following the
+    /// library, `一覧` with the library's folder (`coll/`, or nothing for the whole index) and
+    /// filter; empty: every indexed game.
+    pub fn explorer_scope(&self) -> String {
+        let Some(l) = self.followed_library() else {
+            return self.collection.explorer.filter_text.clone();
+        };
+        let folder =
+            (l.root().and_then(|r| r.file_name())).map(|n| format!(" {}/", n.to_string_lossy()));
+        let filter = match l.filter_text() {
+            "" => String::new(),
+            f => format!(" {f}"),
+        };
+        format!("一覧:{}{filter}", folder.unwrap_or_default())
+    }
+
+    /// `explorer_follow_library` (`L` in the pane): the games of the library's folder and
+    /// filter, following them as they change; again: the pane's own filter.
+    pub(crate) fn toggle_explorer_follow(&mut self) {
+        let e = &self.collection.explorer;
+        if !e.follows && self.collection.library.is_none() {
+            let key = self.key(crate::app::Command::Library);
+            let text =
+                format!("no library to follow ({key} opens the index's, kifview DIR a folder's)");
+            return self.info_level(text, Level::Error);
+        }
+        let e = &mut self.collection.explorer;
+        e.follows = !e.follows;
+        let text = match e.follows {
+            true => format!("explorer: the library's games ({})", self.explorer_scope()),
+            false => match self.collection.explorer.filter_text.as_str() {
+                "" => "explorer: every indexed game (no longer the library's)".to_string(),
+                f => format!("explorer: games with {f} (no longer the library's)"),
+            },
+        };
+        self.info(text);
+        self.collection_tick();
     }
 
     /// `explorer_as_me` (`m` in the pane): my games only, scored from my side; again:

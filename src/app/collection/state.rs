@@ -131,6 +131,9 @@ pub struct Explorer {
     pub(super) selected: Option<Move>,
     /// As me (`explorer_as_me`): the games I played only, scored from my side.
     pub(super) as_me: bool,
+    /// Following the library (`explorer_follow_library`): the games of its folder and filter
+    /// instead of the pane's own filter.
+    pub(super) follows: bool,
     /// A filter typed that did not read: the next `/` offers it again to mend.
     pub(super) rejected: Option<String>,
     /// The key of the position whose games `o` asked for.
@@ -189,10 +192,9 @@ impl Default for GamesOrder {
 }
 
 impl Explorer {
-    /// The filter the pane asks with: the one typed, and as me my games (the side the
-    /// filter names, else either).
-    pub(super) fn asked_filter(&self) -> Filter {
-        let mut f = self.filter.clone();
+    /// The filter `f` the pane asks with, and as me my games of it (the side the filter
+    /// names, else either).
+    pub(super) fn as_me_of(&self, mut f: Filter) -> Filter {
         if self.as_me && f.me.is_none() {
             f.me = Some(crate::collection::MeSide::Either);
         }
@@ -206,6 +208,11 @@ impl Explorer {
     /// The filter as typed (empty: every game).
     pub fn filter_text(&self) -> &str {
         &self.filter_text
+    }
+
+    /// Does the pane follow the library's folder and filter?
+    pub fn follows_library(&self) -> bool {
+        self.follows
     }
 
     /// Is the pane "as me" (my games, from my side)?

@@ -137,6 +137,7 @@ macro_rules! command_table {
             ExplorerDown = "explorer_down", "Explorer: highlight the next move", |a| a.explorer_select(1);
             ExplorerUp = "explorer_up", "Explorer: highlight the previous move", |a| a.explorer_select(-1);
             ExplorerPlay = "explorer_play", "Explorer: play the highlighted move (the record's move, else a new variation: one undo step)", App::explorer_play_selected;
+            ExplorerFollowLibrary = "explorer_follow_library", "Explorer: follow the library (again: its own filter): the games of the library's folder and filter, as they change; the title says 一覧:", App::toggle_explorer_follow;
             ExplorerAsMe = "explorer_as_me", "Explorer: as me (again: everyone): only the games I played ([collection] me, --me), scored from my side whatever my colour (勝 引分 不明, my win %)", App::toggle_explorer_as_me;
             ExplorerFilter = "explorer_filter", "Explorer: filter its games with the filters of kifview find as words (player:藤井 event:竜王 2020..2023 tag:四間飛車; empty: all); o lists the same games", App::open_explorer_filter;
             CollectionGames = "collection_games", "List the collection's games that reach this position, newest first; Enter opens one there", App::open_collection_games;
@@ -165,6 +166,7 @@ macro_rules! command_table {
             LibraryFilter = "library_filter", "Library: filter (羽生, player:藤井 event:竜王 2020..2023 result:sente tag:四間飛車); empty clears", App::library_filter;
             LibrarySort = "library_sort", "Library: sort by the next column (date, 先手, 後手, event, result, moves, tags, file)", App::library_sort;
             LibraryReverse = "library_reverse", "Library: reverse the order", App::library_reverse;
+            LibrarySide = "library_side", "Library: the summary's results from the next side (先手, 後手, me)", App::library_side;
             LibraryForget = "library_forget", "Library: forget a folder from the index, as kifview index --forget (the library's, or the selected game's; asks first; the files stay)", App::library_forget;
             NoOp = "none", "Do nothing (unbinds a default key)", |_| {};
         ] }

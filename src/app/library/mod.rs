@@ -28,6 +28,7 @@ use crate::app::overlay::{Answer, Mode, Overlay};
 use crate::app::state::{App, Level};
 pub use screen::LibraryScreen;
 pub use state::Library;
+pub use state::Side;
 use state::{Opened, SORTS};
 use worker::{ListRequest, Reply};
 
@@ -49,11 +50,7 @@ impl App {
         };
         match crate::collection::index_dir(opts.index.clone()) {
             Ok(dir) => {
-                self.collection.library = Some(Box::new(Library::new(
-                    dir,
-                    root,
-                    self.session.events.clone(),
-                )));
+                self.new_library(dir, root);
                 self.show_library();
                 true
             }
@@ -62,6 +59,36 @@ impl App {
                 false
             }
         }
+    }
+
+    /// A library of the index in `dir` (of the folder `root`'s games when given), its summary
+    /// from my side when there is a "me", else from 先手's.
+    fn new_library(&mut self, dir: std::path::PathBuf, root: Option<std::path::PathBuf>) {
+        let mut l = Library::new(dir, root, self.session.events.clone());
+        if !self.config.me.is_empty() {
+            l.side = Side::Me;
+        }
+        self.collection.library = Some(Box::new(l));
+    }
+
+    /// `library_side` (`v`): the summary's results from the next side: 先手, 後手, then me
+    /// (when there is a "me").
+    pub(crate) fn library_side(&mut self) {
+        let me = !self.config.me.is_empty();
+        let Some(l) = self.collection.library.as_deref_mut() else {
+            return;
+        };
+        l.side = match l.side {
+            Side::Sente => Side::Gote,
+            Side::Gote if me => Side::Me,
+            Side::Gote | Side::Me => Side::Sente,
+        };
+        let side = l.side;
+        self.info(match side {
+            Side::Sente => "summary: results from 先手's side",
+            Side::Gote => "summary: results from 後手's side",
+            Side::Me => "summary: results from my side, my colour in each game",
+        });
     }
 
     /// The library, when one was opened.
@@ -74,13 +101,7 @@ impl App {
     pub(crate) fn open_library(&mut self) {
         if self.collection.library.is_none() {
             match crate::collection::index_dir(self.collection.index().cloned()) {
-                Ok(dir) => {
-                    self.collection.library = Some(Box::new(Library::new(
-                        dir,
-                        None,
-                        self.session.events.clone(),
-                    )))
-                }
+                Ok(dir) => self.new_library(dir, None),
                 Err(e) => return self.info_level(e, Level::Error),
             }
         }
@@ -560,12 +581,13 @@ fn forgot_note(folder: &std::path::Path, r: &crate::collection::Report) -> Strin
     )
 }
 
-/// What an indexing did, in one line: games, files read, failures and warnings.
+/// What an indexing did, in one line: files read, failures and warnings, and the games of the
+/// whole index (said as such: the list may count one folder's, which its title says).
 fn indexed_note(r: &crate::collection::Report) -> String {
     let files = if r.files_read == 1 { "file" } else { "files" };
     let mut text = format!(
-        "indexed: {} games ({} {files} read, {} unchanged)",
-        r.games, r.files_read, r.files_unchanged
+        "indexed: {} {files} read, {} unchanged",
+        r.files_read, r.files_unchanged
     );
     if !r.failures.is_empty() {
         text.push_str(&format!("; {} files skipped", r.failures.len()));
@@ -573,6 +595,7 @@ fn indexed_note(r: &crate::collection::Report) -> String {
     if !r.warnings.is_empty() {
         text.push_str(&format!("; {} warnings", r.warnings.len()));
     }
+    text.push_str(&format!("; the whole index holds {} games", r.games));
     text
 }
 

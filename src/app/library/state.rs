@@ -1,8 +1,8 @@
 //! The library's state: the list (ordered ids, the row selected, the rows' details cached by
-//! id), the filter and the sort, the threads, the indexing's progress, the game opened from
+//! id), the summary above it and the side it counts for, the filter and the sort, the threads, the indexing's progress, the game opened from
 //! it. Data and the cheap steps on it; the commands are in `mod.rs`.
 
-use super::worker::{Listed, RowsRequest, Worker};
+use super::worker::{Listed, RowsRequest, Summary, Worker};
 use crate::app::events::Events;
 use crate::collection::catalog::Catalog;
 use crate::collection::{Filter, GameInfo, MeTally, SortBy};
@@ -28,6 +28,15 @@ pub const SORTS: [SortBy; 8] = [
     SortBy::Tags,
     SortBy::Path,
 ];
+
+/// Whose results the summary above the list counts: 先手's, 後手's, or mine (my colour in
+/// each game, with a "me").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    Sente,
+    Gote,
+    Me,
+}
 
 /// The game shown in the viewer, opened from the list: its id and where it is.
 #[derive(Clone, Debug)]
@@ -55,6 +64,10 @@ pub struct Library {
     pub(super) total: u64,
     /// With a "me": my games of the list, from my side.
     pub(super) me: Option<MeTally>,
+    /// The summary above the list (the games by result, their most frequent tags), and the
+    /// side whose results it shows.
+    pub(super) summary: Option<Summary>,
+    pub(super) side: Side,
     pub(super) selected: usize,
     /// How many rows the screen showed, as the front end last handed over
     /// (`App::take_drawn`); where the rows start is the screen's (`tui::view`), which keeps the
@@ -127,6 +140,8 @@ impl Library {
             ids: None,
             total: 0,
             me: None,
+            summary: None,
+            side: Side::Sente,
             selected: 0,
             height: 20,
             rows: HashMap::new(),
@@ -167,8 +182,37 @@ impl Library {
     pub fn me_tally(&self) -> Option<&MeTally> {
         self.me.as_ref()
     }
+    /// The summary above the list, once a list came.
+    pub fn summary(&self) -> Option<&Summary> {
+        self.summary.as_ref()
+    }
+    /// The side whose results the summary shows.
+    pub fn side(&self) -> Side {
+        self.side
+    }
+    /// The results of the games listed from the side chosen, as a tally (`None`: as me with
+    /// nobody named as me, or no list yet).
+    pub fn side_tally(&self) -> Option<MeTally> {
+        let [s, g, d, u] = self.summary.as_ref()?.results;
+        let (win, loss) = match self.side {
+            Side::Sente => (s, g),
+            Side::Gote => (g, s),
+            Side::Me => return self.me,
+        };
+        Some(MeTally {
+            games: s + g + d + u,
+            win,
+            loss,
+            draw: d,
+            unknown: u,
+        })
+    }
     pub fn total(&self) -> u64 {
         self.total
+    }
+    /// The filter in force, as read (the folder's `under` with it).
+    pub(crate) fn filter(&self) -> &Filter {
+        &self.filter
     }
     pub fn filter_text(&self) -> &str {
         &self.filter_text
@@ -256,6 +300,7 @@ impl Library {
         }
         self.total = listed.total;
         self.me = listed.me;
+        self.summary = Some(listed.summary);
         self.ids = Some(listed.ids);
         self.error = None;
     }

@@ -1,6 +1,8 @@
 //! The library's threads: the lister, which computes the ordered ids of the games passing a
 //! filter in a sort order (`SELECT id … ORDER BY`: a sort of the whole catalog, 100 ms at
-//! 100,000 games, so never on the key path) and fetches the rows of the pages around the
+//! 100,000 games, so never on the key path) with the summary above the list (the games by
+//! result, their most frequent tags, my tally: in the same read, kept for the filter and the
+//! index's state, so a new sort does not count again) and fetches the rows of the pages around the
 //! screen before the list gets there (so that a page step finds them kept); requests replace
 //! each other in a latest-wins mailbox (`app::collection::mailbox`), a list before rows.
 //! And the indexer (`kifview DIR`: `collection::update` of the folder, with its progress; or
@@ -37,12 +39,57 @@ pub struct ListRequest {
 }
 
 /// A computed list: the ids in order, how many games the library holds unfiltered, and, with
-/// a "me", my games of the list and how they went for me.
+/// a "me", my games of the list and how they went for me; the summary above the list.
 #[derive(Debug)]
 pub struct Listed {
     pub ids: Vec<u32>,
     pub total: u64,
     pub me: Option<MeTally>,
+    pub summary: Summary,
+}
+
+/// What the summary above the list says of the games the filter keeps: how many, their
+/// results (sente wins, gote wins, draws, unknown) and their most frequent tags with counts
+/// (plain names: `振り飛車`, not the sided `先手振り飛車`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    pub results: [u64; 4],
+    pub tags: Vec<(String, u64)>,
+}
+
+/// The tags the summary keeps, most frequent first.
+const SUMMARY_TAGS: usize = 8;
+
+/// The summary and my tally of a filter on a catalog: computed once per filter and state of
+/// the index (a new sort of the same filter reuses them).
+type Summed = (Filter, Option<Stamp>, Summary, Option<MeTally>);
+
+/// The summary and my tally of the games passing `filter` on `cat` (stamped `on`), from `kept`
+/// when that is of the same filter and state.
+fn summed(
+    cat: &Catalog,
+    filter: &Filter,
+    on: Option<Stamp>,
+    kept: &mut Option<Summed>,
+) -> Result<(Summary, Option<MeTally>), String> {
+    if let Some((f, at, summary, me)) = kept.as_ref()
+        && f == filter
+        && *at == on
+        && on.is_some()
+    {
+        return Ok((summary.clone(), *me));
+    }
+    let mut tags = cat.tag_counts(filter)?;
+    // The plain names only: a sided one (`先手振り飛車`) repeats its plain one for a side.
+    tags.retain(|(t, _)| !t.starts_with("先手") && !t.starts_with("後手"));
+    tags.truncate(SUMMARY_TAGS);
+    let summary = Summary {
+        results: cat.result_counts(filter)?,
+        tags,
+    };
+    let me = cat.me_tally(filter)?;
+    *kept = Some((filter.clone(), on, summary.clone(), me));
+    Ok((summary, me))
 }
 
 /// Rows to fetch ahead of the screen, for the list of `generation`; `seq` counts the
@@ -307,6 +354,8 @@ fn run(dir: &Path, inbox: &Inbox<Slot, Reply>) {
     // catalog that was.
     let mut catalog: Option<Catalog> = None;
     let mut listed_on: Option<Stamp> = None;
+    // The last list's summary, for the same filter sorted another way.
+    let mut kept: Option<Summed> = None;
     let path = dir.join(CATALOG);
     let next = |s: &mut Slot| {
         (s.list.take().map(|r| Job::List(Box::new(r)))).or_else(|| s.rows.take().map(Job::Rows))
@@ -329,16 +378,22 @@ fn run(dir: &Path, inbox: &Inbox<Slot, Reply>) {
                 let result = open_catalog(dir).and_then(|cat| {
                     // One read transaction: the stamp, the ids, the count and the tally of
                     // one state.
-                    let (on, ids, total, me) = cat.snapshot(|| {
+                    let (on, ids, total, (summary, me)) = cat.snapshot(|| {
                         let on = stamp(&path, &cat);
                         let ids =
                             cat.ordered_ids(&request.filter, request.sort, request.descending)?;
                         let total = cat.count(&request.base)?;
-                        Ok((on, ids, total, cat.me_tally(&request.filter)?))
+                        let summed = summed(&cat, &request.filter, on, &mut kept)?;
+                        Ok((on, ids, total, summed))
                     })?;
                     catalog = Some(cat);
                     listed_on = on;
-                    Ok(Listed { ids, total, me })
+                    Ok(Listed {
+                        ids,
+                        total,
+                        me,
+                        summary,
+                    })
                 });
                 Reply::Listed {
                     generation: request.generation,

@@ -2,8 +2,8 @@
 //! board, the total line first, each with its number of games, a bar of the results (先手
 //! wins, draws, unknown, 後手 wins) and sente's win, draw and unknown shares in numbers. The
 //! rows come ready from `App::explorer_view`; while the answer for a new position is on its
-//! way the previous rows stay, dimmed, and the title says 更新中. The title shows the filter
-//! in force; with the focus (`X`) the border takes the focus colour and a move is highlighted.
+//! way the previous rows stay, dimmed, and the title says 更新中. The title shows which games
+//! it counts (the filter in force, `一覧: coll/ …` following the library, `all indexed`); with the focus (`X`) the border takes the focus colour and a move is highlighted.
 
 use crate::app::collection::{ExplorerRow, ExplorerView};
 use crate::app::{App, Command};
@@ -124,6 +124,35 @@ fn title(view: &ExplorerView, filter: &str, hint: &str, w: usize, double: bool) 
     format!("{head} [{f}]{hint}")
 }
 
+/// The hint on the bottom border of the panes that took the comment's place (the explorer,
+/// the book pane): that the comment is hidden, whether the move has one, and the keys that
+/// hide them and bring it back (`コメントあり (x: コメントに戻す)`).
+pub fn comment_hint(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
+    let mut keys = Vec::new();
+    if app.explorer().shown() {
+        keys.push(app.key(Command::ToggleExplorer));
+    }
+    if app.books().shown() {
+        keys.push(app.key(Command::ToggleBook));
+    }
+    if keys.is_empty() || area.height < 2 {
+        return;
+    }
+    let has = !app.record().node(app.cur()).comment.trim().is_empty();
+    let text = format!(
+        " {}({}: コメントに戻す) ",
+        if has { "コメントあり " } else { "" },
+        keys.join(" ")
+    );
+    let text = clean(&text, theme.double);
+    let w = width(&text) as u16;
+    if area.width < w + 4 {
+        return;
+    }
+    let style = if has { theme.warning } else { theme.dim };
+    buf.set_string(area.right() - w - 2, area.bottom() - 1, text, style);
+}
+
 /// Draws the pane (its border in the focus colour and the highlighted move when `X` gave it
 /// the focus).
 pub fn explorer_pane(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
@@ -133,9 +162,13 @@ pub fn explorer_pane(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
         true => String::new(),
         false => format!(" ({}: 選ぶ)", app.key(Command::ExplorerMoves)),
     };
-    let filter = app.explorer().filter_text();
+    // Which games it counts: the filter, the library's (一覧:), else every indexed game.
+    let filter = match app.explorer_scope() {
+        s if s.is_empty() => "all indexed".to_string(),
+        s => s,
+    };
     let w = area.width.saturating_sub(2) as usize;
-    let title = title(&view, filter, &hint, w, theme.double);
+    let title = title(&view, &filter, &hint, w, theme.double);
     let Some(pane) = pane_rows(area, buf, title, focused, theme) else {
         return;
     };

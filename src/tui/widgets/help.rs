@@ -1,8 +1,10 @@
-//! The key help (generated from the keymap and the command tables) and the reader's
-//! warnings, as scrolling text overlays.
+//! The key help (generated from the keymap and the command tables; opened from the library,
+//! the explorer or the games at a position, their keys and the filter language first) and the
+//! reader's warnings, as scrolling text overlays.
 
-use crate::app::overlay::HelpView;
+use crate::app::collection::focus::FOCUS;
 use crate::app::overlay::behaviour::Panel;
+use crate::app::overlay::{HelpView, Overlay};
 use crate::app::{App, Command, KeyMode};
 use crate::tui::draw::{block, keys_for};
 use crate::tui::draw::{clear, overlay_rect, scrolled_text};
@@ -65,9 +67,66 @@ fn hang(line: &str) -> usize {
     }
 }
 
-/// The key help, generated from the keymap and the command table.
+/// The filter language of the library, the explorer and the games at a position (the words of
+/// `collection::filter_text`).
+const FILTER_LANGUAGE: [&str; 12] = [
+    "Filter language (the same words as --filter of kifview find, games, explore, report)",
+    "  羽生                    a name either side contains (several bare words: one name)",
+    "  player:藤井             either side; sente:, gote: one side; player:A player:B: their games",
+    "  event:竜王              the event contains it",
+    "  tag:美濃                a strategy or castle tag with its family (高美濃, 銀美濃)",
+    "  result:sente            sente, gote, draw or unknown",
+    "  2020..2023              dates: 2021, 2020-04.., ..2019; from:2020-01 to:2020-06",
+    "  under:DIR               the games in a folder (relative to the current folder)",
+    "  me  me:sente  me:gote   the games I played ([collection] me in the config, or --me)",
+    "  -player:X  -tag:穴熊    excludes (player:, sente:, gote:, event:, tag:, a bare name)",
+    "Names, events and tags match ignoring width, case and spaces (NFKC): 羽生善治 finds 羽生 善治竜王, 第27期 finds 第２７期. An empty filter shows every game.",
+    "",
+];
+
+/// Where the help was opened from, when that place has keys of its own (the overlay right
+/// under the help): its keymap, its name and what to say of it before its keys.
+fn context(app: &App) -> Option<(KeyMode, &'static str, &'static [&'static str])> {
+    let stack: Vec<&Overlay> = app.overlays().iter().collect();
+    let help = stack.iter().rposition(|o| matches!(o, Overlay::Help(_)))?;
+    match stack.get(help.checked_sub(1)?)? {
+        Overlay::Library(_) => Some((
+            KeyMode::Library,
+            "library",
+            &[
+                "Library: the collection's games, full screen. kifview DIR lists the games of DIR (its title says \"in DIR\"), kifview --index IDX and O the whole index's. The summary above the list counts the games the filter keeps: their results from the side chosen (先手, 後手 or me) and their most frequent tags. In a game opened from the list, } and { open the next and previous game of the list.",
+            ],
+        )),
+        Overlay::Panel(p) if p.mode() == FOCUS => Some((
+            KeyMode::Explorer,
+            "explorer",
+            &[
+                "Explorer: the moves the collection's games played from the position on the board and how they scored (先手 wins, draws, unknown, 後手 wins), among the games its title names: its filter, as me (my games, scored from my side), or the library's folder and filter when it follows the library.",
+            ],
+        )),
+        Overlay::List(l) if l.content.tag() == "COLLECTION GAMES" => Some((
+            KeyMode::List,
+            "games at this position",
+            &[
+                "The games at this position: sorted by date, 先手, 後手, result or moves (the title marks the column ▲/▼), filtered with the explorer's filter (the pane follows it). Enter opens a game there; } and { then step through the list.",
+            ],
+        )),
+        _ => None,
+    }
+}
+
+/// The key help, generated from the keymap and the command table; opened from the library,
+/// the explorer or the games at a position, that place's keys and the filter language first.
 pub fn help_lines(app: &App) -> Vec<String> {
     let mut out = Vec::new();
+    if let Some((mode, _, intro)) = context(app) {
+        out.extend(intro.iter().map(|l| l.to_string()));
+        push_keys(&mut out, app, mode);
+        out.push(String::new());
+        out.extend(FILTER_LANGUAGE.iter().map(|l| l.to_string()));
+        out.push("Every key".to_string());
+        out.push(String::new());
+    }
     for (mode, title) in [
         (KeyMode::Normal, "Browsing"),
         (KeyMode::Tree, "Variation tree (t)"),
@@ -92,10 +151,7 @@ pub fn help_lines(app: &App) -> Vec<String> {
         ),
     ] {
         out.push(title.to_string());
-        for (cmd, keys) in app.config().keymap.bindings(mode) {
-            let keys: Vec<String> = keys.iter().map(|k| k.to_string()).collect();
-            out.push(format!("  {}  {}", fit(&keys.join(" "), 22), cmd.doc()));
-        }
+        push_keys(&mut out, app, mode);
         out.push(String::new());
     }
     out.push("Mouse: click a move or a branch to go there; the wheel steps through moves".into());
@@ -107,6 +163,14 @@ pub fn help_lines(app: &App) -> Vec<String> {
     out.push("Copying goes through the terminal (OSC 52) and works over SSH; in tmux it".into());
     out.push("needs `set -g set-clipboard on`. Pasting uses the terminal's own paste.".into());
     out
+}
+
+/// The keys of `mode`, a line each: the keys, then what the command does.
+fn push_keys(out: &mut Vec<String>, app: &App, mode: KeyMode) {
+    for (cmd, keys) in app.config().keymap.bindings(mode) {
+        let keys: Vec<String> = keys.iter().map(|k| k.to_string()).collect();
+        out.push(format!("  {}  {}", fit(&keys.join(" "), 22), cmd.doc()));
+    }
 }
 
 /// The key help, scrolled to `view.scroll` (from the line of the `:` command `view.at`).
@@ -129,15 +193,11 @@ pub fn help_overlay(
             .iter()
             .position(|l| l.strip_prefix("  ").is_some_and(|l| l.starts_with(&usage)))
     });
-    text_overlay(
-        main,
-        buf,
-        "Keys (? or Esc closes)".into(),
-        (lines, at),
-        view.scroll,
-        theme,
-        vs,
-    );
+    let title = match context(app) {
+        Some((_, name, _)) => format!("Keys: {name} first (? or Esc closes)"),
+        None => "Keys (? or Esc closes)".to_string(),
+    };
+    text_overlay(main, buf, title, (lines, at), view.scroll, theme, vs);
 }
 
 /// An overlay known by its behaviour (`Overlay::Panel`): its title and lines, scrolled.

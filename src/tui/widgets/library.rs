@@ -1,14 +1,17 @@
 //! The library (`kifview DIR`, `O`): the collection's games as a table over the whole screen
 //! but the status line. Columns fit the width: date, 先手, 後手, result, moves and as much of
 //! the event as fits at 80 columns; tags and the file from 112 columns. The sorted column's head is
-//! marked ▲ (ascending) or ▼; the title counts the games (`n / N` when filtered); the last row
+//! marked ▲ (ascending) or ▼; the title counts the games (`n / N` when filtered) and says
+//! which set they are of (`in DIR`, `of the whole index`); above the heads, a summary of the
+//! games listed (their results from the side chosen, their most frequent tags); the last row
 //! is the filter (typed there after `/`), its error, or the indexing's progress. Text from
 //! the catalog is untrusted: every cell goes through `clean`.
 
 use crate::app::App;
-use crate::app::library::{Library, LibraryScreen};
+use crate::app::library::{Library, LibraryScreen, Side};
+use crate::app::{Command, KeyMode};
 use crate::collection::{GameInfo, GameResult, Me, SortBy};
-use crate::tui::draw::{block, clear};
+use crate::tui::draw::{block, clear, keys_for};
 use crate::tui::text::{clean, fit, push_fit, width, wrap_hanging};
 use crate::tui::theme::Theme;
 use crate::tui::view::ViewState;
@@ -197,8 +200,9 @@ fn thousands(n: u64) -> String {
     out
 }
 
-/// The title: the games listed, of how many, and the sort.
-fn title(l: &Library) -> String {
+/// The title: the games listed, of how many, and which set they are of (the folder listed, or
+/// the whole index), in `w` cells (a long folder keeps its end).
+fn title(l: &Library, w: usize) -> String {
     let n = l.ids().len() as u64;
     let count = if !l.listed() {
         "…".to_string()
@@ -207,20 +211,63 @@ fn title(l: &Library) -> String {
     } else {
         format!("{} / {} games", thousands(n), thousands(l.total()))
     };
-    let me = match l.me_tally() {
-        None => String::new(),
-        Some(m) => match m.win_percent() {
-            None => format!("  自分 {}局", thousands(m.games)),
-            Some(p) => format!(
-                "  自分 {}局 {}勝{}敗{}分 勝率{p:.0}%",
-                thousands(m.games),
-                m.win,
-                m.loss,
-                m.draw
-            ),
-        },
+    let head = format!("棋譜一覧  {count}");
+    match l.root() {
+        None => format!("{head} of the whole index"),
+        Some(r) => {
+            // The folder's name (its whole path is in what the indexing and `D` say).
+            let name = r.file_name().map_or_else(
+                || r.display().to_string(),
+                |n| format!("{}/", n.to_string_lossy()),
+            );
+            let room = w.saturating_sub(width(&head) + 6).max(8);
+            format!("{head} in {}", tail(&name, room))
+        }
+    }
+}
+
+/// The summary's first line: the results of the games listed from the side chosen, and the
+/// key that chooses it (`先手から 5局 2勝1敗1分 不明1 勝率62%  (v: 先手/後手/自分)`).
+fn summary_results(l: &Library, key: &str, me: bool) -> String {
+    let who = match l.side() {
+        Side::Sente => "先手から",
+        Side::Gote => "後手から",
+        Side::Me => "自分",
     };
-    format!("棋譜一覧  {count}{me}")
+    let choose = match me {
+        true => format!("  ({key}: 先手/後手/自分)"),
+        false => format!("  ({key}: 先手/後手)"),
+    };
+    let Some(t) = l.side_tally() else {
+        return format!("{who} -  (no \"me\": [collection] me in the config, or --me){choose}");
+    };
+    let unknown = match t.unknown {
+        0 => String::new(),
+        u => format!(" 不明{}", thousands(u)),
+    };
+    let pct = t
+        .win_percent()
+        .map_or(String::new(), |p| format!(" 勝率{p:.0}%"));
+    format!(
+        "{who} {}局 {}勝{}敗{}分{unknown}{pct}{choose}",
+        thousands(t.games),
+        thousands(t.win),
+        thousands(t.loss),
+        thousands(t.draw),
+    )
+}
+
+/// The summary's second line: the most frequent tags of the games listed, with counts.
+fn summary_tags(l: &Library) -> String {
+    let tags = l.summary().map_or(&[][..], |s| &s.tags[..]);
+    if tags.is_empty() {
+        return "戦型 -".to_string();
+    }
+    let each: Vec<String> = tags
+        .iter()
+        .map(|(t, n)| format!("{t} {}", thousands(*n)))
+        .collect();
+    format!("戦型 {}", each.join("  "))
 }
 
 /// The last row: the filter being typed, an error, the indexing's progress, the filter.
@@ -231,7 +278,11 @@ fn foot(l: &Library, s: &LibraryScreen) -> (String, bool) {
     if let Some(e) = l.error() {
         return (e.to_string(), true);
     }
+    // The filter first: what is shown depends on it.
     let mut parts = Vec::new();
+    if !l.filter_text().is_empty() {
+        parts.push(format!("filter: {}", l.filter_text()));
+    }
     if l.waiting() {
         parts.push("another kifview is updating this index: waiting for it…".to_string());
     } else if let Some(f) = l.forgetting() {
@@ -245,10 +296,28 @@ fn foot(l: &Library, s: &LibraryScreen) -> (String, bool) {
     } else if let Some(n) = l.note() {
         parts.push(n.to_string());
     }
-    if !l.filter_text().is_empty() {
-        parts.push(format!("filter: {}", l.filter_text()));
-    }
     (parts.join("  "), false)
+}
+
+/// Draws the summary at the top of `inner`, which keeps the rows under it: two rows when the
+/// list keeps ten or more, else one, none on a tiny screen.
+fn draw_summary(inner: &mut Rect, buf: &mut Buffer, app: &App, me: bool, theme: &Theme) {
+    let Some(l) = app.library() else { return };
+    let rows = match inner.height {
+        0..8 => return,
+        8..14 => 1,
+        _ => 2,
+    };
+    let w = inner.width as usize;
+    let key = keys_for(app, KeyMode::Library, Command::LibrarySide);
+    let first = clean(&summary_results(l, &key, me), theme.double);
+    buf.set_string(inner.x, inner.y, fit(&first, w), Style::new());
+    if rows > 1 {
+        let tags = clean(&summary_tags(l), theme.double);
+        buf.set_string(inner.x, inner.y + 1, fit(&tags, w), theme.dim);
+    }
+    inner.y += rows;
+    inner.height -= rows;
 }
 
 /// The library over `main`.
@@ -262,14 +331,15 @@ pub fn library_overlay(
 ) {
     let Some(l) = app.library() else { return };
     clear(main, buf);
-    let b = block(title(l), true, theme);
-    let inner = b.inner(main);
+    let b = block(title(l, main.width as usize), true, theme);
+    let mut inner = b.inner(main);
     b.render(main, buf);
     if inner.height < 3 || inner.width < 20 {
         return;
     }
     let w = inner.width as usize;
     let me = Me::new(&app.config().me);
+    draw_summary(&mut inner, buf, app, me.is_some(), theme);
     let cols = columns(w, me.is_some());
     let (sort, desc) = l.sort();
     let heads = cols.iter().map(|c| {

@@ -234,3 +234,34 @@ fn the_games_at_a_position_are_filtered_in_the_filter_language_shared_with_the_e
     v.app.collection_settle();
     assert_eq!(listed(&v).len(), 5);
 }
+
+#[test]
+fn help_in_the_explorer_and_the_games_list_starts_with_their_keys() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut v = viewer(dir.path());
+    press(&mut v, "X");
+    v.app.collection_settle();
+    press(&mut v, "?");
+    let lines = kifview::tui::ui::help_lines(&v.app);
+    assert!(lines[0].starts_with("Explorer: the moves"), "{lines:?}");
+    assert!(
+        lines[..20].iter().any(|l| l.contains("Explorer: as me")),
+        "{lines:?}"
+    );
+    assert!(lines.iter().any(|l| l.starts_with("Filter language")));
+    insta::assert_snapshot!("explorer_help_80x24", text(&mut v, 80, 24));
+    press(&mut v, "⎋o");
+    v.app.collection_settle();
+    press(&mut v, "?");
+    let lines = kifview::tui::ui::help_lines(&v.app);
+    assert!(
+        lines[0].starts_with("The games at this position"),
+        "{lines:?}"
+    );
+    assert!(
+        lines[..20]
+            .iter()
+            .any(|l| l.contains("List: sort by the next column"))
+    );
+    insta::assert_snapshot!("games_list_help_200x60", text(&mut v, 200, 60));
+}

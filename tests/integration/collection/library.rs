@@ -143,7 +143,7 @@ fn a_folder_is_indexed_and_listed_newest_first() {
     let l = v.app.library().unwrap();
     assert_eq!(l.total(), 5);
     assert!(
-        l.note().unwrap().starts_with("indexed: 5 games"),
+        l.note().unwrap().starts_with("indexed: 5 files read"),
         "{:?}",
         l.note()
     );
@@ -290,19 +290,28 @@ fn braces_step_through_the_filtered_list_asking_about_unsaved_edits() {
     assert_eq!(v.app.library().unwrap().selected(), 1);
 }
 
-#[test]
-fn o_opens_the_library_of_the_index_from_any_record() {
-    let dir = tempfile::tempdir().unwrap();
-    let coll = collection(dir.path());
-    let idx = dir.path().join("idx");
+/// The viewer on a record `study.kif` of `kif` (not in the collection), with the collection of
+/// `GAMES` indexed into `root/idx` as its index.
+pub(super) fn study_viewer(root: &Path, kif: &str) -> Viewer {
+    let coll = collection(root);
+    let idx = root.join("idx");
     kifview::collection::update(&idx, &[coll], Default::default(), &|_, _| {}).unwrap();
-    let study = dir.path().join("study.kif");
-    std::fs::write(&study, "手数----指手---------消費時間--\n   1 ７六歩(77)\n").unwrap();
-    let mut v = viewer_with(&LaunchOptions {
+    let study = root.join("study.kif");
+    std::fs::write(&study, kif).unwrap();
+    viewer_with(&LaunchOptions {
         file: Some(study),
         index: Some(idx),
         ..Default::default()
-    });
+    })
+}
+
+#[test]
+fn o_opens_the_library_of_the_index_from_any_record() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut v = study_viewer(
+        dir.path(),
+        "手数----指手---------消費時間--\n   1 ７六歩(77)\n",
+    );
     assert_eq!(v.app.mode(), Mode::Normal, "a file opens the viewer");
     press(&mut v, "O");
     v.app.library_settle();
@@ -453,12 +462,13 @@ fn rows_kept_between_frames_draw_the_same_cells_as_the_first_frame() {
     let first = screen(&mut v, 120, 40).backend().buffer().clone();
     press(&mut v, "jj");
     let moved = screen(&mut v, 120, 40).backend().buffer().clone();
-    // Row 2 is the list's first game, row 4 its third (after the frame's top and the heads).
+    // Row 4 is the list's first game, row 6 its third (after the frame's top, the summary's
+    // two rows and the heads).
     let styles = |b: &ratatui::buffer::Buffer, y: u16| (b[(2, y)].style(), b[(2, y + 2)].style());
-    let (top, third) = styles(&first, 2);
+    let (top, third) = styles(&first, 4);
     assert_ne!(top, third, "the first game is selected at first");
     assert_eq!(
-        styles(&moved, 2),
+        styles(&moved, 4),
         (third, top),
         "the third game is selected after jj"
     );
@@ -502,7 +512,9 @@ fn the_rows_of_three_pages_either_side_are_fetched_before_the_list_gets_there() 
     v.app.library_settle();
     screen(&mut v, 80, 24);
     let l = v.app.library().unwrap();
-    let (n, h) = (l.ids().len(), 19);
+    // 23 rows above the status line: the frame's two, the summary's two, the heads and the
+    // last row leave 17 for the games.
+    let (n, h) = (l.ids().len(), 17);
     assert_eq!(
         (n, v.view.library_top),
         (200, n - h),
@@ -512,11 +524,11 @@ fn the_rows_of_three_pages_either_side_are_fetched_before_the_list_gets_there() 
         .filter(|&i| l.row(l.ids()[i]).is_none())
         .collect();
     assert!(missing.is_empty(), "rows not fetched ahead: {missing:?}");
-    // Three pages up (Ctrl-b): the selection on row 145, the top one, game 54 (newest
-    // first).
+    // Three pages up (Ctrl-b, 16 rows each): the selection on row 151, the top one, game 48
+    // (newest first).
     press(&mut v, "^b^b^b");
     let shown = text(&mut v, 80, 24);
-    assert!(shown.contains("佐藤康光54"), "{shown}");
+    assert!(shown.contains("羽生善治48"), "{shown}");
 }
 
 /// Drawing starts no query (issue 36: the library's height was written back by the frame,
@@ -546,9 +558,10 @@ fn a_taller_frame_queries_nothing_and_its_rows_come_when_its_sizes_are_handed_ov
         queries,
         "the frame queried the catalog"
     );
-    // Newest first: game 199 on the first row; the last row's, game 105, is not kept yet.
+    // Newest first: game 199 on the first row; the last row's (under the summary's two
+    // rows), game 107, is not kept yet.
     assert!(
-        tall.contains("佐藤康光199") && !tall.contains("羽生善治105"),
+        tall.contains("佐藤康光199") && !tall.contains("藤井聡太107"),
         "{tall}"
     );
     assert!(v.hand_over_sizes(), "the rows shown came");
@@ -558,7 +571,7 @@ fn a_taller_frame_queries_nothing_and_its_rows_come_when_its_sizes_are_handed_ov
         "the same sizes again hand nothing over"
     );
     let tall = text(&mut v, 120, 100);
-    assert!(tall.contains("羽生善治105"), "{tall}");
+    assert!(tall.contains("藤井聡太107"), "{tall}");
 }
 
 /// Each row listed is the game its id names in the index as it is now.
@@ -639,7 +652,10 @@ fn with_a_me_the_list_shows_my_result_and_my_score() {
     let m = *v.app.library().unwrap().me_tally().expect("a me");
     assert_eq!((m.games, m.win, m.loss, m.draw, m.unknown), (3, 2, 0, 0, 1));
     let shown = text(&mut v, 80, 24);
-    assert!(shown.contains("自分 3局 2勝0敗0分 勝率100%"), "{shown}");
+    assert!(
+        shown.contains("自分 3局 2勝0敗0分 不明1 勝率100%"),
+        "{shown}"
+    );
     let mine: Vec<String> = shown
         .lines()
         .filter(|l| l.contains("藤井聡太"))

@@ -536,3 +536,86 @@ fn analyze_analyses_a_bare_record_in_memory_and_leaves_its_file() {
     assert!(!err.contains(" 0 searched"), "{err}");
     assert_eq!(std::fs::read_to_string(&bare).unwrap(), text);
 }
+
+#[test]
+fn a_folder_of_records_without_analysis_is_named_twenty_at_most() {
+    let s = setup(SCRIPT);
+    let bare = s.dir.path().join("bare");
+    std::fs::create_dir_all(&bare).unwrap();
+    for i in 0..25 {
+        std::fs::write(
+            bare.join(format!("g{i:02}.kif")),
+            "手合割：平手\n   1 ７六歩(77)\n",
+        )
+        .unwrap();
+    }
+    let out = s.dir.path().join("set.json");
+    let o = make(&s, &[bare.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    let err = stderr_of(&o);
+    assert!(err.contains("25 file(s) hold no analysis"), "{err}");
+    assert!(err.contains("g19.kif") && !err.contains("g20.kif"), "{err}");
+    assert!(err.contains("  and 5 more"), "{err}");
+}
+
+#[test]
+fn the_source_path_is_absolute_as_the_spec_says() {
+    let s = setup(SCRIPT);
+    let o = Command::cargo_bin("kifview")
+        .unwrap()
+        .current_dir(s.dir.path())
+        .args(["problems", "make", "--engine", "scripted", "--config"])
+        .arg(&s.config)
+        .args([
+            "--time",
+            "50",
+            "--min-ply",
+            "1",
+            "games/g1.kif",
+            "-o",
+            "set.json",
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr_of(&o));
+    let v: Value =
+        serde_json::from_str(&std::fs::read_to_string(s.dir.path().join("set.json")).unwrap())
+            .unwrap();
+    let path = v["problems"][0]["source"]["path"].as_str().unwrap();
+    assert!(std::path::Path::new(path).is_absolute(), "{path}");
+    assert!(path.ends_with("games/g1.kif"), "{path}");
+}
+
+#[test]
+fn a_fifo_among_the_inputs_is_skipped_unread_not_waited_on() {
+    let s = setup(SCRIPT);
+    let fifo = s.dir.path().join("pipe.kif");
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    // SAFETY: a valid path string.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    let out = s.dir.path().join("set.json");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_kifview"))
+        .args(["problems", "make", "--engine", "scripted", "--config"])
+        .arg(&s.config)
+        .args(["--time", "50", "--min-ply", "1"])
+        .arg(&fifo)
+        .arg(&s.game)
+        .arg("-o")
+        .arg(&out)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // A guard against a hang, not a timing: the command ends on its own well before.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > deadline {
+            child.kill().unwrap();
+            panic!("problems make waited on the FIFO");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let o = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(err.contains("pipe.kif") && err.contains("FIFO"), "{err}");
+    assert!(err.contains("1 problem(s): wrote"), "{err}");
+}
