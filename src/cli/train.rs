@@ -28,6 +28,23 @@ pub enum TrainCommand {
     /// Remove sources: their problems are no longer due or new (their attempts are kept).
     #[command(after_help = "Examples:\n  kifview train remove mistakes.json")]
     Remove(SourcesArgs),
+    /// Suspend a set's problems (never due), or bring them back with --resume.
+    #[command(
+        after_help = "Examples:\n  kifview train suspend mistakes.json 3 7\n  kifview train suspend mistakes.json 3 --resume"
+    )]
+    Suspend(SuspendArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct SuspendArgs {
+    #[arg(value_name = "SET.json")]
+    pub set: PathBuf,
+    /// The problems, numbered from 1 in the set's order.
+    #[arg(required = true, value_name = "N")]
+    pub problems: Vec<usize>,
+    /// Bring them back instead.
+    #[arg(long)]
+    pub resume: bool,
 }
 
 #[derive(Args, Debug)]
@@ -54,6 +71,7 @@ pub fn run(a: TrainArgs) -> ExitCode {
         TrainCommand::Stats(s) => stats(s),
         TrainCommand::Add(s) => add(s),
         TrainCommand::Remove(s) => remove(s),
+        TrainCommand::Suspend(s) => suspend(s),
     }
 }
 
@@ -132,6 +150,51 @@ fn remove(a: SourcesArgs) -> ExitCode {
                     1,
                     WHO,
                     &format!("{name}: not a source of the training history"),
+                )
+            }
+            Err(e) => code = fail(1, WHO, &e),
+        }
+    }
+    code
+}
+
+fn suspend(a: SuspendArgs) -> ExitCode {
+    const WHO: &str = "train suspend";
+    let set = match read_set(&a.set) {
+        Ok(s) => s,
+        Err(e) => return fail(1, WHO, &e),
+    };
+    let mut h = match open(WHO) {
+        Ok(h) => h,
+        Err(c) => return c,
+    };
+    let name = source_name(&a.set);
+    let mut code = ExitCode::SUCCESS;
+    for &n in &a.problems {
+        let Some(p) = n.checked_sub(1).and_then(|i| set.problems.get(i)) else {
+            code = fail(
+                2,
+                WHO,
+                &format!(
+                    "{name}: no problem {n} (the set holds {})",
+                    set.problems.len()
+                ),
+            );
+            continue;
+        };
+        match h.suspend(&name, &p.key(), !a.resume) {
+            Ok(true) => println!(
+                "{}: problem {n} {}",
+                sanitize(&name),
+                if a.resume { "back" } else { "suspended" }
+            ),
+            Ok(false) => {
+                code = fail(
+                    1,
+                    WHO,
+                    &format!(
+                        "{name}: problem {n} is not in the training history: kifview train add it first"
+                    ),
                 )
             }
             Err(e) => code = fail(1, WHO, &e),

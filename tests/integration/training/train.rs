@@ -124,6 +124,32 @@ fn stats_json_has_the_issues_keys_and_counts_due_after_days() {
     assert!(text.contains("due: 2, new: 0"), "{text}");
     assert!(text.contains("50%") && text.contains("3.0 s"), "{text}");
 
+    // Suspended: not due; back: due again. A number the set does not hold is refused.
+    let o = train(&data)
+        .arg("suspend")
+        .arg(&set)
+        .arg("2")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr_of(&o));
+    assert_eq!(stats(&data, "2026-12-03T09:00:00Z")["due"], 1);
+    let o = train(&data)
+        .arg("suspend")
+        .arg(&set)
+        .args(["2", "--resume"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr_of(&o));
+    assert_eq!(stats(&data, "2026-12-03T09:00:00Z")["due"], 2);
+    let o = train(&data)
+        .arg("suspend")
+        .arg(&set)
+        .arg("3")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr_of(&o).contains("no problem 3 (the set holds 2)"));
+
     // Removed: out of the counts.
     let o = train(&data).arg("remove").arg(&set).output().unwrap();
     assert!(o.status.success(), "{}", stderr_of(&o));
