@@ -66,6 +66,7 @@ pub mod build;
 pub mod cache;
 pub mod extsort;
 pub mod onthefly;
+pub mod overlay;
 pub mod packed;
 pub mod sbk;
 pub mod yaneuraou;
@@ -247,6 +248,10 @@ pub trait Lookup: Send + Sync {
     fn unreached(&self) -> u64 {
         0
     }
+    /// Does [`Lookup::visit`] give the positions in key order (a text book's order)?
+    fn in_key_order(&self) -> bool {
+        false
+    }
 }
 
 /// An opening book in memory, editable. Positions are kept in key order (the order a sorted
@@ -328,6 +333,9 @@ impl Lookup for Book {
             f(k, e.clone())?;
         }
         Ok(())
+    }
+    fn in_key_order(&self) -> bool {
+        true
     }
 }
 

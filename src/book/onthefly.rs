@@ -164,4 +164,8 @@ impl Lookup for TextBook {
         }
         Ok(())
     }
+    /// As the file is sorted (the sample says so: [`TextBook::new`]).
+    fn in_key_order(&self) -> bool {
+        true
+    }
 }

@@ -403,6 +403,15 @@ fn parse_move(line: &[u8]) -> std::result::Result<BookMove, String> {
 /// Writes `book` as YaneuraOu text, sorted. Nothing of kifview's model is lost but the notes of
 /// positions without moves (not written).
 pub fn write(book: &dyn Lookup) -> Result<Encoded> {
+    if !book.in_key_order() {
+        // Sorted in memory first (a `.ybb`, an Apery book visit in their own orders).
+        let mut all = super::Book::new();
+        book.visit(&mut |k, e| {
+            all.insert(k.to_string(), e);
+            Ok(())
+        })?;
+        return write(&all);
+    }
     let mut out = Vec::with_capacity(64 + book.len() * 96);
     out.extend_from_slice(HEADER.as_bytes());
     out.push(b'\n');

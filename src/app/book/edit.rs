@@ -3,21 +3,17 @@
 //! prefilled from the analysis comment at that move when it holds one, or from the book's
 //! own entry when the move is there already), `e` changes the highlighted move's fields,
 //! `d` deletes it, `J`/`K` move it down or up in its book's order, `s` saves every modified
-//! book (atomically, through `book::save` and `store`). A book opened on disk is read whole
-//! into memory at its first edit. `:book open FILE`, `:book new FILE` (created by the first
+//! book (atomically, through `book::save` and `store`). A book on disk stays there: its
+//! changes are held over it (`book::overlay`), whatever its size. `:book open FILE`, `:book new FILE` (created by the first
 //! save), `:book save`, `:book close`. Quitting with a modified book asks first
 //! ([`App::books_unsaved`]).
 
 use super::{OpenBook, Store};
 use crate::app::overlay::{Answer, Prompt};
 use crate::app::state::{App, Level};
-use crate::book::{self, BookMove};
+use crate::book::{self, BookMove, Lookup};
 use crate::core::rules::Move;
 use std::path::Path;
-
-/// Books larger than this (positions) are looked up where they are, never read whole to be
-/// edited in the viewer (`kifview book merge` edits them).
-pub const EDIT_LIMIT: usize = 2_000_000;
 
 /// The prompt's fields: `VALUE DEPTH COUNT [COMMENT]` (`-` for no value).
 pub fn parse_fields(text: &str) -> Result<(Option<i32>, u32, u64, Option<String>), String> {
@@ -57,20 +53,18 @@ fn fields_text(m: &BookMove) -> String {
 }
 
 impl App {
-    /// The book `i` as a book in memory to edit (read whole at its first edit), noting that
-    /// `key` changes (its entry as saved is kept to tell whether the book is modified).
-    fn editable(&mut self, i: usize, key: &str) -> Result<&mut book::Book, String> {
+    /// The book `i` to edit (its changes held over the file from its first edit), noting
+    /// that `key` changes (its entry as saved is kept to tell whether the book is modified).
+    fn editable(&mut self, i: usize, key: &str) -> Result<&mut book::overlay::Overlay, String> {
         let b = &mut self.collection.books.open[i];
-        if let Store::Disk(d) = &b.store {
-            if d.len() > EDIT_LIMIT {
-                return Err(format!(
-                    "{}: {} positions, too many to edit here (kifview book merge edits it)",
-                    b.name,
-                    d.len()
-                ));
-            }
-            let read = book::read_file(&b.path).map_err(|e| e.to_string())?;
-            b.store = Store::Memory(read.book);
+        if let Store::Disk(_) = &b.store {
+            let Store::Disk(d) = std::mem::replace(
+                &mut b.store,
+                Store::Edited(book::overlay::Overlay::new(Box::new(book::Book::new()))),
+            ) else {
+                unreachable!("matched above")
+            };
+            b.store = Store::Edited(book::overlay::Overlay::new(d));
         }
         if !b.touched.contains_key(key) {
             let saved = b.store.lookup().entry(key).map_err(|e| e.to_string())?;
@@ -78,8 +72,8 @@ impl App {
         }
         self.collection.books.revision += 1;
         match &mut self.collection.books.open[i].store {
-            Store::Memory(m) => Ok(m),
-            Store::Disk(_) => unreachable!("read into memory above"),
+            Store::Edited(m) => Ok(m),
+            Store::Disk(_) => unreachable!("made editable above"),
         }
     }
 
@@ -155,7 +149,10 @@ impl App {
         };
         match self.editable(i, key) {
             Ok(b) => {
-                let new = b.add_move(key, ply, m);
+                let new = match b.add_move(key, ply, m) {
+                    Ok(new) => new,
+                    Err(e) => return self.info_level(e.to_string(), Level::Error),
+                };
                 let name = self.collection.books.open[i].name.clone();
                 self.info(match new {
                     true => format!("added to {name} (s saves)"),
@@ -214,11 +211,9 @@ impl App {
         };
         match self.editable(i, &key) {
             Ok(b) => {
-                if let Some(e) = b.get_mut(&key) {
+                if let Ok(Some(mut e)) = b.entry(&key) {
                     e.moves.retain(|m| m.usi != mv);
-                    if e.moves.is_empty() {
-                        b.remove(&key);
-                    }
+                    b.set(&key, (!e.moves.is_empty()).then_some(e));
                 }
                 let name = self.collection.books.open[i].name.clone();
                 self.info(format!("deleted from {name} (s saves)"));
@@ -237,12 +232,13 @@ impl App {
         };
         match self.editable(i, &key) {
             Ok(b) => {
-                if let Some(e) = b.get_mut(&key)
+                if let Ok(Some(mut e)) = b.entry(&key)
                     && let Some(at) = e.moves.iter().position(|m| m.usi == mv)
                 {
                     let to = (at as isize + d).clamp(0, e.moves.len() as isize - 1) as usize;
                     let m = e.moves.remove(at);
                     e.moves.insert(to, m);
+                    b.set(&key, Some(e));
                 }
                 self.book_after_key();
             }
@@ -299,7 +295,11 @@ impl App {
         if crate::app::document::path_exists(path) {
             return Err(format!("{} exists: :book open it", path.display()));
         }
-        self.add_book(path, Store::Memory(book::Book::new()), format);
+        self.add_book(
+            path,
+            Store::Edited(book::overlay::Overlay::new(Box::new(book::Book::new()))),
+            format,
+        );
         self.collection.books.shown = true;
         let n = self.collection.books.open.len();
         self.info(format!(
@@ -418,16 +418,9 @@ impl App {
 
 /// Forgets a book's edits (quitting without saving them).
 fn discard(b: &mut OpenBook) {
-    if let Store::Memory(m) = &mut b.store {
+    if let Store::Edited(m) = &mut b.store {
         for (k, saved) in b.touched.drain() {
-            match saved {
-                Some(e) => {
-                    m.insert(k, e);
-                }
-                None => {
-                    m.remove(&k);
-                }
-            }
+            m.set(&k, saved);
         }
     }
 }

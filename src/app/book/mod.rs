@@ -8,7 +8,7 @@
 //!
 //! Books are opened with `:book open FILE`, `:book new FILE`, `kifview --book FILE` and the
 //! config's `[books] files`: looked up through `book::open` (a sorted file on disk is searched
-//! in place, whatever its size) and read whole into memory at the first edit (`edit.rs`).
+//! in place, whatever its size), its edits held over it (`edit.rs`, `book::overlay`).
 //! Rows are looked up once per position and change of the books, after the key that moved
 //! there ([`App::book_after_key`]), and kept until the next: drawing only reads them.
 //!

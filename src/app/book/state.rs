@@ -36,17 +36,18 @@ pub enum BookView {
     },
 }
 
-/// How a book is held: looked up where it is, or read whole to be edited.
+/// How a book is held: looked up where it is, and once edited with its changes over it
+/// (`book::overlay`: a book of any size is edited without reading it).
 pub(crate) enum Store {
     Disk(Box<dyn Lookup>),
-    Memory(book::Book),
+    Edited(book::overlay::Overlay),
 }
 
 impl Store {
     pub(crate) fn lookup(&self) -> &dyn Lookup {
         match self {
             Store::Disk(b) => b.as_ref(),
-            Store::Memory(b) => b,
+            Store::Edited(b) => b,
         }
     }
 }

@@ -245,3 +245,104 @@ fn ctrl_c_during_a_convert_writes_nothing_and_leaves_no_temporary_file() {
     // Only the input: no output, no temporary copy, no run of the sort.
     assert_eq!(files_in(dir.path()), [input]);
 }
+
+#[path = "../../../benches/support/bookgen.rs"]
+mod bookgen;
+
+/// The moves of a position as (move, value, depth, count), in move order.
+fn fields(e: &book::Entry) -> Vec<(String, Option<i32>, u32, u64)> {
+    let mut v: Vec<_> = e
+        .moves
+        .iter()
+        .map(|m| (m.usi.usi(), m.value, m.depth, m.count))
+        .collect();
+    v.sort();
+    v
+}
+
+/// Converts `from` to `to` with the binary, returning its stderr.
+fn convert_to(from: &Path, to: &Path) -> String {
+    let cache = from.parent().unwrap().join("cache");
+    let t = std::time::Instant::now();
+    let err = convert(&cache, from, to);
+    eprintln!(
+        "{} -> {}: {:.1?}, {} bytes",
+        from.display(),
+        to.display(),
+        t.elapsed(),
+        std::fs::metadata(to).unwrap().len()
+    );
+    err
+}
+
+/// Every position of `a` is in `b` with the same moves, and `same` holds for each move's
+/// fields; `b` holds no other position.
+fn each_position_matches(
+    a: &dyn Lookup,
+    b: &dyn Lookup,
+    same: impl Fn(&(String, Option<i32>, u32, u64), &(String, Option<i32>, u32, u64)) -> bool,
+) {
+    assert_eq!(a.len(), b.len());
+    let mut n = 0u64;
+    a.visit(&mut |k, e| {
+        let other = b.entry(k).unwrap().unwrap_or_else(|| panic!("{k} lost"));
+        let (x, y) = (fields(&e), fields(&other));
+        assert_eq!(x.len(), y.len(), "{k}");
+        for (m, o) in x.iter().zip(&y) {
+            assert!(same(m, o), "{k}: {m:?} became {o:?}");
+        }
+        n += 1;
+        Ok(())
+    })
+    .unwrap();
+    assert_eq!(n as usize, a.len());
+}
+
+/// The round trip at 10^6 positions: text → `.ybb` → Apery → text keeps every
+/// position, move and value (values fit both formats); depths survive text → `.ybb` and
+/// counts text → Apery → text. Counts cannot survive the `.ybb` (its spec,
+/// `BookMinerCpp/docs/04-ybb.md`, has move16, eval and optionally depth per move: no count),
+/// nor depths Apery. A few minutes in release:
+/// `cargo test --release --test integration book::huge::a_million -- --ignored --nocapture`
+#[test]
+#[ignore = "minutes: cargo test --release --test integration book::huge::a_million -- --ignored"]
+fn a_million_positions_go_text_ybb_apery_text_keeping_what_each_format_holds() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = dir.path().join("book.db");
+    let mut keys = Vec::new();
+    book::save_new_streamed(
+        &mut |f| bookgen::random_book(1_000_000, &mut keys, f),
+        &text,
+        Format::YaneuraOu,
+        false,
+        None,
+    )
+    .unwrap();
+    let orig = book::open(&text).unwrap();
+    eprintln!("{} positions", orig.book.len());
+    assert!(orig.book.len() > 900_000);
+    let ybb = dir.path().join("book.ybb");
+    let bin = dir.path().join("book.bin");
+    let back = dir.path().join("back.db");
+    convert_to(&text, &ybb);
+    convert_to(&ybb, &bin);
+    let err = convert_to(&bin, &back);
+    assert!(!err.contains("not reached"), "{err}");
+    let y = book::open(&ybb).unwrap();
+    each_position_matches(orig.book.as_ref(), y.book.as_ref(), |m, o| {
+        (&m.0, m.1, m.2, 0) == (&o.0, o.1, o.2, o.3)
+    });
+    let b = book::open(&back).unwrap();
+    each_position_matches(orig.book.as_ref(), b.book.as_ref(), |m, o| {
+        (&m.0, m.1) == (&o.0, o.1) && o.2 == 0 && o.3 == 0
+    });
+    // Counts through Apery alone.
+    let direct = dir.path().join("direct.bin");
+    let again = dir.path().join("again.db");
+    convert_to(&text, &direct);
+    convert_to(&direct, &again);
+    let a = book::open(&again).unwrap();
+    each_position_matches(orig.book.as_ref(), a.book.as_ref(), |m, o| {
+        (&m.0, m.1, m.3) == (&o.0, o.1, o.3)
+    });
+}

@@ -300,3 +300,33 @@ fn no_book_says_how_to_open_one_and_a_bad_book_is_named() {
     press(&mut v, ":book frob⏎");
     assert!(text(&mut v, 80, 24).contains("expected :book open FILE"));
 }
+
+#[test]
+fn an_edit_to_a_book_on_disk_saves_every_other_position_as_it_was() {
+    // Text (looked up in place) and .ybb: the edit is held over the file, and the save writes
+    // the file's positions with it.
+    let dir = tempfile::tempdir().unwrap();
+    let file = study(dir.path());
+    let mut b = super::generated(150, 30, 21);
+    let start = Position::startpos();
+    b.remove(&book::key_of(&start));
+    for ext in ["db", "ybb"] {
+        let path = dir.path().join(format!("big.{ext}"));
+        let format = book::Format::from_path(&path).unwrap();
+        book::save_new(&b, &path, format, true).unwrap();
+        let before = book::read_file(&path).unwrap().book;
+        let mut v = viewer(&file, std::slice::from_ref(&path));
+        press(&mut v, "l^ta⏎s");
+        assert!(!v.app.books().names()[0].1, "saved");
+        let mut want = before.clone();
+        let mut m = book::BookMove::new(Move::from_usi("7g7f").unwrap());
+        (m.value, m.depth) = (Some(48), 18);
+        if ext == "ybb" {
+            m.count = 0;
+        }
+        want.add_move(&book::key_of(&start), 1, m);
+        let after = book::read_file(&path).unwrap().book;
+        assert_eq!(after.len(), before.len() + 1, "{ext}");
+        assert_eq!(after, want, "{ext}");
+    }
+}
