@@ -11,7 +11,7 @@ dict_for() {
     read_csa | csa_roundtrip) echo "$FUZZ/dict/csa.dict" ;;
     read_jkf) echo "$FUZZ/dict/jkf.dict" ;;
     read_usi) echo "$FUZZ/dict/usi.dict" ;;
-    config) echo "" ;;
+    config | index) echo "" ;;
     load | write_read)
         mkdir -p "$FUZZ/corpus"
         cat "$FUZZ"/dict/*.dict >"$FUZZ/corpus/all.dict"
@@ -34,21 +34,48 @@ seeds_for() {
     read_usi) dirs=("$fx/usi" "$FUZZ/seeds/usi") ;;
     read_bod) dirs=("$FUZZ/seeds/bod" "$fx/kif/valid") ;;
     config) dirs=("$FUZZ/seeds/config") ;;
+    index) dirs=("$FUZZ/seeds/index") ;;
     *) dirs=("$fx/kif" "$fx/ki2" "$fx/csa" "$fx/jkf" "$fx/usi" "$FUZZ/seeds/usi" "$FUZZ/seeds/bod") ;;
     esac
     [ "$t" = config ] || dirs+=("$fx/fuzz")
     if [ -n "$with_shared" ] && [ -d "$CORPUS" ]; then
         case $t in
-        read_usi | read_bod | config) ;;
+        read_usi | read_bod | config | index) ;;
         *) dirs+=("$CORPUS/generated" "$CORPUS/real") ;;
         esac
     fi
     for d in "${dirs[@]}"; do [ -d "$d" ] && echo "$d"; done
 }
 
-# The targets, as `cargo fuzz list` would print them (read from Cargo.toml, no build needed).
+# The two fuzz crates: this one (targets that use the core crate alone) and lib/ (targets
+# that need the kifview library: config, index). Both build into $FUZZ/target.
+FUZZ_DIRS=("$FUZZ" "$FUZZ/lib")
+
+# The targets of both crates, as `cargo fuzz list` would print them (read from their
+# Cargo.toml, no build needed).
 targets() {
-    sed -n 's/^name = "\(.*\)"$/\1/p' "$FUZZ/Cargo.toml" | grep -v '^kifview'
+    for d in "${FUZZ_DIRS[@]}"; do
+        sed -n 's/^name = "\(.*\)"$/\1/p' "$d/Cargo.toml" | grep -v '^kifview'
+    done
+}
+
+# The crate folder that holds TARGET.
+fuzz_dir_of() {
+    if grep -qx "name = \"$1\"" "$FUZZ/lib/Cargo.toml"; then echo "$FUZZ/lib"; else echo "$FUZZ"; fi
+}
+
+# cargo fuzz build (-s none, niced) of both crates, or of the one holding a target named in
+# the arguments, into $FUZZ/target: the crates both use are built once. Arguments go to
+# cargo fuzz (--dev, a target).
+build_targets() {
+    local dirs=("${FUZZ_DIRS[@]}") a
+    for a in "$@"; do
+        case $a in -*) ;; *) dirs=("$(fuzz_dir_of "$a")") ;; esac
+    done
+    for d in "${dirs[@]}"; do
+        (cd "$FUZZ" && nice -n 19 cargo fuzz build -s none --fuzz-dir "$d" --target-dir "$FUZZ/target" "$@") ||
+            return 1
+    done
 }
 
 # Where `cargo fuzz build -s none` puts the binaries: `release` (the default, for long runs),
@@ -63,6 +90,8 @@ bin_dir() {
 max_len_for() {
     case $1 in
     write_read | kif_roundtrip | csa_roundtrip | newlines) echo "${FUZZ_MAX_LEN:-8192}" ;;
+    # Edits of the index's files: 8 bytes each (at most 8 are read), then their data.
+    index) echo "${FUZZ_MAX_LEN:-1024}" ;;
     *) echo "${FUZZ_MAX_LEN:-}" ;;
     esac
 }

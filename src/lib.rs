@@ -182,8 +182,12 @@
 //!   on a thread of the feature's own that sends an `app::events::Event` when it has news
 //!   (its variant there and its line in `App::handle_event`, `app/lifecycle.rs`): the run
 //!   loop waits on that one channel with the terminal and the frame's timeout (`tui::wake`)
-//!   and does not change. What only time moves (an engine's lines and deadlines, a progress
-//!   on the status line) is looked at when `App::next_look` asks.
+//!   and does not change. The engine is such a worker: its process's threads wake the loop
+//!   through an `engine::Waker` (`Event::Engine`, once until the app polls again), and an
+//!   engine that only searches is never polled. What only time moves (an engine's deadlines:
+//!   a reply's timeout, a timed search's end, the debounce before the cursor's position is
+//!   asked for; a progress on the status line) is looked at when `App::next_look` asks: the
+//!   loop's wait ends at the nearest.
 //! - Indexing collections, position queries, the catalog's schema: `collection` (the commands
 //!   in `cli/collection.rs` only parse and print).
 //! - The collection in the viewer (the explorer pane, its focus and filter, the games at a

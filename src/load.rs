@@ -81,6 +81,25 @@ pub fn read_regular(path: &Path) -> Result<Vec<u8>, String> {
     read_opened(path, file, size_limit()?)
 }
 
+/// Opens `path` for reading if it is a regular file, without waiting (`O_NONBLOCK`: opening a
+/// FIFO for reading waits for a writer); anything else is an error naming its kind ("not a
+/// regular file (a FIFO)"). For files kifview maps or reads whole, such as an index's own.
+pub fn open_regular(path: &Path) -> std::io::Result<std::fs::File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)?;
+    let ft = file.metadata()?.file_type();
+    if !ft.is_file() {
+        return Err(std::io::Error::other(format!(
+            "not a regular file ({})",
+            kind_of(ft)
+        )));
+    }
+    Ok(file)
+}
+
 /// Reads `file` (opened from `path`) within `limit`.
 fn read_opened(path: &Path, file: std::fs::File, limit: u64) -> Result<Vec<u8>, String> {
     let over = limit.saturating_add(1);

@@ -8,8 +8,10 @@
 //! `match`, and its feature's own folder; the loop does not change. This file names no other
 //! file of the app: every worker may use it.
 //!
-//! What only time moves (an engine's deadlines and lines, the progress of a save or of the
-//! indexing on the status line) the app looks at when `App::next_look` says so.
+//! What only time moves (an engine's deadlines: a reply's timeout, a timed search's end, the
+//! debounce before the cursor's position is asked for; the progress of a save or of the
+//! indexing on the status line) the app looks at when `App::next_look` says so: the run
+//! loop's wait ends at the nearest.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -26,6 +28,9 @@ pub enum Event {
     Watch,
     /// Time to write or remove recovery files (`document::session`).
     Recovery,
+    /// The engine sent something, exited, or could not be written to (its threads:
+    /// `engine::Waker`, `app::research`).
+    Engine,
 }
 
 /// Where workers send their events: the front end's channel, or nowhere (tests and batch

@@ -66,9 +66,6 @@ impl App {
 
 /// How often a followed file (`--watch`) is looked at.
 const WATCH_INTERVAL: Duration = Duration::from_millis(500);
-/// How often a searching engine is read, and an idle one watched (for a crash).
-const ENGINE_POLL: Duration = Duration::from_millis(30);
-const ENGINE_IDLE: Duration = Duration::from_millis(250);
 /// How often the progress of a running save or indexing is drawn.
 const PROGRESS: Duration = Duration::from_millis(50);
 
@@ -93,6 +90,7 @@ impl App {
             // outcome gives the file's new stamp).
             Event::Watch => !self.save_running() && super::document::watch::tick(self),
             Event::Recovery => self.recovery_tick(),
+            Event::Engine => self.research_tick(Instant::now()),
         }
     }
 
@@ -102,17 +100,13 @@ impl App {
         self.save_tick() | self.collection_tick()
     }
 
-    /// How soon the app must be looked at without an event: while an engine runs (its lines
-    /// and its deadlines: `research_tick`), or the status line shows the progress of a save
-    /// or of the indexing. `None`: only events and input change anything.
+    /// How soon the app must be looked at without an event: at the research's nearest
+    /// deadline (`research_deadline`: the engine's lines come as `Event::Engine`, so an
+    /// engine that only searches is never polled), or while the status line shows the
+    /// progress of a save or of the indexing. `None`: only events and input change anything.
     pub fn next_look(&self) -> Option<Duration> {
-        let engine = self.research_busy().then(|| {
-            if self.research().on || self.job_running() {
-                ENGINE_POLL
-            } else {
-                ENGINE_IDLE
-            }
-        });
+        let now = Instant::now();
+        let engine = (self.research_deadline(now)).map(|at| at.saturating_duration_since(now));
         let progress = (self.save_running() || self.collection().busy()).then_some(PROGRESS);
         engine.into_iter().chain(progress).min()
     }

@@ -30,8 +30,9 @@
 //!   position editor (`position_editor/`) and its place in the app (`setup.rs`).
 //! - `search/`: the `/` search's commands (`mod.rs`); what matches and in which order
 //!   (`matches.rs`).
-//! - `research/`: research mode owns the USI engine (`mod.rs`; the front end calls
-//!   `App::research_tick` when `App::next_look` asks: every 30 ms while an engine searches), its state
+//! - `research/`: research mode owns the USI engine (`mod.rs`; its threads send
+//!   `Event::Engine` when it sends a line, and `App::research_tick` also runs at the
+//!   research's nearest deadline, `App::research_deadline`, which `App::next_look` gives), its state
 //!   (`state.rs`), `:analyze` and `:mate` (`analyze.rs`), the evaluation graph (`graph.rs`).
 //! - `collection/`: the collection in the viewer, one struct that `App` owns
 //!   (`state::Collection`: the index it reads, the explorer pane, the library once opened, the

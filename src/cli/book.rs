@@ -16,8 +16,6 @@ pub struct BookArgs {
     pub command: BookCommand,
 }
 
-// Parsed once per run: the size of the largest variant (build's filters) costs nothing.
-#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand, Debug)]
 pub enum BookCommand {
     /// Build a book from record files or the index's games: every position of their main

@@ -80,11 +80,24 @@ impl Repertoire for BookRepertoire {
     }
 }
 
+/// The first bytes of a regular file, to tell a book (empty for standard input or anything else:
+/// a record).
+fn head(path: &Path) -> Vec<u8> {
+    use std::io::Read;
+    let mut head = Vec::with_capacity(64);
+    if let Ok(f) = std::fs::File::open(path)
+        && f.metadata().is_ok_and(|m| m.is_file())
+    {
+        let _ = f.take(64).read_to_end(&mut head);
+    }
+    head
+}
+
 /// The repertoire at `path` and how many positions it holds: a book when its name or its
-/// first bytes say so, else a record.
+/// first bytes say so (looked up in place, as `book::open` does, whatever its size), else a
+/// record (read as every record is, within the limit on a record file's size).
 fn read(path: &Path, record: usize) -> Result<(Box<dyn Repertoire>, usize), String> {
-    let head = load::read_input(path)?;
-    if book::detect(path, &head[..head.len().min(64)]).is_some() {
+    if path != Path::new("-") && book::detect(path, &head(path)).is_some() {
         let opened = book::open(path).map_err(|e| e.to_string())?;
         let warnings: Vec<String> = opened
             .warnings
@@ -95,7 +108,7 @@ fn read(path: &Path, record: usize) -> Result<(Box<dyn Repertoire>, usize), Stri
         let n = opened.book.len();
         return Ok((Box::new(BookRepertoire(opened.book)), n));
     }
-    let loaded = load::read_records(&head, Some(path))?;
+    let loaded = load::load_input(path)?;
     let parsed = load::pick_record(&loaded, record, path)?;
     let warnings: Vec<String> = parsed
         .warnings

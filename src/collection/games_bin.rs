@@ -103,7 +103,7 @@ pub fn check(dir: &Path, cat: &Catalog, segs: &[Segment]) -> Result<bool, String
     if !path.exists() {
         return Ok(false);
     }
-    let f = std::fs::File::open(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let f = crate::load::open_regular(&path).map_err(|e| format!("{}: {e}", path.display()))?;
     // SAFETY: games.bin is replaced by a rename, never written in place.
     let m = unsafe { memmap2::Mmap::map(&f) }.map_err(|e| format!("{}: {e}", path.display()))?;
     usable(&m, cat, segs)
@@ -147,7 +147,7 @@ impl Games {
     /// the size the segments `segs` need; else the table built from the catalog (see the
     /// module docs).
     pub fn open(dir: &Path, cat: &Catalog, segs: &[Segment]) -> Result<Games, String> {
-        let mapped = std::fs::File::open(dir.join(GAMES))
+        let mapped = crate::load::open_regular(&dir.join(GAMES))
             .ok()
             // SAFETY: games.bin is replaced by a rename, never written in place.
             .and_then(|f| unsafe { memmap2::Mmap::map(&f) }.ok())

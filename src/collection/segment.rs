@@ -602,10 +602,8 @@ pub struct Segment {
 }
 
 fn map(path: &Path) -> Result<memmap2::Mmap, String> {
-    let f = File::open(path).map_err(|e| io(path, e))?;
-    if f.metadata().is_ok_and(|m| !m.is_file()) {
-        return Err(damaged(path, "not a file"));
-    }
+    // Never waits on a FIFO put in its place; a folder or a device is refused by name too.
+    let f = crate::load::open_regular(path).map_err(|e| damaged(path, &e.to_string()))?;
     // SAFETY: the index files are written once and renamed into place, never modified while
     // mapped; a file truncated by another program is detected by the size checks below only
     // when it happens before opening (the same risk every mmap-based reader takes).

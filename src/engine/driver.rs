@@ -4,7 +4,7 @@
 
 use super::analysis::{Analysis, AnalysisStatus};
 use super::error::EngineError;
-use super::process::{Incoming, Process, describe_status};
+use super::process::{Incoming, Process, Waker, describe_status};
 use super::pv;
 use super::search::{Limit, SearchEnd, SearchId, SearchRequest, bestmove_outcome, check_root};
 use super::usi::{CheckmateReply, UsiMessage, UsiOption};
@@ -151,10 +151,11 @@ struct Pending {
 
 /// One USI engine.
 ///
-/// The contract: the owner calls [`poll`](Engine::poll) regularly while the engine is not
-/// [`Dead`](State::Dead) — every 30–50 ms from a UI loop (e.g. as the timeout of
-/// `crossterm::event::poll`), or [`wait`](Engine::wait) from a batch job. `poll` never
-/// blocks; it drains what the reader thread parsed, runs the state machine, enforces the
+/// The contract: while the engine is not [`Dead`](State::Dead) the owner calls
+/// [`poll`](Engine::poll) when the engine's threads call it back (started with a [`Waker`]:
+/// `start_waking`, as the viewer does through its event channel) and at
+/// [`next_deadline`](Engine::next_deadline), or regularly without a waker; a batch job calls
+/// [`wait`](Engine::wait). `poll` never blocks; it drains what the reader thread parsed, runs the state machine, enforces the
 /// timeouts and returns events. Commands (`search`, `stop`, `set_option`, `quit`) never
 /// block on the engine either: a search asked for while another runs sends one `stop`, is
 /// held until `bestmove`, and only then goes out; `info` lines in between are dropped.
@@ -181,6 +182,8 @@ pub struct Engine {
     analysis: Analysis,
     recent: VecDeque<String>,
     events: Vec<EngineEvent>,
+    /// Called back by the process's threads when something comes (`Waker`).
+    waker: Waker,
 }
 
 impl Engine {
@@ -190,7 +193,19 @@ impl Engine {
     }
 
     pub fn start_with(spec: EngineSpec, timeouts: Timeouts) -> Result<Engine, EngineError> {
+        Engine::start_waking(spec, timeouts, Waker::default())
+    }
+
+    /// Starts the engine whose threads call `waker` back when it sends something: the owner
+    /// then polls on that call and at [`next_deadline`](Engine::next_deadline), not on a
+    /// period.
+    pub fn start_waking(
+        spec: EngineSpec,
+        timeouts: Timeouts,
+        waker: Waker,
+    ) -> Result<Engine, EngineError> {
         let mut engine = Engine {
+            waker,
             info: EngineInfo {
                 name: spec.display_name(),
                 ..EngineInfo::default()
@@ -229,15 +244,16 @@ impl Engine {
         if let Some(path) = located {
             spec.command = path;
         }
-        let process = Process::spawn(&spec).map_err(|e| EngineError::Spawn {
-            name: self.spec.display_name(),
-            command: self.spec.command.display().to_string(),
-            message: if bare && e.kind() == std::io::ErrorKind::NotFound {
-                "not found on PATH or in /usr/games".to_string()
-            } else {
-                e.to_string()
-            },
-        })?;
+        let process =
+            Process::spawn(&spec, self.waker.clone()).map_err(|e| EngineError::Spawn {
+                name: self.spec.display_name(),
+                command: self.spec.command.display().to_string(),
+                message: if bare && e.kind() == std::io::ErrorKind::NotFound {
+                    "not found on PATH or in /usr/games".to_string()
+                } else {
+                    e.to_string()
+                },
+            })?;
         self.process = Some(process);
         self.info = EngineInfo {
             name: self.spec.display_name(),
@@ -436,17 +452,42 @@ impl Engine {
     /// Takes what the engine sent since the last call (at most [`POLL_BATCH`] lines, so a
     /// flood cannot stall the caller) and enforces the timeouts. Never blocks.
     pub fn poll(&mut self) -> Vec<EngineEvent> {
+        // What comes from now on calls the owner back again.
+        self.waker.rearm();
+        let mut left = true;
         for _ in 0..POLL_BATCH {
             let Some(p) = self.process.as_ref() else {
+                left = false;
                 break;
             };
             match p.rx.try_recv() {
                 Ok(item) => self.handle(item),
-                Err(TryRecvError::Empty) => break,
+                Err(TryRecvError::Empty) => {
+                    left = false;
+                    break;
+                }
                 Err(TryRecvError::Disconnected) => self.handle(Incoming::Eof),
             }
         }
+        // A batch taken and more waiting: the owner is called back for the rest.
+        if left {
+            self.waker.wake();
+        }
         self.finish_poll()
+    }
+
+    /// The next time [`poll`](Engine::poll) has something to do that no line of the engine
+    /// brings (and so no call of the waker): a reply's timeout, a timed search's stop, an
+    /// engine that stopped reading its input. `None`: only the engine's lines move it.
+    pub fn next_deadline(&self) -> Option<Instant> {
+        let reply = self.deadline.map(|(at, _)| at);
+        let stop = (self.running.as_ref())
+            .filter(|r| !r.stop_sent)
+            .and_then(|r| r.stop_at);
+        let stuck = (self.process.as_ref())
+            .and_then(Process::write_began)
+            .map(|at| at + self.timeouts.handshake);
+        [reply, stop, stuck].into_iter().flatten().min()
     }
 
     /// Like [`poll`](Engine::poll), but waits up to `max` for at least one event.

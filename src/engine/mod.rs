@@ -72,6 +72,7 @@ pub use driver::{
     Engine, EngineEvent, EngineInfo, MATE_STOP, MATE_STOP_GRACE, MateBudget, State, Timeouts,
 };
 pub use error::EngineError;
+pub use process::Waker;
 pub use score::Score;
 pub use search::{Limit, SearchEnd, SearchId, SearchRequest};
 

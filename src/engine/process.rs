@@ -14,7 +14,7 @@ use std::io::{self, BufRead, BufReader, Read, Write};
 use std::os::fd::{AsRawFd, RawFd};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver, SyncSender};
 use std::time::{Duration, Instant};
 
@@ -30,6 +30,58 @@ pub(crate) enum Incoming {
     Exited,
     /// A command could not be written (the engine closed its input).
     WriteFailed(String),
+}
+
+/// How the engine's threads tell its owner that something came (a line, its exit, a write
+/// that failed), so that the owner waits on its own channel instead of polling: a callback
+/// run at most once between two polls (`Engine::poll` re-arms it first), so a flood of lines
+/// is one call. Without a callback (`Waker::default`) the owner polls.
+#[derive(Clone, Default)]
+pub struct Waker {
+    notify: Option<Arc<dyn Fn() + Send + Sync>>,
+    /// Called since the last poll.
+    pending: Arc<AtomicBool>,
+}
+
+impl Waker {
+    /// A waker that runs `notify` (on an engine's thread: it must be quick and not block).
+    pub fn new(notify: impl Fn() + Send + Sync + 'static) -> Waker {
+        Waker {
+            notify: Some(Arc::new(notify)),
+            pending: Arc::default(),
+        }
+    }
+
+    /// Something came: calls the owner back unless it was called since its last poll.
+    pub(crate) fn wake(&self) {
+        if let Some(notify) = &self.notify
+            && !self.pending.swap(true, Ordering::SeqCst)
+        {
+            notify();
+        }
+    }
+
+    /// The owner polls now: what comes after is a call again.
+    pub(crate) fn rearm(&self) {
+        self.pending.store(false, Ordering::SeqCst);
+    }
+}
+
+/// The threads' end of the channel to `Engine::poll`: each item sent wakes the owner
+/// ([`Waker`]). Every thread of the process sends through it (never through the raw sender).
+#[derive(Clone)]
+pub(crate) struct Tx {
+    tx: SyncSender<Incoming>,
+    waker: Waker,
+}
+
+impl Tx {
+    /// Sends `item` and wakes the owner; an error when the driver is gone.
+    fn send(&self, item: Incoming) -> Result<(), ()> {
+        self.tx.send(item).map_err(|_| ())?;
+        self.waker.wake();
+        Ok(())
+    }
 }
 
 /// Lines parsed but not yet taken by `Engine::poll`. When the owner falls behind, the reader
@@ -53,7 +105,7 @@ pub(crate) struct Process {
 
 impl Process {
     /// Starts `spec`'s command with piped stdin and stdout+stderr merged into one pipe.
-    pub(crate) fn spawn(spec: &EngineSpec) -> io::Result<Process> {
+    pub(crate) fn spawn(spec: &EngineSpec, waker: Waker) -> io::Result<Process> {
         let (reader, writer) = io::pipe()?;
         let mut cmd = Command::new(&spec.command);
         cmd.args(&spec.args)
@@ -82,6 +134,7 @@ impl Process {
         #[cfg(test)]
         lifecycle_tests::pause_after_spawn();
         let (tx, rx) = mpsc::sync_channel(CHANNEL);
+        let tx = Tx { tx, waker };
         let mut process = Process {
             stdin: None,
             writing_since: Arc::new(AtomicU64::new(0)),
@@ -129,6 +182,14 @@ impl Process {
                 .born
                 .elapsed()
                 .saturating_sub(Duration::from_millis(ms)),
+        }
+    }
+
+    /// When the write under way began (none under way: `None`).
+    pub(crate) fn write_began(&self) -> Option<Instant> {
+        match self.writing_since.load(Ordering::Relaxed) {
+            0 => None,
+            ms => Some(self.born + Duration::from_millis(ms)),
         }
     }
 
@@ -221,7 +282,7 @@ fn detach(cmd: &mut Command, tell: RawFd) {
 fn write_loop(
     mut stdin: ChildStdin,
     lines: Receiver<Vec<u8>>,
-    tx: SyncSender<Incoming>,
+    tx: Tx,
     since: Arc<AtomicU64>,
     born: Instant,
 ) {
@@ -241,7 +302,7 @@ fn write_loop(
 
 /// Waits for the engine's process to end without reaping it (`WNOWAIT`: `Process::kill`
 /// reaps it) and says so.
-fn watch_exit(pid: u32, tx: SyncSender<Incoming>) {
+fn watch_exit(pid: u32, tx: Tx) {
     let pid: libc::id_t = pid;
     loop {
         // SAFETY: waitid fills `info`, a zeroed siginfo_t of our own.
@@ -260,7 +321,7 @@ fn watch_exit(pid: u32, tx: SyncSender<Incoming>) {
 }
 
 /// Reads lines until EOF, parsing each; stops when the receiver is gone.
-fn read_loop(reader: impl Read, tx: SyncSender<Incoming>) {
+fn read_loop(reader: impl Read, tx: Tx) {
     let mut reader = BufReader::with_capacity(1 << 16, reader);
     let mut buf = Vec::with_capacity(256);
     loop {
@@ -369,6 +430,10 @@ mod tests {
 
     fn read_all(bytes: &[u8]) -> Vec<Incoming> {
         let (tx, rx) = mpsc::sync_channel(CHANNEL);
+        let tx = Tx {
+            tx,
+            waker: Waker::default(),
+        };
         read_loop(bytes, tx);
         rx.try_iter().collect()
     }

@@ -151,7 +151,7 @@ fn killed_after_spawn_helper() {
             grandchild.display()
         ),
     );
-    let _process = super::Process::spawn(&spec);
+    let _process = super::Process::spawn(&spec, super::Waker::default());
 }
 
 #[test]

@@ -420,9 +420,10 @@ struct Turns {
 }
 
 impl Turns {
-    /// How long to wait for input or a worker's event: until a frame is due or the app
-    /// asked to be looked at (`App::next_look`: an engine running, a progress shown); never
-    /// long, so that a signal is noticed between two waits.
+    /// How long to wait for input or a worker's event (the engine's too): until a frame is
+    /// due or the app's nearest deadline (`App::next_look`: an engine's timeout, the debounce
+    /// of research mode, a progress shown); never long, so that a signal is noticed between
+    /// two waits.
     fn wait(&self, app: &App) -> Duration {
         // After an event crossterm may hold more it already read (a paste, keys typed fast):
         // take those before waiting on the terminal again.

@@ -2,9 +2,10 @@
 //!
 //! `a` (`toggle_analysis`) starts the engine (the `--engine` choice, else the config's first
 //! `[[engines]]`, else one found installed) and analyses the current position; while on,
-//! [`App::research_tick`] — called by the front end after every key and every 30 ms or so —
-//! polls the engine without blocking and asks for the cursor's position once it has stayed
-//! there for [`DEBOUNCE`]. The engine's lines are kept by the driver (`engine::Analysis`),
+//! [`App::research_tick`] — run when the engine's threads send `Event::Engine` (it sent a
+//! line, exited, or could not be written to) and when [`App::research_deadline`] comes (a
+//! reply's timeout, a timed search's end, the cursor's position asked for once it has stayed
+//! there for [`DEBOUNCE`]) — polls the engine without blocking and follows the cursor. The engine's lines are kept by the driver (`engine::Analysis`),
 //! already checked and in Japanese: drawing them costs no parsing. `I` (`insert_pv`) puts the
 //! best line into the record, `C` (`pv_to_comment`) copies it into the comment, each one undo
 //! step; `:engine` and `:set` choose the engine and its options.
@@ -95,7 +96,12 @@ impl App {
                 return false;
             }
         };
-        match Engine::start(spec.clone()) {
+        // The engine's threads wake the run loop when it sends something (`Event::Engine`).
+        let events = self.session.events.clone();
+        let waker = engine::Waker::new(move || {
+            events.send(crate::app::events::Event::Engine);
+        });
+        match Engine::start_waking(spec.clone(), engine::Timeouts::default(), waker) {
             Ok(mut e) => {
                 for (k, v) in &self.research.session {
                     let _ = e.set_option(k, v);
@@ -224,6 +230,34 @@ impl App {
             changed |= self.follow(now);
         }
         changed
+    }
+
+    /// When the research must be looked at though the engine sent nothing: the engine's
+    /// own deadline (`Engine::next_deadline`), the cursor's position to ask for once the
+    /// debounce has passed, a mate search's time. `None` while the engine is dead, or when
+    /// only its lines (`Event::Engine`) move anything.
+    pub fn research_deadline(&self, now: Instant) -> Option<Instant> {
+        let e = self
+            .research
+            .engine
+            .as_ref()
+            .filter(|e| e.state() != State::Dead)?;
+        let target = self.research_target();
+        let follow =
+            (self.research.on && self.research.searched != Some(target)).then(|| {
+                match self.research.pending {
+                    Some((t, since)) if t == target => since + DEBOUNCE,
+                    _ => now,
+                }
+            });
+        let mate = match &self.research.job {
+            Some(state::Job::Mate { give_up, .. }) => Some(*give_up),
+            _ => None,
+        };
+        [e.next_deadline(), follow, mate]
+            .into_iter()
+            .flatten()
+            .min()
     }
 
     /// Does the engine need polling (running, starting or quitting)?

@@ -461,6 +461,31 @@ fn a_transposition_stays_in_the_repertoire_and_a_book_is_a_repertoire_too() {
     }
     // The book stores no position after the last moves of its lines: the repertoire ends there.
     assert_eq!(b["transposed.kif"]["transposed_ply"], 3);
+
+    // A book is looked up in place, whatever the limit on a record file's size (books run to
+    // gigabytes): here the limit is below the book's size.
+    let size = std::fs::metadata(&db).unwrap().len();
+    assert!(size > 512, "{size}");
+    let out = kifview()
+        .args([
+            "repertoire",
+            "check",
+            db.to_str().unwrap(),
+            "--player",
+            "藤井聡太",
+            "--json",
+        ])
+        .arg("--index")
+        .arg(&idx)
+        .env("KIFVIEW_MAX_FILE", "512")
+        .env("KIFVIEW_CONFIG", idx.with_extension("empty.toml"))
+        .output()
+        .unwrap();
+    let limited: Vec<Value> = json_lines(&out)
+        .into_iter()
+        .filter(|l| l["kind"] == "game")
+        .collect();
+    assert_eq!(limited.len(), b.len());
 }
 
 #[test]

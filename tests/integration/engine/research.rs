@@ -468,3 +468,49 @@ fn entering_a_move_is_followed_too() {
         "{log:?}"
     );
 }
+
+/// The engine sends events (issue 36): started with the run loop's channel connected, its
+/// handshake and lines wake the one wait (`Event::Engine`) and handing the events to the app
+/// brings the analysis in, the wait otherwise ending only at the deadlines the app asks for
+/// (`App::next_look`); once the engine only searches (its lines in, nothing to ask, no
+/// reply awaited), nothing asks for a look soon: the loop sleeps until the engine sends
+/// again (before, `next_look` asked for a look every 30 ms while the engine ran).
+#[test]
+fn the_engines_lines_wake_the_loop_and_an_engine_that_only_searches_is_not_polled() {
+    use kifview::app::events::Event;
+    use kifview::tui::wake::{Wake, Woken};
+    let fake = Fake::new(&format!("< go\n{START_INFO}"));
+    let mut app = fake.app(study());
+    let wake = Wake::new().unwrap();
+    app.connect_events(wake.events());
+    key(&mut app, 'a');
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let mut engine_events = 0;
+    while !lines_arrived(2)(&app) {
+        assert!(
+            Instant::now() < deadline,
+            "no analysis: {:?}",
+            app.message()
+        );
+        let wait = app.next_look().unwrap_or(Duration::from_secs(30));
+        match wake.wait(wait, false) {
+            Woken::Event => {
+                for ev in wake.take() {
+                    engine_events += usize::from(ev == Event::Engine);
+                    app.handle_event(ev);
+                }
+            }
+            _ => {
+                app.look();
+            }
+        }
+    }
+    assert!(engine_events > 0, "the engine sent no event");
+    // (A command still being written when asked has its timeout, the handshake's 30 s:
+    // not a poll.)
+    let look = app.next_look();
+    assert!(
+        look.is_none_or(|d| d > Duration::from_secs(1)),
+        "an engine that only searches is polled: {look:?}"
+    );
+}

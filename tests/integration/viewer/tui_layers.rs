@@ -822,3 +822,53 @@ fn drawing_writes_nothing_back_into_the_app() {
     assert!(draw_seen, "tui/mod.rs read");
     assert!(broken.is_empty(), "{broken:#?}");
 }
+
+/// Background work comes to the run loop as events, the engine's too (`lib.rs`, "Work that
+/// outlives a key press"): in `app` an engine is started only with a waker
+/// (`Engine::start_waking`, whose callback sends `Event::Engine`), never with `Engine::start`
+/// or `start_with`, which would leave it to be polled; in `engine` the process's threads reach
+/// the driver only through the waking sender `Tx` (the raw `SyncSender` named once, in it);
+/// and `tui` names no feature's tick (the run loop hands events to `App::handle_event`).
+#[test]
+fn workers_and_the_engine_reach_the_run_loop_as_events() {
+    let (src, files) = source_files();
+    let mut broken = Vec::new();
+    let mut raw_senders = 0;
+    for f in files.iter().filter(|f| !is_test_file(f)) {
+        let m = module_of(&src, f);
+        let code = blank_literals(&code_outside_tests(&std::fs::read_to_string(f).unwrap()));
+        match layer(&m) {
+            "app" => {
+                for bad in ["Engine::start(", "Engine::start_with("] {
+                    if code.contains(bad) {
+                        broken.push(format!(
+                            "{} starts an engine without a waker: {bad}",
+                            f.display()
+                        ));
+                    }
+                }
+            }
+            "engine" => raw_senders += code.matches("SyncSender<").count(),
+            "tui" => {
+                let ticks = [
+                    "research_tick",
+                    "save_tick",
+                    "collection_tick",
+                    "recovery_tick",
+                ];
+                for bad in ticks {
+                    if names_word(&code, bad) {
+                        broken.push(format!("{} calls {bad}", f.display()));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    if raw_senders != 1 {
+        broken.push(format!(
+            "engine names the raw sender {raw_senders} times: its threads send through Tx only"
+        ));
+    }
+    assert!(broken.is_empty(), "{broken:#?}");
+}
