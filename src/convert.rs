@@ -442,6 +442,9 @@ pub fn convert_all(
 pub fn check_one(path: &Path) -> JobResult {
     let r = JobResult::default();
     let name = display_name(path);
+    if is_csa_archive(path) {
+        return check_csa_record_by_record(path, &name);
+    }
     match load_input(path) {
         Err(e) => JobResult {
             unreadable: true,
@@ -453,7 +456,7 @@ pub fn check_one(path: &Path) -> JobResult {
                 r.messages.extend(warning_lines(&name, p));
                 r.failed |= !p.warnings.is_empty();
             }
-            let kept = moves_in_remarks(&l);
+            let kept = moves_in_remarks(&l, 0);
             r.failed |= !kept.is_empty();
             r.messages
                 .extend(kept.into_iter().map(|m| format!("{name}:{m}")));
@@ -462,13 +465,64 @@ pub fn check_one(path: &Path) -> JobResult {
     }
 }
 
+/// A regular CSA file over [`crate::load::CSA_STREAM_OVER`]: an archive of many games, checked one
+/// piece at a time.
+fn is_csa_archive(path: &Path) -> bool {
+    path != Path::new("-")
+        && notation::filetype::for_path(path).is_some_and(|t| t.format == notation::Format::Csa)
+        && std::fs::metadata(path)
+            .is_ok_and(|m| m.is_file() && m.len() > crate::load::CSA_STREAM_OVER)
+}
+
+/// [`check_one`] of a CSA archive, one piece between `/` lines at a time (as `kifview index`
+/// reads it): memory in proportion to the largest record, not the file, and the same lines as
+/// the file read whole, numbered as in the file.
+fn check_csa_record_by_record(path: &Path, name: &str) -> JobResult {
+    let mut r = JobResult::default();
+    let mut records = 0;
+    let read = crate::load::csa_pieces(
+        path,
+        |_| {},
+        |piece, first_line, content| {
+            if !content && records > 0 {
+                return Ok(());
+            }
+            let mut l = read_records(piece, Some(path))
+                .map_err(|why| format!("{name}:{first_line}: not a record: {why}"))?;
+            for p in &mut l.records {
+                for w in &mut p.warnings {
+                    if w.line > 0 {
+                        w.line += first_line - 1;
+                    }
+                }
+                r.messages.extend(warning_lines(name, p));
+                r.failed |= !p.warnings.is_empty();
+                records += 1;
+            }
+            let kept = moves_in_remarks(&l, first_line - 1);
+            r.failed |= !kept.is_empty();
+            r.messages
+                .extend(kept.into_iter().map(|m| format!("{name}:{m}")));
+            Ok(())
+        },
+    );
+    match read {
+        Ok(()) => r,
+        Err(e) => JobResult {
+            unreadable: true,
+            ..r.fail(e)
+        },
+    }
+}
+
 /// `LINE: message` for each run of remark lines of the file that hold moves (a save kept
 /// lines the reader could not read as remarks: they read back cleanly, but they are not part
 /// of the record).
-fn moves_in_remarks(l: &notation::Loaded) -> Vec<String> {
+fn moves_in_remarks(l: &notation::Loaded, lines_before: usize) -> Vec<String> {
     notation::unread::remark_runs_with_moves(&l.text)
         .into_iter()
         .map(|(a, b, moves, first)| {
+            let (a, b) = (a + lines_before, b + lines_before);
             let lines = if a == b {
                 "a remark line holds a move".to_string()
             } else {

@@ -347,3 +347,54 @@ fn kind_of(ft: std::fs::FileType) -> &'static str {
 pub fn is_recovery_file(name: &std::ffi::OsStr) -> bool {
     memchr::memmem::find(name.as_encoded_bytes(), b".kifview-recovery").is_some()
 }
+
+/// A CSA file larger than this is read record by record ([`csa_pieces`]) by `kifview index`
+/// and `kifview check`: an archive of many games (a month of Floodgate) then takes memory in
+/// proportion to its largest record, not to the file.
+pub const CSA_STREAM_OVER: u64 = 4 << 20;
+
+/// Reads the CSA file `path` one piece at a time: a piece ends at a `/` line that follows a
+/// line with content (not blank, not a `'` comment), and holds the records between two such
+/// lines. `line` sees every line of the file in order (to hash it); `piece` gets each piece's
+/// bytes, the file's line number of its first line, and whether it holds content (only the
+/// last piece, which no `/` ends, may not: the caller decides whether an empty tail counts).
+/// A piece over [`size_limit`] is an error naming its first line; there is no limit on the
+/// file's size. The file is opened without waiting and only if it is a regular file.
+pub fn csa_pieces(
+    path: &Path,
+    mut line: impl FnMut(&[u8]),
+    mut piece: impl FnMut(&[u8], usize, bool) -> Result<(), String>,
+) -> Result<(), String> {
+    use std::io::BufRead;
+    let name = path.display().to_string();
+    let limit = size_limit()?;
+    let file = open_regular(path).map_err(|e| format!("{name}: cannot read: {e}"))?;
+    let mut reader = std::io::BufReader::with_capacity(1 << 20, file);
+    let (mut bytes, mut text) = (Vec::new(), Vec::new());
+    let (mut first_line, mut line_no, mut content) = (1, 0, false);
+    loop {
+        text.clear();
+        match reader.read_until(b'\n', &mut text) {
+            Ok(0) => break,
+            Ok(_) => {}
+            Err(e) => return Err(format!("{name}: cannot read: {e}")),
+        }
+        line(&text);
+        line_no += 1;
+        bytes.extend_from_slice(&text);
+        let t = text.trim_ascii();
+        if t == b"/" && content {
+            piece(&bytes, first_line, true)?;
+            bytes.clear();
+            (first_line, content) = (line_no + 1, false);
+            continue;
+        }
+        content |= !t.is_empty() && t != b"/" && !t.starts_with(b"'");
+        if bytes.len() as u64 > limit {
+            return Err(format!(
+                "{name}:{first_line}: a record of more than the limit of {limit} bytes (KIFVIEW_MAX_FILE=SIZE raises it)"
+            ));
+        }
+    }
+    piece(&bytes, first_line, content)
+}

@@ -100,7 +100,7 @@ pub fn mtime_ns(m: &std::fs::Metadata) -> i64 {
 /// while being read is stored with size -1, so that the next run reads it again.
 pub fn read_file(path: &Path, size: i64, mtime: i64, variations: bool) -> FileRead {
     let csa = filetype::for_path(path).is_some_and(|t| t.format == Format::Csa);
-    if csa && size > STREAM_OVER {
+    if csa && size as u64 > crate::load::CSA_STREAM_OVER {
         return read_records_one_by_one(path, size, mtime, variations);
     }
     let mut out = FileRead {
@@ -142,16 +142,12 @@ pub fn read_file(path: &Path, size: i64, mtime: i64, variations: bool) -> FileRe
     out
 }
 
-/// A CSA file larger than this is read record by record ([`read_records_one_by_one`]).
-const STREAM_OVER: i64 = 4 << 20;
-
 /// Reads a CSA file of many records (a Floodgate-style archive, up to GBs) one record at a
 /// time: memory in proportion to the largest record, not the file, and no limit on the file's
 /// size but on each record's (`load::size_limit`). Gives what [`read_file`] gives for the
 /// file read whole: the same records, numbered the same (a piece between two `/` lines that
 /// holds no record goes with the next), warnings with the file's line numbers, the same hash.
 pub fn read_records_one_by_one(path: &Path, size: i64, mtime: i64, variations: bool) -> FileRead {
-    use std::io::BufRead;
     let mut out = FileRead {
         size,
         mtime_ns: mtime,
@@ -160,62 +156,19 @@ pub fn read_records_one_by_one(path: &Path, size: i64, mtime: i64, variations: b
         format: Some(Format::Csa.name()),
         warnings: Vec::new(),
     };
-    let name = path.display().to_string();
-    let limit = match crate::load::size_limit() {
-        Ok(l) => l,
-        Err(e) => {
-            out.games = Err(e);
-            return out;
-        }
-    };
-    let file = match std::fs::File::open(path) {
-        Ok(f) => f,
-        Err(e) => {
-            out.games = Err(format!("{name}: cannot read: {e}"));
-            return out;
-        }
-    };
-    let mut reader = std::io::BufReader::with_capacity(1 << 20, file);
     let mut hash = ContentHash::default();
-    let mut piece = Vec::new();
-    let (mut piece_line, mut line_no, mut content) = (1, 0, false);
     let mut games = Vec::new();
-    let mut line = Vec::new();
-    loop {
-        line.clear();
-        match reader.read_until(b'\n', &mut line) {
-            Ok(0) => break,
-            Ok(_) => {}
-            Err(e) => {
-                out.games = Err(format!("{name}: cannot read: {e}"));
-                return out;
+    let read = crate::load::csa_pieces(
+        path,
+        |line| hash.update(line),
+        |piece, first_line, content| {
+            if content || games.is_empty() {
+                take_records(piece, first_line, path, variations, &mut games, &mut out)?;
             }
-        }
-        hash.update(&line);
-        line_no += 1;
-        piece.extend_from_slice(&line);
-        let text = line.trim_ascii();
-        if text == b"/" && content {
-            if let Err(e) = take_records(&piece, piece_line, path, variations, &mut games, &mut out)
-            {
-                out.games = Err(e);
-                return out;
-            }
-            piece.clear();
-            (piece_line, content) = (line_no + 1, false);
-            continue;
-        }
-        content |= !text.is_empty() && text != b"/" && !text.starts_with(b"'");
-        if piece.len() as u64 > limit {
-            out.games = Err(format!(
-                "{name}:{piece_line}: a record of more than the limit of {limit} bytes (KIFVIEW_MAX_FILE=SIZE raises it)"
-            ));
-            return out;
-        }
-    }
-    if (content || games.is_empty())
-        && let Err(e) = take_records(&piece, piece_line, path, variations, &mut games, &mut out)
-    {
+            Ok(())
+        },
+    );
+    if let Err(e) = read {
         out.games = Err(e);
         return out;
     }
