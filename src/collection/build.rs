@@ -944,8 +944,14 @@ fn open_or_rebuild(dir: &Path, opts: UpdateOptions) -> Result<Opened, String> {
     drop_new_catalog(dir);
     let path = dir.join(CATALOG);
     if !path.exists() {
+        // Made beside and renamed into place whole: a first build killed while the catalog is
+        // made leaves no catalog ("no index there"; the next update drops the new one), never
+        // one without its format, which every reader refused as "not a kifview index".
+        let new = dir.join(NEW_CATALOG);
+        drop(Catalog::create(&new)?);
+        std::fs::rename(&new, &path).map_err(|e| format!("{}: {e}", path.display()))?;
         return Ok(Opened {
-            cat: Catalog::create(&path)?,
+            cat: Catalog::open(&path, false, false)?,
             rebuild: None,
             roots: Vec::new(),
             damaged: Vec::new(),

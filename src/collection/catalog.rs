@@ -145,6 +145,7 @@ impl Catalog {
         // `-shm` file, or a writable folder to make one).
         writer_settings(&db)?;
         db.execute_batch(SCHEMA).map_err(sql)?;
+        pause_in_create();
         db.execute(
             "INSERT INTO meta(key, value) VALUES ('format', ?1), ('build', ?2)",
             [FORMAT, &new_build_id().to_string()],
@@ -1019,4 +1020,16 @@ pub(crate) fn pause_in_step_wanted() -> Option<u64> {
         .ok()?
         .parse()
         .ok()
+}
+
+/// Debug builds, for a test to kill an update inside a catalog's creation (its tables made,
+/// its format not yet written): `KIFVIEW_TEST_PAUSE_IN_CREATE=1` says so on stderr and waits
+/// for ever.
+fn pause_in_create() {
+    if cfg!(debug_assertions) && std::env::var_os("KIFVIEW_TEST_PAUSE_IN_CREATE").is_some() {
+        eprintln!("kifview: test pause in create");
+        loop {
+            std::thread::park();
+        }
+    }
 }

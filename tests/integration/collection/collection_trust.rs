@@ -546,3 +546,33 @@ fn a_game_longer_than_65535_plies_is_found_past_that_ply() {
         [(70_001, 70_001)]
     );
 }
+
+/// A first build killed while its catalog is being made (tables made, format not yet written)
+/// leaves no catalog in place: queries say there is no index yet, and the next update builds
+/// it. Before, the catalog stayed in place without its format and every query said "not a
+/// kifview index (no format in its catalog)" until the next update (65 failed queries in the
+/// session-12 kill loop, all after such a kill).
+#[test]
+fn a_first_build_killed_while_its_catalog_is_made_leaves_no_half_made_catalog() {
+    let dir = tempfile::tempdir().unwrap();
+    let coll = collection(dir.path(), 4);
+    let idx = dir.path().join("idx");
+    let mut child = index_paused(
+        index_cmd(&[&coll], &idx, &[]),
+        &[("KIFVIEW_TEST_PAUSE_IN_CREATE", "1")],
+        "test pause in create",
+    );
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let err = cli_counts(&idx).unwrap_err();
+    assert!(!err.contains("not a kifview index"), "{err}");
+    assert!(err.contains("no index there"), "{err}");
+    let out = index_cli(&[&coll], &idx);
+    let err = common::stderr_of(&out);
+    assert!(out.status.success() && err.contains("4 games"), "{err}");
+    assert_eq!(cli_counts(&idx), Ok((4, 4)));
+    assert!(
+        !idx.join("catalog.sqlite.new").exists(),
+        "the killed build's catalog is dropped"
+    );
+}
