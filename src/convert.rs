@@ -39,6 +39,9 @@ pub struct JobResult {
     pub messages: Vec<String>,
     /// Bytes for standard output (a conversion without an output file).
     pub stdout: Vec<u8>,
+    /// The text `stdout` encodes, as rendered (for a terminal, which is shown text, not
+    /// bytes: no decoding of what was just encoded).
+    pub stdout_text: String,
     pub failed: bool,
     /// The input could not be read as a record at all (no file, no bytes, nothing a reader
     /// understood), as opposed to a record read with warnings.
@@ -284,7 +287,7 @@ pub fn convert_one(job: &Job, s: &Settings, batch: bool) -> JobResult {
         ));
     }
     for (out, rendered) in outputs {
-        let (bytes, losses) = match rendered {
+        let (bytes, text, losses) = match rendered {
             Ok(x) => x,
             Err(e) => {
                 return r.fail(format!(
@@ -293,15 +296,16 @@ pub fn convert_one(job: &Job, s: &Settings, batch: bool) -> JobResult {
             }
         };
         r.messages.extend(losses);
-        if let Err(e) = write_output(job, out.as_deref(), bytes, batch, &mut r) {
+        if let Err(e) = write_output(job, out.as_deref(), (bytes, text), batch, &mut r) {
             return r.fail(e);
         }
     }
     r
 }
 
-/// The bytes of one output (or why its text could not be encoded) and its loss warnings.
-type Rendered = Result<(Vec<u8>, Vec<String>), notation::encoding::EncodeError>;
+/// The bytes of one output and the text they encode (or why the text could not be encoded),
+/// and its loss warnings.
+type Rendered = Result<(Vec<u8>, String, Vec<String>), notation::encoding::EncodeError>;
 
 /// What `picked` (the records of one input to convert) become: one output (`None`: standard
 /// output), or one per record in a format of one record per file.
@@ -324,10 +328,13 @@ fn outputs(
             })
             .collect()
     };
+    let encoded = |w: notation::Written, n: Option<usize>| -> Rendered {
+        let bytes = notation::encoding::encode(&w.text, info)?;
+        Ok((bytes, w.text, losses(n, w.losses)))
+    };
     if picked.len() == 1 {
-        let rendered = notation::to_bytes(&picked[0].record, s.target, info)
-            .map(|(b, l)| (b, losses(None, l)));
-        return Ok(vec![(job.output.clone(), rendered)]);
+        let w = notation::render(&picked[0].record, s.target, info);
+        return Ok(vec![(job.output.clone(), encoded(w, None))]);
     }
     if format == notation::Format::Csa {
         let mut text = String::new();
@@ -343,7 +350,7 @@ fn outputs(
             }
             lost.extend(losses(Some(i + 1), w.losses));
         }
-        let rendered = notation::encoding::encode(&text, info).map(|b| (b, lost));
+        let rendered = notation::encoding::encode(&text, info).map(|b| (b, text, lost));
         return Ok(vec![(job.output.clone(), rendered)]);
     }
     let Some(out) = &job.output else {
@@ -363,9 +370,8 @@ fn outputs(
             } else {
                 numbered(out, i + 1)
             };
-            let rendered = notation::to_bytes(&p.record, s.target, info)
-                .map(|(b, l)| (b, losses(Some(i + 1), l)));
-            (Some(path), rendered)
+            let w = notation::render(&p.record, s.target, info);
+            (Some(path), encoded(w, Some(i + 1)))
         })
         .collect())
 }
@@ -383,12 +389,13 @@ pub fn numbered(out: &Path, n: usize) -> PathBuf {
 fn write_output(
     job: &Job,
     out: Option<&Path>,
-    bytes: Vec<u8>,
+    (bytes, text): (Vec<u8>, String),
     batch: bool,
     r: &mut JobResult,
 ) -> Result<(), String> {
     let Some(out) = out else {
         r.stdout = bytes;
+        r.stdout_text = text;
         return Ok(());
     };
     if job.renamed {

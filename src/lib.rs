@@ -96,7 +96,9 @@
 //!    name the line and what was expected. The text is decoded once: `notation::Loaded`
 //!    carries it, and the lines the reader could not read are kept from it as remark lines
 //!    where they were (`core::notation::unread`, `Loaded::keep_unread`), by the viewer and
-//!    `convert` alike.
+//!    `convert` alike. A record written to a terminal is shown from the text it was rendered
+//!    from, never from its bytes decoded back (`convert::JobResult::stdout_text`,
+//!    `analyze::output::Rendered`).
 //! 3. The app shows the record; saving goes back the same way: `app::document::save` asks
 //!    first whether to overwrite (the file changed on disk, another file exists), then on a
 //!    thread of its own with a copy of the record (`app::document::background`)

@@ -239,8 +239,8 @@ pub enum FileResult {
         marks: usize,
         /// The plies left without a score ([`game::Report::unscored`]).
         unscored: Vec<u32>,
-        /// The bytes, when they go to standard output.
-        stdout: Option<Vec<u8>>,
+        /// The record rendered, when it goes to standard output.
+        stdout: Option<output::Rendered>,
     },
     Skipped(String),
     Failed(String),
@@ -637,14 +637,14 @@ pub fn analyse_file(
         Err(e @ Stopped::Refused { .. }) => return fail(e.to_string()),
     };
     set_marker(&mut record, &mark);
-    let out = match output::bytes(&record, target, &info) {
+    let out = match output::render(&record, target, &info) {
         Ok(o) => o,
         Err(m) => return fail(m),
     };
     let stdout = match &job.output {
         None => Some(out),
         Some(p) => {
-            if let Err(e) = output::save(p, &out) {
+            if let Err(e) = output::save(p, &out.bytes) {
                 // The summary names the file already.
                 let prefix = format!("{}: ", p.display());
                 return fail(e.strip_prefix(&prefix).unwrap_or(&e).to_string());

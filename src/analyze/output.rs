@@ -136,11 +136,21 @@ pub fn analysed_copy(out: &Path, record: &Record, marker: &str) -> bool {
         && moves(&parsed.record) == moves(record)
 }
 
-/// Renders and encodes the record.
-pub fn bytes(record: &Record, target: Target, info: &TextInfo) -> Result<Vec<u8>, String> {
-    notation::to_bytes(record, target, info)
-        .map(|(b, _)| b)
-        .map_err(|e| e.to_string())
+/// A record rendered: its text, and the bytes that encode it for the file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rendered {
+    pub text: String,
+    pub bytes: Vec<u8>,
+}
+
+/// Renders and encodes the record (the text kept, for a terminal that shows it).
+pub fn render(record: &Record, target: Target, info: &TextInfo) -> Result<Rendered, String> {
+    let w = notation::render(record, target, info);
+    let bytes = notation::encoding::encode(&w.text, info).map_err(|e| e.to_string())?;
+    Ok(Rendered {
+        text: w.text,
+        bytes,
+    })
 }
 
 #[cfg(test)]

@@ -116,22 +116,16 @@ fn unscored_warning(path: &impl std::fmt::Display, positions: usize, plies: &[u3
 }
 
 /// Writes an analysed record to stdout: the exact bytes to a file or a pipe; to a terminal
-/// as text made safe for it (`core::text::sanitize` on each line: the record quotes the
-/// file's and the engine's text), Shift_JIS shown as text.
-fn write_record(bytes: &[u8]) {
+/// its text as rendered, made safe for it (`core::text::sanitize` on each line: the record
+/// quotes the file's and the engine's text), Shift_JIS shown as text.
+fn write_record(rendered: &super::output::Rendered) {
     use std::io::Write;
     let mut out = std::io::stdout().lock();
     if !out.is_terminal() {
-        let _ = out.write_all(bytes);
+        let _ = out.write_all(&rendered.bytes);
         return;
     }
-    let encoding = if std::str::from_utf8(bytes).is_ok() {
-        crate::core::notation::TextEncoding::Utf8
-    } else {
-        crate::core::notation::TextEncoding::ShiftJis
-    };
-    let text = crate::core::notation::encoding::decode(bytes, encoding).text;
-    for line in text.lines() {
+    for line in rendered.text.lines() {
         let _ = writeln!(out, "{}", crate::core::text::sanitize(line));
     }
 }
@@ -150,13 +144,13 @@ pub fn run(b: &Batch, cancel: &AtomicBool) -> Result<Summary, String> {
         if let Event::Finished {
             result:
                 FileResult::Analysed {
-                    stdout: Some(bytes),
+                    stdout: Some(rendered),
                     ..
                 },
             ..
         } = ev
         {
-            write_record(bytes);
+            write_record(rendered);
         }
     });
     bar.finish();

@@ -179,7 +179,7 @@ pub fn run(a: ConvertArgs) -> ExitCode {
     for (job, r) in jobs.iter().zip(&results) {
         print_messages(&r.messages);
         if terminal && !r.stdout.is_empty() {
-            write_for_terminal(&mut out, &r.stdout, settings.encoding);
+            write_for_terminal(&mut out, &r.stdout_text, settings.encoding);
         } else {
             out.write(&r.stdout);
         }
@@ -216,8 +216,7 @@ pub fn run(a: ConvertArgs) -> ExitCode {
 /// A conversion shown on a terminal: the text as the viewer would show it (control characters
 /// and escape sequences replaced, Shift_JIS shown as text), with a note when that changed
 /// anything. Files and pipes get the exact bytes.
-fn write_for_terminal(out: &mut Out, bytes: &[u8], encoding: TextEncoding) {
-    let text = kifview::core::notation::encoding::decode(bytes, encoding).text;
+fn write_for_terminal(out: &mut Out, text: &str, encoding: TextEncoding) {
     let mut shown = String::with_capacity(text.len());
     let mut changed = false;
     for line in text.split_inclusive('\n') {
