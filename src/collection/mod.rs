@@ -50,6 +50,7 @@ pub mod compact;
 pub mod duplicates;
 pub mod filter_text;
 pub mod games_bin;
+mod hooks;
 pub mod keys;
 pub mod query;
 pub mod repertoire;
