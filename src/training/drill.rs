@@ -136,8 +136,32 @@ impl EngineAnswer {
     }
 }
 
-/// One problem in the solve mode.
-pub trait Drill: Send {
+/// A copy of a drill, boxed (the solve mode's screen is `Clone`, as every overlay is): any
+/// `Clone` drill has it.
+pub trait DrillClone {
+    fn clone_box(&self) -> Box<dyn Drill>;
+}
+
+impl<T: Drill + Clone + 'static> DrillClone for T {
+    fn clone_box(&self) -> Box<dyn Drill> {
+        Box::new(self.clone())
+    }
+}
+
+impl Clone for Box<dyn Drill> {
+    fn clone(&self) -> Self {
+        self.clone_box()
+    }
+}
+
+impl std::fmt::Debug for dyn Drill {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Drill({})", self.title())
+    }
+}
+
+/// One problem in the solve mode. Implementors derive `Clone` (see [`DrillClone`]).
+pub trait Drill: DrillClone + Send {
     /// What the history calls it.
     fn id(&self) -> ProblemId;
     /// A short title: the kind and where it is from (`次の一手 3/8`, `詰将棋 7手`).
@@ -177,6 +201,7 @@ pub const REFUTATION_TIME: Duration = Duration::from_secs(1);
 /// candidate is the answer; its other accepted candidates are "another good move"; any other
 /// move is wrong, and what it allows is the set's line for it where the set lists the move,
 /// else the engine's (a [`Judgement::follow_up`]).
+#[derive(Clone, Debug)]
 pub struct NextMove {
     /// The set's absolute path (the history's source).
     set: String,
