@@ -13,7 +13,9 @@
 //!   says.
 
 pub mod record;
+pub mod runner;
 pub mod state;
+pub mod stats;
 pub mod time;
 
 pub use record::{GameInfo, game_record, record_result, result_of, special_for};
