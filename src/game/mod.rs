@@ -12,6 +12,7 @@
 //!   持ち時間, times per move in KIF form, the ending word), and the result a record's ending
 //!   says.
 
+pub mod matches;
 pub mod record;
 pub mod runner;
 pub mod state;

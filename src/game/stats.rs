@@ -203,6 +203,18 @@ impl Sprt {
         Ok(s)
     }
 
+    /// The spec as [`Sprt::parse`] reads it back.
+    pub fn text(&self) -> String {
+        let model = match self.model {
+            Model::Normalized => "normalized",
+            Model::Logistic => "logistic",
+        };
+        format!(
+            "elo0={} elo1={} alpha={} beta={} model={model}",
+            self.elo0, self.elo1, self.alpha, self.beta
+        )
+    }
+
     /// `(lower, upper)`: `ln(β/(1−α))`, `ln((1−β)/α)`.
     pub fn bounds(&self) -> (f64, f64) {
         (
