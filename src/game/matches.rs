@@ -560,6 +560,9 @@ pub fn read_openings(path: &Path, ply: Option<usize>) -> Result<Vec<Opening>, St
             let label = format!("{name}:{}", i + 1);
             let parsed = crate::core::notation::usi::read(l)
                 .map_err(|e| format!("{label}: {}", e.message))?;
+            if let Some(w) = parsed.warnings.first() {
+                return Err(format!("{label}: {}", w.message));
+            }
             take(&parsed.record, label)?;
         }
     } else {
