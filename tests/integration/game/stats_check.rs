@@ -31,10 +31,12 @@ fn close(a: f64, b: f64, rel: f64) -> bool {
     (a - b).abs() <= rel * a.abs().max(b.abs()).max(1.0)
 }
 
+/// W D L, the pentanomial counts, elo0, elo1, the model.
+type Case = ([u32; 3], [u32; 5], f64, f64, Model);
+
 #[test]
 fn statistics_agree_with_the_python_implementation() {
-    // W D L, pentanomial, elo0 elo1, model.
-    let cases: [([u32; 3], [u32; 5], f64, f64, Model); 6] = [
+    let cases: [Case; 6] = [
         (
             [60, 25, 15],
             [3, 5, 12, 15, 15],
