@@ -9,6 +9,8 @@
 //! - [`batch`]: `kifview problems make` over files and records.
 //! - [`history`]: the attempts and the FSRS schedule, in SQLite in the user's data directory.
 //! - [`make`]: problems from analysed games (ShogiHome's detection, re-search and adoption).
+//! - [`tags`]: what a problem is counted under in the statistics (a tsume's length, a game's
+//!   strategy from `collection::tags`, the phase by ply).
 
 pub mod set;
 
@@ -16,3 +18,4 @@ pub use set::{Problem, ProblemSet, SetError};
 pub mod batch;
 pub mod history;
 pub mod make;
+pub mod tags;
