@@ -4,6 +4,8 @@
 //! Layered above `core`, `engine`, `analyze`, `load` and `store`, below `app` and `cli`.
 //! Parts:
 //!
+//! - [`drill`]: what every kind of drill answers to the solve mode (`kifview train`), and
+//!   the next-move drill; engine work asked for as data, never run here.
 //! - [`set`]: ShogiHome's next-move problem format, read (checked as ShogiHome checks it) and
 //!   written, fields it does not know kept.
 //! - [`batch`]: `kifview problems make` over files and records.
@@ -12,6 +14,7 @@
 //! - [`tags`]: what a problem is counted under in the statistics (a tsume's length, a game's
 //!   strategy from `collection::tags`, the phase by ply).
 
+pub mod drill;
 pub mod set;
 
 pub use set::{Problem, ProblemSet, SetError};
