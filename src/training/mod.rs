@@ -1,7 +1,7 @@
 //! Training from the user's own files: next-move problem sets (ShogiHome's format), made from
 //! analysed games, and the attempt history that schedules them again.
 //!
-//! Layered above `core`, `engine`, `analyze`, `load` and `store`, below `app` and `cli`.
+//! Layered above `core`, `engine`, `analyze`, `load`, `store` and `collection`, below `app` and `cli`.
 //! Parts:
 //!
 //! - [`drill`]: what every kind of drill answers to the solve mode (`kifview train`), and
