@@ -336,6 +336,7 @@ fn allowed(from: &str) -> Option<&'static [&'static str]> {
         ],
         "diagram" => &["core"],
         "training" => &["core", "engine", "load", "store", "analyze", "collection"],
+        "game" => &["core", "engine", "load", "pool", "store", "analyze"],
         "app" => &[
             "core",
             "engine",
@@ -347,8 +348,9 @@ fn allowed(from: &str) -> Option<&'static [&'static str]> {
             "collection",
             "book",
             "diagram",
+            "game",
         ],
-        "tui" => &["app", "core", "analyze", "collection", "engine"],
+        "tui" => &["app", "core", "analyze", "collection", "engine", "game"],
         "cli" | "main" | "lib" => return None,
         other => panic!("layer {other} is not in lib.rs's table: add it there and here"),
     })
