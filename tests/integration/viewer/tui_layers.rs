@@ -338,6 +338,7 @@ fn allowed(from: &str) -> Option<&'static [&'static str]> {
         ],
         "diagram" => &["core"],
         "training" => &["core", "engine", "load", "store", "analyze"],
+        "game" => &["core", "engine", "load", "pool", "store", "analyze"],
         "app" => &[
             "core",
             "engine",
@@ -349,9 +350,10 @@ fn allowed(from: &str) -> Option<&'static [&'static str]> {
             "collection",
             "book",
             "diagram",
+            "game",
             "training",
         ],
-        "tui" => &["app", "core", "analyze", "collection", "engine"],
+        "tui" => &["app", "core", "analyze", "collection", "engine", "game"],
         "cli" | "main" | "lib" => return None,
         other => panic!("layer {other} is not in lib.rs's table: add it there and here"),
     })
