@@ -64,6 +64,7 @@ mod state;
 pub mod testing;
 #[cfg(test)]
 mod tests;
+pub mod train;
 
 pub use config::{Config, ConfigError, KeyMode};
 pub use dispatch::command::{COMMANDS, Command};
@@ -106,4 +107,6 @@ pub struct LaunchOptions {
     pub books: Vec<PathBuf>,
     /// Who "me" is (`--me NAME`, repeatable): replaces the config's `[collection] me`.
     pub me: Vec<String>,
+    /// `kifview train`: open the solve mode with these problems.
+    pub train: Option<train::TrainOptions>,
 }

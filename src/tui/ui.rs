@@ -8,7 +8,7 @@ use super::widgets::board::{self, BoardWidget, board_column};
 use super::widgets::large_board::{GRIDS, Grid, large_column};
 use super::widgets::{
     analysis, book, comment, confirm, copy_menu, explorer, graph, header, help, library, list,
-    move_list, paste, position_editor, search, status, tree, variations,
+    move_list, paste, position_editor, search, status, train, tree, variations,
 };
 use crate::app::config::BoardSize;
 use crate::app::{App, Overlay};
@@ -65,6 +65,26 @@ pub fn render(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut V
     {
         status::status_line(status, buf, app, theme, vs);
         overlays(main, main, buf, app, theme, vs);
+        if theme.double {
+            skip_ambiguous_pads(buf);
+        }
+        return;
+    }
+    // The solve mode: the board and its pane, nothing of the record (no moves, no comment,
+    // no engine).
+    if let Some(t) = app.train().filter(|t| !t.away()) {
+        let stable = Rect {
+            height: area.height.saturating_sub(1),
+            ..main
+        };
+        let grid = pick_grid(app, stable, theme).filter(|g| g.size(theme).1 <= main.height);
+        let board_w = grid.map_or(BoardWidget::size(theme).0 + 3, |g| g.size(theme).0 + 2);
+        let [left, right] =
+            Layout::horizontal([Constraint::Length(board_w), Constraint::Fill(1)]).areas(main);
+        board_or_grid(left, buf, app, theme, vs, grid);
+        train::train_pane(right, buf, t, theme);
+        status::status_line(status, buf, app, theme, vs);
+        overlays(main, right, buf, app, theme, vs);
         if theme.double {
             skip_ambiguous_pads(buf);
         }
@@ -370,8 +390,10 @@ fn overlays(
                 let scroll = p.scroll();
                 help::panel_overlay(main, buf, &p.panel(app), scroll, theme, vs)
             }
-            // Drawn in their panes (the status line, the comment pane, the board).
-            Overlay::CommandLine(_)
+            // Drawn in their panes (the status line, the comment pane, the board; the solve
+            // mode's screen).
+            Overlay::Train(_)
+            | Overlay::CommandLine(_)
             | Overlay::Prompt(_)
             | Overlay::CommentEditor(_)
             | Overlay::BoardInput(_) => {}

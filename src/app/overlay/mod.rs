@@ -333,6 +333,8 @@ pub enum Overlay {
     PositionEditor(Box<PositionEditing>),
     /// The library: the collection's game list, full screen (`app::library`).
     Library(crate::app::library::screen::LibraryScreen),
+    /// The solve mode, full screen (`app::train`).
+    Train(Box<crate::app::train::TrainScreen>),
     /// An overlay known only by its behaviour (a panel of text, as `info.rs`): a new one
     /// needs no variant.
     Panel(Box<dyn OverlayState>),
@@ -371,6 +373,8 @@ pub enum Mode {
     PositionEditor,
     /// The library's game list.
     Library,
+    /// The solve mode (`kifview train`).
+    Train,
     /// An `Overlay::Panel`, by its name.
     Panel(&'static str),
 }
@@ -392,6 +396,7 @@ impl Overlay {
             Overlay::Paste(x) => x,
             Overlay::PositionEditor(x) => x.as_ref(),
             Overlay::Library(x) => x,
+            Overlay::Train(x) => x.as_ref(),
             Overlay::Panel(x) => x.as_ref(),
         }
     }
@@ -411,6 +416,7 @@ impl Overlay {
             Overlay::Paste(x) => x,
             Overlay::PositionEditor(x) => x.as_mut(),
             Overlay::Library(x) => x,
+            Overlay::Train(x) => x.as_mut(),
             Overlay::Panel(x) => x.as_mut(),
         }
     }
@@ -496,6 +502,15 @@ impl Overlays {
     find!(list, list_mut, List, ListView);
     find!(comment, comment_mut, CommentEditor, CommentEdit);
     find!(board, board_mut, BoardInput, BoardInput);
+    find!(train, train_mut, Train, Box<crate::app::train::TrainScreen>);
+    /// Takes the solve mode's screen off the stack (to put it back over another record).
+    pub(crate) fn take_train(&mut self) -> Option<Box<crate::app::train::TrainScreen>> {
+        let i = self.0.iter().position(|o| matches!(o, Overlay::Train(_)))?;
+        match self.0.remove(i) {
+            Overlay::Train(t) => Some(t),
+            _ => None,
+        }
+    }
     find!(paste, paste_mut, Paste, PasteBox);
     find!(
         position_editor,
