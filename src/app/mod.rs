@@ -40,6 +40,10 @@
 //!   thread that owns the index and answers its queries off the key path (`worker.rs`), the
 //!   pane's focus (`X`: the highlighted move, the filter; `focus.rs`), the games reaching a
 //!   position and the back/forward stack of records (`games.rs`).
+//! - `train/`: the solve mode (`kifview train`): its screen on the overlay stack, the
+//!   moves entered handed to the drill, the verdict and the answer's line, the source
+//!   record and back (`mod.rs`); the thread that writes each attempt to the training
+//!   history (`writer.rs`).
 //! - `library/`: the collection's game list, full screen (`kifview DIR`, `--index IDX`, `O`):
 //!   its commands (`mod.rs`), the list, its filter, sort and row cache (`state.rs`), the
 //!   threads that compute the ordered list and index the folder (`worker.rs`), its screen on

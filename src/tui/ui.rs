@@ -72,17 +72,8 @@ pub fn render(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut V
     }
     // The solve mode: the board and its pane, nothing of the record (no moves, no comment,
     // no engine).
-    if let Some(t) = app.train().filter(|t| !t.away()) {
-        let stable = Rect {
-            height: area.height.saturating_sub(1),
-            ..main
-        };
-        let grid = pick_grid(app, stable, theme).filter(|g| g.size(theme).1 <= main.height);
-        let board_w = grid.map_or(BoardWidget::size(theme).0 + 3, |g| g.size(theme).0 + 2);
-        let [left, right] =
-            Layout::horizontal([Constraint::Length(board_w), Constraint::Fill(1)]).areas(main);
-        board_or_grid(left, buf, app, theme, vs, grid);
-        train::train_pane(right, buf, t, theme);
+    if app.train().is_some_and(|t| !t.away()) {
+        let right = train_screen(main, buf, app, theme, vs);
         status::status_line(status, buf, app, theme, vs);
         overlays(main, right, buf, app, theme, vs);
         if theme.double {
@@ -123,6 +114,28 @@ pub fn render(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut V
     if theme.double {
         skip_ambiguous_pads(buf);
     }
+}
+
+/// The solve mode's screen: the board (large where it fits) and the training pane beside
+/// it, which it returns.
+fn train_screen(
+    main: Rect,
+    buf: &mut Buffer,
+    app: &App,
+    theme: &Theme,
+    vs: &mut ViewState,
+) -> Rect {
+    let stable = Rect {
+        height: main.height.saturating_sub(1),
+        ..main
+    };
+    let grid = pick_grid(app, stable, theme).filter(|g| g.size(theme).1 <= main.height);
+    let board_w = grid.map_or(BoardWidget::size(theme).0 + 3, |g| g.size(theme).0 + 2);
+    let [left, right] =
+        Layout::horizontal([Constraint::Length(board_w), Constraint::Fill(1)]).areas(main);
+    board_or_grid(left, buf, app, theme, vs, grid);
+    train::train_pane(right, buf, app, theme);
+    right
 }
 
 /// Below `MIN_WIDTH`x`MIN_HEIGHT`: the board and the move line (with the hands, the names

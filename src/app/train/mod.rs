@@ -157,8 +157,8 @@ impl TrainScreen {
             .unwrap_or_else(|| now.saturating_duration_since(self.started))
     }
 
-    /// The screen's text beside the board, at `now` (the clock).
-    pub fn lines(&self, now: Instant) -> Vec<TrainLine> {
+    /// The screen's text beside the board, at `now` (the clock); `keys`: the keys' line.
+    fn lines(&self, now: Instant, keys: String) -> Vec<TrainLine> {
         let mut out = Vec::new();
         let Some(d) = self.drill() else {
             out.push(TrainLine::Plain("no problems".into()));
@@ -170,7 +170,7 @@ impl TrainScreen {
         }
         out.push(TrainLine::Title(title));
         let who = if d.finished() {
-            format!("{} の問題", side_name(d.solver()))
+            format!("{}の問題", side_name(d.solver()))
         } else {
             format!("{}の番", side_name(d.to_move()))
         };
@@ -182,9 +182,7 @@ impl TrainScreen {
         if let Some(j) = &self.verdict {
             out.extend(self.verdict_lines(d, j));
         } else {
-            out.push(TrainLine::Dim(
-                "i: move on the board, m: type it (7g7f, 76歩, ▲７六歩)".into(),
-            ));
+            out.push(TrainLine::Dim("moves typed: 7g7f, 76歩, ▲７六歩".into()));
         }
         if d.finished() {
             let answer = d.answer_line();
@@ -213,6 +211,8 @@ impl TrainScreen {
             self.answered,
             self.right
         )));
+        out.push(TrainLine::Plain(String::new()));
+        out.push(TrainLine::Dim(keys));
         out
     }
 
@@ -301,6 +301,26 @@ impl App {
         self.overlays.train().map(|t| &**t)
     }
 
+    /// The solve mode's text beside the board at `now` (the clock), its keys named as bound.
+    pub fn train_lines(&self, now: Instant) -> Vec<TrainLine> {
+        let Some(t) = self.train() else {
+            return Vec::new();
+        };
+        let k = |c| self.key_name(KeyMode::Train, c);
+        let keys = format!(
+            "{}/{}: answer on the board or typed · {}: show the answer · {}/{}: step · {}: next · {}: source · {}: quit",
+            k(Command::EnterMove),
+            k(Command::TypeMove),
+            k(Command::TrainAnswer),
+            k(Command::NextMove),
+            k(Command::PrevMove),
+            k(Command::TrainNext),
+            k(Command::TrainSource),
+            k(Command::Quit)
+        );
+        t.lines(now, keys)
+    }
+
     /// Is the solve mode taking the moves entered (open, the problem shown)?
     pub(crate) fn training(&self) -> bool {
         self.train().is_some_and(|t| !t.away)
@@ -338,6 +358,14 @@ impl App {
         self.jump_to(at);
         if fresh {
             self.view.flipped = solver == Color::White;
+            let k = |c| self.key_name(KeyMode::Train, c);
+            let text = format!(
+                "{}の番: {} (the board) or {} (typed) to answer",
+                side_name(solver),
+                k(Command::EnterMove),
+                k(Command::TypeMove)
+            );
+            self.info(text);
         }
     }
 

@@ -2,7 +2,8 @@
 //! it is and the clock, the verdict, the answer, where the problem is from, the session's
 //! tally. The text is the app's (`TrainScreen::lines`); this lays it out.
 
-use crate::app::train::{TrainLine, TrainScreen};
+use crate::app::App;
+use crate::app::train::TrainLine;
 use crate::tui::draw::block;
 use crate::tui::text::{clean, wrap};
 use crate::tui::theme::Theme;
@@ -13,15 +14,15 @@ use ratatui::widgets::Widget;
 use std::time::Instant;
 
 /// Draws the pane.
-pub fn train_pane(area: Rect, buf: &mut Buffer, screen: &TrainScreen, theme: &Theme) {
+pub fn train_pane(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
     if area.height < 3 || area.width < 4 {
         return;
     }
-    let b = block("詰将棋・次の一手".to_string(), true, theme);
+    let b = block("練習 training".to_string(), true, theme);
     let inner = b.inner(area);
     b.render(area, buf);
     let mut y = inner.y;
-    for line in screen.lines(Instant::now()) {
+    for line in app.train_lines(Instant::now()) {
         let (text, style) = match &line {
             TrainLine::Title(t) => (t, Style::new().add_modifier(Modifier::BOLD)),
             TrainLine::Plain(t) => (t, Style::new()),

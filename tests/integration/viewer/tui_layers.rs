@@ -347,6 +347,7 @@ fn allowed(from: &str) -> Option<&'static [&'static str]> {
             "collection",
             "book",
             "diagram",
+            "training",
         ],
         "tui" => &["app", "core", "analyze", "collection", "engine"],
         "cli" | "main" | "lib" => return None,
