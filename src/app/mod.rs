@@ -42,8 +42,9 @@
 //!   position and the back/forward stack of records (`games.rs`).
 //! - `train/`: the solve mode (`kifview train`): its screen on the overlay stack, the
 //!   moves entered handed to the drill, the verdict and the answer's line, the source
-//!   record and back (`mod.rs`); the thread that writes each attempt to the training
-//!   history (`writer.rs`).
+//!   record and back (`mod.rs`); the screen's state as data, which the overlay stack holds
+//!   (`screen.rs`); the thread that writes each attempt to the training history
+//!   (`writer.rs`).
 //! - `library/`: the collection's game list, full screen (`kifview DIR`, `--index IDX`, `O`):
 //!   its commands (`mod.rs`), the list, its filter, sort and row cache (`state.rs`), the
 //!   threads that compute the ordered list and index the folder (`worker.rs`), its screen on
@@ -112,5 +113,5 @@ pub struct LaunchOptions {
     /// Who "me" is (`--me NAME`, repeatable): replaces the config's `[collection] me`.
     pub me: Vec<String>,
     /// `kifview train`: open the solve mode with these problems.
-    pub train: Option<train::TrainOptions>,
+    pub train: Option<train::screen::TrainOptions>,
 }
