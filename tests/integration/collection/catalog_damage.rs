@@ -148,3 +148,44 @@ fn a_value_changed_inside_the_catalog_is_refused_reported_and_repaired() {
         );
     }
 }
+
+/// A catalog cut to half its size, or replaced by a folder, holds no longer the folders the
+/// index was made from: `kifview index --repair` without folders said "the index names no
+/// folder that exists to repair it from" (2 of the 10 catalog damages of the session-13
+/// corruption set). The folders are kept beside the catalog too (`roots.json`), and the
+/// repair rebuilds every answer.
+#[test]
+fn a_catalog_cut_short_or_replaced_by_a_folder_is_rebuilt_by_repair_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let coll = collection(dir.path(), 12);
+    let pristine = dir.path().join("pristine");
+    let out = kifview()
+        .arg("index")
+        .arg(&coll)
+        .arg("--index")
+        .arg(&pristine)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", common::stderr_of(&out));
+    let truth = answers(&pristine);
+    for (i, what) in ["cut to half", "a folder"].iter().enumerate() {
+        let idx = dir.path().join(format!("damaged-{i}"));
+        copy_dir(&pristine, &idx);
+        let cat = idx.join("catalog.sqlite");
+        if i == 0 {
+            let f = std::fs::OpenOptions::new().write(true).open(&cat).unwrap();
+            f.set_len(f.metadata().unwrap().len() / 2).unwrap();
+        } else {
+            std::fs::remove_file(&cat).unwrap();
+            std::fs::create_dir(&cat).unwrap();
+        }
+        let repair = kifview()
+            .args(["index", "--repair", "--index"])
+            .arg(&idx)
+            .output()
+            .unwrap();
+        let said = common::stderr_of(&repair);
+        assert!(repair.status.success(), "{what}: {said}");
+        assert_eq!(answers(&idx), truth, "{what}: after --repair ({said})");
+    }
+}
