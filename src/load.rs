@@ -43,6 +43,8 @@ pub fn read_text_limited(path: &Path, limit: u64) -> std::io::Result<String> {
     if bytes.len() as u64 > limit {
         return Err(std::io::Error::other(format!("larger than {limit} bytes")));
     }
+    // The one decode of these bytes: a settings file is read here and nowhere else, and is
+    // UTF-8 (a record's bytes are decoded once, by `core::notation`, never here).
     String::from_utf8(bytes)
         .map_err(|_| std::io::Error::new(std::io::ErrorKind::InvalidData, "not UTF-8 text"))
 }
