@@ -5,7 +5,7 @@
 //! reports the damage; `index --repair` rebuilds the index.
 
 use assert_cmd::Command;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::collection::collection_stop::collection;
 use crate::common;
@@ -47,6 +47,29 @@ fn answers(idx: &Path) -> Vec<Result<String, String>> {
         .collect()
 }
 
+/// 12 games indexed in `root/pristine`, and its [`answers`].
+fn pristine(root: &Path) -> (PathBuf, Vec<Result<String, String>>) {
+    let coll = collection(root, 12);
+    let pristine = root.join("pristine");
+    let (out, said) = index_with(&[coll.to_str().unwrap()], &pristine);
+    assert!(out.status.success(), "{said}");
+    let truth = answers(&pristine);
+    (pristine, truth)
+}
+
+/// `kifview index ARGS --index IDX`: its output and what it said.
+fn index_with(args: &[&str], idx: &Path) -> (std::process::Output, String) {
+    let out = kifview()
+        .arg("index")
+        .args(args)
+        .arg("--index")
+        .arg(idx)
+        .output()
+        .unwrap();
+    let said = common::stderr_of(&out);
+    (out, said)
+}
+
 fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
     for e in std::fs::read_dir(from).unwrap().flatten() {
@@ -61,17 +84,7 @@ fn copy_dir(from: &Path, to: &Path) {
 #[test]
 fn a_value_changed_inside_the_catalog_is_refused_reported_and_repaired() {
     let dir = tempfile::tempdir().unwrap();
-    let coll = collection(dir.path(), 12);
-    let pristine = dir.path().join("pristine");
-    let out = kifview()
-        .arg("index")
-        .arg(&coll)
-        .arg("--index")
-        .arg(&pristine)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", common::stderr_of(&out));
-    let truth = answers(&pristine);
+    let (pristine, truth) = pristine(dir.path());
     assert!(truth.iter().all(|a| a.is_ok()), "{truth:?}");
     let damages = [
         (
@@ -119,33 +132,15 @@ fn a_value_changed_inside_the_catalog_is_refused_reported_and_repaired() {
                 assert_eq!(got, want, "{what}: a wrong answer");
             }
         }
-        let check = kifview()
-            .args(["index", "--check", "--index"])
-            .arg(&idx)
-            .output()
-            .unwrap();
-        let said = common::stderr_of(&check);
+        let (check, said) = index_with(&["--check"], &idx);
         assert_eq!(check.status.code(), Some(1), "{what}: --check said {said}");
         assert!(said.contains("catalog.sqlite"), "{what}: {said}");
-        let repair = kifview()
-            .args(["index", "--repair", "--index"])
-            .arg(&idx)
-            .output()
-            .unwrap();
-        let said = common::stderr_of(&repair);
+        let (repair, said) = index_with(&["--repair"], &idx);
         assert!(repair.status.success(), "{what}: {said}");
         assert!(said.contains("rebuilt"), "{what}: {said}");
         assert_eq!(answers(&idx), truth, "{what}: after --repair");
-        let check = kifview()
-            .args(["index", "--check", "--index"])
-            .arg(&idx)
-            .output()
-            .unwrap();
-        assert!(
-            check.status.success(),
-            "{what}: {}",
-            common::stderr_of(&check)
-        );
+        let (check, said) = index_with(&["--check"], &idx);
+        assert!(check.status.success(), "{what}: {said}");
     }
 }
 
@@ -157,17 +152,7 @@ fn a_value_changed_inside_the_catalog_is_refused_reported_and_repaired() {
 #[test]
 fn a_catalog_cut_short_or_replaced_by_a_folder_is_rebuilt_by_repair_alone() {
     let dir = tempfile::tempdir().unwrap();
-    let coll = collection(dir.path(), 12);
-    let pristine = dir.path().join("pristine");
-    let out = kifview()
-        .arg("index")
-        .arg(&coll)
-        .arg("--index")
-        .arg(&pristine)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", common::stderr_of(&out));
-    let truth = answers(&pristine);
+    let (pristine, truth) = pristine(dir.path());
     for (i, what) in ["cut to half", "a folder"].iter().enumerate() {
         let idx = dir.path().join(format!("damaged-{i}"));
         copy_dir(&pristine, &idx);
@@ -179,12 +164,7 @@ fn a_catalog_cut_short_or_replaced_by_a_folder_is_rebuilt_by_repair_alone() {
             std::fs::remove_file(&cat).unwrap();
             std::fs::create_dir(&cat).unwrap();
         }
-        let repair = kifview()
-            .args(["index", "--repair", "--index"])
-            .arg(&idx)
-            .output()
-            .unwrap();
-        let said = common::stderr_of(&repair);
+        let (repair, said) = index_with(&["--repair"], &idx);
         assert!(repair.status.success(), "{what}: {said}");
         assert_eq!(answers(&idx), truth, "{what}: after --repair ({said})");
     }
