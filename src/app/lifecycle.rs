@@ -91,6 +91,7 @@ impl App {
             Event::Watch => !self.save_running() && super::document::watch::tick(self),
             Event::Recovery => self.recovery_tick(),
             Event::Engine => self.research_tick(Instant::now()),
+            Event::Train => self.train_tick(),
         }
     }
 
@@ -108,7 +109,8 @@ impl App {
         let now = Instant::now();
         let engine = (self.research_deadline(now)).map(|at| at.saturating_duration_since(now));
         let progress = (self.save_running() || self.collection().busy()).then_some(PROGRESS);
-        engine.into_iter().chain(progress).min()
+        let clock = self.train_next_look();
+        engine.into_iter().chain(progress).chain(clock).min()
     }
 
     /// The look [`App::next_look`] asked for: the engine read, the progress drawn again

@@ -88,6 +88,10 @@ impl App {
     /// Plays `mv` after the current node: goes to it when it is already there, else adds it
     /// as a new variation after the existing ones.
     pub fn enter_move(&mut self, mv: Move) -> bool {
+        if self.training() {
+            self.train_move(mv);
+            return true;
+        }
         let cur = self.cur();
         if let Some(s) = self.doc.record().node(cur).special() {
             let word = s.kif_word().to_string();
@@ -128,6 +132,12 @@ impl App {
     }
 
     pub(crate) fn add_ending(&mut self, s: Special) {
+        if self.training() {
+            return self.info_level(
+                "the solve mode takes moves only (an ending is not an answer)".into(),
+                Level::Error,
+            );
+        }
         let cur = self.cur();
         if let Some(&c) = self
             .doc
