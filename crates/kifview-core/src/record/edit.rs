@@ -786,11 +786,25 @@ mod tests {
             })
         };
         let a = add(&mut h, &mut r, NodeId::ROOT, "7g7f", false);
-        h.apply_joined(&mut r, Edit::SetTime { node: a, time: time(3000) }, a)
-            .unwrap();
+        h.apply_joined(
+            &mut r,
+            Edit::SetTime {
+                node: a,
+                time: time(3000),
+            },
+            a,
+        )
+        .unwrap();
         let b = add(&mut h, &mut r, a, "3c3d", true);
-        h.apply_joined(&mut r, Edit::SetTime { node: b, time: time(1000) }, b)
-            .unwrap();
+        h.apply_joined(
+            &mut r,
+            Edit::SetTime {
+                node: b,
+                time: time(1000),
+            },
+            b,
+        )
+        .unwrap();
         assert_eq!(r.node(b).time, time(1000));
         assert_eq!(usi_line(&r, NodeId::ROOT), vec!["7g7f", "3c3d"]);
         // One undo takes the move, its reply and their times back.
@@ -812,8 +826,14 @@ mod tests {
         // A batch with an illegal edit changes nothing.
         let before = r.clone();
         let bad = Edit::Batch(vec![
-            Edit::SetTime { node: a, time: time(5) },
-            Edit::AddMove { parent: a, mv: mv("7g7f") },
+            Edit::SetTime {
+                node: a,
+                time: time(5),
+            },
+            Edit::AddMove {
+                parent: a,
+                mv: mv("7g7f"),
+            },
         ]);
         assert!(r.apply(bad).is_err());
         assert_eq!(r, before);
