@@ -10,6 +10,7 @@ mod collection;
 mod common;
 mod e2e;
 mod engine;
+mod play;
 mod formats;
 mod pty;
 mod training;

@@ -95,6 +95,21 @@ impl Match {
     pub fn on(&self) -> bool {
         !self.game.is_over()
     }
+    /// Are the game's engines ready (started, handshake done)?
+    pub fn engines_ready(&self) -> bool {
+        self.engines
+            .iter()
+            .flatten()
+            .all(|e| matches!(e.state(), crate::engine::State::Ready | crate::engine::State::Searching))
+    }
+    /// Is an engine thinking on its move?
+    pub fn engine_thinking(&self) -> bool {
+        self.thinking.is_some()
+    }
+    /// The game's rules and moves.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
     /// Who plays `side`.
     pub fn player(&self, side: Color) -> &Player {
         &self.settings.players[side.index()]
