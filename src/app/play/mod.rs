@@ -20,6 +20,7 @@ use crate::app::dispatch::command::Command;
 use crate::app::events::Event;
 use crate::app::play::state::{Match, Player, Settings, Thinking};
 use crate::app::state::{App, Level};
+use crate::core::record::NodeId;
 use crate::core::rules::{Color, Move};
 use crate::core::text::sanitize;
 use crate::engine::{
@@ -112,7 +113,8 @@ impl App {
             .clone()
             .unwrap_or_else(|| Arc::new(SystemTime::default()));
         let start = self.cur();
-        let in_header = s.new_record || !self.record().holds_anything();
+        // A record without moves takes the game's info in its header.
+        let in_header = s.new_record || self.record().node(NodeId::ROOT).children.is_empty();
         let m = Match {
             clock: Clock::new(s.time_control, source.clone()),
             source,
@@ -595,7 +597,20 @@ fn result_text(o: &crate::game::Outcome, moves: usize) -> String {
         None if o.reason == EndReason::Interrupted => "中断",
         None => "引き分け",
     };
-    format!("まで{moves}手で{who} ({})", o.reason.describe())
+    let why = match &o.reason {
+        EndReason::Mate => "詰み".to_string(),
+        EndReason::Resign => "投了".to_string(),
+        EndReason::Declaration => "入玉宣言".to_string(),
+        EndReason::FalseDeclaration(why) => format!("宣言不成立: {why}"),
+        EndReason::Repetition => "千日手".to_string(),
+        EndReason::PerpetualCheck => "連続王手の千日手".to_string(),
+        EndReason::Time => "時間切れ".to_string(),
+        EndReason::Illegal { text, reason } => format!("反則 {text}: {reason}"),
+        EndReason::Fault(what) => format!("エンジン: {what}"),
+        EndReason::MaxMoves => "手数制限".to_string(),
+        EndReason::Interrupted => return format!("まで{moves}手で中断"),
+    };
+    format!("まで{moves}手で{who} ({why})")
 }
 
 /// The evaluation and line of the engine thinking, else of the last that did.
