@@ -4,12 +4,15 @@
 //! Layered above `core`, `engine`, `analyze`, `load` and `store`, below `app` and `cli`.
 //! Parts:
 //!
+//! - [`drill`]: what every kind of drill answers to the solve mode (`kifview train`), and
+//!   the next-move drill; engine work asked for as data, never run here.
 //! - [`set`]: ShogiHome's next-move problem format, read (checked as ShogiHome checks it) and
 //!   written, fields it does not know kept.
 //! - [`batch`]: `kifview problems make` over files and records.
 //! - [`history`]: the attempts and the FSRS schedule, in SQLite in the user's data directory.
 //! - [`make`]: problems from analysed games (ShogiHome's detection, re-search and adoption).
 
+pub mod drill;
 pub mod set;
 
 pub use set::{Problem, ProblemSet, SetError};

@@ -36,7 +36,7 @@ const SIDES: [Option<Color>; 3] = [Some(Color::Black), Some(Color::White), None]
 #[derive(Debug)]
 struct Sides;
 
-impl ListContent for Sides {
+impl ListContent<App> for Sides {
     fn tag(&self) -> &'static str {
         "PLAY"
     }
@@ -70,7 +70,7 @@ struct Engines {
     all: Vec<EngineSpec>,
 }
 
-impl ListContent for Engines {
+impl ListContent<App> for Engines {
     fn tag(&self) -> &'static str {
         "PLAY ENGINE"
     }
@@ -101,7 +101,7 @@ impl ListContent for Engines {
 #[derive(Debug)]
 struct Where(Settings);
 
-impl ListContent for Where {
+impl ListContent<App> for Where {
     fn tag(&self) -> &'static str {
         "PLAY WHERE"
     }
