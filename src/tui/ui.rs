@@ -7,8 +7,8 @@ pub use super::view::ViewState;
 use super::widgets::board::{self, BoardWidget, board_column};
 use super::widgets::large_board::{GRIDS, Grid, large_column};
 use super::widgets::{
-    analysis, book, clock, comment, confirm, copy_menu, explorer, graph, header, help, library, list,
-    move_list, paste, position_editor, search, status, tree, variations,
+    analysis, book, clock, comment, confirm, copy_menu, explorer, graph, header, help, library,
+    list, move_list, paste, position_editor, search, status, tree, variations,
 };
 use crate::app::config::BoardSize;
 use crate::app::{App, Overlay};

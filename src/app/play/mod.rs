@@ -207,7 +207,8 @@ impl App {
             }
             Err(err) => {
                 let why = format!("its engine could not search: {err}");
-                m.game.lose(side, EndReason::Fault(why), None, String::new());
+                m.game
+                    .lose(side, EndReason::Fault(why), None, String::new());
                 self.finish_game();
             }
         }
@@ -318,7 +319,8 @@ impl App {
             }
             other => {
                 let why = format!("its engine answered {other:?} to a move's search");
-                m.game.lose(side, EndReason::Fault(why), spent, String::new());
+                m.game
+                    .lose(side, EndReason::Fault(why), spent, String::new());
                 self.finish_game();
             }
         }
@@ -374,8 +376,12 @@ impl App {
         let m = self.research.play.current.as_deref_mut()?;
         let charge = m.clock.stop();
         if charge.is_some_and(|c| c.lost) {
-            m.game
-                .lose(side, EndReason::Time, charge.map(|c| c.spent), String::new());
+            m.game.lose(
+                side,
+                EndReason::Time,
+                charge.map(|c| c.spent),
+                String::new(),
+            );
             self.finish_game();
             return Some(false);
         }
@@ -387,7 +393,10 @@ impl App {
     /// `play_resign`: the user resigns (asks first); watching, the game stops (中断).
     pub(crate) fn play_resign(&mut self) {
         let Some(m) = self.research.play.running() else {
-            self.info_level("no game is being played (A starts one)".into(), Level::Error);
+            self.info_level(
+                "no game is being played (A starts one)".into(),
+                Level::Error,
+            );
             return;
         };
         let Some(human) = m.settings.human() else {
@@ -398,32 +407,27 @@ impl App {
             (crate::app::overlay::Answer::Yes, "resign (投了)"),
             (crate::app::overlay::Answer::No, "play on"),
         ];
-        self.ask("Resign this game?".into(), Vec::new(), answers, move |app, a| {
-            if a != crate::app::overlay::Answer::Yes || !app.playing() {
-                return;
-            }
-            let Some(m) = app.research.play.current.as_deref_mut() else {
-                return;
-            };
-            let spent = match m.clock.running() {
-                Some(c) if c == human => m.clock.stop().map(|c| c.spent),
-                _ => None,
-            };
-            if let Some(t) = m.thinking.take()
-                && let Some(e) = m.engines[t.side.index()].as_mut()
-            {
-                e.stop();
-            }
-            m.game.lose(human, EndReason::Resign, spent, String::new());
-            app.finish_game();
-        });
+        self.ask(
+            "Resign this game?".into(),
+            Vec::new(),
+            answers,
+            move |app, a| {
+                if a != crate::app::overlay::Answer::Yes || !app.playing() {
+                    return;
+                }
+                app.game_lost(human, EndReason::Resign);
+            },
+        );
     }
 
     /// `play_declare`: the user declares a win by entering king (入玉宣言) on their move: the
     /// rule decides (a false declaration loses).
     pub(crate) fn play_declare(&mut self) {
         let Some(m) = self.research.play.running() else {
-            self.info_level("no game is being played (A starts one)".into(), Level::Error);
+            self.info_level(
+                "no game is being played (A starts one)".into(),
+                Level::Error,
+            );
             return;
         };
         let side = m.game.side_to_move();
@@ -494,13 +498,20 @@ impl App {
         m.clock.stop();
         m.game.take_back(n);
         let keep = m.nodes.len() - n;
-        let back_to = if keep == 0 { m.start } else { m.nodes[keep - 1] };
+        let back_to = if keep == 0 {
+            m.start
+        } else {
+            m.nodes[keep - 1]
+        };
         m.nodes.truncate(keep);
         let cur = self.cur();
         if self.doc.undo(cur).is_some() {
             self.jump_to(back_to);
         }
-        self.info(format!("took back {n} move{}", if n == 1 { "" } else { "s" }));
+        self.info(format!(
+            "took back {n} move{}",
+            if n == 1 { "" } else { "s" }
+        ));
         self.next_turn();
     }
 
@@ -637,10 +648,12 @@ fn result_text(o: &crate::game::Outcome, moves: usize) -> String {
 
 /// The evaluation and line of the engine thinking, else of the last that did.
 fn eval_text(m: &Match) -> Option<String> {
-    let side = m
-        .thinking
-        .map(|t| t.side)
-        .or_else(|| m.engines.iter().position(Option::is_some).map(|i| [Color::Black, Color::White][i]))?;
+    let side = m.thinking.map(|t| t.side).or_else(|| {
+        m.engines
+            .iter()
+            .position(Option::is_some)
+            .map(|i| [Color::Black, Color::White][i])
+    })?;
     let e = m.engines[side.index()].as_ref()?;
     let a = e.analysis();
     let line = a.best()?;

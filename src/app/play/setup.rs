@@ -176,12 +176,15 @@ impl App {
             self.info_level(crate::engine::discover::NO_ENGINE.into(), Level::Error);
             return;
         }
-        let last = self.research.play.last.as_ref().and_then(|s| {
-            match &s.players[side.index()] {
+        let last = self
+            .research
+            .play
+            .last
+            .as_ref()
+            .and_then(|s| match &s.players[side.index()] {
                 Player::Engine(spec) => all.iter().position(|a| a == spec),
                 Player::Human => None,
-            }
-        });
+            });
         let keys = self.keys_hint(
             KeyMode::List,
             &[(Command::ListPick, "choose"), (Command::Close, "cancel")],
@@ -200,16 +203,18 @@ impl App {
             .as_ref()
             .map_or_else(|| DEFAULT_TC.to_string(), |s| s.time_control.to_string());
         let label = "持ち時間 (600+byo30, byo3, 10+0.1, 300, nodes=1000, depth=8): ";
-        self.open_prompt(Prompt::new(label, text, move |app, text| {
-            match TimeControl::parse(&text) {
+        self.open_prompt(Prompt::new(
+            label,
+            text,
+            move |app, text| match TimeControl::parse(&text) {
                 Ok(tc) => {
                     let mut d = draft.clone();
                     d.tc = tc;
                     app.ask_name(d, Color::Black);
                 }
                 Err(e) => app.info_level(sanitize(&e).into_owned(), Level::Error),
-            }
-        }));
+            },
+        ));
     }
 
     /// The prompt for `side`'s name (the user's from `[collection] me`, an engine's its
@@ -217,7 +222,12 @@ impl App {
     fn ask_name(&mut self, draft: Draft, side: Color) {
         let text = match &draft.engines[side.index()] {
             Some(spec) => spec.display_name(),
-            None => self.config.me.first().cloned().unwrap_or_else(|| "You".into()),
+            None => self
+                .config
+                .me
+                .first()
+                .cloned()
+                .unwrap_or_else(|| "You".into()),
         };
         let label = format!("{}: ", side_name(side));
         self.next_prompt(Prompt::new(label, text, move |app, text| {
@@ -246,7 +256,12 @@ impl App {
             names: d.names.clone(),
             new_record: false,
         };
-        if self.record().node(crate::core::record::NodeId::ROOT).children.is_empty() {
+        if self
+            .record()
+            .node(crate::core::record::NodeId::ROOT)
+            .children
+            .is_empty()
+        {
             self.begin_game(s);
             return;
         }

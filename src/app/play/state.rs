@@ -97,10 +97,12 @@ impl Match {
     }
     /// Are the game's engines ready (started, handshake done)?
     pub fn engines_ready(&self) -> bool {
-        self.engines
-            .iter()
-            .flatten()
-            .all(|e| matches!(e.state(), crate::engine::State::Ready | crate::engine::State::Searching))
+        self.engines.iter().flatten().all(|e| {
+            matches!(
+                e.state(),
+                crate::engine::State::Ready | crate::engine::State::Searching
+            )
+        })
     }
     /// Is an engine thinking on its move?
     pub fn engine_thinking(&self) -> bool {
@@ -163,7 +165,9 @@ impl Play {
     }
     /// The game's engines, to change (their deadlines move on after a suspension).
     pub(crate) fn engines_mut(&mut self) -> impl Iterator<Item = &mut Engine> {
-        self.current.iter_mut().flat_map(|m| m.engines.iter_mut().flatten())
+        self.current
+            .iter_mut()
+            .flat_map(|m| m.engines.iter_mut().flatten())
     }
     /// The game's engines, running or not.
     pub fn engines(&self) -> impl Iterator<Item = &Engine> {

@@ -42,10 +42,8 @@ pub fn clock_rows(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) -> Rec
         };
         rows.put(buf, i, &side_row(mark, s, w, theme.double), style);
     }
-    let mut row = 2;
-    for text in [&view.result, &view.eval].into_iter().flatten() {
+    for (row, text) in (2..).zip([&view.result, &view.eval].into_iter().flatten()) {
         rows.put(buf, row, text, theme.dim);
-        row += 1;
     }
     Rect {
         y: area.y + h,

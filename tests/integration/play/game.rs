@@ -77,11 +77,7 @@ fn a_move_the_engines_reply_and_their_times_then_takeback_and_resign() {
     start(&mut app, &rx, "600+byo30");
     time.advance(Duration::from_secs(5));
     keys(&mut app, "m76歩⏎");
-    assert!(
-        app.game().unwrap().engine_thinking(),
-        "{:?}",
-        app.message()
-    );
+    assert!(app.game().unwrap().engine_thinking(), "{:?}", app.message());
     // Not the user's move while the engine thinks.
     keys(&mut app, "m34歩⏎");
     assert!(
