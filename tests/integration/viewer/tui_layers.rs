@@ -335,7 +335,7 @@ fn allowed(from: &str) -> Option<&'static [&'static str]> {
             "collection",
         ],
         "diagram" => &["core"],
-        "training" => &["core", "engine", "load", "store", "analyze"],
+        "training" => &["core", "engine", "load", "store", "analyze", "collection"],
         "game" => &["core", "engine", "load", "pool", "store", "analyze"],
         "app" => &[
             "core",
