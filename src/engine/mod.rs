@@ -74,7 +74,7 @@ pub use driver::{
 pub use error::EngineError;
 pub use process::Waker;
 pub use score::Score;
-pub use search::{ClockTimes, Limit, SearchEnd, SearchId, SearchRequest};
+pub use search::{Limit, SearchEnd, SearchId, SearchRequest};
 
 use serde::Deserialize;
 use std::collections::BTreeMap;

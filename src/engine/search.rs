@@ -26,9 +26,15 @@ pub enum Limit {
     Nodes(u64),
     /// `go depth N`.
     Depth(u32),
-    /// A game's clocks: `go btime B wtime W byoyomi Y` (Japanese byoyomi) or
-    /// `go btime B wtime W binc I winc J` (Fischer), each side's main time left.
-    Clock(ClockTimes),
+    /// A game's clock: `go btime B wtime W` with `byoyomi Y` and/or `binc I winc I`
+    /// (`byoyomi 0` when it has neither), each in milliseconds.
+    Clock {
+        btime: Duration,
+        wtime: Duration,
+        byoyomi: Duration,
+        binc: Duration,
+        winc: Duration,
+    },
     /// `go mate N|infinite`: answered by `checkmate …` (engines that are not USI-exact, such
     /// as Fairy-Stockfish, answer `bestmove`).
     Mate(Option<Duration>),
@@ -43,33 +49,28 @@ impl Limit {
             Limit::Byoyomi(d) => format!("go btime 0 wtime 0 byoyomi {}", ms(d)),
             Limit::Nodes(n) => format!("go nodes {n}"),
             Limit::Depth(n) => format!("go depth {n}"),
-            Limit::Clock(t) => t.go(),
+            Limit::Clock {
+                btime,
+                wtime,
+                byoyomi,
+                binc,
+                winc,
+            } => {
+                let mut go = format!("go btime {} wtime {}", btime.as_millis(), wtime.as_millis());
+                if !byoyomi.is_zero() || (binc.is_zero() && winc.is_zero()) {
+                    go.push_str(&format!(" byoyomi {}", byoyomi.as_millis()));
+                }
+                if !binc.is_zero() || !winc.is_zero() {
+                    go.push_str(&format!(
+                        " binc {} winc {}",
+                        binc.as_millis(),
+                        winc.as_millis()
+                    ));
+                }
+                go
+            }
             Limit::Mate(None) => "go mate infinite".to_string(),
             Limit::Mate(Some(d)) => format!("go mate {}", ms(super::MateBudget::of(d).search)),
-        }
-    }
-}
-
-/// What `go` is told of a game's clocks: each side's main time left, the byoyomi and the
-/// increments (USI allows byoyomi or increments, not both: byoyomi wins when both are set).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct ClockTimes {
-    pub btime: Duration,
-    pub wtime: Duration,
-    pub byoyomi: Duration,
-    pub binc: Duration,
-    pub winc: Duration,
-}
-
-impl ClockTimes {
-    fn go(self) -> String {
-        let ms = |d: Duration| d.as_millis();
-        let (b, w) = (ms(self.btime), ms(self.wtime));
-        if self.byoyomi.is_zero() && !(self.binc.is_zero() && self.winc.is_zero()) {
-            let (bi, wi) = (ms(self.binc), ms(self.winc));
-            format!("go btime {b} wtime {w} binc {bi} winc {wi}")
-        } else {
-            format!("go btime {b} wtime {w} byoyomi {}", ms(self.byoyomi))
         }
     }
 }
@@ -167,44 +168,4 @@ pub(crate) fn bestmove_outcome(pos: &Position, best: &str, ponder: Option<&str>)
         pv::check_pv(&after, p).moves.first().copied()
     });
     SearchEnd::BestMove { mv, ponder }
-}
-
-#[cfg(test)]
-mod clock_tests {
-    use super::*;
-
-    #[test]
-    fn a_games_clocks_go_out_as_byoyomi_or_increments() {
-        let s = |n| Duration::from_secs(n);
-        let byo = ClockTimes {
-            btime: s(600),
-            wtime: s(590),
-            byoyomi: s(30),
-            ..ClockTimes::default()
-        };
-        assert_eq!(
-            Limit::Clock(byo).go(),
-            "go btime 600000 wtime 590000 byoyomi 30000"
-        );
-        let fischer = ClockTimes {
-            btime: s(10),
-            wtime: s(9),
-            binc: Duration::from_millis(100),
-            winc: Duration::from_millis(100),
-            ..ClockTimes::default()
-        };
-        assert_eq!(
-            Limit::Clock(fischer).go(),
-            "go btime 10000 wtime 9000 binc 100 winc 100"
-        );
-        let sudden = ClockTimes {
-            btime: s(60),
-            wtime: s(60),
-            ..ClockTimes::default()
-        };
-        assert_eq!(
-            Limit::Clock(sudden).go(),
-            "go btime 60000 wtime 60000 byoyomi 0"
-        );
-    }
 }

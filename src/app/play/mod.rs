@@ -23,9 +23,7 @@ use crate::app::state::{App, Level};
 use crate::core::record::NodeId;
 use crate::core::rules::{Color, Move};
 use crate::core::text::sanitize;
-use crate::engine::{
-    self, ClockTimes, Engine, EngineEvent, Limit, SearchEnd, SearchRequest, State,
-};
+use crate::engine::{self, Engine, EngineEvent, Limit, SearchEnd, SearchRequest, State};
 use crate::game::{Clock, EndReason, Game, GameRules, PerMove, SystemTime};
 use std::sync::Arc;
 use std::time::Duration;
@@ -186,13 +184,13 @@ impl App {
                     Color::Black => (main, t.wtime),
                     Color::White => (t.btime, main),
                 };
-                Limit::Clock(ClockTimes {
+                Limit::Clock {
                     btime,
                     wtime,
                     byoyomi: byo,
                     binc: t.binc,
                     winc: t.winc,
-                })
+                }
             }
         };
         let req = SearchRequest {
