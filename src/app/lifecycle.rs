@@ -93,6 +93,7 @@ impl App {
             Event::Watch => !self.save_running() && super::document::watch::tick(self),
             Event::Recovery => self.recovery_tick(),
             Event::Engine => self.research_tick(Instant::now()) | self.play_tick(),
+            Event::Train => self.train_tick(),
         }
     }
 
@@ -112,7 +113,8 @@ impl App {
         let progress = (self.save_running() || self.collection().busy()).then_some(PROGRESS);
         // A game's clocks: the next second they show, a flag's fall.
         let clocks = self.play_next_look();
-        engine.into_iter().chain(progress).chain(clocks).min()
+        let clock = self.train_next_look();
+        (engine.into_iter().chain(progress).chain(clocks).chain(clock)).min()
     }
 
     /// The look [`App::next_look`] asked for: the engine read, the progress drawn again

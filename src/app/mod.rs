@@ -44,6 +44,11 @@
 //!   thread that owns the index and answers its queries off the key path (`worker.rs`), the
 //!   pane's focus (`X`: the highlighted move, the filter; `focus.rs`), the games reaching a
 //!   position and the back/forward stack of records (`games.rs`).
+//! - `train/`: the solve mode (`kifview train`): its screen on the overlay stack, the
+//!   moves entered handed to the drill, the verdict and the answer's line, the source
+//!   record and back (`mod.rs`); the screen's state as data, which the overlay stack holds
+//!   (`screen.rs`); the thread that writes each attempt to the training history
+//!   (`writer.rs`).
 //! - `library/`: the collection's game list, full screen (`kifview DIR`, `--index IDX`, `O`):
 //!   its commands (`mod.rs`), the list, its filter, sort and row cache (`state.rs`), the
 //!   threads that compute the ordered list and index the folder (`worker.rs`), its screen on
@@ -69,6 +74,7 @@ mod state;
 pub mod testing;
 #[cfg(test)]
 mod tests;
+pub mod train;
 
 pub use config::{Config, ConfigError, KeyMode};
 pub use dispatch::command::{COMMANDS, Command};
@@ -111,4 +117,6 @@ pub struct LaunchOptions {
     pub books: Vec<PathBuf>,
     /// Who "me" is (`--me NAME`, repeatable): replaces the config's `[collection] me`.
     pub me: Vec<String>,
+    /// `kifview train`: open the solve mode with these problems.
+    pub train: Option<train::screen::TrainOptions>,
 }

@@ -172,6 +172,9 @@ macro_rules! command_table {
             LibraryReverse = "library_reverse", "Library: reverse the order", App::library_reverse;
             LibrarySide = "library_side", "Library: the summary's results from the next side (先手, 後手, me)", App::library_side;
             LibraryForget = "library_forget", "Library: forget a folder from the index, as kifview index --forget (the library's, or the selected game's; asks first; the files stay)", App::library_forget;
+            TrainAnswer = "train_answer", "Training: show the answer (a problem not answered yet is given up, written wrong) and go to its line", App::train_answer;
+            TrainNext = "train_next", "Training: the next problem (one not answered is skipped, nothing written)", App::train_next;
+            TrainSource = "train_source", "Training: open the problem's source record at its move; again (or Esc) back to the problem", App::train_source;
             NoOp = "none", "Do nothing (unbinds a default key)", |_| {};
         ] }
     };

@@ -99,6 +99,10 @@ impl App {
         if let Some(played) = self.play_user_move(mv) {
             return played;
         }
+        if self.training() {
+            self.train_move(mv);
+            return true;
+        }
         let cur = self.cur();
         if let Some(s) = self.doc.record().node(cur).special() {
             let word = s.kif_word().to_string();
@@ -139,6 +143,12 @@ impl App {
     }
 
     pub(crate) fn add_ending(&mut self, s: Special) {
+        if self.training() {
+            return self.info_level(
+                "the solve mode takes moves only (an ending is not an answer)".into(),
+                Level::Error,
+            );
+        }
         let cur = self.cur();
         if let Some(&c) = self
             .doc

@@ -21,5 +21,6 @@ pub mod paste;
 pub mod position_editor;
 pub mod search;
 pub mod status;
+pub mod train;
 pub mod tree;
 pub mod variations;
