@@ -114,7 +114,12 @@ impl App {
         // A game's clocks: the next second they show, a flag's fall.
         let clocks = self.play_next_look();
         let clock = self.train_next_look();
-        (engine.into_iter().chain(progress).chain(clocks).chain(clock)).min()
+        (engine
+            .into_iter()
+            .chain(progress)
+            .chain(clocks)
+            .chain(clock))
+        .min()
     }
 
     /// The look [`App::next_look`] asked for: the engine read, the progress drawn again
