@@ -91,6 +91,8 @@ pub struct Books {
     pub(crate) rows: Option<(String, u64, Vec<BookRow>, Option<String>)>,
     /// Where the record leaves the books (`leaves.rs`).
     pub(crate) leaves: Leaves,
+    /// This session's recovery files of the books' edits (`recovery.rs`).
+    pub(crate) recovery: super::recovery::BookKeeper,
 }
 
 impl std::fmt::Debug for Books {

@@ -599,8 +599,12 @@ pub fn complete_path(partial: &str) -> Vec<String> {
 
 // ----- recovery files (kifview ended by a signal with unsaved edits): `recovery.rs` -----
 
+mod book_recovery;
 mod recovery;
 mod recovery_question;
+pub use book_recovery::{
+    find_book_recoveries, read_book_recovery, remove_book_recovery, write_book_recovery,
+};
 pub use recovery::{
     Keeper, Kept, Kind as RecoveryKind, Place, Recovery, find_recoveries, other_recoveries,
     read_recovery, remove_recovery, write_recovery,
