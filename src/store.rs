@@ -939,6 +939,59 @@ mod tests {
         assert_eq!(std::fs::read(&b).unwrap(), b"new contents");
     }
 
+    #[test]
+    fn save_with_streams_a_replacement_as_save_writes_it_and_writes_links_in_place() {
+        let dir = tempfile::tempdir().unwrap();
+        let fill = |text: &'static [u8]| move |f: &mut File| f.write_all(text);
+        // A new file, then replaced keeping its mode, through a symbolic link too.
+        let a = dir.path().join("a.db");
+        assert_eq!(
+            save_with(&a, opts(), &mut fill(b"one")).unwrap().how,
+            How::Created
+        );
+        std::fs::set_permissions(&a, std::fs::Permissions::from_mode(0o640)).unwrap();
+        let s = save_with(&a, opts(), &mut fill(b"two")).unwrap();
+        assert_eq!(
+            (s.how, std::fs::read(&a).unwrap()),
+            (How::Replaced, b"two".to_vec())
+        );
+        assert_eq!(mode(&a), 0o640);
+        let link = dir.path().join("link.db");
+        std::os::unix::fs::symlink(&a, &link).unwrap();
+        save_with(&link, opts(), &mut fill(b"three")).unwrap();
+        assert!(
+            std::fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert_eq!(std::fs::read(&a).unwrap(), b"three");
+        // A hard-linked file: in place, both names see it.
+        let b = dir.path().join("b.db");
+        std::fs::hard_link(&a, &b).unwrap();
+        assert_eq!(
+            save_with(&a, opts(), &mut fill(b"four")).unwrap().how,
+            How::InPlace
+        );
+        assert_eq!(std::fs::read(&b).unwrap(), b"four");
+        // A failing fill leaves the file and no temporary copy.
+        let e = save_with(&a, opts(), &mut |_| Err(io::Error::other("no"))).unwrap_err();
+        assert!(e.target_unchanged(), "{e}");
+        assert_eq!(std::fs::read(&a).unwrap(), b"four");
+        std::fs::remove_file(&b).unwrap();
+        let e = save_with(&a, opts(), &mut |_| Err(io::Error::other("no"))).unwrap_err();
+        assert!(e.to_string().contains("unchanged"), "{e}");
+        assert_eq!(names(dir.path()), ["a.db", "link.db"]);
+        // Read-only: refused before anything is written.
+        std::fs::set_permissions(&a, std::fs::Permissions::from_mode(0o444)).unwrap();
+        let mut called = false;
+        let e = save_with(&a, opts(), &mut |_| {
+            called = true;
+            Ok(())
+        });
+        assert!(matches!(e, Err(SaveError::ReadOnly { .. })) && !called);
+    }
+
     /// Needs root (mount): `sudo -E cargo test --lib store::tests::a_bind_mounted_file -- --ignored`.
     #[test]
     #[ignore = "needs root to bind-mount a file"]

@@ -112,9 +112,9 @@ fn sigterm_keeps_a_books_unsaved_edits_and_opening_it_again_restores_them() {
         "restored: the file that kept them is gone"
     );
     assert_eq!(std::fs::read_to_string(&book).unwrap(), BOOK, "unsaved");
-    s.send("\x14s");
+    s.send(":book save\r");
     s.wait_for("saved main.db");
-    s.send("\x1bq");
+    s.send("q");
     s.wait_exit();
     assert_eq!(
         moves_at_start(&book),
