@@ -263,7 +263,7 @@ pub fn save_with(
         Err(_) => None,
     };
     let streamed = target.filter(|t| !writes_into_descriptor(path) && !is_descriptor(t));
-    let meta = streamed.as_ref().map(|t| std::fs::metadata(t));
+    let meta = streamed.as_ref().map(std::fs::metadata);
     match (streamed, meta) {
         (Some(t), Some(Err(e))) if e.kind() == io::ErrorKind::NotFound => {
             replace_with(&t, None, opts, fill).map(|()| Saved {
