@@ -17,6 +17,9 @@
 //! that came) and the frame; the query itself runs on the worker, off the key path. Positions
 //! seen before answer from the app's cache, as they do for a user stepping back and forth.
 //!
+//! `recovery_copy` is what the periodic recovery snapshot costs the UI thread when a write is
+//! due: the copy of the record handed to the keeper's thread (which renders and writes it).
+//!
 //! `search` and its kin are `/`, a query and Enter: a search reads the whole record by its
 //! nature, so it grows with the record; it has to stay well under 50 ms here.
 //!
@@ -191,6 +194,13 @@ fn benches(c: &mut Criterion) {
     });
     g.bench_function("h", |bn| {
         bn.iter_custom(|n| b.time(n, 'h', |a| a.cur_index() == 0, |b| b.key('G')))
+    });
+    // What the periodic recovery snapshot costs the UI thread when a write is due
+    // (`Keeper::tick` through `App::recovery_tick`): a copy of the whole record for the
+    // keeper's thread, which renders and writes it. The write itself is not made here (it
+    // would go to the user's data folder and queue a copy per iteration).
+    g.bench_function("recovery_copy", |bn| {
+        bn.iter(|| std::hint::black_box(Box::new(b.v.app.record().clone())))
     });
     // j and k switch between the alternatives of the widest fork (the line below changes).
     let first_child = |b: &mut Bench| {

@@ -24,17 +24,8 @@ pub fn read_input(path: &Path) -> Result<Vec<u8>, String> {
 
 /// [`read_input`] with the limit given.
 pub fn read_limited(path: &Path, limit: u64) -> Result<Vec<u8>, String> {
-    let over = limit.saturating_add(1);
     if path == Path::new("-") {
-        let mut bytes = Vec::new();
-        std::io::stdin()
-            .take(over)
-            .read_to_end(&mut bytes)
-            .map_err(|e| format!("reading standard input: {e}"))?;
-        if bytes.len() as u64 > limit {
-            return Err(too_big("standard input", None, limit));
-        }
-        return Ok(bytes);
+        return read_stream(std::io::stdin().lock(), "standard input", limit, Vec::new());
     }
     let cannot = |e: std::io::Error| format!("{}: cannot read: {e}", path.display());
     let file = std::fs::File::open(path).map_err(cannot)?;
@@ -52,6 +43,8 @@ pub fn read_text_limited(path: &Path, limit: u64) -> std::io::Result<String> {
     if bytes.len() as u64 > limit {
         return Err(std::io::Error::other(format!("larger than {limit} bytes")));
     }
+    // The one decode of these bytes: a settings file is read here and nowhere else, and is
+    // UTF-8 (a record's bytes are decoded once, by `core::notation`, never here).
     String::from_utf8(bytes)
         .map_err(|_| std::io::Error::new(std::io::ErrorKind::InvalidData, "not UTF-8 text"))
 }
@@ -114,17 +107,52 @@ fn read_opened(path: &Path, file: std::fs::File, limit: u64) -> Result<Vec<u8>, 
             limit,
         ));
     }
-    let room = if meta.is_file() {
-        meta.len() + 1
-    } else {
-        64 * 1024
-    };
-    let mut bytes = Vec::with_capacity(room.min(over) as usize);
+    if !meta.is_file() {
+        return read_stream(file, &path.display().to_string(), limit, Vec::new());
+    }
+    let mut bytes = Vec::with_capacity((meta.len() + 1).min(over) as usize);
     file.take(over).read_to_end(&mut bytes).map_err(cannot)?;
     if bytes.len() as u64 > limit {
         return Err(too_big(&path.display().to_string(), None, limit));
     }
     Ok(bytes)
+}
+
+/// What [`read_stream`] reads at a time, and the run of NUL bytes that says an input is not
+/// a record file.
+const BLOCK: usize = 64 * 1024;
+
+/// Reads an input that is not a regular file (a pipe, a device, standard input) block by
+/// block, within `limit`: one whose block is all NUL bytes (`/dev/zero`) is refused there,
+/// after 64 KiB (no record file, in any encoding kifview reads, holds 64 KiB of NUL bytes),
+/// instead of being read up to the limit.
+fn read_stream(
+    mut input: impl Read,
+    name: &str,
+    limit: u64,
+    mut bytes: Vec<u8>,
+) -> Result<Vec<u8>, String> {
+    let cannot = |e: std::io::Error| format!("{name}: cannot read: {e}");
+    loop {
+        let start = bytes.len();
+        let got = (&mut input)
+            .take(BLOCK as u64)
+            .read_to_end(&mut bytes)
+            .map_err(cannot)?;
+        if bytes.len() as u64 > limit {
+            return Err(too_big(name, None, limit));
+        }
+        if got == BLOCK && bytes[start..].iter().all(|&b| b == 0) {
+            return Err(format!(
+                "{name}: not a record file ({} KiB of NUL bytes at byte {start}; nothing past \
+                 them was read)",
+                BLOCK / 1024
+            ));
+        }
+        if got < BLOCK {
+            return Ok(bytes);
+        }
+    }
 }
 
 /// The largest record file read by default: 256 MiB. The largest records in use are

@@ -6,7 +6,7 @@ use super::config::Config;
 use super::dispatch::command::Command;
 use super::document::{self, Document, RecordSource, Watch};
 use super::outline::Outline;
-use super::overlay::{Mode, Overlay, Overlays};
+use super::overlay::stack::{HelpView, Mode, Overlay, Overlays};
 use crate::core::notation;
 use crate::core::record::{NodeId, Record, Step};
 use crate::core::rules::{Position, Square};
@@ -177,7 +177,7 @@ pub struct App {
     pub(super) session: document::session::Session,
     pub(super) config: Config,
     /// What is open over the record; the top decides what keys do.
-    pub(super) overlays: Overlays,
+    pub(super) overlays: Overlays<App>,
     pub(super) view: View,
     cursor: Cursor,
     pub(super) message: Option<Message>,
@@ -369,7 +369,7 @@ impl App {
         &self.config
     }
     /// What is open over the record, bottom first.
-    pub fn overlays(&self) -> &Overlays {
+    pub fn overlays(&self) -> &Overlays<App> {
         &self.overlays
     }
     /// The focused pane.
@@ -686,7 +686,7 @@ impl App {
 
     /// `:help COMMAND`: the help, at the line of the `:` command named `name`.
     pub(crate) fn open_help_at(&mut self, name: &'static str) {
-        let help = crate::app::overlay::HelpView {
+        let help = HelpView {
             scroll: 0,
             at: Some(name),
         };

@@ -518,6 +518,8 @@ pub(super) fn shell_word(t: &mut Vec<u8>, key: &str) {
     }
     let path = collection::walk::key_path(key);
     let bytes = path.as_os_str().as_bytes();
+    // Not a file's text decoded again: a path's own bytes, looked at once to choose how to
+    // quote them.
     match std::str::from_utf8(bytes) {
         Ok(s) if !s.is_empty() && s.chars().all(plain) => t.extend_from_slice(bytes),
         Ok(s) if !s.contains(kifview::core::text::is_unsafe) => {

@@ -450,6 +450,8 @@ pub(super) fn place(a: &At) -> String {
         t.extend_from_slice(b" --record ");
         number(&mut t, a.record);
     }
+    // Not a file's text decoded again: the bytes `shell_word` just wrote, which are UTF-8
+    // (a path's bytes that are not are written as `\xNN` escapes), so nothing is replaced.
     String::from_utf8_lossy(&t).into_owned()
 }
 

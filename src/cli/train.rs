@@ -5,7 +5,7 @@ use super::collection::fail;
 use clap::{Args, Subcommand};
 use kifview::core::text::sanitize;
 use kifview::training::ProblemSet;
-use kifview::training::history::{self, History, Stats};
+use kifview::training::history::{self, History, Stats, TagFamily, TagStats};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -122,7 +122,14 @@ fn add(a: SourcesArgs) -> ExitCode {
             }
         };
         let keys: Vec<String> = set.problems.iter().map(|p| p.key()).collect();
-        match h.add_source(&source_name(p), "next-move", &keys, t) {
+        let name = source_name(p);
+        let added = h.add_source(&name, "next-move", &keys, t).and_then(|n| {
+            Ok((
+                n,
+                h.set_tags(&name, &kifview::training::tags::for_set(&set))?,
+            ))
+        });
+        match added.map(|(n, ())| n) {
             Ok(n) => println!(
                 "{}: {} problem(s), {n} new to the history",
                 sanitize(&p.display().to_string()),
@@ -220,9 +227,25 @@ fn stats(a: StatsArgs) -> ExitCode {
     if a.json {
         println!("{}", serde_json::to_string(&s).expect("stats are JSON"));
     } else {
+        let today = t.with_timezone(&chrono::Local).date_naive();
         print!("{}", table(&s));
+        print!("{}", tag_table(&s.tags));
+        print!("\n{}", history::chart(&s.series, today, width()));
     }
     ExitCode::SUCCESS
+}
+
+/// The width the chart may take: the terminal's, else `$COLUMNS`, else 80.
+fn width() -> usize {
+    use std::io::IsTerminal;
+    let term = std::io::stdout()
+        .is_terminal()
+        .then(crossterm::terminal::size)
+        .and_then(Result::ok)
+        .map(|(w, _)| usize::from(w));
+    term.or_else(|| std::env::var("COLUMNS").ok()?.trim().parse().ok())
+        .filter(|&w| w > 0)
+        .unwrap_or(80)
 }
 
 fn rate(correct: u64, attempts: u64) -> String {
@@ -233,39 +256,80 @@ fn rate(correct: u64, attempts: u64) -> String {
     }
 }
 
-/// The statistics as a table, then `due: N, new: M`.
-fn table(s: &Stats) -> String {
-    let mut out = format!(
-        "{:>8} {:>8} {:>5} {:>9} {:>5} {:>5}  source\n",
+fn avg(ms: Option<u64>) -> String {
+    ms.map_or_else(|| "-".into(), |ms| format!("{:.1} s", ms as f64 / 1000.0))
+}
+
+/// One row: attempts, correct, rate, average time, due, new, then the name.
+fn row(attempts: u64, correct: u64, avg_ms: Option<u64>, due: u64, new: u64, name: &str) -> String {
+    format!(
+        "{:>8} {:>8} {:>5} {:>9} {:>5} {:>5}  {}\n",
+        attempts,
+        correct,
+        rate(correct, attempts),
+        avg(avg_ms),
+        due,
+        new,
+        sanitize(name)
+    )
+}
+
+fn header(what: &str) -> String {
+    format!(
+        "{:>8} {:>8} {:>5} {:>9} {:>5} {:>5}  {what}\n",
         "attempts", "correct", "rate", "avg time", "due", "new"
-    );
+    )
+}
+
+/// The statistics per source, then in all, then `due: N, new: M`.
+fn table(s: &Stats) -> String {
+    let mut out = header("source");
     for x in &s.sources {
-        let avg = if x.attempts == 0 {
-            "-".into()
-        } else {
-            format!("{:.1} s", x.millis as f64 / 1000.0 / x.attempts as f64)
-        };
-        out.push_str(&format!(
-            "{:>8} {:>8} {:>5} {:>9} {:>5} {:>5}  {}\n",
+        out.push_str(&row(
             x.attempts,
             x.correct,
-            rate(x.correct, x.attempts),
-            avg,
+            x.avg_time_ms,
             x.due,
             x.new,
-            sanitize(&x.source)
+            &x.source,
         ));
     }
-    out.push_str(&format!(
-        "{:>8} {:>8} {:>5} {:>9} {:>5} {:>5}  all\ndue: {}, new: {}\n",
+    out.push_str(&row(
         s.attempts,
         s.correct,
-        rate(s.correct, s.attempts),
-        "",
+        s.avg_time_ms,
         s.due,
         s.new,
-        s.due,
-        s.new
+        "all",
     ));
+    out.push_str(&format!("due: {}, new: {}\n", s.due, s.new));
+    out
+}
+
+/// The statistics per tag, under a heading per family (nothing when no problem has a tag).
+fn tag_table(tags: &[TagStats]) -> String {
+    let mut out = String::new();
+    let mut family = None;
+    let phases = format!("phase ({})", kifview::training::tags::phases_text());
+    for t in tags {
+        if family != Some(t.family) {
+            family = Some(t.family);
+            let what = match t.family {
+                TagFamily::Length => "tsume length",
+                TagFamily::Strategy => "strategy (戦型)",
+                TagFamily::Phase => &phases,
+            };
+            out.push('\n');
+            out.push_str(&header(what));
+        }
+        out.push_str(&row(
+            t.attempts,
+            t.correct,
+            t.avg_time_ms,
+            t.due,
+            t.new,
+            &t.tag,
+        ));
+    }
     out
 }

@@ -354,7 +354,7 @@ fn begin(cat: &Catalog) -> Result<(), String> {
 fn commit(cat: &Catalog) -> Result<(), String> {
     super::duplicates::mark(cat)?;
     cat.bump_generation()?;
-    cat.db.execute_batch("COMMIT").map_err(|e| e.to_string())
+    cat.commit()
 }
 
 /// The index's lock (`lock` in its folder), held while an update runs: a second
@@ -751,7 +751,7 @@ fn remove_owned(dir: &Path, cat: &Catalog) -> Result<(), String> {
         let _ = cat.db.execute_batch("ROLLBACK");
     }
     done?;
-    cat.db.execute_batch("COMMIT").map_err(|e| e.to_string())
+    cat.commit()
 }
 
 /// Makes `dir` an index folder, or makes sure it is one: a folder that does not exist is made
@@ -895,6 +895,7 @@ fn open_or_rebuild(dir: &Path, opts: UpdateOptions) -> Result<Opened, String> {
     let new = dir.join(NEW_CATALOG);
     let cat = Catalog::create(&new)?;
     cat.set_meta("next_segment", &base.to_string())?;
+    cat.seal()?;
     Ok(Opened {
         cat,
         rebuild: Some(Rebuild { why, old_files }),
@@ -964,7 +965,7 @@ fn finish_rebuild(dir: &Path, cat: Catalog, old_files: &[String]) -> Result<Cata
         let _ = cat.db.execute_batch("ROLLBACK");
     }
     owned?;
-    cat.db.execute_batch("COMMIT").map_err(|e| e.to_string())?;
+    cat.commit()?;
     drop(cat);
     // The old catalog's journal, if an update of it was killed: it belongs to that file, and
     // SQLite would play it into the new one.
@@ -994,6 +995,9 @@ fn roots_of(cat: &Catalog) -> Vec<String> {
 /// segment is repaired, not a reason to rebuild: [`damaged_segments`].)
 fn check(cat: &Catalog, opts: UpdateOptions) -> Result<Vec<String>, String> {
     cat.text_is_utf8()?;
+    if let Some(why) = cat.damaged_rows()? {
+        return Err(format!("damaged ({why})"));
+    }
     let want = if opts.variations { "1" } else { "0" };
     if let Some(v) = cat.meta("variations")?
         && v != want
@@ -1048,6 +1052,12 @@ pub fn check_index(dir: &Path) -> Result<Vec<String>, String> {
     };
     if let Err(e) = cat.text_is_utf8() {
         out.push(format!("{}: {e}", path.display()));
+    }
+    if let Some(why) = cat.damaged_rows()? {
+        out.push(format!(
+            "{}: damaged ({why}); `kifview index --repair` rebuilds it",
+            path.display()
+        ));
     }
     for (_, why) in damaged_segments(dir, &cat)? {
         out.push(why);

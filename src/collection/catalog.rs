@@ -7,7 +7,7 @@ use std::path::Path;
 
 /// The version of the index's layout: an index of another version is refused (and rebuilt by
 /// `kifview index`).
-pub const FORMAT: &str = "kifview-collection-6";
+pub const FORMAT: &str = "kifview-collection-7";
 
 /// The prefix of every version's format: a catalog whose format starts so is kifview's (an
 /// index made before the marker file, [`super::build::MARKER`], is recognised by it).
@@ -26,9 +26,11 @@ CREATE TABLE files(
   warnings INTEGER NOT NULL,      -- reader warnings
   error TEXT,                     -- why the file was skipped, or NULL
   dev INTEGER NOT NULL,           -- the file's identity when read (device, inode; as signed
-  ino INTEGER NOT NULL            -- 64-bit): another name of it found later is not a new game
+  ino INTEGER NOT NULL,           -- 64-bit): another name of it found later is not a new game
+  sum INTEGER NOT NULL DEFAULT 0  -- the row's other values hashed (0 until its commit)
 );
 CREATE INDEX files_identity ON files(ino, dev);
+CREATE INDEX files_unsealed ON files(id) WHERE sum = 0;
 CREATE TABLE segments(
   id INTEGER PRIMARY KEY,         -- pos-ID.bin and moves-ID.bin
   first_game INTEGER NOT NULL,
@@ -60,10 +62,12 @@ CREATE TABLE games(
   event_key TEXT NOT NULL,
   moves_hash INTEGER NOT NULL,    -- the start and the main line's moves hashed (0: no move)
   comments INTEGER NOT NULL,      -- nodes with a comment
-  same_as INTEGER                 -- a copy of this game (same moves, players and date where
+  same_as INTEGER,                -- a copy of this game (same moves, players and date where
                                   -- both have them): NULL, or the id of the copy counted
+  sum INTEGER NOT NULL DEFAULT 0  -- the row's other values hashed (0 until its commit)
 );
 CREATE INDEX games_file ON games(file_id);
+CREATE INDEX games_unsealed ON games(id) WHERE sum = 0;
 CREATE INDEX games_hash ON games(moves_hash);
 CREATE TABLE owned(
   name TEXT PRIMARY KEY           -- a file this index writes or wrote that no segment names (the
@@ -73,10 +77,38 @@ CREATE VIEW game_list AS
   SELECT games.*, files.path AS path FROM games JOIN files ON files.id = games.file_id;
 ";
 
-/// Games with their file's path, games in id order: `CROSS JOIN` keeps `games` the outer loop
+/// Games with their file's path, games in id order: a `LEFT JOIN` keeps `games` the outer loop
 /// (SQLite does not reorder it), so rows come in id order without a sort, each path found by
-/// the files' primary key.
-const FROM: &str = "games CROSS JOIN files ON files.id = games.file_id";
+/// the files' primary key; a game whose file row is missing (damage) is met by the checks of
+/// [`rows_sound`], not silently left out.
+const FROM: &str = "games LEFT JOIN files ON files.id = games.file_id";
+
+/// The values of a `games` row its `sum` covers, in order: every column but `sum`.
+const GAME_SUMMED: &str = "games.id, games.file_id, games.record, games.sente, games.gote, \
+    games.date, games.event, games.handicap, games.result, games.ending, games.moves, \
+    games.first_move, games.opening, games.tags, games.evaluated, games.sente_inaccuracies, \
+    games.sente_dubious, games.sente_mistakes, games.sente_blunders, games.gote_inaccuracies, \
+    games.gote_dubious, games.gote_mistakes, games.gote_blunders, games.sente_loss, \
+    games.gote_loss, games.sente_key, games.gote_key, games.event_key, games.moves_hash, \
+    games.comments, games.same_as";
+
+/// The values of a `files` row its `sum` covers, in order: every column but `sum`.
+const FILE_SUMMED: &str = "files.id, files.path, files.size, files.mtime_ns, files.hash, \
+    files.format, files.records, files.warnings, files.error, files.dev, files.ino";
+
+/// A condition true of a game row of [`FROM`] whose values (its own and its file's) match
+/// their sums, and an error (the query refused, naming the catalog and `--repair`) for any
+/// other: every query that reads games through [`FROM`] checks each row it reads, first (so a
+/// changed value neither shows nor moves a game into or out of a filter's answer).
+fn rows_sound() -> &'static str {
+    static S: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    S.get_or_init(|| {
+        format!(
+            "kifview_sound('games', games.sum, {GAME_SUMMED}) \
+             AND kifview_sound('files', files.sum, {FILE_SUMMED})"
+        )
+    })
+}
 
 /// A column of the game list ([`Catalog::page`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -140,6 +172,7 @@ impl Catalog {
     /// Creates an empty catalog at `path`.
     pub fn create(path: &Path) -> Result<Catalog, String> {
         let db = Connection::open(path).map_err(sql)?;
+        functions(&db, path)?;
         // SQLite's defaults (a rollback journal, full sync): the catalog is one plain file
         // between updates, which a read-only connection opens anywhere (WAL would need its
         // `-shm` file, or a writable folder to make one).
@@ -151,7 +184,9 @@ impl Catalog {
             [FORMAT, &new_build_id().to_string()],
         )
         .map_err(sql)?;
-        Ok(Catalog { db })
+        let cat = Catalog { db };
+        cat.seal()?;
+        Ok(cat)
     }
 
     /// Opens an existing catalog, refusing one of another version; `check` runs SQLite's
@@ -165,6 +200,7 @@ impl Catalog {
         // writes otherwise (`query_only`).
         let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
         let db = Connection::open_with_flags(path, flags).map_err(sql)?;
+        functions(&db, path)?;
         if read_only {
             // Queries read the pages in place instead of copying them into SQLite's cache.
             db.execute_batch("PRAGMA mmap_size = 1073741824; PRAGMA query_only = ON")
@@ -204,7 +240,135 @@ impl Catalog {
                 return Err(format!("the catalog is damaged ({ok})"));
             }
         }
-        Ok(Catalog { db })
+        let cat = Catalog { db };
+        cat.snapshot(|| cat.check_seal())?;
+        Ok(cat)
+    }
+
+    /// Commits the transaction under way, sealed ([`Catalog::seal`]).
+    pub fn commit(&self) -> Result<(), String> {
+        self.seal()?;
+        self.db.execute_batch("COMMIT").map_err(sql)
+    }
+
+    /// Seals the catalog's values before a commit (or after its creation), so that a value
+    /// changed later (a flipped bit, an edit with `sqlite3`) is found instead of answered
+    /// from: each row of `games` and `files` changed since the last seal (its `sum` 0: new
+    /// rows, and every update of a row sets it so) gets the hash of its values, `meta` the
+    /// number of rows of each, and `meta.seal` the hash of `meta`, `segments` and `owned`
+    /// (a few rows: checked at every opening, [`Catalog::check_seal`]). A row's sum is checked
+    /// by every query that reads the row ([`rows_sound`]), every row's by `kifview index
+    /// --check` and each update ([`Catalog::damaged_rows`]). The cost is the rows changed,
+    /// found by a partial index, and two counts.
+    pub fn seal(&self) -> Result<(), String> {
+        self.db
+            .execute_batch(&format!(
+                "UPDATE games SET sum = kifview_sum({GAME_SUMMED}) WHERE sum = 0;
+                 UPDATE files SET sum = kifview_sum({FILE_SUMMED}) WHERE sum = 0;"
+            ))
+            .map_err(sql)?;
+        for table in ["games", "files"] {
+            let n: i64 = self
+                .db
+                .query_row(&format!("SELECT count(*) FROM {table}"), [], |r| r.get(0))
+                .map_err(sql)?;
+            self.set_meta(&format!("{table}_rows"), &n.to_string())?;
+        }
+        let seal = self.bookkeeping_sum()?;
+        self.set_meta("seal", &seal.to_string())
+    }
+
+    /// The hash of `meta` (but its seal), `segments` and `owned`, every row in order.
+    fn bookkeeping_sum(&self) -> Result<i64, String> {
+        let mut sum = Sum::new();
+        for q in [
+            "SELECT key, value FROM meta WHERE key != 'seal' ORDER BY key",
+            "SELECT id, first_game, games, pairs FROM segments ORDER BY id",
+            "SELECT name FROM owned ORDER BY name",
+        ] {
+            let mut st = self.db.prepare_cached(q).map_err(sql)?;
+            let n = st.column_count();
+            let mut rows = st.query([]).map_err(sql)?;
+            while let Some(r) = rows.next().map_err(sql)? {
+                for i in 0..n {
+                    sum.value(r.get_ref(i).map_err(sql)?);
+                }
+            }
+            sum.value(rusqlite::types::ValueRef::Blob(b"end of table"));
+        }
+        Ok(sum.finish())
+    }
+
+    /// Do `meta`, `segments` and `owned` match their seal ([`Catalog::seal`])?
+    pub fn check_seal(&self) -> Result<(), String> {
+        let stored = self.meta("seal")?.and_then(|s| s.parse::<i64>().ok());
+        if stored != Some(self.bookkeeping_sum()?) {
+            return Err(format!(
+                "{} is damaged (its meta, segments or owned tables do not match their \
+                 checksum); `kifview index --repair` rebuilds it",
+                self.path()
+            ));
+        }
+        Ok(())
+    }
+
+    /// Every row of `games` and `files` checked against its sum, their numbers against the
+    /// seal's, and each game's file: what is damaged, the first found (one pass over each
+    /// table: `kifview index --check` and every update run it).
+    pub fn damaged_rows(&self) -> Result<Option<String>, String> {
+        for (table, summed) in [("games", GAME_SUMMED), ("files", FILE_SUMMED)] {
+            let bad: Option<i64> = self
+                .db
+                .query_row(
+                    &format!("SELECT id FROM {table} WHERE sum != kifview_sum({summed}) LIMIT 1"),
+                    [],
+                    |r| r.get(0),
+                )
+                .optional()
+                .map_err(sql)?;
+            if let Some(id) = bad {
+                return Ok(Some(format!(
+                    "{table} row {id} does not match its checksum"
+                )));
+            }
+            let n: i64 = self
+                .db
+                .query_row(&format!("SELECT count(*) FROM {table}"), [], |r| r.get(0))
+                .map_err(sql)?;
+            let sealed = self.meta(&format!("{table}_rows"))?;
+            if sealed.as_deref() != Some(n.to_string().as_str()) {
+                return Ok(Some(format!(
+                    "{table} has {n} rows, its seal says {}",
+                    sealed.as_deref().unwrap_or("nothing")
+                )));
+            }
+        }
+        let orphan: Option<i64> = self
+            .db
+            .query_row(
+                "SELECT id FROM games WHERE NOT EXISTS
+                   (SELECT 1 FROM files WHERE files.id = games.file_id) LIMIT 1",
+                [],
+                |r| r.get(0),
+            )
+            .optional()
+            .map_err(sql)?;
+        Ok(orphan.map(|id| format!("games row {id} names a file the catalog does not hold")))
+    }
+
+    /// The error of a query whose positions (segments, `games.bin`, of the catalog's
+    /// generation) name a game the catalog does not hold: damage (a row gone, an id changed).
+    fn missing(&self, id: u32) -> String {
+        format!(
+            "{} is damaged (game {id} of the index's positions has no row); \
+             `kifview index --repair` rebuilds it",
+            self.path()
+        )
+    }
+
+    /// The catalog file's path, as SQLite has it.
+    fn path(&self) -> String {
+        self.db.path().unwrap_or("catalog.sqlite").to_string()
     }
 
     /// The catalog's build: a number drawn when the catalog file was made, so that a reader
@@ -359,7 +523,10 @@ impl Catalog {
     pub fn results(&self) -> Result<Vec<(u32, GameResult)>, String> {
         let mut st = self
             .db
-            .prepare("SELECT id, result FROM games WHERE same_as IS NULL")
+            .prepare(&format!(
+                "SELECT games.id, result FROM {FROM} WHERE {} AND same_as IS NULL",
+                rows_sound()
+            ))
             .map_err(sql)?;
         let rows = st
             .query_map([], |r| {
@@ -402,15 +569,19 @@ impl Catalog {
         if let Some(ids) = ids.filter(|ids| ids.len() < 2000) {
             let mut st = self
                 .db
-                .prepare(&format!("SELECT {cols} FROM {FROM} WHERE games.id = ?1"))
+                .prepare(&format!(
+                    "SELECT {cols} FROM {FROM} WHERE games.id = ?1 AND {}",
+                    rows_sound()
+                ))
                 .map_err(sql)?;
             for id in ids {
-                if let Some(g) = st
+                match st
                     .query_row([id], GameInfo::from_row)
                     .optional()
                     .map_err(sql)?
                 {
-                    each(g)?;
+                    Some(g) => each(g)?,
+                    None => return Err(self.missing(*id)),
                 }
             }
             return Ok(());
@@ -429,7 +600,9 @@ impl Catalog {
         while let Some(row) = rows.next().map_err(sql)? {
             if let Some(w) = wanted.as_mut() {
                 let id: u32 = row.get(0).map_err(sql)?;
-                while w.next_if(|&&x| x < id).is_some() {}
+                if let Some(&gone) = w.next_if(|&&x| x < id) {
+                    return Err(self.missing(gone));
+                }
                 if w.next_if_eq(&&id).is_none() {
                     if w.peek().is_none() {
                         break;
@@ -439,7 +612,10 @@ impl Catalog {
             }
             each(GameInfo::from_row(row).map_err(sql)?)?;
         }
-        Ok(())
+        match wanted.and_then(|mut w| w.next().copied()) {
+            Some(gone) => Err(self.missing(gone)),
+            None => Ok(()),
+        }
     }
 
     /// Calls `each` with the columns `find` prints of the games `ids` (sorted), in id order,
@@ -454,15 +630,19 @@ impl Catalog {
         let (Some(&first), Some(&last)) = (ids.first(), ids.last()) else {
             return Ok(());
         };
+        let sound = rows_sound();
         if ids.len() < 2000 {
             let mut st = self
                 .db
-                .prepare(&format!("SELECT {cols} FROM {FROM} WHERE games.id = ?1"))
+                .prepare(&format!(
+                    "SELECT {cols} FROM {FROM} WHERE games.id = ?1 AND {sound}"
+                ))
                 .map_err(sql)?;
             for id in ids {
                 let mut rows = st.query([id]).map_err(sql)?;
-                if let Some(row) = rows.next().map_err(sql)? {
-                    each(&Brief::from_row(row).map_err(sql)?)?;
+                match rows.next().map_err(sql)? {
+                    Some(row) => each(&Brief::from_row(row).map_err(sql)?)?,
+                    None => return Err(self.missing(*id)),
                 }
             }
             return Ok(());
@@ -470,21 +650,27 @@ impl Catalog {
         let mut st = self
             .db
             .prepare(&format!(
-                "SELECT {cols} FROM {FROM} WHERE games.id BETWEEN ?1 AND ?2 ORDER BY games.id"
+                "SELECT {cols} FROM {FROM} WHERE games.id BETWEEN ?1 AND ?2 AND {sound} \
+                 ORDER BY games.id"
             ))
             .map_err(sql)?;
         let mut rows = st.query([first, last]).map_err(sql)?;
         let mut wanted = ids.iter().peekable();
         while let Some(row) = rows.next().map_err(sql)? {
             let id: u32 = row.get(0).map_err(sql)?;
-            while wanted.next_if(|&&x| x < id).is_some() {}
+            if let Some(&gone) = wanted.next_if(|&&x| x < id) {
+                return Err(self.missing(gone));
+            }
             if wanted.next_if_eq(&&id).is_some() {
                 each(&Brief::from_row(row).map_err(sql)?)?;
             } else if wanted.peek().is_none() {
                 break;
             }
         }
-        Ok(())
+        match wanted.next() {
+            Some(&gone) => Err(self.missing(gone)),
+            None => Ok(()),
+        }
     }
 
     /// One page of the games passing `filter`, sorted by `sort` (then by id), from `offset`.
@@ -549,8 +735,9 @@ impl Catalog {
         let mut st = self
             .db
             .prepare(&format!(
-                "SELECT games.{} FROM {FROM} WHERE games.id IN ({list}) ORDER BY games.id",
-                GameInfo::COLUMNS
+                "SELECT games.{} FROM {FROM} WHERE games.id IN ({list}) AND {} ORDER BY games.id",
+                GameInfo::COLUMNS,
+                rows_sound()
             ))
             .map_err(sql)?;
         let rows = st.query_map([], GameInfo::from_row).map_err(sql)?;
@@ -703,9 +890,9 @@ impl Catalog {
         // follow their game.
         self.db
             .execute_batch(
-                "UPDATE games SET same_as = (SELECT new FROM remap WHERE old = games.same_as)
-                   WHERE same_as IN (SELECT old FROM remap);
-                 UPDATE games SET id = -(SELECT new FROM remap WHERE old = games.id)
+                "UPDATE games SET same_as = (SELECT new FROM remap WHERE old = games.same_as),
+                   sum = 0 WHERE same_as IN (SELECT old FROM remap);
+                 UPDATE games SET id = -(SELECT new FROM remap WHERE old = games.id), sum = 0
                    WHERE id IN (SELECT old FROM remap);
                  UPDATE games SET id = -id WHERE id < 0;
                  DELETE FROM remap;",
@@ -768,7 +955,7 @@ impl Catalog {
     pub fn touch_file(&self, id: i64, size: i64, mtime_ns: i64) -> Result<(), String> {
         self.db
             .execute(
-                "UPDATE files SET size = ?2, mtime_ns = ?3 WHERE id = ?1",
+                "UPDATE files SET size = ?2, mtime_ns = ?3, sum = 0 WHERE id = ?1",
                 params![id, size, mtime_ns],
             )
             .map(|_| ())
@@ -897,6 +1084,92 @@ impl Catalog {
     }
 }
 
+/// A row's values hashed, eight bytes a step (each value's type, length and bytes; `h = (h ^
+/// word) * K` with K odd is one-to-one in the word and in `h`, so a changed byte always
+/// changes the sum); never 0, the sum of a row not sealed yet.
+struct Sum(u64);
+
+impl Sum {
+    const K: u64 = 0x9e37_79b9_7f4a_7c15;
+    fn new() -> Sum {
+        Sum(0xcbf2_9ce4_8422_2325)
+    }
+    fn word(&mut self, w: u64) {
+        self.0 = (self.0 ^ w).wrapping_mul(Self::K).rotate_left(29);
+    }
+    fn bytes(&mut self, bytes: &[u8]) {
+        let mut words = bytes.chunks_exact(8);
+        for w in &mut words {
+            self.word(u64::from_le_bytes(w.try_into().expect("8 bytes")));
+        }
+        let mut last = [0u8; 8];
+        last[..words.remainder().len()].copy_from_slice(words.remainder());
+        self.word(u64::from_le_bytes(last));
+    }
+    fn value(&mut self, v: rusqlite::types::ValueRef) {
+        use rusqlite::types::ValueRef;
+        match v {
+            ValueRef::Null => self.word(0),
+            ValueRef::Integer(i) => {
+                self.word(1);
+                self.word(i as u64);
+            }
+            ValueRef::Real(f) => {
+                self.word(2);
+                self.word(f.to_bits());
+            }
+            ValueRef::Text(t) | ValueRef::Blob(t) => {
+                self.word(3 | (t.len() as u64) << 8);
+                self.bytes(t);
+            }
+        }
+    }
+    fn finish(&self) -> i64 {
+        if self.0 == 0 { 1 } else { self.0 as i64 }
+    }
+}
+
+/// The catalog's SQL functions, on each connection: `kifview_sum(values…)`, a row's sum
+/// ([`Catalog::seal`]), and `kifview_sound(table, sum, values…)`, 1 when the values match the
+/// sum, else an error that refuses the query, naming the catalog (`path`), the row and
+/// `kifview index --repair` ([`rows_sound`]).
+fn functions(db: &Connection, path: &Path) -> Result<(), String> {
+    use rusqlite::functions::FunctionFlags;
+    let flags = FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC;
+    let sum_of = |ctx: &rusqlite::functions::Context, from: usize| {
+        let mut sum = Sum::new();
+        for i in from..ctx.len() {
+            sum.value(ctx.get_raw(i));
+        }
+        sum.finish()
+    };
+    db.create_scalar_function("kifview_sum", -1, flags, move |ctx| Ok(sum_of(ctx, 0)))
+        .map_err(sql)?;
+    let shown = path.display().to_string();
+    db.create_scalar_function("kifview_sound", -1, flags, move |ctx| {
+        let table = ctx.get_raw(0).as_str().unwrap_or("?").to_string();
+        let damaged = |what: String| {
+            rusqlite::Error::UserFunctionError(
+                format!("{shown} is damaged ({what}); `kifview index --repair` rebuilds it").into(),
+            )
+        };
+        match ctx.get_raw(1) {
+            rusqlite::types::ValueRef::Integer(stored) if ctx.len() > 2 => {
+                if stored == sum_of(ctx, 2) {
+                    Ok(1)
+                } else {
+                    let id = ctx.get_raw(2).as_i64().unwrap_or(0);
+                    Err(damaged(format!(
+                        "{table} row {id} does not match its checksum"
+                    )))
+                }
+            }
+            _ => Err(damaged(format!("a game's row in {table} is missing"))),
+        }
+    })
+    .map_err(sql)
+}
+
 /// What the updater's connection needs: a transaction's changes stay in memory until its
 /// commit (no cache spill: a spill would take the write lock for the rest of the step, and
 /// readers would wait that long), and a commit waits for readers to finish their answer.
@@ -926,7 +1199,8 @@ fn new_build_id() -> i64 {
 /// `instr` a row, as fast as on the text itself.
 fn where_clause(f: &Filter) -> (String, Vec<String>) {
     // A copy of another game is counted once, as that game ([`super::duplicates`]).
-    let mut conds: Vec<String> = vec!["same_as IS NULL".into()];
+    // Every row read checked first ([`rows_sound`]).
+    let mut conds: Vec<String> = vec![rows_sound().into(), "same_as IS NULL".into()];
     let mut args: Vec<String> = Vec::new();
     let arg = |v: String, args: &mut Vec<String>| {
         args.push(v);
@@ -993,7 +1267,9 @@ fn where_clause(f: &Filter) -> (String, Vec<String>) {
     let single = [
         (&f.from, "date >= {a}"),
         (&f.to, "substr(date, 1, length({a})) <= {a}"),
-        (&result, "result = {a}"),
+        // Not `result = ?`: SQLite would put the value in place of the column in every other
+        // condition ("constant propagation"), the rows' checks too, which then fail.
+        (&result, "+result = {a}"),
     ];
     for (value, sql) in single {
         if let Some(v) = value {

@@ -88,7 +88,7 @@ pub fn run(dir: &Path, cat: &Catalog, new_id: i64, why: String) -> Result<Compac
         let _ = cat.db.execute_batch("ROLLBACK");
         return Err(e);
     }
-    cat.db.execute_batch("COMMIT").map_err(|e| e.to_string())?;
+    cat.commit()?;
     Ok(Compacted {
         why,
         pairs_before,

@@ -177,7 +177,7 @@ pub fn mark(cat: &Catalog) -> Result<(), String> {
     }
     let mut set = cat
         .db
-        .prepare("UPDATE games SET same_as = ?2 WHERE id = ?1")
+        .prepare("UPDATE games SET same_as = ?2, sum = 0 WHERE id = ?1")
         .map_err(sql)?;
     for (&id, _) in have.iter().filter(|(id, _)| !want.contains_key(id)) {
         set.execute(rusqlite::params![id, None::<u32>])

@@ -11,7 +11,9 @@
 //!   segment's before it is written, a compaction's or a rebuild's old ones);
 //! - `lock`: held (a POSIX record lock, `fcntl`, per process) while an update runs;
 //! - `catalog.sqlite`: the catalog of files and games (schema: [`catalog::SCHEMA`]), readable by
-//!   `sqlite3`, pandas or Datasette;
+//!   `sqlite3`, pandas or Datasette; each row sealed with a checksum of its values at the
+//!   commit that changed it, checked by every query that reads the row
+//!   ([`catalog::Catalog::seal`]);
 //! - `pos-N.bin` / `moves-N.bin`: one segment per step of an update that added games
 //!   ([`segment`]; an update commits in steps, see [`build::update_with`]): sorted (position key, game) pairs, memory-mapped at query time, and each
 //!   game's moves, replayed to confirm every candidate (so a key collision never puts a wrong

@@ -21,7 +21,6 @@
 use chrono::{DateTime, TimeZone, Utc};
 use rs_fsrs::{Card, FSRS, Rating, State};
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
-use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -75,10 +74,17 @@ CREATE TABLE IF NOT EXISTS attempts(
     answer TEXT
 );
 CREATE INDEX IF NOT EXISTS attempts_by_problem ON attempts(problem_id);
+CREATE TABLE IF NOT EXISTS problem_tags(
+    problem_id INTEGER NOT NULL REFERENCES problems(id),
+    family TEXT NOT NULL,
+    tag TEXT NOT NULL,
+    PRIMARY KEY(problem_id, family, tag)
+);
 ";
 
-/// The history's format, in SQLite's `user_version`.
-const VERSION: i64 = 1;
+/// The history's format, in SQLite's `user_version`. 2 added `problem_tags`; a format-1 file
+/// is brought up to 2 when it is opened (the table is made, nothing else changes).
+const VERSION: i64 = 2;
 
 /// One answer.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -91,36 +97,12 @@ pub struct Attempt {
     pub answer: Option<String>,
 }
 
-/// What `stats` reports; the JSON is exactly these keys.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct Stats {
-    pub attempts: u64,
-    pub correct: u64,
-    /// Problems answered before whose time has come (suspended ones and removed sources'
-    /// left out).
-    pub due: u64,
-    /// Problems never answered.
-    pub new: u64,
-    pub sources: Vec<SourceStats>,
-}
-
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct SourceStats {
-    pub source: String,
-    pub attempts: u64,
-    pub correct: u64,
-    pub due: u64,
-    /// Not in the JSON (the issue's keys): for the table.
-    #[serde(skip)]
-    pub new: u64,
-    #[serde(skip)]
-    pub millis: u64,
-}
-
 /// An open history.
 pub struct History {
     db: Connection,
     path: PathBuf,
+    /// How long a write waits for another's ([`BUSY_WAIT`] unless set).
+    wait: Duration,
 }
 
 fn ms(t: DateTime<Utc>) -> i64 {
@@ -142,6 +124,7 @@ impl History {
         let h = History {
             db,
             path: path.to_path_buf(),
+            wait: BUSY_WAIT,
         };
         h.db.busy_timeout(BUSY_WAIT).map_err(|e| h.err(e))?;
         // WAL: a reader never waits for a writer; one writer at a time, the other waits.
@@ -168,6 +151,14 @@ impl History {
         History::open(&default_path()?)
     }
 
+    /// Waits `wait` (instead of [`BUSY_WAIT`]) for another kifview's write before saying the
+    /// history is busy.
+    pub fn set_busy_wait(&mut self, wait: Duration) -> Result<(), String> {
+        self.db.busy_timeout(wait).map_err(|e| self.err(e))?;
+        self.wait = wait;
+        Ok(())
+    }
+
     pub fn path(&self) -> &Path {
         &self.path
     }
@@ -180,9 +171,9 @@ impl History {
         );
         if busy {
             format!(
-                "{}: the training history is busy: another kifview has been writing it for {} s; try again",
+                "{}: the training history is busy: another kifview has been writing it for {:.1} s; try again",
                 self.path.display(),
-                BUSY_WAIT.as_secs()
+                self.wait.as_secs_f64()
             )
         } else {
             format!("{}: {e}", self.path.display())
@@ -366,52 +357,6 @@ impl History {
         r.map_err(|e| self.err(e))
     }
 
-    /// Attempts, successes, due and new problems, in all and per source (active ones, by
-    /// name), as of `now`. Read in one transaction: one consistent state.
-    pub fn stats(&self, now: DateTime<Utc>) -> Result<Stats, String> {
-        let r = (|| {
-            let tx = self.db.unchecked_transaction()?;
-            let mut st = tx.prepare(
-                "SELECT s.source,
-                    (SELECT COUNT(*) FROM attempts a JOIN problems p ON p.id = a.problem_id
-                       WHERE p.source_id = s.id),
-                    (SELECT COUNT(*) FROM attempts a JOIN problems p ON p.id = a.problem_id
-                       WHERE p.source_id = s.id AND a.correct),
-                    (SELECT COUNT(*) FROM problems p WHERE p.source_id = s.id
-                       AND p.suspended = 0 AND p.due_ms IS NOT NULL AND p.due_ms <= ?1),
-                    (SELECT COUNT(*) FROM problems p WHERE p.source_id = s.id
-                       AND p.suspended = 0 AND p.due_ms IS NULL),
-                    (SELECT COALESCE(SUM(a.millis), 0) FROM attempts a
-                       JOIN problems p ON p.id = a.problem_id WHERE p.source_id = s.id)
-                 FROM sources s WHERE s.active = 1 ORDER BY s.source",
-            )?;
-            let sources = st
-                .query_map([ms(now)], |r| {
-                    Ok(SourceStats {
-                        source: r.get(0)?,
-                        attempts: r.get::<_, i64>(1)? as u64,
-                        correct: r.get::<_, i64>(2)? as u64,
-                        due: r.get::<_, i64>(3)? as u64,
-                        new: r.get::<_, i64>(4)? as u64,
-                        millis: r.get::<_, i64>(5)? as u64,
-                    })
-                })?
-                .collect::<rusqlite::Result<Vec<_>>>()?;
-            drop(st);
-            tx.finish()?;
-            Ok(sources)
-        })();
-        let sources = r.map_err(|e| self.err(e))?;
-        let sum = |f: fn(&SourceStats) -> u64| sources.iter().map(f).sum();
-        Ok(Stats {
-            attempts: sum(|s| s.attempts),
-            correct: sum(|s| s.correct),
-            due: sum(|s| s.due),
-            new: sum(|s| s.new),
-            sources,
-        })
-    }
-
     /// SQLite's own check of the file: "ok" when sound.
     pub fn integrity(&self) -> Result<String, String> {
         self.db
@@ -460,6 +405,9 @@ pub fn parse_now(text: &str) -> Result<DateTime<Utc>, String> {
         .map(|d| d.with_timezone(&Utc))
         .ok_or_else(|| format!("--now {text:?}: not a time that exists here"))
 }
+
+mod stats;
+pub use stats::{DayStats, SourceStats, Stats, Tag, TagFamily, TagStats, chart};
 
 #[cfg(test)]
 mod tests;

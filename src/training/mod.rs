@@ -1,18 +1,24 @@
 //! Training from the user's own files: next-move problem sets (ShogiHome's format), made from
 //! analysed games, and the attempt history that schedules them again.
 //!
-//! Layered above `core`, `engine`, `analyze`, `load` and `store`, below `app` and `cli`.
+//! Layered above `core`, `engine`, `analyze`, `load`, `store` and `collection`, below `app` and `cli`.
 //! Parts:
 //!
+//! - [`drill`]: what every kind of drill answers to the solve mode (`kifview train`), and
+//!   the next-move drill; engine work asked for as data, never run here.
 //! - [`set`]: ShogiHome's next-move problem format, read (checked as ShogiHome checks it) and
 //!   written, fields it does not know kept.
 //! - [`batch`]: `kifview problems make` over files and records.
 //! - [`history`]: the attempts and the FSRS schedule, in SQLite in the user's data directory.
 //! - [`make`]: problems from analysed games (ShogiHome's detection, re-search and adoption).
+//! - [`tags`]: what a problem is counted under in the statistics (a tsume's length, a game's
+//!   strategy from `collection::tags`, the phase by ply).
 
+pub mod drill;
 pub mod set;
 
 pub use set::{Problem, ProblemSet, SetError};
 pub mod batch;
 pub mod history;
 pub mod make;
+pub mod tags;

@@ -18,7 +18,7 @@ pub const FOCUS: Mode = Mode::Panel("BOOK");
 #[derive(Clone, Copy, Debug, Default)]
 pub struct BookFocus;
 
-impl OverlayState for BookFocus {
+impl OverlayState<App> for BookFocus {
     fn mode(&self) -> Mode {
         FOCUS
     }

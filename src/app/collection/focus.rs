@@ -21,7 +21,7 @@ pub const FOCUS: Mode = Mode::Panel("EXPLORER");
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ExplorerFocus;
 
-impl OverlayState for ExplorerFocus {
+impl OverlayState<App> for ExplorerFocus {
     fn mode(&self) -> Mode {
         FOCUS
     }

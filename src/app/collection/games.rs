@@ -122,7 +122,7 @@ struct CollectionGames {
     head: String,
 }
 
-impl ListContent for CollectionGames {
+impl ListContent<App> for CollectionGames {
     fn tag(&self) -> &'static str {
         GAMES_TAG
     }

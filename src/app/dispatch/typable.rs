@@ -287,7 +287,7 @@ pub fn close_matches(name: &str) -> Vec<&'static str> {
 }
 
 /// The `:` line's behaviour: typed text goes into it, Enter runs it.
-impl OverlayState for CommandLine {
+impl OverlayState<App> for CommandLine {
     fn mode(&self) -> Mode {
         Mode::CommandLine
     }

@@ -113,7 +113,7 @@ pub fn toggle_copy_menu(app: &mut App) {
 }
 
 /// The paste prompt's behaviour: typed and pasted text goes into it, Enter opens it.
-impl OverlayState for PasteBox {
+impl OverlayState<App> for PasteBox {
     fn mode(&self) -> Mode {
         Mode::Paste
     }

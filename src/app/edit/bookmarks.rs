@@ -11,7 +11,7 @@ use crate::core::record::{Edit, NodeId};
 #[derive(Debug)]
 struct Bookmarks(Vec<NodeId>);
 
-impl ListContent for Bookmarks {
+impl ListContent<App> for Bookmarks {
     fn tag(&self) -> &'static str {
         "BOOKMARKS"
     }

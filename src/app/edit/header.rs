@@ -11,7 +11,7 @@ use crate::app::state::{App, Level};
 #[derive(Debug)]
 struct HeaderList;
 
-impl ListContent for HeaderList {
+impl ListContent<App> for HeaderList {
     fn tag(&self) -> &'static str {
         "HEADER"
     }

@@ -134,7 +134,7 @@ impl App {
 #[derive(Debug)]
 struct Presets;
 
-impl ListContent for Presets {
+impl ListContent<App> for Presets {
     fn tag(&self) -> &'static str {
         "PRESETS"
     }

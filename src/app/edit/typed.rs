@@ -25,7 +25,7 @@ pub const ENDINGS: [Special; 9] = [
 #[derive(Debug)]
 struct Endings;
 
-impl ListContent for Endings {
+impl ListContent<App> for Endings {
     fn tag(&self) -> &'static str {
         "ENDINGS"
     }

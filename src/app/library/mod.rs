@@ -603,7 +603,7 @@ use crate::app::config::KeyMode;
 use crate::app::dispatch::command::Command;
 use crate::app::overlay::behaviour::{Handler, OverlayState, Tag, clone_box, insert_each};
 
-impl OverlayState for LibraryScreen {
+impl OverlayState<App> for LibraryScreen {
     fn mode(&self) -> Mode {
         Mode::Library
     }

@@ -1,5 +1,5 @@
 //! What each overlay answers about itself, in one place per overlay: [`OverlayState`], a
-//! trait every overlay's state type implements (its mode, its key mode, whether it takes
+//! trait (`stack.rs`) every overlay's state type implements for `App` (its mode, its key mode, whether it takes
 //! text, its tag on the status line, what Enter and Esc do, what typing, Backspace and paste
 //! do, whether it scrolls). `Overlay::state` is the one `match` over the variants in the app;
 //! everything else asks the state. The front end's one `match` (`tui::ui::overlays`) picks
@@ -10,93 +10,21 @@
 use crate::app::config::KeyMode;
 use crate::app::dispatch::command::Command;
 use crate::app::dispatch::input::KeyEvent;
-use crate::app::overlay::TreeView;
 use crate::app::overlay::{
-    BoardInput, CommentEdit, Confirm, ListView, Mode, Overlay, PositionEditing, Prompt,
+    BoardInput, CommentEdit, Confirm, CopyMenuView, HelpView, ListView, Mode, Overlay,
+    PositionEditing, Prompt, TreeView, WarningList,
 };
 use crate::app::state::App;
 
+pub use crate::app::overlay::stack::{OverlayState, Panel, Tag};
+
 /// A command handler (`App::close_overlay`, `App::prompt_submit`, ...).
-pub type Handler = fn(&mut App);
-
-/// The name an overlay shows on the status line and its keys, the way out last.
-#[derive(Clone, Copy, Debug)]
-pub enum Tag {
-    /// No tag (a question lists its own answers).
-    None,
-    /// The name, and commands with what they do: the keys are the keymap's.
-    Keys(&'static str, &'static [(Command, &'static str)]),
-    /// The name and keys that are not in the keymap (the position editor's own).
-    Fixed(&'static str, &'static [&'static str]),
-}
-
-/// A panel's text: its title and its lines (untrusted text is sanitized by the widget).
-#[derive(Clone, PartialEq, Eq, Debug, Default)]
-pub struct Panel {
-    pub title: String,
-    pub lines: Vec<String>,
-}
-
-/// An overlay's behaviour: the defaults fit an overlay that shows something, closes with
-/// Esc and takes no text.
-pub trait OverlayState: std::fmt::Debug {
-    /// The mode `App::mode` reports while it is on top.
-    fn mode(&self) -> Mode;
-    /// The keymap its keys are looked up in.
-    fn key_mode(&self) -> KeyMode;
-    /// Does it take every key as it is, not through a keymap (the position editor, whose
-    /// letters are pieces)? Then this gets each key (Ctrl-z still suspends).
-    fn own_keys(&self) -> Option<fn(&mut App, KeyEvent)> {
-        None
-    }
-    /// Do typed characters go into it (as text or as an answer)?
-    fn takes_text(&self) -> bool {
-        false
-    }
-    /// Its name and keys on the status line.
-    fn tag(&self) -> Tag;
-    /// `submit` (Enter in the command keymap).
-    fn submit(&self) -> Option<Handler> {
-        None
-    }
-    /// `cancel` (Esc in the command keymap).
-    fn cancel(&self) -> Handler {
-        App::close_overlay
-    }
-    /// A character typed into it: taken here, or handed to the app (`Some`: a question's
-    /// answer, the paste prompt's text).
-    fn insert(&mut self, _c: char) -> Option<fn(&mut App, char)> {
-        None
-    }
-    /// `delete_back` (Backspace): deletes the last character typed; `Some`: what the app
-    /// does then (an emptied `:` line leaves).
-    fn delete_back(&mut self) -> Option<Handler> {
-        None
-    }
-    /// Pasted text: taken here, or handed to the app.
-    fn paste(&mut self, _text: &str) -> Option<fn(&mut App, &str)> {
-        None
-    }
-    /// Its scroll offset, when it scrolls as text.
-    fn scroll_mut(&mut self) -> Option<&mut u16> {
-        None
-    }
-    fn scroll(&self) -> u16 {
-        0
-    }
-    /// What the panel widget (`tui::widgets::panel`) shows, for an `Overlay::Panel`; the
-    /// kinds with a variant have their own widget (`tui::ui::overlays` maps them).
-    fn panel(&self, _app: &App) -> Panel {
-        Panel::default()
-    }
-    /// A copy of it, boxed (an `Overlay` is `Clone`).
-    fn clone_box(&self) -> Box<dyn OverlayState>;
-}
+pub type Handler = crate::app::overlay::stack::Handler<App>;
 
 /// Implements `clone_box` for a `Clone` state.
 macro_rules! clone_box {
     () => {
-        fn clone_box(&self) -> Box<dyn OverlayState> {
+        fn clone_box(&self) -> Box<dyn OverlayState<$crate::app::state::App>> {
             Box::new(self.clone())
         }
     };
@@ -127,7 +55,7 @@ macro_rules! text_panel {
             scroll: u16,
         }
 
-        impl $crate::app::overlay::behaviour::OverlayState for $name {
+        impl $crate::app::overlay::behaviour::OverlayState<$crate::app::state::App> for $name {
             fn mode(&self) -> $crate::app::overlay::Mode {
                 $crate::app::overlay::Mode::Panel($tag)
             }
@@ -148,7 +76,7 @@ macro_rules! text_panel {
                     lines: $lines(app),
                 }
             }
-            fn clone_box(&self) -> Box<dyn $crate::app::overlay::behaviour::OverlayState> {
+            fn clone_box(&self) -> Box<dyn $crate::app::overlay::behaviour::OverlayState<$crate::app::state::App>> {
                 Box::new(*self)
             }
         }
@@ -159,7 +87,7 @@ pub(crate) use text_panel;
 impl App {
     /// A panel's command (`dispatch::command::panels!`): opens `P` as it opens (its
     /// `Default`), in place of a panel open on top.
-    pub(crate) fn open_panel<P: OverlayState + Default + 'static>(&mut self) {
+    pub(crate) fn open_panel<P: OverlayState<App> + Default + 'static>(&mut self) {
         self.overlays
             .replace_or_push(Overlay::Panel(Box::new(P::default())));
     }
@@ -168,7 +96,7 @@ impl App {
 /// Pasted `text` typed into a one-line overlay: each character as if typed, control
 /// characters (line breaks, escapes) left out. The paste is taken here.
 pub(crate) fn insert_each(
-    state: &mut (impl OverlayState + ?Sized),
+    state: &mut (impl OverlayState<App> + ?Sized),
     text: &str,
 ) -> Option<fn(&mut App, &str)> {
     for c in text.chars().filter(|c| !c.is_control()) {
@@ -177,7 +105,7 @@ pub(crate) fn insert_each(
     None
 }
 
-impl OverlayState for Prompt {
+impl OverlayState<App> for Prompt {
     fn mode(&self) -> Mode {
         Mode::Prompt
     }
@@ -213,7 +141,7 @@ impl OverlayState for Prompt {
     clone_box!();
 }
 
-impl OverlayState for Confirm {
+impl OverlayState<App> for Confirm {
     fn mode(&self) -> Mode {
         Mode::Confirm
     }
@@ -236,7 +164,7 @@ impl OverlayState for Confirm {
     clone_box!();
 }
 
-impl OverlayState for ListView {
+impl OverlayState<App> for ListView {
     fn mode(&self) -> Mode {
         Mode::List
     }
@@ -253,7 +181,7 @@ impl OverlayState for ListView {
     clone_box!();
 }
 
-impl OverlayState for CommentEdit {
+impl OverlayState<App> for CommentEdit {
     fn mode(&self) -> Mode {
         Mode::Comment
     }
@@ -283,7 +211,7 @@ impl OverlayState for CommentEdit {
     clone_box!();
 }
 
-impl OverlayState for BoardInput {
+impl OverlayState<App> for BoardInput {
     fn mode(&self) -> Mode {
         Mode::Board
     }
@@ -296,7 +224,7 @@ impl OverlayState for BoardInput {
     clone_box!();
 }
 
-impl OverlayState for TreeView {
+impl OverlayState<App> for TreeView {
     fn mode(&self) -> Mode {
         Mode::Tree
     }
@@ -316,15 +244,7 @@ impl OverlayState for TreeView {
     clone_box!();
 }
 
-/// The key help, scrolled this far (from the line of the `:` command `at`, when
-/// `:help COMMAND` opened it; the help widget finds that line).
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
-pub struct HelpView {
-    pub scroll: u16,
-    pub at: Option<&'static str>,
-}
-
-impl OverlayState for HelpView {
+impl OverlayState<App> for HelpView {
     fn mode(&self) -> Mode {
         Mode::Help
     }
@@ -338,14 +258,7 @@ impl OverlayState for HelpView {
     clone_box!();
 }
 
-/// The reader's warnings; `scroll` is the one selected (j/k move it, the list follows;
-/// Enter goes to its move: `warnings.rs`).
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
-pub struct WarningList {
-    pub scroll: u16,
-}
-
-impl OverlayState for WarningList {
+impl OverlayState<App> for WarningList {
     fn mode(&self) -> Mode {
         Mode::Warnings
     }
@@ -365,11 +278,7 @@ impl OverlayState for WarningList {
     clone_box!();
 }
 
-/// The copy menu (`y`).
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
-pub struct CopyMenuView;
-
-impl OverlayState for CopyMenuView {
+impl OverlayState<App> for CopyMenuView {
     fn mode(&self) -> Mode {
         Mode::Copy
     }
@@ -382,7 +291,7 @@ impl OverlayState for CopyMenuView {
     clone_box!();
 }
 
-impl OverlayState for PositionEditing {
+impl OverlayState<App> for PositionEditing {
     fn mode(&self) -> Mode {
         Mode::PositionEditor
     }

@@ -13,7 +13,7 @@ use std::rc::Rc;
 impl App {
     /// Opens a list of `content` titled `title` (in place of a list open on top), its
     /// first row selected.
-    pub(crate) fn open_list(&mut self, content: impl ListContent + 'static, title: &str) {
+    pub(crate) fn open_list(&mut self, content: impl ListContent<App> + 'static, title: &str) {
         self.overlays.replace_or_push(Overlay::List(ListView {
             content: Rc::new(content),
             title: title.to_string(),
@@ -66,7 +66,7 @@ impl App {
     }
 
     /// The list open and its selected row.
-    fn list_open(&self) -> Option<(Rc<dyn ListContent>, usize)> {
+    fn list_open(&self) -> Option<(Rc<dyn ListContent<App>>, usize)> {
         self.overlays
             .list()
             .map(|l| (Rc::clone(&l.content), l.selected))

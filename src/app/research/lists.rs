@@ -9,7 +9,7 @@ use crate::engine::EngineSpec;
 #[derive(Debug)]
 pub(super) struct Engines(pub Vec<EngineSpec>);
 
-impl ListContent for Engines {
+impl ListContent<App> for Engines {
     fn tag(&self) -> &'static str {
         "ENGINES"
     }
@@ -28,7 +28,7 @@ impl ListContent for Engines {
 #[derive(Debug)]
 pub(super) struct EngineOptions;
 
-impl ListContent for EngineOptions {
+impl ListContent<App> for EngineOptions {
     fn tag(&self) -> &'static str {
         "ENGINE OPTIONS"
     }
@@ -44,7 +44,7 @@ impl ListContent for EngineOptions {
 #[derive(Debug)]
 pub(super) struct EngineLines;
 
-impl ListContent for EngineLines {
+impl ListContent<App> for EngineLines {
     fn tag(&self) -> &'static str {
         "ENGINE LINES"
     }

@@ -16,7 +16,7 @@ use crate::core::text::sanitize;
 #[derive(Debug)]
 struct SearchResults;
 
-impl ListContent for SearchResults {
+impl ListContent<App> for SearchResults {
     fn tag(&self) -> &'static str {
         "SEARCH RESULTS"
     }

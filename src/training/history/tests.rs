@@ -150,3 +150,33 @@ fn now_in_its_forms() {
             .contains("expected a date and time")
     );
 }
+
+#[test]
+fn a_busy_history_is_said_and_reading_it_still_works() {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path().join("h.sqlite");
+    let mut h = History::open(&p).unwrap();
+    h.record("set", "next-move", "a", &attempt(t0(), true))
+        .unwrap();
+    // Another kifview holds the write lock (as one writing an attempt does).
+    let other = Connection::open(&p).unwrap();
+    other.execute_batch("BEGIN IMMEDIATE;").unwrap();
+    h.set_busy_wait(std::time::Duration::from_millis(100))
+        .unwrap();
+    let e = h
+        .record("set", "next-move", "b", &attempt(t0(), false))
+        .unwrap_err();
+    assert!(
+        e.contains(
+            "the training history is busy: another kifview has been writing it for 0.1 s; try again"
+        ),
+        "{e}"
+    );
+    assert!(e.starts_with(&p.display().to_string()), "{e}");
+    // Reading is not held up by the writer (WAL), and the failed attempt left nothing.
+    assert_eq!(h.stats(t0()).unwrap().attempts, 1);
+    other.execute_batch("COMMIT;").unwrap();
+    h.record("set", "next-move", "b", &attempt(t0(), false))
+        .unwrap();
+    assert_eq!(h.stats(t0()).unwrap().attempts, 2);
+}

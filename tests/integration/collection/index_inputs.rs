@@ -279,7 +279,7 @@ fn a_record_file_over_the_limit_is_refused_with_its_size_and_endless_inputs_end(
             .unwrap();
         let err = said(&out);
         assert!(
-            !out.status.success() && err.contains("/dev/zero") && err.contains("limit"),
+            !out.status.success() && err.contains("/dev/zero") && err.contains("NUL bytes"),
             "{cmd:?}: {err}"
         );
     }
@@ -291,6 +291,36 @@ fn a_record_file_over_the_limit_is_refused_with_its_size_and_endless_inputs_end(
         .unwrap();
     let err = said(&out);
     assert!(err.contains("KIFVIEW_MAX_FILE"), "{err}");
+}
+
+/// An endless input of zeros (`/dev/zero`, the session-12 fault run: 280 MB of memory before
+/// the refusal at the 256 MiB limit) is refused after its first 64 KiB, named, by every
+/// command that reads a record: no record file holds 64 KiB of NUL bytes. Before: "more than
+/// the limit of 268435456 bytes" once that much was read.
+#[test]
+fn an_endless_input_of_zeros_is_refused_after_its_first_block_by_every_reader() {
+    let dir = tempfile::tempdir().unwrap();
+    let idx = dir.path().join("idx");
+    let idx = idx.to_str().unwrap();
+    let svg = dir.path().join("zero.svg");
+    for cmd in [
+        &["show", "/dev/zero"][..],
+        &["check", "/dev/zero"],
+        &["find", "--ply", "1", "--file", "/dev/zero", "--index", idx],
+        &["diagram", "/dev/zero", "-o", svg.to_str().unwrap()],
+        &["convert", "--to", "csa", "/dev/zero"],
+    ] {
+        let out = kifview().args(cmd).output().unwrap();
+        let err = said(&out);
+        assert!(!out.status.success(), "{cmd:?}: {err}");
+        assert!(
+            err.contains("/dev/zero")
+                && err.contains("not a record file")
+                && err.contains("NUL bytes"),
+            "{cmd:?}: {err}"
+        );
+    }
+    assert!(!svg.exists());
 }
 
 /// Makes `depth` nested folders of 200-byte names under `root` (through their descriptors:

@@ -1,6 +1,7 @@
 //! Collections (`collection`, `app::collection`, `app::library`): the index, its trust and its
 //! stops, the explorer, the library, tags.
 
+mod catalog_damage;
 pub(crate) mod collection_stop;
 mod collection_trust;
 mod duplicates;

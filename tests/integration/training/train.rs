@@ -33,7 +33,10 @@ fn write_set(dir: &Path, name: &str) -> PathBuf {
 
 fn train(data: &Path) -> Command {
     let mut c = Command::cargo_bin("kifview").unwrap();
-    c.env("KIFVIEW_DATA_DIR", data).arg("train");
+    // Days in UTC, whatever the machine's zone.
+    c.env("KIFVIEW_DATA_DIR", data)
+        .env("TZ", "UTC")
+        .arg("train");
     c
 }
 
@@ -66,10 +69,23 @@ fn stats_json_has_the_issues_keys_and_counts_due_after_days() {
     assert!(String::from_utf8_lossy(&o.stdout).contains("2 problem(s), 2 new to the history"));
 
     let v = stats(&data, "2026-12-01T09:00:00Z");
-    assert_eq!(keys(&v), ["attempts", "correct", "due", "new", "sources"]);
+    // The issue's keys, and beside them the average time, the tags and the series.
+    assert_eq!(
+        keys(&v),
+        [
+            "attempts",
+            "avg_time_ms",
+            "correct",
+            "due",
+            "new",
+            "series",
+            "sources",
+            "tags"
+        ]
+    );
     assert_eq!(
         keys(&v["sources"][0]),
-        ["attempts", "correct", "due", "source"]
+        ["attempts", "avg_time_ms", "correct", "due", "new", "source"]
     );
     assert_eq!(
         (v["attempts"].as_u64(), v["new"].as_u64()),
@@ -109,7 +125,10 @@ fn stats_json_has_the_issues_keys_and_counts_due_after_days() {
     assert_eq!(
         v,
         serde_json::json!({"attempts": 2, "correct": 1, "due": 0, "new": 0,
-            "sources": [{"source": source, "attempts": 2, "correct": 1, "due": 0}]})
+            "sources": [{"source": source, "attempts": 2, "correct": 1, "due": 0, "new": 0,
+                "avg_time_ms": 3000}],
+            "avg_time_ms": 3000, "tags": [],
+            "series": [{"date": "2026-12-01", "attempts": 2, "correct": 1}]})
     );
     // Five minutes on, only the wrong one is due again; two days on, both are.
     assert_eq!(stats(&data, "2026-12-01T09:05:00Z")["due"], 1);
@@ -207,4 +226,107 @@ fn a_file_that_is_not_a_set_is_named_and_nothing_added() {
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(2));
+}
+
+/// A game whose header names its strategy, and a set with a problem from its third move.
+fn write_tagged_set(dir: &Path) -> PathBuf {
+    let game = dir.join("game.kif");
+    std::fs::write(
+        &game,
+        "戦型：四間飛車\n先手：A\n後手：B\n手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ６六歩(67)\n",
+    )
+    .unwrap();
+    let v = serde_json::json!({
+        "format": "shogihome-next-move",
+        "version": 1,
+        "problems": [{
+            "sfen": "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 1",
+            "candidates": [{ "usi": "6g6f", "score": 50, "accepted": true }],
+            "actualMove": { "usi": "9g9f", "score": -300 },
+            "source": { "path": game.display().to_string(), "ply": 3 }
+        }]
+    });
+    let p = dir.join("tagged.json");
+    std::fs::write(&p, v.to_string()).unwrap();
+    p
+}
+
+#[test]
+fn stats_count_per_strategy_and_phase_and_chart_the_rate_over_two_days() {
+    let d = tempfile::tempdir().unwrap();
+    let data = d.path().join("data");
+    let set = write_tagged_set(d.path());
+    let o = train(&data)
+        .args(["add", "--now", "2026-12-01T09:00:00Z"])
+        .arg(&set)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr_of(&o));
+    let source = std::fs::canonicalize(&set).unwrap().display().to_string();
+    let key = "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b -";
+    // Day one: wrong, then right; day two: right.
+    let mut h = History::open(&data.join("training.sqlite")).unwrap();
+    for (at, correct, millis) in [
+        ("2026-12-01T09:00:00Z", false, 20_000),
+        ("2026-12-01T09:10:00Z", true, 10_000),
+        ("2026-12-02T09:00:00Z", true, 6_000),
+    ] {
+        let a = Attempt {
+            at: parse_now(at).unwrap(),
+            correct,
+            millis,
+            answer: None,
+        };
+        h.record(&source, "next-move", key, &a).unwrap();
+    }
+    drop(h);
+
+    let v = stats(&data, "2026-12-02T12:00:00Z");
+    assert_eq!(v["avg_time_ms"], 12_000);
+    let tag = |name: &str| {
+        v["tags"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["tag"] == name)
+            .unwrap_or_else(|| panic!("no tag {name} in {}", v["tags"]))
+            .clone()
+    };
+    assert_eq!(
+        tag("四間飛車"),
+        serde_json::json!({"family": "strategy", "tag": "四間飛車", "attempts": 3,
+            "correct": 2, "due": 0, "new": 0, "avg_time_ms": 12000})
+    );
+    assert_eq!(tag("序盤")["family"], "phase");
+    assert_eq!(tag("序盤")["attempts"], 3);
+    assert_eq!(
+        v["series"],
+        serde_json::json!([{"date": "2026-12-01", "attempts": 2, "correct": 1},
+            {"date": "2026-12-02", "attempts": 1, "correct": 1}])
+    );
+
+    // The table per tag and the chart, as wide as COLUMNS says.
+    let o = train(&data)
+        .env("COLUMNS", "50")
+        .args(["stats", "--now", "2026-12-02T12:00:00Z"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", stderr_of(&o));
+    let line = |start: &str| {
+        text.lines()
+            .find(|l| l.contains(start))
+            .unwrap_or_else(|| panic!("no line {start:?} in\n{text}"))
+            .to_string()
+    };
+    assert!(line("strategy (戦型)").contains("attempts"), "{text}");
+    assert_eq!(
+        line("四間飛車"),
+        "       3        2   67%    12.0 s     0     0  四間飛車"
+    );
+    assert!(line("phase (").contains("序盤 ≤30手, 中盤 31–80手, 終盤 81手–"));
+    assert!(text.contains("success rate (by day):"), "{text}");
+    assert!(text.contains("100% │ █\n"), "{text}");
+    assert!(text.contains("  0% │██\n"), "{text}");
+    assert!(text.contains("2026-12-01 – 2026-12-02"), "{text}");
 }
