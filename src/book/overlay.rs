@@ -205,9 +205,10 @@ mod tests {
         let mut e = entry("7g7f", 3);
         e.moves[0].comment = Some("a note".into());
         let text = recovery_text([(start, Some(&e)), (other, None)].into_iter());
+        // In key order, as a book's positions come.
         assert_eq!(
             read_recovery_text(&text).unwrap(),
-            [(start.to_string(), Some(e)), (other.to_string(), None)]
+            [(other.to_string(), None), (start.to_string(), Some(e))]
         );
     }
 }
