@@ -8,52 +8,35 @@
 //! are `app::document::book_recovery`'s.
 
 use super::Store;
+use super::state::BookKeeper;
 use crate::app::document::{self, Kept};
 use crate::app::overlay::{Answer, Mode};
 use crate::app::state::{App, Level};
 use crate::book::{self, Entry};
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::thread::JoinHandle;
 use std::time::Instant;
 
-/// What a write of the books' recovery files gives: each book with where its edits went.
-type Written = Vec<(PathBuf, Result<Kept, String>)>;
-
-/// This session's recovery files of its books, and the write under way.
-#[derive(Debug, Default)]
-pub(crate) struct BookKeeper {
-    /// Each book's file (by the book's path) this session wrote and has not removed.
-    files: HashMap<PathBuf, PathBuf>,
-    /// The books' revision last written.
-    sent: Option<u64>,
-    /// When the next write may start.
-    next: Option<Instant>,
-    running: Option<JoinHandle<Written>>,
-}
-
-impl BookKeeper {
-    /// Waits for the write under way, notes where it went; the last error, if any.
-    fn collect(&mut self, wait: bool) -> Option<String> {
-        if !wait && self.running.as_ref().is_some_and(|h| !h.is_finished()) {
-            return None;
-        }
-        let done = self.running.take()?.join().unwrap_or_default();
-        let mut failed = None;
-        for (book, kept) in done {
-            match kept {
-                Ok(k) => {
-                    if let Some(old) = self.files.insert(book, k.path.clone())
-                        && old != k.path
-                    {
-                        document::remove_book_recovery(&old);
-                    }
-                }
-                Err(e) => failed = Some(e),
-            }
-        }
-        failed
+/// Waits for `k`'s write under way (or, unless `wait`, takes it only when it has ended),
+/// notes where it went; the last error, if any.
+fn collect(k: &mut BookKeeper, wait: bool) -> Option<String> {
+    if !wait && k.running.as_ref().is_some_and(|h| !h.is_finished()) {
+        return None;
     }
+    let done = k.running.take()?.join().unwrap_or_default();
+    let mut failed = None;
+    for (book, kept) in done {
+        match kept {
+            Ok(file) => {
+                if let Some(old) = k.files.insert(book, file.clone())
+                    && old != file
+                {
+                    document::remove_book_recovery(&old);
+                }
+            }
+            Err(e) => failed = Some(e),
+        }
+    }
+    failed
 }
 
 impl App {
@@ -80,7 +63,7 @@ impl App {
         let Some(interval) = self.session.recovery.interval() else {
             return false;
         };
-        let failed = self.collection.books.recovery.collect(false);
+        let failed = collect(&mut self.collection.books.recovery, false);
         if self.collection.books.recovery.running.is_some() {
             return false;
         }
@@ -104,7 +87,7 @@ impl App {
                 .spawn(move || {
                     (jobs.into_iter())
                         .map(|(p, t)| {
-                            let kept = document::write_book_recovery(&p, &t);
+                            let kept = document::write_book_recovery(&p, &t).map(|k| k.path);
                             (p, kept)
                         })
                         .collect()
@@ -124,7 +107,7 @@ impl App {
     /// kifview is being ended by a signal: every modified book's edits go to its recovery
     /// file now (after the write under way). Each book's name with where they went.
     pub(crate) fn keep_books_unsaved(&mut self) -> Vec<(String, Result<Kept, String>)> {
-        self.collection.books.recovery.collect(true);
+        collect(&mut self.collection.books.recovery, true);
         let mut out = Vec::new();
         for (path, name, text) in self.books_edits() {
             let kept = document::write_book_recovery(&path, &text);
@@ -143,7 +126,7 @@ impl App {
     /// A clean quit: the books' recovery files go (their edits were saved or discarded).
     pub(crate) fn end_books_recovery(&mut self) {
         let k = &mut self.collection.books.recovery;
-        k.collect(true);
+        collect(k, true);
         for (_, file) in k.files.drain() {
             document::remove_book_recovery(&file);
         }
