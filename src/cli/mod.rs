@@ -384,7 +384,7 @@ pub fn run(cli: Cli) -> ExitCode {
 
 /// Can the viewer run: is standard output a terminal, and can keys be read from one
 /// (standard input, or the controlling terminal when standard input holds the record)?
-fn has_terminal() -> bool {
+pub(crate) fn has_terminal() -> bool {
     std::io::stdout().is_terminal()
         && (std::io::stdin().is_terminal()
             || std::fs::OpenOptions::new()
@@ -453,6 +453,7 @@ fn run_viewer(v: ViewArgs) -> ExitCode {
         index: v.index,
         books: v.book,
         me: v.me,
+        train: None,
     };
     match kifview::tui::run(opts) {
         Ok(()) => ExitCode::SUCCESS,
