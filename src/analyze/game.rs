@@ -50,7 +50,7 @@ pub fn limit_text(limit: Limit) -> String {
         Limit::Time(t) | Limit::MoveTime(t) | Limit::Byoyomi(t) => {
             format!("movetime:{}", t.as_millis())
         }
-        Limit::Infinite => "infinite".to_string(),
+        Limit::Infinite | Limit::Clock { .. } => "infinite".to_string(),
         Limit::Mate(_) => "mate".to_string(),
     }
 }

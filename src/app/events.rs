@@ -31,6 +31,8 @@ pub enum Event {
     /// The engine sent something, exited, or could not be written to (its threads:
     /// `engine::Waker`, `app::research`).
     Engine,
+    /// The training history's writer wrote an attempt (`app::train`).
+    Train,
 }
 
 /// Where workers send their events: the front end's channel, or nowhere (tests and batch

@@ -34,12 +34,21 @@
 //!   `Event::Engine` when it sends a line, and `App::research_tick` also runs at the
 //!   research's nearest deadline, `App::research_deadline`, which `App::next_look` gives), its state
 //!   (`state.rs`), `:analyze` and `:mate` (`analyze.rs`), the evaluation graph (`graph.rs`).
+//! - `play/`: playing a game against the engine, or watching two, from the position at the
+//!   cursor (`mod.rs`: the turns, the engines' moves, the clocks, takeback, resign, 入玉宣言,
+//!   the ending), its state (`state.rs`), the setup's questions (`setup.rs`), the game into
+//!   the record as it is played (`record.rs`); the rules and the clock are `crate::game`'s.
 //! - `collection/`: the collection in the viewer, one struct that `App` owns
 //!   (`state::Collection`: the index it reads, the explorer pane, the library once opened, the
 //!   records left for its games; `state.rs`), the explorer pane's behaviour (`mod.rs`), the
 //!   thread that owns the index and answers its queries off the key path (`worker.rs`), the
 //!   pane's focus (`X`: the highlighted move, the filter; `focus.rs`), the games reaching a
 //!   position and the back/forward stack of records (`games.rs`).
+//! - `train/`: the solve mode (`kifview train`): its screen on the overlay stack, the
+//!   moves entered handed to the drill, the verdict and the answer's line, the source
+//!   record and back (`mod.rs`); the screen's state as data, which the overlay stack holds
+//!   (`screen.rs`); the thread that writes each attempt to the training history
+//!   (`writer.rs`).
 //! - `library/`: the collection's game list, full screen (`kifview DIR`, `--index IDX`, `O`):
 //!   its commands (`mod.rs`), the list, its filter, sort and row cache (`state.rs`), the
 //!   threads that compute the ordered list and index the folder (`worker.rs`), its screen on
@@ -57,6 +66,7 @@ mod lifecycle;
 pub mod line_view;
 pub mod outline;
 pub mod overlay;
+pub mod play;
 pub mod research;
 pub mod search;
 mod state;
@@ -64,6 +74,7 @@ mod state;
 pub mod testing;
 #[cfg(test)]
 mod tests;
+pub mod train;
 
 pub use config::{Config, ConfigError, KeyMode};
 pub use dispatch::command::{COMMANDS, Command};
@@ -106,4 +117,6 @@ pub struct LaunchOptions {
     pub books: Vec<PathBuf>,
     /// Who "me" is (`--me NAME`, repeatable): replaces the config's `[collection] me`.
     pub me: Vec<String>,
+    /// `kifview train`: open the solve mode with these problems.
+    pub train: Option<train::screen::TrainOptions>,
 }

@@ -298,6 +298,9 @@ impl App {
             app.open_position_editor();
         }
         app.open_library_at_launch(opts);
+        if let Some(t) = &opts.train {
+            app.start_training(t.clone());
+        }
         let books: Vec<std::path::PathBuf> =
             (app.config.books.iter().chain(&opts.books).cloned()).collect();
         app.open_books_at_launch(&books, !opts.books.is_empty());

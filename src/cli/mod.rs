@@ -1,7 +1,8 @@
 //! Command-line interface: the arguments, the viewer launcher, and one file per subcommand
 //! (`convert`, `show`, `check`, `analyze` with `mate`, `diagram`, `collection` for
 //! `index`/`find`/`explore`/`games`, `report`, `repertoire` (`check`), `book` for `kifview book
-//! ...`, `problems` for `kifview problems make`, and `train` for `kifview train ...`).
+//! ...`, `problems` for `kifview problems make`, `train` for `kifview train ...`, and `matches` for
+//! `kifview match` and `kifview match report`).
 //!
 //! Exit codes: 0 success, 1 when any input failed (the others are still processed) or a batch's
 //! inputs hold no record file, 2 bad usage.
@@ -11,6 +12,7 @@ mod book;
 mod book_build;
 mod collection;
 mod diagram;
+mod matches;
 mod problems;
 mod repertoire;
 mod report;
@@ -161,6 +163,11 @@ pub enum Command {
     Problems(problems::ProblemsArgs),
     /// Training: the history of your attempts (FSRS schedule) and its sources.
     Train(train::TrainArgs),
+    /// Engine against engine: game pairs with colours swapped, SPRT, every game a record.
+    #[command(
+        after_help = "Examples:\n  kifview match --engine yane --engine 'yane,name=yane-new,EvalDir=new' --tc 10+0.1 --sprt 'elo0=0 elo1=5' --concurrency 2 --out games/\n  kifview match --engine 'fairy-stockfish,name=fs0,Skill Level=0' --engine fairy-stockfish --nodes 2000 --games 20 --json\n  kifview match report games/ --json"
+    )]
+    Match(matches::MatchArgs),
     /// Print shell completions.
     #[command(
         after_help = "Examples:\n  kifview completions bash > ~/.local/share/bash-completion/completions/kifview\n  kifview completions zsh > ~/.zfunc/_kifview\n  kifview completions fish > ~/.config/fish/completions/kifview.fish"
@@ -359,6 +366,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Book(a)) => book::run(a),
         Some(Command::Problems(a)) => problems::run(a),
         Some(Command::Train(a)) => train::run(a),
+        Some(Command::Match(a)) => matches::run(a),
         Some(Command::Completions { shell }) => {
             use clap::CommandFactory;
             let mut cmd = Cli::command();
@@ -376,7 +384,7 @@ pub fn run(cli: Cli) -> ExitCode {
 
 /// Can the viewer run: is standard output a terminal, and can keys be read from one
 /// (standard input, or the controlling terminal when standard input holds the record)?
-fn has_terminal() -> bool {
+pub(crate) fn has_terminal() -> bool {
     std::io::stdout().is_terminal()
         && (std::io::stdin().is_terminal()
             || std::fs::OpenOptions::new()
@@ -445,6 +453,7 @@ fn run_viewer(v: ViewArgs) -> ExitCode {
         index: v.index,
         books: v.book,
         me: v.me,
+        train: None,
     };
     match kifview::tui::run(opts) {
         Ok(()) => ExitCode::SUCCESS,

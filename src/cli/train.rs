@@ -3,16 +3,35 @@
 
 use super::collection::fail;
 use clap::{Args, Subcommand};
+use kifview::app::train::TrainOptions;
 use kifview::core::text::sanitize;
 use kifview::training::ProblemSet;
+use kifview::training::drill::{Drill, NextMove};
 use kifview::training::history::{self, History, Stats, TagFamily, TagStats};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(Args, Debug)]
+#[command(args_conflicts_with_subcommands = true)]
 pub struct TrainArgs {
     #[command(subcommand)]
-    pub command: TrainCommand,
+    pub command: Option<TrainCommand>,
+    /// Problem sets (ShogiHome's next-move format, whole or a copy holding some of its
+    /// problems) to solve now, added to the history; none: what is due today across the
+    /// sources used before, then new problems.
+    #[arg(value_name = "SOURCE")]
+    pub sources: Vec<PathBuf>,
+    /// As of this time instead of now: what is due, and when the attempts are written
+    /// (2026-12-08, 2026-12-08T09:00, RFC 3339).
+    #[arg(long, value_name = "DATETIME")]
+    pub now: Option<String>,
+    /// With no source: at most this many problems never answered, after the due ones.
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub new: usize,
+    /// Config file (default: ~/.config/kifview/config.toml).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -68,11 +87,151 @@ pub struct SourcesArgs {
 
 pub fn run(a: TrainArgs) -> ExitCode {
     match a.command {
-        TrainCommand::Stats(s) => stats(s),
-        TrainCommand::Add(s) => add(s),
-        TrainCommand::Remove(s) => remove(s),
-        TrainCommand::Suspend(s) => suspend(s),
+        Some(TrainCommand::Stats(s)) => stats(s),
+        Some(TrainCommand::Add(s)) => add(s),
+        Some(TrainCommand::Remove(s)) => remove(s),
+        Some(TrainCommand::Suspend(s)) => suspend(s),
+        None => solve(a),
     }
+}
+
+/// `kifview train [SOURCE...]`: the solve mode in the viewer.
+fn solve(a: TrainArgs) -> ExitCode {
+    const WHO: &str = "train";
+    let t = match now(a.now.as_deref(), WHO) {
+        Ok(t) => t,
+        Err(c) => return c,
+    };
+    let path = match history::default_path() {
+        Ok(p) => p,
+        Err(e) => return fail(1, WHO, &e),
+    };
+    let mut h = match open(WHO) {
+        Ok(h) => h,
+        Err(c) => return c,
+    };
+    let session = if a.sources.is_empty() {
+        due_session(&h, t, a.new)
+    } else {
+        sources_session(&mut h, &a.sources, t)
+    };
+    let (drills, summary) = match session {
+        Ok(s) => s,
+        Err(e) => return fail(1, WHO, &e),
+    };
+    if drills.is_empty() {
+        println!("nothing to train now ({summary}): kifview train SET.json adds a problem set");
+        return ExitCode::SUCCESS;
+    }
+    drop(h);
+    if !super::has_terminal() {
+        return fail(
+            2,
+            WHO,
+            "the solve mode needs a terminal (standard output is not one); kifview train stats prints the history",
+        );
+    }
+    let opts = kifview::app::LaunchOptions {
+        config: a.config,
+        train: Some(TrainOptions {
+            drills,
+            history: path,
+            now: a.now.is_some().then_some(t),
+            summary: Some(summary),
+        }),
+        ..Default::default()
+    };
+    match kifview::tui::run(opts) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => fail(1, WHO, &format!("{e:#}")),
+    }
+}
+
+/// The problems of the sources named, each added to the history; the summary counts what
+/// of them is due and new.
+fn sources_session(
+    h: &mut History,
+    sources: &[PathBuf],
+    t: chrono::DateTime<chrono::Utc>,
+) -> Result<(Vec<Box<dyn Drill>>, String), String> {
+    let mut drills: Vec<Box<dyn Drill>> = Vec::new();
+    let mut names = Vec::new();
+    for p in sources {
+        if p.is_dir() {
+            return Err(format!(
+                "{}: a folder: kifview train reads next-move problem sets (ShogiHome's format,                  made by kifview problems make); tsume folders are not read yet",
+                p.display()
+            ));
+        }
+        let set = read_set(p)?;
+        let name = source_name(p);
+        let keys: Vec<String> = set.problems.iter().map(|p| p.key()).collect();
+        h.add_source(&name, "next-move", &keys, t)?;
+        for d in NextMove::from_set(&name, &set)? {
+            drills.push(Box::new(d));
+        }
+        names.push(name);
+    }
+    let s = h.stats(t)?;
+    let (due, new) = s
+        .sources
+        .iter()
+        .filter(|x| names.contains(&x.source))
+        .fold((0, 0), |(d, n), x| (d + x.due, n + x.new));
+    Ok((drills, format!("due: {due}, new: {new}")))
+}
+
+/// What is due at `t` across the history's sources, soonest first, then at most `new`
+/// problems never answered. A source gone from the disk is said and left out.
+fn due_session(
+    h: &History,
+    t: chrono::DateTime<chrono::Utc>,
+    new: usize,
+) -> Result<(Vec<Box<dyn Drill>>, String), String> {
+    let due = h.due(t)?;
+    let fresh = h.new_problems(new)?;
+    let stats = h.stats(t)?;
+    let mut sets: HashMap<String, Option<ProblemSet>> = HashMap::new();
+    let mut drills: Vec<Box<dyn Drill>> = Vec::new();
+    for (source, key) in due.iter().chain(&fresh) {
+        if !sets.contains_key(source) {
+            let set = match h.kind_of(source)?.as_deref() {
+                Some("next-move") => match read_set(Path::new(source)) {
+                    Ok(s) => Some(s),
+                    Err(e) => {
+                        eprintln!(
+                            "kifview train: {}; left out (kifview train remove {} forgets it)",
+                            sanitize(&e),
+                            sanitize(source)
+                        );
+                        None
+                    }
+                },
+                other => {
+                    eprintln!(
+                        "kifview train: {}: a source of kind {} is not read yet; left out",
+                        sanitize(source),
+                        sanitize(other.unwrap_or("unknown"))
+                    );
+                    None
+                }
+            };
+            sets.insert(source.clone(), set);
+        }
+        let Some(Some(set)) = sets.get(source) else {
+            continue;
+        };
+        let of = set.problems.len();
+        if let Some((i, p)) = set
+            .problems
+            .iter()
+            .enumerate()
+            .find(|(_, p)| p.key() == *key)
+        {
+            drills.push(Box::new(NextMove::new(source, i, of, p.clone())?));
+        }
+    }
+    Ok((drills, format!("due: {}, new: {}", stats.due, stats.new)))
 }
 
 fn now(given: Option<&str>, who: &str) -> Result<chrono::DateTime<chrono::Utc>, ExitCode> {

@@ -26,6 +26,15 @@ pub enum Limit {
     Nodes(u64),
     /// `go depth N`.
     Depth(u32),
+    /// A game's clock: `go btime B wtime W` with `byoyomi Y` and/or `binc I winc I`
+    /// (`byoyomi 0` when it has neither), each in milliseconds.
+    Clock {
+        btime: Duration,
+        wtime: Duration,
+        byoyomi: Duration,
+        binc: Duration,
+        winc: Duration,
+    },
     /// `go mate N|infinite`: answered by `checkmate …` (engines that are not USI-exact, such
     /// as Fairy-Stockfish, answer `bestmove`).
     Mate(Option<Duration>),
@@ -40,6 +49,26 @@ impl Limit {
             Limit::Byoyomi(d) => format!("go btime 0 wtime 0 byoyomi {}", ms(d)),
             Limit::Nodes(n) => format!("go nodes {n}"),
             Limit::Depth(n) => format!("go depth {n}"),
+            Limit::Clock {
+                btime,
+                wtime,
+                byoyomi,
+                binc,
+                winc,
+            } => {
+                let mut go = format!("go btime {} wtime {}", btime.as_millis(), wtime.as_millis());
+                if !byoyomi.is_zero() || (binc.is_zero() && winc.is_zero()) {
+                    go.push_str(&format!(" byoyomi {}", byoyomi.as_millis()));
+                }
+                if !binc.is_zero() || !winc.is_zero() {
+                    go.push_str(&format!(
+                        " binc {} winc {}",
+                        binc.as_millis(),
+                        winc.as_millis()
+                    ));
+                }
+                go
+            }
             Limit::Mate(None) => "go mate infinite".to_string(),
             Limit::Mate(Some(d)) => format!("go mate {}", ms(super::MateBudget::of(d).search)),
         }

@@ -12,8 +12,11 @@
 //!   持ち時間, times per move in KIF form, the ending word), and the result a record's ending
 //!   says.
 
+pub mod matches;
 pub mod record;
+pub mod runner;
 pub mod state;
+pub mod stats;
 pub mod time;
 
 pub use record::{GameInfo, game_record, record_result, result_of, special_for};

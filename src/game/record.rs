@@ -134,19 +134,19 @@ pub fn game_record(game: &Game, info: &GameInfo) -> Record {
                 total_ms: Some(totals[side.index()]),
             });
         }
+        // Why it ended, when the word alone does not say (a fault, a declaration, time).
         let mut text = comment.to_string();
         if !matches!(
             o.reason,
             EndReason::Mate | EndReason::Resign | EndReason::Repetition | EndReason::MaxMoves
         ) {
-            let said = format!("終局理由={}", o.reason.describe());
-            if !text.contains(&said) {
-                text = if text.is_empty() {
-                    said
-                } else {
-                    format!("{said}\n{text}")
-                };
-            }
+            let why = o.reason.describe();
+            let said = format!("終局理由={why}");
+            text = if text.is_empty() || text == why {
+                said
+            } else {
+                format!("{said}\n{text}")
+            };
         }
         record.node_mut(node).comment = crate::core::text::sanitize_lines(&text);
     }

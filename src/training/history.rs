@@ -357,6 +357,35 @@ impl History {
         r.map_err(|e| self.err(e))
     }
 
+    /// At most `limit` problems never answered (not suspended, of an active source), in the
+    /// order they were added, as (source, key).
+    pub fn new_problems(&self, limit: usize) -> Result<Vec<(String, String)>, String> {
+        let r = (|| {
+            let mut st = self.db.prepare(
+                "SELECT s.source, p.key FROM problems p JOIN sources s ON s.id = p.source_id
+                 WHERE s.active = 1 AND p.suspended = 0 AND p.due_ms IS NULL
+                 ORDER BY p.id LIMIT ?1",
+            )?;
+            st.query_map([i64::try_from(limit).unwrap_or(i64::MAX)], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })?
+            .collect::<rusqlite::Result<Vec<_>>>()
+        })();
+        r.map_err(|e| self.err(e))
+    }
+
+    /// The kind a source was added as (`next-move`, …), if the history knows it.
+    pub fn kind_of(&self, source: &str) -> Result<Option<String>, String> {
+        self.db
+            .query_row(
+                "SELECT kind FROM sources WHERE source = ?1",
+                [source],
+                |r| r.get(0),
+            )
+            .optional()
+            .map_err(|e| self.err(e))
+    }
+
     /// SQLite's own check of the file: "ok" when sound.
     pub fn integrity(&self) -> Result<String, String> {
         self.db

@@ -359,6 +359,8 @@ pub fn run(opts: LaunchOptions) -> anyhow::Result<()> {
         if ended_by.is_none() {
             v.app.shutdown_engine();
             v.app.end_session();
+            // The training's last attempts, written before kifview exits.
+            v.app.train_settle();
         }
     });
     if let Some((sig, kept)) = ended_by {

@@ -7,8 +7,8 @@ pub use super::view::ViewState;
 use super::widgets::board::{self, BoardWidget, board_column};
 use super::widgets::large_board::{GRIDS, Grid, large_column};
 use super::widgets::{
-    analysis, book, comment, confirm, copy_menu, explorer, graph, header, help, library, list,
-    move_list, paste, position_editor, search, status, tree, variations,
+    analysis, book, clock, comment, confirm, copy_menu, explorer, graph, header, help, library,
+    list, move_list, paste, position_editor, search, status, train, tree, variations,
 };
 use crate::app::config::BoardSize;
 use crate::app::{App, Overlay};
@@ -70,6 +70,17 @@ pub fn render(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut V
         }
         return;
     }
+    // The solve mode: the board and its pane, nothing of the record (no moves, no comment,
+    // no engine).
+    if app.train().is_some_and(|t| !t.away()) {
+        let right = train_screen(main, buf, app, theme, vs);
+        status::status_line(status, buf, app, theme, vs);
+        overlays(main, right, buf, app, theme, vs);
+        if theme.double {
+            skip_ambiguous_pads(buf);
+        }
+        return;
+    }
     // The grid is picked for the screen with a one-row status line, so that a message that
     // takes a second status row does not switch the board's size back and forth (auto keeps
     // 8 header rows below the board, which give way first).
@@ -103,6 +114,28 @@ pub fn render(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut V
     if theme.double {
         skip_ambiguous_pads(buf);
     }
+}
+
+/// The solve mode's screen: the board (large where it fits) and the training pane beside
+/// it, which it returns.
+fn train_screen(
+    main: Rect,
+    buf: &mut Buffer,
+    app: &App,
+    theme: &Theme,
+    vs: &mut ViewState,
+) -> Rect {
+    let stable = Rect {
+        height: main.height.saturating_sub(1),
+        ..main
+    };
+    let grid = pick_grid(app, stable, theme).filter(|g| g.size(theme).1 <= main.height);
+    let board_w = grid.map_or(BoardWidget::size(theme).0 + 3, |g| g.size(theme).0 + 2);
+    let [left, right] =
+        Layout::horizontal([Constraint::Length(board_w), Constraint::Fill(1)]).areas(main);
+    board_or_grid(left, buf, app, theme, vs, grid);
+    train::train_pane(right, buf, app, theme);
+    right
 }
 
 /// Below `MIN_WIDTH`x`MIN_HEIGHT`: the board and the move line (with the hands, the names
@@ -158,6 +191,7 @@ fn wide_panes(
     .areas(main);
     let used = board_or_grid(left, buf, app, theme, vs, grid);
     let [_, header] = Layout::vertical([Constraint::Length(used), Constraint::Fill(1)]).areas(left);
+    let header = clock::clock_rows(header, buf, app, theme);
     header::header_pane(header, buf, app, theme, vs);
     let [moves, vars] = Layout::vertical([
         Constraint::Fill(1),
@@ -211,6 +245,7 @@ fn narrow_panes(
         Layout::horizontal([Constraint::Length(board_w), Constraint::Fill(1)]).areas(main);
     let used = board_or_grid(left, buf, app, theme, vs, grid);
     let [_, header] = Layout::vertical([Constraint::Length(used), Constraint::Fill(1)]).areas(left);
+    let header = clock::clock_rows(header, buf, app, theme);
     header::header_pane(header, buf, app, theme, vs);
     let vars_h = variations_height(app, 5);
     if main.width >= WIDE {
@@ -370,8 +405,10 @@ fn overlays(
                 let scroll = p.scroll();
                 help::panel_overlay(main, buf, &p.panel(app), scroll, theme, vs)
             }
-            // Drawn in their panes (the status line, the comment pane, the board).
-            Overlay::CommandLine(_)
+            // Drawn in their panes (the status line, the comment pane, the board; the solve
+            // mode's screen).
+            Overlay::Train(_)
+            | Overlay::CommandLine(_)
             | Overlay::Prompt(_)
             | Overlay::CommentEditor(_)
             | Overlay::BoardInput(_) => {}

@@ -70,10 +70,12 @@ pub enum KeyMode {
     Library,
     /// The book pane has the focus (`Ctrl-t`).
     Book,
+    /// The solve mode (`kifview train`).
+    Train,
 }
 
 impl KeyMode {
-    pub const ALL: [KeyMode; 12] = [
+    pub const ALL: [KeyMode; 13] = [
         KeyMode::Normal,
         KeyMode::Tree,
         KeyMode::Help,
@@ -86,6 +88,7 @@ impl KeyMode {
         KeyMode::Explorer,
         KeyMode::Library,
         KeyMode::Book,
+        KeyMode::Train,
     ];
     pub fn name(self) -> &'static str {
         match self {
@@ -101,6 +104,7 @@ impl KeyMode {
             KeyMode::Explorer => "explorer",
             KeyMode::Library => "library",
             KeyMode::Book => "book",
+            KeyMode::Train => "train",
         }
     }
     fn from_name(s: &str) -> Option<KeyMode> {

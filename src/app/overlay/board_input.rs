@@ -123,7 +123,7 @@ impl App {
 
     /// A click on a square: starts move input if needed, then picks there.
     pub(crate) fn board_click(&mut self, sq: Square) {
-        if self.mode() == Mode::Normal {
+        if matches!(self.mode(), Mode::Normal | Mode::Train) {
             self.start_board();
         }
         let Some(b) = self.board_ready() else {

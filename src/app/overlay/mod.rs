@@ -94,6 +94,7 @@ impl Host for App {
             Overlay::Paste(x) => x,
             Overlay::PositionEditor(x) => x.as_ref(),
             Overlay::Library(x) => x,
+            Overlay::Train(x) => x.as_ref(),
             Overlay::Panel(x) => x.as_ref(),
         }
     }
@@ -112,6 +113,7 @@ impl Host for App {
             Overlay::Paste(x) => x,
             Overlay::PositionEditor(x) => x.as_mut(),
             Overlay::Library(x) => x,
+            Overlay::Train(x) => x.as_mut(),
             Overlay::Panel(x) => x.as_mut(),
         }
     }

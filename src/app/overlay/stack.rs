@@ -420,6 +420,8 @@ pub enum Overlay<A: Host> {
     PositionEditor(Box<PositionEditing>),
     /// The library: the collection's game list, full screen (`app::library`).
     Library(crate::app::library::screen::LibraryScreen),
+    /// The solve mode, full screen (`app::train`).
+    Train(Box<crate::app::train::screen::TrainScreen>),
     /// An overlay known only by its behaviour (a panel of text, as `info.rs`): a new one
     /// needs no variant.
     Panel(Box<dyn OverlayState<A>>),
@@ -458,6 +460,8 @@ pub enum Mode {
     PositionEditor,
     /// The library's game list.
     Library,
+    /// The solve mode (`kifview train`).
+    Train,
     /// An `Overlay::Panel`, by its name.
     Panel(&'static str),
 }
@@ -559,6 +563,20 @@ impl<A: Host> Overlays<A> {
     find!(list, list_mut, List, ListView<A>);
     find!(comment, comment_mut, CommentEditor, CommentEdit);
     find!(board, board_mut, BoardInput, BoardInput);
+    find!(
+        train,
+        train_mut,
+        Train,
+        Box<crate::app::train::screen::TrainScreen>
+    );
+    /// Takes the solve mode's screen off the stack (to put it back over another record).
+    pub fn take_train(&mut self) -> Option<Box<crate::app::train::screen::TrainScreen>> {
+        let i = self.0.iter().position(|o| matches!(o, Overlay::Train(_)))?;
+        match self.0.remove(i) {
+            Overlay::Train(t) => Some(t),
+            _ => None,
+        }
+    }
     find!(paste, paste_mut, Paste, PasteBox);
     find!(
         position_editor,

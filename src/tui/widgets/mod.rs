@@ -5,6 +5,7 @@
 pub mod analysis;
 pub mod board;
 pub mod book;
+pub mod clock;
 pub mod comment;
 pub mod confirm;
 pub mod copy_menu;
@@ -20,5 +21,6 @@ pub mod paste;
 pub mod position_editor;
 pub mod search;
 pub mod status;
+pub mod train;
 pub mod tree;
 pub mod variations;

@@ -2,4 +2,5 @@
 //! analysed games, the attempt history and its schedule.
 
 mod make;
+mod solve;
 mod train;

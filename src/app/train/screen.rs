@@ -1,0 +1,209 @@
+//! The solve mode's screen as data (what `app::overlay::stack` holds: it names no app
+//! state): the problems, where the session is, the clock, the verdict given, and the text
+//! beside the board. What the keys do with it is `mod.rs`'s.
+
+use super::writer::Writer;
+use crate::core::notation::ki2::line_text;
+use crate::core::rules::Color;
+use crate::training::drill::{Drill, Judgement, Verdict};
+use chrono::{DateTime, Utc};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// How `kifview train` starts the solve mode.
+#[derive(Clone, Debug, Default)]
+pub struct TrainOptions {
+    /// The problems, in the order they are asked.
+    pub drills: Vec<Box<dyn Drill>>,
+    /// The history file the attempts are written to.
+    pub history: PathBuf,
+    /// `--now`: the attempts are written as of this time (and the time since launch).
+    pub now: Option<DateTime<Utc>>,
+    /// What the session holds, said above the problem (`due: 23, new: 10`).
+    pub summary: Option<String>,
+}
+
+/// The solve mode's screen: the problems, where it is, the clock, the verdict given.
+#[derive(Clone, Debug)]
+pub struct TrainScreen {
+    pub(super) drills: Vec<Box<dyn Drill>>,
+    pub(super) at: usize,
+    /// When the problem shown was put up.
+    pub(super) started: Instant,
+    /// How long it took, once it is over.
+    pub(super) took: Option<Duration>,
+    /// The time the attempts are written at: `base` plus the time since `launched`.
+    pub(super) launched: Instant,
+    pub(super) base: DateTime<Utc>,
+    /// The last verdict on the problem shown.
+    pub(super) verdict: Option<Judgement>,
+    /// Problems answered (a verdict written) and answered right, this session.
+    pub(super) answered: usize,
+    pub(super) right: usize,
+    pub(super) summary: Option<String>,
+    pub(super) writer: Writer,
+    /// When the problem is due next (or why the attempt was not written).
+    pub(super) written: Option<String>,
+    /// The problem's source record is shown instead (`train_source`): the train keys browse
+    /// it, and `train_source` or Esc come back.
+    pub(super) away: bool,
+}
+
+/// A line of the screen's text, with what it is (the widget picks the style).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TrainLine {
+    Title(String),
+    Plain(String),
+    Right(String),
+    Wrong(String),
+    Dim(String),
+}
+
+fn clock(d: Duration) -> String {
+    let s = d.as_secs();
+    format!("{}:{:02}", s / 60, s % 60)
+}
+
+pub(super) fn side_name(c: Color) -> &'static str {
+    match c {
+        Color::Black => "☗先手",
+        Color::White => "☖後手",
+    }
+}
+
+impl TrainScreen {
+    pub(super) fn new(opts: TrainOptions, writer: Writer) -> TrainScreen {
+        let now = Instant::now();
+        TrainScreen {
+            drills: opts.drills,
+            at: 0,
+            started: now,
+            took: None,
+            launched: now,
+            base: opts.now.unwrap_or_else(Utc::now),
+            verdict: None,
+            answered: 0,
+            right: 0,
+            summary: opts.summary,
+            writer,
+            written: None,
+            away: false,
+        }
+    }
+
+    pub(super) fn drill(&self) -> Option<&dyn Drill> {
+        self.drills.get(self.at).map(|d| d.as_ref())
+    }
+
+    /// Is the problem shown over?
+    pub fn finished(&self) -> bool {
+        self.drill().is_some_and(|d| d.finished())
+    }
+
+    /// Is the source record shown instead of the problem?
+    pub fn away(&self) -> bool {
+        self.away
+    }
+
+    /// The time on the problem's clock at `now` (stopped once it is over).
+    pub fn elapsed(&self, now: Instant) -> Duration {
+        self.took
+            .unwrap_or_else(|| now.saturating_duration_since(self.started))
+    }
+
+    /// The screen's text beside the board, at `now` (the clock); `keys`: the keys' line.
+    pub(super) fn lines(&self, now: Instant, keys: String) -> Vec<TrainLine> {
+        let mut out = Vec::new();
+        let Some(d) = self.drill() else {
+            out.push(TrainLine::Plain("no problems".into()));
+            return out;
+        };
+        let mut title = d.title();
+        if let Some(s) = &self.summary {
+            title.push_str(&format!("  ({s})"));
+        }
+        out.push(TrainLine::Title(title));
+        let who = if d.finished() {
+            format!("{}の問題", side_name(d.solver()))
+        } else {
+            format!("{}の番", side_name(d.to_move()))
+        };
+        out.push(TrainLine::Plain(format!(
+            "{who}   時間 {}",
+            clock(self.elapsed(now))
+        )));
+        out.push(TrainLine::Plain(String::new()));
+        if let Some(j) = &self.verdict {
+            out.extend(self.verdict_lines(d, j));
+        } else {
+            out.push(TrainLine::Dim("moves typed: 7g7f, 76歩, ▲７六歩".into()));
+        }
+        if d.finished() {
+            let answer = d.answer_line();
+            if !answer.is_empty() {
+                out.push(TrainLine::Plain(format!(
+                    "答え: {}",
+                    line_text(d.start(), &answer, None)
+                )));
+            }
+        }
+        if let Some(w) = &self.written {
+            out.push(TrainLine::Dim(w.clone()));
+        }
+        out.push(TrainLine::Plain(String::new()));
+        if let Some(s) = d.source() {
+            out.push(TrainLine::Dim(format!(
+                "出典: {} {}手目",
+                s.path.display(),
+                s.ply + 1
+            )));
+        }
+        out.push(TrainLine::Dim(format!(
+            "problem {}/{}, answered {}, right {}",
+            self.at + 1,
+            self.drills.len(),
+            self.answered,
+            self.right
+        )));
+        out.push(TrainLine::Plain(String::new()));
+        out.push(TrainLine::Dim(keys));
+        out
+    }
+
+    fn verdict_lines(&self, d: &dyn Drill, j: &Judgement) -> Vec<TrainLine> {
+        let mut out = Vec::new();
+        let tried = d.played();
+        let first = tried
+            .first()
+            .map(|&m| line_text(d.start(), &[m], None))
+            .unwrap_or_default();
+        match &j.verdict {
+            Verdict::Right => out.push(TrainLine::Right(format!("○ 正解 {first}"))),
+            Verdict::AnotherGood => out.push(TrainLine::Right(format!(
+                "○ {first}: another good move (正解の一つ)"
+            ))),
+            Verdict::Wrong { allows } => {
+                if tried.is_empty() {
+                    out.push(TrainLine::Wrong("× given up".into()));
+                } else {
+                    out.push(TrainLine::Wrong(format!("× 不正解 {first}")));
+                }
+                if !allows.is_empty() && !tried.is_empty() {
+                    let mut after = d.start().clone();
+                    for &m in tried {
+                        let _ = after.play(m);
+                    }
+                    let prev = tried.last().map(|m| m.to());
+                    out.push(TrainLine::Wrong(format!(
+                        "it allows {}",
+                        line_text(&after, allows, prev)
+                    )));
+                }
+            }
+        }
+        if let Some(n) = &j.note {
+            out.push(TrainLine::Dim(n.clone()));
+        }
+        out
+    }
+}

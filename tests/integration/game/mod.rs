@@ -1,0 +1,7 @@
+//! Games and matches: `kifview match` and `kifview match report` with the fake player engine
+//! (`tests/fixtures/engines/player.sh`, which misbehaves on demand), and the statistics against
+//! the independent Python implementation (`scripts/match_stats.py`).
+
+mod match_cli;
+mod real_match;
+mod stats_check;
