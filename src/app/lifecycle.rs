@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 impl App {
     /// `q`: quits, or asks first when there are unsaved edits.
     pub(crate) fn request_quit(&mut self, force: bool) {
+        self.interrupt_game("quit");
         if self.quit_waits_for_save(force)
             || (!force && (self.stacked_unsaved() || self.books_unsaved()))
         {
@@ -38,11 +39,9 @@ impl App {
     /// (so the terminal's keys do not reach them): the front end stops them with kifview on
     /// Ctrl-z and continues them on `fg`, so a suspended analysis uses no CPU.
     pub fn engine_pids(&self) -> Vec<u32> {
-        self.research
-            .engine
-            .as_ref()
-            .and_then(crate::engine::Engine::pid)
-            .into_iter()
+        (self.research.engine.iter())
+            .chain(self.research.play.engines())
+            .filter_map(crate::engine::Engine::pid)
             .collect()
     }
 
@@ -50,6 +49,9 @@ impl App {
     /// stopped too), and the status line says so.
     pub fn resumed(&mut self, away: Duration) {
         if let Some(e) = self.research.engine.as_mut() {
+            e.postpone(away);
+        }
+        for e in self.research.play.engines_mut() {
             e.postpone(away);
         }
         self.info(format!(
@@ -90,7 +92,7 @@ impl App {
             // outcome gives the file's new stamp).
             Event::Watch => !self.save_running() && super::document::watch::tick(self),
             Event::Recovery => self.recovery_tick(),
-            Event::Engine => self.research_tick(Instant::now()),
+            Event::Engine => self.research_tick(Instant::now()) | self.play_tick(),
             Event::Train => self.train_tick(),
         }
     }
@@ -109,15 +111,18 @@ impl App {
         let now = Instant::now();
         let engine = (self.research_deadline(now)).map(|at| at.saturating_duration_since(now));
         let progress = (self.save_running() || self.collection().busy()).then_some(PROGRESS);
+        // A game's clocks: the next second they show, a flag's fall.
+        let clocks = self.play_next_look();
         let clock = self.train_next_look();
-        engine.into_iter().chain(progress).chain(clock).min()
+        (engine.into_iter().chain(progress).chain(clocks).chain(clock)).min()
     }
 
     /// The look [`App::next_look`] asked for: the engine read, the progress drawn again
     /// (the library's list grows by time as well as by its events: `library_tick`).
     pub fn look(&mut self) -> bool {
         let engine = self.research_busy() && self.research_tick(Instant::now());
+        let game = self.play_next_look().is_some() | self.play_tick();
         let collection = self.collection().busy() && self.collection_tick();
-        engine || collection || self.save_running() || self.collection().busy()
+        engine || game || collection || self.save_running() || self.collection().busy()
     }
 }

@@ -34,6 +34,10 @@
 //!   `Event::Engine` when it sends a line, and `App::research_tick` also runs at the
 //!   research's nearest deadline, `App::research_deadline`, which `App::next_look` gives), its state
 //!   (`state.rs`), `:analyze` and `:mate` (`analyze.rs`), the evaluation graph (`graph.rs`).
+//! - `play/`: playing a game against the engine, or watching two, from the position at the
+//!   cursor (`mod.rs`: the turns, the engines' moves, the clocks, takeback, resign, 入玉宣言,
+//!   the ending), its state (`state.rs`), the setup's questions (`setup.rs`), the game into
+//!   the record as it is played (`record.rs`); the rules and the clock are `crate::game`'s.
 //! - `collection/`: the collection in the viewer, one struct that `App` owns
 //!   (`state::Collection`: the index it reads, the explorer pane, the library once opened, the
 //!   records left for its games; `state.rs`), the explorer pane's behaviour (`mod.rs`), the
@@ -62,6 +66,7 @@ mod lifecycle;
 pub mod line_view;
 pub mod outline;
 pub mod overlay;
+pub mod play;
 pub mod research;
 pub mod search;
 mod state;

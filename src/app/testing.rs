@@ -70,3 +70,9 @@ pub fn config_mut(app: &mut super::App) -> &mut super::Config {
 pub fn use_engine(app: &mut super::App, engine: Option<String>) {
     app.research = super::research::state::Research::new(engine, app.config.analysis.best_move);
 }
+
+/// The clocks of the games `app` starts from now on read `time` (a `game::FakeTime` in
+/// tests, which moves only when told).
+pub fn play_time(app: &mut super::App, time: std::sync::Arc<dyn crate::game::TimeSource>) {
+    app.research.play.time = Some(time);
+}

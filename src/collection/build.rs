@@ -266,6 +266,9 @@ pub fn update_forgetting(
         )?;
         cat.set_meta("variations", if opts.variations { "1" } else { "0" })?;
         commit(&cat)?;
+        if let Err(e) = write_roots(dir, &all_roots) {
+            report.warnings.push(e);
+        }
         (hook.after_step)(0, stop);
         committed();
         Ok(())
@@ -1013,11 +1016,29 @@ fn check(cat: &Catalog, opts: UpdateOptions) -> Result<Vec<String>, String> {
 /// The folders the index in `dir` holds (`kifview index --repair` without folders reads them
 /// again), as far as its catalog can be read.
 pub fn roots(dir: &Path) -> Vec<PathBuf> {
-    what_a_catalog_names(&dir.join(CATALOG))
-        .1
-        .iter()
-        .map(|r| key_path(r))
-        .collect()
+    let mut roots = what_a_catalog_names(&dir.join(CATALOG)).1;
+    if roots.is_empty() {
+        // A catalog cut short, or a folder in its place: the copy beside it.
+        roots = crate::load::read_text_limited(&dir.join(ROOTS), 16 << 20)
+            .ok()
+            .and_then(|t| serde_json::from_str(&t).ok())
+            .unwrap_or_default();
+    }
+    roots.iter().map(|r| key_path(r)).collect()
+}
+
+/// The folders the index holds, beside the catalog's `meta.roots`: what `kifview index
+/// --repair` rebuilds a catalog from when the catalog itself cannot be read.
+pub const ROOTS: &str = "roots.json";
+
+/// Writes [`ROOTS`] (a new file renamed over the old one: whole or not at all).
+fn write_roots(dir: &Path, roots: &[String]) -> Result<(), String> {
+    let path = dir.join(ROOTS);
+    let tmp = dir.join(format!("{ROOTS}.tmp"));
+    let text = serde_json::to_string(roots).expect("strings");
+    std::fs::write(&tmp, text)
+        .and_then(|()| std::fs::rename(&tmp, &path))
+        .map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// What `kifview index --check` finds wrong with the index in `dir`, a line each (nothing:

@@ -10,6 +10,8 @@
 //!   file the catalog does not name (its segments', and the ones it `owned`: the next
 //!   segment's before it is written, a compaction's or a rebuild's old ones);
 //! - `lock`: held (a POSIX record lock, `fcntl`, per process) while an update runs;
+//! - `roots.json`: the folders the index holds, as in the catalog (`meta.roots`): what
+//!   `kifview index --repair` rebuilds from when the catalog cannot be read ([`build::ROOTS`]);
 //! - `catalog.sqlite`: the catalog of files and games (schema: [`catalog::SCHEMA`]), readable by
 //!   `sqlite3`, pandas or Datasette; each row sealed with a checksum of its values at the
 //!   commit that changed it, checked by every query that reads the row

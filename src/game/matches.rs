@@ -209,7 +209,8 @@ struct Done {
     /// None: no result.
     score: Option<GameScore>,
     fault: Option<FaultKind>,
-    path: PathBuf,
+    /// The game's record, written by the match's thread (not once the match has stopped).
+    record: Box<Record>,
 }
 
 /// Runs the match; `progress` is called after each game with the summary so far and the games
@@ -236,7 +237,7 @@ pub fn run(spec: &MatchSpec, progress: &mut dyn FnMut(&Summary, u32)) -> Result<
     let next = Arc::new(AtomicU32::new(0));
     let stop = Arc::new(AtomicBool::new(false));
     let rounds = Arc::new(rounds);
-    let (tx, rx) = mpsc::channel::<Result<Done, String>>();
+    let (tx, rx) = mpsc::channel::<Done>();
     let workers = spec.concurrency.max(1).min(rounds.len().max(1));
     let mut handles = Vec::new();
     for _ in 0..workers {
@@ -258,15 +259,19 @@ pub fn run(spec: &MatchSpec, progress: &mut dyn FnMut(&Summary, u32)) -> Result<
     };
     let mut halves: std::collections::HashMap<u32, GameScore> = Default::default();
     let mut failure = None;
+    // Games that end after the match has stopped (the SPRT decided, a file failed) are
+    // neither written nor counted: the records are exactly the games of the result, and
+    // `report` reads the same result back.
     for done in rx {
-        let done = match done {
-            Ok(d) => d,
-            Err(e) => {
-                stop.store(true, Ordering::SeqCst);
-                failure.get_or_insert(e);
-                continue;
-            }
-        };
+        if stop.load(Ordering::SeqCst) {
+            continue;
+        }
+        let path = spec.out.join(game_file(done.round, done.game));
+        if let Err(e) = write_record(&done.record, &path) {
+            stop.store(true, Ordering::SeqCst);
+            failure.get_or_insert(e);
+            continue;
+        }
         add_game(
             &mut summary,
             &mut halves,
@@ -274,8 +279,7 @@ pub fn run(spec: &MatchSpec, progress: &mut dyn FnMut(&Summary, u32)) -> Result<
             done.score,
             done.fault,
         );
-        let _ = done.game;
-        summary.files.push(done.path);
+        summary.files.push(path);
         progress(&summary, total);
         if summary.verdict(spec.sprt.as_ref()).is_some() {
             stop.store(true, Ordering::SeqCst);
@@ -322,7 +326,7 @@ fn worker(
     next: &AtomicU32,
     stop: &AtomicBool,
     rounds: &[u32],
-    tx: &mpsc::Sender<Result<Done, String>>,
+    tx: &mpsc::Sender<Done>,
 ) {
     let mut a = Player::new(
         spec.entrants[0].name.clone(),
@@ -346,6 +350,9 @@ fn worker(
             spec.openings[(round as usize - 1) % spec.openings.len()].clone()
         };
         for game in [1u32, 2] {
+            if stop.load(Ordering::SeqCst) {
+                return;
+            }
             let a_black = game == 1;
             let players = if a_black {
                 [&mut a, &mut b]
@@ -386,23 +393,18 @@ fn worker(
                 opening_moves,
                 ..GameInfo::default()
             });
-            let path = spec.out.join(game_file(round, game));
-            if let Err(e) = write_record(&record, &path) {
-                let _ = tx.send(Err(e));
-                return;
-            }
             let score = played
                 .game
                 .outcome()
                 .filter(|o| o.reason != super::EndReason::Interrupted)
                 .map(|o| score_for_a(o.winner, a_black));
-            let sent = tx.send(Ok(Done {
+            let sent = tx.send(Done {
                 round,
                 game,
                 score,
                 fault: played.fault.map(|f| f.1),
-                path,
-            }));
+                record: Box::new(record),
+            });
             if sent.is_err() {
                 return;
             }

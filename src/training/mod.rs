@@ -11,6 +11,8 @@
 //! - [`batch`]: `kifview problems make` over files and records.
 //! - [`history`]: the attempts and the FSRS schedule, in SQLite in the user's data directory.
 //! - [`make`]: problems from analysed games (ShogiHome's detection, re-search and adoption).
+//! - [`tsume`]: the tsume drill: a record's main line as the answer, the defence played, another
+//!   mate confirmed by the mate engine accepted as 余詰, splits per move.
 //! - [`tags`]: what a problem is counted under in the statistics (a tsume's length, a game's
 //!   strategy from `collection::tags`, the phase by ply).
 
@@ -22,3 +24,4 @@ pub mod batch;
 pub mod history;
 pub mod make;
 pub mod tags;
+pub mod tsume;

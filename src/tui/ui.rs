@@ -7,8 +7,8 @@ pub use super::view::ViewState;
 use super::widgets::board::{self, BoardWidget, board_column};
 use super::widgets::large_board::{GRIDS, Grid, large_column};
 use super::widgets::{
-    analysis, book, comment, confirm, copy_menu, explorer, graph, header, help, library, list,
-    move_list, paste, position_editor, search, status, train, tree, variations,
+    analysis, book, clock, comment, confirm, copy_menu, explorer, graph, header, help, library,
+    list, move_list, paste, position_editor, search, status, train, tree, variations,
 };
 use crate::app::config::BoardSize;
 use crate::app::{App, Overlay};
@@ -191,6 +191,7 @@ fn wide_panes(
     .areas(main);
     let used = board_or_grid(left, buf, app, theme, vs, grid);
     let [_, header] = Layout::vertical([Constraint::Length(used), Constraint::Fill(1)]).areas(left);
+    let header = clock::clock_rows(header, buf, app, theme);
     header::header_pane(header, buf, app, theme, vs);
     let [moves, vars] = Layout::vertical([
         Constraint::Fill(1),
@@ -244,6 +245,7 @@ fn narrow_panes(
         Layout::horizontal([Constraint::Length(board_w), Constraint::Fill(1)]).areas(main);
     let used = board_or_grid(left, buf, app, theme, vs, grid);
     let [_, header] = Layout::vertical([Constraint::Length(used), Constraint::Fill(1)]).areas(left);
+    let header = clock::clock_rows(header, buf, app, theme);
     header::header_pane(header, buf, app, theme, vs);
     let vars_h = variations_height(app, 5);
     if main.width >= WIDE {

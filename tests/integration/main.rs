@@ -12,6 +12,7 @@ mod e2e;
 mod engine;
 mod formats;
 mod game;
+mod play;
 mod pty;
 mod training;
 mod viewer;

@@ -121,6 +121,10 @@ macro_rules! command_table {
             PickPv = "pick_pv", "Research: choose one of the engine's lines to insert", App::open_pv_list;
             PvToComment = "pv_to_comment", "Research: add the best line to the comment (ShogiHome's #評価値, #読み筋)", App::pv_to_comment;
             ToggleBestMove = "toggle_best_move", "Research: show or hide the best move's squares on the board", App::toggle_best_move;
+            Play = "play", "Play: a game against the engine from this position, or watch two engines (side, engine, time control, names; :play)", App::open_play;
+            PlayResign = "play_resign", "Play: resign the game (asks first); watching, stop it", App::play_resign;
+            PlayDeclare = "play_declare", "Play: declare a win by entering king (入玉宣言, the 27-point rule decides; a false one loses)", App::play_declare;
+            PlayEval = "play_eval", "Play: show or hide the engine's evaluation and line beside the clocks", App::toggle_play_eval;
             CancelJob = "cancel_job", "Stop :analyze or :mate (the comments written so far stay; u undoes them)", App::cancel_job;
             ToggleGraph = "toggle_graph", "Show or hide the evaluation graph of the main line (from the comments' evaluations)", App::toggle_graph;
             GraphScale = "graph_scale", "Graph: centipawns (±2000) or sente's win %", App::toggle_graph_scale;

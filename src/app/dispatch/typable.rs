@@ -191,6 +191,13 @@ pub const TYPABLE_COMMANDS: &[TypableCommand] = &[
         handler: |a, _| a.analyze_command(),
     },
     TypableCommand {
+        name: "play",
+        aliases: &[],
+        arg: Arg::None,
+        doc: "Play a game against the engine from this position, or watch two engines: the side, the engine, the time control (600+byo30, 10+0.1, nodes=1000), the names; the game goes into the record with its times",
+        handler: |a, _| a.open_play(),
+    },
+    TypableCommand {
         name: "mate",
         aliases: &[],
         arg: Arg::OptionalText("SECONDS"),

@@ -128,6 +128,24 @@ impl Document {
         Ok(focus)
     }
 
+    /// `edit` joined to the last step when the record is at it (`History::apply_joined`: a
+    /// game's reply and the times of its moves join the move they answer), else a step of
+    /// its own; returns where it happened.
+    pub(crate) fn apply_joined(&mut self, edit: Edit, cursor: NodeId) -> Result<NodeId, EditError> {
+        let (reshapes, node) = reshaping(&edit, &self.record);
+        self.note_reshape(reshapes, node);
+        let alone = !self.history.at_last_step();
+        let focus = self.history.apply_joined(&mut self.record, edit, cursor)?;
+        self.changed(reshapes);
+        if alone {
+            self.focus_undo.push(focus);
+            self.focus_redo.clear();
+        } else {
+            self.settle(focus);
+        }
+        Ok(focus)
+    }
+
     /// Comments written by a running analysis: joined to its last step when `extend` and
     /// that step is the analysis's own (`History::apply_comments`), else a step of their own.
     pub(crate) fn apply_comments(
@@ -270,5 +288,6 @@ fn changes_shape(edit: &Edit) -> bool {
             | Edit::SetComments(_)
             | Edit::SetBookmark { .. }
             | Edit::SetHeader(_)
+            | Edit::SetTime { .. }
     )
 }

@@ -58,6 +58,10 @@ impl App {
 
     pub(crate) fn undo(&mut self) {
         self.forget_pick();
+        // During a game: the user's last move and the engine's reply (`app::play`).
+        if self.playing() {
+            return self.play_takeback();
+        }
         let cur = self.cur();
         match self.doc.undo(cur) {
             Some(to) => {
@@ -75,6 +79,9 @@ impl App {
 
     pub(crate) fn redo(&mut self) {
         self.forget_pick();
+        if self.playing() {
+            return self.info_level("no redo during a game".into(), Level::Error);
+        }
         let cur = self.cur();
         match self.doc.redo(cur) {
             Some(to) => {
@@ -88,6 +95,10 @@ impl App {
     /// Plays `mv` after the current node: goes to it when it is already there, else adds it
     /// as a new variation after the existing ones.
     pub fn enter_move(&mut self, mv: Move) -> bool {
+        // During a game: the user's move, on the user's turn only (`app::play`).
+        if let Some(played) = self.play_user_move(mv) {
+            return played;
+        }
         if self.training() {
             self.train_move(mv);
             return true;

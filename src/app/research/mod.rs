@@ -504,7 +504,7 @@ impl App {
     // ----- :engine and :set -----
 
     /// Every engine `:engine` offers: the configured ones, then those found installed.
-    fn engine_choices(&self) -> Vec<EngineSpec> {
+    pub(crate) fn engine_choices(&self) -> Vec<EngineSpec> {
         let mut all = self.config.engines.clone();
         for s in engine::discover() {
             if !all

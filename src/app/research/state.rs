@@ -39,6 +39,8 @@ pub struct Research {
     pub(crate) job: Option<Job>,
     /// The last mate `:mate` found: the position's node and the moves (`I` inserts them).
     pub(crate) mate_line: Option<(Target, Vec<crate::core::rules::Move>)>,
+    /// Playing a game against the engine, or watching two (`app::play`): its own engines.
+    pub play: crate::app::play::state::Play,
 }
 
 /// Work for the engine other than following the cursor.
@@ -122,6 +124,10 @@ impl Research {
         if let Some(e) = self.engine.as_mut() {
             e.new_game();
         }
+        // A game was played in the record left: it stops there (its engines quit).
+        if let Some(mut m) = self.play.current.take() {
+            m.take_engines().into_iter().for_each(retire_engine);
+        }
     }
 
     /// Quits the engine (`quit`, then killed after the driver's quit timeout) and waits for
@@ -130,6 +136,9 @@ impl Research {
         if let Some(e) = self.engine.take() {
             quit_and_wait(e);
         }
+        if let Some(m) = self.play.current.as_mut() {
+            m.take_engines().into_iter().for_each(quit_and_wait);
+        }
     }
 
     /// Quits the engine on a thread of its own (`:engine OTHER`: the screen does not wait
@@ -137,17 +146,22 @@ impl Research {
     /// guardian kills its process group.
     pub fn retire(&mut self) {
         if let Some(e) = self.engine.take() {
-            let spawned = std::thread::Builder::new()
-                .name("engine-quit".into())
-                .spawn(move || quit_and_wait(e));
-            // Without a thread the engine was dropped with the closure: killed at once.
-            drop(spawned);
+            retire_engine(e);
         }
     }
 }
 
+/// Quits `e` on a thread of its own (see [`Research::retire`]).
+pub(crate) fn retire_engine(e: Engine) {
+    let spawned = std::thread::Builder::new()
+        .name("engine-quit".into())
+        .spawn(move || quit_and_wait(e));
+    // Without a thread the engine was dropped with the closure: killed at once.
+    drop(spawned);
+}
+
 /// `quit`, and waits until the engine is gone (killed after the driver's quit timeout).
-fn quit_and_wait(mut e: Engine) {
+pub(crate) fn quit_and_wait(mut e: Engine) {
     e.quit();
     let deadline = Instant::now() + Duration::from_secs(6);
     while e.state() != State::Dead && Instant::now() < deadline {

@@ -5,6 +5,7 @@
 pub mod analysis;
 pub mod board;
 pub mod book;
+pub mod clock;
 pub mod comment;
 pub mod confirm;
 pub mod copy_menu;

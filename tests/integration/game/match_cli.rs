@@ -349,3 +349,35 @@ fn openings_are_played_from_the_file_with_colours_swapped() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("openings.txt:1"), "{err}");
 }
+
+/// The SPRT stops the match: games still being played then are neither written nor counted,
+/// so the result is the one the test reached and `report` reads the same back. (Before, two
+/// workers' last games were written and counted after the stop, and a result could flip back
+/// to null: a real match of 48 games ended with LLR −2.465 after passing −2.944.)
+#[test]
+fn the_sprt_stops_the_match_and_the_records_are_exactly_its_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = config(dir.path());
+    let out = dir.path().join("games");
+    let json = run_match(
+        &cfg,
+        &out,
+        &[
+            "--engine",
+            "strong",
+            "--engine",
+            "weak",
+            "--tc",
+            "30+0.1",
+            "--concurrency",
+            "2",
+            "--sprt",
+            "elo0=0 elo1=200",
+        ],
+    );
+    // Each WW pair adds 0.489 to the LLR: the seventh crosses 2.944.
+    assert_eq!(json["games"], 14, "{json}");
+    assert_eq!(json["sprt"]["result"], "H1", "{json}");
+    assert_eq!(records(&out).len(), 14);
+    assert_eq!(report(&[&out]).trim(), kifview_json(&json));
+}

@@ -3,4 +3,5 @@
 //! the independent Python implementation (`scripts/match_stats.py`).
 
 mod match_cli;
+mod real_match;
 mod stats_check;

@@ -4,7 +4,7 @@
 //! Removing a subtree detaches it from its parent but keeps its nodes in the arena, so undo
 //! reattaches the very same nodes and every `NodeId` held elsewhere stays valid.
 
-use super::{Children, Header, Initial, MoveData, NodeId, Record, Special, Step};
+use super::{Children, Header, Initial, MoveData, MoveTime, NodeId, Record, Special, Step};
 use crate::rules::{Illegal, Move};
 use std::fmt;
 
@@ -76,6 +76,16 @@ pub enum Edit {
         initial: Box<Initial>,
         header: Header,
     },
+    /// Set the time spent on `node` (a move or an ending; `None`: no time).
+    SetTime {
+        node: NodeId,
+        time: Option<MoveTime>,
+    },
+    /// Several edits as one, applied in order (a game's move with its time and the
+    /// opponent's reply: one undo step). On an error nothing changes (the edits applied
+    /// before it are undone). The inverse is the inverses in reverse order; the cursor goes
+    /// where the last one put it.
+    Batch(Vec<Edit>),
 }
 
 /// What an applied edit left behind: the edit that undoes it and where the cursor belongs.
@@ -364,6 +374,40 @@ impl Record {
                     focus: NodeId::ROOT,
                 })
             }
+            Edit::SetTime { node, time } => {
+                check(self, node)?;
+                if node == NodeId::ROOT {
+                    return Err(EditError::Root);
+                }
+                let old = std::mem::replace(&mut self.node_mut(node).time, time);
+                Ok(Applied {
+                    inverse: Edit::SetTime { node, time: old },
+                    focus: node,
+                })
+            }
+            Edit::Batch(edits) => {
+                let mut inverses = Vec::with_capacity(edits.len());
+                let mut focus = NodeId::ROOT;
+                for e in edits {
+                    match self.apply(e) {
+                        Ok(a) => {
+                            inverses.push(a.inverse);
+                            focus = a.focus;
+                        }
+                        Err(err) => {
+                            for inv in inverses.into_iter().rev() {
+                                let _ = self.apply(inv);
+                            }
+                            return Err(err);
+                        }
+                    }
+                }
+                inverses.reverse();
+                Ok(Applied {
+                    inverse: Edit::Batch(inverses),
+                    focus,
+                })
+            }
             Edit::SetStart { initial, header } => {
                 if !self.node(NodeId::ROOT).children.is_empty() {
                     return Err(EditError::HasMoves);
@@ -482,6 +526,33 @@ impl History {
         self.redo.clear();
         self.current = after;
         Ok(applied.focus)
+    }
+    /// Applies `edit` as part of the last step when the record is at it (a game's reply joins
+    /// the move it answers: one takeback undoes both); else, or with nothing to join, as a
+    /// new step. Undoing the joined step undoes both, the newer first.
+    pub fn apply_joined(
+        &mut self,
+        record: &mut Record,
+        edit: Edit,
+        cursor: NodeId,
+    ) -> Result<NodeId, EditError> {
+        if !self.at_last_step() {
+            return self.apply(record, edit, cursor);
+        }
+        let applied = record.apply(edit)?;
+        self.newest.0 += 1;
+        let after = self.newest;
+        let e = self.undo.last_mut().expect("checked above");
+        let earlier = std::mem::replace(&mut e.edit, Edit::Batch(Vec::new()));
+        e.edit = Edit::Batch(vec![applied.inverse, earlier]);
+        e.after = after;
+        self.redo.clear();
+        self.current = after;
+        Ok(applied.focus)
+    }
+    /// Is the record at the state the last step left (so that `apply_joined` joins it)?
+    pub fn at_last_step(&self) -> bool {
+        matches!(self.undo.last(), Some(e) if e.after == self.current)
     }
     /// Undoes the last step; returns where the cursor goes (where the edit happened).
     pub fn undo(&mut self, record: &mut Record, cursor: NodeId) -> Option<NodeId> {
@@ -692,6 +763,80 @@ mod tests {
         assert!(!h.is_modified(), "undone back to the saved state");
         h.redo(&mut r, NodeId::ROOT).unwrap();
         assert!(h.is_modified());
+    }
+
+    #[test]
+    fn a_joined_reply_and_its_times_are_one_undo_step() {
+        let mut r = Record::default();
+        let mut h = History::new();
+        let add = |h: &mut History, r: &mut Record, parent: NodeId, usi: &str, join: bool| {
+            let e = Edit::AddMove {
+                parent,
+                mv: mv(usi),
+            };
+            match join {
+                true => h.apply_joined(r, e, parent).unwrap(),
+                false => h.apply(r, e, parent).unwrap(),
+            }
+        };
+        let time = |s| {
+            Some(MoveTime {
+                spent_ms: s,
+                total_ms: Some(s),
+            })
+        };
+        let a = add(&mut h, &mut r, NodeId::ROOT, "7g7f", false);
+        h.apply_joined(
+            &mut r,
+            Edit::SetTime {
+                node: a,
+                time: time(3000),
+            },
+            a,
+        )
+        .unwrap();
+        let b = add(&mut h, &mut r, a, "3c3d", true);
+        h.apply_joined(
+            &mut r,
+            Edit::SetTime {
+                node: b,
+                time: time(1000),
+            },
+            b,
+        )
+        .unwrap();
+        assert_eq!(r.node(b).time, time(1000));
+        assert_eq!(usi_line(&r, NodeId::ROOT), vec!["7g7f", "3c3d"]);
+        // One undo takes the move, its reply and their times back.
+        assert_eq!(h.undo(&mut r, b), Some(NodeId::ROOT));
+        assert!(r.node(NodeId::ROOT).children.is_empty());
+        assert!(!h.can_undo() && !h.is_modified());
+        // Redo brings both with their times, the same nodes.
+        h.redo(&mut r, NodeId::ROOT).unwrap();
+        assert_eq!(usi_line(&r, NodeId::ROOT), vec!["7g7f", "3c3d"]);
+        assert_eq!((r.node(a).time, r.node(b).time), (time(3000), time(1000)));
+        // After an undo the record is not at the last step: a new edit is a step of its own.
+        h.undo(&mut r, b).unwrap();
+        let c = add(&mut h, &mut r, NodeId::ROOT, "2g2f", true);
+        assert_eq!(r.node(NodeId::ROOT).children[..], [c]);
+        assert!(!h.can_redo(), "the new step cleared the redo");
+        h.undo(&mut r, c).unwrap();
+        assert!(r.node(NodeId::ROOT).children.is_empty());
+        let a = add(&mut h, &mut r, NodeId::ROOT, "7g7f", false);
+        // A batch with an illegal edit changes nothing.
+        let before = r.clone();
+        let bad = Edit::Batch(vec![
+            Edit::SetTime {
+                node: a,
+                time: time(5),
+            },
+            Edit::AddMove {
+                parent: a,
+                mv: mv("7g7f"),
+            },
+        ]);
+        assert!(r.apply(bad).is_err());
+        assert_eq!(r, before);
     }
 
     #[test]
