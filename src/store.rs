@@ -234,6 +234,122 @@ pub fn save_counted(
     }
 }
 
+/// [`save`] with the contents written by `fill` into the temporary copy, for a file too big to
+/// hold in memory (the viewer's save of an edited book of any size). A new file, or a regular
+/// file with one link (a symbolic link followed to it), is replaced by the copy as [`save`]
+/// replaces it (its mode and owner kept, synced, renamed over). What [`save`] writes in place
+/// (a device, a descriptor, a file with other hard links, a mount point) is filled into a
+/// temporary copy in the system's temporary directory, read back and given to [`save`]: only
+/// then is it held in memory. A read-only file is refused before `fill` runs.
+pub fn save_with(
+    path: &Path,
+    opts: SaveOptions,
+    fill: &mut dyn FnMut(&mut File) -> io::Result<()>,
+) -> Result<Saved, SaveError> {
+    if path.as_os_str().as_bytes().ends_with(b"/") {
+        return Err(SaveError::TrailingSlash {
+            path: path.to_path_buf(),
+        });
+    }
+    if !opts.replace_read_only
+        && let Some(target) = read_only(path)
+    {
+        return Err(SaveError::ReadOnly { path: target });
+    }
+    let target = match std::fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => std::fs::canonicalize(path).ok(),
+        Ok(_) => Some(path.to_path_buf()),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Some(path.to_path_buf()),
+        Err(_) => None,
+    };
+    let streamed = target.filter(|t| !writes_into_descriptor(path) && !is_descriptor(t));
+    let meta = streamed.as_ref().map(std::fs::metadata);
+    match (streamed, meta) {
+        (Some(t), Some(Err(e))) if e.kind() == io::ErrorKind::NotFound => {
+            replace_with(&t, None, opts, fill).map(|()| Saved {
+                path: t,
+                how: How::Created,
+            })
+        }
+        (Some(t), Some(Ok(m))) if m.is_file() && m.nlink() == 1 => {
+            match replace_with(&t, Some(&m), opts, fill) {
+                Err(SaveError::Io { source, .. }) if source.raw_os_error() == Some(libc::EBUSY) => {
+                    save_filled(path, opts, fill)
+                }
+                r => r.map(|()| Saved {
+                    path: t,
+                    how: How::Replaced,
+                }),
+            }
+        }
+        _ => save_filled(path, opts, fill),
+    }
+}
+
+/// [`save`] of what `fill` writes, held in memory (through a temporary file in the system's
+/// temporary directory, removed after).
+fn save_filled(
+    path: &Path,
+    opts: SaveOptions,
+    fill: &mut dyn FnMut(&mut File) -> io::Result<()>,
+) -> Result<Saved, SaveError> {
+    let io = |op: &'static str| {
+        move |source: io::Error| SaveError::Io {
+            path: path.to_path_buf(),
+            op,
+            source,
+            existed: std::fs::symlink_metadata(path).is_ok(),
+        }
+    };
+    let name = path.file_name().unwrap_or(std::ffi::OsStr::new("file"));
+    let (mut f, tmp) =
+        create_temp(&std::env::temp_dir().join(name)).map_err(io("create a temporary file"))?;
+    let bytes = (|| {
+        fill(&mut f)?;
+        drop(f);
+        std::fs::read(&tmp)
+    })();
+    let _ = std::fs::remove_file(&tmp);
+    save(path, &bytes.map_err(io("write"))?, opts)
+}
+
+/// [`replace`] with the temporary copy written by `fill`.
+fn replace_with(
+    target: &Path,
+    old: Option<&std::fs::Metadata>,
+    opts: SaveOptions,
+    fill: &mut dyn FnMut(&mut File) -> io::Result<()>,
+) -> Result<(), SaveError> {
+    let dir = parent_dir(target);
+    clean_stale_once(dir);
+    let sync = !opts.deferred_sync;
+    let tmp = write_temp_with(target, old, sync, fill)?;
+    rename_into_place(&tmp, target, old.is_some(), sync)
+}
+
+/// Renames the complete copy `tmp` over `target` (removing it when that fails) and syncs
+/// the directory when `sync`.
+fn rename_into_place(
+    tmp: &Path,
+    target: &Path,
+    existed: bool,
+    sync: bool,
+) -> Result<(), SaveError> {
+    if let Err(source) = std::fs::rename(tmp, target) {
+        let _ = std::fs::remove_file(tmp);
+        return Err(SaveError::Io {
+            path: target.to_path_buf(),
+            op: "replace",
+            source,
+            existed,
+        });
+    }
+    if sync {
+        sync_dir(parent_dir(target), target)?;
+    }
+    Ok(())
+}
+
 /// Writes a new file at `path`, for a batch writing into a folder another user may share
 /// (`kifview diagram --out-dir`): a complete temporary copy beside it (synced unless
 /// deferred) becomes `path`, and a symbolic link at `path` is never followed. Without
@@ -475,19 +591,7 @@ fn replace(
     clean_stale_once(dir);
     let sync = !opts.deferred_sync;
     let tmp = write_temp(target, bytes, old, sync, written)?;
-    if let Err(source) = std::fs::rename(&tmp, target) {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(SaveError::Io {
-            path: target.to_path_buf(),
-            op: "replace",
-            source,
-            existed: old.is_some(),
-        });
-    }
-    if sync {
-        sync_dir(dir, target)?;
-    }
-    Ok(())
+    rename_into_place(&tmp, target, old.is_some(), sync)
 }
 
 /// Syncs `dir`, the folder of `target`: a rename (or a link) into it is durable after that.
@@ -833,6 +937,59 @@ mod tests {
         };
         assert_eq!(save(&a, b"mine", brk).unwrap().how, How::Replaced);
         assert_eq!(std::fs::read(&b).unwrap(), b"new contents");
+    }
+
+    #[test]
+    fn save_with_streams_a_replacement_as_save_writes_it_and_writes_links_in_place() {
+        let dir = tempfile::tempdir().unwrap();
+        let fill = |text: &'static [u8]| move |f: &mut File| f.write_all(text);
+        // A new file, then replaced keeping its mode, through a symbolic link too.
+        let a = dir.path().join("a.db");
+        assert_eq!(
+            save_with(&a, opts(), &mut fill(b"one")).unwrap().how,
+            How::Created
+        );
+        std::fs::set_permissions(&a, std::fs::Permissions::from_mode(0o640)).unwrap();
+        let s = save_with(&a, opts(), &mut fill(b"two")).unwrap();
+        assert_eq!(
+            (s.how, std::fs::read(&a).unwrap()),
+            (How::Replaced, b"two".to_vec())
+        );
+        assert_eq!(mode(&a), 0o640);
+        let link = dir.path().join("link.db");
+        std::os::unix::fs::symlink(&a, &link).unwrap();
+        save_with(&link, opts(), &mut fill(b"three")).unwrap();
+        assert!(
+            std::fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert_eq!(std::fs::read(&a).unwrap(), b"three");
+        // A hard-linked file: in place, both names see it.
+        let b = dir.path().join("b.db");
+        std::fs::hard_link(&a, &b).unwrap();
+        assert_eq!(
+            save_with(&a, opts(), &mut fill(b"four")).unwrap().how,
+            How::InPlace
+        );
+        assert_eq!(std::fs::read(&b).unwrap(), b"four");
+        // A failing fill leaves the file and no temporary copy.
+        let e = save_with(&a, opts(), &mut |_| Err(io::Error::other("no"))).unwrap_err();
+        assert!(e.target_unchanged(), "{e}");
+        assert_eq!(std::fs::read(&a).unwrap(), b"four");
+        std::fs::remove_file(&b).unwrap();
+        let e = save_with(&a, opts(), &mut |_| Err(io::Error::other("no"))).unwrap_err();
+        assert!(e.to_string().contains("unchanged"), "{e}");
+        assert_eq!(names(dir.path()), ["a.db", "link.db"]);
+        // Read-only: refused before anything is written.
+        std::fs::set_permissions(&a, std::fs::Permissions::from_mode(0o444)).unwrap();
+        let mut called = false;
+        let e = save_with(&a, opts(), &mut |_| {
+            called = true;
+            Ok(())
+        });
+        assert!(matches!(e, Err(SaveError::ReadOnly { .. })) && !called);
     }
 
     /// Needs root (mount): `sudo -E cargo test --lib store::tests::a_bind_mounted_file -- --ignored`.

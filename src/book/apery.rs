@@ -143,33 +143,58 @@ pub fn key(pos: &Position) -> u64 {
     k
 }
 
-/// An Apery book: its entries sorted by key.
+/// An Apery book searched where it is: its 16-byte entries sorted by key (a file whose
+/// entries are not is sorted into memory when opened), a lookup a binary search of the
+/// entries.
 pub struct Apery {
-    /// (key, first entry, entry count), sorted by key.
-    groups: Vec<(u64, u32, u32)>,
     data: Data,
+    /// How many distinct keys (positions), counted when first asked.
+    keys: OnceLock<usize>,
     unreached: AtomicU64,
 }
 
 const ENTRY: usize = 16;
 
+/// How many entries, evenly spread, [`Apery::open`] checks the order of.
+const SAMPLE: usize = 2048;
+
+fn key_at(data: &[u8], i: usize) -> u64 {
+    u64::from_le_bytes(data[i * ENTRY..i * ENTRY + 8].try_into().expect("8"))
+}
+
 impl Apery {
-    /// Reads the entries (`bytes` must be a whole number of 16-byte entries); entries need not
-    /// be sorted, those of one key need not be together.
+    /// Reads the entries (`bytes` must be a whole number of 16-byte entries), checking the
+    /// order of every one: entries need not be sorted, those of one key need not be together
+    /// (an unsorted book is sorted into memory).
     pub fn new(data: Data) -> Result<Apery> {
+        let n = Apery::entries(&data)?;
+        let sorted = (1..n).all(|i| key_at(&data, i - 1) <= key_at(&data, i));
+        Ok(Apery::with(data, sorted))
+    }
+
+    /// [`Apery::new`] checking the order of [`SAMPLE`] entries spread over the file, so that
+    /// opening costs the same for any size (as YaneuraOu's writer, kifview writes them
+    /// sorted; `kifview book check` reads every entry).
+    pub fn open(data: Data) -> Result<Apery> {
+        let n = Apery::entries(&data)?;
+        let step = (n / SAMPLE).max(1);
+        let sorted = (step..n).step_by(step).all(|i| {
+            key_at(&data, i - step) <= key_at(&data, i) && key_at(&data, i - 1) <= key_at(&data, i)
+        });
+        Ok(Apery::with(data, sorted))
+    }
+
+    fn entries(data: &[u8]) -> Result<usize> {
         if !data.len().is_multiple_of(ENTRY) {
             return Err(BookError::format(format!(
                 "{} bytes: an Apery book is a whole number of 16-byte entries",
                 data.len()
             )));
         }
-        let n = data.len() / ENTRY;
-        if n > u32::MAX as usize {
-            return Err(BookError::format("more than 2^32 entries"));
-        }
-        let key_at =
-            |i: usize| u64::from_le_bytes(data[i * ENTRY..i * ENTRY + 8].try_into().expect("8"));
-        let sorted = (1..n).all(|i| key_at(i - 1) <= key_at(i));
+        Ok(data.len() / ENTRY)
+    }
+
+    fn with(data: Data, sorted: bool) -> Apery {
         let data = if sorted {
             data
         } else {
@@ -177,27 +202,33 @@ impl Apery {
             entries.sort_by_key(|e| u64::from_le_bytes(e[..8].try_into().expect("8")));
             Data::Owned(entries.concat())
         };
-        let mut groups: Vec<(u64, u32, u32)> = Vec::new();
-        for i in 0..n {
-            let k = u64::from_le_bytes(data[i * ENTRY..i * ENTRY + 8].try_into().expect("8"));
-            match groups.last_mut() {
-                Some(g) if g.0 == k => g.2 += 1,
-                _ => groups.push((k, i as u32, 1)),
+        Apery {
+            data,
+            keys: OnceLock::new(),
+            unreached: AtomicU64::new(0),
+        }
+    }
+
+    /// The first entry of key `k` and how many it has (none: `None`).
+    fn group(&self, k: u64) -> Option<(usize, usize)> {
+        let n = self.data.len() / ENTRY;
+        let (mut lo, mut hi) = (0, n);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            match key_at(&self.data, mid) < k {
+                true => lo = mid + 1,
+                false => hi = mid,
             }
         }
-        Ok(Apery {
-            groups,
-            data,
-            unreached: AtomicU64::new(0),
-        })
+        let len = (lo..n).take_while(|&i| key_at(&self.data, i) == k).count();
+        (len > 0).then_some((lo, len))
     }
 
     /// The moves stored under `k` (their moves unchecked).
     fn moves_of_key(&self, k: u64) -> Option<Vec<BookMove>> {
-        let g = self.groups.binary_search_by_key(&k, |g| g.0).ok()?;
-        let (_, first, n) = self.groups[g];
-        let mut out = Vec::with_capacity(n as usize);
-        for i in first as usize..(first + n) as usize {
+        let (first, n) = self.group(k)?;
+        let mut out = Vec::with_capacity(n);
+        for i in first..first + n {
             let e = &self.data[i * ENTRY..(i + 1) * ENTRY];
             let code = u16::from_le_bytes([e[8], e[9]]);
             let Some(usi) = packed::from_apery_move(code) else {
@@ -232,7 +263,12 @@ impl Lookup for Apery {
         }))
     }
     fn len(&self) -> usize {
-        self.groups.len()
+        *self.keys.get_or_init(|| {
+            let n = self.data.len() / ENTRY;
+            (0..n)
+                .filter(|&i| i == 0 || key_at(&self.data, i - 1) != key_at(&self.data, i))
+                .count()
+        })
     }
     fn visit(&self, f: &mut dyn FnMut(&str, Entry) -> Result<()>) -> Result<()> {
         let mut reached: HashSet<u64> = HashSet::new();
@@ -261,13 +297,7 @@ impl Lookup for Apery {
                 if next.play(mv).is_err() {
                     continue;
                 }
-                let k = super::key_of(&next);
-                if self
-                    .groups
-                    .binary_search_by_key(&key(&next), |g| g.0)
-                    .is_ok()
-                    && seen.insert(k)
-                {
+                if self.group(key(&next)).is_some() && seen.insert(super::key_of(&next)) {
                     queue.push_back((next, ply + 1));
                 }
             }
@@ -280,10 +310,8 @@ impl Lookup for Apery {
                 },
             )?;
         }
-        self.unreached.store(
-            (self.groups.len() - reached.len()) as u64,
-            Ordering::Relaxed,
-        );
+        self.unreached
+            .store((self.len() - reached.len()) as u64, Ordering::Relaxed);
         Ok(())
     }
     fn unreached(&self) -> u64 {
@@ -311,53 +339,100 @@ pub fn read(bytes: &[u8]) -> Result<Read> {
     Ok(out)
 }
 
-/// Writes `book` as Apery entries sorted by key.
+/// Writes `book` as Apery entries sorted by key (in memory: [`write_stream`] into a buffer).
 pub fn write(book: &dyn Lookup) -> Result<Encoded> {
-    let mut losses = Losses::default();
-    let mut entries: Vec<[u8; ENTRY]> = Vec::with_capacity(book.len() * 2);
-    let mut keys_seen: std::collections::HashMap<u64, String> = Default::default();
-    book.visit(&mut |k, entry| {
+    let mut bytes = Vec::with_capacity(book.len() * 2 * ENTRY);
+    let losses = write_stream(
+        &mut |f| book.visit(f),
+        &mut bytes,
+        &std::env::temp_dir(),
+        None,
+    )?;
+    Ok(Encoded { bytes, losses })
+}
+
+/// What of a position the format cannot hold, counted when it is written: notes, replies,
+/// depths, counts above 65535, missing values.
+const LOST: [&str; 5] = [
+    "notes",
+    "replies (ponder)",
+    "depths",
+    "counts above 65535 (written as 65535)",
+    "missing values (written as 0)",
+];
+
+/// Writes the positions `visit` gives as Apery entries sorted by key to `out`, without holding
+/// them: an external sort by key spilling into `tmp` ([`super::extsort`]: memory is its
+/// chunk's, whatever the book's size), each position's entries in the book's order. Of the
+/// positions with one key, the first given is written: another position with its key (a
+/// collision) or the same position given again (a text book's duplicate) is dropped and
+/// counted in the losses. `stop` ends it early.
+pub fn write_stream(
+    visit: super::Source<'_>,
+    out: &mut dyn std::io::Write,
+    tmp: &std::path::Path,
+    stop: Option<&std::sync::atomic::AtomicBool>,
+) -> Result<Losses> {
+    let mut sort = super::extsort::ExternalSort::new(tmp, stop);
+    // The payload: what is lost (LOST's counts, u32 each), the SFEN key's length (u32) and
+    // text, then the entries.
+    let mut payload = Vec::new();
+    visit(&mut |k, entry| {
         let pos = Position::from_sfen(k).map_err(|e| BookError::BadKey(e.0))?;
         let ak = key(&pos);
-        if let Some(other) = keys_seen.insert(ak, k.to_string())
-            && other != k
+        let mut lost = [0u32; 5];
+        lost[0] += entry.comment.is_some() as u32;
+        let mut entries = Vec::with_capacity(entry.moves.len() * ENTRY);
+        for m in entry.moves {
+            lost[0] += m.comment.is_some() as u32;
+            lost[1] += m.ponder.is_some() as u32;
+            lost[2] += (m.depth != 0) as u32;
+            lost[3] += (m.count > u16::MAX as u64) as u32;
+            lost[4] += m.value.is_none() as u32;
+            entries.extend_from_slice(&ak.to_le_bytes());
+            entries.extend_from_slice(&packed::apery_move(m.usi).to_le_bytes());
+            entries.extend_from_slice(&(m.count.min(u16::MAX as u64) as u16).to_le_bytes());
+            entries.extend_from_slice(&m.value.unwrap_or(0).to_le_bytes());
+        }
+        payload.clear();
+        for n in lost {
+            payload.extend_from_slice(&n.to_le_bytes());
+        }
+        payload.extend_from_slice(&(k.len() as u32).to_le_bytes());
+        payload.extend_from_slice(k.as_bytes());
+        payload.extend_from_slice(&entries);
+        sort.push(&ak.to_be_bytes(), &payload)
+    })?;
+    let mut losses = Losses::default();
+    let mut last: Option<(Vec<u8>, Vec<u8>)> = None;
+    let io = |source| BookError::Io {
+        path: tmp.to_path_buf(),
+        source,
+    };
+    sort.finish(&mut |ak, payload| {
+        let word = |i: usize| u32::from_le_bytes(payload[i * 4..i * 4 + 4].try_into().expect("4"));
+        let klen = word(5) as usize;
+        let sfen = &payload[24..24 + klen];
+        if let Some((k, s)) = &last
+            && k.as_slice() == ak
         {
-            losses.add(
-                "positions whose Apery key another has (collisions, dropped)",
-                1,
-            );
+            match s.as_slice() == sfen {
+                true => losses.add("positions given twice (the first kept)", 1),
+                false => losses.add(
+                    "positions whose Apery key another has (collisions, dropped)",
+                    1,
+                ),
+            }
             return Ok(());
         }
-        losses.add("notes", entry.comment.is_some() as u64);
-        for m in entry.moves {
-            losses.add("notes", m.comment.is_some() as u64);
-            losses.add("replies (ponder)", m.ponder.is_some() as u64);
-            losses.add("depths", (m.depth != 0) as u64);
-            if m.count > u16::MAX as u64 {
-                losses.add("counts above 65535 (written as 65535)", 1);
-            }
-            let v = match m.value {
-                Some(v) => v,
-                None => {
-                    losses.add("missing values (written as 0)", 1);
-                    0
-                }
-            };
-            let mut e = [0u8; ENTRY];
-            e[..8].copy_from_slice(&ak.to_le_bytes());
-            e[8..10].copy_from_slice(&packed::apery_move(m.usi).to_le_bytes());
-            e[10..12].copy_from_slice(&(m.count.min(u16::MAX as u64) as u16).to_le_bytes());
-            e[12..16].copy_from_slice(&v.to_le_bytes());
-            entries.push(e);
+        last = Some((ak.to_vec(), sfen.to_vec()));
+        for (i, what) in LOST.into_iter().enumerate() {
+            losses.add(what, word(i) as u64);
         }
-        Ok(())
+        out.write_all(&payload[24 + klen..]).map_err(io)
     })?;
-    // Stable: a position's moves stay in the book's order.
-    entries.sort_by_key(|e| u64::from_le_bytes(e[..8].try_into().expect("8")));
-    Ok(Encoded {
-        bytes: entries.concat(),
-        losses,
-    })
+    out.flush().map_err(io)?;
+    Ok(losses)
 }
 
 #[cfg(test)]

@@ -55,8 +55,8 @@
 //! [`decode`] a [`Read`] with its warnings. [`open`] answers lookups without loading a `.ybb`,
 //! an Apery book or a text book of any size ([`onthefly`]: memory-mapped, binary search; an
 //! unsorted text book through its sorted copy in the user's cache, [`cache`]); an SBK book is
-//! read into memory. [`save_new_streamed`] writes a text or `.ybb` book of any size through
-//! an external sort ([`extsort`]) without holding it.
+//! read into memory. [`save_new_streamed`] writes a text, `.ybb` or Apery book of any size
+//! through an external sort ([`extsort`]) without holding it.
 //! Writing goes through [`save`] (atomic, through `store`, replacing the file: the viewer's
 //! save of a book it opened) or [`save_new`] (`store::save_new`: never replaces a file unless
 //! told, for `kifview book convert/merge -o` and `--force`).
@@ -557,7 +557,7 @@ pub fn open(path: &Path) -> Result<Opened> {
             vec![],
         ),
         Format::Apery => (
-            Box::new(apery::Apery::new(data).map_err(|e| e.at(path))?),
+            Box::new(apery::Apery::open(data).map_err(|e| e.at(path))?),
             vec![],
         ),
         Format::YaneuraOu => {
@@ -610,11 +610,31 @@ pub fn open(path: &Path) -> Result<Opened> {
 }
 
 /// Writes `book` to `path` in `format`, atomically, replacing the file there (the viewer's save
-/// of a book it opened or made). Returns what the format could not hold.
+/// of a book it opened or made). Returns what the format could not hold. The book is never
+/// held whole: a text, `.ybb` or Apery book is streamed into the temporary copy that replaces
+/// the file (`store::save_with`), the text straight from a book that visits its positions in
+/// key order (a text book on disk with its edits over it, a book in memory), the others
+/// through an external sort ([`extsort`]); an SBK book is encoded in memory.
 pub fn save(book: &dyn Lookup, path: &Path, format: Format) -> Result<Losses> {
-    let enc = encode(book, format)?;
-    crate::store::save(path, &enc.bytes, crate::store::SaveOptions::default())?;
-    Ok(enc.losses)
+    let dir = spill_dir(path);
+    let mut failed = None;
+    let mut losses = Losses::default();
+    let saved = crate::store::save_with(path, crate::store::SaveOptions::default(), &mut |f| {
+        let r = write_to(
+            &mut |v| book.visit(v),
+            book.in_key_order(),
+            f,
+            format,
+            &dir,
+            None,
+        );
+        took(r, &mut losses, &mut failed)
+    });
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    saved?;
+    Ok(losses)
 }
 
 /// Writes `book` to a new file at `path` in `format`: whatever is already there stays unless
@@ -630,9 +650,88 @@ pub fn save_new(book: &dyn Lookup, path: &Path, format: Format, replace: bool) -
     Ok(enc.losses)
 }
 
+/// Where an external sort for the file at `path` spills its runs: beside it.
+fn spill_dir(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// A writer's outcome as `store`'s fill takes it: the losses kept, an error kept for the
+/// caller (the temporary copy is then removed).
+fn took(
+    r: Result<Losses>,
+    losses: &mut Losses,
+    failed: &mut Option<BookError>,
+) -> std::io::Result<()> {
+    match r {
+        Ok(l) => {
+            *losses = l;
+            Ok(())
+        }
+        Err(e) => {
+            *failed = Some(e);
+            Err(std::io::Error::other("not written"))
+        }
+    }
+}
+
+/// Writes the positions `visit` gives to `f` in `format` without holding them (an SBK book
+/// in memory): a text book straight when `in_key_order`, else through the external sort
+/// spilling into `dir`, as `.ybb` and Apery always are.
+fn write_to(
+    visit: Source<'_>,
+    in_key_order: bool,
+    f: &mut std::fs::File,
+    format: Format,
+    dir: &Path,
+    stop: Option<&std::sync::atomic::AtomicBool>,
+) -> Result<Losses> {
+    let io = |source| BookError::Io {
+        path: dir.to_path_buf(),
+        source,
+    };
+    match format {
+        Format::YaneuraOu if in_key_order => {
+            let mut w = std::io::BufWriter::with_capacity(1 << 20, &mut *f);
+            let mut losses = Losses::default();
+            let mut buf = Vec::new();
+            std::io::Write::write_all(&mut w, yaneuraou::HEADER.as_bytes()).map_err(io)?;
+            std::io::Write::write_all(&mut w, b"\n").map_err(io)?;
+            visit(&mut |k, e| {
+                buf.clear();
+                yaneuraou::write_entry(&mut buf, k, &e, &mut losses);
+                std::io::Write::write_all(&mut w, &buf).map_err(io)
+            })?;
+            std::io::Write::flush(&mut w).map_err(io)?;
+            Ok(losses)
+        }
+        Format::YaneuraOu => {
+            let mut w = std::io::BufWriter::with_capacity(1 << 20, &mut *f);
+            yaneuraou::write_sorted(visit, &mut w, dir, stop)
+        }
+        Format::Ybb => ybb::write_stream(visit, f, dir, stop),
+        Format::Apery => {
+            let mut w = std::io::BufWriter::with_capacity(1 << 20, &mut *f);
+            apery::write_stream(visit, &mut w, dir, stop)
+        }
+        Format::Sbk => {
+            let mut all = Book::new();
+            visit(&mut |k, e| {
+                all.insert(k.to_string(), e);
+                Ok(())
+            })?;
+            let enc = encode(&all, format)?;
+            std::io::Write::write_all(f, &enc.bytes).map_err(io)?;
+            Ok(enc.losses)
+        }
+    }
+}
+
 /// Writes the positions `visit` gives to a new file at `path` in `format` as [`save_new`]
-/// does, without holding the book when the format is the YaneuraOu text or `.ybb` (an external
-/// sort spilling beside `path`, [`extsort`]; the other formats are encoded in memory). `stop`
+/// does, without holding the book when the format is the YaneuraOu text, `.ybb` or Apery (an
+/// external sort spilling beside `path`, [`extsort`]; an SBK book is encoded in memory). `stop`
 /// (Ctrl-C) ends it early: nothing is written and no temporary file stays.
 pub fn save_new_streamed(
     visit: Source<'_>,
@@ -641,10 +740,7 @@ pub fn save_new_streamed(
     replace: bool,
     stop: Option<&std::sync::atomic::AtomicBool>,
 ) -> Result<Losses> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
+    let dir = spill_dir(path);
     let mut failed = None;
     let mut losses = Losses::default();
     let saved = crate::store::save_new_with(
@@ -652,39 +748,8 @@ pub fn save_new_streamed(
         crate::store::SaveOptions::default(),
         replace,
         &mut |f| {
-            let r = match format {
-                Format::YaneuraOu => {
-                    let mut w = std::io::BufWriter::with_capacity(1 << 20, &mut *f);
-                    yaneuraou::write_sorted(visit, &mut w, &dir, stop)
-                }
-                Format::Ybb => ybb::write_stream(visit, f, &dir, stop),
-                Format::Apery | Format::Sbk => {
-                    let mut all = Book::new();
-                    visit(&mut |k, e| {
-                        all.insert(k.to_string(), e);
-                        Ok(())
-                    })
-                    .and_then(|()| encode(&all, format))
-                    .and_then(|enc| {
-                        std::io::Write::write_all(f, &enc.bytes)
-                            .map(|()| enc.losses)
-                            .map_err(|source| BookError::Io {
-                                path: path.to_path_buf(),
-                                source,
-                            })
-                    })
-                }
-            };
-            match r {
-                Ok(l) => {
-                    losses = l;
-                    Ok(())
-                }
-                Err(e) => {
-                    failed = Some(e);
-                    Err(std::io::Error::other("not written"))
-                }
-            }
+            let r = write_to(visit, false, f, format, &dir, stop);
+            took(r, &mut losses, &mut failed)
         },
     );
     if let Some(e) = failed {

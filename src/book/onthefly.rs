@@ -67,6 +67,7 @@ impl TextBook {
                     "the `sfen` lines are not sorted (near byte {s}): a binary search cannot find every position"
                 ));
             }
+            // The key's bytes from the mapped file, decoded for the first time (to parse it).
             let text = String::from_utf8_lossy(key);
             if super::key(&text).is_ok_and(|k| k != text) {
                 return Some(format!(

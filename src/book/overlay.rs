@@ -123,6 +123,35 @@ impl Lookup for Overlay {
     }
 }
 
+/// The text of a recovery file of a book's unsaved edits (`app::document::book_recovery`):
+/// a YaneuraOu text book of the positions changed, each as it is now; a position deleted (or
+/// left with no moves, which a save does not write either) is its `sfen` line alone.
+pub fn recovery_text<'a>(changes: impl Iterator<Item = (&'a str, Option<&'a Entry>)>) -> Vec<u8> {
+    let mut out = super::yaneuraou::HEADER.as_bytes().to_vec();
+    out.push(b'\n');
+    let mut losses = super::Losses::default();
+    for (k, e) in changes {
+        match e.filter(|e| !e.moves.is_empty()) {
+            Some(e) => super::yaneuraou::write_entry(&mut out, k, e, &mut losses),
+            None => {
+                out.extend_from_slice(format!("sfen {k} {}\n", e.map_or(1, |e| e.ply)).as_bytes())
+            }
+        }
+    }
+    out
+}
+
+/// The changes a recovery file holds ([`recovery_text`]): each position as it was left, `None`
+/// when it was deleted.
+pub fn read_recovery_text(bytes: &[u8]) -> Result<Vec<(String, Option<Entry>)>> {
+    let read = super::yaneuraou::read(bytes)?;
+    Ok(read
+        .book
+        .iter()
+        .map(|(k, e)| (k.to_string(), (!e.moves.is_empty()).then(|| e.clone())))
+        .collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -167,5 +196,19 @@ mod tests {
         assert_eq!(o.len(), 5);
         assert_eq!(o.entry("f").unwrap(), None);
         assert_eq!(o.entry("d").unwrap().unwrap().moves[0].count, 9);
+    }
+
+    #[test]
+    fn a_recovery_text_gives_back_the_changes_with_the_deletions() {
+        let start = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b -";
+        let other = "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w -";
+        let mut e = entry("7g7f", 3);
+        e.moves[0].comment = Some("a note".into());
+        let text = recovery_text([(start, Some(&e)), (other, None)].into_iter());
+        // In key order, as a book's positions come.
+        assert_eq!(
+            read_recovery_text(&text).unwrap(),
+            [(other.to_string(), None), (start.to_string(), Some(e))]
+        );
     }
 }

@@ -257,6 +257,7 @@ pub fn read(bytes: &[u8]) -> Result<Read> {
             continue;
         }
         let sfen = match states[root].position {
+            // The protobuf string's bytes from the file, decoded for the first time.
             Some(sfen) => std::str::from_utf8(sfen).ok(),
             None if root == 0 => {
                 Some("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1")

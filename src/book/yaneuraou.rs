@@ -77,10 +77,17 @@ fn classify(line: &[u8]) -> Line<'_> {
     }
 }
 
-/// The text of a note line: control characters (but tabs) made spaces, invalid UTF-8 replaced,
-/// no space at the end (a line's end is trimmed when read, so a note writes back the same).
+/// The text of a note line read from a file's bytes: decoded here, once (the book's bytes
+/// come straight from the file or its map; invalid UTF-8 replaced), then cleaned as
+/// [`clean_note`] cleans it.
 fn note_text(bytes: &[u8]) -> String {
-    let mut s: String = String::from_utf8_lossy(bytes)
+    clean_note(&String::from_utf8_lossy(bytes))
+}
+
+/// A note line as a book keeps it: control characters (but tabs) made spaces, no space at the
+/// end (a line's end is trimmed when read, so a note writes back the same).
+fn clean_note(text: &str) -> String {
+    let mut s: String = text
         .chars()
         .map(|c| if c.is_control() && c != '\t' { ' ' } else { c })
         .collect();
@@ -213,6 +220,7 @@ pub fn read_with_layout(bytes: &[u8]) -> Result<(Read, Layout)> {
                     layout.unsorted_at = Some(n);
                 }
                 last_sfen = Some(sfen_line);
+                // The line's bytes from the file, decoded for the first time.
                 let parsed = std::str::from_utf8(rest)
                     .map_err(|_| "expected `sfen <board> <side> <hands> <ply>`, found bytes that are not UTF-8".to_string())
                     .and_then(parse_position);
@@ -339,6 +347,7 @@ fn parse_position(text: &str) -> std::result::Result<(String, u32, bool), String
 }
 
 fn parse_move(line: &[u8]) -> std::result::Result<BookMove, String> {
+    // The line's bytes from the file, decoded for the first time.
     let text = std::str::from_utf8(line)
         .map_err(|_| "expected a move line, found bytes that are not UTF-8".to_string())?;
     let mut rest = text;
@@ -389,7 +398,7 @@ fn parse_move(line: &[u8]) -> std::result::Result<BookMove, String> {
         .strip_prefix('#')
         .or_else(|| tail.strip_prefix("//"))
         .unwrap_or(tail);
-    let comment = (!tail.is_empty()).then(|| note_text(tail.as_bytes()));
+    let comment = (!tail.is_empty()).then(|| clean_note(tail));
     Ok(BookMove {
         usi,
         ponder,
@@ -458,7 +467,7 @@ fn write_note(out: &mut Vec<u8>, note: Option<&str>) {
     if let Some(note) = note {
         for line in note.split('\n') {
             out.push(b'#');
-            out.extend_from_slice(note_text(line.as_bytes()).as_bytes());
+            out.extend_from_slice(clean_note(line).as_bytes());
             out.push(b'\n');
         }
     }

@@ -55,7 +55,11 @@ fn fields_text(m: &BookMove) -> String {
 impl App {
     /// The book `i` to edit (its changes held over the file from its first edit), noting
     /// that `key` changes (its entry as saved is kept to tell whether the book is modified).
-    fn editable(&mut self, i: usize, key: &str) -> Result<&mut book::overlay::Overlay, String> {
+    pub(super) fn editable(
+        &mut self,
+        i: usize,
+        key: &str,
+    ) -> Result<&mut book::overlay::Overlay, String> {
         let b = &mut self.collection.books.open[i];
         if let Store::Disk(_) = &b.store {
             let Store::Disk(d) = std::mem::replace(

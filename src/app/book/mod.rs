@@ -19,6 +19,7 @@
 pub mod edit;
 pub mod focus;
 pub mod leaves;
+pub(crate) mod recovery;
 pub mod state;
 
 use crate::app::state::{App, Level};
@@ -160,6 +161,7 @@ impl App {
         let sorted_now = opened.note.is_some();
         let bytes = opened.bytes;
         self.add_book(path, Store::Disk(opened.book), opened.format);
+        self.offer_book_recovery(self.collection.books.open.len() - 1);
         let b = self.collection.books.open.last().expect("added");
         // A text book's positions are counted by reading it all: its size instead.
         let size = match b.format {

@@ -91,6 +91,8 @@ pub struct Books {
     pub(crate) rows: Option<(String, u64, Vec<BookRow>, Option<String>)>,
     /// Where the record leaves the books (`leaves.rs`).
     pub(crate) leaves: Leaves,
+    /// This session's recovery files of the books' edits (`recovery.rs`).
+    pub(crate) recovery: BookKeeper,
 }
 
 impl std::fmt::Debug for Books {
@@ -124,4 +126,19 @@ pub struct Leaves {
     /// (record revision, books' revision, the line's last node, its length).
     pub(crate) of: Option<(Revision, u64, NodeId, usize)>,
     pub(crate) at: Option<NodeId>,
+}
+
+/// What a write of the books' recovery files gives: each book with the file its edits went to.
+pub(crate) type Written = Vec<(PathBuf, Result<PathBuf, String>)>;
+
+/// This session's recovery files of its books, and the write under way (`recovery.rs`).
+#[derive(Debug, Default)]
+pub(crate) struct BookKeeper {
+    /// Each book's file (by the book's path) this session wrote and has not removed.
+    pub(crate) files: HashMap<PathBuf, PathBuf>,
+    /// The books' revision last written.
+    pub(crate) sent: Option<u64>,
+    /// When the next write may start.
+    pub(crate) next: Option<std::time::Instant>,
+    pub(crate) running: Option<std::thread::JoinHandle<Written>>,
 }

@@ -456,7 +456,9 @@ fn load_checked(
 /// Reads record `index` (0-based; the last one when the file has fewer) of the file at
 /// `path` (`:e`, and reloading a followed file).
 pub fn read(path: &Path, index: usize) -> Result<(Record, RecordSource), String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+    // As every reader of a record file that is written back: a regular file only, opened
+    // without waiting (a FIFO would block the keys until a writer came), within the limit.
+    let bytes = crate::load::read_regular(path).map_err(|e| format!("cannot open {e}"))?;
     let mut loaded = load_checked(&bytes, Some(path), &path.display().to_string())?;
     let text = std::mem::take(&mut loaded.text);
     let index = index.min(loaded.records.len().saturating_sub(1));
@@ -599,8 +601,12 @@ pub fn complete_path(partial: &str) -> Vec<String> {
 
 // ----- recovery files (kifview ended by a signal with unsaved edits): `recovery.rs` -----
 
+mod book_recovery;
 mod recovery;
 mod recovery_question;
+pub use book_recovery::{
+    find_book_recoveries, read_book_recovery, remove_book_recovery, write_book_recovery,
+};
 pub use recovery::{
     Keeper, Kept, Kind as RecoveryKind, Place, Recovery, find_recoveries, other_recoveries,
     read_recovery, remove_recovery, write_recovery,

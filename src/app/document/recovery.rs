@@ -112,7 +112,7 @@ fn prefix(path: &Path, index: Option<usize>) -> String {
 
 /// A name no other session gives its recovery files: when this session started and its
 /// process id.
-fn session_tag() -> &'static str {
+pub(super) fn session_tag() -> &'static str {
     static TAG: OnceLock<String> = OnceLock::new();
     TAG.get_or_init(|| {
         let t = SystemTime::now()
@@ -168,14 +168,24 @@ impl Place {
 /// The directory beside the record and the start of its recovery files' names there; the
 /// same for the data directory.
 fn places(path: &Path, index: Option<usize>) -> Vec<(PathBuf, String)> {
+    places_named(path, index, "recovery")
+}
+
+/// [`places`] for files named `kifview-WHAT` (`recovery` for records, `book-recovery` for
+/// books).
+pub(super) fn places_named(
+    path: &Path,
+    index: Option<usize>,
+    what: &str,
+) -> Vec<(PathBuf, String)> {
     let beside = path
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
         .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
     let p = prefix(path, index);
-    let mut out = vec![(beside, format!(".{p}kifview-recovery"))];
+    let mut out = vec![(beside, format!(".{p}kifview-{what}"))];
     if let Some(d) = data_dir() {
-        out.push((d, format!("{p}{}.kifview-recovery", path_hash(path))));
+        out.push((d, format!("{p}{}.kifview-{what}", path_hash(path))));
     }
     out
 }
@@ -199,11 +209,21 @@ pub fn write_recovery(record: &Record, place: &Place, id: u64) -> Result<Kept, S
             not_beside: None,
         });
     };
+    keep_in(places(path, place.index), &format!("-{tag}.kifu"), &bytes)
+}
+
+/// Writes `bytes` to the first of `places` (a directory and the start of the name, `tail`
+/// ending it) that can be written, and says where it went.
+pub(super) fn keep_in(
+    places: Vec<(PathBuf, String)>,
+    tail: &str,
+    bytes: &[u8],
+) -> Result<Kept, String> {
     let mut why_not: Option<String> = None;
-    for (dir, start) in places(path, place.index) {
-        let to = dir.join(format!("{start}-{tag}.kifu"));
+    for (dir, start) in places {
+        let to = dir.join(format!("{start}{tail}"));
         let beside = why_not.is_none();
-        match write_in(&dir, &to, &bytes, !beside) {
+        match write_in(&dir, &to, bytes, !beside) {
             Ok(()) => {
                 return Ok(Kept {
                     path: to,
@@ -235,8 +255,14 @@ fn write_in(dir: &Path, to: &Path, bytes: &[u8], create: bool) -> Result<(), Str
 /// The recovery files of record `index` of `path` in every place but `own` (this session's,
 /// whose edits are in memory), newest first.
 fn found(path: &Path, index: Option<usize>, own: &[PathBuf]) -> Vec<PathBuf> {
+    found_in(places(path, index), ".kifu", own)
+}
+
+/// The files of `places` (a directory and the start of the names) ending in `ext`, but
+/// `own`, newest first.
+pub(super) fn found_in(places: Vec<(PathBuf, String)>, ext: &str, own: &[PathBuf]) -> Vec<PathBuf> {
     let mut out: Vec<(Option<SystemTime>, PathBuf)> = Vec::new();
-    for (dir, start) in places(path, index) {
+    for (dir, start) in places {
         let Ok(rd) = std::fs::read_dir(&dir) else {
             continue;
         };
@@ -245,7 +271,7 @@ fn found(path: &Path, index: Option<usize>, own: &[PathBuf]) -> Vec<PathBuf> {
             let Some(name) = name.to_str() else { continue };
             let rest = name.strip_prefix(start.as_str());
             // `.kifu` (the name before sessions had one each) or `-TIME-PID[-N].kifu`.
-            if rest.is_some_and(|r| r == ".kifu" || (r.starts_with('-') && r.ends_with(".kifu")))
+            if rest.is_some_and(|r| r == ext || (r.starts_with('-') && r.ends_with(ext)))
                 && e.file_type().is_ok_and(|t| t.is_file())
                 && !own.contains(&e.path())
             {

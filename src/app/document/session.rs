@@ -31,8 +31,10 @@ impl App {
     /// `recovery::Keeper`). True when the status line changed (a write failed).
     pub fn recovery_tick(&mut self) -> bool {
         let docs = std::iter::once(&self.doc).chain(self.collection.stacked());
-        let Some(failed) = self.session.recovery.tick(Instant::now(), docs) else {
-            return false;
+        let failed = self.session.recovery.tick(Instant::now(), docs);
+        let book_failed = self.books_recovery_tick();
+        let Some(failed) = failed else {
+            return book_failed;
         };
         self.info_level(
             format!("unsaved edits could not be kept in a recovery file: {failed}"),
@@ -42,15 +44,19 @@ impl App {
     }
 
     /// kifview is being ended by a signal: the unsaved edits of every open document (the
-    /// record shown and those left with Ctrl-o/Ctrl-n) go to recovery files now. Each
+    /// record shown and those left with Ctrl-o/Ctrl-n) and of every open book
+    /// (`app::book::recovery`) go to recovery files now. Each
     /// document's name with where its edits went; empty when nothing was unsaved.
     pub fn keep_unsaved_edits(&mut self) -> Vec<(String, Result<Kept, String>)> {
         let docs = std::iter::once(&self.doc).chain(self.collection.stacked());
-        self.session.recovery.keep_all(docs)
+        let mut kept = self.session.recovery.keep_all(docs);
+        kept.extend(self.keep_books_unsaved());
+        kept
     }
 
     /// kifview quits cleanly: this session's recovery files go.
     pub fn end_session(&mut self) {
         self.session.recovery.finish();
+        self.end_books_recovery();
     }
 }

@@ -149,6 +149,10 @@ pub fn help_lines(app: &App) -> Vec<String> {
             KeyMode::Library,
             "Library (kifview DIR, O): the collection's games; in a game opened from it } and { step through the list",
         ),
+        (
+            KeyMode::Train,
+            "Solve mode (kifview train): answer on the board or typed, then step the line, the answer, the source",
+        ),
     ] {
         out.push(title.to_string());
         push_keys(&mut out, app, mode);

@@ -160,6 +160,27 @@ fn convert_sorts_through_files_and_writes_what_the_in_memory_writers_write() {
         std::fs::read(&ybb).unwrap(),
         book::encode(&b, Format::Ybb).unwrap().bytes
     );
+    // Apery, streamed through the sort: the entries of every position under its key, the
+    // keys in order, each position's moves in the book's order (built here by hand).
+    let bin = dir.path().join("out.bin");
+    convert(&cache, &input, &bin);
+    let mut want: Vec<(u64, [u8; 16])> = Vec::new();
+    for (k, e) in b.iter() {
+        let pos = kifview::core::rules::Position::from_sfen(k).unwrap();
+        let ak = book::apery::key(&pos);
+        for m in &e.moves {
+            let mut x = [0u8; 16];
+            x[..8].copy_from_slice(&ak.to_le_bytes());
+            x[8..10].copy_from_slice(&book::packed::apery_move(m.usi).to_le_bytes());
+            x[10..12].copy_from_slice(&(m.count.min(65535) as u16).to_le_bytes());
+            x[12..].copy_from_slice(&m.value.unwrap_or(0).to_le_bytes());
+            want.push((ak, x));
+        }
+    }
+    want.sort_by_key(|w| w.0);
+    let want: Vec<u8> = want.iter().flat_map(|w| w.1).collect();
+    assert_eq!(std::fs::read(&bin).unwrap(), want);
+    std::fs::remove_file(&bin).unwrap();
     // From the .ybb back to text: what the .ybb holds.
     let back = dir.path().join("back.db");
     convert(&cache, &ybb, &back);

@@ -8,6 +8,7 @@ mod formats;
 mod huge;
 mod pane;
 mod peers;
+mod recovery_e2e;
 mod text;
 
 use kifview::book::{Book, BookMove, key_of};

@@ -3,5 +3,5 @@
 mod edit_e2e;
 mod research_e2e;
 mod share_e2e;
-mod signals_e2e;
+pub(crate) mod signals_e2e;
 mod tui_e2e;

@@ -344,6 +344,44 @@ fn unsaved_changes_block_paste_and_open_until_forced() {
     assert_eq!(main_line_usi(a.record()), ["7g7f"]);
 }
 
+/// `:e` of a FIFO is refused at once, as every reader of a record file to be written back
+/// refuses one, and the record shown stays. Before, `:e` read it as a file: it waited for a
+/// writer (here a thread that writes a record into it) and opened what came.
+#[test]
+fn open_a_fifo_is_refused_without_reading_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("slow.kif");
+    let c = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
+    // SAFETY: a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0, "mkfifo");
+    let writer = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || {
+            use std::io::Write;
+            // Opening for writing waits for a reader; what it writes may meet none.
+            if let Ok(mut f) = std::fs::OpenOptions::new().write(true).open(&fifo) {
+                let _ = f.write_all("手数----指手--\n   1 ２六歩(27)\n".as_bytes());
+            }
+        })
+    };
+    let mut a = app(game());
+    keys(&mut a, &format!(":e {}⏎", fifo.display()));
+    let m = a.message().cloned().unwrap();
+    assert_eq!(m.level, Level::Error, "{}", m.text);
+    assert!(m.text.contains("not a regular file (a FIFO)"), "{}", m.text);
+    assert_eq!(a.source().name, "game.kif");
+    // Let the writer end: it may still wait for a reader.
+    while !writer.is_finished() {
+        use std::os::unix::fs::OpenOptionsExt;
+        let _ = std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NONBLOCK)
+            .open(&fifo);
+        std::thread::yield_now();
+    }
+    writer.join().unwrap();
+}
+
 #[test]
 fn open_another_file_and_its_errors() {
     let dir = tempfile::tempdir().unwrap();
