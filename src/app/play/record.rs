@@ -13,10 +13,13 @@ use crate::core::rules::Move;
 use crate::game::Outcome;
 use std::time::Duration;
 
-/// `Some(ms)` of a time charged.
+/// The time a move took as the record keeps it: whole seconds, the part under a second cut
+/// off, as shogi's clocks and the CSA server count the time used (1秒未満切り捨て). KIF and CSA
+/// V2 hold whole seconds only: a played game then saves as it is, with no question about
+/// fractions it cannot hold. The clock itself charges the exact time.
 fn move_time(spent: Option<Duration>) -> Option<MoveTime> {
     spent.map(|d| MoveTime {
-        spent_ms: u64::try_from(d.as_millis()).unwrap_or(u64::MAX),
+        spent_ms: d.as_secs().saturating_mul(1000),
         total_ms: None,
     })
 }

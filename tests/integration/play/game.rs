@@ -102,7 +102,14 @@ fn a_move_the_engines_reply_and_their_times_then_takeback_and_resign() {
     let r = app.record();
     let ids = r.main_line();
     let spent = |i: usize| r.node(ids[i]).time.map(|t| t.spent_ms);
-    assert_eq!((spent(1), spent(2)), (Some(5000), Some(2500)));
+    // The engine's 2.5 s is kept as 2 s: a record holds whole seconds, as KIF does.
+    assert_eq!((spent(1), spent(2)), (Some(5000), Some(2000)));
+    let written = kifview::core::notation::kif::write(r, &Default::default());
+    assert!(
+        written.losses.is_empty(),
+        "a played game saves as KIF with nothing to ask: {:?}",
+        written.losses
+    );
     assert_eq!(r.header.get("先手"), Some("You"));
     assert_eq!(r.header.get("後手"), Some("Fake"));
     assert_eq!(r.header.get("持ち時間"), Some("600秒+秒読み30秒"));
