@@ -110,6 +110,9 @@ struct Pending {
 #[derive(Clone, Debug)]
 pub struct Tsume {
     path: PathBuf,
+    /// The history's name of its file: the path made absolute once, when the problem is read
+    /// (not on every attempt written).
+    source: String,
     /// Which record of its file (1-based).
     record: usize,
     /// `詰将棋 7手 (file)`.
@@ -152,8 +155,13 @@ impl Tsume {
             || path.display().to_string(),
             |n| n.to_string_lossy().into(),
         );
+        let source = std::fs::canonicalize(path)
+            .unwrap_or_else(|_| path.to_path_buf())
+            .display()
+            .to_string();
         Ok(Tsume {
             path: path.to_path_buf(),
+            source,
             record,
             name: crate::core::text::sanitize(&name).into_owned(),
             now: start.clone(),
@@ -284,12 +292,8 @@ fn mate_length(answer: &EngineAnswer) -> Option<usize> {
 
 impl Drill for Tsume {
     fn id(&self) -> ProblemId {
-        let source = std::fs::canonicalize(&self.path)
-            .unwrap_or_else(|_| self.path.clone())
-            .display()
-            .to_string();
         ProblemId {
-            source,
+            source: self.source.clone(),
             kind: "tsume",
             key: format!("{}:0", self.record),
         }
