@@ -130,6 +130,10 @@ fn positions(records: &[PathBuf]) -> Vec<Position> {
 
 fn fixture() -> &'static Fixture {
     FIXTURE.get_or_init(|| {
+        // The fixture is built once, with libFuzzer's SIGALRM held back (see `retrying`): an
+        // interrupted write inside `update` would fail the setup, not the input. The alarm
+        // is delivered when this returns.
+        let _held = HeldAlarm::new();
         let root = root();
         let _ = std::fs::remove_dir_all(&root);
         // SAFETY: registers a function without arguments, called once at exit.
@@ -214,12 +218,48 @@ fn check_hit(fx: &Fixture, h: &Hit, p: &Position) {
     );
 }
 
+/// Runs `f` again while it fails with EINTR: libFuzzer's timer (`-timeout`,
+/// `-max_total_time`) sends SIGALRM without SA_RESTART, and `std::fs::copy` gives the
+/// interrupted `copy_file_range` back as an error (CI, 554 s run: "copy: Interrupted
+/// system call" in this harness, not in kifview).
+fn retrying<T>(mut f: impl FnMut() -> std::io::Result<T>) -> std::io::Result<T> {
+    loop {
+        match f() {
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            r => return r,
+        }
+    }
+}
+
+/// Blocks SIGALRM on this thread while it lives.
+struct HeldAlarm(libc::sigset_t);
+
+impl HeldAlarm {
+    fn new() -> Self {
+        // SAFETY: sigset_t is plain data, filled by sigemptyset/sigaddset before use.
+        unsafe {
+            let mut set: libc::sigset_t = std::mem::zeroed();
+            libc::sigemptyset(&mut set);
+            libc::sigaddset(&mut set, libc::SIGALRM);
+            libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut());
+            HeldAlarm(set)
+        }
+    }
+}
+
+impl Drop for HeldAlarm {
+    fn drop(&mut self) {
+        // SAFETY: unblocks the set `new` blocked.
+        unsafe { libc::pthread_sigmask(libc::SIG_UNBLOCK, &self.0, std::ptr::null_mut()) };
+    }
+}
+
 /// Copies the undamaged index into `to` (anew).
 fn copy(fx: &Fixture, to: &Path) {
-    let _ = std::fs::remove_dir_all(to);
-    std::fs::create_dir_all(to).expect("scratch folder");
+    let _ = retrying(|| std::fs::remove_dir_all(to));
+    retrying(|| std::fs::create_dir_all(to)).expect("scratch folder");
     for n in &fx.names {
-        std::fs::copy(fx.index.join(n), to.join(n)).expect("copy");
+        retrying(|| std::fs::copy(fx.index.join(n), to.join(n))).expect("copy");
     }
 }
 
