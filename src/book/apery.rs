@@ -368,7 +368,7 @@ const LOST: [&str; 5] = [
 /// collision) or the same position given again (a text book's duplicate) is dropped and
 /// counted in the losses. `stop` ends it early.
 pub fn write_stream(
-    visit: super::Source<'_>,
+    visit: super::PositionFeed<'_>,
     out: &mut dyn std::io::Write,
     tmp: &std::path::Path,
     stop: Option<&std::sync::atomic::AtomicBool>,

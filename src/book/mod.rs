@@ -223,7 +223,7 @@ pub type Result<T> = std::result::Result<T, BookError>;
 pub type Visitor<'a> = &'a mut dyn FnMut(&str, Entry) -> Result<()>;
 
 /// A source of positions for the streamed writers: called once with the writer's visitor.
-pub type Source<'a> = &'a mut dyn FnMut(Visitor<'_>) -> Result<()>;
+pub type PositionFeed<'a> = &'a mut dyn FnMut(Visitor<'_>) -> Result<()>;
 
 /// The read-only interface of a book, in memory or on disk. Implementations are `Send + Sync`
 /// so a pane can look up on a thread of its own.
@@ -681,7 +681,7 @@ fn took(
 /// in memory): a text book straight when `in_key_order`, else through the external sort
 /// spilling into `dir`, as `.ybb` and Apery always are.
 fn write_to(
-    visit: Source<'_>,
+    visit: PositionFeed<'_>,
     in_key_order: bool,
     f: &mut std::fs::File,
     format: Format,
@@ -734,7 +734,7 @@ fn write_to(
 /// external sort spilling beside `path`, [`extsort`]; an SBK book is encoded in memory). `stop`
 /// (Ctrl-C) ends it early: nothing is written and no temporary file stays.
 pub fn save_new_streamed(
-    visit: Source<'_>,
+    visit: PositionFeed<'_>,
     path: &Path,
     format: Format,
     replace: bool,

@@ -591,7 +591,7 @@ pub fn for_each_position(
 /// cache of an unsorted book. A position given twice is merged as [`read`] merges one (its
 /// moves not there yet added, the lower ply kept) and counted in the losses.
 pub fn write_sorted(
-    visit: super::Source<'_>,
+    visit: super::PositionFeed<'_>,
     out: &mut dyn std::io::Write,
     tmp: &std::path::Path,
     stop: Option<&std::sync::atomic::AtomicBool>,

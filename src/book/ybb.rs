@@ -345,7 +345,7 @@ pub fn write(book: &dyn Lookup) -> Result<Encoded> {
 /// ends it early. For `kifview book convert` of books of any size. A position given twice
 /// (a text book's duplicate) keeps its first record, counted in the losses.
 pub fn write_stream(
-    visit: super::Source<'_>,
+    visit: super::PositionFeed<'_>,
     out: &mut std::fs::File,
     tmp: &std::path::Path,
     stop: Option<&std::sync::atomic::AtomicBool>,

@@ -4,7 +4,7 @@
 use super::collection::{FilterArgs, fail, filter, open};
 use clap::{Args, Subcommand, ValueEnum};
 use kifview::core::text::sanitize;
-use kifview::training::batch::{self, MakeOptions, Progress, Source};
+use kifview::training::batch::{self, MakeOptions, Progress, RecordSource};
 use kifview::training::make::{Criteria, Players};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -112,12 +112,12 @@ pub fn run(a: ProblemsArgs) -> ExitCode {
 const WHO: &str = "problems make";
 
 /// The records `--index` and its filters name.
-fn indexed(a: &mut MakeArgs) -> Result<Vec<Source>, ExitCode> {
+fn indexed(a: &mut MakeArgs) -> Result<Vec<RecordSource>, ExitCode> {
     let idx = open(a.index.take(), WHO)?;
     let f = filter(std::mem::take(&mut a.filter)).map_err(|e| fail(2, WHO, &e))?;
     let mut out = Vec::new();
     idx.games_each(&f, &mut |g| {
-        out.push(Source {
+        out.push(RecordSource {
             path: PathBuf::from(&g.path),
             record: Some(g.record),
         });
@@ -127,7 +127,7 @@ fn indexed(a: &mut MakeArgs) -> Result<Vec<Source>, ExitCode> {
     Ok(out)
 }
 
-fn sources(a: &mut MakeArgs) -> Result<Vec<Source>, ExitCode> {
+fn sources(a: &mut MakeArgs) -> Result<Vec<RecordSource>, ExitCode> {
     if a.index.is_some() {
         return indexed(a);
     }
@@ -149,7 +149,7 @@ fn sources(a: &mut MakeArgs) -> Result<Vec<Source>, ExitCode> {
     }
     Ok(inputs
         .into_iter()
-        .map(|i| Source {
+        .map(|i| RecordSource {
             path: i.path,
             record: None,
         })

@@ -7,7 +7,7 @@ use super::report::{Doc, Table, place, whose};
 use super::{Out, print_messages};
 use clap::{Args, Subcommand};
 use kifview::book::{self, Lookup};
-use kifview::collection::repertoire::{self, Check, Named, Outcome, Repertoire, Tree, Who};
+use kifview::collection::repertoire::{self, Check, Named, Repertoire, RepertoireFit, Tree, Who};
 use kifview::core::rules::{Color, Move, Position};
 use kifview::load;
 use serde::Serialize;
@@ -189,13 +189,13 @@ impl Summary {
         for g in &c.games {
             s.games += 1;
             match &g.outcome {
-                Outcome::Left {
+                RepertoireFit::Left {
                     by: Who::Player, ..
                 } => s.left_by_player += 1,
-                Outcome::Left { .. } => s.left_by_opponent += 1,
-                Outcome::Ended { .. } => s.ended += 1,
-                Outcome::Followed { .. } => s.followed += 1,
-                Outcome::Outside { .. } => s.outside += 1,
+                RepertoireFit::Left { .. } => s.left_by_opponent += 1,
+                RepertoireFit::Ended { .. } => s.ended += 1,
+                RepertoireFit::Followed { .. } => s.followed += 1,
+                RepertoireFit::Outside { .. } => s.outside += 1,
             }
             s.transposed += u64::from(g.transposed.is_some());
         }
@@ -225,14 +225,16 @@ impl<'a> GameJson<'a> {
     fn of(c: &'a repertoire::Checked) -> GameJson<'a> {
         let g = &c.game;
         let (ply, by, played, expected) = match &c.outcome {
-            Outcome::Outside { .. } => (None, None, None, None),
-            Outcome::Left {
+            RepertoireFit::Outside { .. } => (None, None, None, None),
+            RepertoireFit::Left {
                 at,
                 by,
                 played,
                 expected,
             } => (Some(at.ply), Some(*by), Some(played), Some(&expected[..])),
-            Outcome::Ended { at } | Outcome::Followed { at } => (Some(at.ply), None, None, None),
+            RepertoireFit::Ended { at } | RepertoireFit::Followed { at } => {
+                (Some(at.ply), None, None, None)
+            }
         };
         GameJson {
             kind: "game",
@@ -307,14 +309,14 @@ fn doc(c: &Check, rep: &Path, positions: usize, name: &str, min_games: u64) -> D
                     Color::White => "後手 gote",
                 };
                 let (at, status, who, played, expected) = match &g.outcome {
-                    Outcome::Outside { at } => (
+                    RepertoireFit::Outside { at } => (
                         place(at),
                         "開始局面が外 outside",
                         "",
                         String::new(),
                         String::new(),
                     ),
-                    Outcome::Left {
+                    RepertoireFit::Left {
                         at,
                         by,
                         played,
@@ -333,14 +335,14 @@ fn doc(c: &Check, rep: &Path, positions: usize, name: &str, min_games: u64) -> D
                             .collect::<Vec<_>>()
                             .join(" "),
                     ),
-                    Outcome::Ended { at } => (
+                    RepertoireFit::Ended { at } => (
                         place(at),
                         "定跡の終わり ended",
                         "",
                         String::new(),
                         String::new(),
                     ),
-                    Outcome::Followed { at } => (
+                    RepertoireFit::Followed { at } => (
                         place(at),
                         "終局まで followed",
                         "",

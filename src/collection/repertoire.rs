@@ -108,7 +108,7 @@ pub struct Named {
 
 /// How a game went against the repertoire.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Outcome {
+pub enum RepertoireFit {
     /// The game's start position is in no line of the repertoire (a handicap, a game from a
     /// set position the repertoire does not hold); `at`: its start.
     Outside { at: At },
@@ -128,13 +128,13 @@ pub enum Outcome {
     Followed { at: At },
 }
 
-impl Outcome {
+impl RepertoireFit {
     pub fn word(&self) -> &'static str {
         match self {
-            Outcome::Outside { .. } => "outside",
-            Outcome::Left { .. } => "left",
-            Outcome::Ended { .. } => "ended",
-            Outcome::Followed { .. } => "followed",
+            RepertoireFit::Outside { .. } => "outside",
+            RepertoireFit::Left { .. } => "left",
+            RepertoireFit::Ended { .. } => "ended",
+            RepertoireFit::Followed { .. } => "followed",
         }
     }
 }
@@ -145,7 +145,7 @@ pub struct Checked {
     pub game: GameInfo,
     /// The player's colour in it.
     pub side: Color,
-    pub outcome: Outcome,
+    pub outcome: RepertoireFit,
     /// The first move the repertoire does not give from the position it was played in but
     /// whose position a line of the repertoire reaches (the game came back in by transposition).
     pub transposed: Option<At>,
@@ -344,14 +344,14 @@ fn name(
         }
     };
     let outcome = match walk {
-        Walk::Outside => Outcome::Outside { at: at(&g, 0) },
+        Walk::Outside => RepertoireFit::Outside { at: at(&g, 0) },
         Walk::Left { ply, expected } => {
             let by = who(ply);
             if by == Who::Opponent {
                 gap(ply, false);
             }
             let (pos, prev) = before(ply);
-            Outcome::Left {
+            RepertoireFit::Left {
                 at: at(&g, ply as u32),
                 by,
                 played: named(&pos, moves[ply - 1], prev),
@@ -363,11 +363,11 @@ fn name(
             if ply > 0 && who(ply) == Who::Opponent {
                 gap(ply, true);
             }
-            Outcome::Ended {
+            RepertoireFit::Ended {
                 at: at(&g, ply as u32),
             }
         }
-        Walk::Followed { ply } => Outcome::Followed {
+        Walk::Followed { ply } => RepertoireFit::Followed {
             at: at(&g, ply as u32),
         },
     };

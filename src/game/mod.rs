@@ -20,5 +20,5 @@ pub mod stats;
 pub mod time;
 
 pub use record::{GameInfo, game_record, record_result, result_of, special_for};
-pub use state::{EndReason, Game, GameRules, Outcome, Played};
+pub use state::{EndReason, Game, GameEnd, GameRules, Played};
 pub use time::{Charge, Clock, FakeTime, GoTimes, PerMove, SystemTime, TimeControl, TimeSource};

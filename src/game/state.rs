@@ -57,7 +57,7 @@ impl EndReason {
 
 /// How a game ended: the winner (None: a draw, or no result when interrupted) and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Outcome {
+pub struct GameEnd {
     pub winner: Option<Color>,
     pub reason: EndReason,
     /// The side to move when it ended (who the ending word is written for).
@@ -98,7 +98,7 @@ pub struct Game {
     played: Vec<Played>,
     repetition: Repetition,
     rules: GameRules,
-    outcome: Option<Outcome>,
+    outcome: Option<GameEnd>,
     /// The time charged for the ending (a resignation's thinking time, a flag's overrun).
     end_time: Option<Duration>,
     end_comment: String,
@@ -142,7 +142,7 @@ impl Game {
         self.rules
     }
 
-    pub fn outcome(&self) -> Option<&Outcome> {
+    pub fn outcome(&self) -> Option<&GameEnd> {
         self.outcome.as_ref()
     }
 
@@ -163,7 +163,7 @@ impl Game {
         mv: Move,
         spent: Option<Duration>,
         comment: String,
-    ) -> Result<Option<&Outcome>, Illegal> {
+    ) -> Result<Option<&GameEnd>, Illegal> {
         if self.outcome.is_some() {
             return Err(Illegal::CannotReach);
         }
@@ -193,8 +193,8 @@ impl Game {
         Ok(self.outcome.as_ref())
     }
 
-    fn end(&mut self, winner: Option<Color>, reason: EndReason) -> &Outcome {
-        self.outcome.insert(Outcome {
+    fn end(&mut self, winner: Option<Color>, reason: EndReason) -> &GameEnd {
+        self.outcome.insert(GameEnd {
             winner,
             reason,
             to_move: self.position.side_to_move(),
@@ -209,7 +209,7 @@ impl Game {
         reason: EndReason,
         spent: Option<Duration>,
         comment: String,
-    ) -> &Outcome {
+    ) -> &GameEnd {
         if self.outcome.is_none() {
             self.end_time = spent;
             self.end_comment = comment;
@@ -219,12 +219,12 @@ impl Game {
     }
 
     /// The side to move resigns.
-    pub fn resign(&mut self, spent: Option<Duration>, comment: String) -> &Outcome {
+    pub fn resign(&mut self, spent: Option<Duration>, comment: String) -> &GameEnd {
         self.lose(self.side_to_move(), EndReason::Resign, spent, comment)
     }
 
     /// The side to move's move was illegal (`text`, `reason`): it loses.
-    pub fn illegal(&mut self, text: &str, reason: &str, spent: Option<Duration>) -> &Outcome {
+    pub fn illegal(&mut self, text: &str, reason: &str, spent: Option<Duration>) -> &GameEnd {
         let reason = EndReason::Illegal {
             text: crate::core::text::sanitize(text).into_owned(),
             reason: reason.to_string(),
@@ -233,7 +233,7 @@ impl Game {
     }
 
     /// The side to move declares a win by entering king: the rule decides.
-    pub fn declare(&mut self, spent: Option<Duration>, comment: String) -> &Outcome {
+    pub fn declare(&mut self, spent: Option<Duration>, comment: String) -> &GameEnd {
         if self.outcome.is_none() {
             self.end_time = spent;
             self.end_comment = comment;
@@ -251,7 +251,7 @@ impl Game {
     }
 
     /// Stops the game with no result.
-    pub fn interrupt(&mut self) -> &Outcome {
+    pub fn interrupt(&mut self) -> &GameEnd {
         if self.outcome.is_none() {
             self.end(None, EndReason::Interrupted);
         }
@@ -283,7 +283,7 @@ mod tests {
         Move::from_usi(s).unwrap()
     }
 
-    fn play_all(g: &mut Game, moves: &str) -> Option<Outcome> {
+    fn play_all(g: &mut Game, moves: &str) -> Option<GameEnd> {
         let mut last = None;
         for m in moves.split_whitespace() {
             last = g.play(mv(m), None, String::new()).unwrap().cloned();

@@ -13,7 +13,7 @@ use std::time::Duration;
 
 /// One record to take problems from.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Source {
+pub struct RecordSource {
     pub path: PathBuf,
     /// The record of a file of several (1-based); None: every record of the file.
     pub record: Option<u32>,
@@ -61,7 +61,7 @@ pub enum Progress<'a> {
 /// Makes a set from `sources`; `now` is the set's `createdAt` (ISO 8601). Err: the engine
 /// could not start or failed (nothing made).
 pub fn make(
-    sources: &[Source],
+    sources: &[RecordSource],
     opts: &MakeOptions,
     now: String,
     cancel: &AtomicBool,

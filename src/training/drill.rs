@@ -58,7 +58,7 @@ impl Verdict {
 
 /// What the history is told about an attempt (the app adds when and how long it took).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Outcome {
+pub struct GivenAnswer {
     pub id: ProblemId,
     pub correct: bool,
     /// The moves given, USI, separated by spaces.
@@ -75,7 +75,7 @@ pub struct Judgement {
     /// The problem is over (solved, or failed): the answer line can be stepped through.
     pub finished: bool,
     /// An attempt for the history, written when the verdict is given.
-    pub outcome: Option<Outcome>,
+    pub outcome: Option<GivenAnswer>,
     /// Something to say beside the verdict (余詰, "the engine could not check").
     pub note: Option<String>,
     /// More the engine can tell (a wrong move's refutation): the verdict stands; the app may
@@ -282,8 +282,8 @@ impl NextMove {
         Some(out)
     }
 
-    fn outcome(&self, correct: bool, answer: Option<Move>) -> Outcome {
-        Outcome {
+    fn outcome(&self, correct: bool, answer: Option<Move>) -> GivenAnswer {
+        GivenAnswer {
             id: self.id(),
             correct,
             answer: answer.map(Move::usi).unwrap_or_default(),

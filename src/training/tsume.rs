@@ -22,8 +22,8 @@
 //! clock and marks them. The history's tag is the length ([`super::tags::length`]).
 
 use super::drill::{
-    Drill, EngineAnswer, EngineRequest, Judgement, Outcome, ProblemId, REFUTATION_TIME, SourceRef,
-    Step, Verdict,
+    Drill, EngineAnswer, EngineRequest, GivenAnswer, Judgement, ProblemId, REFUTATION_TIME,
+    SourceRef, Step, Verdict,
 };
 use super::history::Tag;
 use crate::core::record::Record;
@@ -195,7 +195,7 @@ impl Tsume {
         self.start.side_to_move()
     }
 
-    fn outcome(&self, correct: bool) -> Outcome {
+    fn outcome(&self, correct: bool) -> GivenAnswer {
         let attacker = self.attacker();
         let mut pos = self.start.clone();
         let mut mine = Vec::new();
@@ -205,7 +205,7 @@ impl Tsume {
             }
             let _ = pos.play(m);
         }
-        Outcome {
+        GivenAnswer {
             id: self.id(),
             correct,
             answer: mine.join(" "),

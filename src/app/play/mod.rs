@@ -621,7 +621,7 @@ fn side_mark(c: Color) -> &'static str {
 }
 
 /// `まで64手で先手の勝ち (投了)`.
-fn result_text(o: &crate::game::Outcome, moves: usize) -> String {
+fn result_text(o: &crate::game::GameEnd, moves: usize) -> String {
     let who = match o.winner {
         Some(Color::Black) => "先手の勝ち",
         Some(Color::White) => "後手の勝ち",

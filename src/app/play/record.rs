@@ -10,7 +10,7 @@ use crate::app::play::state::Match;
 use crate::app::state::{App, Level};
 use crate::core::record::{Edit, MoveTime};
 use crate::core::rules::Move;
-use crate::game::Outcome;
+use crate::game::GameEnd;
 use std::time::Duration;
 
 /// The time a move took as the record keeps it: whole seconds, the part under a second cut
@@ -95,7 +95,7 @@ impl App {
 
     /// The game ended with `o`: its ending word after its last move (with the time of a
     /// resignation or a flag's fall), 終了日時 with the info: one undo step.
-    pub(super) fn write_game_end(&mut self, o: &Outcome) {
+    pub(super) fn write_game_end(&mut self, o: &GameEnd) {
         let Some(m) = self.research.play.current() else {
             return;
         };

@@ -5,7 +5,7 @@
 //! history busy with another kifview, a file that is not a history).
 
 use crate::app::events::{Event, Events};
-use crate::training::drill::Outcome;
+use crate::training::drill::GivenAnswer;
 use crate::training::history::{Attempt, History};
 use chrono::{DateTime, Utc};
 use std::path::PathBuf;
@@ -21,7 +21,7 @@ pub struct Written {
 }
 
 enum Job {
-    Write(String, Outcome, Attempt),
+    Write(String, GivenAnswer, Attempt),
     /// Answered when every job sent before it is done (tests, the end of a session).
     Flush(Sender<()>),
 }
@@ -67,7 +67,12 @@ impl Writer {
     }
 
     /// Sends an attempt to be written.
-    pub fn write(&self, title: String, outcome: Outcome, attempt: Attempt) -> Result<(), String> {
+    pub fn write(
+        &self,
+        title: String,
+        outcome: GivenAnswer,
+        attempt: Attempt,
+    ) -> Result<(), String> {
         self.jobs
             .send(Job::Write(title, outcome, attempt))
             .map_err(|_| "the training history's writer has stopped".to_string())
