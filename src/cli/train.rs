@@ -1,13 +1,14 @@
 //! `kifview train`: the sources of problems in the training history, and its statistics
 //! ([`kifview::training::history`]).
 
-use super::collection::fail;
+use super::collection::{FilterArgs, fail, filter, open as open_index};
 use clap::{Args, Subcommand};
 use kifview::app::train::TrainOptions;
 use kifview::core::text::sanitize;
 use kifview::training::ProblemSet;
 use kifview::training::drill::{Drill, NextMove};
 use kifview::training::history::{self, History, Stats, TagFamily, TagStats};
+use kifview::training::tsume::{self, Tsume};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -17,11 +18,22 @@ use std::process::ExitCode;
 pub struct TrainArgs {
     #[command(subcommand)]
     pub command: Option<TrainCommand>,
-    /// Problem sets (ShogiHome's next-move format, whole or a copy holding some of its
-    /// problems) to solve now, added to the history; none: what is due today across the
-    /// sources used before, then new problems.
-    #[arg(value_name = "SOURCE")]
+    /// What to solve now, added to the history: problem sets (ShogiHome's next-move format,
+    /// whole or a copy holding some of its problems), tsume records (a file, or a folder of
+    /// them walked with its subfolders); none: what is due today across the sources used
+    /// before, then new problems.
+    #[arg(value_name = "SOURCE", conflicts_with = "index")]
     pub sources: Vec<PathBuf>,
+    /// The tsume among the games of this index (`kifview index`) that pass the filters.
+    #[arg(long, value_name = "IDX")]
+    pub index: Option<PathBuf>,
+    #[command(flatten)]
+    pub filter: FilterArgs,
+    /// The engine that checks moves off the answer (a tsume's other mates with its mate
+    /// search, what a wrong move allows): a configured [[engines]] name, a command on PATH
+    /// or in /usr/games, or a path (default: the config's first, else one found installed).
+    #[arg(long, value_name = "NAME|PATH")]
+    pub engine: Option<String>,
     /// As of this time instead of now: what is due, and when the attempts are written
     /// (2026-12-08, 2026-12-08T09:00, RFC 3339).
     #[arg(long, value_name = "DATETIME")]
@@ -29,9 +41,6 @@ pub struct TrainArgs {
     /// With no source: at most this many problems never answered, after the due ones.
     #[arg(long, value_name = "N", default_value_t = 10)]
     pub new: usize,
-    /// Config file (default: ~/.config/kifview/config.toml).
-    #[arg(long, value_name = "FILE")]
-    pub config: Option<PathBuf>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -110,7 +119,20 @@ fn solve(a: TrainArgs) -> ExitCode {
         Ok(h) => h,
         Err(c) => return c,
     };
-    let session = if a.sources.is_empty() {
+    let mut a = a;
+    let session = if a.index.is_some() {
+        match indexed(&mut a) {
+            Ok(found) => tsume_session(&mut h, found, t),
+            Err(c) => return c,
+        }
+    } else if a.sources.is_empty() {
+        if a.filter != FilterArgs::default() {
+            return fail(
+                2,
+                WHO,
+                "the game filters (--player, --tag, ...) choose tsume of an index: give --index IDX",
+            );
+        }
         due_session(&h, t, a.new)
     } else {
         sources_session(&mut h, &a.sources, t)
@@ -132,7 +154,8 @@ fn solve(a: TrainArgs) -> ExitCode {
         );
     }
     let opts = kifview::app::LaunchOptions {
-        config: a.config,
+        config: a.filter.config,
+        engine: a.engine,
         train: Some(TrainOptions {
             drills,
             history: path,
@@ -157,21 +180,153 @@ fn sources_session(
     let mut drills: Vec<Box<dyn Drill>> = Vec::new();
     let mut names = Vec::new();
     for p in sources {
-        if p.is_dir() {
+        if !p.is_dir() && is_set_file(p) {
+            let set = read_set(p)?;
+            let name = source_name(p);
+            let keys: Vec<String> = set.problems.iter().map(|p| p.key()).collect();
+            h.add_source(&name, "next-move", &keys, t)?;
+            h.set_tags(&name, &kifview::training::tags::for_set(&set))?;
+            for d in NextMove::from_set(&name, &set)? {
+                drills.push(Box::new(d));
+            }
+            names.push(name);
+            continue;
+        }
+        let (found, skipped) = tsume::load(p);
+        if found.is_empty() {
+            let why = skipped.first().map_or(String::new(), |w| format!(": {w}"));
             return Err(format!(
-                "{}: a folder: kifview train reads next-move problem sets (ShogiHome's format,                  made by kifview problems make); tsume folders are not read yet",
+                "{}: no tsume found (a tsume is a record whose side to move has no king, or whose header says 詰将棋){why}",
                 p.display()
             ));
         }
-        let set = read_set(p)?;
-        let name = source_name(p);
-        let keys: Vec<String> = set.problems.iter().map(|p| p.key()).collect();
-        h.add_source(&name, "next-move", &keys, t)?;
-        for d in NextMove::from_set(&name, &set)? {
-            drills.push(Box::new(d));
-        }
-        names.push(name);
+        say_left_out(p, &skipped);
+        add_tsume(h, &found, t, &mut names)?;
+        drills.extend(found.into_iter().map(|d| Box::new(d) as Box<dyn Drill>));
     }
+    summary(h, drills, &names, t)
+}
+
+/// Is `p` a next-move set (ShogiHome's format) rather than a record? A `.json` file that
+/// says it is one (a JKF record is JSON too).
+fn is_set_file(p: &Path) -> bool {
+    let json = p
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("json"));
+    json && kifview::load::read_regular(p)
+        .map(|b| String::from_utf8_lossy(&b).contains("shogihome-next-move"))
+        .unwrap_or(true)
+}
+
+/// Says how many records of a tsume source were left out (not tsume, unreadable), before the
+/// solve mode takes the screen (it stays on the terminal after it).
+fn say_left_out(p: &Path, skipped: &[String]) {
+    if let Some(first) = skipped.first() {
+        eprintln!(
+            "kifview train: {}: {} record(s) or file(s) left out, e.g. {}",
+            sanitize(&p.display().to_string()),
+            skipped.len(),
+            sanitize(first)
+        );
+    }
+}
+
+/// Each tsume's file as a source of the history (kind `tsume`), its problems' length tags.
+fn add_tsume(
+    h: &mut History,
+    found: &[Tsume],
+    t: chrono::DateTime<chrono::Utc>,
+    names: &mut Vec<String>,
+) -> Result<(), String> {
+    // Each file (a source) with its problems' keys and tags, in the order found.
+    type Tagged = Vec<(String, Vec<history::Tag>)>;
+    let mut by_file: Vec<(String, Tagged)> = Vec::new();
+    for d in found {
+        let id = d.id();
+        let entry = (id.key, d.tags());
+        match by_file.iter_mut().find(|(s, _)| *s == id.source) {
+            Some((_, v)) => v.push(entry),
+            None => by_file.push((id.source, vec![entry])),
+        }
+    }
+    for (source, tags) in by_file {
+        let keys: Vec<String> = tags.iter().map(|(k, _)| k.clone()).collect();
+        h.add_source(&source, "tsume", &keys, t)?;
+        h.set_tags(&source, &tags)?;
+        names.push(source);
+    }
+    Ok(())
+}
+
+/// The tsume among the games `--index` and its filters name (the others left out).
+fn indexed(a: &mut TrainArgs) -> Result<Vec<Tsume>, ExitCode> {
+    const WHO: &str = "train";
+    let idx = open_index(a.index.take(), WHO)?;
+    let config = a.filter.config.clone();
+    let f = filter(std::mem::replace(
+        &mut a.filter,
+        FilterArgs {
+            config,
+            ..FilterArgs::default()
+        },
+    ))
+    .map_err(|e| fail(2, WHO, &e))?;
+    let mut games = Vec::new();
+    idx.games_each(&f, &mut |g| {
+        games.push((PathBuf::from(&g.path), g.record));
+        Ok(())
+    })
+    .map_err(|e| fail(1, WHO, &e))?;
+    let mut found = Vec::new();
+    let mut skipped = Vec::new();
+    for (path, record) in &games {
+        match tsume::load_record(path, *record as usize) {
+            Ok(d) => found.push(d),
+            Err(e) => skipped.push(e),
+        }
+    }
+    if found.is_empty() {
+        return Err(fail(
+            1,
+            WHO,
+            &format!(
+                "none of the {} game(s) the index and filters give is a tsume (a record whose side to move has no king, or whose header says 詰将棋)",
+                games.len()
+            ),
+        ));
+    }
+    if !skipped.is_empty() {
+        eprintln!(
+            "kifview train: {} of the {} game(s) the index gives are not tsume; left out",
+            skipped.len(),
+            games.len()
+        );
+    }
+    Ok(found)
+}
+
+/// The tsume an index gave, each file added to the history.
+fn tsume_session(
+    h: &mut History,
+    found: Vec<Tsume>,
+    t: chrono::DateTime<chrono::Utc>,
+) -> Result<(Vec<Box<dyn Drill>>, String), String> {
+    let mut names = Vec::new();
+    add_tsume(h, &found, t, &mut names)?;
+    let drills = found
+        .into_iter()
+        .map(|d| Box::new(d) as Box<dyn Drill>)
+        .collect();
+    summary(h, drills, &names, t)
+}
+
+/// The drills with `due: N, new: M` counted over the sources `names`.
+fn summary(
+    h: &History,
+    drills: Vec<Box<dyn Drill>>,
+    names: &[String],
+    t: chrono::DateTime<chrono::Utc>,
+) -> Result<(Vec<Box<dyn Drill>>, String), String> {
     let s = h.stats(t)?;
     let (due, new) = s
         .sources
@@ -191,22 +346,35 @@ fn due_session(
     let due = h.due(t)?;
     let fresh = h.new_problems(new)?;
     let stats = h.stats(t)?;
-    let mut sets: HashMap<String, Option<ProblemSet>> = HashMap::new();
+    let mut sets: HashMap<String, Option<Loaded>> = HashMap::new();
     let mut drills: Vec<Box<dyn Drill>> = Vec::new();
     for (source, key) in due.iter().chain(&fresh) {
         if !sets.contains_key(source) {
-            let set = match h.kind_of(source)?.as_deref() {
-                Some("next-move") => match read_set(Path::new(source)) {
-                    Ok(s) => Some(s),
-                    Err(e) => {
-                        eprintln!(
-                            "kifview train: {}; left out (kifview train remove {} forgets it)",
-                            sanitize(&e),
-                            sanitize(source)
+            let gone = |e: String| {
+                eprintln!(
+                    "kifview train: {}; left out (kifview train remove {} forgets it)",
+                    sanitize(&e),
+                    sanitize(source)
+                );
+            };
+            let loaded = match h.kind_of(source)?.as_deref() {
+                Some("next-move") => read_set(Path::new(source))
+                    .map(|s| Loaded::Set(Box::new(s)))
+                    .map_err(gone)
+                    .ok(),
+                Some("tsume") => {
+                    let (found, mut skipped) = tsume::load(Path::new(source));
+                    if found.is_empty() {
+                        gone(
+                            skipped
+                                .pop()
+                                .unwrap_or_else(|| format!("{source}: no tsume")),
                         );
                         None
+                    } else {
+                        Some(Loaded::Tsume(found))
                     }
-                },
+                }
                 other => {
                     eprintln!(
                         "kifview train: {}: a source of kind {} is not read yet; left out",
@@ -216,22 +384,35 @@ fn due_session(
                     None
                 }
             };
-            sets.insert(source.clone(), set);
+            sets.insert(source.clone(), loaded);
         }
-        let Some(Some(set)) = sets.get(source) else {
-            continue;
-        };
-        let of = set.problems.len();
-        if let Some((i, p)) = set
-            .problems
-            .iter()
-            .enumerate()
-            .find(|(_, p)| p.key() == *key)
-        {
-            drills.push(Box::new(NextMove::new(source, i, of, p.clone())?));
+        match sets.get(source) {
+            Some(Some(Loaded::Set(set))) => {
+                let of = set.problems.len();
+                if let Some((i, p)) = set
+                    .problems
+                    .iter()
+                    .enumerate()
+                    .find(|(_, p)| p.key() == *key)
+                {
+                    drills.push(Box::new(NextMove::new(source, i, of, p.clone())?));
+                }
+            }
+            Some(Some(Loaded::Tsume(found))) => {
+                if let Some(d) = found.iter().find(|d| d.id().key == *key) {
+                    drills.push(Box::new(d.clone()));
+                }
+            }
+            _ => {}
         }
     }
     Ok((drills, format!("due: {}, new: {}", stats.due, stats.new)))
+}
+
+/// A source of the history, read.
+enum Loaded {
+    Set(Box<ProblemSet>),
+    Tsume(Vec<Tsume>),
 }
 
 fn now(given: Option<&str>, who: &str) -> Result<chrono::DateTime<chrono::Utc>, ExitCode> {

@@ -83,6 +83,31 @@ pub struct Judgement {
     pub follow_up: Option<EngineRequest>,
 }
 
+impl Judgement {
+    /// A move that cannot be judged now, so nothing is written: the problem is over
+    /// (`done`), the last move is still being checked by the engine (`checking`), or `mv` is
+    /// not legal in `now`. None: the move can be judged.
+    pub fn refused(done: bool, checking: bool, now: &Position, mv: Move) -> Option<Judgement> {
+        let note = if done {
+            "this problem is over".to_string()
+        } else if checking {
+            "the last move is still being checked".to_string()
+        } else if now.check(mv).is_err() {
+            format!("{} is not legal here", mv.usi())
+        } else {
+            return None;
+        };
+        Some(Judgement {
+            verdict: Verdict::Wrong { allows: Vec::new() },
+            reply: Vec::new(),
+            finished: done,
+            outcome: None,
+            note: Some(note),
+            follow_up: None,
+        })
+    }
+}
+
 /// What [`Drill::try_move`] and [`Drill::engine_answer`] return.
 #[derive(Clone, Debug)]
 pub enum Step {
@@ -236,9 +261,18 @@ impl NextMove {
         of: usize,
         problem: Problem,
     ) -> Result<NextMove, String> {
-        let start = problem
+        let mut start = problem
             .position()
             .map_err(|e| format!("{source}: problems[{index}]: {e}"))?;
+        // ShogiHome writes every SFEN with move number 1 (`normalizeProblemSFEN`); the move
+        // asked is the game's move `source.ply`: the position shows it (手数 = ply - 1).
+        let ply = problem.source.as_ref().and_then(|s| s.ply);
+        if let Some(n) = ply.and_then(|p| u16::try_from(p).ok())
+            && start.move_number() <= 1
+            && n > 1
+        {
+            start.set_move_number(n);
+        }
         Ok(NextMove {
             set: source.to_string(),
             index,
@@ -317,19 +351,8 @@ impl Drill for NextMove {
     }
 
     fn try_move(&mut self, mv: Move) -> Step {
-        if self.done || self.start.check(mv).is_err() {
-            return Step::Judged(Judgement {
-                verdict: Verdict::Wrong { allows: Vec::new() },
-                reply: Vec::new(),
-                finished: self.done,
-                outcome: None,
-                note: Some(if self.done {
-                    "this problem is over".into()
-                } else {
-                    format!("{} is not legal here", mv.usi())
-                }),
-                follow_up: None,
-            });
+        if let Some(j) = Judgement::refused(self.done, false, &self.start, mv) {
+            return Step::Judged(j);
         }
         let verdict = if Some(mv) == self.best() {
             Verdict::Right

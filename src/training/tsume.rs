@@ -316,22 +316,8 @@ impl Drill for Tsume {
     }
 
     fn try_move(&mut self, mv: Move) -> Step {
-        if self.done || self.pending.is_some() || self.now.check(mv).is_err() {
-            let note = if self.done {
-                "this problem is over".to_string()
-            } else if self.pending.is_some() {
-                "the last move is still being checked".to_string()
-            } else {
-                format!("{} is not legal here", mv.usi())
-            };
-            return Step::Judged(Judgement {
-                verdict: Verdict::Wrong { allows: Vec::new() },
-                reply: Vec::new(),
-                finished: self.done,
-                outcome: None,
-                note: Some(note),
-                follow_up: None,
-            });
+        if let Some(j) = Judgement::refused(self.done, self.pending.is_some(), &self.now, mv) {
+            return Step::Judged(j);
         }
         let mut after = self.now.clone();
         let _ = after.play(mv);
@@ -365,7 +351,7 @@ impl Drill for Tsume {
                     .alternative
                     .then(|| "余詰: solved by another mate".into());
                 self.judgement(verdict, Vec::new(), note)
-            } else {
+            } else if early {
                 self.judgement(
                     Verdict::AnotherGood,
                     Vec::new(),
@@ -375,6 +361,9 @@ impl Drill for Tsume {
                         self.answer.len()
                     )),
                 )
+            } else {
+                let note = "余詰: solved by another mate".to_string();
+                self.judgement(Verdict::AnotherGood, Vec::new(), Some(note))
             };
         }
         if record_move {
@@ -440,10 +429,14 @@ impl Drill for Tsume {
                 }
             }
             (end, n) => {
+                // The defence as the solver reads it (`△同　玉`), after the move tried.
+                let mut after = self.now.clone();
+                let _ = after.play(p.mv);
+                let d = crate::core::notation::ki2::line_text(&after, &[defence], Some(p.mv.to()));
                 let why = match (end, n) {
-                    (_, Some(n)) => format!("after it {} the mate takes {n} more", defence.usi()),
-                    (Ok(SearchEnd::NoMate), _) => format!("{} escapes: 不詰", defence.usi()),
-                    _ => format!("{} escapes: no mate found in time", defence.usi()),
+                    (_, Some(n)) => format!("after {d} the mate takes {n} more"),
+                    (Ok(SearchEnd::NoMate), _) => format!("{d} escapes: 不詰"),
+                    _ => format!("{d} escapes: no mate found in time"),
                 };
                 let mut allows = vec![defence];
                 if let Ok(SearchEnd::Mate(pv)) = &answer.end {
@@ -529,6 +522,23 @@ pub fn load(path: &Path) -> (Vec<Tsume>, Vec<String>) {
         }
     }
     (out, skipped)
+}
+
+/// The tsume of record `record` (1-based) of the file `path` (a game an index names), or
+/// why it is not one.
+pub fn load_record(path: &Path, record: usize) -> Result<Tsume, String> {
+    let loaded = crate::load::load_input(path)?;
+    let r = record
+        .checked_sub(1)
+        .and_then(|i| loaded.records.get(i))
+        .ok_or_else(|| {
+            format!(
+                "{}: no record {record} (the file holds {})",
+                path.display(),
+                loaded.records.len()
+            )
+        })?;
+    Tsume::new(path, record, &r.record)
 }
 
 #[cfg(test)]

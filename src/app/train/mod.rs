@@ -11,6 +11,7 @@
 //! record shown while it is open is a scratch record made from the drill, never modified by
 //! an edit (so quitting asks nothing), remade whenever the drill moves on.
 
+pub mod engine;
 pub mod screen;
 pub mod writer;
 
@@ -22,7 +23,7 @@ use crate::app::overlay::{Mode, Overlay};
 use crate::app::state::{App, Level};
 use crate::core::record::{Initial, NodeId, Record, Step as RecordStep};
 use crate::core::rules::{Color, Move, Position};
-use crate::training::drill::{EngineAnswer, Judgement, Step, Verdict};
+use crate::training::drill::{Judgement, Step, Verdict};
 use crate::training::history::Attempt;
 use screen::side_name;
 pub use screen::{TrainLine, TrainOptions, TrainScreen};
@@ -120,7 +121,7 @@ impl App {
             k(Command::TrainSource),
             k(Command::Quit)
         );
-        t.lines(now, keys)
+        t.lines(now, keys, self.train_asking_text())
     }
 
     /// Is the solve mode taking the moves entered (open, the problem shown)?
@@ -203,42 +204,49 @@ impl App {
                 Level::Error,
             );
         }
+        if t.asking() {
+            return self.info_level(
+                "the engine is still checking the last move: wait for its verdict".into(),
+                Level::Error,
+            );
+        }
         let Some(t) = self.overlays.train_mut() else {
             return;
         };
+        let elapsed = t.elapsed(Instant::now());
+        t.splits.mark(elapsed);
+        t.entered = Some(mv);
         let step = t.drills[t.at].try_move(mv);
         self.train_step(step, 0);
     }
 
-    /// Takes a drill's step: an engine request answered (no engine runs in the solve mode
-    /// yet: the drill judges without it), a judgement shown and written.
-    fn train_step(&mut self, step: Step, depth: u8) {
-        let j = match step {
-            Step::Judged(j) => j,
-            Step::Ask(_) if depth < 4 => {
-                let Some(t) = self.overlays.train_mut() else {
-                    return;
-                };
-                let answer = EngineAnswer::unavailable("no engine runs in the solve mode");
-                let next = t.drills[t.at].engine_answer(answer);
-                return self.train_step(next, depth + 1);
+    /// Takes a drill's step: an engine request sent (`engine.rs`: its answer comes back
+    /// through `Event::Engine`), a judgement shown and written, and the engine asked for
+    /// what it can add (a wrong move's refutation).
+    pub(super) fn train_step(&mut self, step: Step, depth: u8) {
+        match step {
+            Step::Judged(mut j) => {
+                let follow_up = j.follow_up.take();
+                self.take_judgement(j);
+                if let Some(req) = follow_up {
+                    self.train_ask(req, depth);
+                }
             }
-            Step::Ask(_) => {
-                return self.info_level(
-                    "the drill kept asking the engine: given up".into(),
-                    Level::Error,
-                );
-            }
-        };
-        self.take_judgement(j);
+            // Answered at once (no engine) the drill may ask again: at most a few times.
+            Step::Ask(req) if depth < 8 => self.train_ask(req, depth),
+            Step::Ask(_) => self.info_level(
+                "the drill kept asking the engine: given up".into(),
+                Level::Error,
+            ),
+        }
     }
 
     fn take_judgement(&mut self, j: Judgement) {
         let Some(t) = self.overlays.train_mut() else {
             return;
         };
-        let elapsed = t.started.elapsed();
-        if j.finished {
+        let elapsed = t.elapsed(Instant::now());
+        if j.finished && t.took.is_none() {
             t.took = Some(elapsed);
         }
         if let Some(o) = j.outcome.clone() {
@@ -285,6 +293,10 @@ impl App {
             return;
         }
         if !t.drills[t.at].finished() {
+            self.train_cancel_engine();
+            let Some(t) = self.overlays.train_mut() else {
+                return;
+            };
             let j = t.drills[t.at].give_up();
             self.take_judgement(j);
         }
@@ -319,11 +331,12 @@ impl App {
             ));
         }
         let skipped = !t.drills[t.at].finished();
+        self.train_cancel_engine();
+        let Some(t) = self.overlays.train_mut() else {
+            return;
+        };
         t.at += 1;
-        t.started = Instant::now();
-        t.took = None;
-        t.verdict = None;
-        t.written = None;
+        t.restart_clock();
         self.show_problem(true);
         if skipped {
             self.info("skipped: nothing written for it");
@@ -417,7 +430,7 @@ impl App {
         if t.away || t.took.is_some() || t.drills.is_empty() {
             return None;
         }
-        let ms = t.started.elapsed().as_millis() % 1000;
+        let ms = t.elapsed(Instant::now()).as_millis() % 1000;
         Some(Duration::from_millis(1000 - ms as u64))
     }
 }

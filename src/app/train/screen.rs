@@ -2,10 +2,12 @@
 //! state): the problems, where the session is, the clock, the verdict given, and the text
 //! beside the board. What the keys do with it is `mod.rs`'s.
 
+use super::engine::Asked;
 use super::writer::Writer;
 use crate::core::notation::ki2::line_text;
 use crate::core::rules::Color;
 use crate::training::drill::{Drill, Judgement, Verdict};
+use crate::training::tsume::Splits;
 use chrono::{DateTime, Utc};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -47,6 +49,14 @@ pub struct TrainScreen {
     /// The problem's source record is shown instead (`train_source`): the train keys browse
     /// it, and `train_source` or Esc come back.
     pub(super) away: bool,
+    /// The engine's work for the problem shown, while it runs (`engine.rs`).
+    pub(super) asking: Option<Asked>,
+    /// The time the engine took on the problem shown: not the solver's.
+    pub(super) engine_time: Duration,
+    /// The time of each of the solver's moves on the problem shown (tsumemi's splits).
+    pub(super) splits: Splits,
+    /// The solver's last move entered on the problem shown.
+    pub(super) entered: Option<crate::core::rules::Move>,
 }
 
 /// A line of the screen's text, with what it is (the widget picks the style).
@@ -88,7 +98,36 @@ impl TrainScreen {
             writer,
             written: None,
             away: false,
+            asking: None,
+            engine_time: Duration::ZERO,
+            splits: Splits::default(),
+            entered: None,
         }
+    }
+
+    /// The next problem is shown: its clock starts, nothing of the last one's kept.
+    pub(super) fn restart_clock(&mut self) {
+        self.started = Instant::now();
+        self.took = None;
+        self.verdict = None;
+        self.written = None;
+        self.asking = None;
+        self.engine_time = Duration::ZERO;
+        self.splits = Splits::default();
+        self.entered = None;
+    }
+
+    /// The engine's request is over (answered, dead, dropped) at `now`: its time is the
+    /// engine's, not the solver's.
+    pub(super) fn stop_asking(&mut self, now: Instant) {
+        if let Some(a) = self.asking.take() {
+            self.engine_time += now.saturating_duration_since(a.since);
+        }
+    }
+
+    /// Is the engine working for the problem shown?
+    pub fn asking(&self) -> bool {
+        self.asking.is_some()
     }
 
     pub(super) fn drill(&self) -> Option<&dyn Drill> {
@@ -105,14 +144,27 @@ impl TrainScreen {
         self.away
     }
 
-    /// The time on the problem's clock at `now` (stopped once it is over).
+    /// The time on the problem's clock at `now` (stopped once it is over; the engine's time
+    /// not counted).
     pub fn elapsed(&self, now: Instant) -> Duration {
-        self.took
-            .unwrap_or_else(|| now.saturating_duration_since(self.started))
+        self.took.unwrap_or_else(|| {
+            let engine = self.engine_time
+                + self
+                    .asking
+                    .map_or(Duration::ZERO, |a| now.saturating_duration_since(a.since));
+            now.saturating_duration_since(self.started)
+                .saturating_sub(engine)
+        })
     }
 
-    /// The screen's text beside the board, at `now` (the clock); `keys`: the keys' line.
-    pub(super) fn lines(&self, now: Instant, keys: String) -> Vec<TrainLine> {
+    /// The screen's text beside the board, at `now` (the clock); `keys`: the keys' line;
+    /// `asking`: what the engine is checking, while it does.
+    pub(super) fn lines(
+        &self,
+        now: Instant,
+        keys: String,
+        asking: Option<String>,
+    ) -> Vec<TrainLine> {
         let mut out = Vec::new();
         let Some(d) = self.drill() else {
             out.push(TrainLine::Plain("no problems".into()));
@@ -135,8 +187,15 @@ impl TrainScreen {
         out.push(TrainLine::Plain(String::new()));
         if let Some(j) = &self.verdict {
             out.extend(self.verdict_lines(d, j));
-        } else {
+        } else if asking.is_none() {
             out.push(TrainLine::Dim("moves typed: 7g7f, 76歩, ▲７六歩".into()));
+        }
+        if let Some(a) = asking {
+            out.push(TrainLine::Dim(a));
+        }
+        // A tsume's splits, each of the solver's moves (tsumemi's).
+        if d.id().kind == "tsume" && !self.splits.laps().is_empty() {
+            out.push(TrainLine::Dim(self.splits.text()));
         }
         if d.finished() {
             let answer = d.answer_line();
@@ -173,10 +232,17 @@ impl TrainScreen {
     fn verdict_lines(&self, d: &dyn Drill, j: &Judgement) -> Vec<TrainLine> {
         let mut out = Vec::new();
         let tried = d.played();
-        let first = tried
-            .first()
-            .map(|&m| line_text(d.start(), &[m], None))
-            .unwrap_or_default();
+        // The solver's last move (a tsume plays several), with the defence after it.
+        let solver = d.solver();
+        let mut pos = d.start().clone();
+        let mut first = String::new();
+        for (i, &m) in tried.iter().enumerate() {
+            if pos.side_to_move() == solver {
+                let prev = i.checked_sub(1).map(|p| tried[p].to());
+                first = line_text(&pos, &[m], prev);
+            }
+            let _ = pos.play(m);
+        }
         match &j.verdict {
             Verdict::Right => out.push(TrainLine::Right(format!("○ 正解 {first}"))),
             Verdict::AnotherGood => out.push(TrainLine::Right(format!(

@@ -204,7 +204,7 @@ fn a_check_with_an_escape_is_wrong_and_shows_the_escape() {
             allows: vec![escape]
         }
     );
-    assert_eq!(j.note.as_deref(), Some("2b1b escapes: 不詰"));
+    assert_eq!(j.note.as_deref(), Some("△１二玉 escapes: 不詰"));
     assert!(j.finished);
     assert!(!j.outcome.unwrap().correct);
     assert_eq!(t.answer_line()[0], mv("B*1c"));

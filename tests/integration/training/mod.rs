@@ -4,3 +4,4 @@
 mod make;
 mod solve;
 mod train;
+mod tsume;

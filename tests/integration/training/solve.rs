@@ -295,7 +295,11 @@ fn kifview_train_without_a_terminal_adds_the_set_and_says_what_it_needs() {
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(1));
-    assert!(stderr_of(&o).contains("a folder"), "{}", stderr_of(&o));
+    assert!(
+        stderr_of(&o).contains("no tsume found"),
+        "{}",
+        stderr_of(&o)
+    );
 }
 
 #[test]

@@ -1,0 +1,263 @@
+//! The solve mode's engine: what a drill asks of an engine (a tsume's other mate confirmed
+//! defence by defence with `go mate`, what a wrong move allows) runs on research mode's
+//! engine (`--engine`, else the config's first `[[engines]]`, else one found installed),
+//! through the event-driven driver as everything else there: a request is sent and the key
+//! returns; [`App::research_tick`] hands each finished search here (`Event::Engine`), and a
+//! dead engine (a crash, or one the driver killed for not answering in time: a mate search
+//! is killed at its limit, a timed search 10 s after its `stop`) is said and handed to the
+//! drill as "unavailable", never waited on.
+//!
+//! An engine that reads `go mate` as chess's mate-in-N (Fairy-Stockfish,
+//! `analyze::mate::known_unsupported`) is given a timed search instead, and the mate is read
+//! from its best line's score: a mate for the side to move whose line is all checks (a tsume's
+//! mate) and ends in checkmate. The clock of the problem stops while the engine works.
+
+use crate::app::state::{App, Level};
+use crate::core::notation::ki2::line_text;
+use crate::core::rules::Position;
+use crate::core::text::sanitize;
+use crate::engine::pv::CheckedPv;
+use crate::engine::{Limit, Score, SearchEnd, SearchId};
+use crate::training::drill::{EngineAnswer, EngineRequest};
+use std::time::Instant;
+
+/// A drill's request running on the engine.
+#[derive(Clone, Copy, Debug)]
+pub struct Asked {
+    pub(super) search: SearchId,
+    /// Which problem asked (an answer for one left is dropped).
+    pub(super) at: usize,
+    /// A mate search run as a timed search: the mate is read from the best line.
+    pub(super) by_search: bool,
+    /// When it was sent: the problem's clock does not count the engine's time.
+    pub(super) since: Instant,
+    /// The solver's move the request is about, when it is not played yet (a check being
+    /// confirmed).
+    pub(super) entered: Option<crate::core::rules::Move>,
+}
+
+/// The mate a timed search found for the side to move in `pos`, as `go mate` would answer:
+/// the best line when its score is a mate for the side to move, every move of that side a
+/// check, and the line ends in checkmate; else no mate found in the time.
+fn mate_from_line(
+    pos: &Position,
+    score: Option<Score>,
+    line: &[crate::core::rules::Move],
+) -> SearchEnd {
+    let attacker = pos.side_to_move();
+    let mates = matches!(score, Some(Score::Mate { sente_wins, .. })
+        if sente_wins == (attacker == crate::core::rules::Color::Black));
+    if !mates || line.is_empty() || line.len().is_multiple_of(2) {
+        return SearchEnd::MateTimeout;
+    }
+    let mut p = pos.clone();
+    for &m in line {
+        let checker = p.side_to_move() == attacker;
+        if p.play(m).is_err() || (checker && !p.in_check()) {
+            return SearchEnd::MateTimeout;
+        }
+    }
+    if p.is_checkmate() {
+        SearchEnd::Mate(CheckedPv {
+            moves: line.to_vec(),
+            cut: None,
+        })
+    } else {
+        SearchEnd::MateTimeout
+    }
+}
+
+impl App {
+    /// Runs a drill's request on the engine; an engine that cannot start or take the search
+    /// is handed to the drill as "unavailable" at once.
+    pub(super) fn train_ask(&mut self, mut req: EngineRequest, depth: u8) {
+        let Some(at) = self.train().map(|t| t.at) else {
+            return;
+        };
+        if !self.ensure_engine() {
+            let why = self
+                .message()
+                .map(|m| m.text.clone())
+                .unwrap_or_else(|| "no engine".into());
+            return self.train_answer_engine(EngineAnswer::unavailable(why), depth);
+        }
+        let Some(e) = self.research.engine.as_mut() else {
+            return;
+        };
+        let name = e.spec().display_name();
+        let by_search = match req.search.limit {
+            Limit::Mate(Some(time)) => {
+                let chess = crate::analyze::mate::known_unsupported(&name).is_some()
+                    || crate::analyze::mate::known_unsupported(&e.info().name).is_some();
+                if chess {
+                    req.search.limit = Limit::Time(time);
+                }
+                chess
+            }
+            _ => false,
+        };
+        let mate = matches!(req.search.limit, Limit::Mate(_)) || by_search;
+        match e.search(req.search) {
+            Ok(search) => {
+                if let Some(t) = self.overlays.train_mut() {
+                    t.asking = Some(Asked {
+                        search,
+                        at,
+                        by_search,
+                        since: Instant::now(),
+                        entered: t.entered,
+                    });
+                }
+                let what = if mate {
+                    "looking for the mate"
+                } else {
+                    "looking at what the move allows"
+                };
+                self.info(format!("{} is {what}…", sanitize(&name)));
+            }
+            Err(err) => {
+                let why = format!("{}: {err}", sanitize(&name));
+                self.train_answer_engine(EngineAnswer::unavailable(why), depth);
+            }
+        }
+    }
+
+    /// A search ended (from [`App::research_tick`]): when it is the solve mode's, its answer
+    /// goes to the drill that asked. True when it was.
+    pub(crate) fn train_search_done(&mut self, search: SearchId, outcome: &SearchEnd) -> bool {
+        let Some(t) = self.overlays.train_mut() else {
+            return false;
+        };
+        let Some(asked) = t.asking.filter(|a| a.search == search) else {
+            return false;
+        };
+        t.stop_asking(Instant::now());
+        if asked.at != t.at {
+            return true;
+        }
+        let (lines, best_score, root) = match self.research.engine.as_ref() {
+            Some(e) if e.analysis().search == search => {
+                let a = e.analysis();
+                let lines: Vec<_> = a.lines.iter().map(|l| l.pv.moves.clone()).collect();
+                (
+                    lines,
+                    a.lines.first().and_then(|l| l.score),
+                    a.position.clone(),
+                )
+            }
+            _ => (Vec::new(), None, Position::empty()),
+        };
+        let end = if asked.by_search {
+            mate_from_line(&root, best_score, lines.first().map_or(&[][..], |l| l))
+        } else {
+            outcome.clone()
+        };
+        self.train_answer_engine(
+            EngineAnswer {
+                end: Ok(end),
+                lines,
+            },
+            0,
+        );
+        true
+    }
+
+    /// The engine died (a crash, or killed for not answering in time): a request running is
+    /// answered "unavailable" with why.
+    pub(crate) fn train_engine_failed(&mut self, why: &str) {
+        let Some(t) = self.overlays.train_mut() else {
+            return;
+        };
+        let Some(asked) = t.asking else {
+            return;
+        };
+        t.stop_asking(Instant::now());
+        if asked.at == t.at {
+            self.train_answer_engine(EngineAnswer::unavailable(why), 0);
+        }
+    }
+
+    /// Hands an engine's answer to the problem shown and takes the step it gives.
+    fn train_answer_engine(&mut self, answer: EngineAnswer, depth: u8) {
+        if let Err(why) = &answer.end {
+            self.info_level(
+                format!("the engine could not check the move: {}", sanitize(why)),
+                Level::Warning,
+            );
+        }
+        let Some(t) = self.overlays.train_mut() else {
+            return;
+        };
+        let Some(d) = t.drills.get_mut(t.at) else {
+            return;
+        };
+        let step = d.engine_answer(answer);
+        self.train_step(step, depth + 1);
+    }
+
+    /// Stops the engine's work for the problem shown (the next problem, leaving).
+    pub(super) fn train_cancel_engine(&mut self) {
+        let Some(t) = self.overlays.train_mut() else {
+            return;
+        };
+        if t.asking.is_some() {
+            t.stop_asking(Instant::now());
+            if let Some(e) = self.research.engine.as_mut() {
+                e.stop();
+            }
+        }
+    }
+
+    /// What the engine is doing for the problem shown, for the screen: the moves it looks
+    /// after, in Japanese.
+    pub(super) fn train_asking_text(&self) -> Option<String> {
+        let t = self.train()?;
+        let asked = t.asking?;
+        let d = t.drill()?;
+        // A move being checked is not played yet; a refutation is asked after it.
+        let prev = d.played().last().map(|m| m.to());
+        Some(match asked.entered {
+            Some(m) if d.position().check(m).is_ok() => format!(
+                "the engine is checking {}…",
+                line_text(d.position(), &[m], prev)
+            ),
+            _ => format!(
+                "the engine is looking after {}…",
+                line_text(d.start(), d.played(), None)
+            ),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::rules::Move;
+
+    #[test]
+    fn a_mate_by_search_is_a_mate_only_when_its_line_is_checks_ending_in_mate() {
+        // ▲ to move, △ king on 5a: G*5b is mate in one (the gold on 5c guards it).
+        let pos = Position::from_sfen("4k4/9/4G4/9/9/9/9/9/4K4 b G 1").unwrap();
+        let mate = Some(Score::Mate {
+            plies: Some(1),
+            sente_wins: true,
+        });
+        let g5b = Move::from_usi("G*5b").unwrap();
+        assert!(matches!(
+            mate_from_line(&pos, mate, &[g5b]),
+            SearchEnd::Mate(ref pv) if pv.moves == vec![g5b]
+        ));
+        // A score for the other side, or a line that does not mate, is no mate.
+        let lost = Some(Score::Mate {
+            plies: Some(1),
+            sente_wins: false,
+        });
+        assert_eq!(mate_from_line(&pos, lost, &[g5b]), SearchEnd::MateTimeout);
+        let g4b = Move::from_usi("G*4b").unwrap();
+        assert_eq!(mate_from_line(&pos, mate, &[g4b]), SearchEnd::MateTimeout);
+        // A first move that is not a check is no tsume mate.
+        let quiet = Move::from_usi("G*9i").unwrap();
+        let pv = [quiet, Move::from_usi("5a4a").unwrap(), g4b];
+        assert_eq!(mate_from_line(&pos, mate, &pv), SearchEnd::MateTimeout);
+    }
+}

@@ -1,0 +1,464 @@
+//! Tsume in the solve mode (`kifview train FOLDER`), driven by keys through the whole app,
+//! with the scripted fake engine (`tests/fixtures/engines/replay.sh`) answering `go mate`:
+//! the record's answer played through with its defence and the splits; another mate the
+//! engine confirms accepted as 余詰 with the longest defence played; a check that escapes;
+//! a crashed engine said; the engine's refutation of a next-move answer the set does not
+//! list; snapshots at three sizes; then the binary: folders, an index filter and the tags.
+
+use crate::common::{press, screen, screen_rows, stderr_of};
+use crate::engine::research::{Fake, until};
+use kifview::app::train::TrainOptions;
+use kifview::app::{App, Config, LaunchOptions, Mode};
+use kifview::training::ProblemSet;
+use kifview::training::drill::{Drill, NextMove};
+use kifview::training::history::parse_now;
+use kifview::training::tsume;
+use kifview::tui::Viewer;
+use std::path::{Path, PathBuf};
+
+/// The test tsume: ▲２一金打 △１二玉 ▲２二飛打; ▲２一飛打 △１二玉 ▲２二金打 mates too
+/// (余詰); ▲１二金打 △同玉 escapes. Relative (tests run in the package's folder): the
+/// screen names it so, the same on every machine.
+fn fixture() -> PathBuf {
+    PathBuf::from("tests/fixtures/training/tsume/3te.kifu")
+}
+
+struct Session {
+    dir: tempfile::TempDir,
+    history: PathBuf,
+}
+
+fn session() -> Session {
+    let dir = tempfile::tempdir().unwrap();
+    let history = dir.path().join("training.sqlite");
+    Session { dir, history }
+}
+
+/// The solve mode on `drills`, with `engine` as the only configured engine (none: the
+/// config has none, and no engine is looked for: `--engine` names a missing one).
+fn solve_with(s: &Session, drills: Vec<Box<dyn Drill>>, engine: Option<&Fake>) -> Viewer {
+    let mut config = Config::defaults();
+    let choice = match engine {
+        Some(f) => {
+            config.engines = vec![f.spec.clone()];
+            None
+        }
+        None => Some(s.dir.path().join("no-engine").display().to_string()),
+    };
+    let opts = LaunchOptions {
+        engine: choice,
+        train: Some(TrainOptions {
+            drills,
+            history: s.history.clone(),
+            now: Some(parse_now("2026-12-01T09:00:00Z").unwrap()),
+            summary: Some("due: 0, new: 1".into()),
+        }),
+        ..Default::default()
+    };
+    let app = App::open(&opts, config).unwrap();
+    Viewer::new(app, kifview::tui::theme::Theme::plain())
+}
+
+fn tsume_drills() -> Vec<Box<dyn Drill>> {
+    let (found, skipped) = tsume::load(&fixture());
+    assert!(skipped.is_empty(), "{skipped:?}");
+    found
+        .into_iter()
+        .map(|d| Box::new(d) as Box<dyn Drill>)
+        .collect()
+}
+
+/// `row` with each time masked as `T`: the clock's `M:SS` after `時間 `, and the splits'
+/// seconds (`4.2 s`): they run.
+fn mask_times(row: &str) -> String {
+    let chars: Vec<char> = row.chars().collect();
+    let mut out = String::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let start = i;
+        while i < chars.len() && (chars[i].is_ascii_digit() || chars[i] == ':' || chars[i] == '.') {
+            i += 1;
+        }
+        if i == start {
+            out.push(chars[i]);
+            i += 1;
+            continue;
+        }
+        let run: String = chars[start..i].iter().collect();
+        let clock = run.contains(':') && out.ends_with("時間 ");
+        let seconds = run.contains('.') && chars.get(i..i + 2) == Some(&[' ', 's'][..]);
+        out.push_str(if clock || seconds { "T" } else { &run });
+    }
+    out
+}
+
+/// The screen at `w`x`h`, its times masked.
+fn shown(v: &mut Viewer, w: u16, h: u16) -> String {
+    screen_rows(&screen(v, w, h))
+        .iter()
+        .map(|r| mask_times(r) + "\n")
+        .collect()
+}
+
+/// The attempts written, oldest first: (kind, correct, answer).
+fn attempts(history: &Path) -> Vec<(String, bool, Option<String>)> {
+    let db = rusqlite::Connection::open(history).unwrap();
+    let mut st = db
+        .prepare(
+            "SELECT s.kind, a.correct, a.answer FROM attempts a
+             JOIN problems p ON p.id = a.problem_id JOIN sources s ON s.id = p.source_id
+             ORDER BY a.id",
+        )
+        .unwrap();
+    st.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .unwrap()
+        .collect::<Result<Vec<_>, _>>()
+        .unwrap()
+}
+
+fn asking(v: &Viewer) -> bool {
+    v.app.train().is_some_and(|t| t.asking())
+}
+
+/// Waits for the engine's answer to the move just entered.
+fn answered(v: &mut Viewer) {
+    until(&mut v.app, "the engine answered", |a| {
+        !a.train().is_some_and(|t| t.asking())
+    });
+}
+
+#[test]
+fn the_records_answer_is_played_through_with_its_defence_and_the_splits() {
+    let s = session();
+    let mut v = solve_with(&s, tsume_drills(), None);
+    assert_eq!(v.app.mode(), Mode::Train);
+    let shot = shown(&mut v, 100, 30);
+    assert!(shot.contains("詰将棋 3手 3te.kifu"), "{shot}");
+    assert!(shot.contains("☗先手の番"), "{shot}");
+    press(&mut v, "m21金打⏎");
+    let shot = shown(&mut v, 100, 30);
+    assert!(shot.contains("○ 正解 ▲２一金"), "{shot}");
+    // The record's defence is on the board.
+    assert_eq!(v.app.step_text(v.app.cur()), "△１二玉(11)");
+    assert!(!v.app.train().unwrap().finished());
+    assert!(
+        shot.contains("☗先手の番"),
+        "the solver's move again: {shot}"
+    );
+    assert!(shot.contains("1手 T s (計 T s)"), "the first split: {shot}");
+    press(&mut v, "m22飛打⏎");
+    let shot = shown(&mut v, 100, 30);
+    assert!(shot.contains("○ 正解 ▲２二飛"), "{shot}");
+    assert!(shot.contains("1手 T s · 3手 T s (計 T s)"), "{shot}");
+    assert!(shot.contains("答え: ▲２一金△１二玉▲２二飛"), "{shot}");
+    assert!(v.app.train().unwrap().finished());
+    v.app.train_settle();
+    assert_eq!(
+        attempts(&s.history),
+        vec![("tsume".to_string(), true, Some("G*2a R*2b".to_string()))],
+        "one attempt when the problem is over, the solver's moves as its answer"
+    );
+}
+
+#[test]
+fn another_mate_the_mate_engine_confirms_is_accepted_as_yozume_with_the_longest_defence() {
+    // After ▲２一飛打 the only defence is △１二玉: the engine mates it with ▲２二金打.
+    let fake = Fake::new("< go mate\n> checkmate G*2b\n");
+    let s = session();
+    let mut v = solve_with(&s, tsume_drills(), Some(&fake));
+    press(&mut v, "m21飛打⏎");
+    assert!(
+        asking(&v),
+        "the move is checked by the engine: {:?}",
+        v.app.message()
+    );
+    let shot = shown(&mut v, 100, 30);
+    assert!(shot.contains("the engine is checking ▲２一飛…"), "{shot}");
+    // A move entered while it checks is refused, and the screen answers.
+    press(&mut v, "m22金打⏎");
+    assert!(
+        v.app
+            .message()
+            .is_some_and(|m| m.text.contains("still checking")),
+        "{:?}",
+        v.app.message()
+    );
+    answered(&mut v);
+    let shot = shown(&mut v, 100, 30);
+    assert!(shot.contains("○ ▲２一飛: another good move"), "{shot}");
+    assert!(shot.contains("余詰"), "{shot}");
+    assert_eq!(v.app.step_text(v.app.cur()), "△１二玉(11)");
+    assert!(
+        fake.log().iter().any(|l| l.starts_with("go mate")),
+        "{:?}",
+        fake.log()
+    );
+    press(&mut v, "m22金打⏎");
+    let shot = shown(&mut v, 100, 30);
+    assert!(shot.contains("○ ▲２二金: another good move"), "{shot}");
+    assert!(shot.contains("余詰: solved by another mate"), "{shot}");
+    v.app.train_settle();
+    assert_eq!(
+        attempts(&s.history),
+        vec![("tsume".to_string(), true, Some("R*2a G*2b".to_string()))]
+    );
+}
+
+#[test]
+fn a_check_the_engine_finds_no_mate_after_shows_the_escape() {
+    let fake = Fake::new("< go mate\n> checkmate nomate\n");
+    let s = session();
+    let mut v = solve_with(&s, tsume_drills(), Some(&fake));
+    press(&mut v, "m12金打⏎");
+    answered(&mut v);
+    let shot = shown(&mut v, 100, 30);
+    assert!(shot.contains("× 不正解 ▲１二金"), "{shot}");
+    assert!(shot.contains("it allows △同　玉"), "{shot}");
+    assert!(shot.contains("△同　玉 escapes: 不詰"), "{shot}");
+    v.app.train_settle();
+    assert_eq!(
+        attempts(&s.history),
+        vec![("tsume".to_string(), false, Some("G*1b".to_string()))]
+    );
+}
+
+#[test]
+fn a_crashed_engine_is_said_and_the_move_judged_without_it() {
+    let fake = Fake::new("< go mate\nexit 3\n");
+    let s = session();
+    let mut v = solve_with(&s, tsume_drills(), Some(&fake));
+    press(&mut v, "m21飛打⏎");
+    answered(&mut v);
+    let shot = shown(&mut v, 100, 30);
+    assert!(shot.contains("× 不正解 ▲２一飛"), "{shot}");
+    assert!(shot.contains("no mate engine could check it"), "{shot}");
+    v.app.train_settle();
+    assert_eq!(attempts(&s.history).len(), 1);
+}
+
+#[test]
+fn without_an_engine_a_move_off_the_record_is_judged_and_says_why() {
+    let s = session();
+    let mut v = solve_with(&s, tsume_drills(), None);
+    press(&mut v, "m21飛打⏎");
+    assert!(!asking(&v));
+    let shot = shown(&mut v, 100, 30);
+    assert!(shot.contains("× 不正解 ▲２一飛"), "{shot}");
+    assert!(shot.contains("no mate engine could check it"), "{shot}");
+}
+
+/// A next-move set (ShogiHome writes every SFEN with move number 1): ▲ to move after ▲７六歩
+/// △３四歩, the game's move 3; ５八玉 is not listed.
+fn set_drills(dir: &Path) -> Vec<Box<dyn Drill>> {
+    let json = serde_json::json!({
+        "format": "shogihome-next-move",
+        "version": 1,
+        "problems": [{
+            "sfen": "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 1",
+            "candidates": [{ "usi": "2g2f", "score": 60, "accepted": true, "pv": ["2g2f", "8c8d"] }],
+            "actualMove": { "usi": "5i5h" },
+            "source": { "path": dir.join("game.kif").display().to_string(), "ply": 3 }
+        }]
+    });
+    let set = ProblemSet::from_json(&json.to_string()).unwrap();
+    NextMove::from_set("set.json", &set)
+        .unwrap()
+        .into_iter()
+        .map(|d| Box::new(d) as Box<dyn Drill>)
+        .collect()
+}
+
+#[test]
+fn a_wrong_move_the_set_does_not_list_gets_its_refutation_from_the_engine() {
+    let fake = Fake::new(
+        "< go\n> info depth 5 nodes 100 score cp 900 pv 2b8h+ 7i8h\n< stop\n> bestmove 2b8h+\n",
+    );
+    let s = session();
+    let mut v = solve_with(&s, set_drills(s.dir.path()), Some(&fake));
+    // The game's move 3: the position is after two moves.
+    let shot = shown(&mut v, 100, 30);
+    assert!(shot.contains("手数＝2"), "{shot}");
+    press(&mut v, "m58玉⏎");
+    let shot = shown(&mut v, 100, 30);
+    assert!(shot.contains("× 不正解 ▲５八玉"), "at once: {shot}");
+    answered(&mut v);
+    let shot = shown(&mut v, 100, 30);
+    assert!(shot.contains("it allows △８八角成▲同　銀"), "{shot}");
+    v.app.train_settle();
+    assert_eq!(
+        attempts(&s.history),
+        vec![("next-move".to_string(), false, Some("5i5h".to_string()))],
+        "the refutation writes nothing more"
+    );
+}
+
+#[test]
+fn tsume_in_the_solve_mode_at_three_sizes() {
+    let fake = Fake::new("< go mate\n> checkmate G*2b\n");
+    let s = session();
+    let mut v = solve_with(&s, tsume_drills(), Some(&fake));
+    insta::assert_snapshot!("tsume_problem_80x24", shown(&mut v, 80, 24));
+    press(&mut v, "m21飛打⏎");
+    answered(&mut v);
+    insta::assert_snapshot!("tsume_yozume_120x40", shown(&mut v, 120, 40));
+    press(&mut v, "m22金打⏎");
+    insta::assert_snapshot!("tsume_solved_200x60", shown(&mut v, 200, 60));
+    v.app.train_settle();
+}
+
+// ----- the binary -----
+
+fn kifview(data: &Path) -> assert_cmd::Command {
+    let mut c = assert_cmd::Command::cargo_bin("kifview").unwrap();
+    c.env("KIFVIEW_DATA_DIR", data);
+    c
+}
+
+fn stats(data: &Path) -> serde_json::Value {
+    let o = kifview(data)
+        .args(["train", "stats", "--json", "--now", "2026-12-01"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr_of(&o));
+    serde_json::from_slice(&o.stdout).unwrap()
+}
+
+#[test]
+fn a_folder_of_tsume_becomes_sources_counted_per_length_and_a_folder_without_is_refused() {
+    let s = session();
+    let data = s.dir.path().join("data");
+    let folder = s.dir.path().join("tsume");
+    std::fs::create_dir_all(folder.join("sub")).unwrap();
+    std::fs::copy(fixture(), folder.join("sub/3te.kifu")).unwrap();
+    std::fs::write(
+        folder.join("game.kif"),
+        "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n",
+    )
+    .unwrap();
+    // No terminal: the sources are added, then it says what it needs.
+    let o = kifview(&data)
+        .args(["train", folder.to_str().unwrap(), "--now", "2026-12-01"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr_of(&o));
+    assert!(
+        stderr_of(&o).contains("1 record(s) or file(s) left out"),
+        "{}",
+        stderr_of(&o)
+    );
+    let st = stats(&data);
+    assert_eq!(st["new"], 1, "{st}");
+    let tags = st["tags"].to_string();
+    assert!(tags.contains("3手詰"), "{st}");
+    // With no source, the tsume is offered (read again from its file).
+    let o = kifview(&data)
+        .args(["train", "--now", "2026-12-01"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr_of(&o));
+    // A folder with no tsume is refused, saying what a tsume is.
+    let games = s.dir.path().join("games");
+    std::fs::create_dir_all(&games).unwrap();
+    std::fs::copy(folder.join("game.kif"), games.join("game.kif")).unwrap();
+    let o = kifview(&data)
+        .args(["train", games.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr_of(&o).contains("no tsume found"),
+        "{}",
+        stderr_of(&o)
+    );
+}
+
+#[test]
+fn an_index_filter_picks_the_tsume_among_its_games() {
+    let s = session();
+    let data = s.dir.path().join("data");
+    let folder = s.dir.path().join("kifu");
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::copy(fixture(), folder.join("3te.kifu")).unwrap();
+    std::fs::write(
+        folder.join("game.kif"),
+        "手合割：平手\n先手：甲\n後手：乙\n手数----指手---------消費時間--\n   1 ７六歩(77)\n",
+    )
+    .unwrap();
+    let idx = s.dir.path().join("idx");
+    let o = assert_cmd::Command::cargo_bin("kifview")
+        .unwrap()
+        .args(["index", folder.to_str().unwrap(), "--index"])
+        .arg(&idx)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr_of(&o));
+    let o = kifview(&data)
+        .args([
+            "train",
+            "--index",
+            idx.to_str().unwrap(),
+            "--now",
+            "2026-12-01",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr_of(&o));
+    assert!(
+        stderr_of(&o).contains("1 of the 2 game(s) the index gives are not tsume"),
+        "{}",
+        stderr_of(&o)
+    );
+    assert_eq!(stats(&data)["new"], 1);
+    // A filter that leaves only the game: nothing to solve, said.
+    let o = kifview(&data)
+        .args(["train", "--index", idx.to_str().unwrap(), "--player", "甲"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr_of(&o).contains("none of the 1 game(s)"),
+        "{}",
+        stderr_of(&o)
+    );
+}
+
+#[test]
+fn a_copy_holding_some_of_a_sets_problems_is_a_set_too() {
+    let s = session();
+    let data = s.dir.path().join("data");
+    let whole = serde_json::json!({
+        "format": "shogihome-next-move",
+        "version": 1,
+        "title": "two",
+        "problems": [
+            {
+                "sfen": "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 1",
+                "candidates": [{ "usi": "2g2f", "score": 60, "accepted": true }],
+                "actualMove": { "usi": "5i5h" }
+            },
+            {
+                "sfen": "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P4P1/PP1PPPP1P/1B5R1/LNSGKGSNL w - 1",
+                "candidates": [{ "usi": "8c8d", "score": -50, "accepted": true }],
+                "actualMove": { "usi": "8c8d" }
+            }
+        ]
+    });
+    let mut part = whole.clone();
+    part["problems"].as_array_mut().unwrap().remove(0);
+    let part_path = s.dir.path().join("part.json");
+    std::fs::write(&part_path, part.to_string()).unwrap();
+    let o = kifview(&data)
+        .args(["train", part_path.to_str().unwrap(), "--now", "2026-12-01"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr_of(&o));
+    let st = stats(&data);
+    assert_eq!(st["new"], 1, "the copy's one problem: {st}");
+    // Its problem is the whole set's second, under the same key.
+    let text = std::fs::read_to_string(&part_path).unwrap();
+    let set = ProblemSet::from_json(&text).unwrap();
+    let whole_set = ProblemSet::from_json(&whole.to_string()).unwrap();
+    assert_eq!(set.problems[0].key(), whole_set.problems[1].key());
+    let d = NextMove::from_set("part.json", &set).unwrap();
+    assert_eq!(d[0].title(), "次の一手 1/1");
+}
