@@ -92,7 +92,9 @@ impl App {
             // outcome gives the file's new stamp).
             Event::Watch => !self.save_running() && super::document::watch::tick(self),
             Event::Recovery => self.recovery_tick(),
-            Event::Engine => self.research_tick(Instant::now()) | self.play_tick(),
+            Event::Engine => {
+                self.research_tick(Instant::now()) | self.play_tick() | self.train_engine_tick()
+            }
             Event::Train => self.train_tick(),
         }
     }
@@ -125,7 +127,8 @@ impl App {
     /// The look [`App::next_look`] asked for: the engine read, the progress drawn again
     /// (the library's list grows by time as well as by its events: `library_tick`).
     pub fn look(&mut self) -> bool {
-        let engine = self.research_busy() && self.research_tick(Instant::now());
+        let engine =
+            (self.research_busy() && self.research_tick(Instant::now())) | self.train_engine_tick();
         let game = self.play_next_look().is_some() | self.play_tick();
         let collection = self.collection().busy() && self.collection_tick();
         engine || game || collection || self.save_running() || self.collection().busy()

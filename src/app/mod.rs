@@ -48,7 +48,8 @@
 //!   moves entered handed to the drill, the verdict and the answer's line, the source
 //!   record and back (`mod.rs`); the screen's state as data, which the overlay stack holds
 //!   (`screen.rs`); the thread that writes each attempt to the training history
-//!   (`writer.rs`).
+//!   (`writer.rs`); the drills' engine requests (a tsume's other mate, a wrong move's
+//!   refutation) run on research mode's engine, answered through `Event::Engine` (`engine.rs`).
 //! - `library/`: the collection's game list, full screen (`kifview DIR`, `--index IDX`, `O`):
 //!   its commands (`mod.rs`), the list, its filter, sort and row cache (`state.rs`), the
 //!   threads that compute the ordered list and index the folder (`worker.rs`), its screen on

@@ -227,7 +227,8 @@ impl App {
             }
             other => {
                 self.research.job = other;
-                false
+                // Not a job's: the solve mode's request, if it is one (`app::train::engine`).
+                self.train_search_done(search, outcome)
             }
         }
     }

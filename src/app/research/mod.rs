@@ -209,10 +209,7 @@ impl App {
             changed = true;
         }
         for (search, outcome) in done {
-            if !self.job_search_done(search, &outcome) {
-                // The solve mode's requests (`app::train::engine`).
-                changed |= self.train_search_done(search, &outcome);
-            }
+            self.job_search_done(search, &outcome);
         }
         if let Some(err) = error {
             let stopped = match self.research.job.take() {
@@ -224,9 +221,6 @@ impl App {
             self.research.pending = None;
             self.research.failure = Some(msg.clone());
             self.info_level(msg, Level::Error);
-            // The solve mode's request, if one ran, is answered "unavailable" (after: its
-            // verdict is the last word on the status line).
-            self.train_engine_failed(&sanitize(&err));
             return true;
         }
         if self.research.job.is_some() {

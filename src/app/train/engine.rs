@@ -17,7 +17,7 @@ use crate::core::notation::ki2::line_text;
 use crate::core::rules::Position;
 use crate::core::text::sanitize;
 use crate::engine::pv::CheckedPv;
-use crate::engine::{Limit, Score, SearchEnd, SearchId};
+use crate::engine::{Limit, Score, SearchEnd, SearchId, State};
 use crate::training::drill::{EngineAnswer, EngineRequest};
 use std::time::Instant;
 
@@ -162,19 +162,31 @@ impl App {
         true
     }
 
-    /// The engine died (a crash, or killed for not answering in time): a request running is
-    /// answered "unavailable" with why.
-    pub(crate) fn train_engine_failed(&mut self, why: &str) {
+    /// After the engine was polled (`Event::Engine`, its deadline): when it died (a crash,
+    /// or killed for not answering in time) with a request running, the request is answered
+    /// "unavailable" with why (research mode's `failure`). True when it was.
+    pub(crate) fn train_engine_tick(&mut self) -> bool {
+        let dead = self
+            .research
+            .engine
+            .as_ref()
+            .is_none_or(|e| e.state() == State::Dead);
         let Some(t) = self.overlays.train_mut() else {
-            return;
+            return false;
         };
-        let Some(asked) = t.asking else {
-            return;
+        let Some(asked) = t.asking.filter(|_| dead) else {
+            return false;
         };
         t.stop_asking(Instant::now());
         if asked.at == t.at {
+            let why = self
+                .research
+                .failure
+                .clone()
+                .unwrap_or_else(|| "the engine stopped".into());
             self.train_answer_engine(EngineAnswer::unavailable(why), 0);
         }
+        true
     }
 
     /// Hands an engine's answer to the problem shown and takes the step it gives.

@@ -271,7 +271,11 @@ impl App {
         };
         let finished = j.finished;
         t.verdict = Some(j);
-        self.show_problem(false);
+        // An engine's verdict may come while the source record is shown: it stays shown
+        // (coming back shows the problem as judged).
+        if !t.away {
+            self.show_problem(false);
+        }
         if finished {
             let next = self.key_name(KeyMode::Train, Command::TrainNext);
             let step = self.key_name(KeyMode::Train, Command::NextMove);

@@ -6,7 +6,7 @@
 //! list; snapshots at three sizes; then the binary: folders, an index filter and the tags.
 
 use crate::common::{press, screen, screen_rows, stderr_of};
-use crate::engine::research::{Fake, until};
+use crate::engine::research::Fake;
 use kifview::app::train::TrainOptions;
 use kifview::app::{App, Config, LaunchOptions, Mode};
 use kifview::training::ProblemSet;
@@ -15,6 +15,7 @@ use kifview::training::history::parse_now;
 use kifview::training::tsume;
 use kifview::tui::Viewer;
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 /// The test tsume: ▲２一金打 △１二玉 ▲２二飛打; ▲２一飛打 △１二玉 ▲２二金打 mates too
 /// (余詰); ▲１二金打 △同玉 escapes. Relative (tests run in the package's folder): the
@@ -120,11 +121,20 @@ fn asking(v: &Viewer) -> bool {
     v.app.train().is_some_and(|t| t.asking())
 }
 
-/// Waits for the engine's answer to the move just entered.
+/// Waits for the engine's answer to the move just entered, the app looked at as the run loop
+/// does when the engine wakes it (`App::look`: the engine polled, a dead one seen), with a
+/// generous limit so that a broken build fails instead of hanging.
 fn answered(v: &mut Viewer) {
-    until(&mut v.app, "the engine answered", |a| {
-        !a.train().is_some_and(|t| t.asking())
-    });
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while asking(v) {
+        v.app.look();
+        assert!(
+            Instant::now() < deadline,
+            "the engine never answered: {:?}",
+            v.app.message()
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
 }
 
 #[test]
@@ -234,6 +244,28 @@ fn a_crashed_engine_is_said_and_the_move_judged_without_it() {
     assert!(shot.contains("no mate engine could check it"), "{shot}");
     v.app.train_settle();
     assert_eq!(attempts(&s.history).len(), 1);
+}
+
+#[test]
+fn a_hung_engine_is_not_waited_on_the_screen_answers_and_the_move_is_judged_at_its_limit() {
+    // The mate search's limit (3 s): the driver stops the engine, then kills it.
+    let fake = Fake::new("< go mate\nhang\n");
+    let s = session();
+    let mut v = solve_with(&s, tsume_drills(), Some(&fake));
+    press(&mut v, "m21飛打⏎");
+    assert!(asking(&v));
+    // Keys are answered meanwhile: the source record opens, and stays open when the verdict
+    // comes; coming back shows it.
+    press(&mut v, "o");
+    assert!(v.app.train().unwrap().away());
+    answered(&mut v);
+    assert!(v.app.train().unwrap().away());
+    assert_eq!(v.app.source().path.as_deref(), Some(fixture().as_path()));
+    press(&mut v, "o");
+    assert!(!v.app.train().unwrap().away());
+    let shot = shown(&mut v, 100, 30);
+    assert!(shot.contains("× 不正解 ▲２一飛"), "{shot}");
+    assert!(shot.contains("no mate engine could check it"), "{shot}");
 }
 
 #[test]
