@@ -115,6 +115,12 @@ pub struct RunArgs {
     /// How long past its time an engine may go before it is killed as hung, in ms.
     #[arg(long, value_name = "MS", default_value_t = 1000)]
     pub margin: u64,
+    /// Write each move's times to FILE (a new file): per game one JSON line with, per move,
+    /// [ply, side, allowed ms, charged ms, the engine's own `info time` ms, the runner's gap
+    /// between the last answer and this `go` in µs]; a last line gives the runner's CPU per
+    /// move. `scripts/match_timing.py FILE` says who caused each loss on time.
+    #[arg(long, value_name = "FILE")]
+    pub timing: Option<PathBuf>,
     /// The config file whose [[engines]] name the engines.
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
@@ -259,6 +265,7 @@ fn spec_of(a: &RunArgs) -> Result<MatchSpec, String> {
             handshake: Duration::from_secs(60),
             ..Timeouts::default()
         },
+        timing: a.timing.clone(),
     })
 }
 

@@ -6,7 +6,7 @@
 //! ([`report`], `kifview match report`).
 
 use super::record::{GameInfo, record_result};
-use super::runner::{FaultKind, GameSettings, Player, play_game};
+use super::runner::{FaultKind, GameSettings, MoveTiming, Player, play_game};
 use super::stats::{GameScore, Sprt, Tally, Verdict};
 use super::time::{SystemTime, TimeSource};
 use crate::core::notation::{self, Format, Target, TextEncoding, TextInfo};
@@ -72,6 +72,9 @@ pub struct MatchSpec {
     pub out: PathBuf,
     pub shard: Option<RoundShard>,
     pub timeouts: Timeouts,
+    /// Where to write each game's move times (`--timing`): one JSON object a line per game, and
+    /// a last line with the runner's CPU per move. A new file, never one that exists.
+    pub timing: Option<PathBuf>,
 }
 
 /// Faults per kind.
@@ -209,8 +212,66 @@ struct Done {
     /// None: no result.
     score: Option<GameScore>,
     fault: Option<FaultKind>,
+    /// Who caused the fault (the name the records show).
+    faulty: Option<String>,
     /// The game's record, written by the match's thread (not once the match has stopped).
     record: Box<Record>,
+    timings: Vec<MoveTiming>,
+}
+
+/// The `--timing` log: a game's line, `{"round":r,"game":g,"file":…,"fault":"time"|null,
+/// "by":name|null,"moves":[[ply,"b"|"w",allowed_ms,charged_ms,reported_ms,gap_us],…]}` (null
+/// where a figure is unknown).
+fn timing_line(done: &Done, file: &str) -> String {
+    let ms = |d: Option<std::time::Duration>| d.map(|d| d.as_secs_f64() * 1000.0);
+    let moves: Vec<serde_json::Value> = done
+        .timings
+        .iter()
+        .map(|t| {
+            serde_json::json!([
+                t.ply,
+                if t.side == Color::Black { "b" } else { "w" },
+                ms(t.allowed),
+                ms(t.charged),
+                ms(t.reported),
+                t.gap.map(|d| d.as_micros() as u64),
+            ])
+        })
+        .collect();
+    serde_json::json!({
+        "round": done.round,
+        "game": done.game,
+        "file": file,
+        "fault": done.fault.map(FaultKind::word),
+        "by": done.faulty,
+        "moves": moves,
+    })
+    .to_string()
+}
+
+/// This process's CPU time so far (user + system, every thread; not the engines').
+pub fn process_cpu() -> std::time::Duration {
+    // SAFETY: getrusage fills a zeroed rusage of our own.
+    let u = unsafe {
+        let mut u: libc::rusage = std::mem::zeroed();
+        libc::getrusage(libc::RUSAGE_SELF, &mut u);
+        u
+    };
+    let tv = |t: libc::timeval| {
+        std::time::Duration::from_secs(t.tv_sec as u64)
+            + std::time::Duration::from_micros(t.tv_usec as u64)
+    };
+    tv(u.ru_utime) + tv(u.ru_stime)
+}
+
+/// Opens the `--timing` log: a new file (never one that exists).
+fn open_timing(path: &Path) -> Result<std::io::BufWriter<std::fs::File>, String> {
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
+        .map(std::io::BufWriter::new)
+        .map_err(|e| format!("--timing {}: {e} (give a new file)", path.display()))
 }
 
 /// Runs the match; `progress` is called after each game with the summary so far and the games
@@ -233,6 +294,9 @@ pub fn run(spec: &MatchSpec, progress: &mut dyn FnMut(&Summary, u32)) -> Result<
             }
         }
     }
+    let mut timing_log = spec.timing.as_deref().map(open_timing).transpose()?;
+    let cpu_before = process_cpu();
+    let mut moves_played = 0usize;
     let total = rounds.len() as u32 * 2;
     let next = Arc::new(AtomicU32::new(0));
     let stop = Arc::new(AtomicBool::new(false));
@@ -279,6 +343,15 @@ pub fn run(spec: &MatchSpec, progress: &mut dyn FnMut(&Summary, u32)) -> Result<
             done.score,
             done.fault,
         );
+        moves_played += done.timings.len();
+        if let Some(log) = timing_log.as_mut() {
+            use std::io::Write;
+            let line = timing_line(&done, &game_file(done.round, done.game));
+            if let Err(e) = writeln!(log, "{line}") {
+                failure.get_or_insert(format!("--timing: {e}"));
+                stop.store(true, Ordering::SeqCst);
+            }
+        }
         summary.files.push(path);
         progress(&summary, total);
         if summary.verdict(spec.sprt.as_ref()).is_some() {
@@ -287,6 +360,19 @@ pub fn run(spec: &MatchSpec, progress: &mut dyn FnMut(&Summary, u32)) -> Result<
     }
     for h in handles {
         let _ = h.join();
+    }
+    if let Some(mut log) = timing_log {
+        use std::io::Write;
+        let cpu = process_cpu().saturating_sub(cpu_before);
+        let per_move = cpu.as_secs_f64() * 1e6 / moves_played.max(1) as f64;
+        let line = serde_json::json!({
+            "moves": moves_played,
+            "cpu_ms": cpu.as_secs_f64() * 1000.0,
+            "cpu_per_move_us": per_move,
+        });
+        if let Err(e) = writeln!(log, "{line}").and_then(|()| log.flush()) {
+            failure.get_or_insert(format!("--timing: {e}"));
+        }
     }
     summary.files.sort();
     match failure {
@@ -398,12 +484,17 @@ fn worker(
                 .outcome()
                 .filter(|o| o.reason != super::EndReason::Interrupted)
                 .map(|o| score_for_a(o.winner, a_black));
+            let faulty = played
+                .fault
+                .map(|(side, _)| if side == Color::Black { black } else { white }.clone());
             let sent = tx.send(Done {
                 round,
                 game,
                 score,
                 fault: played.fault.map(|f| f.1),
+                faulty,
                 record: Box::new(record),
+                timings: played.timings,
             });
             if sent.is_err() {
                 return;

@@ -3,5 +3,6 @@
 //! the independent Python implementation (`scripts/match_stats.py`).
 
 mod match_cli;
+mod match_timing;
 mod real_match;
 mod stats_check;
