@@ -8,10 +8,12 @@
 //! through [`Drill::engine_answer`], which returns the step the request held back. With no
 //! engine, the app hands back [`EngineAnswer::unavailable`] and the drill judges without it.
 //!
-//! Kinds: [`NextMove`] (a problem of a ShogiHome next-move set, here); tsume, guess-the-move
-//! and the repertoire drill implement the same trait.
+//! Kinds: [`NextMove`] (a problem of a ShogiHome next-move set, here); tsume
+//! ([`super::tsume`]), guess-the-move ([`super::guess`]) and the repertoire drill
+//! ([`super::repertoire_drill`]) implement the same trait.
 
 use super::set::{Problem, ProblemSet, legal_usi};
+use crate::core::notation::ki2::line_text;
 use crate::core::rules::{Color, Move, Position};
 use crate::engine::{Limit, SearchEnd, SearchRequest};
 use std::path::PathBuf;
@@ -192,6 +194,20 @@ pub trait Drill: DrillClone + Send {
     fn answer_line(&self) -> Vec<Move>;
     /// Where the problem is from, to open it there.
     fn source(&self) -> Option<SourceRef>;
+    /// The move the last verdict judged, as the screen names it (`▲７六歩`); none when
+    /// nothing was tried (given up). By default the first move played from the start (a
+    /// drill of one move, a tsume's first check).
+    fn tried_text(&self) -> Option<String> {
+        self.played()
+            .first()
+            .map(|&m| line_text(self.start(), &[m], None))
+    }
+    /// Lines the drill adds under the verdict, what the verdict alone does not say (a
+    /// guess's record move and analysis, the running score, the summary at the end); none by
+    /// default.
+    fn report(&self) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// How long an engine looks for a wrong move's refutation.
