@@ -18,6 +18,7 @@
 //! ([`Guess::new`] with [`Ask::Plies`]).
 
 use super::drill::{Drill, GivenAnswer, Judgement, ProblemId, SourceRef, Step, Verdict};
+use super::history::{Tag, TagFamily};
 use crate::analyze::{MarkConfig, parse_comment};
 use crate::core::notation::input::{self, Entered};
 use crate::core::notation::ki2::line_text;
@@ -111,6 +112,8 @@ pub struct Guess {
     /// The last guess (the position it was made in, and the move), for the verdict's text.
     last: Option<(Position, Move)>,
     results: Vec<Guessed>,
+    /// The moves played after the last guess (the record's, then the other side's), named.
+    replied: String,
     marks: MarkConfig,
 }
 
@@ -236,6 +239,7 @@ impl Guess {
             done: false,
             last: None,
             results: Vec::new(),
+            replied: String::new(),
             marks: MarkConfig::default(),
         })
     }
@@ -245,6 +249,20 @@ impl Guess {
         (0..self.moves.len())
             .filter(|&i| self.asked[i])
             .map(|i| self.key(i))
+            .collect()
+    }
+
+    /// The history's tags of the positions asked: each one's phase by its move's number, and
+    /// the game's `strategies` ([`super::tags::strategies`]).
+    pub fn tags(&self, strategies: &[Tag]) -> Vec<(String, Vec<Tag>)> {
+        (0..self.moves.len())
+            .filter(|&i| self.asked[i])
+            .map(|i| {
+                let number = u64::from(self.before) + i as u64 + 1;
+                let mut t = vec![Tag::new(TagFamily::Phase, super::tags::phase(number))];
+                t.extend(strategies.iter().cloned());
+                (self.key(i), t)
+            })
             .collect()
     }
 
@@ -455,7 +473,14 @@ impl Drill for Guess {
         let outcome = self.given(verdict.is_correct(), mv.usi());
         self.results.push(guessed);
         self.last = Some((self.now.clone(), mv));
+        let before = self.now.clone();
+        let prev = self.played.last().map(|m| m.to());
         let reply = self.advance();
+        self.replied = if reply.is_empty() {
+            String::new()
+        } else {
+            line_text(&before, &self.played[i..], prev)
+        };
         Step::Judged(Judgement {
             verdict,
             reply,
@@ -497,6 +522,7 @@ impl Drill for Guess {
             self.done = true;
         }
         self.last = None;
+        self.replied.clear();
         Judgement {
             verdict: Verdict::Wrong { allows: Vec::new() },
             reply: Vec::new(),
@@ -541,10 +567,13 @@ impl Drill for Guess {
             if let Some(b) = &g.best {
                 what.push_str(&format!(" · the analysis's best {b}"));
             }
-            if let Some(l) = g.loss.filter(|_| g.hit != Hit::Game || g.best.is_some()) {
+            if let Some(l) = g.loss {
                 what.push_str(&format!(" · your move's loss {l:.1} %"));
             }
             out.push(what);
+        }
+        if !self.replied.is_empty() {
+            out.push(format!("played: {}", self.replied));
         }
         if self.done {
             out.push("棋譜並べ over: the summary".into());

@@ -109,6 +109,8 @@ pub struct RepertoireDrill {
     /// Why the line ended.
     ended: Option<String>,
     last: Option<(Position, Move)>,
+    /// The opponent's replies to the last move, as the screen names them.
+    replied: String,
     checked: Vec<Checked>,
 }
 
@@ -154,6 +156,7 @@ impl RepertoireDrill {
             done: false,
             ended: None,
             last: None,
+            replied: String::new(),
             checked: Vec::new(),
         };
         d.replies()?;
@@ -304,6 +307,7 @@ impl Drill for RepertoireDrill {
         };
         let _ = self.now.play(play);
         self.played.push(play);
+        let before = self.now.clone();
         let (reply, note) = match self.replies() {
             Ok(r) => (r, None),
             Err(e) => {
@@ -311,6 +315,7 @@ impl Drill for RepertoireDrill {
                 (Vec::new(), Some(e))
             }
         };
+        self.replied = line_text(&before, &reply, Some(play.to()));
         Step::Judged(Judgement {
             verdict: if right {
                 Verdict::Right
@@ -348,6 +353,7 @@ impl Drill for RepertoireDrill {
             self.end("given up");
         }
         self.last = None;
+        self.replied.clear();
         Judgement {
             verdict: Verdict::Wrong { allows: Vec::new() },
             reply: Vec::new(),
@@ -390,6 +396,9 @@ impl Drill for RepertoireDrill {
                     )
                 });
             }
+        }
+        if !self.replied.is_empty() {
+            out.push(format!("the reply: {}", self.replied));
         }
         let right = self.checked.iter().filter(|c| c.right).count();
         if !self.checked.is_empty() {
