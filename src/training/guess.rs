@@ -545,7 +545,8 @@ impl Drill for Guess {
         Some(SourceRef {
             path: self.path.clone(),
             record: self.record,
-            ply: self.before + self.ply() as u32,
+            // Over: the last move's position (not one past the record's end).
+            ply: self.before + self.ply().min(self.moves.len().saturating_sub(1)) as u32,
         })
     }
 
@@ -557,20 +558,21 @@ impl Drill for Guess {
     fn report(&self) -> Vec<String> {
         let mut out = Vec::new();
         if let Some(g) = self.results.last() {
-            let mut what = if g.hit == Hit::GivenUp {
-                format!("{}手目: the game's move was {}", g.number, g.game)
-            } else if g.hit == Hit::Game {
-                format!("{}手目 {}: the game's move", g.number, g.game)
-            } else {
-                format!("{}手目: the game played {}", g.number, g.game)
-            };
+            out.push(match g.hit {
+                Hit::GivenUp => format!("{}手目: the game's move was {}", g.number, g.game),
+                Hit::Game => format!("{}手目 {}: the game's move", g.number, g.game),
+                _ => format!("{}手目: the game played {}", g.number, g.game),
+            });
+            let mut analysis = Vec::new();
             if let Some(b) = &g.best {
-                what.push_str(&format!(" · the analysis's best {b}"));
+                analysis.push(format!("best {b}"));
             }
-            if let Some(l) = g.loss {
-                what.push_str(&format!(" · your move's loss {l:.1} %"));
+            if let Some(l) = g.loss.filter(|_| g.best.as_ref() != Some(&g.guess)) {
+                analysis.push(format!("yours −{l:.1} %"));
             }
-            out.push(what);
+            if !analysis.is_empty() {
+                out.push(format!("the analysis: {}", analysis.join(", ")));
+            }
         }
         if !self.replied.is_empty() {
             out.push(format!("played: {}", self.replied));
