@@ -99,13 +99,16 @@ fn ask_of(side: Option<Side>) -> Ask {
     }
 }
 
+/// Drills, and the history's names of the files they come from.
+pub type Session = (Vec<Box<dyn Drill>>, Vec<String>);
+
 /// The drills `--guess` and `--repertoire` ask for, each file added to the history; and the
 /// history's names of those files.
 pub fn session(
     h: &mut History,
     w: &Wanted,
     t: chrono::DateTime<chrono::Utc>,
-) -> Result<(Vec<Box<dyn Drill>>, Vec<String>), String> {
+) -> Result<Session, String> {
     let mut drills: Vec<Box<dyn Drill>> = Vec::new();
     let mut names = Vec::new();
     for p in w.guess {

@@ -85,6 +85,42 @@ pub struct Judgement {
     pub follow_up: Option<EngineRequest>,
 }
 
+impl Judgement {
+    /// Wrong, nothing played and nothing written: a move refused (`note` says why), an answer
+    /// that changes nothing, or (`finished`, an outcome set) a problem given up.
+    pub fn nothing(finished: bool, note: Option<String>) -> Judgement {
+        Judgement {
+            verdict: Verdict::Wrong { allows: Vec::new() },
+            reply: Vec::new(),
+            finished,
+            outcome: None,
+            note,
+            follow_up: None,
+        }
+    }
+
+    /// The solver gave up: wrong, over, `outcome` written (none when it was already over).
+    pub fn given_up(outcome: Option<GivenAnswer>) -> Judgement {
+        Judgement {
+            outcome,
+            ..Judgement::nothing(true, None)
+        }
+    }
+
+    /// `mv` not judged: the problem is over (`done`; `over` says so) or the move is not legal
+    /// in the drill's position.
+    pub fn refused(done: bool, over: &str, mv: Move) -> Step {
+        Step::Judged(Judgement::nothing(
+            done,
+            Some(if done {
+                over.to_string()
+            } else {
+                format!("{} is not legal here", mv.usi())
+            }),
+        ))
+    }
+}
+
 /// What [`Drill::try_move`] and [`Drill::engine_answer`] return.
 #[derive(Clone, Debug)]
 pub enum Step {
@@ -334,18 +370,7 @@ impl Drill for NextMove {
 
     fn try_move(&mut self, mv: Move) -> Step {
         if self.done || self.start.check(mv).is_err() {
-            return Step::Judged(Judgement {
-                verdict: Verdict::Wrong { allows: Vec::new() },
-                reply: Vec::new(),
-                finished: self.done,
-                outcome: None,
-                note: Some(if self.done {
-                    "this problem is over".into()
-                } else {
-                    format!("{} is not legal here", mv.usi())
-                }),
-                follow_up: None,
-            });
+            return Judgement::refused(self.done, "this problem is over", mv);
         }
         let verdict = if Some(mv) == self.best() {
             Verdict::Right
@@ -415,14 +440,7 @@ impl Drill for NextMove {
     fn give_up(&mut self) -> Judgement {
         let first = !self.done;
         self.done = true;
-        let j = Judgement {
-            verdict: Verdict::Wrong { allows: Vec::new() },
-            reply: Vec::new(),
-            finished: true,
-            outcome: first.then(|| self.outcome(false, None)),
-            note: None,
-            follow_up: None,
-        };
+        let j = Judgement::given_up(first.then(|| self.outcome(false, None)));
         self.last = Some(j.clone());
         j
     }
@@ -455,4 +473,4 @@ impl Drill for NextMove {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

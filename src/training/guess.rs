@@ -428,18 +428,7 @@ impl Drill for Guess {
 
     fn try_move(&mut self, mv: Move) -> Step {
         if self.done || self.now.check(mv).is_err() {
-            return Step::Judged(Judgement {
-                verdict: Verdict::Wrong { allows: Vec::new() },
-                reply: Vec::new(),
-                finished: self.done,
-                outcome: None,
-                note: Some(if self.done {
-                    "the record is over".into()
-                } else {
-                    format!("{} is not legal here", mv.usi())
-                }),
-                follow_up: None,
-            });
+            return Judgement::refused(self.done, "the record is over", mv);
         }
         let i = self.ply();
         let mover = self.now.side_to_move();
@@ -493,14 +482,7 @@ impl Drill for Guess {
 
     fn engine_answer(&mut self, _answer: super::drill::EngineAnswer) -> Step {
         // A guess never asks the engine: the analysis in the record is what it is judged by.
-        Step::Judged(Judgement {
-            verdict: Verdict::Wrong { allows: Vec::new() },
-            reply: Vec::new(),
-            finished: self.done,
-            outcome: None,
-            note: None,
-            follow_up: None,
-        })
+        Step::Judged(Judgement::nothing(self.done, None))
     }
 
     fn give_up(&mut self) -> Judgement {
@@ -523,14 +505,7 @@ impl Drill for Guess {
         }
         self.last = None;
         self.replied.clear();
-        Judgement {
-            verdict: Verdict::Wrong { allows: Vec::new() },
-            reply: Vec::new(),
-            finished: true,
-            outcome,
-            note: None,
-            follow_up: None,
-        }
+        Judgement::given_up(outcome)
     }
 
     fn finished(&self) -> bool {

@@ -56,7 +56,7 @@ impl Seeded {
         Seeded(seed)
     }
 
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -70,7 +70,7 @@ impl Seeded {
         if total == 0 {
             return None;
         }
-        let mut r = u128::from(self.next()) % total;
+        let mut r = u128::from(self.next_u64()) % total;
         for (i, &w) in weights.iter().enumerate() {
             let w = u128::from(w.max(1));
             if r < w {
@@ -221,14 +221,7 @@ impl RepertoireDrill {
     }
 
     fn over(&self, note: Option<String>) -> Step {
-        Step::Judged(Judgement {
-            verdict: Verdict::Wrong { allows: Vec::new() },
-            reply: Vec::new(),
-            finished: self.done,
-            outcome: None,
-            note,
-            follow_up: None,
-        })
+        Step::Judged(Judgement::nothing(self.done, note))
     }
 }
 
@@ -276,11 +269,8 @@ impl Drill for RepertoireDrill {
     }
 
     fn try_move(&mut self, mv: Move) -> Step {
-        if self.done {
-            return self.over(Some("this line is over".into()));
-        }
-        if self.now.check(mv).is_err() {
-            return self.over(Some(format!("{} is not legal here", mv.usi())));
+        if self.done || self.now.check(mv).is_err() {
+            return Judgement::refused(self.done, "this line is over", mv);
         }
         let moves = match self.lines.moves(&self.now) {
             Ok(m) => m,
@@ -354,14 +344,7 @@ impl Drill for RepertoireDrill {
         }
         self.last = None;
         self.replied.clear();
-        Judgement {
-            verdict: Verdict::Wrong { allows: Vec::new() },
-            reply: Vec::new(),
-            finished: true,
-            outcome,
-            note: None,
-            follow_up: None,
-        }
+        Judgement::given_up(outcome)
     }
 
     fn finished(&self) -> bool {
@@ -384,18 +367,16 @@ impl Drill for RepertoireDrill {
 
     fn report(&self) -> Vec<String> {
         let mut out = Vec::new();
-        if let Some(c) = self.checked.last() {
-            if !c.right {
-                out.push(if c.expected.is_empty() {
-                    format!("{}手目: the repertoire gives no move here", c.number)
-                } else {
-                    format!(
-                        "{}手目: the repertoire plays {}",
-                        c.number,
-                        c.expected.join(", ")
-                    )
-                });
-            }
+        if let Some(c) = self.checked.last().filter(|c| !c.right) {
+            out.push(if c.expected.is_empty() {
+                format!("{}手目: the repertoire gives no move here", c.number)
+            } else {
+                format!(
+                    "{}手目: the repertoire plays {}",
+                    c.number,
+                    c.expected.join(", ")
+                )
+            });
         }
         if !self.replied.is_empty() {
             out.push(format!("the reply: {}", self.replied));

@@ -2,27 +2,11 @@
 
 use super::*;
 use crate::core::notation;
+use crate::training::drill::tests::{judged, mv};
 
 /// Four moves, then 投了; the start and move 2's positions analysed.
-pub(crate) const ANALYSED: &str = "手合割：平手
-先手：先手さん
-後手：後手さん
-手数----指手---------消費時間--
-*先手有望
-*#評価値=50
-*#読み筋=▲２六歩△３四歩
-*#候補2=+40 ▲７六歩△３四歩
-*#候補3=-120 ▲５八玉△３四歩
-*#候補4=-400 ▲１六歩△３四歩
-   1 ７六歩(77)
-*#評価値=40
-   2 ３四歩(33)
-*#評価値=45
-*#読み筋=▲２六歩△８四歩
-   3 ２六歩(27)
-   4 ８四歩(83)
-   5 投了
-";
+pub(crate) const ANALYSED: &str =
+    include_str!("../../../tests/fixtures/training/guess-analysed.kif");
 
 fn record(text: &str) -> Record {
     notation::load(text.as_bytes(), Some(Path::new("g.kif")))
@@ -40,17 +24,6 @@ fn drill(ask: Ask) -> Guess {
         &ask,
     )
     .unwrap()
-}
-
-fn mv(u: &str) -> Move {
-    Move::from_usi(u).unwrap()
-}
-
-fn judged(s: Step) -> Judgement {
-    match s {
-        Step::Judged(j) => j,
-        Step::Ask(r) => panic!("asked the engine: {r:?}"),
-    }
 }
 
 #[test]

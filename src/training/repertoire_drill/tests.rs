@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::core::record::{Initial, Record, Step as RecordStep};
+use crate::training::drill::tests::{judged, mv};
 use std::collections::HashMap;
 
 /// A book in memory: position key to moves with counts.
@@ -16,10 +17,6 @@ impl Lines for Counts {
             .cloned()
             .unwrap_or_default())
     }
-}
-
-fn mv(u: &str) -> Move {
-    Move::from_usi(u).unwrap()
 }
 
 fn after(moves: &[&str]) -> Position {
@@ -58,13 +55,6 @@ fn drill(side: Color, seed: u64) -> RepertoireDrill {
         seed,
     )
     .unwrap()
-}
-
-fn judged(s: Step) -> Judgement {
-    match s {
-        Step::Judged(j) => j,
-        Step::Ask(r) => panic!("asked the engine: {r:?}"),
-    }
 }
 
 #[test]

@@ -22,25 +22,7 @@ use std::sync::Arc;
 
 /// ▲７六歩 △３四歩 ▲２六歩 △８四歩, analysed at the start (best ▲２六歩; ▲７六歩 +40,
 /// ▲５八玉 −120, ▲１六歩 −400) and after △３四歩 (best ▲２六歩).
-const ANALYSED: &str = "手合割：平手
-先手：先手さん
-後手：後手さん
-手数----指手---------消費時間--
-*先手有望
-*#評価値=50
-*#読み筋=▲２六歩△３四歩
-*#候補2=+40 ▲７六歩△３四歩
-*#候補3=-120 ▲５八玉△３四歩
-*#候補4=-400 ▲１六歩△３四歩
-   1 ７六歩(77)
-*#評価値=40
-   2 ３四歩(33)
-*#評価値=45
-*#読み筋=▲２六歩△８四歩
-   3 ２六歩(27)
-   4 ８四歩(83)
-   5 投了
-";
+const ANALYSED: &str = include_str!("../../fixtures/training/guess-analysed.kif");
 
 /// A repertoire for sente as a record: ▲７六歩, then △３四歩 (▲２六歩 △８四歩 ▲２五歩) or
 /// △８四歩 (▲６八銀).
@@ -60,7 +42,8 @@ const REPERTOIRE: &str = "手合割：平手
 /// A YaneuraOu book for sente with counts: ▲７六歩 (10) / ▲２六歩 (1); △３四歩 (3) / △８四歩
 /// (1); then ▲２六歩 (2) or ▲６八銀 (1); its positions sorted as YaneuraOu sorts them.
 fn book_text() -> String {
-    let entries: [(&[&str], &[(&str, u32)]); 4] = [
+    type Entry<'a> = (&'a [&'a str], &'a [(&'a str, u32)]);
+    let entries: [Entry; 4] = [
         (&[], &[("7g7f", 10), ("2g2f", 1)]),
         (&["7g7f"], &[("3c3d", 3), ("8c8d", 1)]),
         (&["7g7f", "3c3d"], &[("2g2f", 2)]),
