@@ -3,7 +3,7 @@
 //! against the repertoire's moves in that position (any of them is right); a miss shows them,
 //! and the repertoire's most played move is played in its place so that the line goes on. The
 //! opponent's replies are drawn from the repertoire's moves weighted by their counts (a book's
-//! counts; a record's variations weigh 1 each) by a seeded generator, so a seed gives the same
+//! counts; a record's variations weigh 1 each) by a seeded generator ([`SplitMix`]), so a seed gives the same
 //! replies again. The line ends where the repertoire gives the solver no move, or the opponent
 //! no reply.
 //!
@@ -22,6 +22,7 @@ use super::set::position_key;
 use crate::collection::repertoire::{Repertoire, Tree};
 use crate::core::notation::ki2::line_text;
 use crate::core::rules::{Color, Move, Position};
+use crate::core::seeded::SplitMix;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -47,41 +48,6 @@ impl Lines for TreeLines {
     }
 }
 
-/// A small seeded generator (SplitMix64): the same seed draws the same replies.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Seeded(u64);
-
-impl Seeded {
-    pub fn new(seed: u64) -> Seeded {
-        Seeded(seed)
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// An index into `weights` drawn in proportion to them (none when they are empty).
-    pub fn pick(&mut self, weights: &[u64]) -> Option<usize> {
-        let total: u128 = weights.iter().map(|&w| u128::from(w.max(1))).sum();
-        if total == 0 {
-            return None;
-        }
-        let mut r = u128::from(self.next_u64()) % total;
-        for (i, &w) in weights.iter().enumerate() {
-            let w = u128::from(w.max(1));
-            if r < w {
-                return Some(i);
-            }
-            r -= w;
-        }
-        None
-    }
-}
-
 /// One move of the solver, as the screen tells it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Checked {
@@ -104,7 +70,7 @@ pub struct RepertoireDrill {
     start: Position,
     now: Position,
     played: Vec<Move>,
-    rng: Seeded,
+    rng: SplitMix,
     done: bool,
     /// Why the line ended.
     ended: Option<String>,
@@ -152,7 +118,7 @@ impl RepertoireDrill {
             now: start.clone(),
             start,
             played: Vec::new(),
-            rng: Seeded::new(seed),
+            rng: SplitMix::new(seed),
             done: false,
             ended: None,
             last: None,

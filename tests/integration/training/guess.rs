@@ -12,10 +12,11 @@ use kifview::app::{LaunchOptions, Mode};
 use kifview::core::notation;
 use kifview::core::record::Record;
 use kifview::core::rules::{Color, Move, Position};
+use kifview::core::seeded::SplitMix;
 use kifview::training::drill::Drill;
 use kifview::training::guess::{Ask, Guess};
 use kifview::training::history::parse_now;
-use kifview::training::repertoire_drill::{RepertoireDrill, Seeded, TreeLines};
+use kifview::training::repertoire_drill::{RepertoireDrill, TreeLines};
 use kifview::tui::Viewer;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -190,7 +191,7 @@ fn guess_the_analysis_s_best_is_another_good_move_and_o_opens_the_game_there() {
 /// The first seed from 0 whose first draw between two moves of weight 1 is `which`.
 fn seed_drawing(which: usize) -> u64 {
     (0..)
-        .find(|&s| Seeded::new(s).pick(&[1, 1]) == Some(which))
+        .find(|&s| SplitMix::new(s).pick(&[1, 1]) == Some(which))
         .unwrap()
 }
 
@@ -383,7 +384,7 @@ fn pty_repertoire_from_a_book_the_reply_drawn_by_count_with_the_seed() {
     let bin = env!("CARGO_BIN_EXE_kifview");
     // The seed whose first draw among △３四歩 (3) and △８四歩 (1) is the rare one.
     let seed = (0..)
-        .find(|&s| Seeded::new(s).pick(&[3, 1]) == Some(1))
+        .find(|&s| SplitMix::new(s).pick(&[3, 1]) == Some(1))
         .unwrap()
         .to_string();
     let args = [
