@@ -41,6 +41,27 @@ pub struct TrainArgs {
     /// With no source: at most this many problems never answered, after the due ones.
     #[arg(long, value_name = "N", default_value_t = 10)]
     pub new: usize,
+    /// Guess-the-move (棋譜並べ): replay this record with the next move hidden (--side:
+    /// whose moves; both by default), each guess scored against the record's move and its
+    /// analysis. Repeat for more records.
+    #[arg(long, value_name = "RECORD")]
+    pub guess: Vec<PathBuf>,
+    /// Drill a repertoire for one side (--side sente|gote): an opening book (any format
+    /// kifview reads) or a record whose variations are the lines.
+    #[arg(long, value_name = "BOOK|RECORD")]
+    pub repertoire: Vec<PathBuf>,
+    /// Whose moves: sente, gote or both (--guess; --repertoire takes sente or gote).
+    #[arg(long, value_enum, value_name = "SIDE")]
+    pub side: Option<super::train_drills::Side>,
+    /// Which record of a file of several (--guess, --repertoire), from 1.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub record: usize,
+    /// --repertoire: how many lines from the start (after the positions due again).
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub lines: usize,
+    /// --repertoire: the seed of the opponent's replies (the same seed, the same replies).
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u64>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -105,7 +126,7 @@ pub fn run(a: TrainArgs) -> ExitCode {
 }
 
 /// `kifview train [SOURCE...]`: the solve mode in the viewer.
-fn solve(a: TrainArgs) -> ExitCode {
+fn solve(mut a: TrainArgs) -> ExitCode {
     const WHO: &str = "train";
     let t = match now(a.now.as_deref(), WHO) {
         Ok(t) => t,
@@ -119,23 +140,43 @@ fn solve(a: TrainArgs) -> ExitCode {
         Ok(h) => h,
         Err(c) => return c,
     };
-    let mut a = a;
-    let session = if a.index.is_some() {
-        match indexed(&mut a) {
-            Ok(found) => tsume_session(&mut h, found, t),
-            Err(c) => return c,
-        }
-    } else if a.sources.is_empty() {
-        if a.filter != FilterArgs::default() {
+    // `--index IDX [filters]`: the tsume among its games.
+    let from_index = match a.index.is_some().then(|| indexed(&mut a)) {
+        Some(Ok(found)) => Some(found),
+        Some(Err(c)) => return c,
+        None => None,
+    };
+    let seed = a.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64)
+    });
+    let drills = super::train_drills::Wanted {
+        guess: &a.guess,
+        repertoire: &a.repertoire,
+        side: a.side,
+        record: a.record,
+        lines: a.lines,
+        seed,
+    };
+    let others = a.guess.is_empty() && a.repertoire.is_empty();
+    let session = if let Some(found) = from_index {
+        tsume_session(&mut h, found, t)
+    } else if a.sources.is_empty() && others {
+        // `--config` aside, a filter without an index is a mistake.
+        let config = a.filter.config.take();
+        let filtered = a.filter != FilterArgs::default();
+        a.filter.config = config;
+        if filtered {
             return fail(
                 2,
                 WHO,
                 "the game filters (--player, --tag, ...) choose tsume of an index: give --index IDX",
             );
         }
-        due_session(&h, t, a.new)
+        due_session(&h, t, a.new, seed)
     } else {
-        sources_session(&mut h, &a.sources, t)
+        sources_session(&mut h, &a.sources, &drills, t)
     };
     let (drills, summary) = match session {
         Ok(s) => s,
@@ -175,6 +216,7 @@ fn solve(a: TrainArgs) -> ExitCode {
 fn sources_session(
     h: &mut History,
     sources: &[PathBuf],
+    others: &super::train_drills::Wanted,
     t: chrono::DateTime<chrono::Utc>,
 ) -> Result<(Vec<Box<dyn Drill>>, String), String> {
     let mut drills: Vec<Box<dyn Drill>> = Vec::new();
@@ -204,9 +246,11 @@ fn sources_session(
         add_tsume(h, &found, t, &mut names)?;
         drills.extend(found.into_iter().map(|d| Box::new(d) as Box<dyn Drill>));
     }
+    let (more, more_names) = super::train_drills::session(h, others, t)?;
+    drills.extend(more);
+    names.extend(more_names);
     summary(h, drills, &names, t)
 }
-
 /// Is `p` a next-move set (ShogiHome's format) rather than a record? A `.json` file that
 /// says it is one (a JKF record is JSON too).
 fn is_set_file(p: &Path) -> bool {
@@ -342,14 +386,26 @@ fn due_session(
     h: &History,
     t: chrono::DateTime<chrono::Utc>,
     new: usize,
+    seed: u64,
 ) -> Result<(Vec<Box<dyn Drill>>, String), String> {
     let due = h.due(t)?;
     let fresh = h.new_problems(new)?;
     let stats = h.stats(t)?;
     let mut sets: HashMap<String, Option<Loaded>> = HashMap::new();
     let mut drills: Vec<Box<dyn Drill>> = Vec::new();
+    // Guess-the-move and repertoire sources: their keys, each source's drills made at once.
+    let mut other: Vec<(String, String, Vec<String>)> = Vec::new();
     for (source, key) in due.iter().chain(&fresh) {
+        if let Some(o) = other.iter_mut().find(|o| o.0 == *source) {
+            o.2.push(key.clone());
+            continue;
+        }
         if !sets.contains_key(source) {
+            let kind = h.kind_of(source)?;
+            if let Some(k @ ("guess" | "repertoire")) = kind.as_deref() {
+                other.push((source.clone(), k.to_string(), vec![key.clone()]));
+                continue;
+            }
             let gone = |e: String| {
                 eprintln!(
                     "kifview train: {}; left out (kifview train remove {} forgets it)",
@@ -357,7 +413,7 @@ fn due_session(
                     sanitize(source)
                 );
             };
-            let loaded = match h.kind_of(source)?.as_deref() {
+            let set = match kind.as_deref() {
                 Some("next-move") => read_set(Path::new(source))
                     .map(|s| Loaded::Set(Box::new(s)))
                     .map_err(gone)
@@ -384,7 +440,7 @@ fn due_session(
                     None
                 }
             };
-            sets.insert(source.clone(), loaded);
+            sets.insert(source.clone(), set);
         }
         match sets.get(source) {
             Some(Some(Loaded::Set(set))) => {
@@ -404,6 +460,17 @@ fn due_session(
                 }
             }
             _ => {}
+        }
+    }
+    for (source, kind, keys) in other {
+        match super::train_drills::due(&source, &kind, &keys, seed) {
+            Some(Ok(d)) => drills.extend(d),
+            Some(Err(e)) => eprintln!(
+                "kifview train: {}; left out (kifview train remove {} forgets it)",
+                sanitize(&e),
+                sanitize(&source)
+            ),
+            None => {}
         }
     }
     Ok((drills, format!("due: {}, new: {}", stats.due, stats.new)))
@@ -427,7 +494,7 @@ fn open(who: &str) -> Result<History, ExitCode> {
 }
 
 /// How the history names a set: its absolute path (links resolved when it exists).
-fn source_name(p: &Path) -> String {
+pub(super) fn source_name(p: &Path) -> String {
     std::fs::canonicalize(p)
         .or_else(|_| std::path::absolute(p))
         .unwrap_or_else(|_| p.to_path_buf())

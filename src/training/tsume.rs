@@ -316,8 +316,12 @@ impl Drill for Tsume {
     }
 
     fn try_move(&mut self, mv: Move) -> Step {
-        if let Some(j) = Judgement::refused(self.done, self.pending.is_some(), &self.now, mv) {
-            return Step::Judged(j);
+        if self.pending.is_some() {
+            let note = "the last move is still being checked".to_string();
+            return Step::Judged(Judgement::nothing(false, Some(note)));
+        }
+        if self.done || self.now.check(mv).is_err() {
+            return Judgement::refused(self.done, "this problem is over", mv);
         }
         let mut after = self.now.clone();
         let _ = after.play(mv);
@@ -463,18 +467,26 @@ impl Drill for Tsume {
         )
     }
 
+    /// The solver's last move (a tsume plays several), after the defence before it.
+    fn tried_text(&self) -> Option<String> {
+        let solver = self.solver();
+        let mut pos = self.start.clone();
+        let mut last = None;
+        for (i, &m) in self.played.iter().enumerate() {
+            if pos.side_to_move() == solver {
+                let prev = i.checked_sub(1).map(|p| self.played[p].to());
+                last = Some(crate::core::notation::ki2::line_text(&pos, &[m], prev));
+            }
+            let _ = pos.play(m);
+        }
+        last
+    }
+
     fn give_up(&mut self) -> Judgement {
         let first = !self.done;
         self.done = true;
         self.pending = None;
-        let j = Judgement {
-            verdict: Verdict::Wrong { allows: Vec::new() },
-            reply: Vec::new(),
-            finished: true,
-            outcome: first.then(|| self.outcome(false)),
-            note: None,
-            follow_up: None,
-        };
+        let j = Judgement::given_up(first.then(|| self.outcome(false)));
         self.last = Some(j.clone());
         j
     }

@@ -232,24 +232,15 @@ impl TrainScreen {
     fn verdict_lines(&self, d: &dyn Drill, j: &Judgement) -> Vec<TrainLine> {
         let mut out = Vec::new();
         let tried = d.played();
-        // The solver's last move (a tsume plays several), with the defence after it.
-        let solver = d.solver();
-        let mut pos = d.start().clone();
-        let mut first = String::new();
-        for (i, &m) in tried.iter().enumerate() {
-            if pos.side_to_move() == solver {
-                let prev = i.checked_sub(1).map(|p| tried[p].to());
-                first = line_text(&pos, &[m], prev);
-            }
-            let _ = pos.play(m);
-        }
+        let judged = d.tried_text();
+        let first = judged.clone().unwrap_or_default();
         match &j.verdict {
             Verdict::Right => out.push(TrainLine::Right(format!("○ 正解 {first}"))),
             Verdict::AnotherGood => out.push(TrainLine::Right(format!(
                 "○ {first}: another good move (正解の一つ)"
             ))),
             Verdict::Wrong { allows } => {
-                if tried.is_empty() {
+                if judged.is_none() {
                     out.push(TrainLine::Wrong("× given up".into()));
                 } else {
                     out.push(TrainLine::Wrong(format!("× 不正解 {first}")));
@@ -270,6 +261,7 @@ impl TrainScreen {
         if let Some(n) = &j.note {
             out.push(TrainLine::Dim(n.clone()));
         }
+        out.extend(d.report().into_iter().map(TrainLine::Plain));
         out
     }
 }
