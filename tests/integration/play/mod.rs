@@ -5,3 +5,5 @@
 
 mod clocks;
 mod game;
+mod modes;
+mod recovery_e2e;
