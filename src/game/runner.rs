@@ -5,6 +5,7 @@
 //! move loses the game for the engine that caused it, named in the record; the engine is
 //! started again for the next game.
 
+use super::adjudicate::{Adjudication, Tracker, Verdict, mover_cp};
 use super::record::{GameInfo, game_record, now_text};
 use super::state::{EndReason, Game, GameRules};
 use super::time::{Clock, PerMove, TimeControl, TimeSource};
@@ -112,6 +113,8 @@ pub struct GameSettings {
     pub untimed_wait: Duration,
     /// Write each engine's evaluation and PV as comments (ShogiHome's `*評価値=` form).
     pub comments: bool,
+    /// Resign and draw adjudication by the engines' scores (none by default).
+    pub adjudication: Adjudication,
 }
 
 impl Default for GameSettings {
@@ -122,8 +125,29 @@ impl Default for GameSettings {
             margin: Duration::from_secs(1),
             untimed_wait: Duration::from_secs(60),
             comments: true,
+            adjudication: Adjudication::default(),
         }
     }
+}
+
+/// One engine turn's times, for `kifview match --timing`: what the runner itself took between
+/// moves and what the engine was charged against what it said it used, so that a loss on time
+/// can be put down to the engine or to the runner with evidence.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveTiming {
+    /// The move's number in the game (the opening's moves counted).
+    pub ply: usize,
+    pub side: Color,
+    /// The time the side had for this move when `go` was sent (main time left + byoyomi).
+    pub allowed: Option<Duration>,
+    /// The time charged: from the position and `go` handed to the engine's writer to its
+    /// answer read.
+    pub charged: Option<Duration>,
+    /// The engine's own last `info time`, if it sent one.
+    pub reported: Option<Duration>,
+    /// The runner's own time between moves: the previous answer read to this `go` handed to
+    /// the writer (None for the game's first turn). Charged to no one.
+    pub gap: Option<Duration>,
 }
 
 /// A game played: its state, who caused a fault that ended it, and the runner's own time.
@@ -135,6 +159,8 @@ pub struct Played {
     pub ended: String,
     /// Moves the engines played (the opening's aside).
     pub engine_moves: usize,
+    /// Each engine turn's times, in order.
+    pub timings: Vec<MoveTiming>,
 }
 
 impl Played {
@@ -148,7 +174,8 @@ impl Played {
 
 /// What one turn of an engine came to.
 enum Turn {
-    Move(Move, String),
+    /// The move, its comment and the engine's score for it (centipawns, its own view).
+    Move(Move, String, Option<i64>),
     Resign,
     Declare,
     Lost(EndReason, FaultKind, String),
@@ -180,17 +207,45 @@ pub fn play_game(
         }
     }
     let mut engine_moves = 0;
+    let mut timings = Vec::new();
+    let mut answered = None;
+    let mut adjudication = Tracker::new(settings.adjudication);
     while !game.is_over() {
         let side = game.side_to_move();
         let player = &mut *players[side.index()];
-        let turn = turn(player, &game, &mut clock, settings);
-        let (turn, spent) = turn;
+        if let Some(Verdict::Resign(_, why)) = adjudication.at_turn(side, &player.name) {
+            game.resign(None, why);
+            break;
+        }
+        let mut timing = MoveTiming {
+            ply: game.played().len() + 1,
+            side,
+            allowed: clock.allowed(side),
+            charged: None,
+            reported: None,
+            gap: None,
+        };
+        let (turn, spent) = turn(
+            player,
+            &game,
+            &mut clock,
+            settings,
+            &mut answered,
+            &mut timing,
+        );
+        timing.charged = spent;
+        timings.push(timing);
         match turn {
-            Turn::Move(mv, comment) => {
+            Turn::Move(mv, comment, score) => {
                 let text = mv.usi();
                 if let Err(illegal) = game.play(mv, spent, comment) {
                     game.illegal(&text, illegal.describe(), spent);
                     fault = Some((side, FaultKind::Illegal));
+                } else if !game.is_over()
+                    && let Some(Verdict::Draw(why)) =
+                        adjudication.moved(side, game.played().len(), score)
+                {
+                    game.adjudicate_draw(why);
                 }
                 engine_moves += 1;
             }
@@ -215,6 +270,7 @@ pub fn play_game(
         started,
         ended: now_text(),
         engine_moves,
+        timings,
     }
 }
 
@@ -237,12 +293,16 @@ fn limit(clock: &Clock) -> Limit {
 }
 
 /// One engine's turn: the position sent, `bestmove` awaited until the deadline, the clock
-/// charged. Returns what came of it and the time charged.
+/// charged. Returns what came of it and the time charged; `answered` is when the previous
+/// answer was read (set to this one's), from which `timing` gets the runner's gap and the
+/// engine's reported time.
 fn turn(
     player: &mut Player,
     game: &Game,
     clock: &mut Clock,
     settings: &GameSettings,
+    answered: &mut Option<Instant>,
+    timing: &mut MoveTiming,
 ) -> (Turn, Option<Duration>) {
     let side = game.side_to_move();
     let name = player.name.clone();
@@ -269,6 +329,7 @@ fn turn(
         );
     }
     clock.start(side);
+    timing.gap = answered.map(|at| at.elapsed());
     let wait = clock
         .allowed(side)
         .unwrap_or(settings.untimed_wait)
@@ -292,12 +353,14 @@ fn turn(
             match ev {
                 EngineEvent::SearchDone { outcome, .. } => {
                     let charge = clock.stop();
+                    *answered = Some(Instant::now());
+                    timing.reported = engine.analysis().time_ms.map(Duration::from_millis);
                     let spent = charge.map(|c| c.spent);
                     if charge.is_some_and(|c| c.lost) {
                         let why = format!("engine {name} ran out of time");
                         return (Turn::Lost(EndReason::Time, FaultKind::Time, why), spent);
                     }
-                    return (answer(engine, &name, outcome, settings), spent);
+                    return (answer(engine, &name, side, outcome, settings), spent);
                 }
                 EngineEvent::Error(e) => {
                     let charge = clock.stop();
@@ -315,7 +378,13 @@ fn turn(
 }
 
 /// What a search's end means for the game.
-fn answer(engine: &Engine, name: &str, outcome: SearchEnd, settings: &GameSettings) -> Turn {
+fn answer(
+    engine: &Engine,
+    name: &str,
+    side: Color,
+    outcome: SearchEnd,
+    settings: &GameSettings,
+) -> Turn {
     match outcome {
         SearchEnd::BestMove { mv, .. } => {
             let comment = if settings.comments {
@@ -323,7 +392,9 @@ fn answer(engine: &Engine, name: &str, outcome: SearchEnd, settings: &GameSettin
             } else {
                 String::new()
             };
-            Turn::Move(mv, comment)
+            let analysis = engine.analysis();
+            let score = analysis.best().and_then(|l| l.score);
+            Turn::Move(mv, comment, score.map(|s| mover_cp(s, side)))
         }
         SearchEnd::Resign => Turn::Resign,
         SearchEnd::Win => Turn::Declare,

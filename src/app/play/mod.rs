@@ -639,6 +639,7 @@ fn result_text(o: &crate::game::GameEnd, moves: usize) -> String {
         EndReason::Illegal { text, reason } => format!("反則 {text}: {reason}"),
         EndReason::Fault(what) => format!("エンジン: {what}"),
         EndReason::MaxMoves => "手数制限".to_string(),
+        EndReason::AdjudicatedDraw(why) => format!("判定: {why}"),
         EndReason::Interrupted => return format!("まで{moves}手で中断"),
     };
     format!("まで{moves}手で{who} ({why})")
