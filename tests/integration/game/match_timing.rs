@@ -70,7 +70,7 @@ fn the_timing_log_has_every_engine_move_of_every_game_and_the_runners_cpu() {
         String::from_utf8_lossy(&o.stderr)
     );
     assert!(
-        said.contains("losses on time: 2 (engine 0, runner 0, unknown 2)"),
+        said.contains("losses on time: 2 (engine 0, overhead 0, unknown 2)"),
         "{said}"
     );
 }
@@ -99,7 +99,7 @@ fn a_hung_engine_that_said_it_overstepped_is_put_down_to_the_engine() {
         .unwrap();
     let said = String::from_utf8_lossy(&o.stdout);
     assert!(
-        said.contains("losses on time: 2 (engine 2, runner 0, unknown 0)"),
+        said.contains("losses on time: 2 (engine 2, overhead 0, unknown 0)"),
         "{said}"
     );
     assert!(said.contains("its own info time 99999.000 ms -> engine"), "{said}");
