@@ -46,10 +46,7 @@ fn runner(c: &mut Criterion) {
     let moves = moves_file(dir.path());
     let player = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/engines/player.sh");
     let mut spec = EngineSpec::new("/bin/sh");
-    spec.args = vec![
-        player.display().to_string(),
-        moves.display().to_string(),
-    ];
+    spec.args = vec![player.display().to_string(), moves.display().to_string()];
     let mut a = Player::new("a".into(), spec.clone(), Timeouts::default());
     let mut b = Player::new("b".into(), spec, Timeouts::default());
     let tc = TimeControl::parse("600+0.1").expect("valid");

@@ -87,8 +87,18 @@ fn a_hung_engine_that_said_it_overstepped_is_put_down_to_the_engine() {
         &cfg,
         &dir.path().join("games"),
         &[
-            "--engine", "strong", "--engine", "stall", "--rounds", "1", "--tc", "1+0.1",
-            "--margin", "100", "--timing", log.to_str().unwrap(),
+            "--engine",
+            "strong",
+            "--engine",
+            "stall",
+            "--rounds",
+            "1",
+            "--tc",
+            "1+0.1",
+            "--margin",
+            "100",
+            "--timing",
+            log.to_str().unwrap(),
         ],
     );
     assert_eq!(json["errors"]["time"], 2, "{json}");
@@ -102,7 +112,10 @@ fn a_hung_engine_that_said_it_overstepped_is_put_down_to_the_engine() {
         said.contains("losses on time: 2 (engine 2, overhead 0, unknown 0)"),
         "{said}"
     );
-    assert!(said.contains("its own info time 99999.000 ms -> engine"), "{said}");
+    assert!(
+        said.contains("its own info time 99999.000 ms -> engine"),
+        "{said}"
+    );
 }
 
 #[test]
