@@ -122,7 +122,7 @@ impl Default for GameSettings {
         GameSettings {
             time_control: TimeControl::parse("10+0.1").expect("valid"),
             rules: GameRules::default(),
-            margin: Duration::from_secs(1),
+            margin: super::time::HANG_GRACE,
             untimed_wait: Duration::from_secs(60),
             comments: true,
             adjudication: Adjudication::default(),
@@ -274,13 +274,13 @@ pub fn play_game(
     }
 }
 
-/// The limit for the side to move.
-fn limit(clock: &Clock) -> Limit {
+/// The limit for `side`, to move: its time less the safety margin (`time::safety_margin`).
+fn limit(clock: &Clock, side: Color) -> Limit {
     match clock.time_control().per_move {
         Some(PerMove::Nodes(n)) => Limit::Nodes(n),
         Some(PerMove::Depth(d)) => Limit::Depth(d),
         None => {
-            let t = clock.go_times();
+            let t = clock.told(side);
             Limit::Clock {
                 btime: t.btime,
                 wtime: t.wtime,
@@ -319,7 +319,7 @@ fn turn(
     let request = SearchRequest {
         root: game.start().clone(),
         moves: game.moves(),
-        limit: limit(clock),
+        limit: limit(clock, side),
     };
     if let Err(e) = engine.search(request) {
         let why = format!("engine {name}: {e}");

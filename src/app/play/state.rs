@@ -66,8 +66,6 @@ pub struct Match {
     pub(crate) in_header: bool,
     /// 開始日時.
     pub(crate) started: String,
-    /// Each side's time on its last move, for the clocks.
-    pub(crate) last_spent: [Option<std::time::Duration>; 2],
     /// Why it ended, for the clocks' line, once over.
     pub(crate) result: Option<String>,
     /// The clock's time, and when the running side's turn began on it.
@@ -104,6 +102,15 @@ impl Match {
             )
         })
     }
+    /// Is `side`'s engine still starting (its handshake not done)?
+    pub fn engine_starting(&self, side: Color) -> bool {
+        self.engines[side.index()].as_ref().is_some_and(|e| {
+            !matches!(
+                e.state(),
+                crate::engine::State::Ready | crate::engine::State::Searching
+            )
+        })
+    }
     /// Is an engine thinking on its move?
     pub fn engine_thinking(&self) -> bool {
         self.thinking.is_some()
@@ -125,6 +132,20 @@ impl Match {
     pub(crate) fn thinking_for(&self) -> Option<std::time::Duration> {
         let since = self.since.filter(|_| self.clock.running().is_some())?;
         Some(self.source.now().saturating_sub(since))
+    }
+    /// The time `side`'s last move took, for the clocks.
+    pub(crate) fn last_spent(&self, side: Color) -> Option<std::time::Duration> {
+        let first = self.game.start().side_to_move();
+        let played = self.game.played();
+        let mine = |i: usize| i.is_multiple_of(2) == (side == first);
+        (0..played.len())
+            .rev()
+            .find(|&i| mine(i))
+            .and_then(|i| played[i].spent)
+    }
+    /// The game's clocks were stopped (kifview suspended) for `away`: not charged.
+    pub(crate) fn suspended(&self, away: std::time::Duration) {
+        self.source.suspended(away);
     }
     /// Takes the engines out (to be quit).
     pub(crate) fn take_engines(&mut self) -> Vec<Engine> {
