@@ -202,6 +202,49 @@ fn benches(c: &mut Criterion) {
     g.bench_function("recovery_copy", |bn| {
         bn.iter(|| std::hint::black_box(Box::new(b.v.app.record().clone())))
     });
+    // An edit (a comment of the start position, as the comment editor makes it) and its
+    // frame; `edit_after_a_snapshot` is the same edit while a recovery copy taken just before
+    // is still held (as the keeper's thread holds one until it is written): what writing into
+    // a record that shares its nodes with a copy costs the key.
+    g.bench_function("edit", |bn| {
+        bn.iter_custom(|n| {
+            let mut total = Duration::ZERO;
+            for _ in 0..n {
+                let t = Instant::now();
+                b.edit();
+                b.frame();
+                total += t.elapsed();
+            }
+            total
+        })
+    });
+    g.bench_function("edit_after_a_snapshot", |bn| {
+        bn.iter_custom(|n| {
+            let mut total = Duration::ZERO;
+            for _ in 0..n {
+                let held = Box::new(b.v.app.record().clone());
+                let t = Instant::now();
+                b.edit();
+                b.frame();
+                total += t.elapsed();
+                drop(std::hint::black_box(held));
+            }
+            total
+        })
+    });
+    // Every node of the record read by its id once (the way the key path reads nodes): the
+    // median divided by the node count is what one node access costs.
+    g.bench_function("node_access", |bn| {
+        let r = b.v.app.record();
+        let n = r.len() as u32;
+        bn.iter(|| {
+            let mut sum = 0u64;
+            for i in 0..n {
+                sum += u64::from(r.node(NodeId(i)).ply);
+            }
+            std::hint::black_box(sum)
+        })
+    });
     // j and k switch between the alternatives of the widest fork (the line below changes).
     let first_child = |b: &mut Bench| {
         let first = b.v.app.record().node(fork).children[0];
