@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
 """Checks a `kifview match` folder with an independent reader (cshogi: `pip install cshogi`).
+KIF records (.kifu) go through cshogi's KIF parser, CSA records (.csa, `--format csa`) through
+its CSA parser, whose ending word (%TORYO, %TIME_UP, ...) gives the result.
 
     python3 scripts/match_check_files.py DIR [MATCH.json]
 
@@ -16,7 +18,7 @@ import re
 import sys
 
 import cshogi
-from cshogi import KIF
+from cshogi import CSA, KIF
 
 LOSS_FOR_MOVER = {"投了", "詰み", "切れ負け", "反則負け"}
 WIN_FOR_MOVER = {"反則勝ち", "入玉勝ち"}
@@ -24,7 +26,55 @@ DRAWS = {"千日手", "持将棋", "最大手数"}
 MOVE_LINE = re.compile(r"^\s*(\d+)\s+(\S+)")
 
 
+# A CSA ending: who wins, from the side to move ("mover") or a colour.
+CSA_ENDINGS = {
+    "%TORYO": "other",
+    "%TSUMI": "other",
+    "%TIME_UP": "other",
+    "%ILLEGAL_MOVE": "other",
+    "%KACHI": "mover",
+    "%+ILLEGAL_ACTION": "white",
+    "%-ILLEGAL_ACTION": "black",
+    "%SENNICHITE": None,
+    "%JISHOGI": None,
+    "%MAX_MOVES": None,
+    "%HIKIWAKE": None,
+}
+
+
+def check_csa(path):
+    parsers = CSA.Parser.parse_file(path)
+    if len(parsers) != 1:
+        raise SystemExit(f"{path}: {len(parsers)} records for cshogi, not 1")
+    parsed = parsers[0]
+    board = cshogi.Board(parsed.sfen)
+    for i, mv in enumerate(parsed.moves):
+        if not board.is_legal(mv):
+            raise SystemExit(f"{path}: move {i + 1} is illegal for cshogi")
+        board.push(mv)
+    word = parsed.endgame
+    if word not in CSA_ENDINGS:
+        raise SystemExit(f"{path}: no ending kifview match writes ({word!r})")
+    who = CSA_ENDINGS[word]
+    to_move = board.turn
+    winner = {
+        "other": 1 - to_move,
+        "mover": to_move,
+        "black": cshogi.BLACK,
+        "white": cshogi.WHITE,
+        None: None,
+    }[who]
+    if parsed.win is not None and parsed.win != cshogi.DRAW:
+        want = cshogi.BLACK if parsed.win == cshogi.BLACK_WIN else cshogi.WHITE
+        if want != winner:
+            raise SystemExit(f"{path}: cshogi says {parsed.win}, the ending word {word}")
+    header = {"局番": parsed.var_info.get("GAME")}
+    return header, parsed.names, winner, word
+
+
 def check(path):
+    if path.endswith(".csa"):
+        return check_csa(path)
     parsed = KIF.Parser.parse_file(path)
     board = cshogi.Board(parsed.sfen)
     for i, mv in enumerate(parsed.moves):
@@ -62,7 +112,7 @@ def main(argv):
         print(__doc__, file=sys.stderr)
         return 2
     folder = argv[0]
-    files = sorted(f for f in os.listdir(folder) if f.endswith(".kifu"))
+    files = sorted(f for f in os.listdir(folder) if f.endswith((".kifu", ".csa")))
     a = b = None
     wins = {}
     draws = 0

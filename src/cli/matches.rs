@@ -6,7 +6,10 @@ use clap::{ArgGroup, Args, Subcommand};
 use kifview::core::rules::DeclarationRule;
 use kifview::core::text::sanitize;
 use kifview::engine::{self, EngineSpec, OptionValue, Timeouts};
-use kifview::game::matches::{self, Entrant, MatchSpec, Opening, RoundShard, Summary};
+use kifview::game::matches::{
+    self, Entrant, MatchSpec, Opening, RecordFormat, RoundShard, Summary,
+};
+use kifview::game::openings;
 use kifview::game::runner::GameSettings;
 use kifview::game::stats::Sprt;
 use kifview::game::{GameRules, TimeControl};
@@ -83,19 +86,33 @@ pub struct RunArgs {
     /// (each record's main line); round r plays opening r (cycling).
     #[arg(long, value_name = "FILE")]
     pub openings: Option<PathBuf>,
-    /// Openings from the collection's index (not available yet: use --openings).
-    #[arg(long, value_name = "FILTER", hide = true)]
+    /// Openings from the collection's index: the distinct positions that its games passing the
+    /// filter (the filter language of `kifview games`, "" for all) reach after --ply moves.
+    #[arg(long, value_name = "FILTER", requires = "ply")]
     pub openings_from: Option<String>,
-    /// Openings from a book (not available yet: use --openings).
-    #[arg(long, value_name = "BOOK", hide = true)]
+    /// The index for --openings-from (default: the user's).
+    #[arg(long, value_name = "DIR", requires = "openings_from")]
+    pub index: Option<PathBuf>,
+    /// Openings drawn from an opening book (any format kifview reads): one walk of --ply moves
+    /// from the start a round, each move drawn in proportion to its count (evenly where the
+    /// book has none), the same for the same --seed.
+    #[arg(long, value_name = "BOOK", requires = "ply")]
     pub book: Option<PathBuf>,
-    /// At most this many moves of each opening.
+    /// The seed of --book's draws.
+    #[arg(long, value_name = "S", default_value_t = 1, requires = "book")]
+    pub seed: u64,
+    /// At most this many moves of each opening (--openings), the ply of the positions
+    /// (--openings-from), the length of the walks (--book).
     #[arg(long, value_name = "N")]
     pub ply: Option<usize>,
     /// Stop when the SPRT accepts or rejects: elo0=0 elo1=5 [alpha=0.05 beta=0.05
     /// model=normalized|logistic] (GSPRT on pentanomial pairs, as fastchess).
     #[arg(long, value_name = "SPEC")]
     pub sprt: Option<String>,
+    /// The records' format: kif (UTF-8 KIF, .kifu) or csa (CSA V3.0, UTF-8, .csa: times in
+    /// milliseconds).
+    #[arg(long, value_enum, default_value_t = RecordFormatArg::Kif)]
+    pub format: RecordFormatArg,
     /// The folder the records go into (made if missing; no file in it is ever replaced).
     #[arg(long, value_name = "DIR", default_value = "match")]
     pub out: PathBuf,
@@ -115,9 +132,21 @@ pub struct RunArgs {
     /// How long past its time an engine may go before it is killed as hung, in ms.
     #[arg(long, value_name = "MS", default_value_t = 1000)]
     pub margin: u64,
+    /// Write each move's times to FILE (a new file): per game one JSON line with, per move,
+    /// [ply, side, allowed ms, charged ms, the engine's own `info time` ms, the runner's gap
+    /// between the last answer and this `go` in µs]; a last line gives the runner's CPU per
+    /// move. `scripts/match_timing.py FILE` says who caused each loss on time.
+    #[arg(long, value_name = "FILE")]
+    pub timing: Option<PathBuf>,
     /// The config file whose [[engines]] name the engines.
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum RecordFormatArg {
+    Kif,
+    Csa,
 }
 
 pub fn run(a: MatchArgs) -> ExitCode {
@@ -174,17 +203,39 @@ fn time_control(a: &RunArgs) -> Result<TimeControl, String> {
     })
 }
 
+/// The match's openings: from --openings, --openings-from or --book (none: the even start).
+fn openings(a: &RunArgs, rounds: u32) -> Result<Vec<Opening>, String> {
+    if let Some(p) = &a.openings {
+        return matches::read_openings(p, a.ply);
+    }
+    let ply = a.ply.unwrap_or_default();
+    if ply == 0 && (a.openings_from.is_some() || a.book.is_some()) {
+        return Err("--ply must be at least 1 with --openings-from or --book".into());
+    }
+    if let Some(text) = &a.openings_from {
+        let filter = kifview::collection::Filter::parse(text)
+            .map_err(|e| format!("--openings-from: {e}"))?;
+        let dir = kifview::collection::index_dir(a.index.clone())?;
+        let idx = kifview::collection::Index::open(&dir)?;
+        return openings::from_index(&idx, &filter, ply);
+    }
+    if let Some(path) = &a.book {
+        let opened = kifview::book::open(path).map_err(|e| e.to_string())?;
+        let name = path.file_name().map_or_else(
+            || kifview::load::display_name(path),
+            |n| n.to_string_lossy().into_owned(),
+        );
+        return openings::from_book(opened.book.as_ref(), &name, ply, rounds, a.seed);
+    }
+    Ok(Vec::new())
+}
+
 fn spec_of(a: &RunArgs) -> Result<MatchSpec, String> {
     if a.engine.len() != 2 {
         return Err(format!(
             "kifview match needs two engines (--engine A --engine B), {} given",
             a.engine.len()
         ));
-    }
-    if a.openings_from.is_some() || a.book.is_some() {
-        return Err(
-            "--openings-from and --book are not available yet: give --openings FILE".into(),
-        );
     }
     let configured = kifview::app::Config::load(a.config.as_deref())
         .map(|c| c.engines)
@@ -216,10 +267,7 @@ fn spec_of(a: &RunArgs) -> Result<MatchSpec, String> {
             a.concurrency
         ));
     }
-    let openings: Vec<Opening> = match &a.openings {
-        Some(p) => matches::read_openings(p, a.ply)?,
-        None => Vec::new(),
-    };
+    let openings = openings(a, rounds)?;
     let declaration = match a.declaration {
         27 => DeclarationRule::Points27,
         24 => DeclarationRule::Points24,
@@ -258,6 +306,11 @@ fn spec_of(a: &RunArgs) -> Result<MatchSpec, String> {
         timeouts: Timeouts {
             handshake: Duration::from_secs(60),
             ..Timeouts::default()
+        },
+        timing: a.timing.clone(),
+        format: match a.format {
+            RecordFormatArg::Kif => RecordFormat::Kif,
+            RecordFormatArg::Csa => RecordFormat::Csa,
         },
     })
 }

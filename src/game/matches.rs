@@ -6,9 +6,9 @@
 //! ([`report`], `kifview match report`).
 
 use super::record::{GameInfo, record_result};
-use super::runner::{FaultKind, GameSettings, Player, play_game};
+use super::runner::{FaultKind, GameSettings, MoveTiming, Player, play_game};
 use super::stats::{GameScore, Sprt, Tally, Verdict};
-use super::time::{SystemTime, TimeSource};
+use super::time::{SystemTime, TimeControl, TimeSource};
 use crate::core::notation::{self, Format, Target, TextEncoding, TextInfo};
 use crate::core::record::Record;
 use crate::core::rules::{Color, Move, Position};
@@ -57,6 +57,34 @@ impl RoundShard {
     }
 }
 
+/// The format of a match's records: KIF (UTF-8, `.kifu`) or CSA (V3.0, UTF-8, `.csa`, whose
+/// times keep milliseconds).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum RecordFormat {
+    #[default]
+    Kif,
+    Csa,
+}
+
+impl RecordFormat {
+    fn extension(self) -> &'static str {
+        match self {
+            RecordFormat::Kif => "kifu",
+            RecordFormat::Csa => "csa",
+        }
+    }
+}
+
+/// The match's own header fields under the names each format holds: KIF's Japanese keys, and
+/// in CSA `$KEY:` fields (a CSA file keeps only keys of that form, and `report` reads either).
+const MATCH_KEYS: [(&str, &str); 5] = [
+    ("回戦", "ROUND"),
+    ("局番", "GAME"),
+    ("開始局面", "START"),
+    ("エラー", "ERROR"),
+    ("SPRT", "SPRT"),
+];
+
 /// Everything a match needs.
 #[derive(Clone, Debug)]
 pub struct MatchSpec {
@@ -72,6 +100,10 @@ pub struct MatchSpec {
     pub out: PathBuf,
     pub shard: Option<RoundShard>,
     pub timeouts: Timeouts,
+    pub format: RecordFormat,
+    /// Where to write each game's move times (`--timing`): one JSON object a line per game, and
+    /// a last line with the runner's CPU per move. A new file, never one that exists.
+    pub timing: Option<PathBuf>,
 }
 
 /// Faults per kind.
@@ -189,8 +221,8 @@ fn json(v: impl serde::Serialize) -> String {
 }
 
 /// The file name of round `round`'s game `game` (1: A has sente, 2: B has sente).
-pub fn game_file(round: u32, game: u32) -> String {
-    format!("round{round:05}-{game}.kifu")
+pub fn game_file(round: u32, game: u32, format: RecordFormat) -> String {
+    format!("round{round:05}-{game}.{}", format.extension())
 }
 
 /// A game's result for A, from the winner's colour and whether A had sente.
@@ -209,8 +241,66 @@ struct Done {
     /// None: no result.
     score: Option<GameScore>,
     fault: Option<FaultKind>,
+    /// Who caused the fault (the name the records show).
+    faulty: Option<String>,
     /// The game's record, written by the match's thread (not once the match has stopped).
     record: Box<Record>,
+    timings: Vec<MoveTiming>,
+}
+
+/// The `--timing` log: a game's line, `{"round":r,"game":g,"file":…,"fault":"time"|null,
+/// "by":name|null,"moves":[[ply,"b"|"w",allowed_ms,charged_ms,reported_ms,gap_us],…]}` (null
+/// where a figure is unknown).
+fn timing_line(done: &Done, file: &str) -> String {
+    let ms = |d: Option<std::time::Duration>| d.map(|d| d.as_secs_f64() * 1000.0);
+    let moves: Vec<serde_json::Value> = done
+        .timings
+        .iter()
+        .map(|t| {
+            serde_json::json!([
+                t.ply,
+                if t.side == Color::Black { "b" } else { "w" },
+                ms(t.allowed),
+                ms(t.charged),
+                ms(t.reported),
+                t.gap.map(|d| d.as_micros() as u64),
+            ])
+        })
+        .collect();
+    serde_json::json!({
+        "round": done.round,
+        "game": done.game,
+        "file": file,
+        "fault": done.fault.map(FaultKind::word),
+        "by": done.faulty,
+        "moves": moves,
+    })
+    .to_string()
+}
+
+/// This process's CPU time so far (user + system, every thread; not the engines').
+pub fn process_cpu() -> std::time::Duration {
+    // SAFETY: getrusage fills a zeroed rusage of our own.
+    let u = unsafe {
+        let mut u: libc::rusage = std::mem::zeroed();
+        libc::getrusage(libc::RUSAGE_SELF, &mut u);
+        u
+    };
+    let tv = |t: libc::timeval| {
+        std::time::Duration::from_secs(t.tv_sec as u64)
+            + std::time::Duration::from_micros(t.tv_usec as u64)
+    };
+    tv(u.ru_utime) + tv(u.ru_stime)
+}
+
+/// Opens the `--timing` log: a new file (never one that exists).
+fn open_timing(path: &Path) -> Result<std::io::BufWriter<std::fs::File>, String> {
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
+        .map(std::io::BufWriter::new)
+        .map_err(|e| format!("--timing {}: {e} (give a new file)", path.display()))
 }
 
 /// Runs the match; `progress` is called after each game with the summary so far and the games
@@ -224,7 +314,7 @@ pub fn run(spec: &MatchSpec, progress: &mut dyn FnMut(&Summary, u32)) -> Result<
         .map_err(|e| format!("{}: cannot make the folder: {e}", spec.out.display()))?;
     for &r in &rounds {
         for g in [1, 2] {
-            let p = spec.out.join(game_file(r, g));
+            let p = spec.out.join(game_file(r, g, spec.format));
             if std::fs::symlink_metadata(&p).is_ok() {
                 return Err(format!(
                     "{} already exists: give --out a new or empty folder (kifview never replaces a file it did not write in this match)",
@@ -233,6 +323,9 @@ pub fn run(spec: &MatchSpec, progress: &mut dyn FnMut(&Summary, u32)) -> Result<
             }
         }
     }
+    let mut timing_log = spec.timing.as_deref().map(open_timing).transpose()?;
+    let cpu_before = process_cpu();
+    let mut moves_played = 0usize;
     let total = rounds.len() as u32 * 2;
     let next = Arc::new(AtomicU32::new(0));
     let stop = Arc::new(AtomicBool::new(false));
@@ -266,8 +359,9 @@ pub fn run(spec: &MatchSpec, progress: &mut dyn FnMut(&Summary, u32)) -> Result<
         if stop.load(Ordering::SeqCst) {
             continue;
         }
-        let path = spec.out.join(game_file(done.round, done.game));
-        if let Err(e) = write_record(&done.record, &path) {
+        let path = spec.out.join(game_file(done.round, done.game, spec.format));
+        let tc = Some(spec.settings.time_control);
+        if let Err(e) = write_record(&done.record, &path, spec.format, tc) {
             stop.store(true, Ordering::SeqCst);
             failure.get_or_insert(e);
             continue;
@@ -279,6 +373,15 @@ pub fn run(spec: &MatchSpec, progress: &mut dyn FnMut(&Summary, u32)) -> Result<
             done.score,
             done.fault,
         );
+        moves_played += done.timings.len();
+        if let Some(log) = timing_log.as_mut() {
+            use std::io::Write;
+            let line = timing_line(&done, &game_file(done.round, done.game, spec.format));
+            if let Err(e) = writeln!(log, "{line}") {
+                failure.get_or_insert(format!("--timing: {e}"));
+                stop.store(true, Ordering::SeqCst);
+            }
+        }
         summary.files.push(path);
         progress(&summary, total);
         if summary.verdict(spec.sprt.as_ref()).is_some() {
@@ -287,6 +390,19 @@ pub fn run(spec: &MatchSpec, progress: &mut dyn FnMut(&Summary, u32)) -> Result<
     }
     for h in handles {
         let _ = h.join();
+    }
+    if let Some(mut log) = timing_log {
+        use std::io::Write;
+        let cpu = process_cpu().saturating_sub(cpu_before);
+        let per_move = cpu.as_secs_f64() * 1e6 / moves_played.max(1) as f64;
+        let line = serde_json::json!({
+            "moves": moves_played,
+            "cpu_ms": cpu.as_secs_f64() * 1000.0,
+            "cpu_per_move_us": per_move,
+        });
+        if let Err(e) = writeln!(log, "{line}").and_then(|()| log.flush()) {
+            failure.get_or_insert(format!("--timing: {e}"));
+        }
     }
     summary.files.sort();
     match failure {
@@ -398,12 +514,17 @@ fn worker(
                 .outcome()
                 .filter(|o| o.reason != super::EndReason::Interrupted)
                 .map(|o| score_for_a(o.winner, a_black));
+            let faulty = played
+                .fault
+                .map(|(side, _)| if side == Color::Black { black } else { white }.clone());
             let sent = tx.send(Done {
                 round,
                 game,
                 score,
                 fault: played.fault.map(|f| f.1),
+                faulty,
                 record: Box::new(record),
+                timings: played.timings,
             });
             if sent.is_err() {
                 return;
@@ -412,14 +533,59 @@ fn worker(
     }
 }
 
-/// Writes `record` as a UTF-8 KIF at `path`, never replacing a file.
-pub fn write_record(record: &Record, path: &Path) -> Result<(), String> {
+/// Writes `record` at `path` as a UTF-8 KIF, or as CSA V3.0 with the match's header fields
+/// under CSA names and the time control as `$TIME:base+byoyomi+increment`; never replacing a
+/// file.
+pub fn write_record(
+    record: &Record,
+    path: &Path,
+    format: RecordFormat,
+    time_control: Option<TimeControl>,
+) -> Result<(), String> {
     let info = TextInfo::new(TextEncoding::Utf8);
-    let text = notation::render(record, Target::new(Format::Kif), &info).text;
+    let text = match format {
+        RecordFormat::Kif => notation::render(record, Target::new(Format::Kif), &info).text,
+        RecordFormat::Csa => {
+            let mut csa = record.clone();
+            for (kif, key) in MATCH_KEYS {
+                if let Some(v) = csa.header.get(kif).map(str::to_string) {
+                    csa.header.remove(kif);
+                    csa.header.set(key, &v);
+                }
+            }
+            if let Some(t) = time_control.and_then(csa_time) {
+                csa.header.set("持ち時間", &t);
+            }
+            let mut target = Target::new(Format::Csa);
+            target.csa_v3 = true;
+            notation::render(&csa, target, &info).text
+        }
+    };
     let bytes =
         notation::encoding::encode(&text, &info).map_err(|e| format!("{}: {e}", path.display()))?;
     crate::store::save_new(path, &bytes, crate::store::SaveOptions::default(), false)
         .map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// A clock as CSA V3.0's `$TIME` value: seconds of main time, byoyomi and increment
+/// (`10+0+0.1`); None without a clock.
+fn csa_time(tc: TimeControl) -> Option<String> {
+    let secs = |d: std::time::Duration| {
+        let ms = d.as_millis();
+        if ms.is_multiple_of(1000) {
+            (ms / 1000).to_string()
+        } else {
+            format!("{}", ms as f64 / 1000.0)
+        }
+    };
+    tc.timed().then(|| {
+        format!(
+            "{}+{}+{}",
+            secs(tc.base),
+            secs(tc.byoyomi),
+            secs(tc.increment)
+        )
+    })
 }
 
 /// Reads a match's records back from the folders (or files) given: the same summary as the
@@ -458,7 +624,16 @@ pub fn report(paths: &[PathBuf]) -> Result<(Summary, Option<Sprt>, Vec<String>),
                 warnings.push(format!("{}: not a kifview match record", f.display()));
                 continue;
             }
-            let num = |k: &str| h.get(k).and_then(|v| v.trim().parse::<u32>().ok());
+            // A field by its KIF key, or its CSA one.
+            let field = |kif: &str| {
+                h.get(kif).or_else(|| {
+                    MATCH_KEYS
+                        .iter()
+                        .find(|(k, _)| *k == kif)
+                        .and_then(|(_, csa)| h.get(csa))
+                })
+            };
+            let num = |k: &str| field(k).and_then(|v| v.trim().parse::<u32>().ok());
             let (Some(round), Some(game @ 1..=2)) = (num("回戦"), num("局番")) else {
                 warnings.push(format!("{}: no 回戦 or 局番 header", f.display()));
                 continue;
@@ -494,10 +669,9 @@ pub fn report(paths: &[PathBuf]) -> Result<(Summary, Option<Sprt>, Vec<String>),
                 Some(_) => {}
             }
             if sprt.is_none() {
-                sprt = h.get("SPRT").and_then(|t| Sprt::parse(t).ok());
+                sprt = field("SPRT").and_then(|t| Sprt::parse(t).ok());
             }
-            let fault = h
-                .get("エラー")
+            let fault = field("エラー")
                 .and_then(|e| e.split_whitespace().next())
                 .and_then(FaultKind::from_word);
             let score = record_result(r).map(|(_, w)| score_for_a(w, game == 1));

@@ -11,8 +11,12 @@
 //! - [`record`]: a game as a [`Record`](crate::core::record::Record) (names, 開始日時/終了日時,
 //!   持ち時間, times per move in KIF form, the ending word), and the result a record's ending
 //!   says.
+//! - [`matches`]: the match (game pairs, workers, records in KIF or CSA, the summary and
+//!   `report`); [`openings`]: openings from a collection's index at a ply, and walks through an
+//!   opening book drawn by count from a seed.
 
 pub mod matches;
+pub mod openings;
 pub mod record;
 pub mod runner;
 pub mod state;

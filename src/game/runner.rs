@@ -126,6 +126,26 @@ impl Default for GameSettings {
     }
 }
 
+/// One engine turn's times, for `kifview match --timing`: what the runner itself took between
+/// moves and what the engine was charged against what it said it used, so that a loss on time
+/// can be put down to the engine or to the runner with evidence.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveTiming {
+    /// The move's number in the game (the opening's moves counted).
+    pub ply: usize,
+    pub side: Color,
+    /// The time the side had for this move when `go` was sent (main time left + byoyomi).
+    pub allowed: Option<Duration>,
+    /// The time charged: from the position and `go` handed to the engine's writer to its
+    /// answer read.
+    pub charged: Option<Duration>,
+    /// The engine's own last `info time`, if it sent one.
+    pub reported: Option<Duration>,
+    /// The runner's own time between moves: the previous answer read to this `go` handed to
+    /// the writer (None for the game's first turn). Charged to no one.
+    pub gap: Option<Duration>,
+}
+
 /// A game played: its state, who caused a fault that ended it, and the runner's own time.
 pub struct Played {
     pub game: Game,
@@ -135,6 +155,8 @@ pub struct Played {
     pub ended: String,
     /// Moves the engines played (the opening's aside).
     pub engine_moves: usize,
+    /// Each engine turn's times, in order.
+    pub timings: Vec<MoveTiming>,
 }
 
 impl Played {
@@ -180,11 +202,29 @@ pub fn play_game(
         }
     }
     let mut engine_moves = 0;
+    let mut timings = Vec::new();
+    let mut answered = None;
     while !game.is_over() {
         let side = game.side_to_move();
         let player = &mut *players[side.index()];
-        let turn = turn(player, &game, &mut clock, settings);
-        let (turn, spent) = turn;
+        let mut timing = MoveTiming {
+            ply: game.played().len() + 1,
+            side,
+            allowed: clock.allowed(side),
+            charged: None,
+            reported: None,
+            gap: None,
+        };
+        let (turn, spent) = turn(
+            player,
+            &game,
+            &mut clock,
+            settings,
+            &mut answered,
+            &mut timing,
+        );
+        timing.charged = spent;
+        timings.push(timing);
         match turn {
             Turn::Move(mv, comment) => {
                 let text = mv.usi();
@@ -215,6 +255,7 @@ pub fn play_game(
         started,
         ended: now_text(),
         engine_moves,
+        timings,
     }
 }
 
@@ -237,12 +278,16 @@ fn limit(clock: &Clock) -> Limit {
 }
 
 /// One engine's turn: the position sent, `bestmove` awaited until the deadline, the clock
-/// charged. Returns what came of it and the time charged.
+/// charged. Returns what came of it and the time charged; `answered` is when the previous
+/// answer was read (set to this one's), from which `timing` gets the runner's gap and the
+/// engine's reported time.
 fn turn(
     player: &mut Player,
     game: &Game,
     clock: &mut Clock,
     settings: &GameSettings,
+    answered: &mut Option<Instant>,
+    timing: &mut MoveTiming,
 ) -> (Turn, Option<Duration>) {
     let side = game.side_to_move();
     let name = player.name.clone();
@@ -269,6 +314,7 @@ fn turn(
         );
     }
     clock.start(side);
+    timing.gap = answered.map(|at| at.elapsed());
     let wait = clock
         .allowed(side)
         .unwrap_or(settings.untimed_wait)
@@ -292,6 +338,8 @@ fn turn(
             match ev {
                 EngineEvent::SearchDone { outcome, .. } => {
                     let charge = clock.stop();
+                    *answered = Some(Instant::now());
+                    timing.reported = engine.analysis().time_ms.map(Duration::from_millis);
                     let spent = charge.map(|c| c.spent);
                     if charge.is_some_and(|c| c.lost) {
                         let why = format!("engine {name} ran out of time");

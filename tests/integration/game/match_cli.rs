@@ -9,12 +9,12 @@ use kifview::core::rules::Color;
 use std::path::{Path, PathBuf};
 
 /// One game's moves: `long` has eleven, `short` four (its player resigns at ply 4 or 5).
-const LONG: &str = "7g7f\n3c3d\n2g2f\n8c8d\n2f2e\n8d8e\n6i7h\n4a3b\n2e2d\n2c2d\n2h2d\n";
-const SHORT: &str = "7g7f\n3c3d\n2g2f\n8c8d\n";
+pub(super) const LONG: &str = "7g7f\n3c3d\n2g2f\n8c8d\n2f2e\n8d8e\n6i7h\n4a3b\n2e2d\n2c2d\n2h2d\n";
+pub(super) const SHORT: &str = "7g7f\n3c3d\n2g2f\n8c8d\n";
 
 /// A config with fake players: `strong` (the long game), `weak` (the short one), and one
 /// entry per fault, each playing the long game and misbehaving from ply 2 on.
-fn config(dir: &Path) -> PathBuf {
+pub(super) fn config(dir: &Path) -> PathBuf {
     std::fs::write(dir.join("long.txt"), LONG).unwrap();
     std::fs::write(dir.join("short.txt"), SHORT).unwrap();
     let player = manifest().join("tests/fixtures/engines/player.sh");
@@ -34,13 +34,13 @@ fn config(dir: &Path) -> PathBuf {
     path
 }
 
-fn kifview() -> assert_cmd::Command {
+pub(super) fn kifview() -> assert_cmd::Command {
     let mut c = assert_cmd::Command::cargo_bin("kifview").expect("binary built");
     c.env("NO_COLOR", "1");
     c
 }
 
-fn run_match(config: &Path, out: &Path, args: &[&str]) -> serde_json::Value {
+pub(super) fn run_match(config: &Path, out: &Path, args: &[&str]) -> serde_json::Value {
     let o = kifview()
         .args(["match", "--config"])
         .arg(config)
@@ -59,7 +59,7 @@ fn run_match(config: &Path, out: &Path, args: &[&str]) -> serde_json::Value {
     serde_json::from_str(stdout.trim()).unwrap_or_else(|e| panic!("{e}: {stdout}"))
 }
 
-fn report(paths: &[&Path]) -> String {
+pub(super) fn report(paths: &[&Path]) -> String {
     let o = kifview()
         .args(["match", "report", "--json"])
         .args(paths)
@@ -70,7 +70,7 @@ fn report(paths: &[&Path]) -> String {
 }
 
 /// The records in `dir`, sorted by name, read by kifview's loader.
-fn records(dir: &Path) -> Vec<(String, kifview::core::record::Record)> {
+pub(super) fn records(dir: &Path) -> Vec<(String, kifview::core::record::Record)> {
     let mut names: Vec<PathBuf> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -182,7 +182,7 @@ fn a_match_writes_every_game_as_a_record_and_its_json_and_report_agree() {
 }
 
 /// The JSON as kifview prints it: in the issue's order.
-fn kifview_json(v: &serde_json::Value) -> String {
+pub(super) fn kifview_json(v: &serde_json::Value) -> String {
     let s = &v["sprt"];
     format!(
         r#"{{"games":{},"a":{},"b":{},"draws":{},"elo":{},"elo_ci":{},"pentanomial":{},"sprt":{},"errors":{{"time":{},"crash":{},"illegal":{}}}}}"#,

@@ -3,5 +3,8 @@
 //! the independent Python implementation (`scripts/match_stats.py`).
 
 mod match_cli;
+mod match_csa;
+mod match_openings;
+mod match_timing;
 mod real_match;
 mod stats_check;

@@ -338,7 +338,16 @@ fn allowed(from: &str) -> Option<&'static [&'static str]> {
         ],
         "diagram" => &["core"],
         "training" => &["core", "engine", "load", "store", "analyze", "collection"],
-        "game" => &["core", "engine", "load", "pool", "store", "analyze"],
+        "game" => &[
+            "core",
+            "engine",
+            "load",
+            "pool",
+            "store",
+            "analyze",
+            "collection",
+            "book",
+        ],
         "app" => &[
             "core",
             "engine",
