@@ -22,7 +22,7 @@ from cshogi import CSA, KIF
 
 LOSS_FOR_MOVER = {"投了", "詰み", "切れ負け", "反則負け"}
 WIN_FOR_MOVER = {"反則勝ち", "入玉勝ち"}
-DRAWS = {"千日手", "持将棋", "最大手数"}
+DRAWS = {"千日手", "持将棋", "最大手数", "引き分け"}
 MOVE_LINE = re.compile(r"^\s*(\d+)\s+(\S+)")
 
 

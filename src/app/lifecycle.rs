@@ -54,6 +54,10 @@ impl App {
         for e in self.research.play.engines_mut() {
             e.postpone(away);
         }
+        // The game's clocks did not run while kifview was stopped.
+        if let Some(m) = self.research.play.current() {
+            m.suspended(away);
+        }
         self.info(format!(
             "resumed ({} suspends again)",
             self.key(super::Command::Suspend)

@@ -6,6 +6,7 @@ use clap::{ArgGroup, Args, Subcommand};
 use kifview::core::rules::DeclarationRule;
 use kifview::core::text::sanitize;
 use kifview::engine::{self, EngineSpec, OptionValue, Timeouts};
+use kifview::game::adjudicate::{Adjudication, DrawRule, ResignRule};
 use kifview::game::matches::{
     self, Entrant, MatchSpec, Opening, RecordFormat, RoundShard, Summary,
 };
@@ -126,6 +127,15 @@ pub struct RunArgs {
     /// A game is drawn after this many moves (0: no limit).
     #[arg(long, value_name = "N", default_value_t = 512)]
     pub max_moves: u32,
+    /// Resign adjudication (off by default): a side whose own evaluation is -S or worse for N
+    /// of its moves in a row resigns: 'score=S moves=N' (fastchess's movecount= too).
+    #[arg(long, value_name = "score=S moves=N")]
+    pub resign: Option<String>,
+    /// Draw adjudication (off by default): from move M on, when both engines' last N moves
+    /// scored within ±S, the game is drawn: 'score=S moves=N after=M' (movecount=,
+    /// movenumber= too).
+    #[arg(long, value_name = "score=S moves=N after=M")]
+    pub draw: Option<String>,
     /// The entering-king rule: 27 (CSA) or 24.
     #[arg(long, value_name = "27|24", default_value_t = 27)]
     pub declaration: u32,
@@ -295,6 +305,10 @@ fn spec_of(a: &RunArgs) -> Result<MatchSpec, String> {
                 declaration,
             },
             margin: Duration::from_millis(a.margin),
+            adjudication: Adjudication {
+                resign: a.resign.as_deref().map(ResignRule::parse).transpose()?,
+                draw: a.draw.as_deref().map(DrawRule::parse).transpose()?,
+            },
             ..GameSettings::default()
         },
         rounds,

@@ -17,6 +17,7 @@ mod problems;
 mod repertoire;
 mod report;
 mod train;
+mod train_drills;
 
 use clap::{Args, Parser, Subcommand};
 use kifview::app::LaunchOptions;

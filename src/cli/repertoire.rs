@@ -82,7 +82,7 @@ impl Repertoire for BookRepertoire {
 
 /// The first bytes of a regular file, to tell a book (empty for standard input or anything else:
 /// a record).
-fn head(path: &Path) -> Vec<u8> {
+pub(super) fn head(path: &Path) -> Vec<u8> {
     use std::io::Read;
     let mut head = Vec::with_capacity(64);
     if let Ok(f) = std::fs::File::open(path)

@@ -29,6 +29,27 @@ pub struct TrainArgs {
     /// With no source: at most this many problems never answered, after the due ones.
     #[arg(long, value_name = "N", default_value_t = 10)]
     pub new: usize,
+    /// Guess-the-move (棋譜並べ): replay this record with the next move hidden (--side:
+    /// whose moves; both by default), each guess scored against the record's move and its
+    /// analysis. Repeat for more records.
+    #[arg(long, value_name = "RECORD")]
+    pub guess: Vec<PathBuf>,
+    /// Drill a repertoire for one side (--side sente|gote): an opening book (any format
+    /// kifview reads) or a record whose variations are the lines.
+    #[arg(long, value_name = "BOOK|RECORD")]
+    pub repertoire: Vec<PathBuf>,
+    /// Whose moves: sente, gote or both (--guess; --repertoire takes sente or gote).
+    #[arg(long, value_enum, value_name = "SIDE")]
+    pub side: Option<super::train_drills::Side>,
+    /// Which record of a file of several (--guess, --repertoire), from 1.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub record: usize,
+    /// --repertoire: how many lines from the start (after the positions due again).
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub lines: usize,
+    /// --repertoire: the seed of the opponent's replies (the same seed, the same replies).
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u64>,
     /// Config file (default: ~/.config/kifview/config.toml).
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
@@ -110,10 +131,23 @@ fn solve(a: TrainArgs) -> ExitCode {
         Ok(h) => h,
         Err(c) => return c,
     };
-    let session = if a.sources.is_empty() {
-        due_session(&h, t, a.new)
+    let seed = a.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64)
+    });
+    let drills = super::train_drills::Wanted {
+        guess: &a.guess,
+        repertoire: &a.repertoire,
+        side: a.side,
+        record: a.record,
+        lines: a.lines,
+        seed,
+    };
+    let session = if a.sources.is_empty() && a.guess.is_empty() && a.repertoire.is_empty() {
+        due_session(&h, t, a.new, seed)
     } else {
-        sources_session(&mut h, &a.sources, t)
+        sources_session(&mut h, &a.sources, &drills, t)
     };
     let (drills, summary) = match session {
         Ok(s) => s,
@@ -152,6 +186,7 @@ fn solve(a: TrainArgs) -> ExitCode {
 fn sources_session(
     h: &mut History,
     sources: &[PathBuf],
+    others: &super::train_drills::Wanted,
     t: chrono::DateTime<chrono::Utc>,
 ) -> Result<(Vec<Box<dyn Drill>>, String), String> {
     let mut drills: Vec<Box<dyn Drill>> = Vec::new();
@@ -172,6 +207,9 @@ fn sources_session(
         }
         names.push(name);
     }
+    let (more, more_names) = super::train_drills::session(h, others, t)?;
+    drills.extend(more);
+    names.extend(more_names);
     let s = h.stats(t)?;
     let (due, new) = s
         .sources
@@ -187,15 +225,27 @@ fn due_session(
     h: &History,
     t: chrono::DateTime<chrono::Utc>,
     new: usize,
+    seed: u64,
 ) -> Result<(Vec<Box<dyn Drill>>, String), String> {
     let due = h.due(t)?;
     let fresh = h.new_problems(new)?;
     let stats = h.stats(t)?;
     let mut sets: HashMap<String, Option<ProblemSet>> = HashMap::new();
     let mut drills: Vec<Box<dyn Drill>> = Vec::new();
+    // Guess-the-move and repertoire sources: their keys, each source's drills made at once.
+    let mut other: Vec<(String, String, Vec<String>)> = Vec::new();
     for (source, key) in due.iter().chain(&fresh) {
+        if let Some(o) = other.iter_mut().find(|o| o.0 == *source) {
+            o.2.push(key.clone());
+            continue;
+        }
         if !sets.contains_key(source) {
-            let set = match h.kind_of(source)?.as_deref() {
+            let kind = h.kind_of(source)?;
+            if let Some(k @ ("guess" | "repertoire")) = kind.as_deref() {
+                other.push((source.clone(), k.to_string(), vec![key.clone()]));
+                continue;
+            }
+            let set = match kind.as_deref() {
                 Some("next-move") => match read_set(Path::new(source)) {
                     Ok(s) => Some(s),
                     Err(e) => {
@@ -231,6 +281,17 @@ fn due_session(
             drills.push(Box::new(NextMove::new(source, i, of, p.clone())?));
         }
     }
+    for (source, kind, keys) in other {
+        match super::train_drills::due(&source, &kind, &keys, seed) {
+            Some(Ok(d)) => drills.extend(d),
+            Some(Err(e)) => eprintln!(
+                "kifview train: {}; left out (kifview train remove {} forgets it)",
+                sanitize(&e),
+                sanitize(&source)
+            ),
+            None => {}
+        }
+    }
     Ok((drills, format!("due: {}, new: {}", stats.due, stats.new)))
 }
 
@@ -246,7 +307,7 @@ fn open(who: &str) -> Result<History, ExitCode> {
 }
 
 /// How the history names a set: its absolute path (links resolved when it exists).
-fn source_name(p: &Path) -> String {
+pub(super) fn source_name(p: &Path) -> String {
     std::fs::canonicalize(p)
         .or_else(|_| std::path::absolute(p))
         .unwrap_or_else(|_| p.to_path_buf())

@@ -184,6 +184,11 @@ pub struct Engine {
     events: Vec<EngineEvent>,
     /// Called back by the process's threads when something comes (`Waker`).
     waker: Waker,
+    /// When the reader thread read the line being handled.
+    line_at: Option<Instant>,
+    /// The last search that ended, and when: the moment its `bestmove` (or other last line)
+    /// was read, else the moment the driver ended it.
+    ended_at: Option<(SearchId, Instant)>,
 }
 
 impl Engine {
@@ -224,6 +229,8 @@ impl Engine {
             analysis: Analysis::new(SearchId(0), Position::startpos(), None),
             recent: VecDeque::new(),
             events: Vec::new(),
+            line_at: None,
+            ended_at: None,
         };
         engine.launch()?;
         Ok(engine)
@@ -301,6 +308,15 @@ impl Engine {
     /// The engine's process id while it runs.
     pub fn pid(&self) -> Option<u32> {
         self.process.as_ref().map(Process::id)
+    }
+
+    /// When `search` ended, if it was the last to: the moment the engine's reader thread read
+    /// its `bestmove` (or the driver ended it without one), however much later the owner
+    /// polled. A game's clock charges the engine up to then.
+    pub fn search_ended_at(&self, search: SearchId) -> Option<Instant> {
+        self.ended_at
+            .filter(|(id, _)| *id == search)
+            .map(|(_, at)| at)
     }
 
     /// The engine was paused with kifview (Ctrl-z, then `fg`) for `away`: its deadlines move
@@ -575,7 +591,11 @@ impl Engine {
 
     fn handle(&mut self, item: Incoming) {
         match item {
-            Incoming::Msg(msg) => self.on_message(msg),
+            Incoming::Msg(msg, at) => {
+                self.line_at = Some(at);
+                self.on_message(msg);
+                self.line_at = None;
+            }
             Incoming::Other(line) => self.remember(line),
             Incoming::Eof => self.on_eof(),
             Incoming::Exited => self.on_exited(),
@@ -597,7 +617,7 @@ impl Engine {
         {
             match item {
                 Incoming::Eof => break,
-                Incoming::Msg(_) | Incoming::Other(_) => last.push(item),
+                Incoming::Msg(..) | Incoming::Other(_) => last.push(item),
                 Incoming::Exited | Incoming::WriteFailed(_) => {}
             }
         }
@@ -859,6 +879,7 @@ impl Engine {
             self.analysis.touch();
         }
         self.deadline = None;
+        self.ended_at = Some((r.id, self.line_at.unwrap_or_else(Instant::now)));
         self.events.push(EngineEvent::SearchDone {
             search: r.id,
             outcome,

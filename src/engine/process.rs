@@ -21,7 +21,8 @@ use std::time::{Duration, Instant};
 /// What the reader thread sends.
 #[derive(Debug)]
 pub(crate) enum Incoming {
-    Msg(UsiMessage),
+    /// A USI line, and when this thread read it (before its owner polled).
+    Msg(UsiMessage, Instant),
     /// A line that is not USI (banner, diagnostics, stderr), control characters removed.
     Other(String),
     /// The engine closed its output: it exited or crashed.
@@ -346,7 +347,7 @@ fn read_loop(reader: impl Read, tx: Tx) {
                 Err(_) => Cow::Owned(decode(&buf, TextEncoding::Utf8).text),
             };
             match parse_line(&text) {
-                Some(msg) => Incoming::Msg(clean_msg(msg)),
+                Some(msg) => Incoming::Msg(clean_msg(msg), Instant::now()),
                 None => Incoming::Other(clean(text.trim_end())),
             }
         };
@@ -444,10 +445,10 @@ mod tests {
         bytes.extend(std::iter::repeat_n(b'x', MAX_LINE + 10));
         bytes.extend(b"\nreadyok\n\x1b[2Jnoise\x07\n");
         let got = read_all(&bytes);
-        assert!(matches!(&got[0], Incoming::Msg(UsiMessage::IdName(n)) if n == "技巧"));
-        assert!(matches!(got[1], Incoming::Msg(UsiMessage::UsiOk)));
+        assert!(matches!(&got[0], Incoming::Msg(UsiMessage::IdName(n), _) if n == "技巧"));
+        assert!(matches!(got[1], Incoming::Msg(UsiMessage::UsiOk, _)));
         assert!(matches!(&got[2], Incoming::Other(l) if l.contains("dropped")));
-        assert!(matches!(got[3], Incoming::Msg(UsiMessage::ReadyOk)));
+        assert!(matches!(got[3], Incoming::Msg(UsiMessage::ReadyOk, _)));
         assert!(matches!(&got[4], Incoming::Other(l) if l == "[2Jnoise"));
         assert!(matches!(got[5], Incoming::Eof));
         assert_eq!(got.len(), 6);

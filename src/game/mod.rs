@@ -13,8 +13,10 @@
 //!   says.
 //! - [`matches`]: the match (game pairs, workers, records in KIF or CSA, the summary and
 //!   `report`); [`openings`]: openings from a collection's index at a ply, and walks through an
-//!   opening book drawn by count from a seed.
+//!   opening book drawn by count from a seed; [`adjudicate`]: resign and draw adjudication by
+//!   the engines' scores (`--resign`, `--draw`, off by default).
 
+pub mod adjudicate;
 pub mod matches;
 pub mod openings;
 pub mod record;

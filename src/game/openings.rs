@@ -8,6 +8,7 @@ use crate::book::{self, Lookup};
 use crate::collection::keys::decode_move;
 use crate::collection::{Filter, Index};
 use crate::core::rules::{Move, Position};
+use crate::core::seeded::SplitMix;
 use std::collections::HashSet;
 
 /// The distinct positions the games of `idx` passing `filter` reach after `ply` moves (a game
@@ -57,36 +58,6 @@ pub fn from_index(idx: &Index, filter: &Filter, ply: usize) -> Result<Vec<Openin
     Ok(out)
 }
 
-/// A small deterministic generator (SplitMix64): the same seed gives the same openings on
-/// every machine and in every shard.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// An index into `weights` drawn in proportion to them (all zero: evenly).
-    fn pick(&mut self, weights: &[u64]) -> usize {
-        let total: u128 = weights.iter().map(|&w| u128::from(w)).sum();
-        if total == 0 {
-            return (self.next() % weights.len() as u64) as usize;
-        }
-        let mut r = (u128::from(self.next()) << 64 | u128::from(self.next())) % total;
-        for (i, &w) in weights.iter().enumerate() {
-            if r < u128::from(w) {
-                return i;
-            }
-            r -= u128::from(w);
-        }
-        weights.len() - 1
-    }
-}
-
 /// `rounds` openings walked through `book` from the start position: at each of `ply` moves,
 /// one of the book's legal moves for the position, drawn in proportion to its count (evenly
 /// when the book has no counts there, as a `.ybb`); a walk stops early where the book has no
@@ -110,7 +81,8 @@ pub fn from_book(
     }
     (1..=rounds)
         .map(|round| {
-            let mut rng = SplitMix(seed ^ u64::from(round).wrapping_mul(0xD1B5_4A32_D192_ED03));
+            let mut rng =
+                SplitMix::new(seed ^ u64::from(round).wrapping_mul(0xD1B5_4A32_D192_ED03));
             let mut pos = start.clone();
             let mut moves = Vec::with_capacity(ply);
             while moves.len() < ply {
@@ -124,7 +96,8 @@ pub fn from_book(
                     break;
                 }
                 let counts: Vec<u64> = legal.iter().map(|m| m.count).collect();
-                let mv = legal[rng.pick(&counts)].usi;
+                let Some(i) = rng.pick(&counts) else { break };
+                let mv = legal[i].usi;
                 pos.play(mv)
                     .map_err(|e| format!("{name}: {}", e.describe()))?;
                 moves.push(mv);

@@ -38,6 +38,7 @@ pub fn special_for(reason: &EndReason, winner: Option<Color>, to_move: Color) ->
         EndReason::Declaration => Special::EnteringKing,
         EndReason::Repetition => Special::RepetitionDraw,
         EndReason::MaxMoves => Special::MaxMoves,
+        EndReason::AdjudicatedDraw(_) => Special::Draw,
         EndReason::Time => Special::Timeout,
         EndReason::Interrupted => Special::Interrupt,
         // A foul: the side to move loses (its own illegal move, false declaration, its engine's
@@ -242,6 +243,7 @@ mod tests {
                 Color::Black,
             ),
             (EndReason::MaxMoves, None, Color::White),
+            (EndReason::AdjudicatedDraw("d".into()), None, Color::Black),
         ];
         for (reason, winner, to_move) in cases {
             let sp = special_for(&reason, winner, to_move);

@@ -5,6 +5,7 @@
 //! move loses the game for the engine that caused it, named in the record; the engine is
 //! started again for the next game.
 
+use super::adjudicate::{Adjudication, Tracker, Verdict, mover_cp};
 use super::record::{GameInfo, game_record, now_text};
 use super::state::{EndReason, Game, GameRules};
 use super::time::{Clock, PerMove, TimeControl, TimeSource};
@@ -112,6 +113,8 @@ pub struct GameSettings {
     pub untimed_wait: Duration,
     /// Write each engine's evaluation and PV as comments (ShogiHome's `*評価値=` form).
     pub comments: bool,
+    /// Resign and draw adjudication by the engines' scores (none by default).
+    pub adjudication: Adjudication,
 }
 
 impl Default for GameSettings {
@@ -119,9 +122,10 @@ impl Default for GameSettings {
         GameSettings {
             time_control: TimeControl::parse("10+0.1").expect("valid"),
             rules: GameRules::default(),
-            margin: Duration::from_secs(1),
+            margin: super::time::HANG_GRACE,
             untimed_wait: Duration::from_secs(60),
             comments: true,
+            adjudication: Adjudication::default(),
         }
     }
 }
@@ -170,7 +174,8 @@ impl Played {
 
 /// What one turn of an engine came to.
 enum Turn {
-    Move(Move, String),
+    /// The move, its comment and the engine's score for it (centipawns, its own view).
+    Move(Move, String, Option<i64>),
     Resign,
     Declare,
     Lost(EndReason, FaultKind, String),
@@ -204,9 +209,14 @@ pub fn play_game(
     let mut engine_moves = 0;
     let mut timings = Vec::new();
     let mut answered = None;
+    let mut adjudication = Tracker::new(settings.adjudication);
     while !game.is_over() {
         let side = game.side_to_move();
         let player = &mut *players[side.index()];
+        if let Some(Verdict::Resign(_, why)) = adjudication.at_turn(side, &player.name) {
+            game.resign(None, why);
+            break;
+        }
         let mut timing = MoveTiming {
             ply: game.played().len() + 1,
             side,
@@ -226,11 +236,16 @@ pub fn play_game(
         timing.charged = spent;
         timings.push(timing);
         match turn {
-            Turn::Move(mv, comment) => {
+            Turn::Move(mv, comment, score) => {
                 let text = mv.usi();
                 if let Err(illegal) = game.play(mv, spent, comment) {
                     game.illegal(&text, illegal.describe(), spent);
                     fault = Some((side, FaultKind::Illegal));
+                } else if !game.is_over()
+                    && let Some(Verdict::Draw(why)) =
+                        adjudication.moved(side, game.played().len(), score)
+                {
+                    game.adjudicate_draw(why);
                 }
                 engine_moves += 1;
             }
@@ -259,13 +274,13 @@ pub fn play_game(
     }
 }
 
-/// The limit for the side to move.
-fn limit(clock: &Clock) -> Limit {
+/// The limit for `side`, to move: its time less the safety margin (`time::safety_margin`).
+fn limit(clock: &Clock, side: Color) -> Limit {
     match clock.time_control().per_move {
         Some(PerMove::Nodes(n)) => Limit::Nodes(n),
         Some(PerMove::Depth(d)) => Limit::Depth(d),
         None => {
-            let t = clock.go_times();
+            let t = clock.told(side);
             Limit::Clock {
                 btime: t.btime,
                 wtime: t.wtime,
@@ -304,7 +319,7 @@ fn turn(
     let request = SearchRequest {
         root: game.start().clone(),
         moves: game.moves(),
-        limit: limit(clock),
+        limit: limit(clock, side),
     };
     if let Err(e) = engine.search(request) {
         let why = format!("engine {name}: {e}");
@@ -345,7 +360,7 @@ fn turn(
                         let why = format!("engine {name} ran out of time");
                         return (Turn::Lost(EndReason::Time, FaultKind::Time, why), spent);
                     }
-                    return (answer(engine, &name, outcome, settings), spent);
+                    return (answer(engine, &name, side, outcome, settings), spent);
                 }
                 EngineEvent::Error(e) => {
                     let charge = clock.stop();
@@ -363,7 +378,13 @@ fn turn(
 }
 
 /// What a search's end means for the game.
-fn answer(engine: &Engine, name: &str, outcome: SearchEnd, settings: &GameSettings) -> Turn {
+fn answer(
+    engine: &Engine,
+    name: &str,
+    side: Color,
+    outcome: SearchEnd,
+    settings: &GameSettings,
+) -> Turn {
     match outcome {
         SearchEnd::BestMove { mv, .. } => {
             let comment = if settings.comments {
@@ -371,7 +392,9 @@ fn answer(engine: &Engine, name: &str, outcome: SearchEnd, settings: &GameSettin
             } else {
                 String::new()
             };
-            Turn::Move(mv, comment)
+            let analysis = engine.analysis();
+            let score = analysis.best().and_then(|l| l.score);
+            Turn::Move(mv, comment, score.map(|s| mover_cp(s, side)))
         }
         SearchEnd::Resign => Turn::Resign,
         SearchEnd::Win => Turn::Declare,

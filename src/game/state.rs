@@ -32,6 +32,8 @@ pub enum EndReason {
     Fault(String),
     /// The move limit was reached: a draw.
     MaxMoves,
+    /// Drawn by the match's rule on the engines' scores (`--draw`): why.
+    AdjudicatedDraw(String),
     /// The game was stopped before its end (a person quit): no result.
     Interrupted,
 }
@@ -50,6 +52,7 @@ impl EndReason {
             EndReason::Illegal { text, reason } => format!("illegal move {text}: {reason}"),
             EndReason::Fault(what) => what.clone(),
             EndReason::MaxMoves => "move limit".into(),
+            EndReason::AdjudicatedDraw(why) => why.clone(),
             EndReason::Interrupted => "interrupted".into(),
         }
     }
@@ -214,6 +217,16 @@ impl Game {
             self.end_time = spent;
             self.end_comment = comment;
             self.end(Some(loser.flip()), reason);
+        }
+        self.outcome.as_ref().expect("ended")
+    }
+
+    /// Ends the game drawn by adjudication (`why`). Nothing when it is over already.
+    pub fn adjudicate_draw(&mut self, why: String) -> &GameEnd {
+        if self.outcome.is_none() {
+            self.end_time = None;
+            self.end_comment = String::new();
+            self.end(None, EndReason::AdjudicatedDraw(why));
         }
         self.outcome.as_ref().expect("ended")
     }

@@ -180,45 +180,103 @@ fn secs_text(d: Duration) -> String {
     s.trim_end_matches('0').to_string()
 }
 
-/// Where the clock reads the time: the monotonic clock, or a fake one in tests.
+/// Where the clock reads the time: the monotonic clock, or a fake one in tests. The time a
+/// program spent suspended (Ctrl-z, told by [`TimeSource::suspended`]) is not part of it, so
+/// no clock runs while kifview is stopped.
 pub trait TimeSource: Send + Sync {
-    /// Time since some fixed origin; never goes back.
+    /// Time since some fixed origin, less the time suspended; never goes back.
     fn now(&self) -> Duration;
+    /// What [`now`](TimeSource::now) said at `when`, a moment already past (the moment the
+    /// engine driver read a line, [`crate::engine::Engine::search_ended_at`]).
+    fn at(&self, when: Instant) -> Duration;
+    /// The program was suspended for the last `away` (up to now): that time is not counted.
+    fn suspended(&self, away: Duration);
 }
 
-/// The monotonic clock of the machine.
+/// `t` (time since the origin) less the parts of the suspensions `away` (intervals since the
+/// origin) that came before it.
+fn less_away(t: Duration, away: &[(Duration, Duration)]) -> Duration {
+    let gone: Duration = away
+        .iter()
+        .map(|&(from, to)| to.min(t).saturating_sub(from))
+        .sum();
+    t.saturating_sub(gone)
+}
+
+/// The monotonic clock of the machine, less the time suspended.
 #[derive(Debug)]
 pub struct SystemTime {
     origin: Instant,
+    /// The suspensions, as intervals since `origin`.
+    away: Mutex<Vec<(Duration, Duration)>>,
 }
 
 impl Default for SystemTime {
     fn default() -> SystemTime {
         SystemTime {
             origin: Instant::now(),
+            away: Mutex::new(Vec::new()),
         }
     }
 }
 
 impl TimeSource for SystemTime {
     fn now(&self) -> Duration {
-        self.origin.elapsed()
+        self.at(Instant::now())
+    }
+    fn at(&self, when: Instant) -> Duration {
+        let away = self.away.lock().unwrap_or_else(|e| e.into_inner());
+        less_away(when.saturating_duration_since(self.origin), &away)
+    }
+    fn suspended(&self, away: Duration) {
+        let to = self.origin.elapsed();
+        let mut all = self.away.lock().unwrap_or_else(|e| e.into_inner());
+        all.push((to.saturating_sub(away), to));
     }
 }
 
-/// A clock that moves only when told: [`FakeTime::advance`]. Clones share the time.
+/// A clock that moves only when told: [`FakeTime::advance`]. Clones share the time. It
+/// remembers the real moment of each advance, so that [`TimeSource::at`] a real moment is the
+/// fake time then: a line an engine sent before an advance was sent at the time before it.
 #[derive(Clone, Debug, Default)]
-pub struct FakeTime(Arc<Mutex<Duration>>);
+pub struct FakeTime(Arc<Mutex<Fake>>);
+
+#[derive(Debug, Default)]
+struct Fake {
+    now: Duration,
+    /// The real moment of each advance and the fake time it made.
+    steps: Vec<(Instant, Duration)>,
+    away: Vec<(Duration, Duration)>,
+}
 
 impl FakeTime {
     pub fn advance(&self, by: Duration) {
-        *self.0.lock().unwrap_or_else(|e| e.into_inner()) += by;
+        let mut f = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        f.now += by;
+        let now = f.now;
+        f.steps.push((Instant::now(), now));
     }
 }
 
 impl TimeSource for FakeTime {
     fn now(&self) -> Duration {
-        *self.0.lock().unwrap_or_else(|e| e.into_inner())
+        let f = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        less_away(f.now, &f.away)
+    }
+    fn at(&self, when: Instant) -> Duration {
+        let f = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let then = f
+            .steps
+            .iter()
+            .rev()
+            .find(|(at, _)| *at <= when)
+            .map_or(Duration::ZERO, |&(_, t)| t);
+        less_away(then, &f.away)
+    }
+    fn suspended(&self, away: Duration) {
+        let mut f = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let to = f.now;
+        f.away.push((to.saturating_sub(away), to));
     }
 }
 
@@ -243,11 +301,14 @@ pub struct GoTimes {
 
 /// Both sides' time. [`start`](Clock::start) when the position goes to the side to move,
 /// [`stop`](Clock::stop) when its move comes: the time between is charged.
+/// [`take_back`](Clock::take_back) gives back what the last charges took.
 pub struct Clock {
     tc: TimeControl,
     left: [Duration; 2],
     running: Option<(Color, Duration)>,
     source: Arc<dyn TimeSource>,
+    /// Both sides' main time before each charge, oldest first.
+    before: Vec<[Duration; 2]>,
 }
 
 impl fmt::Debug for Clock {
@@ -267,6 +328,7 @@ impl Clock {
             left: [tc.base; 2],
             running: None,
             source,
+            before: Vec::new(),
         }
     }
 
@@ -287,13 +349,43 @@ impl Clock {
     /// The running side's move came now: charges it the time since [`start`](Clock::start).
     /// None when no side's time ran.
     pub fn stop(&mut self) -> Option<Charge> {
+        self.stop_at(self.source.now())
+    }
+
+    /// The running side's move was received at `when` (the moment the engine driver read
+    /// `bestmove`, however later its owner got to it): charges it the time from
+    /// [`start`](Clock::start) to then.
+    pub fn stop_received(&mut self, when: Instant) -> Option<Charge> {
+        self.stop_at(self.source.at(when))
+    }
+
+    fn stop_at(&mut self, at: Duration) -> Option<Charge> {
         let (side, since) = self.running.take()?;
-        let spent = self.source.now().saturating_sub(since);
-        Some(self.charge(side, spent))
+        Some(self.charge(side, at.saturating_sub(since)))
+    }
+
+    /// The running side's time stops without a charge (its move is taken back).
+    pub fn cancel(&mut self) {
+        self.running = None;
+    }
+
+    /// Gives back the last `n` charges: both sides' time is what it was before them, and no
+    /// side's time runs. False (nothing changed) when fewer were made.
+    pub fn take_back(&mut self, n: usize) -> bool {
+        let Some(keep) = self.before.len().checked_sub(n) else {
+            return false;
+        };
+        self.running = None;
+        if n > 0 {
+            self.left = self.before[keep];
+            self.before.truncate(keep);
+        }
+        true
     }
 
     /// Charges `side` `spent` (as [`stop`](Clock::stop) does, for a time measured elsewhere).
     pub fn charge(&mut self, side: Color, spent: Duration) -> Charge {
+        self.before.push(self.left);
         if !self.tc.timed() {
             return Charge {
                 side,
@@ -352,7 +444,7 @@ impl Clock {
         }
     }
 
-    /// The time figures for `go`.
+    /// The time figures for `go` as they are.
     pub fn go_times(&self) -> GoTimes {
         GoTimes {
             btime: self.left[0],
@@ -362,7 +454,38 @@ impl Clock {
             winc: self.tc.increment,
         }
     }
+
+    /// The time figures `side`'s engine is told for `go`: [`go_times`](Clock::go_times) less
+    /// the [`safety_margin`] of the time it moves on (its byoyomi, else its main time).
+    pub fn told(&self, side: Color) -> GoTimes {
+        let mut t = self.go_times();
+        let main = match side {
+            Color::Black => &mut t.btime,
+            Color::White => &mut t.wtime,
+        };
+        if t.byoyomi.is_zero() {
+            *main -= safety_margin(*main);
+        } else {
+            t.byoyomi -= safety_margin(t.byoyomi);
+        }
+        t
+    }
 }
+
+/// The one rule for an engine's time, in the viewer's games and in `kifview match`: an engine
+/// is told a fifth less than it has, at most a second less ([`Clock::told`]: byoyomi 3 s goes
+/// out as 2.4 s, 30 s as 29 s), so that one that overshoots on a loaded machine (gpsusi told
+/// 3000 ms took 3.3 s at a load of 15) still moves in time. The clock charges what it really
+/// took, and its flag falls at what it really has; a runner with no one watching
+/// (`kifview match`) waits [`HANG_GRACE`] (its `--margin`) past the fall before it kills the
+/// engine as hung.
+pub fn safety_margin(t: Duration) -> Duration {
+    (t / 5).min(Duration::from_secs(1))
+}
+
+/// How long past its flag's fall an engine that has not answered is waited for before it is
+/// taken for hung and killed (`kifview match --margin`'s default); it has lost on time anyway.
+pub const HANG_GRACE: Duration = Duration::from_secs(1);
 
 #[cfg(test)]
 mod tests {
@@ -471,5 +594,63 @@ mod tests {
         let charge = c.stop().unwrap();
         assert_eq!((charge.spent, charge.lost), (ms(3_600_000), false));
         assert_eq!(c.allowed(Color::Black), None);
+    }
+
+    #[test]
+    fn take_back_gives_the_charges_back() {
+        let t = FakeTime::default();
+        let mut c = Clock::new(TimeControl::parse("60+1").unwrap(), Arc::new(t.clone()));
+        for (side, secs) in [(Color::Black, 5), (Color::White, 7), (Color::Black, 11)] {
+            c.start(side);
+            t.advance(ms(secs * 1000));
+            c.stop();
+        }
+        assert_eq!(c.go_times().btime, ms(60_000 - 16_000 + 2000));
+        c.start(Color::White);
+        t.advance(ms(3000));
+        assert!(c.take_back(2), "gote's move and sente's reply");
+        assert_eq!(c.running(), None, "the thinking side's time is not charged");
+        assert_eq!(
+            (c.main_left(Color::Black), c.main_left(Color::White)),
+            (ms(56_000), ms(60_000))
+        );
+        assert!(!c.take_back(2), "one charge is left");
+        assert!(c.take_back(1));
+        assert_eq!(c.go_times().btime, ms(60_000));
+    }
+
+    #[test]
+    fn time_suspended_is_not_charged_and_a_received_move_is_charged_when_it_came() {
+        let t = FakeTime::default();
+        let mut c = Clock::new(TimeControl::parse("byo10").unwrap(), Arc::new(t.clone()));
+        c.start(Color::Black);
+        t.advance(ms(2000));
+        t.advance(ms(60_000));
+        t.suspended(ms(60_000));
+        assert!(!c.flag_fell(), "a minute suspended does not count");
+        assert_eq!(c.byoyomi_left(Color::Black), ms(8000));
+        t.advance(ms(1000));
+        let came = Instant::now();
+        t.advance(ms(5000));
+        assert_eq!(c.stop_received(came).map(|c| c.spent), Some(ms(3000)));
+        let s = SystemTime::default();
+        s.suspended(Duration::from_secs(3600));
+        assert!(s.now() < Duration::from_secs(1), "{:?}", s.now());
+    }
+
+    #[test]
+    fn an_engine_is_told_a_fifth_less_at_most_a_second() {
+        let t: Arc<dyn TimeSource> = Arc::new(FakeTime::default());
+        let told =
+            |tc: &str, side| Clock::new(TimeControl::parse(tc).unwrap(), t.clone()).told(side);
+        let g = told("byo3", Color::White);
+        assert_eq!((g.btime, g.wtime, g.byoyomi), (ms(0), ms(0), ms(2400)));
+        let g = told("600+byo30", Color::Black);
+        assert_eq!(
+            (g.btime, g.wtime, g.byoyomi),
+            (ms(600_000), ms(600_000), ms(29_000))
+        );
+        let g = told("2+0.1", Color::White);
+        assert_eq!((g.btime, g.wtime, g.winc), (ms(2000), ms(1600), ms(100)));
     }
 }

@@ -8,10 +8,12 @@
 //! through [`Drill::engine_answer`], which returns the step the request held back. With no
 //! engine, the app hands back [`EngineAnswer::unavailable`] and the drill judges without it.
 //!
-//! Kinds: [`NextMove`] (a problem of a ShogiHome next-move set, here); tsume, guess-the-move
-//! and the repertoire drill implement the same trait.
+//! Kinds: [`NextMove`] (a problem of a ShogiHome next-move set, here); tsume
+//! ([`super::tsume`]), guess-the-move ([`super::guess`]) and the repertoire drill
+//! ([`super::repertoire_drill`]) implement the same trait.
 
 use super::set::{Problem, ProblemSet, legal_usi};
+use crate::core::notation::ki2::line_text;
 use crate::core::rules::{Color, Move, Position};
 use crate::engine::{Limit, SearchEnd, SearchRequest};
 use std::path::PathBuf;
@@ -81,6 +83,42 @@ pub struct Judgement {
     /// More the engine can tell (a wrong move's refutation): the verdict stands; the app may
     /// run it and hand the answer to [`Drill::engine_answer`], whose step refines this one.
     pub follow_up: Option<EngineRequest>,
+}
+
+impl Judgement {
+    /// Wrong, nothing played and nothing written: a move refused (`note` says why), an answer
+    /// that changes nothing, or (`finished`, an outcome set) a problem given up.
+    pub fn nothing(finished: bool, note: Option<String>) -> Judgement {
+        Judgement {
+            verdict: Verdict::Wrong { allows: Vec::new() },
+            reply: Vec::new(),
+            finished,
+            outcome: None,
+            note,
+            follow_up: None,
+        }
+    }
+
+    /// The solver gave up: wrong, over, `outcome` written (none when it was already over).
+    pub fn given_up(outcome: Option<GivenAnswer>) -> Judgement {
+        Judgement {
+            outcome,
+            ..Judgement::nothing(true, None)
+        }
+    }
+
+    /// `mv` not judged: the problem is over (`done`; `over` says so) or the move is not legal
+    /// in the drill's position.
+    pub fn refused(done: bool, over: &str, mv: Move) -> Step {
+        Step::Judged(Judgement::nothing(
+            done,
+            Some(if done {
+                over.to_string()
+            } else {
+                format!("{} is not legal here", mv.usi())
+            }),
+        ))
+    }
 }
 
 /// What [`Drill::try_move`] and [`Drill::engine_answer`] return.
@@ -192,6 +230,20 @@ pub trait Drill: DrillClone + Send {
     fn answer_line(&self) -> Vec<Move>;
     /// Where the problem is from, to open it there.
     fn source(&self) -> Option<SourceRef>;
+    /// The move the last verdict judged, as the screen names it (`▲７六歩`); none when
+    /// nothing was tried (given up). By default the first move played from the start (a
+    /// drill of one move, a tsume's first check).
+    fn tried_text(&self) -> Option<String> {
+        self.played()
+            .first()
+            .map(|&m| line_text(self.start(), &[m], None))
+    }
+    /// Lines the drill adds under the verdict, what the verdict alone does not say (a
+    /// guess's record move and analysis, the running score, the summary at the end); none by
+    /// default.
+    fn report(&self) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// How long an engine looks for a wrong move's refutation.
@@ -318,18 +370,7 @@ impl Drill for NextMove {
 
     fn try_move(&mut self, mv: Move) -> Step {
         if self.done || self.start.check(mv).is_err() {
-            return Step::Judged(Judgement {
-                verdict: Verdict::Wrong { allows: Vec::new() },
-                reply: Vec::new(),
-                finished: self.done,
-                outcome: None,
-                note: Some(if self.done {
-                    "this problem is over".into()
-                } else {
-                    format!("{} is not legal here", mv.usi())
-                }),
-                follow_up: None,
-            });
+            return Judgement::refused(self.done, "this problem is over", mv);
         }
         let verdict = if Some(mv) == self.best() {
             Verdict::Right
@@ -399,14 +440,7 @@ impl Drill for NextMove {
     fn give_up(&mut self) -> Judgement {
         let first = !self.done;
         self.done = true;
-        let j = Judgement {
-            verdict: Verdict::Wrong { allows: Vec::new() },
-            reply: Vec::new(),
-            finished: true,
-            outcome: first.then(|| self.outcome(false, None)),
-            note: None,
-            follow_up: None,
-        };
+        let j = Judgement::given_up(first.then(|| self.outcome(false, None)));
         self.last = Some(j.clone());
         j
     }
@@ -439,4 +473,4 @@ impl Drill for NextMove {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

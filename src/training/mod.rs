@@ -13,6 +13,10 @@
 //! - [`make`]: problems from analysed games (ShogiHome's detection, re-search and adoption).
 //! - [`tsume`]: the tsume drill: a record's main line as the answer, the defence played, another
 //!   mate confirmed by the mate engine accepted as 余詰, splits per move.
+//! - [`guess`]: guess-the-move (棋譜並べ): a record replayed with one side's moves (or both)
+//!   hidden, each guess scored against the record's move and the analysis in its comments.
+//! - [`repertoire_drill`]: a repertoire (a book, a record's variations) played for one side,
+//!   the opponent's replies drawn by their counts.
 //! - [`tags`]: what a problem is counted under in the statistics (a tsume's length, a game's
 //!   strategy from `collection::tags`, the phase by ply).
 
@@ -21,7 +25,9 @@ pub mod set;
 
 pub use set::{Problem, ProblemSet, SetError};
 pub mod batch;
+pub mod guess;
 pub mod history;
 pub mod make;
+pub mod repertoire_drill;
 pub mod tags;
 pub mod tsume;

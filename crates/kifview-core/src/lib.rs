@@ -3,4 +3,5 @@
 pub mod notation;
 pub mod record;
 pub mod rules;
+pub mod seeded;
 pub mod text;

@@ -125,14 +125,24 @@ impl OverlayState<App> for Prompt {
         App::close_prompt
     }
     fn insert(&mut self, c: char) -> Option<fn(&mut App, char)> {
-        if self.text.chars().count() < 400 && !c.is_control() {
+        if c.is_control() {
+            return None;
+        }
+        if std::mem::take(&mut self.offered) {
+            self.text.clear();
+        }
+        if self.text.chars().count() < 400 {
             self.text.push(c);
         }
         None
     }
     /// An empty prompt stays open and says that Esc leaves it (closing it silently made
-    /// the next Enter start move input).
+    /// the next Enter start move input). Text offered goes as a whole.
     fn delete_back(&mut self) -> Option<Handler> {
+        if std::mem::take(&mut self.offered) {
+            self.text.clear();
+            return None;
+        }
         self.text.pop().is_none().then_some(App::say_prompt_empty)
     }
     fn paste(&mut self, text: &str) -> Option<fn(&mut App, &str)> {

@@ -235,6 +235,9 @@ pub struct Prompt<A> {
     pub tag: Tag,
     /// Tab completes a file path in it.
     pub completes_paths: bool,
+    /// The text is offered, selected as a whole: the first character typed (or pasted)
+    /// replaces it, Backspace clears it, Enter takes it as it is.
+    pub offered: bool,
     pub on_submit: OnSubmit<A>,
 }
 
@@ -245,6 +248,7 @@ impl<A> Clone for Prompt<A> {
             text: self.text.clone(),
             tag: self.tag,
             completes_paths: self.completes_paths,
+            offered: self.offered,
             on_submit: self.on_submit.clone(),
         }
     }
@@ -266,12 +270,20 @@ impl<A> Prompt<A> {
                 &[(Command::Submit, "ok"), (Command::Cancel, "cancel")],
             ),
             completes_paths: false,
+            offered: false,
             on_submit: Callback(Rc::new(on_submit)),
         }
     }
     /// Named and keyed as `tag` says on the status line.
     pub fn tagged(self, tag: Tag) -> Prompt<A> {
         Prompt { tag, ..self }
+    }
+    /// Its text is offered (see [`Prompt::offered`]): typing replaces it.
+    pub fn offering(self) -> Prompt<A> {
+        Prompt {
+            offered: true,
+            ..self
+        }
     }
     /// Tab completes a file path in it.
     pub fn completing_paths(self) -> Prompt<A> {

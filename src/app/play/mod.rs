@@ -26,7 +26,7 @@ use crate::core::text::sanitize;
 use crate::engine::{self, Engine, EngineEvent, Limit, SearchEnd, SearchRequest, State};
 use crate::game::{Clock, EndReason, Game, GameRules, PerMove, SystemTime};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// What the clocks' widget shows of one side.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -125,7 +125,6 @@ impl App {
             epoch: self.research.epoch,
             in_header,
             started: crate::game::record::now_text(),
-            last_spent: [None, None],
             result: None,
             settings: s.clone(),
         };
@@ -169,25 +168,12 @@ impl App {
             Some(PerMove::Nodes(n)) => Limit::Nodes(n),
             Some(PerMove::Depth(n)) => Limit::Depth(n),
             None => {
-                let t = m.clock.go_times();
-                // The engine is told a little less than it has (`margin`): an engine on a
-                // loaded machine overshoots (gpsusi told 3000 ms took 3.3 s at a load of 15).
-                let (main, byo) = match side {
-                    Color::Black => (t.btime, t.byoyomi),
-                    Color::White => (t.wtime, t.byoyomi),
-                };
-                let (main, byo) = match byo.is_zero() {
-                    true => (main.saturating_sub(margin(main)), byo),
-                    false => (main, byo - margin(byo)),
-                };
-                let (btime, wtime) = match side {
-                    Color::Black => (main, t.wtime),
-                    Color::White => (t.btime, main),
-                };
+                // Told a little less than it has: `game::time::safety_margin`.
+                let t = m.clock.told(side);
                 Limit::Clock {
-                    btime,
-                    wtime,
-                    byoyomi: byo,
+                    btime: t.btime,
+                    wtime: t.wtime,
+                    byoyomi: t.byoyomi,
                     binc: t.binc,
                     winc: t.winc,
                 }
@@ -238,15 +224,15 @@ impl App {
                     EngineEvent::SearchDone {
                         search, outcome, ..
                     } if m.thinking == Some(Thinking { side, search }) => {
-                        reply = Some((side, outcome));
+                        reply = Some((side, outcome, e.search_ended_at(search)));
                     }
                     EngineEvent::Error(err) => fault = Some((side, err.to_string())),
                     _ => {}
                 }
             }
         }
-        if let Some((side, outcome)) = reply {
-            self.engine_moved(side, outcome);
+        if let Some((side, outcome, came)) = reply {
+            self.engine_moved(side, outcome, came);
         } else if let Some((side, why)) = fault {
             self.game_lost(side, EndReason::Fault(sanitize(&why).into_owned()));
         }
@@ -288,13 +274,16 @@ impl App {
         self.finish_game();
     }
 
-    /// The engine playing `side` answered.
-    fn engine_moved(&mut self, side: Color, outcome: SearchEnd) {
+    /// The engine playing `side` answered; its answer was read at `came` (charged up to then).
+    fn engine_moved(&mut self, side: Color, outcome: SearchEnd, came: Option<Instant>) {
         let Some(m) = self.research.play.current.as_deref_mut() else {
             return;
         };
         m.thinking = None;
-        let charge = m.clock.stop();
+        let charge = match came {
+            Some(at) => m.clock.stop_received(at),
+            None => m.clock.stop(),
+        };
         let spent = charge.map(|c| c.spent);
         if charge.is_some_and(|c| c.lost) {
             m.game.lose(side, EndReason::Time, spent, String::new());
@@ -336,7 +325,6 @@ impl App {
             self.finish_game();
             return;
         }
-        m.last_spent[side.index()] = spent;
         // The engine's reply joins the user's move: one undo takes both back.
         let join = m.player(side) != &Player::Human && m.settings.human().is_some();
         self.write_game_move(mv, spent, join);
@@ -493,7 +481,9 @@ impl App {
         {
             e.stop();
         }
-        m.clock.stop();
+        // The clocks as they were before the moves taken back (the engine thinking on the
+        // user's move is not charged).
+        m.clock.take_back(n);
         m.game.take_back(n);
         let keep = m.nodes.len() - n;
         let back_to = if keep == 0 {
@@ -591,7 +581,7 @@ impl App {
                 byoyomi: (timed && !m.clock.time_control().byoyomi.is_zero())
                     .then(|| m.clock.byoyomi_left(c)),
                 thinking: running.then(|| m.thinking_for()).flatten(),
-                last: m.last_spent[c.index()],
+                last: m.last_spent(c),
                 engine: matches!(m.player(c), Player::Engine(_)),
             }
         };
@@ -603,13 +593,6 @@ impl App {
             eval,
         })
     }
-}
-
-/// What an engine is not told of its time: a fifth, at most a second (byoyomi 3 s goes out as
-/// 2.4 s, 30 s as 29 s), so that an engine that overshoots on a loaded machine still moves in
-/// time. The clock charges what it really takes.
-fn margin(t: Duration) -> Duration {
-    (t / 5).min(Duration::from_secs(1))
 }
 
 /// ▲ or △.
@@ -639,6 +622,7 @@ fn result_text(o: &crate::game::GameEnd, moves: usize) -> String {
         EndReason::Illegal { text, reason } => format!("反則 {text}: {reason}"),
         EndReason::Fault(what) => format!("エンジン: {what}"),
         EndReason::MaxMoves => "手数制限".to_string(),
+        EndReason::AdjudicatedDraw(why) => format!("判定: {why}"),
         EndReason::Interrupted => return format!("まで{moves}手で中断"),
     };
     format!("まで{moves}手で{who} ({why})")

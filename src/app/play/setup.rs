@@ -42,9 +42,9 @@ impl ListContent<App> for Sides {
     }
     fn items(&self, _app: &App) -> Vec<String> {
         vec![
-            "▲ 先手 (you) against the engine".into(),
-            "△ 後手 (you) against the engine".into(),
-            "観戦: two engines, you watch".into(),
+            "▲ 先手を持つ (対エンジン)".into(),
+            "△ 後手を持つ (対エンジン)".into(),
+            "観戦 (エンジン同士)".into(),
         ]
     }
     fn pick(&self, app: &mut App, selected: usize) {
@@ -107,8 +107,8 @@ impl ListContent<App> for Where {
     }
     fn items(&self, _app: &App) -> Vec<String> {
         vec![
-            "a variation from this position (this record)".into(),
-            "a new record from this position".into(),
+            "この局面からの変化 (この棋譜に)".into(),
+            "この局面からの新しい棋譜".into(),
         ]
     }
     fn pick(&self, app: &mut App, selected: usize) {
@@ -152,8 +152,8 @@ impl App {
             &[(Command::ListPick, "choose"), (Command::Close, "cancel")],
         );
         let to_move = match self.position().side_to_move() {
-            Color::Black => "▲ to move",
-            Color::White => "△ to move",
+            Color::Black => "▲の手番",
+            Color::White => "△の手番",
         };
         self.open_list(Sides, &format!("対局 ({to_move})  {keys}"));
         if let Some(last) = &self.research.play.last {
@@ -189,12 +189,13 @@ impl App {
             KeyMode::List,
             &[(Command::ListPick, "choose"), (Command::Close, "cancel")],
         );
-        let title = format!("{} engine  {keys}", side_name(side));
+        let title = format!("{}のエンジン  {keys}", side_name(side));
         self.open_list(Engines { draft, side, all }, &title);
         self.select_in_list(last.unwrap_or(0));
     }
 
-    /// The time control's prompt (the last one used, else `600+byo30`).
+    /// The time control's prompt (the last one used, else `600+byo30`), offered: typing
+    /// replaces it.
     fn ask_time_control(&mut self, draft: Draft) {
         let text = self
             .research
@@ -203,22 +204,23 @@ impl App {
             .as_ref()
             .map_or_else(|| DEFAULT_TC.to_string(), |s| s.time_control.to_string());
         let label = "持ち時間 (600+byo30, byo3, 10+0.1, 300, nodes=1000, depth=8): ";
-        self.open_prompt(Prompt::new(
-            label,
-            text,
-            move |app, text| match TimeControl::parse(&text) {
-                Ok(tc) => {
-                    let mut d = draft.clone();
-                    d.tc = tc;
-                    app.ask_name(d, Color::Black);
+        self.open_prompt(
+            Prompt::new(label, text, move |app, text| {
+                match TimeControl::parse(&text) {
+                    Ok(tc) => {
+                        let mut d = draft.clone();
+                        d.tc = tc;
+                        app.ask_name(d, Color::Black);
+                    }
+                    Err(e) => app.info_level(sanitize(&e).into_owned(), Level::Error),
                 }
-                Err(e) => app.info_level(sanitize(&e).into_owned(), Level::Error),
-            },
-        ));
+            })
+            .offering(),
+        );
     }
 
     /// The prompt for `side`'s name (the user's from `[collection] me`, an engine's its
-    /// name); after 後手's, the game starts.
+    /// name), offered: typing replaces it; after 後手's, the game starts.
     fn ask_name(&mut self, draft: Draft, side: Color) {
         let text = match &draft.engines[side.index()] {
             Some(spec) => spec.display_name(),
@@ -230,7 +232,7 @@ impl App {
                 .unwrap_or_else(|| "You".into()),
         };
         let label = format!("{}: ", side_name(side));
-        self.next_prompt(Prompt::new(label, text, move |app, text| {
+        let prompt = Prompt::new(label, text, move |app, text| {
             let mut d = draft.clone();
             d.names[side.index()] = text;
             match side {
@@ -240,7 +242,8 @@ impl App {
                     app.setup_done(d);
                 }
             }
-        }));
+        });
+        self.next_prompt(prompt.offering());
     }
 
     /// Every choice made: where the game goes (asked when the record holds moves), then the
@@ -269,7 +272,7 @@ impl App {
             KeyMode::List,
             &[(Command::ListPick, "choose"), (Command::Close, "cancel")],
         );
-        self.open_list(Where(s), &format!("the game goes into  {keys}"));
+        self.open_list(Where(s), &format!("対局の棋譜  {keys}"));
     }
 
     /// Starts `s`: in a new record from the position (asking first about unsaved edits), or

@@ -66,8 +66,6 @@ pub struct Match {
     pub(crate) in_header: bool,
     /// 開始日時.
     pub(crate) started: String,
-    /// Each side's time on its last move, for the clocks.
-    pub(crate) last_spent: [Option<std::time::Duration>; 2],
     /// Why it ended, for the clocks' line, once over.
     pub(crate) result: Option<String>,
     /// The clock's time, and when the running side's turn began on it.
@@ -125,6 +123,20 @@ impl Match {
     pub(crate) fn thinking_for(&self) -> Option<std::time::Duration> {
         let since = self.since.filter(|_| self.clock.running().is_some())?;
         Some(self.source.now().saturating_sub(since))
+    }
+    /// The time `side`'s last move took, for the clocks.
+    pub(crate) fn last_spent(&self, side: Color) -> Option<std::time::Duration> {
+        let first = self.game.start().side_to_move();
+        let played = self.game.played();
+        let mine = |i: usize| i.is_multiple_of(2) == (side == first);
+        (0..played.len())
+            .rev()
+            .find(|&i| mine(i))
+            .and_then(|i| played[i].spent)
+    }
+    /// The game's clocks were stopped (kifview suspended) for `away`: not charged.
+    pub(crate) fn suspended(&self, away: std::time::Duration) {
+        self.source.suspended(away);
     }
     /// Takes the engines out (to be quit).
     pub(crate) fn take_engines(&mut self) -> Vec<Engine> {

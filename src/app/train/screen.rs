@@ -173,17 +173,15 @@ impl TrainScreen {
     fn verdict_lines(&self, d: &dyn Drill, j: &Judgement) -> Vec<TrainLine> {
         let mut out = Vec::new();
         let tried = d.played();
-        let first = tried
-            .first()
-            .map(|&m| line_text(d.start(), &[m], None))
-            .unwrap_or_default();
+        let judged = d.tried_text();
+        let first = judged.clone().unwrap_or_default();
         match &j.verdict {
             Verdict::Right => out.push(TrainLine::Right(format!("○ 正解 {first}"))),
             Verdict::AnotherGood => out.push(TrainLine::Right(format!(
                 "○ {first}: another good move (正解の一つ)"
             ))),
             Verdict::Wrong { allows } => {
-                if tried.is_empty() {
+                if judged.is_none() {
                     out.push(TrainLine::Wrong("× given up".into()));
                 } else {
                     out.push(TrainLine::Wrong(format!("× 不正解 {first}")));
@@ -204,6 +202,7 @@ impl TrainScreen {
         if let Some(n) = &j.note {
             out.push(TrainLine::Dim(n.clone()));
         }
+        out.extend(d.report().into_iter().map(TrainLine::Plain));
         out
     }
 }

@@ -30,11 +30,13 @@ fn drills() -> Vec<NextMove> {
     NextMove::from_set("/sets/s.json", &set).unwrap()
 }
 
-fn mv(u: &str) -> Move {
+/// A move from USI text (the drills' tests).
+pub(crate) fn mv(u: &str) -> Move {
     Move::from_usi(u).unwrap()
 }
 
-fn judged(s: Step) -> Judgement {
+/// The judgement of a step that must not ask the engine (the drills' tests).
+pub(crate) fn judged(s: Step) -> Judgement {
     match s {
         Step::Judged(j) => j,
         Step::Ask(r) => panic!("asked the engine: {r:?}"),

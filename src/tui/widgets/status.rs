@@ -281,6 +281,15 @@ fn prompt_line(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme, vs: &mut 
         draw_message_below(area, buf, &m, style);
     }
     buf.set_style(area, Style::new().add_modifier(Modifier::REVERSED));
+    // Text offered (typing replaces it) shows selected: the other way round from the line.
+    if let Some(Overlay::Prompt(p)) = app.overlays().top()
+        && p.offered
+    {
+        let from = width(&clean(&p.label, d)).min(w);
+        let to = (from + width(&clean(&p.text, d))).min(w);
+        let sel = Rect::new(area.x + from as u16, area.y, (to - from) as u16, 1);
+        buf.set_style(sel, Style::new().remove_modifier(Modifier::REVERSED));
+    }
     if let Some(n) = cursor_at {
         vs.cursor = Some((area.x + n.min(w.saturating_sub(1)) as u16, area.y));
     }

@@ -2,6 +2,7 @@
 //! (`tests/fixtures/engines/player.sh`, which misbehaves on demand), and the statistics against
 //! the independent Python implementation (`scripts/match_stats.py`).
 
+mod match_adjudication;
 mod match_cli;
 mod match_csa;
 mod match_openings;

@@ -15,7 +15,7 @@ use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant};
 
 /// An app with `fake` as its engine, its events into a channel, its games on `time`.
-fn app_with(fake: &Fake, time: &FakeTime) -> (App, Receiver<Event>) {
+pub(super) fn app_with(fake: &Fake, time: &FakeTime) -> (App, Receiver<Event>) {
     let mut app = fake.app(Record::default());
     let (tx, rx) = channel();
     app.connect_events(Events::new(move |e| tx.send(e).is_ok()));
@@ -23,7 +23,7 @@ fn app_with(fake: &Fake, time: &FakeTime) -> (App, Receiver<Event>) {
     (app, rx)
 }
 
-fn keys(app: &mut App, text: &str) {
+pub(super) fn keys(app: &mut App, text: &str) {
     for c in text.chars() {
         let k = match c {
             '⏎' => KeyEvent::plain(KeyCode::Enter),
@@ -37,7 +37,7 @@ fn keys(app: &mut App, text: &str) {
 
 /// Hands the app its events until `done` (fails after a minute without it: a broken build,
 /// not a slow machine).
-fn until(app: &mut App, rx: &Receiver<Event>, what: &str, done: impl Fn(&App) -> bool) {
+pub(super) fn until(app: &mut App, rx: &Receiver<Event>, what: &str, done: impl Fn(&App) -> bool) {
     let deadline = Instant::now() + Duration::from_secs(60);
     while !done(app) {
         let left = deadline.saturating_duration_since(Instant::now());
@@ -51,13 +51,13 @@ fn until(app: &mut App, rx: &Receiver<Event>, what: &str, done: impl Fn(&App) ->
 }
 
 /// The moves and ending of the main line, as USI and KIF words.
-fn line(r: &Record) -> Vec<String> {
+pub(super) fn line(r: &Record) -> Vec<String> {
     crate::common::usi_line(r, NodeId::ROOT)
 }
 
 /// `A`, ▲ (Enter), the fake (Enter), the time control typed over the offered one, the
 /// names as offered: the game starts.
-fn start(app: &mut App, rx: &Receiver<Event>, tc: &str) {
+pub(super) fn start(app: &mut App, rx: &Receiver<Event>, tc: &str) {
     keys(app, "A⏎⏎");
     keys(app, &"⌫".repeat(20));
     keys(app, &format!("{tc}⏎⏎⏎"));
@@ -67,11 +67,16 @@ fn start(app: &mut App, rx: &Receiver<Event>, tc: &str) {
     });
 }
 
-const REPLY: &str = "< go\n> info depth 2 score cp -35 pv 3c3d 2g2f\n> bestmove 3c3d\n";
+pub(super) const REPLY: &str = "< go\n> info depth 2 score cp -35 pv 3c3d 2g2f\n> bestmove 3c3d\n";
 
 #[test]
 fn a_move_the_engines_reply_and_their_times_then_takeback_and_resign() {
-    let fake = Fake::new(&format!("{REPLY}{REPLY}"));
+    // The first reply comes once the test has moved the time on (the engine is charged
+    // until its bestmove comes).
+    let gate = tempfile::tempdir().unwrap();
+    let gate = gate.path().join("open");
+    let first = REPLY.replace("< go\n", &format!("< go\nwait {}\n", gate.display()));
+    let fake = Fake::new(&format!("{first}{REPLY}"));
     let time = FakeTime::default();
     let (mut app, rx) = app_with(&fake, &time);
     start(&mut app, &rx, "600+byo30");
@@ -86,6 +91,7 @@ fn a_move_the_engines_reply_and_their_times_then_takeback_and_resign() {
         app.message()
     );
     time.advance(Duration::from_millis(2500));
+    std::fs::write(&gate, "").unwrap();
     until(&mut app, &rx, "got the reply", |a| a.record().len() >= 3);
     assert_eq!(line(app.record()), ["7g7f", "3c3d"]);
     let log = fake.log();

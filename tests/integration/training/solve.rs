@@ -91,7 +91,7 @@ fn solve(f: &Fixture) -> Viewer {
 }
 
 /// The screen at `w`x`h`, the clock's time masked (it runs).
-fn shown(v: &mut Viewer, w: u16, h: u16) -> String {
+pub(super) fn shown(v: &mut Viewer, w: u16, h: u16) -> String {
     let mut out = String::new();
     for row in screen_rows(&screen(v, w, h)) {
         let mut row = row.as_str();
@@ -250,7 +250,7 @@ fn the_solve_mode_at_three_sizes() {
 
 // ----- the binary -----
 
-fn kifview(data: &Path) -> assert_cmd::Command {
+pub(super) fn kifview(data: &Path) -> assert_cmd::Command {
     let mut c = assert_cmd::Command::cargo_bin("kifview").unwrap();
     c.env("KIFVIEW_DATA_DIR", data);
     c
