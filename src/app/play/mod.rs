@@ -41,6 +41,8 @@ pub struct SideView {
     /// The time its last move took.
     pub last: Option<Duration>,
     pub engine: bool,
+    /// Its engine is still starting (its handshake not done: its clock has not started).
+    pub starting: bool,
 }
 
 /// What the clocks' widget shows: both sides, the result once over, the engine's view.
@@ -583,6 +585,7 @@ impl App {
                 thinking: running.then(|| m.thinking_for()).flatten(),
                 last: m.last_spent(c),
                 engine: matches!(m.player(c), Player::Engine(_)),
+                starting: m.on() && m.engine_starting(c),
             }
         };
         let eval = self.research.play.show_eval.then(|| eval_text(m)).flatten();

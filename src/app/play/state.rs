@@ -102,6 +102,15 @@ impl Match {
             )
         })
     }
+    /// Is `side`'s engine still starting (its handshake not done)?
+    pub fn engine_starting(&self, side: Color) -> bool {
+        self.engines[side.index()].as_ref().is_some_and(|e| {
+            !matches!(
+                e.state(),
+                crate::engine::State::Ready | crate::engine::State::Searching
+            )
+        })
+    }
     /// Is an engine thinking on its move?
     pub fn engine_thinking(&self) -> bool {
         self.thinking.is_some()

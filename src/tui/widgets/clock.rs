@@ -2,6 +2,7 @@
 //! name and main time left, its byoyomi (counting down once the main time is gone), the time
 //! the side to move has thought on this move (◀), else the time its last move took; under
 //! them the result once the game is over, and the engine's evaluation and line when shown.
+//! An engine still starting says so (起動中): its clock runs only once it is ready.
 //! Drawing reads the clock's time and changes nothing: the run loop draws again at the next
 //! second the clocks show (`App::play_next_look`).
 
@@ -67,6 +68,10 @@ fn side_row(mark: &str, s: &SideView, w: usize, double: bool) -> String {
         (Some(t), _) => time.push_str(&format!(" ◀{}", secs(t))),
         (None, Some(t)) => time.push_str(&format!(" ({})", secs(t))),
         (None, None) => {}
+    }
+    if s.starting {
+        // gpsusi takes 15-50 s to answer `usi` and `isready` on a loaded machine.
+        time.push_str(" 起動中");
     }
     let room = w.saturating_sub(width(mark) + width(&time) + 1);
     let name = ellipsize(&s.name, room, double);

@@ -242,3 +242,23 @@ fn clocks_on_screen_at_80x24_and_120x40() {
     }
     drop(rx);
 }
+
+#[test]
+fn an_engine_still_starting_says_so_on_its_clock_until_it_is_ready() {
+    let fake = Fake::new("< go\n");
+    let time = FakeTime::default();
+    let (mut app, rx) = app_with(&fake, &time);
+    // △ (you), the engine ▲; its handshake is not read until the app handles its events.
+    keys(&mut app, "Aj⏎⏎byo3⏎⏎⏎");
+    assert!(app.playing(), "{:?}", app.message());
+    assert!(app.play_view().unwrap().sides[0].starting);
+    let mut v = Viewer::new(app, Theme::plain());
+    let rows = screen_rows(&screen(&mut v, 80, 24)).join("\n");
+    assert!(rows.contains("秒読み3 起動中"), "{rows}");
+    let mut app = v.app;
+    until(&mut app, &rx, "the engine is ready", |a| {
+        a.game().is_some_and(|m| m.engines_ready())
+    });
+    assert!(app.playing());
+    assert!(!app.play_view().unwrap().sides[0].starting);
+}
