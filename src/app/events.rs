@@ -33,6 +33,8 @@ pub enum Event {
     Engine,
     /// The training history's writer wrote an attempt (`app::train`).
     Train,
+    /// A book save's thread ended (`app::book::save`).
+    Book,
 }
 
 /// Where workers send their events: the front end's channel, or nowhere (tests and batch

@@ -14,6 +14,7 @@ impl App {
     pub(crate) fn request_quit(&mut self, force: bool) {
         self.interrupt_game("quit");
         if self.quit_waits_for_save(force)
+            || self.quit_waits_for_book_save(force)
             || (!force && (self.stacked_unsaved() || self.books_unsaved()))
         {
             return;
@@ -98,6 +99,7 @@ impl App {
             Event::Recovery => self.recovery_tick(),
             Event::Engine => self.research_tick(Instant::now()) | self.play_tick(),
             Event::Train => self.train_tick(),
+            Event::Book => self.book_save_tick(),
         }
     }
 

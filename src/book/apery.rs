@@ -184,6 +184,24 @@ impl Apery {
         Ok(Apery::with(data, sorted))
     }
 
+    /// The first entry (0-based) whose key is below the key of the entry before it, reading
+    /// every entry once: such a file is not sorted by key as Apery's own lookup (a binary
+    /// search) needs, nor as [`Apery::open`] takes it when its sample looks sorted.
+    /// (YaneuraOu reads an Apery book whole into a hash map: the order does not matter to it.)
+    pub fn unsorted_at(data: &[u8]) -> Option<u64> {
+        let mut keys = data
+            .chunks_exact(ENTRY)
+            .map(|e| u64::from_le_bytes(e[..8].try_into().expect("8")));
+        let mut last = keys.next()?;
+        for (i, k) in keys.enumerate() {
+            if k < last {
+                return Some(i as u64 + 1);
+            }
+            last = k;
+        }
+        None
+    }
+
     fn entries(data: &[u8]) -> Result<usize> {
         if !data.len().is_multiple_of(ENTRY) {
             return Err(BookError::format(format!(

@@ -157,7 +157,14 @@ impl Data {
             path: path.to_path_buf(),
             source,
         };
-        let file = std::fs::File::open(path).map_err(io)?;
+        // Opened without blocking: a FIFO's open for reading would wait for a writer (the
+        // save's thread, opening the book it just wrote, or `:book open`, would hang there).
+        let file = std::os::unix::fs::OpenOptionsExt::custom_flags(
+            std::fs::OpenOptions::new().read(true),
+            libc::O_NONBLOCK,
+        )
+        .open(path)
+        .map_err(io)?;
         let meta = file.metadata().map_err(io)?;
         if !meta.is_file() {
             return Err(BookError::format("not a regular file").at(path));
@@ -616,17 +623,55 @@ pub fn open(path: &Path) -> Result<Opened> {
 /// key order (a text book on disk with its edits over it, a book in memory), the others
 /// through an external sort ([`extsort`]); an SBK book is encoded in memory.
 pub fn save(book: &dyn Lookup, path: &Path, format: Format) -> Result<Losses> {
+    save_watched(book, path, format, &SaveWatch::default())
+}
+
+/// What a save running on another thread shares with the thread that started it (the
+/// viewer's): how far it is, and a flag that stops it.
+#[derive(Debug, Default)]
+pub struct SaveWatch {
+    /// The positions the book holds (0 until the save has counted them).
+    pub total: std::sync::atomic::AtomicU64,
+    /// The positions read and written so far (a `.ybb` or Apery book, or an unsorted text
+    /// one, is then sorted and written: [`extsort`]).
+    pub done: std::sync::atomic::AtomicU64,
+    /// Set: the save ends early with [`extsort::INTERRUPTED`], the file as it was and no
+    /// temporary file left.
+    pub stop: std::sync::atomic::AtomicBool,
+}
+
+/// [`save`], counting the positions into `watch` as they are written and stopping when its
+/// flag is set.
+pub fn save_watched(
+    book: &dyn Lookup,
+    path: &Path,
+    format: Format,
+    watch: &SaveWatch,
+) -> Result<Losses> {
+    use std::sync::atomic::Ordering::Relaxed;
     let dir = spill_dir(path);
     let mut failed = None;
     let mut losses = Losses::default();
+    let stopped = || match watch.stop.load(Relaxed) {
+        true => Err(BookError::format(extsort::INTERRUPTED)),
+        false => Ok(()),
+    };
+    stopped()?;
+    watch.total.store(book.len() as u64, Relaxed);
     let saved = crate::store::save_with(path, crate::store::SaveOptions::default(), &mut |f| {
         let r = write_to(
-            &mut |v| book.visit(v),
+            &mut |v| {
+                book.visit(&mut |k, e| {
+                    stopped()?;
+                    watch.done.fetch_add(1, Relaxed);
+                    v(k, e)
+                })
+            },
             book.in_key_order(),
             f,
             format,
             &dir,
-            None,
+            Some(&watch.stop),
         );
         took(r, &mut losses, &mut failed)
     });

@@ -1,13 +1,17 @@
 //! A book on disk being edited: the changed positions held in memory over the file, which is
 //! still looked up where it is (a book of any size is edited without reading it). Saving
-//! writes the book the overlay answers for ([`super::save`]).
+//! writes the book the overlay answers for ([`super::save`]): the viewer saves a
+//! [`Overlay::snapshot`] on a thread of its own (the book on disk shared, the changes
+//! copied), and once it is written looks the new file up under the changes made since
+//! ([`Overlay::rebase`]).
 
 use super::{Entry, Lookup, Result};
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// Changes over a book looked up where it is.
 pub struct Overlay {
-    base: Box<dyn Lookup>,
+    base: Arc<dyn Lookup>,
     /// Each changed position as it is now (`None`: deleted).
     changed: BTreeMap<String, Option<Entry>>,
 }
@@ -15,9 +19,29 @@ pub struct Overlay {
 impl Overlay {
     pub fn new(base: Box<dyn Lookup>) -> Overlay {
         Overlay {
-            base,
+            base: Arc::from(base),
             changed: BTreeMap::new(),
         }
+    }
+
+    /// The book as it is now, for a save on another thread: the same book on disk under a
+    /// copy of the changes (their size, never the book's); edits made to `self` after do not
+    /// reach it.
+    pub fn snapshot(&self) -> Overlay {
+        Overlay {
+            base: Arc::clone(&self.base),
+            changed: self.changed.clone(),
+        }
+    }
+
+    /// `saved` (a [`Overlay::snapshot`] of this book) was written to the file `base` looks
+    /// up: the book is looked up there from now on, under the changes made since the
+    /// snapshot (a change the snapshot held as it is now is in the file: dropped, so that the
+    /// book answers what the file holds, less what its format could not hold).
+    pub fn rebase(&mut self, base: Box<dyn Lookup>, saved: &Overlay) {
+        self.changed
+            .retain(|k, now| saved.changed.get(k) != Some(now));
+        self.base = Arc::from(base);
     }
 
     /// The entry under `key` to change, made (at `ply`) when the book has none.
@@ -196,6 +220,36 @@ mod tests {
         assert_eq!(o.len(), 5);
         assert_eq!(o.entry("f").unwrap(), None);
         assert_eq!(o.entry("d").unwrap().unwrap().moves[0].count, 9);
+    }
+
+    #[test]
+    fn a_saved_snapshot_rebased_answers_the_new_file_under_the_edits_made_since() {
+        let mut base = Book::new();
+        base.insert("b".into(), entry("7g7f", 1));
+        let mut o = Overlay::new(Box::new(base));
+        o.set("a", Some(entry("1g1f", 2)));
+        o.set("b", Some(entry("7g7f", 5)));
+        let saved = o.snapshot();
+        // Edited while the snapshot is written: "b" again, "c" new.
+        o.set("b", Some(entry("7g7f", 6)));
+        o.set("c", Some(entry("2g2f", 3)));
+        assert_eq!(saved.entry("b").unwrap().unwrap().moves[0].count, 5);
+        assert_eq!(saved.entry("c").unwrap(), None);
+        // The file as written, less what its format could not hold ("a"'s count).
+        let mut file = Book::new();
+        file.insert("a".into(), entry("1g1f", 0));
+        file.insert("b".into(), entry("7g7f", 5));
+        o.rebase(Box::new(file), &saved);
+        let counts: Vec<(String, u64)> = ["a", "b", "c"]
+            .iter()
+            .map(|k| (k.to_string(), o.entry(k).unwrap().unwrap().moves[0].count))
+            .collect();
+        assert_eq!(
+            counts,
+            [("a".into(), 0), ("b".into(), 6), ("c".into(), 3)],
+            "the file's answer where nothing changed since, the edits made since over it"
+        );
+        assert_eq!(o.changes().count(), 2);
     }
 
     #[test]

@@ -5,9 +5,10 @@
 //! `d` deletes it, `J`/`K` move it down or up in its book's order, `s` saves every modified
 //! book (atomically, through `book::save` and `store`). A book on disk stays there: its
 //! changes are held over it (`book::overlay`), whatever its size. `:book open FILE`, `:book new FILE` (created by the first
-//! save), `:book save`, `:book close`. Quitting with a modified book asks first
+//! save), `:book save`, `:book stop`, `:book close`. Quitting with a modified book asks first
 //! ([`App::books_unsaved`]).
 
+use super::state::AfterBookSave;
 use super::{OpenBook, Store};
 use crate::app::overlay::{Answer, Prompt};
 use crate::app::state::{App, Level};
@@ -251,40 +252,9 @@ impl App {
     }
 
     /// `book_save` (`s`, `:book save`): writes every modified book to its file (atomically,
-    /// in its format). True when every one was saved.
-    pub(crate) fn book_save(&mut self) -> bool {
-        let mut saved = Vec::new();
-        let mut failed = None;
-        for b in &mut self.collection.books.open {
-            if !b.modified() {
-                continue;
-            }
-            match book::save(b.store.lookup(), &b.path, b.format) {
-                Ok(losses) => {
-                    b.touched.clear();
-                    let lost: Vec<String> = losses
-                        .items
-                        .iter()
-                        .map(|(w, n)| format!("{n} {w}"))
-                        .collect();
-                    saved.push(match lost.is_empty() {
-                        true => b.name.clone(),
-                        false => format!("{} (the format cannot hold {})", b.name, lost.join(", ")),
-                    });
-                }
-                Err(e) => failed = Some(format!("{}: not saved: {e}", b.name)),
-            }
-        }
-        self.collection.books.revision += 1;
-        if let Some(e) = failed {
-            self.info_level(e, Level::Error);
-            return false;
-        }
-        match saved.is_empty() {
-            true => self.info("no book has unsaved changes"),
-            false => self.info(format!("saved {}", saved.join(", "))),
-        }
-        true
+    /// in its format), on a thread (`save.rs`).
+    pub(crate) fn book_save(&mut self) {
+        self.book_save_then(AfterBookSave::Stay);
     }
 
     /// `:book new FILE`: a new empty book, written to FILE by its first save (a file already
@@ -326,6 +296,10 @@ impl App {
                 self.book_save();
                 Ok(())
             }
+            ("stop", true) => {
+                self.book_save_stop();
+                Ok(())
+            }
             ("close", true) => self.book_close(),
             ("", true) => {
                 let names = self.books().names();
@@ -339,7 +313,7 @@ impl App {
                 Ok(())
             }
             _ => Err(format!(
-                "expected :book open FILE, :book new FILE, :book save or :book close (got '{}')",
+                "expected :book open FILE, :book new FILE, :book save, :book stop or :book close (got '{}')",
                 crate::core::text::sanitize(arg)
             )),
         };
@@ -356,20 +330,12 @@ impl App {
             return Err(no_book());
         }
         let i = books.selected.map_or(books.open.len() - 1, |s| s.0);
-        let close = |app: &mut App, i: usize| {
-            let b = app.collection.books.open.remove(i);
-            let books = &mut app.collection.books;
-            books.selected = None;
-            books.revision += 1;
-            books.rows = None;
-            app.info(format!("closed {}", b.name));
-            app.book_after_key();
-        };
         if !self.collection.books.open[i].modified() {
-            close(self, i);
+            self.close_book(i);
             return Ok(());
         }
         let name = self.collection.books.open[i].name.clone();
+        let path = self.collection.books.open[i].path.clone();
         self.ask(
             format!("{name} has unsaved changes. Save them?"),
             Vec::new(),
@@ -379,12 +345,28 @@ impl App {
                 (Answer::Cancel, "cancel"),
             ],
             move |app, a| match a {
-                Answer::Save if app.book_save() => close(app, i),
-                Answer::Discard => close(app, i),
+                Answer::Save => app.book_save_then(AfterBookSave::Close(path.clone())),
+                Answer::Discard => {
+                    match (app.collection.books.open.iter()).position(|b| b.path == path) {
+                        Some(i) => app.close_book(i),
+                        None => app.info("the book was closed already"),
+                    }
+                }
                 _ => app.info("the book stays open"),
             },
         );
         Ok(())
+    }
+
+    /// Closes book `i` (its unsaved edits, if any, are dropped).
+    pub(super) fn close_book(&mut self, i: usize) {
+        let b = self.collection.books.open.remove(i);
+        let books = &mut self.collection.books;
+        books.selected = None;
+        books.revision += 1;
+        books.rows = None;
+        self.info(format!("closed {}", b.name));
+        self.book_after_key();
     }
 
     /// Quitting: true (and a question asked) when a book has unsaved changes; saving or
@@ -406,7 +388,7 @@ impl App {
                 (Answer::Cancel, "cancel"),
             ],
             |app, a| match a {
-                Answer::Save if app.book_save() => app.request_quit(false),
+                Answer::Save => app.book_save_then(AfterBookSave::Quit { force: false }),
                 Answer::Discard => {
                     for b in &mut app.collection.books.open {
                         discard(b);

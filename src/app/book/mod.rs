@@ -20,6 +20,7 @@ pub mod edit;
 pub mod focus;
 pub mod leaves;
 pub(crate) mod recovery;
+pub(crate) mod save;
 pub mod state;
 
 use crate::app::state::{App, Level};

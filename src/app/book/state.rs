@@ -1,6 +1,7 @@
 //! The books' state: the open books, the pane's rows and highlight, where the line leaves
-//! the books. Data only (no `App`): the behaviour is in `mod.rs`, `focus.rs`, `edit.rs` and
-//! `leaves.rs`; the collection's state holds it.
+//! the books, the recovery files and the save under way. Data only (no `App`): the behaviour
+//! is in `mod.rs`, `focus.rs`, `edit.rs`, `leaves.rs`, `recovery.rs` and `save.rs`; the
+//! collection's state holds it.
 
 use crate::book::{self, Entry, Lookup};
 use crate::core::record::{NodeId, Revision};
@@ -93,6 +94,8 @@ pub struct Books {
     pub(crate) leaves: Leaves,
     /// This session's recovery files of the books' edits (`recovery.rs`).
     pub(crate) recovery: BookKeeper,
+    /// The book save under way, and one waiting for it (`save.rs`).
+    pub(crate) saves: BookSaves,
 }
 
 impl std::fmt::Debug for Books {
@@ -142,3 +145,51 @@ pub(crate) struct BookKeeper {
     pub(crate) next: Option<std::time::Instant>,
     pub(crate) running: Option<std::thread::JoinHandle<Written>>,
 }
+
+/// What follows a book save once it has ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum AfterBookSave {
+    Stay,
+    /// Close the book at this path (if it has no unsaved edits then).
+    Close(PathBuf),
+    /// Quit (`force`: without asking about unsaved edits), as `q` would.
+    Quit {
+        force: bool,
+    },
+}
+
+/// A book save under way, and one waiting for it.
+#[derive(Debug, Default)]
+pub(crate) struct BookSaves {
+    pub(crate) running: Option<BookSaveRunning>,
+    /// A save asked for while one ran: started when it ends, then does what it says.
+    pub(crate) queued: Option<AfterBookSave>,
+}
+
+/// The books a save's thread writes, in order.
+#[derive(Debug)]
+pub(crate) struct BookSaveRunning {
+    pub(crate) rx: std::sync::mpsc::Receiver<Vec<BookWritten>>,
+    pub(crate) books: Vec<BookSaving>,
+    /// Which book the thread writes now (an index into `books`).
+    pub(crate) at: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+    pub(crate) then: AfterBookSave,
+}
+
+#[derive(Debug)]
+pub(crate) struct BookSaving {
+    pub(crate) path: PathBuf,
+    pub(crate) name: String,
+    pub(crate) watch: std::sync::Arc<book::SaveWatch>,
+    /// The entries written of the positions edited since the last save (as `touched` holds
+    /// them): what the file holds there once the save has ended.
+    pub(crate) written: HashMap<String, Option<Entry>>,
+}
+
+/// How one book's save ended: the book as written (its snapshot), and what its format could
+/// not hold with the new file opened for lookups (`None`: it could not be opened, the book is
+/// looked up where it was), or why not.
+pub(crate) type BookWritten = (
+    book::overlay::Overlay,
+    Result<(book::Losses, Option<Box<dyn Lookup>>), String>,
+);

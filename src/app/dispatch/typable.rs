@@ -172,8 +172,8 @@ pub const TYPABLE_COMMANDS: &[TypableCommand] = &[
     TypableCommand {
         name: "book",
         aliases: &[],
-        arg: Arg::OptionalText("open FILE | new FILE | save | close"),
-        doc: "Opening books: open a book file (YaneuraOu .db) into the book pane, start a new one (written by its first save), save the modified ones, close one; alone: list the open books",
+        arg: Arg::OptionalText("open FILE | new FILE | save | stop | close"),
+        doc: "Opening books: open a book file (YaneuraOu .db) into the book pane, start a new one (written by its first save), save the modified ones (on a thread; stop stops the save), close one; alone: list the open books",
         handler: |a, arg| a.book_command(arg),
     },
     TypableCommand {

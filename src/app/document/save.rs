@@ -249,9 +249,9 @@ impl App {
         self.session.saves.renders
     }
 
-    /// Is a save running?
+    /// Is a save running (the record's, or the books': `app::book::save`)?
     pub fn save_running(&self) -> bool {
-        self.session.saves.running.is_some()
+        self.session.saves.running.is_some() || self.book_save_running()
     }
 
     /// Saves run in the background: a save that has not ended after `d` goes on while keys
@@ -262,7 +262,9 @@ impl App {
 
     /// The status line's account of a running save: `saving study.kif… 48% of 2.7 MB`.
     pub fn save_status(&self) -> Option<String> {
-        let r = self.session.saves.running.as_ref()?;
+        let Some(r) = self.session.saves.running.as_ref() else {
+            return self.book_save_status();
+        };
         let name = file_name(&r.job.path);
         let total = r.progress.total.load(Ordering::Relaxed);
         let written = r.progress.written.load(Ordering::Relaxed);

@@ -234,3 +234,54 @@ fn check_names_each_problem_and_exits_1_with_the_count() {
             .ends_with("sorted.db: 3 positions, 7 moves: no problem found\n")
     );
 }
+
+/// `book check` reads the order of every entry of an Apery book (opening one checks 2,048 of
+/// them): two neighbours swapped where that sample does not look are named by index.
+#[test]
+fn check_finds_an_apery_entry_out_of_order_that_the_sample_of_open_misses() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("book.bin");
+    let b = super::generated(300, 40, 11);
+    kifview::book::save_new(&b, &path, kifview::book::Format::Apery, true).unwrap();
+    let r = kifview()
+        .args(["book", "check"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert_eq!(
+        r.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&r.stdout)
+    );
+    let mut bytes = std::fs::read(&path).unwrap();
+    let n = bytes.len() / 16;
+    let step = n / 2048;
+    assert!(step >= 2, "{n} entries");
+    let key = |b: &[u8], i: usize| u64::from_le_bytes(b[i * 16..i * 16 + 8].try_into().unwrap());
+    // An entry the sample checks, followed by one it does not, of a greater key.
+    let j = (step..n - 1)
+        .step_by(step)
+        .find(|&j| (j + 1) % step != 0 && key(&bytes, j) < key(&bytes, j + 1))
+        .unwrap();
+    let (a, rest) = bytes.split_at_mut((j + 1) * 16);
+    a[j * 16..].swap_with_slice(&mut rest[..16]);
+    std::fs::write(&path, &bytes).unwrap();
+    let r = kifview()
+        .args(["book", "check"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert_eq!(r.status.code(), Some(1));
+    let out = String::from_utf8_lossy(&r.stdout).to_string();
+    assert_eq!(out.lines().count(), 1, "{out}");
+    assert!(
+        out.contains(&format!(
+            "book.bin: entry {} (byte {}): its key is below the key of entry {j} before it: not sorted by key",
+            j + 1,
+            (j + 1) * 16
+        )),
+        "{out}"
+    );
+    assert!(String::from_utf8_lossy(&r.stderr).contains("book.bin: 1 problems"));
+}

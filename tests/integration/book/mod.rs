@@ -9,6 +9,7 @@ mod huge;
 mod pane;
 mod peers;
 mod recovery_e2e;
+mod save_background;
 mod text;
 
 use kifview::book::{Book, BookMove, key_of};
