@@ -19,6 +19,11 @@
 //!
 //! `recovery_copy` is what the periodic recovery snapshot costs the UI thread when a write is
 //! due: the copy of the record handed to the keeper's thread (which renders and writes it).
+//! The copy shares the record's nodes (`core::record::Nodes`: one reference per chunk of 128
+//! nodes, the last chunk cloned), so it must stay far under a key's 1 ms; `edit_after_a_snapshot`
+//! is what that sharing costs the next edit (the written node's chunk cloned), next to `edit`
+//! with nothing shared, and `node_access` (68,000 reads by id) what reading through the chunks
+//! costs the key path.
 //!
 //! `search` and its kin are `/`, a query and Enter: a search reads the whole record by its
 //! nature, so it grows with the record; it has to stay well under 50 ms here.
@@ -201,6 +206,49 @@ fn benches(c: &mut Criterion) {
     // would go to the user's data folder and queue a copy per iteration).
     g.bench_function("recovery_copy", |bn| {
         bn.iter(|| std::hint::black_box(Box::new(b.v.app.record().clone())))
+    });
+    // An edit (a comment of the start position, as the comment editor makes it) and its
+    // frame; `edit_after_a_snapshot` is the same edit while a recovery copy taken just before
+    // is still held (as the keeper's thread holds one until it is written): what writing into
+    // a record that shares its nodes with a copy costs the key.
+    g.bench_function("edit", |bn| {
+        bn.iter_custom(|n| {
+            let mut total = Duration::ZERO;
+            for _ in 0..n {
+                let t = Instant::now();
+                b.edit();
+                b.frame();
+                total += t.elapsed();
+            }
+            total
+        })
+    });
+    g.bench_function("edit_after_a_snapshot", |bn| {
+        bn.iter_custom(|n| {
+            let mut total = Duration::ZERO;
+            for _ in 0..n {
+                let held = Box::new(b.v.app.record().clone());
+                let t = Instant::now();
+                b.edit();
+                b.frame();
+                total += t.elapsed();
+                drop(std::hint::black_box(held));
+            }
+            total
+        })
+    });
+    // Every node of the record read by its id once (the way the key path reads nodes): the
+    // median divided by the node count is what one node access costs.
+    g.bench_function("node_access", |bn| {
+        let r = b.v.app.record();
+        let n = r.len() as u32;
+        bn.iter(|| {
+            let mut sum = 0u64;
+            for i in 0..n {
+                sum += u64::from(r.node(NodeId(i)).ply);
+            }
+            std::hint::black_box(sum)
+        })
     });
     // j and k switch between the alternatives of the widest fork (the line below changes).
     let first_child = |b: &mut Bench| {

@@ -511,7 +511,10 @@ pub fn check_newlines(data: &[u8]) {
         if ca.nodes != cb.nodes {
             panic!(
                 "tree differs with LF line ends: {}",
-                first_difference(&ca.nodes, &cb.nodes)
+                first_difference(
+                    &ca.nodes.iter().collect::<Vec<_>>(),
+                    &cb.nodes.iter().collect::<Vec<_>>()
+                )
             );
         }
     }

@@ -339,6 +339,8 @@ fn turn(
         let now = Instant::now();
         if now >= deadline {
             let charge = clock.stop();
+            // What the engine last said it had searched: evidence of who overstepped.
+            timing.reported = engine.analysis().time_ms.map(Duration::from_millis);
             player.kill();
             let why = format!(
                 "engine {name} sent no bestmove within {:.1} s: killed",

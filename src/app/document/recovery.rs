@@ -331,7 +331,8 @@ pub fn remove_recovery(path: &Path) -> Result<(), String> {
 
 /// The recovery files of this session's documents and the thread that writes them: each
 /// document with unsaved edits has one, written at most every `interval` after its edits
-/// (a copy of the record goes to the thread: rendering and writing stay off the key path),
+/// (a copy of the record goes to the thread: rendering and writing stay off the key path,
+/// and the copy shares the record's nodes, `record::Nodes`, so taking it costs microseconds),
 /// and removed when the document has no unsaved edits any more or is closed. A signal writes
 /// every one at once ([`Keeper::keep_all`]); a clean quit removes them ([`Keeper::finish`]).
 #[derive(Debug)]
@@ -560,6 +561,75 @@ mod tests {
         let old = dir.path().join(".g.kifu.kifview-recovery.kifu");
         std::fs::write(&old, "x").unwrap();
         assert!(found(&path, None, &[]).contains(&old));
+    }
+
+    /// The keeper copies the record on the UI thread and its thread writes the copy later:
+    /// edits made in between (into nodes the copy shares with the record) must not reach
+    /// the file, which holds the record as it was when the copy was taken.
+    #[test]
+    fn a_recovery_file_holds_the_record_as_it_was_when_copied_not_the_edits_after() {
+        use crate::core::record::{Edit, NodeId};
+        use crate::core::rules::Move;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("g.kifu");
+        std::fs::write(&path, "").unwrap();
+        let mut doc = super::super::Document::new(
+            crate::app::document::record_from(crate::core::rules::Position::startpos()),
+            doc_for(&path),
+        );
+        // 600 moves (a rook going back and forth): nodes in several of the chunks copies
+        // share.
+        let shuffle = ["2h3h", "8b7b", "3h2h", "7b8b"].map(|m| Move::from_usi(m).unwrap());
+        let moves = (0..600).map(|i| shuffle[i % 4]).collect();
+        let line = Edit::AddLine {
+            parent: NodeId::ROOT,
+            moves,
+        };
+        doc.apply(line, NodeId::ROOT).unwrap();
+        let kif = |r: &Record| {
+            let info = TextInfo::new(TextEncoding::Utf8);
+            notation::to_bytes(r, Target::new(Format::Kif), &info)
+                .unwrap()
+                .0
+        };
+        let want = kif(doc.record());
+        let mut keeper = Keeper::default();
+        keeper.set_interval(Some(Duration::ZERO));
+        // The keeper's queue, with no thread at its end yet: the copy waits in it.
+        let (tx, rx) = mpsc::channel();
+        keeper.tx = Some(tx);
+        assert_eq!(keeper.tick(Instant::now(), std::iter::once(&doc)), None);
+        for edit in [
+            Edit::SetComment {
+                node: NodeId(3),
+                text: "written after the copy".into(),
+            },
+            Edit::AddMove {
+                parent: NodeId(200),
+                mv: Move::from_usi("1g1f").unwrap(),
+            },
+            Edit::CutAfter { node: NodeId(400) },
+            Edit::SetBookmark {
+                node: NodeId(350),
+                name: Some("after".into()),
+            },
+        ] {
+            doc.apply(edit, NodeId::ROOT).unwrap();
+        }
+        assert_ne!(kif(doc.record()), want);
+        let shared = Arc::clone(&keeper.shared);
+        drop(keeper);
+        // What the keeper's thread does with its queue.
+        run(&rx, &shared);
+        let written = lock(&shared).files.get(&doc.id()).cloned().unwrap();
+        assert_eq!(
+            String::from_utf8(std::fs::read(&written).unwrap()).unwrap(),
+            String::from_utf8(want).unwrap()
+        );
+        assert_eq!(
+            super::super::move_count(&read_recovery(&written).unwrap()),
+            600
+        );
     }
 
     #[test]

@@ -26,7 +26,9 @@ pub(super) fn config(dir: &Path) -> PathBuf {
         )
     };
     let mut text = entry("strong", "long.txt", "none") + &entry("weak", "short.txt", "none");
-    for f in ["crash", "hang", "silent", "illegal", "flood", "win"] {
+    for f in [
+        "crash", "hang", "silent", "stall", "illegal", "flood", "win",
+    ] {
         text += &entry(f, "long.txt", f);
     }
     let path = dir.join("config.toml");

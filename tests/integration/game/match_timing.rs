@@ -70,7 +70,50 @@ fn the_timing_log_has_every_engine_move_of_every_game_and_the_runners_cpu() {
         String::from_utf8_lossy(&o.stderr)
     );
     assert!(
-        said.contains("losses on time: 2 (engine 0, runner 0, unknown 2)"),
+        said.contains("losses on time: 2 (engine 0, overhead 0, unknown 2)"),
+        "{said}"
+    );
+}
+
+/// An engine killed as hung after saying it searched past its time is put down to the
+/// engine by its own account. (Before, the killed turn's reported time was not kept: every
+/// such loss read "unknown".)
+#[test]
+fn a_hung_engine_that_said_it_overstepped_is_put_down_to_the_engine() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = config(dir.path());
+    let log = dir.path().join("timing.jsonl");
+    let json = run_match(
+        &cfg,
+        &dir.path().join("games"),
+        &[
+            "--engine",
+            "strong",
+            "--engine",
+            "stall",
+            "--rounds",
+            "1",
+            "--tc",
+            "1+0.1",
+            "--margin",
+            "100",
+            "--timing",
+            log.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(json["errors"]["time"], 2, "{json}");
+    let o = std::process::Command::new("python3")
+        .arg(manifest().join("scripts/match_timing.py"))
+        .arg(&log)
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        said.contains("losses on time: 2 (engine 2, overhead 0, unknown 0)"),
+        "{said}"
+    );
+    assert!(
+        said.contains("its own info time 99999.000 ms -> engine"),
         "{said}"
     );
 }

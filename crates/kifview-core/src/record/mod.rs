@@ -4,6 +4,7 @@
 //! children; child 0 is the main line. Nothing here recurses over the tree depth.
 
 mod edit;
+mod nodes;
 mod special;
 #[cfg(test)]
 mod tests;
@@ -11,6 +12,7 @@ mod tests;
 /// A move as played (kept with the rules, where a position makes it: `Position::move_data`).
 pub use crate::rules::MoveData;
 pub use edit::{Applied, Edit, EditError, History, Revision};
+pub use nodes::Nodes;
 pub use special::Special;
 
 use crate::rules::{Color, Handicap, Move, Position};
@@ -165,7 +167,9 @@ pub struct Record {
     /// The initial position. Its SFEN move number is the number of the record's first move
     /// (1, or 81 for a diagram read with `手数＝80`): see [`Record::move_number`].
     pub initial: Initial,
-    pub nodes: Vec<Node>,
+    /// The tree's nodes, indexed by [`NodeId`]. A copy of the record shares them until one
+    /// side writes (see [`Nodes`]): copying a record costs far less than a key.
+    pub nodes: Nodes,
     /// Remark lines of the file's head, before the moves start, with KIF's `#` (KIF and KI2
     /// `#` lines; CSA `'` lines before the position, stored as `#` and the text). Remarks
     /// among the moves are the nodes' [`Node::remarks`].
@@ -212,7 +216,7 @@ impl Record {
         Record {
             header: Header::default(),
             initial,
-            nodes: vec![Node {
+            nodes: Nodes::from(vec![Node {
                 parent: None,
                 children: Children::new(),
                 step: Step::Root,
@@ -221,7 +225,7 @@ impl Record {
                 bookmark: None,
                 time: None,
                 remarks: Vec::new(),
-            }],
+            }]),
             program_lines: Vec::new(),
             layout: StartLayout::default(),
             source: SourceText::default(),

@@ -180,3 +180,81 @@ fn ply_beyond_the_main_line_names_its_length() {
         r.node_at_ply(Some(2)).unwrap()
     );
 }
+
+/// A copy of the record (what a recovery file and a save are written from, on a thread)
+/// keeps the record as it was when taken: edits made after it, and their undo and redo,
+/// change the record only, though the two share every node not written since.
+#[test]
+fn a_copy_keeps_the_record_as_it_was_whatever_is_edited_undone_or_redone_after() {
+    let mut r = Record::default();
+    let mut cur = NodeId::ROOT;
+    for i in 0..1000 {
+        cur = play_fast(&mut r, cur, ["2h3h", "8b7b", "3h2h", "7b8b"][i % 4], i);
+    }
+    // A copy sharing nothing, to compare with.
+    let deep = |r: &Record| Record {
+        nodes: r.nodes.iter().cloned().collect(),
+        ..r.clone()
+    };
+    let was = deep(&r);
+    let copy = r.clone();
+    let mut h = History::new();
+    let mut apply = |r: &mut Record, e: Edit| h.apply(r, e, NodeId::ROOT).unwrap();
+    apply(
+        &mut r,
+        Edit::SetComment {
+            node: NodeId(5),
+            text: "after the copy".into(),
+        },
+    );
+    let branch = apply(
+        &mut r,
+        Edit::AddMove {
+            parent: NodeId(10),
+            mv: Move::from_usi("1g1f").unwrap(),
+        },
+    );
+    apply(&mut r, Edit::PromoteToMain { node: branch });
+    apply(&mut r, Edit::CutAfter { node: NodeId(999) });
+    apply(
+        &mut r,
+        Edit::SetTime {
+            node: NodeId(700),
+            time: Some(MoveTime {
+                spent_ms: 1000,
+                total_ms: None,
+            }),
+        },
+    );
+    apply(
+        &mut r,
+        Edit::SetBookmark {
+            node: NodeId(200),
+            name: Some("mark".into()),
+        },
+    );
+    apply(&mut r, Edit::Detach { node: NodeId(300) });
+    // Records are compared whole (`==`, every node of the arena) and as a file shows them
+    // (undo keeps a removed move's node in the arena, detached).
+    let text = |r: &Record| {
+        let kif = crate::notation::to_bytes(
+            r,
+            crate::notation::Target::new(crate::notation::Format::Kif),
+            &crate::notation::TextInfo::new(crate::notation::TextEncoding::Utf8),
+        );
+        String::from_utf8(kif.unwrap().0).unwrap()
+    };
+    assert!(copy == was, "an edit reached the copy taken before it");
+    assert!(r != was);
+    let edited = deep(&r);
+    let later = r.clone();
+    while h.undo(&mut r, NodeId::ROOT).is_some() {}
+    assert_eq!(text(&r), text(&was), "undo gives back the record as it was");
+    assert!(later == edited, "undo reached a copy taken before it");
+    assert!(copy == was);
+    while h.redo(&mut r, NodeId::ROOT).is_some() {}
+    assert_eq!(text(&r), text(&edited));
+    assert!(copy == was && later == edited);
+    assert_eq!(text(&copy), text(&was));
+    assert_ne!(text(&later), text(&was));
+}
