@@ -12,6 +12,7 @@
 //! from its best line's score: a mate for the side to move whose line is all checks (a tsume's
 //! mate) and ends in checkmate. The clock of the problem stops while the engine works.
 
+use super::screen::Asked;
 use crate::app::state::{App, Level};
 use crate::core::notation::ki2::line_text;
 use crate::core::rules::Position;
@@ -20,21 +21,6 @@ use crate::engine::pv::CheckedPv;
 use crate::engine::{Limit, Score, SearchEnd, SearchId, State};
 use crate::training::drill::{EngineAnswer, EngineRequest};
 use std::time::Instant;
-
-/// A drill's request running on the engine.
-#[derive(Clone, Copy, Debug)]
-pub struct Asked {
-    pub(super) search: SearchId,
-    /// Which problem asked (an answer for one left is dropped).
-    pub(super) at: usize,
-    /// A mate search run as a timed search: the mate is read from the best line.
-    pub(super) by_search: bool,
-    /// When it was sent: the problem's clock does not count the engine's time.
-    pub(super) since: Instant,
-    /// The solver's move the request is about, when it is not played yet (a check being
-    /// confirmed).
-    pub(super) entered: Option<crate::core::rules::Move>,
-}
 
 /// The mate a timed search found for the side to move in `pos`, as `go mate` would answer:
 /// the best line when its score is a mate for the side to move, every move of that side a

@@ -2,7 +2,6 @@
 //! state): the problems, where the session is, the clock, the verdict given, and the text
 //! beside the board. What the keys do with it is `mod.rs`'s.
 
-use super::engine::Asked;
 use super::writer::Writer;
 use crate::core::notation::ki2::line_text;
 use crate::core::rules::Color;
@@ -264,4 +263,20 @@ impl TrainScreen {
         out.extend(d.report().into_iter().map(TrainLine::Plain));
         out
     }
+}
+
+/// A drill's request running on the engine (`engine.rs` sends it and reads its answer; it
+/// lives here, with the screen that holds it, so the screen names nothing that names `App`).
+#[derive(Clone, Copy, Debug)]
+pub struct Asked {
+    pub(super) search: crate::engine::SearchId,
+    /// Which problem asked (an answer for one left is dropped).
+    pub(super) at: usize,
+    /// A mate search run as a timed search: the mate is read from the best line.
+    pub(super) by_search: bool,
+    /// When it was sent: the problem's clock does not count the engine's time.
+    pub(super) since: Instant,
+    /// The solver's move the request is about, when it is not played yet (a check being
+    /// confirmed).
+    pub(super) entered: Option<crate::core::rules::Move>,
 }
