@@ -212,7 +212,10 @@ pub fn analyze(a: AnalyzeArgs) -> ExitCode {
 
 /// The engine for `mate` when none is named: the first configured or installed one with a
 /// USI mate search.
-fn mate_engine(choice: Option<&str>, configured: &[EngineSpec]) -> Result<EngineSpec, String> {
+pub(super) fn mate_engine(
+    choice: Option<&str>,
+    configured: &[EngineSpec],
+) -> Result<EngineSpec, String> {
     if choice.is_some() {
         return engine::resolve(choice, configured);
     }

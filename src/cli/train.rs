@@ -194,9 +194,10 @@ fn solve(mut a: TrainArgs) -> ExitCode {
             "the solve mode needs a terminal (standard output is not one); kifview train stats prints the history",
         );
     }
+    let engine = a.engine.or_else(|| tsume_engine(&drills, a.filter.config.as_deref()));
     let opts = kifview::app::LaunchOptions {
         config: a.filter.config,
-        engine: a.engine,
+        engine,
         train: Some(TrainOptions {
             drills,
             history: path,
@@ -209,6 +210,26 @@ fn solve(mut a: TrainArgs) -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => fail(1, WHO, &format!("{e:#}")),
     }
+}
+
+/// The engine for a session holding tsume when `--engine` is not given: the first configured
+/// or installed one with a USI mate search (gpsusi, YaneuraOu), as `kifview mate` takes,
+/// named so that the viewer finds it (a configured one by its name, an installed one by its
+/// path); None (the viewer's usual choice) when there is none, or no tsume.
+fn tsume_engine(drills: &[Box<dyn Drill>], config: Option<&Path>) -> Option<String> {
+    if !drills.iter().any(|d| d.id().kind == "tsume") {
+        return None;
+    }
+    let configured = super::analyze::configured_engines(config).ok()?;
+    let spec = super::analyze::mate_engine(None, &configured).ok()?;
+    if kifview::analyze::mate::known_unsupported(&spec.display_name()).is_some() {
+        return None;
+    }
+    Some(if configured.contains(&spec) {
+        spec.display_name()
+    } else {
+        spec.command.display().to_string()
+    })
 }
 
 /// The problems of the sources named, each added to the history; the summary counts what

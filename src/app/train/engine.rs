@@ -56,8 +56,8 @@ fn mate_from_line(
 impl App {
     /// Runs a drill's request on the engine; an engine that cannot start or take the search
     /// is handed to the drill as "unavailable" at once.
-    pub(super) fn train_ask(&mut self, mut req: EngineRequest, depth: u8) {
-        let Some(at) = self.train().map(|t| t.at) else {
+    pub(super) fn train_ask(&mut self, req: EngineRequest, depth: u8) {
+        let Some((at, told)) = self.train().map(|t| (t.at, t.mate_by_search)) else {
             return;
         };
         if !self.ensure_engine() {
@@ -71,19 +71,21 @@ impl App {
             return;
         };
         let name = e.spec().display_name();
-        let by_search = match req.search.limit {
+        let mut search = req.search.clone();
+        let by_search = match search.limit {
             Limit::Mate(Some(time)) => {
-                let chess = crate::analyze::mate::known_unsupported(&name).is_some()
+                let chess = told
+                    || crate::analyze::mate::known_unsupported(&name).is_some()
                     || crate::analyze::mate::known_unsupported(&e.info().name).is_some();
                 if chess {
-                    req.search.limit = Limit::Time(time);
+                    search.limit = Limit::Time(time);
                 }
                 chess
             }
             _ => false,
         };
-        let mate = matches!(req.search.limit, Limit::Mate(_)) || by_search;
-        match e.search(req.search) {
+        let mate = matches!(search.limit, Limit::Mate(_)) || by_search;
+        match e.search(search) {
             Ok(search) => {
                 if let Some(t) = self.overlays.train_mut() {
                     t.asking = Some(Asked {
@@ -92,6 +94,7 @@ impl App {
                         by_search,
                         since: Instant::now(),
                         entered: t.entered,
+                        request: req,
                     });
                 }
                 let what = if mate {
@@ -114,11 +117,21 @@ impl App {
         let Some(t) = self.overlays.train_mut() else {
             return false;
         };
-        let Some(asked) = t.asking.filter(|a| a.search == search) else {
+        let Some(asked) = t.asking.clone().filter(|a| a.search == search) else {
             return false;
         };
         t.stop_asking(Instant::now());
         if asked.at != t.at {
+            return true;
+        }
+        if !asked.by_search
+            && matches!(asked.request.search.limit, Limit::Mate(_))
+            && matches!(outcome, SearchEnd::BestMove { .. })
+        {
+            // `go mate` answered with `bestmove`: no USI mate search (an engine kifview does
+            // not know by name). Its searches are timed from now on, this one again.
+            t.mate_by_search = true;
+            self.train_ask(asked.request, 0);
             return true;
         }
         let (lines, best_score, root) = match self.research.engine.as_ref() {
@@ -160,7 +173,7 @@ impl App {
         let Some(t) = self.overlays.train_mut() else {
             return false;
         };
-        let Some(asked) = t.asking.filter(|_| dead) else {
+        let Some(asked) = t.asking.clone().filter(|_| dead) else {
             return false;
         };
         t.stop_asking(Instant::now());
@@ -210,7 +223,7 @@ impl App {
     /// after, in Japanese.
     pub(super) fn train_asking_text(&self) -> Option<String> {
         let t = self.train()?;
-        let asked = t.asking?;
+        let asked = t.asking.as_ref()?;
         let d = t.drill()?;
         // A move being checked is not played yet; a refutation is asked after it.
         let prev = d.played().last().map(|m| m.to());

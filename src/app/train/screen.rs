@@ -56,6 +56,9 @@ pub struct TrainScreen {
     pub(super) splits: Splits,
     /// The solver's last move entered on the problem shown.
     pub(super) entered: Option<crate::core::rules::Move>,
+    /// The engine answered a `go mate` with `bestmove` (chess's mate-in-N, or none): its mate
+    /// searches are timed searches from then on, for the session.
+    pub(super) mate_by_search: bool,
 }
 
 /// A line of the screen's text, with what it is (the widget picks the style).
@@ -101,6 +104,7 @@ impl TrainScreen {
             engine_time: Duration::ZERO,
             splits: Splits::default(),
             entered: None,
+            mate_by_search: false,
         }
     }
 
@@ -150,6 +154,7 @@ impl TrainScreen {
             let engine = self.engine_time
                 + self
                     .asking
+                    .as_ref()
                     .map_or(Duration::ZERO, |a| now.saturating_duration_since(a.since));
             now.saturating_duration_since(self.started)
                 .saturating_sub(engine)
@@ -267,7 +272,7 @@ impl TrainScreen {
 
 /// A drill's request running on the engine (`engine.rs` sends it and reads its answer; it
 /// lives here, with the screen that holds it, so the screen names nothing that names `App`).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Asked {
     pub(super) search: crate::engine::SearchId,
     /// Which problem asked (an answer for one left is dropped).
@@ -279,4 +284,7 @@ pub struct Asked {
     /// The solver's move the request is about, when it is not played yet (a check being
     /// confirmed).
     pub(super) entered: Option<crate::core::rules::Move>,
+    /// The request as the drill asked it: sent again as a timed search when the engine
+    /// answers `go mate` with `bestmove` (it has no USI mate search).
+    pub(super) request: crate::training::drill::EngineRequest,
 }

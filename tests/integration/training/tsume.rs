@@ -9,6 +9,7 @@ use crate::common::{press, screen, screen_rows, stderr_of};
 use crate::engine::research::Fake;
 use kifview::app::train::TrainOptions;
 use kifview::app::{App, Config, LaunchOptions, Mode};
+use kifview::engine::EngineSpec;
 use kifview::training::ProblemSet;
 use kifview::training::drill::{Drill, NextMove};
 use kifview::training::history::parse_now;
@@ -38,10 +39,16 @@ fn session() -> Session {
 /// The solve mode on `drills`, with `engine` as the only configured engine (none: the
 /// config has none, and no engine is looked for: `--engine` names a missing one).
 fn solve_with(s: &Session, drills: Vec<Box<dyn Drill>>, engine: Option<&Fake>) -> Viewer {
+    solve_on(s, drills, engine.map(|f| f.spec.clone()))
+}
+
+/// The solve mode on `drills` with `engine` (a fake's or a real one's spec) as the only
+/// configured engine.
+fn solve_on(s: &Session, drills: Vec<Box<dyn Drill>>, engine: Option<EngineSpec>) -> Viewer {
     let mut config = Config::defaults();
     let choice = match engine {
-        Some(f) => {
-            config.engines = vec![f.spec.clone()];
+        Some(spec) => {
+            config.engines = vec![spec];
             None
         }
         None => Some(s.dir.path().join("no-engine").display().to_string()),
@@ -212,6 +219,31 @@ fn another_mate_the_mate_engine_confirms_is_accepted_as_yozume_with_the_longest_
         attempts(&s.history),
         vec![("tsume".to_string(), true, Some("R*2a G*2b".to_string()))]
     );
+}
+
+#[test]
+fn an_engine_answering_go_mate_with_bestmove_is_asked_again_by_a_timed_search() {
+    // An engine kifview does not know by name, whose `go mate` is chess's mate-in-N: it
+    // answers `bestmove`. The check is asked again as a timed search, and the mate read from
+    // its line; its next mate searches are timed searches at once.
+    let fake = Fake::new(
+        "< go mate\n> bestmove G*2b\n< go\n> info depth 3 score mate 1 pv G*2b\n> bestmove G*2b\n",
+    );
+    let s = session();
+    let mut v = solve_with(&s, tsume_drills(), Some(&fake));
+    press(&mut v, "m21飛打⏎");
+    answered(&mut v);
+    let shot = shown(&mut v, 100, 30);
+    assert!(shot.contains("余詰"), "the mate found by the timed search: {shot}");
+    assert_eq!(v.app.step_text(v.app.cur()), "△１二玉(11)");
+    let gos: Vec<String> = fake
+        .log()
+        .into_iter()
+        .filter(|l| l.starts_with("go"))
+        .collect();
+    assert_eq!(gos.len(), 2, "{gos:?}");
+    assert!(gos[0].starts_with("go mate"), "{gos:?}");
+    assert!(!gos[1].starts_with("go mate"), "{gos:?}");
 }
 
 #[test]
@@ -493,4 +525,94 @@ fn a_copy_holding_some_of_a_sets_problems_is_a_set_too() {
     assert_eq!(set.problems[0].key(), whole_set.problems[1].key());
     let d = NextMove::from_set("part.json", &set).unwrap();
     assert_eq!(d[0].title(), "次の一手 1/1");
+}
+
+// ----- the real mate engines -----
+
+/// Waits for a real engine's answer: its start (gpsusi's handshake can take seconds on a
+/// loaded machine) and the search; only a failing test waits the whole limit.
+fn answered_by_real(v: &mut Viewer) {
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while asking(v) {
+        v.app.look();
+        assert!(
+            Instant::now() < deadline,
+            "the engine never answered: {:?}",
+            v.app.message()
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// The test tsume three times on the real engine `name`: the record's answer (the engine not
+/// asked), the other mate ▲２一飛打 (余詰: after its one defence △１二玉 the engine finds
+/// ▲２二金打), and the wrong check ▲１二金打 whose escape △同玉 the engine does not mate.
+fn three_verdicts_on(name: &str) {
+    let Some(spec) = crate::common::engine_or_skip(name) else {
+        return;
+    };
+    let s = session();
+    let drills = (0..3).flat_map(|_| tsume_drills()).collect();
+    let mut v = solve_on(&s, drills, Some(spec));
+    press(&mut v, "m21金打⏎");
+    assert!(!asking(&v), "the record's move needs no engine");
+    press(&mut v, "m22飛打⏎");
+    let shot = shown(&mut v, 100, 30);
+    assert!(shot.contains("○ 正解 ▲２二飛"), "{shot}");
+    assert!(v.app.train().unwrap().finished());
+
+    press(&mut v, "n");
+    press(&mut v, "m21飛打⏎");
+    assert!(asking(&v), "{:?}", v.app.message());
+    answered_by_real(&mut v);
+    let shot = shown(&mut v, 100, 30);
+    assert!(shot.contains("余詰"), "{name}: {shot}");
+    assert_eq!(v.app.step_text(v.app.cur()), "△１二玉(11)", "{name}");
+    press(&mut v, "m22金打⏎");
+    assert!(v.app.train().unwrap().finished());
+
+    press(&mut v, "n");
+    press(&mut v, "m12金打⏎");
+    answered_by_real(&mut v);
+    let shot = shown(&mut v, 100, 30);
+    assert!(shot.contains("× 不正解 ▲１二金"), "{name}: {shot}");
+    assert!(shot.contains("△同　玉"), "{name}: the escape shown: {shot}");
+    v.app.train_settle();
+    let verdicts: Vec<bool> = attempts(&s.history).iter().map(|a| a.1).collect();
+    assert_eq!(verdicts, vec![true, true, false], "{name}");
+    v.app.shutdown_engine();
+}
+
+#[test]
+fn gpsusi_answers_go_mate_for_the_tsume_verdicts() {
+    three_verdicts_on("gpsusi");
+}
+
+#[test]
+fn fairy_stockfish_gives_the_tsume_verdicts_by_a_timed_search() {
+    three_verdicts_on("fairy-stockfish");
+}
+
+#[test]
+fn a_tsume_session_without_an_engine_named_takes_the_installed_mate_engine() {
+    // No --engine and none configured: the tsume's checks go to gpsusi (a USI mate search),
+    // not to fairy-stockfish, which kifview finds first among installed engines.
+    let both = ["gpsusi", "fairy-stockfish"].map(crate::common::engine_or_skip);
+    if both.iter().any(Option::is_none) {
+        return;
+    }
+    use crate::pty::Session;
+    let s = session();
+    let data = s.dir.path().join("data");
+    let bin = env!("CARGO_BIN_EXE_kifview");
+    let f = fixture();
+    let args = ["train", f.to_str().unwrap(), "--now", "2026-12-01T09:00:00Z"];
+    let mut t = Session::start_with_env(bin, &args, &[("KIFVIEW_DATA_DIR", &data)], 24, 80);
+    t.wait_for("詰将棋 3手");
+    t.send("mR*2a\r");
+    t.wait_for("余詰");
+    let said = String::from_utf8_lossy(&t.raw).into_owned();
+    assert!(said.contains("gpsusi"), "the engine named on the screen: {said}");
+    t.send("q");
+    t.wait_exit();
 }
