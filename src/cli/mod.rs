@@ -1,8 +1,9 @@
 //! Command-line interface: the arguments, the viewer launcher, and one file per subcommand
 //! (`convert`, `show`, `check`, `analyze` with `mate`, `diagram`, `collection` for
 //! `index`/`find`/`explore`/`games`, `report`, `repertoire` (`check`), `book` for `kifview book
-//! ...`, `problems` for `kifview problems make`, `train` for `kifview train ...`, and `matches` for
-//! `kifview match` and `kifview match report`).
+//! ...`, `problems` for `kifview problems make` (`problems_tsume` for `kifview problems
+//! tsume`), `train` for `kifview train ...`, and `matches` for `kifview match` and `kifview
+//! match report`).
 //!
 //! Exit codes: 0 success, 1 when any input failed (the others are still processed) or a batch's
 //! inputs hold no record file, 2 bad usage.
@@ -14,6 +15,7 @@ mod collection;
 mod diagram;
 mod matches;
 mod problems;
+mod problems_tsume;
 mod repertoire;
 mod report;
 mod train;
@@ -160,7 +162,8 @@ pub enum Command {
     Diagram(diagram::DiagramArgs),
     /// Opening books: convert between formats, merge, show a position's moves, check.
     Book(book::BookArgs),
-    /// Training: next-move problems (次の一手) made from your analysed games.
+    /// Training: next-move problems (次の一手) made from your analysed games, and tsume (実戦詰め)
+    /// from the mating finishes of your games.
     Problems(problems::ProblemsArgs),
     /// Training: the history of your attempts (FSRS schedule) and its sources.
     Train(train::TrainArgs),

@@ -1,5 +1,6 @@
 //! `kifview problems make`: next-move problems from analysed games, into a set in ShogiHome's
-//! format ([`kifview::training`]).
+//! format ([`kifview::training`]); `kifview problems tsume`: 実戦詰め, tsume records made from
+//! the mating finishes of games, confirmed by a mate engine ([`kifview::training::jissen`]).
 
 use super::collection::{FilterArgs, fail, filter, open};
 use clap::{Args, Subcommand, ValueEnum};
@@ -24,16 +25,19 @@ pub enum ProblemsCommand {
         after_help = "The thresholds are ShogiHome's (specs/next-move-problem.md): a move is a candidate when the\nmover's win % (100/(1+e^(-cp/600)) from the analysis comments) fell by --drop points from at\nleast --min-win-rate %; kept when the best move beats it by --adoption points; the moves within\n--acceptable points of the best are accepted answers.\n\nExamples:\n  kifview problems make ~/kifu -o mistakes.json\n  kifview problems make --index ~/kifu.idx --player 藤井 --mover 藤井 -o mine.json --max 20\n  kifview problems make game.kif --analyze -o game-problems.json --time 3000"
     )]
     Make(MakeArgs),
+    /// Make tsume (実戦詰め) from the games that end in checkmate: the position before the
+    /// winner's last checks, confirmed by a mate engine's go mate as a forced mate of that
+    /// length; one KIF record per game, into a folder `kifview train` solves.
+    #[command(
+        after_help = "The engine needs a USI mate search (gpsusi, YaneuraOu): the first configured or installed one\nwith it unless --engine names one. Of each game ending in 詰み, the longest finish (from\n--max-plies down to --min-plies) that the engine mates in exactly its length is kept.\n\nExamples:\n  kifview problems tsume ~/kifu -o ~/tsume/jissen\n  kifview problems tsume --index ~/kifu.idx --player 藤井 -o fujii-tsume --max-plies 9\n  kifview train ~/tsume/jissen"
+    )]
+    Tsume(TsumeArgs),
 }
 
-#[derive(Clone, Copy, Debug, ValueEnum)]
-pub enum Side {
-    Sente,
-    Gote,
-}
-
+/// The games problems are made from: records and folders, or an index's games that pass the
+/// filters (`problems make` and `problems tsume` alike).
 #[derive(Args, Debug)]
-pub struct MakeArgs {
+pub struct Games {
     /// Records, or folders of records (walked with their subfolders).
     #[arg(
         value_name = "PATH",
@@ -46,6 +50,46 @@ pub struct MakeArgs {
     pub index: Option<PathBuf>,
     #[command(flatten)]
     pub filter: FilterArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct TsumeArgs {
+    #[command(flatten)]
+    pub games: Games,
+    /// The folder the tsume records are written to (made if missing).
+    #[arg(short = 'o', long = "output", value_name = "DIR", required = true)]
+    pub output: PathBuf,
+    /// Replace tsume files of the same name in the folder (else they are kept and said).
+    #[arg(long)]
+    pub force: bool,
+    /// The mate engine: a configured [[engines]] name, a command on PATH or in /usr/games, or
+    /// a path.
+    #[arg(long, value_name = "NAME|PATH")]
+    pub engine: Option<String>,
+    /// Seconds of mate search per position.
+    #[arg(long, value_name = "S", default_value_t = 5.0)]
+    pub time: f64,
+    /// The shortest tsume kept, in plies.
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    pub min_plies: usize,
+    /// The longest finish tried, in plies.
+    #[arg(long, value_name = "N", default_value_t = 15)]
+    pub max_plies: usize,
+    /// At most this many tsume.
+    #[arg(long, value_name = "N", default_value_t = 100)]
+    pub max: usize,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum Side {
+    Sente,
+    Gote,
+}
+
+#[derive(Args, Debug)]
+pub struct MakeArgs {
+    #[command(flatten)]
+    pub games: Games,
     /// The set to write (JSON; an existing file is replaced only with --force).
     #[arg(short = 'o', long = "output", value_name = "SET.json", required = true)]
     pub output: PathBuf,
@@ -106,15 +150,20 @@ pub struct MakeArgs {
 pub fn run(a: ProblemsArgs) -> ExitCode {
     match a.command {
         ProblemsCommand::Make(m) => make(m),
+        ProblemsCommand::Tsume(t) => super::problems_tsume::run(t),
     }
 }
 
 const WHO: &str = "problems make";
 
 /// The records `--index` and its filters name.
-fn indexed(a: &mut MakeArgs) -> Result<Vec<RecordSource>, ExitCode> {
-    let idx = open(a.index.take(), WHO)?;
-    let f = filter(std::mem::take(&mut a.filter)).map_err(|e| fail(2, WHO, &e))?;
+fn indexed(
+    index: Option<PathBuf>,
+    given: FilterArgs,
+    who: &str,
+) -> Result<Vec<RecordSource>, ExitCode> {
+    let idx = open(index, who)?;
+    let f = filter(given).map_err(|e| fail(2, who, &e))?;
     let mut out = Vec::new();
     idx.games_each(&f, &mut |g| {
         out.push(RecordSource {
@@ -123,29 +172,34 @@ fn indexed(a: &mut MakeArgs) -> Result<Vec<RecordSource>, ExitCode> {
         });
         Ok(())
     })
-    .map_err(|e| fail(1, WHO, &e))?;
+    .map_err(|e| fail(1, who, &e))?;
     Ok(out)
 }
 
-fn sources(a: &mut MakeArgs) -> Result<Vec<RecordSource>, ExitCode> {
-    if a.index.is_some() {
-        return indexed(a);
+/// The records of the inputs (files, folders walked), or of the index's games that pass the
+/// filters; `kifview problems make` and `tsume` both take them so.
+pub(super) fn sources(games: &mut Games, who: &str) -> Result<Vec<RecordSource>, ExitCode> {
+    let given = std::mem::take(&mut games.filter);
+    games.filter.config = given.config.clone();
+    let index = games.index.take();
+    if index.is_some() {
+        return indexed(index, given, who);
     }
-    let given = FilterArgs {
+    if (FilterArgs {
         config: None,
-        ..std::mem::take(&mut a.filter)
-    };
-    if given != FilterArgs::default() {
+        ..given
+    }) != FilterArgs::default()
+    {
         return Err(fail(
             2,
-            WHO,
+            who,
             "the game filters (--player, --tag, ...) choose games of an index: give --index IDX",
         ));
     }
     let (inputs, skipped) =
-        kifview::convert::walk_inputs(&a.inputs, true).map_err(|e| fail(2, WHO, &e))?;
+        kifview::convert::walk_inputs(&games.inputs, true).map_err(|e| fail(2, who, &e))?;
     for s in skipped {
-        eprintln!("kifview {WHO}: skipped {}", sanitize(&s));
+        eprintln!("kifview {who}: skipped {}", sanitize(&s));
     }
     Ok(inputs
         .into_iter()
@@ -157,7 +211,7 @@ fn sources(a: &mut MakeArgs) -> Result<Vec<RecordSource>, ExitCode> {
 }
 
 fn make(mut a: MakeArgs) -> ExitCode {
-    let config = a.filter.config.clone();
+    let config = a.games.filter.config.clone();
     let configured = match super::analyze::configured_engines(config.as_deref()) {
         Ok(c) => c,
         Err(m) => return fail(2, WHO, &m),
@@ -197,7 +251,7 @@ fn make(mut a: MakeArgs) -> ExitCode {
             ),
         );
     }
-    let sources = match sources(&mut a) {
+    let sources = match sources(&mut a.games, WHO) {
         Ok(s) => s,
         Err(code) => return code,
     };

@@ -13,6 +13,8 @@
 //! - [`make`]: problems from analysed games (ShogiHome's detection, re-search and adoption).
 //! - [`tsume`]: the tsume drill: a record's main line as the answer, the defence played, another
 //!   mate confirmed by the mate engine accepted as 余詰, splits per move.
+//! - [`jissen`]: 実戦詰め, tsume made from the mating finishes of real games, confirmed by a
+//!   mate engine's `go mate` and written as tsume records (`kifview problems tsume`).
 //! - [`guess`]: guess-the-move (棋譜並べ): a record replayed with one side's moves (or both)
 //!   hidden, each guess scored against the record's move and the analysis in its comments.
 //! - [`repertoire_drill`]: a repertoire (a book, a record's variations) played for one side,
@@ -27,6 +29,7 @@ pub use set::{Problem, ProblemSet, SetError};
 pub mod batch;
 pub mod guess;
 pub mod history;
+pub mod jissen;
 pub mod make;
 pub mod repertoire_drill;
 pub mod tags;
