@@ -194,7 +194,9 @@ fn solve(mut a: TrainArgs) -> ExitCode {
             "the solve mode needs a terminal (standard output is not one); kifview train stats prints the history",
         );
     }
-    let engine = a.engine.or_else(|| tsume_engine(&drills, a.filter.config.as_deref()));
+    let engine = a
+        .engine
+        .or_else(|| tsume_engine(&drills, a.filter.config.as_deref()));
     let opts = kifview::app::LaunchOptions {
         config: a.filter.config,
         engine,

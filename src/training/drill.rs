@@ -115,7 +115,7 @@ impl Judgement {
             Some(if done {
                 over.to_string()
             } else {
-                format!("{} is not legal here", mv.usi())
+                format!("{} は指せません", mv.usi())
             }),
         ))
     }
@@ -379,7 +379,7 @@ impl Drill for NextMove {
 
     fn try_move(&mut self, mv: Move) -> Step {
         if self.done || self.start.check(mv).is_err() {
-            return Judgement::refused(self.done, "this problem is over", mv);
+            return Judgement::refused(self.done, "この問題は終わりました", mv);
         }
         let verdict = if Some(mv) == self.best() {
             Verdict::Right
@@ -434,11 +434,11 @@ impl Drill for NextMove {
             (Verdict::Wrong { allows }, Ok(_)) => {
                 *allows = answer.best_line();
                 if allows.is_empty() {
-                    j.note = Some("the engine gave no line".into());
+                    j.note = Some("エンジンが読み筋を返しませんでした".into());
                 }
             }
             (Verdict::Wrong { .. }, Err(why)) => {
-                j.note = Some(format!("what it allows is not known: {why}"));
+                j.note = Some(format!("咎めの手順は分かりません: {why}"));
             }
             _ => {}
         }

@@ -360,7 +360,7 @@ impl Guess {
         let losses: Vec<f64> = self.results.iter().filter_map(|g| g.loss).collect();
         if !losses.is_empty() {
             out.push(format!(
-                "average loss {:.1} % over the {} guess(es) the analysis scored",
+                "平均損失 {:.1} % (評価のある{}手)",
                 losses.iter().sum::<f64>() / losses.len() as f64,
                 losses.len()
             ));
@@ -379,7 +379,7 @@ impl Guess {
             })
             .collect();
         if !nears.is_empty() {
-            out.push(format!("near misses: {}", nears.join(", ")));
+            out.push(format!("惜しい: {}", nears.join(", ")));
         }
         out
     }
@@ -428,7 +428,7 @@ impl Drill for Guess {
 
     fn try_move(&mut self, mv: Move) -> Step {
         if self.done || self.now.check(mv).is_err() {
-            return Judgement::refused(self.done, "the record is over", mv);
+            return Judgement::refused(self.done, "棋譜は終わりました", mv);
         }
         let i = self.ply();
         let mover = self.now.side_to_move();
@@ -534,26 +534,26 @@ impl Drill for Guess {
         let mut out = Vec::new();
         if let Some(g) = self.results.last() {
             out.push(match g.hit {
-                Hit::GivenUp => format!("{}手目: the game's move was {}", g.number, g.game),
-                Hit::Game => format!("{}手目 {}: the game's move", g.number, g.game),
-                _ => format!("{}手目: the game played {}", g.number, g.game),
+                Hit::GivenUp => format!("{}手目: 棋譜の手は {}", g.number, g.game),
+                Hit::Game => format!("{}手目 {}: 棋譜の手", g.number, g.game),
+                _ => format!("{}手目: 棋譜の手は {}", g.number, g.game),
             });
             let mut analysis = Vec::new();
             if let Some(b) = &g.best {
-                analysis.push(format!("best {b}"));
+                analysis.push(format!("最善 {b}"));
             }
             if let Some(l) = g.loss.filter(|_| g.best.as_ref() != Some(&g.guess)) {
-                analysis.push(format!("yours −{l:.1} %"));
+                analysis.push(format!("あなたの手 −{l:.1} %"));
             }
             if !analysis.is_empty() {
-                out.push(format!("the analysis: {}", analysis.join(", ")));
+                out.push(format!("解析: {}", analysis.join(", ")));
             }
         }
         if !self.replied.is_empty() {
-            out.push(format!("played: {}", self.replied));
+            out.push(format!("進行: {}", self.replied));
         }
         if self.done {
-            out.push("棋譜並べ over: the summary".into());
+            out.push("棋譜並べ終了: 成績".into());
             out.extend(self.summary());
         } else if !self.results.is_empty() {
             let [game, good, near, miss] = self.counts();

@@ -146,7 +146,7 @@ impl RepertoireDrill {
             let moves = self.lines.moves(&self.now)?;
             if self.now.side_to_move() == self.side {
                 if moves.is_empty() {
-                    self.end("the repertoire ends here");
+                    self.end("定跡はここまで");
                 }
                 return Ok(out);
             }
@@ -156,7 +156,7 @@ impl RepertoireDrill {
                 .collect();
             let weights: Vec<u64> = legal.iter().map(|&(_, w)| w).collect();
             let Some(i) = self.rng.pick(&weights) else {
-                self.end("the repertoire has no reply here");
+                self.end("定跡に相手の応手がありません");
                 return Ok(out);
             };
             let m = legal[i].0;
@@ -164,7 +164,7 @@ impl RepertoireDrill {
             self.played.push(m);
             out.push(m);
         }
-        self.end("the line is too long");
+        self.end("手順が長すぎます");
         Ok(out)
     }
 
@@ -236,7 +236,7 @@ impl Drill for RepertoireDrill {
 
     fn try_move(&mut self, mv: Move) -> Step {
         if self.done || self.now.check(mv).is_err() {
-            return Judgement::refused(self.done, "this line is over", mv);
+            return Judgement::refused(self.done, "この手順は終わりました", mv);
         }
         let moves = match self.lines.moves(&self.now) {
             Ok(m) => m,
@@ -267,7 +267,7 @@ impl Drill for RepertoireDrill {
         let (reply, note) = match self.replies() {
             Ok(r) => (r, None),
             Err(e) => {
-                self.end("the repertoire could not be read");
+                self.end("定跡を読めませんでした");
                 (Vec::new(), Some(e))
             }
         };
@@ -306,7 +306,7 @@ impl Drill for RepertoireDrill {
                 right: false,
                 expected,
             });
-            self.end("given up");
+            self.end("答えを見ました");
         }
         self.last = None;
         self.replied.clear();
@@ -335,27 +335,20 @@ impl Drill for RepertoireDrill {
         let mut out = Vec::new();
         if let Some(c) = self.checked.last().filter(|c| !c.right) {
             out.push(if c.expected.is_empty() {
-                format!("{}手目: the repertoire gives no move here", c.number)
+                format!("{}手目: 定跡に手がありません", c.number)
             } else {
-                format!(
-                    "{}手目: the repertoire plays {}",
-                    c.number,
-                    c.expected.join(", ")
-                )
+                format!("{}手目: 定跡の手は {}", c.number, c.expected.join(", "))
             });
         }
         if !self.replied.is_empty() {
-            out.push(format!("the reply: {}", self.replied));
+            out.push(format!("相手の応手: {}", self.replied));
         }
         let right = self.checked.iter().filter(|c| c.right).count();
         if !self.checked.is_empty() {
-            out.push(format!(
-                "in the repertoire {right}/{} of your moves",
-                self.checked.len()
-            ));
+            out.push(format!("定跡どおり {right}/{}手", self.checked.len()));
         }
         if let Some(why) = self.ended.as_ref().filter(|_| self.done) {
-            out.push(format!("line over: {why}"));
+            out.push(format!("手順終了: {why}"));
         }
         out
     }

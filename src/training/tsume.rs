@@ -3,7 +3,8 @@
 //! defence, and the problem ends at mate (solved) or at a move that does not keep the mate.
 //!
 //! - **A tsume record** ([`is_tsume`]): the side to move at the start (the attacker) has no
-//!   king on the board, or the header names it (`手合割：詰将棋`, a `詰将棋` or `作意` key);
+//!   king on the board, or the header names it (`手合割：詰将棋`, a `詰将棋`, `作意` or `作品名`
+//!   key);
 //!   its main line's moves are the answer.
 //! - **The solver follows the record**: each check that is the record's move is right, and the
 //!   defence is the record's next move.
@@ -35,7 +36,8 @@ use std::time::Duration;
 /// How long the mate engine looks for a mate after one defence.
 pub const MATE_TIME: Duration = Duration::from_secs(3);
 
-/// Is `record` a tsume: an attacker without a king, or a header that says so?
+/// Is `record` a tsume: an attacker without a king, or a header that says so (`手合割：詰将棋`,
+/// a `詰将棋`, `作意` or `作品名` key: a 双玉 problem, 実戦詰め)?
 pub fn is_tsume(record: &Record) -> bool {
     let pos = &record.initial.position;
     let attacker = pos.side_to_move();
@@ -44,6 +46,7 @@ pub fn is_tsume(record: &Record) -> bool {
         || header("手合割").is_some_and(|h| h.contains("詰将棋"))
         || header("詰将棋").is_some()
         || header("作意").is_some()
+        || header("作品名").is_some()
 }
 
 /// The time of each of the solver's moves in a problem (tsumemi's splits).
@@ -317,11 +320,11 @@ impl Drill for Tsume {
 
     fn try_move(&mut self, mv: Move) -> Step {
         if self.pending.is_some() {
-            let note = "the last move is still being checked".to_string();
+            let note = "前の手を確認中です".to_string();
             return Step::Judged(Judgement::nothing(false, Some(note)));
         }
         if self.done || self.now.check(mv).is_err() {
-            return Judgement::refused(self.done, "this problem is over", mv);
+            return Judgement::refused(self.done, "この問題は終わりました", mv);
         }
         let mut after = self.now.clone();
         let _ = after.play(mv);
@@ -336,7 +339,7 @@ impl Drill for Tsume {
                 },
                 multipv: 1,
             };
-            let step = self.wrong(mv, Vec::new(), "王手ではありません (not a check)".into());
+            let step = self.wrong(mv, Vec::new(), "王手ではありません".into());
             return self.with_follow_up(step, request);
         }
         let i = self.played.len();
@@ -353,20 +356,20 @@ impl Drill for Tsume {
                 };
                 let note = self
                     .alternative
-                    .then(|| "余詰: solved by another mate".into());
+                    .then(|| "余詰: 答えと別の手順で詰み".into());
                 self.judgement(verdict, Vec::new(), note)
             } else if early {
                 self.judgement(
                     Verdict::AnotherGood,
                     Vec::new(),
                     Some(format!(
-                        "余詰: mate in {} where the answer takes {}",
+                        "余詰: {}手で詰み (答えは{}手詰)",
                         self.played.len(),
                         self.answer.len()
                     )),
                 )
             } else {
-                let note = "余詰: solved by another mate".to_string();
+                let note = "余詰: 答えと別の手順で詰み".to_string();
                 self.judgement(Verdict::AnotherGood, Vec::new(), Some(note))
             };
         }
@@ -379,7 +382,7 @@ impl Drill for Tsume {
                 return self.judgement(
                     Verdict::Right,
                     Vec::new(),
-                    Some("the record's answer ends here, short of mate".into()),
+                    Some("棋譜の答えはここまでです (詰みの前で終わっています)".into()),
                 );
             }
             return self.judgement(Verdict::Right, reply.into_iter().collect(), None);
@@ -390,7 +393,7 @@ impl Drill for Tsume {
             return self.wrong(
                 mv,
                 escape.into_iter().collect(),
-                format!("not mate, and the answer mates in {}", self.answer.len()),
+                format!("詰みません (答えは{}手詰)", self.answer.len()),
             );
         }
         self.confirm(mv, &after)
@@ -424,7 +427,7 @@ impl Drill for Tsume {
                 return self.wrong(
                     p.mv,
                     Vec::new(),
-                    format!("not the record's move, and no mate engine could check it: {why}"),
+                    format!("棋譜の手ではなく、詰みを確かめる詰将棋エンジンがありません: {why}"),
                 );
             }
             (_, Some(n)) if n <= within => {
@@ -438,9 +441,9 @@ impl Drill for Tsume {
                 let _ = after.play(p.mv);
                 let d = crate::core::notation::ki2::line_text(&after, &[defence], Some(p.mv.to()));
                 let why = match (end, n) {
-                    (_, Some(n)) => format!("after {d} the mate takes {n} more"),
-                    (Ok(SearchEnd::NoMate), _) => format!("{d} escapes: 不詰"),
-                    _ => format!("{d} escapes: no mate found in time"),
+                    (_, Some(n)) => format!("{d} のあと詰みまで{n}手かかります (手数が長すぎます)"),
+                    (Ok(SearchEnd::NoMate), _) => format!("{d} で逃れ (不詰)"),
+                    _ => format!("{d} で逃れ (時間内に詰みが見つかりません)"),
                 };
                 let mut allows = vec![defence];
                 if let Ok(SearchEnd::Mate(pv)) = &answer.end {
@@ -463,7 +466,7 @@ impl Drill for Tsume {
         self.judgement(
             Verdict::AnotherGood,
             reply.into_iter().collect(),
-            Some("余詰: another move that mates, confirmed by the mate engine".into()),
+            Some("余詰: 別の手でも詰み (詰将棋エンジンが確認)".into()),
         )
     }
 

@@ -64,7 +64,7 @@ impl App {
             let why = self
                 .message()
                 .map(|m| m.text.clone())
-                .unwrap_or_else(|| "no engine".into());
+                .unwrap_or_else(|| "エンジンがありません".into());
             return self.train_answer_engine(EngineAnswer::unavailable(why), depth);
         }
         let Some(e) = self.research.engine.as_mut() else {
@@ -98,11 +98,11 @@ impl App {
                     });
                 }
                 let what = if mate {
-                    "looking for the mate"
+                    "詰みを探しています"
                 } else {
-                    "looking at what the move allows"
+                    "この手の咎めを調べています"
                 };
-                self.info(format!("{} is {what}…", sanitize(&name)));
+                self.info(format!("{} が{what}…", sanitize(&name)));
             }
             Err(err) => {
                 let why = format!("{}: {err}", sanitize(&name));
@@ -182,7 +182,7 @@ impl App {
                 .research
                 .failure
                 .clone()
-                .unwrap_or_else(|| "the engine stopped".into());
+                .unwrap_or_else(|| "エンジンが止まりました".into());
             self.train_answer_engine(EngineAnswer::unavailable(why), 0);
         }
         true
@@ -192,7 +192,7 @@ impl App {
     fn train_answer_engine(&mut self, answer: EngineAnswer, depth: u8) {
         if let Err(why) = &answer.end {
             self.info_level(
-                format!("the engine could not check the move: {}", sanitize(why)),
+                format!("エンジンがこの手を確認できませんでした: {}", sanitize(why)),
                 Level::Warning,
             );
         }
@@ -229,11 +229,11 @@ impl App {
         let prev = d.played().last().map(|m| m.to());
         Some(match asked.entered {
             Some(m) if d.position().check(m).is_ok() => format!(
-                "the engine is checking {}…",
+                "エンジンが {} を確認中…",
                 line_text(d.position(), &[m], prev)
             ),
             _ => format!(
-                "the engine is looking after {}…",
+                "エンジンが {} 以下を調べています…",
                 line_text(d.start(), d.played(), None)
             ),
         })

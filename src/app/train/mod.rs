@@ -66,20 +66,17 @@ impl OverlayState<App> for TrainScreen {
     }
     fn tag(&self) -> Tag {
         if self.away {
-            return Tag::Keys(
-                "TRAIN: SOURCE",
-                &[(Command::TrainSource, "back to the problem")],
-            );
+            return Tag::Keys("TRAIN: SOURCE", &[(Command::TrainSource, "問題に戻る")]);
         }
         Tag::Keys(
             "TRAIN",
             &[
-                (Command::EnterMove, "move"),
-                (Command::TypeMove, "type"),
-                (Command::TrainAnswer, "answer"),
-                (Command::TrainNext, "next"),
-                (Command::TrainSource, "source"),
-                (Command::Quit, "quit"),
+                (Command::EnterMove, "盤で指す"),
+                (Command::TypeMove, "入力"),
+                (Command::TrainAnswer, "答え"),
+                (Command::TrainNext, "次の問題"),
+                (Command::TrainSource, "出典"),
+                (Command::Quit, "終了"),
             ],
         )
     }
@@ -111,7 +108,7 @@ impl App {
         };
         let k = |c| self.key_name(KeyMode::Train, c);
         let keys = format!(
-            "{}/{}: answer on the board or typed · {}: show the answer · {}/{}: step · {}: next · {}: source · {}: quit",
+            "{}/{}: 盤で指す・入力で解答 · {}: 答えを見る · {}/{}: 手順を進める・戻す · {}: 次の問題 · {}: 出典 · {}: 終了",
             k(Command::EnterMove),
             k(Command::TypeMove),
             k(Command::TrainAnswer),
@@ -163,7 +160,7 @@ impl App {
             self.view.flipped = solver == Color::White;
             let k = |c| self.key_name(KeyMode::Train, c);
             let text = format!(
-                "{}の番: {} (the board) or {} (typed) to answer",
+                "{}の番: {} 盤で指す・{} 入力で解答",
                 side_name(solver),
                 k(Command::EnterMove),
                 k(Command::TypeMove)
@@ -193,20 +190,20 @@ impl App {
         if d.finished() {
             let next = self.key_name(KeyMode::Train, Command::TrainNext);
             return self.info_level(
-                format!("this problem is over: {next} for the next one"),
+                format!("この問題は終わりました: {next} で次の問題"),
                 Level::Error,
             );
         }
         if self.position().to_sfen() != d.position().to_sfen() {
             self.show_problem(false);
             return self.info_level(
-                "back at the problem's position: enter the move from here".into(),
+                "問題の局面に戻りました: ここから指してください".into(),
                 Level::Error,
             );
         }
         if t.asking() {
             return self.info_level(
-                "the engine is still checking the last move: wait for its verdict".into(),
+                "エンジンが前の手を確認中です: 判定を待ってください".into(),
                 Level::Error,
             );
         }
@@ -235,7 +232,7 @@ impl App {
             // Answered at once (no engine) the drill may ask again: at most a few times.
             Step::Ask(req) if depth < 8 => self.train_ask(req, depth),
             Step::Ask(_) => self.info_level(
-                "the drill kept asking the engine: given up".into(),
+                "エンジンへの問い合わせが続くため打ち切りました".into(),
                 Level::Error,
             ),
         }
@@ -265,9 +262,9 @@ impl App {
             }
         }
         let text = match &j.verdict {
-            Verdict::Right => "○ right".to_string(),
-            Verdict::AnotherGood => "○ another good move".to_string(),
-            Verdict::Wrong { .. } => "× wrong".to_string(),
+            Verdict::Right => "○ 正解".to_string(),
+            Verdict::AnotherGood => "○ 別解 (正解の一つ)".to_string(),
+            Verdict::Wrong { .. } => "× 不正解".to_string(),
         };
         let finished = j.finished;
         t.verdict = Some(j);
@@ -279,9 +276,7 @@ impl App {
         if finished {
             let next = self.key_name(KeyMode::Train, Command::TrainNext);
             let step = self.key_name(KeyMode::Train, Command::NextMove);
-            self.info(format!(
-                "{text}: {step} steps through the line, {next}: next problem"
-            ));
+            self.info(format!("{text}: {step} で手順を進める · {next} で次の問題"));
         } else {
             self.info(text);
         }
@@ -309,13 +304,13 @@ impl App {
         };
         let answer = d.answer_line();
         if answer.is_empty() {
-            return self.info("the problem holds no answer line");
+            return self.info("この問題には答えの手順がありません");
         }
         let first = self.record().find_move_child(NodeId::ROOT, answer[0]);
         if let Some(n) = first {
             self.jump_to(n);
             let step = self.key_name(KeyMode::Train, Command::NextMove);
-            self.info(format!("the answer: {step} steps through its line"));
+            self.info(format!("答え: {step} で手順を進めます"));
         }
     }
 
@@ -331,7 +326,7 @@ impl App {
             let (n, a, r) = (t.drills.len(), t.answered, t.right);
             self.show_problem(false);
             return self.info(format!(
-                "that was the last problem: {n} in the session, {a} answered, {r} right (q quits)"
+                "最後の問題でした: 全{n}問 · 解答 {a}問 · 正解 {r}問 (q で終了)"
             ));
         }
         let skipped = !t.drills[t.at].finished();
@@ -343,7 +338,7 @@ impl App {
         t.restart_clock();
         self.show_problem(true);
         if skipped {
-            self.info("skipped: nothing written for it");
+            self.info("飛ばしました (記録しません)");
         }
     }
 
@@ -357,10 +352,7 @@ impl App {
             return self.train_back();
         }
         let Some(src) = t.drill().and_then(|d| d.source()) else {
-            return self.info_level(
-                "this problem does not say where it is from".into(),
-                Level::Error,
-            );
+            return self.info_level("この問題には出典がありません".into(), Level::Error);
         };
         let (rec, source) = match document::read(&src.path, src.record.saturating_sub(1)) {
             Ok(r) => r,
@@ -386,11 +378,11 @@ impl App {
         };
         if !t.away {
             let quit = self.key_name(KeyMode::Train, Command::Quit);
-            return self.info(format!("{quit} leaves the training"));
+            return self.info(format!("{quit} で練習を終了"));
         }
         t.away = false;
         self.show_problem(false);
-        self.info("back to the problem");
+        self.info("問題に戻りました");
     }
 
     /// `Event::Train`: the history's writes done; says the last one's outcome.
@@ -405,12 +397,12 @@ impl App {
         let mut failed = None;
         t.written = Some(match &last.result {
             Ok(due) => format!(
-                "written; due again {}",
+                "記録しました。次の出題 {}",
                 due.with_timezone(&chrono::Local).format("%Y-%m-%d %H:%M")
             ),
             Err(e) => {
-                failed = Some(format!("{}: not written: {e}", last.title));
-                "not written to the history".to_string()
+                failed = Some(format!("{}: 記録できませんでした: {e}", last.title));
+                "履歴に記録できませんでした".to_string()
             }
         });
         if let Some(e) = failed {

@@ -171,7 +171,7 @@ impl TrainScreen {
     ) -> Vec<TrainLine> {
         let mut out = Vec::new();
         let Some(d) = self.drill() else {
-            out.push(TrainLine::Plain("no problems".into()));
+            out.push(TrainLine::Plain("問題がありません".into()));
             return out;
         };
         let mut title = d.title();
@@ -192,7 +192,7 @@ impl TrainScreen {
         if let Some(j) = &self.verdict {
             out.extend(self.verdict_lines(d, j));
         } else if asking.is_none() {
-            out.push(TrainLine::Dim("moves typed: 7g7f, 76歩, ▲７六歩".into()));
+            out.push(TrainLine::Dim("入力例: 7g7f, 76歩, ▲７六歩".into()));
         }
         if let Some(a) = asking {
             out.push(TrainLine::Dim(a));
@@ -222,7 +222,7 @@ impl TrainScreen {
             )));
         }
         out.push(TrainLine::Dim(format!(
-            "problem {}/{}, answered {}, right {}",
+            "{}/{}問目  解答 {}  正解 {}",
             self.at + 1,
             self.drills.len(),
             self.answered,
@@ -240,12 +240,12 @@ impl TrainScreen {
         let first = judged.clone().unwrap_or_default();
         match &j.verdict {
             Verdict::Right => out.push(TrainLine::Right(format!("○ 正解 {first}"))),
-            Verdict::AnotherGood => out.push(TrainLine::Right(format!(
-                "○ {first}: another good move (正解の一つ)"
-            ))),
+            Verdict::AnotherGood => {
+                out.push(TrainLine::Right(format!("○ 別解 {first} (正解の一つ)")))
+            }
             Verdict::Wrong { allows } => {
                 if judged.is_none() {
-                    out.push(TrainLine::Wrong("× given up".into()));
+                    out.push(TrainLine::Wrong("× 不正解 (答えを見ました)".into()));
                 } else {
                     out.push(TrainLine::Wrong(format!("× 不正解 {first}")));
                 }
@@ -256,7 +256,7 @@ impl TrainScreen {
                     }
                     let prev = tried.last().map(|m| m.to());
                     out.push(TrainLine::Wrong(format!(
-                        "it allows {}",
+                        "以下 {}",
                         line_text(&after, allows, prev)
                     )));
                 }

@@ -101,8 +101,8 @@ fn the_analysis_s_best_a_near_miss_and_a_miss_are_told_apart_and_the_game_goes_o
     assert_eq!(d.results()[0].hit, Hit::Best);
     assert_eq!(d.results()[0].loss, Some(0.0));
     let r = d.report();
-    assert_eq!(r[0], "1手目: the game played ▲７六歩");
-    assert_eq!(r[1], "the analysis: best ▲２六歩");
+    assert_eq!(r[0], "1手目: 棋譜の手は ▲７六歩");
+    assert_eq!(r[1], "解析: 最善 ▲２六歩");
 
     // ▲５八玉 at −120 from +50: about 7 % lost: a near miss, written wrong.
     let mut d = drill(Ask::Side(Color::Black));
@@ -113,7 +113,7 @@ fn the_analysis_s_best_a_near_miss_and_a_miss_are_told_apart_and_the_game_goes_o
     assert_eq!(g.hit, Hit::Near);
     let loss = g.loss.unwrap();
     assert!((7.0..7.2).contains(&loss), "{loss}");
-    assert_eq!(d.report()[1], "the analysis: best ▲２六歩, yours −7.1 %");
+    assert_eq!(d.report()[1], "解析: 最善 ▲２六歩, あなたの手 −7.1 %");
 
     // ▲１六歩 at −400: a miss with its loss; ▲４八銀, not analysed: a miss, loss unknown.
     let mut d = drill(Ask::Side(Color::Black));
@@ -135,7 +135,7 @@ fn the_summary_lists_near_misses_and_the_average_loss() {
     judged(d.try_move(mv("5i5h")));
     judged(d.try_move(mv("2g2f")));
     let r = d.report();
-    assert!(r.iter().any(|l| l == "棋譜並べ over: the summary"), "{r:?}");
+    assert!(r.iter().any(|l| l == "棋譜並べ終了: 成績"), "{r:?}");
     assert!(
         r.iter()
             .any(|l| l == "一致 1/2 (50 %) · 最善・好手 0 · 惜しい 1 · 外れ 0"),
@@ -143,10 +143,10 @@ fn the_summary_lists_near_misses_and_the_average_loss() {
     );
     assert!(
         r.iter()
-            .any(|l| l.starts_with("near misses: 1手目 ▲５八玉 (−7.1 %)")),
+            .any(|l| l.starts_with("惜しい: 1手目 ▲５八玉 (−7.1 %)")),
         "{r:?}"
     );
-    assert!(r.iter().any(|l| l.starts_with("average loss")), "{r:?}");
+    assert!(r.iter().any(|l| l.starts_with("平均損失")), "{r:?}");
 }
 
 #[test]
@@ -179,7 +179,7 @@ fn due_plies_only_are_asked_and_giving_up_ends_the_replay_written_wrong() {
     assert_eq!((o.id.key.as_str(), o.correct), ("1:2", false));
     assert_eq!(d.tried_text(), None, "given up: nothing tried");
     assert!(
-        d.report()[0].contains("the game's move was ▲２六歩"),
+        d.report()[0].contains("棋譜の手は ▲２六歩"),
         "{:?}",
         d.report()
     );
@@ -201,6 +201,6 @@ fn a_record_with_nothing_to_guess_or_an_illegal_move_is_said() {
     let mut d = drill(Ask::Side(Color::Black));
     let j = judged(d.try_move(mv("5e5d")));
     assert!(j.outcome.is_none());
-    assert!(j.note.unwrap().contains("not legal"));
+    assert!(j.note.unwrap().contains("指せません"));
     assert!(d.results().is_empty());
 }

@@ -73,9 +73,7 @@ fn a_move_in_the_repertoire_is_right_and_the_reply_is_drawn_from_it() {
     assert!(o.correct);
     assert_eq!(o.id.key, position_key(&Position::startpos().to_sfen()));
     assert!(
-        d.report()
-            .iter()
-            .any(|l| l == "line over: the repertoire ends here"),
+        d.report().iter().any(|l| l == "手順終了: 定跡はここまで"),
         "{:?}",
         d.report()
     );
@@ -89,10 +87,7 @@ fn a_miss_shows_the_repertoire_s_moves_and_its_most_played_goes_on_the_board() {
     assert!(!j.outcome.unwrap().correct);
     assert_eq!(d.played()[0], mv("7g7f"));
     assert_eq!(d.tried_text().unwrap(), "▲５八玉");
-    assert_eq!(
-        d.report()[0],
-        "1手目: the repertoire plays ▲７六歩 (10), ▲２六歩 (1)"
-    );
+    assert_eq!(d.report()[0], "1手目: 定跡の手は ▲７六歩 (10), ▲２六歩 (1)");
     assert!(!d.finished());
     assert_eq!(d.to_move(), Color::Black);
 }
@@ -173,8 +168,5 @@ fn a_record_s_variations_are_lines_of_weight_one_and_giving_up_ends_the_line() {
     assert!(j.finished);
     assert!(!j.outcome.unwrap().correct);
     assert!(d.give_up().outcome.is_none());
-    assert_eq!(
-        d.report()[0],
-        "1手目: the repertoire plays ▲７六歩 (1), ▲２六歩 (1)"
-    );
+    assert_eq!(d.report()[0], "1手目: 定跡の手は ▲７六歩 (1), ▲２六歩 (1)");
 }

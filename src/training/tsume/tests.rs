@@ -204,14 +204,14 @@ fn a_check_with_an_escape_is_wrong_and_shows_the_escape() {
             allows: vec![escape]
         }
     );
-    assert_eq!(j.note.as_deref(), Some("△１二玉 escapes: 不詰"));
+    assert_eq!(j.note.as_deref(), Some("△１二玉 で逃れ (不詰)"));
     assert!(j.finished);
     assert!(!j.outcome.unwrap().correct);
     assert_eq!(t.answer_line()[0], mv("B*1c"));
     // Over: nothing more is judged.
     assert_eq!(
         judged(t.try_move(mv("3c2c+"))).note.as_deref(),
-        Some("this problem is over")
+        Some("この問題は終わりました")
     );
 }
 
@@ -222,7 +222,7 @@ fn a_move_that_is_not_a_check_is_wrong_at_once_and_the_engine_says_what_it_allow
     };
     let j = judged(t.try_move(mv("3c4c")));
     assert_eq!(j.verdict, Verdict::Wrong { allows: vec![] });
-    assert_eq!(j.note.as_deref(), Some("王手ではありません (not a check)"));
+    assert_eq!(j.note.as_deref(), Some("王手ではありません"));
     assert!(j.finished && !j.outcome.unwrap().correct);
     let req = j.follow_up.unwrap();
     assert_eq!(req.search.moves, [mv("3c4c")]);
@@ -252,7 +252,7 @@ fn without_a_mate_engine_a_move_off_the_record_is_wrong_and_says_why() {
     assert!(matches!(j.verdict, Verdict::Wrong { .. }));
     assert_eq!(
         j.note.as_deref(),
-        Some("not the record's move, and no mate engine could check it: no engine configured")
+        Some("棋譜の手ではなく、詰みを確かめる詰将棋エンジンがありません: no engine configured")
     );
 }
 
@@ -268,10 +268,7 @@ fn a_mate_sooner_than_the_answer_is_accepted_as_yozume() {
     let mut t = Tsume::new(Path::new("made.usi"), 1, &r).unwrap();
     let j = judged(t.try_move(mv("G*5b")));
     assert_eq!(j.verdict, Verdict::AnotherGood);
-    assert_eq!(
-        j.note.as_deref(),
-        Some("余詰: mate in 1 where the answer takes 3")
-    );
+    assert_eq!(j.note.as_deref(), Some("余詰: 1手で詰み (答えは3手詰)"));
     assert!(j.finished && j.outcome.unwrap().correct);
 }
 

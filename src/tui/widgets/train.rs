@@ -18,7 +18,7 @@ pub fn train_pane(area: Rect, buf: &mut Buffer, app: &App, theme: &Theme) {
     if area.height < 3 || area.width < 4 {
         return;
     }
-    let b = block("練習 training".to_string(), true, theme);
+    let b = block("練習".to_string(), true, theme);
     let inner = b.inner(area);
     b.render(area, buf);
     let mut y = inner.y;

@@ -133,12 +133,9 @@ fn guess_a_near_miss_then_the_game_s_move_and_the_summary_each_guess_written() {
     press(&mut v, "m58玉⏎");
     let s = shown(&mut v, 120, 40);
     assert!(s.contains("× 不正解 ▲５八玉"), "{s}");
-    assert!(s.contains("1手目: the game played ▲７六歩"), "{s}");
-    assert!(
-        s.contains("the analysis: best ▲２六歩, yours −7.1 %"),
-        "{s}"
-    );
-    assert!(s.contains("played: ▲７六歩△３四歩"), "{s}");
+    assert!(s.contains("1手目: 棋譜の手は ▲７六歩"), "{s}");
+    assert!(s.contains("解析: 最善 ▲２六歩, あなたの手 −7.1 %"), "{s}");
+    assert!(s.contains("進行: ▲７六歩△３四歩"), "{s}");
     assert!(s.contains("棋譜並べ g.kif 3手目/4"), "{s}");
     assert_eq!(
         v.app.cur_index(),
@@ -149,12 +146,12 @@ fn guess_a_near_miss_then_the_game_s_move_and_the_summary_each_guess_written() {
     press(&mut v, "m26歩⏎");
     let s = shown(&mut v, 120, 40);
     assert!(s.contains("○ 正解 ▲２六歩"), "{s}");
-    assert!(s.contains("棋譜並べ over: the summary"), "{s}");
+    assert!(s.contains("棋譜並べ終了: 成績"), "{s}");
     assert!(
         s.contains("一致 1/2 (50 %) · 最善・好手 0 · 惜しい 1 · 外れ 0"),
         "{s}"
     );
-    assert!(s.contains("near misses: 1手目 ▲５八玉 (−7.1 %)"), "{s}");
+    assert!(s.contains("惜しい: 1手目 ▲５八玉 (−7.1 %)"), "{s}");
     v.app.train_settle();
     assert_eq!(
         attempts(&history),
@@ -174,7 +171,7 @@ fn guess_the_analysis_s_best_is_another_good_move_and_o_opens_the_game_there() {
     let mut v = guessing(game.to_str().unwrap(), &history);
     press(&mut v, "m2g2f⏎");
     let s = shown(&mut v, 120, 40);
-    assert!(s.contains("another good move"), "{s}");
+    assert!(s.contains("別解"), "{s}");
     // o: the game itself, at the position guessed next (after two moves).
     press(&mut v, "o");
     assert_eq!(v.app.source().path.as_deref(), Some(game.as_path()));
@@ -220,7 +217,7 @@ fn repertoire_a_hit_a_miss_and_the_opponent_s_reply_fixed_by_the_seed() {
     press(&mut v, "m76歩⏎");
     let s = shown(&mut v, 120, 40);
     assert!(s.contains("○ 正解 ▲７六歩"), "{s}");
-    assert!(s.contains("the reply: △８四歩"), "{s}");
+    assert!(s.contains("相手の応手: △８四歩"), "{s}");
     // The seed that draws △３四歩 (the main line).
     let mut v = drilling(seed_drawing(0), &history);
     let s = shown(&mut v, 120, 40);
@@ -230,21 +227,18 @@ fn repertoire_a_hit_a_miss_and_the_opponent_s_reply_fixed_by_the_seed() {
     );
     press(&mut v, "m76歩⏎");
     let s = shown(&mut v, 120, 40);
-    assert!(s.contains("the reply: △３四歩"), "{s}");
+    assert!(s.contains("相手の応手: △３四歩"), "{s}");
     // A miss: the repertoire's move is shown and played, the line goes on.
     press(&mut v, "m58玉⏎");
     let s = shown(&mut v, 120, 40);
     assert!(s.contains("× 不正解 ▲５八玉"), "{s}");
-    assert!(s.contains("3手目: the repertoire plays ▲２六歩 (1)"), "{s}");
-    assert!(s.contains("the reply: △８四歩"), "{s}");
+    assert!(s.contains("3手目: 定跡の手は ▲２六歩 (1)"), "{s}");
+    assert!(s.contains("相手の応手: △８四歩"), "{s}");
     press(&mut v, "m25歩⏎");
     let s = shown(&mut v, 120, 40);
     assert!(s.contains("○ 正解 ▲２五歩"), "{s}");
-    assert!(s.contains("in the repertoire 2/3 of your moves"), "{s}");
-    assert!(
-        s.contains("line over: the repertoire has no reply here"),
-        "{s}"
-    );
+    assert!(s.contains("定跡どおり 2/3手"), "{s}");
+    assert!(s.contains("手順終了: 定跡に相手の応手がありません"), "{s}");
     assert!(v.app.train().unwrap().finished());
     v.app.train_settle();
     let a = attempts(&history);
@@ -362,7 +356,7 @@ fn pty_guess_on_one_day_and_the_missed_move_due_the_next() {
     s.send("m1g1f\r");
     s.wait_for("不正解");
     s.send("m2g2f\r");
-    s.wait_for("棋譜並べ over");
+    s.wait_for("棋譜並べ終了");
     s.send("q");
     s.wait_exit();
     // A day later both are due (FSRS's first steps are minutes): one replay asking both.
@@ -406,10 +400,10 @@ fn pty_repertoire_from_a_book_the_reply_drawn_by_count_with_the_seed() {
     let mut s = Session::start_with_env(bin, &args, &env, 24, 80);
     s.wait_for("定跡 mine.db (先手)");
     s.send("m5i5h\r");
-    s.wait_for("the repertoire plays ▲７六歩 (10),");
-    s.wait_for("the reply: △８四歩");
+    s.wait_for("定跡の手は ▲７六歩 (10),");
+    s.wait_for("相手の応手: △８四歩");
     s.send("m7i6h\r");
-    s.wait_for("line over");
+    s.wait_for("手順終了");
     s.send("q");
     s.wait_exit();
 }

@@ -150,7 +150,7 @@ fn a_typed_answer_is_judged_at_once_and_its_attempt_is_written_with_its_time() {
         .timestamp_millis();
     assert!(a[0].3 >= at && a[0].3 < at + 600_000, "{}", a[0].3);
     let s = shown(&mut v, 100, 30);
-    assert!(s.contains("written; due again"), "{s}");
+    assert!(s.contains("記録しました。次の出題"), "{s}");
     // A second move on a problem that is over is refused and writes nothing.
     press(&mut v, "m8c8d⏎");
     v.app.train_settle();
@@ -164,7 +164,7 @@ fn the_board_enters_another_good_move_and_the_next_problem_turns_the_board() {
     // The board cursor starts on ５五: ６九 is one left and four down; ７八 one left, one up.
     press(&mut v, "ihjjjj⏎hk⏎");
     let s = shown(&mut v, 100, 30);
-    assert!(s.contains("another good move"), "{s}");
+    assert!(s.contains("別解"), "{s}");
     assert!(!v.app.flipped());
     press(&mut v, "n");
     let s = shown(&mut v, 100, 30);
@@ -184,7 +184,7 @@ fn a_wrong_move_says_what_it_allows_then_the_answer_is_stepped_and_the_source_op
     press(&mut v, "m58玉⏎");
     let s = shown(&mut v, 100, 30);
     assert!(s.contains("× 不正解 ▲５八玉"), "{s}");
-    assert!(s.contains("it allows △８八角成"), "{s}");
+    assert!(s.contains("以下 △８八角成"), "{s}");
     // After the wrong move the line it allows is stepped with l.
     assert_eq!(v.app.cur_index(), 1);
     press(&mut v, "l");
@@ -223,11 +223,11 @@ fn giving_up_writes_a_wrong_attempt_and_skipping_writes_nothing() {
     press(&mut v, "n");
     press(&mut v, "a");
     let s = shown(&mut v, 100, 30);
-    assert!(s.contains("× given up"), "{s}");
+    assert!(s.contains("× 不正解 (答えを見ました)"), "{s}");
     assert!(s.contains("答え: △８四歩▲２五歩"), "{s}");
     press(&mut v, "n");
     let s = shown(&mut v, 100, 30);
-    assert!(s.contains("that was the last problem"), "{s}");
+    assert!(s.contains("最後の問題でした"), "{s}");
     v.app.train_settle();
     let a = attempts(&f.history);
     assert_eq!(a.len(), 1, "the skipped problem wrote nothing: {a:?}");

@@ -190,19 +190,19 @@ fn another_mate_the_mate_engine_confirms_is_accepted_as_yozume_with_the_longest_
         v.app.message()
     );
     let shot = shown(&mut v, 100, 30);
-    assert!(shot.contains("the engine is checking ▲２一飛…"), "{shot}");
+    assert!(shot.contains("エンジンが ▲２一飛 を確認中…"), "{shot}");
     // A move entered while it checks is refused, and the screen answers.
     press(&mut v, "m22金打⏎");
     assert!(
         v.app
             .message()
-            .is_some_and(|m| m.text.contains("still checking")),
+            .is_some_and(|m| m.text.contains("前の手を確認中")),
         "{:?}",
         v.app.message()
     );
     answered(&mut v);
     let shot = shown(&mut v, 100, 30);
-    assert!(shot.contains("○ ▲２一飛: another good move"), "{shot}");
+    assert!(shot.contains("○ 別解 ▲２一飛"), "{shot}");
     assert!(shot.contains("余詰"), "{shot}");
     assert_eq!(v.app.step_text(v.app.cur()), "△１二玉(11)");
     assert!(
@@ -212,8 +212,8 @@ fn another_mate_the_mate_engine_confirms_is_accepted_as_yozume_with_the_longest_
     );
     press(&mut v, "m22金打⏎");
     let shot = shown(&mut v, 100, 30);
-    assert!(shot.contains("○ ▲２二金: another good move"), "{shot}");
-    assert!(shot.contains("余詰: solved by another mate"), "{shot}");
+    assert!(shot.contains("○ 別解 ▲２二金"), "{shot}");
+    assert!(shot.contains("余詰: 答えと別の手順で詰み"), "{shot}");
     v.app.train_settle();
     assert_eq!(
         attempts(&s.history),
@@ -234,7 +234,10 @@ fn an_engine_answering_go_mate_with_bestmove_is_asked_again_by_a_timed_search() 
     press(&mut v, "m21飛打⏎");
     answered(&mut v);
     let shot = shown(&mut v, 100, 30);
-    assert!(shot.contains("余詰"), "the mate found by the timed search: {shot}");
+    assert!(
+        shot.contains("余詰"),
+        "the mate found by the timed search: {shot}"
+    );
     assert_eq!(v.app.step_text(v.app.cur()), "△１二玉(11)");
     let gos: Vec<String> = fake
         .log()
@@ -255,8 +258,8 @@ fn a_check_the_engine_finds_no_mate_after_shows_the_escape() {
     answered(&mut v);
     let shot = shown(&mut v, 100, 30);
     assert!(shot.contains("× 不正解 ▲１二金"), "{shot}");
-    assert!(shot.contains("it allows △同　玉"), "{shot}");
-    assert!(shot.contains("△同　玉 escapes: 不詰"), "{shot}");
+    assert!(shot.contains("以下 △同　玉"), "{shot}");
+    assert!(shot.contains("△同　玉 で逃れ (不詰)"), "{shot}");
     v.app.train_settle();
     assert_eq!(
         attempts(&s.history),
@@ -273,7 +276,10 @@ fn a_crashed_engine_is_said_and_the_move_judged_without_it() {
     answered(&mut v);
     let shot = shown(&mut v, 100, 30);
     assert!(shot.contains("× 不正解 ▲２一飛"), "{shot}");
-    assert!(shot.contains("no mate engine could check it"), "{shot}");
+    assert!(
+        shot.contains("詰みを確かめる詰将棋エンジンがありません"),
+        "{shot}"
+    );
     v.app.train_settle();
     assert_eq!(attempts(&s.history).len(), 1);
 }
@@ -297,7 +303,10 @@ fn a_hung_engine_is_not_waited_on_the_screen_answers_and_the_move_is_judged_at_i
     assert!(!v.app.train().unwrap().away());
     let shot = shown(&mut v, 100, 30);
     assert!(shot.contains("× 不正解 ▲２一飛"), "{shot}");
-    assert!(shot.contains("no mate engine could check it"), "{shot}");
+    assert!(
+        shot.contains("詰みを確かめる詰将棋エンジンがありません"),
+        "{shot}"
+    );
 }
 
 #[test]
@@ -308,7 +317,10 @@ fn without_an_engine_a_move_off_the_record_is_judged_and_says_why() {
     assert!(!asking(&v));
     let shot = shown(&mut v, 100, 30);
     assert!(shot.contains("× 不正解 ▲２一飛"), "{shot}");
-    assert!(shot.contains("no mate engine could check it"), "{shot}");
+    assert!(
+        shot.contains("詰みを確かめる詰将棋エンジンがありません"),
+        "{shot}"
+    );
 }
 
 /// A next-move set (ShogiHome writes every SFEN with move number 1): ▲ to move after ▲７六歩
@@ -347,7 +359,7 @@ fn a_wrong_move_the_set_does_not_list_gets_its_refutation_from_the_engine() {
     assert!(shot.contains("× 不正解 ▲５八玉"), "at once: {shot}");
     answered(&mut v);
     let shot = shown(&mut v, 100, 30);
-    assert!(shot.contains("it allows △８八角成▲同　銀"), "{shot}");
+    assert!(shot.contains("以下 △８八角成▲同　銀"), "{shot}");
     v.app.train_settle();
     assert_eq!(
         attempts(&s.history),
@@ -606,13 +618,114 @@ fn a_tsume_session_without_an_engine_named_takes_the_installed_mate_engine() {
     let data = s.dir.path().join("data");
     let bin = env!("CARGO_BIN_EXE_kifview");
     let f = fixture();
-    let args = ["train", f.to_str().unwrap(), "--now", "2026-12-01T09:00:00Z"];
+    let args = [
+        "train",
+        f.to_str().unwrap(),
+        "--now",
+        "2026-12-01T09:00:00Z",
+    ];
     let mut t = Session::start_with_env(bin, &args, &[("KIFVIEW_DATA_DIR", &data)], 24, 80);
     t.wait_for("詰将棋 3手");
     t.send("mR*2a\r");
-    t.wait_for("余詰");
+    // The verdict (余詰; on a machine too busy for gpsusi to answer within the mate
+    // search's 3 s, the move judged without it), then which engine was asked.
+    t.wait_for("解答 1");
     let said = String::from_utf8_lossy(&t.raw).into_owned();
-    assert!(said.contains("gpsusi"), "the engine named on the screen: {said}");
+    assert!(said.contains("gps"), "gpsusi named on the screen: {said}");
+    assert!(!said.to_lowercase().contains("fairy"), "{said}");
     t.send("q");
     t.wait_exit();
+}
+
+// ----- 実戦詰め: `kifview problems tsume` -----
+
+#[test]
+fn problems_tsume_makes_tsume_from_games_ending_in_mate_that_train_solves() {
+    let Some(gps) = crate::common::engine_or_skip("gpsusi") else {
+        return;
+    };
+    let gps = gps.command.display().to_string();
+    let s = session();
+    let data = s.dir.path().join("data");
+    let games = s.dir.path().join("games");
+    std::fs::create_dir_all(&games).unwrap();
+    std::fs::copy(
+        "tests/fixtures/training/jissen/game.kif",
+        games.join("game.kif"),
+    )
+    .unwrap();
+    std::fs::write(
+        games.join("resigned.kif"),
+        "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 投了\n",
+    )
+    .unwrap();
+    let out = s.dir.path().join("jissen");
+    let make = |data: &Path| {
+        kifview(data)
+            .args(["problems", "tsume", games.to_str().unwrap(), "-o"])
+            .arg(&out)
+            .args(["--engine", &gps, "--time", "30"])
+            .output()
+            .unwrap()
+    };
+    let o = make(&data);
+    let err = stderr_of(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        err.contains("3手詰 from move 3: wrote game-1-3.kifu"),
+        "{err}"
+    );
+    assert!(
+        err.contains("2 record(s), 1 ending in mate, 1 tsume written"),
+        "{err}"
+    );
+    let text = std::fs::read_to_string(out.join("game-1-3.kifu")).unwrap();
+    assert!(text.contains("作品名：実戦詰め 甲対乙 3手目から"), "{text}");
+    assert!(text.contains("出典：game.kif (1局目) 2026/11/29"), "{text}");
+    assert!(text.contains("手数：3"), "{text}");
+    assert!(text.contains("1 ２一飛打"), "the game's finish: {text}");
+    assert!(text.contains("   4 詰み"), "{text}");
+    // The solve mode reads the folder as tsume: one, a 3手詰.
+    let o = kifview(&data)
+        .args(["train", out.to_str().unwrap(), "--now", "2026-12-01"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr_of(&o));
+    let st = stats(&data);
+    assert_eq!(st["new"], 1, "{st}");
+    assert!(st["tags"].to_string().contains("3手詰"), "{st}");
+    // Made again: the file there is kept, and said.
+    let before = std::fs::read(out.join("game-1-3.kifu")).unwrap();
+    std::fs::write(out.join("game-1-3.kifu"), "mine").unwrap();
+    let o = make(&data);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr_of(&o));
+    assert!(stderr_of(&o).contains("not written"), "{}", stderr_of(&o));
+    assert_eq!(std::fs::read(out.join("game-1-3.kifu")).unwrap(), b"mine");
+    assert!(!before.is_empty());
+}
+
+#[test]
+fn problems_tsume_refuses_an_engine_without_a_usi_mate_search() {
+    if crate::common::engine_or_skip("fairy-stockfish").is_none() {
+        return;
+    }
+    let s = session();
+    let o = kifview(&s.dir.path().join("data"))
+        .args([
+            "problems",
+            "tsume",
+            "tests/fixtures/training/jissen/game.kif",
+            "-o",
+        ])
+        .arg(s.dir.path().join("out"))
+        .args(["--engine", "fairy-stockfish"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr_of(&o));
+    assert!(
+        stderr_of(&o).contains("reads go mate as chess's mate-in-N"),
+        "{}",
+        stderr_of(&o)
+    );
+    assert!(!s.dir.path().join("out").exists(), "nothing made");
 }
