@@ -193,7 +193,10 @@
 //!   in `app::config::diagram`.
 //! - Work that outlives a key press (an engine, a batch): a library module, run from the app
 //!   on a thread of the feature's own that sends an `app::events::Event` when it has news
-//!   (its variant there and its line in `App::handle_event`, `app/lifecycle.rs`): the run
+//!   (its variant there and its line in `App::handle_event`, `app/lifecycle.rs`); work that
+//!   ends with one result is an `app::events::Task` (its thread, the progress it shares,
+//!   its result taken on its event or waited for: the record's save and the books' save; a
+//!   stop is the work's own, a book's `SaveWatch`): the run
 //!   loop waits on that one channel with the terminal and the frame's timeout (`tui::wake`)
 //!   and does not change. The engine is such a worker: its process's threads wake the loop
 //!   through an `engine::Waker` (`Event::Engine`, once until the app polls again), and an
