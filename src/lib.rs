@@ -14,9 +14,13 @@
 //! a method call names no file, so it sees none): `core`'s dependencies are the crates its
 //! row names; each layer names only itself and the layers its "uses" column names (`core`
 //! only `core`); only `tui`, `cli` and `main.rs` name a terminal crate; in `app`, `std::fs`
-//! appears only under `app/document/`; no files use each other round a loop that leaves a
-//! folder (a folder's `mod.rs` and its parts using each other are one module's inside; a
-//! parent's use of its children counts, its re-exports do not), with no exception: `App`
+//! appears only under `app/document/`; no files use each other round a loop that the
+//! module file holding them all is not on (a folder's `mod.rs` and its parts may use each
+//! other, its parts round a loop without it may not; a file uses the file that defines what
+//! it names, a path led through re-exports, `crate::app::App` to `app/state.rs`; a parent's
+//! use of its children counts, `mod x;` and its re-exports do not), with no exception but
+//! ten uses that closed loops in `app`, `cli`, `collection`, `engine` and `training` when
+//! the rule came, each to go (the test's `LOOPS_TO_CUT`): `App`
 //! (`app/state.rs`) holds the overlay stack, whose kinds, states and continuations act on
 //! `App`, so the stack is written once for any app in `app/overlay/stack.rs` (which names
 //! no app state) and `app/overlay/mod.rs` names it for `App`; in `app` and `tui`, no file holds over
@@ -189,7 +193,10 @@
 //!   in `app::config::diagram`.
 //! - Work that outlives a key press (an engine, a batch): a library module, run from the app
 //!   on a thread of the feature's own that sends an `app::events::Event` when it has news
-//!   (its variant there and its line in `App::handle_event`, `app/lifecycle.rs`): the run
+//!   (its variant there and its line in `App::handle_event`, `app/lifecycle.rs`); work that
+//!   ends with one result is an `app::events::Task` (its thread, the progress it shares,
+//!   its result taken on its event or waited for: the record's save and the books' save; a
+//!   stop is the work's own, a book's `SaveWatch`): the run
 //!   loop waits on that one channel with the terminal and the frame's timeout (`tui::wake`)
 //!   and does not change. The engine is such a worker: its process's threads wake the loop
 //!   through an `engine::Waker` (`Event::Engine`, once until the app polls again), and an

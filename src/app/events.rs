@@ -13,7 +13,7 @@
 //! indexing on the status line) the app looks at when `App::next_look` says so: the run
 //! loop's wait ends at the nearest.
 
-use std::sync::Arc;
+use std::sync::{Arc, mpsc};
 use std::time::Duration;
 
 /// Which feature has news for the run loop.
@@ -79,5 +79,89 @@ impl Events {
                     }
                 }
             });
+    }
+}
+
+/// One piece of work on a thread of its own whose one result the app takes, as its feature's
+/// worker: a save's phase (`document::background`), the books' save (`book::save`). The
+/// thread sends its feature's event when it has ended, so the run loop hands the result over
+/// (`Task::look` from the feature's event); a key that cannot go on without it waits for it
+/// (`Task::wait`). The work and the app share `progress`: how far the work is, for the status
+/// line, and a stop the work looks at, are its own (a book's `SaveWatch`).
+pub(crate) struct Task<T, P> {
+    rx: mpsc::Receiver<T>,
+    progress: Arc<P>,
+}
+
+/// What a look at a [`Task`] found.
+#[derive(Debug)]
+pub(crate) enum TaskState<T> {
+    /// It ended with this.
+    Done(T),
+    /// It is still at work.
+    Running,
+    /// Its thread ended without a result (it panicked).
+    Lost,
+}
+
+impl<T, P> std::fmt::Debug for Task<T, P> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Task").finish_non_exhaustive()
+    }
+}
+
+impl<T: Send + 'static, P: Send + Sync + 'static> Task<T, P> {
+    /// Starts `work` on a thread named `name`, sharing `progress` with it; `event` goes to
+    /// `events` when it has ended. The error when no thread could be started.
+    pub(crate) fn start(
+        name: &str,
+        events: Events,
+        event: Event,
+        progress: P,
+        work: impl FnOnce(&P) -> T + Send + 'static,
+    ) -> std::io::Result<Task<T, P>> {
+        let progress = Arc::new(progress);
+        let (tx, rx) = mpsc::channel();
+        let shared = Arc::clone(&progress);
+        std::thread::Builder::new()
+            .name(name.into())
+            .spawn(move || {
+                if tx.send(work(&shared)).is_ok() {
+                    events.send(event);
+                }
+            })?;
+        Ok(Task { rx, progress })
+    }
+}
+
+impl<T, P> Task<T, P> {
+    /// What the work and the app share.
+    pub(crate) fn progress(&self) -> &P {
+        &self.progress
+    }
+
+    /// Waits for the result, at most `limit` (`None`: until the work ends).
+    pub(crate) fn wait(&self, limit: Option<Duration>) -> TaskState<T> {
+        let got = match limit {
+            None => self
+                .rx
+                .recv()
+                .map_err(|_| mpsc::RecvTimeoutError::Disconnected),
+            Some(d) => self.rx.recv_timeout(d),
+        };
+        match got {
+            Ok(result) => TaskState::Done(result),
+            Err(mpsc::RecvTimeoutError::Timeout) => TaskState::Running,
+            Err(mpsc::RecvTimeoutError::Disconnected) => TaskState::Lost,
+        }
+    }
+
+    /// The result if the work has ended, without waiting.
+    pub(crate) fn look(&self) -> TaskState<T> {
+        match self.rx.try_recv() {
+            Ok(result) => TaskState::Done(result),
+            Err(mpsc::TryRecvError::Empty) => TaskState::Running,
+            Err(mpsc::TryRecvError::Disconnected) => TaskState::Lost,
+        }
     }
 }

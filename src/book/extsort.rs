@@ -10,6 +10,7 @@
 use super::{BookError, Result};
 use std::cmp::Ordering as CmpOrdering;
 use std::collections::BinaryHeap;
+use std::collections::binary_heap::PeekMut;
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
@@ -99,9 +100,25 @@ impl<'a> ExternalSort<'a> {
 
     /// The chunk's record order, sorted by key (stable: equal keys in push order).
     fn sorted_order(&self) -> Vec<usize> {
-        let mut order: Vec<usize> = (0..self.index.len()).collect();
-        order.sort_by(|&a, &b| self.key(a).cmp(self.key(b)));
-        order
+        // Each record with its key's first 8 bytes as a big-endian number (zeros past a short
+        // key), which order as those bytes do: most comparisons end there, without reaching
+        // into the chunk. Equal prefixes fall back to the whole keys, then to the push order,
+        // so the unstable sort gives the stable order.
+        let mut order: Vec<(u64, usize)> = (0..self.index.len())
+            .map(|i| {
+                let key = self.key(i);
+                let mut prefix = [0u8; 8];
+                let n = key.len().min(8);
+                prefix[..n].copy_from_slice(&key[..n]);
+                (u64::from_be_bytes(prefix), i)
+            })
+            .collect();
+        order.sort_unstable_by(|a, b| {
+            (a.0.cmp(&b.0))
+                .then_with(|| self.key(a.1).cmp(self.key(b.1)))
+                .then(a.1.cmp(&b.1))
+        });
+        order.into_iter().map(|(_, i)| i).collect()
     }
 
     /// Sorts the chunk and writes it to a new run file.
@@ -165,19 +182,26 @@ impl<'a> ExternalSort<'a> {
         }
         let mut heap = BinaryHeap::new();
         for (i, r) in readers.iter_mut().enumerate() {
-            if let Some(h) = r.next(i)? {
+            let mut h = Head {
+                key: Vec::new(),
+                run: i,
+                payload: Vec::new(),
+            };
+            if r.next(&mut h)? {
                 heap.push(h);
             }
         }
         let mut n = 0u64;
-        while let Some(top) = heap.pop() {
+        // The smallest head is handed on, then refilled in place from its run (its buffers
+        // reused) and sifted down, or taken out when the run ends.
+        while let Some(mut top) = heap.peek_mut() {
             f(&top.key, &top.payload)?;
             n += 1;
             if n.is_multiple_of(1 << 16) {
                 self.check_stop()?;
             }
-            if let Some(h) = readers[top.run].next(top.run)? {
-                heap.push(h);
+            if !readers[top.run].next(&mut top)? {
+                PeekMut::pop(top);
             }
         }
         Ok(())
@@ -198,7 +222,8 @@ struct Run {
 }
 
 impl Run {
-    fn next(&mut self, run: usize) -> Result<Option<Head>> {
+    /// Reads the run's next record into `head`; false at the run's end.
+    fn next(&mut self, head: &mut Head) -> Result<bool> {
         let io = |source| BookError::Io {
             path: self.path.clone(),
             source,
@@ -206,16 +231,16 @@ impl Run {
         let mut len = [0u8; 8];
         match self.r.read_exact(&mut len) {
             Ok(()) => {}
-            Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => return Ok(None),
+            Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => return Ok(false),
             Err(e) => return Err(io(e)),
         }
         let k = u32::from_le_bytes(len[..4].try_into().expect("4")) as usize;
         let p = u32::from_le_bytes(len[4..].try_into().expect("4")) as usize;
-        let mut key = vec![0; k];
-        let mut payload = vec![0; p];
-        self.r.read_exact(&mut key).map_err(io)?;
-        self.r.read_exact(&mut payload).map_err(io)?;
-        Ok(Some(Head { key, run, payload }))
+        head.key.resize(k, 0);
+        head.payload.resize(p, 0);
+        self.r.read_exact(&mut head.key).map_err(io)?;
+        self.r.read_exact(&mut head.payload).map_err(io)?;
+        Ok(true)
     }
 }
 

@@ -68,6 +68,7 @@ pub mod extsort;
 pub mod onthefly;
 pub mod overlay;
 pub mod packed;
+pub mod placement;
 pub mod sbk;
 pub mod yaneuraou;
 pub mod ybb;
@@ -325,6 +326,15 @@ impl Book {
     /// How many moves in all.
     pub fn move_count(&self) -> usize {
         self.entries.values().map(|e| e.moves.len()).sum()
+    }
+}
+
+/// Every position, in key order, taken out of the book.
+impl IntoIterator for Book {
+    type Item = (String, Entry);
+    type IntoIter = std::collections::btree_map::IntoIter<String, Entry>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.entries.into_iter()
     }
 }
 

@@ -6,6 +6,7 @@
 //! 1二 is 1, 9九 is 80), which is core's [`Square::index`]. Piece types for drops are
 //! YaneuraOu's: pawn 1, lance 2, knight 3, silver 4, bishop 5, rook 6, gold 7.
 
+use super::placement::Placement;
 use crate::core::rules::{Color, Move, Piece, PieceKind, Position, Square};
 
 /// A position in 256 bits.
@@ -76,56 +77,151 @@ const SET: [(PieceKind, i32); 7] = [
     (PieceKind::Rook, 2),
 ];
 
-struct Bits<'a> {
-    data: &'a mut [u8; 32],
+/// The 256 bits being written, as four words (bit `i` is bit `i % 64` of word `i / 64`, so
+/// the little-endian bytes of the words are YaneuraOu's bytes).
+struct Bits {
+    words: [u64; 4],
     at: usize,
 }
 
-impl Bits<'_> {
+impl Bits {
+    /// Writes the low `n` bits of `value` (at most 32), lowest first.
     fn put(&mut self, value: u32, n: u32) -> Result<(), String> {
-        for i in 0..n {
-            if self.at >= 256 {
-                return Err("more pieces than a set of shogi pieces holds".into());
-            }
-            if value >> i & 1 == 1 {
-                self.data[self.at / 8] |= 1 << (self.at % 8);
-            }
-            self.at += 1;
+        if self.at + n as usize > 256 {
+            return Err("more pieces than a set of shogi pieces holds".into());
         }
+        self.add(value, n);
         Ok(())
+    }
+
+    /// [`Bits::put`] where the caller knows the bits fit.
+    fn add(&mut self, value: u32, n: u32) {
+        let v = value as u64 & ((1u64 << n) - 1);
+        let (w, o) = (self.at / 64, self.at % 64);
+        self.words[w] |= v << o;
+        if o + n as usize > 64 {
+            self.words[w + 1] |= v >> (64 - o);
+        }
+        self.at += n as usize;
+    }
+
+    /// The bytes, as YaneuraOu lays them out.
+    fn bytes(&self) -> PackedSfen {
+        let mut data = [0u8; 32];
+        for (bytes, word) in data.chunks_exact_mut(8).zip(self.words) {
+            bytes.copy_from_slice(&word.to_le_bytes());
+        }
+        data
     }
 }
 
 /// Packs `pos` (board, side, hands) as YaneuraOu does; a position with more pieces of a kind
 /// than a set holds, or more than one king a side, cannot be packed.
 pub fn pack(pos: &Position) -> Result<PackedSfen, String> {
-    let mut data = [0u8; 32];
+    pack_placement(&Placement::of(pos))
+}
+
+/// [`pack`] of a position's placement (a book key read by [`Placement::parse_key`]).
+pub fn pack_placement(pos: &Placement) -> Result<PackedSfen, String> {
+    // One king a side and no kind beyond the set (every book position): the bits come to
+    // 256 exactly, so nothing below can fail and each piece is written in one go. Any other
+    // placement takes the checked path, which names what is wrong as it meets it.
+    let mut have = [0i32; 8];
+    let mut kings = [81u32; 2];
+    for (i, p) in pos.board.iter().enumerate() {
+        if let Some(p) = p {
+            have[p.kind.unpromote() as usize] += 1;
+            if p.kind == PieceKind::King {
+                kings[p.color.index()] = i as u32;
+            }
+        }
+    }
+    for hand in &pos.hands {
+        for (n, h) in have.iter_mut().zip(hand) {
+            *n += *h as i32;
+        }
+    }
+    let fits = have[PieceKind::King as usize] == 2
+        && kings.iter().all(|&k| k != 81)
+        && SET.iter().all(|&(kind, n)| have[kind as usize] <= n);
+    if !fits {
+        return pack_checked(pos);
+    }
     let mut w = Bits {
-        data: &mut data,
+        words: [0; 4],
         at: 0,
     };
-    w.put((pos.side_to_move() == Color::White) as u32, 1)?;
+    w.add(
+        (pos.side == Color::White) as u32 | kings[0] << 1 | kings[1] << 8,
+        15,
+    );
+    for p in &pos.board {
+        match p {
+            None => w.add(0, 1),
+            Some(p) if p.kind == PieceKind::King => {}
+            Some(p) => {
+                let raw = p.kind.unpromote();
+                let (mut code, mut bits) = board_code(raw);
+                if raw != PieceKind::Gold {
+                    code |= (p.kind.is_promoted() as u32) << bits;
+                    bits += 1;
+                }
+                w.add(code | ((p.color == Color::White) as u32) << bits, bits + 1);
+            }
+        }
+    }
+    for color in [Color::Black, Color::White] {
+        for kind in HAND_ORDER {
+            let (code, bits) = board_code(kind);
+            // The code without its lowest bit, 0 for "not promoted" (not for a gold), colour.
+            let (code, bits) = match kind {
+                PieceKind::Gold => (code >> 1, bits - 1),
+                _ => (code >> 1, bits),
+            };
+            let piece = code | ((color == Color::White) as u32) << bits;
+            for _ in 0..pos.hands[color.index()][kind as usize] {
+                w.add(piece, bits + 1);
+            }
+        }
+    }
+    for kind in HAND_ORDER {
+        let (code, bits) = piecebox_code(kind);
+        let bits = bits + (kind != PieceKind::Gold) as u32;
+        for _ in 0..SET[kind as usize].1 - have[kind as usize] {
+            w.add(code, bits);
+        }
+    }
+    debug_assert_eq!(w.at, 256);
+    Ok(w.bytes())
+}
+
+/// [`pack_placement`] checking each piece as it goes: the first thing that cannot be packed
+/// is what the error names.
+fn pack_checked(pos: &Placement) -> Result<PackedSfen, String> {
+    let mut w = Bits {
+        words: [0; 4],
+        at: 0,
+    };
+    w.put((pos.side == Color::White) as u32, 1)?;
     let mut kings = [81u32; 2];
-    for sq in Square::all() {
-        if let Some(p) = pos.piece_at(sq)
+    for (i, p) in pos.board.iter().enumerate() {
+        if let Some(p) = p
             && p.kind == PieceKind::King
         {
             if kings[p.color.index()] != 81 {
                 return Err("two kings of one side".into());
             }
-            kings[p.color.index()] = sq.index() as u32;
+            kings[p.color.index()] = i as u32;
         }
     }
     w.put(kings[0], 7)?;
     w.put(kings[1], 7)?;
-    let mut left = SET;
+    // What is left of the set, by `PieceKind as usize` (SET's order).
+    let mut left = SET.map(|(_, n)| n);
     let mut take = |kind: PieceKind, n: i32| -> Result<(), String> {
-        let slot = left
-            .iter_mut()
-            .find(|(k, _)| *k == kind)
-            .expect("hand kind");
-        slot.1 -= n;
-        if slot.1 < 0 {
+        let slot = &mut left[kind as usize];
+        *slot -= n;
+        if *slot < 0 {
             return Err(format!(
                 "more {} than a set of shogi pieces holds",
                 kind.move_name()
@@ -133,10 +229,8 @@ pub fn pack(pos: &Position) -> Result<PackedSfen, String> {
         }
         Ok(())
     };
-    let mut squares: Vec<Square> = Square::all().collect();
-    squares.sort_by_key(|s| s.index());
-    for sq in squares {
-        match pos.piece_at(sq) {
+    for p in &pos.board {
+        match p {
             None => w.put(0, 1)?,
             Some(p) if p.kind == PieceKind::King => {}
             Some(p) => {
@@ -153,7 +247,7 @@ pub fn pack(pos: &Position) -> Result<PackedSfen, String> {
     }
     for color in [Color::Black, Color::White] {
         for kind in HAND_ORDER {
-            let n = pos.hand_count(color, kind);
+            let n = pos.hands[color.index()][kind as usize];
             take(kind, n as i32)?;
             let (code, bits) = board_code(kind);
             for _ in 0..n {
@@ -166,9 +260,8 @@ pub fn pack(pos: &Position) -> Result<PackedSfen, String> {
         }
     }
     for kind in HAND_ORDER {
-        let n = left.iter().find(|(k, _)| *k == kind).expect("kind").1;
         let (code, bits) = piecebox_code(kind);
-        for _ in 0..n {
+        for _ in 0..left[kind as usize] {
             w.put(code, bits)?;
             if kind != PieceKind::Gold {
                 w.put(0, 1)?;
@@ -178,7 +271,7 @@ pub fn pack(pos: &Position) -> Result<PackedSfen, String> {
     if w.at != 256 {
         return Err(format!("packs into {} bits instead of 256", w.at));
     }
-    Ok(data)
+    Ok(w.bytes())
 }
 
 struct Reader<'a> {
@@ -384,6 +477,28 @@ mod tests {
         // One king: its square costs a bit the 256 do not have (YaneuraOu packs no such board).
         let tsume = Position::from_sfen("4k4/9/9/9/9/9/9/9/9 b 2r2b4g4s4n4l18p 1").unwrap();
         assert!(pack(&tsume).is_err());
+    }
+
+    #[test]
+    fn the_one_go_packing_writes_the_bits_the_checked_one_writes() {
+        // Positions of random games (captures in hand, promotions): both paths agree.
+        let mut rng = crate::core::seeded::SplitMix::new(7);
+        let mut compared = 0;
+        for _ in 0..40 {
+            let mut pos = Position::startpos();
+            for _ in 0..150 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let mv = moves[(rng.next_u64() % moves.len() as u64) as usize];
+                pos.play(mv).unwrap();
+                let placement = Placement::of(&pos);
+                assert_eq!(pack_placement(&placement), pack_checked(&placement));
+                compared += 1;
+            }
+        }
+        assert!(compared > 1000);
     }
 
     #[test]

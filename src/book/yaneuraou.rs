@@ -334,10 +334,20 @@ fn parse_position(text: &str) -> std::result::Result<(String, u32, bool), String
             .parse::<u32>()
             .map_err(|_| format!("expected the ply (a number) after the hands, found {p:?}"))?,
     };
+    // A line written as YaneuraOu (and kifview) writes it holds its key as it is: read as the
+    // general path below reads it, without making the position and writing it back.
+    let given = text.trim_ascii();
+    if fields.len() == 4
+        && let Some(key) = given
+            .strip_suffix(fields[3])
+            .and_then(|k| k.strip_suffix(' '))
+        && super::placement::Placement::parse_key(key.as_bytes()).is_some()
+    {
+        return Ok((key.to_string(), ply, true));
+    }
     let pos = Position::from_sfen(&fields[..3].join(" "))
         .map_err(|e| format!("not a position: {}", e.0))?;
     let key = super::key_of(&pos);
-    let given = text.trim_ascii();
     let canonical = given.len() > key.len()
         && given.starts_with(&key)
         && given.as_bytes()[key.len()] == b' '
@@ -540,8 +550,8 @@ pub fn for_each_position(
                 false => more += 1,
             }
         }
-        for (k, e) in read.book.iter() {
-            f(k, e.clone())?;
+        for (k, e) in read.book {
+            f(&k, e)?;
         }
         Ok(())
     };

@@ -15,6 +15,7 @@
 //! opening costs the same for any size.
 
 use super::packed::{self, PackedSfen};
+use super::placement::Placement;
 use super::{BookError, BookMove, Data, Encoded, Entry, Lookup, Losses, Read, Result, Warning};
 use crate::core::rules::Position;
 
@@ -236,8 +237,12 @@ fn prepare(
         );
         return Ok(None);
     }
-    let pos = Position::from_sfen(key).map_err(|e| BookError::BadKey(e.0))?;
-    let Ok(p) = packed::pack(&pos) else {
+    // A key as `key_of` writes it is packed from its text; another is read as a position.
+    let packed = match Placement::parse_key(key.as_bytes()) {
+        Some(placement) => packed::pack_placement(&placement),
+        None => packed::pack(&Position::from_sfen(key).map_err(|e| BookError::BadKey(e.0))?),
+    };
+    let Ok(p) = packed else {
         losses.add("positions a set of pieces cannot make (not packable)", 1);
         return Ok(None);
     };

@@ -12,13 +12,13 @@
 
 use super::Store;
 use super::state::{AfterBookSave, BookSaveRunning, BookSaving, BookWritten};
-use crate::app::events::Event;
+use crate::app::events::{Event, Task, TaskState};
 use crate::app::state::{App, Level};
 use crate::book::{self, Entry, Lookup, SaveWatch, overlay::Overlay};
 use std::collections::HashMap;
 use std::path::Path;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, mpsc};
 use std::time::Duration;
 
 impl App {
@@ -62,35 +62,32 @@ impl App {
             self.info("no book has unsaved changes");
             return self.after_book_save(then, true);
         }
-        let at = Arc::new(AtomicUsize::new(0));
-        let (tx, rx) = mpsc::channel();
+        let work = move |at: &AtomicUsize| {
+            let mut out = Vec::new();
+            for (i, (snapshot, path, format, watch)) in jobs.into_iter().enumerate() {
+                at.store(i, Ordering::Relaxed);
+                let done = save_one(&snapshot, &path, format, &watch);
+                out.push((snapshot, done));
+            }
+            out
+        };
         let events = self.session.events.clone();
-        let at_now = Arc::clone(&at);
-        let started = std::thread::Builder::new()
-            .name("kifview-book-save".into())
-            .spawn(move || {
-                let mut out = Vec::new();
-                for (i, (snapshot, path, format, watch)) in jobs.into_iter().enumerate() {
-                    at_now.store(i, Ordering::Relaxed);
-                    let done = save_one(&snapshot, &path, format, &watch);
-                    out.push((snapshot, done));
-                }
-                if tx.send(out).is_ok() {
-                    events.send(Event::Book);
-                }
-            });
-        if let Err(e) = started {
-            return self.info_level(
-                format!("books not saved: cannot start the save: {e}"),
-                Level::Error,
-            );
-        }
-        self.collection.books.saves.running = Some(BookSaveRunning {
-            rx,
-            books,
-            at,
-            then,
-        });
+        let task = match Task::start(
+            "kifview-book-save",
+            events,
+            Event::Book,
+            AtomicUsize::new(0),
+            work,
+        ) {
+            Ok(task) => task,
+            Err(e) => {
+                return self.info_level(
+                    format!("books not saved: cannot start the save: {e}"),
+                    Level::Error,
+                );
+            }
+        };
+        self.collection.books.saves.running = Some(BookSaveRunning { task, books, then });
         self.wait_for_book_save_upto(self.session.saves.blocks_for);
     }
 
@@ -100,17 +97,10 @@ impl App {
         let Some(r) = &self.collection.books.saves.running else {
             return;
         };
-        let got = match limit {
-            None => {
-                r.rx.recv()
-                    .map_err(|_| mpsc::RecvTimeoutError::Disconnected)
-            }
-            Some(d) => r.rx.recv_timeout(d),
-        };
-        match got {
-            Ok(written) => self.finish_book_save(Some(written)),
-            Err(mpsc::RecvTimeoutError::Timeout) => {}
-            Err(mpsc::RecvTimeoutError::Disconnected) => self.finish_book_save(None),
+        match r.task.wait(limit) {
+            TaskState::Done(written) => self.finish_book_save(Some(written)),
+            TaskState::Running => {}
+            TaskState::Lost => self.finish_book_save(None),
         }
     }
 
@@ -128,10 +118,10 @@ impl App {
         let Some(r) = &self.collection.books.saves.running else {
             return false;
         };
-        match r.rx.try_recv() {
-            Ok(written) => self.finish_book_save(Some(written)),
-            Err(mpsc::TryRecvError::Empty) => return true,
-            Err(mpsc::TryRecvError::Disconnected) => self.finish_book_save(None),
+        match r.task.look() {
+            TaskState::Done(written) => self.finish_book_save(Some(written)),
+            TaskState::Running => {}
+            TaskState::Lost => self.finish_book_save(None),
         }
         true
     }
@@ -145,7 +135,7 @@ impl App {
     /// positions (:book stop stops it)`.
     pub fn book_save_status(&self) -> Option<String> {
         let r = self.collection.books.saves.running.as_ref()?;
-        let b = r.books.get(r.at.load(Ordering::Relaxed))?;
+        let b = r.books.get(r.task.progress().load(Ordering::Relaxed))?;
         let total = b.watch.total.load(Ordering::Relaxed);
         let done = b.watch.done.load(Ordering::Relaxed);
         let name = &b.name;
@@ -158,7 +148,7 @@ impl App {
         if r.books.len() > 1 {
             s.push_str(&format!(
                 " (book {} of {})",
-                r.at.load(Ordering::Relaxed) + 1,
+                r.task.progress().load(Ordering::Relaxed) + 1,
                 r.books.len()
             ));
         }

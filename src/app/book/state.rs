@@ -3,6 +3,7 @@
 //! is in `mod.rs`, `focus.rs`, `edit.rs`, `leaves.rs`, `recovery.rs` and `save.rs`; the
 //! collection's state holds it.
 
+use crate::app::events::Task;
 use crate::book::{self, Entry, Lookup};
 use crate::core::record::{NodeId, Revision};
 use crate::core::rules::Move;
@@ -169,10 +170,10 @@ pub(crate) struct BookSaves {
 /// The books a save's thread writes, in order.
 #[derive(Debug)]
 pub(crate) struct BookSaveRunning {
-    pub(crate) rx: std::sync::mpsc::Receiver<Vec<BookWritten>>,
+    /// The save's thread: the books written, and which it writes now (an index into
+    /// `books`).
+    pub(crate) task: Task<Vec<BookWritten>, std::sync::atomic::AtomicUsize>,
     pub(crate) books: Vec<BookSaving>,
-    /// Which book the thread writes now (an index into `books`).
-    pub(crate) at: std::sync::Arc<std::sync::atomic::AtomicUsize>,
     pub(crate) then: AfterBookSave,
 }
 

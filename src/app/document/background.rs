@@ -9,12 +9,12 @@
 use crate::app::document::checks::{DiskStamp, Prepared, SaveLoss, SavePlan};
 use crate::app::document::job::SaveJob;
 use crate::app::document::{self, RecordSource};
-use crate::app::events::{Event, Events};
+use crate::app::events::{Event, Events, Task};
 use crate::core::notation::{Format, Loss, TextInfo};
 use crate::core::record::{Record, Revision};
 use crate::store::SaveError;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, mpsc};
 use std::time::Duration;
 
 /// The saves of a session. A save writes a copy of the record taken when it began, on a thread
@@ -58,21 +58,17 @@ impl Saves {
         events: Events,
         work: impl FnOnce(&Progress) -> SaveEnd + Send + 'static,
     ) -> Result<(), String> {
-        let progress = Arc::new(Progress::default());
-        let (tx, rx) = mpsc::channel();
-        let p = Arc::clone(&progress);
-        std::thread::Builder::new()
-            .name("kifview-save".into())
-            .spawn(move || {
-                if tx.send(work(&p)).is_ok() {
-                    events.send(Event::Save);
-                }
-            })
-            .map_err(|e| format!("not saved: cannot start the save: {e}"))?;
+        let task = Task::start(
+            "kifview-save",
+            events,
+            Event::Save,
+            Progress::default(),
+            work,
+        )
+        .map_err(|e| format!("not saved: cannot start the save: {e}"))?;
         self.running = Some(Running {
             job,
-            rx,
-            progress,
+            task,
             revision,
             detached: false,
         });
@@ -83,8 +79,8 @@ impl Saves {
 #[derive(Debug)]
 pub(super) struct Running {
     pub job: SaveJob,
-    pub rx: mpsc::Receiver<SaveEnd>,
-    pub progress: Arc<Progress>,
+    /// The save's thread: its outcome, and how far it is.
+    pub task: Task<SaveEnd, Progress>,
     /// The revision of the record being written.
     pub revision: Revision,
     /// The session has another record now: the outcome changes nothing.

@@ -11,6 +11,7 @@ use crate::app::document::checks::{DiskStamp, SaveLoss};
 pub use crate::app::document::job::{SaveHow, SaveJob, SaveJobTarget, Then};
 use crate::app::document::job::{SaveQuestions, Stage};
 use crate::app::document::{self, Saved, file_name, same_path};
+use crate::app::events::TaskState;
 use crate::app::overlay::{Answer, Prompt};
 
 use crate::app::state::{App, Level};
@@ -18,7 +19,6 @@ use crate::core::notation::{Format, Loss, TextEncoding, TextInfo};
 use crate::core::record::{NodeId, Revision};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
-use std::sync::mpsc;
 use std::time::Duration;
 
 /// The prompt for a file name to save to (a record without a file, a copy of a file read in
@@ -185,17 +185,10 @@ impl App {
         let Some(r) = &self.session.saves.running else {
             return;
         };
-        let got = match limit {
-            None => {
-                r.rx.recv()
-                    .map_err(|_| mpsc::RecvTimeoutError::Disconnected)
-            }
-            Some(d) => r.rx.recv_timeout(d),
-        };
-        match got {
-            Ok(outcome) => self.finish_save(outcome),
-            Err(mpsc::RecvTimeoutError::Timeout) => {}
-            Err(mpsc::RecvTimeoutError::Disconnected) => self.finish_save(SaveEnd::Stopped),
+        match r.task.wait(limit) {
+            TaskState::Done(outcome) => self.finish_save(outcome),
+            TaskState::Running => {}
+            TaskState::Lost => self.finish_save(SaveEnd::Stopped),
         }
     }
 
@@ -205,17 +198,12 @@ impl App {
     pub fn save_tick(&mut self) -> bool {
         let mut changed = false;
         if let Some(r) = &self.session.saves.running {
-            match r.rx.try_recv() {
-                Ok(outcome) => {
-                    self.finish_save(outcome);
-                    changed = true;
-                }
-                Err(mpsc::TryRecvError::Empty) => return true,
-                Err(mpsc::TryRecvError::Disconnected) => {
-                    self.wait_for_save_upto(Some(Duration::ZERO));
-                    changed = true;
-                }
+            match r.task.look() {
+                TaskState::Done(outcome) => self.finish_save(outcome),
+                TaskState::Running => return true,
+                TaskState::Lost => self.finish_save(SaveEnd::Stopped),
             }
+            changed = true;
         }
         if self.session.saves.running.is_none() && self.mode() != crate::app::overlay::Mode::Confirm
         {
@@ -266,8 +254,8 @@ impl App {
             return self.book_save_status();
         };
         let name = file_name(&r.job.path);
-        let total = r.progress.total.load(Ordering::Relaxed);
-        let written = r.progress.written.load(Ordering::Relaxed);
+        let total = r.task.progress().total.load(Ordering::Relaxed);
+        let written = r.task.progress().written.load(Ordering::Relaxed);
         // The size is known once the bytes are made.
         let mut s = match (written * 100).checked_div(total) {
             None => format!("saving {name}…"),

@@ -68,6 +68,10 @@ impl App {
             self.close_prompt();
             return;
         }
+        if self.not_the_users_move() {
+            self.close_prompt();
+            return;
+        }
         let cur = self.cur();
         let prev_to = self.record().node(cur).move_data().map(|m| m.mv.to());
         match input::parse(self.position(), prev_to, &text) {

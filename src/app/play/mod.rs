@@ -335,20 +335,33 @@ impl App {
         }
     }
 
+    /// Whether a game is on with an engine to move: then says so ("not your move") and the
+    /// move entered or typed is refused before it is read, so a move typed for the user's own
+    /// side while the engine thinks is not taken for an illegal move of the engine's side.
+    pub(crate) fn not_the_users_move(&mut self) -> bool {
+        let Some(m) = self.research.play.running() else {
+            return false;
+        };
+        if m.player(m.game.side_to_move()) == &Player::Human {
+            return false;
+        }
+        let who = match m.settings.human() {
+            Some(_) => "the engine is thinking",
+            None => "two engines are playing (you watch)",
+        };
+        self.info_level(format!("not your move: {who}"), Level::Error);
+        true
+    }
+
     /// A move entered on the board or typed while a game is on: played as the user's move
     /// when it is the user's turn at the game's last move; refused otherwise. `None`: no game
     /// is being played, the move is an edit as always.
     pub(crate) fn play_user_move(&mut self, mv: Move) -> Option<bool> {
-        let m = self.research.play.running()?;
-        let side = m.game.side_to_move();
-        if m.player(side) != &Player::Human {
-            let who = match m.settings.human() {
-                Some(_) => "the engine is thinking",
-                None => "two engines are playing (you watch)",
-            };
-            self.info_level(format!("not your move: {who}"), Level::Error);
+        if self.not_the_users_move() {
             return Some(false);
         }
+        let m = self.research.play.running()?;
+        let side = m.game.side_to_move();
         if self.cur() != m.tip() {
             let end = self.key(Command::GoEnd);
             self.info_level(

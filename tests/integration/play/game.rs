@@ -83,13 +83,16 @@ fn a_move_the_engines_reply_and_their_times_then_takeback_and_resign() {
     time.advance(Duration::from_secs(5));
     keys(&mut app, "m76歩⏎");
     assert!(app.game().unwrap().engine_thinking(), "{:?}", app.message());
-    // Not the user's move while the engine thinks.
-    keys(&mut app, "m34歩⏎");
-    assert!(
-        app.message().unwrap().text.contains("not your move"),
-        "{:?}",
-        app.message()
-    );
+    // Not the user's move while the engine thinks: a move of the engine's side, and one of
+    // the user's own side typed ahead (read before as an illegal move of the engine's side).
+    for typed in ["m34歩⏎", "m26歩⏎"] {
+        keys(&mut app, typed);
+        assert!(
+            app.message().unwrap().text.contains("not your move"),
+            "{typed}: {:?}",
+            app.message()
+        );
+    }
     time.advance(Duration::from_millis(2500));
     std::fs::write(&gate, "").unwrap();
     until(&mut app, &rx, "got the reply", |a| a.record().len() >= 3);
