@@ -368,7 +368,10 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Repertoire(a)) => repertoire::repertoire(a),
         Some(Command::Diagram(a)) => diagram::diagram(a),
         Some(Command::Book(a)) => book::run(a),
-        Some(Command::Problems(a)) => problems::run(a),
+        Some(Command::Problems(a)) => match a.command {
+            problems::ProblemsCommand::Tsume(t) => problems_tsume::run(t),
+            problems::ProblemsCommand::Make(m) => problems::make(m),
+        },
         Some(Command::Train(a)) => train::run(a),
         Some(Command::Match(a)) => matches::run(a),
         Some(Command::Completions { shell }) => {

@@ -147,13 +147,6 @@ pub struct MakeArgs {
     pub title: Option<String>,
 }
 
-pub fn run(a: ProblemsArgs) -> ExitCode {
-    match a.command {
-        ProblemsCommand::Make(m) => make(m),
-        ProblemsCommand::Tsume(t) => super::problems_tsume::run(t),
-    }
-}
-
 const WHO: &str = "problems make";
 
 /// The records `--index` and its filters name.
@@ -210,7 +203,9 @@ pub(super) fn sources(games: &mut Games, who: &str) -> Result<Vec<RecordSource>,
         .collect())
 }
 
-fn make(mut a: MakeArgs) -> ExitCode {
+/// `kifview problems make` (`cli/mod.rs` runs `kifview problems tsume` with `problems_tsume`,
+/// which uses this file).
+pub fn make(mut a: MakeArgs) -> ExitCode {
     let config = a.games.filter.config.clone();
     let configured = match super::analyze::configured_engines(config.as_deref()) {
         Ok(c) => c,
