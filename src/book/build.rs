@@ -20,14 +20,15 @@
 //! was indexed is named and its evaluations left out).
 //!
 //! Positions are identified by two independent 64-bit hashes of board, hands and side to move
-//! (the index's Zobrist key and `Position::hash_key`): a collision of both is beyond any
+//! (the index's Zobrist key, followed move by move as the index follows it, and
+//! `Position::hash_key`): a collision of both is beyond any
 //! collection's size.
 
 use crate::analyze::evals::parse_comment;
-use crate::collection::keys::{decode_move, position_key, tree};
+use crate::collection::keys::{KeyWalker, decode_move, tree};
 use crate::collection::{Filter, Index};
 use crate::core::record::Record;
-use crate::core::rules::{Color, Move, Position};
+use crate::core::rules::{Color, Move, MoveData, Position};
 use crate::engine::Score;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -212,6 +213,9 @@ impl Builder {
         let game = self.games;
         let (first, last) = self.opts.plies;
         let mut pos = initial.clone();
+        // The index's key follows the moves (what each changes), as the index's own walk
+        // does: computing it again from the board at every position was a fifth of a build.
+        let mut walk = KeyWalker::new(initial);
         for (i, &mv) in moves.iter().enumerate() {
             let number = i as u32 + 1;
             if number > last {
@@ -224,17 +228,24 @@ impl Builder {
                     .copied()
                     .flatten()
                     .map(|(s, d)| (mover_value(s, mover), d));
-                self.count(&pos, game, mv, eval);
+                debug_assert_eq!(walk.key(), crate::collection::keys::position_key(&pos));
+                self.count(&pos, walk.key(), game, mv, eval);
             }
-            if pos.play_unchecked(mv).is_none() {
+            let Some(played) = pos.play_unchecked(mv) else {
                 return Err(number);
-            }
+            };
+            walk.play(&MoveData {
+                mv,
+                color: mover,
+                piece: played.piece,
+                captured: played.captured,
+            });
         }
         Ok(())
     }
 
-    fn count(&mut self, pos: &Position, game: u64, mv: Move, eval: Option<(i32, u32)>) {
-        let key = (position_key(pos), pos.hash_key());
+    fn count(&mut self, pos: &Position, key: u64, game: u64, mv: Move, eval: Option<(i32, u32)>) {
+        let key = (key, pos.hash_key());
         let ply = u32::from(pos.move_number());
         let at = *self.index.entry(key).or_insert_with(|| {
             let sfen = pos.to_sfen();
