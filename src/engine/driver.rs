@@ -6,7 +6,9 @@ use super::analysis::{Analysis, AnalysisStatus};
 use super::error::EngineError;
 use super::process::{Incoming, Process, Waker, describe_status};
 use super::pv;
-use super::search::{Limit, SearchEnd, SearchId, SearchRequest, bestmove_outcome, check_root};
+use super::search::{
+    Limit, MATE_STOP, MateBudget, SearchEnd, SearchId, SearchRequest, bestmove_outcome, check_root,
+};
 use super::usi::{CheckmateReply, UsiMessage, UsiOption};
 use super::{EngineSpec, clean};
 use crate::core::rules::Position;
@@ -90,39 +92,6 @@ pub enum EngineEvent {
     Error(EngineError),
     /// `quit` finished; `killed` when it had to be killed after the quit timeout.
     Quit { killed: bool },
-}
-
-/// How long a mate search that was stopped (past its time) has to answer `checkmate`, at
-/// most ([`MateBudget`]).
-pub const MATE_STOP: Duration = Duration::from_secs(2);
-
-/// How long past the time it was given a mate search runs before it is stopped, at most.
-pub const MATE_STOP_GRACE: Duration = Duration::from_secs(1);
-
-/// How a mate search's time limit is spent, so that it ends within that limit however the
-/// engine behaves: it is told `go mate` for `search`, stopped at `stop_after` when it has not
-/// answered, and killed at the limit when `checkmate` has not come by then.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct MateBudget {
-    pub limit: Duration,
-    pub search: Duration,
-    pub stop_after: Duration,
-}
-
-impl MateBudget {
-    /// The answer wait is half the limit (at most [`MATE_STOP`]: gpsusi on a loaded machine
-    /// was seen taking over half a second to answer `stop`), the grace an eighth (at most
-    /// [`MATE_STOP_GRACE`]): `--time 2` is `go mate 750`, `stop` at 1 s, killed at 2 s;
-    /// `--time 10` is `go mate 7000`, `stop` at 8 s, killed at 10 s.
-    pub fn of(limit: Duration) -> MateBudget {
-        let answer = MATE_STOP.min(limit / 2);
-        let grace = MATE_STOP_GRACE.min(limit / 8);
-        MateBudget {
-            limit,
-            search: limit - answer - grace,
-            stop_after: limit - answer,
-        }
-    }
 }
 
 /// The most lines one `poll` takes (the rest wait for the next one).

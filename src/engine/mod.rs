@@ -68,13 +68,13 @@ pub mod usi;
 
 pub use analysis::{Analysis, AnalysisStatus, Line};
 pub use discover::{discover, resolve};
-pub use driver::{
-    Engine, EngineEvent, EngineInfo, MATE_STOP, MATE_STOP_GRACE, MateBudget, State, Timeouts,
-};
+pub use driver::{Engine, EngineEvent, EngineInfo, State, Timeouts};
 pub use error::EngineError;
 pub use process::Waker;
 pub use score::Score;
-pub use search::{Limit, SearchEnd, SearchId, SearchRequest};
+pub use search::{
+    Limit, MATE_STOP, MATE_STOP_GRACE, MateBudget, SearchEnd, SearchId, SearchRequest,
+};
 
 use serde::Deserialize;
 use std::collections::BTreeMap;

@@ -70,7 +70,7 @@ impl Limit {
                 go
             }
             Limit::Mate(None) => "go mate infinite".to_string(),
-            Limit::Mate(Some(d)) => format!("go mate {}", ms(super::MateBudget::of(d).search)),
+            Limit::Mate(Some(d)) => format!("go mate {}", ms(MateBudget::of(d).search)),
         }
     }
 }
@@ -168,4 +168,37 @@ pub(crate) fn bestmove_outcome(pos: &Position, best: &str, ponder: Option<&str>)
         pv::check_pv(&after, p).moves.first().copied()
     });
     SearchEnd::BestMove { mv, ponder }
+}
+
+/// How long a mate search that was stopped (past its time) has to answer `checkmate`, at
+/// most ([`MateBudget`]).
+pub const MATE_STOP: Duration = Duration::from_secs(2);
+
+/// How long past the time it was given a mate search runs before it is stopped, at most.
+pub const MATE_STOP_GRACE: Duration = Duration::from_secs(1);
+
+/// How a mate search's time limit is spent, so that it ends within that limit however the
+/// engine behaves: it is told `go mate` for `search`, stopped at `stop_after` when it has not
+/// answered, and killed at the limit when `checkmate` has not come by then.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MateBudget {
+    pub limit: Duration,
+    pub search: Duration,
+    pub stop_after: Duration,
+}
+
+impl MateBudget {
+    /// The answer wait is half the limit (at most [`MATE_STOP`]: gpsusi on a loaded machine
+    /// was seen taking over half a second to answer `stop`), the grace an eighth (at most
+    /// [`MATE_STOP_GRACE`]): `--time 2` is `go mate 750`, `stop` at 1 s, killed at 2 s;
+    /// `--time 10` is `go mate 7000`, `stop` at 8 s, killed at 10 s.
+    pub fn of(limit: Duration) -> MateBudget {
+        let answer = MATE_STOP.min(limit / 2);
+        let grace = MATE_STOP_GRACE.min(limit / 8);
+        MateBudget {
+            limit,
+            search: limit - answer - grace,
+            stop_after: limit - answer,
+        }
+    }
 }

@@ -775,9 +775,8 @@ const LOOPS_TO_CUT: &[(&str, &str)] = &[
     ("src/collection/games_bin.rs", "src/collection/catalog.rs"),
     // `super::filter_text::name_key`, through walk and scan back.
     ("src/collection/tags.rs", "src/collection/filter_text.rs"),
-    // `super::analysis::Analysis` and `super::MateBudget` (`driver.rs`'s) in search.
+    // `super::analysis::Analysis` in the driver.
     ("src/engine/driver.rs", "src/engine/analysis.rs"),
-    ("src/engine/search.rs", "src/engine/driver.rs"),
     // `super::history::Tag` (stats.rs's), and stats uses `tags::PHASES`.
     ("src/training/tags.rs", "src/training/history/stats.rs"),
 ];
