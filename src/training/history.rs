@@ -436,7 +436,7 @@ pub fn parse_now(text: &str) -> Result<DateTime<Utc>, String> {
 }
 
 mod stats;
-pub use stats::{DayStats, SourceStats, Stats, Tag, TagFamily, TagStats, chart};
+pub use stats::{DayStats, PHASES, SourceStats, Stats, Tag, TagFamily, TagStats, chart};
 
 #[cfg(test)]
 mod tests;

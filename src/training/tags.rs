@@ -7,15 +7,12 @@
 //! - its phase by the ply of the move to find ([`PHASES`]): `序盤` up to ply 30 (the plies
 //!   within which `collection::tags` looks for the opening), `中盤` from 31 to 80, `終盤` from 81.
 
-use super::history::{Tag, TagFamily};
+use super::history::{PHASES, Tag, TagFamily};
 use super::set::{ProblemSet, position_key};
 use crate::collection::tags::{CASTLES, KNOWN, tags};
 use crate::core::record::Record;
 use std::collections::HashMap;
 use std::path::Path;
-
-/// The phases and the last ply of each (the last has no end).
-pub const PHASES: [(&str, u64); 3] = [("序盤", 30), ("中盤", 80), ("終盤", u64::MAX)];
 
 /// The phase of the problem whose move to find is the game's move `ply` (1 is the first).
 pub fn phase(ply: u64) -> &'static str {

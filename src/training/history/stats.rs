@@ -41,6 +41,10 @@ impl TagFamily {
     }
 }
 
+/// The phases of a game and the last ply of each (the last has no end): the names a
+/// [`TagFamily::Phase`] tag takes (`training::tags::phase` gives a problem its phase).
+pub const PHASES: [(&str, u64); 3] = [("序盤", 30), ("中盤", 80), ("終盤", u64::MAX)];
+
 /// One tag of a problem.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Tag {
@@ -314,7 +318,7 @@ fn tag_order(t: &TagStats) -> i64 {
             .parse::<i64>()
             .unwrap_or(i64::MAX),
         TagFamily::Strategy => -(t.attempts as i64),
-        TagFamily::Phase => crate::training::tags::PHASES
+        TagFamily::Phase => PHASES
             .iter()
             .position(|p| p.0 == t.tag)
             .map_or(i64::MAX, |i| i as i64),
