@@ -132,7 +132,13 @@ fn asking(v: &Viewer) -> bool {
 /// does when the engine wakes it (`App::look`: the engine polled, a dead one seen), with a
 /// generous limit so that a broken build fails instead of hanging.
 fn answered(v: &mut Viewer) {
-    let deadline = Instant::now() + Duration::from_secs(30);
+    answered_within(v, Duration::from_secs(30));
+}
+
+/// [`answered`] with its limit: a real engine's start (gpsusi's handshake can take seconds on
+/// a loaded machine) is waited for longer; only a failing test waits the whole limit.
+fn answered_within(v: &mut Viewer, limit: Duration) {
+    let deadline = Instant::now() + limit;
     while asking(v) {
         v.app.look();
         assert!(
@@ -541,21 +547,6 @@ fn a_copy_holding_some_of_a_sets_problems_is_a_set_too() {
 
 // ----- the real mate engines -----
 
-/// Waits for a real engine's answer: its start (gpsusi's handshake can take seconds on a
-/// loaded machine) and the search; only a failing test waits the whole limit.
-fn answered_by_real(v: &mut Viewer) {
-    let deadline = Instant::now() + Duration::from_secs(120);
-    while asking(v) {
-        v.app.look();
-        assert!(
-            Instant::now() < deadline,
-            "the engine never answered: {:?}",
-            v.app.message()
-        );
-        std::thread::sleep(Duration::from_millis(10));
-    }
-}
-
 /// The test tsume three times on the real engine `name`: the record's answer (the engine not
 /// asked), the other mate ▲２一飛打 (余詰: after its one defence △１二玉 the engine finds
 /// ▲２二金打), and the wrong check ▲１二金打 whose escape △同玉 the engine does not mate.
@@ -576,7 +567,7 @@ fn three_verdicts_on(name: &str) {
     press(&mut v, "n");
     press(&mut v, "m21飛打⏎");
     assert!(asking(&v), "{:?}", v.app.message());
-    answered_by_real(&mut v);
+    answered_within(&mut v, Duration::from_secs(120));
     let shot = shown(&mut v, 100, 30);
     assert!(shot.contains("余詰"), "{name}: {shot}");
     assert_eq!(v.app.step_text(v.app.cur()), "△１二玉(11)", "{name}");
@@ -585,7 +576,7 @@ fn three_verdicts_on(name: &str) {
 
     press(&mut v, "n");
     press(&mut v, "m12金打⏎");
-    answered_by_real(&mut v);
+    answered_within(&mut v, Duration::from_secs(120));
     let shot = shown(&mut v, 100, 30);
     assert!(shot.contains("× 不正解 ▲１二金"), "{name}: {shot}");
     assert!(shot.contains("△同　玉"), "{name}: the escape shown: {shot}");
