@@ -76,15 +76,7 @@ fn usi_text_on_the_stack_is_the_usi_text_and_sorts_as_it() {
             }
         }
     }
-    for kind in [
-        PieceKind::Pawn,
-        PieceKind::Lance,
-        PieceKind::Knight,
-        PieceKind::Silver,
-        PieceKind::Gold,
-        PieceKind::Bishop,
-        PieceKind::Rook,
-    ] {
+    for kind in PieceKind::ALL[..7].iter().copied() {
         for to in Square::all() {
             all.push(Move::Drop { kind, to });
         }
