@@ -67,7 +67,7 @@ pub mod walk;
 pub use build::{Report, UpdateOptions, update, update_with};
 pub use catalog::SortBy;
 pub use filter_text::name_key;
-pub use query::{Explored, Fork, Found, Index, MeTally, NextMove, node_of};
+pub use query::{Explored, Fork, Found, Index, NextMove, node_of};
 
 use serde::Serialize;
 use std::path::PathBuf;
@@ -246,6 +246,50 @@ impl MeResult {
             MeResult::Draw => "分",
             MeResult::Unknown => "不明",
         }
+    }
+}
+
+/// My games and how they went for me (my colour in each game).
+#[derive(Clone, Copy, Debug, Default, Serialize, PartialEq, Eq)]
+pub struct MeTally {
+    pub games: u64,
+    pub win: u64,
+    pub loss: u64,
+    pub draw: u64,
+    pub unknown: u64,
+}
+
+impl MeTally {
+    /// Counts one more game of mine.
+    pub fn add(&mut self, r: MeResult) {
+        self.add_many(r, 1);
+    }
+
+    /// Counts `n` more games of mine, each `r`.
+    pub fn add_many(&mut self, r: MeResult, n: u64) {
+        self.games += n;
+        *match r {
+            MeResult::Win => &mut self.win,
+            MeResult::Loss => &mut self.loss,
+            MeResult::Draw => &mut self.draw,
+            MeResult::Unknown => &mut self.unknown,
+        } += n;
+    }
+
+    fn from(c: [u64; 4]) -> MeTally {
+        MeTally {
+            games: c.iter().sum(),
+            win: c[0],
+            loss: c[1],
+            draw: c[2],
+            unknown: c[3],
+        }
+    }
+    /// My score in percent (a win 1, a draw ½; games of unknown result left out), `None`
+    /// without a known result.
+    pub fn win_percent(&self) -> Option<f64> {
+        let known = self.win + self.loss + self.draw;
+        (known > 0).then(|| 100.0 * (self.win as f64 + self.draw as f64 / 2.0) / known as f64)
     }
 }
 
