@@ -66,11 +66,11 @@ pub mod walk;
 
 pub use build::{Report, UpdateOptions, update, update_with};
 pub use catalog::SortBy;
-pub use filter_text::name_key;
 pub use query::{Explored, Fork, Found, Index, NextMove, node_of};
 
 use serde::Serialize;
 use std::path::PathBuf;
+use unicode_normalization::UnicodeNormalization;
 
 /// The index folder: `given` (`--index`), else `$KIFVIEW_INDEX`, else
 /// `<data dir>/kifview/collection` (`~/.local/share/kifview/collection` on Linux): outside the
@@ -120,9 +120,20 @@ impl GameResult {
     }
 }
 
+/// A name, event or tag as filters compare them (and as the catalog stores them beside the
+/// text, `sente_key`, `gote_key`, `event_key`): Unicode NFKC, lower case, no spaces of any
+/// width. NFKC (the `unicode-normalization` crate) folds every compatibility form at once:
+/// full-width ASCII, half-width katakana, circled and other compatibility characters.
+pub fn name_key(s: &str) -> String {
+    s.nfkc()
+        .filter(|c| !c.is_whitespace())
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
 /// Which games a query looks at: every condition holds (a repeated key is one more
 /// condition: `player:羽生 player:藤井` are the games between the two). Names, events and tags
-/// match after [`filter_text::name_key`] (NFKC, case, spaces), names and events as substrings,
+/// match after [`name_key`] (NFKC, case, spaces), names and events as substrings,
 /// tags by family ([`tags::family`]); dates compare as `YYYY-MM-DD` text (`to` as a prefix:
 /// `--to 2020` takes all of 2020); `under` is an absolute path. [`Filter::parse`] reads the
 /// typed filter; [`filter_text::combine`] adds it to the CLI's options.
@@ -203,7 +214,7 @@ impl Filter {
     }
 }
 
-/// Who "me" is, normalised ([`filter_text::name_key`]): a game is mine when a side's name
+/// Who "me" is, normalised ([`name_key`]): a game is mine when a side's name
 /// contains one of my names (sente's looked at first: in a game where both sides' names match,
 /// I am sente).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -298,7 +309,7 @@ impl Me {
     pub fn new(names: &[String]) -> Option<Me> {
         let keys: Vec<String> = names
             .iter()
-            .map(|n| filter_text::name_key(n))
+            .map(|n| name_key(n))
             .filter(|k| !k.is_empty())
             .collect();
         (!keys.is_empty()).then_some(Me { keys })
@@ -307,7 +318,7 @@ impl Me {
     /// Is one of my names in `name`?
     pub fn is(&self, name: Option<&str>) -> bool {
         let Some(name) = name else { return false };
-        let key = filter_text::name_key(name);
+        let key = name_key(name);
         self.keys.iter().any(|k| key.contains(k.as_str()))
     }
 

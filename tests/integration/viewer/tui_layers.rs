@@ -766,8 +766,6 @@ const LOOPS_TO_CUT: &[(&str, &str)] = &[
     ("src/app/state.rs", "src/app/dispatch/mod.rs"),
     // `super::train::source_name`, beside `train_drills::Side` the other way.
     ("src/cli/train_drills.rs", "src/cli/train.rs"),
-    // `super::filter_text::name_key`, through walk and scan back.
-    ("src/collection/tags.rs", "src/collection/filter_text.rs"),
 ];
 
 /// Functions of `app` and `tui` that were over 80 lines when the limit came, and their
