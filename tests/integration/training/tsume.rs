@@ -724,3 +724,78 @@ fn problems_tsume_refuses_an_engine_without_a_usi_mate_search() {
     );
     assert!(!s.dir.path().join("out").exists(), "nothing made");
 }
+
+#[test]
+fn problems_tsume_restarts_a_crashed_engine_and_goes_on_with_the_next_game() {
+    // gpsusi aborts (SIGABRT) on some positions of the real corpus; the run named the crash
+    // and stopped there. Now the game it crashed on is named with its position and skipped,
+    // the engine is started again, and the next game is made.
+    let s = session();
+    let data = s.dir.path().join("data");
+    let games = s.dir.path().join("games");
+    std::fs::create_dir_all(&games).unwrap();
+    for name in ["a.kif", "b.kif"] {
+        std::fs::copy("tests/fixtures/training/jissen/game.kif", games.join(name)).unwrap();
+    }
+    let replay = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/engines/replay.sh");
+    let hand = "< usi\n> id name Fake\n> usiok\n< isready\n> readyok\n";
+    let crash = s.dir.path().join("crash");
+    std::fs::write(&crash, format!("{hand}< go mate\nsignal ABRT\n")).unwrap();
+    let mate = s.dir.path().join("mate");
+    std::fs::write(
+        &mate,
+        format!(
+            "{hand}< go mate\n> checkmate R*2a 1a1b G*2b\n< go mate\n> checkmate R*2a 1a1b G*2b\n"
+        ),
+    )
+    .unwrap();
+    // The first engine started crashes at its first search; every later one mates.
+    let started = s.dir.path().join("started");
+    let cmd = format!(
+        "if [ -e '{m}' ]; then exec sh '{r}' '{ok}'; else touch '{m}'; exec sh '{r}' '{bad}'; fi",
+        m = started.display(),
+        r = replay.display(),
+        ok = mate.display(),
+        bad = crash.display()
+    );
+    let config = s.dir.path().join("config.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[[engines]]\nname = \"Fake\"\ncommand = \"/bin/sh\"\nargs = [\"-c\", {}]\n",
+            serde_json::to_string(&cmd).unwrap()
+        ),
+    )
+    .unwrap();
+    let out = s.dir.path().join("jissen");
+    let o = kifview(&data)
+        .args(["problems", "tsume", games.to_str().unwrap(), "-o"])
+        .arg(&out)
+        .args(["--engine", "Fake", "--config", config.to_str().unwrap()])
+        .args(["--min-plies", "3", "--max-plies", "3"])
+        .output()
+        .unwrap();
+    let err = stderr_of(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        err.contains("a.kif (record 1): the engine failed on 8k/9/6N1l/9/p8/9/9/5K3/9 b"),
+        "the game and position named: {err}"
+    );
+    assert!(err.contains("SIGABRT"), "{err}");
+    assert!(
+        err.contains("skipped; the engine is started again"),
+        "{err}"
+    );
+    assert!(err.contains("wrote b-1-3.kifu"), "{err}");
+    assert!(
+        err.contains("2 record(s), 2 ending in mate, 1 tsume written"),
+        "{err}"
+    );
+    assert!(
+        err.contains("1 game(s) skipped because the engine failed"),
+        "{err}"
+    );
+    assert!(out.join("b-1-3.kifu").exists());
+    assert!(!out.join("a-1-3.kifu").exists());
+}
