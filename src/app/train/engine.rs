@@ -20,7 +20,7 @@ use crate::core::text::sanitize;
 use crate::engine::pv::CheckedPv;
 use crate::engine::{Limit, Score, SearchEnd, SearchId, State};
 use crate::training::drill::{EngineAnswer, EngineRequest};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// The mate a timed search found for the side to move in `pos`, as `go mate` would answer:
 /// the best line when its score is a mate for the side to move, every move of that side a
@@ -57,9 +57,14 @@ impl App {
     /// Runs a drill's request on the engine; an engine that cannot start or take the search
     /// is handed to the drill as "unavailable" at once.
     pub(super) fn train_ask(&mut self, req: EngineRequest, depth: u8) {
-        let Some((at, told)) = self.train().map(|t| (t.at, t.mate_by_search)) else {
+        let Some((at, told, mate_time)) =
+            (self.train()).map(|t| (t.at, t.mate_by_search, t.mate_time))
+        else {
             return;
         };
+        let mate_time = mate_time.unwrap_or(Duration::from_millis(
+            self.config.analysis.tsume_mate_time_ms,
+        ));
         if !self.ensure_engine() {
             let why = self
                 .message()
@@ -73,7 +78,10 @@ impl App {
         let name = e.spec().display_name();
         let mut search = req.search.clone();
         let by_search = match search.limit {
-            Limit::Mate(Some(time)) => {
+            // The drill's mate search takes the session's time (the option, else the config).
+            Limit::Mate(Some(_)) => {
+                let time = mate_time;
+                search.limit = Limit::Mate(Some(time));
                 let chess = told
                     || crate::analyze::mate::known_unsupported(&name).is_some()
                     || crate::analyze::mate::known_unsupported(&e.info().name).is_some();

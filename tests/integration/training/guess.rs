@@ -86,6 +86,7 @@ fn train(drills: Vec<Box<dyn Drill>>, history: &Path) -> Viewer {
             history: history.to_path_buf(),
             now: Some(parse_now("2026-12-01T09:00:00Z").unwrap()),
             summary: Some("due: 0, new: 2".into()),
+            mate_time: None,
         }),
         ..Default::default()
     })

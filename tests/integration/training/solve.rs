@@ -85,6 +85,7 @@ fn solve(f: &Fixture) -> Viewer {
             history: f.history.clone(),
             now: Some(parse_now("2026-12-01T09:00:00Z").unwrap()),
             summary: Some("due: 0, new: 2".into()),
+            mate_time: None,
         }),
         ..Default::default()
     })
