@@ -136,7 +136,11 @@ pub fn run(mut a: TsumeArgs) -> ExitCode {
                     eng = match start_engine(&spec, &opts) {
                         Ok(e) => e,
                         Err(m) => {
-                            return fail(1, WHO, &format!("the engine could not be restarted: {m}"));
+                            return fail(
+                                1,
+                                WHO,
+                                &format!("the engine could not be restarted: {m}"),
+                            );
                         }
                     };
                     continue;

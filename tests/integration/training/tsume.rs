@@ -243,7 +243,12 @@ fn the_mate_time_option_is_the_time_each_mate_search_is_given() {
     let fake = Fake::new("< go mate\n> checkmate G*2b\n");
     let s = session();
     let spec = fake.spec.clone();
-    let mut v = solve_on(&s, tsume_drills(), Some(spec), Some(Duration::from_secs(45)));
+    let mut v = solve_on(
+        &s,
+        tsume_drills(),
+        Some(spec),
+        Some(Duration::from_secs(45)),
+    );
     press(&mut v, "m21飛打⏎");
     answered(&mut v);
     assert!(shown(&mut v, 100, 30).contains("○ 別解 ▲２一飛"));
