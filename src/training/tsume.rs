@@ -429,7 +429,7 @@ impl Drill for Tsume {
                 return self.wrong(
                     p.mv,
                     Vec::new(),
-                    format!("棋譜の手ではなく、詰みを確かめる詰将棋エンジンがありません: {why}"),
+                    format!("棋譜の手ではなく、詰将棋エンジンで詰みを確かめられません: {why}"),
                 );
             }
             (_, Some(n)) if n <= within => {

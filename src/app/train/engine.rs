@@ -66,10 +66,11 @@ impl App {
             self.config.analysis.tsume_mate_time_ms,
         ));
         if !self.ensure_engine() {
-            let why = self
-                .message()
-                .map(|m| m.text.clone())
-                .unwrap_or_else(|| "エンジンがありません".into());
+            // The viewer's own words for why (a path not found, a spawn error) are quoted.
+            let why = match self.message() {
+                Some(m) => format!("エンジンを起動できません ({})", m.text),
+                None => "エンジンがありません".into(),
+            };
             return self.train_answer_engine(EngineAnswer::unavailable(why), depth);
         }
         let Some(e) = self.research.engine.as_mut() else {
@@ -113,7 +114,7 @@ impl App {
                 self.info(format!("{} が{what}…", sanitize(&name)));
             }
             Err(err) => {
-                let why = format!("{}: {err}", sanitize(&name));
+                let why = format!("{} が探索を受け付けません ({err})", sanitize(&name));
                 self.train_answer_engine(EngineAnswer::unavailable(why), depth);
             }
         }
@@ -186,11 +187,15 @@ impl App {
         };
         t.stop_asking(Instant::now());
         if asked.at == t.at {
-            let why = self
-                .research
-                .failure
-                .clone()
-                .unwrap_or_else(|| "エンジンが止まりました".into());
+            // In the solve mode's words; the engine's error quoted, without research mode's
+            // hint to start it again (the next check starts it).
+            let name = (self.research.engine.as_ref())
+                .map(|e| sanitize(&e.spec().display_name()).into_owned())
+                .unwrap_or_else(|| "エンジン".into());
+            let why = match &self.research.cause {
+                Some(cause) => format!("{name} が止まりました ({cause})"),
+                None => format!("{name} が止まりました"),
+            };
             self.train_answer_engine(EngineAnswer::unavailable(why), 0);
         }
         true

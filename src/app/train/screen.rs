@@ -186,7 +186,7 @@ impl TrainScreen {
         }
         out.push(TrainLine::Title(title));
         let who = if d.finished() {
-            format!("{}の問題", side_name(d.solver()))
+            format!("{}番の問題 · 終了", side_name(d.solver()))
         } else {
             format!("{}の番", side_name(d.to_move()))
         };

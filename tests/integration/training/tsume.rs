@@ -312,11 +312,17 @@ fn a_crashed_engine_is_said_and_the_move_judged_without_it() {
     let mut v = solve_with(&s, tsume_drills(), Some(&fake));
     press(&mut v, "m21飛打⏎");
     answered(&mut v);
-    let shot = shown(&mut v, 100, 30);
+    let shot = shown(&mut v, 200, 60); // wide: the note on one line
     assert!(shot.contains("× 不正解 ▲２一飛"), "{shot}");
     assert!(
-        shot.contains("詰みを確かめる詰将棋エンジンがありません"),
+        shot.contains(
+            "詰将棋エンジンで詰みを確かめられません: Fake が止まりました (engine Fake exited"
+        ),
         "{shot}"
+    );
+    assert!(
+        !shot.contains("starts it again"),
+        "research mode's hint: {shot}"
     );
     v.app.train_settle();
     assert_eq!(attempts(&s.history).len(), 1);
@@ -339,10 +345,10 @@ fn a_hung_engine_is_not_waited_on_the_screen_answers_and_the_move_is_judged_at_i
     assert_eq!(v.app.source().path.as_deref(), Some(fixture().as_path()));
     press(&mut v, "o");
     assert!(!v.app.train().unwrap().away());
-    let shot = shown(&mut v, 100, 30);
+    let shot = shown(&mut v, 200, 60); // wide: the note on one line
     assert!(shot.contains("× 不正解 ▲２一飛"), "{shot}");
     assert!(
-        shot.contains("詰みを確かめる詰将棋エンジンがありません"),
+        shot.contains("詰将棋エンジンで詰みを確かめられません: Fake が止まりました (engine Fake did not answer"),
         "{shot}"
     );
 }
@@ -353,10 +359,10 @@ fn without_an_engine_a_move_off_the_record_is_judged_and_says_why() {
     let mut v = solve_with(&s, tsume_drills(), None);
     press(&mut v, "m21飛打⏎");
     assert!(!asking(&v));
-    let shot = shown(&mut v, 100, 30);
+    let shot = shown(&mut v, 200, 60); // wide: the note on one line
     assert!(shot.contains("× 不正解 ▲２一飛"), "{shot}");
     assert!(
-        shot.contains("詰みを確かめる詰将棋エンジンがありません"),
+        shot.contains("詰将棋エンジンで詰みを確かめられません: エンジンを起動できません ("),
         "{shot}"
     );
 }
