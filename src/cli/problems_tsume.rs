@@ -8,13 +8,17 @@ use kifview::analyze::Options;
 use kifview::analyze::batch::start_engine;
 use kifview::core::text::sanitize;
 use kifview::engine::Limit;
-use kifview::training::jissen::{self, Confirmed, Origin};
+use kifview::training::jissen::{self, Confirmed, NotConfirmed, Origin};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 const WHO: &str = "problems tsume";
+
+/// The engine failing on this many games one after another stops the run: it fails on
+/// everything, not on one position.
+const FAILURES_IN_A_ROW: u32 = 3;
 
 /// The file a game's tsume is written to: `STEM-R-PLY.kifu` (the game's file name, its
 /// record, the move the tsume starts at), its name stripped of what a file name should not
@@ -74,6 +78,7 @@ pub fn run(mut a: TsumeArgs) -> ExitCode {
     let cancel = kifview::analyze::progress::catch_interrupt();
     let time = Duration::from_secs_f64(a.time);
     let mut count = Count::default();
+    let mut failed_in_a_row = 0;
     'files: for src in &records {
         let shown = sanitize(&src.path.display().to_string()).into_owned();
         let loaded = match kifview::load::load_input(&src.path) {
@@ -98,10 +103,47 @@ pub fn run(mut a: TsumeArgs) -> ExitCode {
             }
             count.mated += 1;
             let confirmed = match jissen::confirm(&mut eng, &finishes, time, cancel) {
-                Ok(c) => c,
-                Err(e) => {
+                Ok(c) => {
+                    failed_in_a_row = 0;
+                    c
+                }
+                Err(NotConfirmed::Unsupported(why)) => {
                     eng.quit();
-                    return fail(1, WHO, &e);
+                    return fail(1, WHO, &why);
+                }
+                Err(NotConfirmed::Failed { sfen, error }) => {
+                    // An engine that crashes on one position (gpsusi aborts on some) costs
+                    // that game only: it is named, and a new engine takes the next one.
+                    count.failed += 1;
+                    failed_in_a_row += 1;
+                    eprintln!(
+                        "kifview {WHO}: {shown} (record {no}): the engine failed on {sfen}: {}; \
+                         skipped; the engine is started again",
+                        sanitize(&error.to_string())
+                    );
+                    eng.quit();
+                    if failed_in_a_row >= FAILURES_IN_A_ROW {
+                        return fail(
+                            1,
+                            WHO,
+                            &format!(
+                                "the engine failed on {FAILURES_IN_A_ROW} games in a row; stopped \
+                                 ({} tsume written)",
+                                count.written
+                            ),
+                        );
+                    }
+                    eng = match start_engine(&spec, &opts) {
+                        Ok(e) => e,
+                        Err(m) => {
+                            return fail(
+                                1,
+                                WHO,
+                                &format!("the engine could not be restarted: {m}"),
+                            );
+                        }
+                    };
+                    continue;
                 }
             };
             let f = match confirmed {
@@ -147,6 +189,12 @@ pub fn run(mut a: TsumeArgs) -> ExitCode {
         count.written,
         sanitize(&a.output.display().to_string())
     );
+    if count.failed > 0 {
+        eprintln!(
+            "kifview {WHO}: {} game(s) skipped because the engine failed on them (above)",
+            count.failed
+        );
+    }
     if cancel.load(Ordering::Relaxed) {
         return ExitCode::from(kifview::analyze::progress::interrupted_exit_code());
     }
@@ -161,4 +209,6 @@ struct Count {
     records: usize,
     mated: usize,
     written: usize,
+    /// Games the engine failed on (skipped).
+    failed: usize,
 }

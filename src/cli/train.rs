@@ -34,6 +34,11 @@ pub struct TrainArgs {
     /// or in /usr/games, or a path (default: the config's first, else one found installed).
     #[arg(long, value_name = "NAME|PATH")]
     pub engine: Option<String>,
+    /// Tsume: how long the mate engine looks for a mate after each defence of a check the
+    /// record does not play, in milliseconds (default: the config's [analysis]
+    /// tsume_mate_time_ms, 3000).
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(10..=3_600_000))]
+    pub mate_time: Option<u64>,
     /// As of this time instead of now: what is due, and when the attempts are written
     /// (2026-12-08, 2026-12-08T09:00, RFC 3339).
     #[arg(long, value_name = "DATETIME")]
@@ -205,6 +210,7 @@ fn solve(mut a: TrainArgs) -> ExitCode {
             history: path,
             now: a.now.is_some().then_some(t),
             summary: Some(summary),
+            mate_time: a.mate_time.map(std::time::Duration::from_millis),
         }),
         ..Default::default()
     };

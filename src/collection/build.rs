@@ -5,7 +5,7 @@
 //! given are forgotten. An index that cannot be trusted (damaged, of another version, indexed
 //! with another `--variations`) is rebuilt from the folders it held and the ones given.
 
-use super::catalog::{Catalog, KnownFile};
+use super::catalog::{CATALOG, Catalog, KnownFile};
 use super::games_bin;
 use super::hooks::pause_in_step;
 pub use super::hooks::{AfterStep, Hook, set_hook};
@@ -48,7 +48,6 @@ pub struct Report {
     pub stopped: bool,
 }
 
-pub const CATALOG: &str = "catalog.sqlite";
 /// The file that says a folder is a kifview index: written first into the empty folder an
 /// index is made in. kifview writes an index into no other folder (a non-empty folder without
 /// it is refused, unless it holds a catalog of kifview's: an index made before the marker).

@@ -16,6 +16,9 @@ pub const FORMAT: &str = "kifview-collection-7";
 /// index made before the marker file, [`super::build::MARKER`], is recognised by it).
 pub const FORMAT_PREFIX: &str = "kifview-collection-";
 
+/// The catalog's file in the index folder.
+pub const CATALOG: &str = "catalog.sqlite";
+
 pub const SCHEMA: &str = "
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE files(

@@ -10,7 +10,7 @@
 //! so position queries pass it by. [`listed`] names the copies (`kifview games --duplicates`).
 
 use super::catalog::Catalog;
-use super::filter_text::name_key;
+use super::name_key;
 use std::collections::HashMap;
 
 /// What decides whether two games with one hash are copies of each other.

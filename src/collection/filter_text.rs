@@ -21,19 +21,7 @@
 //! contains the query) and `第27期` finds `第２７期`. A tag finds its family
 //! ([`super::tags::family`]).
 
-use super::{Field, Filter, GameResult, MeSide, Term};
-use unicode_normalization::UnicodeNormalization;
-
-/// A name, event or tag as filters compare them (and as the catalog stores them beside the
-/// text, `sente_key`, `gote_key`, `event_key`): Unicode NFKC, lower case, no spaces of any
-/// width. NFKC (the `unicode-normalization` crate) folds every compatibility form at once:
-/// full-width ASCII, half-width katakana, circled and other compatibility characters.
-pub fn name_key(s: &str) -> String {
-    s.nfkc()
-        .filter(|c| !c.is_whitespace())
-        .flat_map(char::to_lowercase)
-        .collect()
-}
+use super::{Field, Filter, GameResult, MeSide, Term, name_key};
 
 /// `YYYY`, `YYYY-MM` or `YYYY-MM-DD` (`/` also accepted), normalised with `-`; what `--from`,
 /// `--to` and the typed filter take. A month or day that does not exist is an error naming

@@ -66,11 +66,11 @@ pub mod walk;
 
 pub use build::{Report, UpdateOptions, update, update_with};
 pub use catalog::SortBy;
-pub use filter_text::name_key;
-pub use query::{Explored, Fork, Found, Index, MeTally, NextMove, node_of};
+pub use query::{Explored, Fork, Found, Index, NextMove, node_of};
 
 use serde::Serialize;
 use std::path::PathBuf;
+use unicode_normalization::UnicodeNormalization;
 
 /// The index folder: `given` (`--index`), else `$KIFVIEW_INDEX`, else
 /// `<data dir>/kifview/collection` (`~/.local/share/kifview/collection` on Linux): outside the
@@ -120,9 +120,20 @@ impl GameResult {
     }
 }
 
+/// A name, event or tag as filters compare them (and as the catalog stores them beside the
+/// text, `sente_key`, `gote_key`, `event_key`): Unicode NFKC, lower case, no spaces of any
+/// width. NFKC (the `unicode-normalization` crate) folds every compatibility form at once:
+/// full-width ASCII, half-width katakana, circled and other compatibility characters.
+pub fn name_key(s: &str) -> String {
+    s.nfkc()
+        .filter(|c| !c.is_whitespace())
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
 /// Which games a query looks at: every condition holds (a repeated key is one more
 /// condition: `player:羽生 player:藤井` are the games between the two). Names, events and tags
-/// match after [`filter_text::name_key`] (NFKC, case, spaces), names and events as substrings,
+/// match after [`name_key`] (NFKC, case, spaces), names and events as substrings,
 /// tags by family ([`tags::family`]); dates compare as `YYYY-MM-DD` text (`to` as a prefix:
 /// `--to 2020` takes all of 2020); `under` is an absolute path. [`Filter::parse`] reads the
 /// typed filter; [`filter_text::combine`] adds it to the CLI's options.
@@ -203,7 +214,7 @@ impl Filter {
     }
 }
 
-/// Who "me" is, normalised ([`filter_text::name_key`]): a game is mine when a side's name
+/// Who "me" is, normalised ([`name_key`]): a game is mine when a side's name
 /// contains one of my names (sente's looked at first: in a game where both sides' names match,
 /// I am sente).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -249,12 +260,56 @@ impl MeResult {
     }
 }
 
+/// My games and how they went for me (my colour in each game).
+#[derive(Clone, Copy, Debug, Default, Serialize, PartialEq, Eq)]
+pub struct MeTally {
+    pub games: u64,
+    pub win: u64,
+    pub loss: u64,
+    pub draw: u64,
+    pub unknown: u64,
+}
+
+impl MeTally {
+    /// Counts one more game of mine.
+    pub fn add(&mut self, r: MeResult) {
+        self.add_many(r, 1);
+    }
+
+    /// Counts `n` more games of mine, each `r`.
+    pub fn add_many(&mut self, r: MeResult, n: u64) {
+        self.games += n;
+        *match r {
+            MeResult::Win => &mut self.win,
+            MeResult::Loss => &mut self.loss,
+            MeResult::Draw => &mut self.draw,
+            MeResult::Unknown => &mut self.unknown,
+        } += n;
+    }
+
+    fn from(c: [u64; 4]) -> MeTally {
+        MeTally {
+            games: c.iter().sum(),
+            win: c[0],
+            loss: c[1],
+            draw: c[2],
+            unknown: c[3],
+        }
+    }
+    /// My score in percent (a win 1, a draw ½; games of unknown result left out), `None`
+    /// without a known result.
+    pub fn win_percent(&self) -> Option<f64> {
+        let known = self.win + self.loss + self.draw;
+        (known > 0).then(|| 100.0 * (self.win as f64 + self.draw as f64 / 2.0) / known as f64)
+    }
+}
+
 impl Me {
     /// `None` when `names` holds no name (blank ones are left out).
     pub fn new(names: &[String]) -> Option<Me> {
         let keys: Vec<String> = names
             .iter()
-            .map(|n| filter_text::name_key(n))
+            .map(|n| name_key(n))
             .filter(|k| !k.is_empty())
             .collect();
         (!keys.is_empty()).then_some(Me { keys })
@@ -263,7 +318,7 @@ impl Me {
     /// Is one of my names in `name`?
     pub fn is(&self, name: Option<&str>) -> bool {
         let Some(name) = name else { return false };
-        let key = filter_text::name_key(name);
+        let key = name_key(name);
         self.keys.iter().any(|k| key.contains(k.as_str()))
     }
 

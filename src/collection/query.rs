@@ -1,11 +1,10 @@
 //! Queries over an index: which games reach a position, what was played from it.
 
-use super::build::CATALOG;
-use super::catalog::{Catalog, SortBy};
+use super::catalog::{CATALOG, Catalog, SortBy};
 use super::games_bin::Games;
 use super::keys::{decode_move, position_key};
 use super::segment::{GameView, LineView, Segment};
-use super::{Brief, Filter, GameInfo, GameResult, MeColor, MeSide};
+use super::{Brief, Filter, GameInfo, GameResult, MeColor, MeSide, MeTally};
 use crate::core::rules::Position;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -115,50 +114,6 @@ pub struct NextMove {
     /// From my side, when the filter is `me` ([`Filter::me`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub me: Option<MeTally>,
-}
-
-/// My games and how they went for me (my colour in each game).
-#[derive(Clone, Copy, Debug, Default, Serialize, PartialEq, Eq)]
-pub struct MeTally {
-    pub games: u64,
-    pub win: u64,
-    pub loss: u64,
-    pub draw: u64,
-    pub unknown: u64,
-}
-
-impl MeTally {
-    /// Counts one more game of mine.
-    pub fn add(&mut self, r: super::MeResult) {
-        self.add_many(r, 1);
-    }
-
-    /// Counts `n` more games of mine, each `r`.
-    pub fn add_many(&mut self, r: super::MeResult, n: u64) {
-        self.games += n;
-        *match r {
-            super::MeResult::Win => &mut self.win,
-            super::MeResult::Loss => &mut self.loss,
-            super::MeResult::Draw => &mut self.draw,
-            super::MeResult::Unknown => &mut self.unknown,
-        } += n;
-    }
-
-    fn from(c: [u64; 4]) -> MeTally {
-        MeTally {
-            games: c.iter().sum(),
-            win: c[0],
-            loss: c[1],
-            draw: c[2],
-            unknown: c[3],
-        }
-    }
-    /// My score in percent (a win 1, a draw ½; games of unknown result left out), `None`
-    /// without a known result.
-    pub fn win_percent(&self) -> Option<f64> {
-        let known = self.win + self.loss + self.draw;
-        (known > 0).then(|| 100.0 * (self.win as f64 + self.draw as f64 / 2.0) / known as f64)
-    }
 }
 
 /// What was played from a position.

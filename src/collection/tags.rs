@@ -344,9 +344,9 @@ pub const FAMILIES: &[(&str, &[&str])] = &[
 /// (`美濃`, or `美濃囲い`: a castle's name without `囲い` is the castle), else WORD and WORD
 /// with `囲い` (`舟` is `舟囲い`). A `先手`/`後手` before the word names the sided tags of
 /// the same family (`後手美濃` finds `後手高美濃囲い`). Compared after
-/// [`super::filter_text::name_key`]; WORD itself always comes first.
+/// [`super::name_key`]; WORD itself always comes first.
 pub fn family(word: &str) -> Vec<String> {
-    let key = super::filter_text::name_key(word);
+    let key = super::name_key(word);
     let (side, plain) = ["先手", "後手"]
         .into_iter()
         .find_map(|s| key.strip_prefix(s).map(|rest| (s, rest)))

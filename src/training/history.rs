@@ -10,8 +10,9 @@
 //!   given: a kill loses nothing already answered.
 //!
 //! Scheduling is FSRS (the published algorithm and default weights, through the `rs-fsrs`
-//! crate): a right answer is rated Good, a wrong one Again, so a wrong answer comes back
-//! sooner. Every time is given by the caller (`--now` makes the schedule testable).
+//! crate), in days, without the same-day learning steps: a right answer is rated Good, a
+//! wrong one Again, so a wrong answer comes back sooner (the next day; a right first answer
+//! after about three). Every time is given by the caller (`--now` makes the schedule testable).
 //!
 //! Two kifview processes at once: SQLite's locking, in WAL mode; a writer waits up to
 //! [`BUSY_WAIT`] for the other, then says the history is busy.
@@ -19,10 +20,21 @@
 //! [`set::position_key`]: super::set::position_key
 
 use chrono::{DateTime, TimeZone, Utc};
-use rs_fsrs::{Card, FSRS, Rating, State};
+use rs_fsrs::{Card, FSRS, Parameters, Rating, State};
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
+
+/// FSRS with its default weights, in days only: without the same-day learning steps, which
+/// bring a problem answered right back within ten minutes (a flash card's habit; a problem
+/// solved is not worth asking again the same session). A right first answer waits about three
+/// days, a wrong one a day; each later answer as FSRS's long-term schedule says.
+fn scheduler() -> FSRS {
+    FSRS::new(Parameters {
+        enable_short_term: false,
+        ..Parameters::default()
+    })
+}
 
 /// How long a write waits for another kifview's before saying the history is busy.
 pub const BUSY_WAIT: Duration = Duration::from_secs(10);
@@ -292,7 +304,7 @@ impl History {
             } else {
                 Rating::Again
             };
-            let next = FSRS::default().next(card, a.at, rating).card;
+            let next = scheduler().next(card, a.at, rating).card;
             tx.execute(
                 "INSERT INTO attempts(problem_id, at_ms, correct, millis, answer)
                  VALUES (?1, ?2, ?3, ?4, ?5)",

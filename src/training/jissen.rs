@@ -90,24 +90,38 @@ pub enum Confirmed {
     Not(Vec<(usize, String)>),
 }
 
+/// Why confirming a game's finishes stopped.
+#[derive(Debug)]
+pub enum NotConfirmed {
+    /// The engine has no USI mate search (said in words): no game can be confirmed with it.
+    Unsupported(String),
+    /// The engine failed on this position (its SFEN): it is dead or killed, the game is left.
+    Failed { sfen: String, error: EngineError },
+}
+
 /// The longest of `finishes` (longest first) that `eng`'s mate search confirms, each given
-/// `time`. Err: the engine failed, or it has no USI mate search (said in words).
+/// `time`.
 pub fn confirm(
     eng: &mut Engine,
     finishes: &[Finish],
     time: Duration,
     cancel: &AtomicBool,
-) -> Result<Confirmed, String> {
+) -> Result<Confirmed, NotConfirmed> {
     let mut why = Vec::new();
     for f in finishes {
-        let r = mate_search(eng, f.position.clone(), Vec::new(), time, cancel)
-            .map_err(|e: EngineError| e.to_string())?;
+        let r =
+            mate_search(eng, f.position.clone(), Vec::new(), time, cancel).map_err(|error| {
+                NotConfirmed::Failed {
+                    sfen: f.position.to_sfen(),
+                    error,
+                }
+            })?;
         let n = f.moves.len();
         match &r {
             MateResult::Mate { moves, .. } if moves.len() == n => {
                 return Ok(Confirmed::Tsume(f.clone()));
             }
-            MateResult::NotSupported(w) => return Err(w.clone()),
+            MateResult::NotSupported(w) => return Err(NotConfirmed::Unsupported(w.clone())),
             _ => why.push((n, r.text())),
         }
     }

@@ -33,7 +33,9 @@ use crate::engine::{Limit, SearchEnd, SearchRequest};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-/// How long the mate engine looks for a mate after one defence.
+/// How long the mate engine looks for a mate after one defence, as the drill asks it; the
+/// solve mode gives each such search the session's time instead (`kifview train
+/// --mate-time`, else the config's `[analysis] tsume_mate_time_ms`, 3 s by default).
 pub const MATE_TIME: Duration = Duration::from_secs(3);
 
 /// Is `record` a tsume: an attacker without a king, or a header that says so (`手合割：詰将棋`,
@@ -427,7 +429,7 @@ impl Drill for Tsume {
                 return self.wrong(
                     p.mv,
                     Vec::new(),
-                    format!("棋譜の手ではなく、詰みを確かめる詰将棋エンジンがありません: {why}"),
+                    format!("棋譜の手ではなく、詰将棋エンジンで詰みを確かめられません: {why}"),
                 );
             }
             (_, Some(n)) if n <= within => {

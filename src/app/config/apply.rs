@@ -123,6 +123,16 @@ impl Config {
             self.analysis.mate_time_ms =
                 in_range(file, text, &n, "analysis.mate_time_ms", MS, " milliseconds")? as u64;
         }
+        if let Some(n) = a.tsume_mate_time_ms {
+            self.analysis.tsume_mate_time_ms = in_range(
+                file,
+                text,
+                &n,
+                "analysis.tsume_mate_time_ms",
+                MS,
+                " milliseconds",
+            )? as u64;
+        }
         Ok(())
     }
 

@@ -369,6 +369,9 @@ pub struct AnalysisConfig {
     pub analyze_time_ms: u64,
     /// `:mate`: how long the mate search may take, in milliseconds.
     pub mate_time_ms: u64,
+    /// The solve mode's tsume (`kifview train`): how long the mate engine looks for a mate
+    /// after each defence of a check the record does not play, in milliseconds.
+    pub tsume_mate_time_ms: u64,
 }
 
 /// `"KEY" = "command"` of one mode, with positions for error messages.
@@ -416,6 +419,7 @@ struct RawAnalysis {
     best_move: Option<bool>,
     analyze_time_ms: Option<Spanned<i64>>,
     mate_time_ms: Option<Spanned<i64>>,
+    tsume_mate_time_ms: Option<Spanned<i64>>,
 }
 
 #[derive(Deserialize, Default)]
@@ -536,6 +540,7 @@ impl Config {
                 best_move: true,
                 analyze_time_ms: 1000,
                 mate_time_ms: 10_000,
+                tsume_mate_time_ms: 3000,
             },
             diagram: crate::diagram::Theme::default(),
             books: Vec::new(),
@@ -791,11 +796,12 @@ mod tests {
                 best_move: true,
                 analyze_time_ms: 1000,
                 mate_time_ms: 10_000,
+                tsume_mate_time_ms: 3000,
             }
         );
         let c = Config::from_toml(
             "u.toml",
-            "[analysis]\nmultipv = 5\nbest_move = false\nanalyze_time_ms = 250\n\n[[engines]]\nname = \"Yane\"\ncommand = \"/opt/yane/YaneuraOu\"\noptions = { Threads = 4, MultiPV = 2 }\n\n[[engines]]\ncommand = \"fairy-stockfish\"\n",
+            "[analysis]\nmultipv = 5\nbest_move = false\nanalyze_time_ms = 250\ntsume_mate_time_ms = 20000\n\n[[engines]]\nname = \"Yane\"\ncommand = \"/opt/yane/YaneuraOu\"\noptions = { Threads = 4, MultiPV = 2 }\n\n[[engines]]\ncommand = \"fairy-stockfish\"\n",
         )
         .unwrap();
         assert_eq!(
@@ -805,6 +811,7 @@ mod tests {
                 best_move: false,
                 analyze_time_ms: 250,
                 mate_time_ms: 10_000,
+                tsume_mate_time_ms: 20_000,
             }
         );
         let e = Config::from_toml("u.toml", "[analysis]\nmate_time_ms = 0\n").unwrap_err();
@@ -812,7 +819,7 @@ mod tests {
         assert_eq!(c.engines.len(), 2);
         assert_eq!(c.engines[0].display_name(), "Yane");
         assert_eq!(c.engines[0].options["Threads"].to_string(), "4");
-        assert_eq!(c.engines[0].option_origins["MultiPV"], "u.toml:9");
+        assert_eq!(c.engines[0].option_origins["MultiPV"], "u.toml:10");
         assert_eq!(c.engines[1].display_name(), "fairy-stockfish");
         let e = Config::from_toml("u.toml", "\n[[engines]]\nname = \"x\"\ncomand = \"y\"\n")
             .unwrap_err();

@@ -18,7 +18,7 @@
 
 use crate::app::collection::mailbox::{Inbox, Mailbox, Replies, mailbox};
 use crate::app::events::Events;
-use crate::collection::build::CATALOG;
+use crate::collection::catalog::CATALOG;
 use crate::collection::catalog::Catalog;
 use crate::collection::{Filter, GameInfo, MeTally, Report, SortBy, UpdateOptions};
 use std::path::{Path, PathBuf};

@@ -78,7 +78,7 @@ impl App {
             return match e.restart() {
                 Ok(()) => {
                     let name = sanitize(&e.spec().display_name()).into_owned();
-                    self.research.failure = None;
+                    self.research.clear_failure();
                     let stop = self.key(Command::ToggleAnalysis);
                     self.info(format!("started {name} again; {stop} stops"));
                     true
@@ -107,7 +107,7 @@ impl App {
                     let _ = e.set_option(k, v);
                 }
                 self.research.engine = Some(e);
-                self.research.failure = None;
+                self.research.clear_failure();
                 let how = if found {
                     format!(
                         " ({}, found installed; [[engines]] in the config or --engine picks another)",
@@ -216,10 +216,9 @@ impl App {
                 Some(_) => "; :analyze or :mate stopped (what was written stays)",
                 None => "",
             };
-            let msg = format!("{}{stopped}; a starts it again", sanitize(&err));
-            self.research.on = false;
-            self.research.pending = None;
-            self.research.failure = Some(msg.clone());
+            let cause = sanitize(&err).into_owned();
+            let msg = format!("{cause}{stopped}; a starts it again");
+            self.research.failed(msg.clone(), cause);
             self.info_level(msg, Level::Error);
             return true;
         }

@@ -35,6 +35,9 @@ pub struct Research {
     pub(crate) session: Vec<(String, String)>,
     /// Why the engine stopped (crash, timeout), until it is started again.
     pub failure: Option<String>,
+    /// The engine's error alone, without research mode's hints (`a starts it again`): what
+    /// other screens quote (the solve mode's notes). Set and cleared with `failure`.
+    pub(crate) cause: Option<String>,
     /// `:analyze` or `:mate` running on the engine (`research/analyze.rs`).
     pub(crate) job: Option<Job>,
     /// The last mate `:mate` found: the position's node and the moves (`I` inserts them).
@@ -98,6 +101,21 @@ impl Research {
             show_best,
             ..Research::default()
         }
+    }
+
+    /// The engine stopped: research is off, `failure` says so on research's screen, `cause`
+    /// is its error alone.
+    pub(crate) fn failed(&mut self, failure: String, cause: String) {
+        self.on = false;
+        self.pending = None;
+        self.failure = Some(failure);
+        self.cause = Some(cause);
+    }
+
+    /// The engine is running again: no failure to show.
+    pub(crate) fn clear_failure(&mut self) {
+        self.failure = None;
+        self.cause = None;
     }
 
     /// The running (or dead) engine, if one was started.

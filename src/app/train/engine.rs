@@ -20,7 +20,7 @@ use crate::core::text::sanitize;
 use crate::engine::pv::CheckedPv;
 use crate::engine::{Limit, Score, SearchEnd, SearchId, State};
 use crate::training::drill::{EngineAnswer, EngineRequest};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// The mate a timed search found for the side to move in `pos`, as `go mate` would answer:
 /// the best line when its score is a mate for the side to move, every move of that side a
@@ -57,14 +57,20 @@ impl App {
     /// Runs a drill's request on the engine; an engine that cannot start or take the search
     /// is handed to the drill as "unavailable" at once.
     pub(super) fn train_ask(&mut self, req: EngineRequest, depth: u8) {
-        let Some((at, told)) = self.train().map(|t| (t.at, t.mate_by_search)) else {
+        let Some((at, told, mate_time)) =
+            (self.train()).map(|t| (t.at, t.mate_by_search, t.mate_time))
+        else {
             return;
         };
+        let mate_time = mate_time.unwrap_or(Duration::from_millis(
+            self.config.analysis.tsume_mate_time_ms,
+        ));
         if !self.ensure_engine() {
-            let why = self
-                .message()
-                .map(|m| m.text.clone())
-                .unwrap_or_else(|| "エンジンがありません".into());
+            // The viewer's own words for why (a path not found, a spawn error) are quoted.
+            let why = match self.message() {
+                Some(m) => format!("エンジンを起動できません ({})", m.text),
+                None => "エンジンがありません".into(),
+            };
             return self.train_answer_engine(EngineAnswer::unavailable(why), depth);
         }
         let Some(e) = self.research.engine.as_mut() else {
@@ -73,7 +79,10 @@ impl App {
         let name = e.spec().display_name();
         let mut search = req.search.clone();
         let by_search = match search.limit {
-            Limit::Mate(Some(time)) => {
+            // The drill's mate search takes the session's time (the option, else the config).
+            Limit::Mate(Some(_)) => {
+                let time = mate_time;
+                search.limit = Limit::Mate(Some(time));
                 let chess = told
                     || crate::analyze::mate::known_unsupported(&name).is_some()
                     || crate::analyze::mate::known_unsupported(&e.info().name).is_some();
@@ -105,7 +114,7 @@ impl App {
                 self.info(format!("{} が{what}…", sanitize(&name)));
             }
             Err(err) => {
-                let why = format!("{}: {err}", sanitize(&name));
+                let why = format!("{} が探索を受け付けません ({err})", sanitize(&name));
                 self.train_answer_engine(EngineAnswer::unavailable(why), depth);
             }
         }
@@ -178,11 +187,15 @@ impl App {
         };
         t.stop_asking(Instant::now());
         if asked.at == t.at {
-            let why = self
-                .research
-                .failure
-                .clone()
-                .unwrap_or_else(|| "エンジンが止まりました".into());
+            // In the solve mode's words; the engine's error quoted, without research mode's
+            // hint to start it again (the next check starts it).
+            let name = (self.research.engine.as_ref())
+                .map(|e| sanitize(&e.spec().display_name()).into_owned())
+                .unwrap_or_else(|| "エンジン".into());
+            let why = match &self.research.cause {
+                Some(cause) => format!("{name} が止まりました ({cause})"),
+                None => format!("{name} が止まりました"),
+            };
             self.train_answer_engine(EngineAnswer::unavailable(why), 0);
         }
         true

@@ -22,6 +22,9 @@ pub struct TrainOptions {
     pub now: Option<DateTime<Utc>>,
     /// What the session holds, said above the problem (`due: 23, new: 10`).
     pub summary: Option<String>,
+    /// `--mate-time`: how long the mate engine looks for a mate after each defence of a
+    /// tsume's check, instead of the config's `[analysis] tsume_mate_time_ms`.
+    pub mate_time: Option<Duration>,
 }
 
 /// The solve mode's screen: the problems, where it is, the clock, the verdict given.
@@ -59,6 +62,8 @@ pub struct TrainScreen {
     /// The engine answered a `go mate` with `bestmove` (chess's mate-in-N, or none): its mate
     /// searches are timed searches from then on, for the session.
     pub(super) mate_by_search: bool,
+    /// `TrainOptions::mate_time`.
+    pub(super) mate_time: Option<Duration>,
 }
 
 /// A line of the screen's text, with what it is (the widget picks the style).
@@ -105,6 +110,7 @@ impl TrainScreen {
             splits: Splits::default(),
             entered: None,
             mate_by_search: false,
+            mate_time: opts.mate_time,
         }
     }
 
@@ -180,7 +186,7 @@ impl TrainScreen {
         }
         out.push(TrainLine::Title(title));
         let who = if d.finished() {
-            format!("{}の問題", side_name(d.solver()))
+            format!("{}番の問題 · 終了", side_name(d.solver()))
         } else {
             format!("{}の番", side_name(d.to_move()))
         };

@@ -46,6 +46,30 @@ fn a_wrong_answer_comes_back_sooner_than_a_right_one() {
 }
 
 #[test]
+fn a_problem_solved_the_first_time_waits_days_and_a_missed_one_comes_back_the_next_day() {
+    // FSRS without its same-day learning steps: a right first answer is not asked again
+    // within minutes (it was due 10 minutes later, so the next day held nothing new to say);
+    // a wrong one is due the next day.
+    let d = tempfile::tempdir().unwrap();
+    let mut h = History::open(&d.path().join("h.sqlite")).unwrap();
+    h.add_source("set", "next-move", &keys(2), t0()).unwrap();
+    let right = h
+        .record("set", "next-move", "k0", &attempt(t0(), true))
+        .unwrap();
+    let wrong = h
+        .record("set", "next-move", "k1", &attempt(t0(), false))
+        .unwrap();
+    assert!(right - t0() >= Days::days(2), "right: due {right}");
+    assert_eq!(wrong - t0(), Days::days(1), "wrong: due {wrong}");
+    let next_day = t0() + Days::days(1);
+    let s = h.stats(next_day).unwrap();
+    assert_eq!((s.due, s.new), (1, 0), "only the missed one is due");
+    assert_eq!(h.stats(t0() + Days::days(1) / 2).unwrap().due, 0);
+    let later = right + Days::days(1) / 24;
+    assert_eq!(h.stats(later).unwrap().due, 2, "both by {later}");
+}
+
+#[test]
 fn due_and_new_counts_follow_the_days() {
     let d = tempfile::tempdir().unwrap();
     let mut h = History::open(&d.path().join("h.sqlite")).unwrap();
@@ -60,8 +84,9 @@ fn due_and_new_counts_follow_the_days() {
         .unwrap();
     let s = h.stats(t0()).unwrap();
     assert_eq!((s.attempts, s.correct, s.due, s.new), (2, 1, 0, 1));
-    // Two days on, both answered problems are due; the new one is still new.
-    let later = t0() + Days::days(2);
+    // Four days on (a right first answer waits about three), both answered problems are due;
+    // the new one is still new.
+    let later = t0() + Days::days(4);
     let s = h.stats(later).unwrap();
     assert_eq!((s.due, s.new), (2, 1));
     assert_eq!(h.due(later).unwrap().len(), 2);

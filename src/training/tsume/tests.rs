@@ -252,7 +252,7 @@ fn without_a_mate_engine_a_move_off_the_record_is_wrong_and_says_why() {
     assert!(matches!(j.verdict, Verdict::Wrong { .. }));
     assert_eq!(
         j.note.as_deref(),
-        Some("棋譜の手ではなく、詰みを確かめる詰将棋エンジンがありません: no engine configured")
+        Some("棋譜の手ではなく、詰将棋エンジンで詰みを確かめられません: no engine configured")
     );
 }
 

@@ -578,7 +578,7 @@ fn a_taller_frame_queries_nothing_and_its_rows_come_when_its_sizes_are_handed_ov
 fn rows_true_to_the_index(v: &Viewer, idx: &Path) {
     let l = v.app.library().unwrap();
     let cat = kifview::collection::catalog::Catalog::open(
-        &idx.join(kifview::collection::build::CATALOG),
+        &idx.join(kifview::collection::catalog::CATALOG),
         true,
         false,
     )

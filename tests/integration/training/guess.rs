@@ -86,6 +86,7 @@ fn train(drills: Vec<Box<dyn Drill>>, history: &Path) -> Viewer {
             history: history.to_path_buf(),
             now: Some(parse_now("2026-12-01T09:00:00Z").unwrap()),
             summary: Some("due: 0, new: 2".into()),
+            mate_time: None,
         }),
         ..Default::default()
     })
@@ -359,10 +360,11 @@ fn pty_guess_on_one_day_and_the_missed_move_due_the_next() {
     s.wait_for("棋譜並べ終了");
     s.send("q");
     s.wait_exit();
-    // A day later both are due (FSRS's first steps are minutes): one replay asking both.
-    let day2 = ["train", "--now", "2026-12-02T09:00:00Z"];
+    // A day later the missed move is due, alone (the move guessed right waits about three
+    // days): the replay asks it.
+    let day2 = ["train", "--now", "2026-12-02T12:00:00Z"];
     let mut s = Session::start_with_env(bin, &day2, &env, 24, 80);
-    s.wait_for("due: 2, new: 0");
+    s.wait_for("due: 1, new: 0");
     s.wait_for("棋譜並べ g.kif 1手目/4");
     s.send("q");
     s.wait_exit();

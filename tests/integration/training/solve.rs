@@ -85,6 +85,7 @@ fn solve(f: &Fixture) -> Viewer {
             history: f.history.clone(),
             now: Some(parse_now("2026-12-01T09:00:00Z").unwrap()),
             summary: Some("due: 0, new: 2".into()),
+            mate_time: None,
         }),
         ..Default::default()
     })
@@ -327,9 +328,16 @@ fn pty_two_days_a_set_then_what_is_due_the_wrong_one_first() {
         vec![true, false],
         "both attempts written before kifview exited"
     );
-    // A day later both are due (FSRS's first steps are minutes), the wrong one sooner.
-    let day2 = ["train", "--now", "2026-12-02T09:00:00Z"];
+    // A day later the wrong one is due, alone; four days later (a right first answer waits
+    // about three) both are, the wrong one first (due sooner).
+    let day2 = ["train", "--now", "2026-12-02T12:00:00Z"];
     let mut s = Session::start_with_env(bin, &day2, &[("KIFVIEW_DATA_DIR", &data)], 24, 80);
+    s.wait_for("due: 1, new: 0");
+    s.wait_for("次の一手 2/2");
+    s.send("q");
+    s.wait_exit();
+    let day5 = ["train", "--now", "2026-12-05T09:00:00Z"];
+    let mut s = Session::start_with_env(bin, &day5, &[("KIFVIEW_DATA_DIR", &data)], 24, 80);
     s.wait_for("due: 2, new: 0");
     s.wait_for("次の一手 2/2");
     s.send("q");

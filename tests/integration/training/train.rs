@@ -130,13 +130,15 @@ fn stats_json_has_the_issues_keys_and_counts_due_after_days() {
             "avg_time_ms": 3000, "tags": [],
             "series": [{"date": "2026-12-01", "attempts": 2, "correct": 1}]})
     );
-    // Five minutes on, only the wrong one is due again; two days on, both are.
-    assert_eq!(stats(&data, "2026-12-01T09:05:00Z")["due"], 1);
-    assert_eq!(stats(&data, "2026-12-03T09:00:00Z")["due"], 2);
+    // Five minutes on, neither is asked again; a day on, the wrong one is; four days on
+    // (a right first answer waits about three), both are.
+    assert_eq!(stats(&data, "2026-12-01T09:05:00Z")["due"], 0);
+    assert_eq!(stats(&data, "2026-12-02T09:00:00Z")["due"], 1);
+    assert_eq!(stats(&data, "2026-12-05T09:00:00Z")["due"], 2);
 
     // The table says the same.
     let o = train(&data)
-        .args(["stats", "--now", "2026-12-03T09:00:00Z"])
+        .args(["stats", "--now", "2026-12-05T09:00:00Z"])
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&o.stdout);
@@ -151,7 +153,7 @@ fn stats_json_has_the_issues_keys_and_counts_due_after_days() {
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", stderr_of(&o));
-    assert_eq!(stats(&data, "2026-12-03T09:00:00Z")["due"], 1);
+    assert_eq!(stats(&data, "2026-12-05T09:00:00Z")["due"], 1);
     let o = train(&data)
         .arg("suspend")
         .arg(&set)
@@ -159,7 +161,7 @@ fn stats_json_has_the_issues_keys_and_counts_due_after_days() {
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", stderr_of(&o));
-    assert_eq!(stats(&data, "2026-12-03T09:00:00Z")["due"], 2);
+    assert_eq!(stats(&data, "2026-12-05T09:00:00Z")["due"], 2);
     let o = train(&data)
         .arg("suspend")
         .arg(&set)
@@ -172,7 +174,7 @@ fn stats_json_has_the_issues_keys_and_counts_due_after_days() {
     // Removed: out of the counts.
     let o = train(&data).arg("remove").arg(&set).output().unwrap();
     assert!(o.status.success(), "{}", stderr_of(&o));
-    assert_eq!(stats(&data, "2026-12-03T09:00:00Z")["due"], 0);
+    assert_eq!(stats(&data, "2026-12-05T09:00:00Z")["due"], 0);
 }
 
 #[test]

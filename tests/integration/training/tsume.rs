@@ -39,12 +39,18 @@ fn session() -> Session {
 /// The solve mode on `drills`, with `engine` as the only configured engine (none: the
 /// config has none, and no engine is looked for: `--engine` names a missing one).
 fn solve_with(s: &Session, drills: Vec<Box<dyn Drill>>, engine: Option<&Fake>) -> Viewer {
-    solve_on(s, drills, engine.map(|f| f.spec.clone()))
+    solve_on(s, drills, engine.map(|f| f.spec.clone()), None)
 }
 
 /// The solve mode on `drills` with `engine` (a fake's or a real one's spec) as the only
-/// configured engine.
-fn solve_on(s: &Session, drills: Vec<Box<dyn Drill>>, engine: Option<EngineSpec>) -> Viewer {
+/// configured engine, its mate searches given `mate_time` (`--mate-time`; None: the
+/// config's, 3 s).
+fn solve_on(
+    s: &Session,
+    drills: Vec<Box<dyn Drill>>,
+    engine: Option<EngineSpec>,
+    mate_time: Option<Duration>,
+) -> Viewer {
     let mut config = Config::defaults();
     let choice = match engine {
         Some(spec) => {
@@ -60,6 +66,7 @@ fn solve_on(s: &Session, drills: Vec<Box<dyn Drill>>, engine: Option<EngineSpec>
             history: s.history.clone(),
             now: Some(parse_now("2026-12-01T09:00:00Z").unwrap()),
             summary: Some("due: 0, new: 1".into()),
+            mate_time,
         }),
         ..Default::default()
     };
@@ -212,8 +219,9 @@ fn another_mate_the_mate_engine_confirms_is_accepted_as_yozume_with_the_longest_
     assert!(shot.contains("余詰"), "{shot}");
     assert_eq!(v.app.step_text(v.app.cur()), "△１二玉(11)");
     assert!(
-        fake.log().iter().any(|l| l.starts_with("go mate")),
-        "{:?}",
+        fake.log().iter().any(|l| l == "go mate 1125"),
+        "the config's tsume_mate_time_ms by default (3 s: go mate 1.125 s, stop at 1.5 s, \
+         killed at 3 s, engine::MateBudget): {:?}",
         fake.log()
     );
     press(&mut v, "m22金打⏎");
@@ -224,6 +232,30 @@ fn another_mate_the_mate_engine_confirms_is_accepted_as_yozume_with_the_longest_
     assert_eq!(
         attempts(&s.history),
         vec![("tsume".to_string(), true, Some("R*2a G*2b".to_string()))]
+    );
+}
+
+#[test]
+fn the_mate_time_option_is_the_time_each_mate_search_is_given() {
+    // `--mate-time 45000` (TrainOptions::mate_time): the engine's mate search gets 45 s, not
+    // the config's 3 s, so a loaded machine or a long problem can be given more: `go mate`
+    // for 42 s, the rest its time to answer a stop (engine::MateBudget).
+    let fake = Fake::new("< go mate\n> checkmate G*2b\n");
+    let s = session();
+    let spec = fake.spec.clone();
+    let mut v = solve_on(
+        &s,
+        tsume_drills(),
+        Some(spec),
+        Some(Duration::from_secs(45)),
+    );
+    press(&mut v, "m21飛打⏎");
+    answered(&mut v);
+    assert!(shown(&mut v, 100, 30).contains("○ 別解 ▲２一飛"));
+    assert!(
+        fake.log().iter().any(|l| l == "go mate 42000"),
+        "{:?}",
+        fake.log()
     );
 }
 
@@ -280,11 +312,17 @@ fn a_crashed_engine_is_said_and_the_move_judged_without_it() {
     let mut v = solve_with(&s, tsume_drills(), Some(&fake));
     press(&mut v, "m21飛打⏎");
     answered(&mut v);
-    let shot = shown(&mut v, 100, 30);
+    let shot = shown(&mut v, 200, 60); // wide: the note on one line
     assert!(shot.contains("× 不正解 ▲２一飛"), "{shot}");
     assert!(
-        shot.contains("詰みを確かめる詰将棋エンジンがありません"),
+        shot.contains(
+            "詰将棋エンジンで詰みを確かめられません: Fake が止まりました (engine Fake exited"
+        ),
         "{shot}"
+    );
+    assert!(
+        !shot.contains("starts it again"),
+        "research mode's hint: {shot}"
     );
     v.app.train_settle();
     assert_eq!(attempts(&s.history).len(), 1);
@@ -307,10 +345,10 @@ fn a_hung_engine_is_not_waited_on_the_screen_answers_and_the_move_is_judged_at_i
     assert_eq!(v.app.source().path.as_deref(), Some(fixture().as_path()));
     press(&mut v, "o");
     assert!(!v.app.train().unwrap().away());
-    let shot = shown(&mut v, 100, 30);
+    let shot = shown(&mut v, 200, 60); // wide: the note on one line
     assert!(shot.contains("× 不正解 ▲２一飛"), "{shot}");
     assert!(
-        shot.contains("詰みを確かめる詰将棋エンジンがありません"),
+        shot.contains("詰将棋エンジンで詰みを確かめられません: Fake が止まりました (engine Fake did not answer"),
         "{shot}"
     );
 }
@@ -321,10 +359,10 @@ fn without_an_engine_a_move_off_the_record_is_judged_and_says_why() {
     let mut v = solve_with(&s, tsume_drills(), None);
     press(&mut v, "m21飛打⏎");
     assert!(!asking(&v));
-    let shot = shown(&mut v, 100, 30);
+    let shot = shown(&mut v, 200, 60); // wide: the note on one line
     assert!(shot.contains("× 不正解 ▲２一飛"), "{shot}");
     assert!(
-        shot.contains("詰みを確かめる詰将棋エンジンがありません"),
+        shot.contains("詰将棋エンジンで詰みを確かめられません: エンジンを起動できません ("),
         "{shot}"
     );
 }
@@ -550,13 +588,16 @@ fn a_copy_holding_some_of_a_sets_problems_is_a_set_too() {
 /// The test tsume three times on the real engine `name`: the record's answer (the engine not
 /// asked), the other mate ▲２一飛打 (余詰: after its one defence △１二玉 the engine finds
 /// ▲２二金打), and the wrong check ▲１二金打 whose escape △同玉 the engine does not mate.
-fn three_verdicts_on(name: &str) {
+/// Each mate search is given `mate_time`: long enough that no verdict depends on the
+/// machine's load (gpsusi answers as soon as it proves a mate or none; a timed search takes
+/// all of it).
+fn three_verdicts_on(name: &str, mate_time: Duration) {
     let Some(spec) = crate::common::engine_or_skip(name) else {
         return;
     };
     let s = session();
     let drills = (0..3).flat_map(|_| tsume_drills()).collect();
-    let mut v = solve_on(&s, drills, Some(spec));
+    let mut v = solve_on(&s, drills, Some(spec), Some(mate_time));
     press(&mut v, "m21金打⏎");
     assert!(!asking(&v), "the record's move needs no engine");
     press(&mut v, "m22飛打⏎");
@@ -567,7 +608,7 @@ fn three_verdicts_on(name: &str) {
     press(&mut v, "n");
     press(&mut v, "m21飛打⏎");
     assert!(asking(&v), "{:?}", v.app.message());
-    answered_within(&mut v, Duration::from_secs(120));
+    answered_within(&mut v, Duration::from_secs(300));
     let shot = shown(&mut v, 100, 30);
     assert!(shot.contains("余詰"), "{name}: {shot}");
     assert_eq!(v.app.step_text(v.app.cur()), "△１二玉(11)", "{name}");
@@ -576,7 +617,7 @@ fn three_verdicts_on(name: &str) {
 
     press(&mut v, "n");
     press(&mut v, "m12金打⏎");
-    answered_within(&mut v, Duration::from_secs(120));
+    answered_within(&mut v, Duration::from_secs(300));
     let shot = shown(&mut v, 100, 30);
     assert!(shot.contains("× 不正解 ▲１二金"), "{name}: {shot}");
     assert!(shot.contains("△同　玉"), "{name}: the escape shown: {shot}");
@@ -588,12 +629,12 @@ fn three_verdicts_on(name: &str) {
 
 #[test]
 fn gpsusi_answers_go_mate_for_the_tsume_verdicts() {
-    three_verdicts_on("gpsusi");
+    three_verdicts_on("gpsusi", Duration::from_secs(120));
 }
 
 #[test]
 fn fairy_stockfish_gives_the_tsume_verdicts_by_a_timed_search() {
-    three_verdicts_on("fairy-stockfish");
+    three_verdicts_on("fairy-stockfish", Duration::from_secs(10));
 }
 
 #[test]
@@ -614,14 +655,17 @@ fn a_tsume_session_without_an_engine_named_takes_the_installed_mate_engine() {
         f.to_str().unwrap(),
         "--now",
         "2026-12-01T09:00:00Z",
+        "--mate-time",
+        "120000",
     ];
     let mut t = Session::start_with_env(bin, &args, &[("KIFVIEW_DATA_DIR", &data)], 24, 80);
     t.wait_for("詰将棋 3手");
     t.send("mR*2a\r");
-    // The verdict (余詰; on a machine too busy for gpsusi to answer within the mate
-    // search's 3 s, the move judged without it), then which engine was asked.
-    let deadline = Instant::now() + Duration::from_secs(120);
-    while !["別解", "不正解"].iter().any(|v| t.screen().contains(v)) {
+    // The verdict: 余詰, gpsusi given 120 s (it answers once it finds the mate), so a busy
+    // machine does not turn it into a move judged without the engine. Then which engine
+    // was asked.
+    let deadline = Instant::now() + Duration::from_secs(300);
+    while !t.screen().contains("別解") {
         assert!(Instant::now() < deadline, "no verdict: {}", t.screen());
         t.pump(Duration::from_millis(200));
     }
@@ -723,4 +767,79 @@ fn problems_tsume_refuses_an_engine_without_a_usi_mate_search() {
         stderr_of(&o)
     );
     assert!(!s.dir.path().join("out").exists(), "nothing made");
+}
+
+#[test]
+fn problems_tsume_restarts_a_crashed_engine_and_goes_on_with_the_next_game() {
+    // gpsusi aborts (SIGABRT) on some positions of the real corpus; the run named the crash
+    // and stopped there. Now the game it crashed on is named with its position and skipped,
+    // the engine is started again, and the next game is made.
+    let s = session();
+    let data = s.dir.path().join("data");
+    let games = s.dir.path().join("games");
+    std::fs::create_dir_all(&games).unwrap();
+    for name in ["a.kif", "b.kif"] {
+        std::fs::copy("tests/fixtures/training/jissen/game.kif", games.join(name)).unwrap();
+    }
+    let replay = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/engines/replay.sh");
+    let hand = "< usi\n> id name Fake\n> usiok\n< isready\n> readyok\n";
+    let crash = s.dir.path().join("crash");
+    std::fs::write(&crash, format!("{hand}< go mate\nsignal ABRT\n")).unwrap();
+    let mate = s.dir.path().join("mate");
+    std::fs::write(
+        &mate,
+        format!(
+            "{hand}< go mate\n> checkmate R*2a 1a1b G*2b\n< go mate\n> checkmate R*2a 1a1b G*2b\n"
+        ),
+    )
+    .unwrap();
+    // The first engine started crashes at its first search; every later one mates.
+    let started = s.dir.path().join("started");
+    let cmd = format!(
+        "if [ -e '{m}' ]; then exec sh '{r}' '{ok}'; else touch '{m}'; exec sh '{r}' '{bad}'; fi",
+        m = started.display(),
+        r = replay.display(),
+        ok = mate.display(),
+        bad = crash.display()
+    );
+    let config = s.dir.path().join("config.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[[engines]]\nname = \"Fake\"\ncommand = \"/bin/sh\"\nargs = [\"-c\", {}]\n",
+            serde_json::to_string(&cmd).unwrap()
+        ),
+    )
+    .unwrap();
+    let out = s.dir.path().join("jissen");
+    let o = kifview(&data)
+        .args(["problems", "tsume", games.to_str().unwrap(), "-o"])
+        .arg(&out)
+        .args(["--engine", "Fake", "--config", config.to_str().unwrap()])
+        .args(["--min-plies", "3", "--max-plies", "3"])
+        .output()
+        .unwrap();
+    let err = stderr_of(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        err.contains("a.kif (record 1): the engine failed on 8k/9/6N1l/9/p8/9/9/5K3/9 b"),
+        "the game and position named: {err}"
+    );
+    assert!(err.contains("SIGABRT"), "{err}");
+    assert!(
+        err.contains("skipped; the engine is started again"),
+        "{err}"
+    );
+    assert!(err.contains("wrote b-1-3.kifu"), "{err}");
+    assert!(
+        err.contains("2 record(s), 2 ending in mate, 1 tsume written"),
+        "{err}"
+    );
+    assert!(
+        err.contains("1 game(s) skipped because the engine failed"),
+        "{err}"
+    );
+    assert!(out.join("b-1-3.kifu").exists());
+    assert!(!out.join("a-1-3.kifu").exists());
 }

@@ -766,17 +766,6 @@ const LOOPS_TO_CUT: &[(&str, &str)] = &[
     ("src/app/state.rs", "src/app/dispatch/mod.rs"),
     // `super::train::source_name`, beside `train_drills::Side` the other way.
     ("src/cli/train_drills.rs", "src/cli/train.rs"),
-    // The catalog and the files around it: `super::build::CATALOG` (the catalog's file name)
-    // in query.rs; `Catalog` in query.rs, duplicates.rs and games_bin.rs, from each of which
-    // a way leads back to catalog.rs (`super::MeTally` is query.rs's).
-    ("src/collection/query.rs", "src/collection/build.rs"),
-    ("src/collection/query.rs", "src/collection/catalog.rs"),
-    ("src/collection/duplicates.rs", "src/collection/catalog.rs"),
-    ("src/collection/games_bin.rs", "src/collection/catalog.rs"),
-    // `super::filter_text::name_key`, through walk and scan back.
-    ("src/collection/tags.rs", "src/collection/filter_text.rs"),
-    // `super::analysis::Analysis` in the driver.
-    ("src/engine/driver.rs", "src/engine/analysis.rs"),
 ];
 
 /// Functions of `app` and `tui` that were over 80 lines when the limit came, and their
