@@ -19,8 +19,8 @@
 //! other, its parts round a loop without it may not; a file uses the file that defines what
 //! it names, a path led through re-exports, `crate::app::App` to `app/state.rs`; a parent's
 //! use of its children counts, `mod x;` and its re-exports do not), with no exception but
-//! two uses that close loops in `app` and `cli` (ten when the rule
-//! came), each to go (the test's `LOOPS_TO_CUT`): `App`
+//! one use that closes a loop in `app` (ten when the rule
+//! came), to go (the test's `LOOPS_TO_CUT`): `App`
 //! (`app/state.rs`) holds the overlay stack, whose kinds, states and continuations act on
 //! `App`, so the stack is written once for any app in `app/overlay/stack.rs` (which names
 //! no app state) and `app/overlay/mod.rs` names it for `App`; in `app` and `tui`, no file holds over

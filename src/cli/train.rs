@@ -253,7 +253,7 @@ fn sources_session(
     for p in sources {
         if !p.is_dir() && is_set_file(p) {
             let set = read_set(p)?;
-            let name = source_name(p);
+            let name = history::source_name(p);
             let keys: Vec<String> = set.problems.iter().map(|p| p.key()).collect();
             h.add_source(&name, "next-move", &keys, t)?;
             h.set_tags(&name, &kifview::training::tags::for_set(&set))?;
@@ -522,15 +522,6 @@ fn open(who: &str) -> Result<History, ExitCode> {
     History::open_default().map_err(|e| fail(1, who, &e))
 }
 
-/// How the history names a set: its absolute path (links resolved when it exists).
-pub(super) fn source_name(p: &Path) -> String {
-    std::fs::canonicalize(p)
-        .or_else(|_| std::path::absolute(p))
-        .unwrap_or_else(|_| p.to_path_buf())
-        .display()
-        .to_string()
-}
-
 /// A set file (a regular file, within the size limit for records), read and checked.
 fn read_set(p: &Path) -> Result<ProblemSet, String> {
     let bytes = kifview::load::read_regular(p)?;
@@ -558,7 +549,7 @@ fn add(a: SourcesArgs) -> ExitCode {
             }
         };
         let keys: Vec<String> = set.problems.iter().map(|p| p.key()).collect();
-        let name = source_name(p);
+        let name = history::source_name(p);
         let added = h.add_source(&name, "next-move", &keys, t).and_then(|n| {
             Ok((
                 n,
@@ -585,7 +576,7 @@ fn remove(a: SourcesArgs) -> ExitCode {
     };
     let mut code = ExitCode::SUCCESS;
     for p in &a.sources {
-        let name = source_name(p);
+        let name = history::source_name(p);
         match h.remove_source(&name) {
             Ok(true) => println!("{}: removed (its attempts are kept)", sanitize(&name)),
             Ok(false) => {
@@ -611,7 +602,7 @@ fn suspend(a: SuspendArgs) -> ExitCode {
         Ok(h) => h,
         Err(c) => return c,
     };
-    let name = source_name(&a.set);
+    let name = history::source_name(&a.set);
     let mut code = ExitCode::SUCCESS;
     for &n in &a.problems {
         let Some(p) = n.checked_sub(1).and_then(|i| set.problems.get(i)) else {

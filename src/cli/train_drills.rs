@@ -12,7 +12,7 @@ use kifview::core::rules::{Color, Move, Position};
 use kifview::load;
 use kifview::training::drill::Drill;
 use kifview::training::guess::{Ask, Guess};
-use kifview::training::history::History;
+use kifview::training::history::{self, History};
 use kifview::training::repertoire_drill::{Lines, RepertoireDrill, TreeLines};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -69,11 +69,6 @@ fn read_lines(path: &Path, record: usize) -> Result<(Arc<dyn Lines>, Position), 
     Ok((Arc::new(TreeLines(Tree::from_record(&r))), start))
 }
 
-/// The history's name of a file: its absolute path (links resolved where it exists).
-fn name_of(p: &Path) -> String {
-    super::train::source_name(p)
-}
-
 /// Registers `name` as a source of `kind` with `keys`; a file already a source of another
 /// kind is refused (its attempts would be read as the other kind's).
 fn register(
@@ -112,7 +107,7 @@ pub fn session(
     let mut drills: Vec<Box<dyn Drill>> = Vec::new();
     let mut names = Vec::new();
     for p in w.guess {
-        let name = name_of(p);
+        let name = history::source_name(p);
         let r = read_record(p, w.record)?;
         let record = w.record.max(1);
         let g = Guess::new(p, &name, record, &r, &ask_of(w.side))?;
@@ -133,7 +128,7 @@ pub fn session(
             }
         };
         for p in w.repertoire {
-            let name = name_of(p);
+            let name = history::source_name(p);
             let (lines, start) = read_lines(p, w.record)?;
             register(h, &name, "repertoire", &[], t)?;
             let due: Vec<String> = h

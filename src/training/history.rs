@@ -36,6 +36,16 @@ fn scheduler() -> FSRS {
     })
 }
 
+/// How the history names a source file (a set, a tsume file, a drill's record or book): its
+/// absolute path, links resolved when it exists.
+pub fn source_name(p: &Path) -> String {
+    std::fs::canonicalize(p)
+        .or_else(|_| std::path::absolute(p))
+        .unwrap_or_else(|_| p.to_path_buf())
+        .display()
+        .to_string()
+}
+
 /// How long a write waits for another kifview's before saying the history is busy.
 pub const BUSY_WAIT: Duration = Duration::from_secs(10);
 

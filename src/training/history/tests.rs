@@ -205,3 +205,18 @@ fn a_busy_history_is_said_and_reading_it_still_works() {
         .unwrap();
     assert_eq!(h.stats(t0()).unwrap().attempts, 2);
 }
+
+#[test]
+fn a_source_is_named_by_its_absolute_path_with_links_resolved() {
+    let d = tempfile::tempdir().unwrap();
+    let real = d.path().join("set.json");
+    std::fs::write(&real, "{}").unwrap();
+    let link = d.path().join("link.json");
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    let resolved = std::fs::canonicalize(&real).unwrap();
+    assert_eq!(source_name(&link), resolved.display().to_string());
+    // One that is not there (moved since it was added) keeps its absolute path.
+    let gone = Path::new("no-such-folder/set.json");
+    let absolute = std::env::current_dir().unwrap().join(gone);
+    assert_eq!(source_name(gone), absolute.display().to_string());
+}

@@ -764,8 +764,6 @@ fn said_loop(g: &Graph, l: &Loop) -> String {
 const LOOPS_TO_CUT: &[(&str, &str)] = &[
     // `super::Drawn`: `app::dispatch` uses `App`, `App` what a frame drew.
     ("src/app/state.rs", "src/app/dispatch/mod.rs"),
-    // `super::train::source_name`, beside `train_drills::Side` the other way.
-    ("src/cli/train_drills.rs", "src/cli/train.rs"),
 ];
 
 /// Functions of `app` and `tui` that were over 80 lines when the limit came, and their
