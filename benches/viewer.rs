@@ -647,13 +647,9 @@ fn book(c: &mut Criterion) {
             let built = b.finish();
             let n = built.positions.len();
             let path = dir.path().join("bench.db");
-            kifview::book::save_new(
-                &built.into_book(),
-                &path,
-                kifview::book::Format::YaneuraOu,
-                false,
-            )
-            .expect("book written");
+            built
+                .save_new(&path, kifview::book::Format::YaneuraOu, false)
+                .expect("book written");
             eprintln!(
                 "book bench: {n} positions from {games} games in {:.1?}",
                 t.elapsed()

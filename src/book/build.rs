@@ -286,6 +286,7 @@ impl Builder {
     /// The book: moves below `--min-games` and positions left empty dropped, sorted.
     pub fn finish(self) -> Built {
         let min = self.opts.min_games.max(1);
+        drop(self.index); // not needed any more: its memory goes before the sort's
         let mut positions: Vec<BuiltPosition> = self
             .positions
             .into_iter()
@@ -305,7 +306,7 @@ impl Builder {
                     b.count
                         .cmp(&a.count)
                         .then(b.value.unwrap_or(0).cmp(&a.value.unwrap_or(0)))
-                        .then_with(|| a.usi.usi().cmp(&b.usi.usi()))
+                        .then_with(|| a.usi.usi_bytes().cmp(&b.usi.usi_bytes()))
                 });
                 (!moves.is_empty()).then(|| BuiltPosition {
                     sfen: p.sfen.into(),
@@ -323,25 +324,115 @@ impl Builder {
     }
 }
 
-impl Built {
-    /// The book model (`book::Book`): each position at its SFEN key and smallest ply, its
-    /// moves in the order above, no reply, no comment.
-    pub fn into_book(self) -> super::Book {
-        let mut book = super::Book::new();
-        for p in self.positions {
-            let entry = book.entry_mut(&p.sfen, p.ply);
-            entry.moves = p
+impl BuiltPosition {
+    /// The position as the book model holds it: no reply, no comment.
+    fn entry(&self) -> super::Entry {
+        super::Entry {
+            ply: self.ply,
+            comment: None,
+            moves: self
                 .moves
-                .into_iter()
+                .iter()
                 .map(|m| super::BookMove {
                     value: m.value,
                     depth: m.depth,
                     count: m.count,
                     ..super::BookMove::new(m.usi)
                 })
-                .collect();
+                .collect(),
+        }
+    }
+}
+
+impl Built {
+    /// The book model (`book::Book`): each position at its SFEN key and smallest ply, its
+    /// moves in the order above, no reply, no comment.
+    pub fn into_book(self) -> super::Book {
+        let mut book = super::Book::new();
+        for p in self.positions {
+            let entry = p.entry();
+            book.insert(p.sfen, entry);
         }
         book
+    }
+
+    /// Writes the book to a new file at `path` in `format` as `book::save_new` does (atomic,
+    /// through `store::save_new`: a file already there stays unless `replace`). A YaneuraOu
+    /// text book is written straight from the sorted positions, each freed once written, with
+    /// no `Book` map and no copy of the file in memory: byte for byte what the `Book` path
+    /// writes (`yaneuraou::write`, whose line writers it uses). The other formats are
+    /// encoded from the positions through [`Lookup`](super::Lookup) (`.ybb` and Apery
+    /// order them by their own keys, SBK is a message of the whole book), without the map
+    /// too. Returns what the format cannot hold (nothing for the text).
+    pub fn save_new(
+        self,
+        path: &Path,
+        format: super::Format,
+        replace: bool,
+    ) -> super::Result<super::Losses> {
+        if format != super::Format::YaneuraOu {
+            return super::save_new(&self, path, format, replace);
+        }
+        let mut positions = self.positions;
+        crate::store::save_new_with(
+            path,
+            crate::store::SaveOptions::default(),
+            replace,
+            &mut |f| write_text(std::mem::take(&mut positions), f),
+        )?;
+        Ok(super::Losses::default())
+    }
+}
+
+/// Writes `positions` (sorted by SFEN) as a YaneuraOu text book: the header, then each
+/// position's line and its moves' lines, a position with no moves left out (as
+/// `yaneuraou::write` leaves it). Each position is freed once written; the lines go out in
+/// blocks of about 1 MB.
+fn write_text(positions: Vec<BuiltPosition>, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+    use super::yaneuraou::{HEADER, push_move_line, push_position_line};
+    const BLOCK: usize = 1 << 20;
+    let mut buf = Vec::with_capacity(BLOCK + 4096);
+    buf.extend_from_slice(HEADER.as_bytes());
+    buf.push(b'\n');
+    for p in positions {
+        if p.moves.is_empty() {
+            continue;
+        }
+        push_position_line(&mut buf, &p.sfen, p.ply);
+        for m in &p.moves {
+            push_move_line(&mut buf, m.usi, None, m.value, m.depth, m.count);
+        }
+        if buf.len() >= BLOCK {
+            out.write_all(&buf)?;
+            buf.clear();
+        }
+    }
+    out.write_all(&buf)
+}
+
+/// A built book answers lookups as the `Book` of it would (its positions are in key order).
+impl super::Lookup for Built {
+    fn entry(&self, key: &str) -> super::Result<Option<super::Entry>> {
+        Ok(self
+            .positions
+            .binary_search_by(|p| p.sfen.as_str().cmp(key))
+            .ok()
+            .map(|i| self.positions[i].entry()))
+    }
+    fn len(&self) -> usize {
+        self.positions.len()
+    }
+    fn visit(
+        &self,
+        f: &mut dyn FnMut(&str, super::Entry) -> super::Result<()>,
+    ) -> super::Result<()> {
+        for p in &self.positions {
+            f(&p.sfen, p.entry())?;
+        }
+        Ok(())
+    }
+    fn in_key_order(&self) -> bool {
+        true
     }
 }
 
@@ -561,6 +652,46 @@ mod tests {
             (start.moves[0].usi.usi(), start.moves[0].count),
             ("3i4h".into(), 1)
         );
+    }
+
+    #[test]
+    fn the_streamed_text_book_is_the_one_the_book_model_writes() {
+        // Moves with and without values (negative ones too), a promotion, a drop, several
+        // positions at several plies.
+        const G4: &str = "手合割：平手\n1 ７六歩(77)\n*#評価値=-12\n*#深さ=3\n2 ３四歩(33)\n3 ２二角成(88)\n4 同　銀(31)\n5 ４五角打\n";
+        let built = book(&[G1, G2, G3, G4, G1], Options::default());
+        assert_eq!(built.positions.len(), 6, "{:?}", built.positions);
+        let dir = tempfile::tempdir().unwrap();
+        let (streamed, mapped) = (dir.path().join("s.db"), dir.path().join("m.db"));
+        let book = built.clone().into_book();
+        let losses = built
+            .clone()
+            .save_new(&streamed, super::super::Format::YaneuraOu, false);
+        assert!(losses.unwrap().is_empty());
+        super::super::save_new(&book, &mapped, super::super::Format::YaneuraOu, false).unwrap();
+        let text = std::fs::read_to_string(&streamed).unwrap();
+        assert_eq!(text, std::fs::read_to_string(&mapped).unwrap());
+        for line in [
+            "B*4e none none 0 1\n",
+            "7g7f none 55 20 4\n",
+            "8c8d none 200 0 1\n",
+        ] {
+            assert!(text.contains(line), "{line:?} in\n{text}");
+        }
+        // A file already there stays.
+        let again = built
+            .clone()
+            .save_new(&streamed, super::super::Format::YaneuraOu, false);
+        assert!(again.is_err());
+        assert_eq!(std::fs::read_to_string(&streamed).unwrap(), text);
+        // The other formats from the positions are what they are from the book model.
+        for format in super::super::Format::ALL {
+            let (a, b) = (
+                super::super::encode(&built, format).unwrap(),
+                super::super::encode(&book, format).unwrap(),
+            );
+            assert!(a.bytes == b.bytes && a.losses == b.losses, "{format:?}");
+        }
     }
 
     #[test]

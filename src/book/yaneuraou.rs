@@ -444,7 +444,6 @@ pub fn write(book: &dyn Lookup) -> Result<Encoded> {
 
 /// Appends one position (its `sfen` line, note and moves) to `out`.
 pub fn write_entry(out: &mut Vec<u8>, key: &str, entry: &Entry, losses: &mut Losses) {
-    use std::io::Write;
     if entry.moves.is_empty() {
         losses.add(
             "notes of positions with no moves",
@@ -452,25 +451,51 @@ pub fn write_entry(out: &mut Vec<u8>, key: &str, entry: &Entry, losses: &mut Los
         );
         return;
     }
-    let _ = writeln!(out, "sfen {key} {}", entry.ply);
+    push_position_line(out, key, entry.ply);
     write_note(out, entry.comment.as_deref());
     for m in &entry.moves {
-        let _ = write!(out, "{} ", m.usi);
-        match m.ponder {
-            Some(p) => {
-                let _ = write!(out, "{p} ");
-            }
-            None => out.extend_from_slice(b"none "),
-        }
-        match m.value {
-            Some(v) => {
-                let _ = write!(out, "{v} ");
-            }
-            None => out.extend_from_slice(b"none "),
-        }
-        let _ = writeln!(out, "{} {}", m.depth, m.count);
+        push_move_line(out, m.usi, m.ponder, m.value, m.depth, m.count);
         write_note(out, m.comment.as_deref());
     }
+}
+
+/// Appends a position's line, `sfen KEY PLY` (every writer of the text's lines writes them
+/// with this and [`push_move_line`]: [`write_entry`], and a book built from games).
+pub fn push_position_line(out: &mut Vec<u8>, key: &str, ply: u32) {
+    out.extend_from_slice(b"sfen ");
+    out.extend_from_slice(key.as_bytes());
+    out.push(b' ');
+    out.extend_from_slice(itoa::Buffer::new().format(ply).as_bytes());
+    out.push(b'\n');
+}
+
+/// Appends a move's line, `move ponder value depth count` (`none` for no reply, no value),
+/// without `fmt`: a big book has millions.
+pub fn push_move_line(
+    out: &mut Vec<u8>,
+    mv: Move,
+    ponder: Option<Move>,
+    value: Option<i32>,
+    depth: u32,
+    count: u64,
+) {
+    let mut num = itoa::Buffer::new();
+    out.extend_from_slice(mv.usi_bytes().as_bytes());
+    out.push(b' ');
+    match ponder {
+        Some(p) => out.extend_from_slice(p.usi_bytes().as_bytes()),
+        None => out.extend_from_slice(b"none"),
+    }
+    out.push(b' ');
+    match value {
+        Some(v) => out.extend_from_slice(num.format(v).as_bytes()),
+        None => out.extend_from_slice(b"none"),
+    }
+    out.push(b' ');
+    out.extend_from_slice(num.format(depth).as_bytes());
+    out.push(b' ');
+    out.extend_from_slice(num.format(count).as_bytes());
+    out.push(b'\n');
 }
 
 fn write_note(out: &mut Vec<u8>, note: Option<&str>) {

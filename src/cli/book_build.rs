@@ -104,8 +104,7 @@ pub fn run(a: BuildArgs) -> ExitCode {
     print_messages(&built.warnings);
     let (games, positions) = (built.games, built.positions.len());
     let moves: usize = built.positions.iter().map(|p| p.moves.len()).sum();
-    let book = built.into_book();
-    match kifview::book::save_new(&book, &a.output, format, a.force) {
+    match built.save_new(&a.output, format, a.force) {
         Ok(losses) => {
             for (what, n) in &losses.items {
                 print_messages(&[format!(

@@ -14,7 +14,7 @@ pub use ending::{
 };
 pub use handicap::{HANDICAPS, Handicap, double_king_tsume_position, tsume_position};
 pub use position::{Excess, Played, Position, SfenError};
-pub use types::{Color, Illegal, Move, MoveData, Piece, PieceKind, Square};
+pub use types::{Color, Illegal, Move, MoveData, Piece, PieceKind, Square, UsiText};
 
 #[cfg(test)]
 mod tests;

@@ -67,6 +67,44 @@ fn usi_moves_parse_and_print() {
 }
 
 #[test]
+fn usi_text_on_the_stack_is_the_usi_text_and_sorts_as_it() {
+    let mut all = Vec::new();
+    for from in Square::all() {
+        for to in Square::all() {
+            for promote in [false, true] {
+                all.push(Move::Normal { from, to, promote });
+            }
+        }
+    }
+    for kind in PieceKind::ALL[..7].iter().copied() {
+        for to in Square::all() {
+            all.push(Move::Drop { kind, to });
+        }
+    }
+    for m in &all {
+        // The text as the squares and the piece letter spell it.
+        let text = match *m {
+            Move::Normal { from, to, promote } => {
+                format!(
+                    "{}{}{}",
+                    from.usi(),
+                    to.usi(),
+                    if promote { "+" } else { "" }
+                )
+            }
+            Move::Drop { kind, to } => format!("{}*{}", kind.usi_letter(), to.usi()),
+        };
+        assert_eq!(m.usi_bytes().as_str(), text);
+        assert_eq!(m.to_string(), text);
+        assert_eq!(Move::from_usi(m.usi_bytes().as_str()), Some(*m));
+    }
+    let mut by_text = all.clone();
+    by_text.sort_by_key(|m| m.usi());
+    all.sort_by_key(|m| m.usi_bytes());
+    assert_eq!(all, by_text);
+}
+
+#[test]
 fn illegal_moves_say_why() {
     let start = Position::startpos();
     assert_eq!(start.check(mv("5e5d")), Err(Illegal::NoPiece));

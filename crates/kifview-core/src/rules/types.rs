@@ -303,17 +303,29 @@ impl Move {
     }
     /// USI text: `7g7f`, `8h2b+`, `P*5e`.
     pub fn usi(self) -> String {
-        match self {
+        self.usi_bytes().as_str().to_string()
+    }
+    /// The USI text without allocating (for writers of many moves: a book's lines).
+    pub fn usi_bytes(self) -> UsiText {
+        let sq = |s: Square| [b'0' + s.file, b'a' + s.rank - 1];
+        let mut b = [0u8; 5];
+        let len = match self {
             Move::Normal { from, to, promote } => {
-                format!(
-                    "{}{}{}",
-                    from.usi(),
-                    to.usi(),
-                    if promote { "+" } else { "" }
-                )
+                b[..2].copy_from_slice(&sq(from));
+                b[2..4].copy_from_slice(&sq(to));
+                if promote {
+                    b[4] = b'+';
+                }
+                4 + usize::from(promote)
             }
-            Move::Drop { kind, to } => format!("{}*{}", kind.usi_letter(), to.usi()),
-        }
+            Move::Drop { kind, to } => {
+                b[0] = kind.usi_letter() as u8;
+                b[1] = b'*';
+                b[2..4].copy_from_slice(&sq(to));
+                4
+            }
+        };
+        UsiText { b, len: len as u8 }
     }
     /// Parses USI move text.
     pub fn from_usi(s: &str) -> Option<Move> {
@@ -347,7 +359,25 @@ impl Move {
 
 impl fmt::Display for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.usi())
+        f.write_str(self.usi_bytes().as_str())
+    }
+}
+
+/// A move's USI text held on the stack ([`Move::usi_bytes`]): 4 or 5 ASCII bytes, the rest
+/// zeros (so that the derived order is the texts' byte order).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
+pub struct UsiText {
+    b: [u8; 5],
+    len: u8,
+}
+
+impl UsiText {
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.b[..usize::from(self.len)]
+    }
+    pub fn as_str(&self) -> &str {
+        // Digits, `a`–`i`, `*`, `+` and a piece letter: always ASCII.
+        std::str::from_utf8(self.as_bytes()).unwrap_or_default()
     }
 }
 
