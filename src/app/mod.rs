@@ -76,14 +76,16 @@ pub mod testing;
 #[cfg(test)]
 mod tests;
 pub mod train;
+mod view;
 
 pub use config::{Config, ConfigError, KeyMode};
 pub use dispatch::command::{COMMANDS, Command};
 pub use dispatch::input::{KeyCode, KeyEvent, Modifiers};
-pub use dispatch::{Drawn, Input, update, update_on};
+pub use dispatch::{Input, update, update_on};
 pub use document::{Document, RecordSource};
 pub use overlay::{Mode, Overlay};
-pub use state::{Action, App, Focus, Level, Message, Pane};
+pub use state::{Action, App, Level, Message};
+pub use view::{Drawn, Focus, Pane};
 
 use std::path::PathBuf;
 

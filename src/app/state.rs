@@ -7,33 +7,12 @@ use super::dispatch::command::Command;
 use super::document::{self, Document, RecordSource, Watch};
 use super::outline::Outline;
 use super::overlay::stack::{HelpView, Mode, Overlay, Overlays};
+use super::view::{Focus, Pane, View};
 use crate::core::notation;
 use crate::core::record::{NodeId, Record, Step};
 use crate::core::rules::{Position, Square};
 use std::collections::HashMap;
 use std::time::Duration;
-
-/// The panes `Tab` cycles through.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Focus {
-    Moves,
-    Variations,
-    Comment,
-    Header,
-}
-
-impl Focus {
-    const ORDER: [Focus; 4] = [
-        Focus::Moves,
-        Focus::Variations,
-        Focus::Comment,
-        Focus::Header,
-    ];
-    pub(crate) fn step(self, d: isize) -> Focus {
-        let i = Focus::ORDER.iter().position(|&f| f == self).unwrap_or(0) as isize;
-        Focus::ORDER[(i + d).rem_euclid(Focus::ORDER.len() as isize) as usize]
-    }
-}
 
 /// How important a message is.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -48,15 +27,6 @@ pub enum Level {
 pub struct Message {
     pub text: String,
     pub level: Level,
-}
-
-/// Scrollable text panes whose offsets the app keeps.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Pane {
-    Comment,
-    Header,
-    /// The top overlay (help, warnings).
-    Overlay,
 }
 
 /// Something that changes the app.
@@ -76,21 +46,6 @@ pub enum Action {
     Scroll(Pane, i32),
     /// A click on a square of the board (move input).
     BoardClick(Square),
-}
-
-/// How the record is shown: what the keys and the screen choose, kept when the record is
-/// replaced.
-#[derive(Debug)]
-pub(super) struct View {
-    pub focus: Focus,
-    pub flipped: bool,
-    /// How big the board is drawn (from `board.size`; `z` cycles it).
-    pub board_size: super::config::BoardSize,
-    pub comment_scroll: u16,
-    pub header_scroll: u16,
-    /// What the front end's last frame drew, handed over with the last input (`None`
-    /// before the first).
-    pub drawn: Option<super::Drawn>,
 }
 
 /// Where the user is in the record: the current node, the line shown through it, and the

@@ -27,7 +27,7 @@ use crate::analyze::evals::parse_comment;
 use crate::collection::keys::{KeyWalker, decode_move, tree};
 use crate::collection::{Filter, Index};
 use crate::core::record::Record;
-use crate::core::rules::{Color, Move, MoveData, Position};
+use crate::core::rules::{Color, Move, Position};
 use crate::engine::Score;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -241,12 +241,7 @@ impl Builder {
             let Some(played) = pos.play_unchecked(mv) else {
                 return Err(number);
             };
-            let data = MoveData {
-                mv,
-                color: mover,
-                piece: played.piece,
-                captured: played.captured,
-            };
+            let data = played.data(mv, mover);
             walk.play(&data);
             walk2.play(&data);
         }

@@ -15,6 +15,7 @@ use crate::app::document::watch;
 use crate::app::overlay::Mode;
 use crate::app::overlay::textedit::TextEditor;
 use crate::app::state::{Action, App, Level};
+use crate::app::view::Drawn;
 use crate::core::rules::PieceKind;
 
 /// A panel's handler: opens it (`dispatch::command::panels!`).
@@ -165,36 +166,6 @@ impl From<KeyEvent> for Input {
 impl From<Action> for Input {
     fn from(a: Action) -> Input {
         Input::Action(a)
-    }
-}
-
-/// What the front end's last frame drew, as far as a key needs to know it: how far the
-/// comment, the header and the overlay on top could scroll, how many rows a list on top and
-/// the library showed (a page for PageDown), whether the evaluation graph was on screen.
-/// The front end keeps it with its own render state (`tui::view::ViewState`) and hands it
-/// to the app with each input ([`update_on`]): drawing writes nothing into the app.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Drawn {
-    /// The evaluation graph was on screen (`E` hides what is seen).
-    pub graph: bool,
-    /// The largest useful scroll offsets of the comment, the header and the overlay on top.
-    pub comment_max: u16,
-    pub header_max: u16,
-    pub overlay_max: u16,
-    /// Rows of the overlay on top (a list's page).
-    pub overlay_rows: usize,
-    /// Rows of games the library showed (0: not shown).
-    pub library_rows: usize,
-}
-
-impl Drawn {
-    /// How far `pane` could scroll.
-    pub fn scroll_max(&self, pane: super::Pane) -> u16 {
-        match pane {
-            super::Pane::Comment => self.comment_max,
-            super::Pane::Header => self.header_max,
-            super::Pane::Overlay => self.overlay_max,
-        }
     }
 }
 

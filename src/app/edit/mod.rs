@@ -350,7 +350,7 @@ impl App {
         let editor = TextEditor::new(&self.doc.record().node(node).comment);
         self.overlays
             .replace_or_push(Overlay::CommentEditor(CommentEdit { node, editor }));
-        self.view.focus = crate::app::state::Focus::Comment;
+        self.view.focus = crate::app::Focus::Comment;
         self.info(format!(
             "editing the comment: {} keeps it, {} throws the changes away",
             self.key_name(KeyMode::Editor, Command::EditorDone),

@@ -7,7 +7,6 @@
 use crate::app::overlay::behaviour::text_panel;
 use crate::app::state::App;
 use crate::core::notation::ki2;
-use crate::core::record::MoveData;
 use crate::core::rules::{Color, PieceKind, Position, Square};
 
 text_panel!(
@@ -128,20 +127,13 @@ fn mates_in_one(
     moves: &[crate::core::rules::Move],
     prev_to: Option<Square>,
 ) -> Vec<String> {
-    let color = pos.side_to_move();
     let mut mates = Vec::new();
     for &mv in moves {
         let mut after = pos.clone();
-        let Ok(played) = after.play(mv) else {
+        let Ok(md) = after.play_move(mv) else {
             continue;
         };
         if after.in_check() && after.is_checkmate() {
-            let md = MoveData {
-                mv,
-                color,
-                piece: played.piece,
-                captured: played.captured,
-            };
             mates.push(ki2::move_text(pos, &md, prev_to));
         }
     }

@@ -10,8 +10,8 @@
 //!   may not): a file uses the file that defines what it names, a path led through
 //!   re-exports (`crate::app::App` is `app/state.rs`'s); a parent's use of its children
 //!   counts, `stack::Overlay` in `overlay/mod.rs`, and so does a name it re-exports and uses
-//!   itself; `mod x;` and a re-export alone, `pub use`, do not; no exception but the uses
-//!   `LOOPS_TO_CUT` lists, which closed loops when the rule came;
+//!   itself; `mod x;` and a re-export alone, `pub use`, do not; with no exception (the ten
+//!   uses that closed loops when the rule came are all cut);
 //! - only `Host for App` (`app/overlay/mod.rs`, `Overlay::state`/`state_mut`) and `tui::ui`
 //!   name every kind of overlay;
 //! - drawing writes nothing back into the app, and workers and the engine reach the run loop
@@ -674,8 +674,9 @@ struct Loop {
 
 /// No files of `src/` (or of the core crate) use each other round a loop that a module file
 /// does not hold (`cycles_of`): a folder's `mod.rs` and its parts may use each other, its
-/// parts round a loop without it may not, and no exception but the uses `LOOPS_TO_CUT` lists,
-/// which closed loops when this rule came and are each to go.
+/// parts round a loop without it may not, with no exception (the ten uses that closed loops
+/// when this rule came, which it listed and cut from the graph, are all gone: what they used
+/// moved where both sides may use it).
 ///
 /// The edges, file to file: a file uses the file that defines an item it names. It names
 /// what it writes as a path, in a `use` (a private one; a `pub use` counts only when the file
@@ -701,17 +702,7 @@ fn no_file_of_src_imports_itself_through_a_cycle() {
     let mut g = module_graph(|_, _, _| {});
     let edges: usize = g.imports.values().map(BTreeSet::len).sum();
     assert!(edges > 500, "only {edges} uses between files were found");
-    let module: BTreeMap<String, Vec<String>> = (g.files.iter())
-        .map(|(m, f)| (f.clone(), m.clone()))
-        .collect();
     let mut broken = Vec::new();
-    for (from, to) in LOOPS_TO_CUT {
-        let known = module.get(*from).zip(module.get(*to));
-        let cut = known.is_some_and(|(f, t)| g.imports.get_mut(f).is_some_and(|e| e.remove(t)));
-        if !cut {
-            broken.push(format!("{from} -> {to} is gone: take it off LOOPS_TO_CUT"));
-        }
-    }
     // The loops, each with the use that closes it; then again without those uses, so that
     // the message lists every use a loop-free graph would lose.
     let mut cuts = Vec::new();
@@ -723,7 +714,7 @@ fn no_file_of_src_imports_itself_through_a_cycle() {
         for l in loops {
             broken.push(said_loop(&g, &l));
             let (u, v) = (&l.way[l.way.len() - 2], &l.way[l.way.len() - 1]);
-            let cut = format!("(\"{}\", \"{}\"),", g.files[u], g.files[v]);
+            let cut = format!("{} -> {}", g.files[u], g.files[v]);
             if !cuts.contains(&cut) {
                 cuts.push(cut);
             }
@@ -732,8 +723,8 @@ fn no_file_of_src_imports_itself_through_a_cycle() {
     }
     assert!(
         broken.is_empty(),
-        "these files use each other round a loop: {broken:#?}\n(the uses that close them, \
-         for LOOPS_TO_CUT if they are to stay for now: {cuts:#?})"
+        "these files use each other round a loop: {broken:#?}\n(the uses that close them: \
+         {cuts:#?})"
     );
 }
 
@@ -756,15 +747,6 @@ fn said_loop(g: &Graph, l: &Loop) -> String {
     }
     said
 }
-
-/// Uses that closed a loop when the rule above came (structure-check, which leads
-/// `crate::app::X` to `app/mod.rs` rather than to the file that defines `X`, did not see
-/// them), each cut from the graph for the check: from, to. Each is to go, by moving what it
-/// uses to where both sides may use it; one gone must leave the list.
-const LOOPS_TO_CUT: &[(&str, &str)] = &[
-    // `super::Drawn`: `app::dispatch` uses `App`, `App` what a frame drew.
-    ("src/app/state.rs", "src/app/dispatch/mod.rs"),
-];
 
 /// Functions of `app` and `tui` that were over 80 lines when the limit came, and their
 /// length then (file, function, lines): none may grow, and each leaves the list once split.

@@ -10,7 +10,7 @@
 //! linear however deep the variations nest.
 
 use super::{DiagKind, Diagnostic, Parsed};
-use crate::record::{Initial, MoveData, MoveTime, NodeId, Record, Special, Step};
+use crate::record::{Initial, MoveTime, NodeId, Record, Special, Step};
 use crate::rules::{Handicap, Illegal, Move, Position, Square};
 
 /// Builds one record.
@@ -166,12 +166,7 @@ impl RecordBuilder {
         let Some((played, verdict)) = played else {
             return Err(self.position().check(mv).err());
         };
-        self.append(Step::Move(MoveData {
-            mv,
-            color: side,
-            piece: played.piece,
-            captured: played.captured,
-        }));
+        self.append(Step::Move(played.data(mv, side)));
         self.illegal_node = verdict.is_err().then_some(self.cur);
         Ok(verdict)
     }

@@ -94,6 +94,17 @@ pub struct Played {
 }
 
 impl Played {
+    /// `mv`, which this played, as a move of `color` (the side that was to move): with
+    /// [`Position::move_data`], the one way a move played becomes [`MoveData`].
+    pub fn data(self, mv: Move, color: Color) -> MoveData {
+        MoveData {
+            mv,
+            color,
+            piece: self.piece,
+            captured: self.captured,
+        }
+    }
+
     /// Was `mv`, which this played, a king's move?
     fn king_moved(&self, mv: Move) -> bool {
         matches!(mv, Move::Normal { .. }) && self.piece == PieceKind::King
@@ -551,7 +562,7 @@ impl Position {
 
     /// `mv` as it would be played here, without playing it: the side to move, the kind of the
     /// piece on `from` (or dropped) and of the piece on `to`; `None` when `from` is empty. With
-    /// [`Self::play_move`], the one way a move becomes [`MoveData`].
+    /// [`Played::data`] (which [`Self::play_move`] uses), the one way a move becomes [`MoveData`].
     pub fn move_data(&self, mv: Move) -> Option<MoveData> {
         let (piece, captured) = match mv {
             Move::Normal { from, to, .. } => (self.piece_at(from)?.kind, self.piece_at(to)),
@@ -569,13 +580,7 @@ impl Position {
     /// why.
     pub fn play_move(&mut self, mv: Move) -> Result<MoveData, Illegal> {
         let color = self.side_to_move();
-        let played = self.play(mv)?;
-        Ok(MoveData {
-            mv,
-            color,
-            piece: played.piece,
-            captured: played.captured,
-        })
+        Ok(self.play(mv)?.data(mv, color))
     }
 
     /// Plays `mv` if it is legal; otherwise changes nothing and says why.

@@ -271,6 +271,22 @@ fn play_records_piece_and_capture() {
 }
 
 #[test]
+fn a_move_played_is_the_move_data_it_was_before_playing_however_it_is_played() {
+    let mut p = Position::startpos();
+    for m in ["7g7f", "3c3d"] {
+        p.play(mv(m)).unwrap();
+    }
+    // A capture with promotion, and a drop of what was captured.
+    for m in ["8h2b+", "3a2b", "B*5e"] {
+        let before = p.move_data(mv(m)).unwrap();
+        let color = p.side_to_move();
+        let unchecked = p.clone().play_unchecked(mv(m)).unwrap().data(mv(m), color);
+        assert_eq!(unchecked, before, "{m}");
+        assert_eq!(p.play_move(mv(m)).unwrap(), before, "{m}");
+    }
+}
+
+#[test]
 fn illegal_but_possible_moves_can_still_be_replayed() {
     let mut p = Position::startpos();
     // A rook jumping over pieces: against the rules, but physically possible.
