@@ -223,8 +223,8 @@ pub mod app;
 pub mod book;
 pub mod collection;
 pub mod convert;
-/// The domain core (`crates/kifview-core`): rules, record, notation, text. Re-exported so that
-/// `crate::core::…` and `kifview::core::…` name it as before.
+/// The domain core (`crates/kifview-core`): rules, record, notation, text, seeded.
+/// Re-exported so that `crate::core::…` and `kifview::core::…` name it as before.
 pub use kifview_core as core;
 pub mod diagram;
 pub mod engine;
