@@ -40,11 +40,13 @@
 //!
 //! # A key, from the terminal to the screen
 //!
-//! 1. `tui::event` turns a crossterm event into the app's own [`app::KeyEvent`] (a mouse
-//!    click or the wheel into an [`app::Action`], pasted text into `Input::Paste`), and
-//!    hands it to [`app::update`], the one entry for keys, mouse and paste: it clears the last
-//!    message, runs the input, then names a move the reader warned about and refreshes a
-//!    search the change made stale (the same steps for all three).
+//! 1. `tui::event` turns a crossterm key into the app's own [`app::KeyEvent`] (and a mouse
+//!    click or the wheel into an [`app::Action`]); the front end (`tui::Viewer::handle`)
+//!    hands it, or pasted text as `Input::Paste`, to [`app::update`] (through
+//!    `app::update_on`, step 5), the one entry for keys, mouse and paste: it clears the last
+//!    message (not while a `:` line is typed), runs the input, then names a move the reader
+//!    warned about, refreshes a search the change made stale and looks the open books up at
+//!    the position it moved to (the same steps for all three).
 //! 2. The keymap of the top overlay (`app::overlay`: nothing open is browsing; the `:`
 //!    line, a prompt, a question, a list, the comment editor, move input, the tree, help, the
 //!    copy menu, the paste prompt, a panel each say which keymap, through their state's
