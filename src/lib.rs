@@ -49,7 +49,8 @@
 //!    the position it moved to (the same steps for all three).
 //! 2. The keymap of the top overlay (`app::overlay`: nothing open is browsing; the `:`
 //!    line, a prompt, a question, a list, the comment editor, move input, the tree, help, the
-//!    copy menu, the paste prompt, a panel each say which keymap, through their state's
+//!    reader's warnings, the copy menu, the paste prompt, the position editor, the library,
+//!    the solve mode, a panel each say which keymap, through their state's
 //!    `OverlayState::key_mode`) turns the key into an [`app::Command`]; a character typed
 //!    where text goes (`OverlayState::takes_text`) becomes `Action::Insert`, which the top
 //!    overlay's state takes. Commands whose meaning depends on the overlay (`submit`,
