@@ -187,7 +187,8 @@
 //!   visible outside `app`: the front end reads them through methods).
 //! - Reading or writing files from the app: under `app/document/` only (the config file is
 //!   read through `load::read_text_limited`, with a limit); the collection's index only
-//!   through `collection`, books only through `book` (`app::book`).
+//!   through `collection`, books only through `book` (`app::book`), the training history
+//!   only through `training::history` (`app::train::writer`).
 //! - How something looks: its widget in `tui::widgets`; shared drawing helpers in `tui::draw`;
 //!   colours in `tui::theme` and the config.
 //! - How a picture of a position (`kifview diagram`, the copy menu's `d`) looks: `diagram::svg`
