@@ -217,8 +217,8 @@
 //!   books built from games (`kifview book build`): `book::build`.
 //! - The library (the game list of `kifview DIR`, its columns, filter, sort, opening a game
 //!   and stepping through the list): `app::library` (its state is the `library` of
-//!   `app::collection::Collection`, which `App` holds: the index it reads, the explorer, the
-//!   library and the records left, each part with its own threads), its screen in `tui::widgets::library` (the rows as drawn, kept from frame to
+//!   `app::collection::Collection`, which `App` holds: the index it reads, the explorer and
+//!   the library, each with its own threads, the records left, and the open books), its screen in `tui::widgets::library` (the rows as drawn, kept from frame to
 //!   frame, in `tui::view::LibraryLines`); a new sort column is a `SortBy` of
 //!   `collection::catalog` and a `Column` of the widget.
 
