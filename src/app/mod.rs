@@ -17,7 +17,9 @@
 //!   the variation tree (`tree.rs`), the problem list (`warnings.rs`), the mode line and the
 //!   names of keys in messages (`mode_line.rs`).
 //! - `document/`: the [`Document`] (`doc.rs`: the record with its history, revision, undo
-//!   focus and saves, and its [`RecordSource`], where it came from), and every file the app reads
+//!   focus and the following of its file, and its [`RecordSource`], where it came from), the
+//!   session (`session.rs`: the saves and the recovery files, which outlive a document), and
+//!   every file the app reads
 //!   or writes (nothing else in `app` names `std::fs`): opening, saving with its questions
 //!   (`save.rs`, the questions about the bytes it made: `questions.rs`), a save's job and what
 //!   follows it (`job.rs`: one `Then`, to quit or to show another record), what a save checks
