@@ -227,24 +227,43 @@ impl Apery {
         }
     }
 
-    /// The first entry of key `k` and how many it has (none: `None`).
-    fn group(&self, k: u64) -> Option<(usize, usize)> {
+    /// The first entry of key `k` and how many it has (none: `None`). `Err(i)`: the search
+    /// met keys out of order near entry `i` (a file [`Apery::open`]'s sample took for
+    /// sorted, which a binary search cannot rely on): every probe's key must lie between the
+    /// keys that bound the range still searched, and the entries around where it lands must
+    /// be in order. A few comparisons more, on entries the search reads anyway.
+    fn group(&self, k: u64) -> std::result::Result<Option<(usize, usize)>, usize> {
         let n = self.data.len() / ENTRY;
         let (mut lo, mut hi) = (0, n);
+        // The keys of entries lo - 1 and hi, as far as the search knows them.
+        let (mut below, mut above) = (0, u64::MAX);
         while lo < hi {
             let mid = lo + (hi - lo) / 2;
-            match key_at(&self.data, mid) < k {
-                true => lo = mid + 1,
-                false => hi = mid,
+            let at = key_at(&self.data, mid);
+            if at < below || at > above {
+                return Err(mid);
+            }
+            match at < k {
+                true => (lo, below) = (mid + 1, at),
+                false => (hi, above) = (mid, at),
             }
         }
         let len = (lo..n).take_while(|&i| key_at(&self.data, i) == k).count();
-        (len > 0).then_some((lo, len))
+        let around = lo.max(1)..=(lo + len + 1).min(n.saturating_sub(1));
+        if let Some(i) = around
+            .into_iter()
+            .find(|&i| key_at(&self.data, i) < key_at(&self.data, i - 1))
+        {
+            return Err(i);
+        }
+        Ok((len > 0).then_some((lo, len)))
     }
 
-    /// The moves stored under `k` (their moves unchecked).
-    fn moves_of_key(&self, k: u64) -> Option<Vec<BookMove>> {
-        let (first, n) = self.group(k)?;
+    /// The moves stored under `k` (their moves unchecked); `Err` as [`Apery::group`].
+    fn moves_of_key(&self, k: u64) -> std::result::Result<Option<Vec<BookMove>>, usize> {
+        let Some((first, n)) = self.group(k)? else {
+            return Ok(None);
+        };
         let mut out = Vec::with_capacity(n);
         for i in first..first + n {
             let e = &self.data[i * ENTRY..(i + 1) * ENTRY];
@@ -257,28 +276,36 @@ impl Apery {
             m.value = Some(i32::from_le_bytes(e[12..16].try_into().expect("4")));
             out.push(m);
         }
-        Some(out)
+        Ok(Some(out))
     }
 
     /// The moves under `pos`'s key if all of them are legal there (else the key is another
-    /// position's).
-    fn moves_at(&self, pos: &Position) -> Option<Vec<BookMove>> {
+    /// position's); `Err` as [`Apery::group`].
+    fn moves_at(&self, pos: &Position) -> std::result::Result<Option<Vec<BookMove>>, usize> {
         let moves = self.moves_of_key(key(pos))?;
-        moves
-            .iter()
-            .all(|m| pos.check(m.usi).is_ok())
-            .then_some(moves)
+        Ok(moves.filter(|moves| moves.iter().all(|m| pos.check(m.usi).is_ok())))
     }
+}
+
+/// What a lookup says when it meets entries out of order (see [`Apery::group`]).
+fn out_of_order(i: usize) -> BookError {
+    BookError::format(format!(
+        "not sorted by key (entries out of order near entry {i}): lookups can miss its \
+         positions; kifview book check names every entry out of order"
+    ))
 }
 
 impl Lookup for Apery {
     fn entry(&self, key_text: &str) -> Result<Option<Entry>> {
         let pos = Position::from_sfen(key_text).map_err(|e| BookError::BadKey(e.0))?;
-        Ok(self.moves_at(&pos).map(|moves| Entry {
-            ply: 0,
-            comment: None,
-            moves,
-        }))
+        Ok(self
+            .moves_at(&pos)
+            .map_err(out_of_order)?
+            .map(|moves| Entry {
+                ply: 0,
+                comment: None,
+                moves,
+            }))
     }
     fn len(&self) -> usize {
         *self.keys.get_or_init(|| {
@@ -304,8 +331,10 @@ impl Lookup for Apery {
                 }
             }
         }
+        // Keys met out of order are taken as not found here: what the walk then misses is
+        // counted as unreached (`kifview book check` names the entries).
         while let Some((pos, ply)) = queue.pop_front() {
-            let Some(moves) = self.moves_at(&pos) else {
+            let Ok(Some(moves)) = self.moves_at(&pos) else {
                 continue;
             };
             reached.insert(key(&pos));
@@ -315,7 +344,9 @@ impl Lookup for Apery {
                 if next.play(mv).is_err() {
                     continue;
                 }
-                if self.group(key(&next)).is_some() && seen.insert(super::key_of(&next)) {
+                if matches!(self.group(key(&next)), Ok(Some(_)))
+                    && seen.insert(super::key_of(&next))
+                {
                     queue.push_back((next, ply + 1));
                 }
             }

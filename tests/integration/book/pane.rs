@@ -330,3 +330,103 @@ fn an_edit_to_a_book_on_disk_saves_every_other_position_as_it_was() {
         assert_eq!(after, want, "{ext}");
     }
 }
+
+/// An Apery book whose entries are sorted but for two neighbours that the sample of its
+/// opening does not compare (the start position's entry and the next): the start's lookup
+/// cannot find it where a binary search looks. The pane says the book is not sorted (it
+/// showed "not in the book" and nothing else before), naming the entry, and points to
+/// `kifview book check`.
+#[test]
+fn an_apery_book_out_of_order_where_a_lookup_lands_is_named_in_the_pane() {
+    let dir = tempfile::tempdir().unwrap();
+    let start = Position::startpos();
+    let entry = |key: u64, mv: &str, count: u16, value: i32| {
+        let mut e = key.to_le_bytes().to_vec();
+        let mv = book::packed::apery_move(Move::from_usi(mv).unwrap());
+        e.extend_from_slice(&mv.to_le_bytes());
+        e.extend_from_slice(&count.to_le_bytes());
+        e.extend_from_slice(&value.to_le_bytes());
+        e
+    };
+    // 6,000 keys of no position (a SplitMix64 sequence) and the start's.
+    let mut z = 0x1234_5678_u64;
+    let mut keys: Vec<u64> = (0..6000)
+        .map(|_| {
+            z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut x = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            x ^ (x >> 31)
+        })
+        .collect();
+    let s = book::apery::key(&start);
+    keys.push(s);
+    keys.sort_unstable();
+    // The start's entry at an even index (the sample compares entry i with i - 1 for even i
+    // when there are between 4,096 and 6,143 entries): drop a key before it when it is odd.
+    if keys.iter().position(|&k| k == s).unwrap() % 2 == 1 {
+        keys.remove(0);
+    }
+    let j = keys.iter().position(|&k| k == s).unwrap();
+    let mut bytes: Vec<u8> = keys
+        .iter()
+        .flat_map(|&k| match k == s {
+            true => entry(k, "7g7f", 10, 50),
+            false => entry(k, "2g2f", 1, 0),
+        })
+        .collect();
+    let path = dir.path().join("book.bin");
+    std::fs::write(&path, &bytes).unwrap();
+    let v = viewer(&study(dir.path()), std::slice::from_ref(&path));
+    assert_eq!(rows(&v).len(), 1, "sorted: the start's move is found");
+    // Sorted, no lookup meets an order problem (the positions after each of the start's
+    // moves and their replies, none of them in the book).
+    let sorted = book::open(&path).unwrap().book;
+    for mv in start.legal_moves() {
+        let mut p = start.clone();
+        p.play(mv).unwrap();
+        for reply in p.legal_moves() {
+            let mut q = p.clone();
+            q.play(reply).unwrap();
+            assert_eq!(sorted.moves(&book::key_of(&q)).unwrap(), vec![]);
+        }
+    }
+    // The start's entry and the next swapped.
+    let (a, rest) = bytes.split_at_mut((j + 1) * 16);
+    a[j * 16..].swap_with_slice(&mut rest[..16]);
+    std::fs::write(&path, &bytes).unwrap();
+    let opened = book::open(&path).expect("the sample of the opening finds it sorted");
+    let err = opened.book.moves(&book::key_of(&start)).unwrap_err();
+    // Named by the pair the search compared: the start's entry now at j + 1, or the one
+    // before it at j.
+    let err = err.to_string();
+    assert!(
+        [j, j + 1]
+            .iter()
+            .any(|i| err.contains(&format!("near entry {i})"))),
+        "{err} (swapped {j} and {})",
+        j + 1
+    );
+    // `book show` fails with it.
+    let out = assert_cmd::Command::cargo_bin("kifview")
+        .expect("binary built")
+        .args(["book", "show"])
+        .arg(&path)
+        .args(["--sfen", START])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("book.bin: not sorted by key"), "{stderr}");
+    let mut v = viewer(&study(dir.path()), &[path]);
+    match v.app.book_view() {
+        BookView::Rows { rows, error } => {
+            assert!(rows.is_empty(), "{rows:?}");
+            let e = error.expect("the error is shown");
+            assert!(e.starts_with("book.bin: not sorted by key"), "{e}");
+            assert!(e.contains("kifview book check"), "{e}");
+        }
+        other => panic!("{other:?}"),
+    }
+    let shown = text(&mut v, 200, 60);
+    assert!(shown.contains("book.bin: not sorted by key"), "{shown}");
+}
