@@ -65,7 +65,9 @@
 //!    in the record (`app::state`), or changes the record through `App::apply`
 //!    (`app::edit`), which hands the edit to the [`app::Document`]: the record, its undo
 //!    history, its revision and the following of its file live and die together there, and
-//!    every change of the record is one undo step through its `apply`, `undo` or `redo`. The
+//!    every change of the record goes through its history: an undo step of its own
+//!    (`apply`), or joined to the last step (`apply_joined`: a game's reply with the move it
+//!    answers; `apply_comments`: a running analysis's comments), and `undo` and `redo`. The
 //!    saves and the recovery files outlive a document: they are the session's
 //!    (`app::document::session`). Each state of the
 //!    record has a revision, and the record is modified while its revision is not the one
