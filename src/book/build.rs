@@ -19,10 +19,9 @@
 //! catalog says hold evaluations are read again, for their comments (a file changed since it
 //! was indexed is named and its evaluations left out).
 //!
-//! Positions are identified by two independent 64-bit hashes of board, hands and side to move
-//! (the index's Zobrist key, followed move by move as the index follows it, and
-//! `Position::hash_key`): a collision of both is beyond any
-//! collection's size.
+//! Positions are identified by two independent 64-bit Zobrist keys of board, hands and side to
+//! move, both followed move by move as the index follows its own: the index's key and one of
+//! other parts (`KeyWalker::salted`). A collision of both is beyond any collection's size.
 
 use crate::analyze::evals::parse_comment;
 use crate::collection::keys::{KeyWalker, decode_move, tree};
@@ -113,8 +112,9 @@ pub struct BuiltPosition {
     pub sfen: String,
     /// The smallest SFEN move number at which a game reached it.
     pub ply: u32,
-    /// Most played first, then the best value, then by USI.
-    pub moves: Vec<BuiltMove>,
+    /// Most played first, then the best value, then by USI. Most positions have one or two
+    /// (held inline: no allocation of their own).
+    pub moves: smallvec::SmallVec<[BuiltMove; 2]>,
 }
 
 /// A built book and what was met on the way.
@@ -154,7 +154,12 @@ pub struct Builder {
     positions: Vec<PosAcc>,
     games: u64,
     warnings: Vec<String>,
+    /// A new position's key is written here first.
+    sfen: String,
 }
+
+/// The second key of a position (with the index's): another salt of its parts.
+const SECOND_KEY: u64 = 0x6b69_6676_6965_7721;
 
 /// The value of a score for the side that just moved (YaneuraOu's mate scale).
 pub fn mover_value(score: Score, mover: Color) -> i32 {
@@ -192,6 +197,7 @@ impl Builder {
             positions: Vec::new(),
             games: 0,
             warnings: Vec::new(),
+            sfen: String::with_capacity(256),
         }
     }
 
@@ -216,6 +222,7 @@ impl Builder {
         // The index's key follows the moves (what each changes), as the index's own walk
         // does: computing it again from the board at every position was a fifth of a build.
         let mut walk = KeyWalker::new(initial);
+        let mut walk2 = KeyWalker::salted(initial, SECOND_KEY);
         for (i, &mv) in moves.iter().enumerate() {
             let number = i as u32 + 1;
             if number > last {
@@ -229,22 +236,31 @@ impl Builder {
                     .flatten()
                     .map(|(s, d)| (mover_value(s, mover), d));
                 debug_assert_eq!(walk.key(), crate::collection::keys::position_key(&pos));
-                self.count(&pos, walk.key(), game, mv, eval);
+                self.count(&pos, (walk.key(), walk2.key()), game, mv, eval);
             }
             let Some(played) = pos.play_unchecked(mv) else {
                 return Err(number);
             };
-            walk.play(&played.data(mv, mover));
+            let data = played.data(mv, mover);
+            walk.play(&data);
+            walk2.play(&data);
         }
         Ok(())
     }
 
-    fn count(&mut self, pos: &Position, key: u64, game: u64, mv: Move, eval: Option<(i32, u32)>) {
-        let key = (key, pos.hash_key());
+    fn count(
+        &mut self,
+        pos: &Position,
+        key: (u64, u64),
+        game: u64,
+        mv: Move,
+        eval: Option<(i32, u32)>,
+    ) {
         let ply = u32::from(pos.move_number());
         let at = *self.index.entry(key).or_insert_with(|| {
-            let sfen = pos.to_sfen();
-            let sfen = sfen.rsplit_once(' ').map_or(&*sfen, |(s, _)| s).into();
+            self.sfen.clear();
+            pos.push_sfen_key(&mut self.sfen);
+            let sfen = self.sfen.as_str().into();
             self.positions.push(PosAcc {
                 sfen,
                 ply,
@@ -286,7 +302,7 @@ impl Builder {
             .positions
             .into_iter()
             .filter_map(|p| {
-                let mut moves: Vec<BuiltMove> = p
+                let mut moves: smallvec::SmallVec<[BuiltMove; 2]> = p
                     .moves
                     .into_iter()
                     .filter(|m| m.count >= min)

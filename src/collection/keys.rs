@@ -16,37 +16,45 @@ const fn mix(x: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// The key part of a piece on a square.
-fn board_part(sq: usize, kind: PieceKind, color: Color) -> u64 {
-    mix(0x1_0000 | (sq as u64) << 8 | (color as u64) << 5 | kind as u64)
+/// The key part of a piece on a square. `salt` 0 is the index's key; another salt gives
+/// other parts, so another key of the same positions (see [`KeyWalker::salted`]).
+fn board_part(salt: u64, sq: usize, kind: PieceKind, color: Color) -> u64 {
+    mix(salt ^ (0x1_0000 | (sq as u64) << 8 | (color as u64) << 5 | kind as u64))
 }
 
 /// The key part of `count` pieces of `kind` in `color`'s hand (nothing for none).
-fn hand_part(color: Color, kind: usize, count: u8) -> u64 {
+fn hand_part(salt: u64, color: Color, kind: usize, count: u8) -> u64 {
     if count == 0 {
         0
     } else {
-        mix(0x2_0000_0000 | (color as u64) << 16 | (kind as u64) << 8 | count as u64)
+        mix(salt ^ (0x2_0000_0000 | (color as u64) << 16 | (kind as u64) << 8 | count as u64))
     }
 }
 
-const WHITE_TO_MOVE: u64 = mix(0x3_0000_0000_0000);
+const fn white_to_move(salt: u64) -> u64 {
+    mix(salt ^ 0x3_0000_0000_0000)
+}
 
 /// The key of a position: board, hands and side to move.
 pub fn position_key(p: &Position) -> u64 {
+    salted_key(p, 0)
+}
+
+/// [`position_key`] with the parts of `salt` (0: the index's).
+pub fn salted_key(p: &Position, salt: u64) -> u64 {
     let mut k = 0;
     for sq in Square::all() {
         if let Some(pc) = p.piece_at(sq) {
-            k ^= board_part(sq.index(), pc.kind, pc.color);
+            k ^= board_part(salt, sq.index(), pc.kind, pc.color);
         }
     }
     for c in [Color::Black, Color::White] {
         for kind in PieceKind::HAND {
-            k ^= hand_part(c, kind as usize, p.hand_count(c, kind));
+            k ^= hand_part(salt, c, kind as usize, p.hand_count(c, kind));
         }
     }
     if p.side_to_move() == Color::White {
-        k ^= WHITE_TO_MOVE;
+        k ^= white_to_move(salt);
     }
     k
 }
@@ -56,11 +64,18 @@ pub fn position_key(p: &Position) -> u64 {
 #[derive(Clone)]
 pub struct KeyWalker {
     key: u64,
+    salt: u64,
     hands: [[u8; 7]; 2],
 }
 
 impl KeyWalker {
     pub fn new(p: &Position) -> KeyWalker {
+        KeyWalker::salted(p, 0)
+    }
+    /// A walker of the key made of `salt`'s parts ([`salted_key`]): another 64-bit key of the
+    /// same positions, independent of the index's for any salt but 0 (`book::build` keys
+    /// its positions by both).
+    pub fn salted(p: &Position, salt: u64) -> KeyWalker {
         let mut hands = [[0; 7]; 2];
         for c in [Color::Black, Color::White] {
             for kind in PieceKind::HAND {
@@ -68,7 +83,8 @@ impl KeyWalker {
             }
         }
         KeyWalker {
-            key: position_key(p),
+            key: salted_key(p, salt),
+            salt,
             hands,
         }
     }
@@ -80,31 +96,31 @@ impl KeyWalker {
         let Some(n) = self.hands[c.index()].get_mut(k) else {
             return; // a king taken (a hand-made record): no hand holds it
         };
-        self.key ^= hand_part(c, k, *n);
+        self.key ^= hand_part(self.salt, c, k, *n);
         *n = if add {
             n.saturating_add(1)
         } else {
             n.saturating_sub(1)
         };
-        self.key ^= hand_part(c, k, *n);
+        self.key ^= hand_part(self.salt, c, k, *n);
     }
     pub fn play(&mut self, m: &MoveData) {
-        let c = m.color;
+        let (c, salt) = (m.color, self.salt);
         match m.mv {
             Move::Normal { from, to, .. } => {
-                self.key ^= board_part(from.index(), m.piece, c);
+                self.key ^= board_part(salt, from.index(), m.piece, c);
                 if let Some(cap) = m.captured {
-                    self.key ^= board_part(to.index(), cap, c.flip());
+                    self.key ^= board_part(salt, to.index(), cap, c.flip());
                     self.hand(c, cap.unpromote(), true);
                 }
-                self.key ^= board_part(to.index(), m.piece_after(), c);
+                self.key ^= board_part(salt, to.index(), m.piece_after(), c);
             }
             Move::Drop { kind, to } => {
                 self.hand(c, kind, false);
-                self.key ^= board_part(to.index(), kind, c);
+                self.key ^= board_part(salt, to.index(), kind, c);
             }
         }
-        self.key ^= WHITE_TO_MOVE;
+        self.key ^= white_to_move(salt);
     }
 }
 
@@ -222,9 +238,14 @@ mod tests {
         let line = &tree(&r, false)[0].nodes;
         assert_eq!(line.len(), 7);
         let mut w = KeyWalker::new(&r.initial.position);
+        let mut salted = KeyWalker::salted(&r.initial.position, 0x5eed);
         for &id in line {
             w.play(r.node(id).move_data().unwrap());
-            assert_eq!(w.key(), position_key(&r.position_at(id)), "at {id:?}");
+            salted.play(r.node(id).move_data().unwrap());
+            let pos = r.position_at(id);
+            assert_eq!(w.key(), position_key(&pos), "at {id:?}");
+            assert_eq!(salted.key(), salted_key(&pos, 0x5eed), "at {id:?}");
+            assert_ne!(salted.key(), w.key());
         }
     }
 

@@ -733,68 +733,102 @@ impl Position {
     /// SFEN of this position, e.g. `lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1`.
     pub fn to_sfen(&self) -> String {
         let mut s = String::with_capacity(96);
-        for rank in 1..=9u8 {
-            let mut empty = 0;
-            for file in (1..=9u8).rev() {
-                match self.piece_at(Square::new(file, rank).expect("valid")) {
+        self.push_sfen_key(&mut s);
+        s.push(' ');
+        let n = self.move_number();
+        let digits = if n >= 10_000 {
+            5
+        } else if n >= 1000 {
+            4
+        } else if n >= 100 {
+            3
+        } else if n >= 10 {
+            2
+        } else {
+            1
+        };
+        for d in (0..digits).rev() {
+            s.push(char::from(b'0' + (n / 10u16.pow(d) % 10) as u8));
+        }
+        s
+    }
+
+    /// The SFEN without its move number (board, side to move, hands: an opening book's key),
+    /// appended to `out`; [`Position::to_sfen`] is this, a space and the move number. Written
+    /// byte by byte, without `fmt`: a book built from games writes millions.
+    pub fn push_sfen_key(&self, out: &mut String) {
+        // The letter of each kind (`PieceKind as usize`), promoted kinds their base's.
+        const LETTER: [u8; 14] = *b"PLNSGBRKPLNSBR";
+        // At most 81 promoted pieces and 9 separators, 2 + 1 for the side, 14 hand counts of
+        // 3 digits and a letter.
+        let mut b = [0u8; 256];
+        let mut n = 0;
+        for rank in 0..9 {
+            let mut empty = 0u8;
+            for file in (0..9).rev() {
+                match self.board[file * 9 + rank] {
                     None => empty += 1,
                     Some(p) => {
                         if empty > 0 {
-                            s.push((b'0' + empty) as char);
+                            b[n] = b'0' + empty;
+                            n += 1;
                             empty = 0;
                         }
-                        if p.kind.is_promoted() {
-                            s.push('+');
+                        let k = p.kind as usize;
+                        if k > PieceKind::King as usize {
+                            b[n] = b'+';
+                            n += 1;
                         }
-                        let c = p.kind.usi_letter();
-                        s.push(if p.color == Color::Black {
-                            c
-                        } else {
-                            c.to_ascii_lowercase()
-                        });
+                        // Lowercase for gote: the ASCII case bit.
+                        b[n] = LETTER[k] | (p.color as u8) << 5;
+                        n += 1;
                     }
                 }
             }
             if empty > 0 {
-                s.push((b'0' + empty) as char);
+                b[n] = b'0' + empty;
+                n += 1;
             }
-            if rank < 9 {
-                s.push('/');
-            }
+            b[n] = if rank < 8 { b'/' } else { b' ' };
+            n += 1;
         }
-        s.push(' ');
-        s.push(if self.side_to_move() == Color::Black {
-            'b'
+        b[n] = if self.side_to_move() == Color::Black {
+            b'b'
         } else {
-            'w'
-        });
-        s.push(' ');
-        let mut any = false;
+            b'w'
+        };
+        b[n + 1] = b' ';
+        n += 2;
+        let before = n;
         // SFEN hand order: R B G S N L P, Black first.
         for color in [Color::Black, Color::White] {
             for k in PieceKind::HAND {
-                let n = self.hand_count(color, k);
-                if n == 0 {
+                let c = self.hands[color.index()][k as usize];
+                if c == 0 {
                     continue;
                 }
-                any = true;
-                if n > 1 {
-                    s.push_str(&n.to_string());
+                if c >= 100 {
+                    b[n] = b'0' + c / 100;
+                    n += 1;
                 }
-                let c = k.usi_letter();
-                s.push(if color == Color::Black {
-                    c
-                } else {
-                    c.to_ascii_lowercase()
-                });
+                if c >= 10 {
+                    b[n] = b'0' + c / 10 % 10;
+                    n += 1;
+                }
+                if c > 1 {
+                    b[n] = b'0' + c % 10;
+                    n += 1;
+                }
+                b[n] = LETTER[k as usize] | (color as u8) << 5;
+                n += 1;
             }
         }
-        if !any {
-            s.push('-');
+        if n == before {
+            b[n] = b'-';
+            n += 1;
         }
-        s.push(' ');
-        s.push_str(&self.move_number().to_string());
-        s
+        // ASCII only: digits, letters, `+`, `/`, `-` and spaces.
+        out.push_str(std::str::from_utf8(&b[..n]).unwrap_or_default());
     }
 
     /// Reads an SFEN (with or without the leading `sfen `; the move number may be missing).

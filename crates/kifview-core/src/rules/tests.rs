@@ -38,6 +38,100 @@ fn sfen_round_trips() {
     );
 }
 
+/// The SFEN as the position's squares and hands spell it, with `fmt` (`to_sfen` before it was
+/// written byte by byte): the oracle of `sfen_is_spelled_from_the_squares_and_hands`.
+fn sfen_as_spelled(p: &Position) -> String {
+    let mut s = String::with_capacity(96);
+    for rank in 1..=9u8 {
+        let mut empty = 0;
+        for file in (1..=9u8).rev() {
+            match p.piece_at(Square::new(file, rank).expect("valid")) {
+                None => empty += 1,
+                Some(p) => {
+                    if empty > 0 {
+                        s.push((b'0' + empty) as char);
+                        empty = 0;
+                    }
+                    if p.kind.is_promoted() {
+                        s.push('+');
+                    }
+                    let c = p.kind.usi_letter();
+                    s.push(if p.color == Color::Black {
+                        c
+                    } else {
+                        c.to_ascii_lowercase()
+                    });
+                }
+            }
+        }
+        if empty > 0 {
+            s.push((b'0' + empty) as char);
+        }
+        if rank < 9 {
+            s.push('/');
+        }
+    }
+    s.push(' ');
+    s.push(if p.side_to_move() == Color::Black {
+        'b'
+    } else {
+        'w'
+    });
+    s.push(' ');
+    let mut any = false;
+    // SFEN hand order: R B G S N L P, Black first.
+    for color in [Color::Black, Color::White] {
+        for k in PieceKind::HAND {
+            let n = p.hand_count(color, k);
+            if n == 0 {
+                continue;
+            }
+            any = true;
+            if n > 1 {
+                s.push_str(&n.to_string());
+            }
+            let c = k.usi_letter();
+            s.push(if color == Color::Black {
+                c
+            } else {
+                c.to_ascii_lowercase()
+            });
+        }
+    }
+    if !any {
+        s.push('-');
+    }
+    s.push(' ');
+    s.push_str(&p.move_number().to_string());
+    s
+}
+
+#[test]
+fn sfen_is_spelled_from_the_squares_and_hands() {
+    let mut rng = Rng(0x5fe4_0000_0000_0001);
+    let mut positions: Vec<Position> = (0..300).map(|_| random_board(&mut rng)).collect();
+    for start in STARTS {
+        positions.extend(game_positions(start, 150, &mut rng));
+    }
+    // Every square promoted, counts in hand of two and three digits, the largest move number.
+    let mut full = Position::empty();
+    for sq in Square::all() {
+        full.set_piece(sq, Some(Piece::new(PieceKind::Dragon, Color::White)));
+    }
+    full.set_hand_count(Color::Black, PieceKind::Pawn, 18);
+    full.set_hand_count(Color::White, PieceKind::Rook, 255);
+    full.set_hand_count(Color::White, PieceKind::Lance, 100);
+    full.set_move_number(u16::MAX);
+    positions.push(full);
+    for p in &positions {
+        let sfen = p.to_sfen();
+        assert_eq!(sfen, sfen_as_spelled(p));
+        let mut key = String::from("x");
+        p.push_sfen_key(&mut key);
+        assert_eq!(Some(&key[1..]), sfen.rsplit_once(' ').map(|k| k.0));
+    }
+}
+
 #[test]
 fn bad_sfen_is_an_error_not_a_panic() {
     for s in [
