@@ -14,7 +14,7 @@
 //!   app's own key events.
 //! - `overlay/`: the stack of everything open over the record (`mod.rs`), prompts, questions,
 //!   lists, the comment editor (`textedit.rs`), move input on the board (`board_input.rs`),
-//!   the variation tree (`tree.rs`), the problem list (`warnings.rs`), the mode line and the
+//!   the variation tree (`tree.rs`), the reader's warnings (`warnings.rs`), the mode line and the
 //!   names of keys in messages (`mode_line.rs`).
 //! - `document/`: the [`Document`] (`doc.rs`: the record with its history, revision, undo
 //!   focus and the following of its file, and its [`RecordSource`], where it came from), the
