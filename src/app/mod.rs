@@ -1,11 +1,13 @@
 //! Application state, commands, overlays, keymaps and config. Uses `core` and the library
 //! modules; never the terminal crates.
 //!
-//! The top level holds `App` and moving around the record (`state.rs`), the config and
-//! keymaps (`config/`, with the `[diagram]` theme in `config/diagram.rs`), what the move list
-//! shows of a line (`line_view.rs`), the variation
-//! tree as an outline (`outline.rs`) and suspending with Ctrl-z (`lifecycle.rs`); each
-//! feature has a folder with its state and behaviour:
+//! The top level holds `App` and moving around the record (`state.rs`), how the record is
+//! shown and what the last frame drew (`view.rs`), the config and keymaps (`config/`, with
+//! the `[diagram]` theme in `config/diagram.rs`), what the move list shows of a line
+//! (`line_view.rs`), the variation tree as an outline (`outline.rs`), the workers' one
+//! channel (`events.rs`), suspending with Ctrl-z, quitting and the workers' events taken one
+//! by one (`lifecycle.rs`) and records built by hand for tests (`testing.rs`); each feature
+//! has a folder with its state and behaviour:
 //!
 //! - `dispatch/`: a key becomes a `Command` through the keymap of the top overlay's mode;
 //!   `update` (in `dispatch/mod.rs`) is the one entry for keys, mouse actions and paste, with
@@ -42,7 +44,7 @@
 //!   the record as it is played (`record.rs`); the rules and the clock are `crate::game`'s.
 //! - `collection/`: the collection in the viewer, one struct that `App` owns
 //!   (`state::Collection`: the index it reads, the explorer pane, the library once opened, the
-//!   records left for its games; `state.rs`), the explorer pane's behaviour (`mod.rs`), the
+//!   records left for its games, the open books; `state.rs`), the explorer pane's behaviour (`mod.rs`), the
 //!   thread that owns the index and answers its queries off the key path (`worker.rs`), the
 //!   pane's focus (`X`: the highlighted move, the filter; `focus.rs`), the games reaching a
 //!   position and the back/forward stack of records (`games.rs`).
