@@ -1,11 +1,13 @@
 //! Application state, commands, overlays, keymaps and config. Uses `core` and the library
 //! modules; never the terminal crates.
 //!
-//! The top level holds `App` and moving around the record (`state.rs`), the config and
-//! keymaps (`config/`, with the `[diagram]` theme in `config/diagram.rs`), what the move list
-//! shows of a line (`line_view.rs`), the variation
-//! tree as an outline (`outline.rs`) and suspending with Ctrl-z (`lifecycle.rs`); each
-//! feature has a folder with its state and behaviour:
+//! The top level holds `App` and moving around the record (`state.rs`), how the record is
+//! shown and what the last frame drew (`view.rs`), the config and keymaps (`config/`, with
+//! the `[diagram]` theme in `config/diagram.rs`), what the move list shows of a line
+//! (`line_view.rs`), the variation tree as an outline (`outline.rs`), the workers' one
+//! channel (`events.rs`), suspending with Ctrl-z, quitting and the workers' events taken one
+//! by one (`lifecycle.rs`) and records built by hand for tests (`testing.rs`); each feature
+//! has a folder with its state and behaviour:
 //!
 //! - `dispatch/`: a key becomes a `Command` through the keymap of the top overlay's mode;
 //!   `update` (in `dispatch/mod.rs`) is the one entry for keys, mouse actions and paste, with
@@ -14,7 +16,7 @@
 //!   app's own key events.
 //! - `overlay/`: the stack of everything open over the record (`mod.rs`), prompts, questions,
 //!   lists, the comment editor (`textedit.rs`), move input on the board (`board_input.rs`),
-//!   the variation tree (`tree.rs`), the problem list (`warnings.rs`), the mode line and the
+//!   the variation tree (`tree.rs`), the reader's warnings (`warnings.rs`), the mode line and the
 //!   names of keys in messages (`mode_line.rs`).
 //! - `document/`: the [`Document`] (`doc.rs`: the record with its history, revision, undo
 //!   focus and the following of its file, and its [`RecordSource`], where it came from), the
@@ -42,7 +44,7 @@
 //!   the record as it is played (`record.rs`); the rules and the clock are `crate::game`'s.
 //! - `collection/`: the collection in the viewer, one struct that `App` owns
 //!   (`state::Collection`: the index it reads, the explorer pane, the library once opened, the
-//!   records left for its games; `state.rs`), the explorer pane's behaviour (`mod.rs`), the
+//!   records left for its games, the open books; `state.rs`), the explorer pane's behaviour (`mod.rs`), the
 //!   thread that owns the index and answers its queries off the key path (`worker.rs`), the
 //!   pane's focus (`X`: the highlighted move, the filter; `focus.rs`), the games reaching a
 //!   position and the back/forward stack of records (`games.rs`).

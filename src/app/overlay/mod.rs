@@ -1,6 +1,7 @@
 //! Overlays: everything that opens over the record (the `:` line, prompts, questions, lists,
-//! the comment editor, move input, the tree, help, the copy menu, the paste prompt) is one
-//! entry on a stack, holding its own state. The key mode is the top entry's; closing one
+//! the comment editor, move input, the tree, help, the reader's warnings, the copy menu, the
+//! paste prompt, the position editor, the library, the solve mode, the panels) is one entry
+//! on a stack, holding its own state. The key mode is the top entry's; closing one
 //! returns to the one below. With nothing open the viewer browses the record.
 //!
 //! The stack and its kinds are written once, for any app, in [`stack`] (which names no app
