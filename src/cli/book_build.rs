@@ -69,6 +69,17 @@ pub fn run(a: BuildArgs) -> ExitCode {
             ),
         );
     };
+    // A book already there is said before the build: its seconds are not spent only to be
+    // thrown away. The save still checks again, atomically (something may appear meanwhile).
+    if !a.force
+        && let Ok(meta) = std::fs::symlink_metadata(&a.output)
+    {
+        let e = kifview::store::SaveError::Exists {
+            path: a.output.clone(),
+            link: meta.file_type().is_symlink(),
+        };
+        return fail(1, &format!("{e} (--force replaces it)"));
+    }
     let built = if a.paths.is_empty() {
         let filter = match filter(a.filter) {
             Ok(f) => f,

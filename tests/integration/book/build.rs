@@ -233,3 +233,33 @@ fn values_plies_side_and_existing_files() {
     );
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn an_existing_book_is_refused_before_any_game_is_read() {
+    // Without --force, a book already at the output is said at once: the build (seconds on a
+    // large index) is not run only to be thrown away. The bad file would be named if it were.
+    let tmp = tempfile::tempdir().unwrap();
+    let games = tmp.path().join("games");
+    std::fs::create_dir(&games).unwrap();
+    collection(&games);
+    std::fs::write(games.join("bad.kif"), "手数----指手--\n   1 ９九王(11)\n").unwrap();
+    let out_path = tmp.path().join("b.db");
+    std::fs::write(&out_path, "mine\n").unwrap();
+    let out = build(&[games.to_str().unwrap()], &out_path);
+    let err = common::stderr_of(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("b.db: exists: not replaced (--force replaces it)"),
+        "{err}"
+    );
+    assert!(!err.contains("bad.kif"), "no game was read: {err}");
+    assert_eq!(std::fs::read_to_string(&out_path).unwrap(), "mine\n");
+    // The bad file is named when the build runs.
+    let out = build(&[games.to_str().unwrap()], &tmp.path().join("new.db"));
+    assert!(out.status.success(), "{}", common::stderr_of(&out));
+    assert!(
+        common::stderr_of(&out).contains("bad.kif"),
+        "{}",
+        common::stderr_of(&out)
+    );
+}
