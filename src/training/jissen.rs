@@ -10,7 +10,7 @@
 
 use crate::analyze::mate::{MateResult, mate_search};
 use crate::core::record::{Initial, Record, Special, Step};
-use crate::core::rules::{Move, Position};
+use crate::core::rules::{Move, Position, setup};
 use crate::core::text::sanitize;
 use crate::engine::{Engine, EngineError};
 use std::sync::atomic::AtomicBool;
@@ -109,6 +109,14 @@ pub fn confirm(
 ) -> Result<Confirmed, NotConfirmed> {
     let mut why = Vec::new();
     for f in finishes {
+        let n = f.moves.len();
+        // A position no game reaches (二歩 in a test record, more pieces than a set) is not a
+        // problem, and engines may abort on one (gpsusi does on 二歩): not sent, said why, as
+        // `kifview mate` says it without `--force`.
+        if let Err(wrong) = setup::validate(&f.position) {
+            why.push((n, format!("not sent to the engine: {}", wrong.join("; "))));
+            continue;
+        }
         let r =
             mate_search(eng, f.position.clone(), Vec::new(), time, cancel).map_err(|error| {
                 NotConfirmed::Failed {
@@ -116,7 +124,6 @@ pub fn confirm(
                     error,
                 }
             })?;
-        let n = f.moves.len();
         match &r {
             MateResult::Mate { moves, .. } if moves.len() == n => {
                 return Ok(Confirmed::Tsume(f.clone()));

@@ -843,3 +843,60 @@ fn problems_tsume_restarts_a_crashed_engine_and_goes_on_with_the_next_game() {
     assert!(out.join("b-1-3.kifu").exists());
     assert!(!out.join("a-1-3.kifu").exists());
 }
+
+#[test]
+fn problems_tsume_never_sends_a_position_with_two_pawns_on_a_file() {
+    // gpsusi aborts on a 二歩 position (the corpus's 9fu records end in one). The engine's
+    // start-position check refuses it before it is sent: the game is said not confirmed, with
+    // why, and the engine (here one that would abort) is never asked.
+    let s = session();
+    let games = s.dir.path().join("games");
+    std::fs::create_dir_all(&games).unwrap();
+    let game = std::fs::read_to_string("tests/fixtures/training/jissen/game.kif")
+        .unwrap()
+        .replace("歩十八", "歩十六")
+        .replace(
+            "| ・ ・ ・ ・ ・ ・ 桂 ・v香|三",
+            "| ・ ・ ・ ・v歩 ・ 桂 ・v香|三",
+        )
+        .replace(
+            "| ・ ・ ・ ・ ・ ・ ・ ・ ・|四\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|五",
+            "| ・ ・ ・ ・v歩 ・ ・ ・ ・|四\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|五",
+        );
+    assert!(game.contains("v歩 ・ ・ ・ ・|四"), "{game}");
+    std::fs::write(games.join("nifu.kif"), game).unwrap();
+    let replay = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/engines/replay.sh");
+    let script = s.dir.path().join("abort");
+    std::fs::write(
+        &script,
+        "< usi\n> id name Fake\n> usiok\n< isready\n> readyok\n< go mate\nsignal ABRT\n",
+    )
+    .unwrap();
+    let config = s.dir.path().join("config.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[[engines]]\nname = \"Fake\"\ncommand = \"/bin/sh\"\nargs = [{}, {}]\n",
+            serde_json::to_string(&replay.display().to_string()).unwrap(),
+            serde_json::to_string(&script.display().to_string()).unwrap()
+        ),
+    )
+    .unwrap();
+    let o = kifview(&s.dir.path().join("data"))
+        .args(["problems", "tsume", games.to_str().unwrap(), "-o"])
+        .arg(s.dir.path().join("jissen"))
+        .args(["--engine", "Fake", "--config", config.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let err = stderr_of(&o);
+    assert_eq!(o.status.code(), Some(1), "nothing written: {err}");
+    assert!(
+        err.contains("nifu.kif (record 1): no finish confirmed (3手: not sent to the engine: 二歩: gote has 2 pawns on file 5)"),
+        "{err}"
+    );
+    assert!(
+        !err.contains("SIGABRT") && !err.contains("failed on"),
+        "{err}"
+    );
+}
