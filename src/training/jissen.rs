@@ -30,30 +30,19 @@ pub struct Finish {
 /// checkmate; else the position before each of the winner's last checks (the run of checks
 /// that ends in the mate), from `min_plies` to `max_plies` long.
 pub fn finishes(record: &Record, min_plies: usize, max_plies: usize) -> Vec<Finish> {
-    let line = record.main_line();
-    let ids: Vec<_> = line
-        .iter()
-        .copied()
-        .filter(|&id| record.node(id).move_data().is_some())
+    let moves: Vec<Move> = (record.main_line().iter())
+        .filter_map(|&id| record.node(id).move_data().map(|m| m.mv))
         .collect();
-    let Some(&last) = ids.last() else {
-        return Vec::new();
-    };
     // Replayed with the rules: a record holding an illegal move gives nothing.
     let mut pos = record.initial.position.clone();
     let mut positions = vec![pos.clone()];
-    let mut moves = Vec::new();
-    for &id in &ids {
-        let Some(m) = record.node(id).move_data() else {
-            return Vec::new();
-        };
-        if pos.play(m.mv).is_err() {
+    for &mv in &moves {
+        if pos.play(mv).is_err() {
             return Vec::new();
         }
-        moves.push(m.mv);
         positions.push(pos.clone());
     }
-    if !pos.is_checkmate() || record.node(last).move_data().is_none() {
+    if moves.is_empty() || !pos.is_checkmate() {
         return Vec::new();
     }
     let n = moves.len();
